@@ -1,0 +1,19 @@
+package room
+
+import "errors"
+
+// Sentinel errors; callers compare with errors.Is.
+var (
+	// ErrNoRoom: the topic has no open room, or the connection has not taken
+	// a seat in one (wire: every request gets an error, DESIGN §6).
+	ErrNoRoom = errors.New("no such room")
+	// ErrOnlyMentions: nothing but @mentions remained in the body (DESIGN §3).
+	ErrOnlyMentions = errors.New("post has no text besides mentions")
+	// ErrEmptyPost: the content is empty or only whitespace.
+	ErrEmptyPost = errors.New("post is empty")
+	// ErrClosed: the hub, room or connection is closed.
+	ErrClosed = errors.New("closed")
+	// ErrBadHello: a hello without name or room, or naming a different room
+	// than the connection already sits in.
+	ErrBadHello = errors.New("bad hello")
+)

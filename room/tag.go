@@ -1,0 +1,47 @@
+package room
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+)
+
+// TagPrefix starts the one-line tag typed before a post's body (DESIGN §4).
+const TagPrefix = "[pullcept] "
+
+// tagAtLayout is the tag's "at": local time, minute precision, with offset
+// ("2026-10-02T01:14+09:00"); seconds are cut, never rounded (spec «発言は端末へ入る»).
+const tagAtLayout = "2006-01-02T15:04-07:00"
+
+// tagFields keeps the tag's keys in the order DESIGN §4 fixes.
+type tagFields struct {
+	Role      Role     `json:"role"`
+	From      string   `json:"from"`
+	MessageID string   `json:"message_id"`
+	At        string   `json:"at,omitempty"`
+	To        []string `json:"to,omitempty"`
+}
+
+// Tag returns the tag line for p, without a trailing newline:
+// `[pullcept] {"role":…,"from":…,"message_id":…,"at":…,"to":[…]}`.
+// "at" is p.TS in loc (time.Local when nil) and omitted when TS does not parse;
+// "to" only when p has addressees. JSON string escaping guarantees no name can
+// add a line break or a second tag (DESIGN §4).
+func Tag(p Post, loc *time.Location) string {
+	if loc == nil {
+		loc = time.Local
+	}
+	f := tagFields{Role: p.Role, From: p.Speaker, MessageID: p.MessageID, To: p.To}
+	if t, err := time.Parse(time.RFC3339Nano, p.TS); err == nil {
+		f.At = t.In(loc).Format(tagAtLayout)
+	}
+	var b bytes.Buffer
+	b.WriteString(TagPrefix)
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(f); err != nil {
+		// Only strings and a string slice: Encode cannot fail on them.
+		panic("room: tag encoding: " + err.Error())
+	}
+	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}

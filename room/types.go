@@ -1,0 +1,176 @@
+package room
+
+import (
+	"encoding/json"
+
+	"github.com/pullcept/pullcept/logstore"
+)
+
+// Role is the weight of a post's speaker as the room stamps it from the entry
+// point, never from text (DESIGN §4). It is the tag's "role" key.
+type Role string
+
+// Roles (DESIGN §4). RoleAdmin comes only from the UI entry point.
+const (
+	RoleAdmin      Role = "admin"
+	RoleClaudeCode Role = "claude_code"
+	RoleCodexCLI   Role = "codex_cli"
+	RoleCLI        Role = "cli"
+	RoleMCP        Role = "mcp"
+	RoleApp        Role = "app"
+	RoleUnknown    Role = "unknown"
+)
+
+// AppSpeaker is the speaker name of Pullcept's own notices (role app).
+const AppSpeaker = "Pullcept"
+
+// Protocol is the wire protocol version carried in hello (DESIGN §6).
+const Protocol = 11
+
+// FloorWindow is how many recent posts each room keeps for the floor (DESIGN §2).
+const FloorWindow = 512
+
+// Post is one post as the room holds it and sends it on the wire
+// (missed posts, history_result) and to subscribers (DESIGN §0, §2).
+// TS is the room's UTC time in RFC 3339 with milliseconds
+// ("2026-10-01T16:14:05.123Z"); To is nil when the post addresses the whole
+// room (the key is then omitted, never null or []). Hue is in degrees 0–359 and
+// nil when the speaker declared none. Hue and Role are never written to the log.
+type Post struct {
+	MessageID string   `json:"message_id"`
+	Role      Role     `json:"role"`
+	Speaker   string   `json:"speaker"`
+	FullName  string   `json:"full_name,omitempty"`
+	Account   string   `json:"account,omitempty"`
+	FromApp   bool     `json:"from_app,omitempty"`
+	Hue       *int     `json:"hue,omitempty"`
+	Content   string   `json:"content"`
+	To        []string `json:"to,omitempty"`
+	TS        string   `json:"ts"`
+}
+
+// Draft is what a sender hands to Deliver: the sender never names itself
+// (the room stamps speaker, role, account from the connection). MessageID is
+// made by the sender (UUID v4) and kept as is; the room makes one when empty.
+// TS is kept when it parses as RFC 3339, else the room stamps its own time.
+// LastSeen is the newest message_id the sender actually saw ("" = none).
+type Draft struct {
+	MessageID string
+	Content   string
+	To        []string
+	TS        string
+	LastSeen  string
+}
+
+// Result is Deliver's answer. Delivered is false only for a floor rejection;
+// then Missed holds the posts the sender had not seen (oldest first, full
+// fields). Post is the post as delivered (addressees resolved, mentions
+// removed). LogErr is non-nil when the post was delivered but its log append
+// failed (a LogFailed event is also emitted).
+type Result struct {
+	Delivered bool
+	Post      Post
+	Missed    []Post
+	LogErr    error
+}
+
+// Hello is a participant's declaration when it takes its seat in a room
+// (DESIGN §6 `hello`). Room is the topic id. AccountID is optional; it selects
+// the terminal posts are typed into and the role (socket entry point).
+type Hello struct {
+	Protocol  int    `json:"protocol"`
+	Name      string `json:"name"`
+	Room      string `json:"room"`
+	Hue       *int   `json:"hue,omitempty"`
+	AccountID string `json:"account_id,omitempty"`
+	FullName  string `json:"full_name,omitempty"`
+}
+
+// Member is one connection in a room's roster (DESIGN §0 "connection").
+// Names may repeat across members; the UI deduplicates for completion.
+type Member struct {
+	Name      string `json:"name"`
+	FullName  string `json:"full_name,omitempty"`
+	AccountID string `json:"account_id,omitempty"`
+	Hue       *int   `json:"hue,omitempty"`
+	Role      Role   `json:"role"`
+	// Local is true for the UI's own in-process connection.
+	Local bool `json:"local,omitempty"`
+}
+
+// Terminals is how the room types posts into seats' terminals. The seats
+// package implements it; the room calls Enqueue inside the room lock, so it
+// must never block (DESIGN §5 "Deliver only enqueues").
+type Terminals interface {
+	// Enqueue queues p (tag line + body, see Tag) for the running seat of
+	// (topicID, accountID). It reports false when that account has no running
+	// seat in that topic (nothing is typed).
+	Enqueue(topicID, accountID string, p Post) bool
+	// SidecarJoined reports that a connection of accountID took its seat in
+	// topicID (a resumed seat that never joins loses its record, DESIGN §9).
+	SidecarJoined(topicID, accountID string)
+	// SidecarReady reports the sidecar's `ready` frame: its CLI has listed the
+	// tools, so typing may start (DESIGN §7 "Startup race").
+	SidecarReady(topicID, accountID string)
+}
+
+// Accounts tells the room the kind of an account id named in hello, which
+// sets the role of socket posts (DESIGN §4). ok is false for unknown ids.
+type Accounts interface {
+	AccountKind(accountID string) (kind string, ok bool)
+}
+
+// Log is the topic log the room appends to and pages from. *logstore.Store
+// implements it (DESIGN §8).
+type Log interface {
+	// Append writes one line to the topic's JSONL, creating the file lazily.
+	// Called inside the room lock.
+	Append(topicID string, rec logstore.Record) error
+	// NoteFirstPost names and indexes the topic from its first post. Called
+	// outside the room lock (index writes never happen under it).
+	NoteFirstPost(topicID string, rec logstore.Record) error
+	// Page returns up to limit records older than the record with message_id
+	// before ("" = from the end), oldest first, and whether older ones exist.
+	Page(topicID, before string, limit int) (recs []logstore.Record, hasMore bool, err error)
+}
+
+// Event is what a Subscription carries (must-deliver, in order).
+type Event interface{ event() }
+
+// PostDelivered: a post went through Deliver in room Topic. Seq is the room's
+// order (1, 2, …) for this app run.
+type PostDelivered struct {
+	Topic string
+	Seq   uint64
+	Post  Post
+}
+
+// LogFailed: appending a delivered post to the topic log failed; the post was
+// still delivered (DESIGN §2). The UI shows it on the status line.
+type LogFailed struct {
+	Topic     string
+	MessageID string
+	Err       error
+}
+
+// RosterChanged: a connection joined, renamed or left room Topic.
+type RosterChanged struct {
+	Topic  string
+	Roster []Member
+}
+
+// SeatReported: a POST hook arrived for (Topic, Account). Kind is "status" or
+// "activity"; Event is the activity event name ("" for status). Body is the
+// JSON as received (stored per seat, see Hub.SeatReport).
+type SeatReported struct {
+	Topic   string
+	Account string
+	Kind    string
+	Event   string
+	Body    json.RawMessage
+}
+
+func (PostDelivered) event() {}
+func (LogFailed) event()     {}
+func (RosterChanged) event() {}
+func (SeatReported) event()  {}

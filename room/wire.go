@@ -1,0 +1,108 @@
+package room
+
+import "encoding/json"
+
+// Frame types on the room WebSocket (DESIGN §6). One JSON object per
+// WebSocket message; unknown types are ignored by both ends.
+const (
+	FrameHello         = "hello"
+	FramePost          = "post"
+	FramePostResult    = "post_result"
+	FrameHistory       = "history"
+	FrameHistoryResult = "history_result"
+	FrameUsage         = "usage"
+	FrameUsageResult   = "usage_result"
+	FrameReady         = "ready"
+)
+
+// Envelope reads only the type of an incoming frame before the full decode.
+type Envelope struct {
+	Type string `json:"type"`
+}
+
+// HelloFrame: sidecar→room. Embeds Hello's fields at top level.
+type HelloFrame struct {
+	Type string `json:"type"`
+	Hello
+}
+
+// PostFrame: sidecar→room. Speaker is never sent: the room stamps it.
+type PostFrame struct {
+	Type      string `json:"type"`
+	MessageID string `json:"message_id"`
+	Content   string `json:"content"`
+	To        ToList `json:"to,omitempty"`
+	TS        string `json:"ts,omitempty"`
+	LastSeen  string `json:"last_seen,omitempty"`
+}
+
+// PostResultFrame: room→sidecar, only to the posting connection. Either
+// Delivered (+Missed when false) or Error is set.
+type PostResultFrame struct {
+	Type      string `json:"type"`
+	MessageID string `json:"message_id"`
+	Delivered bool   `json:"delivered"`
+	Missed    []Post `json:"missed,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// HistoryFrame: sidecar→room. Limit 0 means the default (50); at most 200.
+type HistoryFrame struct {
+	Type      string `json:"type"`
+	RequestID string `json:"request_id"`
+	Limit     int    `json:"limit,omitempty"`
+	Before    string `json:"before,omitempty"`
+}
+
+// History limits (DESIGN §6).
+const (
+	HistoryDefault = 50
+	HistoryMax     = 200
+)
+
+// HistoryResultFrame: room→sidecar. Posts oldest first. Error set instead on
+// failure (no room, bad before).
+type HistoryResultFrame struct {
+	Type      string `json:"type"`
+	RequestID string `json:"request_id"`
+	Posts     []Post `json:"posts"`
+	HasMore   bool   `json:"has_more"`
+	Error     string `json:"error,omitempty"`
+}
+
+// UsageFrame: sidecar→room (own usage only; filled by a later issue).
+type UsageFrame struct {
+	Type      string `json:"type"`
+	RequestID string `json:"request_id"`
+}
+
+// UsageResultFrame: room→sidecar. Windows are opaque JSON until the
+// UsageBook lands (DESIGN §11).
+type UsageResultFrame struct {
+	Type       string          `json:"type"`
+	RequestID  string          `json:"request_id"`
+	FiveHour   json.RawMessage `json:"five_hour,omitempty"`
+	SevenDay   json.RawMessage `json:"seven_day,omitempty"`
+	Context    json.RawMessage `json:"context,omitempty"`
+	ReceivedAt string          `json:"received_at,omitempty"`
+	Error      string          `json:"error,omitempty"`
+}
+
+// ToList is `to` on the wire: a single string or a list of strings when
+// read, always a list when written (DESIGN §3, §6).
+type ToList []string
+
+// UnmarshalJSON accepts "name", ["a","b"] and null.
+func (t *ToList) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*t = ToList{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return err
+	}
+	*t = ToList(many)
+	return nil
+}
