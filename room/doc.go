@@ -2,20 +2,27 @@
 // floor, addressing (to + @mentions), roles, the tag line, and Deliver — the
 // one path every post takes (DESIGN §2–§4, §6; spec «会話ループ», «床»,
 // «部屋プロトコル»). It also owns the loopback server (WebSocket frames and the
-// POST hooks) that sidecars talk to.
+// POST hooks) that sidecars and seat hooks talk to.
 //
 // The package never imports UI packages. It publishes plain Go events through
-// Subscription (must-deliver, unbounded, in Deliver order) and types into
-// terminals through the Terminals interface that the seats package implements.
+// Subscription (must-deliver, unbounded, one order for every subscriber) and
+// types into terminals through the Terminals interface that the seats package
+// implements.
 //
-// Goroutines: the Hub runs none of its own for Deliver (it runs in the caller's
-// goroutine under the room lock). Each Subscription runs one pump goroutine
-// (owner: the Subscription, ended by Close or its context). The Server runs its
-// accept loop (http.Server) and, per WebSocket connection, one reader and one
-// writer goroutine (owner: the Server; ended by Close).
+// Goroutines: the Hub runs none of its own for Deliver (it runs in the
+// caller's goroutine under the room lock). Each Subscription runs one pump
+// goroutine (owner: the Subscription; ended and waited for by its Close or by
+// Hub.Close). The Server runs its accept loop (http.Server.Serve) and, per
+// WebSocket, the request's handler goroutine as the one reader plus one
+// writer goroutine fed by a buffered channel (owner: the Server; Close ends
+// and waits for all of them). Every one of them recovers and logs a panic.
 //
-// Lock order: Hub.mu (rooms map) → Room.mu (roster, floor, log append,
-// terminal enqueue, event enqueue) → Subscription.mu. Nothing is called with
-// Room.mu held that can take Hub.mu or block: Log.Append writes one line,
-// Terminals.Enqueue and event enqueue never block.
+// Lock order: Conn.mu → Hub.mu (rooms, admin) → roomState.mu (roster, floor,
+// log append, terminal enqueue) → Hub.emitMu (subscriber list; held while
+// one event is queued to every subscriber, which is what gives all of them
+// one order) → Subscription.mu. Hub.reportMu is taken alone. Nothing called
+// with a room lock held may take Hub.mu or block: Log.Append writes one line,
+// Terminals.Enqueue and event queueing never block. Log.NoteFirstPost (an
+// index write) and Terminals.SidecarJoined/SidecarReady run after the room
+// lock is released.
 package room

@@ -16,4 +16,14 @@ var (
 	// ErrBadHello: a hello without name or room, or naming a different room
 	// than the connection already sits in.
 	ErrBadHello = errors.New("bad hello")
+	// ErrNoAdmin: the UI posted before declaring its identity with
+	// Hub.SetAdmin, so the room has no admin seat to stamp the post from.
+	ErrNoAdmin = errors.New("no admin identity set")
+	// ErrNoSpeaker: a notice without a speaker name.
+	ErrNoSpeaker = errors.New("notice has no speaker")
+	// ErrNoMessage: a history request's before names no post the room knows.
+	ErrNoMessage = errors.New("no such message")
+	// ErrNoUsage: the usage book is not written yet (DESIGN §11, a later
+	// issue); usage requests get this as their error.
+	ErrNoUsage = errors.New("usage not available yet")
 )

@@ -3,7 +3,10 @@ package room
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // TagPrefix starts the one-line tag typed before a post's body (DESIGN §4).
@@ -26,7 +29,8 @@ type tagFields struct {
 // `[pullcept] {"role":…,"from":…,"message_id":…,"at":…,"to":[…]}`.
 // "at" is p.TS in loc (time.Local when nil) and omitted when TS does not parse;
 // "to" only when p has addressees. JSON string escaping guarantees no name can
-// add a line break or a second tag (DESIGN §4).
+// add a line break or a second tag (DESIGN §4); the controls JSON leaves raw
+// (DEL, C1) are escaped too, so the line holds no control character at all.
 func Tag(p Post, loc *time.Location) string {
 	if loc == nil {
 		loc = time.Local
@@ -43,5 +47,25 @@ func Tag(p Post, loc *time.Location) string {
 		// Only strings and a string slice: Encode cannot fail on them.
 		panic("room: tag encoding: " + err.Error())
 	}
-	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	return escapeControls(string(bytes.TrimSuffix(b.Bytes(), []byte("\n"))))
+}
+
+// escapeControls writes the control characters JSON leaves raw (DEL and the
+// C1 range U+0080–U+009F) as \uXXXX escapes, still valid JSON: typed into a
+// terminal, DEL would erase the character before it and C1 codes act as
+// escape sequences, so a name could rewrite the tag on screen.
+func escapeControls(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -1,0 +1,65 @@
+# Pullcept — build, run and test. `make run` starts the app; `make test` is the suite CI runs.
+GO        ?= go
+BIN       ?= bin/pullcept
+PKGS      := ./...
+FAKEAPI   := ./testdata/fakeapi/...
+DOMAIN    := room seats sidecar logstore config
+CLIS_DIR  := testdata/clis
+FUZZTIME  ?= 20s
+BENCHTIME ?= 1s
+
+.PHONY: build run test unit vet fmt-check arch cross clis fuzz fuzz-seeds bench soak clean
+
+build:
+	$(GO) build -o $(BIN) .
+
+run: build
+	./$(BIN)
+
+# The real clients the end-to-end tests drive (pinned in testdata/clis/package.json).
+clis: $(CLIS_DIR)/node_modules/.bin/claude
+$(CLIS_DIR)/node_modules/.bin/claude: $(CLIS_DIR)/package.json $(CLIS_DIR)/package-lock.json
+	cd $(CLIS_DIR) && npm ci --no-audit --no-fund
+	touch $@
+
+# The whole suite: formatting, vet, layer rule, cross-builds, then every test with -race.
+test: fmt-check vet arch cross clis unit
+
+unit:
+	$(GO) test -race -timeout 30m $(PKGS) $(FAKEAPI)
+
+vet:
+	$(GO) vet $(PKGS) $(FAKEAPI)
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './$(CLIS_DIR)/*')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+# Domain packages never depend on the UI libraries (STYLE.md "Shape" 1).
+arch:
+	@fail=0; for p in $(DOMAIN); do \
+	  bad=$$($(GO) list -deps ./$$p/... | grep -E '^(charm\.land/(bubbletea|lipgloss|bubbles)|github\.com/charmbracelet/(bubbletea|lipgloss|bubbles))|/pullcept/tui' || true); \
+	  if [ -n "$$bad" ]; then echo "arch: $$p depends on UI packages:"; echo "$$bad"; fail=1; fi; \
+	done; [ $$fail -eq 0 ] && echo "arch: ok"
+
+cross:
+	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null .
+	CGO_ENABLED=0 GOOS=darwin  GOARCH=arm64 $(GO) build -o /dev/null .
+	CGO_ENABLED=0 GOOS=linux   GOARCH=amd64 $(GO) build -o /dev/null .
+	GOOS=windows GOARCH=amd64 $(GO) vet $(PKGS)
+	GOOS=darwin  GOARCH=arm64 $(GO) vet $(PKGS)
+
+# Time-boxed fuzzing of every fuzz target (FUZZTIME each). Seed corpora run in `make test`.
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; done
+
+# Benchmarks into a benchstat-comparable file (.bench/latest.txt).
+bench:
+	mkdir -p .bench
+	$(GO) test -run '^$$' -bench . -benchmem -count 6 -benchtime $(BENCHTIME) $(PKGS) | tee .bench/latest.txt
+
+clean:
+	rm -rf bin .bench

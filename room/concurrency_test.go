@@ -1,0 +1,164 @@
+package room
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestConcurrentPosters: 16 sockets post 50 posts each at once through the
+// real server, re-sending (new message_id, last_seen = the newest missed
+// post) after every rejection. Every post is eventually delivered exactly
+// once, and both subscribers and the log see one identical order.
+func TestConcurrentPosters(t *testing.T) {
+	const (
+		clients = 16
+		each    = 50
+		total   = clients * each
+	)
+	log := newMemLog()
+	terms := newFakeTerms()
+	for i := range clients {
+		terms.seated[fmt.Sprintf("t/acct-%d", i)] = true
+	}
+	h := newTestHub(t, log, terms, nil)
+	mustOpen(t, h, "t")
+	s := newTestServer(t, h, ServerOptions{})
+
+	subs := []*Subscription{h.Subscribe(), h.Subscribe()}
+	seen := make([][]PostDelivered, len(subs))
+	var collect sync.WaitGroup
+	for i, sub := range subs {
+		collect.Add(1)
+		go func() {
+			defer collect.Done()
+			deadline := time.After(2 * time.Minute)
+			for len(seen[i]) < total {
+				select {
+				case e, ok := <-sub.C():
+					if !ok {
+						return
+					}
+					if pd, is := e.(PostDelivered); is {
+						seen[i] = append(seen[i], pd)
+					}
+				case <-deadline:
+					return
+				}
+			}
+		}()
+	}
+
+	conns := make([]*client, clients)
+	for i := range conns {
+		conns[i] = dialRoom(t, s, bearer(s))
+		conns[i].hello(fmt.Sprintf("seat-%d", i), "t", fmt.Sprintf("acct-%d", i))
+	}
+	waitRoster(t, h, "t", clients)
+
+	delivered := make([][]string, clients)
+	rejections := make([]int, clients)
+	var wg sync.WaitGroup
+	for i, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			watermark := ""
+			for n := range each {
+				for attempt := 0; ; attempt++ {
+					id := fmt.Sprintf("c%d-p%d-a%d", i, n, attempt)
+					fr, err := c.tryPost(id, fmt.Sprintf("post %d of seat %d", n, i), watermark)
+					if err != nil {
+						t.Errorf("client %d: %v", i, err)
+						return
+					}
+					if fr.Error != "" {
+						t.Errorf("client %d post %s: error %s", i, id, fr.Error)
+						return
+					}
+					if fr.Delivered {
+						delivered[i] = append(delivered[i], id)
+						break
+					}
+					if len(fr.Missed) == 0 {
+						t.Errorf("client %d post %s: rejected without missed posts", i, id)
+						return
+					}
+					rejections[i]++
+					watermark = fr.Missed[len(fr.Missed)-1].MessageID
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	collect.Wait()
+	if t.Failed() {
+		return
+	}
+
+	logIDs := log.ids("t")
+	if len(logIDs) != total {
+		t.Fatalf("log has %d posts, want %d", len(logIDs), total)
+	}
+	for i := range subs {
+		if len(seen[i]) != total {
+			t.Fatalf("subscriber %d saw %d posts, want %d", i, len(seen[i]), total)
+		}
+		var ids []string
+		for j, pd := range seen[i] {
+			if pd.Seq != uint64(j+1) {
+				t.Fatalf("subscriber %d event %d has seq %d", i, j, pd.Seq)
+			}
+			ids = append(ids, pd.Post.MessageID)
+		}
+		if !slices.Equal(ids, logIDs) {
+			t.Fatalf("subscriber %d order differs from the log", i)
+		}
+	}
+	var all []string
+	for i := range delivered {
+		if len(delivered[i]) != each {
+			t.Fatalf("client %d delivered %d", i, len(delivered[i]))
+		}
+		all = append(all, delivered[i]...)
+	}
+	slices.Sort(all)
+	sortedLog := slices.Sorted(slices.Values(logIDs))
+	if !slices.Equal(all, sortedLog) {
+		t.Fatal("delivered ids and logged ids differ")
+	}
+	// Every post was typed into every other seat, never its own.
+	terms.mu.Lock()
+	defer terms.mu.Unlock()
+	if got, want := len(terms.calls), total*(clients-1); got != want {
+		t.Fatalf("%d typing calls, want %d", got, want)
+	}
+	for _, c := range terms.calls {
+		if c.post.Account == c.account {
+			t.Fatalf("post %s typed back into its own seat", c.post.MessageID)
+		}
+	}
+	var rej int
+	for _, r := range rejections {
+		rej += r
+	}
+	t.Logf("%d posts delivered, %d rejections re-sent", total, rej)
+}
+
+// tryPost is post without t.Fatal (usable from goroutines).
+func (c *client) tryPost(id, content, lastSeen string) (PostResultFrame, error) {
+	if err := c.ws.WriteJSON(PostFrame{Type: FramePost, MessageID: id, Content: content, LastSeen: lastSeen}); err != nil {
+		return PostResultFrame{}, err
+	}
+	_ = c.ws.SetReadDeadline(time.Now().Add(time.Minute))
+	var fr PostResultFrame
+	if err := c.ws.ReadJSON(&fr); err != nil {
+		return fr, err
+	}
+	if fr.Type != FramePostResult || fr.MessageID != id {
+		return fr, fmt.Errorf("want post_result %s, got %+v", id, fr)
+	}
+	return fr, nil
+}

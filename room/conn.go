@@ -1,0 +1,185 @@
+package room
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Conn is one connection to the hub (DESIGN §0 "connection"): a sidecar's
+// socket, identified inside the room by its origin, which is never on the
+// wire. It sits in no room until its first successful Hello and then in that
+// room for life (DESIGN §6). Safe for concurrent use; the server calls it
+// from the socket's reader goroutine.
+type Conn struct {
+	hub    *Hub
+	origin uint64
+
+	mu     sync.Mutex // guards room, closed; taken before Hub.mu and room locks
+	room   *roomState
+	closed bool
+}
+
+// Hello seats the connection (DESIGN §6 hello). The first successful hello
+// seats it in h.Room for life: the room must be open (else ErrNoRoom and the
+// connection stays roomless), its floor position is the room's order at that
+// moment, and Terminals.SidecarJoined reports the account, if any. A later
+// hello naming the same room renames: name, full name, hue and account are
+// replaced, the seat and floor position stay, RosterChanged is emitted. A
+// hello naming another room gives ErrBadHello. Errors (wrapped): ErrBadHello
+// (no name, no room, another room, protocol present but not Protocol),
+// ErrNoRoom, ErrClosed.
+func (c *Conn) Hello(hl Hello) error {
+	hl = cleanHello(hl)
+	switch {
+	case hl.Name == "":
+		return fmt.Errorf("hello without a name: %w", ErrBadHello)
+	case strings.TrimSpace(hl.Room) == "":
+		return fmt.Errorf("hello without a room: %w", ErrBadHello)
+	case hl.Protocol != 0 && hl.Protocol != Protocol:
+		// 0 = not declared (in-process callers); a sidecar always sends it.
+		return fmt.Errorf("hello protocol %d, room speaks %d: %w", hl.Protocol, Protocol, ErrBadHello)
+	}
+	h := c.hub
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return ErrClosed
+	}
+	role := h.socketRole(hl.AccountID)
+	if c.room != nil {
+		if c.room.topic != hl.Room {
+			return fmt.Errorf("connection sits in room %q, hello names %q: %w", c.room.topic, hl.Room, ErrBadHello)
+		}
+		return c.rename(hl, role)
+	}
+	r, err := h.room(hl.Room)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	if r.closeErr != nil {
+		r.mu.Unlock()
+		return fmt.Errorf("room %q: %w", hl.Room, r.closeErr)
+	}
+	r.members = append(r.members, &member{origin: c.origin, hello: hl, role: role, joinSeq: r.seq})
+	h.emit(RosterChanged{Topic: r.topic, Roster: r.roster()})
+	r.mu.Unlock()
+	c.room = r
+	if hl.AccountID != "" && h.terms != nil {
+		h.terms.SidecarJoined(r.topic, hl.AccountID)
+	}
+	return nil
+}
+
+// rename replaces the seat's declaration. Holds c.mu.
+func (c *Conn) rename(hl Hello, role Role) error {
+	h, r := c.hub, c.room
+	r.mu.Lock()
+	m := r.member(c.origin)
+	if m == nil {
+		err := r.closeErr
+		r.mu.Unlock()
+		if err == nil {
+			err = ErrNoRoom
+		}
+		return fmt.Errorf("room %q: %w", r.topic, err)
+	}
+	prevAccount := m.hello.AccountID
+	m.hello, m.role = hl, role
+	h.emit(RosterChanged{Topic: r.topic, Roster: r.roster()})
+	r.mu.Unlock()
+	if hl.AccountID != "" && hl.AccountID != prevAccount && h.terms != nil {
+		h.terms.SidecarJoined(r.topic, hl.AccountID)
+	}
+	return nil
+}
+
+// seated returns the connection's room while it is open, or ErrNoRoom /
+// ErrClosed.
+func (c *Conn) seated() (*roomState, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, ErrClosed
+	}
+	r := c.room
+	if r == nil {
+		return nil, fmt.Errorf("connection has not said hello to an open room: %w", ErrNoRoom)
+	}
+	r.mu.Lock()
+	closeErr := r.closeErr
+	r.mu.Unlock()
+	if closeErr != nil {
+		return nil, fmt.Errorf("room %q: %w", r.topic, closeErr)
+	}
+	return r, nil
+}
+
+// Post delivers d from this connection (role: its account's kind, DESIGN §4)
+// through the floor like every post. Errors: ErrNoRoom (no seat, or its room
+// was closed), ErrEmptyPost, ErrOnlyMentions, ErrClosed. A floor rejection is
+// Result.Delivered false with Missed, not an error.
+func (c *Conn) Post(d Draft) (Result, error) {
+	r, err := c.seated()
+	if err != nil {
+		return Result{}, err
+	}
+	return c.hub.deliver(r, sender{kind: sendSocket, origin: c.origin}, d)
+}
+
+// History reads the connection's room like Hub.History (oldest first,
+// limit ≤ 0 → 50, at most 200). Errors: ErrNoRoom, ErrNoMessage, the log's
+// errors, ErrClosed.
+func (c *Conn) History(before string, limit int) ([]Post, bool, error) {
+	r, err := c.seated()
+	if err != nil {
+		return nil, false, err
+	}
+	return c.hub.history(r.topic, r, before, limit)
+}
+
+// Ready passes the sidecar's ready frame on to Terminals.SidecarReady for
+// this connection's (topic, account): its CLI has listed the tools (DESIGN §7
+// startup race). A connection without a seat or an account reports nothing.
+func (c *Conn) Ready() {
+	r, err := c.seated()
+	if err != nil {
+		c.hub.logger.Debug("room: ready from a connection without a seat", "err", err)
+		return
+	}
+	r.mu.Lock()
+	var account string
+	if m := r.member(c.origin); m != nil {
+		account = m.hello.AccountID
+	}
+	r.mu.Unlock()
+	if account == "" || c.hub.terms == nil {
+		return
+	}
+	c.hub.terms.SidecarReady(r.topic, account)
+}
+
+// Close takes this connection (only this one) out of the roster and emits
+// RosterChanged. Later calls return ErrClosed. Idempotent.
+func (c *Conn) Close() {
+	c.mu.Lock()
+	r := c.room
+	c.room, c.closed = nil, true
+	c.mu.Unlock()
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := len(r.members)
+	for i, m := range r.members {
+		if m.origin == c.origin {
+			r.members = append(r.members[:i:i], r.members[i+1:]...)
+			break
+		}
+	}
+	if len(r.members) != n && r.closeErr == nil {
+		c.hub.emit(RosterChanged{Topic: r.topic, Roster: r.roster()})
+	}
+}

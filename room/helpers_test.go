@@ -1,0 +1,270 @@
+package room
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pullcept/pullcept/logstore"
+)
+
+// waitFor bounds every wait on a condition in these tests.
+const waitFor = 10 * time.Second
+
+// memLog is a recording fake Log: records per topic in append order.
+type memLog struct {
+	mu        sync.Mutex
+	recs      map[string][]logstore.Record
+	appendErr error // returned by Append (nothing stored) when set
+	noteErr   error
+	firsts    []logstore.Record // NoteFirstPost calls
+	pageCalls int
+}
+
+func newMemLog() *memLog { return &memLog{recs: make(map[string][]logstore.Record)} }
+
+var errNotInLog = errors.New("message not in log")
+
+func (l *memLog) Append(topic string, rec logstore.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.appendErr != nil {
+		return l.appendErr
+	}
+	l.recs[topic] = append(l.recs[topic], rec)
+	return nil
+}
+
+func (l *memLog) NoteFirstPost(topic string, rec logstore.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.firsts = append(l.firsts, rec)
+	return l.noteErr
+}
+
+func (l *memLog) Page(topic, before string, limit int) ([]logstore.Record, bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pageCalls++
+	recs := l.recs[topic]
+	end := len(recs)
+	if before != "" {
+		end = slices.IndexFunc(recs, func(r logstore.Record) bool { return r.MessageID == before })
+		if end < 0 {
+			return nil, false, fmt.Errorf("page before %q: %w", before, errNotInLog)
+		}
+	}
+	start := max(end-limit, 0)
+	return slices.Clone(recs[start:end]), start > 0, nil
+}
+
+func (l *memLog) setAppendErr(err error) {
+	l.mu.Lock()
+	l.appendErr = err
+	l.mu.Unlock()
+}
+
+func (l *memLog) ids(topic string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var ids []string
+	for _, r := range l.recs[topic] {
+		ids = append(ids, r.MessageID)
+	}
+	return ids
+}
+
+func (l *memLog) firstIDs() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var ids []string
+	for _, r := range l.firsts {
+		ids = append(ids, r.MessageID)
+	}
+	return ids
+}
+
+// enqueued is one Terminals.Enqueue call.
+type enqueued struct {
+	topic, account string
+	post           Post
+	typed          bool
+}
+
+// fakeTerms is a recording fake Terminals; an account has a running seat in
+// a topic when seated[topic+"/"+account].
+type fakeTerms struct {
+	mu     sync.Mutex
+	seated map[string]bool
+	calls  []enqueued
+	joined []string // topic/account
+	ready  []string // topic/account
+}
+
+func newFakeTerms(seats ...string) *fakeTerms {
+	t := &fakeTerms{seated: make(map[string]bool)}
+	for _, s := range seats {
+		t.seated[s] = true
+	}
+	return t
+}
+
+func (t *fakeTerms) Enqueue(topic, account string, p Post) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ok := t.seated[topic+"/"+account]
+	t.calls = append(t.calls, enqueued{topic, account, p, ok})
+	return ok
+}
+
+func (t *fakeTerms) SidecarJoined(topic, account string) {
+	t.mu.Lock()
+	t.joined = append(t.joined, topic+"/"+account)
+	t.mu.Unlock()
+}
+
+func (t *fakeTerms) SidecarReady(topic, account string) {
+	t.mu.Lock()
+	t.ready = append(t.ready, topic+"/"+account)
+	t.mu.Unlock()
+}
+
+// typedTo returns the accounts p was enqueued for, in call order.
+func (t *fakeTerms) typedTo(messageID string) (all, typed []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, c := range t.calls {
+		if c.post.MessageID != messageID {
+			continue
+		}
+		all = append(all, c.account)
+		if c.typed {
+			typed = append(typed, c.account)
+		}
+	}
+	return all, typed
+}
+
+func (t *fakeTerms) snapshot() (joined, ready []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.joined), slices.Clone(t.ready)
+}
+
+// fakeAccounts maps account id → kind.
+type fakeAccounts map[string]string
+
+func (a fakeAccounts) AccountKind(id string) (string, bool) {
+	k, ok := a[id]
+	return k, ok
+}
+
+// testAccounts covers every kind.
+var testAccounts = fakeAccounts{
+	"me":    "admin",
+	"cc":    "claude_code",
+	"cc2":   "claude_code",
+	"cx":    "codex_cli",
+	"gen":   "cli",
+	"gh":    "mcp",
+	"ghost": "claude_code", // never seated in tests
+}
+
+// fixedNow is the tests' clock: 2026-10-01T16:14:05.123Z.
+func fixedNow() time.Time { return time.Date(2026, 10, 1, 16, 14, 5, 123e6, time.UTC) }
+
+// counterIDs returns a NewID making "id-1", "id-2", ….
+func counterIDs() func() string {
+	var mu sync.Mutex
+	n := 0
+	return func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		return fmt.Sprintf("id-%d", n)
+	}
+}
+
+// newTestHub makes a hub with the given fakes (nil allowed), a fixed clock
+// and counter ids; closed at cleanup.
+func newTestHub(t testing.TB, log Log, terms Terminals, accts Accounts) *Hub {
+	t.Helper()
+	opts := HubOptions{Accounts: accts, Now: fixedNow, NewID: counterIDs()}
+	if log != nil {
+		opts.Log = log
+	}
+	if terms != nil {
+		opts.Terminals = terms
+	}
+	h, err := NewHub(opts)
+	if err != nil {
+		t.Fatalf("NewHub: %v", err)
+	}
+	t.Cleanup(h.Close)
+	return h
+}
+
+// mustOpen opens topic or fails.
+func mustOpen(t testing.TB, h *Hub, topic string) {
+	t.Helper()
+	if err := h.OpenRoom(topic); err != nil {
+		t.Fatalf("OpenRoom(%q): %v", topic, err)
+	}
+}
+
+// seat connects and says hello, or fails.
+func seat(t testing.TB, h *Hub, topic, name, account string) *Conn {
+	t.Helper()
+	c := h.Connect()
+	if err := c.Hello(Hello{Protocol: Protocol, Name: name, Room: topic, AccountID: account}); err != nil {
+		t.Fatalf("hello %s: %v", name, err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// say posts content from c with lastSeen and requires delivery.
+func say(t testing.TB, c *Conn, content, lastSeen string) Post {
+	t.Helper()
+	res, err := c.Post(Draft{Content: content, LastSeen: lastSeen})
+	if err != nil {
+		t.Fatalf("post %q: %v", content, err)
+	}
+	if !res.Delivered {
+		t.Fatalf("post %q rejected, missed %d", content, len(res.Missed))
+	}
+	return res.Post
+}
+
+// nextEvent returns the next event of type T from s matching ok, skipping
+// others, or fails at the deadline.
+func nextEvent[T Event](t testing.TB, s *Subscription, ok func(T) bool) T {
+	t.Helper()
+	deadline := time.After(waitFor)
+	for {
+		select {
+		case e, open := <-s.C():
+			if !open {
+				var zero T
+				t.Fatalf("subscription closed while waiting for %T", zero)
+			}
+			if v, is := e.(T); is && (ok == nil || ok(v)) {
+				return v
+			}
+		case <-deadline:
+			var zero T
+			t.Fatalf("no %T event within %v", zero, waitFor)
+		}
+	}
+}
+
+func postIDs(posts []Post) []string {
+	ids := make([]string, 0, len(posts))
+	for _, p := range posts {
+		ids = append(ids, p.MessageID)
+	}
+	return ids
+}

@@ -1,0 +1,737 @@
+package room
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/pullcept/pullcept/logstore"
+)
+
+// tsLayout is how the room stamps Post.TS when the sender's ts does not parse:
+// UTC, RFC 3339 with milliseconds ("2026-10-01T16:14:05.123Z").
+const tsLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// Report kinds (Hub.Report, SeatReported.Kind): the two POST hooks (DESIGN §6,
+// §11).
+const (
+	ReportStatus   = "status"
+	ReportActivity = "activity"
+)
+
+// HubOptions configures NewHub. Every field is optional.
+type HubOptions struct {
+	// Log is the topic log (DESIGN §8); nil keeps no log (tests), and History
+	// then reads the in-memory floor window. *logstore.Store implements it.
+	Log Log
+	// Terminals types posts into seats (DESIGN §5); nil types nothing.
+	Terminals Terminals
+	// Accounts gives the kind of an account named in hello (DESIGN §4); nil
+	// makes every account unknown, so socket posts get role unknown.
+	Accounts Accounts
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+	// NewID makes message ids for posts that came without one
+	// (nil: uuid.NewString, a UUID v4).
+	NewID func() string
+	// Logger receives debug/warn lines (nil: discarded). The room never
+	// prints to stdout/stderr (the TUI owns the terminal).
+	Logger *slog.Logger
+}
+
+// Hub holds every open room (one per topic), the UI's admin identity, the
+// subscribers and the seats' latest hook reports (DESIGN §2–§4, §6). All of
+// its methods are safe for concurrent use. It runs no goroutine of its own
+// besides the Subscriptions' pumps; Deliver runs in the caller's goroutine.
+type Hub struct {
+	log      Log
+	terms    Terminals
+	accounts Accounts
+	now      func() time.Time
+	newID    func() string
+	logger   *slog.Logger
+
+	nextOrigin  atomic.Uint64 // origins are > 0; 0 marks notices
+	adminOrigin uint64        // the UI's one in-process connection, in every room
+
+	mu     sync.Mutex // guards rooms, admin, closed
+	rooms  map[string]*roomState
+	admin  *Hello
+	closed bool
+
+	// emitMu is held while one event is queued to every subscriber, so all
+	// subscribers see one order. It guards subs.
+	emitMu sync.Mutex
+	subs   []*Subscription
+
+	reportMu sync.Mutex
+	reports  map[reportKey]seatReport
+}
+
+// reportKey names one seat's report slot (Hub.Report).
+type reportKey struct{ topic, account, kind string }
+
+// seatReport is the latest hook body of one slot and when it arrived.
+type seatReport struct {
+	body json.RawMessage
+	at   time.Time
+}
+
+// roomState is one topic's room: roster, floor and order. Guarded by mu.
+type roomState struct {
+	topic string
+
+	mu       sync.Mutex
+	closeErr error // ErrNoRoom after CloseRoom, ErrClosed after Hub.Close
+	members  []*member
+	floor    floor
+	seq      uint64 // order of the last delivered post (1, 2, …)
+	logEmpty bool   // the topic log had no post when the room opened, nor since
+}
+
+// member is one connection's seat in a room's roster (DESIGN §0).
+type member struct {
+	origin  uint64
+	hello   Hello // Name trimmed; Hue is the room's own copy
+	role    Role
+	joinSeq uint64 // room order when it took its seat; earlier posts never count against it
+	local   bool   // the UI's own connection
+}
+
+// senderKind is the entry point a post came through; it alone sets the role
+// (DESIGN §4).
+type senderKind int
+
+const (
+	sendUI senderKind = iota
+	sendSocket
+	sendMCP
+	sendApp
+)
+
+// sender is who hands a draft to deliver.
+type sender struct {
+	kind    senderKind
+	origin  uint64 // sendUI, sendSocket
+	account string // sendMCP
+	speaker string // sendMCP
+}
+
+// NewHub makes a hub with no open room. It never fails today; the error is
+// kept for the constructor convention.
+func NewHub(opts HubOptions) (*Hub, error) {
+	h := &Hub{
+		log:      opts.Log,
+		terms:    opts.Terminals,
+		accounts: opts.Accounts,
+		now:      opts.Now,
+		newID:    opts.NewID,
+		logger:   opts.Logger,
+		rooms:    make(map[string]*roomState),
+		reports:  make(map[reportKey]seatReport),
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if h.newID == nil {
+		h.newID = uuid.NewString
+	}
+	if h.logger == nil {
+		h.logger = slog.New(slog.DiscardHandler)
+	}
+	h.adminOrigin = h.nextOrigin.Add(1)
+	return h, nil
+}
+
+// OpenRoom opens the room of topicID (idempotent) and seats the admin
+// identity in it when SetAdmin was called (DESIGN §6: the UI sits in every
+// room it opens). It reads the log's tail once to learn whether the topic
+// already has posts (for NoteFirstPost). Errors: ErrClosed after Close;
+// ErrNoRoom (wrapped) for an empty topic id.
+func (h *Hub) OpenRoom(topicID string) error {
+	if topicID == "" {
+		return fmt.Errorf("open room: empty topic id: %w", ErrNoRoom)
+	}
+	h.mu.Lock()
+	_, open := h.rooms[topicID]
+	closed := h.closed
+	h.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	if open {
+		return nil
+	}
+	// Read outside Hub.mu: file I/O must not stall other rooms' lookups.
+	logEmpty := h.logIsEmpty(topicID)
+
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return ErrClosed
+	}
+	if _, open := h.rooms[topicID]; open {
+		return nil
+	}
+	r := &roomState{topic: topicID, logEmpty: logEmpty}
+	h.rooms[topicID] = r
+	if h.admin != nil {
+		r.mu.Lock()
+		h.seatAdminLocked(r, *h.admin)
+		r.mu.Unlock()
+	}
+	return nil
+}
+
+// logIsEmpty reports whether the topic log has no post yet. A read error
+// other than "not exist" counts as "has posts": naming an existing topic
+// again from a later post would be worse than not naming a new one.
+func (h *Hub) logIsEmpty(topicID string) bool {
+	if h.log == nil {
+		return false
+	}
+	recs, _, err := h.log.Page(topicID, "", 1)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+		h.logger.Warn("room: reading topic log at open", "topic", topicID, "err", err)
+		return false
+	}
+	return len(recs) == 0
+}
+
+// CloseRoom drops the room of topicID; its connections then get ErrNoRoom.
+// Unknown topics are ignored.
+func (h *Hub) CloseRoom(topicID string) {
+	h.mu.Lock()
+	r := h.rooms[topicID]
+	delete(h.rooms, topicID)
+	h.mu.Unlock()
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.closeErr = ErrNoRoom
+	r.members = nil
+	r.mu.Unlock()
+}
+
+// Rooms returns the topic ids of the open rooms, sorted.
+func (h *Hub) Rooms() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ids := make([]string, 0, len(h.rooms))
+	for id := range h.rooms {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// SetAdmin declares the UI's identity (Name, Hue, AccountID, FullName; Room
+// is ignored) and seats it, role admin, in every open room now and in every
+// room opened later (DESIGN §4, §6: the only source of admin). Calling it
+// again renames: the seat and its floor position stay.
+func (h *Hub) SetAdmin(id Hello) {
+	id = cleanHello(id)
+	id.Room = ""
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return
+	}
+	h.admin = &id
+	for _, r := range h.rooms {
+		r.mu.Lock()
+		h.seatAdminLocked(r, id)
+		r.mu.Unlock()
+	}
+}
+
+// seatAdminLocked seats or renames the admin in r. Holds r.mu.
+func (h *Hub) seatAdminLocked(r *roomState, id Hello) {
+	if m := r.member(h.adminOrigin); m != nil {
+		m.hello = id
+	} else {
+		r.members = append(r.members, &member{
+			origin: h.adminOrigin, hello: id, role: RoleAdmin, joinSeq: r.seq, local: true,
+		})
+	}
+	h.emit(RosterChanged{Topic: r.topic, Roster: r.roster()})
+}
+
+// Post is the UI's entry point (role admin), judged by the floor like every
+// other post (DESIGN §2). Errors: ErrNoRoom, ErrNoAdmin (SetAdmin not called),
+// ErrEmptyPost, ErrOnlyMentions, ErrClosed. A floor rejection is not an error:
+// Result.Delivered is false and Result.Missed holds the unseen posts.
+func (h *Hub) Post(topicID string, d Draft) (Result, error) {
+	r, err := h.room(topicID)
+	if err != nil {
+		return Result{}, err
+	}
+	return h.deliver(r, sender{kind: sendUI, origin: h.adminOrigin}, d)
+}
+
+// Notice posts a local MCP server's notice (role mcp, DESIGN §4): speaker and
+// accountID as given, no mention processing and no `to` (its text is
+// external), never rejected by the floor. Errors: ErrNoRoom, ErrNoSpeaker,
+// ErrEmptyPost, ErrClosed.
+func (h *Hub) Notice(topicID, accountID, speaker, content string) (Post, error) {
+	speaker = strings.TrimSpace(speaker)
+	if speaker == "" {
+		return Post{}, ErrNoSpeaker
+	}
+	r, err := h.room(topicID)
+	if err != nil {
+		return Post{}, err
+	}
+	res, err := h.deliver(r, sender{kind: sendMCP, account: accountID, speaker: speaker}, Draft{Content: content})
+	return res.Post, err
+}
+
+// AppNotice posts Pullcept's own notice (role app, speaker AppSpeaker,
+// from_app, no account, DESIGN §4), never rejected by the floor. Errors:
+// ErrNoRoom, ErrEmptyPost, ErrClosed.
+func (h *Hub) AppNotice(topicID, content string) (Post, error) {
+	r, err := h.room(topicID)
+	if err != nil {
+		return Post{}, err
+	}
+	res, err := h.deliver(r, sender{kind: sendApp}, Draft{Content: content})
+	return res.Post, err
+}
+
+// History returns up to limit posts of topicID older than the post before
+// ("" = the newest), oldest first, and whether older posts exist (DESIGN §6
+// history). limit ≤ 0 means HistoryDefault, more than HistoryMax is cut to
+// it. With a Log it reads the log (the truth, with posts from earlier runs;
+// the room need not be open); without one it reads the open room's floor
+// window. Roles of read posts: from_app → app; else the account's kind
+// (admin, mcp, claude_code, codex_cli, cli; the admin's own account → admin);
+// else unknown. Hue is unknown (nil): the log never stores it. Errors:
+// ErrNoRoom (no Log and no open room), ErrNoMessage (before not in the
+// window), the Log's errors wrapped, ErrClosed.
+func (h *Hub) History(topicID, before string, limit int) (posts []Post, hasMore bool, err error) {
+	h.mu.Lock()
+	closed := h.closed
+	r := h.rooms[topicID]
+	h.mu.Unlock()
+	if closed {
+		return nil, false, ErrClosed
+	}
+	if h.log == nil && r == nil {
+		return nil, false, ErrNoRoom
+	}
+	return h.history(topicID, r, before, limit)
+}
+
+// history reads from the log, or without one from r's window.
+func (h *Hub) history(topicID string, r *roomState, before string, limit int) ([]Post, bool, error) {
+	if limit <= 0 {
+		limit = HistoryDefault
+	}
+	limit = min(limit, HistoryMax)
+	if h.log == nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.closeErr != nil {
+			return nil, false, r.closeErr
+		}
+		posts, more, ok := r.floor.before(before, limit)
+		if !ok {
+			return nil, false, fmt.Errorf("history before %q: %w", before, ErrNoMessage)
+		}
+		return posts, more, nil
+	}
+	recs, more, err := h.log.Page(topicID, before, limit)
+	if err != nil {
+		return nil, false, fmt.Errorf("read topic log %q: %w", topicID, err)
+	}
+	h.mu.Lock()
+	var adminAccount string
+	if h.admin != nil {
+		adminAccount = h.admin.AccountID
+	}
+	h.mu.Unlock()
+	posts := make([]Post, 0, len(recs))
+	for _, rec := range recs {
+		posts = append(posts, Post{
+			MessageID: rec.MessageID,
+			Role:      h.logRole(rec, adminAccount),
+			Speaker:   rec.Speaker,
+			FullName:  rec.FullName,
+			Account:   rec.Account,
+			FromApp:   rec.FromApp,
+			Content:   rec.Content,
+			To:        []string(rec.To),
+			TS:        rec.TS,
+		})
+	}
+	return posts, more, nil
+}
+
+// Roster returns the connections seated in topicID's room, in join order.
+// Errors: ErrNoRoom, ErrClosed.
+func (h *Hub) Roster(topicID string) ([]Member, error) {
+	r, err := h.room(topicID)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closeErr != nil {
+		return nil, r.closeErr
+	}
+	return r.roster(), nil
+}
+
+// Subscribe returns a new subscription to every room's events from now on
+// (must-deliver, unbounded, one order for all subscribers). After Close it
+// returns a subscription whose C is already closed.
+func (h *Hub) Subscribe() *Subscription {
+	s := newSubscription(h, h.logger)
+	h.mu.Lock()
+	closed := h.closed
+	h.mu.Unlock()
+	h.emitMu.Lock()
+	if !closed {
+		h.subs = append(h.subs, s)
+	}
+	h.emitMu.Unlock()
+	if closed {
+		s.stop()
+	}
+	return s
+}
+
+// unsubscribe removes s from the list (Subscription.Close).
+func (h *Hub) unsubscribe(s *Subscription) {
+	h.emitMu.Lock()
+	defer h.emitMu.Unlock()
+	h.subs = slices.DeleteFunc(h.subs, func(x *Subscription) bool { return x == s })
+}
+
+// emit queues e to every subscriber; never blocks beyond emitMu.
+func (h *Hub) emit(e Event) {
+	h.emitMu.Lock()
+	defer h.emitMu.Unlock()
+	for _, s := range h.subs {
+		s.push(e)
+	}
+}
+
+// Connect returns a new connection (a new origin) that sits in no room until
+// its first Hello (DESIGN §6). Each socket gets its own.
+func (h *Hub) Connect() *Conn {
+	return &Conn{hub: h, origin: h.nextOrigin.Add(1)}
+}
+
+// Report stores body as the latest report of kind (ReportStatus or
+// ReportActivity) for the seat (topicID, accountID) and emits SeatReported
+// (DESIGN §6 POST hooks, §11). event is the activity event name ("" for
+// status). It touches no roster, floor or log; the room need not be open.
+func (h *Hub) Report(topicID, accountID, kind, event string, body json.RawMessage) {
+	body = slices.Clone(body)
+	h.mu.Lock()
+	closed := h.closed
+	h.mu.Unlock()
+	if closed {
+		return
+	}
+	h.reportMu.Lock()
+	h.reports[reportKey{topicID, accountID, kind}] = seatReport{body: body, at: h.now()}
+	h.reportMu.Unlock()
+	h.emit(SeatReported{Topic: topicID, Account: accountID, Kind: kind, Event: event, Body: body})
+}
+
+// SeatReport returns the latest report of kind for (topicID, accountID) and
+// when it arrived; ok is false when none arrived in this run.
+func (h *Hub) SeatReport(topicID, accountID, kind string) (body json.RawMessage, at time.Time, ok bool) {
+	h.reportMu.Lock()
+	defer h.reportMu.Unlock()
+	rep, ok := h.reports[reportKey{topicID, accountID, kind}]
+	return slices.Clone(rep.body), rep.at, ok
+}
+
+// Close closes every room (their connections then get ErrClosed) and every
+// subscription (their C is closed), waiting for the pumps. Idempotent.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	h.closed = true
+	rooms := h.rooms
+	h.rooms = make(map[string]*roomState)
+	h.mu.Unlock()
+	for _, r := range rooms {
+		r.mu.Lock()
+		r.closeErr = ErrClosed
+		r.members = nil
+		r.mu.Unlock()
+	}
+	h.emitMu.Lock()
+	subs := h.subs
+	h.subs = nil
+	h.emitMu.Unlock()
+	for _, s := range subs {
+		s.stop()
+	}
+}
+
+// room returns the open room of topicID.
+func (h *Hub) room(topicID string) (*roomState, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrClosed
+	}
+	r := h.rooms[topicID]
+	if r == nil {
+		return nil, fmt.Errorf("room %q: %w", topicID, ErrNoRoom)
+	}
+	return r, nil
+}
+
+// deliver is the one path every post takes (DESIGN §2, spec «会話ループ»,
+// «床»): inside one acquisition of the room lock it resolves addressees,
+// judges the floor, stamps the post, orders it, appends it to the log,
+// enqueues the typing and the event. The index write for a topic's first post
+// happens after the lock (DESIGN §2: index writes outside the lock).
+func (h *Hub) deliver(r *roomState, s sender, d Draft) (Result, error) {
+	if strings.TrimSpace(d.Content) == "" {
+		return Result{}, ErrEmptyPost
+	}
+	r.mu.Lock()
+	res, first, err := h.deliverLocked(r, s, d)
+	r.mu.Unlock()
+	if err != nil {
+		return Result{}, err
+	}
+	if first {
+		if err := h.log.NoteFirstPost(r.topic, toRecord(res.Post)); err != nil {
+			err = fmt.Errorf("index first post of topic %q: %w", r.topic, err)
+			h.logger.Warn("room: index write failed", "topic", r.topic, "err", err)
+			h.emit(LogFailed{Topic: r.topic, MessageID: res.Post.MessageID, Err: err})
+		}
+	}
+	return res, nil
+}
+
+// deliverLocked is deliver's body under r.mu. first reports that the post
+// was the first one the topic log ever got.
+func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (res Result, first bool, err error) {
+	if r.closeErr != nil {
+		return Result{}, false, r.closeErr
+	}
+	var p Post
+	var origin, joinSeq uint64
+	switch s.kind {
+	case sendUI, sendSocket:
+		m := r.member(s.origin)
+		if m == nil {
+			if s.kind == sendUI {
+				return Result{}, false, ErrNoAdmin
+			}
+			return Result{}, false, fmt.Errorf("connection has no seat in room %q: %w", r.topic, ErrNoRoom)
+		}
+		origin, joinSeq = m.origin, m.joinSeq
+		p.Role = m.role
+		p.Speaker = m.hello.Name
+		p.FullName = m.hello.FullName
+		p.Account = m.hello.AccountID
+		p.Hue = m.hello.Hue
+		body, mentions := d.Content, []string(nil)
+		if strings.ContainsAny(d.Content, "@＠") { // the roster names only when needed
+			body, mentions = TakeMentions(d.Content, r.names())
+		}
+		if mentions != nil && strings.TrimSpace(body) == "" {
+			return Result{}, false, ErrOnlyMentions
+		}
+		p.Content = body
+		p.To = Addressees(d.To)
+		for _, name := range mentions {
+			p.To = addName(p.To, name)
+		}
+	case sendMCP:
+		p.Role = RoleMCP
+		p.Speaker = s.speaker
+		p.Account = s.account
+		p.Content = d.Content
+	case sendApp:
+		p.Role = RoleApp
+		p.Speaker = AppSpeaker
+		p.FromApp = true
+		p.Content = d.Content
+	}
+	p.MessageID = d.MessageID
+	if p.MessageID == "" {
+		p.MessageID = h.newID()
+	}
+	p.TS = d.TS
+	if _, err := time.Parse(time.RFC3339Nano, p.TS); err != nil {
+		p.TS = h.now().UTC().Format(tsLayout)
+	}
+
+	// Notices are never judged (DESIGN §2); every other post is, the UI's too.
+	if s.kind == sendUI || s.kind == sendSocket {
+		if missed := r.floor.judge(d.LastSeen, origin, joinSeq); len(missed) > 0 {
+			return Result{Delivered: false, Post: p, Missed: missed}, false, nil
+		}
+	}
+
+	r.seq++
+	r.floor.push(floorEntry{post: p, origin: origin, seq: r.seq})
+	res = Result{Delivered: true, Post: p}
+	if h.log != nil {
+		if err := h.log.Append(r.topic, toRecord(p)); err != nil {
+			res.LogErr = fmt.Errorf("append post %s to topic log %q: %w", p.MessageID, r.topic, err)
+			h.logger.Warn("room: log append failed; post still delivered", "topic", r.topic, "err", err)
+		} else if r.logEmpty {
+			r.logEmpty = false
+			first = true
+		}
+	}
+	h.typeLocked(r, p)
+	h.emit(PostDelivered{Topic: r.topic, Seq: r.seq, Post: p})
+	if res.LogErr != nil {
+		h.emit(LogFailed{Topic: r.topic, MessageID: p.MessageID, Err: res.LogErr})
+	}
+	return res, first, nil
+}
+
+// typeLocked enqueues p for every seated account but the speaker's, each
+// account once (DESIGN §2: own posts are never typed back; two connections of
+// one account are one terminal). Accounts without a running seat make
+// Enqueue report false and get nothing. Holds r.mu.
+func (h *Hub) typeLocked(r *roomState, p Post) {
+	if h.terms == nil {
+		return
+	}
+	var done [8]string // rooms rarely hold more accounts; avoids an allocation
+	typed := done[:0]
+	for _, m := range r.members {
+		acct := m.hello.AccountID
+		if acct == "" || acct == p.Account || slices.Contains(typed, acct) {
+			continue
+		}
+		typed = append(typed, acct)
+		h.terms.Enqueue(r.topic, acct, p)
+	}
+}
+
+// socketRole is the role of a socket connection's posts: the kind of the
+// account its hello named (DESIGN §4). No account, an unknown account, or one
+// of kind admin or mcp gives unknown: admin never comes from a socket.
+func (h *Hub) socketRole(accountID string) Role {
+	if accountID == "" || h.accounts == nil {
+		return RoleUnknown
+	}
+	kind, ok := h.accounts.AccountKind(accountID)
+	if !ok {
+		return RoleUnknown
+	}
+	switch r := Role(kind); r {
+	case RoleClaudeCode, RoleCodexCLI, RoleCLI:
+		return r
+	}
+	return RoleUnknown
+}
+
+// logRole reconstructs the role of a post read from the log, which never
+// stores roles (DESIGN §8).
+func (h *Hub) logRole(rec logstore.Record, adminAccount string) Role {
+	switch {
+	case rec.FromApp:
+		return RoleApp
+	case rec.Account == "":
+		return RoleUnknown
+	case rec.Account == adminAccount:
+		return RoleAdmin
+	case h.accounts == nil:
+		return RoleUnknown
+	}
+	kind, ok := h.accounts.AccountKind(rec.Account)
+	if !ok {
+		return RoleUnknown
+	}
+	switch r := Role(kind); r {
+	case RoleAdmin, RoleMCP, RoleClaudeCode, RoleCodexCLI, RoleCLI:
+		return r
+	}
+	return RoleUnknown
+}
+
+// toRecord is the log line of p: never hue or role (DESIGN §8).
+func toRecord(p Post) logstore.Record {
+	return logstore.Record{
+		MessageID: p.MessageID,
+		Speaker:   p.Speaker,
+		FullName:  p.FullName,
+		Account:   p.Account,
+		FromApp:   p.FromApp,
+		Content:   p.Content,
+		To:        logstore.Names(p.To),
+		TS:        p.TS,
+	}
+}
+
+// cleanHello trims the name and copies the hue so the caller's later writes
+// cannot change the room's copy.
+func cleanHello(hl Hello) Hello {
+	hl.Name = strings.TrimSpace(hl.Name)
+	hl.FullName = strings.TrimSpace(hl.FullName)
+	if hl.Hue != nil {
+		hue := *hl.Hue
+		hl.Hue = &hue
+	}
+	return hl
+}
+
+// member returns the seat of origin, or nil. Holds r.mu.
+func (r *roomState) member(origin uint64) *member {
+	for _, m := range r.members {
+		if m.origin == origin {
+			return m
+		}
+	}
+	return nil
+}
+
+// names returns the roster names mentions are matched against. Holds r.mu.
+func (r *roomState) names() []string {
+	names := make([]string, 0, len(r.members))
+	for _, m := range r.members {
+		names = append(names, m.hello.Name)
+	}
+	return names
+}
+
+// roster returns the public roster, join order, with its own hue copies.
+// Holds r.mu.
+func (r *roomState) roster() []Member {
+	out := make([]Member, 0, len(r.members))
+	for _, m := range r.members {
+		var hue *int
+		if m.hello.Hue != nil {
+			v := *m.hello.Hue
+			hue = &v
+		}
+		out = append(out, Member{
+			Name:      m.hello.Name,
+			FullName:  m.hello.FullName,
+			AccountID: m.hello.AccountID,
+			Hue:       hue,
+			Role:      m.role,
+			Local:     m.local,
+		})
+	}
+	return out
+}

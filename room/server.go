@@ -1,0 +1,472 @@
+package room
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// Server defaults (ServerOptions zero values).
+const (
+	// defaultMaxFrameBytes bounds one incoming WebSocket message. A post is
+	// typed text; 1 MiB is hundreds of pages, far above any real post.
+	defaultMaxFrameBytes = 1 << 20
+	// defaultMaxHookBytes bounds one POST hook body. Claude Code's status
+	// line JSON and hook payloads are a few KiB; tool inputs can be larger.
+	defaultMaxHookBytes = 1 << 20
+	// defaultMaxConns caps open sockets: far above the seats a person runs
+	// (a handful per topic), yet it bounds goroutines and buffers (two
+	// goroutines and ~10 KiB per socket).
+	defaultMaxConns = 128
+	// defaultMaxHooks caps hook requests served at once; each is answered
+	// immediately, so more in flight means a misbehaving sender.
+	defaultMaxHooks = 32
+	// defaultPongWait: a socket that answers no ping for this long is dead
+	// (the sidecar's gorilla client answers pings while it reads).
+	defaultPongWait = 60 * time.Second
+	// defaultWriteWait bounds one frame write to a loopback peer.
+	defaultWriteWait = 10 * time.Second
+	// defaultReadHeaderTimeout bounds reading request headers (slowloris).
+	defaultReadHeaderTimeout = 5 * time.Second
+	// defaultHookReadTimeout bounds reading a whole hook request; the
+	// WebSocket upgrade clears it (gorilla resets deadlines on Upgrade).
+	defaultHookReadTimeout = 10 * time.Second
+	// defaultSendQueue is the frames queued per socket for its writer.
+	// Answers go only to the requester, one per request, so a full queue
+	// means the peer stopped reading: it is disconnected.
+	defaultSendQueue = 64
+	// closeGrace bounds the close frame written to each socket at Close.
+	closeGrace = 200 * time.Millisecond
+	// tokenBytes: 256 random bits for the per-run bearer token (≥128 asked).
+	tokenBytes = 32
+)
+
+// ServerOptions configures NewServer. Zero values take the defaults above.
+type ServerOptions struct {
+	// MaxFrameBytes bounds one incoming WebSocket message (bytes); bigger
+	// ones close the socket with 1009 (message too big).
+	MaxFrameBytes int64
+	// MaxHookBytes bounds one POST hook body (bytes); bigger gets 413.
+	MaxHookBytes int64
+	// MaxConns caps open WebSockets; more get 503.
+	MaxConns int
+	// MaxHooks caps hook requests in flight; more get 503.
+	MaxHooks int
+	// PongWait is how long a socket may stay silent (no pong, no frame)
+	// before it is dropped; pings go every PongWait/2.
+	PongWait time.Duration
+	// WriteWait bounds writing one frame.
+	WriteWait time.Duration
+	// ReadHeaderTimeout bounds reading request headers.
+	ReadHeaderTimeout time.Duration
+	// HookReadTimeout bounds reading a whole hook request.
+	HookReadTimeout time.Duration
+	// SendQueue is the per-socket queue of answers (frames).
+	SendQueue int
+	// Logger receives the server's lines (nil: discarded).
+	Logger *slog.Logger
+}
+
+// Server is the loopback server sidecars and hooks talk to (DESIGN §6, spec
+// «部屋プロトコル»): one listener on 127.0.0.1, GET /room upgrades to a
+// WebSocket carrying the room frames, POST /hooks/status/<topic>/<account>
+// and POST /hooks/activity/<event>/<topic>/<account> store seat reports.
+// Every request must carry `Authorization: Bearer <Token()>`, a loopback Host
+// and no Origin.
+//
+// Goroutines (owner: the Server, ended and waited for by Close): the accept
+// loop (http.Server.Serve) and, per WebSocket, its handler goroutine as the
+// one reader plus one writer fed by a buffered channel (gorilla allows one
+// concurrent writer).
+type Server struct {
+	hub      *Hub
+	opts     ServerOptions
+	logger   *slog.Logger
+	token    []byte
+	ln       net.Listener
+	port     string
+	http     *http.Server
+	upgrader websocket.Upgrader
+	hookSlot chan struct{}
+
+	mu      sync.Mutex // guards closed, sockets, active
+	closed  bool
+	sockets map[*websocket.Conn]struct{}
+	active  int // sockets upgrading or open
+	wg      sync.WaitGroup
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// NewServer listens on 127.0.0.1:0 at once with a fresh random token and
+// serves in its own goroutine until Close. Errors: no hub, no random bytes,
+// listen failure.
+func NewServer(h *Hub, opts ServerOptions) (*Server, error) {
+	if h == nil {
+		return nil, errors.New("new room server: nil hub")
+	}
+	opts = withServerDefaults(opts)
+	token := make([]byte, tokenBytes)
+	if _, err := rand.Read(token); err != nil {
+		return nil, fmt.Errorf("new room server: token: %w", err)
+	}
+	// Loopback only: nothing may reach beyond this machine (DESIGN §6).
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("new room server: listen: %w", err)
+	}
+	_, port, err := net.SplitHostPort(ln.Addr().String())
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("new room server: listen address: %w", err)
+	}
+	s := &Server{
+		hub:      h,
+		opts:     opts,
+		logger:   opts.Logger,
+		token:    []byte(hex.EncodeToString(token)),
+		ln:       ln,
+		port:     port,
+		hookSlot: make(chan struct{}, opts.MaxHooks),
+		sockets:  make(map[*websocket.Conn]struct{}),
+	}
+	s.upgrader = websocket.Upgrader{
+		HandshakeTimeout: opts.WriteWait,
+		// gorilla's default lets same-host Origins through, which a DNS
+		// rebinding page can fake; ServeHTTP refuses any Origin already,
+		// this keeps the upgrader from ever accepting one.
+		CheckOrigin: func(r *http.Request) bool { return r.Header.Get("Origin") == "" },
+	}
+	s.http = &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: opts.ReadHeaderTimeout,
+		ReadTimeout:       opts.HookReadTimeout,
+		WriteTimeout:      opts.WriteWait,
+		IdleTimeout:       opts.PongWait,
+		MaxHeaderBytes:    64 << 10, // one bearer header and a few more; 1 MiB default is needless
+		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelDebug),
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				s.logger.Error("room server: accept loop panicked", "panic", fmt.Sprint(r))
+			}
+		}()
+		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.logger.Error("room server: serve", "err", err)
+		}
+	}()
+	return s, nil
+}
+
+func withServerDefaults(o ServerOptions) ServerOptions {
+	if o.MaxFrameBytes <= 0 {
+		o.MaxFrameBytes = defaultMaxFrameBytes
+	}
+	if o.MaxHookBytes <= 0 {
+		o.MaxHookBytes = defaultMaxHookBytes
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = defaultMaxConns
+	}
+	if o.MaxHooks <= 0 {
+		o.MaxHooks = defaultMaxHooks
+	}
+	if o.PongWait <= 0 {
+		o.PongWait = defaultPongWait
+	}
+	if o.WriteWait <= 0 {
+		o.WriteWait = defaultWriteWait
+	}
+	if o.ReadHeaderTimeout <= 0 {
+		o.ReadHeaderTimeout = defaultReadHeaderTimeout
+	}
+	if o.HookReadTimeout <= 0 {
+		o.HookReadTimeout = defaultHookReadTimeout
+	}
+	if o.SendQueue <= 0 {
+		o.SendQueue = defaultSendQueue
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// URL is the WebSocket address sidecars dial, ws://127.0.0.1:<port>/room
+// (PULLCEPT_ROOM_URL).
+func (s *Server) URL() string { return "ws://127.0.0.1:" + s.port + "/room" }
+
+// HooksURL is the base of the POST hooks, http://127.0.0.1:<port>.
+func (s *Server) HooksURL() string { return "http://127.0.0.1:" + s.port }
+
+// Token is this run's bearer token (hex, 256 random bits). It goes to seats
+// through the process environment only, never a file or argv (DESIGN §7).
+func (s *Server) Token() string { return string(s.token) }
+
+// Close stops accepting, closes every socket (their connections leave the
+// rosters) and waits for every goroutine the server started. Idempotent;
+// later calls return the first result.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		socks := make([]*websocket.Conn, 0, len(s.sockets))
+		for ws := range s.sockets {
+			socks = append(socks, ws)
+		}
+		s.mu.Unlock()
+		s.closeErr = s.http.Close()
+		for _, ws := range socks {
+			// WriteControl and Close may run concurrently with the
+			// socket's reader and writer (gorilla's concurrency rules).
+			_ = ws.WriteControl(websocket.CloseMessage,
+				websocket.FormatCloseMessage(websocket.CloseGoingAway, "pullcept is closing"),
+				time.Now().Add(closeGrace))
+			ws.Close()
+		}
+		s.wg.Wait()
+	})
+	return s.closeErr
+}
+
+// ServeHTTP checks Host, Origin and token on every request, then routes
+// (DESIGN §6): GET /room with an upgrade → WebSocket; POST hooks; else 404.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.hostOK(r.Host) {
+		// A browser page reaching us through DNS rebinding names its own host.
+		http.Error(w, "forbidden host", http.StatusForbidden)
+		return
+	}
+	if r.Header.Get("Origin") != "" {
+		// Sidecars and hooks are not browsers; any Origin is a web page.
+		http.Error(w, "forbidden origin", http.StatusForbidden)
+		return
+	}
+	if !s.tokenOK(r.Header.Get("Authorization")) {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
+	path := r.URL.EscapedPath()
+	switch {
+	case path == "/room" && r.Method == http.MethodGet && websocket.IsWebSocketUpgrade(r):
+		s.serveSocket(w, r)
+	case strings.HasPrefix(path, "/hooks/") && r.Method == http.MethodPost:
+		s.serveHook(w, r, strings.TrimPrefix(path, "/hooks/"))
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// hostOK accepts only this listener's loopback names with its port.
+func (s *Server) hostOK(host string) bool {
+	for _, name := range [...]string{"127.0.0.1", "localhost", "[::1]"} {
+		if strings.EqualFold(host, name+":"+s.port) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenOK compares the bearer token in constant time. The scheme is
+// case-insensitive (RFC 9110); a token anywhere else (query) never counts.
+func (s *Server) tokenOK(header string) bool {
+	const scheme = "bearer "
+	if len(header) < len(scheme) || !strings.EqualFold(header[:len(scheme)], scheme) {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(header[len(scheme):]), s.token) == 1
+}
+
+// serveHook stores one POST hook body per seat via Hub.Report and answers
+// 200 {} at once. rest is the escaped path after /hooks/: status/<topic>/
+// <account> or activity/<event>/<topic>/<account>, percent-encoded segments.
+func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, rest string) {
+	segs := strings.Split(rest, "/")
+	for i, seg := range segs {
+		v, err := url.PathUnescape(seg)
+		if err != nil || v == "" {
+			http.NotFound(w, r)
+			return
+		}
+		segs[i] = v
+	}
+	var kind, event, topic, account string
+	switch {
+	case len(segs) == 3 && segs[0] == ReportStatus:
+		kind, topic, account = ReportStatus, segs[1], segs[2]
+	case len(segs) == 4 && segs[0] == ReportActivity:
+		kind, event, topic, account = ReportActivity, segs[1], segs[2], segs[3]
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	select {
+	case s.hookSlot <- struct{}{}:
+		defer func() { <-s.hookSlot }()
+	default:
+		http.Error(w, "too many hook requests", http.StatusServiceUnavailable)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxHookBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, fmt.Sprintf("hook body over %d bytes", s.opts.MaxHookBytes), http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, "reading hook body failed", http.StatusBadRequest)
+		return
+	}
+	if !json.Valid(body) {
+		http.Error(w, "hook body must be JSON", http.StatusBadRequest)
+		return
+	}
+	s.hub.Report(topic, account, kind, event, json.RawMessage(body))
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = io.WriteString(w, "{}")
+}
+
+// serveSocket upgrades to a WebSocket and runs it until either side ends it.
+// The handler goroutine is the socket's one reader.
+func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	if s.closed || s.active >= s.opts.MaxConns {
+		s.mu.Unlock()
+		http.Error(w, "no more room connections", http.StatusServiceUnavailable)
+		return
+	}
+	s.active++
+	s.wg.Add(1)
+	s.mu.Unlock()
+	defer s.wg.Done()
+	defer func() {
+		s.mu.Lock()
+		s.active--
+		s.mu.Unlock()
+	}()
+
+	ws, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		s.logger.Debug("room server: upgrade failed", "err", err) // gorilla already answered
+		return
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		ws.Close()
+		return
+	}
+	s.sockets[ws] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.sockets, ws)
+		s.mu.Unlock()
+	}()
+	s.runSocket(ws)
+}
+
+// runSocket is one socket's life: a Conn in the hub, a writer goroutine, and
+// this goroutine reading frames until an error, a dead peer or Close.
+func (s *Server) runSocket(ws *websocket.Conn) {
+	conn := s.hub.Connect()
+	send := make(chan []byte, s.opts.SendQueue)
+	stop := make(chan struct{})
+	writerDone := make(chan struct{})
+	go s.writeSocket(ws, send, stop, writerDone)
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger.Error("room server: socket reader panicked", "panic", fmt.Sprint(r))
+		}
+		conn.Close()
+		close(stop)
+		<-writerDone
+		ws.Close()
+	}()
+
+	ws.SetReadLimit(s.opts.MaxFrameBytes)
+	alive := func() { _ = ws.SetReadDeadline(time.Now().Add(s.opts.PongWait)) }
+	alive()
+	ws.SetPongHandler(func(string) error { alive(); return nil })
+	fh := &frameHandler{
+		conn:   conn,
+		logger: s.logger,
+		send: func(b []byte) bool {
+			select {
+			case send <- b:
+				return true
+			default:
+				return false
+			}
+		},
+	}
+	for {
+		_, data, err := ws.ReadMessage()
+		if err != nil {
+			// Over the read limit gorilla has already sent close 1009.
+			s.logger.Debug("room server: socket read ended", "err", err)
+			return
+		}
+		alive()
+		if !fh.handle(data) {
+			s.logger.Warn("room server: peer stopped reading its answers; closing")
+			_ = ws.WriteControl(websocket.CloseMessage,
+				websocket.FormatCloseMessage(websocket.ClosePolicyViolation, "answers not read"),
+				time.Now().Add(closeGrace))
+			return
+		}
+	}
+}
+
+// writeSocket is the socket's one writer: queued answers and pings. It ends
+// on stop or on a write error (then it closes the socket so the reader ends).
+func (s *Server) writeSocket(ws *websocket.Conn, send <-chan []byte, stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger.Error("room server: socket writer panicked", "panic", fmt.Sprint(r))
+			ws.Close()
+		}
+	}()
+	// Two pings per PongWait: one late pong (a busy peer) is not fatal.
+	ping := time.NewTicker(s.opts.PongWait / 2)
+	defer ping.Stop()
+	for {
+		select {
+		case b := <-send:
+			_ = ws.SetWriteDeadline(time.Now().Add(s.opts.WriteWait))
+			if err := ws.WriteMessage(websocket.TextMessage, b); err != nil {
+				s.logger.Debug("room server: socket write failed", "err", err)
+				ws.Close()
+				return
+			}
+		case <-ping.C:
+			_ = ws.SetWriteDeadline(time.Now().Add(s.opts.WriteWait))
+			if err := ws.WriteMessage(websocket.PingMessage, nil); err != nil {
+				s.logger.Debug("room server: ping failed", "err", err)
+				ws.Close()
+				return
+			}
+		case <-stop:
+			return
+		}
+	}
+}
