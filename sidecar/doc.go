@@ -4,4 +4,22 @@
 // (DESIGN §7; spec «サイドカーの起動形», «部屋の作法», «床»).
 //
 // stdout is the MCP protocol; logs go to stderr only.
+//
+// Run is the entry point. It reads the PULLCEPT_* environment (config.go),
+// refuses to join when the CLI was not launched as the entry's account
+// (no tools, no instructions, still serving MCP), and otherwise serves three
+// tools (tools.go) with the room's etiquette as server instructions
+// (instructions.go). say_to_room waits for the room's post_result and keeps
+// one draft after a floor rejection; results are rendered as tag lines and
+// quoted bodies (render.go).
+//
+// Goroutines: Run owns the room client's run loop (client.go; ended by
+// Run's context or stdin EOF, waited for before Run returns). Each room
+// connection has one writer (hello, requests, ready, pings — gorilla allows
+// one concurrent writer) and one reader (answers by message_id/request_id),
+// both ended and waited for when the connection fails or the client stops.
+// mcp-go's stdio server runs its own request goroutines inside Listen.
+//
+// Locks: roomClient.mu, session.mu and seat.mu (the draft) are never held
+// together, nor across I/O.
 package sidecar

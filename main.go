@@ -1,0 +1,95 @@
+// Command pullcept is a terminal chat room for AI coding CLIs and their human
+// (DESIGN §1). Subcommands:
+//
+//	pullcept                 the terminal UI
+//	pullcept sidecar         the MCP stdio server a seat's CLI starts from .mcp.json
+//	pullcept --version       print the version
+//	pullcept --help          print usage
+//
+// main.go is the only place that calls os.Exit.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/pullcept/pullcept/sidecar"
+)
+
+// version is set with -ldflags "-X main.version=…"; otherwise the module
+// version from the build info is used (go install …@vX.Y.Z).
+var version = ""
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+const usage = `Pullcept — a chat room for AI coding CLIs and their human.
+
+Usage:
+  pullcept [flags]          start the terminal UI
+  pullcept sidecar          MCP stdio server for a seat (started by the CLI from .mcp.json)
+
+Flags:
+  --version                 print the version and exit
+  --help                    print this help and exit
+  --data DIR                data directory (default: $PULLCEPT_HOME, else the OS config dir + /pullcept)
+
+Environment:
+  PULLCEPT_HOME             data directory (config.json, logs/)
+`
+
+// run dispatches the command line and returns the process exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "sidecar" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		if err := sidecar.Run(ctx, os.Getenv, stdin, stdout, stderr); err != nil && !errors.Is(err, context.Canceled) {
+			fmt.Fprintf(stderr, "pullcept sidecar: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	fs := flag.NewFlagSet("pullcept", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	dataDir := fs.String("data", "", "data directory")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		return 2
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "pullcept %s\n", versionString())
+		return 0
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "pullcept: unknown command %q\n\n%s", fs.Arg(0), usage)
+		return 2
+	}
+	if err := runApp(*dataDir, stdin, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "pullcept: %v\n", err)
+		return 1
+	}
+	return 0
+}
