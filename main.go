@@ -3,6 +3,7 @@
 //
 //	pullcept                 the terminal UI
 //	pullcept sidecar         the MCP stdio server a seat's CLI starts from .mcp.json
+//	pullcept status-line URL Claude Code's statusLine command: forwards its JSON to the room
 //	pullcept --version       print the version
 //	pullcept --help          print usage
 //
@@ -46,6 +47,7 @@ const usage = `Pullcept — a chat room for AI coding CLIs and their human.
 Usage:
   pullcept [flags]          start the terminal UI
   pullcept sidecar          MCP stdio server for a seat (started by the CLI from .mcp.json)
+  pullcept status-line URL  Claude Code status line command (set by Pullcept; forwards to the room)
 
 Flags:
   --version                 print the version and exit
@@ -58,6 +60,9 @@ Environment:
 
 // run dispatches the command line and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "status-line" {
+		return runStatusLine(args[1:], os.Getenv, stdin, stdout, stderr)
+	}
 	if len(args) > 0 && args[0] == "sidecar" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()

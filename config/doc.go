@@ -1,8 +1,14 @@
 // Package config owns the data directory (DESIGN §12), config.json (accounts,
 // decoded with encoding/json so ids and env names keep their case),
 // mcp-servers.json, their migration from the original app's shapes, and
-// validation. Writes are atomic (temp file, fsync, rename) and keep every key
-// we did not write.
+// validation. It also defines the syntax of the account fields the launch
+// builder reads: launch-options and resume lines (SplitWords, JoinWords) and
+// env var lines (ParseEnv, MaskedValue). Writes are atomic (temp file, fsync,
+// rename; WriteFileAtomic) and keep every key we did not write, in place
+// (Object).
+//
+// Viper is not used: it lower-cases keys, and these files are keyed by
+// account ids and env var names.
 //
 // Goroutines: none. Lock order: none (callers serialise writes).
 package config

@@ -1,0 +1,110 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// WriteFileAtomic replaces path with data so that a reader sees either the
+// old file or the new one, never a torn one (DESIGN §8, §12 "Atomic
+// writes"): a temp file in the same directory, fsync, rename, then a
+// best-effort fsync of the directory. An existing file keeps its permission
+// bits; a new one gets perm. When path is a symlink the file it points to is
+// replaced and the link stays (a user's linked .mcp.json remains linked).
+// The parent directory must exist. Errors name the path and wrap the cause.
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	target := path
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		resolved, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return fmt.Errorf("write %s: resolve link: %w", path, err)
+		}
+		target = resolved
+	}
+	if fi, err := os.Stat(target); err == nil {
+		perm = fi.Mode().Perm()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	dir := filepath.Dir(target)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	tmpName := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			_ = tmp.Close()
+			_ = os.Remove(tmpName)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("write %s: sync: %w", target, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: close: %w", target, err)
+	}
+	if err := os.Chmod(tmpName, perm); err != nil {
+		return fmt.Errorf("write %s: chmod: %w", target, err)
+	}
+	if err := os.Rename(tmpName, target); err != nil {
+		return fmt.Errorf("write %s: rename: %w", target, err)
+	}
+	ok = true
+	syncDir(dir)
+	return nil
+}
+
+// syncDir makes the rename durable on Unix. Windows cannot open a directory
+// for sync, and a failure here loses nothing already renamed, so it is best
+// effort.
+func syncDir(dir string) {
+	if runtime.GOOS == "windows" {
+		return
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	_ = d.Sync()
+	_ = d.Close()
+}
+
+// jsonFileError turns a decode error of a file into one that names the file
+// and, for syntax errors, the line and column.
+func jsonFileError(path string, data []byte, err error) error {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		line, col := lineCol(data, syn.Offset)
+		return fmt.Errorf("%s:%d:%d: %w", path, line, col, err)
+	}
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		line, col := lineCol(data, typ.Offset)
+		return fmt.Errorf("%s:%d:%d: %w", path, line, col, err)
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+// lineCol maps a byte offset to a 1-based line and column.
+func lineCol(data []byte, offset int64) (line, col int) {
+	line, col = 1, 1
+	for i := int64(0); i < offset && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}

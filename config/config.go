@@ -1,0 +1,358 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+)
+
+// FileName is the accounts file in the data directory (DESIGN §12).
+const FileName = "config.json"
+
+// Top-level keys of config.json.
+const (
+	keyAccounts = "accounts"
+	// keyLegacyTabs is the original app's name for accounts (spec «既存設定からの移行»).
+	keyLegacyTabs = "tabs"
+)
+
+// Permissions of files we create: config.json may hold env var values
+// loaded from an older file, so only the user reads it.
+const (
+	dirPerm  fs.FileMode = 0o700
+	filePerm fs.FileMode = 0o600
+)
+
+// defaultAdminID is the id of the admin account Load makes when the file has
+// none. Fixed rather than random so the same identity comes back on every
+// run until the first Save writes it down (posts are logged under it).
+const defaultAdminID = "admin"
+
+// defaultAdminName is used when the OS user name is unknown.
+const defaultAdminName = "You"
+
+// Config is config.json: the accounts, plus every top-level key we do not
+// know, kept in place (DESIGN §12). Callers edit Accounts and call Save; the
+// value is not safe for concurrent use (callers serialise).
+type Config struct {
+	Accounts []Account
+
+	top Object
+	// fromTabs: the accounts were read from the legacy "tabs" key, which
+	// Save replaces with "accounts".
+	fromTabs bool
+	// stored is every env var value as the file holds it, by account id and
+	// name: Save writes those back unchanged but refuses any other value
+	// (ErrEnvValueNotStorable) until secret storage lands.
+	stored map[string]map[string]string
+}
+
+// Load reads <dir>/config.json (DESIGN §12) and migrates the original app's
+// shapes (see migrateAccount): "tabs" → "accounts", a missing or legacy "ai"
+// kind inferred from the command, "user" → "admin", the Claude kind's
+// --session-id stripped from launch options, a legacy "args" array joined
+// into launch_options, float hues rounded. Nothing is written: migrations
+// reach the file on the next Save, and warnings say what changed.
+//
+// A missing file is an empty config. Either way, when no admin account
+// exists one is added in memory (id "admin", the OS user's name, else
+// "You"): the UI needs an identity for the human.
+//
+// Errors wrap ErrBadFile (not JSON, wrong types, with file:line:col or the
+// account and key), ErrNoID, ErrDuplicateID or ErrBadKind; the file is never
+// touched on error.
+func Load(dir string) (*Config, []string, error) {
+	path := filepath.Join(dir, FileName)
+	data, err := os.ReadFile(path)
+	c := &Config{stored: map[string]map[string]string{}}
+	var warnings []string
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+	default:
+		if warnings, err = c.decode(path, data); err != nil {
+			return nil, nil, err
+		}
+	}
+	c.ensureAdmin()
+	return c, warnings, nil
+}
+
+// decode fills c from the file's bytes.
+func (c *Config) decode(path string, data []byte) ([]string, error) {
+	if err := json.Unmarshal(data, &c.top); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadFile, jsonFileError(path, data, err))
+	}
+	var warnings []string
+	key := keyAccounts
+	raw, ok := c.top.Get(keyAccounts)
+	if !ok {
+		if raw, ok = c.top.Get(keyLegacyTabs); ok {
+			key, c.fromTabs = keyLegacyTabs, true
+			warnings = append(warnings, fmt.Sprintf("%s: %q read as %q (written back as %q on save)", path, keyLegacyTabs, keyAccounts, keyAccounts))
+		}
+	}
+	if !ok || string(raw) == "null" {
+		return warnings, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf("%w: %s: %q: want a list of accounts, got %s", ErrBadFile, path, key, jsonKind(raw))
+	}
+	var errs []error
+	seen := map[string]int{}
+	for i, item := range items {
+		where := fmt.Sprintf("%s: %s[%d]", path, key, i)
+		var a Account
+		if err := json.Unmarshal(item, &a); err != nil {
+			errs = append(errs, fmt.Errorf("%w: %s: %w", ErrBadFile, where, err))
+			continue
+		}
+		if a.ID != "" {
+			where = fmt.Sprintf("%s (id %q)", where, a.ID)
+		}
+		w, err := migrateAccount(&a)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", where, err))
+			continue
+		}
+		for _, s := range w {
+			warnings = append(warnings, where+": "+s)
+		}
+		switch prev, dup := seen[a.ID]; {
+		case a.ID == "":
+			errs = append(errs, fmt.Errorf("%s: %w", where, ErrNoID))
+			continue
+		case dup:
+			errs = append(errs, fmt.Errorf("%s: %w (also %s[%d])", where, ErrDuplicateID, key, prev))
+			continue
+		}
+		seen[a.ID] = i
+		c.rememberEnv(a)
+		c.Accounts = append(c.Accounts, a)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return warnings, nil
+}
+
+// rememberEnv records the values a's env holds in the file.
+func (c *Config) rememberEnv(a Account) {
+	for _, v := range a.Env {
+		if v.Value == "" {
+			continue
+		}
+		if c.stored[a.ID] == nil {
+			c.stored[a.ID] = map[string]string{}
+		}
+		c.stored[a.ID][v.Name] = v.Value
+	}
+}
+
+// ensureAdmin adds the default admin account when none exists.
+func (c *Config) ensureAdmin() {
+	if _, ok := c.Admin(); ok {
+		return
+	}
+	id := defaultAdminID
+	for n := 2; c.Index(id) >= 0; n++ {
+		id = fmt.Sprintf("%s-%d", defaultAdminID, n)
+	}
+	c.Accounts = append(c.Accounts, Account{ID: id, Name: osUserName(), Kind: KindAdmin})
+}
+
+// osUserName is the login name of the user running Pullcept ("" → "You").
+// Windows names come as DOMAIN\name; the domain is dropped.
+func osUserName() string {
+	name := ""
+	if u, err := user.Current(); err == nil {
+		name = u.Username
+	}
+	if name == "" {
+		name = os.Getenv("USER")
+	}
+	if i := strings.LastIndexByte(name, '\\'); i >= 0 {
+		name = name[i+1:]
+	}
+	if name = strings.TrimSpace(name); name == "" {
+		return defaultAdminName
+	}
+	return name
+}
+
+// Admin returns the first account of kind admin: the human at this screen.
+func (c *Config) Admin() (Account, bool) {
+	for _, a := range c.Accounts {
+		if a.Kind == KindAdmin {
+			return a, true
+		}
+	}
+	return Account{}, false
+}
+
+// Index returns the position of the account with id in Accounts, or -1.
+func (c *Config) Index(id string) int {
+	for i, a := range c.Accounts {
+		if a.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// Account returns a copy of the account with id.
+func (c *Config) Account(id string) (Account, bool) {
+	if i := c.Index(id); i >= 0 {
+		return c.Accounts[i], true
+	}
+	return Account{}, false
+}
+
+// Validate checks what Save requires (DESIGN §9, spec «アカウント»): ids
+// non-empty and unique, names non-empty, kinds valid, hue 0–359, a seat
+// kind's absolute working directory and command, launch options and resume
+// line that split (no unclosed quote), a known screen mode, env
+// names valid, unique (case-insensitive) and not PULLCEPT_*, and no env value
+// other than one the file already held. Every problem is reported, joined,
+// naming the account and field; errors.Is finds the sentinels.
+func (c *Config) Validate() error {
+	var errs []error
+	seen := map[string]int{}
+	for i, a := range c.Accounts {
+		where := fmt.Sprintf("account %d", i+1)
+		if a.ID != "" {
+			where = fmt.Sprintf("account %q", a.ID)
+		}
+		bad := func(field string, err error) { errs = append(errs, fmt.Errorf("%s: %s: %w", where, field, err)) }
+		switch prev, dup := seen[a.ID]; {
+		case a.ID == "":
+			bad(keyID, ErrNoID)
+		case dup:
+			bad(keyID, fmt.Errorf("%w (also account %d)", ErrDuplicateID, prev))
+		default:
+			seen[a.ID] = i + 1
+		}
+		if strings.TrimSpace(a.Name) == "" {
+			bad(keyName, ErrNoName)
+		}
+		if !a.Kind.Valid() {
+			bad(keyKind, fmt.Errorf("%w %q", ErrBadKind, a.Kind))
+		}
+		if a.Hue != nil && (*a.Hue < 0 || *a.Hue > 359) {
+			bad(keyHue, fmt.Errorf("%w, got %d", ErrBadHue, *a.Hue))
+		}
+		if a.Kind.Launches() {
+			switch {
+			case strings.TrimSpace(a.WorkDir) == "":
+				bad("working directory", ErrNoWorkDir)
+			case !filepath.IsAbs(a.WorkDir):
+				bad("working directory", fmt.Errorf("%w: %q is not an absolute path", ErrNoWorkDir, a.WorkDir))
+			}
+			if strings.TrimSpace(a.Command) == "" {
+				bad(keyCommand, ErrNoCommand)
+			}
+			if _, err := SplitWords(a.LaunchOptions); err != nil {
+				bad("launch options", err)
+			}
+			if _, err := SplitWords(a.ResumeLine); err != nil {
+				bad("resume line", err)
+			}
+		}
+		if a.ScreenMode != ScreenInline && a.ScreenMode != ScreenAlt {
+			bad(keyScreenMode, fmt.Errorf("%w %q (want %q or %q)", ErrBadScreenMode, a.ScreenMode, ScreenInline, ScreenAlt))
+		}
+		if err := checkEnvList(a.Env); err != nil {
+			bad(keyEnv, err)
+		}
+		for _, v := range a.Env {
+			if v.Value != "" && c.stored[a.ID][v.Name] != v.Value {
+				bad(keyEnv, fmt.Errorf("%s: %w", v.Name, ErrEnvValueNotStorable))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Save validates c and writes <dir>/config.json atomically (temp file in the
+// same directory, fsync, rename; DESIGN §12), creating dir if needed. Every
+// top-level and per-account key we do not know is written back as it was;
+// the legacy "tabs" key becomes "accounts". Nothing is written when
+// validation fails.
+func (c *Config) Save(dir string) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	top := c.top.Clone()
+	accounts := c.Accounts
+	if accounts == nil {
+		accounts = []Account{}
+	}
+	if c.fromTabs && !top.Has(keyAccounts) {
+		// Keep the accounts where "tabs" stood.
+		top = renameKey(top, keyLegacyTabs, keyAccounts)
+	}
+	if err := top.SetValue(keyAccounts, accounts); err != nil {
+		return err
+	}
+	data, err := EncodeIndented(top)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", FileName, err)
+	}
+	if err := os.MkdirAll(dir, dirPerm); err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, FileName), data, filePerm); err != nil {
+		return err
+	}
+	c.top, c.fromTabs = top, false
+	c.stored = map[string]map[string]string{}
+	for _, a := range c.Accounts {
+		c.rememberEnv(a)
+	}
+	return nil
+}
+
+// renameKey returns o with key from renamed to to, in the same position.
+func renameKey(o Object, from, to string) Object {
+	var out Object
+	for _, k := range o.Keys() {
+		v, _ := o.Get(k)
+		if k == from {
+			k = to
+		}
+		out.Set(k, v)
+	}
+	return out
+}
+
+// AddMCPAccounts gives every mcp-servers.json entry without an mcp account
+// one (spec «ローカル MCP サーバ»): id "mcp-<entry>", the entry's name, no
+// hue, kind mcp. The id comes from the entry name so a server that speaks
+// before the first Save speaks as the account the UI later lists. Nothing is
+// written; it returns the ids added (an id already taken is skipped).
+func (c *Config) AddMCPAccounts(s *MCPServers) []string {
+	var added []string
+	for _, name := range s.Names() {
+		has := false
+		for _, a := range c.Accounts {
+			if a.Kind == KindMCP && a.Server == name {
+				has = true
+				break
+			}
+		}
+		id := "mcp-" + name
+		if has || c.Index(id) >= 0 {
+			continue
+		}
+		c.Accounts = append(c.Accounts, Account{ID: id, Name: name, Kind: KindMCP, Server: name})
+		added = append(added, id)
+	}
+	return added
+}

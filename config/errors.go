@@ -1,0 +1,49 @@
+package config
+
+import "errors"
+
+// Sentinel errors; callers compare with errors.Is. Validation joins one
+// wrapped error per problem (errors.Join), each naming the account and field.
+var (
+	// ErrNoDataDir: neither PULLCEPT_HOME nor the OS config dir is known
+	// (DESIGN §12).
+	ErrNoDataDir = errors.New("no data directory")
+	// ErrBadFile: config.json or mcp-servers.json is not valid JSON or has
+	// the wrong shape. The file is left untouched.
+	ErrBadFile = errors.New("bad config file")
+	// ErrNoID: an account has an empty id (the id is the identity, DESIGN §0).
+	ErrNoID = errors.New("account id is empty")
+	// ErrDuplicateID: two accounts share one id.
+	ErrDuplicateID = errors.New("account id is used twice")
+	// ErrNoName: an account has an empty name (spec «アカウント»: a decision
+	// with an empty name is refused).
+	ErrNoName = errors.New("account name is empty")
+	// ErrBadKind: a kind that is not admin, claude_code, codex_cli, cli or mcp.
+	ErrBadKind = errors.New("unknown account kind")
+	// ErrNoWorkDir: a seat kind without an absolute working directory (no
+	// fallback to the process cwd, DESIGN §9).
+	ErrNoWorkDir = errors.New("working directory is required")
+	// ErrNoCommand: a seat kind without a command.
+	ErrNoCommand = errors.New("command is required")
+	// ErrBadHue: a hue outside 0–359 degrees.
+	ErrBadHue = errors.New("hue must be 0-359 degrees")
+	// ErrBadScreenMode: a screen mode other than "" or "alt".
+	ErrBadScreenMode = errors.New("unknown screen mode")
+	// ErrEnvSyntax: an env line without "=" or name, or with a name that is not
+	// a valid environment variable name.
+	ErrEnvSyntax = errors.New("bad env var line")
+	// ErrEnvQuote: a value with a quote at one end only, or different quotes
+	// at each end (spec «アカウントは環境変数を持つ», #165).
+	ErrEnvQuote = errors.New("unbalanced quotes around env var value")
+	// ErrEnvDuplicate: the same name twice, compared case-insensitively
+	// (Windows reads names that way).
+	ErrEnvDuplicate = errors.New("env var name is used twice")
+	// ErrEnvReserved: a name the app sets itself (PULLCEPT_*).
+	ErrEnvReserved = errors.New("env var name is set by pullcept itself")
+	// ErrUnterminatedQuote: a launch-options or resume line opens a quote it
+	// never closes (SplitWords).
+	ErrUnterminatedQuote = errors.New("unterminated quote")
+	// ErrEnvValueNotStorable: Save refuses new env var values until secret
+	// storage exists.
+	ErrEnvValueNotStorable = errors.New("env var values cannot be stored yet (secret storage lands with a later issue); keep the names, set values in your shell")
+)

@@ -1,0 +1,97 @@
+package seats
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/pullcept/pullcept/config"
+)
+
+// Variables the sidecar reads (DESIGN §7). The first six go into the seat's
+// .mcp.json entry (or Codex's -c server table); EnvRoomToken and
+// EnvLaunchedAs travel in the launched CLI's process environment, which the
+// CLI's children inherit. The names must match the sidecar package's.
+const (
+	EnvRoomURL       = "PULLCEPT_ROOM_URL"
+	EnvAgentName     = "PULLCEPT_AGENT_NAME"
+	EnvAccountID     = "PULLCEPT_ACCOUNT_ID"
+	EnvRoomID        = "PULLCEPT_ROOM_ID"
+	EnvHue           = "PULLCEPT_HUE"
+	EnvUnseenHistory = "PULLCEPT_UNSEEN_HISTORY"
+	EnvRoomToken     = "PULLCEPT_ROOM_TOKEN"
+	EnvLaunchedAs    = "PULLCEPT_LAUNCHED_AS"
+)
+
+// AppLaunchEnv names every variable a launch sets on the CLI's process:
+// BuildLaunch sets EnvLaunchedAs and EnvRoomID (the topic, for hooks that
+// read only their environment, spec #264), the caller adds EnvRoomToken at
+// spawn. All start with config.ReservedEnvPrefix, so no account can set them.
+var AppLaunchEnv = []string{EnvLaunchedAs, EnvRoomID, EnvRoomToken}
+
+// unseenHistoryValue is what EnvUnseenHistory holds when set.
+const unseenHistoryValue = "1"
+
+// sidecarVars are the sidecar's entry variables in the order they are
+// written: room URL, agent name, account, room (topic), hue when declared,
+// the unseen-history mark when set.
+func sidecarVars(roomURL, agentName, accountID, topicID string, hue *int, unseen bool) []config.EnvVar {
+	vars := []config.EnvVar{
+		{Name: EnvRoomURL, Value: roomURL},
+		{Name: EnvAgentName, Value: agentName},
+		{Name: EnvAccountID, Value: accountID},
+		{Name: EnvRoomID, Value: topicID},
+	}
+	if hue != nil {
+		vars = append(vars, config.EnvVar{Name: EnvHue, Value: strconv.Itoa(*hue)})
+	}
+	if unseen {
+		vars = append(vars, config.EnvVar{Name: EnvUnseenHistory, Value: unseenHistoryValue})
+	}
+	return vars
+}
+
+// processEnv is the extra environment of a launch, as NAME=value: the
+// account's variables that carry a value first, then the app's own
+// (EnvLaunchedAs, EnvRoomID) so the app's win even if a name slipped past
+// validation. A name-only variable is left out: the CLI inherits it from
+// Pullcept's environment. Refused (the seat would run as somebody else):
+// a reserved or invalid name (config.ErrEnvReserved, config.ErrEnvSyntax), a
+// value sealed by the original app (ErrSealedEnv). Errors name the variable,
+// never its value.
+func processEnv(a config.Account, topicID string) ([]string, error) {
+	var env []string
+	for _, v := range a.Env {
+		if err := config.CheckEnvName(v.Name); err != nil {
+			return nil, fmt.Errorf("env: %w", err)
+		}
+		if v.Sealed() {
+			return nil, fmt.Errorf("env %s: %w (it was sealed by the original app on Windows); enter the value again", v.Name, ErrSealedEnv)
+		}
+		if v.Value != "" {
+			env = append(env, v.Name+"="+v.Value)
+		}
+	}
+	return append(env, EnvLaunchedAs+"="+a.ID, EnvRoomID+"="+topicID), nil
+}
+
+// SeatGetenv returns base overlaid with the account's variables that carry a
+// value: the environment the seat's CLI will see (before the app's own
+// variables). Use it to find where that CLI keeps its files
+// (CLAUDE_CONFIG_DIR, CODEX_HOME may be set per account).
+func SeatGetenv(a config.Account, base func(string) string) func(string) string {
+	over := map[string]string{}
+	for _, v := range a.Env {
+		if v.Value != "" && !v.Sealed() {
+			over[v.Name] = v.Value
+		}
+	}
+	return func(name string) string {
+		if v, ok := over[name]; ok {
+			return v
+		}
+		if base == nil {
+			return ""
+		}
+		return base(name)
+	}
+}

@@ -1,0 +1,76 @@
+package seats
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pullcept/pullcept/config"
+)
+
+func TestProcessEnv(t *testing.T) {
+	a := config.Account{ID: "acc", Env: []config.EnvVar{
+		{Name: "GH_TOKEN", Value: "v=1"}, {Name: "NAME_ONLY", Value: ""}, {Name: "LI_PLUS_AGENT_KEY", Value: "k"},
+	}}
+	got, err := processEnv(a, "topic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"GH_TOKEN=v=1", "LI_PLUS_AGENT_KEY=k", "PULLCEPT_LAUNCHED_AS=acc", "PULLCEPT_ROOM_ID=topic"}
+	if !slices.Equal(got, want) {
+		t.Errorf("processEnv = %q, want %q", got, want)
+	}
+	a.Env = []config.EnvVar{{Name: "GH_TOKEN", Value: "dpapi:abcdef"}}
+	if _, err := processEnv(a, "t"); !errors.Is(err, ErrSealedEnv) || strings.Contains(err.Error(), "abcdef") {
+		t.Errorf("sealed value: %v", err)
+	}
+	a.Env = []config.EnvVar{{Name: "bad name", Value: "x"}}
+	if _, err := processEnv(a, "t"); !errors.Is(err, config.ErrEnvSyntax) {
+		t.Errorf("bad name: %v", err)
+	}
+}
+
+// Every variable a launch sets itself is refused in an account's env field,
+// so no account can shadow it (spec «アカウントは環境変数を持つ»).
+func TestAppLaunchEnvIsReserved(t *testing.T) {
+	names := append(slices.Clone(AppLaunchEnv), EnvRoomURL, EnvAgentName, EnvAccountID, EnvRoomID, EnvHue, EnvUnseenHistory)
+	for _, n := range names {
+		if _, err := config.ParseEnv(n + "=x"); !errors.Is(err, config.ErrEnvReserved) {
+			t.Errorf("ParseEnv accepts %s: %v", n, err)
+		}
+	}
+	l, err := BuildLaunch(testInput(testAccount(config.KindCLI)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := 0
+	for _, e := range l.Env {
+		name, _, _ := strings.Cut(e, "=")
+		if slices.Contains(AppLaunchEnv, name) {
+			set++
+			if !errors.Is(config.CheckEnvName(name), config.ErrEnvReserved) {
+				t.Errorf("launch variable %s is not reserved", name)
+			}
+		}
+	}
+	if set != 2 {
+		t.Errorf("launch env %q should set %s and %s", l.Env, EnvLaunchedAs, EnvRoomID)
+	}
+}
+
+func TestSidecarVars(t *testing.T) {
+	hue := 0
+	got := sidecarVars("ws://127.0.0.1:1", "Lin", "acc", "t", &hue, true)
+	want := []config.EnvVar{
+		{Name: EnvRoomURL, Value: "ws://127.0.0.1:1"}, {Name: EnvAgentName, Value: "Lin"},
+		{Name: EnvAccountID, Value: "acc"}, {Name: EnvRoomID, Value: "t"},
+		{Name: EnvHue, Value: "0"}, {Name: EnvUnseenHistory, Value: "1"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("sidecarVars = %q", got)
+	}
+	if got := sidecarVars("u", "n", "a", "t", nil, false); len(got) != 4 {
+		t.Errorf("hue and unseen mark must be absent when not declared: %q", got)
+	}
+}

@@ -1,0 +1,52 @@
+package seats
+
+import (
+	"errors"
+
+	"github.com/pullcept/pullcept/config"
+)
+
+// Sentinel errors; callers compare with errors.Is. A refused launch wraps
+// one of these with the reason the UI shows (DESIGN §9).
+var (
+	// ErrKindNotLaunched: admin and mcp accounts run no seat.
+	ErrKindNotLaunched = errors.New("this kind of account does not launch")
+	// ErrNoWorkDir: the account has no absolute working directory (no
+	// fallback to the process cwd, DESIGN §9). The same value as
+	// config.ErrNoWorkDir, so either name matches.
+	ErrNoWorkDir = config.ErrNoWorkDir
+	// ErrNoCommand: the account has no command (= config.ErrNoCommand).
+	ErrNoCommand = config.ErrNoCommand
+	// ErrNoTopic: the launch names no topic (a seat is per topic and account).
+	ErrNoTopic = errors.New("topic id is required")
+	// ErrOwnSettings: Claude launch options carry their own --settings while
+	// the launch must add settings (a character, or other rooms' entries to
+	// disable); two --settings on one line are not merged.
+	ErrOwnSettings = errors.New("launch options carry their own --settings")
+	// ErrOptionsConflict: launch options carry a flag the kind sets itself
+	// in a way that cannot be stripped (Claude's --resume/--continue).
+	ErrOptionsConflict = errors.New("launch options conflict with the kind's own flags")
+	// ErrNotConsoleSafe: on Windows the line goes through cmd.exe, and the
+	// command or resume line holds a character cmd.exe reacts to.
+	ErrNotConsoleSafe = errors.New("cmd.exe would cut the line")
+	// ErrNoSessionID: a resume was asked for without a recorded session id.
+	ErrNoSessionID = errors.New("no session id to resume")
+	// ErrNoResumeLine: a generic CLI was asked to resume without a resume line.
+	ErrNoResumeLine = errors.New("no resume line")
+	// ErrPlaceholder: {session_id} where no id can be given (a fresh Codex
+	// seat: Codex makes its own id).
+	ErrPlaceholder = errors.New("{session_id} has no id to take here")
+	// ErrRoomAddress: the room or hooks URL is missing or not loopback.
+	ErrRoomAddress = errors.New("bad room address")
+	// ErrNoPullceptPath: the path of our own executable is missing or not
+	// absolute (the CLI starts the sidecar from any directory).
+	ErrNoPullceptPath = errors.New("absolute path of the pullcept executable is required")
+	// ErrSealedEnv: an env var value was sealed by the original app (DPAPI)
+	// and cannot be opened; launching without it would run as somebody else.
+	ErrSealedEnv = errors.New("env var value cannot be opened here")
+	// ErrMCPJSON: a .mcp.json or .claude/settings.local.json that is not
+	// valid JSON or has the wrong shape; the file is left untouched.
+	ErrMCPJSON = errors.New("bad MCP settings file")
+	// ErrNoHome: neither the CLI's config variable nor a home directory is set.
+	ErrNoHome = errors.New("no home directory")
+)

@@ -1,0 +1,233 @@
+package seats
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+)
+
+func TestClaudeProjectSlug(t *testing.T) {
+	// Expected values computed with Claude Code's own JavaScript rule
+	// (research/claude-code-e2e.md step 5 (c)) in node.
+	long := "/home/user/" + strings.Repeat("very-long-directory-name_", 9) + "プロジェクト/😀"
+	tests := []struct{ cwd, want string }{
+		{"/tmp/ccprobe/work_2.x y", "-tmp-ccprobe-work-2-x-y"},
+		{`C:\Users\smile\Code`, "C--Users-smile-Code"},
+		{"/a/😀b", "-a---b"},
+		{long, "-home-user-very-long-directory-name-very-long-directory-name-very-long-directory-name-very-long-directory-name-very-long-directory-name-very-long-directory-name-very-long-directory-name-very-long-dire-edu14z"},
+		{"/srv/" + strings.Repeat("x", 210), "-srv-" + strings.Repeat("x", 195) + "-o7zi13"},
+		{"/srv/" + strings.Repeat("ab", 120), "-srv-" + strings.Repeat("ab", 97) + "a-jjd51d"},
+	}
+	for _, tt := range tests {
+		if got := claudeProjectSlug(tt.cwd); got != tt.want {
+			t.Errorf("slug(%q)\n= %q\nwant %q", tt.cwd, got, tt.want)
+		}
+	}
+	got := ClaudeTranscriptPath("/cfg", "/w/x", "id-1")
+	if want := filepath.Join("/cfg", "projects", "-w-x", "id-1.jsonl"); got != want {
+		t.Errorf("ClaudeTranscriptPath = %q, want %q", got, want)
+	}
+}
+
+func envMap(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestConfigDirs(t *testing.T) {
+	homeVar := "HOME"
+	if runtime.GOOS == "windows" {
+		homeVar = "USERPROFILE"
+	}
+	home := filepath.Join(testRoot(), "home", "me")
+	if d, err := ClaudeConfigDir(envMap(map[string]string{homeVar: home})); err != nil || d != filepath.Join(home, ".claude") {
+		t.Errorf("ClaudeConfigDir = %q, %v", d, err)
+	}
+	if d, _ := ClaudeConfigDir(envMap(map[string]string{homeVar: home, "CLAUDE_CONFIG_DIR": "/cfg"})); d != "/cfg" {
+		t.Errorf("CLAUDE_CONFIG_DIR ignored: %q", d)
+	}
+	if d, err := CodexHome(envMap(map[string]string{homeVar: home})); err != nil || d != filepath.Join(home, ".codex") {
+		t.Errorf("CodexHome = %q, %v", d, err)
+	}
+	if d, _ := CodexHome(envMap(map[string]string{"CODEX_HOME": "/cx"})); d != "/cx" {
+		t.Errorf("CODEX_HOME ignored: %q", d)
+	}
+	if _, err := ClaudeConfigDir(envMap(nil)); !errors.Is(err, ErrNoHome) {
+		t.Errorf("no home: %v", err)
+	}
+	// An account's own CLAUDE_CONFIG_DIR wins over the process's.
+	a := config.Account{Env: []config.EnvVar{{Name: "CLAUDE_CONFIG_DIR", Value: "/acct"}, {Name: "CODEX_HOME", Value: ""}}}
+	get := SeatGetenv(a, envMap(map[string]string{"CLAUDE_CONFIG_DIR": "/proc", "CODEX_HOME": "/proc-cx"}))
+	if d, _ := ClaudeConfigDir(get); d != "/acct" {
+		t.Errorf("account CLAUDE_CONFIG_DIR: %q", d)
+	}
+	if d, _ := CodexHome(get); d != "/proc-cx" {
+		t.Errorf("name-only CODEX_HOME must inherit: %q", d)
+	}
+}
+
+// writeRollout writes a Codex rollout whose first line is session_meta.
+func writeRollout(t *testing.T, home string, started time.Time, id, cwd string, complete bool) string {
+	t.Helper()
+	u := started.UTC()
+	dir := filepath.Join(home, "sessions", u.Format("2006"), u.Format("01"), u.Format("02"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("rollout-%s-%s.jsonl", u.Format("2006-01-02T15-04-05"), id))
+	line := fmt.Sprintf(`{"timestamp":%q,"type":"session_meta","payload":{"id":%q,"timestamp":%q,"cwd":%q,"originator":"codex-tui","cli_version":"0.169.0","instructions":%q}}`,
+		u.Format(time.RFC3339Nano), id, u.Format(time.RFC3339Nano), cwd, strings.Repeat("base instructions ", 4000))
+	if complete {
+		line += "\n" + `{"timestamp":"x","type":"turn_context","payload":{"model":"gpt-5.5"}}` + "\n"
+	}
+	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestCodexRollouts(t *testing.T) {
+	home := t.TempDir()
+	cwd := filepath.Join(testRoot(), "work", "x")
+	launched := time.Now().Add(-time.Minute)
+	const (
+		old    = "019a0000-0000-7000-8000-000000000001"
+		other  = "019a0000-0000-7000-8000-000000000002"
+		first  = "019a0000-0000-7000-8000-000000000003"
+		second = "019a0000-0000-7000-8000-000000000004"
+		torn   = "019a0000-0000-7000-8000-000000000005"
+	)
+	oldPath := writeRollout(t, home, launched.Add(-48*time.Hour), old, cwd, true)
+	writeRollout(t, home, launched.Add(5*time.Second), other, filepath.Join(testRoot(), "elsewhere"), true)
+	firstPath := writeRollout(t, home, launched.Add(10*time.Second), first, cwd, true)
+	secondPath := writeRollout(t, home, launched.Add(20*time.Second), second, cwd+string(filepath.Separator), true)
+	writeRollout(t, home, launched.Add(30*time.Second), torn, cwd, false)
+
+	if p, ok := CodexRollout(home, old); !ok || p != oldPath {
+		t.Errorf("CodexRollout(old) = %q, %v", p, ok)
+	}
+	for _, id := range []string{"019a0000-0000-7000-8000-00000000000f", "*", "../x", ""} {
+		if _, ok := CodexRollout(home, id); ok {
+			t.Errorf("CodexRollout(%q) found something", id)
+		}
+	}
+	all, err := CodexRolloutsSince(home, cwd, launched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 2 || all[0].ID != first || all[0].Path != firstPath || all[1].ID != second {
+		t.Errorf("CodexRolloutsSince = %+v", all)
+	}
+	s, ok, err := NewestCodexRolloutSince(home, cwd, launched)
+	if err != nil || !ok || s.ID != second || s.Path != secondPath {
+		t.Errorf("NewestCodexRolloutSince = %+v %v %v", s, ok, err)
+	}
+	if _, ok, err := NewestCodexRolloutSince(home, cwd, time.Now().Add(time.Hour)); ok || err != nil {
+		t.Errorf("nothing after a future time expected: %v %v", ok, err)
+	}
+	if _, ok, err := NewestCodexRolloutSince(t.TempDir(), cwd, launched); ok || err != nil {
+		t.Errorf("empty CODEX_HOME: %v %v", ok, err)
+	}
+}
+
+func TestTranscriptExists(t *testing.T) {
+	cfg := t.TempDir()
+	work := t.TempDir()
+	get := envMap(map[string]string{"CLAUDE_CONFIG_DIR": cfg, "CODEX_HOME": cfg})
+	claude := config.Account{Kind: config.KindClaudeCode, WorkDir: work}
+	if ok, err := TranscriptExists(claude, get, testRec); ok || err != nil {
+		t.Errorf("before the transcript: %v %v", ok, err)
+	}
+	p := ClaudeTranscriptPath(cfg, work, testRec)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := TranscriptExists(claude, get, testRec); !ok || err != nil {
+		t.Errorf("transcript not found: %v %v", ok, err)
+	}
+	codex := config.Account{Kind: config.KindCodexCLI, WorkDir: work}
+	if ok, _ := TranscriptExists(codex, get, testRec); ok {
+		t.Error("codex rollout found before it exists")
+	}
+	writeRollout(t, cfg, time.Now(), testRec, work, true)
+	if ok, err := TranscriptExists(codex, get, testRec); !ok || err != nil {
+		t.Errorf("codex rollout not found: %v %v", ok, err)
+	}
+	if ok, err := TranscriptExists(config.Account{Kind: config.KindCLI}, get, testRec); ok || err != nil {
+		t.Errorf("generic CLI: %v %v", ok, err)
+	}
+}
+
+func TestTranscriptExistsThroughLink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		return // symlinks need privileges on Windows; the rule is the same
+	}
+	cfg, realDir := t.TempDir(), t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(realDir, link); err != nil {
+		t.Fatal(err)
+	}
+	resolved, err := filepath.EvalSymlinks(realDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ClaudeTranscriptPath(cfg, resolved, testRec)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := config.Account{Kind: config.KindClaudeCode, WorkDir: link}
+	if ok, err := TranscriptExists(a, envMap(map[string]string{"CLAUDE_CONFIG_DIR": cfg}), testRec); !ok || err != nil {
+		t.Errorf("transcript under the physical cwd not found: %v %v", ok, err)
+	}
+}
+
+func TestDecideResume(t *testing.T) {
+	claude := config.Account{Name: "Lin", Kind: config.KindClaudeCode}
+	codex := config.Account{Name: "Cx", Kind: config.KindCodexCLI}
+	generic := config.Account{Name: "G", Kind: config.KindCLI, ResumeLine: "g --resume {session_id}"}
+	bare := config.Account{Name: "B", Kind: config.KindCLI}
+	admin := config.Account{Name: "Me", Kind: config.KindAdmin}
+	tests := []struct {
+		name         string
+		a            config.Account
+		id           string
+		exists       bool
+		resume, drop bool
+		reason       bool
+	}{
+		{"no record", claude, "", false, false, false, false},
+		{"claude with transcript", claude, testRec, true, true, false, true},
+		{"claude transcript gone", claude, testRec, false, false, true, true},
+		{"codex rollout gone", codex, testRec, false, false, true, true},
+		{"codex with rollout", codex, testRec, true, true, false, true},
+		{"generic with line: unknown is not missing", generic, testRec, false, true, false, true},
+		{"generic without line keeps the record", bare, testRec, false, false, false, true},
+		{"admin", admin, testRec, true, false, false, false},
+	}
+	for _, tt := range tests {
+		resume, drop, reason := DecideResume(tt.a, tt.id, tt.exists)
+		if resume != tt.resume || drop != tt.drop || (reason != "") != tt.reason {
+			t.Errorf("%s: resume %v drop %v reason %q", tt.name, resume, drop, reason)
+		}
+		if drop && !strings.Contains(reason, tt.id) {
+			t.Errorf("%s: the status line should name the dropped id: %q", tt.name, reason)
+		}
+	}
+	for _, tt := range []struct{ posts, resumed, want bool }{
+		{false, false, false}, {true, false, true}, {true, true, false}, {false, true, false},
+	} {
+		if got := UnseenHistory(tt.posts, tt.resumed); got != tt.want {
+			t.Errorf("UnseenHistory(%v, %v) = %v", tt.posts, tt.resumed, got)
+		}
+	}
+}

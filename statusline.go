@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// statusLineMax bounds the status JSON read from Claude Code's stdin; the
+// real payload is a few KiB (research/claude-code-e2e.md, step 5a).
+const statusLineMax = 1 << 20
+
+// statusLinePostTimeout bounds the POST to the room: Claude Code runs the
+// status line command often and waits for it, and the room is on loopback.
+const statusLinePostTimeout = 2 * time.Second
+
+// runStatusLine is `pullcept status-line <url>` (DESIGN §11): Claude Code's
+// statusLine command. It forwards the JSON on stdin to the room's
+// /hooks/status/… URL with the bearer token from PULLCEPT_ROOM_TOKEN (process
+// environment, never argv) and prints one short line for Claude's footer.
+// A room that cannot be reached is not an error for Claude: the line says so
+// and the exit code stays 0.
+func runStatusLine(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: pullcept status-line <room status url>")
+		return 2
+	}
+	target, err := url.Parse(args[0])
+	if err != nil || target.Scheme != "http" || !loopbackHost(target.Hostname()) {
+		fmt.Fprintf(stderr, "pullcept status-line: %q is not a loopback http URL\n", args[0])
+		return 2
+	}
+	body, err := io.ReadAll(io.LimitReader(stdin, statusLineMax))
+	if err != nil {
+		fmt.Fprintf(stderr, "pullcept status-line: read stdin: %v\n", err)
+		return 1
+	}
+	var status struct {
+		Model struct {
+			DisplayName string `json:"display_name"`
+		} `json:"model"`
+		ContextWindow struct {
+			UsedPercentage *float64 `json:"used_percentage"`
+		} `json:"context_window"`
+	}
+	_ = json.Unmarshal(body, &status) // the line is best effort; the room gets the raw JSON
+
+	note := ""
+	if err := postStatus(target.String(), getenv("PULLCEPT_ROOM_TOKEN"), body); err != nil {
+		note = " · room unreachable"
+	}
+	parts := []string{"pullcept"}
+	if status.Model.DisplayName != "" {
+		parts = append(parts, status.Model.DisplayName)
+	}
+	if p := status.ContextWindow.UsedPercentage; p != nil {
+		parts = append(parts, fmt.Sprintf("ctx %.0f%%", *p))
+	}
+	fmt.Fprintln(stdout, strings.Join(parts, " · ")+note)
+	return 0
+}
+
+func postStatus(target, token string, body []byte) error {
+	ctx, cancel := context.WithTimeout(context.Background(), statusLinePostTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("status request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("post status: %w", err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("post status: %s", resp.Status)
+	}
+	return nil
+}
+
+func loopbackHost(h string) bool {
+	return h == "127.0.0.1" || h == "localhost" || h == "::1"
+}
