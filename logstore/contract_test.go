@@ -1,0 +1,12 @@
+package logstore
+
+// roomLog mirrors room.Log (room/types.go), the interface the room calls
+// (DESIGN §2, §8). It is copied rather than imported because room imports
+// this package; the assertion below breaks the build if *Store drifts.
+type roomLog interface {
+	Append(topicID string, rec Record) error
+	NoteFirstPost(topicID string, rec Record) error
+	Page(topicID, before string, limit int) (recs []Record, hasMore bool, err error)
+}
+
+var _ roomLog = (*Store)(nil)

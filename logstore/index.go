@@ -1,0 +1,256 @@
+package logstore
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+)
+
+// indexName is the index file inside <data>/logs/main/ (DESIGN §8).
+const indexName = "index.json"
+
+// createdAtLayout is how created_at is written: UTC, RFC 3339 with
+// milliseconds, the same shape as a post's ts. Any RFC 3339 time is read.
+const createdAtLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// entry is one topic of index.json: {"id", "name", "created_at", "sessions"}
+// plus any keys somebody else wrote, which are kept on rewrite. An entry that
+// does not decode is kept verbatim in raw and otherwise ignored.
+type entry struct {
+	ID        string
+	Name      string
+	CreatedAt string            // as written; parsed on read, kept verbatim
+	Sessions  map[string]string // account id → session id
+	extra     map[string]json.RawMessage
+	raw       json.RawMessage
+	rawID     string // best-effort id of a raw entry, so Delete drops it too
+}
+
+// indexDoc is the whole of index.json: {"topics": [...]} plus unknown
+// top-level keys. entries keeps the file's order; new topics are appended.
+type indexDoc struct {
+	entries []*entry
+	extra   map[string]json.RawMessage
+}
+
+// createdTime parses created_at; zero when absent or unreadable.
+func (e *entry) createdTime() time.Time { return parseTime(e.CreatedAt) }
+
+// decodeIndex parses index.json. A document that is not a JSON object, or
+// whose "topics" is not a list, is an error (the caller sets the file aside).
+// Entries of the wrong shape, or repeating an id, are kept raw and returned
+// as warnings wrapping ErrBadIndexEntry.
+func decodeIndex(data []byte) (*indexDoc, []error, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, nil, err
+	}
+	if top == nil {
+		return nil, nil, fmt.Errorf("document is null")
+	}
+	var list []json.RawMessage
+	if t, ok := top["topics"]; ok {
+		if err := json.Unmarshal(t, &list); err != nil {
+			return nil, nil, fmt.Errorf("\"topics\" is not a list: %w", err)
+		}
+		delete(top, "topics")
+	}
+	doc := &indexDoc{extra: top}
+	var warns []error
+	for i, r := range list {
+		e, err := decodeEntry(r)
+		if err == nil && doc.find(e.ID) != nil {
+			err = fmt.Errorf("id %q repeats an earlier entry", e.ID)
+		}
+		if err != nil {
+			warns = append(warns, fmt.Errorf("%w: entry %d: %w: kept as written and ignored", ErrBadIndexEntry, i, err))
+			e = &entry{raw: r, rawID: rawEntryID(r)}
+		}
+		doc.entries = append(doc.entries, e)
+	}
+	return doc, warns, nil
+}
+
+// decodeEntry decodes one topic object, keeping keys it does not own.
+func decodeEntry(r json.RawMessage) (*entry, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(r, &m); err != nil || m == nil {
+		return nil, fmt.Errorf("not an object")
+	}
+	e := &entry{extra: map[string]json.RawMessage{}}
+	for k, v := range m {
+		var err error
+		switch k {
+		case "id":
+			err = json.Unmarshal(v, &e.ID)
+		case "name":
+			err = unmarshalOptString(v, &e.Name)
+		case "created_at":
+			err = unmarshalOptString(v, &e.CreatedAt)
+		case "sessions":
+			err = json.Unmarshal(v, &e.Sessions)
+		default:
+			e.extra[k] = v
+		}
+		if err != nil {
+			return nil, fmt.Errorf("key %q: %w", k, err)
+		}
+	}
+	if err := checkTopicID(e.ID); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// unmarshalOptString reads a JSON string or null (as "").
+func unmarshalOptString(v json.RawMessage, dst *string) error {
+	var s *string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return err
+	}
+	if s != nil {
+		*dst = *s
+	}
+	return nil
+}
+
+// rawEntryID digs the id out of an entry that did not decode, if it has one.
+func rawEntryID(r json.RawMessage) string {
+	var probe struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(r, &probe) != nil {
+		return ""
+	}
+	return probe.ID
+}
+
+// find returns the decoded entry for id, or nil.
+func (d *indexDoc) find(id string) *entry {
+	for _, e := range d.entries {
+		if e.raw == nil && e.ID == id {
+			return e
+		}
+	}
+	return nil
+}
+
+// remove drops every entry for id (decoded or raw) and reports whether any
+// was there.
+func (d *indexDoc) remove(id string) bool {
+	n := len(d.entries)
+	d.entries = slices.DeleteFunc(d.entries, func(e *entry) bool {
+		return (e.raw == nil && e.ID == id) || (e.raw != nil && e.rawID == id)
+	})
+	return len(d.entries) != n
+}
+
+// clone deep-copies the document so an update can be written before it is
+// made visible (a failed write leaves memory equal to the disk).
+func (d *indexDoc) clone() *indexDoc {
+	c := &indexDoc{extra: maps.Clone(d.extra), entries: make([]*entry, len(d.entries))}
+	for i, e := range d.entries {
+		ce := *e
+		ce.Sessions = maps.Clone(e.Sessions)
+		ce.extra = maps.Clone(e.extra)
+		c.entries[i] = &ce
+	}
+	return c
+}
+
+// encode renders the document as indented JSON ending in '\n': "topics"
+// first, then the other top-level keys sorted; in each entry id, name,
+// created_at, sessions, then the other keys sorted. Raw entries go out as
+// they came in.
+func (d *indexDoc) encode() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"topics":[`)
+	for i, e := range d.entries {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := e.encode(&b); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte(']')
+	if err := writeExtra(&b, d.extra); err != nil {
+		return nil, err
+	}
+	b.WriteByte('}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, b.Bytes(), "", "  "); err != nil {
+		return nil, fmt.Errorf("indent index: %w", err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+func (e *entry) encode(b *bytes.Buffer) error {
+	if e.raw != nil {
+		b.Write(e.raw)
+		return nil
+	}
+	sessions := e.Sessions
+	if sessions == nil {
+		sessions = map[string]string{}
+	}
+	b.WriteByte('{')
+	for i, kv := range []struct {
+		k string
+		v any
+	}{{"id", e.ID}, {"name", e.Name}, {"created_at", e.CreatedAt}, {"sessions", sessions}} {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := writeKV(b, kv.k, kv.v); err != nil {
+			return err
+		}
+	}
+	if err := writeExtra(b, e.extra); err != nil {
+		return err
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+// writeExtra appends ,"key":value for each kept key, sorted for a stable file.
+func writeExtra(b *bytes.Buffer, extra map[string]json.RawMessage) error {
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		b.WriteByte(',')
+		if err := writeKV(b, k, extra[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeKV(b *bytes.Buffer, k string, v any) error {
+	kb, err := marshalText(k)
+	if err != nil {
+		return err
+	}
+	vb, err := marshalText(v)
+	if err != nil {
+		return fmt.Errorf("encode %q: %w", k, err)
+	}
+	b.Write(kb)
+	b.WriteByte(':')
+	b.Write(vb)
+	return nil
+}
+
+// marshalText is json.Marshal without HTML escaping, so names with < > &
+// stay readable in a file people open by hand.
+func marshalText(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+}
