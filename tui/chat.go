@@ -1,0 +1,490 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pullcept/pullcept/room"
+)
+
+// historyPage is how many posts one scroll to the top pages in (the wire's
+// default history size, DESIGN §6), and how much of a topic's tail opens it.
+const historyPage = room.HistoryDefault
+
+// env is what widgets need to render: theme, text catalog, clock, and who
+// this screen is. The root model owns it; widgets only read it.
+type env struct {
+	th       *theme
+	tr       catalog
+	keys     *KeyMap
+	loc      *time.Location
+	now      func() time.Time
+	selfName string
+	selfHue  *int
+	gen      int // bumped when theme, language or self change: caches drop
+}
+
+// chatItem is one row group of the chat: a post, or a run of MCP notices
+// from one server folded into "name (N)" (DESIGN §10).
+type chatItem struct {
+	posts []room.Post
+	fold  bool
+
+	// render cache: lines are valid for (cw, csel, cday, cgen, cexp).
+	cw    int
+	csel  bool
+	cday  string
+	cgen  int
+	cexp  bool
+	lines []string
+}
+
+func (it *chatItem) key() string     { return it.posts[0].MessageID }
+func (it *chatItem) last() room.Post { return it.posts[len(it.posts)-1] }
+
+// chat is the room's conversation view for the open topic. It keeps the
+// rendered message ids (floor dedupe, DESIGN §2) and the newest one as the
+// UI's last_seen watermark.
+type chat struct {
+	posts    []room.Post
+	ids      map[string]bool
+	items    []*chatItem
+	expanded map[string]bool // fold key → expanded
+
+	newest  string // last_seen: newest message_id rendered
+	oldest  string // the oldest loaded message_id (paging cursor)
+	hasMore bool
+	loading bool
+	loaded  bool
+
+	scroll  int // rows scrolled up from the bottom
+	sel     int // selected item (chat focus), -1 for none
+	focused bool
+
+	w, h    int
+	view    []string
+	rowItem []int // item index per view row, -1 for none
+	dirty   bool
+}
+
+func newChat() *chat {
+	return &chat{ids: map[string]bool{}, expanded: map[string]bool{}, sel: -1, dirty: true}
+}
+
+// foldable reports whether p may fold with the notice run that ends in q:
+// MCP notices from the same server (same account and speaker).
+func foldable(q, p room.Post) bool {
+	return p.Role == room.RoleMCP && q.Role == room.RoleMCP && p.Account == q.Account && p.Speaker == q.Speaker
+}
+
+// add appends posts at the end (live posts, missed posts after a floor
+// rejection), skipping ids already rendered. It returns how many were new.
+func (c *chat) add(e *env, posts ...room.Post) int {
+	n := 0
+	for _, p := range posts {
+		if p.MessageID == "" || c.ids[p.MessageID] {
+			continue
+		}
+		c.ids[p.MessageID] = true
+		c.posts = append(c.posts, p)
+		if c.oldest == "" {
+			c.oldest = p.MessageID
+		}
+		c.newest = p.MessageID
+		added := 0
+		if k := len(c.items); k > 0 && foldable(c.items[k-1].last(), p) {
+			it := c.items[k-1]
+			it.posts = append(it.posts, p)
+			it.fold = true
+			before := len(it.lines)
+			it.lines = nil
+			added = len(c.itemLines(e, k-1)) - before
+		} else {
+			c.items = append(c.items, &chatItem{posts: []room.Post{p}})
+			added = len(c.itemLines(e, len(c.items)-1))
+		}
+		if c.scroll > 0 {
+			// Keep the reader's place while they read older posts.
+			c.scroll += added
+		}
+		n++
+	}
+	if n > 0 {
+		c.dirty = true
+	}
+	return n
+}
+
+// prepend inserts an older page (oldest first) before what is loaded.
+func (c *chat) prepend(posts []room.Post, hasMore bool) {
+	var fresh []room.Post
+	for _, p := range posts {
+		if p.MessageID == "" || c.ids[p.MessageID] {
+			continue
+		}
+		c.ids[p.MessageID] = true
+		fresh = append(fresh, p)
+	}
+	c.hasMore = hasMore
+	c.loading = false
+	c.loaded = true
+	if len(fresh) == 0 {
+		c.dirty = true
+		return
+	}
+	c.posts = append(fresh, c.posts...)
+	c.oldest = c.posts[0].MessageID
+	if c.newest == "" {
+		c.newest = c.posts[len(c.posts)-1].MessageID
+	}
+	c.rebuild()
+}
+
+// rebuild regroups all posts into items (render caches start empty).
+func (c *chat) rebuild() {
+	c.items = c.items[:0]
+	for _, p := range c.posts {
+		if k := len(c.items); k > 0 && foldable(c.items[k-1].last(), p) {
+			c.items[k-1].posts = append(c.items[k-1].posts, p)
+			c.items[k-1].fold = true
+			continue
+		}
+		c.items = append(c.items, &chatItem{posts: []room.Post{p}})
+	}
+	if c.sel >= len(c.items) {
+		c.sel = len(c.items) - 1
+	}
+	c.dirty = true
+}
+
+// postTime parses a post's RFC 3339 time; ok is false when it does not parse.
+func postTime(p room.Post, loc *time.Location) (time.Time, bool) {
+	t, err := time.Parse(time.RFC3339Nano, p.TS)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t.In(loc), true
+}
+
+// dayLabel says a date the way the topic list does (spec «会話面の見た目»):
+// "Today", "Sep 28" this year, with the year otherwise.
+func dayLabel(e *env, t time.Time) string {
+	now := e.now().In(e.loc)
+	switch {
+	case t.Year() == now.Year() && t.YearDay() == now.YearDay():
+		return e.tr.t(mTopicToday)
+	case e.tr.lang == LangJapanese && t.Year() == now.Year():
+		return t.Format("1月2日")
+	case e.tr.lang == LangJapanese:
+		return t.Format("2006年1月2日")
+	case t.Year() == now.Year():
+		return t.Format("Jan 2")
+	}
+	return t.Format("Jan 2, 2006")
+}
+
+// itemDay returns the day separator label to draw above item i ("" none).
+func (c *chat) itemDay(e *env, i int) string {
+	t, ok := postTime(c.items[i].posts[0], e.loc)
+	if !ok {
+		return ""
+	}
+	if i > 0 {
+		if pt, ok := postTime(c.items[i-1].last(), e.loc); ok && pt.YearDay() == t.YearDay() && pt.Year() == t.Year() {
+			return ""
+		}
+	}
+	return dayLabel(e, t)
+}
+
+// itemLines renders item i at the chat's width, from cache when valid.
+func (c *chat) itemLines(e *env, i int) []string {
+	it := c.items[i]
+	sel := c.focused && c.sel == i
+	day := c.itemDay(e, i)
+	exp := c.expanded[it.key()]
+	if it.lines != nil && it.cw == c.w && it.csel == sel && it.cday == day && it.cgen == e.gen && it.cexp == exp {
+		return it.lines
+	}
+	it.cw, it.csel, it.cday, it.cgen, it.cexp = c.w, sel, day, e.gen, exp
+	it.lines = renderItem(e, it, c.w, sel, day, exp)
+	return it.lines
+}
+
+func hhmm(e *env, p room.Post) string {
+	if t, ok := postTime(p, e.loc); ok {
+		return t.Format("15:04")
+	}
+	return ""
+}
+
+// renderItem draws one item: a gutter column (› when selected), then the
+// header and the wrapped body. The screen's own posts sit on the right
+// without a name (spec «画面の人の発言は右に寄せる»); notices stay left.
+func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool) []string {
+	th := e.th
+	var out []string
+	if day != "" {
+		label := " " + day + " "
+		side := max(0, (w-ansi.StringWidth(label))/2)
+		out = append(out, th.dim.Render(strings.Repeat("─", side)+label+strings.Repeat("─", max(0, w-side-ansi.StringWidth(label)))))
+	}
+	gutter := " "
+	if sel {
+		gutter = th.accentS.Render("›")
+	}
+	inner := max(w-1, 1)
+	p := it.posts[0]
+	hueOf := func(p room.Post) lipgloss.Style {
+		return th.hueStyle(speakerHue(p.Hue, p.Speaker, e.selfName, e.selfHue))
+	}
+
+	if it.fold {
+		last := it.last()
+		mark := "▸ "
+		if expanded {
+			mark = "▾ "
+		}
+		head := th.dim.Render(mark) + hueOf(p).Bold(true).Render(sanitize(p.Speaker)) + th.dim.Render(" ("+strconv.Itoa(len(it.posts))+")  "+hhmm(e, last))
+		out = append(out, gutter+head)
+		if expanded {
+			for _, q := range it.posts {
+				lines := wrapText(sanitize(q.Content), max(inner-9, 8))
+				for j, l := range lines {
+					prefix := strings.Repeat(" ", 9)
+					if j == 0 {
+						prefix = "   " + th.dim.Render(fitRight(hhmm(e, q), 5)) + " "
+					}
+					out = append(out, " "+prefix+l)
+				}
+			}
+		}
+		return out
+	}
+
+	own := p.Speaker != "" && p.Speaker == e.selfName && p.Role != room.RoleMCP && p.Role != room.RoleApp
+	to := ""
+	if len(p.To) > 0 {
+		names := make([]string, len(p.To))
+		for i, n := range p.To {
+			names[i] = sanitize(n)
+		}
+		to = "→ " + strings.Join(names, ", ")
+	}
+	if own {
+		meta := hhmm(e, p)
+		if to != "" {
+			meta = to + "  " + meta
+		}
+		out = append(out, gutter+fitRight(th.dim.Render(meta), inner))
+		body := wrapText(sanitize(p.Content), max(inner-4, 8))
+		bw := 0
+		for _, l := range body {
+			bw = max(bw, ansi.StringWidth(l))
+		}
+		st := hueOf(p)
+		for _, l := range body {
+			out = append(out, " "+strings.Repeat(" ", max(0, inner-bw))+st.Render(l))
+		}
+		return out
+	}
+
+	name := sanitize(p.Speaker)
+	var head string
+	if p.Role == room.RoleApp {
+		head = th.dim.Bold(true).Render(name)
+	} else {
+		head = hueOf(p).Bold(true).Render(name)
+	}
+	if to != "" {
+		head += " " + th.dim.Render(to)
+	}
+	head += "  " + th.dim.Render(hhmm(e, p))
+	out = append(out, gutter+head)
+	for _, l := range wrapText(sanitize(p.Content), max(inner-2, 8)) {
+		out = append(out, "   "+l)
+	}
+	return out
+}
+
+// setSize changes the chat's rectangle; caches re-render lazily.
+func (c *chat) setSize(w, h int) {
+	if c.w != w || c.h != h {
+		c.w, c.h = w, h
+		c.dirty = true
+	}
+}
+
+// linesAbove counts rendered lines from the bottom until at least need are
+// known; it reports the count and whether the first item was reached.
+func (c *chat) linesUpTo(e *env, need int) (int, bool) {
+	n := 0
+	for i := len(c.items) - 1; i >= 0; i-- {
+		n += len(c.itemLines(e, i))
+		if n >= need {
+			return n, i == 0
+		}
+	}
+	if c.topLine(e) != "" {
+		n++ // the "beginning" / "loading" line above the oldest post
+	}
+	return n, true
+}
+
+// topLine is what the chat says above its oldest loaded post.
+func (c *chat) topLine(e *env) string {
+	switch {
+	case c.loading || !c.loaded:
+		return e.tr.t(mChatLoading)
+	case !c.hasMore:
+		return e.tr.t(mChatBeginning)
+	}
+	return ""
+}
+
+// scrollBy moves the view delta rows up (positive) or down, clamped to the
+// loaded posts. It reports whether the view reached the top of what is
+// loaded while older posts exist (then the caller pages them in).
+func (c *chat) scrollBy(e *env, delta int) bool {
+	target := max(c.scroll+delta, 0)
+	total, _ := c.linesUpTo(e, target+c.h)
+	if maxScroll := max(total-c.h, 0); target > maxScroll {
+		target = maxScroll
+	}
+	if target != c.scroll {
+		c.scroll = target
+		c.dirty = true
+	}
+	return c.atTop(e) && c.hasMore && !c.loading
+}
+
+// atTop reports whether the first loaded line is on screen.
+func (c *chat) atTop(e *env) bool {
+	total, reachedFirst := c.linesUpTo(e, c.scroll+c.h+1)
+	return reachedFirst && total <= c.scroll+c.h
+}
+
+// toBottom jumps to the newest post.
+func (c *chat) toBottom() {
+	if c.scroll != 0 {
+		c.scroll = 0
+		c.dirty = true
+	}
+}
+
+// moveSel moves the selection by delta items and scrolls it into view.
+func (c *chat) moveSel(e *env, delta int) {
+	if len(c.items) == 0 {
+		return
+	}
+	if c.sel < 0 {
+		c.sel = len(c.items) - 1
+	} else {
+		c.sel = clampInt(c.sel+delta, 0, len(c.items)-1)
+	}
+	c.revealSel(e)
+	c.dirty = true
+}
+
+// revealSel scrolls so the selected item's header is on screen.
+func (c *chat) revealSel(e *env) {
+	if c.sel < 0 || c.sel >= len(c.items) {
+		return
+	}
+	after := 0
+	for i := len(c.items) - 1; i > c.sel; i-- {
+		after += len(c.itemLines(e, i))
+	}
+	n := len(c.itemLines(e, c.sel))
+	if after < c.scroll {
+		c.scroll = after
+	}
+	if after+n > c.scroll+c.h {
+		c.scroll = after + n - c.h
+	}
+}
+
+// toggleFold expands or folds item i when it is a notice fold.
+func (c *chat) toggleFold(i int) bool {
+	if i < 0 || i >= len(c.items) || !c.items[i].fold {
+		return false
+	}
+	k := c.items[i].key()
+	c.expanded[k] = !c.expanded[k]
+	c.dirty = true
+	return true
+}
+
+// render rebuilds the cached view (h lines of w cells) when dirty.
+func (c *chat) render(e *env) {
+	if !c.dirty && len(c.view) == c.h {
+		return
+	}
+	c.dirty = false
+	if c.w <= 0 || c.h <= 0 {
+		c.view, c.rowItem = nil, nil
+		return
+	}
+	if c.loaded && len(c.items) == 0 {
+		lines := wrapText(e.tr.t(mChatEmpty), max(c.w-4, 8))
+		var styled []string
+		for _, l := range lines {
+			styled = append(styled, "  "+e.th.dim.Render(l))
+		}
+		c.view = block(styled, c.w, c.h)
+		c.rowItem = make([]int, c.h)
+		for i := range c.rowItem {
+			c.rowItem[i] = -1
+		}
+		return
+	}
+	// Collect lines bottom-up until the window [scroll, scroll+h) is full.
+	need := c.scroll + c.h
+	var rev []string
+	var revItem []int
+	reachedFirst := len(c.items) == 0
+	for i := len(c.items) - 1; i >= 0 && len(rev) < need; i-- {
+		lines := c.itemLines(e, i)
+		for j := len(lines) - 1; j >= 0; j-- {
+			rev = append(rev, lines[j])
+			revItem = append(revItem, i)
+		}
+		if i == 0 {
+			reachedFirst = true
+		}
+	}
+	if reachedFirst && len(rev) < need {
+		if top := c.topLine(e); top != "" {
+			rev = append(rev, "  "+e.th.dim.Render(top))
+			revItem = append(revItem, -1)
+		}
+	}
+	view := make([]string, c.h)
+	rows := make([]int, c.h)
+	for r := 0; r < c.h; r++ {
+		idx := c.scroll + (c.h - 1 - r) // index into rev for screen row r
+		if idx < len(rev) {
+			view[r] = fit(rev[idx], c.w)
+			rows[r] = revItem[idx]
+		} else {
+			view[r] = strings.Repeat(" ", c.w)
+			rows[r] = -1
+		}
+	}
+	if c.scroll > 0 {
+		view[c.h-1] = fitRight(e.th.accentS.Render(e.tr.t(mChatLatest))+" ", c.w)
+	}
+	c.view, c.rowItem = view, rows
+}
+
+// itemAt returns the item index drawn at view row y, or -1.
+func (c *chat) itemAt(y int) int {
+	if y < 0 || y >= len(c.rowItem) {
+		return -1
+	}
+	return c.rowItem[y]
+}

@@ -1,0 +1,151 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pullcept/pullcept/room"
+)
+
+func TestNoticesFoldAndExpand(t *testing.T) {
+	m := mainModel(t, scene())
+	v := plain(m)
+	if !strings.Contains(v, "▸ github (3)") || strings.Contains(v, "CI passed on #12") {
+		t.Fatalf("notices not folded:\n%s", v)
+	}
+	send(t, m, press("tab")) // chat focus, last item selected
+	for m.chat.sel >= 0 && !m.chat.items[m.chat.sel].fold {
+		send(t, m, press("up"))
+	}
+	send(t, m, press("enter"))
+	v = plain(m)
+	if !strings.Contains(v, "▾ github (3)") || !strings.Contains(v, "CI passed on #12") || !strings.Contains(v, "PR #12 merged") {
+		t.Fatalf("fold did not expand:\n%s", v)
+	}
+	// A new notice from the same server joins the fold that ends the chat.
+	n := post("p9", "github", "deploy done", 500)
+	n.Role, n.Account = room.RoleMCP, "gh"
+	m2 := mainModel(t, scene())
+	send(t, m2, roomEventsMsg{evs: []room.Event{room.PostDelivered{Topic: "t-main", Post: n}}})
+	n2 := n
+	n2.MessageID = "p10"
+	send(t, m2, roomEventsMsg{evs: []room.Event{room.PostDelivered{Topic: "t-main", Post: n2}}})
+	if !strings.Contains(plain(m2), "▸ github (2)") {
+		t.Fatalf("consecutive live notices not folded:\n%s", plain(m2))
+	}
+	// A click on the fold line expands it too.
+	y := strings.Index(strings.Join(strings.Split(plain(m2), "\n"), "\n"), "")
+	_ = y
+	for row := 0; row < m2.lay.Chat.H; row++ {
+		if i := m2.chat.itemAt(row); i >= 0 && m2.chat.items[i].fold && m2.chat.items[i].key() == "p9" {
+			send(t, m2, mouseClick(m2.lay.Chat.X+3, m2.lay.Chat.Y+row))
+			break
+		}
+	}
+	if !strings.Contains(plain(m2), "▾ github (2)") {
+		t.Fatalf("click did not expand the fold")
+	}
+}
+
+func TestScrollingToTheTopPagesOlderPosts(t *testing.T) {
+	f := newFake()
+	for i := 0; i < 130; i++ {
+		f.history["long"] = append(f.history["long"], post(fmt.Sprintf("m%03d", i), "Lin", fmt.Sprintf("投稿 %d", i), i))
+	}
+	opts := testOptions()
+	opts.StartTopic = "long"
+	m := newTestModel(t, f, opts, 100, 30)
+	if len(m.chat.posts) != historyPage || f.historyReqs[0] != "long||50" {
+		t.Fatalf("opening read %d posts with %v", len(m.chat.posts), f.historyReqs)
+	}
+	for i := 0; i < 40 && len(m.chat.posts) < 130; i++ {
+		send(t, m, press("pgup"))
+	}
+	if len(m.chat.posts) != 130 {
+		t.Fatalf("after scrolling up: %d posts, requests %v", len(m.chat.posts), f.historyReqs)
+	}
+	if f.historyReqs[1] != "long|m080|50" || f.historyReqs[2] != "long|m030|50" {
+		t.Fatalf("paging requests = %v", f.historyReqs)
+	}
+	for i := 0; i < 40; i++ {
+		send(t, m, press("pgup"))
+	}
+	v := plain(m)
+	if !strings.Contains(v, "beginning of the topic") || !strings.Contains(v, "投稿 0\n") && !strings.Contains(v, "投稿 0 ") {
+		t.Fatalf("top of the topic not shown:\n%s", v)
+	}
+	if len(f.historyReqs) != 3 {
+		t.Fatalf("paged past the beginning: %v", f.historyReqs)
+	}
+	if m.chat.newest != "m129" {
+		t.Fatalf("paging moved the watermark: %q", m.chat.newest)
+	}
+	// A live post while reading old ones keeps the reader's place.
+	before := plain(m)
+	send(t, m, roomEventsMsg{evs: []room.Event{room.PostDelivered{Topic: "long", Post: post("live", "Lay", "今来た", 999)}}})
+	if plain(m) != before {
+		t.Fatalf("a new post moved the view while scrolled up")
+	}
+	send(t, m, press("tab"))
+	send(t, m, press("end"))
+	if !strings.Contains(plain(m), "今来た") {
+		t.Fatalf("end did not jump to the latest post")
+	}
+	// The wheel scrolls too.
+	send(t, m, mouseWheel(m.lay.Chat.X+2, m.lay.Chat.Y+2, true))
+	if m.chat.scroll != chatWheelRows {
+		t.Fatalf("wheel scroll = %d", m.chat.scroll)
+	}
+}
+
+func TestDeliveredPostsAreDeduplicated(t *testing.T) {
+	m := mainModel(t, scene())
+	p := post("p2", "Lin", "了解です 👍 まずテストを全部回します。", 1)
+	send(t, m, roomEventsMsg{evs: []room.Event{room.PostDelivered{Topic: "t-main", Post: p}, room.PostDelivered{Topic: "t-main", Post: p}}})
+	if n := strings.Count(plain(m), "まずテストを全部回します"); n != 1 {
+		t.Fatalf("drawn %d times", n)
+	}
+}
+
+func TestWideCharactersWrapAtTheirWidth(t *testing.T) {
+	for _, w := range []int{8, 13, 20, 37} {
+		for _, s := range []string{"日本語のテキストは空白なしで折り返す必要があります", "emoji 👍👍👍👍👍👍👍👍 mixed 日本 text", "short"} {
+			for _, l := range wrapText(s, w) {
+				if got := ansi.StringWidth(l); got > w {
+					t.Fatalf("wrap %q at %d: line %q is %d wide", s, w, l, got)
+				}
+			}
+			if strings.ReplaceAll(strings.Join(wrapText(s, w), ""), " ", "") != strings.ReplaceAll(s, " ", "") {
+				t.Fatalf("wrap lost text: %q at %d", s, w)
+			}
+		}
+	}
+	for _, s := range []string{"日本語", "👍x", "abc\x1b[31mred\x1b[m", "マスター（あなた）"} {
+		for w := 1; w < 12; w++ {
+			if got := ansi.StringWidth(fit(s, w)); got != w {
+				t.Fatalf("fit(%q,%d) is %d wide", s, w, got)
+			}
+		}
+	}
+	if got := sanitize("a\x1b[2Jb\r\nc\td\x07"); got != "a[2Jb\nc    d" {
+		t.Fatalf("sanitize = %q", got)
+	}
+}
+
+func TestEveryScreenRowHasTheScreenWidth(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}, {61, 17}} {
+		m := sceneModel(t, scene(), size[0], size[1], LangJapanese)
+		lines := strings.Split(m.View().Content, "\n")
+		if len(lines) != size[1] {
+			t.Fatalf("%v: %d lines", size, len(lines))
+		}
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w != size[0] {
+				t.Fatalf("%v: line %d is %d wide: %q", size, i, w, ansi.Strip(l))
+			}
+		}
+	}
+}

@@ -1,0 +1,394 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// edField is one field of the account editor.
+type edField int
+
+const (
+	fKind edField = iota
+	fName
+	fNickname
+	fHue
+	fDir
+	fCommand
+	fOptions
+	fResume
+	fCharacter
+	fEnv
+)
+
+// edLabelW is the label column of the editor, wide enough for "launch
+// options" and its Japanese label (起動オプション, 14 cells).
+const edLabelW = 16
+
+// editableKinds are the kinds a user may give an account in the editor
+// (admin only stays admin: the human is an account, never launched).
+var editableKinds = []string{KindClaudeCode, KindCodexCLI, KindCLI, KindMCP}
+
+// accountEditor is the modal account editor (DESIGN §9, issue 4): explicit
+// save (ctrl+s) and cancel (Esc), every field, the exact launch line from
+// Backend.Preview wrapped (never cut), env values masked unless the env
+// field is being edited, and a two-step delete refused for a running
+// account and for the screen's own admin.
+type accountEditor struct {
+	acc     AccountInfo
+	isNew   bool
+	field   edField
+	inputs  map[edField]*textinput.Model
+	env     textarea.Model
+	running bool
+	self    bool
+
+	preview    string
+	problems   []string
+	previewSeq int
+
+	msg         string
+	msgErr      bool
+	deleteArmed bool
+	saving      bool
+}
+
+// newField is a one-line input with a steady virtual cursor: a blinking one
+// would need a timer message stream for no gain in a modal.
+func newField(value string) *textinput.Model {
+	ti := textinput.New()
+	ti.Prompt = ""
+	st := ti.Styles()
+	st.Cursor.Blink = false
+	ti.SetStyles(st)
+	ti.SetValue(value)
+	return &ti
+}
+
+func newEditor(a AccountInfo, isNew, running, self bool) *accountEditor {
+	ed := &accountEditor{acc: a, isNew: isNew, running: running, self: self, inputs: map[edField]*textinput.Model{}}
+	ed.inputs[fName] = newField(a.Name)
+	ed.inputs[fNickname] = newField(a.Nickname)
+	ed.inputs[fDir] = newField(a.Dir)
+	ed.inputs[fCommand] = newField(a.Command)
+	ed.inputs[fOptions] = newField(a.Options)
+	ed.inputs[fResume] = newField(a.ResumeLine)
+	ed.inputs[fCharacter] = newField(a.Character)
+	ta := textarea.New()
+	ta.Prompt = ""
+	ta.ShowLineNumbers = false
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
+	ta.MaxHeight = 5
+	ta.MaxContentHeight = contentRowsMax
+	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("enter"))
+	st := ta.Styles()
+	st.Cursor.Blink = false
+	st.Focused.CursorLine = lipgloss.NewStyle()
+	ta.SetStyles(st)
+	ta.SetValue(a.Env)
+	ed.env = ta
+	ed.field = fName
+	ed.focusField()
+	return ed
+}
+
+// fields lists the editor's fields for the account's kind.
+func (ed *accountEditor) fields() []edField {
+	fs := []edField{fKind, fName, fNickname, fHue}
+	switch ed.acc.Kind {
+	case KindAdmin:
+		return fs
+	case KindMCP:
+		return append(fs, fDir, fCommand, fOptions, fEnv)
+	case KindCLI:
+		return append(fs, fDir, fCommand, fOptions, fResume, fCharacter, fEnv)
+	}
+	return append(fs, fDir, fCommand, fOptions, fCharacter, fEnv)
+}
+
+func (ed *accountEditor) focusField() {
+	for f, in := range ed.inputs {
+		if f == ed.field {
+			in.Focus()
+		} else {
+			in.Blur()
+		}
+	}
+	if ed.field == fEnv {
+		ed.env.Focus()
+	} else {
+		ed.env.Blur()
+	}
+}
+
+func (ed *accountEditor) moveField(delta int) {
+	fs := ed.fields()
+	i := 0
+	for j, f := range fs {
+		if f == ed.field {
+			i = j
+		}
+	}
+	ed.field = fs[(i+delta+len(fs))%len(fs)]
+	ed.focusField()
+}
+
+// collect copies the inputs into the working account.
+func (ed *accountEditor) collect() AccountInfo {
+	a := ed.acc
+	a.Name = ed.inputs[fName].Value()
+	a.Nickname = ed.inputs[fNickname].Value()
+	a.Dir = ed.inputs[fDir].Value()
+	a.Command = ed.inputs[fCommand].Value()
+	a.Options = ed.inputs[fOptions].Value()
+	a.ResumeLine = ed.inputs[fResume].Value()
+	a.Character = ed.inputs[fCharacter].Value()
+	a.Env = ed.env.Value()
+	return a
+}
+
+// cycleKind moves the kind by delta among the editable kinds; refused for a
+// running account (spec: a running account's kind cannot change).
+func (ed *accountEditor) cycleKind(e *env, delta int) {
+	if ed.acc.Kind == KindAdmin {
+		return
+	}
+	if ed.running {
+		ed.msg, ed.msgErr = e.tr.t(mEdDeleteRunning), true
+		return
+	}
+	i := 0
+	for j, k := range editableKinds {
+		if k == ed.acc.Kind {
+			i = j
+		}
+	}
+	ed.acc.Kind = editableKinds[(i+delta+len(editableKinds))%len(editableKinds)]
+}
+
+// cycleHue steps through "none" and the eight palette hues.
+func (ed *accountEditor) cycleHue(delta int) {
+	opts := append([]*int{nil}, func() []*int {
+		var out []*int
+		for _, h := range huePalette() {
+			out = append(out, &h)
+		}
+		return out
+	}()...)
+	i := 0
+	for j, h := range opts {
+		if (h == nil && ed.acc.Hue == nil) || (h != nil && ed.acc.Hue != nil && *h == *ed.acc.Hue) {
+			i = j
+		}
+	}
+	ed.acc.Hue = opts[(i+delta+len(opts))%len(opts)]
+}
+
+// editorAction is what a key asked of the root model.
+type editorAction int
+
+const (
+	edNone editorAction = iota
+	edChanged
+	edCancel
+	edSave
+	edDelete
+)
+
+// update handles a message while the editor is open.
+func (ed *accountEditor) update(e *env, msg tea.Msg) (editorAction, tea.Cmd) {
+	k, isKey := msg.(tea.KeyPressMsg)
+	if isKey {
+		km := e.keys
+		switch {
+		case key.Matches(k, km.Cancel):
+			return edCancel, nil
+		case key.Matches(k, km.Save):
+			return edSave, nil
+		case key.Matches(k, km.Delete):
+			switch {
+			case ed.isNew:
+				return edNone, nil
+			case ed.running:
+				ed.msg, ed.msgErr = e.tr.t(mEdDeleteRunning), true
+				return edNone, nil
+			case ed.self:
+				ed.msg, ed.msgErr = e.tr.t(mEdDeleteSelf), true
+				return edNone, nil
+			case !ed.deleteArmed:
+				ed.deleteArmed = true
+				ed.msg, ed.msgErr = e.tr.t(mEdDeleteArmed), true
+				return edNone, nil
+			}
+			return edDelete, nil
+		case k.String() == "tab" || (ed.field != fEnv && key.Matches(k, km.NextField)):
+			ed.moveField(1)
+			return edNone, nil
+		case k.String() == "shift+tab" || (ed.field != fEnv && key.Matches(k, km.PrevField)):
+			ed.moveField(-1)
+			return edNone, nil
+		}
+		ed.deleteArmed = false
+		if ed.field == fKind || ed.field == fHue {
+			d := 0
+			switch k.String() {
+			case "left":
+				d = -1
+			case "right", "space", "enter":
+				d = 1
+			}
+			if d != 0 {
+				if ed.field == fKind {
+					ed.cycleKind(e, d)
+				} else {
+					ed.cycleHue(d)
+				}
+				return edChanged, nil
+			}
+			return edNone, nil
+		}
+	}
+	var cmd tea.Cmd
+	switch {
+	case ed.field == fEnv:
+		ed.env, cmd = ed.env.Update(msg)
+	case ed.inputs[ed.field] != nil:
+		in := ed.inputs[ed.field]
+		*in, cmd = in.Update(msg)
+	}
+	if isKey {
+		return edChanged, cmd
+	}
+	if _, ok := msg.(tea.PasteMsg); ok {
+		return edChanged, cmd
+	}
+	return edNone, cmd
+}
+
+// maskEnv shows NAME=•••• for every line (values never on screen unless
+// the env field is being edited, DESIGN §9).
+func maskEnv(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l == "" {
+			continue
+		}
+		if i := strings.IndexByte(l, '='); i >= 0 {
+			out = append(out, l[:i+1]+"••••")
+		} else {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func fieldLabel(e *env, f edField) string {
+	return map[edField]string{
+		fKind: e.tr.t(mEdKind), fName: e.tr.t(mEdName), fNickname: e.tr.t(mEdNickname), fHue: e.tr.t(mEdHue),
+		fDir: e.tr.t(mEdDir), fCommand: e.tr.t(mEdCommand), fOptions: e.tr.t(mEdOptions), fResume: e.tr.t(mEdResume),
+		fCharacter: e.tr.t(mEdCharacter), fEnv: e.tr.t(mEdEnv),
+	}[f]
+}
+
+// view draws the modal at most maxW×maxH cells.
+func (ed *accountEditor) view(e *env, maxW, maxH int) string {
+	th := e.th
+	inner := clampInt(maxW-4, 30, 100)
+	valW := max(inner-edLabelW-1, 8)
+	title := e.tr.t(mEdTitleEdit)
+	if ed.isNew {
+		title = e.tr.t(mEdTitleNew)
+	}
+	var lines []string
+	lines = append(lines, th.title.Render(title))
+	if !ed.isNew {
+		lines = append(lines, th.dim.Render(fit(e.tr.t(mEdID), edLabelW))+" "+th.dim.Render(ed.acc.ID))
+	}
+	for _, f := range ed.fields() {
+		focused := f == ed.field
+		label := fit(fieldLabel(e, f), edLabelW)
+		if focused {
+			label = th.accentS.Render(label)
+		} else {
+			label = th.dim.Render(label)
+		}
+		var vals []string
+		switch f {
+		case fKind:
+			v := kindLabel(e, ed.acc.Kind)
+			if ed.acc.Kind != KindAdmin {
+				v = "◂ " + v + " ▸"
+			}
+			vals = []string{v}
+		case fHue:
+			if ed.acc.Hue == nil {
+				vals = []string{"◂ " + e.tr.t(mEdHueNone) + " ▸"}
+			} else {
+				vals = []string{"◂ " + th.hueStyle(*ed.acc.Hue).Render("●●●") + " " + strconv.Itoa(*ed.acc.Hue) + "° ▸"}
+			}
+		case fEnv:
+			if focused {
+				ed.env.SetWidth(valW)
+				vals = strings.Split(ed.env.View(), "\n")
+			} else {
+				vals = maskEnv(ed.env.Value())
+				if len(vals) == 0 {
+					vals = []string{th.dim.Render("—")}
+				}
+			}
+		default:
+			in := ed.inputs[f]
+			in.SetWidth(valW - 1)
+			vals = []string{in.View()}
+		}
+		for i, v := range vals {
+			l := strings.Repeat(" ", edLabelW)
+			if i == 0 {
+				l = label
+			}
+			lines = append(lines, l+" "+fit(v, valW))
+		}
+	}
+	lines = append(lines, "", th.title.Render(e.tr.t(mEdPreview)))
+	if ed.acc.Kind != KindAdmin {
+		for _, l := range wrapText(sanitize(ed.preview), inner-2) {
+			lines = append(lines, "  "+th.text.Render(l))
+		}
+	}
+	if len(ed.problems) > 0 {
+		lines = append(lines, th.dangerS.Render(e.tr.t(mEdProblems)))
+		for _, p := range ed.problems {
+			for i, l := range wrapText(sanitize(p), inner-4) {
+				prefix := "    "
+				if i == 0 {
+					prefix = "  • "
+				}
+				lines = append(lines, th.dangerS.Render(prefix+l))
+			}
+		}
+	}
+	if ed.msg != "" {
+		lines = append(lines, "")
+		st := th.text
+		if ed.msgErr {
+			st = th.dangerS
+		}
+		for _, l := range wrapText(ed.msg, inner) {
+			lines = append(lines, st.Render(l))
+		}
+	}
+	footer := th.dim.Render(e.tr.t(mEdFooter))
+	if maxH > 3 && len(lines)+3 > maxH {
+		lines = lines[:max(maxH-4, 1)]
+		lines = append(lines, th.dim.Render("…"))
+	}
+	lines = append(lines, "", footer)
+	return modalBox(e, strings.Join(lines, "\n"), inner)
+}

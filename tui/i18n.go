@@ -1,0 +1,423 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Lang is a UI language of the catalog: LangEnglish or LangJapanese.
+type Lang string
+
+// UI languages (issue 4 "UI text lives in one catalog").
+const (
+	LangEnglish  Lang = "en"
+	LangJapanese Lang = "ja"
+)
+
+// DetectLang picks the UI language from the locale variables in POSIX order
+// of precedence (LC_ALL, LC_MESSAGES, LANG): a value starting with "ja"
+// selects Japanese, anything else English. getenv is os.Getenv in production.
+func DetectLang(getenv func(string) string) Lang {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		v := getenv(k)
+		if v == "" {
+			continue
+		}
+		if strings.HasPrefix(strings.ToLower(v), "ja") {
+			return LangJapanese
+		}
+		return LangEnglish
+	}
+	return LangEnglish
+}
+
+// ParseLang maps "en"/"ja" (any case, with an optional region such as
+// "ja_JP.UTF-8") to a Lang; anything else is ErrUnknownLanguage.
+func ParseLang(s string) (Lang, error) {
+	v := strings.ToLower(strings.TrimSpace(s))
+	switch {
+	case strings.HasPrefix(v, "ja"):
+		return LangJapanese, nil
+	case strings.HasPrefix(v, "en"):
+		return LangEnglish, nil
+	}
+	return "", fmt.Errorf("%q: %w", s, ErrUnknownLanguage)
+}
+
+// msgKey names one UI text in the catalog.
+type msgKey int
+
+// catalog is the UI's text in one language. Posts are never translated.
+type catalog struct {
+	lang Lang
+}
+
+// t returns the text for k, formatted with args when given.
+func (c catalog) t(k msgKey, args ...any) string {
+	e, ok := messages[k]
+	if !ok {
+		return fmt.Sprintf("!(%d)", int(k))
+	}
+	s := e[0]
+	if c.lang == LangJapanese {
+		s = e[1]
+	}
+	if len(args) > 0 {
+		return fmt.Sprintf(s, args...)
+	}
+	return s
+}
+
+// Catalog keys. Every key has an English and a Japanese text (tested).
+const (
+	mGroupGlobal msgKey = iota
+	mGroupInput
+	mGroupLists
+	mGroupTopics
+	mGroupParticipants
+	mGroupPane
+	mGroupEditor
+
+	mHelpQuit
+	mHelpHelp
+	mHelpFocusNext
+	mHelpFocusPrev
+	mHelpFocusInput
+	mHelpToggleTopics
+	mHelpToggleParticipants
+	mHelpTogglePanes
+	mHelpNewTopic
+	mHelpPickTopic
+	mHelpNextTopic
+	mHelpPrevTopic
+	mHelpRenameTopic
+	mHelpDeleteTopic
+	mHelpNextPane
+	mHelpGrowPanes
+	mHelpShrinkPanes
+	mHelpScrollUp
+	mHelpScrollDown
+	mHelpSend
+	mHelpNewline
+	mHelpClear
+	mHelpUp
+	mHelpDown
+	mHelpTop
+	mHelpBottom
+	mHelpSelect
+	mHelpPick
+	mHelpCancel
+	mHelpSeatStart
+	mHelpSeatStop
+	mHelpAccountEdit
+	mHelpAccountNew
+	mHelpQuickClaude
+	mHelpQuickCodex
+	mHelpQuickCLI
+	mHelpSeatOpenPane
+	mHelpToggleFold
+	mHelpLeavePane
+	mHelpScrollback
+	mHelpSave
+	mHelpNextField
+	mHelpPrevField
+	mHelpDelete
+	mHelpConfirm
+	mHelpTitle
+	mHelpFooter
+
+	mTopicsTitle
+	mTopicNew
+	mTopicUntitled
+	mTopicNone
+	mTopicToday
+	mTopicLoadFailed
+	mTopicRenamePrompt
+	mTopicPickerTitle
+	mTopicPickerEmpty
+	mTopicDeleteTitle
+	mTopicDeleteLine
+	mTopicDeleteSeats
+	mTopicDeleted
+	mTopicRenamed
+	mNewTopicTitle
+
+	mChatEmpty
+	mChatLoading
+	mChatBeginning
+	mChatLatest
+	mChatMore
+
+	mInputPlaceholder
+	mInputHint
+	mInputSending
+
+	mPartsTitle
+	mPartsYou
+	mPartsOffline
+	mPartsStarting
+	mPartsRunning
+	mPartsExited
+	mPartsFailed
+	mPartsGuests
+	mPartsNone
+	mPartsHint
+	mPartsQuick
+	mPartsFound
+	mPartsNotFound
+	mKindAdmin
+	mKindClaude
+	mKindCodex
+	mKindCLI
+	mKindMCP
+	mUsageModel
+	mUsageEffort
+	mUsage5h
+	mUsageWeek
+	mUsageCtx
+
+	mPaneStarting
+	mPaneRunning
+	mPaneExited
+	mPaneFailed
+	mPaneScrollback
+	mPaneFocused
+
+	mEdTitleNew
+	mEdTitleEdit
+	mEdID
+	mEdKind
+	mEdName
+	mEdNickname
+	mEdHue
+	mEdHueNone
+	mEdDir
+	mEdCommand
+	mEdOptions
+	mEdResume
+	mEdCharacter
+	mEdEnv
+	mEdPreview
+	mEdProblems
+	mEdFooter
+	mEdDeleteArmed
+	mEdDeleteRunning
+	mEdDeleteSelf
+	mEdSaved
+	mEdDeleted
+	mEdFailed
+
+	mDlgCancel
+	mDlgStop
+	mDlgDelete
+	mDlgQuit
+	mStopTitle
+	mStopLine
+	mQuitTitle
+	mQuitLine
+
+	mStLogFailed
+	mStSkipped
+	mStResumed
+	mStFresh
+	mStDropped
+	mStStartFailed
+	mStStopped
+	mStExited
+	mStExitedErr
+	mStFailed
+	mStSendRefused
+	mStRejected
+	mStPostFailed
+	mStHistoryFailed
+	mStTopicFailed
+	mStAccountsFailed
+	mStInputFailed
+	mStResizeFailed
+	mStStopFailed
+	mStRenameFailed
+	mStDeleteFailed
+	mStRoomClosed
+	mStHelpHint
+	mStWelcome
+	mStNoSeatForPane
+	mStNotStartable
+	mStNoAccounts
+)
+
+// messages holds {English, Japanese} for every key.
+var messages = map[msgKey][2]string{
+	mGroupGlobal:       {"Everywhere", "どこでも"},
+	mGroupInput:        {"Input bar", "入力欄"},
+	mGroupLists:        {"Lists and chat", "一覧と会話"},
+	mGroupTopics:       {"Topic list", "トピックの一覧"},
+	mGroupParticipants: {"Accounts", "アカウント"},
+	mGroupPane:         {"Seat terminal", "席の端末"},
+	mGroupEditor:       {"Editor and dialogs", "編集とダイアログ"},
+
+	mHelpQuit:               {"quit", "終了"},
+	mHelpHelp:               {"this help", "このヘルプ"},
+	mHelpFocusNext:          {"next area", "次の面へ"},
+	mHelpFocusPrev:          {"previous area", "前の面へ"},
+	mHelpFocusInput:         {"back to the input bar", "入力欄へ戻る"},
+	mHelpToggleTopics:       {"show/hide topics", "トピックの開閉"},
+	mHelpToggleParticipants: {"show/hide accounts", "アカウントの開閉"},
+	mHelpTogglePanes:        {"show/hide seat terminals", "端末の開閉"},
+	mHelpNewTopic:           {"new topic", "新しいトピック"},
+	mHelpPickTopic:          {"find a topic", "トピックを探す"},
+	mHelpNextTopic:          {"next topic", "次のトピック"},
+	mHelpPrevTopic:          {"previous topic", "前のトピック"},
+	mHelpRenameTopic:        {"rename topic", "トピックの名前を変える"},
+	mHelpDeleteTopic:        {"delete topic", "トピックを削除"},
+	mHelpNextPane:           {"type into the next seat terminal", "次の席の端末へ打ち込む"},
+	mHelpGrowPanes:          {"larger terminals", "端末を広げる"},
+	mHelpShrinkPanes:        {"smaller terminals", "端末を狭める"},
+	mHelpScrollUp:           {"scroll chat up (older posts load)", "会話を上へ（古い発言を読む）"},
+	mHelpScrollDown:         {"scroll chat down", "会話を下へ"},
+	mHelpSend:               {"send", "送信"},
+	mHelpNewline:            {"new line", "改行"},
+	mHelpClear:              {"clear the input", "入力を消す"},
+	mHelpUp:                 {"move up", "上へ"},
+	mHelpDown:               {"move down", "下へ"},
+	mHelpTop:                {"first / oldest", "先頭へ"},
+	mHelpBottom:             {"last / latest", "末尾・最新へ"},
+	mHelpSelect:             {"open / choose", "開く・選ぶ"},
+	mHelpPick:               {"pick a name (@ popup)", "名前を選ぶ（@ の候補）"},
+	mHelpCancel:             {"close / cancel", "閉じる・取消"},
+	mHelpSeatStart:          {"start the seat", "席を開始"},
+	mHelpSeatStop:           {"stop the seat", "席を終了"},
+	mHelpAccountEdit:        {"edit the account", "アカウントを編集"},
+	mHelpAccountNew:         {"new account", "新しいアカウント"},
+	mHelpQuickClaude:        {"new Claude Code account", "Claude Code のアカウントを作る"},
+	mHelpQuickCodex:         {"new Codex CLI account", "Codex CLI のアカウントを作る"},
+	mHelpQuickCLI:           {"new CLI account", "CLI のアカウントを作る"},
+	mHelpSeatOpenPane:       {"type into its terminal", "その端末へ打ち込む"},
+	mHelpToggleFold:         {"expand/fold notices", "通知の畳みを開閉"},
+	mHelpLeavePane:          {"leave the terminal", "端末から出る"},
+	mHelpScrollback:         {"scrollback (Esc ends)", "スクロールバック（Esc で戻る）"},
+	mHelpSave:               {"save", "保存"},
+	mHelpNextField:          {"next field", "次の欄"},
+	mHelpPrevField:          {"previous field", "前の欄"},
+	mHelpDelete:             {"delete (press twice)", "削除（二度押し）"},
+	mHelpConfirm:            {"answer yes", "はい"},
+	mHelpTitle:              {"Keys", "キー"},
+	mHelpFooter:             {"Esc or F1 closes", "Esc か F1 で閉じる"},
+
+	mTopicsTitle:       {"Topics", "トピック"},
+	mTopicNew:          {"+ New topic", "＋ 新規"},
+	mTopicUntitled:     {"Untitled", "未記入"},
+	mTopicNone:         {"No topics yet", "トピックなし"},
+	mTopicToday:        {"Today", "今日"},
+	mTopicLoadFailed:   {"Topics could not be read: %v", "トピックを読めません: %v"},
+	mTopicRenamePrompt: {"Name: ", "名前: "},
+	mTopicPickerTitle:  {"Find a topic", "トピックを探す"},
+	mTopicPickerEmpty:  {"No topic matches", "一致するトピックなし"},
+	mTopicDeleteTitle:  {"Delete topic", "トピックの削除"},
+	mTopicDeleteLine:   {"Delete topic “%s” and its log?", "トピック「%s」とそのログを削除します。"},
+	mTopicDeleteSeats:  {"These seats will stop: %s", "止まるセッション: %s"},
+	mTopicDeleted:      {"Deleted topic “%s”.", "トピック「%s」を削除しました。"},
+	mTopicRenamed:      {"Renamed topic to “%s”.", "トピックの名前を「%s」にしました。"},
+	mNewTopicTitle:     {"New topic", "新しいトピック"},
+
+	mChatEmpty:     {"No posts yet. Write below; @ addresses someone.", "まだ発言はありません。下に書いてください。@ で宛先を指定できます。"},
+	mChatLoading:   {"— loading older posts —", "— 古い発言を読んでいます —"},
+	mChatBeginning: {"— beginning of the topic —", "— トピックの始まり —"},
+	mChatLatest:    {"↓ latest (End)", "↓ 最新へ（End）"},
+	mChatMore:      {"%s (%d)", "%s (%d)"},
+
+	mInputPlaceholder: {"Say something to the room", "部屋に発言する"},
+	mInputHint:        {"@ address · Enter send · Shift+Enter newline", "@ 宛先 · Enter 送信 · Shift+Enter 改行"},
+	mInputSending:     {"sending…", "送信中…"},
+
+	mPartsTitle:    {"Accounts", "アカウント"},
+	mPartsYou:      {"(you)", "（あなた）"},
+	mPartsOffline:  {"offline", "未起動"},
+	mPartsStarting: {"starting", "起動中"},
+	mPartsRunning:  {"running", "稼働中"},
+	mPartsExited:   {"exited", "終了"},
+	mPartsFailed:   {"failed", "起動失敗"},
+	mPartsGuests:   {"Guests", "ゲスト"},
+	mPartsNone:     {"No participants", "参加者なし"},
+	mPartsHint:     {"No AI accounts yet. Create one:", "AI のアカウントがありません。作成:"},
+	mPartsQuick:    {"%s (%s)", "%s（%s）"},
+	mPartsFound:    {"found", "検出"},
+	mPartsNotFound: {"not on PATH", "PATH に無し"},
+	mKindAdmin:     {"admin", "admin"},
+	mKindClaude:    {"Claude Code", "Claude Code"},
+	mKindCodex:     {"Codex CLI", "Codex CLI"},
+	mKindCLI:       {"CLI", "CLI（汎用）"},
+	mKindMCP:       {"MCP", "MCP"},
+	mUsageModel:    {"model", "モデル"},
+	mUsageEffort:   {"effort", "エフォート"},
+	mUsage5h:       {"5h", "5時間"},
+	mUsageWeek:     {"week", "週次"},
+	mUsageCtx:      {"ctx", "文脈"},
+
+	mPaneStarting:   {"starting", "起動中"},
+	mPaneRunning:    {"running", "稼働中"},
+	mPaneExited:     {"exited %d", "終了 %d"},
+	mPaneFailed:     {"failed", "起動失敗"},
+	mPaneScrollback: {"scrollback %d/%d", "スクロールバック %d/%d"},
+	mPaneFocused:    {"typing · ctrl+] leaves", "入力中 · ctrl+] で出る"},
+
+	mEdTitleNew:      {"New account", "新しいアカウント"},
+	mEdTitleEdit:     {"Account", "アカウント"},
+	mEdID:            {"id", "id"},
+	mEdKind:          {"kind", "種別"},
+	mEdName:          {"name", "名前"},
+	mEdNickname:      {"nickname", "ニックネーム"},
+	mEdHue:           {"hue", "色"},
+	mEdHueNone:       {"— (from the name)", "—（名前から）"},
+	mEdDir:           {"working dir", "作業ディレクトリ"},
+	mEdCommand:       {"command", "コマンド"},
+	mEdOptions:       {"launch options", "起動オプション"},
+	mEdResume:        {"resume line", "再開の行"},
+	mEdCharacter:     {"character", "キャラクター"},
+	mEdEnv:           {"env (NAME=value)", "環境変数（NAME=値）"},
+	mEdPreview:       {"Launch line", "起動する行"},
+	mEdProblems:      {"Problems", "問題"},
+	mEdFooter:        {"ctrl+s save · Esc cancel · ctrl+d delete · ←/→ change kind/hue", "ctrl+s 保存 · Esc 取消 · ctrl+d 削除 · ←/→ 種別・色を変える"},
+	mEdDeleteArmed:   {"Press ctrl+d again to delete this account.", "もう一度 ctrl+d で削除します。"},
+	mEdDeleteRunning: {"A running account cannot be deleted: stop its seats first.", "稼働中のアカウントは削除できません。先に席を終了してください。"},
+	mEdDeleteSelf:    {"This screen's own admin account cannot be deleted.", "この画面の admin アカウントは削除できません。"},
+	mEdSaved:         {"Saved account “%s”.", "アカウント「%s」を保存しました。"},
+	mEdDeleted:       {"Deleted account “%s”.", "アカウント「%s」を削除しました。"},
+	mEdFailed:        {"Not saved: %v", "保存できません: %v"},
+
+	mDlgCancel: {"Cancel", "取消"},
+	mDlgStop:   {"Stop", "終了"},
+	mDlgDelete: {"Delete", "削除"},
+	mDlgQuit:   {"Quit", "終了"},
+	mStopTitle: {"Stop seat", "セッションの終了"},
+	mStopLine:  {"Stop %s in this topic?", "このトピックの %s を終了します。"},
+	mQuitTitle: {"Quit Pullcept", "アプリの終了"},
+	mQuitLine:  {"Running seats will stop: %s", "走っているセッションも終わります: %s"},
+
+	mStLogFailed:      {"Log write failed in “%s”: %v (the post was delivered)", "「%s」のログに書けません: %v（発言は届いています）"},
+	mStSkipped:        {"Skipped %d unreadable log lines in “%s”.", "「%s」のログで読めない行を %d 行飛ばしました。"},
+	mStResumed:        {"%s resumed session %s.", "%s はセッション %s を再開しました。"},
+	mStFresh:          {"%s started fresh.", "%s を新しく起動しました。"},
+	mStDropped:        {"Dropped resume record %s of %s (no transcript).", "%[2]s の再開先 %[1]s を取り消しました（会話の記録がありません）。"},
+	mStStartFailed:    {"%s was not started: %v", "%s を起動できません: %v"},
+	mStStopped:        {"Stopped %s.", "%s を終了しました。"},
+	mStExited:         {"%s exited (code %d).", "%s が終了しました（コード %d）。"},
+	mStExitedErr:      {"%s exited: %v", "%s が終了しました: %v"},
+	mStFailed:         {"%s failed: %v", "%s の起動に失敗しました: %v"},
+	mStSendRefused:    {"Not sent: %v", "送れません: %v"},
+	mStRejected:       {"Not sent: %d new posts arrived first. Read them; your text is back in the input.", "送れません。先に %d 件の発言が届いていました。読んでから送り直してください（本文は入力欄に戻しました）。"},
+	mStPostFailed:     {"Not sent: %v", "送れません: %v"},
+	mStHistoryFailed:  {"Older posts could not be read: %v", "古い発言を読めません: %v"},
+	mStTopicFailed:    {"Topic could not be opened: %v", "トピックを開けません: %v"},
+	mStAccountsFailed: {"Accounts could not be read: %v", "アカウントを読めません: %v"},
+	mStInputFailed:    {"Keys did not reach %s: %v", "%s へキーが届きません: %v"},
+	mStResizeFailed:   {"Resizing %s failed: %v", "%s の大きさを変えられません: %v"},
+	mStStopFailed:     {"%s could not be stopped: %v", "%s を終了できません: %v"},
+	mStRenameFailed:   {"Rename failed: %v", "名前を変えられません: %v"},
+	mStDeleteFailed:   {"Delete failed: %v", "削除できません: %v"},
+	mStRoomClosed:     {"The room server stopped.", "部屋のサーバが止まりました。"},
+	mStHelpHint:       {"F1 help", "F1 ヘルプ"},
+	mStWelcome:        {"New topic. Your first post names it.", "新しいトピックです。最初の発言が名前になります。"},
+	mStNoSeatForPane:  {"No running seat in this topic: start one from Accounts.", "このトピックに走っている席はありません。アカウントから開始してください。"},
+	mStNotStartable:   {"%s is not a kind that runs in a seat.", "%s は席で起動する種別ではありません。"},
+	mStNoAccounts:     {"No AI accounts yet: Tab to Accounts, then 1 Claude Code · 2 Codex · 3 CLI.", "AI のアカウントがありません。Tab でアカウントへ移り、1 Claude Code · 2 Codex · 3 CLI で作成します。"},
+}

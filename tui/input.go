@@ -1,0 +1,318 @@
+package tui
+
+import (
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pullcept/pullcept/room"
+)
+
+// popupMax is how many names the @ popup shows at once: eight rows plus the
+// frame still fit above the input bar on a 24-row terminal.
+const popupMax = 8
+
+// contentRowsMax bounds the input's text in visual rows (the textarea's
+// content guard); 10,000 is the textarea's own line capacity.
+const contentRowsMax = 9999
+
+// completion is the @ popup's state (DESIGN §10, §3): it follows the '@'
+// under the caret, filters the roster by prefix, and remembers an '@' the
+// user closed with Esc so it stays closed while the caret stays in it.
+type completion struct {
+	active     bool // the caret is in an @word
+	row, col   int  // the '@' (line, rune column)
+	query      string
+	items      []string
+	sel        int
+	closed     bool
+	closedRow  int
+	closedCol  int
+	lastRoster []room.Member
+}
+
+// open reports whether the popup is shown.
+func (c *completion) open() bool {
+	return c.active && !(c.closed && c.closedRow == c.row && c.closedCol == c.col) && len(c.items) > 0
+}
+
+// inputBar is the multi-line composer with the @ popup.
+type inputBar struct {
+	ta      textarea.Model
+	comp    completion
+	sending bool
+	w       int
+	view    []string
+	dirty   bool
+	focused bool
+}
+
+func newInputBar(e *env, keys *KeyMap) *inputBar {
+	ta := textarea.New()
+	ta.Prompt = ""
+	ta.ShowLineNumbers = false
+	ta.SetVirtualCursor(false) // the real cursor sits at the caret (IME)
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
+	ta.MaxHeight = maxInputRows
+	ta.MaxContentHeight = contentRowsMax
+	ta.CharLimit = 0
+	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys(keys.Newline.Keys()...))
+	// Keys the root model owns must not also act inside the textarea.
+	ta.KeyMap.LinePrevious = key.NewBinding(key.WithKeys("up"))
+	ta.KeyMap.LineNext = key.NewBinding(key.WithKeys("down"))
+	ta.KeyMap.CharacterBackward = key.NewBinding(key.WithKeys("left"))
+	ta.KeyMap.PageUp = key.NewBinding()
+	ta.KeyMap.PageDown = key.NewBinding()
+	ta.KeyMap.SelectAll = key.NewBinding()
+	ta.KeyMap.TransposeCharacterBackward = key.NewBinding()
+	ta.Placeholder = e.tr.t(mInputPlaceholder)
+	ib := &inputBar{ta: ta, dirty: true}
+	ib.applyTheme(e)
+	return ib
+}
+
+func (ib *inputBar) applyTheme(e *env) {
+	st := textarea.DefaultStyles(e.th.dark)
+	st.Focused.CursorLine = lipgloss.NewStyle()
+	st.Focused.Base = lipgloss.NewStyle()
+	st.Blurred.Base = lipgloss.NewStyle()
+	st.Focused.Text = e.th.text
+	st.Blurred.Text = e.th.text
+	st.Focused.Placeholder = e.th.dim
+	st.Blurred.Placeholder = e.th.dim
+	st.Focused.EndOfBuffer = lipgloss.NewStyle()
+	st.Blurred.EndOfBuffer = lipgloss.NewStyle()
+	ib.ta.SetStyles(st)
+	ib.ta.Placeholder = e.tr.t(mInputPlaceholder)
+	ib.dirty = true
+}
+
+// setWidth sizes the textarea to the bar's inner width (inside the border).
+func (ib *inputBar) setWidth(w int) {
+	if ib.w != w {
+		ib.w = w
+		ib.ta.SetWidth(max(w-2, 1))
+		ib.dirty = true
+	}
+}
+
+func (ib *inputBar) setFocus(on bool) tea.Cmd {
+	ib.focused = on
+	ib.dirty = true
+	if on {
+		return ib.ta.Focus()
+	}
+	ib.ta.Blur()
+	return nil
+}
+
+// rows is the textarea's current height (1..maxInputRows).
+func (ib *inputBar) rows() int { return clampInt(ib.ta.Height(), 1, maxInputRows) }
+
+func (ib *inputBar) value() string { return ib.ta.Value() }
+
+// setValue replaces the text, caret at the end.
+func (ib *inputBar) setValue(s string) {
+	ib.ta.SetValue(s)
+	ib.dirty = true
+}
+
+// restore puts a refused post's original text back (DESIGN §3 "The UI
+// returns the original text"); anything typed since follows it.
+func (ib *inputBar) restore(original string) {
+	cur := ib.ta.Value()
+	if strings.TrimSpace(cur) == "" {
+		ib.setValue(original)
+		return
+	}
+	ib.setValue(original + "\n" + cur)
+}
+
+// update hands a key or paste to the textarea, then re-reads the @ context.
+func (ib *inputBar) update(msg tea.Msg, roster []room.Member, self string) tea.Cmd {
+	var cmd tea.Cmd
+	ib.ta, cmd = ib.ta.Update(msg)
+	ib.dirty = true
+	ib.refreshCompletion(roster, self)
+	return cmd
+}
+
+func isAt(r rune) bool { return r == '@' || r == '＠' }
+
+// refreshCompletion finds the @word under the caret: an '@' (or '＠') at the
+// start of the line or after whitespace, followed by non-space runes up to
+// the caret.
+func (ib *inputBar) refreshCompletion(roster []room.Member, self string) {
+	c := &ib.comp
+	c.lastRoster = roster
+	lines := strings.Split(ib.ta.Value(), "\n")
+	row, col := ib.ta.Line(), ib.ta.Column()
+	c.active = false
+	if row >= 0 && row < len(lines) {
+		line := []rune(lines[row])
+		col = min(col, len(line))
+		for p := col - 1; p >= 0; p-- {
+			r := line[p]
+			if unicode.IsSpace(r) {
+				break
+			}
+			if isAt(r) {
+				if p == 0 || unicode.IsSpace(line[p-1]) {
+					if !c.active || c.row != row || c.col != p {
+						c.sel = 0
+					}
+					c.active, c.row, c.col = true, row, p
+					c.query = string(line[p+1 : col])
+				}
+				break
+			}
+		}
+	}
+	if !c.active {
+		c.closed = false
+		c.items = nil
+		return
+	}
+	c.items = completionItems(roster, self, c.query)
+	if c.sel >= len(c.items) {
+		c.sel = max(len(c.items)-1, 0)
+	}
+}
+
+// completionItems lists the roster's names for an @query: not the screen
+// itself (its local connection or its own name), each name once, prefix
+// match ignoring case, in roster order.
+func completionItems(roster []room.Member, self, query string) []string {
+	q := strings.ToLower(query)
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range roster {
+		name := m.Name
+		if name == "" || m.Local || name == self || seen[name] {
+			continue
+		}
+		seen[name] = true
+		if strings.HasPrefix(strings.ToLower(name), q) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// pick replaces the @query under the caret with "@name ".
+func (ib *inputBar) pick(roster []room.Member, self string) {
+	c := &ib.comp
+	if !c.open() {
+		return
+	}
+	name := c.items[c.sel]
+	for range []rune(c.query) {
+		ib.ta, _ = ib.ta.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
+	ib.ta, _ = ib.ta.Update(tea.KeyPressMsg{Code: tea.KeyBackspace}) // the '@'
+	ib.ta.InsertString("@" + name + " ")
+	ib.dirty = true
+	ib.refreshCompletion(roster, self)
+}
+
+// closePopup closes the popup for the '@' under the caret (Esc).
+func (ib *inputBar) closePopup() {
+	c := &ib.comp
+	c.closed, c.closedRow, c.closedCol = true, c.row, c.col
+	ib.dirty = true
+}
+
+func (ib *inputBar) movePopup(delta int) {
+	c := &ib.comp
+	if len(c.items) == 0 {
+		return
+	}
+	c.sel = (c.sel + delta + len(c.items)) % len(c.items)
+}
+
+// render draws the bar: a rounded frame (accent when focused) whose top
+// edge carries the key hint, around the textarea.
+func (ib *inputBar) render(e *env, h int) {
+	if !ib.dirty && len(ib.view) == h {
+		return
+	}
+	ib.dirty = false
+	w := ib.w
+	if w < 2 || h < 2 {
+		ib.view = block(nil, w, h)
+		return
+	}
+	bs := e.th.border
+	if ib.focused {
+		bs = e.th.borderFocus
+	}
+	hint := e.tr.t(mInputHint)
+	if ib.sending {
+		hint = e.tr.t(mInputSending)
+	}
+	top := "╭─ " + hint + " "
+	if ansi.StringWidth(top)+2 > w {
+		top = "╭" // no room for the hint: a plain edge
+	}
+	top += strings.Repeat("─", max(0, w-1-ansi.StringWidth(top))) + "╮"
+	out := make([]string, 0, h)
+	out = append(out, bs.Render(top))
+	body := strings.Split(ib.ta.View(), "\n")
+	left, right := bs.Render("│"), bs.Render("│")
+	for i := 0; i < h-2; i++ {
+		l := ""
+		if i < len(body) {
+			l = body[i]
+		}
+		out = append(out, left+fit(l, w-2)+sgrReset+right)
+	}
+	out = append(out, bs.Render("╰"+strings.Repeat("─", w-2)+"╯"))
+	ib.view = out
+}
+
+// caret is the real cursor's position relative to the bar's rectangle.
+func (ib *inputBar) caret() (x, y int, ok bool) {
+	c := ib.ta.Cursor()
+	if c == nil {
+		return 0, 0, false
+	}
+	return c.X + 1, c.Y + 1, true
+}
+
+// popupView draws the @ popup and returns it with the '@' column relative
+// to the bar (for placement).
+func (ib *inputBar) popupView(e *env) (string, int) {
+	c := &ib.comp
+	if !c.open() {
+		return "", 0
+	}
+	start := 0
+	if c.sel >= popupMax {
+		start = c.sel - popupMax + 1
+	}
+	end := min(len(c.items), start+popupMax)
+	wmax := 0
+	for _, it := range c.items[start:end] {
+		wmax = max(wmax, ansi.StringWidth(it)+1)
+	}
+	var lines []string
+	for i := start; i < end; i++ {
+		l := fit("@"+c.items[i], wmax+1)
+		if i == c.sel {
+			l = e.th.sel.Render(l)
+		} else {
+			l = e.th.text.Render(l)
+		}
+		lines = append(lines, l)
+	}
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(e.th.accent).Render(strings.Join(lines, "\n"))
+	x, _, _ := ib.caret()
+	atX := x - ansi.StringWidth("@"+c.query)
+	return box, max(atX-1, 0)
+}

@@ -1,0 +1,232 @@
+package tui
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pullcept/pullcept/room"
+)
+
+func mainModel(t *testing.T, f *fakeBackend) *Model {
+	t.Helper()
+	opts := testOptions()
+	opts.StartTopic = "t-main"
+	return newTestModel(t, f, opts, 120, 40)
+}
+
+func TestCompletionItems(t *testing.T) {
+	roster := []room.Member{
+		{Name: "マスター", Local: true},
+		{Name: "Lin"}, {Name: "Lay"}, {Name: "Lin"}, {Name: "lisa"}, {Name: "Bob"}, {Name: "マスター"},
+	}
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		{"", []string{"Lin", "Lay", "lisa", "Bob"}},
+		{"l", []string{"Lin", "Lay", "lisa"}},
+		{"LI", []string{"Lin", "lisa"}},
+		{"x", nil},
+	} {
+		if got := completionItems(roster, "マスター", tc.q); !reflect.DeepEqual(got, tc.want) {
+			t.Fatalf("query %q: got %v want %v", tc.q, got, tc.want)
+		}
+	}
+}
+
+func TestCompletionPopupStates(t *testing.T) {
+	f := scene()
+	m := mainModel(t, f)
+	in := m.input
+	open := func() bool { return in.comp.open() }
+
+	typeText(t, m, "@")
+	if !open() || !reflect.DeepEqual(in.comp.items, []string{"Lin", "Lay"}) {
+		t.Fatalf("@ at start: open=%v items=%v", open(), in.comp.items)
+	}
+	typeText(t, m, "La")
+	if !reflect.DeepEqual(in.comp.items, []string{"Lay"}) {
+		t.Fatalf("@La: items=%v", in.comp.items)
+	}
+	send(t, m, press("tab"))
+	if in.value() != "@Lay " || open() {
+		t.Fatalf("tab pick: %q open=%v", in.value(), open())
+	}
+
+	// Mid-word @ (an e-mail) does not open.
+	typeText(t, m, "mail a@l")
+	if open() {
+		t.Fatalf("a@l opened the popup")
+	}
+	// Full-width ＠ after a space opens; ↓ moves; Enter picks.
+	typeText(t, m, " ＠")
+	if !open() {
+		t.Fatalf("＠ did not open")
+	}
+	send(t, m, press("down"))
+	if in.comp.sel != 1 {
+		t.Fatalf("down: sel=%d", in.comp.sel)
+	}
+	send(t, m, press("up"))
+	send(t, m, press("up"))
+	if in.comp.sel != 1 {
+		t.Fatalf("up wraps: sel=%d", in.comp.sel)
+	}
+	send(t, m, press("enter"))
+	if !strings.HasSuffix(in.value(), " @Lay ") || len(m.input.comp.items) == 0 && open() {
+		t.Fatalf("enter pick: %q", in.value())
+	}
+	if len(f.posts) != 0 {
+		t.Fatalf("enter in the popup must not send")
+	}
+
+	// Esc closes and it stays closed while typing on in the same @word.
+	typeText(t, m, "@")
+	send(t, m, press("esc"))
+	if open() {
+		t.Fatalf("esc did not close")
+	}
+	typeText(t, m, "L")
+	if open() {
+		t.Fatalf("the closed @ reopened")
+	}
+	// A new @ opens again; the roster change is followed live.
+	typeText(t, m, " @")
+	if !open() {
+		t.Fatalf("a new @ should open")
+	}
+	send(t, m, roomEventsMsg{evs: []room.Event{room.RosterChanged{Topic: "t-main", Roster: []room.Member{{Name: "マスター", Local: true}, {Name: "Lin"}, {Name: "Codex 2"}}}}})
+	if !reflect.DeepEqual(in.comp.items, []string{"Lin", "Codex 2"}) {
+		t.Fatalf("roster change: items=%v", in.comp.items)
+	}
+	if !strings.Contains(ansi.Strip(m.View().Content), "@Codex 2") {
+		t.Fatalf("popup not drawn with the new roster")
+	}
+}
+
+func TestEnterSendsShiftEnterNewline(t *testing.T) {
+	f := scene()
+	m := mainModel(t, f)
+	typeText(t, m, "hello")
+	send(t, m, press("shift+enter"))
+	typeText(t, m, "世界")
+	send(t, m, press("alt+enter"))
+	typeText(t, m, "!")
+	if len(f.posts) != 0 {
+		t.Fatalf("a newline key sent the post")
+	}
+	send(t, m, press("enter"))
+	if len(f.posts) != 1 {
+		t.Fatalf("posts = %d", len(f.posts))
+	}
+	d := f.posts[0]
+	if d.Content != "hello\n世界\n!" || d.LastSeen != "p7" || d.MessageID == "" || d.TS != "2026-10-02T05:30:00.000Z" {
+		t.Fatalf("draft = %+v", d)
+	}
+	if m.input.value() != "" {
+		t.Fatalf("input not cleared: %q", m.input.value())
+	}
+	if m.chat.newest != d.MessageID {
+		t.Fatalf("own delivered post not rendered: newest=%q", m.chat.newest)
+	}
+	send(t, m, press("enter"))
+	if len(f.posts) != 1 {
+		t.Fatalf("an empty input sent a post")
+	}
+}
+
+func TestRefusalPutsTheOriginalTextBack(t *testing.T) {
+	for _, err := range []error{room.ErrOnlyMentions, room.ErrEmptyPost} {
+		f := scene()
+		f.postFn = func(string, room.Draft) (room.Result, error) { return room.Result{}, err }
+		m := mainModel(t, f)
+		typeText(t, m, "@Lin  ")
+		send(t, m, press("enter"))
+		if m.input.value() != "@Lin  " {
+			t.Fatalf("%v: input = %q", err, m.input.value())
+		}
+		if !strings.Contains(plain(m), err.Error()) {
+			t.Fatalf("%v: no reason on the status line", err)
+		}
+	}
+}
+
+func TestFloorRejectionRendersMissedPostsOnce(t *testing.T) {
+	f := scene()
+	p8 := post("p8", "Lay", "新しい発言です", 300)
+	p7 := f.history["t-main"][6]
+	calls := 0
+	f.postFn = func(topic string, d room.Draft) (room.Result, error) {
+		calls++
+		if calls == 1 {
+			return room.Result{Delivered: false, Missed: []room.Post{p7, p8}}, nil
+		}
+		return room.Result{Delivered: true, Post: room.Post{MessageID: d.MessageID, Speaker: "マスター", Role: room.RoleAdmin, Content: d.Content, TS: d.TS}}, nil
+	}
+	m := mainModel(t, f)
+	typeText(t, m, "出荷します")
+	send(t, m, press("enter"))
+	if m.input.value() != "出荷します" {
+		t.Fatalf("input after rejection = %q", m.input.value())
+	}
+	if n := strings.Count(plain(m), "新しい発言です"); n != 1 {
+		t.Fatalf("missed post drawn %d times", n)
+	}
+	if n := strings.Count(plain(m), "ありがとう。"); n != 1 {
+		t.Fatalf("already rendered post drawn %d times", n)
+	}
+	if m.chat.newest != "p8" {
+		t.Fatalf("watermark = %q, want p8", m.chat.newest)
+	}
+	// The PostDelivered event for p8 arrives later: still drawn once.
+	send(t, m, roomEventsMsg{evs: []room.Event{room.PostDelivered{Topic: "t-main", Post: p8}}})
+	if n := strings.Count(plain(m), "新しい発言です"); n != 1 {
+		t.Fatalf("missed post drawn %d times after its event", n)
+	}
+	send(t, m, press("enter"))
+	if len(f.posts) != 2 || f.posts[1].LastSeen != "p8" || f.posts[1].Content != "出荷します" {
+		t.Fatalf("retry draft = %+v", f.posts[len(f.posts)-1])
+	}
+}
+
+func TestRealCursorSitsAtTheCaret(t *testing.T) {
+	m := mainModel(t, scene())
+	typeText(t, m, "日本語")
+	v := m.View()
+	if v.Cursor == nil {
+		t.Fatalf("no real cursor while typing (IME needs it)")
+	}
+	in := m.lay.Input
+	if v.Cursor.X != in.X+1+6 || v.Cursor.Y != in.Y+1 {
+		t.Fatalf("cursor at (%d,%d), want (%d,%d)", v.Cursor.X, v.Cursor.Y, in.X+7, in.Y+1)
+	}
+	send(t, m, press("tab"))
+	if m.View().Cursor != nil {
+		t.Fatalf("cursor shown while the chat has focus")
+	}
+}
+
+func TestInputGrowsWithItsText(t *testing.T) {
+	m := mainModel(t, scene())
+	h0 := m.lay.Input.H
+	for i := 0; i < 3; i++ {
+		typeText(t, m, "line")
+		send(t, m, press("ctrl+j"))
+	}
+	if m.lay.Input.H != h0+3 {
+		t.Fatalf("input height %d after 3 newlines, was %d", m.lay.Input.H, h0)
+	}
+	for i := 0; i < 10; i++ {
+		send(t, m, press("ctrl+j"))
+	}
+	if m.lay.Input.H != maxInputRows+2 {
+		t.Fatalf("input height %d, max %d", m.lay.Input.H, maxInputRows+2)
+	}
+	send(t, m, press("ctrl+c"))
+	if m.input.value() != "" || m.lay.Input.H != h0 {
+		t.Fatalf("ctrl+c did not clear: %q h=%d", m.input.value(), m.lay.Input.H)
+	}
+}

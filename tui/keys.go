@@ -1,0 +1,241 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// KeyMap is every key the UI reacts to (DESIGN §10 "every action has a key
+// and a help overlay lists them"). Defaults come from DefaultKeyMap; a user's
+// config.json can replace any binding's keys through Override. Key names are
+// Bubble Tea v2 key strings ("ctrl+n", "alt+up", "shift+enter", "f2").
+type KeyMap struct {
+	// Global (any focus but a seat pane).
+	Quit               key.Binding
+	Help               key.Binding
+	FocusNext          key.Binding
+	FocusPrev          key.Binding
+	FocusInput         key.Binding
+	ToggleTopics       key.Binding
+	ToggleParticipants key.Binding
+	TogglePanes        key.Binding
+	NewTopic           key.Binding
+	PickTopic          key.Binding
+	NextTopic          key.Binding
+	PrevTopic          key.Binding
+	RenameTopic        key.Binding
+	DeleteTopic        key.Binding
+	NextPane           key.Binding
+	GrowPanes          key.Binding
+	ShrinkPanes        key.Binding
+	ScrollUp           key.Binding
+	ScrollDown         key.Binding
+
+	// Input bar.
+	Send    key.Binding
+	Newline key.Binding
+	Clear   key.Binding
+
+	// Lists (chat, topics, participants, pickers, popup).
+	Up     key.Binding
+	Down   key.Binding
+	Top    key.Binding
+	Bottom key.Binding
+	Select key.Binding
+	Pick   key.Binding
+	Cancel key.Binding
+
+	// Topic list.
+	TopicNew    key.Binding
+	TopicRename key.Binding
+	TopicDelete key.Binding
+
+	// Participant panel.
+	SeatStart    key.Binding
+	SeatStop     key.Binding
+	AccountEdit  key.Binding
+	AccountNew   key.Binding
+	QuickClaude  key.Binding
+	QuickCodex   key.Binding
+	QuickCLI     key.Binding
+	SeatOpenPane key.Binding
+	ToggleFold   key.Binding
+
+	// Seat pane.
+	LeavePane  key.Binding
+	Scrollback key.Binding
+
+	// Editor and dialogs.
+	Save      key.Binding
+	NextField key.Binding
+	PrevField key.Binding
+	Delete    key.Binding
+	Confirm   key.Binding
+}
+
+// bindingEntry names one binding for Override and the help overlay.
+type bindingEntry struct {
+	name  string // config.json name, snake_case
+	group msgKey // help section
+	help  msgKey // help description
+	b     *key.Binding
+}
+
+func nb(keys ...string) key.Binding { return key.NewBinding(key.WithKeys(keys...)) }
+
+// DefaultKeyMap returns the default bindings. The pane leave key is ctrl+]
+// (0x1d, the telnet escape): neither Claude Code nor Codex CLI uses it, and
+// every terminal can send it.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Quit:               nb("ctrl+q"),
+		Help:               nb("f1"),
+		FocusNext:          nb("tab"),
+		FocusPrev:          nb("shift+tab"),
+		FocusInput:         nb("esc"),
+		ToggleTopics:       nb("ctrl+b"),
+		ToggleParticipants: nb("ctrl+o"),
+		TogglePanes:        nb("ctrl+t"),
+		NewTopic:           nb("ctrl+n"),
+		PickTopic:          nb("ctrl+p"),
+		NextTopic:          nb("alt+down", "ctrl+pgdown"),
+		PrevTopic:          nb("alt+up", "ctrl+pgup"),
+		RenameTopic:        nb("f2"),
+		DeleteTopic:        nb("f8"),
+		NextPane:           nb("f6"),
+		GrowPanes:          nb("ctrl+up"),
+		ShrinkPanes:        nb("ctrl+down"),
+		ScrollUp:           nb("pgup"),
+		ScrollDown:         nb("pgdown"),
+
+		Send:    nb("enter"),
+		Newline: nb("shift+enter", "alt+enter", "ctrl+j"),
+		Clear:   nb("ctrl+c"),
+
+		Up:     nb("up", "k"),
+		Down:   nb("down", "j"),
+		Top:    nb("home"),
+		Bottom: nb("end"),
+		Select: nb("enter", "space"),
+		Pick:   nb("enter", "tab"),
+		Cancel: nb("esc"),
+
+		TopicNew:    nb("n"),
+		TopicRename: nb("r"),
+		TopicDelete: nb("d", "delete"),
+
+		SeatStart:    nb("s"),
+		SeatStop:     nb("x"),
+		AccountEdit:  nb("e"),
+		AccountNew:   nb("a"),
+		QuickClaude:  nb("1"),
+		QuickCodex:   nb("2"),
+		QuickCLI:     nb("3"),
+		SeatOpenPane: nb("enter"),
+		ToggleFold:   nb("enter", "space"),
+
+		LeavePane:  nb("ctrl+]"),
+		Scrollback: nb("shift+pgup"),
+
+		Save:      nb("ctrl+s"),
+		NextField: nb("tab", "down"),
+		PrevField: nb("shift+tab", "up"),
+		Delete:    nb("ctrl+d"),
+		Confirm:   nb("y"),
+	}
+}
+
+func (k *KeyMap) entries() []bindingEntry {
+	g, in, li, tp, pa, pn, ed := mGroupGlobal, mGroupInput, mGroupLists, mGroupTopics, mGroupParticipants, mGroupPane, mGroupEditor
+	return []bindingEntry{
+		{"quit", g, mHelpQuit, &k.Quit},
+		{"help", g, mHelpHelp, &k.Help},
+		{"focus_next", g, mHelpFocusNext, &k.FocusNext},
+		{"focus_prev", g, mHelpFocusPrev, &k.FocusPrev},
+		{"focus_input", g, mHelpFocusInput, &k.FocusInput},
+		{"toggle_topics", g, mHelpToggleTopics, &k.ToggleTopics},
+		{"toggle_participants", g, mHelpToggleParticipants, &k.ToggleParticipants},
+		{"toggle_panes", g, mHelpTogglePanes, &k.TogglePanes},
+		{"new_topic", g, mHelpNewTopic, &k.NewTopic},
+		{"pick_topic", g, mHelpPickTopic, &k.PickTopic},
+		{"next_topic", g, mHelpNextTopic, &k.NextTopic},
+		{"prev_topic", g, mHelpPrevTopic, &k.PrevTopic},
+		{"rename_topic", g, mHelpRenameTopic, &k.RenameTopic},
+		{"delete_topic", g, mHelpDeleteTopic, &k.DeleteTopic},
+		{"next_pane", g, mHelpNextPane, &k.NextPane},
+		{"grow_panes", g, mHelpGrowPanes, &k.GrowPanes},
+		{"shrink_panes", g, mHelpShrinkPanes, &k.ShrinkPanes},
+		{"scroll_up", g, mHelpScrollUp, &k.ScrollUp},
+		{"scroll_down", g, mHelpScrollDown, &k.ScrollDown},
+		{"send", in, mHelpSend, &k.Send},
+		{"newline", in, mHelpNewline, &k.Newline},
+		{"clear", in, mHelpClear, &k.Clear},
+		{"up", li, mHelpUp, &k.Up},
+		{"down", li, mHelpDown, &k.Down},
+		{"top", li, mHelpTop, &k.Top},
+		{"bottom", li, mHelpBottom, &k.Bottom},
+		{"select", li, mHelpSelect, &k.Select},
+		{"pick", li, mHelpPick, &k.Pick},
+		{"cancel", li, mHelpCancel, &k.Cancel},
+		{"toggle_fold", li, mHelpToggleFold, &k.ToggleFold},
+		{"topic_new", tp, mHelpNewTopic, &k.TopicNew},
+		{"topic_rename", tp, mHelpRenameTopic, &k.TopicRename},
+		{"topic_delete", tp, mHelpDeleteTopic, &k.TopicDelete},
+		{"seat_start", pa, mHelpSeatStart, &k.SeatStart},
+		{"seat_stop", pa, mHelpSeatStop, &k.SeatStop},
+		{"account_edit", pa, mHelpAccountEdit, &k.AccountEdit},
+		{"account_new", pa, mHelpAccountNew, &k.AccountNew},
+		{"quick_claude", pa, mHelpQuickClaude, &k.QuickClaude},
+		{"quick_codex", pa, mHelpQuickCodex, &k.QuickCodex},
+		{"quick_cli", pa, mHelpQuickCLI, &k.QuickCLI},
+		{"seat_open_pane", pa, mHelpSeatOpenPane, &k.SeatOpenPane},
+		{"leave_pane", pn, mHelpLeavePane, &k.LeavePane},
+		{"scrollback", pn, mHelpScrollback, &k.Scrollback},
+		{"save", ed, mHelpSave, &k.Save},
+		{"next_field", ed, mHelpNextField, &k.NextField},
+		{"prev_field", ed, mHelpPrevField, &k.PrevField},
+		{"delete", ed, mHelpDelete, &k.Delete},
+		{"confirm", ed, mHelpConfirm, &k.Confirm},
+	}
+}
+
+// Override replaces the keys of the named bindings, e.g.
+// {"new_topic": ["ctrl+n", "f3"]} (names as in config.json, snake_case; see
+// the help overlay). Every name is checked before anything changes: an
+// unknown name or an empty key list returns an error wrapping
+// ErrUnknownBinding / ErrNoKeys and leaves k untouched.
+func (k *KeyMap) Override(m map[string][]string) error {
+	byName := map[string]*key.Binding{}
+	for _, e := range k.entries() {
+		byName[e.name] = e.b
+	}
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if _, ok := byName[n]; !ok {
+			return fmt.Errorf("key binding %q: %w", n, ErrUnknownBinding)
+		}
+		keys := m[n]
+		if len(keys) == 0 {
+			return fmt.Errorf("key binding %q: %w", n, ErrNoKeys)
+		}
+		for _, s := range keys {
+			if strings.TrimSpace(s) == "" {
+				return fmt.Errorf("key binding %q: %w", n, ErrNoKeys)
+			}
+		}
+	}
+	for _, n := range names {
+		byName[n].SetKeys(m[n]...)
+	}
+	return nil
+}
+
+// keysLabel is how the help overlay writes a binding's keys.
+func keysLabel(b key.Binding) string { return strings.Join(b.Keys(), " / ") }

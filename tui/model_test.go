@@ -1,0 +1,241 @@
+package tui
+
+import (
+	"errors"
+	"image/color"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pullcept/pullcept/room"
+)
+
+func plain(m *Model) string { return ansi.Strip(m.View().Content) }
+
+func TestStartupOpensANewUnindexedTopic(t *testing.T) {
+	f := scene()
+	m := newTestModel(t, f, testOptions(), 120, 40)
+	if m.topic != "new-1" {
+		t.Fatalf("open topic = %q, want new-1", m.topic)
+	}
+	if len(f.opened) != 1 || f.opened[0] != "new-1" {
+		t.Fatalf("OpenRoom calls = %v", f.opened)
+	}
+	if m.topics.indexed("new-1") {
+		t.Fatalf("the startup topic must not be indexed")
+	}
+	if len(m.topics.items) != 4 || m.topics.items[0].ID != "t-main" || m.topics.items[3].ID != "t-2025" {
+		t.Fatalf("topics not newest first: %+v", m.topics.items)
+	}
+	v := plain(m)
+	for _, want := range []string{"+ New topic", "リリース準備", "●Fix the flaky", m.e.tr.t(mStWelcome), "New topic · F1 help"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("screen lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+func TestFocusCycleAndEscape(t *testing.T) {
+	m := newTestModel(t, scene(), testOptions(), 120, 40)
+	want := []Focus{FocusChat, FocusTopics, FocusParticipants, FocusInput}
+	for _, w := range want {
+		send(t, m, press("tab"))
+		if m.focus != w {
+			t.Fatalf("tab: focus = %v, want %v", m.focus, w)
+		}
+	}
+	send(t, m, press("shift+tab"))
+	if m.focus != FocusParticipants {
+		t.Fatalf("shift+tab: focus = %v", m.focus)
+	}
+	send(t, m, press("esc"))
+	if m.focus != FocusInput || !m.input.focused {
+		t.Fatalf("esc: focus = %v", m.focus)
+	}
+	// Hiding a column drops it from the cycle.
+	send(t, m, press("ctrl+b"))
+	send(t, m, press("tab"))
+	send(t, m, press("tab"))
+	if m.focus != FocusParticipants {
+		t.Fatalf("topics hidden: focus = %v, want participants", m.focus)
+	}
+}
+
+func TestTopicSwitchingByKeysKeepsSeats(t *testing.T) {
+	f := scene()
+	m := newTestModel(t, f, testOptions(), 120, 40)
+	send(t, m, press("alt+down"))
+	if m.topic != "t-main" {
+		t.Fatalf("alt+down from a new topic: %q, want the newest", m.topic)
+	}
+	if len(f.closed) != 1 || f.closed[0] != "new-1" {
+		t.Fatalf("leaving an empty unindexed topic should close its room: %v", f.closed)
+	}
+	send(t, m, press("alt+down"))
+	if m.topic != "t-run" {
+		t.Fatalf("alt+down: %q", m.topic)
+	}
+	send(t, m, press("alt+up"))
+	if m.topic != "t-main" {
+		t.Fatalf("alt+up: %q", m.topic)
+	}
+	if len(f.stopped) != 0 {
+		t.Fatalf("switching stopped seats: %v", f.stopped)
+	}
+	if !strings.Contains(plain(m), "おはようございます") {
+		t.Fatalf("t-main's posts not shown")
+	}
+
+	// A post in another topic marks it unread until it is opened.
+	send(t, m, roomEventsMsg{evs: []room.Event{room.PostDelivered{Topic: "t-old", Post: post("x1", "Lin", "hi", 400)}}})
+	if !m.topics.unread["t-old"] {
+		t.Fatalf("no unread marker")
+	}
+	if m.topics.items[0].ID != "t-old" {
+		t.Fatalf("activity did not move t-old first: %+v", m.topics.items[0])
+	}
+	if strings.Contains(plain(m), "hi\n") {
+		t.Fatalf("another topic's post shown in the open chat")
+	}
+	send(t, m, press("ctrl+p"))
+	typeText(t, m, "設計")
+	send(t, m, press("enter"))
+	if m.topic != "t-old" || m.topics.unread["t-old"] {
+		t.Fatalf("picker: topic %q unread %v", m.topic, m.topics.unread["t-old"])
+	}
+}
+
+func TestNewTopicRenameAndDelete(t *testing.T) {
+	f := scene()
+	opts := testOptions()
+	opts.StartTopic = "t-main"
+	m := newTestModel(t, f, opts, 120, 40)
+
+	send(t, m, press("f2"))
+	if !m.topics.renaming {
+		t.Fatalf("f2 did not open the rename prompt")
+	}
+	for range []rune("リリース準備") {
+		send(t, m, press("backspace"))
+	}
+	typeText(t, m, "v1.0 リリース")
+	send(t, m, press("enter"))
+	if len(f.renamed) != 1 || f.renamed[0] != "t-main=v1.0 リリース" {
+		t.Fatalf("renamed = %v", f.renamed)
+	}
+
+	// Deleting the open topic with a running seat names the seat.
+	send(t, m, press("f8"))
+	if m.ov != ovDialog || m.dialog.kind != dialogDeleteTopic {
+		t.Fatalf("f8 opened no dialog")
+	}
+	if got := strings.Join(m.dialog.lines, "\n"); !strings.Contains(got, "Lin") {
+		t.Fatalf("dialog does not name the running seat: %q", got)
+	}
+	send(t, m, press("enter")) // the focus is on Cancel
+	if len(f.deleted) != 0 || m.ov != ovNone {
+		t.Fatalf("enter on Cancel deleted: %v", f.deleted)
+	}
+	send(t, m, press("f8"))
+	send(t, m, press("y"))
+	if len(f.deleted) != 1 || f.deleted[0] != "t-main" {
+		t.Fatalf("deleted = %v", f.deleted)
+	}
+	if m.topic != "new-1" {
+		t.Fatalf("deleting the open topic should open a new one, open = %q", m.topic)
+	}
+
+	// A topic with no running seat: the question has no seat line.
+	send(t, m, press("alt+down"))
+	send(t, m, press("f8"))
+	if len(m.dialog.lines) != 1 {
+		t.Fatalf("dialog lines for a quiet topic: %q", m.dialog.lines)
+	}
+	send(t, m, press("esc"))
+
+	send(t, m, press("ctrl+n"))
+	if m.topic != "new-2" {
+		t.Fatalf("ctrl+n: %q", m.topic)
+	}
+}
+
+func TestStatusLineIsNeverSilent(t *testing.T) {
+	m := newTestModel(t, scene(), testOptions(), 120, 40)
+	for _, tc := range []struct {
+		msg  any
+		want string
+	}{
+		{roomEventsMsg{evs: []room.Event{room.LogFailed{Topic: "t-main", MessageID: "p9", Err: errors.New("disk full")}}}, "Log write failed in “リリース準備”: disk full"},
+		{appEventsMsg{evs: []AppEvent{LinesSkipped{Topic: "t-old", Count: 2}}}, "Skipped 2 unreadable log lines in “設計の相談”."},
+		{appEventsMsg{evs: []AppEvent{SeatChanged{Topic: "t-run", Account: "lay", State: SeatExited, ExitCode: 3}}}, "Lay exited (code 3)."},
+		{appEventsMsg{evs: []AppEvent{SeatChanged{Topic: "t-run", Account: "lay", State: SeatExited, Requested: true}}}, "Stopped Lay."},
+		{appEventsMsg{evs: []AppEvent{SeatChanged{Topic: "t-run", Account: "lin", State: SeatFailed, Err: errors.New("claude: not found")}}}, "Lin failed: claude: not found"},
+		{appEventsMsg{evs: []AppEvent{Notice{Text: "Lin cannot reach the room: disabled in settings", Error: true}}}, "Lin cannot reach the room"},
+		{roomClosedMsg{}, "The room server stopped."},
+	} {
+		send(t, m, tc.msg)
+		if !strings.Contains(plain(m), tc.want) {
+			t.Fatalf("status lacks %q:\n%s", tc.want, plain(m))
+		}
+	}
+}
+
+func TestQuitAsksOnlyWhenSeatsRun(t *testing.T) {
+	f := newFake()
+	m := newTestModel(t, f, testOptions(), 100, 30)
+	_, cmd := m.Update(press("ctrl+q"))
+	if cmd == nil || !m.quitting {
+		t.Fatalf("quit with nothing running should quit at once")
+	}
+
+	f = scene()
+	opts := testOptions()
+	opts.StartTopic = "t-main"
+	m = newTestModel(t, f, opts, 100, 30)
+	send(t, m, press("ctrl+q"))
+	if m.ov != ovDialog || m.dialog.kind != dialogQuit || m.quitting {
+		t.Fatalf("quit with a running seat must ask first")
+	}
+	if got := strings.Join(m.dialog.lines, " "); !strings.Contains(got, "Lin") || !strings.Contains(got, "Fix the flaky") {
+		t.Fatalf("quit question does not name what stops: %q", got)
+	}
+	send(t, m, press("esc"))
+	if m.quitting || m.ov != ovNone {
+		t.Fatalf("esc must cancel quitting")
+	}
+}
+
+func TestColoursFollowTheTerminalBackground(t *testing.T) {
+	m := mainModel(t, scene())
+	dark := m.View().Content
+	send(t, m, tea.BackgroundColorMsg{Color: color.White})
+	if m.e.th.dark {
+		t.Fatalf("a white background did not select light colours")
+	}
+	light := m.View().Content
+	if light == dark || ansi.Strip(light) != ansi.Strip(dark) {
+		t.Fatalf("light theme should change colours only")
+	}
+	if !strings.Contains(light, "38;2;24;95;165") { // the light accent #185fa5
+		t.Fatalf("light accent not used")
+	}
+}
+
+func TestMouseOpensTopicsAndFocusesAreas(t *testing.T) {
+	m := newTestModel(t, scene(), testOptions(), 120, 40)
+	// Row 2 of the topic list is the newest topic (row 0 title, row 1 "+ New").
+	send(t, m, mouseClick(m.lay.Topics.X+4, m.lay.Topics.Y+2))
+	if m.topic != "t-main" || m.focus != FocusTopics {
+		t.Fatalf("click: topic %q focus %v", m.topic, m.focus)
+	}
+	send(t, m, mouseClick(m.lay.Input.X+3, m.lay.Input.Y+1))
+	if m.focus != FocusInput {
+		t.Fatalf("click on the input: focus %v", m.focus)
+	}
+	send(t, m, mouseClick(m.lay.Participants.X+3, m.lay.Participants.Y+4))
+	if r, ok := m.selectedRow(); m.focus != FocusParticipants || !ok || r.account == nil || r.account.ID != "lin" {
+		t.Fatalf("click on Lin's row: focus %v row %+v", m.focus, r)
+	}
+}

@@ -1,0 +1,146 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// paneKey names a seat: one per (topic, account) (DESIGN §0).
+type paneKey struct{ topic, account string }
+
+// pane is one seat's terminal in the split area (DESIGN §10): the seat's
+// latest snapshot inside a border that carries its name and state. Rows
+// come from the emulator already rendered (run-length SGR), so a pane
+// re-renders only when the snapshot's version, its size, focus or state
+// moved, and never styles cells one by one (STYLE §8).
+type pane struct {
+	key   paneKey
+	name  string
+	hue   int
+	state SeatState
+	exit  int
+
+	snap PaneSnapshot
+	has  bool
+
+	// Scrollback mode: sb holds the lines above the screen, sbOff how many
+	// rows the view sits above the live bottom.
+	scrolling bool
+	sb        []string
+	sbOff     int
+
+	// cols×rows last asked of the seat (Resize / StartSeat).
+	cols, rows int
+
+	// render cache
+	cver   uint64
+	cw, ch int
+	cfocus bool
+	cstate SeatState
+	cgen   int
+	cscr   int // sbOff when cached (-1 when not scrolling)
+	cname  string
+	view   []string
+}
+
+// innerSize is the terminal area inside a pane's border.
+func innerSize(r rect) (cols, rows int) { return max(r.W-2, 1), max(r.H-2, 1) }
+
+func paneStateLabel(e *env, p *pane) string {
+	switch p.state {
+	case SeatStarting:
+		return e.tr.t(mPaneStarting)
+	case SeatExited:
+		return e.tr.t(mPaneExited, p.exit)
+	case SeatFailed:
+		return e.tr.t(mPaneFailed)
+	}
+	return e.tr.t(mPaneRunning)
+}
+
+// render draws the pane at r; focused adds the accent border and the leave
+// hint. Cached until something it shows changed.
+func (p *pane) render(e *env, r rect, focused bool) []string {
+	scr := -1
+	if p.scrolling {
+		scr = p.sbOff
+	}
+	if p.view != nil && p.cver == p.snap.Version && p.cw == r.W && p.ch == r.H && p.cfocus == focused &&
+		p.cstate == p.state && p.cgen == e.gen && p.cscr == scr && p.cname == p.name {
+		return p.view
+	}
+	p.cver, p.cw, p.ch, p.cfocus, p.cstate, p.cgen, p.cscr, p.cname = p.snap.Version, r.W, r.H, focused, p.state, e.gen, scr, p.name
+	w, h := r.W, r.H
+	if w < 4 || h < 3 {
+		p.view = block(nil, w, h)
+		return p.view
+	}
+	bs := e.th.border
+	if focused {
+		bs = e.th.borderFocus
+	}
+	cols, rows := innerSize(r)
+
+	title := e.th.hueStyle(p.hue).Bold(true).Render(sanitize(p.name)) + e.th.dim.Render(" · "+paneStateLabel(e, p))
+	if p.scrolling {
+		total := len(p.sb) + len(p.snap.Rows)
+		title += e.th.accentS.Render(" · " + e.tr.t(mPaneScrollback, p.sbOff, max(total-rows, 0)))
+	} else if focused {
+		title += e.th.accentS.Render(" · " + e.tr.t(mPaneFocused))
+	}
+	if ansi.StringWidth(title) > w-5 {
+		title = ansi.Truncate(title, w-5, "…")
+	}
+	tw := ansi.StringWidth(title)
+	out := make([]string, 0, h)
+	out = append(out, bs.Render("╭─ ")+title+sgrReset+bs.Render(" "+strings.Repeat("─", max(w-5-tw, 0))+"╮"))
+
+	src := p.snap.Rows
+	// Rows the emulator rendered at exactly this width need no measuring
+	// (STYLE §8: a frame only joins cached row strings).
+	exact := p.snap.Cols == cols
+	if p.scrolling {
+		exact = false
+		all := make([]string, 0, len(p.sb)+len(p.snap.Rows))
+		all = append(all, p.sb...)
+		all = append(all, p.snap.Rows...)
+		end := len(all) - p.sbOff
+		start := max(end-rows, 0)
+		src = all[start:end]
+	}
+	left, right := bs.Render("│"), bs.Render("│")
+	blank := strings.Repeat(" ", cols)
+	for i := 0; i < rows; i++ {
+		row := blank
+		if i < len(src) {
+			if exact {
+				row = src[i]
+			} else {
+				row = fit(src[i], cols)
+			}
+		}
+		out = append(out, left+row+sgrReset+right)
+	}
+	out = append(out, bs.Render("╰"+strings.Repeat("─", w-2)+"╯"))
+	p.view = out
+	return out
+}
+
+// scrollBy moves the scrollback view up (positive) or down, clamped.
+func (p *pane) scrollBy(delta, rows int) {
+	total := len(p.sb) + len(p.snap.Rows)
+	p.sbOff = clampInt(p.sbOff+delta, 0, max(total-rows, 0))
+}
+
+// cursor is the seat's cursor on screen for a pane at r, when it shows.
+func (p *pane) cursor(r rect) (x, y int, ok bool) {
+	if !p.has || p.scrolling || !p.snap.CursorVisible {
+		return 0, 0, false
+	}
+	cols, rows := innerSize(r)
+	if p.snap.CursorX < 0 || p.snap.CursorY < 0 || p.snap.CursorX >= cols || p.snap.CursorY >= rows {
+		return 0, 0, false
+	}
+	return r.X + 1 + p.snap.CursorX, r.Y + 1 + p.snap.CursorY, true
+}

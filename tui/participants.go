@@ -1,0 +1,299 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pullcept/pullcept/room"
+)
+
+// kindOrder is the participant panel's group order (spec «参加者パネル»:
+// admin, Claude Code, Codex, CLI, MCP, then guests).
+var kindOrder = []string{KindAdmin, KindClaudeCode, KindCodexCLI, KindCLI, KindMCP}
+
+// seatKinds are the kinds that run in a seat (start/stop apply).
+func seatKind(kind string) bool {
+	return kind == KindClaudeCode || kind == KindCodexCLI || kind == KindCLI
+}
+
+func kindLabel(e *env, kind string) string {
+	switch kind {
+	case KindAdmin:
+		return e.tr.t(mKindAdmin)
+	case KindClaudeCode:
+		return e.tr.t(mKindClaude)
+	case KindCodexCLI:
+		return e.tr.t(mKindCodex)
+	case KindCLI:
+		return e.tr.t(mKindCLI)
+	case KindMCP:
+		return e.tr.t(mKindMCP)
+	}
+	return kind
+}
+
+// partRow is one selectable row: an account or a guest connection.
+type partRow struct {
+	account *AccountInfo
+	guest   *room.Member
+}
+
+// quickKind is one first-run shortcut (1/2/3): a kind and its usual command.
+type quickKind struct {
+	kind, command string
+	label         msgKey
+}
+
+var quickKinds = []quickKind{
+	{KindClaudeCode, "claude", mKindClaude},
+	{KindCodexCLI, "codex", mKindCodex},
+	{KindCLI, "", mKindCLI},
+}
+
+// participants is the right column: accounts grouped by kind with their
+// seat state in the open topic, usage fields per running seat, and guests.
+type participants struct {
+	sel     int
+	focused bool
+	w, h    int
+	view    []string
+	rowAt   []int // selectable row index per view row, -1 none
+	dirty   bool
+	frame   string // spinner frame while any seat starts
+}
+
+// partData is what the panel draws, gathered by the root model.
+type partData struct {
+	accounts []AccountInfo
+	roster   []room.Member
+	seats    map[string]SeatInfo // by account id, open topic
+	starting map[string]bool     // start pressed, no answer yet
+	failed   map[string]string   // last start's refusal, by account
+	adminID  string
+	found    map[string]string // command → path for the first-run hint
+}
+
+// rows lists the selectable rows in display order.
+func (d *partData) rows() []partRow {
+	var out []partRow
+	for _, k := range kindOrder {
+		for i := range d.accounts {
+			if d.accounts[i].Kind == k {
+				out = append(out, partRow{account: &d.accounts[i]})
+			}
+		}
+	}
+	for i := range d.accounts {
+		if !knownKind(d.accounts[i].Kind) {
+			out = append(out, partRow{account: &d.accounts[i]})
+		}
+	}
+	for i := range d.guests() {
+		g := d.guests()[i]
+		out = append(out, partRow{guest: &g})
+	}
+	return out
+}
+
+func knownKind(k string) bool {
+	for _, x := range kindOrder {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// guests are roster members without a known account (never the UI itself).
+func (d *partData) guests() []room.Member {
+	known := map[string]bool{}
+	for _, a := range d.accounts {
+		known[a.ID] = true
+	}
+	var out []room.Member
+	for _, m := range d.roster {
+		if m.Local || (m.AccountID != "" && known[m.AccountID]) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// hasSeatAccounts reports whether any account runs in a seat.
+func (d *partData) hasSeatAccounts() bool {
+	for _, a := range d.accounts {
+		if seatKind(a.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// state is an account's seat state in the open topic.
+func (d *partData) state(id string) SeatState {
+	if d.starting[id] {
+		return SeatStarting
+	}
+	if s, ok := d.seats[id]; ok {
+		return s.State
+	}
+	if _, ok := d.failed[id]; ok {
+		return SeatFailed
+	}
+	return SeatOffline
+}
+
+func pct(p *float64) string {
+	if p == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f%%", *p)
+}
+
+func orDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "—"
+	}
+	return s
+}
+
+func (p *participants) render(e *env, d *partData) {
+	if !p.dirty && len(p.view) == p.h {
+		return
+	}
+	p.dirty = false
+	w, h := p.w, p.h
+	if w <= 0 || h <= 0 {
+		p.view, p.rowAt = nil, nil
+		return
+	}
+	th := e.th
+	var lines []string
+	var at []int
+	add := func(l string, row int) {
+		lines = append(lines, l)
+		at = append(at, row)
+	}
+	add(" "+th.title.Render(e.tr.t(mPartsTitle)), -1)
+	rows := d.rows()
+	p.sel = clampInt(p.sel, 0, max(len(rows)-1, 0))
+	group := "\x00"
+	for ri, r := range rows {
+		g := "guest"
+		if r.account != nil {
+			g = r.account.Kind
+		}
+		if g != group {
+			group = g
+			label := e.tr.t(mPartsGuests)
+			if r.account != nil {
+				label = kindLabel(e, g)
+			}
+			n := 0
+			for _, x := range rows {
+				if (x.account != nil && x.account.Kind == g) || (x.account == nil && g == "guest") {
+					n++
+				}
+			}
+			add(" "+th.dim.Render(label+" — "+fmt.Sprint(n)), -1)
+		}
+		gutter := " "
+		if p.focused && p.sel == ri {
+			gutter = th.accentS.Render("›")
+		}
+		if r.guest != nil {
+			name := th.hueStyle(speakerHue(r.guest.Hue, r.guest.Name, "", nil)).Render(sanitize(r.guest.Name))
+			add(gutter+" "+name, ri)
+			continue
+		}
+		a := r.account
+		hue := speakerHue(a.Hue, displayAccountName(*a), "", nil)
+		if a.ID == d.adminID && a.Hue == nil {
+			hue = accentHue
+		}
+		st := d.state(a.ID)
+		nameStyle := th.hueStyle(hue)
+		if seatKind(a.Kind) && (st == SeatOffline || st == SeatExited || st == SeatFailed) {
+			nameStyle = nameStyle.Faint(true)
+		}
+		var badge string
+		switch {
+		case a.ID == d.adminID:
+			badge = th.dim.Render(e.tr.t(mPartsYou))
+		case !seatKind(a.Kind):
+			badge = ""
+		case st == SeatStarting:
+			badge = th.dim.Render(p.frame + e.tr.t(mPartsStarting))
+		case st == SeatRunning:
+			badge = th.okS.Render(e.tr.t(mPartsRunning))
+		case st == SeatExited:
+			badge = th.dim.Render(e.tr.t(mPartsExited))
+		case st == SeatFailed:
+			badge = th.dangerS.Render(e.tr.t(mPartsFailed))
+		default:
+			badge = th.dim.Render(e.tr.t(mPartsOffline))
+		}
+		bw := ansi.StringWidth(badge)
+		name := nameStyle.Render(fit(sanitize(displayAccountName(*a)), max(w-3-bw, 1)))
+		add(gutter+" "+name+" "+badge, ri)
+		if s, ok := d.seats[a.ID]; ok && s.State == SeatRunning {
+			add("   "+th.dim.Render(orDash(s.Model)+" · "+orDash(s.Effort)), ri)
+			add("   "+th.dim.Render(e.tr.t(mUsage5h)+" "+pct(s.FiveHour)+" "+e.tr.t(mUsageWeek)+" "+pct(s.Weekly)+" "+e.tr.t(mUsageCtx)+" "+pct(s.Context)), ri)
+		}
+		if msg, ok := d.failed[a.ID]; ok && st == SeatFailed {
+			for _, l := range wrapText(msg, max(w-4, 4)) {
+				add("   "+th.dangerS.Render(l), ri)
+			}
+		}
+	}
+	if len(rows) == 0 {
+		add("  "+th.dim.Render(e.tr.t(mPartsNone)), -1)
+	}
+	if !d.hasSeatAccounts() {
+		add("", -1)
+		for _, l := range wrapText(e.tr.t(mPartsHint), max(w-2, 4)) {
+			add(" "+th.text.Render(l), -1)
+		}
+		for i, q := range quickKinds {
+			state := e.tr.t(mPartsNotFound)
+			if q.command == "" {
+				state = "—"
+			} else if _, ok := d.found[q.command]; ok {
+				state = e.tr.t(mPartsFound)
+			}
+			add(" "+th.accentS.Render(fmt.Sprint(i+1))+" "+th.text.Render(e.tr.t(mPartsQuick, e.tr.t(q.label), state)), -1)
+		}
+	}
+	// Scroll so the selected row's first line is visible.
+	first := 0
+	for i, r := range at {
+		if r == p.sel && r >= 0 {
+			if i >= h {
+				first = i - h + 1
+			}
+			break
+		}
+	}
+	if first > 0 {
+		lines, at = append(lines[:1], lines[first+1:]...), append(at[:1], at[first+1:]...)
+	}
+	p.view = block(lines, w, h)
+	for len(at) < h {
+		at = append(at, -1)
+	}
+	p.rowAt = at[:h]
+}
+
+// displayAccountName is the name shown and addressed: nickname, else name.
+func displayAccountName(a AccountInfo) string {
+	if strings.TrimSpace(a.Nickname) != "" {
+		return a.Nickname
+	}
+	if strings.TrimSpace(a.Name) != "" {
+		return a.Name
+	}
+	return a.ID
+}

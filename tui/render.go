@@ -1,0 +1,130 @@
+package tui
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// sgrReset ends any styling a cached line may carry, so one block's colours
+// never bleed into its neighbour on the same screen row.
+const sgrReset = "\x1b[m"
+
+// fit truncates s (which may hold ANSI styling) to w cells and pads it with
+// spaces to exactly w cells. Widths follow x/ansi's grapheme widths, so
+// Japanese and emoji count as two cells.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "")
+		sw = ansi.StringWidth(s)
+	}
+	if sw < w {
+		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// fitRight is fit with the text pushed to the right edge.
+func fitRight(s string, w int) string {
+	sw := ansi.StringWidth(s)
+	if sw >= w {
+		return fit(s, w)
+	}
+	return strings.Repeat(" ", w-sw) + s
+}
+
+// block is a rectangle's worth of lines: exactly H lines of exactly W cells.
+func block(lines []string, w, h int) []string {
+	out := make([]string, h)
+	for i := range out {
+		if i < len(lines) {
+			out[i] = fit(lines[i], w)
+		} else {
+			out[i] = strings.Repeat(" ", max(w, 0))
+		}
+	}
+	return out
+}
+
+// wrapText wraps plain text (no ANSI) to w cells per line: at spaces when
+// it can, inside a word when it must (Japanese has no spaces). Empty lines
+// are kept.
+func wrapText(s string, w int) []string {
+	if w < 1 {
+		w = 1
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		if para == "" {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, strings.Split(ansi.Wrap(para, w, ""), "\n")...)
+	}
+	return out
+}
+
+// sanitize makes post text safe to draw: CR/LF become LF, tabs four spaces,
+// and every other control character (ESC included) is dropped, so a post can
+// never move the cursor or restyle the screen. Text is otherwise kept as
+// written (DESIGN §10 "posts shown as written").
+func sanitize(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString("    ")
+		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+			// dropped
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// placed is a block of lines at a rectangle of the screen.
+type placed struct {
+	r     rect
+	lines []string // len == r.H, each exactly r.W cells
+}
+
+// compose assembles a w×h screen from non-overlapping blocks: for each row,
+// the blocks covering it are concatenated left to right, gaps filled with
+// spaces. It only concatenates cached strings (STYLE §8).
+func compose(w, h int, blocks []placed) string {
+	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].r.X < blocks[j].r.X })
+	var b strings.Builder
+	b.Grow(w * h * 2)
+	for y := 0; y < h; y++ {
+		x := 0
+		for _, p := range blocks {
+			if p.r.empty() || y < p.r.Y || y >= p.r.Y+p.r.H {
+				continue
+			}
+			if p.r.X > x {
+				b.WriteString(strings.Repeat(" ", p.r.X-x))
+			}
+			b.WriteString(p.lines[y-p.r.Y])
+			b.WriteString(sgrReset)
+			x = p.r.X + p.r.W
+		}
+		if x < w {
+			b.WriteString(strings.Repeat(" ", w-x))
+		}
+		if y < h-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}

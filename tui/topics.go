@@ -1,0 +1,337 @@
+package tui
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/textinput"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// topicList is the left column (spec «トピックの一覧»): indexed topics,
+// newest activity first; a "+ New topic" row stands for the open topic while
+// it is not indexed yet. Markers: ● a seat runs there, • unread posts.
+type topicList struct {
+	items   []TopicInfo
+	unread  map[string]bool
+	open    string
+	err     error
+	sel     int // cursor row among rows() when focused
+	focused bool
+
+	renaming bool
+	rename   textinput.Model
+
+	w, h    int
+	view    []string
+	rowID   []string // topic id per view row ("" header, newRowID for + New)
+	dirty   bool
+	started bool // the first Topics() answer arrived
+}
+
+// newRowID marks the "+ New topic" row in rowID.
+const newRowID = "\x00new"
+
+func newTopicList() *topicList {
+	ti := *newField("")
+	ti.CharLimit = 200
+	return &topicList{unread: map[string]bool{}, rename: ti, dirty: true}
+}
+
+// setTopics replaces the list, newest activity first (ties by name, id).
+func (tl *topicList) setTopics(ts []TopicInfo) {
+	cur := tl.cursorID()
+	tl.items = append(tl.items[:0], ts...)
+	sortTopics(tl.items)
+	tl.started = true
+	tl.err = nil
+	tl.selectID(cur)
+	tl.dirty = true
+}
+
+func sortTopics(ts []TopicInfo) {
+	sort.SliceStable(ts, func(i, j int) bool {
+		a, b := ts[i], ts[j]
+		if !a.LastActivity.Equal(b.LastActivity) {
+			return a.LastActivity.After(b.LastActivity)
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.ID < b.ID
+	})
+}
+
+// find returns the index of topic id, or -1.
+func (tl *topicList) find(id string) int {
+	for i, t := range tl.items {
+		if t.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// indexed reports whether id is in the index (a row of its own).
+func (tl *topicList) indexed(id string) bool { return tl.find(id) >= 0 }
+
+// touch records activity in a topic (a post arrived) and keeps the order.
+// It reports false when the topic is not listed yet (caller reloads).
+func (tl *topicList) touch(id string, at time.Time) bool {
+	i := tl.find(id)
+	if i < 0 {
+		return false
+	}
+	if at.After(tl.items[i].LastActivity) {
+		cur := tl.cursorID()
+		tl.items[i].LastActivity = at
+		sortTopics(tl.items)
+		tl.selectID(cur)
+	}
+	tl.dirty = true
+	return true
+}
+
+func (tl *topicList) setRunning(id string, running bool) {
+	if i := tl.find(id); i >= 0 && tl.items[i].Running != running {
+		tl.items[i].Running = running
+		tl.dirty = true
+	}
+}
+
+// rowIDs are the selectable rows: "+ New topic" first, then the topics.
+func (tl *topicList) rowIDs() []string {
+	ids := make([]string, 0, len(tl.items)+1)
+	ids = append(ids, newRowID)
+	for _, t := range tl.items {
+		ids = append(ids, t.ID)
+	}
+	return ids
+}
+
+func (tl *topicList) cursorID() string {
+	ids := tl.rowIDs()
+	if tl.sel >= 0 && tl.sel < len(ids) {
+		return ids[tl.sel]
+	}
+	return ""
+}
+
+func (tl *topicList) selectID(id string) {
+	for i, r := range tl.rowIDs() {
+		if r == id {
+			tl.sel = i
+			return
+		}
+	}
+	tl.sel = clampInt(tl.sel, 0, len(tl.items))
+}
+
+func (tl *topicList) move(delta int) {
+	tl.sel = clampInt(tl.sel+delta, 0, len(tl.items))
+	tl.dirty = true
+}
+
+// neighbour returns the topic after (delta=1) or before (-1) the open one
+// in list order; from an unindexed topic, "next" is the newest topic.
+func (tl *topicList) neighbour(delta int) (string, bool) {
+	if len(tl.items) == 0 {
+		return "", false
+	}
+	i := tl.find(tl.open)
+	if i < 0 {
+		if delta > 0 {
+			return tl.items[0].ID, true
+		}
+		return "", false
+	}
+	j := i + delta
+	if j < 0 || j >= len(tl.items) {
+		return "", false
+	}
+	return tl.items[j].ID, true
+}
+
+// displayName is a topic's name, "Untitled" for an empty one (spec: an
+// empty title is said, never left blank).
+func displayName(e *env, t TopicInfo) string {
+	if strings.TrimSpace(t.Name) == "" {
+		return e.tr.t(mTopicUntitled)
+	}
+	return sanitize(strings.ReplaceAll(t.Name, "\n", " "))
+}
+
+func (tl *topicList) nameOf(e *env, id string) string {
+	if i := tl.find(id); i >= 0 {
+		return displayName(e, tl.items[i])
+	}
+	return e.tr.t(mNewTopicTitle)
+}
+
+// shortDate: HH:MM today, the month and day this year, the year before.
+func shortDate(e *env, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	t = t.In(e.loc)
+	now := e.now().In(e.loc)
+	switch {
+	case t.Year() == now.Year() && t.YearDay() == now.YearDay():
+		return t.Format("15:04")
+	case t.Year() == now.Year():
+		return t.Format("1/2")
+	}
+	return t.Format("2006")
+}
+
+func (tl *topicList) render(e *env) {
+	if !tl.dirty && len(tl.view) == tl.h {
+		return
+	}
+	tl.dirty = false
+	w, h := tl.w, tl.h
+	if w <= 0 || h <= 0 {
+		tl.view, tl.rowID = nil, nil
+		return
+	}
+	th := e.th
+	var lines []string
+	var ids []string
+	title := th.title.Render(e.tr.t(mTopicsTitle))
+	lines = append(lines, " "+title)
+	ids = append(ids, "")
+
+	rows := tl.rowIDs()
+	// Keep the cursor row visible: the list scrolls by whole rows.
+	avail := h - 1
+	if tl.err != nil {
+		avail--
+	}
+	first := 0
+	if tl.sel >= avail {
+		first = tl.sel - avail + 1
+	}
+	for ri := first; ri < len(rows) && len(lines) < h; ri++ {
+		id := rows[ri]
+		gutter := " "
+		if tl.focused && tl.sel == ri {
+			gutter = th.accentS.Render("›")
+		}
+		current := id == tl.open || (id == newRowID && !tl.indexed(tl.open))
+		var row string
+		if id == newRowID {
+			row = fit(e.tr.t(mTopicNew), w-1)
+			if current {
+				row = th.sel.Render(row)
+			} else {
+				row = th.accentS.Render(row)
+			}
+		} else {
+			t := tl.items[ri-1]
+			mark := " "
+			switch {
+			case t.Running:
+				mark = th.accentS.Render("●")
+			case tl.unread[t.ID]:
+				mark = th.text.Bold(true).Render("•")
+			}
+			date := shortDate(e, t.LastActivity)
+			nameW := w - 3 - ansi.StringWidth(date)
+			name := displayName(e, t)
+			if tl.renaming && current {
+				name = tl.rename.View()
+				date = ""
+				nameW = w - 3
+			}
+			txt := fit(name, max(nameW, 1)) + " " + date
+			if current {
+				txt = th.sel.Render(fit(txt, w-2))
+			} else if tl.unread[t.ID] {
+				txt = th.text.Bold(true).Render(txt)
+			} else {
+				txt = th.text.Render(txt)
+			}
+			row = mark + txt
+		}
+		lines = append(lines, gutter+row)
+		ids = append(ids, id)
+	}
+	if len(tl.items) == 0 && tl.started && tl.err == nil && len(lines) < h {
+		lines = append(lines, "  "+th.dim.Render(e.tr.t(mTopicNone)))
+		ids = append(ids, "")
+	}
+	if tl.err != nil {
+		for _, l := range wrapText(e.tr.t(mTopicLoadFailed, tl.err), max(w-2, 4)) {
+			if len(lines) >= h {
+				break
+			}
+			lines = append(lines, " "+th.dangerS.Render(l))
+			ids = append(ids, "")
+		}
+	}
+	tl.view = block(lines, w, h)
+	for len(ids) < h {
+		ids = append(ids, "")
+	}
+	tl.rowID = ids[:h]
+}
+
+// idAt returns the row's topic id at view row y ("" none, newRowID for +).
+func (tl *topicList) idAt(y int) string {
+	if y < 0 || y >= len(tl.rowID) {
+		return ""
+	}
+	return tl.rowID[y]
+}
+
+// topicPicker is the filterable topic finder overlay.
+type topicPicker struct {
+	in    textinput.Model
+	sel   int
+	items []TopicInfo
+}
+
+func newTopicPicker(items []TopicInfo) *topicPicker {
+	ti := *newField("")
+	ti.Prompt = "› "
+	ti.Focus()
+	return &topicPicker{in: ti, items: items}
+}
+
+// matches filters topics whose name contains the query (case-insensitive);
+// with an empty query every topic matches, newest first.
+func (p *topicPicker) matches(e *env) []TopicInfo {
+	q := strings.ToLower(strings.TrimSpace(p.in.Value()))
+	var out []TopicInfo
+	for _, t := range p.items {
+		if q == "" || strings.Contains(strings.ToLower(displayName(e, t)), q) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (p *topicPicker) view(e *env, w, h int) string {
+	ms := p.matches(e)
+	p.sel = clampInt(p.sel, 0, max(len(ms)-1, 0))
+	inner := max(w-4, 10)
+	p.in.SetWidth(inner - 3)
+	lines := []string{e.th.title.Render(e.tr.t(mTopicPickerTitle)), p.in.View(), ""}
+	rows := max(h-6, 1)
+	start := 0
+	if p.sel >= rows {
+		start = p.sel - rows + 1
+	}
+	for i := start; i < len(ms) && i < start+rows; i++ {
+		l := fit(" "+displayName(e, ms[i]), inner-8) + " " + fitRight(shortDate(e, ms[i].LastActivity), 6)
+		if i == p.sel {
+			l = e.th.sel.Render(l)
+		}
+		lines = append(lines, l)
+	}
+	if len(ms) == 0 {
+		lines = append(lines, e.th.dim.Render(e.tr.t(mTopicPickerEmpty)))
+	}
+	return modalBox(e, strings.Join(lines, "\n"), inner)
+}
