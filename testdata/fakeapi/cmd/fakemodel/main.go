@@ -1,0 +1,108 @@
+// Command fakemodel runs the fake model API (package fakeapi) by hand, for
+// scripts and manual sessions with the real CLIs (DESIGN §13):
+//
+//	go run ./testdata/fakeapi/cmd/fakemodel -addr 127.0.0.1:0
+//
+// It prints the base URLs on stdout, one NAME=value line each, then serves
+// until SIGINT/SIGTERM:
+//
+//	ANTHROPIC_BASE_URL=http://127.0.0.1:<port>
+//	OPENAI_BASE_URL=http://127.0.0.1:<port>/v1
+//
+// Every request and reply is logged on stderr. With -record FILE the
+// exchanges are written to FILE as JSON lines on exit.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/pullcept/pullcept/testdata/fakeapi"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run serves until ctx ends and returns the exit code: 0, 1 for a server
+// or record error, 2 for bad flags.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("fakemodel", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on")
+	resend := fs.Bool("resend", false, "re-send the kept draft after a say_to_room rejection")
+	record := fs.String("record", "", "write every exchange to this file as JSON lines on exit")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	srv, err := fakeapi.New(fakeapi.Options{
+		Addr:   *addr,
+		Script: fakeapi.Script{Resend: *resend},
+		Logf: func(format string, a ...any) {
+			fmt.Fprintf(stderr, format+"\n", a...)
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "fakemodel: %v\n", err)
+		return 2
+	}
+	base, err := srv.Start()
+	if err != nil {
+		fmt.Fprintf(stderr, "fakemodel: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "ANTHROPIC_BASE_URL=%s\nOPENAI_BASE_URL=%s/v1\n", base, base)
+	<-ctx.Done()
+	code := 0
+	if err := srv.Close(); err != nil {
+		fmt.Fprintf(stderr, "fakemodel: %v\n", err)
+		code = 1
+	}
+	if *record != "" {
+		if err := writeRecord(*record, srv.Exchanges()); err != nil {
+			fmt.Fprintf(stderr, "fakemodel: %v\n", err)
+			code = 1
+		}
+	}
+	return code
+}
+
+// writeRecord writes one JSON object per exchange, with the request body
+// included as parsed JSON when it is JSON.
+func writeRecord(path string, exs []fakeapi.Exchange) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	enc := json.NewEncoder(f)
+	for _, ex := range exs {
+		line := struct {
+			fakeapi.Exchange
+			Body json.RawMessage `json:"body,omitempty"`
+		}{Exchange: ex}
+		if json.Valid(ex.Request.Body) {
+			line.Body = ex.Request.Body
+		}
+		if err := enc.Encode(line); err != nil {
+			f.Close()
+			return fmt.Errorf("record: %w", err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	return nil
+}
