@@ -50,3 +50,15 @@ var (
 	// ErrNoHome: neither the CLI's config variable nor a home directory is set.
 	ErrNoHome = errors.New("no home directory")
 )
+
+// Sentinel errors of the seat Manager.
+var (
+	// ErrUnknownAccount: no account has that id.
+	ErrUnknownAccount = errors.New("unknown account")
+	// ErrNotASeat: the account's kind (admin, mcp) does not run as a seat.
+	ErrNotASeat = errors.New("account kind does not run as a seat")
+	// ErrNoSeat: (topic, account) has no seat.
+	ErrNoSeat = errors.New("no such seat")
+	// ErrManagerClosed: the Manager was closed (the app is quitting).
+	ErrManagerClosed = errors.New("seat manager closed")
+)

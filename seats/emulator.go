@@ -1,0 +1,916 @@
+package seats
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
+	"github.com/charmbracelet/x/vt"
+)
+
+// scrollbackLines caps each seat's scrollback. x/vt keeps ~130 B per cell
+// (libraries.md §2.4: 10 000 full-width coloured lines ≈ 261 MB), so 2 000
+// lines bound a 200-column seat at ~50 MB while keeping a long answer
+// scrollable; x/vt's own default (10 000) would be five times that per seat.
+const scrollbackLines = 2000
+
+// graphemeHold is how long Screen keeps back a trailing grapheme cluster that
+// the next read might extend (a combining mark, a ZWJ emoji, a variation
+// selector split across two PTY reads). Reads of one burst arrive back to
+// back (well under 1 ms); 8 ms is half a 60 Hz frame, so holding never costs
+// a visible frame.
+const graphemeHold = 8 * time.Millisecond
+
+// maxHeld bounds the bytes held back for a cluster (a cluster never gets this
+// long; an unterminated string sequence after it might): past it they are fed
+// as they are.
+const maxHeld = 64 << 10
+
+// replyBuf is the read size for the emulator's replies and encoded keys; one
+// read takes any single reply or key whole.
+const replyBuf = 4096
+
+// Snapshot is a seat screen as the UI draws it, copied under the Screen's
+// lock (DESIGN §10; STYLE "View() only assembles cached strings").
+//
+// Lines holds one rendered row per screen row (Rows of them), each padded to
+// Cols cells, colours and attributes as SGR sequences (x/vt Render). The
+// cursor is at cell (CursorX, CursorY), zero-based; CursorVisible is false
+// while the child hides it. AltScreen is true while a full-screen program owns
+// the alternate screen (it has no scrollback). Title is the child's window
+// title (OSC 0/2). BracketedPaste and AppCursorKeys are the child's input
+// modes (?2004, ?1 DECCKM), for a UI that encodes keys itself: pastes go in
+// ESC[200~ … ESC[201~, arrows as ESC O A instead of ESC [ A. Version is the
+// Screen's change counter at the time of the copy.
+type Snapshot struct {
+	Version        uint64
+	Cols, Rows     int
+	Lines          []string
+	CursorX        int
+	CursorY        int
+	CursorVisible  bool
+	AltScreen      bool
+	Title          string
+	BracketedPaste bool
+	AppCursorKeys  bool
+}
+
+// Screen is one seat's terminal emulator: github.com/charmbracelet/x/vt
+// v0.1.0 behind one mutex (its SafeEmulator leaves the cursor, sizes and
+// scrollback unguarded; libraries.md §2.4). Pump feeds it the PTY output;
+// the UI reads Snapshots when Changed fires.
+//
+// Replies the emulator owes the child (cursor position, device attributes,
+// mode reports) and the bytes of SendKey, SendMouse, Paste and Focus are read
+// from x/vt's reply pipe by a goroutine the Screen owns and handed to the
+// reply function in order. x/vt's Write blocks until that pipe is read, so
+// reply must never block and never call back into the Screen: the seat wires
+// it to Typist.Input, which only enqueues (STYLE "One writer per PTY").
+//
+// Screen works around two x/vt v0.1.0 limits through its public API (no
+// library code is copied): a grapheme cluster split across two reads, and
+// wide characters at the right margin (charmbracelet/x#975). See feed.
+type Screen struct {
+	mu  sync.Mutex
+	emu *vt.Emulator
+	m   mirror
+
+	// buf holds the bytes received but not fed to the emulator yet, the held
+	// tail; bufBase is the stream offset of buf[0] (everything before it has
+	// been fed).
+	buf     []byte
+	bufBase int64
+
+	rowBuf    uv.Line // scratch row for rendering
+	version   uint64
+	title     string
+	awm       bool // DECAWM as x/vt has it, tracked through its mode callbacks
+	paste     bool // ?2004 bracketed paste, likewise
+	appCursor bool // ?1 DECCKM, likewise
+	closed    bool
+	holdDelay time.Duration // 0: never flush on a timer (tests call Flush)
+	fixes     int           // right-margin corrections made (tests)
+
+	changed chan struct{} // capacity 1: "the screen moved", coalesced
+	kick    chan struct{} // capacity 1: a tail is held, arm the flush timer
+	done    chan struct{} // closed by Close
+	wg      sync.WaitGroup
+	reply   func([]byte)
+	pipe    *io.PipeWriter // x/vt's reply pipe, closed by Close
+}
+
+// NewScreen returns a cols×rows screen (1…32767 each, else ErrBadSize) with a
+// 2 000-line scrollback. reply receives the emulator's replies and encoded
+// input in order, from one goroutine; nil discards them. Close releases the
+// Screen's goroutines.
+func NewScreen(cols, rows int, reply func([]byte)) (*Screen, error) {
+	return newScreen(cols, rows, reply, graphemeHold)
+}
+
+func newScreen(cols, rows int, reply func([]byte), hold time.Duration) (*Screen, error) {
+	if err := checkSize(cols, rows); err != nil {
+		return nil, err
+	}
+	emu := vt.NewEmulator(cols, rows)
+	pipe, ok := emu.InputPipe().(*io.PipeWriter)
+	if !ok {
+		// Screen must close the pipe itself: Emulator.Close sets a field its
+		// Read checks without a lock (a data race with the reply reader).
+		return nil, fmt.Errorf("x/vt reply pipe is a %T, not an *io.PipeWriter", emu.InputPipe())
+	}
+	emu.SetScrollbackSize(scrollbackLines)
+	if reply == nil {
+		reply = func([]byte) {}
+	}
+	s := &Screen{
+		emu:       emu,
+		awm:       true, // x/vt starts with DECAWM set (mode.go resetModes)
+		holdDelay: hold,
+		changed:   make(chan struct{}, 1),
+		kick:      make(chan struct{}, 1),
+		done:      make(chan struct{}),
+		reply:     reply,
+		pipe:      pipe,
+	}
+	s.m.width, s.m.rows = cols, rows
+	// The callbacks run inside emu calls, which always hold s.mu.
+	emu.SetCallbacks(vt.Callbacks{
+		Title:       func(t string) { s.title = t },
+		EnableMode:  func(m ansi.Mode) { s.setMode(m, true) },
+		DisableMode: func(m ansi.Mode) { s.setMode(m, false) },
+	})
+	s.wg.Add(2)
+	go s.readReplies()
+	go s.flusher()
+	return s, nil
+}
+
+// setMode follows the modes Screen needs; x/vt calls it for every DECSET,
+// DECRST and, through resetModes, for RIS.
+func (s *Screen) setMode(m ansi.Mode, on bool) {
+	switch m {
+	case ansi.ModeAutoWrap:
+		s.awm = on
+	case ansi.ModeBracketedPaste:
+		s.paste = on
+	case ansi.ModeCursorKeys:
+		s.appCursor = on
+	}
+}
+
+// readReplies hands everything x/vt writes to its reply pipe to s.reply,
+// until Close closes the pipe. It never takes s.mu: x/vt writes the pipe
+// while s.mu is held.
+func (s *Screen) readReplies() {
+	defer s.wg.Done()
+	defer func() {
+		if r := recover(); r != nil {
+			// A panicking reply function must not leave x/vt's Write blocked
+			// on the pipe forever: drain it until Close.
+			_, _ = io.Copy(io.Discard, s.emu)
+		}
+	}()
+	b := make([]byte, replyBuf)
+	for {
+		n, err := s.emu.Read(b)
+		if n > 0 {
+			out := make([]byte, n)
+			copy(out, b[:n])
+			s.reply(out)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// flusher feeds a held tail once it has waited holdDelay (see graphemeHold).
+func (s *Screen) flusher() {
+	defer s.wg.Done()
+	defer func() { _ = recover() }() // a flush panic loses only the timer, Flush still works
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		select {
+		case <-s.done:
+			timer.Stop()
+			return
+		case <-s.kick:
+			timer.Reset(s.holdDelay)
+		case <-timer.C:
+			s.Flush()
+		}
+	}
+}
+
+// Write feeds PTY output to the emulator and always reports len(p), nil
+// unless the Screen is closed (ErrScreenClosed). A trailing cluster the next
+// write may extend is held back for up to graphemeHold.
+func (s *Screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return 0, ErrScreenClosed
+	}
+	v := s.version
+	from := len(s.buf)
+	s.buf = append(s.buf, p...)
+	s.scan(from)
+	s.settle(len(s.buf) > maxHeld)
+	s.compact()
+	if len(s.buf) > 0 && s.holdDelay > 0 {
+		select {
+		case s.kick <- struct{}{}:
+		default:
+		}
+	}
+	if s.version != v {
+		s.signal()
+	}
+	return len(p), nil
+}
+
+// Flush feeds any held tail now (Pump calls it at EOF).
+func (s *Screen) Flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || len(s.buf) == 0 {
+		return
+	}
+	v := s.version
+	s.settle(true)
+	s.compact()
+	if s.version != v {
+		s.signal()
+	}
+}
+
+// Resize sets the screen to cols×rows cells (ErrBadSize outside 1…32767).
+// x/vt does not reflow: shrinking keeps the top rows (libraries.md §2.4);
+// full-screen programs redraw on their SIGWINCH.
+func (s *Screen) Resize(cols, rows int) error {
+	if err := checkSize(cols, rows); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrScreenClosed
+	}
+	s.settle(true) // held bytes arrived before the resize
+	s.compact()
+	s.emu.Resize(cols, rows)
+	s.m.width, s.m.rows = cols, rows
+	s.m.known = false
+	s.version++
+	s.signal()
+	return nil
+}
+
+// Changed fires (capacity 1, coalesced) after the screen changed; read a
+// Snapshot then. It is never closed.
+func (s *Screen) Changed() <-chan struct{} { return s.changed }
+
+func (s *Screen) signal() {
+	select {
+	case s.changed <- struct{}{}:
+	default:
+	}
+}
+
+// Version counts the changes to the screen (writes that reached the
+// emulator, resizes); a pane re-renders when it moved.
+func (s *Screen) Version() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// Snapshot copies the rendered screen, cursor, alt-screen flag and version.
+func (s *Screen) Snapshot() Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pos := s.emu.CursorPosition()
+	rows := s.emu.Height()
+	lines := make([]string, rows)
+	for y := range rows {
+		lines[y] = s.row(y).Render()
+	}
+	return Snapshot{
+		Version:        s.version,
+		Cols:           s.emu.Width(),
+		Rows:           rows,
+		Lines:          lines,
+		CursorX:        pos.X,
+		CursorY:        pos.Y,
+		CursorVisible:  !s.emu.CursorHidden(),
+		AltScreen:      s.emu.IsAltScreen(),
+		Title:          s.title,
+		BracketedPaste: s.paste,
+		AppCursorKeys:  s.appCursor,
+	}
+}
+
+// Text returns the screen as plain text, one line per row, trailing spaces
+// removed (goldens, tests, copying).
+func (s *Screen) Text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var b strings.Builder
+	for y := range s.emu.Height() {
+		if y > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strings.TrimRight(s.row(y).String(), " "))
+	}
+	return b.String()
+}
+
+// row copies screen row y into s.rowBuf with orphaned wide-cell
+// placeholders blanked (see repairRow). The copy is valid until the next call.
+func (s *Screen) row(y int) uv.Line {
+	w := s.emu.Width()
+	if cap(s.rowBuf) < w {
+		s.rowBuf = make(uv.Line, w)
+	}
+	line := s.rowBuf[:w]
+	for x := range w {
+		if c := s.emu.CellAt(x, y); c != nil {
+			line[x] = *c
+		} else {
+			line[x] = uv.EmptyCell
+		}
+	}
+	repairRow(line)
+	return line
+}
+
+// repairRow blanks placeholder cells no wide cell covers. ultraviolet's
+// Line.Set clears the wide cell under the column it writes, but not one
+// under the columns its own wide cell's tail covers: a wide character written
+// one column left of another leaves that one's placeholder behind, and every
+// renderer skips placeholders, so the rest of the row would shift left by a
+// column (seen against tmux). An xterm blanks that column; so do we, in the
+// copy we render (the emulator's own state stays x/vt's).
+func repairRow(line uv.Line) {
+	cover := 0
+	for x := range line {
+		c := &line[x]
+		switch {
+		case c.Width > 1:
+			cover = c.Width - 1
+		case c.IsZero():
+			if cover > 0 {
+				cover--
+			} else {
+				line[x] = uv.EmptyCell
+			}
+		default:
+			cover = 0
+		}
+	}
+}
+
+// ScrollbackLen is the number of lines scrolled off the main screen (at most
+// 2 000).
+func (s *Screen) ScrollbackLen() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.emu.ScrollbackLen()
+}
+
+// ScrollbackLines returns up to n rendered scrollback lines starting at
+// index from (0 = oldest), with SGR styling and trailing blanks trimmed;
+// out-of-range parts are left out.
+func (s *Screen) ScrollbackLines(from, n int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sb := s.emu.Scrollback()
+	total := sb.Len()
+	from = max(from, 0)
+	end := min(from+max(n, 0), total)
+	if from >= end {
+		return nil
+	}
+	out := make([]string, 0, end-from)
+	for i := from; i < end; i++ {
+		line := append(s.rowBuf[:0], sb.Line(i)...)
+		repairRow(line)
+		out = append(out, line.Render())
+		s.rowBuf = line
+	}
+	return out
+}
+
+// SendKey encodes a key press the way the child's modes ask (cursor-key and
+// keypad modes) and hands the bytes to reply. Bubble Tea v2 key messages
+// convert directly: uv.KeyPressEvent(msg).
+func (s *Screen) SendKey(k uv.KeyEvent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.emu.SendKey(k)
+	}
+}
+
+// SendMouse encodes a mouse event if the child enabled mouse reporting.
+func (s *Screen) SendMouse(m vt.Mouse) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.emu.SendMouse(m)
+	}
+}
+
+// Paste hands text to reply, in bracketed-paste markers when the child
+// enabled them (?2004).
+func (s *Screen) Paste(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.emu.Paste(text)
+	}
+}
+
+// Focus reports focus gained or lost to the child if it asked for focus
+// events (?1004).
+func (s *Screen) Focus(focused bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if focused {
+		s.emu.Focus()
+	} else {
+		s.emu.Blur()
+	}
+}
+
+// Close stops the reply reader and the flush timer and waits for both.
+// Later writes report ErrScreenClosed; Snapshots keep the last screen.
+func (s *Screen) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.done)
+	err := s.pipe.CloseWithError(io.EOF)
+	s.mu.Unlock()
+	s.wg.Wait()
+	return err
+}
+
+// compact drops the fed bytes from buf.
+func (s *Screen) compact() {
+	fed := int(s.m.fed - s.bufBase)
+	if fed <= 0 {
+		return
+	}
+	n := copy(s.buf, s.buf[fed:])
+	s.buf = s.buf[:n]
+	s.bufBase = s.m.fed
+}
+
+// feedTo writes the stream up to offset abs to the emulator.
+func (s *Screen) feedTo(abs int64) {
+	if abs <= s.m.fed {
+		return
+	}
+	lo, hi := int(s.m.fed-s.bufBase), int(abs-s.bufBase)
+	_, _ = s.emu.Write(s.buf[lo:hi]) // x/vt's Write never fails while open
+	s.m.fed = abs
+	s.version++
+}
+
+// inject writes bytes of our own to the emulator (margin corrections).
+func (s *Screen) inject(b string) {
+	_, _ = s.emu.WriteString(b)
+	s.version++
+}
+
+// ---------------------------------------------------------------------------
+// feed: where Screen may end an emulator Write, and the right-margin fix.
+//
+// x/vt v0.1.0 buffers printed characters into a grapheme cluster and places
+// the cluster when a control, a sequence, an ASCII character or the END OF A
+// Write arrives. So a cluster split across two writes ("e" | U+0301, "👩" |
+// ZWJ "💻") is placed as two, and the screen depends on where the PTY reads
+// happened to split. And handleGrapheme drops a wide cluster that reaches past
+// the right margin instead of wrapping it, and leaves no pending wrap after a
+// wide cluster that exactly fills the row, so the next character overwrites
+// its right half (charmbracelet/x#975; fix PRs #957/#977 not released).
+//
+// The mirror below follows the same byte stream with x/ansi's exported
+// transition table and the same cluster segmentation x/vt uses
+// (ansi.FirstGraphemeCluster with ansi.GraphemeWidth), so Screen knows where
+// every cluster starts and ends and where x/vt's buffer is empty. With that it
+// (1) ends each emulator Write only at points where x/vt's end-of-write flush
+// changes nothing, holding back the last cluster for the next read, and
+// (2) before a wide cluster that reaches the margin, feeds the emulator up to
+// the cluster, reads the real cursor, and writes CR + IND (what an xterm's
+// autowrap does) when the cluster would not fit; after a wide cluster that
+// exactly fills the row it sets x/vt's pending-wrap state by printing one
+// narrow character at the last column and restoring the wide cell with
+// SetCell. The cursor is read from the emulator, never re-implemented.
+//
+// It mirrors x/vt v0.1.0 internals (utf8.go handlePrint/flushGrapheme/
+// handleGrapheme, csi_cursor.go REP): TestXVTStillDropsWideCharAtMargin fails
+// when an upgrade fixes #975, the signal to delete this. FuzzScreenSplit and
+// FuzzScreenMatchesXVT check the mirror against the emulator itself.
+// ---------------------------------------------------------------------------
+
+// mirror is the part of x/vt's parser and print state that decides where
+// clusters land. Offsets are positions in the whole output stream.
+type mirror struct {
+	fed int64 // stream offset fed to the emulator so far
+
+	state    parser.State
+	utf8Want int     // bytes of the rune being collected
+	utf8Have int     // bytes collected so far
+	utf8     [4]byte // the rune's bytes
+	utf8Lead int64   // offset of its lead byte
+	utf8Gnd  bool    // parser was in the ground state at the lead byte
+	seqStart int64   // offset of the ESC or C1 byte that began the current sequence
+	p0       int     // first CSI parameter, accumulated as x/ansi does
+	pIdx     int     // index of the CSI parameter being collected
+	prefix   bool    // the sequence has a private prefix (< = > ?)
+	inter    bool    // the sequence has an intermediate byte
+
+	gbuf     []byte     // x/vt's cluster buffer: the encoded runes not yet placed
+	marks    []runeMark // one per rune in gbuf
+	lastChar byte       // x/vt's lastChar (REP), 0 = none
+
+	// Cursor simulation between reads of the real cursor: valid while
+	// known; any control, sequence or resize makes it unknown (DECAWM can
+	// only change through a sequence, so awm stays valid with it).
+	known bool
+	x     int
+	ph    bool // pending wrap
+	awm   bool // DECAWM at the last real-cursor read
+	width int
+	rows  int
+}
+
+// runeMark says where a rune of gbuf came from. lead is where Screen may end
+// a Write to place the clusters before this rune (x/vt's buffer then holds
+// nothing the end-of-write flush could split); end, right after the rune, is
+// the same for the clusters up to and including it. gnd: the parser is in the
+// ground state at lead, so our own bytes may be written there.
+type runeMark struct {
+	lead, end int64
+	gnd       bool
+}
+
+// scan runs the mirror over buf[from:].
+func (s *Screen) scan(from int) {
+	m := &s.m
+	for i := from; i < len(s.buf); i++ {
+		b := s.buf[i]
+		off := s.bufBase + int64(i)
+		if m.state == parser.Utf8State {
+			// x/ansi collects the announced number of bytes whatever they
+			// are, then prints the decoded rune (RuneError if invalid).
+			m.utf8[m.utf8Have] = b
+			m.utf8Have++
+			if m.utf8Have < m.utf8Want {
+				continue
+			}
+			r, _ := utf8.DecodeRune(m.utf8[:m.utf8Want])
+			m.state = parser.GroundState
+			s.print(r, runeMark{lead: m.utf8Lead, end: off + 1, gnd: m.utf8Gnd})
+			continue
+		}
+		prev := m.state
+		next, action := parser.Table.Transition(prev, b)
+		if prev != next && prev == parser.EscapeState {
+			m.clearSeq()
+		}
+		if b == ansi.ESC && prev == parser.EscapeState {
+			action = parser.ExecuteAction // x/ansi: two ESCs in a row
+		}
+		switch action {
+		case parser.PrintAction:
+			s.print(rune(b), runeMark{lead: off, end: off + 1, gnd: true})
+		case parser.ExecuteAction:
+			s.flushCluster() // x/vt flushes before every control
+			m.known = false
+		case parser.DispatchAction:
+			s.flushCluster() // and before every sequence handler
+			m.known = false
+			s.dispatched(prev, b, off)
+			if next == parser.EscapeState { // the ESC of an ST may begin the next one
+				m.seqStart = off
+			}
+		case parser.ClearAction:
+			m.clearSeq()
+			m.seqStart = off
+		case parser.CollectAction:
+			if next == parser.Utf8State {
+				m.utf8Want, m.utf8Have = utf8Len(b), 1
+				m.utf8[0] = b
+				m.utf8Lead, m.utf8Gnd = off, prev == parser.GroundState
+			} else {
+				m.inter = true
+			}
+		case parser.PrefixAction:
+			m.prefix = true
+		case parser.ParamAction:
+			m.param(b)
+		case parser.StartAction:
+			m.seqStart = off
+		}
+		m.state = next
+	}
+}
+
+// utf8Len is x/ansi's rune length for a lead byte it collects.
+func utf8Len(b byte) int {
+	switch {
+	case b >= 0xF0:
+		return 4
+	case b >= 0xE0:
+		return 3
+	default:
+		return 2
+	}
+}
+
+func (m *mirror) clearSeq() {
+	m.p0, m.pIdx, m.prefix, m.inter = parser.MissingParam, 0, false, false
+}
+
+// param mirrors x/ansi's ParamAction for the first parameter.
+func (m *mirror) param(b byte) {
+	switch {
+	case b >= '0' && b <= '9':
+		if m.pIdx == 0 {
+			if m.p0 == parser.MissingParam {
+				m.p0 = 0
+			}
+			m.p0 = m.p0*10 + int(b-'0')
+		}
+	case b == ':':
+		if m.pIdx == 0 {
+			m.p0 |= parser.HasMoreFlag
+		}
+		m.pIdx++
+	case b == ';':
+		m.pIdx++
+	}
+}
+
+// dispatched mirrors the two sequence handlers that touch the cluster
+// buffer: REP prints lastChar n times (leaving the last one buffered), RIS
+// forgets lastChar.
+func (s *Screen) dispatched(prev parser.State, final byte, off int64) {
+	m := &s.m
+	switch {
+	case prev == parser.EscapeState && final == 'c':
+		m.lastChar = 0
+	case (prev == parser.CsiEntryState || prev == parser.CsiParamState || prev == parser.CsiIntermediateState) &&
+		final == 'b' && !m.prefix && !m.inter:
+		n := m.p0 & parser.ParamMask
+		if n == parser.MissingParam {
+			n = 1
+		}
+		if limit := m.width * (m.rows + scrollbackLines + 1); n > limit && m.lastChar != 0 {
+			// x/vt runs REP one character at a time under our lock: a
+			// stray "CSI 999999999 b" (cat of a binary file) would freeze
+			// the pane and the UI for minutes. Past limit every further
+			// row only scrolls a row of lastChar through a screen and a
+			// scrollback already full of them, so a count with the same
+			// remainder gives the same screen. Feed the sequence without
+			// its final byte, cancel it (CAN) and send the shorter one.
+			s.feedTo(off)
+			s.inject(fmt.Sprintf("\x18\x1b[%db", limit+(n-limit)%m.width))
+			m.fed = off + 1 // the original final byte is replaced
+			s.fixes++
+			return // the inject's own end-of-write placed the last copy
+		}
+		if n >= 1 && m.lastChar != 0 {
+			// The earlier repeats are placed by the handler itself; the
+			// last one stays in x/vt's buffer. It has no bytes of its own:
+			// Screen can hold it only by holding the whole sequence.
+			m.gbuf = append(m.gbuf[:0], m.lastChar)
+			m.marks = append(m.marks[:0], runeMark{lead: m.seqStart, end: off + 1, gnd: false})
+		}
+	}
+}
+
+// print mirrors x/vt's handlePrint.
+func (s *Screen) print(r rune, mk runeMark) {
+	m := &s.m
+	if r >= ansi.SP && r < ansi.DEL {
+		if len(m.gbuf) == 1 && m.gbuf[0] >= ansi.SP && m.gbuf[0] < ansi.DEL {
+			s.place(m.gbuf, 1, 0, 0)
+			m.gbuf[0] = byte(r)
+			m.marks[0] = mk
+			return
+		}
+		s.flushCluster()
+	}
+	m.gbuf = utf8.AppendRune(m.gbuf, r)
+	m.marks = append(m.marks, mk)
+}
+
+// flushCluster places every cluster in the buffer (x/vt's flushGrapheme).
+func (s *Screen) flushCluster() {
+	s.placeClusters(false)
+}
+
+// placeClusters segments the buffer as flushGrapheme does and places the
+// clusters; with keepLast the last one stays buffered (it may still grow).
+// It returns the index of the first rune left in the buffer.
+func (s *Screen) placeClusters(keepLast bool) int {
+	m := &s.m
+	rest, r0 := m.gbuf, 0
+	for len(rest) > 0 {
+		cluster, width := ansi.FirstGraphemeCluster(rest, ansi.GraphemeWidth)
+		if len(cluster) == 0 {
+			break
+		}
+		if keepLast && len(cluster) == len(rest) {
+			break
+		}
+		n := utf8.RuneCount(cluster)
+		s.place(cluster, width, r0, r0+n-1)
+		rest = rest[len(cluster):]
+		r0 += n
+	}
+	if !keepLast || r0 == 0 {
+		if !keepLast {
+			m.gbuf, m.marks = m.gbuf[:0], m.marks[:0]
+		}
+		return 0
+	}
+	// Keep the unplaced cluster at the front of the buffer.
+	m.gbuf = m.gbuf[:copy(m.gbuf, rest)]
+	m.marks = m.marks[:copy(m.marks, m.marks[r0:])]
+	return r0
+}
+
+// settle ends a Write: the clusters that can no longer change are placed and
+// the stream is fed up to the held cluster, or entirely when force.
+func (s *Screen) settle(force bool) {
+	m := &s.m
+	end := s.bufBase + int64(len(s.buf))
+	if force {
+		s.flushCluster()
+		s.feedTo(end)
+		return
+	}
+	// Hold an unfinished rune or sequence too: the right-margin check needs
+	// to cut before a rune, and a long REP can only be replaced whole.
+	cut := end
+	switch m.state {
+	case parser.GroundState:
+	case parser.Utf8State:
+		cut = m.utf8Lead
+	default:
+		cut = m.seqStart
+	}
+	if len(m.gbuf) > 0 {
+		s.placeClusters(true)
+		// The held cluster is now first in the buffer: x/vt's buffer is
+		// empty right before its first rune.
+		cut = min(cut, m.marks[0].lead)
+	}
+	s.feedTo(cut)
+}
+
+// place mirrors x/vt's handleGrapheme for the cluster made of marks[r0..r1]
+// and corrects the right margin for wide clusters.
+func (s *Screen) place(cluster []byte, width, r0, r1 int) {
+	m := &s.m
+	if len(cluster) == 1 {
+		m.lastChar = cluster[0]
+	}
+	if width >= 2 && width <= m.width {
+		if m.known && !(m.awm && s.nearMargin(width)) {
+			s.advance(width)
+			return
+		}
+		s.placeWide(width, r0, r1)
+		return
+	}
+	if m.known {
+		s.advance(width)
+	}
+}
+
+// nearMargin: the wide cluster would start where it cannot fit or exactly
+// fills the row, after a pending wrap is taken.
+func (s *Screen) nearMargin(width int) bool {
+	m := &s.m
+	x := m.x
+	if m.ph {
+		x = 0
+	}
+	return x+width >= m.width
+}
+
+// advance moves the simulated cursor the way handleGrapheme does.
+func (s *Screen) advance(width int) {
+	m := &s.m
+	awm := m.awm
+	if m.ph && awm {
+		m.x, m.ph = 0, false
+	}
+	m.ph = awm && m.x >= m.width-1
+	if !m.ph {
+		m.x = min(m.x+width, m.width-1)
+	}
+}
+
+// placeWide feeds the emulator up to a wide cluster, reads the real cursor
+// and corrects what x/vt would get wrong at the right margin.
+func (s *Screen) placeWide(width, r0, r1 int) {
+	m := &s.m
+	cut, gnd := m.marks[0].lead, m.marks[0].gnd
+	if r0 > 0 {
+		cut, gnd = m.marks[r0-1].end, true
+	}
+	if cut < m.fed || !gnd {
+		// The cut point lies inside a sequence (ESC followed by a rune):
+		// nothing of ours may be written there. Leave it to x/vt.
+		m.known = false
+		return
+	}
+	s.feedTo(cut)
+	pos := s.emu.CursorPosition()
+	x := pos.X
+	m.awm = s.awm
+	if !m.awm {
+		m.known, m.x, m.ph = true, x, false
+		s.advance(width)
+		return
+	}
+	if x+width > m.width {
+		// x/vt would drop the cluster: wrap first, as an xterm does.
+		s.inject("\r\x1bD")
+		s.fixes++
+		x = 0
+	}
+	if x+width < m.width {
+		m.known, m.x, m.ph = true, x+width, false
+		return
+	}
+	// Exactly fills the row: let x/vt place it, then give it the pending
+	// wrap x/vt forgets, so the next character starts a new row instead of
+	// overwriting the cluster's right half.
+	s.feedTo(m.marks[r1].end)
+	pos = s.emu.CursorPosition()
+	at := m.width - width
+	cell := s.emu.CellAt(at, pos.Y)
+	if cell == nil || cell.Width != width || pos.X != m.width-1 {
+		m.known = false // not what x/vt v0.1.0 does: leave it alone
+		return
+	}
+	saved := cell.Clone()
+	c := m.lastChar
+	if c == 0 {
+		c = ' '
+		m.lastChar = c
+	}
+	// A narrow character at the last column sets x/vt's pending wrap (and
+	// keeps lastChar); it breaks the wide cell, which SetCell restores.
+	s.inject(string(rune(c)))
+	s.emu.SetCell(at, pos.Y, saved)
+	s.fixes++
+	m.known, m.x, m.ph = true, m.width-1, true
+}
+
+// Pump copies a seat's PTY output into its Screen until the PTY ends: it
+// returns nil at io.EOF (the child and its children closed the terminal) or
+// when the Proc was closed, else the read error. It flushes the Screen before
+// returning. x/vt carries runes split across reads itself; Screen carries
+// split grapheme clusters (see feed). Run it in the seat's reader goroutine.
+func Pump(proc io.Reader, screen *Screen) error {
+	defer screen.Flush()
+	b := make([]byte, 32<<10)
+	for {
+		n, err := proc.Read(b)
+		if n > 0 {
+			if _, werr := screen.Write(b[:n]); werr != nil {
+				return fmt.Errorf("pump: %w", werr)
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) {
+				return nil
+			}
+			return fmt.Errorf("pump: %w", err)
+		}
+	}
+}

@@ -1,0 +1,21 @@
+package seats
+
+import "errors"
+
+// Sentinel errors of the seats runtime (PTY, screen, ledger);
+// callers compare with errors.Is. The launch-line half keeps its own in
+// errors.go; StartPTY reuses its ErrNoCommand and ErrNoWorkDir.
+var (
+	// ErrBadSize: a terminal size outside 1…32767 columns or rows (the
+	// Windows console COORD is 16-bit signed).
+	ErrBadSize = errors.New("terminal size out of range")
+	// ErrScreenClosed: the Screen was closed.
+	ErrScreenClosed = errors.New("screen closed")
+	// ErrSeatTaken: the (topic, account) already has a seat starting or
+	// running (DESIGN §9 "one seat per (topic, account)").
+	ErrSeatTaken = errors.New("seat already taken")
+	// ErrSeatReleased: the seat left the ledger before it was started.
+	ErrSeatReleased = errors.New("seat released")
+	// ErrNoSeatKey: an empty topic or account id was given to the ledger.
+	ErrNoSeatKey = errors.New("topic and account are required")
+)

@@ -1,0 +1,715 @@
+package seats
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+)
+
+// SessionBook is what the Manager needs of the topic log's index
+// (*logstore.Store implements it): the recorded session id per (topic,
+// account), lazy topic creation, and whether a topic has posts (DESIGN §8, §9).
+type SessionBook interface {
+	Session(topicID, accountID string) (string, bool)
+	RecordSession(topicID, accountID, sessionID string) error
+	// DropSessionIf drops the record only while it still holds sessionID.
+	DropSessionIf(topicID, accountID, sessionID string) (bool, error)
+	EnsureTopic(topicID string) error
+	HasPosts(topicID string) (bool, error)
+}
+
+// RoomEndpoint is where seats find the room: the WebSocket URL (the
+// sidecar's PULLCEPT_ROOM_URL), the hooks base URL and the bearer token. The
+// token reaches the CLI's process environment only (DESIGN §7).
+type RoomEndpoint struct {
+	URL      string
+	HooksURL string
+	Token    string
+}
+
+// ManagerOptions configures NewManager. Sessions and Accounts are required.
+type ManagerOptions struct {
+	Sessions SessionBook
+	// Accounts looks an account up by id at launch time (the config may
+	// change while the app runs).
+	Accounts func(id string) (config.Account, bool)
+	// PullceptPath is the absolute path of our executable (sidecar, status
+	// line); "" = os.Executable.
+	PullceptPath string
+	// Environ is the base environment of every seat (nil: os.Environ).
+	Environ func() []string
+	// Logger receives seat life lines (nil: discarded).
+	Logger *slog.Logger
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+	// CodexPoll is how often a fresh Codex seat's rollout is looked for
+	// (0: codexPollEvery).
+	CodexPoll time.Duration
+}
+
+// codexPollEvery: a fresh Codex seat writes its rollout at its first turn;
+// a second is quick enough to record the id before a user would stop it and
+// costs one directory walk under $CODEX_HOME/sessions/<today>.
+const codexPollEvery = time.Second
+
+// State is a seat's life stage (DESIGN §10 participant panel).
+type State int
+
+// Seat states.
+const (
+	// StateStarting: the process runs, its sidecar has not joined yet.
+	StateStarting State = iota + 1
+	// StateRunning: the sidecar joined the roster (or the kind has none).
+	StateRunning
+	// StateExited: the process ended; the screen stays readable.
+	StateExited
+)
+
+// String names the state for logs.
+func (s State) String() string {
+	switch s {
+	case StateStarting:
+		return "starting"
+	case StateRunning:
+		return "running"
+	case StateExited:
+		return "exited"
+	}
+	return "unknown"
+}
+
+// StartResult says how a seat launched (shown on the status line, DESIGN §9).
+type StartResult struct {
+	// Resumed is true when the kind's resume line ran with SessionID.
+	Resumed   bool
+	SessionID string
+	// Dropped is a recorded session id that was dropped because its
+	// transcript is missing; DropReason says why.
+	Dropped    string
+	DropReason string
+	// Warnings are the launch builder's (stripped options, a disabled
+	// .mcp.json key …).
+	Warnings []string
+	// Preview is the line that ran (no env values, no token).
+	Preview string
+}
+
+// SeatInfo is one seat as the UI lists it.
+type SeatInfo struct {
+	Topic, Account string
+	State          State
+	Pid            int
+	Started        time.Time
+	Argv           []string
+	Dir            string
+	ExitCode       int
+	// Requested is true when the user (or a topic delete, or quit) stopped it.
+	Requested bool
+	Err       error
+}
+
+// Event is what Manager.Events carries (must-deliver, in order).
+type Event interface{ seatEvent() }
+
+// SeatChanged: a seat changed state.
+type SeatChanged struct{ Info SeatInfo }
+
+// SeatNotice: something the status line must show about a seat (a dropped
+// resume record, a recorded Codex session, a sidecar that never joined).
+type SeatNotice struct {
+	Topic, Account string
+	Text           string
+	Error          bool
+}
+
+func (SeatChanged) seatEvent() {}
+func (SeatNotice) seatEvent()  {}
+
+// Manager runs the seats: launch (BuildLaunch/PrepareLaunch), PTY, screen,
+// typing queue and the ledger, and it implements room.Terminals so the room
+// types posts into them (DESIGN §2, §5, §9).
+//
+// Goroutines per seat (owner: the seat, ended by the child's exit): the PTY
+// reader (Pump), the exit watcher (Wait, then cleanup), the typing writer
+// (Typist), the emulator's reply reader (Screen), and for a fresh Codex seat a
+// rollout watcher. Lock order: Manager.mu → Ledger → Typist/Screen (leaves).
+type Manager struct {
+	opts   ManagerOptions
+	ledger *Ledger
+	logger *slog.Logger
+
+	mu       sync.Mutex
+	room     RoomEndpoint
+	seats    map[seatKey]*Seat
+	closed   bool
+	events   *eventQueue
+	changed  chan struct{}
+	wg       sync.WaitGroup
+	claimed  map[string]bool // Codex session ids already recorded by a seat this run
+	stopping map[seatKey]bool
+}
+
+type seatKey struct{ topic, account string }
+
+// Seat is one running (or exited) CLI in one topic for one account.
+type Seat struct {
+	Topic, Account string
+
+	launch  Launch
+	kind    config.Kind
+	proc    Proc
+	screen  *Screen
+	typist  *Typist
+	started time.Time
+	done    chan struct{}
+
+	mu        sync.Mutex
+	state     State
+	joined    bool
+	requested bool
+	exitCode  int
+	err       error
+}
+
+// NewManager returns a Manager with no seats. Call SetRoom before Start.
+func NewManager(o ManagerOptions) (*Manager, error) {
+	if o.Sessions == nil || o.Accounts == nil {
+		return nil, errors.New("new seat manager: sessions and accounts are required")
+	}
+	if o.PullceptPath == "" {
+		p, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("new seat manager: own executable: %w", err)
+		}
+		o.PullceptPath = p
+	}
+	if o.Environ == nil {
+		o.Environ = os.Environ
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.CodexPoll <= 0 {
+		o.CodexPoll = codexPollEvery
+	}
+	lg := o.Logger
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
+	}
+	return &Manager{
+		opts:     o,
+		ledger:   NewLedger(),
+		logger:   lg,
+		seats:    map[seatKey]*Seat{},
+		events:   newEventQueue(),
+		changed:  make(chan struct{}, 1),
+		claimed:  map[string]bool{},
+		stopping: map[seatKey]bool{},
+	}, nil
+}
+
+// SetRoom sets where seats find the room (the loopback server exists only
+// after the hub, which needs the Manager as its Terminals).
+func (m *Manager) SetRoom(r RoomEndpoint) {
+	m.mu.Lock()
+	m.room = r
+	m.mu.Unlock()
+}
+
+// Events is the seat life stream (must-deliver, in order). Closed by Close.
+func (m *Manager) Events() <-chan Event { return m.events.C() }
+
+// Changed is a capacity-1 signal: some seat's screen changed (coalesced).
+func (m *Manager) Changed() <-chan struct{} { return m.changed }
+
+// Start launches accountID in topicID with a cols×rows PTY (DESIGN §9):
+// claims the seat in the ledger, decides resume (a recorded id whose
+// transcript is missing is dropped on the spot), registers .mcp.json, builds
+// the line, spawns it and starts its goroutines. Errors: ErrSeatTaken, launch
+// refusals from BuildLaunch (wrapped), spawn errors. A failed start leaves
+// nothing claimed.
+func (m *Manager) Start(topicID, accountID string, cols, rows int) (StartResult, error) {
+	var res StartResult
+	acct, ok := m.opts.Accounts(accountID)
+	if !ok {
+		return res, fmt.Errorf("start seat %s: %w", accountID, ErrUnknownAccount)
+	}
+	if !acct.Kind.Launches() {
+		return res, fmt.Errorf("start seat %s: kind %s does not run as a seat: %w", accountID, acct.Kind, ErrNotASeat)
+	}
+	m.mu.Lock()
+	ep, closed := m.room, m.closed
+	m.mu.Unlock()
+	if closed {
+		return res, ErrManagerClosed
+	}
+	if ep.URL == "" {
+		return res, errors.New("start seat: the room is not listening yet")
+	}
+	claim, err := m.ledger.Claim(topicID, accountID)
+	if err != nil {
+		return res, fmt.Errorf("start seat %s in %s: %w", accountID, topicID, err)
+	}
+	started := false
+	defer func() {
+		if !started {
+			m.ledger.Release(claim)
+		}
+	}()
+
+	// Resume decision (DESIGN §9).
+	recorded, _ := m.opts.Sessions.Session(topicID, accountID)
+	exists := false
+	if recorded != "" {
+		if exists, err = TranscriptExists(acct, m.getenv, recorded); err != nil {
+			m.logger.Warn("transcript check", "topic", topicID, "account", accountID, "err", err)
+		}
+	}
+	resume, drop, reason := DecideResume(acct, recorded, exists)
+	if drop {
+		if _, err := m.opts.Sessions.DropSessionIf(topicID, accountID, recorded); err != nil {
+			m.logger.Warn("drop session", "err", err)
+		}
+		res.Dropped, res.DropReason = recorded, reason
+	}
+	hasPosts, err := m.opts.Sessions.HasPosts(topicID)
+	if err != nil {
+		m.logger.Warn("has posts", "topic", topicID, "err", err)
+	}
+	in := LaunchInput{
+		Account:       acct,
+		TopicID:       topicID,
+		Resume:        resume,
+		PullceptPath:  m.opts.PullceptPath,
+		RoomURL:       ep.URL,
+		HooksURL:      ep.HooksURL,
+		UnseenHistory: UnseenHistory(hasPosts, resume),
+	}
+	if resume {
+		in.SessionID = recorded
+	}
+	l, err := PrepareLaunch(in)
+	if err != nil {
+		return res, fmt.Errorf("start seat %s: %w", acct.DisplayName(), err)
+	}
+	res.Resumed, res.SessionID, res.Warnings, res.Preview = l.Resumed, l.SessionID, l.Warnings, l.Preview
+
+	// Lazy topic creation: the first seat start creates the index entry.
+	if err := m.opts.Sessions.EnsureTopic(topicID); err != nil {
+		return res, fmt.Errorf("start seat: topic %s: %w", topicID, err)
+	}
+
+	env := append(slices.Clone(m.opts.Environ()), l.Env...)
+	env = append(env, EnvRoomToken+"="+ep.Token)
+	proc, err := StartPTY(PTYOptions{Argv: l.Argv, Dir: l.Dir, Env: env, Cols: cols, Rows: rows})
+	if err != nil {
+		return res, fmt.Errorf("start seat %s: %w", acct.DisplayName(), err)
+	}
+	if l.SessionID != "" && !l.Resumed {
+		if err := m.opts.Sessions.RecordSession(topicID, accountID, l.SessionID); err != nil {
+			m.notice(topicID, accountID, true, "could not record the session id of %s: %v", acct.DisplayName(), err)
+		}
+	}
+
+	s := &Seat{Topic: topicID, Account: accountID, launch: l, kind: acct.Kind, proc: proc,
+		started: m.opts.Now(), done: make(chan struct{}), state: StateStarting}
+	s.typist = NewTypist(proc, TypistOptions{})
+	screen, err := NewScreen(orDefault(cols, defaultCols), orDefault(rows, defaultRows), s.typist.Reply)
+	if err != nil {
+		_ = proc.Kill()
+		_ = proc.Close()
+		_, _ = proc.Wait()
+		s.typist.Close()
+		return res, fmt.Errorf("start seat: screen: %w", err)
+	}
+	s.screen = screen
+	if err := m.ledger.Started(claim, SeatRecord{Pid: proc.Pid(), Started: s.started, Argv: l.Argv, Dir: l.Dir}); err != nil {
+		m.logger.Warn("ledger", "err", err)
+	}
+
+	m.mu.Lock()
+	if old, ok := m.seats[seatKey{topicID, accountID}]; ok && old.screen != nil {
+		_ = old.screen.Close()
+	}
+	m.seats[seatKey{topicID, accountID}] = s
+	m.mu.Unlock()
+	started = true
+
+	m.goSeat("pump", s, func() { m.pump(s) })
+	m.goSeat("wait", s, func() { m.wait(s, claim) })
+	if acct.Kind == config.KindCodexCLI && !l.Resumed {
+		m.goSeat("rollout", s, func() { m.watchCodexRollout(s, acct) })
+	}
+	m.emit(SeatChanged{Info: s.info()})
+	m.logger.Info("seat started", "topic", topicID, "account", accountID, "pid", proc.Pid(), "resumed", l.Resumed)
+	return res, nil
+}
+
+func orDefault(v, d int) int {
+	if v <= 0 {
+		return d
+	}
+	return v
+}
+
+// getenv is the process environment lookup used for transcript locations.
+func (m *Manager) getenv(name string) string {
+	prefix := name + "="
+	env := m.opts.Environ()
+	for i := len(env) - 1; i >= 0; i-- {
+		if len(env[i]) > len(prefix) && env[i][:len(prefix)] == prefix {
+			return env[i][len(prefix):]
+		}
+	}
+	return ""
+}
+
+// goSeat runs f in a goroutine owned by the Manager (waited for by Close),
+// with a recover so one seat's bug never takes the app down.
+func (m *Manager) goSeat(what string, s *Seat, f func()) {
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				m.logger.Error("seat goroutine panic", "what", what, "topic", s.Topic, "account", s.Account, "panic", r, "stack", string(debug.Stack()))
+			}
+		}()
+		f()
+	}()
+}
+
+// pump feeds the PTY output into the screen until EOF and signals changes.
+func (m *Manager) pump(s *Seat) {
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-s.screen.Changed():
+				m.signal()
+			case <-stop:
+				return
+			}
+		}
+	}()
+	if err := Pump(s.proc, s.screen); err != nil {
+		m.logger.Debug("pump ended", "topic", s.Topic, "account", s.Account, "err", err)
+	}
+	m.signal()
+}
+
+func (m *Manager) signal() {
+	select {
+	case m.changed <- struct{}{}:
+	default:
+	}
+}
+
+// wait reaps the child, frees the ledger and applies the resume rule: a
+// resumed seat that exits on its own without ever joining the roster loses
+// its record; a seat the user stopped never counts as a failure (DESIGN §9).
+func (m *Manager) wait(s *Seat, claim Claim) {
+	code, err := s.proc.Wait()
+	// On Windows the ConPTY output never ends by itself: close it so Pump returns.
+	_ = s.proc.Close()
+	s.typist.Close()
+	m.ledger.Release(claim)
+
+	s.mu.Lock()
+	s.state, s.exitCode, s.err = StateExited, code, err
+	joined, requested := s.joined, s.requested
+	s.mu.Unlock()
+	close(s.done)
+
+	if s.launch.Resumed && !joined && !requested {
+		if dropped, derr := m.opts.Sessions.DropSessionIf(s.Topic, s.Account, s.launch.SessionID); derr == nil && dropped {
+			m.notice(s.Topic, s.Account, true, "resumed session %s exited before joining the room; its record was dropped (the next start is fresh)", s.launch.SessionID)
+		}
+	}
+	m.emit(SeatChanged{Info: s.info()})
+	m.logger.Info("seat exited", "topic", s.Topic, "account", s.Account, "code", code, "requested", requested)
+}
+
+// watchCodexRollout records a fresh Codex seat's session id once its first
+// turn creates the rollout (DESIGN §9), skipping ids other seats claimed.
+func (m *Manager) watchCodexRollout(s *Seat, acct config.Account) {
+	home, err := CodexHome(SeatGetenv(acct, m.getenv))
+	if err != nil {
+		m.notice(s.Topic, s.Account, true, "cannot find CODEX_HOME for %s: %v", acct.DisplayName(), err)
+		return
+	}
+	since := s.started.Add(-2 * time.Second) // file times have coarse resolution on some systems
+	t := time.NewTicker(m.opts.CodexPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-t.C:
+		}
+		found, err := CodexRolloutsSince(home, acct.WorkDir, since)
+		if err != nil {
+			m.logger.Debug("codex rollouts", "err", err)
+			continue
+		}
+		for _, cs := range found {
+			m.mu.Lock()
+			taken := m.claimed[cs.ID]
+			if !taken {
+				m.claimed[cs.ID] = true
+			}
+			m.mu.Unlock()
+			if taken {
+				continue
+			}
+			if err := m.opts.Sessions.RecordSession(s.Topic, s.Account, cs.ID); err != nil {
+				m.notice(s.Topic, s.Account, true, "could not record the Codex session of %s: %v", acct.DisplayName(), err)
+			}
+			s.mu.Lock()
+			s.launch.SessionID = cs.ID
+			s.mu.Unlock()
+			return
+		}
+	}
+}
+
+// Stop stops the seat on the user's request (never a failure, DESIGN §9) and
+// waits until its process is reaped (bounded by Proc.Kill's escalation).
+func (m *Manager) Stop(topicID, accountID string) error {
+	s, ok := m.Seat(topicID, accountID)
+	if !ok {
+		return fmt.Errorf("stop seat %s in %s: %w", accountID, topicID, ErrNoSeat)
+	}
+	s.mu.Lock()
+	if s.state == StateExited {
+		s.mu.Unlock()
+		return nil
+	}
+	s.requested = true
+	s.mu.Unlock()
+	if err := s.proc.Kill(); err != nil {
+		m.logger.Debug("kill", "err", err)
+	}
+	<-s.done
+	return nil
+}
+
+// StopTopic stops every seat of topicID (topic delete) and returns the
+// accounts that were running.
+func (m *Manager) StopTopic(topicID string) []string {
+	var accts []string
+	for _, in := range m.Seats(topicID) {
+		if in.State == StateExited {
+			continue
+		}
+		accts = append(accts, in.Account)
+		_ = m.Stop(topicID, in.Account)
+	}
+	return accts
+}
+
+// Forget drops an exited seat's screen (e.g. the topic was deleted).
+func (m *Manager) Forget(topicID, accountID string) {
+	m.mu.Lock()
+	s, ok := m.seats[seatKey{topicID, accountID}]
+	if ok && s.State() == StateExited {
+		delete(m.seats, seatKey{topicID, accountID})
+	}
+	m.mu.Unlock()
+	if ok && s.State() == StateExited {
+		_ = s.screen.Close()
+	}
+}
+
+// Seat returns the seat of (topic, account), running or exited.
+func (m *Manager) Seat(topicID, accountID string) (*Seat, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.seats[seatKey{topicID, accountID}]
+	return s, ok
+}
+
+// Seats lists topicID's seats ("" = every topic), running or exited.
+func (m *Manager) Seats(topicID string) []SeatInfo {
+	m.mu.Lock()
+	list := make([]*Seat, 0, len(m.seats))
+	for k, s := range m.seats {
+		if topicID == "" || k.topic == topicID {
+			list = append(list, s)
+		}
+	}
+	m.mu.Unlock()
+	out := make([]SeatInfo, 0, len(list))
+	for _, s := range list {
+		out = append(out, s.info())
+	}
+	slices.SortFunc(out, func(a, b SeatInfo) int {
+		if c := a.Started.Compare(b.Started); c != 0 {
+			return c
+		}
+		return cmpString(a.Account, b.Account)
+	})
+	return out
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Running reports whether accountID has a live seat in any topic.
+func (m *Manager) Running(accountID string) bool {
+	for _, in := range m.Seats("") {
+		if in.Account == accountID && in.State != StateExited {
+			return true
+		}
+	}
+	return false
+}
+
+// Close stops every seat (quit), waits for their goroutines and closes Events.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	m.closed = true
+	list := make([]*Seat, 0, len(m.seats))
+	for _, s := range m.seats {
+		list = append(list, s)
+	}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range list {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = m.Stop(s.Topic, s.Account)
+		}()
+	}
+	wg.Wait()
+	m.wg.Wait()
+	for _, s := range list {
+		_ = s.screen.Close()
+	}
+	m.events.Close()
+}
+
+func (m *Manager) emit(e Event) { m.events.Push(e) }
+
+func (m *Manager) notice(topic, account string, isErr bool, format string, args ...any) {
+	m.emit(SeatNotice{Topic: topic, Account: account, Error: isErr, Text: fmt.Sprintf(format, args...)})
+}
+
+// --- room.Terminals ---
+
+var _ room.Terminals = (*Manager)(nil)
+
+// Enqueue queues p for the seat of (topic, account) and never blocks
+// (DESIGN §5). False when that account has no running seat there.
+func (m *Manager) Enqueue(topicID, accountID string, p room.Post) bool {
+	s, ok := m.Seat(topicID, accountID)
+	if !ok || s.State() == StateExited {
+		return false
+	}
+	s.typist.Enqueue(p)
+	return true
+}
+
+// SidecarJoined marks the seat as having joined the roster (the resume rule
+// reads it) and starts the typing queue's ready fallback.
+func (m *Manager) SidecarJoined(topicID, accountID string) {
+	s, ok := m.Seat(topicID, accountID)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	first := !s.joined
+	s.joined = true
+	if s.state == StateStarting {
+		s.state = StateRunning
+	}
+	s.mu.Unlock()
+	s.typist.Joined()
+	if first {
+		m.emit(SeatChanged{Info: s.info()})
+	}
+}
+
+// SidecarReady releases the seat's typing queue: its CLI has the room tools.
+func (m *Manager) SidecarReady(topicID, accountID string) {
+	if s, ok := m.Seat(topicID, accountID); ok {
+		s.typist.Ready()
+	}
+}
+
+// --- Seat ---
+
+// State is the seat's life stage.
+func (s *Seat) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+func (s *Seat) info() SeatInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return SeatInfo{Topic: s.Topic, Account: s.Account, State: s.state, Pid: s.proc.Pid(),
+		Started: s.started, Argv: s.launch.Argv, Dir: s.launch.Dir, ExitCode: s.exitCode,
+		Requested: s.requested, Err: s.err}
+}
+
+// Screen is the seat's terminal emulator.
+func (s *Seat) Screen() *Screen { return s.screen }
+
+// SessionID is the seat's session id ("" while a fresh Codex seat has none).
+func (s *Seat) SessionID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.launch.SessionID
+}
+
+// Done is closed once the seat's process has exited and been reaped.
+func (s *Seat) Done() <-chan struct{} { return s.done }
+
+// Input hands the human's key bytes to the seat's writer; the unsent-input
+// tracker sees them (DESIGN §5). Never blocks.
+func (s *Seat) Input(b []byte) error {
+	if s.State() == StateExited {
+		return ErrNoSeat
+	}
+	s.typist.Human(b)
+	return nil
+}
+
+// Hold and Release hold room typing for a reason (a permission prompt
+// reported by hooks, DESIGN §5).
+func (s *Seat) Hold(reason string)    { s.typist.Hold(reason) }
+func (s *Seat) Release(reason string) { s.typist.Release(reason) }
+
+// Resize sets the PTY and the emulator to cols×rows cells.
+func (s *Seat) Resize(cols, rows int) error {
+	if err := s.screen.Resize(cols, rows); err != nil {
+		return err
+	}
+	if s.State() == StateExited {
+		return nil
+	}
+	return s.proc.Resize(cols, rows)
+}

@@ -1,0 +1,141 @@
+package seats
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Proc is one seat's child process running in a pseudo-terminal (DESIGN §9:
+// a seat's liveness is "its PTY is still running"). Read and Write are the
+// PTY master; everything else acts on the child and its process tree.
+//
+// Read returns the child's output and io.EOF once the child and everything it
+// spawned have closed the terminal (Linux reports that as EIO; it is mapped to
+// io.EOF). On Windows the ConPTY output never ends on its own: call Close after
+// Wait returns to end a pending Read. Only one goroutine may Read (Pump) and
+// only one may Write (the seat's Typist: STYLE "One writer per PTY").
+type Proc interface {
+	io.Reader
+	io.Writer
+	// Resize sets the terminal size in cells; the child sees SIGWINCH on Unix.
+	Resize(cols, rows int) error
+	// Wait blocks until the child exits and returns its exit code: the
+	// status it passed to exit, or 128+signal when a signal ended it (as
+	// shells report it). Any number of callers may Wait; the child is reaped
+	// exactly once, whether or not anybody waits (no zombies).
+	Wait() (exitCode int, err error)
+	// Kill ends the child and every process it started in its group or job
+	// (Unix: SIGHUP and SIGTERM to the process group, SIGKILL after at most
+	// 2 s; Windows: the Job object is terminated). It does not wait for the
+	// child to be reaped: call Wait for that.
+	Kill() error
+	// Close closes the PTY master; a blocked Read returns. On Unix the kernel
+	// then hangs up the terminal (SIGHUP to the session); on Windows the Job
+	// object is closed too, which ends the tree. Idempotent.
+	Close() error
+	// Pid is the child's process id (on Unix also its process group and
+	// session id).
+	Pid() int
+}
+
+// PTYOptions describes the child to start in a pseudo-terminal (DESIGN §9).
+// Argv is the command line, Argv[0] found through PATH when it has no path
+// separator; it is run as given, never through a shell. Dir is the working
+// directory and is required (no fallback to Pullcept's own cwd). Env is the
+// complete environment of the child (nil means Pullcept's own); TERM is set to
+// xterm-256color when Env has no TERM, because the child's terminal is our
+// x/vt emulator. Cols and Rows are the initial size in cells; 0 means 80×24.
+type PTYOptions struct {
+	Argv []string
+	Dir  string
+	Env  []string
+	Cols int
+	Rows int
+}
+
+// Default terminal size when PTYOptions leaves it at zero: the classic VT100
+// size that every CLI renders sensibly until the UI sends the pane's real size.
+const (
+	defaultCols = 80
+	defaultRows = 24
+)
+
+// maxCells bounds a terminal dimension: both the Unix winsize and the Windows
+// COORD hold 16-bit values.
+const maxCells = 1<<15 - 1
+
+// termName is the terminal type the child is told it runs in: x/vt emulates
+// xterm's sequences, 256 colours and truecolor (libraries.md §2).
+const termName = "xterm-256color"
+
+// StartPTY starts o.Argv in a new pseudo-terminal of o.Cols×o.Rows cells and
+// returns the running Proc. On Unix the child leads a new session with the PTY
+// as its controlling terminal (Ctrl+C reaches it, and Kill reaches its whole
+// process group); on Windows it runs in a ConPTY inside a Job object that is
+// killed with it. Errors: ErrNoCommand, ErrNoWorkDir, ErrBadSize, or the
+// wrapped OS error when the command cannot be found or started.
+func StartPTY(o PTYOptions) (Proc, error) {
+	if len(o.Argv) == 0 || o.Argv[0] == "" {
+		return nil, ErrNoCommand
+	}
+	if o.Dir == "" {
+		return nil, ErrNoWorkDir
+	}
+	cols, rows, err := ptySize(o.Cols, o.Rows)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(o.Dir); err != nil {
+		return nil, fmt.Errorf("start %s: working directory: %w", o.Argv[0], err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("start %s: working directory %s: %w", o.Argv[0], o.Dir, errors.New("not a directory"))
+	}
+	env := o.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env = withTerm(env)
+	p, err := startPTY(o.Argv, o.Dir, env, cols, rows)
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", o.Argv[0], err)
+	}
+	return p, nil
+}
+
+// ptySize applies the 80×24 default and checks the range.
+func ptySize(cols, rows int) (int, int, error) {
+	if cols == 0 {
+		cols = defaultCols
+	}
+	if rows == 0 {
+		rows = defaultRows
+	}
+	if err := checkSize(cols, rows); err != nil {
+		return 0, 0, err
+	}
+	return cols, rows, nil
+}
+
+// checkSize reports ErrBadSize for a dimension outside 1…maxCells.
+func checkSize(cols, rows int) error {
+	if cols < 1 || rows < 1 || cols > maxCells || rows > maxCells {
+		return fmt.Errorf("%d×%d: %w", cols, rows, ErrBadSize)
+	}
+	return nil
+}
+
+// withTerm returns env with TERM=termName appended when env has no TERM.
+// The caller's slice is never modified.
+func withTerm(env []string) []string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "TERM=") {
+			return env
+		}
+	}
+	out := make([]string, 0, len(env)+1)
+	out = append(out, env...)
+	return append(out, "TERM="+termName)
+}

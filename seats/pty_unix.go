@@ -1,0 +1,211 @@
+//go:build unix
+
+package seats
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+// killGrace is how long Kill lets the process group react to SIGHUP and
+// SIGTERM before SIGKILL: enough for a CLI to restore its terminal and write
+// its session file (Claude Code and Codex exit well within 1 s), short enough
+// that stopping a seat never feels stuck.
+const killGrace = 2 * time.Second
+
+// killPoll is how often Kill checks whether the process group is gone.
+const killPoll = 20 * time.Millisecond
+
+// unixProc is a child in a creack/pty pseudo-terminal. The wait goroutine
+// started by startPTY owns cmd.Wait and closes done when the child is reaped.
+type unixProc struct {
+	cmd    *exec.Cmd
+	master *os.File // non-blocking, poller-backed: Close wakes a blocked Read
+	pid    int
+
+	done     chan struct{} // closed once the child is reaped
+	exitCode int           // valid after done
+	waitErr  error         // valid after done
+
+	closeOnce sync.Once
+	closeErr  error
+
+	killMu    sync.Mutex
+	groupGone bool // Kill saw the process group empty; never signal its id again
+}
+
+func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	// StartWithSize sets Setsid+Setctty, wires the slave to stdin/out/err,
+	// starts the child and closes the slave in this process.
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	if err != nil {
+		return nil, err
+	}
+	// creack/pty called Fd() on the master, which switched it to blocking
+	// mode: Close would then neither wake a blocked Read nor hang up the
+	// child (measured, libraries.md §1.1). Re-wrap a close-on-exec duplicate
+	// in non-blocking mode so os.File uses the runtime poller.
+	master, err := pollableDup(f)
+	_ = f.Close() // the duplicate (or nothing, on error) is what we keep
+	if err != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		return nil, fmt.Errorf("pty master: %w", err)
+	}
+	p := &unixProc{cmd: cmd, master: master, pid: cmd.Process.Pid, done: make(chan struct{})}
+	go p.reap()
+	return p, nil
+}
+
+// pollableDup returns a non-blocking, close-on-exec duplicate of f as a new
+// *os.File. F_DUPFD_CLOEXEC rather than dup(2): a plain duplicate would leak
+// into every later seat's child and keep this terminal open after its own
+// child exits (no EOF, no hangup).
+func pollableDup(f *os.File) (*os.File, error) {
+	var fd int
+	var dupErr error
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	if err := rc.Control(func(old uintptr) {
+		fd, dupErr = unix.FcntlInt(old, unix.F_DUPFD_CLOEXEC, 0)
+	}); err != nil {
+		return nil, err
+	}
+	if dupErr != nil {
+		return nil, fmt.Errorf("dup: %w", dupErr)
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		_ = unix.Close(fd)
+		return nil, fmt.Errorf("set non-blocking: %w", err)
+	}
+	return os.NewFile(uintptr(fd), f.Name()), nil
+}
+
+// reap is the only caller of cmd.Wait (always called: no zombies). It
+// records the exit code for every Wait caller.
+func (p *unixProc) reap() {
+	defer close(p.done)
+	defer func() {
+		if r := recover(); r != nil {
+			p.exitCode, p.waitErr = -1, fmt.Errorf("wait: panic: %v", r)
+		}
+	}()
+	err := p.cmd.Wait()
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		p.exitCode, p.waitErr = -1, fmt.Errorf("wait: %w", err)
+		return
+	}
+	p.exitCode = exitCode(p.cmd.ProcessState)
+}
+
+// exitCode is the status passed to exit, or 128+signal for a child a signal
+// ended (shell convention: Ctrl+C gives 130).
+func exitCode(ps *os.ProcessState) int {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+// Read reads the child's output. EIO (Linux, once every slave descriptor is
+// closed) is io.EOF.
+func (p *unixProc) Read(b []byte) (int, error) {
+	n, err := p.master.Read(b)
+	if err != nil && errors.Is(err, syscall.EIO) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// Write writes keys to the child's terminal.
+func (p *unixProc) Write(b []byte) (int, error) { return p.master.Write(b) }
+
+// Resize sets the window size through the poller-held descriptor (pty.Setsize
+// would call Fd() and make it blocking again).
+func (p *unixProc) Resize(cols, rows int) error {
+	if err := checkSize(cols, rows); err != nil {
+		return err
+	}
+	rc, err := p.master.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("resize: %w", err)
+	}
+	var ioErr error
+	if err := rc.Control(func(fd uintptr) {
+		ioErr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, &unix.Winsize{Col: uint16(cols), Row: uint16(rows)})
+	}); err != nil {
+		return fmt.Errorf("resize: %w", err)
+	}
+	if ioErr != nil {
+		return fmt.Errorf("resize: %w", ioErr)
+	}
+	return nil
+}
+
+// Wait returns the reaped child's exit code.
+func (p *unixProc) Wait() (int, error) {
+	<-p.done
+	return p.exitCode, p.waitErr
+}
+
+// Kill sends SIGHUP and SIGTERM to the child's process group, waits up to
+// killGrace for the group to empty, then sends SIGKILL. Members that left the
+// group with setsid are out of reach (accepted, libraries.md §1.4).
+func (p *unixProc) Kill() error {
+	p.killMu.Lock()
+	defer p.killMu.Unlock()
+	if p.groupGone {
+		return nil
+	}
+	pgid := p.pid // Setsid: the child leads its own session and process group
+	if !p.signalGroup(pgid, syscall.SIGHUP) {
+		return nil
+	}
+	p.signalGroup(pgid, syscall.SIGTERM)
+	deadline := time.Now().Add(killGrace)
+	for time.Now().Before(deadline) {
+		if !p.signalGroup(pgid, 0) {
+			return nil
+		}
+		time.Sleep(killPoll)
+	}
+	if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("kill process group %d: %w", pgid, err)
+	}
+	return nil
+}
+
+// signalGroup sends sig to the group and reports whether the group still
+// exists. Once it is gone its id may be reused by an unrelated group, so it
+// is never signalled again.
+func (p *unixProc) signalGroup(pgid int, sig syscall.Signal) bool {
+	if err := syscall.Kill(-pgid, sig); errors.Is(err, syscall.ESRCH) {
+		p.groupGone = true
+		return false
+	}
+	return true
+}
+
+// Close closes the master; a pending Read returns.
+func (p *unixProc) Close() error {
+	p.closeOnce.Do(func() { p.closeErr = p.master.Close() })
+	return p.closeErr
+}
+
+// Pid returns the child's process id.
+func (p *unixProc) Pid() int { return p.pid }
