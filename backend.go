@@ -179,9 +179,9 @@ func (b *backend) History(topicID, before string, limit int) ([]room.Post, bool,
 }
 
 func (b *backend) Roster(topicID string) ([]room.Member, error) { return b.a.hub.Roster(topicID) }
-func (b *backend) OpenRoom(topicID string) error               { return b.a.hub.OpenRoom(topicID) }
-func (b *backend) CloseRoom(topicID string)                    { b.a.hub.CloseRoom(topicID) }
-func (b *backend) RoomEvents() <-chan room.Event               { return b.a.sub.C() }
+func (b *backend) OpenRoom(topicID string) error                { return b.a.hub.OpenRoom(topicID) }
+func (b *backend) CloseRoom(topicID string)                     { b.a.hub.CloseRoom(topicID) }
+func (b *backend) RoomEvents() <-chan room.Event                { return b.a.sub.C() }
 
 // --- TopicStore ---
 
