@@ -345,6 +345,19 @@ func (b *lineBuilder) claude(opts []string) ([]string, error) {
 	return argv, nil
 }
 
+// RoomTools are the sidecar's tools (DESIGN §7).
+var RoomTools = []string{"say_to_room", "read_room_history", "my_usage"}
+
+// RoomToolNames are the full Claude Code tool names of the room tools under
+// the .mcp.json key (mcp__<key>__<tool>).
+func RoomToolNames(key string) []string {
+	names := make([]string, len(RoomTools))
+	for i, t := range RoomTools {
+		names[i] = ToolName(key, t)
+	}
+	return names
+}
+
 // claudeSettings is the inline --settings JSON (DESIGN §9, §11).
 func (b *lineBuilder) claudeSettings(others []string, character string) (string, error) {
 	type statusLine struct {
@@ -361,13 +374,22 @@ func (b *lineBuilder) claudeSettings(others []string, character string) (string,
 	type hookGroup struct {
 		Hooks []httpHook `json:"hooks"`
 	}
+	type permissions struct {
+		Allow []string `json:"allow"`
+	}
 	settings := struct {
 		Enabled     []string               `json:"enabledMcpjsonServers"`
 		Disabled    []string               `json:"disabledMcpjsonServers,omitempty"`
+		Permissions permissions            `json:"permissions"`
 		OutputStyle string                 `json:"outputStyle,omitempty"`
 		StatusLine  *statusLine            `json:"statusLine,omitempty"`
 		Hooks       map[string][]hookGroup `json:"hooks,omitempty"`
-	}{Enabled: []string{b.key}, Disabled: others, OutputStyle: character}
+	}{Enabled: []string{b.key}, Disabled: others, OutputStyle: character,
+		// The room's own tools never ask the human: a seat in default
+		// permission mode would otherwise stop on every say_to_room
+		// (research/claude-code-e2e.md §4); Codex approves them with
+		// default_tools_approval_mode="approve" the same way.
+		Permissions: permissions{Allow: RoomToolNames(b.key)}}
 
 	base, err := b.statusAndHooksBase()
 	if err != nil {

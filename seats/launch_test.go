@@ -140,6 +140,8 @@ func TestClaudeFresh(t *testing.T) {
 		"statusLine": map[string]any{"type": "command",
 			"command": testPullcept + " status-line " + testHooks + "/hooks/status/t-1/acc-lin"},
 		"hooks": expectedHooks("t-1", "acc-lin"),
+		"permissions": map[string]any{"allow": []any{
+			"mcp__" + key + "__say_to_room", "mcp__" + key + "__read_room_history", "mcp__" + key + "__my_usage"}},
 	}
 	if got := decodeSettings(t, js); !reflect.DeepEqual(got, wantSettings) {
 		t.Errorf("settings\n%v\nwant\n%v", got, wantSettings)
