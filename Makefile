@@ -8,7 +8,7 @@ CLIS_DIR  := testdata/clis
 FUZZTIME  ?= 20s
 BENCHTIME ?= 1s
 
-.PHONY: build run test unit vet fmt-check arch cross clis fuzz fuzz-seeds bench soak clean
+.PHONY: build run test unit vet fmt-check arch cross clis fuzz bench newcomer clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -60,6 +60,11 @@ fuzz:
 bench:
 	mkdir -p .bench
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -benchtime $(BENCHTIME) $(PKGS) | tee .bench/latest.txt
+
+# The newcomer test: Pullcept in tmux with a real Claude Code seat against the
+# fake model API, driven only by keys (testdata/newcomer.sh).
+newcomer: clis
+	bash testdata/newcomer.sh
 
 clean:
 	rm -rf bin .bench

@@ -22,6 +22,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/pullcept/pullcept/testdata/fakeapi"
@@ -42,6 +44,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on")
 	resend := fs.Bool("resend", false, "re-send the kept draft after a say_to_room rejection")
 	record := fs.String("record", "", "write every exchange to this file as JSON lines on exit")
+	claudeDir := fs.String("claude-dir", "", "prepare an isolated Claude Code (HOME, CLAUDE_CONFIG_DIR) under this folder")
+	trust := fs.String("trust", "", "with -claude-dir: the seat folder (or a parent) whose trust screen is pre-answered")
+	envOut := fs.String("env-out", "", "with -claude-dir: write the CLI's environment here as shell export lines")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -65,6 +70,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "ANTHROPIC_BASE_URL=%s\nOPENAI_BASE_URL=%s/v1\n", base, base)
+	if *claudeDir != "" {
+		if err := prepareClaude(*claudeDir, *trust, base, *envOut); err != nil {
+			fmt.Fprintf(stderr, "fakemodel: %v\n", err)
+			_ = srv.Close()
+			return 1
+		}
+	}
 	<-ctx.Done()
 	code := 0
 	if err := srv.Close(); err != nil {
@@ -78,6 +90,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// prepareClaude writes a pre-seeded Claude Code configuration (every
+// first-run screen answered) and its environment as `export 'NAME=value'`
+// lines that a shell script sources before starting Pullcept, so the seats
+// it launches talk to this fake and nothing else (testdata/newcomer.sh).
+func prepareClaude(dir, trust, base, envOut string) error {
+	if envOut == "" {
+		return errors.New("-claude-dir needs -env-out")
+	}
+	var trusted []string
+	if trust != "" {
+		trusted = []string{trust}
+	}
+	env, err := fakeapi.PrepareClaude(fakeapi.ClaudeSetup{
+		Home: filepath.Join(dir, "home"), ConfigDir: filepath.Join(dir, "claude-config"),
+		TrustedDirs: trusted, BaseURL: base})
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, kv := range env {
+		b.WriteString("export '" + strings.ReplaceAll(kv, "'", `'\''`) + "'\n")
+	}
+	return os.WriteFile(envOut, []byte(b.String()), 0o600)
 }
 
 // writeRecord writes one JSON object per exchange, with the request body

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The newcomer test (issue 4): start `pullcept` in tmux with a real Claude Code
+# seat against the fake model API, use it only through keys a person would
+# press (tmux send-keys), and read only what a person would see
+# (tmux capture-pane). Run it with `make newcomer`; it needs `make clis` and
+# tmux. Everything stays on loopback; every wait has a deadline.
+#
+#   1. start Pullcept with one Claude Code account, start its seat (participants: s)
+#   2. type "@" + part of the seat's name, Tab, a message, Enter
+#   3. see the seat's reply row in the chat, and the tagged input in the seat's pane
+#   4. create a second topic (ctrl+n), switch back (alt+down / alt+up), seat still running
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+claude_bin="$root/testdata/clis/node_modules/.bin/claude"
+[ -x "$claude_bin" ] || { echo "newcomer: $claude_bin missing: run 'make clis'" >&2; exit 1; }
+command -v tmux >/dev/null || { echo "newcomer: tmux is not installed" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pullcept-newcomer.XXXXXX")
+sock="pullcept-newcomer-$$"
+fake_pid=""
+cleanup() {
+  status=$?
+  if [ $status -ne 0 ] && tmux -L "$sock" has-session -t nc 2>/dev/null; then
+    echo "---- last screen ----" >&2
+    tmux -L "$sock" capture-pane -t nc -p >&2 || true
+    echo "---- fake model ----" >&2
+    tail -20 "$work/fake.err" >&2 || true
+  fi
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  [ -n "$fake_pid" ] && kill "$fake_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  if [ $status -eq 0 ]; then rm -rf "$work"; else echo "newcomer: kept $work for inspection" >&2; fi
+}
+trap cleanup EXIT
+
+go build -o "$work/pullcept" .
+go build -o "$work/fakemodel" ./testdata/fakeapi/cmd/fakemodel
+
+mkdir -p "$work/seat" "$work/data"
+"$work/fakemodel" -addr 127.0.0.1:0 -claude-dir "$work/cli" -trust "$work/seat" -env-out "$work/env.sh" \
+  >"$work/fake.out" 2>"$work/fake.err" &
+fake_pid=$!
+
+# wait_for FILE-or-PANE PATTERN SECONDS
+deadline() { echo $(( $(date +%s) + $1 )); }
+wait_file() {
+  local end; end=$(deadline "$2")
+  until [ -s "$1" ]; do
+    [ "$(date +%s)" -lt "$end" ] || { echo "newcomer: timed out waiting for $1" >&2; return 1; }
+    sleep 0.2
+  done
+}
+screen() { tmux -L "$sock" capture-pane -t nc -p; }
+wait_screen() { # PATTERN SECONDS WHAT
+  local end; end=$(deadline "$2")
+  until screen | grep -qF -- "$1"; do
+    [ "$(date +%s)" -lt "$end" ] || { echo "newcomer: timed out waiting for: $3 ($1)" >&2; return 1; }
+    sleep 0.3
+  done
+  echo "ok: $3"
+}
+wait_env() {
+  local end; end=$(deadline 30)
+  until [ -s "$work/env.sh" ] && grep -q ANTHROPIC_BASE_URL "$work/env.sh"; do
+    [ "$(date +%s)" -lt "$end" ] || { echo "newcomer: fake model did not start" >&2; cat "$work/fake.err" >&2; return 1; }
+    sleep 0.2
+  done
+}
+wait_env
+
+cat >"$work/data/config.json" <<EOF
+{
+  "accounts": [
+    {"id": "admin", "name": "Alice", "kind": "admin"},
+    {"id": "claudia", "name": "Claudia", "kind": "claude_code", "cwd": "$work/seat", "command": "$claude_bin"}
+  ]
+}
+EOF
+
+# Start Pullcept in a 200x50 terminal, with the Claude environment the fake prepared.
+tmux -L "$sock" new-session -d -s nc -x 200 -y 50 \
+  "bash -c 'source \"$work/env.sh\"; export PULLCEPT_HOME=\"$work/data\" TERM=xterm-256color; exec \"$work/pullcept\"'"
+wait_screen "Claudia" 20 "the participant panel lists the Claude Code account"
+
+# Focus the participants panel (Tab cycles input → chat → topics → accounts;
+# the focused row is marked "›"), move to Claudia and start her seat.
+for _ in 1 2 3 4 5; do
+  screen | grep -q "› Alice\|› Claudia" && break
+  tmux -L "$sock" send-keys -t nc Tab
+  sleep 0.3
+done
+wait_screen "› Alice" 5 "the accounts panel has focus"
+tmux -L "$sock" send-keys -t nc Down
+wait_screen "› Claudia" 5 "Claudia's row is selected"
+tmux -L "$sock" send-keys -t nc s
+wait_screen "running" 60 "Claudia's seat is running (its sidecar joined)"
+
+# Back to the input bar: "@" + part of the name, Tab completes, then the message.
+tmux -L "$sock" send-keys -t nc Escape
+sleep 0.3 # a key right after Esc would arrive as Alt+key
+tmux -L "$sock" send-keys -t nc -l "@Cla"
+wait_screen "@Cla" 5 "the input shows the partial mention"
+tmux -L "$sock" send-keys -t nc Tab
+tmux -L "$sock" send-keys -t nc -l "please review the parser"
+tmux -L "$sock" send-keys -t nc Enter
+wait_screen "→ Claudia" 10 "the admin's post is addressed to Claudia"
+wait_screen "reply to: please review the parser" 120 "Claudia's reply row appears in the chat"
+
+# The seat's pane shows the tagged input that was typed into Claude Code.
+tmux -L "$sock" send-keys -t nc C-t
+wait_screen "[pullcept]" 20 "the seat pane shows the tagged input"
+
+# A second topic, then back: the seat keeps running.
+tmux -L "$sock" send-keys -t nc C-n
+wait_screen "New topic" 10 "a second topic opened"
+tmux -L "$sock" send-keys -t nc -l "second topic here"
+tmux -L "$sock" send-keys -t nc Enter
+wait_screen "second topic here" 10 "the second topic has its own post"
+tmux -L "$sock" send-keys -t nc M-Down
+wait_screen "please review the parser" 10 "switched back to the first topic"
+wait_screen "running" 10 "Claudia's seat kept running"
+
+echo "---- final screen ----"
+screen
+echo "newcomer: PASS"
