@@ -141,7 +141,18 @@ func runApp(dataDir string, stdin io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	admin, _ := a.cfg.Admin()
+	opts := tui.Options{AdminID: admin.ID}
+	ui, err := a.cfg.UI()
+	if err != nil {
+		return err
+	}
+	opts.Keys = ui.Keys
+	if ui.Language != "" {
+		if opts.Lang, err = tui.ParseLang(ui.Language); err != nil {
+			return fmt.Errorf("%s language: %w", config.FileName, err)
+		}
+	}
 	b := newBackend(a)
 	defer b.close()
-	return tui.Run(ctx, b, tui.Options{AdminID: admin.ID})
+	return tui.Run(ctx, b, opts)
 }

@@ -49,6 +49,13 @@ func (c *configBook) Admin() (config.Account, bool) {
 	return c.cfg.Admin()
 }
 
+// UI returns config.json's UI settings (keys, language).
+func (c *configBook) UI() (config.UI, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cfg.UI()
+}
+
 // All returns copies of every account.
 func (c *configBook) All() []config.Account {
 	c.mu.Lock()
@@ -98,12 +105,21 @@ type backend struct {
 	events chan tui.AppEvent
 	done   chan struct{}
 	wg     sync.WaitGroup
+
+	// skipped reports unreadable log lines once per new count (DESIGN §8:
+	// skipped lines are reported, never silent); pending holds them for
+	// forward, which alone sends on events.
+	mu          sync.Mutex
+	skipped     map[string]int
+	pending     []tui.AppEvent
+	pendingKick chan struct{}
 }
 
 var _ tui.Backend = (*backend)(nil)
 
 func newBackend(a *app) *backend {
-	b := &backend{a: a, events: make(chan tui.AppEvent), done: make(chan struct{})}
+	b := &backend{a: a, events: make(chan tui.AppEvent), done: make(chan struct{}),
+		skipped: map[string]int{}, pendingKick: make(chan struct{}, 1)}
 	b.wg.Add(1)
 	go b.forward()
 	return b
@@ -132,9 +148,19 @@ func (b *backend) forward() {
 		}
 	}
 	for {
+		b.mu.Lock()
+		queued := b.pending
+		b.pending = nil
+		b.mu.Unlock()
+		for _, e := range queued {
+			if !send(e) {
+				return
+			}
+		}
 		select {
 		case <-b.done:
 			return
+		case <-b.pendingKick:
 		case e, ok := <-b.a.seats.Events():
 			if !ok {
 				return
@@ -173,7 +199,17 @@ func (b *backend) Post(topicID string, d room.Draft) (room.Result, error) {
 func (b *backend) History(topicID, before string, limit int) ([]room.Post, bool, error) {
 	posts, more, err := b.a.hub.History(topicID, before, limit)
 	if n := b.a.store.Skipped(topicID); n > 0 {
-		b.a.logger.Warn("skipped unreadable log lines", "topic", topicID, "count", n)
+		b.mu.Lock()
+		if b.skipped[topicID] != n {
+			b.skipped[topicID] = n
+			b.pending = append(b.pending, tui.LinesSkipped{Topic: topicID, Count: n})
+			b.a.logger.Warn("skipped unreadable log lines", "topic", topicID, "count", n)
+		}
+		b.mu.Unlock()
+		select {
+		case b.pendingKick <- struct{}{}:
+		default:
+		}
 	}
 	return posts, more, err
 }
