@@ -7,8 +7,9 @@
 // rename; WriteFileAtomic) and keep every key we did not write, in place
 // (Object).
 //
-// Viper is not used: it lower-cases keys, and these files are keyed by
-// account ids and env var names.
+// Viper layers only a scalar override (PULLCEPT_LANGUAGE over config.json's
+// "language", UI): it lower-cases keys, and these files are keyed by account
+// ids and env var names, so it never reads a map.
 //
 // Goroutines: none. Lock order: none (callers serialise writes).
 package config
