@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -29,9 +30,9 @@ const scrollbackLines = 2000
 // a visible frame.
 const graphemeHold = 8 * time.Millisecond
 
-// maxHeld bounds the bytes held back for a cluster (a cluster never gets this
-// long; an unterminated string sequence after it might): past it they are fed
-// as they are.
+// maxHeld bounds the bytes held back at the end of a write (the last cluster
+// and an unfinished sequence; only a long string sequence such as an OSC 52
+// clipboard gets near it): past it they are fed as they are.
 const maxHeld = 64 << 10
 
 // replyBuf is the read size for the emulator's replies and encoded keys; one
@@ -73,11 +74,14 @@ type Snapshot struct {
 // from x/vt's reply pipe by a goroutine the Screen owns and handed to the
 // reply function in order. x/vt's Write blocks until that pipe is read, so
 // reply must never block and never call back into the Screen: the seat wires
-// it to Typist.Input, which only enqueues (STYLE "One writer per PTY").
+// it to Typist.Reply, which only enqueues (STYLE "One writer per PTY").
 //
-// Screen works around two x/vt v0.1.0 limits through its public API (no
-// library code is copied): a grapheme cluster split across two reads, and
-// wide characters at the right margin (charmbracelet/x#975). See feed.
+// Screen works around x/vt v0.1.0 limits through its public API, no library
+// code copied (see the feed comment below): a grapheme cluster split across
+// two reads, wide characters at the right margin (charmbracelet/x#975), and a
+// huge REP count that would hold the lock for minutes. When rendering it
+// also blanks the wide-cell placeholders ultraviolet leaves orphaned
+// (repairRow).
 type Screen struct {
 	mu  sync.Mutex
 	emu *vt.Emulator
@@ -92,12 +96,12 @@ type Screen struct {
 	rowBuf    uv.Line // scratch row for rendering
 	version   uint64
 	title     string
-	awm       bool // DECAWM as x/vt has it, tracked through its mode callbacks
-	paste     bool // ?2004 bracketed paste, likewise
-	appCursor bool // ?1 DECCKM, likewise
+	awm       bool        // DECAWM as x/vt has it, tracked through its mode callbacks
+	paste     atomic.Bool // ?2004 bracketed paste, likewise; read without s.mu
+	appCursor atomic.Bool // ?1 DECCKM, likewise
 	closed    bool
 	holdDelay time.Duration // 0: never flush on a timer (tests call Flush)
-	fixes     int           // right-margin corrections made (tests)
+	fixes     int           // corrections made to x/vt's course (tests)
 
 	changed chan struct{} // capacity 1: "the screen moved", coalesced
 	kick    chan struct{} // capacity 1: a tail is held, arm the flush timer
@@ -160,9 +164,9 @@ func (s *Screen) setMode(m ansi.Mode, on bool) {
 	case ansi.ModeAutoWrap:
 		s.awm = on
 	case ansi.ModeBracketedPaste:
-		s.paste = on
+		s.paste.Store(on)
 	case ansi.ModeCursorKeys:
-		s.appCursor = on
+		s.appCursor.Store(on)
 	}
 }
 
@@ -213,7 +217,8 @@ func (s *Screen) flusher() {
 
 // Write feeds PTY output to the emulator and always reports len(p), nil
 // unless the Screen is closed (ErrScreenClosed). A trailing cluster the next
-// write may extend is held back for up to graphemeHold.
+// write may extend, and an unfinished sequence, are held back for up to
+// graphemeHold.
 func (s *Screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -275,6 +280,15 @@ func (s *Screen) Resize(cols, rows int) error {
 	return nil
 }
 
+// BracketedPaste reports whether the child enabled bracketed paste (?2004)
+// as of the bytes fed so far. It takes no lock: the typing queue asks it
+// right before typing a post without waiting for a long Write to finish.
+func (s *Screen) BracketedPaste() bool { return s.paste.Load() }
+
+// AppCursorKeys reports whether the child enabled application cursor keys
+// (?1 DECCKM: arrows as ESC O A). Lock-free like BracketedPaste.
+func (s *Screen) AppCursorKeys() bool { return s.appCursor.Load() }
+
 // Changed fires (capacity 1, coalesced) after the screen changed; read a
 // Snapshot then. It is never closed.
 func (s *Screen) Changed() <-chan struct{} { return s.changed }
@@ -314,8 +328,8 @@ func (s *Screen) Snapshot() Snapshot {
 		CursorVisible:  !s.emu.CursorHidden(),
 		AltScreen:      s.emu.IsAltScreen(),
 		Title:          s.title,
-		BracketedPaste: s.paste,
-		AppCursorKeys:  s.appCursor,
+		BracketedPaste: s.paste.Load(),
+		AppCursorKeys:  s.appCursor.Load(),
 	}
 }
 
@@ -522,12 +536,18 @@ func (s *Screen) inject(b string) {
 // autowrap does) when the cluster would not fit; after a wide cluster that
 // exactly fills the row it sets x/vt's pending-wrap state by printing one
 // narrow character at the last column and restoring the wide cell with
-// SetCell. The cursor is read from the emulator, never re-implemented.
+// SetCell. The cursor is read from the emulator, never re-implemented. (3) A
+// REP whose count exceeds screen plus scrollback is replaced by the shortest
+// count that leaves the same screen (x/vt repeats one character at a time
+// while Screen holds its lock). Unfinished sequences are held with the last
+// cluster, so a REP split across reads can still be replaced whole.
 //
 // It mirrors x/vt v0.1.0 internals (utf8.go handlePrint/flushGrapheme/
-// handleGrapheme, csi_cursor.go REP): TestXVTStillDropsWideCharAtMargin fails
-// when an upgrade fixes #975, the signal to delete this. FuzzScreenSplit and
-// FuzzScreenMatchesXVT check the mirror against the emulator itself.
+// handleGrapheme, csi_cursor.go REP): TestXVTStillDropsWideCharAtMargin and
+// TestXVTStillSplitsClusterAcrossWrites fail when an upgrade fixes them, the
+// signal to delete the matching part. FuzzScreenSplit (any split of a stream
+// gives the same screen) and FuzzScreenMatchesXVT (without corrections the
+// emulator's state is exactly x/vt's) check the mirror against x/vt itself.
 // ---------------------------------------------------------------------------
 
 // mirror is the part of x/vt's parser and print state that decides where
@@ -731,16 +751,12 @@ func (s *Screen) flushCluster() {
 
 // placeClusters segments the buffer as flushGrapheme does and places the
 // clusters; with keepLast the last one stays buffered (it may still grow).
-// It returns the index of the first rune left in the buffer.
-func (s *Screen) placeClusters(keepLast bool) int {
+func (s *Screen) placeClusters(keepLast bool) {
 	m := &s.m
 	rest, r0 := m.gbuf, 0
 	for len(rest) > 0 {
 		cluster, width := ansi.FirstGraphemeCluster(rest, ansi.GraphemeWidth)
-		if len(cluster) == 0 {
-			break
-		}
-		if keepLast && len(cluster) == len(rest) {
+		if len(cluster) == 0 || keepLast && len(cluster) == len(rest) {
 			break
 		}
 		n := utf8.RuneCount(cluster)
@@ -748,16 +764,13 @@ func (s *Screen) placeClusters(keepLast bool) int {
 		rest = rest[len(cluster):]
 		r0 += n
 	}
-	if !keepLast || r0 == 0 {
-		if !keepLast {
-			m.gbuf, m.marks = m.gbuf[:0], m.marks[:0]
-		}
-		return 0
+	if !keepLast {
+		m.gbuf, m.marks = m.gbuf[:0], m.marks[:0]
+		return
 	}
 	// Keep the unplaced cluster at the front of the buffer.
 	m.gbuf = m.gbuf[:copy(m.gbuf, rest)]
 	m.marks = m.marks[:copy(m.marks, m.marks[r0:])]
-	return r0
 }
 
 // settle ends a Write: the clusters that can no longer change are placed and

@@ -319,8 +319,8 @@ func TestScreenSnapshotStateAndVersion(t *testing.T) {
 		t.Fatalf("input modes on before the child asked: %+v", snap)
 	}
 	feedScreen(t, s, "\x1b[?2004h\x1b[?1h")
-	if snap := s.Snapshot(); !snap.BracketedPaste || !snap.AppCursorKeys {
-		t.Fatalf("after ?2004h ?1h: paste=%v appCursor=%v", snap.BracketedPaste, snap.AppCursorKeys)
+	if snap := s.Snapshot(); !snap.BracketedPaste || !snap.AppCursorKeys || !s.BracketedPaste() || !s.AppCursorKeys() {
+		t.Fatalf("after ?2004h ?1h: paste=%v/%v appCursor=%v/%v", snap.BracketedPaste, s.BracketedPaste(), snap.AppCursorKeys, s.AppCursorKeys())
 	}
 	feedScreen(t, s, "\x1bc") // RIS resets the modes
 	if snap := s.Snapshot(); snap.BracketedPaste || snap.AppCursorKeys || snap.AltScreen {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -33,10 +34,15 @@ type winProc struct {
 }
 
 func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, error) {
-	// PATHEXT lookup (.exe, .cmd) the way exec.Command does it.
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		return nil, err
+	// A bare name is looked up on PATH with PATHEXT (.exe, .cmd) the way
+	// exec.Command does it; a path is left to Spawn, which resolves a
+	// relative one against dir.
+	path := argv[0]
+	if !strings.ContainsAny(path, `/\:`) {
+		var err error
+		if path, err = exec.LookPath(path); err != nil {
+			return nil, err
+		}
 	}
 	cpty, err := conpty.New(cols, rows, 0)
 	if err != nil {
