@@ -170,6 +170,10 @@ func (b *backend) forward() {
 			case seats.SeatChanged:
 				out = tui.SeatChanged{Topic: e.Info.Topic, Account: e.Info.Account, State: seatState(e.Info),
 					Requested: e.Info.Requested, ExitCode: e.Info.ExitCode, Err: e.Info.Err}
+				if e.Info.State == seats.StateExited && e.Info.Err == nil && !e.Info.Requested && e.Info.ExitCode > 128 {
+					out = tui.SeatChanged{Topic: e.Info.Topic, Account: e.Info.Account, State: tui.SeatExited,
+						ExitCode: e.Info.ExitCode, Err: fmt.Errorf("killed by signal %d (exit code %d)", e.Info.ExitCode-128, e.Info.ExitCode)}
+				}
 			case seats.SeatNotice:
 				out = tui.Notice{Text: e.Text, Error: e.Error}
 			default:
@@ -272,9 +276,9 @@ func seatState(s seats.SeatInfo) tui.SeatState {
 	case seats.StateRunning:
 		return tui.SeatRunning
 	case seats.StateExited:
-		if !s.Requested && s.ExitCode != 0 {
-			return tui.SeatFailed
-		}
+		// A seat that ran and then ended is "exited" whatever its code (the
+		// status line shows the code, the pane its last output); "failed"
+		// is for launches that never ran (StartSeat's error).
 		return tui.SeatExited
 	}
 	return tui.SeatOffline

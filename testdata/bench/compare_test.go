@@ -1,0 +1,809 @@
+//go:build linux
+
+package bench
+
+// The two side-by-side measurements of issue 5, run by `make compare`
+// (compare.sh). They are measurements, not pass/fail timing checks: a test
+// fails only when a side could not run or produced nothing; the figures and
+// ratios are printed for the dashboard.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats"
+)
+
+// streamMB is the size of the compared stream (issue 5: 50 MB);
+// PULLCEPT_COMPARE_MB overrides it for a quick look.
+func streamMB(t *testing.T) int64 {
+	t.Helper()
+	if v := os.Getenv("PULLCEPT_COMPARE_MB"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			t.Fatalf("PULLCEPT_COMPARE_MB=%q: want a positive number of MB", v)
+		}
+		return n
+	}
+	return 50
+}
+
+// uiFrame is the pane renderer's pace: Bubble Tea draws at most 60 frames a
+// second, and a pane re-renders only when its screen changed meanwhile.
+const uiFrame = time.Second / 60
+
+// clockTick is the unit of utime/stime in /proc/<pid>/stat (USER_HZ, 100 on
+// every Linux ABI Go supports).
+const clockTick = 10 * time.Millisecond
+
+// procCPU is the user+system CPU time pid has used, from /proc/<pid>/stat
+// (fields after "(comm)": state=0 … utime=11, stime=12).
+func procCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return 0, fmt.Errorf("short /proc/%d/stat", pid)
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	return time.Duration(ut+st) * clockTick, nil
+}
+
+// selfCPU is this process's user+system CPU time (getrusage).
+func selfCPU(t *testing.T) time.Duration {
+	t.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// childrenCPU is the CPU time of this process's reaped children.
+func childrenCPU(t *testing.T) time.Duration {
+	t.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// tmuxBin is tmux on PATH, or the test fails saying how to get it.
+func tmuxBin(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Fatalf("tmux is not installed (%v): the comparison needs it", err)
+	}
+	return p
+}
+
+// tmuxServer is a private tmux server (its own socket, no user config),
+// killed at cleanup.
+type tmuxServer struct {
+	bin, sock string
+}
+
+func newTmux(t *testing.T, name string) *tmuxServer {
+	t.Helper()
+	s := &tmuxServer{bin: tmuxBin(t), sock: fmt.Sprintf("pullcept-%s-%d", name, os.Getpid())}
+	t.Cleanup(func() { _ = exec.Command(s.bin, "-L", s.sock, "kill-server").Run() })
+	return s
+}
+
+func (s *tmuxServer) run(t *testing.T, args ...string) string {
+	t.Helper()
+	return strings.TrimSpace(s.raw(t, args...))
+}
+
+// raw is run without trimming the output (a captured screen keeps its
+// leading spaces).
+func (s *tmuxServer) raw(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(s.bin, append([]string{"-L", s.sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func (s *tmuxServer) pid(t *testing.T) int {
+	t.Helper()
+	pid, err := strconv.Atoi(s.run(t, "display-message", "-p", "#{pid}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+// shellQuote quotes p for sh.
+func shellQuote(p string) string { return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'" }
+
+// streamRun is one side's figures.
+type streamRun struct {
+	wall, cpu time.Duration
+	renders   int
+	screen    []string // the final screen, one trimmed line per row
+}
+
+// TestCompareStream plays the same recorded ANSI stream through (a) our seat
+// — `cat` in a seats PTY, seats.Pump into a seats.Screen (x/vt), and the
+// pane render step at the UI's 60 frames/s, which is Screen.Snapshot (the
+// rows rendered as run-length SGR strings) plus the border assembly
+// tui/pane.go does (the tui pane itself is internal to package tui) — and
+// (b) a tmux pane (`cat` inside `tmux new-session -d`, timed from a
+// wait-for signal to the one cat sends when done). It prints wall and CPU
+// time of each (cat itself excluded on both sides) and the ratios.
+func TestCompareStream(t *testing.T) {
+	tmuxBin(t)
+	size := streamMB(t) << 20
+	file := filepath.Join(t.TempDir(), "stream.ansi")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written, recorded, err := WriteStream(f, size)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Read once so both sides start from the page cache.
+	if _, err := os.ReadFile(file); err != nil {
+		t.Fatal(err)
+	}
+	ours := runOurs(t, file)
+	theirs := runTmux(t, file)
+
+	same := 0
+	for i := range min(len(ours.screen), len(theirs.screen)) {
+		if ours.screen[i] == theirs.screen[i] {
+			same++
+		}
+	}
+	mbs := func(d time.Duration) float64 { return float64(written) / (1 << 20) / d.Seconds() }
+	t.Logf("stream: %.1f MB (%.1f%% real Claude Code recording), pane %d×%d", float64(written)/(1<<20), 100*float64(recorded)/float64(written), StreamCols, StreamRows)
+	t.Logf("ours (seats PTY + Pump + Screen + pane render at 60 fps): wall %v (%.1f MB/s), CPU %v, %d frames rendered",
+		ours.wall.Round(time.Millisecond), mbs(ours.wall), ours.cpu.Round(time.Millisecond), ours.renders)
+	t.Logf("tmux %s pane: wall %v (%.1f MB/s), server CPU %v",
+		tmuxVersion(t), theirs.wall.Round(time.Millisecond), mbs(theirs.wall), theirs.cpu.Round(time.Millisecond))
+	t.Logf("RATIO stream ours/tmux: wall %.2f×, CPU %.2f× (below 1 = faster than tmux)",
+		ours.wall.Seconds()/theirs.wall.Seconds(), ours.cpu.Seconds()/max(theirs.cpu.Seconds(), clockTick.Seconds()))
+	t.Logf("final screens: %d of %d rows identical", same, StreamRows)
+	if ours.renders == 0 || strings.TrimSpace(strings.Join(ours.screen, "")) == "" || strings.TrimSpace(strings.Join(theirs.screen, "")) == "" {
+		t.Fatal("a side rendered nothing")
+	}
+}
+
+func tmuxVersion(t *testing.T) string {
+	out, err := exec.Command(tmuxBin(t), "-V").Output()
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimPrefix(strings.TrimSpace(string(out)), "tmux ")
+}
+
+// runOurs plays file through our seat machinery and times it from the spawn
+// of `cat` to the last frame rendered after its end.
+func runOurs(t *testing.T, file string) streamRun {
+	t.Helper()
+	cpu0 := selfCPU(t)
+	start := time.Now()
+	proc, err := seats.StartPTY(seats.PTYOptions{
+		Argv: []string{"/bin/sh", "-c", "stty -echo; exec cat " + shellQuote(file)},
+		Dir:  filepath.Dir(file), Env: os.Environ(), Cols: StreamCols, Rows: StreamRows,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	typist := seats.NewTypist(proc, seats.TypistOptions{Ready: true})
+	screen, err := seats.NewScreen(StreamCols, StreamRows, typist.Reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames int
+	var sink int
+	render := func() {
+		snap := screen.Snapshot()
+		var b strings.Builder
+		for _, row := range snap.Lines {
+			b.WriteString("│")
+			b.WriteString(row)
+			b.WriteString("\x1b[m│\n")
+		}
+		sink += b.Len()
+		frames++
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("renderer panicked: %v", r)
+			}
+		}()
+		last := time.Time{}
+		for {
+			select {
+			case <-screen.Changed():
+			case <-stop:
+				return
+			}
+			if wait := uiFrame - time.Since(last); wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-stop:
+					return
+				}
+			}
+			render()
+			last = time.Now()
+		}
+	}()
+	if err := seats.Pump(proc, screen); err != nil {
+		t.Fatal(err)
+	}
+	close(stop)
+	<-done
+	render() // the final frame
+	wall := time.Since(start)
+	cpu := selfCPU(t) - cpu0
+	if code, err := proc.Wait(); err != nil || code != 0 {
+		t.Fatalf("cat in our PTY: exit %d, %v", code, err)
+	}
+	_ = proc.Close()
+	_ = typist.Close()
+	lines := strings.Split(screen.Text(), "\n")
+	_ = screen.Close()
+	if sink == 0 {
+		t.Fatal("nothing rendered")
+	}
+	return streamRun{wall: wall, cpu: cpu, renders: frames, screen: trimmed(lines)}
+}
+
+// runTmux plays file in a tmux pane of the same size, timed from the "go"
+// signal to cat's "done".
+func runTmux(t *testing.T, file string) streamRun {
+	t.Helper()
+	s := newTmux(t, "compare")
+	script := fmt.Sprintf("stty -echo; %s -L %s wait-for go; cat %s; %s -L %s wait-for -S done; exec sleep 600",
+		shellQuote(s.bin), s.sock, shellQuote(file), shellQuote(s.bin), s.sock)
+	s.run(t, "new-session", "-d", "-s", "cmp", "-x", strconv.Itoa(StreamCols), "-y", strconv.Itoa(StreamRows), script)
+	pid := s.pid(t)
+	cpu0, err := procCPU(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	var waitErr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		waitErr = exec.Command(s.bin, "-L", s.sock, "wait-for", "done").Run()
+	}()
+	s.run(t, "wait-for", "-S", "go")
+	wg.Wait()
+	wall := time.Since(start)
+	cpu1, err := procCPU(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if waitErr != nil {
+		t.Fatalf("tmux wait-for done: %v", waitErr)
+	}
+	out := strings.TrimSuffix(s.raw(t, "capture-pane", "-p", "-t", "cmp"), "\n")
+	lines := strings.Split(out, "\n")
+	for len(lines) < StreamRows {
+		lines = append(lines, "")
+	}
+	return streamRun{wall: wall, cpu: cpu1 - cpu0, screen: trimmed(lines)}
+}
+
+func trimmed(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimRight(l, " ")
+	}
+	return out
+}
+
+// idleSeats and idleWindow are issue 5's idle comparison: 8 idle seats for
+// 30 s (PULLCEPT_COMPARE_IDLE overrides the window for a quick look).
+const idleSeats = 8
+
+func idleWindow(t *testing.T) time.Duration {
+	t.Helper()
+	if v := os.Getenv("PULLCEPT_COMPARE_IDLE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			t.Fatalf("PULLCEPT_COMPARE_IDLE=%q: want a positive Go duration", v)
+		}
+		return d
+	}
+	return 30 * time.Second
+}
+
+// Claude-squad's polling (smtg-ai/claude-squad at 434ca25, app/app.go):
+// tickUpdateMetadataCmd sleeps 500 ms, then runs HasUpdated — `tmux
+// capture-pane -p -e -J -t <session>` (session/tmux/tmux.go,
+// CapturePaneContent) — for every active instance in parallel, and chains
+// itself again when they are done; previewTickMsg refreshes the selected
+// instance's preview, another capture-pane of that session, every 100 ms.
+const (
+	squadMetadataEvery = 500 * time.Millisecond
+	squadPreviewEvery  = 100 * time.Millisecond
+)
+
+// idleCLIEnv makes the re-executed test binary an idle seat CLI
+// (TestHelperIdleCLI).
+const idleCLIEnv = "BENCH_IDLE_CLI"
+
+// TestHelperIdleCLI is not a test: it is the idle coding CLI of the idle
+// comparison (re-executing this binary). Without idleCLIEnv it returns at
+// once. Like Claude Code it starts its room sidecar from ./.mcp.json and
+// lists its tools (so the seat is "running" and its sidecar keeps its
+// socket), prints a prompt, then waits for input that never comes.
+func TestHelperIdleCLI(t *testing.T) {
+	if os.Getenv(idleCLIEnv) == "" {
+		return
+	}
+	c, err := joinRoomFromMCPJSON()
+	if err != nil {
+		fmt.Printf("idle cli: %v\n", err)
+		os.Exit(3)
+	}
+	defer c.Close()
+	fmt.Println("idle cli ready ❯")
+	buf := make([]byte, 4096)
+	for {
+		if _, err := os.Stdin.Read(buf); err != nil {
+			os.Exit(0)
+		}
+	}
+}
+
+// TestCompareIdle measures the CPU that 8 idle seats cost for 30 s:
+//
+//   - ours: the real `pullcept` binary in a 220×60 PTY, 8 generic-CLI seats
+//     started from the participant panel by keys (each an idle CLI whose
+//     sidecar has joined the room), all 8 panes shown. Counted: the pullcept
+//     process and the 8 `pullcept sidecar` processes — everything that is
+//     ours; the idle CLIs stand for the agents and are not counted.
+//   - claude-squad's approach: a private tmux server with 8 sessions of an
+//     idle program (`cat`), polled as claude-squad polls (see
+//     squadMetadataEvery). Counted: the tmux server, every `tmux
+//     capture-pane` client, and the poller's own CPU; the panes' programs
+//     are not counted, and neither is claude-squad's own UI redrawing the
+//     preview (so this side is, if anything, under-counted).
+func TestCompareIdle(t *testing.T) {
+	tmuxBin(t)
+	window := idleWindow(t)
+	ours := idleOurs(t, window)
+	theirs := idleSquad(t, window)
+	pct := func(d time.Duration) float64 { return 100 * d.Seconds() / window.Seconds() }
+	t.Logf("idle, %d seats, %v: ours %v CPU (%.2f%% of a core): pullcept %v + %d sidecars %v; the app wrote to its terminal %d times",
+		idleSeats, window, ours.total().Round(time.Millisecond), pct(ours.total()), ours.app.Round(time.Millisecond), ours.sidecars, ours.side.Round(time.Millisecond), ours.writes)
+	t.Logf("idle, %d seats, %v: claude-squad polling %v CPU (%.2f%% of a core): tmux server %v, %d capture-pane clients %v, poller %v",
+		idleSeats, window, theirs.total().Round(time.Millisecond), pct(theirs.total()), theirs.server.Round(time.Millisecond), theirs.captures, theirs.clients.Round(time.Millisecond), theirs.poller.Round(time.Millisecond))
+	t.Logf("RATIO idle CPU ours/claude-squad: %.3f× (claude-squad uses %.0f× our CPU)",
+		ours.total().Seconds()/theirs.total().Seconds(), theirs.total().Seconds()/max(ours.total().Seconds(), clockTick.Seconds()))
+	if theirs.captures == 0 {
+		t.Fatal("the claude-squad poller captured nothing")
+	}
+}
+
+type idleOursRun struct {
+	app, side time.Duration
+	sidecars  int
+	writes    uint64 // output writes of the app to its terminal in the window
+}
+
+func (r idleOursRun) total() time.Duration { return r.app + r.side }
+
+type idleSquadRun struct {
+	server, clients, poller time.Duration
+	captures                int
+}
+
+func (r idleSquadRun) total() time.Duration { return r.server + r.clients + r.poller }
+
+// joinRoomFromMCPJSON starts the seat's room sidecar from ./.mcp.json (the
+// pullcept-room entry for this launch's account and topic) with mcp-go's
+// stdio client, as a CLI does, and lists its tools: the sidecar then joins
+// the room and reports ready (DESIGN §7).
+func joinRoomFromMCPJSON() (*client.Client, error) {
+	raw, err := os.ReadFile(".mcp.json")
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		MCPServers map[string]struct {
+			Command string            `json:"command"`
+			Args    []string          `json:"args"`
+			Env     map[string]string `json:"env"`
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf(".mcp.json: %w", err)
+	}
+	for key, e := range doc.MCPServers {
+		if !strings.HasPrefix(key, "pullcept-room") || e.Env["PULLCEPT_ACCOUNT_ID"] != os.Getenv("PULLCEPT_LAUNCHED_AS") || e.Env["PULLCEPT_ROOM_ID"] != os.Getenv("PULLCEPT_ROOM_ID") {
+			continue
+		}
+		env := make([]string, 0, len(e.Env))
+		for k, v := range e.Env {
+			env = append(env, k+"="+v)
+		}
+		c, err := client.NewStdioMCPClient(e.Command, env, e.Args...)
+		if err != nil {
+			return nil, fmt.Errorf("start %s: %w", key, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), idleJoinWait)
+		defer cancel()
+		req := mcp.InitializeRequest{}
+		req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+		req.Params.ClientInfo = mcp.Implementation{Name: "idle-cli", Version: "1"}
+		if _, err := c.Initialize(ctx, req); err != nil {
+			_ = c.Close()
+			return nil, fmt.Errorf("initialize %s: %w", key, err)
+		}
+		if _, err := c.ListTools(ctx, mcp.ListToolsRequest{}); err != nil {
+			_ = c.Close()
+			return nil, fmt.Errorf("tools/list %s: %w", key, err)
+		}
+		return c, nil
+	}
+	return nil, errors.New("no room entry for this seat in .mcp.json")
+}
+
+// idleJoinWait bounds a seat's MCP handshake and every wait on the app's
+// screen: a loaded 2-core box starts eight seats in seconds.
+const idleJoinWait = 60 * time.Second
+
+// buildPullcept builds this module's binary into a temporary folder.
+func buildPullcept(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "pullcept")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build pullcept: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// appScreen is the terminal the real app runs in: a seats PTY and Screen
+// (we are the user's terminal emulator here), keys written through a Typist.
+type appScreen struct {
+	t      *testing.T
+	proc   seats.Proc
+	screen *seats.Screen
+	keys   *seats.Typist
+	pumped chan struct{}
+}
+
+func startApp(t *testing.T, bin, dir string, env []string, cols, rows int) *appScreen {
+	t.Helper()
+	proc, err := seats.StartPTY(seats.PTYOptions{Argv: []string{bin}, Dir: dir, Env: env, Cols: cols, Rows: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &appScreen{t: t, proc: proc, pumped: make(chan struct{})}
+	a.keys = seats.NewTypist(proc, seats.TypistOptions{Ready: true})
+	if a.screen, err = seats.NewScreen(cols, rows, a.keys.Reply); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(a.pumped)
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("app screen pump panicked: %v", r)
+			}
+		}()
+		_ = seats.Pump(proc, a.screen)
+	}()
+	t.Cleanup(a.stop)
+	return a
+}
+
+// stop ends the app (SIGHUP/SIGTERM to its group, as closing the terminal
+// would) and waits for it and its pump.
+func (a *appScreen) stop() {
+	_ = a.proc.Kill()
+	_, _ = a.proc.Wait()
+	_ = a.proc.Close()
+	<-a.pumped
+	_ = a.keys.Close()
+	_ = a.screen.Close()
+}
+
+// press types key bytes into the app.
+func (a *appScreen) press(b string) { a.keys.Human([]byte(b)) }
+
+// waitText waits until the screen satisfies ok, failing with the screen.
+func (a *appScreen) waitText(what string, ok func(string) bool) {
+	a.t.Helper()
+	deadline := time.Now().Add(idleJoinWait)
+	for {
+		txt := a.screen.Text()
+		if ok(txt) {
+			return
+		}
+		if time.Now().After(deadline) {
+			a.t.Fatalf("waiting for %s; the screen:\n%s", what, txt)
+		}
+		time.Sleep(50 * time.Millisecond) // polling a condition with a deadline
+	}
+}
+
+func (a *appScreen) waitFor(s string) {
+	a.t.Helper()
+	a.waitText(fmt.Sprintf("%q", s), func(txt string) bool { return strings.Contains(txt, s) })
+}
+
+// idleOurs runs the real app with 8 idle seats and measures it.
+func idleOurs(t *testing.T, window time.Duration) idleOursRun {
+	t.Helper()
+	bin := buildPullcept(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	accts := []config.Account{{ID: "admin", Name: "Master", Kind: config.KindAdmin}}
+	for i := 1; i <= idleSeats; i++ {
+		work := filepath.Join(dir, fmt.Sprintf("work-%d", i))
+		if err := os.MkdirAll(work, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		accts = append(accts, config.Account{ID: fmt.Sprintf("idle-%d", i), Name: fmt.Sprintf("Idle %d", i), Kind: config.KindCLI,
+			WorkDir: work, Command: self, LaunchOptions: config.QuoteWord("-test.run=^TestHelperIdleCLI$") + " -test.count=1",
+			Env: []config.EnvVar{{Name: idleCLIEnv, Value: "1"}}})
+	}
+	raw, err := json.MarshalIndent(map[string]any{"accounts": accts}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "config.json"), raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "PULLCEPT_HOME="+data, "LANG=en_US.UTF-8", "LC_ALL=", "LC_MESSAGES=")
+	a := startApp(t, bin, dir, env, 220, 60)
+	a.waitFor("Idle 8")
+	// Focus the participant panel (Tab cycles input → chat → topics →
+	// accounts; the focused row is marked "›"), then start each seat.
+	for range 6 {
+		if strings.Contains(a.screen.Text(), "› Master") {
+			break
+		}
+		a.press("\t")
+		time.Sleep(300 * time.Millisecond) // one key at a time, as a person types
+	}
+	a.waitFor("› Master")
+	for i := 1; i <= idleSeats; i++ {
+		a.press("\x1b[B") // Down
+		a.waitFor(fmt.Sprintf("› Idle %d", i))
+		a.press("s")
+	}
+	running := func(txt string) bool { return strings.Count(txt, "running") >= idleSeats }
+	a.waitText("all 8 seats running", running)
+	// Back to the input bar, then show the seats' panes: all 8 on screen.
+	a.press("\x1b")
+	time.Sleep(300 * time.Millisecond) // a key right after Esc would read as Alt+key
+	a.press("\x14")                    // ctrl+t
+	a.waitText("8 panes showing their idle CLI", func(txt string) bool { return strings.Count(txt, "idle cli ready") >= idleSeats })
+	// Let start-up work (first frames, sidecar handshakes) settle.
+	time.Sleep(2 * time.Second) // letting the app go idle is the point here
+
+	appPid := a.proc.Pid()
+	sidecars := descendantsRunning(t, appPid, bin)
+	if len(sidecars) != idleSeats {
+		t.Fatalf("%d pullcept sidecar processes under the app, want %d", len(sidecars), idleSeats)
+	}
+	cpuOf := func() (app, side time.Duration) {
+		var err error
+		if app, err = procCPU(appPid); err != nil {
+			t.Fatalf("app CPU: %v", err)
+		}
+		for _, pid := range sidecars {
+			c, err := procCPU(pid)
+			if err != nil {
+				t.Fatalf("sidecar %d CPU: %v", pid, err)
+			}
+			side += c
+		}
+		return app, side
+	}
+	app0, side0 := cpuOf()
+	v0 := a.screen.Version()
+	time.Sleep(window) // the measurement window: nothing happens on purpose
+	app1, side1 := cpuOf()
+	frames := a.screen.Version() - v0
+	if txt := a.screen.Text(); strings.Count(txt, "running") < idleSeats {
+		t.Fatalf("seats stopped during the window:\n%s", txt)
+	}
+	return idleOursRun{app: app1 - app0, side: side1 - side0, sidecars: len(sidecars), writes: frames}
+}
+
+// descendantsRunning lists the processes below pid whose executable is exe.
+func descendantsRunning(t *testing.T, pid int, exe string) []int {
+	t.Helper()
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := map[int]int{}
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) < 2 {
+			continue
+		}
+		me, err1 := strconv.Atoi(strings.Fields(s)[0])
+		pp, err2 := strconv.Atoi(f[1])
+		if err1 == nil && err2 == nil {
+			parent[me] = pp
+		}
+	}
+	under := func(p int) bool {
+		for i := 0; i < 64 && p > 1; i++ {
+			if p = parent[p]; p == pid {
+				return true
+			}
+		}
+		return false
+	}
+	var out []int
+	for p := range parent {
+		if !under(p) {
+			continue
+		}
+		if link, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", p)); err == nil && link == exe {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// idleSquad runs claude-squad's polling against 8 idle tmux sessions for
+// window and measures it.
+func idleSquad(t *testing.T, window time.Duration) idleSquadRun {
+	t.Helper()
+	s := newTmux(t, "squad")
+	for i := 1; i <= idleSeats; i++ {
+		s.run(t, "new-session", "-d", "-s", fmt.Sprintf("cs-%d", i), "-x", strconv.Itoa(StreamCols), "-y", strconv.Itoa(StreamRows), "cat")
+	}
+	pid := s.pid(t)
+	time.Sleep(2 * time.Second) // the same settling as ours
+
+	var mu sync.Mutex
+	var r idleSquadRun
+	var failed error
+	capture := func(session string) []byte {
+		cmd := exec.Command(s.bin, "-L", s.sock, "capture-pane", "-p", "-e", "-J", "-t", session)
+		out, err := cmd.Output()
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil && failed == nil {
+			failed = fmt.Errorf("capture-pane %s: %w", session, err)
+		}
+		if cmd.ProcessState != nil {
+			r.clients += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			r.captures++
+		}
+		return out
+	}
+	server0, err := procCPU(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	self0 := selfCPU(t)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	guard := func(f func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if rec := recover(); rec != nil {
+					t.Errorf("poller panicked: %v", rec)
+				}
+			}()
+			f()
+		}()
+	}
+	// tickUpdateMetadataCmd: sleep 500 ms, capture every instance in
+	// parallel, compare with the last content, chain again.
+	guard(func() {
+		last := map[string]string{}
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(squadMetadataEvery):
+			}
+			var round sync.WaitGroup
+			var lm sync.Mutex
+			for i := 1; i <= idleSeats; i++ {
+				round.Add(1)
+				go func() {
+					defer round.Done()
+					defer func() {
+						if rec := recover(); rec != nil {
+							t.Errorf("capture panicked: %v", rec)
+						}
+					}()
+					name := fmt.Sprintf("cs-%d", i)
+					out := string(capture(name))
+					lm.Lock()
+					last[name] = out
+					lm.Unlock()
+				}()
+			}
+			round.Wait()
+		}
+	})
+	// previewTickMsg: the selected instance's preview every 100 ms.
+	guard(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(squadPreviewEvery):
+			}
+			capture("cs-1")
+		}
+	})
+	time.Sleep(window) // the measurement window
+	close(stop)
+	wg.Wait()
+	server1, err := procCPU(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The poller's own CPU: this process, less the children it reaped
+	// (counted as clients above); nothing else runs in it meanwhile.
+	r.poller = selfCPU(t) - self0
+	r.server = server1 - server0
+	if failed != nil {
+		t.Fatal(failed)
+	}
+	return r
+}
