@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -59,6 +60,17 @@ type ManagerOptions struct {
 // a second is quick enough to record the id before a user would stop it and
 // costs one directory walk under $CODEX_HOME/sessions/<today>.
 const codexPollEvery = time.Second
+
+// outputDrain bounds how long a seat's exit waits for the PTY reader to
+// reach EOF before the PTY is closed. The child's last output (Codex prints
+// its "codex resume <id>" line, Claude Code its resume hint) is still in the
+// PTY buffer when Wait returns; closing the master at once throws it away
+// and the exited seat's screen misses it. EOF comes within milliseconds when
+// nothing else holds the terminal; a process the child left behind on it
+// (or Windows' ConPTY, whose output never ends by itself) would hold it
+// forever, so the wait is bounded: half a second is far above a loopback
+// PTY drain and short enough that a stop never feels stuck.
+const outputDrain = 500 * time.Millisecond
 
 // State is a seat's life stage (DESIGN §10 participant panel).
 type State int
@@ -138,23 +150,25 @@ func (SeatNotice) seatEvent()  {}
 // types posts into them (DESIGN §2, §5, §9).
 //
 // Goroutines per seat (owner: the seat, ended by the child's exit): the PTY
-// reader (Pump), the exit watcher (Wait, then cleanup), the typing writer
-// (Typist), the emulator's reply reader (Screen), and for a fresh Codex seat a
-// rollout watcher. Lock order: Manager.mu → Ledger → Typist/Screen (leaves).
+// reader (Pump) with its screen-change forwarder, the exit watcher (Wait,
+// then cleanup), the typing writer (Typist), the emulator's reply reader
+// (Screen), and for a fresh Codex seat a rollout watcher. Close waits for
+// all of them. Lock order: Manager.mu → Seat.mu → Ledger / event queue /
+// Typist / Screen (leaves).
 type Manager struct {
 	opts   ManagerOptions
 	ledger *Ledger
 	logger *slog.Logger
 
-	mu       sync.Mutex
-	room     RoomEndpoint
-	seats    map[seatKey]*Seat
-	closed   bool
-	events   *eventQueue
-	changed  chan struct{}
-	wg       sync.WaitGroup
-	claimed  map[string]bool // Codex session ids already recorded by a seat this run
-	stopping map[seatKey]bool
+	mu      sync.Mutex
+	room    RoomEndpoint
+	seats   map[seatKey]*Seat
+	closed  bool
+	events  *eventQueue
+	changed chan struct{}
+	wg      sync.WaitGroup
+	claimed map[string]bool                // Codex session ids already recorded by a seat this run
+	spawn   func(PTYOptions) (Proc, error) // StartPTY; a benchmark wraps it
 }
 
 type seatKey struct{ topic, account string }
@@ -170,6 +184,7 @@ type Seat struct {
 	typist  *Typist
 	started time.Time
 	done    chan struct{}
+	pumped  chan struct{} // closed when the PTY reader has ended
 
 	mu        sync.Mutex
 	state     State
@@ -205,14 +220,14 @@ func NewManager(o ManagerOptions) (*Manager, error) {
 		lg = slog.New(slog.DiscardHandler)
 	}
 	return &Manager{
-		opts:     o,
-		ledger:   NewLedger(),
-		logger:   lg,
-		seats:    map[seatKey]*Seat{},
-		events:   newEventQueue(),
-		changed:  make(chan struct{}, 1),
-		claimed:  map[string]bool{},
-		stopping: map[seatKey]bool{},
+		opts:    o,
+		ledger:  NewLedger(),
+		logger:  lg,
+		seats:   map[seatKey]*Seat{},
+		events:  newEventQueue(),
+		changed: make(chan struct{}, 1),
+		claimed: map[string]bool{},
+		spawn:   StartPTY,
 	}, nil
 }
 
@@ -265,11 +280,14 @@ func (m *Manager) Start(topicID, accountID string, cols, rows int) (StartResult,
 		}
 	}()
 
-	// Resume decision (DESIGN §9).
+	// Resume decision (DESIGN §9). The transcript is looked for in the
+	// environment the CLI will see: an account may set its own
+	// CLAUDE_CONFIG_DIR or CODEX_HOME.
+	getenv := SeatGetenv(acct, m.getenv)
 	recorded, _ := m.opts.Sessions.Session(topicID, accountID)
 	exists := false
 	if recorded != "" {
-		if exists, err = TranscriptExists(acct, m.getenv, recorded); err != nil {
+		if exists, err = TranscriptExists(acct, getenv, recorded); err != nil {
 			m.logger.Warn("transcript check", "topic", topicID, "account", accountID, "err", err)
 		}
 	}
@@ -309,25 +327,32 @@ func (m *Manager) Start(topicID, accountID string, cols, rows int) (StartResult,
 
 	env := append(slices.Clone(m.opts.Environ()), l.Env...)
 	env = append(env, EnvRoomToken+"="+ep.Token)
-	proc, err := StartPTY(PTYOptions{Argv: l.Argv, Dir: l.Dir, Env: env, Cols: cols, Rows: rows})
+	proc, err := m.spawn(PTYOptions{Argv: l.Argv, Dir: l.Dir, Env: env, Cols: cols, Rows: rows})
 	if err != nil {
 		return res, fmt.Errorf("start seat %s: %w", acct.DisplayName(), err)
 	}
-	if l.SessionID != "" && !l.Resumed {
-		if err := m.opts.Sessions.RecordSession(topicID, accountID, l.SessionID); err != nil {
-			m.notice(topicID, accountID, true, "could not record the session id of %s: %v", acct.DisplayName(), err)
-		}
-	}
-
 	s := &Seat{Topic: topicID, Account: accountID, launch: l, kind: acct.Kind, proc: proc,
-		started: m.opts.Now(), done: make(chan struct{}), state: StateStarting}
-	s.typist = NewTypist(proc, TypistOptions{})
-	screen, err := NewScreen(orDefault(cols, defaultCols), orDefault(rows, defaultRows), s.typist.Reply)
-	if err != nil {
+		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting}
+	// Posts go in bracketed-paste markers when the CLI asked for them
+	// (TypistOptions.BracketedPaste). s.screen is set below, before the
+	// seat is listed, and posts reach the typist only once it is listed.
+	s.typist = NewTypist(proc, TypistOptions{BracketedPaste: func() bool {
+		return s.screen != nil && s.screen.BracketedPaste()
+	}})
+	// abandon undoes a spawned seat that will not run (no goroutine of it
+	// has started yet): the process tree is ended and reaped, nothing leaks.
+	abandon := func() {
 		_ = proc.Kill()
 		_ = proc.Close()
 		_, _ = proc.Wait()
-		s.typist.Close()
+		_ = s.typist.Close()
+		if s.screen != nil {
+			_ = s.screen.Close()
+		}
+	}
+	screen, err := NewScreen(orDefault(cols, defaultCols), orDefault(rows, defaultRows), s.typist.Reply)
+	if err != nil {
+		abandon()
 		return res, fmt.Errorf("start seat: screen: %w", err)
 	}
 	s.screen = screen
@@ -335,20 +360,46 @@ func (m *Manager) Start(topicID, accountID string, cols, rows int) (StartResult,
 		m.logger.Warn("ledger", "err", err)
 	}
 
-	m.mu.Lock()
-	if old, ok := m.seats[seatKey{topicID, accountID}]; ok && old.screen != nil {
-		_ = old.screen.Close()
+	// The seat goes live under m.mu, re-checking closed: a Close that began
+	// since the check above must either see this seat in its list (and stop
+	// it) or make this Start fail; and the goroutines are counted before
+	// Close can wait for them.
+	watchRollout := acct.Kind == config.KindCodexCLI && !l.Resumed
+	goroutines := 2
+	if watchRollout {
+		goroutines++
 	}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		abandon()
+		return res, ErrManagerClosed
+	}
+	old := m.seats[seatKey{topicID, accountID}] // an exited seat this one replaces
 	m.seats[seatKey{topicID, accountID}] = s
+	m.wg.Add(goroutines)
+	// Announced before the seat's goroutines run and before m.mu is free for
+	// SidecarJoined, so "starting" precedes "running" and "exited".
+	m.emit(SeatChanged{Info: s.info()})
 	m.mu.Unlock()
 	started = true
+	if old != nil && old.screen != nil {
+		_ = old.screen.Close()
+	}
+
+	// Recorded once the seat runs: a start that failed above leaves no
+	// record of a session that never began.
+	if l.SessionID != "" && !l.Resumed {
+		if err := m.opts.Sessions.RecordSession(topicID, accountID, l.SessionID); err != nil {
+			m.notice(topicID, accountID, true, "could not record the session id of %s: %v", acct.DisplayName(), err)
+		}
+	}
 
 	m.goSeat("pump", s, func() { m.pump(s) })
 	m.goSeat("wait", s, func() { m.wait(s, claim) })
-	if acct.Kind == config.KindCodexCLI && !l.Resumed {
+	if watchRollout {
 		m.goSeat("rollout", s, func() { m.watchCodexRollout(s, acct) })
 	}
-	m.emit(SeatChanged{Info: s.info()})
 	m.logger.Info("seat started", "topic", topicID, "account", accountID, "pid", proc.Pid(), "resumed", l.Resumed)
 	return res, nil
 }
@@ -373,9 +424,9 @@ func (m *Manager) getenv(name string) string {
 }
 
 // goSeat runs f in a goroutine owned by the Manager (waited for by Close),
-// with a recover so one seat's bug never takes the app down.
+// with a recover so one seat's bug never takes the app down. The caller has
+// counted it in m.wg under m.mu (see Start).
 func (m *Manager) goSeat(what string, s *Seat, f func()) {
-	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
 		defer func() {
@@ -388,10 +439,22 @@ func (m *Manager) goSeat(what string, s *Seat, f func()) {
 }
 
 // pump feeds the PTY output into the screen until EOF and signals changes.
+// Its forwarder of the screen's changed signal lives exactly as long as it.
 func (m *Manager) pump(s *Seat) {
+	defer close(s.pumped)
 	stop := make(chan struct{})
-	defer close(stop)
+	fwd := make(chan struct{})
+	defer func() {
+		close(stop)
+		<-fwd
+	}()
 	go func() {
+		defer close(fwd)
+		defer func() {
+			if r := recover(); r != nil {
+				m.logger.Error("seat screen forwarder panic", "topic", s.Topic, "account", s.Account, "panic", r)
+			}
+		}()
 		for {
 			select {
 			case <-s.screen.Changed():
@@ -417,35 +480,56 @@ func (m *Manager) signal() {
 // wait reaps the child, frees the ledger and applies the resume rule: a
 // resumed seat that exits on its own without ever joining the roster loses
 // its record; a seat the user stopped never counts as a failure (DESIGN §9).
+//
+// Order matters: the exit is announced (SeatChanged) before the ledger
+// place is freed, so a restart's "starting" event can never precede the old
+// seat's "exited" one; the place is freed before done closes, so Stop
+// followed at once by Start finds it free.
 func (m *Manager) wait(s *Seat, claim Claim) {
 	code, err := s.proc.Wait()
-	// On Windows the ConPTY output never ends by itself: close it so Pump returns.
+	// Let the reader take the child's last output before the PTY closes
+	// (bounded, see outputDrain). Closing is still needed: on Windows the
+	// ConPTY output never ends by itself, and on Unix it hangs up whatever
+	// the child left on the terminal.
+	select {
+	case <-s.pumped:
+	case <-time.After(outputDrain):
+	}
 	_ = s.proc.Close()
-	s.typist.Close()
-	m.ledger.Release(claim)
+	_ = s.typist.Close()
 
 	s.mu.Lock()
 	s.state, s.exitCode, s.err = StateExited, code, err
 	joined, requested := s.joined, s.requested
 	s.mu.Unlock()
-	close(s.done)
 
 	if s.launch.Resumed && !joined && !requested {
-		if dropped, derr := m.opts.Sessions.DropSessionIf(s.Topic, s.Account, s.launch.SessionID); derr == nil && dropped {
+		if dropped, derr := m.opts.Sessions.DropSessionIf(s.Topic, s.Account, s.launch.SessionID); derr != nil {
+			m.notice(s.Topic, s.Account, true, "resumed session %s exited before joining the room, and its record could not be dropped: %v", s.launch.SessionID, derr)
+		} else if dropped {
 			m.notice(s.Topic, s.Account, true, "resumed session %s exited before joining the room; its record was dropped (the next start is fresh)", s.launch.SessionID)
 		}
 	}
 	m.emit(SeatChanged{Info: s.info()})
+	m.ledger.Release(claim)
+	close(s.done)
 	m.logger.Info("seat exited", "topic", s.Topic, "account", s.Account, "code", code, "requested", requested)
 }
 
 // watchCodexRollout records a fresh Codex seat's session id once its first
 // turn creates the rollout (DESIGN §9), skipping ids other seats claimed.
+// Codex writes its physical working directory into the rollout, so a
+// working directory reached through a symlink (macOS: /var → /private/var)
+// is matched in its resolved form too.
 func (m *Manager) watchCodexRollout(s *Seat, acct config.Account) {
 	home, err := CodexHome(SeatGetenv(acct, m.getenv))
 	if err != nil {
 		m.notice(s.Topic, s.Account, true, "cannot find CODEX_HOME for %s: %v", acct.DisplayName(), err)
 		return
+	}
+	cwds := []string{acct.WorkDir}
+	if resolved, err := filepath.EvalSymlinks(acct.WorkDir); err == nil && resolved != acct.WorkDir {
+		cwds = append(cwds, resolved)
 	}
 	since := s.started.Add(-2 * time.Second) // file times have coarse resolution on some systems
 	t := time.NewTicker(m.opts.CodexPoll)
@@ -456,10 +540,14 @@ func (m *Manager) watchCodexRollout(s *Seat, acct config.Account) {
 			return
 		case <-t.C:
 		}
-		found, err := CodexRolloutsSince(home, acct.WorkDir, since)
-		if err != nil {
-			m.logger.Debug("codex rollouts", "err", err)
-			continue
+		var found []CodexSession
+		for _, cwd := range cwds {
+			list, err := CodexRolloutsSince(home, cwd, since)
+			if err != nil {
+				m.logger.Debug("codex rollouts", "err", err)
+				continue
+			}
+			found = append(found, list...)
 		}
 		for _, cs := range found {
 			m.mu.Lock()
@@ -697,6 +785,10 @@ func (s *Seat) Input(b []byte) error {
 	s.typist.Human(b)
 	return nil
 }
+
+// Typing reports the seat's typing queue (ready, holds, the human's unsent
+// text, posts waiting): the UI shows why a post is not typed yet.
+func (s *Seat) Typing() TypistState { return s.typist.State() }
 
 // Hold and Release hold room typing for a reason (a permission prompt
 // reported by hooks, DESIGN §5).

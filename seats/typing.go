@@ -18,6 +18,18 @@ import (
 // and Codex takes it as a newline of the paste; a separate "\r" 0–100 ms
 // later submits in both (research/claude-code-e2e.md §5 and item 7,
 // codex-e2e.md §4). 200 ms is the margin measured as safe with both.
+//
+// typingGap is also the quiet time before a post's text: the text is
+// written only once nothing has been written to the PTY for typingGap (a
+// human key, an emulator reply, the previous post's "\r"), so it starts a
+// read of its own. A CLI that reads a "\r" together with unmarked text
+// after it takes the chunk as one paste, "\r" as a newline (measured with
+// Claude Code 2.1.328 before posts were marked: the human's "partial text"
+// + Enter and a held post typed right after it arrived as ONE user message
+// "partial text\n[pullcept] …"; two posts typed back to back arrived as one
+// message holding both tags). Marked posts (see postPasteStart) kept apart
+// in both real CLIs even without the wait; it stays for programs that do
+// not ask for bracketed paste, at the cost of typingGap between posts.
 const typingGap = 200 * time.Millisecond
 
 // readyFallback is how long after its sidecar's hello a seat's queue waits
@@ -46,7 +58,28 @@ type TypistOptions struct {
 	Clock    Clock          // nil: real time
 	Location *time.Location // the tag's "at" zone; nil: time.Local
 	Ready    bool           // start ready (no sidecar to wait for)
+	// BracketedPaste reports, when a post is about to be typed, whether
+	// the program in the terminal enabled bracketed paste (xterm ?2004;
+	// Screen tracks it). Then the post's text goes between the paste
+	// markers (see postPasteStart). Nil: never. Called on the writer
+	// goroutine; it must not block.
+	BracketedPaste func() bool
 }
+
+// postPasteStart and postPasteEnd mark a post's text as one paste when the
+// program asked for bracketed paste. Measured with Claude Code 2.1.328 and Codex
+// 0.169.0 (both enable ?2004): when a CLI reads a post's text and its "\r"
+// in one read — its reader starved for more than typingGap, as under heavy
+// load; reproduced by stopping the CLI (SIGSTOP) across the two writes —
+// unmarked text leaves the post in the input box, never submitted (both
+// CLIs take the "\r" as part of the paste), while marked text is submitted
+// and reaches the model as the same one text "tag\nbody" (4 of 4, also with
+// markers, text and "\r" in a single write). A program that did not ask for
+// bracketed paste gets the text unmarked, as DESIGN §5 first chose.
+var (
+	postPasteStart = []byte("\x1b[200~")
+	postPasteEnd   = []byte("\x1b[201~")
+)
 
 // TypistState is a Typist's queue as the UI shows it. Holds lists the
 // reasons given to Hold (sorted); Unsent is the human's unsent-input state;
@@ -67,20 +100,24 @@ type TypistState struct {
 // no method ever blocks on the PTY.
 //
 // Keys and replies are written at once, in order, never held. A post is
-// typed as its tag line, "\n" and its normalized body in ONE write, then
+// typed as its tag line, "\n" and its normalized body in ONE write (between
+// bracketed-paste markers when the program asked for them), then
 // "\r" typingGap later in a separate write; the next post waits for that
-// "\r". A post is held — and typed in order later — while the seat is not
-// ready (its sidecar has not reported `ready`, DESIGN §7), while any Hold
-// reason is set (a permission prompt), or while the human has unsent text
-// on the line (UnsentInput). Whether to hold is decided when the post
-// reaches the head of the queue, after every key written before it; posts
-// arriving meanwhile queue behind the held ones. The app's own "\r" also
+// "\r", and any post's text waits until nothing was written to the PTY for
+// typingGap (see typingGap). A post is held — and typed in order later —
+// while the seat is not ready (its sidecar has not reported `ready`, DESIGN
+// §7), while any Hold reason is set (a permission prompt), or while the
+// human has unsent text on the line (UnsentInput). Whether to hold is
+// decided when the post reaches the head of the queue, after every key
+// written before it, and again after the quiet time; posts arriving
+// meanwhile queue behind the held ones. The app's own "\r" also
 // submits whatever the human typed during the gap, so after it the line is
 // empty.
 type Typist struct {
 	w     io.Writer
 	clock Clock
 	loc   *time.Location
+	paste func() bool // TypistOptions.BracketedPaste
 
 	mu      sync.Mutex
 	input   [][]byte // keys and replies not written yet
@@ -90,6 +127,7 @@ type Typist struct {
 	holds   map[string]bool
 	unsent  UnsentInput // written by the writer goroutine only, under mu
 	typing  bool
+	waiting bool // the writer is blocked in its select (see quiet)
 	stopped bool // the writer goroutine has ended (Close or a write error)
 	err     error
 
@@ -113,6 +151,7 @@ func NewTypist(w io.Writer, o TypistOptions) *Typist {
 		clock: o.Clock,
 		loc:   o.Location,
 		ready: o.Ready,
+		paste: o.BracketedPaste,
 		holds: map[string]bool{},
 		wake:  make(chan struct{}, 1),
 		quit:  make(chan struct{}),
@@ -234,9 +273,10 @@ func (t *Typist) run() {
 			t.stop(fmt.Errorf("typing queue: panic: %v", r))
 		}
 	}()
-	var gap, fallback <-chan time.Time
+	var gap, fallback, silence <-chan time.Time
 	armed := false // the ready fallback was started (once per Typist)
 	enterDue := false
+	var lastWrite time.Time // of a key, reply or "\r" (zero: none yet)
 	for {
 		// Keys and replies first, in order: they are never held, and the
 		// decision below must see every key written before it.
@@ -248,12 +288,14 @@ func (t *Typist) run() {
 			if !t.write(b, func() { t.unsent.Feed(b) }) {
 				return
 			}
+			lastWrite = t.clock.Now()
 		}
 		if enterDue {
 			enterDue = false
 			if !t.write([]byte{'\r'}, func() { t.unsent.Reset(); t.typing = false }) {
 				return
 			}
+			lastWrite = t.clock.Now()
 		}
 		t.mu.Lock()
 		if t.joined && !t.ready && !armed {
@@ -261,18 +303,28 @@ func (t *Typist) run() {
 			fallback = t.clock.After(readyFallback)
 		}
 		t.mu.Unlock()
-		if gap == nil {
-			if post, ok := t.nextPost(); ok {
+		if gap == nil && silence == nil && t.postDue() {
+			// The text waits until the PTY was quiet for typingGap; the
+			// hold decision is made again when the wait is over.
+			if wait := typingGap - t.clock.Now().Sub(lastWrite); !lastWrite.IsZero() && wait > 0 {
+				silence = t.clock.After(wait)
+			} else if post, ok := t.nextPost(); ok {
+				if t.paste != nil && t.paste() {
+					post = slices.Concat(postPasteStart, post, postPasteEnd)
+				}
 				if !t.write(post, func() { t.typing = true }) {
 					return
 				}
 				gap = t.clock.After(typingGap)
 			}
 		}
+		t.setWaiting(true)
 		select {
 		case <-t.wake:
 		case <-gap:
 			gap, enterDue = nil, true
+		case <-silence:
+			silence = nil
 		case <-fallback:
 			fallback = nil
 			t.mu.Lock()
@@ -282,7 +334,23 @@ func (t *Typist) run() {
 			t.stop(nil)
 			return
 		}
+		t.setWaiting(false)
 	}
+}
+
+func (t *Typist) setWaiting(w bool) {
+	t.mu.Lock()
+	t.waiting = w
+	t.mu.Unlock()
+}
+
+// quiet reports whether the writer has acted on every call made so far:
+// it waits in its select with no key queued and no wake-up pending (every
+// state change pokes after it is made). Tests use it to prove a post is held.
+func (t *Typist) quiet() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return (t.waiting && len(t.input) == 0 && len(t.wake) == 0) || t.stopped
 }
 
 // nextInput pops the oldest key or reply.
@@ -296,6 +364,13 @@ func (t *Typist) nextInput() ([]byte, bool) {
 	t.input[0] = nil
 	t.input = t.input[1:]
 	return b, true
+}
+
+// postDue reports whether the head post may be typed: nothing holds it.
+func (t *Typist) postDue() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.posts) > 0 && t.ready && len(t.holds) == 0 && t.unsent.Empty()
 }
 
 // nextPost pops the head post if nothing holds it (decided now, DESIGN §5).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -137,22 +138,18 @@ func datas(ws []recWrite) []string {
 	return out
 }
 
-// settle proves the writer has finished every decision it could make:
-// a reply marker is written only after the writer drained the queue before
-// it, and a second one after the writer went round its loop once more
-// (where a post would have been typed).
+// settle waits until the writer has acted on everything sent so far and
+// returns the writes: what is not there by then was held.
 func settle(t *testing.T, ty *Typist, w *recWriter) []recWrite {
 	t.Helper()
-	for _, m := range []string{"\x1b[1;1R", "\x1b[2;2R"} {
-		n := len(w.all())
-		ty.Reply([]byte(m))
-		ws := w.waitN(t, n+1)
-		if ws[len(ws)-1].data != m {
-			t.Fatalf("expected marker %q last, writes %q", m, datas(ws))
+	deadline := time.Now().Add(typingDeadline)
+	for !ty.quiet() {
+		if time.Now().After(deadline) {
+			t.Fatal("typing queue never went quiet")
 		}
+		time.Sleep(100 * time.Microsecond) // polling a condition with a deadline
 	}
-	ws := w.all()
-	return ws[:len(ws)-2] // without the markers
+	return w.all()
 }
 
 func newTestTypist(t *testing.T, ready bool) (*Typist, *recWriter, *fakeClock) {
@@ -187,13 +184,14 @@ func TestTypistTagBodyThenEnterAfterGap(t *testing.T) {
 		t.Fatalf("writes before the gap ended: %q", got)
 	}
 	c.Advance(time.Millisecond)
-	ws = w.waitN(t, 4)
-	if ws[3].data != "\r" {
+	ws = w.waitN(t, 2)
+	if len(ws) != 2 || ws[1].data != "\r" {
 		t.Fatalf("writes %q: want the lone \\r last", datas(ws))
 	}
-	if d := ws[3].at.Sub(ws[0].at); d != typingGap {
+	if d := ws[1].at.Sub(ws[0].at); d != typingGap {
 		t.Fatalf("\\r came %v after the text, want %v", d, typingGap)
 	}
+	settle(t, ty, w)
 	if st := ty.State(); st.Typing || st.Queued != 0 || st.Unsent {
 		t.Fatalf("state after the post: %+v", st)
 	}
@@ -216,6 +214,14 @@ func TestTypistPostsInOrderOneAtATime(t *testing.T) {
 		c.Advance(typingGap)
 		if ws := w.waitN(t, 2*i); ws[2*i-1].data != "\r" {
 			t.Fatalf("write %d = %q, want \\r", 2*i, ws[2*i-1].data)
+		}
+		if i < 3 {
+			// The next text waits until the "\r" had typingGap to itself.
+			c.waitArmed(t, typingGap)
+			if got := settle(t, ty, w); len(got) != 2*i {
+				t.Fatalf("post %d typed right after the \\r: %q", i+1, datas(got))
+			}
+			c.Advance(typingGap)
 		}
 	}
 	for i, g := range got {
@@ -240,11 +246,15 @@ func TestTypistHoldsWhileHumanHasUnsentText(t *testing.T) {
 	for range len("draft") {
 		ty.Human([]byte{0x7f})
 	}
-	ws := w.waitN(t, 1+2+5+1) // draft, the settle markers, 5 backspaces, m1
+	c.waitArmed(t, typingGap) // quiet after the last key
+	c.Advance(typingGap)
+	ws := w.waitN(t, 1+5+1) // draft, 5 backspaces, m1
 	if ws[len(ws)-1].data != payload("m1", "one") {
 		t.Fatalf("writes %q: want m1 after the line emptied", datas(ws))
 	}
 	c.waitArmed(t, typingGap)
+	c.Advance(typingGap)
+	c.waitArmed(t, typingGap) // quiet after the "\r"
 	c.Advance(typingGap)
 	ws = w.waitN(t, len(ws)+2)
 	if ws[len(ws)-2].data != "\r" || ws[len(ws)-1].data != payload("m2", "two") {
@@ -255,13 +265,23 @@ func TestTypistHoldsWhileHumanHasUnsentText(t *testing.T) {
 func TestTypistReleasedBySubmitOrClear(t *testing.T) {
 	for _, key := range []string{"\r", "\x03", "\x15"} {
 		t.Run(fmt.Sprintf("%q", key), func(t *testing.T) {
-			ty, w, _ := newTestTypist(t, true)
+			ty, w, c := newTestTypist(t, true)
 			ty.Human([]byte("abc"))
 			ty.Enqueue(testPost("m1", "one"))
-			settle(t, ty, w)
+			if got := datas(settle(t, ty, w)); strings.Join(got, "|") != "abc" {
+				t.Fatalf("typed into an unsent line: %q", got)
+			}
 			ty.Human([]byte(key))
-			ws := w.waitN(t, 5)
-			if ws[3].data != key || ws[4].data != payload("m1", "one") {
+			// The post does not follow the key in the same read: it
+			// waits until the PTY was quiet for typingGap.
+			c.waitArmed(t, typingGap)
+			c.Advance(typingGap - time.Millisecond)
+			if got := datas(settle(t, ty, w)); len(got) != 2 {
+				t.Fatalf("typed before the quiet time: %q", got)
+			}
+			c.Advance(time.Millisecond)
+			ws := w.waitN(t, 3)
+			if ws[1].data != key || ws[2].data != payload("m1", "one") {
 				t.Fatalf("writes %q", datas(ws))
 			}
 		})
@@ -281,7 +301,9 @@ func TestTypistKeysDuringGapAreWrittenAndSubmitted(t *testing.T) {
 	ty.Enqueue(testPost("m2", "two"))
 	c.Advance(typingGap)
 	// The app's "\r" submits the "x" too: the line is empty again and m2
-	// is typed right after.
+	// is typed after the quiet time.
+	c.waitArmed(t, typingGap)
+	c.Advance(typingGap)
 	ws = w.waitN(t, 4)
 	if ws[2].data != "\r" || ws[3].data != payload("m2", "two") {
 		t.Fatalf("writes %q", datas(ws))
@@ -289,7 +311,7 @@ func TestTypistKeysDuringGapAreWrittenAndSubmitted(t *testing.T) {
 }
 
 func TestTypistNotReadyUntilReady(t *testing.T) {
-	ty, w, _ := newTestTypist(t, false)
+	ty, w, c := newTestTypist(t, false)
 	ty.Enqueue(testPost("m1", "one"))
 	ty.Human([]byte("k")) // keys are never held
 	ty.Human([]byte("\r"))
@@ -297,7 +319,9 @@ func TestTypistNotReadyUntilReady(t *testing.T) {
 		t.Fatalf("writes before ready: %q", got)
 	}
 	ty.Ready()
-	if ws := w.waitN(t, 5); ws[4].data != payload("m1", "one") {
+	c.waitArmed(t, typingGap) // quiet after the keys
+	c.Advance(typingGap)
+	if ws := w.waitN(t, 3); ws[2].data != payload("m1", "one") {
 		t.Fatalf("writes %q", datas(ws))
 	}
 }
@@ -318,7 +342,7 @@ func TestTypistReadyFallbackAfterJoined(t *testing.T) {
 	default:
 	}
 	c.Advance(time.Millisecond)
-	if ws := w.waitN(t, 3); ws[2].data != payload("m1", "one") { // after the two settle markers
+	if ws := w.waitN(t, 1); ws[0].data != payload("m1", "one") {
 		t.Fatalf("writes %q", datas(ws))
 	}
 	if !ty.State().Ready {
@@ -327,7 +351,7 @@ func TestTypistReadyFallbackAfterJoined(t *testing.T) {
 }
 
 func TestTypistHoldReasons(t *testing.T) {
-	ty, w, _ := newTestTypist(t, true)
+	ty, w, c := newTestTypist(t, true)
 	ty.Hold("permission:main")
 	ty.Hold("permission:main")
 	ty.Hold("permission:agent-2")
@@ -342,7 +366,9 @@ func TestTypistHoldReasons(t *testing.T) {
 		t.Fatalf("state %+v", st)
 	}
 	ty.Release("permission:agent-2")
-	if ws := w.waitN(t, 5); ws[4].data != payload("m1", "one") {
+	c.waitArmed(t, typingGap) // quiet after the keys
+	c.Advance(typingGap)
+	if ws := w.waitN(t, 3); ws[2].data != payload("m1", "one") {
 		t.Fatalf("writes %q", datas(ws))
 	}
 }
@@ -410,11 +436,14 @@ func TestNormalizeBody(t *testing.T) {
 	}
 }
 
-// instantClock fires every timer at once: the benchmark measures queueing,
-// not the typing gap.
-type instantClock struct{}
+// instantClock fires every timer at once and moves an hour on every Now,
+// so every wait (the typing gap, the quiet time before a post) is over at
+// once: the benchmark measures queueing, not the pauses.
+type instantClock struct{ hours *atomic.Int64 }
 
-func (instantClock) Now() time.Time { return time.Now() }
+func (c instantClock) Now() time.Time {
+	return time.Unix(0, 0).Add(time.Duration(c.hours.Add(1)) * time.Hour)
+}
 func (instantClock) After(time.Duration) <-chan time.Time {
 	ch := make(chan time.Time, 1)
 	ch <- time.Now()
@@ -439,7 +468,7 @@ func BenchmarkTypingLatency8Seats(b *testing.B) {
 	writers := make([]tagWriter, seats)
 	for i := range typists {
 		writers[i] = tagWriter{tags: make(chan time.Time, 1)}
-		typists[i] = NewTypist(writers[i], TypistOptions{Clock: instantClock{}, Ready: true})
+		typists[i] = NewTypist(writers[i], TypistOptions{Clock: instantClock{hours: new(atomic.Int64)}, Ready: true})
 	}
 	defer func() {
 		for _, ty := range typists {

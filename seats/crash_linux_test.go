@@ -1,0 +1,245 @@
+//go:build linux
+
+package seats_test
+
+// A seat's CLI crashes or exits (issue 5 "Faults"): with a real room, real
+// PTYs and real processes, seats die by a signal of their own, by exit
+// status, and by an outside SIGKILL (the OOM killer's way) while the room
+// keeps delivering to a seat that lives on.
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/logstore"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats"
+)
+
+// crashWait bounds every wait: a shell starts and dies in milliseconds; the
+// margin is for a loaded 2-core box.
+const crashWait = 30 * time.Second
+
+const crashTopic = "crash-topic"
+
+// crashZombies lists this process's children in state Z, from
+// /proc/<pid>/stat ("pid (comm) state ppid …"; comm may hold spaces and
+// parentheses, so fields are read after the last ')').
+func crashZombies(t *testing.T) []string {
+	t.Helper()
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	me := os.Getpid()
+	var out []string
+	for _, path := range stats {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue // ended meanwhile
+		}
+		s := string(b)
+		end := strings.LastIndexByte(s, ')')
+		if end < 0 {
+			continue
+		}
+		f := strings.Fields(s[end+1:])
+		if len(f) < 2 {
+			continue
+		}
+		if ppid, err := strconv.Atoi(f[1]); err == nil && ppid == me && f[0] == "Z" {
+			out = append(out, s[:end+1])
+		}
+	}
+	return out
+}
+
+// crashAccounts are generic-CLI seats running the system shell: three die
+// (their own SIGSEGV, exit status 3, an outside SIGKILL) and one lives on
+// and prints what is typed into it.
+func crashAccounts(work string) map[string]config.Account {
+	sh := func(id, name, script string) config.Account {
+		return config.Account{ID: id, Name: name, Kind: config.KindCLI, WorkDir: work, Command: "/bin/sh",
+			LaunchOptions: "-c " + config.QuoteWord(script)}
+	}
+	return map[string]config.Account{
+		// Prints, then dies of its own segmentation fault once a line is typed.
+		"segv": sh("segv", "Segv", `echo segv ready; read line; kill -SEGV $$`),
+		// Exits with status 3 once a line is typed.
+		"quit": sh("quit", "Quit", `echo quit ready; read line; exit 3`),
+		// Waits until killed from outside.
+		"oom": sh("oom", "Oom", `echo oom ready; while :; do read line || exit 0; done`),
+		// Lives on: echoes every line it reads.
+		"live": sh("live", "Live", `echo live ready; while read line; do echo "seen: $line"; done`),
+	}
+}
+
+// TestSeatCrashesLeaveNoTrace: each dying seat ends up exited (not
+// requested, exit code 128+signal or its status, which the UI shows as a
+// failed seat), its ledger place is free (it starts again at once), its
+// process group is gone and no zombie is left, nothing more is typed into it;
+// the room goes on: posts are still delivered and typed into the living seat.
+func TestSeatCrashesLeaveNoTrace(t *testing.T) {
+	work := t.TempDir()
+	accts := crashAccounts(work)
+	store, err := logstore.Open(filepath.Join(t.TempDir(), "data"), logstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := seats.NewManager(seats.ManagerOptions{
+		Sessions: store,
+		Accounts: func(id string) (config.Account, bool) {
+			a, ok := accts[id]
+			return a, ok
+		},
+		// The shells never start a sidecar; .mcp.json just needs a path.
+		PullceptPath: self,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	kinds := crashKinds{}
+	for id := range accts {
+		kinds[id] = "cli"
+	}
+	kinds["me"] = "admin"
+	hub, err := room.NewHub(room.HubOptions{Terminals: m, Accounts: kinds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hub.Close)
+	hub.SetAdmin(room.Hello{Name: "Master", AccountID: "me"})
+	if err := hub.OpenRoom(crashTopic); err != nil {
+		t.Fatal(err)
+	}
+	// No server listens: the shells never dial it; the room's own
+	// connections below stand in for their sidecars.
+	m.SetRoom(seats.RoomEndpoint{URL: "ws://127.0.0.1:9/room", HooksURL: "http://127.0.0.1:9", Token: "unused"})
+
+	for _, id := range []string{"segv", "quit", "oom", "live"} {
+		if _, err := m.Start(crashTopic, id, 120, 30); err != nil {
+			t.Fatalf("start %s: %v", id, err)
+		}
+		s, _ := m.Seat(crashTopic, id)
+		crashWaitUntil(t, id+" ready", func() bool { return strings.Contains(s.Screen().Text(), id+" ready") })
+		// Its sidecar's hello and ready, through the room's own path.
+		c := hub.Connect()
+		if err := c.Hello(room.Hello{Protocol: room.Protocol, Name: accts[id].Name, Room: crashTopic, AccountID: id}); err != nil {
+			t.Fatal(err)
+		}
+		c.Ready()
+		t.Cleanup(c.Close)
+	}
+	pids := map[string]int{}
+	for _, in := range m.Seats(crashTopic) {
+		pids[in.Account] = in.Pid
+	}
+
+	// One post is typed into every seat: segv and quit die on reading it.
+	first := crashPost(t, hub, "first", "")
+	s, _ := m.Seat(crashTopic, "live")
+	crashWaitUntil(t, "the living seat to print the post", func() bool { return strings.Contains(s.Screen().Text(), "seen: first") })
+	// oom is killed from outside, as the OOM killer would.
+	if err := syscall.Kill(pids["oom"], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+
+	want := map[string]int{"segv": 128 + int(syscall.SIGSEGV), "quit": 3, "oom": 128 + int(syscall.SIGKILL)}
+	for id, code := range want {
+		seat, _ := m.Seat(crashTopic, id)
+		select {
+		case <-seat.Done():
+		case <-time.After(crashWait):
+			t.Fatalf("seat %s did not end within %v: %s", id, crashWait, seat.Screen().Text())
+		}
+		var in seats.SeatInfo
+		for _, x := range m.Seats(crashTopic) {
+			if x.Account == id {
+				in = x
+			}
+		}
+		if in.State != seats.StateExited || in.Requested || in.ExitCode != code {
+			t.Fatalf("seat %s after it died: %+v, want exited, not requested, code %d", id, in, code)
+		}
+		if m.Running(id) {
+			t.Fatalf("seat %s still counts as running", id)
+		}
+		// Its whole process group is gone (each seat leads its own).
+		if err := syscall.Kill(-pids[id], 0); !errors.Is(err, syscall.ESRCH) {
+			t.Fatalf("seat %s: process group %d: kill 0 = %v, want ESRCH", id, pids[id], err)
+		}
+	}
+	if z := crashZombies(t); len(z) > 0 {
+		t.Fatalf("zombies left after the crashes: %q", z)
+	}
+
+	// The room goes on: the next post is delivered and typed into the
+	// living seat, and into no dead one.
+	second := crashPost(t, hub, "second", first.MessageID)
+	crashWaitUntil(t, "the living seat to print the next post", func() bool { return strings.Contains(s.Screen().Text(), "seen: second") })
+	for id := range want {
+		if m.Enqueue(crashTopic, id, second) {
+			t.Fatalf("a post was typed into the dead seat %s", id)
+		}
+	}
+	if st := s.State(); st != seats.StateRunning {
+		t.Fatalf("the living seat is %v, want running", st)
+	}
+
+	// Their ledger places are free: each dead seat starts again at once.
+	for id := range want {
+		if _, err := m.Start(crashTopic, id, 120, 30); err != nil {
+			t.Fatalf("restart %s after its crash: %v", id, err)
+		}
+		seat, _ := m.Seat(crashTopic, id)
+		crashWaitUntil(t, id+" ready again", func() bool { return strings.Contains(seat.Screen().Text(), id+" ready") })
+		if err := m.Stop(crashTopic, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if z := crashZombies(t); len(z) > 0 {
+		t.Fatalf("zombies left after the restarts: %q", z)
+	}
+}
+
+// crashKinds is room.Accounts: account id → kind.
+type crashKinds map[string]string
+
+func (k crashKinds) AccountKind(id string) (string, bool) {
+	v, ok := k[id]
+	return v, ok
+}
+
+func crashPost(t *testing.T, h *room.Hub, content, lastSeen string) room.Post {
+	t.Helper()
+	res, err := h.Post(crashTopic, room.Draft{Content: content, LastSeen: lastSeen})
+	if err != nil || !res.Delivered {
+		t.Fatalf("post %q: %v (delivered %v)", content, err, res.Delivered)
+	}
+	return res.Post
+}
+
+// crashWaitUntil polls cond every 10 ms until it holds, failing after crashWait.
+func crashWaitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(crashWait)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: not within %v", what, crashWait)
+		}
+		time.Sleep(10 * time.Millisecond) // polling a condition with a deadline
+	}
+}

@@ -1,0 +1,642 @@
+//go:build linux || darwin
+
+package seats_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/testdata/fakeapi"
+)
+
+// These tests run the seats end to end with the real, pinned Claude Code
+// and Codex CLIs (DESIGN §13; issue 3 "End to end with the real CLIs"):
+// our launch lines, .mcp.json, the real CLI in a real PTY, our sidecar (the
+// pullcept binary built for the test), the room hub and its loopback
+// server, the topic log. The fake model API on loopback is the only fake
+// part. Each test has its own data directory, seat directories, HOME,
+// CLAUDE_CONFIG_DIR / CODEX_HOME and fake.
+
+// sayCall is the say_to_room call a reply to a post from the fake must carry.
+type sayCall struct {
+	Content  string `json:"content"`
+	LastSeen string `json:"last_seen"`
+}
+
+// sayCalls returns the say_to_room calls the fake made a session do.
+func sayCalls(exs []fakeapi.Exchange) []sayCall {
+	var out []sayCall
+	for _, ex := range exs {
+		if c := ex.Reply.Call; c != nil && !c.Search && c.IsSayToRoom() {
+			var s sayCall
+			_ = json.Unmarshal(c.Input, &s)
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// noTypedPost fails t when any request of exs or the seat's screen carries
+// post messageID as typed input (a tag line), i.e. it was typed back into
+// the seat that said it (DESIGN §2 "Own posts are never typed back").
+func noTypedPost(t *testing.T, name string, exs []fakeapi.Exchange, s *seats.Seat, messageID string) {
+	t.Helper()
+	for _, ex := range exs {
+		if got := carrying(ex.Request, messageID); len(got) > 0 {
+			t.Errorf("%s's own post %s was typed back into it: request #%d carries %v", name, messageID, ex.Request.Seq, got)
+		}
+	}
+	if strings.Contains(seatText(s), `"message_id":"`+messageID+`"`) {
+		t.Errorf("%s's screen shows its own post %s as a tag:\n%s", name, messageID, seatText(s))
+	}
+}
+
+// TestE2EClaudeRoundTrip is acceptance 1: the admin's "hello @Ada" reaches
+// the real Claude Code as one user message (tag, then "hello"); Ada answers
+// with say_to_room; the reply is delivered, logged with Ada as speaker and
+// typed into a second seat (a generic CLI whose sidecar joined the room)
+// but never back into Ada.
+func TestE2EClaudeRoundTrip(t *testing.T) {
+	r := newRig(t, nil)
+	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
+	r.setEnv(env)
+	ada := r.claudeAccount("ada", "Ada")
+	linesFile := filepath.Join(r.root, "echo-lines.jsonl")
+	echo := r.fakeCLIAccount("echo", "Echo", "-join -lines "+config.QuoteWord(linesFile))
+
+	adaRes, adaSeat := r.start(ada.ID)
+	_, echoSeat := r.start(echo.ID)
+	r.waitReady(echo.ID, echoSeat)
+	r.waitReady(ada.ID, adaSeat)
+	roster, err := r.hub.Roster(e2eTopic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(roster, func(m room.Member) bool {
+		return m.AccountID == echo.ID && m.Name == "Echo" && m.Role == room.RoleCLI
+	}) {
+		t.Errorf("roster %+v: want Echo seated with role cli", roster)
+	}
+
+	hello := r.post("hello @Ada")
+	if !slices.Equal(hello.To, []string{"Ada"}) || hello.Content != "hello" {
+		t.Fatalf("admin post = %+v, want to [Ada] and body %q", hello, "hello")
+	}
+	reply := r.waitPost("Ada's reply", func(p room.Post) bool { return p.Account == ada.ID })
+	if reply.Speaker != "Ada" || reply.Role != room.RoleClaudeCode || reply.Content != "reply to: hello" {
+		t.Errorf("Ada's reply = %+v, want speaker Ada, role claude_code, content %q", reply, "reply to: hello")
+	}
+
+	// The fake saw the post as the room typed it, then the say_to_room call.
+	exs := r.sessionCalls(adaRes.SessionID)
+	if len(exs) == 0 {
+		t.Fatalf("the fake saw no model call with session %s", adaRes.SessionID)
+	}
+	var first *fakeapi.Request
+	for _, ex := range exs {
+		if len(carrying(ex.Request, hello.MessageID)) > 0 {
+			first = ex.Request
+			break
+		}
+	}
+	if first == nil {
+		t.Fatalf("no model call of Ada carries the post %s", hello.MessageID)
+	}
+	checkTyped(t, first, hello, "hello")
+	if !strings.Contains(room.Tag(hello, time.Local), `"to":["Ada"]`) {
+		t.Errorf("tag %q lacks \"to\":[\"Ada\"]", room.Tag(hello, time.Local))
+	}
+	if calls := sayCalls(exs); len(calls) != 1 || calls[0] != (sayCall{Content: "reply to: hello", LastSeen: hello.MessageID}) {
+		t.Errorf("say_to_room calls = %+v, want one with the reply and last_seen %s", calls, hello.MessageID)
+	}
+
+	// Logged with the seat's name as speaker.
+	rec := r.logged(reply.MessageID)
+	if rec.Speaker != "Ada" || rec.Account != ada.ID || rec.Content != reply.Content {
+		t.Errorf("log record = %+v, want speaker Ada, account ada, the reply", rec)
+	}
+	if rec := r.logged(hello.MessageID); rec.Speaker != e2eAdminName || !slices.Equal(rec.To, []string{"Ada"}) {
+		t.Errorf("log record of the admin's post = %+v", rec)
+	}
+
+	// Typed into the second seat: its terminal read the tag line, then the
+	// body.
+	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(reply, time.Local), reply.Content)
+	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(hello, time.Local), "hello")
+
+	// Never back into Ada. Fence: a second post makes Ada's CLI send its
+	// whole conversation again, so anything typed into it since is there.
+	r.waitHook(ada.ID, "Stop", 0)
+	bye := r.post("thanks @Ada")
+	second := r.waitPost("Ada's second reply", func(p room.Post) bool { return p.Account == ada.ID && p.MessageID != reply.MessageID })
+	if second.Content != "reply to: thanks" {
+		t.Errorf("second reply = %q, want %q", second.Content, "reply to: thanks")
+	}
+	exs = r.sessionCalls(adaRes.SessionID)
+	var fence *fakeapi.Request
+	for _, ex := range exs {
+		if len(carrying(ex.Request, bye.MessageID)) > 0 {
+			fence = ex.Request
+		}
+	}
+	if fence == nil {
+		t.Fatalf("no model call of Ada carries the second post %s", bye.MessageID)
+	}
+	if len(carrying(fence, hello.MessageID)) != 1 {
+		t.Errorf("the fence request does not carry the conversation (first post %s missing)", hello.MessageID)
+	}
+	noTypedPost(t, "Ada", exs, adaSeat, reply.MessageID)
+	noTypedPost(t, "Ada", exs, adaSeat, second.MessageID)
+	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(second, time.Local), second.Content)
+}
+
+// TestE2EClaudeResume is acceptance 2: the seat stopped and started again
+// in the same topic resumes with --resume <id> (same session header at the
+// fake, the conversation carried on); with the transcript deleted it starts
+// fresh and the record is dropped.
+func TestE2EClaudeResume(t *testing.T) {
+	r := newRig(t, nil)
+	env, setup := fakeapi.ClaudeEnv(t, r.base, r.root)
+	r.setEnv(env)
+	ada := r.claudeAccount("ada", "Ada")
+
+	first, s := r.start(ada.ID)
+	if first.Resumed || first.SessionID == "" || !strings.Contains(first.Preview, "--session-id "+first.SessionID) {
+		t.Fatalf("first start = %+v, want fresh with --session-id", first)
+	}
+	if id, _ := r.store.Session(e2eTopic, ada.ID); id != first.SessionID {
+		t.Fatalf("recorded session = %q, want %q", id, first.SessionID)
+	}
+	r.waitReady(ada.ID, s)
+	hello := r.post("hello @Ada")
+	r.waitPost("Ada's reply", func(p room.Post) bool { return p.Account == ada.ID })
+	r.waitHook(ada.ID, "Stop", 0)
+	transcript := seats.ClaudeTranscriptPath(setup.ConfigDir, ada.WorkDir, first.SessionID)
+	if _, err := os.Stat(transcript); err != nil {
+		t.Fatalf("transcript after the first turn: %v", err)
+	}
+
+	if err := r.mgr.Stop(e2eTopic, ada.ID); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	if in := r.seatInfo(ada.ID); in.State != seats.StateExited || !in.Requested {
+		t.Fatalf("after Stop: %+v, want exited on request", in)
+	}
+	if id, _ := r.store.Session(e2eTopic, ada.ID); id != first.SessionID {
+		t.Fatalf("record after a user stop = %q, want %q kept", id, first.SessionID)
+	}
+
+	// Resume: the transcript exists.
+	res, s := r.start(ada.ID)
+	if !res.Resumed || res.SessionID != first.SessionID || res.Dropped != "" {
+		t.Fatalf("restart = %+v, want resumed %s", res, first.SessionID)
+	}
+	argv := r.seatInfo(ada.ID).Argv
+	if len(argv) < 3 || argv[1] != "--resume" || argv[2] != first.SessionID || slices.Contains(argv, "--session-id") {
+		t.Errorf("resumed argv = %q, want <claude> --resume %s … and no --session-id", argv, first.SessionID)
+	}
+	if !strings.Contains(res.Preview, "--resume "+first.SessionID) {
+		t.Errorf("preview %q lacks --resume %s", res.Preview, first.SessionID)
+	}
+	r.waitReady(ada.ID, s)
+	calls := len(r.sessionCalls(first.SessionID))
+	again := r.post("again @Ada")
+	reply := r.waitPost("Ada's reply after the resume", func(p room.Post) bool {
+		return p.Account == ada.ID && p.Content == "reply to: again"
+	})
+	exs := r.sessionCalls(first.SessionID)[calls:]
+	var carried bool
+	for _, ex := range exs {
+		if len(carrying(ex.Request, again.MessageID)) > 0 {
+			carried = true
+			checkTyped(t, ex.Request, again, "again")
+			// The resumed conversation goes on: the first post is in it.
+			if len(carrying(ex.Request, hello.MessageID)) != 1 {
+				t.Errorf("resumed request #%d lacks the first turn's post %s", ex.Request.Seq, hello.MessageID)
+			}
+		}
+	}
+	if !carried {
+		t.Fatalf("no model call with the resumed session %s carries %s", first.SessionID, again.MessageID)
+	}
+	if got := sayCalls(exs); len(got) != 1 || got[0].Content != reply.Content {
+		t.Errorf("say_to_room calls after the resume = %+v, want one with %q", got, reply.Content)
+	}
+	r.waitHook(ada.ID, "Stop", r.stopHooks(ada.ID))
+
+	// The transcript deleted: fresh start, the record dropped.
+	if err := r.mgr.Stop(e2eTopic, ada.ID); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	if err := os.Remove(transcript); err != nil {
+		t.Fatal(err)
+	}
+	fresh, s := r.start(ada.ID)
+	if fresh.Resumed || fresh.Dropped != first.SessionID || fresh.DropReason == "" ||
+		fresh.SessionID == "" || fresh.SessionID == first.SessionID {
+		t.Fatalf("start without transcript = %+v, want fresh, %s dropped with a reason", fresh, first.SessionID)
+	}
+	if id, _ := r.store.Session(e2eTopic, ada.ID); id != fresh.SessionID {
+		t.Errorf("recorded session = %q, want the new %q", id, fresh.SessionID)
+	}
+	argv = r.seatInfo(ada.ID).Argv
+	if slices.Contains(argv, "--resume") || !slices.Contains(argv, fresh.SessionID) {
+		t.Errorf("fresh argv = %q, want --session-id %s and no --resume", argv, fresh.SessionID)
+	}
+	r.waitReady(ada.ID, s)
+}
+
+// seatInfo returns the Manager's view of account id's seat in the topic.
+func (r *rig) seatInfo(id string) seats.SeatInfo {
+	r.t.Helper()
+	for _, in := range r.mgr.Seats(e2eTopic) {
+		if in.Account == id {
+			return in
+		}
+	}
+	r.t.Fatalf("no seat of %s", id)
+	return seats.SeatInfo{}
+}
+
+// stopHooks is the index after the last Stop hook event of account id, so
+// a later wait sees only newer ones.
+func (r *rig) stopHooks(id string) int {
+	after := 0
+	for i, e := range r.room.all() {
+		if rep, ok := e.(room.SeatReported); ok && rep.Account == id && rep.Event == "Stop" {
+			after = i + 1
+		}
+	}
+	return after
+}
+
+// TestE2EFloorTwoClaudeSeats is acceptance 3: two real Claude Code seats
+// answer the same post at once (the fake holds both answers until both
+// seats asked, then releases them together). The floor delivers one; the
+// other's say_to_room is rejected with the missed post, and after reading
+// it the seat re-sends its kept draft, which is delivered.
+func TestE2EFloorTwoClaudeSeats(t *testing.T) {
+	var (
+		mu       sync.Mutex
+		names    = map[string]string{} // session → seat name
+		asked    = map[string]bool{}   // sessions that asked about the post
+		together = make(chan struct{})
+	)
+	script := fakeapi.Script{Resend: true}
+	respond := func(req *fakeapi.Request) fakeapi.Reply {
+		r := withoutSeatPosts(req)
+		posts := r.NewPosts()
+		sayTool, ok := r.SayTool()
+		if len(posts) == 0 || !ok {
+			return script.Decide(r)
+		}
+		p := posts[len(posts)-1]
+		mu.Lock()
+		name := names[req.Session]
+		asked[req.Session] = true
+		if len(asked) == 2 {
+			select {
+			case <-together:
+			default:
+				close(together)
+			}
+		}
+		mu.Unlock()
+		reply := fakeapi.CallTool(sayTool, fakeapi.SayArgs{Content: name + " takes it", LastSeen: p.Tag.MessageID})
+		reply.Hold = together
+		return reply
+	}
+	r := newRig(t, respond)
+	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
+	r.setEnv(env)
+	ada := r.claudeAccount("ada", "Ada")
+	bea := r.claudeAccount("bea", "Bea")
+	adaRes, adaSeat := r.start(ada.ID)
+	beaRes, beaSeat := r.start(bea.ID)
+	mu.Lock()
+	names[adaRes.SessionID], names[beaRes.SessionID] = "Ada", "Bea"
+	mu.Unlock()
+	r.waitReady(ada.ID, adaSeat)
+	r.waitReady(bea.ID, beaSeat)
+
+	task := r.post("who takes the release notes?")
+	firstPost := r.waitPost("the first answer", func(p room.Post) bool { return p.Account == ada.ID || p.Account == bea.ID })
+	winner, loser, loserSession := ada, bea, beaRes.SessionID
+	if firstPost.Account == bea.ID {
+		winner, loser, loserSession = bea, ada, adaRes.SessionID
+	}
+	resent := r.waitPost(loser.Name+"'s re-sent draft", func(p room.Post) bool { return p.Account == loser.ID })
+	if firstPost.Content != winner.Name+" takes it" || resent.Content != loser.Name+" takes it" {
+		t.Errorf("delivered %q then %q, want %q then the loser's draft %q", firstPost.Content, resent.Content,
+			winner.Name+" takes it", loser.Name+" takes it")
+	}
+
+	// The loser: one rejection listing the winner's post, then a re-send
+	// of the draft (no content) with last_seen = that post, delivered.
+	exs := r.sessionCalls(loserSession)
+	var rejected, resend bool
+	for _, ex := range exs {
+		for _, res := range ex.Request.NewResults() {
+			if res.Call == nil || !res.Call.IsSayToRoom() || !fakeapi.DefaultRejected.MatchString(res.Text) {
+				continue
+			}
+			rejected = true
+			if !strings.Contains(res.Text, firstPost.MessageID) || !strings.Contains(res.Text, firstPost.Content) {
+				t.Errorf("rejection %q does not show the missed post %s %q", res.Text, firstPost.MessageID, firstPost.Content)
+			}
+			c := ex.Reply.Call
+			if c == nil || !c.IsSayToRoom() {
+				t.Errorf("after the rejection the fake answered %+v, want the draft re-send", ex.Reply)
+				continue
+			}
+			var args fakeapi.SayArgs
+			if err := json.Unmarshal(c.Input, &args); err != nil || args.Content != "" || args.LastSeen != firstPost.MessageID {
+				t.Errorf("re-send args = %s, want no content and last_seen %s", c.Input, firstPost.MessageID)
+			}
+			resend = true
+		}
+	}
+	if !rejected || !resend {
+		t.Errorf("%s: rejection seen %v, re-send made %v; want both", loser.Name, rejected, resend)
+	}
+	for _, ex := range r.sessionCalls(map[string]string{ada.ID: adaRes.SessionID, bea.ID: beaRes.SessionID}[winner.ID]) {
+		for _, res := range ex.Request.NewResults() {
+			if res.Call != nil && res.Call.IsSayToRoom() && fakeapi.DefaultRejected.MatchString(res.Text) {
+				t.Errorf("the winner %s was rejected too: %q", winner.Name, res.Text)
+			}
+		}
+	}
+	// The log holds the task, the winner's answer, the loser's re-sent
+	// draft, in that order, each once.
+	var order []string
+	for _, rec := range r.logRecords() {
+		order = append(order, rec.MessageID)
+	}
+	if want := []string{task.MessageID, firstPost.MessageID, resent.MessageID}; !slices.Equal(order, want) {
+		t.Errorf("topic log = %q, want %q", order, want)
+	}
+	if rec := r.logged(resent.MessageID); rec.Speaker != loser.Name {
+		t.Errorf("re-sent draft logged as %q, want %q", rec.Speaker, loser.Name)
+	}
+}
+
+// TestE2EUnsentInputHeld is acceptance 4: while the human has unsent text
+// in the seat's terminal, a post to the seat is held; after the human
+// presses Enter the post is typed, and the CLI sends the human's text and
+// the post as two separate user messages — nothing glued.
+func TestE2EUnsentInputHeld(t *testing.T) {
+	r := newRig(t, nil)
+	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
+	r.setEnv(env)
+	ada := r.claudeAccount("ada", "Ada")
+	res, s := r.start(ada.ID)
+	r.waitReady(ada.ID, s)
+
+	const human = "partial text"
+	if err := s.Input([]byte(human)); err != nil {
+		t.Fatal(err)
+	}
+	e2eUntil(t, "the human's text tracked as unsent", func() bool { return s.Typing().Unsent }, s.Done())
+	e2eUntil(t, "the human's text on Ada's screen", func() bool { return strings.Contains(s.Screen().Text(), human) }, s.Done())
+	hello := r.post("hello @Ada")
+	// Held: Deliver enqueued it, and the queue keeps it while text is unsent.
+	if st := s.Typing(); st.Queued != 1 || !st.Unsent || st.Typing {
+		t.Fatalf("typing state after the post = %+v, want it queued behind the unsent text", st)
+	}
+	if strings.Contains(s.Screen().Text(), "[pullcept]") {
+		t.Fatalf("the post was typed onto the human's line:\n%s", s.Screen().Text())
+	}
+
+	if err := s.Input([]byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	reply := r.waitPost("Ada's reply", func(p room.Post) bool { return p.Account == ada.ID })
+	if reply.Content != "reply to: hello" {
+		t.Errorf("reply = %q, want %q", reply.Content, "reply to: hello")
+	}
+	exs := r.sessionCalls(res.SessionID)
+	humanMsg, postMsg := -1, -1
+	var last *fakeapi.Request
+	for _, ex := range exs {
+		for i, m := range ex.Request.Messages {
+			if m.Role != fakeapi.RoleUser {
+				continue
+			}
+			for _, text := range m.Texts {
+				if strings.Contains(text, human) && strings.Contains(text, "[pullcept]") {
+					t.Errorf("request #%d glued the human's text and the post: %q", ex.Request.Seq, text)
+				}
+				if strings.TrimSpace(text) == human {
+					humanMsg = i
+				}
+			}
+		}
+		if len(carrying(ex.Request, hello.MessageID)) > 0 {
+			last = ex.Request
+		}
+	}
+	if last == nil {
+		t.Fatalf("no model call carries the post %s", hello.MessageID)
+	}
+	checkTyped(t, last, hello, "hello")
+	for i := range carrying(last, hello.MessageID) {
+		postMsg = i
+	}
+	if humanMsg < 0 {
+		t.Errorf("no user message holds exactly the human's %q", human)
+	} else if humanMsg == postMsg {
+		t.Errorf("the human's text and the post share user message %d", humanMsg)
+	}
+	if st := s.Typing(); st.Queued != 0 || st.Unsent {
+		t.Errorf("typing state at the end = %+v, want nothing queued or unsent", st)
+	}
+}
+
+// TestE2ECodexRoundTripAndResume is acceptance 5: the round trip of
+// acceptance 1 with the real Codex CLI (tool_search, then say_to_room), the
+// session id recorded by the Manager from the rollout, and after a stop and
+// restart `codex resume <id>` still has the room tools: the resumed seat
+// answers a post through say_to_room again.
+func TestE2ECodexRoundTripAndResume(t *testing.T) {
+	r := newRig(t, nil)
+	cody := r.codexAccount("cody", "Cody")
+	env, setup := fakeapi.CodexEnv(t, r.base, cody.WorkDir)
+	r.setEnv(env)
+	linesFile := filepath.Join(r.root, "echo-lines.jsonl")
+	echo := r.fakeCLIAccount("echo", "Echo", "-join -lines "+config.QuoteWord(linesFile))
+
+	res, s := r.start(cody.ID)
+	if res.Resumed || res.SessionID != "" {
+		t.Fatalf("first start = %+v, want fresh (Codex makes its own id)", res)
+	}
+	if !strings.Contains(res.Preview, "--no-alt-screen") || !strings.Contains(res.Preview, "mcp_servers.") {
+		t.Errorf("preview %q lacks the room server or --no-alt-screen", res.Preview)
+	}
+	_, echoSeat := r.start(echo.ID)
+	r.waitReady(echo.ID, echoSeat)
+	r.waitReady(cody.ID, s)
+
+	hello := r.post("hello @Cody")
+	reply := r.waitPost("Cody's reply", func(p room.Post) bool { return p.Account == cody.ID })
+	if reply.Speaker != "Cody" || reply.Role != room.RoleCodexCLI || reply.Content != "reply to: hello" {
+		t.Errorf("Cody's reply = %+v, want speaker Cody, role codex_cli, %q", reply, "reply to: hello")
+	}
+	if rec := r.logged(reply.MessageID); rec.Speaker != "Cody" || rec.Account != cody.ID {
+		t.Errorf("log record = %+v, want speaker Cody", rec)
+	}
+	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(reply, time.Local), reply.Content)
+
+	// The Manager records the session id once the rollout exists.
+	var id string
+	e2eUntil(t, "the Codex session id recorded", func() bool {
+		id, _ = r.store.Session(e2eTopic, cody.ID)
+		return id != ""
+	}, s.Done())
+	if got := s.SessionID(); got != id {
+		t.Errorf("Seat.SessionID = %q, want the recorded %q", got, id)
+	}
+	if _, ok := seats.CodexRollout(setup.Home, id); !ok {
+		t.Errorf("no rollout of the recorded session %s under %s", id, setup.Home)
+	}
+	exs := r.sessionCalls(id)
+	var first *fakeapi.Request
+	for _, ex := range exs {
+		if first == nil && len(carrying(ex.Request, hello.MessageID)) > 0 {
+			first = ex.Request
+		}
+	}
+	if first == nil {
+		t.Fatalf("no model call with session %s carries %s", id, hello.MessageID)
+	}
+	checkTyped(t, first, hello, "hello")
+	if calls := sayCalls(exs); len(calls) != 1 || calls[0] != (sayCall{Content: "reply to: hello", LastSeen: hello.MessageID}) {
+		t.Errorf("say_to_room calls = %+v, want one with the reply", calls)
+	}
+
+	// Stop and resume: the same session, the room tools still there.
+	if err := r.mgr.Stop(e2eTopic, cody.ID); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	res, s = r.start(cody.ID)
+	if !res.Resumed || res.SessionID != id {
+		t.Fatalf("restart = %+v, want resumed %s", res, id)
+	}
+	argv := r.seatInfo(cody.ID).Argv
+	if len(argv) < 3 || argv[1] != "resume" || argv[2] != id || !slices.ContainsFunc(argv, func(w string) bool {
+		return strings.HasPrefix(w, "mcp_servers.")
+	}) {
+		t.Errorf("resumed argv = %q, want <codex> resume %s … -c mcp_servers.…", argv, id)
+	}
+	r.waitReady(cody.ID, s)
+	calls := len(r.sessionCalls(id))
+	again := r.post("again @Cody")
+	second := r.waitPost("Cody's reply after the resume", func(p room.Post) bool {
+		return p.Account == cody.ID && p.Content == "reply to: again"
+	})
+	exs = r.sessionCalls(id)
+	var carried bool
+	for _, ex := range exs[calls:] {
+		if len(carrying(ex.Request, again.MessageID)) > 0 {
+			carried = true
+		}
+	}
+	if !carried {
+		t.Errorf("no model call of the resumed session %s carries %s", id, again.MessageID)
+	}
+	if got := sayCalls(exs[calls:]); len(got) != 1 || got[0].Content != second.Content {
+		t.Errorf("say_to_room calls after the resume = %+v, want one with %q", got, second.Content)
+	}
+	// The resumed conversation carries the first turn but never Cody's own
+	// posts as typed input.
+	noTypedPost(t, "Cody", exs, s, reply.MessageID)
+	noTypedPost(t, "Cody", exs, s, second.MessageID)
+	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(second, time.Local), second.Content)
+}
+
+// TestE2EGenericCLISessionID is acceptance 6: a generic CLI seat (the test
+// binary's fake CLI, kind cli) with {session_id} in its launch options gets
+// the id on its command line: the same id StartResult reports and the topic
+// index records. Its sidecar joins the room from the .mcp.json entry.
+func TestE2EGenericCLISessionID(t *testing.T) {
+	r := newRig(t, nil)
+	r.setEnv(os.Environ())
+	argvFile := filepath.Join(r.root, "argv.json")
+	gen := r.fakeCLIAccount("gen", "Gen", "-join -argv "+config.QuoteWord(argvFile)+" session {session_id}")
+	res, s := r.start(gen.ID)
+	if res.Resumed || res.SessionID == "" {
+		t.Fatalf("start = %+v, want a fresh id", res)
+	}
+	var argv []string
+	e2eUntil(t, "the fake CLI's argv", func() bool {
+		b, err := os.ReadFile(argvFile)
+		return err == nil && json.Unmarshal(b, &argv) == nil
+	}, s.Done())
+	if want := []string{"session", res.SessionID}; len(argv) < 2 || !slices.Equal(argv[len(argv)-2:], want) {
+		t.Errorf("the CLI's argv = %q, want it to end with %q", argv, want)
+	}
+	if strings.Contains(strings.Join(argv, " "), config.SessionIDPlaceholder) {
+		t.Errorf("argv %q still holds %s", argv, config.SessionIDPlaceholder)
+	}
+	if id, ok := r.store.Session(e2eTopic, gen.ID); !ok || id != res.SessionID {
+		t.Errorf("recorded session = %q, %v; want %q", id, ok, res.SessionID)
+	}
+	if got := s.SessionID(); got != res.SessionID {
+		t.Errorf("Seat.SessionID = %q, want %q", got, res.SessionID)
+	}
+	if !strings.Contains(res.Preview, "session "+res.SessionID) {
+		t.Errorf("preview %q lacks the substituted id", res.Preview)
+	}
+	r.waitReady(gen.ID, s)
+}
+
+// TestE2EPostsBackToBackStaySeparate: two posts delivered at once are typed
+// one after the other into a real Claude Code seat; each reaches the model
+// in a text of its own (measured when posts were typed unmarked and without
+// a pause after the previous "\r": the "\r" and the second post arrived in
+// one read and Claude Code sent both posts as ONE text).
+func TestE2EPostsBackToBackStaySeparate(t *testing.T) {
+	r := newRig(t, adminOnly(fakeapi.Script{Resend: true}))
+	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
+	r.setEnv(env)
+	ada := r.claudeAccount("ada", "Ada")
+	res, s := r.start(ada.ID)
+	r.waitReady(ada.ID, s)
+	one := r.post("one @Ada")
+	two := r.post("two @Ada")
+	// Ada answers "two" in every case; the answer to "one" may be rejected
+	// by the floor (it was written before "two" was read) and then either
+	// re-sent or dropped, as the model chooses.
+	r.waitPost("Ada's reply to two", func(p room.Post) bool { return p.Account == ada.ID && p.Content == "reply to: two" })
+	for _, p := range []room.Post{one, two} {
+		var found bool
+		for _, ex := range r.sessionCalls(res.SessionID) {
+			msgs := carrying(ex.Request, p.MessageID)
+			if len(msgs) == 0 {
+				continue
+			}
+			found = true
+			for i, texts := range msgs {
+				for _, text := range texts {
+					if posts := fakeapi.FindPosts(text); len(posts) != 1 {
+						t.Errorf("request #%d message %d holds %d posts in one text, want 1: %q", ex.Request.Seq, i, len(posts), text)
+					}
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no model call carries post %s", p.MessageID)
+		}
+	}
+	if st := s.Typing(); st.Queued != 0 {
+		t.Errorf("typing state at the end = %+v, want nothing queued", st)
+	}
+}

@@ -1,0 +1,543 @@
+//go:build unix
+
+package seats
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/logstore"
+	"github.com/pullcept/pullcept/room"
+)
+
+// managerWait bounds every wait on a fake CLI seat: a -race test binary
+// re-executing itself in a PTY starts in well under a second; 30 s leaves
+// room for a 2-core box that other engineers load too.
+const managerWait = 30 * time.Second
+
+// The room a Manager unit test points seats at. No room listens there: the
+// fake CLIs of these tests do not start their sidecar, and the tests play
+// the room's part (SidecarJoined, SidecarReady, Enqueue) themselves.
+var managerRoom = RoomEndpoint{URL: "ws://127.0.0.1:9/room", HooksURL: "http://127.0.0.1:9", Token: "test-token"}
+
+const managerTopic = "topic-1"
+
+// eventLog drains a Manager's Events until they close, so the tests can
+// wait on what was emitted.
+type eventLog struct {
+	mu      sync.Mutex
+	events  []Event
+	changed chan struct{} // closed and replaced on every event
+	done    chan struct{}
+}
+
+func newEventLog(m *Manager) *eventLog {
+	l := &eventLog{changed: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		for e := range m.Events() {
+			l.mu.Lock()
+			l.events = append(l.events, e)
+			close(l.changed)
+			l.changed = make(chan struct{})
+			l.mu.Unlock()
+		}
+	}()
+	return l
+}
+
+// wait returns the first event that satisfies match, failing t after
+// managerWait.
+func (l *eventLog) wait(t *testing.T, what string, match func(Event) bool) Event {
+	t.Helper()
+	deadline := time.After(managerWait)
+	for {
+		l.mu.Lock()
+		for _, e := range l.events {
+			if match(e) {
+				l.mu.Unlock()
+				return e
+			}
+		}
+		ch := l.changed
+		l.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("no event %s within %v; got %+v", what, managerWait, l.snapshot())
+		}
+	}
+}
+
+func (l *eventLog) snapshot() []Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.events)
+}
+
+// changes returns the SeatChanged events of account, in order.
+func (l *eventLog) changes(account string) []SeatInfo {
+	var out []SeatInfo
+	for _, e := range l.snapshot() {
+		if c, ok := e.(SeatChanged); ok && c.Info.Account == account {
+			out = append(out, c.Info)
+		}
+	}
+	return out
+}
+
+// accountBook is a mutable account list for ManagerOptions.Accounts.
+type accountBook struct {
+	mu sync.Mutex
+	m  map[string]config.Account
+}
+
+func (b *accountBook) get(id string) (config.Account, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a, ok := b.m[id]
+	return a, ok
+}
+
+func (b *accountBook) put(a config.Account) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.m[a.ID] = a
+}
+
+// managerRig is a Manager over a real topic log with fake CLI accounts.
+type managerRig struct {
+	m      *Manager
+	store  *logstore.Store
+	book   *accountBook
+	events *eventLog
+	dir    string // scratch directory of the test
+}
+
+func newManagerRig(t *testing.T) *managerRig {
+	t.Helper()
+	dir := t.TempDir()
+	store, err := logstore.Open(filepath.Join(dir, "data"), logstore.Options{})
+	if err != nil {
+		t.Fatalf("open log store: %v", err)
+	}
+	book := &accountBook{m: map[string]config.Account{}}
+	m, err := NewManager(ManagerOptions{
+		Sessions:     store,
+		Accounts:     book.get,
+		PullceptPath: FakeCLICommand(t),
+		Environ:      os.Environ,
+	})
+	if err != nil {
+		t.Fatalf("NewManager: %v", err)
+	}
+	m.SetRoom(managerRoom)
+	r := &managerRig{m: m, store: store, book: book, events: newEventLog(m), dir: dir}
+	t.Cleanup(func() {
+		m.Close()
+		<-r.events.done
+		if err := store.Close(); err != nil {
+			t.Errorf("close store: %v", err)
+		}
+	})
+	return r
+}
+
+// fakeAccount adds a generic CLI account running the fake CLI with opts
+// (see runFakeCLI) in its own working directory.
+func (r *managerRig) fakeAccount(t *testing.T, id, opts string) config.Account {
+	t.Helper()
+	work := filepath.Join(r.dir, "work-"+id)
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a := config.Account{ID: id, Name: strings.ToUpper(id[:1]) + id[1:], Kind: config.KindCLI, WorkDir: work,
+		Command: FakeCLICommand(t), LaunchOptions: opts, Env: []config.EnvVar{{Name: FakeCLIEnv, Value: "1"}}}
+	r.book.put(a)
+	return a
+}
+
+// waitDone waits for the seat's process to be reaped.
+func waitDone(t *testing.T, s *Seat) {
+	t.Helper()
+	select {
+	case <-s.Done():
+	case <-time.After(managerWait):
+		t.Fatalf("seat %s: not exited within %v", s.Account, managerWait)
+	}
+}
+
+// waitFor polls cond (every 10 ms) until it holds, failing t after
+// managerWait.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(managerWait)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: not within %v", what, managerWait)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func readArgv(t *testing.T, path string) []string {
+	t.Helper()
+	var argv []string
+	waitFor(t, "the fake CLI's argv file", func() bool {
+		b, err := os.ReadFile(path)
+		return err == nil && json.Unmarshal(b, &argv) == nil
+	})
+	return argv
+}
+
+func TestManagerStartStopFreesLedger(t *testing.T) {
+	r := newManagerRig(t)
+	argvFile := filepath.Join(r.dir, "argv.json")
+	a := r.fakeAccount(t, "echo", "-argv "+config.QuoteWord(argvFile)+" {session_id}")
+
+	res, err := r.m.Start(managerTopic, a.ID, 100, 30)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	if res.Resumed || res.SessionID == "" || res.Dropped != "" {
+		t.Fatalf("StartResult = %+v, want a fresh start with a new session id", res)
+	}
+	argv := readArgv(t, argvFile)
+	if argv[len(argv)-1] != res.SessionID {
+		t.Errorf("argv = %q, want the session id %q last", argv, res.SessionID)
+	}
+	entries := r.m.ledger.List("")
+	if len(entries) != 1 || !entries[0].Running || entries[0].Topic != managerTopic || entries[0].Account != a.ID {
+		t.Fatalf("ledger = %+v, want one running seat", entries)
+	}
+	rec := entries[0].Record
+	s, ok := r.m.Seat(managerTopic, a.ID)
+	if !ok {
+		t.Fatal("Seat: not found")
+	}
+	if rec.Pid != s.info().Pid || rec.Dir != a.WorkDir || !slices.Equal(rec.Argv, argv) || rec.Started.IsZero() {
+		t.Errorf("ledger record = %+v, want pid %d, dir %s, argv %q", rec, s.info().Pid, a.WorkDir, argv)
+	}
+
+	if _, err := r.m.Start(managerTopic, a.ID, 100, 30); !errors.Is(err, ErrSeatTaken) {
+		t.Errorf("second Start = %v, want ErrSeatTaken", err)
+	}
+	if !r.m.Running(a.ID) {
+		t.Error("Running = false while the seat runs")
+	}
+
+	if err := r.m.Stop(managerTopic, a.ID); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	// Stop returns once the process is reaped and the place is free.
+	if got := r.m.ledger.List(""); len(got) != 0 {
+		t.Errorf("ledger after Stop = %+v, want empty", got)
+	}
+	in := s.info()
+	if in.State != StateExited || !in.Requested {
+		t.Errorf("after Stop: %+v, want exited and requested", in)
+	}
+	if err := s.Input([]byte("x")); !errors.Is(err, ErrNoSeat) {
+		t.Errorf("Input after exit = %v, want ErrNoSeat", err)
+	}
+	if r.m.Enqueue(managerTopic, a.ID, room.Post{MessageID: "m-1", Content: "x"}) {
+		t.Error("Enqueue to an exited seat = true")
+	}
+	if err := r.m.Stop(managerTopic, a.ID); err != nil {
+		t.Errorf("Stop of an exited seat = %v, want nil", err)
+	}
+
+	// The place is free: the same seat starts again at once. The generic
+	// CLI has no resume line, so it starts fresh with a new id.
+	res2, err := r.m.Start(managerTopic, a.ID, 100, 30)
+	if err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	if res2.Resumed || res2.SessionID == "" || res2.SessionID == res.SessionID {
+		t.Errorf("restart = %+v, want fresh with a new id (first %s)", res2, res.SessionID)
+	}
+	if id, _ := r.store.Session(managerTopic, a.ID); id != res2.SessionID {
+		t.Errorf("recorded session = %q, want %q", id, res2.SessionID)
+	}
+	s2, _ := r.m.Seat(managerTopic, a.ID)
+	if s2 == s {
+		t.Fatal("restart kept the old seat")
+	}
+	// Events: starting, exited (requested) for the first seat, then
+	// starting for the second, in that order.
+	r.events.wait(t, "second seat starting", func(e Event) bool {
+		c, ok := e.(SeatChanged)
+		return ok && c.Info.Pid == s2.info().Pid && c.Info.State == StateStarting
+	})
+	ch := r.events.changes(a.ID)
+	if len(ch) < 3 || ch[0].State != StateStarting || ch[1].State != StateExited || !ch[1].Requested || ch[2].State != StateStarting {
+		t.Errorf("SeatChanged events = %+v, want starting, exited (requested), starting", ch)
+	}
+}
+
+func TestManagerSeatExitingByItselfIsReported(t *testing.T) {
+	r := newManagerRig(t)
+	a := r.fakeAccount(t, "quitter", "-exit 5")
+	if _, err := r.m.Start(managerTopic, a.ID, 0, 0); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	s, _ := r.m.Seat(managerTopic, a.ID)
+	waitDone(t, s)
+	e := r.events.wait(t, "exit", func(e Event) bool {
+		c, ok := e.(SeatChanged)
+		return ok && c.Info.State == StateExited
+	}).(SeatChanged)
+	if e.Info.ExitCode != 5 || e.Info.Requested || e.Info.Err != nil {
+		t.Errorf("exit event = %+v, want code 5, not requested, no error", e.Info)
+	}
+	if got := r.m.ledger.List(""); len(got) != 0 {
+		t.Errorf("ledger after exit = %+v, want empty", got)
+	}
+	if r.m.Running(a.ID) {
+		t.Error("Running = true after the exit")
+	}
+
+	// A seat that exits on a typed line reports that line's status.
+	b := r.fakeAccount(t, "typist", "")
+	if _, err := r.m.Start(managerTopic, b.ID, 0, 0); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	s, _ = r.m.Seat(managerTopic, b.ID)
+	waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), "fake cli ready") })
+	if err := s.Input([]byte("exit 9\r")); err != nil {
+		t.Fatalf("Input: %v", err)
+	}
+	waitDone(t, s)
+	if in := s.info(); in.ExitCode != 9 || in.Requested || in.State != StateExited {
+		t.Errorf("after typed exit: %+v, want code 9, not requested", in)
+	}
+	// The last output before the exit is on the screen (the PTY was
+	// drained before it closed).
+	if txt := s.Screen().Text(); !strings.Contains(txt, "exit 9") {
+		t.Errorf("screen after exit lacks the echoed line:\n%s", txt)
+	}
+}
+
+func TestManagerResumedSeatExitingBeforeJoiningLosesRecord(t *testing.T) {
+	r := newManagerRig(t)
+	argvFile := filepath.Join(r.dir, "argv.json")
+	a := r.fakeAccount(t, "resumer", "-argv "+config.QuoteWord(argvFile)+" session {session_id}")
+	bin := config.QuoteWord(FakeCLICommand(t))
+	a.ResumeLine = bin + " -argv " + config.QuoteWord(argvFile) + " -exit 3 resume {session_id}"
+	r.book.put(a)
+
+	first, err := r.m.Start(managerTopic, a.ID, 0, 0)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	if err := r.m.Stop(managerTopic, a.ID); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if id, _ := r.store.Session(managerTopic, a.ID); id != first.SessionID {
+		t.Fatalf("record after a user stop = %q, want %q (a stop is never a failure)", id, first.SessionID)
+	}
+
+	// The resume line runs with the recorded id and dies before joining.
+	res, err := r.m.Start(managerTopic, a.ID, 0, 0)
+	if err != nil {
+		t.Fatalf("resume Start: %v", err)
+	}
+	if !res.Resumed || res.SessionID != first.SessionID || !strings.Contains(res.Preview, "resume "+first.SessionID) {
+		t.Fatalf("resume StartResult = %+v, want resumed %s", res, first.SessionID)
+	}
+	s, _ := r.m.Seat(managerTopic, a.ID)
+	waitDone(t, s)
+	n := r.events.wait(t, "the dropped-record notice", func(e Event) bool {
+		_, ok := e.(SeatNotice)
+		return ok
+	}).(SeatNotice)
+	if !n.Error || !strings.Contains(n.Text, first.SessionID) || n.Account != a.ID {
+		t.Errorf("notice = %+v, want an error naming %s", n, first.SessionID)
+	}
+	if id, ok := r.store.Session(managerTopic, a.ID); ok {
+		t.Errorf("record after a resumed seat died unjoined = %q, want none", id)
+	}
+
+	// The next start is fresh.
+	fresh, err := r.m.Start(managerTopic, a.ID, 0, 0)
+	if err != nil {
+		t.Fatalf("fresh Start: %v", err)
+	}
+	if fresh.Resumed || fresh.SessionID == "" || fresh.SessionID == first.SessionID {
+		t.Errorf("after the drop: %+v, want a fresh id", fresh)
+	}
+	if err := r.m.Stop(managerTopic, a.ID); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+
+	// A resumed seat that joined the room, or that the user stopped, keeps
+	// its record whatever its exit.
+	a.ResumeLine = bin + " resume {session_id}"
+	r.book.put(a)
+	for _, how := range []string{"joined then exited", "stopped before joining"} {
+		res, err := r.m.Start(managerTopic, a.ID, 0, 0)
+		if err != nil || !res.Resumed || res.SessionID != fresh.SessionID {
+			t.Fatalf("%s: resume = %+v, %v; want resumed %s", how, res, err, fresh.SessionID)
+		}
+		s, _ := r.m.Seat(managerTopic, a.ID)
+		waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), "fake cli ready") })
+		if how == "joined then exited" {
+			r.m.SidecarJoined(managerTopic, a.ID)
+			if st := s.State(); st != StateRunning {
+				t.Errorf("state after SidecarJoined = %v, want running", st)
+			}
+			if err := s.Input([]byte("exit 4\r")); err != nil {
+				t.Fatal(err)
+			}
+			waitDone(t, s)
+		} else if err := r.m.Stop(managerTopic, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if id, _ := r.store.Session(managerTopic, a.ID); id != fresh.SessionID {
+			t.Errorf("%s: record = %q, want %q kept", how, id, fresh.SessionID)
+		}
+	}
+}
+
+func TestManagerEnqueueTypesTagAndBody(t *testing.T) {
+	r := newManagerRig(t)
+	a := r.fakeAccount(t, "echo", "")
+	// Wide enough that the tag line is one row of the screen.
+	if _, err := r.m.Start(managerTopic, a.ID, 300, 20); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	s, _ := r.m.Seat(managerTopic, a.ID)
+	waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), "fake cli ready") })
+
+	p := room.Post{MessageID: "6f1c2d8e-1111-4000-8000-000000000001", Role: room.RoleAdmin, Speaker: "Alice",
+		Content: "hello world\r\nsecond line", To: []string{"Echo"}, TS: "2026-11-29T01:14:05.000Z"}
+	if !r.m.Enqueue(managerTopic, a.ID, p) {
+		t.Fatal("Enqueue = false for a running seat")
+	}
+	if r.m.Enqueue(managerTopic, "nobody", p) || r.m.Enqueue("other-topic", a.ID, p) {
+		t.Error("Enqueue = true for a seat that does not exist")
+	}
+	// Not ready (no sidecar yet): held.
+	if st := s.Typing(); st.Ready || st.Queued != 1 {
+		t.Errorf("typing state before ready = %+v, want not ready, one queued", st)
+	}
+	r.m.SidecarJoined(managerTopic, a.ID)
+	r.m.SidecarReady(managerTopic, a.ID)
+	tag := room.Tag(p, time.Local)
+	waitFor(t, "the typed post on the screen", func() bool {
+		txt := s.Screen().Text()
+		return strings.Contains(txt, "got: "+tag) && strings.Contains(txt, "got: hello world") &&
+			strings.Contains(txt, "got: second line")
+	})
+	waitFor(t, "the queue to empty", func() bool { st := s.Typing(); return st.Queued == 0 && !st.Typing })
+	if got := r.events.changes(a.ID); len(got) < 2 || got[1].State != StateRunning {
+		t.Errorf("SeatChanged events = %+v, want starting then running after the join", got)
+	}
+}
+
+func TestManagerRefusals(t *testing.T) {
+	r := newManagerRig(t)
+	r.book.put(config.Account{ID: "admin", Name: "Alice", Kind: config.KindAdmin})
+	if _, err := r.m.Start(managerTopic, "missing", 0, 0); !errors.Is(err, ErrUnknownAccount) {
+		t.Errorf("unknown account: %v, want ErrUnknownAccount", err)
+	}
+	if _, err := r.m.Start(managerTopic, "admin", 0, 0); !errors.Is(err, ErrNotASeat) {
+		t.Errorf("admin account: %v, want ErrNotASeat", err)
+	}
+	if err := r.m.Stop(managerTopic, "missing"); !errors.Is(err, ErrNoSeat) {
+		t.Errorf("Stop of no seat: %v, want ErrNoSeat", err)
+	}
+	bad := r.fakeAccount(t, "nodir", "")
+	bad.WorkDir = filepath.Join(r.dir, "does-not-exist")
+	r.book.put(bad)
+	if _, err := r.m.Start(managerTopic, bad.ID, 0, 0); err == nil {
+		t.Error("Start in a missing working directory succeeded")
+	}
+	// A failed start leaves the place free and nothing recorded.
+	if got := r.m.ledger.List(""); len(got) != 0 {
+		t.Errorf("ledger after failed starts = %+v, want empty", got)
+	}
+	if id, ok := r.store.Session(managerTopic, bad.ID); ok {
+		t.Errorf("a failed start recorded session %q", id)
+	}
+
+	unset, err := NewManager(ManagerOptions{Sessions: r.store, Accounts: r.book.get, PullceptPath: FakeCLICommand(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := r.fakeAccount(t, "ok", "")
+	if _, err := unset.Start(managerTopic, ok.ID, 0, 0); err == nil {
+		t.Error("Start before SetRoom succeeded")
+	}
+	unset.Close()
+	if _, err := unset.Start(managerTopic, ok.ID, 0, 0); !errors.Is(err, ErrManagerClosed) {
+		t.Errorf("Start after Close: %v, want ErrManagerClosed", err)
+	}
+	if _, err := NewManager(ManagerOptions{Accounts: r.book.get}); err == nil {
+		t.Error("NewManager without Sessions succeeded")
+	}
+}
+
+// TestManagerConcurrentStarts races starts of one seat: the ledger lets
+// exactly one through, and Close racing more starts leaves nothing running.
+func TestManagerConcurrentStarts(t *testing.T) {
+	r := newManagerRig(t)
+	a := r.fakeAccount(t, "racer", "")
+	const n = 6
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := r.m.Start(managerTopic, a.ID, 0, 0)
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	won := 0
+	for err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case !errors.Is(err, ErrSeatTaken):
+			t.Errorf("Start: %v, want nil or ErrSeatTaken", err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d starts succeeded, want exactly 1", won)
+	}
+
+	// Close while other accounts start: every Start either fails with
+	// ErrManagerClosed or its seat is stopped by Close.
+	var started sync.WaitGroup
+	for i := range n {
+		b := r.fakeAccount(t, "late"+string(rune('a'+i)), "")
+		started.Add(1)
+		go func() {
+			defer started.Done()
+			if _, err := r.m.Start(managerTopic, b.ID, 0, 0); err != nil && !errors.Is(err, ErrManagerClosed) {
+				t.Errorf("Start during Close: %v", err)
+			}
+		}()
+	}
+	r.m.Close()
+	started.Wait()
+	for _, in := range r.m.Seats("") {
+		if in.State != StateExited {
+			t.Errorf("seat %s still %v after Close", in.Account, in.State)
+		}
+	}
+	if got := r.m.ledger.List(""); len(got) != 0 {
+		t.Errorf("ledger after Close = %+v, want empty", got)
+	}
+}
