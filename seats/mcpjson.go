@@ -122,8 +122,10 @@ type MCPJSONState struct {
 	Key string
 	// Others are the other pullcept-room* keys that survive registration
 	// (live siblings of this run, and entries without a room URL), in file
-	// order. The CLI starts every enabled server in the file, so a Claude
-	// seat disables these (#103).
+	// order, then (InspectMCPJSON only) every pullcept-room* key in the
+	// .mcp.json files of parent directories, which Claude Code also reads.
+	// The CLI starts every enabled server it finds, so a Claude seat
+	// disables these (#103).
 	Others []string
 	// Dead are pullcept-room* keys whose room URL is not the current one: a
 	// past run's, removed by Register.
@@ -159,7 +161,42 @@ func InspectMCPJSON(dir, ownKey, currentRoomURL string) (MCPJSONState, error) {
 	if err != nil {
 		return MCPJSONState{}, err
 	}
-	return survey(path, ownKey, currentRoomURL, servers), nil
+	st := survey(path, ownKey, currentRoomURL, servers)
+	st.Others = append(st.Others, roomKeysAbove(dir, ownKey, st.Others)...)
+	return st, nil
+}
+
+// roomKeysAbove lists the pullcept-room* keys in the .mcp.json files of dir's
+// parent directories, up to the root, skipping ownKey and seen. Claude Code
+// loads .mcp.json "here or above" (its trust screen says so): a seat in a
+// sub-directory of another seat's directory would otherwise stop at a "new
+// MCP servers found" dialog for that seat's entry (measured: a seat under
+// /tmp/x after a generic seat registered into /tmp/.mcp.json). Unreadable
+// or invalid files are skipped: they are not ours to judge here.
+func roomKeysAbove(dir, ownKey string, seen []string) []string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	have := map[string]bool{ownKey: true}
+	for _, k := range seen {
+		have[k] = true
+	}
+	var keys []string
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		if _, servers, _, err := readMCPJSON(filepath.Join(d, mcpJSONName)); err == nil {
+			for _, k := range servers.Keys() {
+				if strings.HasPrefix(k, MCPKeyPrefix) && !have[k] {
+					have[k] = true
+					keys = append(keys, k)
+				}
+			}
+		}
+		if parent := filepath.Dir(d); parent == d {
+			break
+		}
+	}
+	return keys
 }
 
 // Register writes the seat's entry into <dir>/.mcp.json (DESIGN §7, §9):

@@ -311,3 +311,29 @@ func TestCheckDisabled(t *testing.T) {
 		t.Errorf("bad JSON: %v", err)
 	}
 }
+
+// TestInspectSeesRoomKeysAbove: Claude Code reads .mcp.json in parent
+// directories too, so the room keys there must be disabled for a seat below
+// (else it stops at a "new MCP servers found" dialog).
+func TestInspectSeesRoomKeysAbove(t *testing.T) {
+	root := t.TempDir()
+	seat := filepath.Join(root, "a", "seat")
+	if err := os.MkdirAll(seat, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	up := `{"mcpServers":{"pullcept-room-bash-1":{"command":"x","env":{"PULLCEPT_ROOM_URL":"ws://127.0.0.1:1/room"}},"other":{"command":"y"}}}`
+	if err := os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(up), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a", ".mcp.json"), []byte(`not json`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	own := MCPKey("claudia", "t-1")
+	st, err := InspectMCPJSON(seat, own, "ws://127.0.0.1:2/room")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(st.Others, []string{"pullcept-room-bash-1"}) {
+		t.Fatalf("others = %q", st.Others)
+	}
+}

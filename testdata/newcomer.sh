@@ -25,13 +25,22 @@ cleanup() {
   if [ $status -ne 0 ] && tmux -L "$sock" has-session -t nc 2>/dev/null; then
     echo "---- last screen ----" >&2
     tmux -L "$sock" capture-pane -t nc -p >&2 || true
+    echo "---- seat panes ----" >&2
+    tmux -L "$sock" send-keys -t nc C-t 2>/dev/null && sleep 1 && tmux -L "$sock" capture-pane -t nc -p >&2 || true
     echo "---- fake model ----" >&2
     tail -20 "$work/fake.err" >&2 || true
   fi
   tmux -L "$sock" kill-server 2>/dev/null || true
   [ -n "$fake_pid" ] && kill "$fake_pid" 2>/dev/null || true
   wait 2>/dev/null || true
-  if [ $status -eq 0 ]; then rm -rf "$work"; else echo "newcomer: kept $work for inspection" >&2; fi
+  if [ $status -eq 0 ]; then
+    # The seat's CLI may still be writing its config while it exits after the
+    # tmux server's hangup: retry the removal for a few seconds.
+    for _ in 1 2 3 4 5 6 7 8 9 10; do rm -rf "$work" 2>/dev/null && break; sleep 0.5; done
+  else
+    echo "newcomer: kept $work for inspection" >&2
+  fi
+  exit $status
 }
 trap cleanup EXIT
 
