@@ -73,8 +73,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fs := flag.NewFlagSet("pullcept", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	fs.SetOutput(io.Discard) // errors and usage are printed below, once
+	fs.Usage = func() {}
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	dataDir := fs.String("data", "", "data directory")
 	if err := fs.Parse(args); err != nil {
@@ -82,6 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, usage)
 			return 0
 		}
+		fmt.Fprintf(stderr, "pullcept: %v\n\n%s", err, usage)
 		return 2
 	}
 	if *showVersion {

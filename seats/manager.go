@@ -510,6 +510,14 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 			m.notice(s.Topic, s.Account, true, "resumed session %s exited before joining the room; its record was dropped (the next start is fresh)", s.launch.SessionID)
 		}
 	}
+	// The seat's .mcp.json entry points at this seat's room only while it
+	// runs: leave nothing stale for someone opening the directory later (the
+	// next start registers it again).
+	if ReadsMCPJSON(s.kind) && s.launch.MCPKey != "" && s.launch.Dir != "" {
+		if uerr := Unregister(s.launch.Dir, s.launch.MCPKey); uerr != nil {
+			m.logger.Warn("unregister .mcp.json entry", "dir", s.launch.Dir, "key", s.launch.MCPKey, "err", uerr)
+		}
+	}
 	m.emit(SeatChanged{Info: s.info()})
 	m.ledger.Release(claim)
 	close(s.done)

@@ -333,12 +333,12 @@ func (m *Model) onAppEvent(ev AppEvent) []tea.Cmd {
 	case SeatChanged:
 		name := m.accountName(ev.Account)
 		var cmds []tea.Cmd
-		switch ev.State {
-		case SeatStarting, SeatRunning:
+		if ev.State == SeatStarting || ev.State == SeatRunning {
 			m.topics.setRunning(ev.Topic, true)
-		default:
-			cmds = append(cmds, m.loadTopicsCmd())
 		}
+		// A seat's first start indexes a topic that had no post yet (lazy
+		// creation, DESIGN §8): reload so it is listed and reachable.
+		cmds = append(cmds, m.loadTopicsCmd())
 		switch {
 		case ev.State == SeatExited && ev.Requested:
 			m.setStatus(stInfo, tr.t(mStStopped, name))
