@@ -376,7 +376,8 @@ func (m *Model) handleDone(msg tea.Msg) []tea.Cmd {
 	case renameDoneMsg:
 		if msg.err != nil {
 			m.setStatus(stError, tr.t(mStRenameFailed, msg.err))
-			return nil
+			// The list showed the new name at once: reload the stored one.
+			return []tea.Cmd{m.loadTopicsCmd()}
 		}
 		m.setStatus(stInfo, tr.t(mTopicRenamed, msg.name))
 		return []tea.Cmd{m.loadTopicsCmd()}
@@ -588,6 +589,7 @@ func (m *Model) switchTopic(id string) []tea.Cmd {
 	}
 	m.topic = id
 	m.topics.open = id
+	m.clearWelcome()
 	delete(m.topics.unread, id)
 	m.topics.renaming = false
 	m.topics.dirty = true

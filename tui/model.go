@@ -226,6 +226,15 @@ func (m *Model) setStatus(level statusLevel, text string) {
 	m.statusText, m.statusLevel = text, level
 }
 
+// clearWelcome drops the new-topic hint once it no longer applies (another
+// topic opened, or the first post named this one); every other status stays
+// until a newer one replaces it.
+func (m *Model) clearWelcome() {
+	if m.statusText == m.e.tr.t(mStWelcome) {
+		m.statusText = ""
+	}
+}
+
 func (m *Model) handle(msg tea.Msg) []tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -293,6 +302,9 @@ func (m *Model) invalidate() {
 func (m *Model) onRoomEvent(ev room.Event) []tea.Cmd {
 	switch ev := ev.(type) {
 	case room.PostDelivered:
+		if ev.Topic == m.topic {
+			m.clearWelcome()
+		}
 		at, ok := postTime(ev.Post, m.e.loc)
 		if !ok {
 			at = m.e.now()

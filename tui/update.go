@@ -255,6 +255,9 @@ func (m *Model) renameKey(k tea.KeyPressMsg) []tea.Cmd {
 		tl.rename.Blur()
 		tl.dirty = true
 		name := strings.TrimSpace(tl.rename.Value())
+		if name == "" {
+			return nil // an empty name keeps the old one, like Esc
+		}
 		id, b := m.topic, m.b
 		if i := tl.find(id); i >= 0 {
 			tl.items[i].Name = name
