@@ -168,7 +168,7 @@ func (b *backend) forward() {
 			var out tui.AppEvent
 			switch e := e.(type) {
 			case seats.SeatChanged:
-				out = tui.SeatChanged{Topic: e.Info.Topic, Account: e.Info.Account, State: seatState(e.Info),
+				out = tui.SeatChanged{Topic: e.Info.Topic, Account: e.Info.Account, State: seatState(e.Info, b.kindOf(e.Info.Account)),
 					Requested: e.Info.Requested, ExitCode: e.Info.ExitCode, Err: e.Info.Err}
 				if e.Info.State == seats.StateExited && e.Info.Err == nil && !e.Info.Requested && e.Info.ExitCode > 128 {
 					out = tui.SeatChanged{Topic: e.Info.Topic, Account: e.Info.Account, State: tui.SeatExited,
@@ -184,6 +184,12 @@ func (b *backend) forward() {
 			}
 		}
 	}
+}
+
+// kindOf is the kind of an account ("" when unknown).
+func (b *backend) kindOf(accountID string) config.Kind {
+	a, _ := b.a.cfg.Account(accountID)
+	return a.Kind
 }
 
 func (b *backend) close() {
@@ -269,9 +275,16 @@ func (b *backend) DeleteTopic(topicID string) error {
 
 // --- SeatControl ---
 
-func seatState(s seats.SeatInfo) tui.SeatState {
+// seatState maps a seat's life stage onto the panel's. kind is the
+// account's: a generic CLI may never join the room (bash has no MCP), so
+// for it "starting" (process up, no sidecar yet) already shows as running —
+// its liveness is its process (DESIGN §9).
+func seatState(s seats.SeatInfo, kind config.Kind) tui.SeatState {
 	switch s.State {
 	case seats.StateStarting:
+		if kind == config.KindCLI {
+			return tui.SeatRunning
+		}
 		return tui.SeatStarting
 	case seats.StateRunning:
 		return tui.SeatRunning
@@ -311,7 +324,7 @@ func (b *backend) Seats(topicID string) []tui.SeatInfo {
 	list := b.a.seats.Seats(topicID)
 	out := make([]tui.SeatInfo, 0, len(list))
 	for _, s := range list {
-		in := tui.SeatInfo{Topic: s.Topic, Account: s.Account, State: seatState(s), ExitCode: s.ExitCode}
+		in := tui.SeatInfo{Topic: s.Topic, Account: s.Account, State: seatState(s, b.kindOf(s.Account)), ExitCode: s.ExitCode}
 		if s.Err != nil {
 			in.Err = s.Err.Error()
 		}
