@@ -215,6 +215,12 @@ func runClaude(t *testing.T, alwaysLoad bool) {
 	sctx, scancel := step()
 	room.wait(sctx, "tools/list", func() bool { return room.listed > 0 })
 	cli.waitScreen(sctx, "bypass permissions on")
+	// Claude Code takes the tools/list answer in asynchronously: a prompt
+	// submitted at once was sent to the model without the room tool in 4 of
+	// 6 runs (measured 2026-12-01; after 100 ms of quiet, 0 of 12). The room
+	// types a post only after the seat's ready frame and 200 ms of PTY quiet
+	// (docs/design.md §5, §7); wait the same way.
+	cli.waitQuiet(sctx, typingGap)
 	scancel()
 	t.Logf("claude ready after %v; MCP methods %v", time.Since(start).Round(time.Millisecond), room.calledMethods())
 

@@ -43,9 +43,10 @@ type cliTTY struct {
 	cmd    *exec.Cmd
 	master *os.File
 
-	mu      sync.Mutex // guards emu (x/vt's Emulator is not goroutine-safe) and changed
+	mu      sync.Mutex // guards emu (x/vt's Emulator is not goroutine-safe), changed and lastOut
 	emu     *vt.Emulator
 	changed chan struct{}
+	lastOut time.Time // when the CLI last wrote output
 
 	exited   chan struct{} // closed when Wait returned
 	exitErr  error
@@ -115,6 +116,7 @@ func (c *cliTTY) read() {
 			// Write only fails once the emulator is closed, which never
 			// happens (see forwardReplies).
 			_, _ = c.emu.Write(buf[:n])
+			c.lastOut = time.Now()
 			close(c.changed)
 			c.changed = make(chan struct{})
 			c.mu.Unlock()
@@ -256,6 +258,39 @@ func (c *cliTTY) waitScreenFunc(ctx context.Context, what string, cond func(scre
 		case <-ctx.Done():
 			c.t.Fatalf("%s: waiting for %s: %v", c.name, what, ctx.Err())
 		}
+	}
+}
+
+// waitQuiet waits until the CLI has written nothing for quiet, counted
+// from now at the earliest: the condition the room's typing queue waits for
+// before it types a post (docs/design.md §5). It fails the test when ctx
+// ends or the CLI exits first.
+func (c *cliTTY) waitQuiet(ctx context.Context, quiet time.Duration) {
+	c.t.Helper()
+	since := time.Now()
+	for {
+		c.mu.Lock()
+		last, ch := c.lastOut, c.changed
+		c.mu.Unlock()
+		if last.Before(since) {
+			last = since
+		}
+		left := quiet - time.Since(last)
+		if left <= 0 {
+			return
+		}
+		timer := time.NewTimer(left)
+		select {
+		case <-c.exited:
+			timer.Stop()
+			c.t.Fatalf("%s exited (%v) while waiting for %v of quiet", c.name, c.exitErr, quiet)
+		case <-ch:
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			c.t.Fatalf("%s: waiting for %v of quiet: %v", c.name, quiet, ctx.Err())
+		}
+		timer.Stop()
 	}
 }
 
