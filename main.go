@@ -21,6 +21,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/sidecar"
 )
 
@@ -60,10 +61,10 @@ Environment:
 
 // run dispatches the command line and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "status-line" {
+	if len(args) > 0 && args[0] == room.StatusLineCommand {
 		return runStatusLine(args[1:], os.Getenv, stdin, stdout, stderr)
 	}
-	if len(args) > 0 && args[0] == "sidecar" {
+	if len(args) > 0 && args[0] == room.SidecarCommand {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		if err := sidecar.Run(ctx, os.Getenv, stdin, stdout, stderr); err != nil && !errors.Is(err, context.Canceled) {

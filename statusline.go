@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/pullcept/pullcept/room"
 )
 
 // statusLineMax bounds the status JSON read from Claude Code's stdin; the
@@ -32,7 +34,7 @@ func runStatusLine(args []string, getenv func(string) string, stdin io.Reader, s
 		return 2
 	}
 	target, err := url.Parse(args[0])
-	if err != nil || target.Scheme != "http" || !loopbackHost(target.Hostname()) {
+	if err != nil || target.Scheme != "http" || !room.IsLoopbackHost(target.Hostname()) {
 		fmt.Fprintf(stderr, "pullcept status-line: %q is not a loopback http URL\n", args[0])
 		return 2
 	}
@@ -52,7 +54,7 @@ func runStatusLine(args []string, getenv func(string) string, stdin io.Reader, s
 	_ = json.Unmarshal(body, &status) // the line is best effort; the room gets the raw JSON
 
 	note := ""
-	if err := postStatus(target.String(), getenv("PULLCEPT_ROOM_TOKEN"), body); err != nil {
+	if err := postStatus(target.String(), getenv(room.EnvRoomToken), body); err != nil {
 		note = " · room unreachable"
 	}
 	parts := []string{"pullcept"}
@@ -85,8 +87,4 @@ func postStatus(target, token string, body []byte) error {
 		return fmt.Errorf("post status: %s", resp.Status)
 	}
 	return nil
-}
-
-func loopbackHost(h string) bool {
-	return h == "127.0.0.1" || h == "localhost" || h == "::1"
 }

@@ -7,17 +7,46 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
+	"strings"
 )
 
 // WriteFileAtomic replaces path with data so that a reader sees either the
-// old file or the new one, never a torn one (DESIGN §8, §12 "Atomic
-// writes"): a temp file in the same directory, fsync, rename, then a
-// best-effort fsync of the directory. An existing file keeps its permission
-// bits; a new one gets perm. When path is a symlink the file it points to is
-// replaced and the link stays (a user's linked .mcp.json remains linked).
-// The parent directory must exist. Errors name the path and wrap the cause.
+// old file or the new one, never a torn one (docs/design.md §8, §12): a temp
+// file in the same directory, fsync, rename, then a best-effort fsync of the
+// directory. An existing file keeps its permission bits; a new one gets
+// perm. When path is a symlink the file it points to is replaced and the
+// link stays (a user's linked .mcp.json remains linked). The parent
+// directory must exist. Errors name the path and wrap the cause. It is the
+// one atomic write of the app: config.json, mcp-servers.json, a seat's
+// .mcp.json and the topic index all go through it.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	return AtomicFile{}.Write(path, data, perm)
+}
+
+// AtomicFile is WriteFileAtomic with its rename replaceable: logstore's
+// tests inject a failing rename through it (a power cut between the temp
+// write and the rename). The zero value renames with os.Rename.
+type AtomicFile struct {
+	Rename func(oldpath, newpath string) error
+}
+
+// tempInfix marks the temp files Write leaves behind only if the process
+// dies between CreateTemp and the rename: "." + name + ".tmp-" + random.
+const tempInfix = ".tmp-"
+
+// IsAtomicTemp reports whether a directory entry name is a leftover temp
+// file of a Write to final's name (the owner may remove it at start).
+func IsAtomicTemp(name, final string) bool {
+	base := filepath.Base(final)
+	return strings.HasPrefix(name, "."+base+tempInfix) || strings.HasPrefix(name, base+tempInfix)
+}
+
+// Write is WriteFileAtomic.
+func (a AtomicFile) Write(path string, data []byte, perm fs.FileMode) error {
+	rename := a.Rename
+	if rename == nil {
+		rename = os.Rename
+	}
 	target := path
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		resolved, err := filepath.EvalSymlinks(path)
@@ -32,7 +61,7 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 		return fmt.Errorf("write %s: %w", target, err)
 	}
 	dir := filepath.Dir(target)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+tempInfix+"*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", target, err)
 	}
@@ -56,27 +85,14 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	if err := os.Chmod(tmpName, perm); err != nil {
 		return fmt.Errorf("write %s: chmod: %w", target, err)
 	}
-	if err := os.Rename(tmpName, target); err != nil {
+	if err := rename(tmpName, target); err != nil {
 		return fmt.Errorf("write %s: rename: %w", target, err)
 	}
 	ok = true
-	syncDir(dir)
+	// The file is replaced; a directory that cannot be synced loses
+	// nothing already renamed, so this is best effort.
+	_ = SyncDir(dir)
 	return nil
-}
-
-// syncDir makes the rename durable on Unix. Windows cannot open a directory
-// for sync, and a failure here loses nothing already renamed, so it is best
-// effort.
-func syncDir(dir string) {
-	if runtime.GOOS == "windows" {
-		return
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	_ = d.Close()
 }
 
 // jsonFileError turns a decode error of a file into one that names the file

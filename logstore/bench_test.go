@@ -49,7 +49,7 @@ func recordFor(i int, id string) Record {
 		MessageID: id,
 		Speaker:   []string{"Lin", "Kai", "Master", "Mio"}[i%4],
 		Content:   benchContents[i%len(benchContents)],
-		TS:        fixedNow.Add(-time.Duration(benchPosts-i) * 3 * time.Second).Format(createdAtLayout),
+		TS:        fixedNow.Add(-time.Duration(benchPosts-i) * 3 * time.Second).Format(TimeLayout),
 	}
 	if i%4 != 2 {
 		r.Account = "acc-" + r.Speaker

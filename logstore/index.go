@@ -12,9 +12,11 @@ import (
 // indexName is the index file inside <data>/logs/main/ (DESIGN §8).
 const indexName = "index.json"
 
-// createdAtLayout is how created_at is written: UTC, RFC 3339 with
-// milliseconds, the same shape as a post's ts. Any RFC 3339 time is read.
-const createdAtLayout = "2006-01-02T15:04:05.000Z07:00"
+// TimeLayout is how times are written to the log and the index (a post's
+// ts, a topic's created_at): UTC, RFC 3339 with milliseconds
+// ("2026-10-01T16:14:05.123Z"). Any RFC 3339 time is read. The room's wire
+// ts is the same layout (room.TimeLayout).
+const TimeLayout = "2006-01-02T15:04:05.000Z07:00"
 
 // entry is one topic of index.json: {"id", "name", "created_at", "sessions"}
 // plus any keys somebody else wrote, which are kept on rewrite. An entry that

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/pullcept/pullcept/config"
 )
 
 // LegacyTopicID is the topic the original single-room log
@@ -56,7 +58,7 @@ func (s *Store) migrate(legacy string, mtime time.Time) error {
 			if err := s.fs.remove(legacy); err != nil {
 				return fmt.Errorf("remove migrated %s: %w", legacy, err)
 			}
-			if err := syncDir(filepath.Dir(legacy)); err != nil {
+			if err := config.SyncDir(filepath.Dir(legacy)); err != nil {
 				return err
 			}
 			return s.indexMigrated(id, mtime)
@@ -73,10 +75,10 @@ func (s *Store) migrate(legacy string, mtime time.Time) error {
 			return fmt.Errorf("move %s: %w; copy: %w", legacy, err, cerr)
 		}
 	}
-	if err := syncDir(s.dir); err != nil {
+	if err := config.SyncDir(s.dir); err != nil {
 		return err
 	}
-	if err := syncDir(filepath.Dir(legacy)); err != nil {
+	if err := config.SyncDir(filepath.Dir(legacy)); err != nil {
 		return err
 	}
 	return s.indexMigrated(id, mtime)
@@ -115,7 +117,7 @@ func (s *Store) copyThenRemove(legacy, target string) (err error) {
 	if err = s.fs.rename(tmp.Name(), target); err != nil {
 		return err
 	}
-	if err = syncDir(s.dir); err != nil {
+	if err = config.SyncDir(s.dir); err != nil {
 		return err
 	}
 	src.Close() // Windows cannot remove an open file

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/pullcept/pullcept/config"
 )
 
 // maxCursors is how many message_id → offset pairs a topic remembers from the
@@ -153,7 +155,7 @@ func (s *Store) removeTemps() error {
 	}
 	for _, ent := range ents {
 		n := ent.Name()
-		if !ent.Type().IsRegular() || !(strings.HasPrefix(n, indexName+".tmp-") || strings.Contains(n, ".jsonl.tmp-")) {
+		if !ent.Type().IsRegular() || !(config.IsAtomicTemp(n, indexName) || strings.Contains(n, ".jsonl.tmp-")) {
 			continue
 		}
 		if err := os.Remove(filepath.Join(s.dir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -180,7 +182,7 @@ func (s *Store) loadIndex() error {
 		if err := s.fs.rename(path, aside); err != nil {
 			return fmt.Errorf("%w (%v), and setting it aside failed: %w", ErrIndexUnreadable, perr, err)
 		}
-		if err := syncDir(s.dir); err != nil {
+		if err := config.SyncDir(s.dir); err != nil {
 			return fmt.Errorf("set aside topic index: %w", err)
 		}
 		s.warn(fmt.Errorf("%w: %v: kept as %s; topics are rebuilt from the log files", ErrIndexUnreadable, perr, aside))

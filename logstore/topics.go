@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/pullcept/pullcept/config"
 )
 
 // Topic is one topic as the topic list shows it (DESIGN §8).
@@ -159,7 +161,7 @@ func (s *Store) newEntry(topicID string, fallback time.Time) *entry {
 	if created.IsZero() {
 		created = s.now()
 	}
-	e.CreatedAt = created.UTC().Format(createdAtLayout)
+	e.CreatedAt = created.UTC().Format(TimeLayout)
 	return e
 }
 
@@ -179,7 +181,7 @@ func (s *Store) updateIndex(fn func(d *indexDoc) (changed bool, err error)) erro
 	if err := os.MkdirAll(s.dir, dirMode); err != nil {
 		return fmt.Errorf("write topic index: %w", err)
 	}
-	if err := writeFileAtomic(s.fs, s.indexPath(), data); err != nil {
+	if err := (config.AtomicFile{Rename: s.fs.rename}).Write(s.indexPath(), data, fileMode); err != nil {
 		return fmt.Errorf("write topic index: %w", err)
 	}
 	s.idx = next

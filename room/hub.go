@@ -17,17 +17,6 @@ import (
 	"github.com/pullcept/pullcept/logstore"
 )
 
-// tsLayout is how the room stamps Post.TS when the sender's ts does not parse:
-// UTC, RFC 3339 with milliseconds ("2026-10-01T16:14:05.123Z").
-const tsLayout = "2006-01-02T15:04:05.000Z07:00"
-
-// Report kinds (Hub.Report, SeatReported.Kind): the two POST hooks (DESIGN §6,
-// §11).
-const (
-	ReportStatus   = "status"
-	ReportActivity = "activity"
-)
-
 // HubOptions configures NewHub. Every field is optional.
 type HubOptions struct {
 	// Log is the topic log (DESIGN §8); nil keeps no log (tests), and History
@@ -577,7 +566,7 @@ func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (res Result, first 
 	}
 	p.TS = d.TS
 	if _, err := time.Parse(time.RFC3339Nano, p.TS); err != nil {
-		p.TS = h.now().UTC().Format(tsLayout)
+		p.TS = h.now().UTC().Format(TimeLayout)
 	}
 
 	// Notices are never judged (DESIGN §2); every other post is, the UI's too.

@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -268,8 +267,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case path == "/room" && r.Method == http.MethodGet && websocket.IsWebSocketUpgrade(r):
 		s.serveSocket(w, r)
-	case strings.HasPrefix(path, "/hooks/") && r.Method == http.MethodPost:
-		s.serveHook(w, r, strings.TrimPrefix(path, "/hooks/"))
+	case strings.HasPrefix(path, hooksPrefix) && r.Method == http.MethodPost:
+		s.serveHook(w, r)
 	default:
 		http.NotFound(w, r)
 	}
@@ -296,25 +295,11 @@ func (s *Server) tokenOK(header string) bool {
 }
 
 // serveHook stores one POST hook body per seat via Hub.Report and answers
-// 200 {} at once. rest is the escaped path after /hooks/: status/<topic>/
-// <account> or activity/<event>/<topic>/<account>, percent-encoded segments.
-func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, rest string) {
-	segs := strings.Split(rest, "/")
-	for i, seg := range segs {
-		v, err := url.PathUnescape(seg)
-		if err != nil || v == "" {
-			http.NotFound(w, r)
-			return
-		}
-		segs[i] = v
-	}
-	var kind, event, topic, account string
-	switch {
-	case len(segs) == 3 && segs[0] == ReportStatus:
-		kind, topic, account = ReportStatus, segs[1], segs[2]
-	case len(segs) == 4 && segs[0] == ReportActivity:
-		kind, event, topic, account = ReportActivity, segs[1], segs[2], segs[3]
-	default:
+// 200 {} at once. The path is one ParseHookPath reads (HookStatusURL,
+// HookActivityURL); any other is 404.
+func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
+	hook, ok := ParseHookPath(r.URL.EscapedPath())
+	if !ok {
 		http.NotFound(w, r)
 		return
 	}
@@ -339,7 +324,7 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, rest string) 
 		http.Error(w, "hook body must be JSON", http.StatusBadRequest)
 		return
 	}
-	s.hub.Report(topic, account, kind, event, json.RawMessage(body))
+	s.hub.Report(hook.Topic, hook.Account, hook.Kind, hook.Event, json.RawMessage(body))
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = io.WriteString(w, "{}")
 }

@@ -12,10 +12,6 @@ import (
 // TagPrefix starts the one-line tag typed before a post's body (DESIGN §4).
 const TagPrefix = "[pullcept] "
 
-// tagAtLayout is the tag's "at": local time, minute precision, with offset
-// ("2026-10-02T01:14+09:00"); seconds are cut, never rounded (spec «発言は端末へ入る»).
-const tagAtLayout = "2006-01-02T15:04-07:00"
-
 // tagFields keeps the tag's keys in the order DESIGN §4 fixes.
 type tagFields struct {
 	Role      Role     `json:"role"`
@@ -37,7 +33,7 @@ func Tag(p Post, loc *time.Location) string {
 	}
 	f := tagFields{Role: p.Role, From: p.Speaker, MessageID: p.MessageID, To: p.To}
 	if t, err := time.Parse(time.RFC3339Nano, p.TS); err == nil {
-		f.At = t.In(loc).Format(tagAtLayout)
+		f.At = t.In(loc).Format(TagAtLayout)
 	}
 	var b bytes.Buffer
 	b.WriteString(TagPrefix)

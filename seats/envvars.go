@@ -5,54 +5,37 @@ import (
 	"strconv"
 
 	"github.com/pullcept/pullcept/config"
-)
-
-// Variables the sidecar reads (DESIGN §7). The first six go into the seat's
-// .mcp.json entry (or Codex's -c server table); EnvRoomToken and
-// EnvLaunchedAs travel in the launched CLI's process environment, which the
-// CLI's children inherit. The names must match the sidecar package's.
-const (
-	EnvRoomURL       = "PULLCEPT_ROOM_URL"
-	EnvAgentName     = "PULLCEPT_AGENT_NAME"
-	EnvAccountID     = "PULLCEPT_ACCOUNT_ID"
-	EnvRoomID        = "PULLCEPT_ROOM_ID"
-	EnvHue           = "PULLCEPT_HUE"
-	EnvUnseenHistory = "PULLCEPT_UNSEEN_HISTORY"
-	EnvRoomToken     = "PULLCEPT_ROOM_TOKEN"
-	EnvLaunchedAs    = "PULLCEPT_LAUNCHED_AS"
+	"github.com/pullcept/pullcept/room"
 )
 
 // AppLaunchEnv names every variable a launch sets on the CLI's process:
-// BuildLaunch sets EnvLaunchedAs and EnvRoomID (the topic, for hooks that
-// read only their environment, spec #264), the caller adds EnvRoomToken at
+// BuildLaunch sets room.EnvLaunchedAs and room.EnvRoomID (the topic, for hooks that
+// read only their environment, spec #264), the caller adds room.EnvRoomToken at
 // spawn. All start with config.ReservedEnvPrefix, so no account can set them.
-var AppLaunchEnv = []string{EnvLaunchedAs, EnvRoomID, EnvRoomToken}
-
-// unseenHistoryValue is what EnvUnseenHistory holds when set.
-const unseenHistoryValue = "1"
+var AppLaunchEnv = []string{room.EnvLaunchedAs, room.EnvRoomID, room.EnvRoomToken}
 
 // sidecarVars are the sidecar's entry variables in the order they are
 // written: room URL, agent name, account, room (topic), hue when declared,
 // the unseen-history mark when set.
 func sidecarVars(roomURL, agentName, accountID, topicID string, hue *int, unseen bool) []config.EnvVar {
 	vars := []config.EnvVar{
-		{Name: EnvRoomURL, Value: roomURL},
-		{Name: EnvAgentName, Value: agentName},
-		{Name: EnvAccountID, Value: accountID},
-		{Name: EnvRoomID, Value: topicID},
+		{Name: room.EnvRoomURL, Value: roomURL},
+		{Name: room.EnvAgentName, Value: agentName},
+		{Name: room.EnvAccountID, Value: accountID},
+		{Name: room.EnvRoomID, Value: topicID},
 	}
 	if hue != nil {
-		vars = append(vars, config.EnvVar{Name: EnvHue, Value: strconv.Itoa(*hue)})
+		vars = append(vars, config.EnvVar{Name: room.EnvHue, Value: strconv.Itoa(*hue)})
 	}
 	if unseen {
-		vars = append(vars, config.EnvVar{Name: EnvUnseenHistory, Value: unseenHistoryValue})
+		vars = append(vars, config.EnvVar{Name: room.EnvUnseenHistory, Value: room.UnseenHistoryValue})
 	}
 	return vars
 }
 
 // processEnv is the extra environment of a launch, as NAME=value: the
 // account's variables that carry a value first, then the app's own
-// (EnvLaunchedAs, EnvRoomID) so the app's win even if a name slipped past
+// (room.EnvLaunchedAs, room.EnvRoomID) so the app's win even if a name slipped past
 // validation. A name-only variable is left out: the CLI inherits it from
 // Pullcept's environment. Refused (the seat would run as somebody else):
 // a reserved or invalid name (config.ErrEnvReserved, config.ErrEnvSyntax), a
@@ -71,7 +54,7 @@ func processEnv(a config.Account, topicID string) ([]string, error) {
 			env = append(env, v.Name+"="+v.Value)
 		}
 	}
-	return append(env, EnvLaunchedAs+"="+a.ID, EnvRoomID+"="+topicID), nil
+	return append(env, room.EnvLaunchedAs+"="+a.ID, room.EnvRoomID+"="+topicID), nil
 }
 
 // SeatGetenv returns base overlaid with the account's variables that carry a

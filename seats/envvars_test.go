@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
 )
 
 func TestProcessEnv(t *testing.T) {
@@ -34,7 +35,7 @@ func TestProcessEnv(t *testing.T) {
 // Every variable a launch sets itself is refused in an account's env field,
 // so no account can shadow it (spec «アカウントは環境変数を持つ»).
 func TestAppLaunchEnvIsReserved(t *testing.T) {
-	names := append(slices.Clone(AppLaunchEnv), EnvRoomURL, EnvAgentName, EnvAccountID, EnvRoomID, EnvHue, EnvUnseenHistory)
+	names := append(slices.Clone(AppLaunchEnv), room.EnvRoomURL, room.EnvAgentName, room.EnvAccountID, room.EnvRoomID, room.EnvHue, room.EnvUnseenHistory)
 	for _, n := range names {
 		if _, err := config.ParseEnv(n + "=x"); !errors.Is(err, config.ErrEnvReserved) {
 			t.Errorf("ParseEnv accepts %s: %v", n, err)
@@ -55,7 +56,7 @@ func TestAppLaunchEnvIsReserved(t *testing.T) {
 		}
 	}
 	if set != 2 {
-		t.Errorf("launch env %q should set %s and %s", l.Env, EnvLaunchedAs, EnvRoomID)
+		t.Errorf("launch env %q should set %s and %s", l.Env, room.EnvLaunchedAs, room.EnvRoomID)
 	}
 }
 
@@ -63,9 +64,9 @@ func TestSidecarVars(t *testing.T) {
 	hue := 0
 	got := sidecarVars("ws://127.0.0.1:1", "Lin", "acc", "t", &hue, true)
 	want := []config.EnvVar{
-		{Name: EnvRoomURL, Value: "ws://127.0.0.1:1"}, {Name: EnvAgentName, Value: "Lin"},
-		{Name: EnvAccountID, Value: "acc"}, {Name: EnvRoomID, Value: "t"},
-		{Name: EnvHue, Value: "0"}, {Name: EnvUnseenHistory, Value: "1"},
+		{Name: room.EnvRoomURL, Value: "ws://127.0.0.1:1"}, {Name: room.EnvAgentName, Value: "Lin"},
+		{Name: room.EnvAccountID, Value: "acc"}, {Name: room.EnvRoomID, Value: "t"},
+		{Name: room.EnvHue, Value: "0"}, {Name: room.EnvUnseenHistory, Value: "1"},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("sidecarVars = %q", got)

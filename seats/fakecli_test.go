@@ -22,6 +22,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/pullcept/pullcept/room"
 )
 
 // FakeCLIEnv, set in an account's Env, makes the re-executed test binary act
@@ -229,9 +231,9 @@ func joinRoom(ctx context.Context) (*client.Client, error) {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf(".mcp.json: %w", err)
 	}
-	account, topic := os.Getenv(EnvLaunchedAs), os.Getenv(EnvRoomID)
+	account, topic := os.Getenv(room.EnvLaunchedAs), os.Getenv(room.EnvRoomID)
 	for key, e := range doc.MCPServers {
-		if !strings.HasPrefix(key, "pullcept-room") || e.Env[EnvAccountID] != account || e.Env[EnvRoomID] != topic {
+		if !strings.HasPrefix(key, "pullcept-room") || e.Env[room.EnvAccountID] != account || e.Env[room.EnvRoomID] != topic {
 			continue
 		}
 		var env []string

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/url"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
 )
 
 // LaunchInput is everything one launch line depends on (DESIGN §9). The
@@ -111,7 +110,6 @@ const (
 	// permissionHookTimeout is longer because the room may hold a
 	// permission request up to 180 s for the human's answer (#336).
 	permissionHookTimeout = 190
-	statusLineCommand     = "status-line"
 )
 
 // HookEvents are the Claude Code events posted to /hooks/activity (DESIGN §11).
@@ -128,7 +126,7 @@ var HookEvents = []string{
 // read, so it rides any command line unchanged.
 func RoomPrompt(key string) string {
 	return "You are a seat in a Pullcept chat room. Speak to the room only by calling the tool " +
-		ToolName(key, "say_to_room") + " - call it by that name even before your tool list shows it. " +
+		ToolName(key, room.ToolSayToRoom) + " - call it by that name even before your tool list shows it. " +
 		"Your terminal output reaches nobody. The room etiquette is in the instructions of the MCP server " +
 		key + " - follow them once they arrive."
 }
@@ -345,14 +343,11 @@ func (b *lineBuilder) claude(opts []string) ([]string, error) {
 	return argv, nil
 }
 
-// RoomTools are the sidecar's tools (DESIGN §7).
-var RoomTools = []string{"say_to_room", "read_room_history", "my_usage"}
-
 // RoomToolNames are the full Claude Code tool names of the room tools under
 // the .mcp.json key (mcp__<key>__<tool>).
 func RoomToolNames(key string) []string {
-	names := make([]string, len(RoomTools))
-	for i, t := range RoomTools {
+	names := make([]string, len(room.RoomTools))
+	for i, t := range room.RoomTools {
 		names[i] = ToolName(key, t)
 	}
 	return names
@@ -405,10 +400,10 @@ func (b *lineBuilder) claudeSettings(others []string, character string) (string,
 			}
 			settings.Hooks[ev] = []hookGroup{{Hooks: []httpHook{{
 				Type:           "http",
-				URL:            base + "/hooks/activity/" + pathSegment(ev) + b.seatPath(),
+				URL:            room.HookActivityURL(base, ev, b.in.TopicID, b.in.Account.ID),
 				Timeout:        timeout,
-				Headers:        map[string]string{"Authorization": "Bearer $" + EnvRoomToken},
-				AllowedEnvVars: []string{EnvRoomToken},
+				Headers:        map[string]string{"Authorization": "Bearer $" + room.EnvRoomToken},
+				AllowedEnvVars: []string{room.EnvRoomToken},
 			}}}}
 		}
 	}
@@ -449,12 +444,7 @@ func (b *lineBuilder) statusCommand(base string) string {
 	} else {
 		path = config.QuoteWord(path)
 	}
-	return path + " " + statusLineCommand + " " + base + "/hooks/status" + b.seatPath()
-}
-
-// seatPath is "/<topic>/<account>", each segment percent-encoded.
-func (b *lineBuilder) seatPath() string {
-	return "/" + pathSegment(b.in.TopicID) + "/" + pathSegment(b.in.Account.ID)
+	return path + " " + room.StatusLineCommand + " " + room.HookStatusURL(base, b.in.TopicID, b.in.Account.ID)
 }
 
 // codex builds a Codex CLI line (DESIGN §9, research/codex-e2e.md §3).
@@ -509,7 +499,7 @@ func (b *lineBuilder) codexServer() string {
 		t.WriteString(v.Name + "=" + b.tomlString(v.Value))
 	}
 	t.WriteString("}, env_vars=[")
-	t.WriteString(b.tomlString(EnvRoomToken) + ", " + b.tomlString(EnvLaunchedAs))
+	t.WriteString(b.tomlString(room.EnvRoomToken) + ", " + b.tomlString(room.EnvLaunchedAs))
 	t.WriteString(`], enabled=true, default_tools_approval_mode="approve"}`)
 	return t.String()
 }
@@ -705,39 +695,11 @@ func writeUnicodeEscape(out *strings.Builder, r rune, toml bool) {
 	}
 }
 
-// pathSegment percent-encodes everything but ASCII letters, digits and
-// . _ - so a URL path segment carries nothing a shell or cmd.exe reacts to
-// (spec «セッションは自分の様子をステータスラインで知らせる»); the room decodes
-// it with the standard unescape.
-func pathSegment(s string) string {
-	var out strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' {
-			out.WriteByte(c)
-		} else {
-			fmt.Fprintf(&out, "%%%02X", c)
-		}
-	}
-	return out.String()
-}
-
 // checkLoopback accepts a URL of the given scheme whose host is a loopback
 // address or localhost: nothing may reach beyond this machine.
 func checkLoopback(raw, scheme string) error {
-	if raw == "" {
-		return fmt.Errorf("%w: no %s:// URL", ErrRoomAddress, scheme)
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
+	if err := room.CheckLoopbackURL(raw, scheme); err != nil {
 		return fmt.Errorf("%w: %w", ErrRoomAddress, err)
-	}
-	if u.Scheme != scheme {
-		return fmt.Errorf("%w: %q is not a %s:// URL", ErrRoomAddress, raw, scheme)
-	}
-	host := u.Hostname()
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("%w: %q is not a loopback address", ErrRoomAddress, host)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
 )
 
 const (
@@ -154,7 +155,7 @@ func TestClaudeFresh(t *testing.T) {
 		t.Errorf("env %q, want %q", l.Env, wantEnv)
 	}
 	for _, e := range l.Env {
-		if strings.HasPrefix(e, EnvRoomToken+"=") {
+		if strings.HasPrefix(e, room.EnvRoomToken+"=") {
 			t.Error("BuildLaunch set the room token")
 		}
 	}

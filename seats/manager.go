@@ -326,7 +326,7 @@ func (m *Manager) Start(topicID, accountID string, cols, rows int) (StartResult,
 	}
 
 	env := append(slices.Clone(m.opts.Environ()), l.Env...)
-	env = append(env, EnvRoomToken+"="+ep.Token)
+	env = append(env, room.EnvRoomToken+"="+ep.Token)
 	proc, err := m.spawn(PTYOptions{Argv: l.Argv, Dir: l.Dir, Env: env, Cols: cols, Rows: rows})
 	if err != nil {
 		return res, fmt.Errorf("start seat %s: %w", acct.DisplayName(), err)

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
 )
 
 // MCPKeyPrefix starts every .mcp.json key Pullcept writes; entries under it
@@ -44,7 +45,7 @@ const (
 )
 
 // sidecarArgs are the arguments that start our sidecar (DESIGN §7).
-var sidecarArgs = []string{"sidecar"}
+var sidecarArgs = []string{room.SidecarCommand}
 
 // MCPKey returns the .mcp.json server key of (accountID, topicID)
 // (DESIGN §9): "pullcept-room-<slug>-<hash>" where slug is the account id's
@@ -357,7 +358,7 @@ func entryRoomURL(raw json.RawMessage) (string, bool) {
 	if json.Unmarshal(raw, &e) != nil {
 		return "", false
 	}
-	v, ok := e.Env[EnvRoomURL]
+	v, ok := e.Env[room.EnvRoomURL]
 	if !ok {
 		return "", false
 	}

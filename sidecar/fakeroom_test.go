@@ -253,13 +253,13 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // testEnv is a complete, admitted sidecar environment for room url.
 func testEnv(url string) map[string]string {
 	return map[string]string{
-		EnvRoomURL:    url,
-		EnvRoomToken:  testToken,
-		EnvAgentName:  "Lin",
-		EnvAccountID:  "acct-lin",
-		EnvLaunchedAs: "acct-lin",
-		EnvRoomID:     "topic-1",
-		EnvHue:        "200",
+		room.EnvRoomURL:    url,
+		room.EnvRoomToken:  testToken,
+		room.EnvAgentName:  "Lin",
+		room.EnvAccountID:  "acct-lin",
+		room.EnvLaunchedAs: "acct-lin",
+		room.EnvRoomID:     "topic-1",
+		room.EnvHue:        "200",
 	}
 }
 

@@ -115,12 +115,12 @@ func (r *liveRoom) waitDelivered(t *testing.T, content string) room.Post {
 // process environment.
 func sidecarEnv(r *liveRoom) []string {
 	return []string{
-		EnvRoomURL + "=" + r.srv.URL(),
-		EnvRoomToken + "=" + r.srv.Token(),
-		EnvAgentName + "=Lin",
-		EnvAccountID + "=acct-lin",
-		EnvLaunchedAs + "=acct-lin",
-		EnvRoomID + "=" + faultTopic,
+		room.EnvRoomURL + "=" + r.srv.URL(),
+		room.EnvRoomToken + "=" + r.srv.Token(),
+		room.EnvAgentName + "=Lin",
+		room.EnvAccountID + "=acct-lin",
+		room.EnvLaunchedAs + "=acct-lin",
+		room.EnvRoomID + "=" + faultTopic,
 	}
 }
 
@@ -178,7 +178,7 @@ func TestRoomRestartNewPortNewToken(t *testing.T) {
 	if _, err := c.ListTools(ctx, mcp.ListToolsRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	if text, isErr, _ := callText(t, c, ToolSayToRoom, map[string]any{"content": "before the restart"}); isErr || !strings.HasPrefix(text, "Delivered") {
+	if text, isErr, _ := callText(t, c, room.ToolSayToRoom, map[string]any{"content": "before the restart"}); isErr || !strings.HasPrefix(text, "Delivered") {
 		t.Fatalf("say before the restart: %v %q", isErr, text)
 	}
 	old.waitDelivered(t, "before the restart")
@@ -197,9 +197,9 @@ func TestRoomRestartNewPortNewToken(t *testing.T) {
 		tool string
 		args map[string]any
 	}{
-		{ToolSayToRoom, map[string]any{"content": "after the restart"}},
-		{ToolReadRoomHistory, nil},
-		{ToolMyUsage, nil},
+		{room.ToolSayToRoom, map[string]any{"content": "after the restart"}},
+		{room.ToolReadRoomHistory, nil},
+		{room.ToolMyUsage, nil},
 	} {
 		text, isErr, took := callText(t, c, call.tool, call.args)
 		t.Logf("%s after the restart: answered in %v: %q", call.tool, took.Round(time.Millisecond), firstLine(text))
@@ -259,7 +259,7 @@ func TestHelperSeatCLI(t *testing.T) {
 	}
 	var c *client.Client
 	for key, e := range doc.MCPServers {
-		if !strings.HasPrefix(key, "pullcept-room") || e.Env[EnvAccountID] != os.Getenv(EnvLaunchedAs) || e.Env[EnvRoomID] != os.Getenv(EnvRoomID) {
+		if !strings.HasPrefix(key, "pullcept-room") || e.Env[room.EnvAccountID] != os.Getenv(room.EnvLaunchedAs) || e.Env[room.EnvRoomID] != os.Getenv(room.EnvRoomID) {
 			continue
 		}
 		var env []string
@@ -285,7 +285,7 @@ func TestHelperSeatCLI(t *testing.T) {
 	if _, err := c.ListTools(ctx, mcp.ListToolsRequest{}); err != nil {
 		fail("tools/list: %v", err)
 	}
-	res, err := c.CallTool(ctx, callReq(ToolSayToRoom, map[string]any{"content": say}))
+	res, err := c.CallTool(ctx, callReq(room.ToolSayToRoom, map[string]any{"content": say}))
 	if err != nil {
 		fail("say_to_room: %v", err)
 	}

@@ -114,8 +114,8 @@ func startRealRoom(t *testing.T) *realRoom {
 // env is the sidecar's environment for this room (admitted, hue 200).
 func (r *realRoom) env() map[string]string {
 	e := testEnv(r.srv.URL())
-	e[EnvRoomToken] = r.srv.Token()
-	e[EnvRoomID] = e2eTopic
+	e[room.EnvRoomToken] = r.srv.Token()
+	e[room.EnvRoomID] = e2eTopic
 	return e
 }
 
@@ -319,14 +319,14 @@ func TestInspectorEndToEnd(t *testing.T) {
 		schema, _ := m["inputSchema"].(map[string]any)
 		schemas[name] = schema
 	}
-	if len(schemas) != 3 || schemas[ToolSayToRoom] == nil || schemas[ToolReadRoomHistory] == nil || schemas[ToolMyUsage] == nil {
+	if len(schemas) != 3 || schemas[room.ToolSayToRoom] == nil || schemas[room.ToolReadRoomHistory] == nil || schemas[room.ToolMyUsage] == nil {
 		t.Fatalf("tools/list = %v", list)
 	}
 	props := func(tool string) map[string]any {
 		p, _ := schemas[tool]["properties"].(map[string]any)
 		return p
 	}
-	to, _ := props(ToolSayToRoom)["to"].(map[string]any)
+	to, _ := props(room.ToolSayToRoom)["to"].(map[string]any)
 	wantOneOf := []any{
 		map[string]any{"type": "string"},
 		map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
@@ -335,19 +335,19 @@ func TestInspectorEndToEnd(t *testing.T) {
 		t.Fatalf("say_to_room to = %v", to)
 	}
 	for _, p := range []string{"content", "last_seen"} {
-		if prop, _ := props(ToolSayToRoom)[p].(map[string]any); prop["type"] != "string" {
-			t.Fatalf("say_to_room %s = %v", p, props(ToolSayToRoom)[p])
+		if prop, _ := props(room.ToolSayToRoom)[p].(map[string]any); prop["type"] != "string" {
+			t.Fatalf("say_to_room %s = %v", p, props(room.ToolSayToRoom)[p])
 		}
 	}
-	if limit, _ := props(ToolReadRoomHistory)["limit"].(map[string]any); limit["type"] != "integer" || limit["maximum"] != float64(200) {
+	if limit, _ := props(room.ToolReadRoomHistory)["limit"].(map[string]any); limit["type"] != "integer" || limit["maximum"] != float64(200) {
 		t.Fatalf("read_room_history limit = %v", limit)
 	}
-	if len(props(ToolMyUsage)) != 0 {
-		t.Fatalf("my_usage properties = %v", props(ToolMyUsage))
+	if len(props(room.ToolMyUsage)) != 0 {
+		t.Fatalf("my_usage properties = %v", props(room.ToolMyUsage))
 	}
 
 	// say_to_room delivers; `to` given as a JSON array on the command line.
-	res := inspector(t, cli, bin, env, "--method", "tools/call", "--tool-name", ToolSayToRoom,
+	res := inspector(t, cli, bin, env, "--method", "tools/call", "--tool-name", room.ToolSayToRoom,
 		"--tool-arg", "content=hello from Lin", "--tool-arg", `to=["Alice"]`)
 	text, isErr := toolText(t, res)
 	m := deliveredRE.FindStringSubmatch(text)
@@ -379,7 +379,7 @@ func TestInspectorEndToEnd(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		// Only the test goroutine may fail the test: report through done.
-		out, err := runInspector(cli, bin, env, "--method", "tools/call", "--tool-name", ToolSayToRoom,
+		out, err := runInspector(cli, bin, env, "--method", "tools/call", "--tool-name", room.ToolSayToRoom,
 			"--tool-arg", "content=late answer", "--tool-arg", "last_seen="+firstID)
 		if err != nil {
 			done <- result{err: err}
@@ -425,7 +425,7 @@ func TestInspectorEndToEnd(t *testing.T) {
 	r.drainReady()
 
 	// An empty call in a fresh sidecar: no draft, a clear error, nothing sent.
-	res = inspector(t, cli, bin, env, "--method", "tools/call", "--tool-name", ToolSayToRoom,
+	res = inspector(t, cli, bin, env, "--method", "tools/call", "--tool-name", room.ToolSayToRoom,
 		"--tool-arg", "last_seen="+admin.Post.MessageID)
 	text, isErr = toolText(t, res)
 	if !isErr || !strings.Contains(text, "no kept draft") {
@@ -451,7 +451,7 @@ func TestRealRoomDraftResend(t *testing.T) {
 	}
 	r.nextPost(t)
 
-	text, isErr := h.call(t, ToolSayToRoom, map[string]any{"content": "I will write them", "to": "Alice"})
+	text, isErr := h.call(t, room.ToolSayToRoom, map[string]any{"content": "I will write them", "to": "Alice"})
 	if isErr || !strings.Contains(text, "Not delivered: 1 newer post") ||
 		!strings.Contains(text, room.Tag(q.Post, time.Local)+"\n> who takes the release notes?") {
 		t.Fatalf("post without last_seen after Alice spoke → %v %q", isErr, text)
@@ -460,7 +460,7 @@ func TestRealRoomDraftResend(t *testing.T) {
 		t.Fatalf("the rejected post reached the room: %+v", last)
 	}
 
-	text, isErr = h.call(t, ToolSayToRoom, map[string]any{"last_seen": q.Post.MessageID})
+	text, isErr = h.call(t, room.ToolSayToRoom, map[string]any{"last_seen": q.Post.MessageID})
 	m := deliveredRE.FindStringSubmatch(text)
 	if isErr || m == nil {
 		t.Fatalf("draft re-send → %v %q", isErr, text)
@@ -472,7 +472,7 @@ func TestRealRoomDraftResend(t *testing.T) {
 		t.Fatalf("the room delivered %+v, want the draft as %s", p, m[1])
 	}
 
-	text, isErr = h.call(t, ToolSayToRoom, map[string]any{"last_seen": p.MessageID})
+	text, isErr = h.call(t, room.ToolSayToRoom, map[string]any{"last_seen": p.MessageID})
 	if !isErr || !strings.Contains(text, "no kept draft") {
 		t.Fatalf("empty call after the delivery → %v %q", isErr, text)
 	}
@@ -481,7 +481,7 @@ func TestRealRoomDraftResend(t *testing.T) {
 	}
 
 	// read_room_history against the real room: oldest first, both posts.
-	text, isErr = h.call(t, ToolReadRoomHistory, map[string]any{"limit": 5})
+	text, isErr = h.call(t, room.ToolReadRoomHistory, map[string]any{"limit": 5})
 	if isErr || !strings.Contains(text, "2 posts") || strings.Index(text, q.Post.MessageID) > strings.Index(text, p.MessageID) {
 		t.Fatalf("history → %v %q", isErr, text)
 	}

@@ -12,11 +12,6 @@ import (
 	"github.com/pullcept/pullcept/room"
 )
 
-// tagAtLayout is the room tag's time form (local, minute precision, offset),
-// reused for usage reset and receive times so every time a seat reads looks
-// the same (spec «発言は端末へ入る», «席が自分の利用上限を読む»).
-const tagAtLayout = "2006-01-02T15:04-07:00"
-
 // bodyQuote starts every body line in a tool result. The header of each post
 // is its tag line, exactly as it would be typed into a terminal; quoting the
 // body keeps a body line that imitates a tag from passing for a header.
@@ -126,7 +121,7 @@ func usageText(res room.UsageResultFrame, now time.Time, loc *time.Location) str
 	if res.ReceivedAt != "" {
 		if t, err := time.Parse(time.RFC3339Nano, res.ReceivedAt); err == nil {
 			ago := int(math.Max(0, now.Sub(t).Minutes()))
-			fmt.Fprintf(&b, "received %s (%d min ago)\n", t.In(loc).Format(tagAtLayout), ago)
+			fmt.Fprintf(&b, "received %s (%d min ago)\n", t.In(loc).Format(room.TagAtLayout), ago)
 		} else {
 			fmt.Fprintf(&b, "received %s\n", res.ReceivedAt)
 		}
@@ -148,7 +143,9 @@ func writeWindow(b *strings.Builder, label string, raw json.RawMessage, loc *tim
 	}
 	fmt.Fprintf(b, "%s: %s%% used", label, strconv.FormatFloat(*w.UsedPercentage, 'f', -1, 64))
 	if at, ok := resetTime(w.ResetsAt); ok {
-		fmt.Fprintf(b, ", resets %s", at.In(loc).Format(tagAtLayout))
+		// The tag's time form, so every time a seat reads looks the same
+		// (spec «発言は端末へ入る», «席が自分の利用上限を読む»).
+		fmt.Fprintf(b, ", resets %s", at.In(loc).Format(room.TagAtLayout))
 	}
 	b.WriteByte('\n')
 }

@@ -56,7 +56,7 @@ func TestToolsListAndHello(t *testing.T) {
 	for i, tool := range tools {
 		byName[tool.Name] = i
 	}
-	for _, want := range []string{ToolSayToRoom, ToolReadRoomHistory, ToolMyUsage} {
+	for _, want := range []string{room.ToolSayToRoom, room.ToolReadRoomHistory, room.ToolMyUsage} {
 		if _, ok := byName[want]; !ok {
 			t.Fatalf("tools/list lacks %s: %+v", want, tools)
 		}
@@ -64,7 +64,7 @@ func TestToolsListAndHello(t *testing.T) {
 	if len(tools) != 3 {
 		t.Fatalf("tools/list has %d tools, want 3", len(tools))
 	}
-	say := tools[byName[ToolSayToRoom]]
+	say := tools[byName[room.ToolSayToRoom]]
 	to, ok := say.InputSchema.Properties["to"].(map[string]any)
 	if !ok {
 		t.Fatalf("say_to_room has no to property: %+v", say.InputSchema.Properties)
@@ -85,28 +85,28 @@ func TestToolsListAndHello(t *testing.T) {
 	if len(say.InputSchema.Required) != 0 {
 		t.Fatalf("say_to_room requires %v; every argument is optional", say.InputSchema.Required)
 	}
-	hist := tools[byName[ToolReadRoomHistory]]
+	hist := tools[byName[room.ToolReadRoomHistory]]
 	limit, _ := hist.InputSchema.Properties["limit"].(map[string]any)
 	if limit["type"] != "integer" || limit["minimum"] != float64(1) || limit["maximum"] != float64(room.HistoryMax) ||
 		limit["default"] != float64(room.HistoryDefault) {
 		t.Fatalf("read_room_history.limit = %#v", limit)
 	}
-	if len(tools[byName[ToolMyUsage]].InputSchema.Properties) != 0 {
-		t.Fatalf("my_usage takes no arguments: %#v", tools[byName[ToolMyUsage]].InputSchema.Properties)
+	if len(tools[byName[room.ToolMyUsage]].InputSchema.Properties) != 0 {
+		t.Fatalf("my_usage takes no arguments: %#v", tools[byName[room.ToolMyUsage]].InputSchema.Properties)
 	}
 
 	// The schema is enforced: a number for `to` never reaches the room.
-	text, isErr := h.call(t, ToolSayToRoom, map[string]any{"content": "hi", "to": 42})
+	text, isErr := h.call(t, room.ToolSayToRoom, map[string]any{"content": "hi", "to": 42})
 	if !isErr || !strings.Contains(text, "validation") {
 		t.Fatalf("to: 42 → isError %v %q, want a validation error", isErr, text)
 	}
-	text, isErr = h.call(t, ToolReadRoomHistory, map[string]any{"limit": 201})
+	text, isErr = h.call(t, room.ToolReadRoomHistory, map[string]any{"limit": 201})
 	if !isErr || !strings.Contains(text, "validation") {
 		t.Fatalf("limit: 201 → isError %v %q, want a validation error", isErr, text)
 	}
 	// The next frame is the history request below, so neither refused call
 	// sent anything.
-	if _, isErr := h.call(t, ToolReadRoomHistory, nil); isErr {
+	if _, isErr := h.call(t, room.ToolReadRoomHistory, nil); isErr {
 		t.Fatalf("read_room_history failed")
 	}
 	r.expect(t, room.FrameHistory)
@@ -117,7 +117,7 @@ func TestReadyOnlyAfterToolsListOncePerConnection(t *testing.T) {
 	h := startSidecar(t, testEnv(r.url()), testTuning(), false)
 	r.expectHello(t)
 	// Before tools/list: a request goes out and no ready precedes it.
-	if _, isErr := h.call(t, ToolReadRoomHistory, nil); isErr {
+	if _, isErr := h.call(t, room.ToolReadRoomHistory, nil); isErr {
 		t.Fatalf("read_room_history failed")
 	}
 	r.expect(t, room.FrameHistory)
@@ -125,7 +125,7 @@ func TestReadyOnlyAfterToolsListOncePerConnection(t *testing.T) {
 	h.listTools(t)
 	r.expect(t, room.FrameReady)
 	h.listTools(t)
-	if _, isErr := h.call(t, ToolReadRoomHistory, nil); isErr {
+	if _, isErr := h.call(t, room.ToolReadRoomHistory, nil); isErr {
 		t.Fatalf("read_room_history failed")
 	}
 	r.expect(t, room.FrameHistory) // no second ready on this connection
@@ -150,7 +150,7 @@ func TestSayDelivered(t *testing.T) {
 	r.expectHello(t)
 
 	before := time.Now().UTC().Add(-time.Second)
-	text, isErr := h.call(t, ToolSayToRoom, map[string]any{
+	text, isErr := h.call(t, room.ToolSayToRoom, map[string]any{
 		"content": "hello room", "to": []any{" Bob", "Bob", "", "Carol "}, "last_seen": " m-41 ",
 	})
 	p := decodePost(t, r.expect(t, room.FramePost))
@@ -167,11 +167,11 @@ func TestSayDelivered(t *testing.T) {
 	}
 
 	// A single name is sent as a list; no to → the key is omitted.
-	h.call(t, ToolSayToRoom, map[string]any{"content": "one", "to": "Bob"})
+	h.call(t, room.ToolSayToRoom, map[string]any{"content": "one", "to": "Bob"})
 	if p := decodePost(t, r.expect(t, room.FramePost)); !reflect.DeepEqual([]string(p.To), []string{"Bob"}) {
 		t.Fatalf("to \"Bob\" → %v", p.To)
 	}
-	h.call(t, ToolSayToRoom, map[string]any{"content": "all"})
+	h.call(t, room.ToolSayToRoom, map[string]any{"content": "all"})
 	if f := r.expect(t, room.FramePost); strings.Contains(string(f.raw), `"to"`) || strings.Contains(string(f.raw), `"last_seen"`) {
 		t.Fatalf("whole-room post without last_seen carries to/last_seen: %s", f.raw)
 	}
@@ -201,7 +201,7 @@ func TestSayRejectedKeepsDraftAndEmptyCallResends(t *testing.T) {
 	}
 	r.setResponder(reject)
 
-	text, isErr := h.call(t, ToolSayToRoom, map[string]any{"content": "my answer", "to": []any{"Alice"}, "last_seen": "m-0"})
+	text, isErr := h.call(t, room.ToolSayToRoom, map[string]any{"content": "my answer", "to": []any{"Alice"}, "last_seen": "m-0"})
 	first := decodePost(t, r.expect(t, room.FramePost))
 	if isErr {
 		t.Fatalf("a rejection is not an error result: %q", text)
@@ -223,7 +223,7 @@ func TestSayRejectedKeepsDraftAndEmptyCallResends(t *testing.T) {
 	}
 
 	// A second rejection replaces the draft.
-	h.call(t, ToolSayToRoom, map[string]any{"content": "better answer", "to": "Bob"})
+	h.call(t, room.ToolSayToRoom, map[string]any{"content": "better answer", "to": "Bob"})
 	r.expect(t, room.FramePost)
 
 	// An error frame leaves the draft alone.
@@ -232,7 +232,7 @@ func TestSayRejectedKeepsDraftAndEmptyCallResends(t *testing.T) {
 		_ = json.Unmarshal(f.raw, &p)
 		return room.PostResultFrame{Type: room.FramePostResult, MessageID: p.MessageID, Error: "post has no text besides mentions"}
 	})
-	text, isErr = h.call(t, ToolSayToRoom, map[string]any{"content": "@Bob"})
+	text, isErr = h.call(t, room.ToolSayToRoom, map[string]any{"content": "@Bob"})
 	r.expect(t, room.FramePost)
 	if !isErr || !strings.Contains(text, "post has no text besides mentions") {
 		t.Fatalf("error frame → %v %q", isErr, text)
@@ -241,7 +241,7 @@ func TestSayRejectedKeepsDraftAndEmptyCallResends(t *testing.T) {
 	// Empty call: the draft goes again, with a new message_id and its own to,
 	// judged again (rejected once more, still kept).
 	r.setResponder(reject)
-	text, isErr = h.call(t, ToolSayToRoom, map[string]any{"last_seen": "m-2"})
+	text, isErr = h.call(t, room.ToolSayToRoom, map[string]any{"last_seen": "m-2"})
 	resent := decodePost(t, r.expect(t, room.FramePost))
 	if isErr || !strings.Contains(text, "Not delivered") {
 		t.Fatalf("draft re-send → %v %q", isErr, text)
@@ -254,7 +254,7 @@ func TestSayRejectedKeepsDraftAndEmptyCallResends(t *testing.T) {
 
 	// Empty content with an explicit to: the call's to wins; delivered.
 	r.setResponder(defaultRespond)
-	text, isErr = h.call(t, ToolSayToRoom, map[string]any{"content": "", "to": []any{"Dave"}, "last_seen": "m-2"})
+	text, isErr = h.call(t, room.ToolSayToRoom, map[string]any{"content": "", "to": []any{"Dave"}, "last_seen": "m-2"})
 	again := decodePost(t, r.expect(t, room.FramePost))
 	if isErr || text != "Delivered to the room. message_id: "+again.MessageID {
 		t.Fatalf("draft re-send with to → %v %q", isErr, text)
@@ -264,11 +264,11 @@ func TestSayRejectedKeepsDraftAndEmptyCallResends(t *testing.T) {
 	}
 
 	// The delivery cleared the draft: an empty call now sends nothing.
-	text, isErr = h.call(t, ToolSayToRoom, map[string]any{"last_seen": "m-2"})
+	text, isErr = h.call(t, room.ToolSayToRoom, map[string]any{"last_seen": "m-2"})
 	if !isErr || !strings.Contains(text, "no kept draft") {
 		t.Fatalf("empty call after delivery → %v %q", isErr, text)
 	}
-	h.call(t, ToolReadRoomHistory, nil)
+	h.call(t, room.ToolReadRoomHistory, nil)
 	r.expect(t, room.FrameHistory) // the empty call sent no post
 }
 
@@ -284,13 +284,13 @@ func TestDeliveryOfNewContentClearsDraft(t *testing.T) {
 		}
 		return room.PostResultFrame{Type: room.FramePostResult, MessageID: p.MessageID, Delivered: true}
 	})
-	h.call(t, ToolSayToRoom, map[string]any{"content": "draft me"})
+	h.call(t, room.ToolSayToRoom, map[string]any{"content": "draft me"})
 	r.expect(t, room.FramePost)
-	if _, isErr := h.call(t, ToolSayToRoom, map[string]any{"content": "something else", "last_seen": "m-9"}); isErr {
+	if _, isErr := h.call(t, room.ToolSayToRoom, map[string]any{"content": "something else", "last_seen": "m-9"}); isErr {
 		t.Fatal("delivery failed")
 	}
 	r.expect(t, room.FramePost)
-	if text, isErr := h.call(t, ToolSayToRoom, nil); !isErr || !strings.Contains(text, "no kept draft") {
+	if text, isErr := h.call(t, room.ToolSayToRoom, nil); !isErr || !strings.Contains(text, "no kept draft") {
 		t.Fatalf("empty call after another delivery → %v %q", isErr, text)
 	}
 }
@@ -300,12 +300,12 @@ func TestEmptyCallWithoutDraft(t *testing.T) {
 	h := startSidecar(t, testEnv(r.url()), testTuning(), false)
 	r.expectHello(t)
 	for _, args := range []map[string]any{nil, {"content": "  \n"}, {"to": "Bob", "last_seen": "m-1"}} {
-		text, isErr := h.call(t, ToolSayToRoom, args)
+		text, isErr := h.call(t, room.ToolSayToRoom, args)
 		if !isErr || !strings.Contains(text, "Nothing sent") || !strings.Contains(text, "no kept draft") {
 			t.Fatalf("empty call %v → %v %q", args, isErr, text)
 		}
 	}
-	h.call(t, ToolReadRoomHistory, nil)
+	h.call(t, room.ToolReadRoomHistory, nil)
 	r.expect(t, room.FrameHistory) // nothing was posted
 }
 
@@ -326,7 +326,7 @@ func TestReadRoomHistory(t *testing.T) {
 		return room.HistoryResultFrame{Type: room.FrameHistoryResult, RequestID: q.RequestID, Posts: posts, HasMore: q.Before == ""}
 	})
 
-	text, isErr := h.call(t, ToolReadRoomHistory, nil)
+	text, isErr := h.call(t, room.ToolReadRoomHistory, nil)
 	var q room.HistoryFrame
 	if err := json.Unmarshal(r.expect(t, room.FrameHistory).raw, &q); err != nil {
 		t.Fatal(err)
@@ -343,7 +343,7 @@ func TestReadRoomHistory(t *testing.T) {
 		t.Fatalf("history text (isError %v):\n%s\nwant:\n%s", isErr, text, want)
 	}
 
-	text, _ = h.call(t, ToolReadRoomHistory, map[string]any{"limit": 7, "before": "m-10"})
+	text, _ = h.call(t, room.ToolReadRoomHistory, map[string]any{"limit": 7, "before": "m-10"})
 	if err := json.Unmarshal(r.expect(t, room.FrameHistory).raw, &q); err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +351,7 @@ func TestReadRoomHistory(t *testing.T) {
 		t.Fatalf("paged history: frame %+v text %q", q, text)
 	}
 
-	text, isErr = h.call(t, ToolReadRoomHistory, map[string]any{"before": "bad"})
+	text, isErr = h.call(t, room.ToolReadRoomHistory, map[string]any{"before": "bad"})
 	r.expect(t, room.FrameHistory)
 	if !isErr || !strings.Contains(text, "unknown message_id bad") {
 		t.Fatalf("history error → %v %q", isErr, text)
@@ -363,7 +363,7 @@ func TestMyUsage(t *testing.T) {
 	h := startSidecar(t, testEnv(r.url()), testTuning(), false)
 	r.expectHello(t)
 
-	text, isErr := h.call(t, ToolMyUsage, nil)
+	text, isErr := h.call(t, room.ToolMyUsage, nil)
 	r.expect(t, room.FrameUsage)
 	if !isErr || !strings.Contains(text, "not available yet") || !strings.Contains(text, "usage is not recorded yet") {
 		t.Fatalf("usage error → %v %q", isErr, text)
@@ -380,12 +380,12 @@ func TestMyUsage(t *testing.T) {
 			ReceivedAt: received.Format(time.RFC3339Nano),
 		}
 	})
-	text, isErr = h.call(t, ToolMyUsage, nil)
+	text, isErr = h.call(t, room.ToolMyUsage, nil)
 	r.expect(t, room.FrameUsage)
 	for _, want := range []string{
-		"5h: 85% used, resets " + resets.In(time.Local).Format(tagAtLayout),
+		"5h: 85% used, resets " + resets.In(time.Local).Format(room.TagAtLayout),
 		"week: not reported",
-		"received " + received.In(time.Local).Format(tagAtLayout) + " (12 min ago)",
+		"received " + received.In(time.Local).Format(room.TagAtLayout) + " (12 min ago)",
 	} {
 		if isErr || !strings.Contains(text, want) {
 			t.Fatalf("usage text (isError %v) lacks %q:\n%s", isErr, want, text)
@@ -397,7 +397,7 @@ func TestMyUsage(t *testing.T) {
 		_ = json.Unmarshal(f.raw, &u)
 		return room.UsageResultFrame{Type: room.FrameUsageResult, RequestID: u.RequestID}
 	})
-	text, isErr = h.call(t, ToolMyUsage, nil)
+	text, isErr = h.call(t, room.ToolMyUsage, nil)
 	r.expect(t, room.FrameUsage)
 	if isErr || text != "No usage figures received for this seat yet." {
 		t.Fatalf("empty usage → %v %q", isErr, text)
@@ -411,9 +411,9 @@ func jsonInt(n int64) string {
 
 func TestAdmissionRefused(t *testing.T) {
 	cases := map[string]func(map[string]string){
-		"launched as another account": func(e map[string]string) { e[EnvLaunchedAs] = "acct-lay" },
-		"not launched by pullcept":    func(e map[string]string) { delete(e, EnvLaunchedAs) },
-		"entry without account":       func(e map[string]string) { delete(e, EnvAccountID) },
+		"launched as another account": func(e map[string]string) { e[room.EnvLaunchedAs] = "acct-lay" },
+		"not launched by pullcept":    func(e map[string]string) { delete(e, room.EnvLaunchedAs) },
+		"entry without account":       func(e map[string]string) { delete(e, room.EnvAccountID) },
 	}
 	for name, mutate := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -427,7 +427,7 @@ func TestAdmissionRefused(t *testing.T) {
 			if tools := h.listTools(t); len(tools) != 0 {
 				t.Fatalf("refused sidecar lists tools: %+v", tools)
 			}
-			if _, err := h.c.CallTool(context.Background(), callReq(ToolSayToRoom, map[string]any{"content": "hi"})); err == nil {
+			if _, err := h.c.CallTool(context.Background(), callReq(room.ToolSayToRoom, map[string]any{"content": "hi"})); err == nil {
 				// mcp-go answers an unknown tool with a JSON-RPC error.
 				t.Fatal("say_to_room worked on a refused sidecar")
 			}
@@ -456,11 +456,11 @@ func TestRoomRestart(t *testing.T) {
 		return strings.Contains(h.stderr.String(), "connection lost")
 	})
 	// During the outage calls answer within the reconnect wait, never hang.
-	text, isErr := h.call(t, ToolSayToRoom, map[string]any{"content": "anyone?"})
+	text, isErr := h.call(t, room.ToolSayToRoom, map[string]any{"content": "anyone?"})
 	if !isErr || !strings.Contains(text, "unreachable") || !strings.Contains(text, "Nothing was sent") {
 		t.Fatalf("say during outage → %v %q", isErr, text)
 	}
-	text, isErr = h.call(t, ToolReadRoomHistory, nil)
+	text, isErr = h.call(t, room.ToolReadRoomHistory, nil)
 	if !isErr || !strings.Contains(text, "unreachable") {
 		t.Fatalf("history during outage → %v %q", isErr, text)
 	}
@@ -473,7 +473,7 @@ func TestRoomRestart(t *testing.T) {
 	if f := r.expect(t, room.FrameReady); f.conn != 2 {
 		t.Fatalf("ready on connection %d, want 2", f.conn)
 	}
-	text, isErr = h.call(t, ToolSayToRoom, map[string]any{"content": "back"})
+	text, isErr = h.call(t, room.ToolSayToRoom, map[string]any{"content": "back"})
 	p := decodePost(t, r.expect(t, room.FramePost))
 	if isErr || text != "Delivered to the room. message_id: "+p.MessageID {
 		t.Fatalf("say after reconnect → %v %q", isErr, text)
@@ -494,7 +494,7 @@ func TestConnectionLostWhileWaiting(t *testing.T) {
 		}
 		return defaultRespond(f)
 	})
-	text, isErr := h.call(t, ToolSayToRoom, map[string]any{"content": "in flight"})
+	text, isErr := h.call(t, room.ToolSayToRoom, map[string]any{"content": "in flight"})
 	r.expect(t, room.FramePost)
 	if !isErr || !strings.Contains(text, "may or may not have been delivered") {
 		t.Fatalf("post cut off → %v %q", isErr, text)
@@ -548,9 +548,9 @@ func TestRunEndsWithContext(t *testing.T) {
 func TestBadTokenIsUnreachableNotLogged(t *testing.T) {
 	r := newFakeRoom(t)
 	env := testEnv(r.url())
-	env[EnvRoomToken] = "wrong-token-0123"
+	env[room.EnvRoomToken] = "wrong-token-0123"
 	h := startSidecar(t, env, testTuning(), false)
-	text, isErr := h.call(t, ToolSayToRoom, map[string]any{"content": "hi"})
+	text, isErr := h.call(t, room.ToolSayToRoom, map[string]any{"content": "hi"})
 	if !isErr || !strings.Contains(text, "unreachable") || !strings.Contains(text, "401") {
 		t.Fatalf("bad token → %v %q", isErr, text)
 	}
@@ -562,7 +562,7 @@ func TestBadTokenIsUnreachableNotLogged(t *testing.T) {
 func TestUnseenHistoryInstructions(t *testing.T) {
 	r := newFakeRoom(t)
 	env := testEnv(r.url())
-	env[EnvUnseenHistory] = "1"
+	env[room.EnvUnseenHistory] = "1"
 	h := startSidecar(t, env, testTuning(), false)
 	if h.init.Instructions != Instructions("Lin", true) || !strings.Contains(h.init.Instructions, "read_room_history") {
 		t.Fatalf("instructions with unseen history = %q", h.init.Instructions)

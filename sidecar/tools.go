@@ -16,17 +16,6 @@ import (
 	"github.com/pullcept/pullcept/room"
 )
 
-// Tool names (DESIGN §7). The seats package names say_to_room in Claude
-// Code's --append-system-prompt as mcp__<key>__say_to_room.
-const (
-	// ToolSayToRoom posts to the room: the only way a seat speaks.
-	ToolSayToRoom = "say_to_room"
-	// ToolReadRoomHistory reads the topic's earlier posts; never speaks.
-	ToolReadRoomHistory = "read_room_history"
-	// ToolMyUsage reads the seat's own usage figures.
-	ToolMyUsage = "my_usage"
-)
-
 // Tool descriptions carry the rules needed only when a tool is called (spec
 // «部屋の作法» #273/#337): short English for AI readers.
 const (
@@ -124,13 +113,13 @@ type seat struct {
 // addTools registers the three tools on s.
 func (st *seat) addTools(s *server.MCPServer) {
 	f, t := false, true
-	say := mcp.NewToolWithRawSchema(ToolSayToRoom, sayDescription, sayToRoomSchema)
+	say := mcp.NewToolWithRawSchema(room.ToolSayToRoom, sayDescription, sayToRoomSchema)
 	say.Annotations = mcp.ToolAnnotation{ReadOnlyHint: &f, DestructiveHint: &f, IdempotentHint: &f, OpenWorldHint: &f}
 	say.Meta = alwaysLoad()
-	hist := mcp.NewToolWithRawSchema(ToolReadRoomHistory, historyDescription, readRoomHistorySchema)
+	hist := mcp.NewToolWithRawSchema(room.ToolReadRoomHistory, historyDescription, readRoomHistorySchema)
 	hist.Annotations = mcp.ToolAnnotation{ReadOnlyHint: &t, OpenWorldHint: &f}
 	hist.Meta = alwaysLoad()
-	usage := mcp.NewToolWithRawSchema(ToolMyUsage, usageDescription, myUsageSchema)
+	usage := mcp.NewToolWithRawSchema(room.ToolMyUsage, usageDescription, myUsageSchema)
 	usage.Annotations = mcp.ToolAnnotation{ReadOnlyHint: &t, OpenWorldHint: &f}
 	usage.Meta = alwaysLoad()
 	s.AddTool(say, st.sayToRoom)
@@ -192,7 +181,7 @@ func (st *seat) sayToRoom(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 		MessageID: id.String(),
 		Content:   content,
 		To:        room.ToList(to),
-		TS:        st.now().UTC().Format(tsLayout),
+		TS:        st.now().UTC().Format(room.TimeLayout),
 		LastSeen:  lastSeen,
 	}
 	raw, err := st.client.request(ctx, frame.MessageID, frame)
@@ -215,10 +204,6 @@ func (st *seat) sayToRoom(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 		return mcp.NewToolResultText(rejectedText(res.Missed, st.loc)), nil
 	}
 }
-
-// tsLayout is the post's ts: UTC, RFC 3339 with milliseconds, as the room
-// stamps its own times (room.Post).
-const tsLayout = "2006-01-02T15:04:05.000Z07:00"
 
 // parseTo reads say_to_room's `to` (a name or a list of names): each name
 // trimmed, empty and repeated names dropped (DESIGN §3); nil = whole room.

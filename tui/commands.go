@@ -307,7 +307,7 @@ func (m *Model) postCmd(text string) tea.Cmd {
 	b, topic := m.b, m.topic
 	d := room.Draft{
 		Content:  text,
-		TS:       m.e.now().UTC().Format("2006-01-02T15:04:05.000Z07:00"),
+		TS:       m.e.now().UTC().Format(room.TimeLayout),
 		LastSeen: m.chat.newest,
 	}
 	return func() tea.Msg {

@@ -421,7 +421,7 @@ func hue(h int) *int { return &h }
 // post builds a post at minute min of the test day (JST) as UTC RFC 3339.
 func post(id, speaker, content string, min int) room.Post {
 	ts := time.Date(2026, 10, 2, 9, 0, 0, 0, testLoc).Add(time.Duration(min) * time.Minute).UTC()
-	return room.Post{MessageID: id, Role: room.RoleClaudeCode, Speaker: speaker, Content: content, TS: ts.Format("2006-01-02T15:04:05.000Z07:00")}
+	return room.Post{MessageID: id, Role: room.RoleClaudeCode, Speaker: speaker, Content: content, TS: ts.Format(room.TimeLayout)}
 }
 
 func mouseClick(x, y int) tea.MouseClickMsg {

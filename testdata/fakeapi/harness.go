@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/pullcept/pullcept/config"
 )
 
 // DefaultAuthToken is the API credential the prepared CLIs send to the
@@ -235,7 +237,7 @@ func PrepareCodex(s CodexSetup) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("codex setup: encode config.toml: %w", err)
 	}
-	if err := writeAtomic(path, b); err != nil {
+	if err := config.WriteFileAtomic(path, b, 0o600); err != nil {
 		return nil, fmt.Errorf("codex setup: %w", err)
 	}
 	env := baseEnv(s.UserHome, s.BaseURL)
@@ -422,33 +424,7 @@ func updateJSON(path string, edit func(map[string]any)) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
-	return writeAtomic(path, append(out, '\n'))
-}
-
-// writeAtomic writes b to a temp file in path's directory, syncs it and
-// renames it over path, so a reader never sees a half-written file.
-func writeAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(b)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp, 0o600); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return config.WriteFileAtomic(path, append(out, '\n'), 0o600)
 }
 
 // object returns m[key] as an object, replacing a missing or non-object

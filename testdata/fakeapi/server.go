@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/pullcept/pullcept/room"
 )
 
 // Options configure a Server. The zero value answers with the default
@@ -75,7 +77,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fake api addr %q: %v: %w", opts.Addr, err, ErrBadOptions)
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	if !room.IsLoopbackHost(host) {
 		return nil, fmt.Errorf("fake api addr %q is not loopback: %w", opts.Addr, ErrBadOptions)
 	}
 	return &Server{

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package logstore
+package config
 
 import (
 	"errors"
@@ -8,11 +8,11 @@ import (
 	"syscall"
 )
 
-// syncDir fsyncs a directory so that a rename or create inside it survives a
+// SyncDir fsyncs a directory so that a rename or create inside it survives a
 // power loss (POSIX puts directory entries in the directory's own data).
 // Filesystems that cannot sync a directory (EINVAL, ENOTSUP: some network
 // and FUSE mounts) are not an error: there is nothing more we can do there.
-func syncDir(dir string) error {
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
