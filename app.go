@@ -31,7 +31,7 @@ type app struct {
 	logger  *slog.Logger
 	logFile *os.File
 
-	cfg     *configBook
+	cfg     *config.Book
 	store   *logstore.Store
 	hub     *room.Hub
 	server  *room.Server
@@ -65,7 +65,7 @@ func openApp(dataDir string) (*app, error) {
 		a.close()
 		return nil, err
 	}
-	a.cfg = &configBook{dir: dataDir, cfg: cfg}
+	a.cfg = config.NewBook(dataDir, cfg)
 	a.notices = append(a.notices, warnings...)
 
 	if a.store, err = logstore.Open(dataDir, logstore.Options{}); err != nil {

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 
 	"github.com/pullcept/pullcept/config"
@@ -16,87 +12,6 @@ import (
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/tui"
 )
-
-// configBook serialises access to config.json's accounts (config.Config is
-// not safe for concurrent use): the UI edits it, the room and the seats read
-// it. It implements room.Accounts.
-type configBook struct {
-	dir string
-	mu  sync.Mutex
-	cfg *config.Config
-}
-
-// AccountKind is room.Accounts: the kind named in a hello sets the role.
-func (c *configBook) AccountKind(id string) (string, bool) {
-	a, ok := c.Account(id)
-	if !ok {
-		return "", false
-	}
-	return string(a.Kind), true
-}
-
-// Account returns a copy of the account with id.
-func (c *configBook) Account(id string) (config.Account, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.cfg.Account(id)
-}
-
-// Admin is this screen's human.
-func (c *configBook) Admin() (config.Account, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.cfg.Admin()
-}
-
-// UI returns config.json's UI settings (keys, language).
-func (c *configBook) UI() (config.UI, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.cfg.UI()
-}
-
-// All returns copies of every account.
-func (c *configBook) All() []config.Account {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]config.Account(nil), c.cfg.Accounts...)
-}
-
-// Put creates or replaces an account and saves config.json; on any error the
-// in-memory config is left as it was.
-func (c *configBook) Put(a config.Account) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	old := append([]config.Account(nil), c.cfg.Accounts...)
-	if i := c.cfg.Index(a.ID); i >= 0 {
-		c.cfg.Accounts[i] = a
-	} else {
-		c.cfg.Accounts = append(c.cfg.Accounts, a)
-	}
-	if err := c.cfg.Save(c.dir); err != nil {
-		c.cfg.Accounts = old
-		return err
-	}
-	return nil
-}
-
-// Delete removes an account and saves config.json.
-func (c *configBook) Delete(id string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	i := c.cfg.Index(id)
-	if i < 0 {
-		return fmt.Errorf("delete account %s: %w", id, seats.ErrUnknownAccount)
-	}
-	old := append([]config.Account(nil), c.cfg.Accounts...)
-	c.cfg.Accounts = append(c.cfg.Accounts[:i:i], c.cfg.Accounts[i+1:]...)
-	if err := c.cfg.Save(c.dir); err != nil {
-		c.cfg.Accounts = old
-		return err
-	}
-	return nil
-}
 
 // backend adapts the domain packages to tui.Backend (DESIGN §10): thin
 // conversions only; every rule lives in room, seats, logstore and config.
@@ -168,12 +83,8 @@ func (b *backend) forward() {
 			var out tui.AppEvent
 			switch e := e.(type) {
 			case seats.SeatChanged:
-				out = tui.SeatChanged{Topic: e.Info.Topic, Account: e.Info.Account, State: seatState(e.Info, b.kindOf(e.Info.Account)),
+				out = tui.SeatChanged{Topic: e.Info.Topic, Account: e.Info.Account, State: seatState(e.Info.Shown()),
 					Requested: e.Info.Requested, ExitCode: e.Info.ExitCode, Err: e.Info.Err}
-				if e.Info.State == seats.StateExited && e.Info.Err == nil && !e.Info.Requested && e.Info.ExitCode > 128 {
-					out = tui.SeatChanged{Topic: e.Info.Topic, Account: e.Info.Account, State: tui.SeatExited,
-						ExitCode: e.Info.ExitCode, Err: fmt.Errorf("killed by signal %d (exit code %d)", e.Info.ExitCode-128, e.Info.ExitCode)}
-				}
 			case seats.SeatNotice:
 				out = tui.Notice{Text: e.Text, Error: e.Error}
 			default:
@@ -184,12 +95,6 @@ func (b *backend) forward() {
 			}
 		}
 	}
-}
-
-// kindOf is the kind of an account ("" when unknown).
-func (b *backend) kindOf(accountID string) config.Kind {
-	a, _ := b.a.cfg.Account(accountID)
-	return a.Kind
 }
 
 func (b *backend) close() {
@@ -244,11 +149,7 @@ func (b *backend) Topics() ([]tui.TopicInfo, error) {
 	}
 	out := make([]tui.TopicInfo, 0, len(ts))
 	for _, t := range ts {
-		last := t.LastActivity
-		if last.IsZero() {
-			last = t.CreatedAt
-		}
-		out = append(out, tui.TopicInfo{ID: t.ID, Name: t.Name, LastActivity: last, Running: running[t.ID], Indexed: t.Indexed})
+		out = append(out, tui.TopicInfo{ID: t.ID, Name: t.Name, LastActivity: t.LastActivity, Running: running[t.ID], Indexed: t.Indexed})
 	}
 	return out, nil
 }
@@ -275,70 +176,33 @@ func (b *backend) DeleteTopic(topicID string) error {
 
 // --- SeatControl ---
 
-// seatState maps a seat's life stage onto the panel's. kind is the
-// account's: a generic CLI may never join the room (bash has no MCP), so
-// for it "starting" (process up, no sidecar yet) already shows as running —
-// its liveness is its process (DESIGN §9).
-func seatState(s seats.SeatInfo, kind config.Kind) tui.SeatState {
-	switch s.State {
+// seatState maps a seat's stage as a person sees it (seats.SeatInfo.Shown)
+// onto the panel's. A seat that ran and then ended is exited whatever its
+// code; "failed" is for launches that never ran (StartSeat's error).
+func seatState(s seats.State) tui.SeatState {
+	switch s {
 	case seats.StateStarting:
-		if kind == config.KindCLI {
-			return tui.SeatRunning
-		}
 		return tui.SeatStarting
 	case seats.StateRunning:
 		return tui.SeatRunning
 	case seats.StateExited:
-		// A seat that ran and then ended is "exited" whatever its code (the
-		// status line shows the code, the pane its last output); "failed"
-		// is for launches that never ran (StartSeat's error).
 		return tui.SeatExited
 	}
 	return tui.SeatOffline
-}
-
-// statusReport is the part of Claude Code's status line JSON the panel shows
-// (research/claude-code-e2e.md step 5a); rate_limits only for subscriptions.
-type statusReport struct {
-	Model struct {
-		DisplayName string `json:"display_name"`
-		ID          string `json:"id"`
-	} `json:"model"`
-	Effort struct {
-		Level string `json:"level"`
-	} `json:"effort"`
-	ContextWindow struct {
-		UsedPercentage *float64 `json:"used_percentage"`
-	} `json:"context_window"`
-	RateLimits struct {
-		FiveHour struct {
-			UsedPercentage *float64 `json:"used_percentage"`
-		} `json:"five_hour"`
-		SevenDay struct {
-			UsedPercentage *float64 `json:"used_percentage"`
-		} `json:"seven_day"`
-	} `json:"rate_limits"`
 }
 
 func (b *backend) Seats(topicID string) []tui.SeatInfo {
 	list := b.a.seats.Seats(topicID)
 	out := make([]tui.SeatInfo, 0, len(list))
 	for _, s := range list {
-		in := tui.SeatInfo{Topic: s.Topic, Account: s.Account, State: seatState(s, b.kindOf(s.Account)), ExitCode: s.ExitCode}
+		in := tui.SeatInfo{Topic: s.Topic, Account: s.Account, State: seatState(s.Shown()), ExitCode: s.ExitCode}
 		if s.Err != nil {
 			in.Err = s.Err.Error()
 		}
 		if body, _, ok := b.a.hub.SeatReport(s.Topic, s.Account, room.ReportStatus); ok {
-			var st statusReport
-			if json.Unmarshal(body, &st) == nil {
-				in.Model = st.Model.DisplayName
-				if in.Model == "" {
-					in.Model = st.Model.ID
-				}
-				in.Effort = st.Effort.Level
-				in.Context = st.ContextWindow.UsedPercentage
-				in.FiveHour = st.RateLimits.FiveHour.UsedPercentage
-				in.Weekly = st.RateLimits.SevenDay.UsedPercentage
+			if st, ok := seats.ParseClaudeStatus(body); ok {
+				in.Model, in.Effort = st.Model(), st.Effort
+				in.Context, in.FiveHour, in.Weekly = st.Context, st.FiveHour, st.Weekly
 			}
 		}
 		out = append(out, in)
@@ -420,21 +284,10 @@ func toInfo(a config.Account) tui.AccountInfo {
 		Character: a.Character, Env: config.FormatEnv(a.Env)}
 }
 
-// fromInfo applies the editor's fields onto the stored account (keeping the
-// keys the editor does not show) or a new one.
-func (b *backend) fromInfo(in tui.AccountInfo) (config.Account, error) {
-	a, ok := b.a.cfg.Account(in.ID)
-	if !ok {
-		a = config.Account{ID: in.ID}
-	}
-	env, err := config.ParseEnv(in.Env)
-	if err != nil {
-		return a, err
-	}
-	a.Kind, a.Name, a.Nickname, a.Hue = config.Kind(in.Kind), strings.TrimSpace(in.Name), strings.TrimSpace(in.Nickname), in.Hue
-	a.WorkDir, a.Command, a.LaunchOptions = strings.TrimSpace(in.Dir), strings.TrimSpace(in.Command), in.Options
-	a.ResumeLine, a.Character, a.Env = in.ResumeLine, in.Character, env
-	return a, nil
+func toEdit(in tui.AccountInfo) config.AccountEdit {
+	return config.AccountEdit{ID: in.ID, Kind: in.Kind, Name: in.Name, Nickname: in.Nickname, Hue: in.Hue,
+		WorkDir: in.Dir, Command: in.Command, LaunchOptions: in.Options, ResumeLine: in.ResumeLine,
+		Character: in.Character, Env: in.Env}
 }
 
 func (b *backend) Accounts() ([]tui.AccountInfo, error) {
@@ -447,18 +300,8 @@ func (b *backend) Accounts() ([]tui.AccountInfo, error) {
 }
 
 func (b *backend) SaveAccount(in tui.AccountInfo) (tui.AccountInfo, error) {
-	if in.ID == "" {
-		id, err := newAccountID(in.Name, b.a.cfg)
-		if err != nil {
-			return in, err
-		}
-		in.ID = id
-	}
-	a, err := b.fromInfo(in)
+	a, err := b.a.cfg.Save(toEdit(in))
 	if err != nil {
-		return in, err
-	}
-	if err := b.a.cfg.Put(a); err != nil {
 		return in, err
 	}
 	return toInfo(a), nil
@@ -467,48 +310,23 @@ func (b *backend) SaveAccount(in tui.AccountInfo) (tui.AccountInfo, error) {
 // errAccountRunning refuses deleting an account whose seat runs somewhere.
 var errAccountRunning = errors.New("account has a running seat; stop it first")
 
+// DeleteAccount refuses an account whose seat runs in any topic (its seat
+// would lose its identity), then deletes it from the book.
 func (b *backend) DeleteAccount(id string) error {
-	if admin, ok := b.a.cfg.Admin(); ok && admin.ID == id {
-		return errors.New("the screen's own admin account cannot be deleted")
-	}
-	if b.a.seats.Running(id) {
-		return errAccountRunning
+	if admin, ok := b.a.cfg.Admin(); !ok || admin.ID != id {
+		if b.a.seats.Running(id) {
+			return errAccountRunning
+		}
 	}
 	return b.a.cfg.Delete(id)
 }
 
-// previewSessionID stands in for the fresh session id a launch will make.
-const previewSessionID = "<new-session-id>"
-
 func (b *backend) Preview(in tui.AccountInfo) (string, []string) {
-	a, err := b.fromInfo(in)
+	a, err := b.a.cfg.Draft(toEdit(in))
 	if err != nil {
 		return "", []string{err.Error()}
 	}
-	if a.ID == "" {
-		a.ID = "new-account"
-	}
-	li := seats.LaunchInput{Account: a, TopicID: "topic", PullceptPath: b.pullceptPath(),
-		RoomURL: b.a.server.URL(), HooksURL: b.a.server.HooksURL(),
-		NewID: func() (string, error) { return previewSessionID, nil }}
-	if seats.ReadsMCPJSON(a.Kind) && a.WorkDir != "" {
-		if st, err := seats.InspectMCPJSON(a.WorkDir, seats.MCPKey(a.ID, li.TopicID), li.RoomURL); err == nil {
-			li.MCPJSON = &st
-		}
-	}
-	l, err := seats.BuildLaunch(li)
-	if err != nil {
-		return "", []string{err.Error()}
-	}
-	return l.Preview, l.Warnings
-}
-
-func (b *backend) pullceptPath() string {
-	p, err := os.Executable()
-	if err != nil {
-		return "pullcept"
-	}
-	return p
+	return b.a.seats.Preview(a)
 }
 
 func (b *backend) LookPath(command string) (string, bool) {
@@ -519,39 +337,4 @@ func (b *backend) LookPath(command string) (string, bool) {
 func (b *backend) HomeDir() string {
 	h, _ := os.UserHomeDir()
 	return h
-}
-
-// newAccountID makes a stable, readable id: the name reduced to ASCII
-// letters, digits and '-', plus 6 random hex digits so two "Claude"
-// accounts never share an id (ids never change once made).
-func newAccountID(name string, c *configBook) (string, error) {
-	var sb strings.Builder
-	for _, r := range strings.ToLower(name) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			sb.WriteRune(r)
-		case r == ' ' || r == '-' || r == '_':
-			if sb.Len() > 0 && !strings.HasSuffix(sb.String(), "-") {
-				sb.WriteByte('-')
-			}
-		}
-		if sb.Len() >= 16 {
-			break
-		}
-	}
-	base := strings.Trim(sb.String(), "-")
-	if base == "" {
-		base = "account"
-	}
-	for range 8 {
-		var r [3]byte
-		if _, err := rand.Read(r[:]); err != nil {
-			return "", fmt.Errorf("new account id: %w", err)
-		}
-		id := base + "-" + hex.EncodeToString(r[:])
-		if _, taken := c.Account(id); !taken {
-			return id, nil
-		}
-	}
-	return "", errors.New("new account id: no free id")
 }

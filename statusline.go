@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,10 +11,11 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats"
 )
 
 // statusLineMax bounds the status JSON read from Claude Code's stdin; the
-// real payload is a few KiB (research/claude-code-e2e.md, step 5a).
+// real payload is a few KiB (docs/clis.md §2.9).
 const statusLineMax = 1 << 20
 
 // statusLinePostTimeout bounds the POST to the room: Claude Code runs the
@@ -43,25 +43,18 @@ func runStatusLine(args []string, getenv func(string) string, stdin io.Reader, s
 		fmt.Fprintf(stderr, "pullcept status-line: read stdin: %v\n", err)
 		return 1
 	}
-	var status struct {
-		Model struct {
-			DisplayName string `json:"display_name"`
-		} `json:"model"`
-		ContextWindow struct {
-			UsedPercentage *float64 `json:"used_percentage"`
-		} `json:"context_window"`
-	}
-	_ = json.Unmarshal(body, &status) // the line is best effort; the room gets the raw JSON
+	// The line is best effort; the room gets the raw JSON.
+	status, _ := seats.ParseClaudeStatus(body)
 
 	note := ""
 	if err := postStatus(target.String(), getenv(room.EnvRoomToken), body); err != nil {
 		note = " · room unreachable"
 	}
 	parts := []string{"pullcept"}
-	if status.Model.DisplayName != "" {
-		parts = append(parts, status.Model.DisplayName)
+	if status.ModelName != "" {
+		parts = append(parts, status.ModelName)
 	}
-	if p := status.ContextWindow.UsedPercentage; p != nil {
+	if p := status.Context; p != nil {
 		parts = append(parts, fmt.Sprintf("ctx %.0f%%", *p))
 	}
 	fmt.Fprintln(stdout, strings.Join(parts, " · ")+note)

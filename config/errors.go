@@ -43,6 +43,12 @@ var (
 	// ErrUnterminatedQuote: a launch-options or resume line opens a quote it
 	// never closes (SplitWords).
 	ErrUnterminatedQuote = errors.New("unterminated quote")
+	// ErrUnknownAccount: no account has that id.
+	ErrUnknownAccount = errors.New("unknown account")
+	// ErrAdminAccount: the screen's own admin account cannot be deleted.
+	ErrAdminAccount = errors.New("the screen's own admin account cannot be deleted")
+	// ErrNoFreeID: NewAccountID found no free id.
+	ErrNoFreeID = errors.New("no free account id")
 	// ErrEnvValueNotStorable: Save refuses new env var values until secret
 	// storage exists.
 	ErrEnvValueNotStorable = errors.New("env var values cannot be stored yet (secret storage lands with a later issue); keep the names, set values in your shell")

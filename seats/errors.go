@@ -61,4 +61,7 @@ var (
 	ErrNoSeat = errors.New("no such seat")
 	// ErrManagerClosed: the Manager was closed (the app is quitting).
 	ErrManagerClosed = errors.New("seat manager closed")
+	// ErrKilled: a seat's process was ended by a signal nobody in the app
+	// sent (SeatInfo.Err wraps it with the signal number).
+	ErrKilled = errors.New("killed")
 )

@@ -117,15 +117,43 @@ type StartResult struct {
 // SeatInfo is one seat as the UI lists it.
 type SeatInfo struct {
 	Topic, Account string
-	State          State
-	Pid            int
-	Started        time.Time
-	Argv           []string
-	Dir            string
-	ExitCode       int
+	// Kind is the account's kind at launch.
+	Kind     config.Kind
+	State    State
+	Pid      int
+	Started  time.Time
+	Argv     []string
+	Dir      string
+	ExitCode int
 	// Requested is true when the user (or a topic delete, or quit) stopped it.
 	Requested bool
-	Err       error
+	// Err is why the seat ended when the user did not ask (a wait error, or
+	// ErrKilled for a signal); nil for a plain exit code.
+	Err error
+}
+
+// Shown is the stage a person sees in the participant panel. A generic
+// CLI may never join the room (bash has no MCP), so for it a running
+// process already shows as running: its liveness is its process
+// (docs/design.md §9). Every other kind shows starting until its sidecar
+// joined.
+func (i SeatInfo) Shown() State {
+	if i.State == StateStarting && i.Kind == config.KindCLI {
+		return StateRunning
+	}
+	return i.State
+}
+
+// exitErr explains an exit nobody asked for. The PTY layer reports a child a
+// signal ended as 128+N (the shell's convention, see exitCode), so a code
+// over 128 is a kill: say which signal, wrapping ErrKilled. Other codes are
+// the program's own answer and need no error (the status line shows the
+// code).
+func exitErr(code int, waitErr error, requested bool) error {
+	if waitErr != nil || requested || code <= 128 {
+		return waitErr
+	}
+	return fmt.Errorf("%w by signal %d (exit code %d)", ErrKilled, code-128, code)
 }
 
 // Event is what Manager.Events carries (must-deliver, in order).
@@ -499,8 +527,8 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	_ = s.typist.Close()
 
 	s.mu.Lock()
-	s.state, s.exitCode, s.err = StateExited, code, err
 	joined, requested := s.joined, s.requested
+	s.state, s.exitCode, s.err = StateExited, code, exitErr(code, err, requested)
 	s.mu.Unlock()
 
 	if s.launch.Resumed && !joined && !requested {
@@ -766,7 +794,7 @@ func (s *Seat) State() State {
 func (s *Seat) info() SeatInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return SeatInfo{Topic: s.Topic, Account: s.Account, State: s.state, Pid: s.proc.Pid(),
+	return SeatInfo{Topic: s.Topic, Account: s.Account, Kind: s.kind, State: s.state, Pid: s.proc.Pid(),
 		Started: s.started, Argv: s.launch.Argv, Dir: s.launch.Dir, ExitCode: s.exitCode,
 		Requested: s.requested, Err: s.err}
 }
@@ -812,4 +840,41 @@ func (s *Seat) Resize(cols, rows int) error {
 		return nil
 	}
 	return s.proc.Resize(cols, rows)
+}
+
+// previewSessionID stands in for the fresh session id a launch will make.
+const previewSessionID = "<new-session-id>"
+
+// previewTopic and previewAccount stand in for a topic and for an account
+// not saved yet: a preview is of no seat in particular.
+const (
+	previewTopic   = "topic"
+	previewAccount = "new-account"
+)
+
+// Preview returns the exact line account a would run (docs/design.md §9:
+// the editor shows it wrapped, never truncated) and the reasons a value will
+// be dropped or the launch refused. Env values and the token never appear
+// in it; the session id is a placeholder. It reads the working directory's
+// .mcp.json, as the launch will, and writes nothing.
+func (m *Manager) Preview(a config.Account) (line string, problems []string) {
+	if a.ID == "" {
+		a.ID = previewAccount
+	}
+	m.mu.Lock()
+	ep := m.room
+	m.mu.Unlock()
+	in := LaunchInput{Account: a, TopicID: previewTopic, PullceptPath: m.opts.PullceptPath,
+		RoomURL: ep.URL, HooksURL: ep.HooksURL,
+		NewID: func() (string, error) { return previewSessionID, nil }}
+	if ReadsMCPJSON(a.Kind) && a.WorkDir != "" {
+		if st, err := InspectMCPJSON(a.WorkDir, MCPKey(a.ID, in.TopicID), in.RoomURL); err == nil {
+			in.MCPJSON = &st
+		}
+	}
+	l, err := BuildLaunch(in)
+	if err != nil {
+		return "", []string{err.Error()}
+	}
+	return l.Preview, l.Warnings
 }

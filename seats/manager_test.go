@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -539,5 +540,95 @@ func TestManagerConcurrentStarts(t *testing.T) {
 	}
 	if got := r.m.ledger.List(""); len(got) != 0 {
 		t.Errorf("ledger after Close = %+v, want empty", got)
+	}
+}
+
+// TestManagerSeatKilledBySignal: a seat whose process a signal ended
+// (nobody in the app asked) reports ErrKilled naming the signal; a seat the
+// user stopped, or that exited with its own code, reports no error.
+func TestManagerSeatKilledBySignal(t *testing.T) {
+	r := newManagerRig(t)
+	a := r.fakeAccount(t, "victim", "")
+	if _, err := r.m.Start(managerTopic, a.ID, 0, 0); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	s, _ := r.m.Seat(managerTopic, a.ID)
+	waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), "fake cli ready") })
+	if err := syscall.Kill(s.info().Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, s)
+	e := r.events.wait(t, "exit", func(e Event) bool {
+		c, ok := e.(SeatChanged)
+		return ok && c.Info.State == StateExited
+	}).(SeatChanged)
+	if !errors.Is(e.Info.Err, ErrKilled) || e.Info.Err.Error() != "killed by signal 9 (exit code 137)" || e.Info.Requested {
+		t.Errorf("exit event = %+v (err %v), want killed by signal 9 (exit code 137)", e.Info, e.Info.Err)
+	}
+	for _, c := range []struct {
+		code      int
+		requested bool
+	}{{137, true}, {5, false}, {128, false}} {
+		if err := exitErr(c.code, nil, c.requested); err != nil {
+			t.Errorf("exitErr(%d, requested %v) = %v, want nil", c.code, c.requested, err)
+		}
+	}
+}
+
+// TestSeatInfoShown: a generic CLI shows as running once its process runs
+// (it may never join the room); other kinds show starting until their
+// sidecar joined.
+func TestSeatInfoShown(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		kind  config.Kind
+		state State
+		want  State
+	}{
+		{config.KindCLI, StateStarting, StateRunning},
+		{config.KindClaudeCode, StateStarting, StateStarting},
+		{config.KindCodexCLI, StateStarting, StateStarting},
+		{config.KindCLI, StateExited, StateExited},
+		{config.KindClaudeCode, StateRunning, StateRunning},
+	} {
+		if got := (SeatInfo{Kind: c.kind, State: c.state}).Shown(); got != c.want {
+			t.Errorf("%s %v shows %v, want %v", c.kind, c.state, got, c.want)
+		}
+	}
+}
+
+// TestManagerPreview: the preview is the line a launch would run, with a
+// placeholder session id, the room's addresses, and neither the token nor
+// env values; a refusal comes back as a problem, not a line.
+func TestManagerPreview(t *testing.T) {
+	r := newManagerRig(t)
+	work := t.TempDir()
+	a := config.Account{Name: "Claude", Kind: config.KindClaudeCode, WorkDir: work, Command: "claude",
+		Env: []config.EnvVar{{Name: "SECRET_KEY", Value: "s3cret-value"}}}
+	line, problems := r.m.Preview(a)
+	if len(problems) != 0 {
+		t.Fatalf("problems = %q", problems)
+	}
+	for _, want := range []string{"claude", "--session-id '" + previewSessionID + "'", MCPKey(previewAccount, previewTopic), managerRoom.HooksURL} {
+		if !strings.Contains(line, want) {
+			t.Errorf("preview lacks %q:\n%s", want, line)
+		}
+	}
+	for _, secret := range []string{managerRoom.Token, "s3cret-value"} {
+		if strings.Contains(line, secret) {
+			t.Errorf("preview shows %q:\n%s", secret, line)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(work, ".mcp.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("preview wrote .mcp.json (stat: %v)", err)
+	}
+	a.LaunchOptions = "--settings {}"
+	if line, problems := r.m.Preview(a); line == "" || len(problems) != 1 || !strings.Contains(problems[0], "--settings") {
+		t.Errorf("preview with its own --settings = %q, %q; want the line and why it gets no room settings", line, problems)
+	}
+	a.LaunchOptions = ""
+	a.Env = []config.EnvVar{{Name: room.EnvRoomToken, Value: "x"}}
+	if line, problems := r.m.Preview(a); line != "" || len(problems) != 1 {
+		t.Errorf("preview with a reserved env name = %q, %q; want a refusal", line, problems)
 	}
 }

@@ -1,0 +1,209 @@
+package config
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Book is config.json's accounts as the running app shares them: the UI
+// edits them, the room and the seats read them while it does. Config is not
+// safe for concurrent use; Book serialises every access with one lock (a
+// leaf: nothing is called out while it is held but the file write). Every
+// change is saved at once, and a change whose save fails leaves memory as it
+// was, so memory and disk never disagree. Book implements room.Accounts.
+type Book struct {
+	dir string
+
+	mu  sync.Mutex
+	cfg *Config
+}
+
+// NewBook shares cfg, saving changes to dir's config.json. The caller hands
+// cfg over: it must not use it afterwards.
+func NewBook(dir string, cfg *Config) *Book {
+	return &Book{dir: dir, cfg: cfg}
+}
+
+// Account returns a copy of the account with id.
+func (b *Book) Account(id string) (Account, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cfg.Account(id)
+}
+
+// AccountKind is the kind of the account with id (room.Accounts: the kind
+// named in a hello sets a post's role).
+func (b *Book) AccountKind(id string) (string, bool) {
+	a, ok := b.Account(id)
+	if !ok {
+		return "", false
+	}
+	return string(a.Kind), true
+}
+
+// Admin is this screen's human.
+func (b *Book) Admin() (Account, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cfg.Admin()
+}
+
+// UI returns config.json's UI settings (keys, language).
+func (b *Book) UI() (UI, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cfg.UI()
+}
+
+// All returns copies of every account, in file order.
+func (b *Book) All() []Account {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]Account(nil), b.cfg.Accounts...)
+}
+
+// Put creates or replaces the account with a.ID and saves config.json. On
+// any error (validation, the write) the accounts are left as they were.
+func (b *Book) Put(a Account) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.putLocked(a)
+}
+
+func (b *Book) putLocked(a Account) error {
+	old := append([]Account(nil), b.cfg.Accounts...)
+	if i := b.cfg.Index(a.ID); i >= 0 {
+		b.cfg.Accounts[i] = a
+	} else {
+		b.cfg.Accounts = append(b.cfg.Accounts, a)
+	}
+	if err := b.cfg.Save(b.dir); err != nil {
+		b.cfg.Accounts = old
+		return err
+	}
+	return nil
+}
+
+// Delete removes the account with id and saves config.json. The screen's
+// own admin account is refused (ErrAdminAccount), an unknown id too
+// (ErrUnknownAccount); a failed save leaves the accounts as they were.
+func (b *Book) Delete(id string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if admin, ok := b.cfg.Admin(); ok && admin.ID == id {
+		return ErrAdminAccount
+	}
+	i := b.cfg.Index(id)
+	if i < 0 {
+		return fmt.Errorf("delete account %s: %w", id, ErrUnknownAccount)
+	}
+	old := append([]Account(nil), b.cfg.Accounts...)
+	b.cfg.Accounts = append(b.cfg.Accounts[:i:i], b.cfg.Accounts[i+1:]...)
+	if err := b.cfg.Save(b.dir); err != nil {
+		b.cfg.Accounts = old
+		return err
+	}
+	return nil
+}
+
+// AccountEdit is the part of an account an editor shows (docs/design.md
+// §9). Env is the raw `NAME=value` lines as the user wrote them; Hue is in
+// degrees, nil for none. An empty ID is a new account.
+type AccountEdit struct {
+	ID, Kind, Name, Nickname string
+	Hue                      *int
+	WorkDir, Command         string
+	LaunchOptions            string
+	ResumeLine, Character    string
+	Env                      string
+}
+
+// Draft is the account e would save: e's fields applied onto the stored
+// account with e.ID (keeping every field the editor does not show) or onto
+// a new one; names, directory and command trimmed; env lines parsed (their
+// errors name the line). Nothing is saved and no id is made.
+func (b *Book) Draft(e AccountEdit) (Account, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.draftLocked(e)
+}
+
+func (b *Book) draftLocked(e AccountEdit) (Account, error) {
+	a, ok := b.cfg.Account(e.ID)
+	if !ok {
+		a = Account{ID: e.ID}
+	}
+	env, err := ParseEnv(e.Env)
+	if err != nil {
+		return a, err
+	}
+	a.Kind, a.Name, a.Nickname, a.Hue = Kind(e.Kind), strings.TrimSpace(e.Name), strings.TrimSpace(e.Nickname), e.Hue
+	a.WorkDir, a.Command, a.LaunchOptions = strings.TrimSpace(e.WorkDir), strings.TrimSpace(e.Command), e.LaunchOptions
+	a.ResumeLine, a.Character, a.Env = e.ResumeLine, e.Character, env
+	return a, nil
+}
+
+// Save applies e like Draft, gives a new account its id (NewAccountID) and
+// saves it like Put, all under one lock. It returns the account as stored.
+func (b *Book) Save(e AccountEdit) (Account, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if e.ID == "" {
+		id, err := NewAccountID(e.Name, func(id string) bool { return b.cfg.Index(id) >= 0 })
+		if err != nil {
+			return Account{}, err
+		}
+		e.ID = id
+	}
+	a, err := b.draftLocked(e)
+	if err != nil {
+		return a, err
+	}
+	if err := b.putLocked(a); err != nil {
+		return a, err
+	}
+	return a, nil
+}
+
+// accountIDBase bounds the readable part of a new id.
+const accountIDBase = 16
+
+// NewAccountID makes a stable, readable id for a new account named name:
+// the name reduced to lower-case ASCII letters, digits and single '-', cut
+// to 16 characters ("account" when nothing is left), plus '-' and 6 random
+// hex digits, so two accounts named "Claude" never share an id. An id never
+// changes once made (docs/design.md §0). taken reports ids in use; after 8
+// collisions it gives up (ErrNoFreeID).
+func NewAccountID(name string, taken func(id string) bool) (string, error) {
+	var sb strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if sb.Len() >= accountIDBase {
+			break
+		}
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			sb.WriteRune(r)
+		case r == ' ' || r == '-' || r == '_':
+			if sb.Len() > 0 && !strings.HasSuffix(sb.String(), "-") {
+				sb.WriteByte('-')
+			}
+		}
+	}
+	base := strings.Trim(sb.String(), "-")
+	if base == "" {
+		base = "account"
+	}
+	for range 8 {
+		var r [3]byte
+		if _, err := rand.Read(r[:]); err != nil {
+			return "", fmt.Errorf("new account id: %w", err)
+		}
+		if id := base + "-" + hex.EncodeToString(r[:]); !taken(id) {
+			return id, nil
+		}
+	}
+	return "", fmt.Errorf("new account id for %q: %w", name, ErrNoFreeID)
+}
