@@ -2,7 +2,11 @@
 GO        ?= go
 BIN       ?= bin/pullcept
 PKGS      := ./...
-FAKEAPI   := ./testdata/fakeapi/...
+# Go packages under testdata/ (go's ./... skips testdata): the fake model
+# APIs, the shared test helpers and the compare bench. Named explicitly so
+# vet, lint and test cover them.
+TESTPKGS  := ./testdata/fakeapi/... ./testdata/testkit/...
+BENCHPKG  := ./testdata/bench/
 DOMAIN    := room seats sidecar logstore config
 CLIS_DIR  := testdata/clis
 FUZZTIME  ?= 20s
@@ -27,22 +31,32 @@ $(CLIS_DIR)/node_modules/.bin/claude: $(CLIS_DIR)/package.json $(CLIS_DIR)/packa
 test: fmt-check vet arch cross clis unit
 
 unit:
-	$(GO) test -race -timeout 30m $(PKGS) $(FAKEAPI)
+	$(GO) test -race -timeout 30m $(PKGS) $(TESTPKGS)
 
 vet:
-	$(GO) vet $(PKGS) $(FAKEAPI)
-	$(GO) vet ./testdata/bench/
+	$(GO) vet $(PKGS) $(TESTPKGS) $(BENCHPKG)
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './$(CLIS_DIR)/*')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-# Domain packages never depend on the UI libraries (STYLE.md "Shape" 1).
+# The layer rules (docs/design.md §1, §14): domain packages never depend on
+# the UI libraries or on tui; tui reaches the domain only through room's
+# plain wire types (never seats, sidecar, logstore, config or app); app is
+# the only package that imports both tui and a domain package.
+UI_LIBS := ^(charm\.land/(bubbletea|lipgloss|bubbles)|github\.com/charmbracelet/(bubbletea|lipgloss|bubbles))
 arch:
 	@fail=0; for p in $(DOMAIN); do \
-	  bad=$$($(GO) list -deps ./$$p/... | grep -E '^(charm\.land/(bubbletea|lipgloss|bubbles)|github\.com/charmbracelet/(bubbletea|lipgloss|bubbles))|/pullcept/tui' || true); \
+	  bad=$$($(GO) list -deps ./$$p/... | grep -E '$(UI_LIBS)|/pullcept/(tui|app)$$' || true); \
 	  if [ -n "$$bad" ]; then echo "arch: $$p depends on UI packages:"; echo "$$bad"; fail=1; fi; \
-	done; [ $$fail -eq 0 ] && echo "arch: ok"
+	done; \
+	bad=$$($(GO) list -f '{{join .Imports "\n"}}' ./tui/ | grep -E '/pullcept/(seats|sidecar|logstore|config|app)(/|$$)' || true); \
+	if [ -n "$$bad" ]; then echo "arch: tui depends on domain packages other than room's types:"; echo "$$bad"; fail=1; fi; \
+	both=$$($(GO) list -f '{{.ImportPath}} {{join .Imports " "}}' $(PKGS) | \
+	  awk '/\/pullcept\/tui( |$$)/ && / github\.com\/pullcept\/pullcept\/(room|seats|sidecar|logstore|config)( |\/|$$)/ {print $$1}' | \
+	  grep -v -E '/pullcept/(app|tui)$$' || true); \
+	if [ -n "$$both" ]; then echo "arch: only app may import both tui and the domain:"; echo "$$both"; fail=1; fi; \
+	[ $$fail -eq 0 ] && echo "arch: ok"
 
 cross:
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null .

@@ -1,5 +1,7 @@
 // Command pullcept is a terminal chat room for AI coding CLIs and their human
-// (DESIGN §1). Subcommands:
+// (docs/design.md §1). main.go only reads the command line and hands over:
+// the UI and everything below it to app.Run, the sidecar to sidecar.Run, the
+// status line to app.RunStatusLine. Subcommands:
 //
 //	pullcept                 the terminal UI
 //	pullcept sidecar         the MCP stdio server a seat's CLI starts from .mcp.json
@@ -21,6 +23,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/pullcept/pullcept/app"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/sidecar"
 )
@@ -62,7 +65,7 @@ Environment:
 // run dispatches the command line and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == room.StatusLineCommand {
-		return runStatusLine(args[1:], os.Getenv, stdin, stdout, stderr)
+		return app.RunStatusLine(args[1:], os.Getenv, stdin, stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == room.SidecarCommand {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -94,7 +97,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pullcept: unknown command %q\n\n%s", fs.Arg(0), usage)
 		return 2
 	}
-	if err := runApp(*dataDir, stdin, stdout, stderr); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := app.Run(ctx, *dataDir, versionString()); err != nil {
 		fmt.Fprintf(stderr, "pullcept: %v\n", err)
 		return 1
 	}

@@ -5,22 +5,23 @@
 // POST hooks) that sidecars and seat hooks talk to.
 //
 // The package never imports UI packages. It publishes plain Go events through
-// Subscription (must-deliver, unbounded, one order for every subscriber) and
+// Subscription (room/pubsub: must-deliver, one order for every subscriber,
+// bounded per subscriber) and
 // types into terminals through the Terminals interface that the seats package
 // implements.
 //
 // Goroutines: the Hub runs none of its own for Deliver (it runs in the
 // caller's goroutine under the room lock). Each Subscription runs one pump
-// goroutine (owner: the Subscription; ended and waited for by its Close or by
-// Hub.Close). The Server runs its accept loop (http.Server.Serve) and, per
+// goroutine (owner: the Subscription; ended and waited for by its Close, by
+// Hub.Close, or by its cut-off). The Server runs its accept loop (http.Server.Serve) and, per
 // WebSocket, the request's handler goroutine as the one reader plus one
 // writer goroutine fed by a buffered channel (owner: the Server; Close ends
 // and waits for all of them). Every one of them recovers and logs a panic.
 //
 // Lock order: Conn.mu → Hub.mu (rooms, admin) → roomState.mu (roster, floor,
-// log append, terminal enqueue) → Hub.emitMu (subscriber list; held while
-// one event is queued to every subscriber, which is what gives all of them
-// one order) → Subscription.mu. Hub.reportMu is taken alone. Nothing called
+// log append, terminal enqueue) → the event broker's lock (held while one
+// event is queued to every subscriber, which is what gives all of them one
+// order) → Subscription.mu. Hub.reportMu is taken alone. Nothing called
 // with a room lock held may take Hub.mu or block: Log.Append writes one line,
 // Terminals.Enqueue and event queueing never block. Log.NoteFirstPost (an
 // index write) and Terminals.SidecarJoined/SidecarReady run after the room

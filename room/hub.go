@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pullcept/pullcept/logstore"
+	"github.com/pullcept/pullcept/room/pubsub"
 )
 
 // HubOptions configures NewHub. Every field is optional.
@@ -57,10 +58,9 @@ type Hub struct {
 	admin  *Hello
 	closed bool
 
-	// emitMu is held while one event is queued to every subscriber, so all
-	// subscribers see one order. It guards subs.
-	emitMu sync.Mutex
-	subs   []*Subscription
+	// events fans every event out to the subscribers, must-deliver and in
+	// one order (room/pubsub).
+	events *pubsub.Broker[Event]
 
 	reportMu sync.Mutex
 	reports  map[reportKey]seatReport
@@ -137,6 +137,7 @@ func NewHub(opts HubOptions) (*Hub, error) {
 	if h.logger == nil {
 		h.logger = slog.New(slog.DiscardHandler)
 	}
+	h.events = pubsub.NewBroker(pubsub.Options[Event]{Size: eventSize, Logger: h.logger})
 	h.adminOrigin = h.nextOrigin.Add(1)
 	return h, nil
 }
@@ -385,39 +386,13 @@ func (h *Hub) Roster(topicID string) ([]Member, error) {
 }
 
 // Subscribe returns a new subscription to every room's events from now on
-// (must-deliver, unbounded, one order for all subscribers). After Close it
-// returns a subscription whose C is already closed.
-func (h *Hub) Subscribe() *Subscription {
-	s := newSubscription(h, h.logger)
-	h.mu.Lock()
-	closed := h.closed
-	h.mu.Unlock()
-	h.emitMu.Lock()
-	if !closed {
-		h.subs = append(h.subs, s)
-	}
-	h.emitMu.Unlock()
-	if closed {
-		s.stop()
-	}
-	return s
-}
+// (must-deliver, one order for all subscribers, bounded per subscriber: see
+// room/pubsub). After Close it returns a subscription whose C is already
+// closed.
+func (h *Hub) Subscribe() *Subscription { return h.events.Subscribe() }
 
-// unsubscribe removes s from the list (Subscription.Close).
-func (h *Hub) unsubscribe(s *Subscription) {
-	h.emitMu.Lock()
-	defer h.emitMu.Unlock()
-	h.subs = slices.DeleteFunc(h.subs, func(x *Subscription) bool { return x == s })
-}
-
-// emit queues e to every subscriber; never blocks beyond emitMu.
-func (h *Hub) emit(e Event) {
-	h.emitMu.Lock()
-	defer h.emitMu.Unlock()
-	for _, s := range h.subs {
-		s.push(e)
-	}
-}
+// emit queues e to every subscriber; it never blocks.
+func (h *Hub) emit(e Event) { h.events.Publish(e) }
 
 // Connect returns a new connection (a new origin) that sits in no room until
 // its first Hello (DESIGN §6). Each socket gets its own.
@@ -466,13 +441,7 @@ func (h *Hub) Close() {
 		r.members = nil
 		r.mu.Unlock()
 	}
-	h.emitMu.Lock()
-	subs := h.subs
-	h.subs = nil
-	h.emitMu.Unlock()
-	for _, s := range subs {
-		s.stop()
-	}
+	h.events.Close()
 }
 
 // room returns the open room of topicID.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/logstore"
+	"github.com/pullcept/pullcept/room/pubsub"
 )
 
 // TestRoles: the role comes from the entry point alone (DESIGN §4).
@@ -504,8 +505,9 @@ func TestReports(t *testing.T) {
 	}
 }
 
-// TestSubscriptions: unbounded and in order (a subscriber that reads late
-// loses nothing and never blocks Deliver); Close ends the pump; no leaks.
+// TestSubscriptions: in order, and a subscriber that reads late (within its
+// bound) loses nothing and never blocks Deliver; Close ends the pump; no
+// leaks.
 func TestSubscriptions(t *testing.T) {
 	base := runtime.NumGoroutine()
 	h, err := NewHub(HubOptions{})
@@ -554,6 +556,37 @@ func TestSubscriptions(t *testing.T) {
 		t.Fatalf("open after close: %v", err)
 	}
 	waitGoroutines(t, base)
+}
+
+// TestStuckSubscriberCutOff: a subscriber that stops reading is cut off at
+// its memory bound (pubsub.ErrOverflow) instead of growing without end;
+// Deliver never waits for it and the other subscriber gets every post.
+func TestStuckSubscriberCutOff(t *testing.T) {
+	h, err := NewHub(HubOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	mustOpen(t, h, "t")
+	stuck := h.Subscribe()
+	live := h.Subscribe()
+	c := h.Connect()
+	if err := c.Hello(Hello{Name: "Lin", Room: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	nextEvent[RosterChanged](t, live, nil)
+	big := strings.Repeat("x", 1<<20) // the frame cap: 64 of these fill the bound
+	for i := range pubsub.DefaultMaxBytes>>20 + 2 {
+		p := say(t, c, fmt.Sprintf("%d %s", i, big), "")
+		if ev := nextEvent[PostDelivered](t, live, nil); ev.Post.MessageID != p.MessageID {
+			t.Fatalf("live subscriber got %s, want %s", ev.Post.MessageID, p.MessageID)
+		}
+	}
+	for range stuck.C() { // what was queued before the cut-off, then closed
+	}
+	if !errors.Is(stuck.Err(), pubsub.ErrOverflow) {
+		t.Fatalf("stuck subscriber's Err = %v, want ErrOverflow", stuck.Err())
+	}
 }
 
 // waitGoroutines waits until the goroutine count is back to base.

@@ -80,10 +80,6 @@ func BenchmarkDeliverToTagBytes8Seats(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer m.Close()
-	go func() { // seat events nobody reads in a benchmark; ends at Close
-		for range m.Events() {
-		}
-	}()
 	tags := make(chan chan time.Time, 1)
 	m.spawn = func(o PTYOptions) (Proc, error) {
 		p, err := StartPTY(o)

@@ -105,7 +105,7 @@ func newRig(t *testing.T, respond func(*fakeapi.Request) fakeapi.Reply) *rig {
 	r.accounts[e2eAdminID] = config.Account{ID: e2eAdminID, Name: e2eAdminName, Kind: config.KindAdmin}
 	sub := r.hub.Subscribe()
 	r.room = newWatch(sub.C())
-	r.seat = newWatch(r.mgr.Events())
+	r.seat = newWatch(r.mgr.Subscribe().C())
 	if err := r.hub.OpenRoom(e2eTopic); err != nil {
 		t.Fatalf("open room: %v", err)
 	}

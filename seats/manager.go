@@ -13,6 +13,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/room/pubsub"
 )
 
 // SessionBook is what the Manager needs of the topic log's index
@@ -156,7 +157,7 @@ func exitErr(code int, waitErr error, requested bool) error {
 	return fmt.Errorf("%w by signal %d (exit code %d)", ErrKilled, code-128, code)
 }
 
-// Event is what Manager.Events carries (must-deliver, in order).
+// Event is what a Manager subscription carries (must-deliver, in order).
 type Event interface{ seatEvent() }
 
 // SeatChanged: a seat changed state.
@@ -192,8 +193,8 @@ type Manager struct {
 	room    RoomEndpoint
 	seats   map[seatKey]*Seat
 	closed  bool
-	events  *eventQueue
-	changed chan struct{}
+	events  *pubsub.Broker[Event]
+	changed pubsub.Signal // some seat's screen changed (coalesced)
 	wg      sync.WaitGroup
 	claimed map[string]bool                // Codex session ids already recorded by a seat this run
 	spawn   func(PTYOptions) (Proc, error) // StartPTY; a benchmark wraps it
@@ -252,8 +253,7 @@ func NewManager(o ManagerOptions) (*Manager, error) {
 		ledger:  NewLedger(),
 		logger:  lg,
 		seats:   map[seatKey]*Seat{},
-		events:  newEventQueue(),
-		changed: make(chan struct{}, 1),
+		events:  pubsub.NewBroker(pubsub.Options[Event]{Logger: lg}),
 		claimed: map[string]bool{},
 		spawn:   StartPTY,
 	}, nil
@@ -267,11 +267,18 @@ func (m *Manager) SetRoom(r RoomEndpoint) {
 	m.mu.Unlock()
 }
 
-// Events is the seat life stream (must-deliver, in order). Closed by Close.
-func (m *Manager) Events() <-chan Event { return m.events.C() }
+// Subscribe returns a subscription to the seat life stream (SeatChanged,
+// SeatNotice) from now on: must-deliver, in order, bounded per subscriber
+// (room/pubsub). Close ends it.
+func (m *Manager) Subscribe() *pubsub.Subscription[Event] { return m.events.Subscribe() }
 
-// Changed is a capacity-1 signal: some seat's screen changed (coalesced).
-func (m *Manager) Changed() <-chan struct{} { return m.changed }
+// WaitScreens blocks until some seat's screen changed since generation
+// seen (0 at first) and returns the new generation: a coalesced signal any
+// number of UIs may wait on, each then snapshotting the panes it shows. ok
+// is false when done closed or the Manager closed first.
+func (m *Manager) WaitScreens(done <-chan struct{}, seen uint64) (gen uint64, ok bool) {
+	return m.changed.Wait(done, seen)
+}
 
 // Start launches accountID in topicID with a cols×rows PTY (DESIGN §9):
 // claims the seat in the ledger, decides resume (a recorded id whose
@@ -498,12 +505,7 @@ func (m *Manager) pump(s *Seat) {
 	m.signal()
 }
 
-func (m *Manager) signal() {
-	select {
-	case m.changed <- struct{}{}:
-	default:
-	}
-}
+func (m *Manager) signal() { m.changed.Notify() }
 
 // wait reaps the child, frees the ledger and applies the resume rule: a
 // resumed seat that exits on its own without ever joining the roster loses
@@ -732,9 +734,10 @@ func (m *Manager) Close() {
 		_ = s.screen.Close()
 	}
 	m.events.Close()
+	m.changed.Close()
 }
 
-func (m *Manager) emit(e Event) { m.events.Push(e) }
+func (m *Manager) emit(e Event) { m.events.Publish(e) }
 
 func (m *Manager) notice(topic, account string, isErr bool, format string, args ...any) {
 	m.emit(SeatNotice{Topic: topic, Account: account, Error: isErr, Text: fmt.Sprintf(format, args...)})

@@ -31,7 +31,7 @@ var managerRoom = RoomEndpoint{URL: "ws://127.0.0.1:9/room", HooksURL: "http://1
 
 const managerTopic = "topic-1"
 
-// eventLog drains a Manager's Events until they close, so the tests can
+// eventLog drains a Manager subscription until it closes, so the tests can
 // wait on what was emitted.
 type eventLog struct {
 	mu      sync.Mutex
@@ -42,9 +42,10 @@ type eventLog struct {
 
 func newEventLog(m *Manager) *eventLog {
 	l := &eventLog{changed: make(chan struct{}), done: make(chan struct{})}
+	sub := m.Subscribe()
 	go func() {
 		defer close(l.done)
-		for e := range m.Events() {
+		for e := range sub.C() {
 			l.mu.Lock()
 			l.events = append(l.events, e)
 			close(l.changed)

@@ -6,17 +6,41 @@ import (
 	"github.com/pullcept/pullcept/room"
 )
 
-// Backend is everything the UI asks of the domain (DESIGN §10). It is kept
-// narrow so that app.go can satisfy it with thin adapters over room.Hub,
-// logstore.Store, config and the seat Manager. The UI calls every method from
-// a tea.Cmd, never from Update, so a method may block on a lock or on disk;
-// none may block forever. Channels returned by RoomEvents, SeatEvents and
-// ScreenChanged are read by exactly one goroutine at a time (see bridge.go).
+// Backend is everything one UI asks of the domain (docs/design.md §10). The
+// app package satisfies it with thin adapters over room.Hub, logstore.Store,
+// config.Book and the seat Manager; each UI gets its own Backend (its own
+// event subscriptions), so several UIs can share one domain.
+//
+// The seam is shaped so it could be served over a socket later: calls take
+// and return plain data (strings, numbers, room's wire types such as
+// room.Post and room.Member, this package's structs), events are plain
+// values with errors as text, and nothing hands the UI a channel, a lock or
+// a pointer into domain state (values are copies the UI may keep).
+//
+// The UI calls every method from a tea.Cmd, never from Update, so a method
+// may block on a lock or on disk; none may block forever, except the two
+// waits of Events, which return when the backend closes.
 type Backend interface {
 	Rooms
 	TopicStore
 	SeatControl
 	AccountStore
+	Events
+}
+
+// Events is how the domain reaches the UI (bridge.go runs one wait of each
+// at a time, in a tea.Cmd).
+type Events interface {
+	// NextEvents blocks until at least one event is queued for this UI and
+	// returns up to max of them in order: must-deliver. If the UI fell so far
+	// behind that its queue was cut off (room/pubsub), the batch holds
+	// Resynced, and the UI reloads what it shows. ok is false once the
+	// backend closed: no event follows.
+	NextEvents(max int) (evs []Event, ok bool)
+	// WaitScreens blocks until some seat's screen changed since generation
+	// seen (0 at first) and returns the new generation: coalesced, the UI
+	// then snapshots the panes it shows. ok is false once the backend closed.
+	WaitScreens(seen uint64) (gen uint64, ok bool)
 }
 
 // Rooms is the part of room.Hub the UI uses (DESIGN §2, §6, §8).
@@ -35,9 +59,6 @@ type Rooms interface {
 	// CloseRoom drops topicID's room; the UI only closes a topic it leaves
 	// that was never indexed and has no seats.
 	CloseRoom(topicID string)
-	// RoomEvents is the hub subscription's channel (Subscribe().C()):
-	// must-deliver, in order, for every room. Closed when the hub closes.
-	RoomEvents() <-chan room.Event
 }
 
 // TopicInfo is one topic as the topic list shows it (DESIGN §8).
@@ -141,12 +162,6 @@ type SeatControl interface {
 	SendInput(topicID, accountID string, b []byte) error
 	// Resize sets the seat's PTY and emulator size in cells.
 	Resize(topicID, accountID string, cols, rows int) error
-	// ScreenChanged is a capacity-1 signal: some seat's screen changed
-	// (coalesced; lossy by design).
-	ScreenChanged() <-chan struct{}
-	// SeatEvents carries seat life events and app notices (must-deliver,
-	// in order): SeatChanged, LinesSkipped, Notice.
-	SeatEvents() <-chan AppEvent
 }
 
 // AccountInfo is one account with every field the editor shows (DESIGN §9).
@@ -194,22 +209,55 @@ type AccountStore interface {
 	HomeDir() string
 }
 
-// AppEvent is what SeatEvents carries: SeatChanged, LinesSkipped or Notice.
-type AppEvent interface{ appEvent() }
+// Event is what NextEvents carries: PostDelivered, LogFailed,
+// RosterChanged, SeatReported (the room's), SeatChanged (a seat's life),
+// LinesSkipped, Notice (the app's), and Resynced.
+type Event interface{ event() }
+
+// PostDelivered: a post went through the room of Topic (docs/design.md §2).
+// Seq is the room's order (1, 2, …) for this app run.
+type PostDelivered struct {
+	Topic string
+	Seq   uint64
+	Post  room.Post
+}
+
+// LogFailed: appending a delivered post to Topic's log failed; the post was
+// still delivered (docs/design.md §2). Err is the reason as text.
+type LogFailed struct {
+	Topic     string
+	MessageID string
+	Err       string
+}
+
+// RosterChanged: a connection joined, renamed or left the room of Topic.
+type RosterChanged struct {
+	Topic  string
+	Roster []room.Member
+}
+
+// SeatReported: a seat of (Topic, Account) reported its status or activity
+// through a hook; its SeatInfo may have changed.
+type SeatReported struct {
+	Topic   string
+	Account string
+}
 
 // SeatChanged: a seat of (Topic, Account) changed state. Requested is true
 // when the user (or a topic delete, or quit) stopped it; ExitCode is valid
-// for SeatExited; Err explains SeatFailed or an unrequested exit.
+// for SeatExited; Err explains SeatFailed or an unrequested exit ("" for
+// none).
 type SeatChanged struct {
 	Topic     string
 	Account   string
 	State     SeatState
 	Requested bool
 	ExitCode  int
-	Err       error
+	Err       string
 }
 
-// LinesSkipped: reading Topic's log skipped Count unreadable lines (DESIGN §8).
+// LinesSkipped: reading Topic's log skipped Count unreadable lines
+// (docs/design.md §8: skipped lines are reported, never silent).
 type LinesSkipped struct {
 	Topic string
 	Count int
@@ -222,6 +270,16 @@ type Notice struct {
 	Error bool
 }
 
-func (SeatChanged) appEvent()  {}
-func (LinesSkipped) appEvent() {}
-func (Notice) appEvent()       {}
+// Resynced: events were lost (this UI fell behind and its queue was cut
+// off) and the stream starts afresh; the UI reloads topics, accounts, the
+// open topic and its seats.
+type Resynced struct{}
+
+func (PostDelivered) event() {}
+func (LogFailed) event()     {}
+func (RosterChanged) event() {}
+func (SeatReported) event()  {}
+func (SeatChanged) event()   {}
+func (LinesSkipped) event()  {}
+func (Notice) event()        {}
+func (Resynced) event()      {}

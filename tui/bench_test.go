@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/pullcept/pullcept/room"
 )
 
 // busyRows is a full 120×40 screen of a CLI at work: every row filled,
@@ -59,11 +57,11 @@ func benchView4Panes(b *testing.B, cols int) {
 		send(b, m, press("ctrl+up"))
 	}
 	send(b, m, press("ctrl+t"))
-	evs := make([]room.Event, 0, 10000)
+	evs := make([]Event, 0, 10000)
 	for i := 0; i < 10000; i++ {
-		evs = append(evs, room.PostDelivered{Topic: "big", Post: post(fmt.Sprintf("b%05d", i), fmt.Sprintf("席%d", i%4+1), fmt.Sprintf("発言 %d: the tests pass on linux/amd64 and darwin/arm64 👍", i), i)})
+		evs = append(evs, PostDelivered{Topic: "big", Post: post(fmt.Sprintf("b%05d", i), fmt.Sprintf("席%d", i%4+1), fmt.Sprintf("発言 %d: the tests pass on linux/amd64 and darwin/arm64 👍", i), i)})
 	}
-	send(b, m, roomEventsMsg{evs: evs})
+	send(b, m, eventsMsg{evs: evs})
 	vis := m.visiblePanes()
 	if len(vis) != 4 || len(m.chat.posts) != 10000 {
 		b.Fatalf("setup: %d panes, %d posts", len(vis), len(m.chat.posts))

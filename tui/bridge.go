@@ -2,105 +2,53 @@ package tui
 
 import (
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/pullcept/pullcept/room"
 )
 
-// The bridge: one re-arming wait command per source (STYLE §5). Domain
-// goroutines never call Program.Send; each wait below blocks in a tea.Cmd
-// goroutine (owned, recovered and waited for by Bubble Tea) until its source
-// yields, returns one message, and Update re-arms exactly one new wait after
-// handling it. Sources:
+// The bridge: one re-arming wait command per source (docs/design.md §14).
+// Domain goroutines never call Program.Send; each wait below blocks in a
+// tea.Cmd goroutine (owned, recovered and waited for by Bubble Tea) until
+// its source yields, returns one message, and Update re-arms exactly one
+// new wait after handling it. Sources, both behind Backend's Events:
 //
-//   - room events (Rooms.RoomEvents): must-deliver. Every event read is
-//     returned; a burst is drained in order into one message, never dropped.
-//   - app events (SeatControl.SeatEvents): must-deliver, same shape.
-//   - screen changes (SeatControl.ScreenChanged): a capacity-1 signal,
-//     coalesced by design; the UI then snapshots the panes it shows.
+//   - events (NextEvents): must-deliver. Every event is returned, in order;
+//     a burst comes as one batch of at most burstMax, never dropped.
+//   - screen changes (WaitScreens): coalesced by design; the UI then
+//     snapshots the panes it shows.
 
 // burstMax bounds how many queued events one message carries, so a flood
 // of posts still lets the UI render between batches (~one frame's worth).
 const burstMax = 256
 
-// roomEventsMsg carries room events in the order the hub sent them.
-type roomEventsMsg struct{ evs []room.Event }
+// eventsMsg carries events in the order the backend queued them.
+type eventsMsg struct{ evs []Event }
 
-// roomClosedMsg: the hub closed its subscription channel.
-type roomClosedMsg struct{}
+// eventsClosedMsg: the backend closed; no event follows.
+type eventsClosedMsg struct{}
 
-// appEventsMsg carries app events (SeatChanged, LinesSkipped, Notice).
-type appEventsMsg struct{ evs []AppEvent }
+// screenChangedMsg: some seat's screen moved since generation gen-1.
+type screenChangedMsg struct{ gen uint64 }
 
-// appClosedMsg: the seat event channel was closed.
-type appClosedMsg struct{}
-
-// screenChangedMsg: some seat's screen moved since the last signal.
-type screenChangedMsg struct{}
-
-// waitRoomEvents blocks until the hub sends an event, then drains what is
-// already queued (up to burstMax) without blocking.
-func waitRoomEvents(ch <-chan room.Event) tea.Cmd {
-	if ch == nil {
-		return nil
-	}
+// wait is the one bridge wait: a command that blocks in next until the
+// source yields, then returns it as a message (closed when it ended).
+func wait[T any](next func() (T, bool), msg func(T) tea.Msg, closed tea.Msg) tea.Cmd {
 	return func() tea.Msg {
-		ev, ok := <-ch
+		v, ok := next()
 		if !ok {
-			return roomClosedMsg{}
+			return closed
 		}
-		evs := []room.Event{ev}
-		for len(evs) < burstMax {
-			select {
-			case ev, ok := <-ch:
-				if !ok {
-					// Deliver what we have; the next wait sees the close.
-					return roomEventsMsg{evs: evs}
-				}
-				evs = append(evs, ev)
-			default:
-				return roomEventsMsg{evs: evs}
-			}
-		}
-		return roomEventsMsg{evs: evs}
+		return msg(v)
 	}
 }
 
-// waitAppEvents is waitRoomEvents for the seat/app event channel.
-func waitAppEvents(ch <-chan AppEvent) tea.Cmd {
-	if ch == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		ev, ok := <-ch
-		if !ok {
-			return appClosedMsg{}
-		}
-		evs := []AppEvent{ev}
-		for len(evs) < burstMax {
-			select {
-			case ev, ok := <-ch:
-				if !ok {
-					return appEventsMsg{evs: evs}
-				}
-				evs = append(evs, ev)
-			default:
-				return appEventsMsg{evs: evs}
-			}
-		}
-		return appEventsMsg{evs: evs}
-	}
+// waitEvents waits for the next batch of events.
+func waitEvents(b Events) tea.Cmd {
+	return wait(func() ([]Event, bool) { return b.NextEvents(burstMax) },
+		func(evs []Event) tea.Msg { return eventsMsg{evs: evs} }, eventsClosedMsg{})
 }
 
-// waitScreen blocks until the coalesced screen signal fires. A closed
-// channel ends the wait for good (nil message, not re-armed).
-func waitScreen(ch <-chan struct{}) tea.Cmd {
-	if ch == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		if _, ok := <-ch; !ok {
-			return nil
-		}
-		return screenChangedMsg{}
-	}
+// waitScreens waits for a screen change after generation seen. A closed
+// backend ends the wait for good (nil message, not re-armed).
+func waitScreens(b Events, seen uint64) tea.Cmd {
+	return wait(func() (uint64, bool) { return b.WaitScreens(seen) },
+		func(gen uint64) tea.Msg { return screenChangedMsg{gen: gen} }, nil)
 }

@@ -29,10 +29,10 @@ func TestNoticesFoldAndExpand(t *testing.T) {
 	n := post("p9", "github", "deploy done", 500)
 	n.Role, n.Account = room.RoleMCP, "gh"
 	m2 := mainModel(t, scene())
-	send(t, m2, roomEventsMsg{evs: []room.Event{room.PostDelivered{Topic: "t-main", Post: n}}})
+	send(t, m2, eventsMsg{evs: []Event{PostDelivered{Topic: "t-main", Post: n}}})
 	n2 := n
 	n2.MessageID = "p10"
-	send(t, m2, roomEventsMsg{evs: []room.Event{room.PostDelivered{Topic: "t-main", Post: n2}}})
+	send(t, m2, eventsMsg{evs: []Event{PostDelivered{Topic: "t-main", Post: n2}}})
 	if !strings.Contains(plain(m2), "▸ github (2)") {
 		t.Fatalf("consecutive live notices not folded:\n%s", plain(m2))
 	}
@@ -85,7 +85,7 @@ func TestScrollingToTheTopPagesOlderPosts(t *testing.T) {
 	}
 	// A live post while reading old ones keeps the reader's place.
 	before := plain(m)
-	send(t, m, roomEventsMsg{evs: []room.Event{room.PostDelivered{Topic: "long", Post: post("live", "Lay", "今来た", 999)}}})
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "long", Post: post("live", "Lay", "今来た", 999)}}})
 	if plain(m) != before {
 		t.Fatalf("a new post moved the view while scrolled up")
 	}
@@ -104,7 +104,7 @@ func TestScrollingToTheTopPagesOlderPosts(t *testing.T) {
 func TestDeliveredPostsAreDeduplicated(t *testing.T) {
 	m := mainModel(t, scene())
 	p := post("p2", "Lin", "了解です 👍 まずテストを全部回します。", 1)
-	send(t, m, roomEventsMsg{evs: []room.Event{room.PostDelivered{Topic: "t-main", Post: p}, room.PostDelivered{Topic: "t-main", Post: p}}})
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "t-main", Post: p}, PostDelivered{Topic: "t-main", Post: p}}})
 	if n := strings.Count(plain(m), "まずテストを全部回します"); n != 1 {
 		t.Fatalf("drawn %d times", n)
 	}

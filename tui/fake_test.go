@@ -13,15 +13,18 @@ import (
 )
 
 // fakeBackend is an in-memory Backend for Update and golden tests. It
-// records every call the UI makes. Channels are nil unless a test sets them,
-// so the bridge's blocking waits are not armed while driving Update by hand
-// (the bridge has its own tests).
+// records every call the UI makes. Its event sources are nil unless a test
+// sets them: then the bridge's waits park (see parked and drive), so tests
+// drive Update by hand; the bridge has its own tests with live sources.
 type fakeBackend struct {
 	mu sync.Mutex
 
-	roomCh   chan room.Event
-	appCh    chan AppEvent
-	screenCh chan struct{}
+	// events and screens feed NextEvents and WaitScreens when set; closing
+	// events ends the stream.
+	events  chan Event
+	screens chan struct{}
+	// parked receives one value each time a wait parks on a nil source.
+	parked chan struct{}
 
 	topics    map[string]TopicInfo
 	history   map[string][]room.Post // oldest first
@@ -55,6 +58,7 @@ type fakeBackend struct {
 
 func newFake() *fakeBackend {
 	return &fakeBackend{
+		parked:    make(chan struct{}, 1024),
 		topics:    map[string]TopicInfo{},
 		history:   map[string][]room.Post{},
 		rosters:   map[string][]room.Member{},
@@ -122,11 +126,43 @@ func (f *fakeBackend) CloseRoom(topic string) {
 	f.closed = append(f.closed, topic)
 }
 
-func (f *fakeBackend) RoomEvents() <-chan room.Event {
-	if f.roomCh == nil {
-		return nil
+// NextEvents is the backend's: the first event blocks, then what is queued
+// is drained up to max. With no events source it parks for good.
+func (f *fakeBackend) NextEvents(max int) ([]Event, bool) {
+	if f.events == nil {
+		f.parked <- struct{}{}
+		select {}
 	}
-	return f.roomCh
+	ev, ok := <-f.events
+	if !ok {
+		return nil, false
+	}
+	evs := []Event{ev}
+	for len(evs) < max {
+		select {
+		case ev, ok := <-f.events:
+			if !ok {
+				return evs, true
+			}
+			evs = append(evs, ev)
+		default:
+			return evs, true
+		}
+	}
+	return evs, true
+}
+
+// WaitScreens reports one change per receive from screens; with no source
+// it parks for good.
+func (f *fakeBackend) WaitScreens(seen uint64) (uint64, bool) {
+	if f.screens == nil {
+		f.parked <- struct{}{}
+		select {}
+	}
+	if _, ok := <-f.screens; !ok {
+		return seen, false
+	}
+	return seen + 1, true
 }
 
 func (f *fakeBackend) Topics() ([]TopicInfo, error) {
@@ -223,20 +259,6 @@ func (f *fakeBackend) Resize(topic, account string, cols, rows int) error {
 	return nil
 }
 
-func (f *fakeBackend) ScreenChanged() <-chan struct{} {
-	if f.screenCh == nil {
-		return nil
-	}
-	return f.screenCh
-}
-
-func (f *fakeBackend) SeatEvents() <-chan AppEvent {
-	if f.appCh == nil {
-		return nil
-	}
-	return f.appCh
-}
-
 func (f *fakeBackend) Accounts() ([]AccountInfo, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -329,13 +351,28 @@ func send(t testing.TB, m *Model, msg tea.Msg) {
 	drive(t, m, cmd)
 }
 
-// drive runs cmd and every command its messages lead to, in order, in the
-// test goroutine, feeding each message back through Update. Commands are
-// the fake backend's calls (they return at once) and the spinner's tick
-// (which returns after its frame time); the bridge's blocking waits are not
-// armed because the fake's channels are nil.
+// drive runs cmd and every command its messages lead to, in order, feeding
+// each message back through Update. Commands are the fake backend's calls
+// (they return at once), the spinner's tick (which returns after its frame
+// time) and the bridge's waits, which park on the fake's nil sources: each
+// command runs in its own goroutine and drive goes on when it returned or
+// parked, so the order stays that of a single goroutine.
 func drive(t testing.TB, m *Model, cmd tea.Cmd) {
 	t.Helper()
+	f, _ := m.b.(*fakeBackend)
+	run := func(c tea.Cmd) tea.Msg {
+		if f == nil {
+			return c()
+		}
+		res := make(chan tea.Msg, 1)
+		go func() { res <- c() }()
+		select {
+		case msg := <-res:
+			return msg
+		case <-f.parked:
+			return nil
+		}
+	}
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
 		if steps > 10000 {
@@ -346,7 +383,7 @@ func drive(t testing.TB, m *Model, cmd tea.Cmd) {
 		if c == nil {
 			continue
 		}
-		msg := c()
+		msg := run(c)
 		switch msg := msg.(type) {
 		case nil:
 			continue

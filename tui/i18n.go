@@ -238,6 +238,7 @@ const (
 	mStRenameFailed
 	mStDeleteFailed
 	mStRoomClosed
+	mStResynced
 	mStHelpHint
 	mStWelcome
 	mStNoSeatForPane
@@ -415,6 +416,7 @@ var messages = map[msgKey][2]string{
 	mStRenameFailed:   {"Rename failed: %v", "名前を変えられません: %v"},
 	mStDeleteFailed:   {"Delete failed: %v", "削除できません: %v"},
 	mStRoomClosed:     {"The room server stopped.", "部屋のサーバが止まりました。"},
+	mStResynced:       {"The screen fell behind and missed updates; reloaded.", "画面の更新が追いつかず取りこぼしたため、読み込み直しました。"},
 	mStHelpHint:       {"F1 help", "F1 ヘルプ"},
 	mStWelcome:        {"New topic. Your first post names it.", "新しいトピックです。最初の発言が名前になります。"},
 	mStNoSeatForPane:  {"No running seat in this topic: start one from Accounts.", "このトピックに走っている席はありません。アカウントから開始してください。"},

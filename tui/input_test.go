@@ -98,7 +98,7 @@ func TestCompletionPopupStates(t *testing.T) {
 	if !open() {
 		t.Fatalf("a new @ should open")
 	}
-	send(t, m, roomEventsMsg{evs: []room.Event{room.RosterChanged{Topic: "t-main", Roster: []room.Member{{Name: "マスター", Local: true}, {Name: "Lin"}, {Name: "Codex 2"}}}}})
+	send(t, m, eventsMsg{evs: []Event{RosterChanged{Topic: "t-main", Roster: []room.Member{{Name: "マスター", Local: true}, {Name: "Lin"}, {Name: "Codex 2"}}}}})
 	if !reflect.DeepEqual(in.comp.items, []string{"Lin", "Codex 2"}) {
 		t.Fatalf("roster change: items=%v", in.comp.items)
 	}
@@ -182,7 +182,7 @@ func TestFloorRejectionRendersMissedPostsOnce(t *testing.T) {
 		t.Fatalf("watermark = %q, want p8", m.chat.newest)
 	}
 	// The PostDelivered event for p8 arrives later: still drawn once.
-	send(t, m, roomEventsMsg{evs: []room.Event{room.PostDelivered{Topic: "t-main", Post: p8}}})
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "t-main", Post: p8}}})
 	if n := strings.Count(plain(m), "新しい発言です"); n != 1 {
 		t.Fatalf("missed post drawn %d times after its event", n)
 	}

@@ -89,9 +89,7 @@ type Model struct {
 	keys KeyMap
 	e    env
 
-	roomCh   <-chan room.Event
-	appCh    <-chan AppEvent
-	screenCh <-chan struct{}
+	screenGen uint64 // the last screen generation the bridge reported
 
 	w, h int
 	ls   layoutState
@@ -166,9 +164,6 @@ func New(b Backend, opts Options) (*Model, error) {
 		b:        b,
 		opts:     opts,
 		keys:     keys,
-		roomCh:   b.RoomEvents(),
-		appCh:    b.SeatEvents(),
-		screenCh: b.ScreenChanged(),
 		ls:       layoutState{showTopics: true, showParticipants: true, paneShare: paneShareDefault, inputRows: 1},
 		chat:     newChat(),
 		topics:   newTopicList(),
@@ -204,9 +199,8 @@ func (m *Model) Init() tea.Cmd {
 		start = m.openTopicCmd(m.topic)
 	}
 	return tea.Batch(
-		waitRoomEvents(m.roomCh),
-		waitAppEvents(m.appCh),
-		waitScreen(m.screenCh),
+		waitEvents(m.b),
+		waitScreens(m.b, m.screenGen),
 		m.loadTopicsCmd(),
 		m.loadAccountsCmd(),
 		m.lookPathCmd(),
@@ -266,25 +260,18 @@ func (m *Model) handle(msg tea.Msg) []tea.Cmd {
 		m.parts.dirty = true
 		return []tea.Cmd{cmd}
 
-	case roomEventsMsg:
-		cmds := []tea.Cmd{waitRoomEvents(m.roomCh)}
+	case eventsMsg:
+		cmds := []tea.Cmd{waitEvents(m.b)}
 		for _, ev := range msg.evs {
-			cmds = append(cmds, m.onRoomEvent(ev)...)
+			cmds = append(cmds, m.onEvent(ev)...)
 		}
 		return cmds
-	case roomClosedMsg:
+	case eventsClosedMsg:
 		m.setStatus(stError, m.e.tr.t(mStRoomClosed))
 		return nil
-	case appEventsMsg:
-		cmds := []tea.Cmd{waitAppEvents(m.appCh)}
-		for _, ev := range msg.evs {
-			cmds = append(cmds, m.onAppEvent(ev)...)
-		}
-		return cmds
-	case appClosedMsg:
-		return nil
 	case screenChangedMsg:
-		return []tea.Cmd{waitScreen(m.screenCh), m.snapshotCmd()}
+		m.screenGen = msg.gen
+		return []tea.Cmd{waitScreens(m.b, m.screenGen), m.snapshotCmd()}
 	}
 	return m.handleDone(msg)
 }
@@ -297,11 +284,13 @@ func (m *Model) invalidate() {
 	m.parts.dirty = true
 }
 
-// onRoomEvent applies one hub event; events for other topics only touch
-// the topic list (unread marker, order).
-func (m *Model) onRoomEvent(ev room.Event) []tea.Cmd {
+// onEvent applies one event; room events for other topics only touch the
+// topic list (unread marker, order), and the status line says what happened
+// to seats (never silent).
+func (m *Model) onEvent(ev Event) []tea.Cmd {
+	tr := m.e.tr
 	switch ev := ev.(type) {
-	case room.PostDelivered:
+	case PostDelivered:
 		if ev.Topic == m.topic {
 			m.clearWelcome()
 		}
@@ -320,55 +309,21 @@ func (m *Model) onRoomEvent(ev room.Event) []tea.Cmd {
 			m.topics.dirty = true
 		}
 		return cmds
-	case room.LogFailed:
-		m.setStatus(stError, m.e.tr.t(mStLogFailed, m.topics.nameOf(&m.e, ev.Topic), ev.Err))
-	case room.RosterChanged:
+	case LogFailed:
+		m.setStatus(stError, tr.t(mStLogFailed, m.topics.nameOf(&m.e, ev.Topic), ev.Err))
+	case RosterChanged:
 		m.roster[ev.Topic] = ev.Roster
 		if ev.Topic == m.topic {
 			m.input.refreshCompletion(ev.Roster, m.e.selfName)
 			m.input.dirty = true
 			m.parts.dirty = true
 		}
-	case room.SeatReported:
+	case SeatReported:
 		if ev.Topic == m.topic {
 			return []tea.Cmd{m.seatsCmd()}
 		}
-	}
-	return nil
-}
-
-// onAppEvent applies one seat/app event; the status line says what
-// happened (never silent).
-func (m *Model) onAppEvent(ev AppEvent) []tea.Cmd {
-	tr := m.e.tr
-	switch ev := ev.(type) {
 	case SeatChanged:
-		name := m.accountName(ev.Account)
-		var cmds []tea.Cmd
-		if ev.State == SeatStarting || ev.State == SeatRunning {
-			m.topics.setRunning(ev.Topic, true)
-		}
-		// A seat's first start indexes a topic that had no post yet (lazy
-		// creation, DESIGN §8): reload so it is listed and reachable.
-		cmds = append(cmds, m.loadTopicsCmd())
-		switch {
-		case ev.State == SeatExited && ev.Requested:
-			m.setStatus(stInfo, tr.t(mStStopped, name))
-		case ev.State == SeatExited && ev.Err != nil:
-			m.setStatus(stError, tr.t(mStExitedErr, name, ev.Err))
-		case ev.State == SeatExited:
-			m.setStatus(stError, tr.t(mStExited, name, ev.ExitCode))
-		case ev.State == SeatFailed:
-			m.setStatus(stError, tr.t(mStFailed, name, ev.Err))
-		}
-		if ev.Topic == m.topic {
-			if ev.State == SeatExited && !ev.Requested {
-				// Its last output says why it fell (spec «診断面»).
-				m.showPanes = true
-			}
-			cmds = append(cmds, m.seatsCmd())
-		}
-		return cmds
+		return m.onSeatChanged(ev)
 	case LinesSkipped:
 		m.setStatus(stWarn, tr.t(mStSkipped, ev.Count, m.topics.nameOf(&m.e, ev.Topic)))
 	case Notice:
@@ -377,8 +332,50 @@ func (m *Model) onAppEvent(ev AppEvent) []tea.Cmd {
 			lvl = stError
 		}
 		m.setStatus(lvl, sanitize(ev.Text))
+	case Resynced:
+		return m.resync()
 	}
 	return nil
+}
+
+// resync reloads everything the UI derived from the event stream after
+// events were lost (Resynced): the lists, the open topic and its seats.
+func (m *Model) resync() []tea.Cmd {
+	m.setStatus(stWarn, m.e.tr.t(mStResynced))
+	m.chat = newChat()
+	m.chat.loading = true
+	m.chat.focused = m.focus == FocusChat
+	return []tea.Cmd{m.loadTopicsCmd(), m.loadAccountsCmd(), m.openTopicCmd(m.topic)}
+}
+
+// onSeatChanged applies a seat's state change.
+func (m *Model) onSeatChanged(ev SeatChanged) []tea.Cmd {
+	tr := m.e.tr
+	name := m.accountName(ev.Account)
+	if ev.State == SeatStarting || ev.State == SeatRunning {
+		m.topics.setRunning(ev.Topic, true)
+	}
+	// A seat's first start indexes a topic that had no post yet (lazy
+	// creation, DESIGN §8): reload so it is listed and reachable.
+	cmds := []tea.Cmd{m.loadTopicsCmd()}
+	switch {
+	case ev.State == SeatExited && ev.Requested:
+		m.setStatus(stInfo, tr.t(mStStopped, name))
+	case ev.State == SeatExited && ev.Err != "":
+		m.setStatus(stError, tr.t(mStExitedErr, name, ev.Err))
+	case ev.State == SeatExited:
+		m.setStatus(stError, tr.t(mStExited, name, ev.ExitCode))
+	case ev.State == SeatFailed:
+		m.setStatus(stError, tr.t(mStFailed, name, ev.Err))
+	}
+	if ev.Topic == m.topic {
+		if ev.State == SeatExited && !ev.Requested {
+			// Its last output says why it fell (spec «診断面»).
+			m.showPanes = true
+		}
+		cmds = append(cmds, m.seatsCmd())
+	}
+	return cmds
 }
 
 func (m *Model) accountName(id string) string {

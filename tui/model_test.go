@@ -1,15 +1,12 @@
 package tui
 
 import (
-	"errors"
 	"image/color"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/pullcept/pullcept/room"
 )
 
 func plain(m *Model) string { return ansi.Strip(m.View().Content) }
@@ -89,7 +86,7 @@ func TestTopicSwitchingByKeysKeepsSeats(t *testing.T) {
 	}
 
 	// A post in another topic marks it unread until it is opened.
-	send(t, m, roomEventsMsg{evs: []room.Event{room.PostDelivered{Topic: "t-old", Post: post("x1", "Lin", "hi", 400)}}})
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "t-old", Post: post("x1", "Lin", "hi", 400)}}})
 	if !m.topics.unread["t-old"] {
 		t.Fatalf("no unread marker")
 	}
@@ -167,13 +164,13 @@ func TestStatusLineIsNeverSilent(t *testing.T) {
 		msg  any
 		want string
 	}{
-		{roomEventsMsg{evs: []room.Event{room.LogFailed{Topic: "t-main", MessageID: "p9", Err: errors.New("disk full")}}}, "Log write failed in “リリース準備”: disk full"},
-		{appEventsMsg{evs: []AppEvent{LinesSkipped{Topic: "t-old", Count: 2}}}, "Skipped 2 unreadable log lines in “設計の相談”."},
-		{appEventsMsg{evs: []AppEvent{SeatChanged{Topic: "t-run", Account: "lay", State: SeatExited, ExitCode: 3}}}, "Lay exited (code 3)."},
-		{appEventsMsg{evs: []AppEvent{SeatChanged{Topic: "t-run", Account: "lay", State: SeatExited, Requested: true}}}, "Stopped Lay."},
-		{appEventsMsg{evs: []AppEvent{SeatChanged{Topic: "t-run", Account: "lin", State: SeatFailed, Err: errors.New("claude: not found")}}}, "Lin failed: claude: not found"},
-		{appEventsMsg{evs: []AppEvent{Notice{Text: "Lin cannot reach the room: disabled in settings", Error: true}}}, "Lin cannot reach the room"},
-		{roomClosedMsg{}, "The room server stopped."},
+		{eventsMsg{evs: []Event{LogFailed{Topic: "t-main", MessageID: "p9", Err: "disk full"}}}, "Log write failed in “リリース準備”: disk full"},
+		{eventsMsg{evs: []Event{LinesSkipped{Topic: "t-old", Count: 2}}}, "Skipped 2 unreadable log lines in “設計の相談”."},
+		{eventsMsg{evs: []Event{SeatChanged{Topic: "t-run", Account: "lay", State: SeatExited, ExitCode: 3}}}, "Lay exited (code 3)."},
+		{eventsMsg{evs: []Event{SeatChanged{Topic: "t-run", Account: "lay", State: SeatExited, Requested: true}}}, "Stopped Lay."},
+		{eventsMsg{evs: []Event{SeatChanged{Topic: "t-run", Account: "lin", State: SeatFailed, Err: "claude: not found"}}}, "Lin failed: claude: not found"},
+		{eventsMsg{evs: []Event{Notice{Text: "Lin cannot reach the room: disabled in settings", Error: true}}}, "Lin cannot reach the room"},
+		{eventsClosedMsg{}, "The room server stopped."},
 	} {
 		send(t, m, tc.msg)
 		if !strings.Contains(plain(m), tc.want) {

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/pullcept/pullcept/room"
 )
 
 // TestRunEndsWithItsContext runs the real program on a null terminal: the
@@ -17,7 +15,7 @@ import (
 // is a normal end.
 func TestRunEndsWithItsContext(t *testing.T) {
 	f := newFake()
-	f.roomCh = make(chan room.Event)
+	f.events = make(chan Event)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	errc := make(chan error, 1)

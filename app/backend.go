@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"errors"
@@ -9,134 +9,106 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/room/pubsub"
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/tui"
 )
 
-// backend adapts the domain packages to tui.Backend (DESIGN §10): thin
-// conversions only; every rule lives in room, seats, logstore and config.
-type backend struct {
-	a      *app
-	events chan tui.AppEvent
-	done   chan struct{}
-	wg     sync.WaitGroup
+// Backend adapts the domain to one UI (tui.Backend, docs/design.md §10):
+// conversions only, plus the cross-domain orders this package owns. Each UI
+// gets its own Backend with its own event subscriptions, so several UIs can
+// share one App (a headless server with attachable UIs is planned).
+type Backend struct {
+	a *App
 
-	// skipped reports unreadable log lines once per new count (DESIGN §8:
-	// skipped lines are reported, never silent); pending holds them for
-	// forward, which alone sends on events.
-	mu          sync.Mutex
-	skipped     map[string]int
-	pending     []tui.AppEvent
-	pendingKick chan struct{}
+	// The event sources NextEvents reads (events.go). Only the goroutine in
+	// NextEvents reads them after NewBackend; it replaces one (after a
+	// cut-off) under mu, and Close reads them under mu.
+	hubSub  *room.Subscription
+	seatSub *pubsub.Subscription[seats.Event]
+	notes   *pubsub.Broker[tui.Event] // this backend's own: start-up warnings, skipped lines
+	noteSub *pubsub.Subscription[tui.Event]
+	done    chan struct{}
+	once    sync.Once
+
+	// mu guards closed, the subscription fields' replacement (above) and
+	// skipped, the unreadable-line count last reported per topic: a count is
+	// reported once, when it changes (docs/design.md §8).
+	mu      sync.Mutex
+	closed  bool
+	skipped map[string]int
 }
 
-var _ tui.Backend = (*backend)(nil)
+var _ tui.Backend = (*Backend)(nil)
 
-func newBackend(a *app) *backend {
-	b := &backend{a: a, events: make(chan tui.AppEvent), done: make(chan struct{}),
-		skipped: map[string]int{}, pendingKick: make(chan struct{}, 1)}
-	b.wg.Add(1)
-	go b.forward()
+// NewBackend subscribes a new UI to a's events; the start-up warnings are
+// its first events. Close ends it.
+func NewBackend(a *App) *Backend {
+	b := &Backend{
+		a:       a,
+		hubSub:  a.hub.Subscribe(),
+		seatSub: a.seats.Subscribe(),
+		notes:   pubsub.NewBroker(pubsub.Options[tui.Event]{Logger: a.logger}),
+		done:    make(chan struct{}),
+		skipped: map[string]int{},
+	}
+	b.noteSub = b.notes.Subscribe()
+	for _, n := range a.notices {
+		b.notes.Publish(tui.Notice{Text: n})
+	}
 	return b
 }
 
-// forward turns start-up warnings and seat events into UI events, in order.
-// Owner: the backend; ends at close or when the seat manager closes.
-func (b *backend) forward() {
-	defer b.wg.Done()
-	defer func() {
-		if r := recover(); r != nil {
-			b.a.logger.Error("backend forward panic", "panic", r)
-		}
-	}()
-	send := func(e tui.AppEvent) bool {
-		select {
-		case b.events <- e:
-			return true
-		case <-b.done:
-			return false
-		}
-	}
-	for _, n := range b.a.notices {
-		if !send(tui.Notice{Text: n}) {
-			return
-		}
-	}
-	for {
+// Close ends the backend's subscriptions; a NextEvents or WaitScreens in
+// progress returns. Idempotent.
+func (b *Backend) Close() {
+	b.once.Do(func() {
+		close(b.done)
 		b.mu.Lock()
-		queued := b.pending
-		b.pending = nil
+		b.closed = true
+		hub, seat := b.hubSub, b.seatSub
 		b.mu.Unlock()
-		for _, e := range queued {
-			if !send(e) {
-				return
-			}
-		}
-		select {
-		case <-b.done:
-			return
-		case <-b.pendingKick:
-		case e, ok := <-b.a.seats.Events():
-			if !ok {
-				return
-			}
-			var out tui.AppEvent
-			switch e := e.(type) {
-			case seats.SeatChanged:
-				out = tui.SeatChanged{Topic: e.Info.Topic, Account: e.Info.Account, State: seatState(e.Info.Shown()),
-					Requested: e.Info.Requested, ExitCode: e.Info.ExitCode, Err: e.Info.Err}
-			case seats.SeatNotice:
-				out = tui.Notice{Text: e.Text, Error: e.Error}
-			default:
-				continue
-			}
-			if !send(out) {
-				return
-			}
-		}
-	}
-}
-
-func (b *backend) close() {
-	close(b.done)
-	b.wg.Wait()
+		hub.Close()
+		seat.Close()
+		b.notes.Close()
+	})
 }
 
 // --- Rooms ---
 
-func (b *backend) Post(topicID string, d room.Draft) (room.Result, error) {
+// Post opens the topic's room if needed (the UI's first post in a topic
+// nobody joined yet) and delivers the admin's draft.
+func (b *Backend) Post(topicID string, d room.Draft) (room.Result, error) {
 	if err := b.a.hub.OpenRoom(topicID); err != nil {
 		return room.Result{}, err
 	}
 	return b.a.hub.Post(topicID, d)
 }
 
-func (b *backend) History(topicID, before string, limit int) ([]room.Post, bool, error) {
+// History reads the topic's log and reports a new count of unreadable lines
+// once (LinesSkipped).
+func (b *Backend) History(topicID, before string, limit int) ([]room.Post, bool, error) {
 	posts, more, err := b.a.hub.History(topicID, before, limit)
 	if n := b.a.store.Skipped(topicID); n > 0 {
 		b.mu.Lock()
-		if b.skipped[topicID] != n {
-			b.skipped[topicID] = n
-			b.pending = append(b.pending, tui.LinesSkipped{Topic: topicID, Count: n})
-			b.a.logger.Warn("skipped unreadable log lines", "topic", topicID, "count", n)
-		}
+		changed := b.skipped[topicID] != n
+		b.skipped[topicID] = n
 		b.mu.Unlock()
-		select {
-		case b.pendingKick <- struct{}{}:
-		default:
+		if changed {
+			b.a.logger.Warn("skipped unreadable log lines", "topic", topicID, "count", n)
+			b.notes.Publish(tui.LinesSkipped{Topic: topicID, Count: n})
 		}
 	}
 	return posts, more, err
 }
 
-func (b *backend) Roster(topicID string) ([]room.Member, error) { return b.a.hub.Roster(topicID) }
-func (b *backend) OpenRoom(topicID string) error                { return b.a.hub.OpenRoom(topicID) }
-func (b *backend) CloseRoom(topicID string)                     { b.a.hub.CloseRoom(topicID) }
-func (b *backend) RoomEvents() <-chan room.Event                { return b.a.sub.C() }
+func (b *Backend) Roster(topicID string) ([]room.Member, error) { return b.a.hub.Roster(topicID) }
+func (b *Backend) OpenRoom(topicID string) error                { return b.a.hub.OpenRoom(topicID) }
+func (b *Backend) CloseRoom(topicID string)                     { b.a.hub.CloseRoom(topicID) }
 
 // --- TopicStore ---
 
-func (b *backend) Topics() ([]tui.TopicInfo, error) {
+func (b *Backend) Topics() ([]tui.TopicInfo, error) {
 	ts, err := b.a.store.Topics()
 	if err != nil {
 		return nil, err
@@ -154,16 +126,15 @@ func (b *backend) Topics() ([]tui.TopicInfo, error) {
 	return out, nil
 }
 
-func (b *backend) NewTopic() (string, error) { return b.a.store.NewTopicID(), nil }
+func (b *Backend) NewTopic() (string, error) { return b.a.store.NewTopicID(), nil }
 
-func (b *backend) RenameTopic(topicID, name string) error { return b.a.store.Rename(topicID, name) }
+func (b *Backend) RenameTopic(topicID, name string) error { return b.a.store.Rename(topicID, name) }
 
-// DeleteTopic follows DESIGN §8: stop its seats → file → attachments →
-// index entry → drop the room.
-func (b *backend) DeleteTopic(topicID string) error {
-	for _, acc := range b.a.seats.StopTopic(topicID) {
-		b.a.seats.Forget(topicID, acc)
-	}
+// DeleteTopic deletes in the order docs/design.md §8 gives: stop the
+// topic's seats (their sidecars leave the room), forget their screens, then
+// the log file, attachments and index entry, and last drop the room.
+func (b *Backend) DeleteTopic(topicID string) error {
+	b.a.seats.StopTopic(topicID)
 	for _, s := range b.a.seats.Seats(topicID) {
 		b.a.seats.Forget(topicID, s.Account)
 	}
@@ -191,14 +162,19 @@ func seatState(s seats.State) tui.SeatState {
 	return tui.SeatOffline
 }
 
-func (b *backend) Seats(topicID string) []tui.SeatInfo {
+// errText is err's text, "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func (b *Backend) Seats(topicID string) []tui.SeatInfo {
 	list := b.a.seats.Seats(topicID)
 	out := make([]tui.SeatInfo, 0, len(list))
 	for _, s := range list {
-		in := tui.SeatInfo{Topic: s.Topic, Account: s.Account, State: seatState(s.Shown()), ExitCode: s.ExitCode}
-		if s.Err != nil {
-			in.Err = s.Err.Error()
-		}
+		in := tui.SeatInfo{Topic: s.Topic, Account: s.Account, State: seatState(s.Shown()), ExitCode: s.ExitCode, Err: errText(s.Err)}
 		if body, _, ok := b.a.hub.SeatReport(s.Topic, s.Account, room.ReportStatus); ok {
 			if st, ok := seats.ParseClaudeStatus(body); ok {
 				in.Model, in.Effort = st.Model(), st.Effort
@@ -210,7 +186,7 @@ func (b *backend) Seats(topicID string) []tui.SeatInfo {
 	return out
 }
 
-func (b *backend) StartSeat(topicID, accountID string, cols, rows int) (tui.SeatStart, error) {
+func (b *Backend) StartSeat(topicID, accountID string, cols, rows int) (tui.SeatStart, error) {
 	res, err := b.a.seats.Start(topicID, accountID, cols, rows)
 	if err != nil {
 		return tui.SeatStart{Dropped: res.Dropped}, err
@@ -221,11 +197,11 @@ func (b *backend) StartSeat(topicID, accountID string, cols, rows int) (tui.Seat
 	return tui.SeatStart{Resumed: res.Resumed, SessionID: res.SessionID, Dropped: res.Dropped}, nil
 }
 
-func (b *backend) StopSeat(topicID, accountID string) error {
+func (b *Backend) StopSeat(topicID, accountID string) error {
 	return b.a.seats.Stop(topicID, accountID)
 }
 
-func (b *backend) seat(topicID, accountID string) (*seats.Seat, error) {
+func (b *Backend) seat(topicID, accountID string) (*seats.Seat, error) {
 	s, ok := b.a.seats.Seat(topicID, accountID)
 	if !ok {
 		return nil, fmt.Errorf("seat %s in %s: %w", accountID, topicID, seats.ErrNoSeat)
@@ -233,7 +209,7 @@ func (b *backend) seat(topicID, accountID string) (*seats.Seat, error) {
 	return s, nil
 }
 
-func (b *backend) Snapshot(topicID, accountID string) (tui.PaneSnapshot, bool) {
+func (b *Backend) Snapshot(topicID, accountID string) (tui.PaneSnapshot, bool) {
 	s, err := b.seat(topicID, accountID)
 	if err != nil {
 		return tui.PaneSnapshot{}, false
@@ -248,7 +224,7 @@ func (b *backend) Snapshot(topicID, accountID string) (tui.PaneSnapshot, bool) {
 // keeps at most 2 000 lines).
 const scrollbackView = 2000
 
-func (b *backend) Scrollback(topicID, accountID string) []string {
+func (b *Backend) Scrollback(topicID, accountID string) []string {
 	s, err := b.seat(topicID, accountID)
 	if err != nil {
 		return nil
@@ -257,7 +233,7 @@ func (b *backend) Scrollback(topicID, accountID string) []string {
 	return s.Screen().ScrollbackLines(max(0, n-scrollbackView), scrollbackView)
 }
 
-func (b *backend) SendInput(topicID, accountID string, p []byte) error {
+func (b *Backend) SendInput(topicID, accountID string, p []byte) error {
 	s, err := b.seat(topicID, accountID)
 	if err != nil {
 		return err
@@ -265,16 +241,13 @@ func (b *backend) SendInput(topicID, accountID string, p []byte) error {
 	return s.Input(p)
 }
 
-func (b *backend) Resize(topicID, accountID string, cols, rows int) error {
+func (b *Backend) Resize(topicID, accountID string, cols, rows int) error {
 	s, err := b.seat(topicID, accountID)
 	if err != nil {
 		return err
 	}
 	return s.Resize(cols, rows)
 }
-
-func (b *backend) ScreenChanged() <-chan struct{}  { return b.a.seats.Changed() }
-func (b *backend) SeatEvents() <-chan tui.AppEvent { return b.events }
 
 // --- AccountStore ---
 
@@ -290,8 +263,8 @@ func toEdit(in tui.AccountInfo) config.AccountEdit {
 		Character: in.Character, Env: in.Env}
 }
 
-func (b *backend) Accounts() ([]tui.AccountInfo, error) {
-	all := b.a.cfg.All()
+func (b *Backend) Accounts() ([]tui.AccountInfo, error) {
+	all := b.a.accounts.All()
 	out := make([]tui.AccountInfo, 0, len(all))
 	for _, a := range all {
 		out = append(out, toInfo(a))
@@ -299,8 +272,8 @@ func (b *backend) Accounts() ([]tui.AccountInfo, error) {
 	return out, nil
 }
 
-func (b *backend) SaveAccount(in tui.AccountInfo) (tui.AccountInfo, error) {
-	a, err := b.a.cfg.Save(toEdit(in))
+func (b *Backend) SaveAccount(in tui.AccountInfo) (tui.AccountInfo, error) {
+	a, err := b.a.accounts.Save(toEdit(in))
 	if err != nil {
 		return in, err
 	}
@@ -312,29 +285,29 @@ var errAccountRunning = errors.New("account has a running seat; stop it first")
 
 // DeleteAccount refuses an account whose seat runs in any topic (its seat
 // would lose its identity), then deletes it from the book.
-func (b *backend) DeleteAccount(id string) error {
-	if admin, ok := b.a.cfg.Admin(); !ok || admin.ID != id {
+func (b *Backend) DeleteAccount(id string) error {
+	if admin, ok := b.a.accounts.Admin(); !ok || admin.ID != id {
 		if b.a.seats.Running(id) {
 			return errAccountRunning
 		}
 	}
-	return b.a.cfg.Delete(id)
+	return b.a.accounts.Delete(id)
 }
 
-func (b *backend) Preview(in tui.AccountInfo) (string, []string) {
-	a, err := b.a.cfg.Draft(toEdit(in))
+func (b *Backend) Preview(in tui.AccountInfo) (string, []string) {
+	a, err := b.a.accounts.Draft(toEdit(in))
 	if err != nil {
 		return "", []string{err.Error()}
 	}
 	return b.a.seats.Preview(a)
 }
 
-func (b *backend) LookPath(command string) (string, bool) {
+func (b *Backend) LookPath(command string) (string, bool) {
 	p, err := exec.LookPath(command)
 	return p, err == nil
 }
 
-func (b *backend) HomeDir() string {
+func (b *Backend) HomeDir() string {
 	h, _ := os.UserHomeDir()
 	return h
 }

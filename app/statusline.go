@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -22,13 +22,13 @@ const statusLineMax = 1 << 20
 // status line command often and waits for it, and the room is on loopback.
 const statusLinePostTimeout = 2 * time.Second
 
-// runStatusLine is `pullcept status-line <url>` (DESIGN §11): Claude Code's
+// RunStatusLine is `pullcept status-line <url>` (docs/design.md §11): Claude Code's
 // statusLine command. It forwards the JSON on stdin to the room's
 // /hooks/status/… URL with the bearer token from PULLCEPT_ROOM_TOKEN (process
 // environment, never argv) and prints one short line for Claude's footer.
 // A room that cannot be reached is not an error for Claude: the line says so
 // and the exit code stays 0.
-func runStatusLine(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+func RunStatusLine(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
 		fmt.Fprintln(stderr, "usage: pullcept status-line <room status url>")
 		return 2

@@ -1,0 +1,166 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/logstore"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/tui"
+)
+
+// logFileName is the app's own log in the data dir: nothing may print to the
+// terminal while the UI owns it (docs/design.md §14).
+const logFileName = "pullcept.log"
+
+var _ room.Log = (*logstore.Store)(nil)
+
+// App holds the running parts below the UI: data dir, account book, topic
+// logs, the room hub and its loopback server, and the seat manager.
+type App struct {
+	dataDir string
+	version string
+	logger  *slog.Logger
+	logFile *os.File
+
+	accounts *config.Book
+	store    *logstore.Store
+	hub      *room.Hub
+	server   *room.Server
+	seats    *seats.Manager
+	notices  []string // start-up warnings for the status line
+}
+
+// Open starts everything below the UI (docs/design.md §1): nothing is shown
+// yet. dataDir "" is the default data directory (config.DataDir); version
+// goes to the app log.
+func Open(dataDir, version string) (*App, error) {
+	if dataDir == "" {
+		d, err := config.DataDir()
+		if err != nil {
+			return nil, err
+		}
+		dataDir = d
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	a := &App{dataDir: dataDir, version: version}
+	if err := a.open(); err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.logger.Info("pullcept started", "version", version, "room", a.server.URL())
+	return a, nil
+}
+
+// open opens the parts in order; Open closes what was opened on an error.
+func (a *App) open() error {
+	lf, err := os.OpenFile(filepath.Join(a.dataDir, logFileName), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("open app log: %w", err)
+	}
+	a.logFile = lf
+	a.logger = slog.New(slog.NewTextHandler(lf, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	cfg, warnings, err := config.Load(a.dataDir)
+	if err != nil {
+		return err
+	}
+	a.accounts = config.NewBook(a.dataDir, cfg)
+	a.notices = append(a.notices, warnings...)
+	admin, ok := a.accounts.Admin()
+	if !ok {
+		return errors.New("config has no admin account")
+	}
+
+	if a.store, err = logstore.Open(a.dataDir, logstore.Options{}); err != nil {
+		return err
+	}
+	for _, w := range a.store.TakeWarnings() {
+		a.notices = append(a.notices, w.Error())
+	}
+	if a.seats, err = seats.NewManager(seats.ManagerOptions{
+		Sessions: a.store,
+		Accounts: a.accounts.Account,
+		Logger:   a.logger.With("part", "seats"),
+	}); err != nil {
+		return err
+	}
+	if a.hub, err = room.NewHub(room.HubOptions{
+		Log:       a.store,
+		Terminals: a.seats,
+		Accounts:  a.accounts,
+		Logger:    a.logger.With("part", "room"),
+	}); err != nil {
+		return err
+	}
+	if a.server, err = room.NewServer(a.hub, room.ServerOptions{Logger: a.logger.With("part", "server")}); err != nil {
+		return err
+	}
+	// The server exists only after the hub, which needs the Manager as its
+	// Terminals: the Manager learns the address afterwards.
+	a.seats.SetRoom(seats.RoomEndpoint{URL: a.server.URL(), HooksURL: a.server.HooksURL(), Token: a.server.Token()})
+	a.hub.SetAdmin(room.Hello{Name: admin.DisplayName(), Hue: admin.Hue, AccountID: admin.ID})
+	return nil
+}
+
+// Close stops seats first (their sidecars leave the room), then the server,
+// the hub and the logs. Safe on a partly opened App.
+func (a *App) Close() {
+	if a.seats != nil {
+		a.seats.Close()
+	}
+	if a.server != nil {
+		_ = a.server.Close()
+	}
+	if a.hub != nil {
+		a.hub.Close()
+	}
+	if a.store != nil {
+		_ = a.store.Close()
+	}
+	if a.logFile != nil {
+		_ = a.logFile.Close()
+	}
+}
+
+// Run starts the terminal UI on this terminal and everything below it, and
+// returns when the UI quits or ctx ends.
+func Run(ctx context.Context, dataDir, version string) error {
+	a, err := Open(dataDir, version)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	opts, err := a.uiOptions()
+	if err != nil {
+		return err
+	}
+	b := NewBackend(a)
+	defer b.Close()
+	return tui.Run(ctx, b, opts)
+}
+
+// uiOptions are the UI's settings from config.json (keys, language).
+func (a *App) uiOptions() (tui.Options, error) {
+	admin, _ := a.accounts.Admin()
+	opts := tui.Options{AdminID: admin.ID}
+	ui, err := a.accounts.UI()
+	if err != nil {
+		return opts, err
+	}
+	opts.Keys = ui.Keys
+	if ui.Language != "" {
+		if opts.Lang, err = tui.ParseLang(ui.Language); err != nil {
+			return opts, fmt.Errorf("%s language: %w", config.FileName, err)
+		}
+	}
+	return opts, nil
+}

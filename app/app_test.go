@@ -1,0 +1,288 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/testkit"
+	"github.com/pullcept/pullcept/tui"
+)
+
+// openTest opens an App on a fresh data dir with an admin (Alice) and a
+// generic CLI account running /bin/sh, and one Backend; both close at the
+// test's end.
+func openTest(t *testing.T) (*App, *Backend) {
+	t.Helper()
+	dir := t.TempDir()
+	work := t.TempDir()
+	cfg := `{"accounts":[{"id":"admin","name":"Alice","kind":"admin"},
+		{"id":"sh","name":"Shell","kind":"cli","cwd":` + jsonString(work) + `,"command":"/bin/sh"}],
+		"keys":{"new_topic":["ctrl+n"]}}`
+	if err := os.WriteFile(filepath.Join(dir, config.FileName), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	b := NewBackend(a)
+	t.Cleanup(b.Close)
+	return a, b
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// nextEvent reads events until one of type T satisfies ok.
+func nextEvent[T tui.Event](t *testing.T, b *Backend, ok func(T) bool) T {
+	t.Helper()
+	found := make(chan T, 1)
+	go func() {
+		for {
+			evs, open := b.NextEvents(16)
+			if !open {
+				return
+			}
+			for _, ev := range evs {
+				if e, is := ev.(T); is && (ok == nil || ok(e)) {
+					found <- e
+					return
+				}
+			}
+		}
+	}()
+	select {
+	case e := <-found:
+		return e
+	case <-time.After(testkit.Wait):
+		var zero T
+		t.Fatalf("no %T event", zero)
+		return zero
+	}
+}
+
+// TestAppPostsThroughTheOnePath wires the real parts as Run does and posts
+// as the admin through the UI backend: the post reaches the UI's events, the
+// topic log and the index (named from the first post).
+func TestAppPostsThroughTheOnePath(t *testing.T) {
+	a, b := openTest(t)
+	topic, _ := b.NewTopic()
+	if err := b.OpenRoom(topic); err != nil {
+		t.Fatal(err)
+	}
+	res, err := b.Post(topic, room.Draft{Content: "first words here"})
+	if err != nil || !res.Delivered {
+		t.Fatalf("post: %+v %v", res, err)
+	}
+	pd := nextEvent(t, b, func(e tui.PostDelivered) bool { return e.Post.MessageID == res.Post.MessageID })
+	if pd.Post.Role != room.RoleAdmin || pd.Post.Speaker != "Alice" || pd.Topic != topic {
+		t.Fatalf("post = %+v", pd)
+	}
+	data, err := os.ReadFile(filepath.Join(a.dataDir, "logs", "main", topic+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(bytes.TrimSpace(data), &rec); err != nil || rec["speaker"] != "Alice" || rec["content"] != "first words here" {
+		t.Fatalf("log line %q (%v)", data, err)
+	}
+	var topics []tui.TopicInfo
+	testkit.Eventually(t, "the topic named from its first post", func() bool {
+		topics, err = b.Topics()
+		return err == nil && len(topics) == 1 && topics[0].Name != ""
+	})
+	if topics[0].Name != "first words here" || !topics[0].Indexed {
+		t.Fatalf("topics = %+v", topics)
+	}
+	opts, err := a.uiOptions()
+	if err != nil || len(opts.Keys["new_topic"]) != 1 || opts.AdminID != "admin" {
+		t.Fatalf("ui options %+v %v", opts, err)
+	}
+}
+
+// TestDeleteTopicStopsSeatsFirst: deleting a topic stops its running seats
+// (a requested stop, never a failure), forgets their screens, deletes the
+// log and the index entry, and closes the room.
+func TestDeleteTopicStopsSeatsFirst(t *testing.T) {
+	a, b := openTest(t)
+	topic, _ := b.NewTopic()
+	if _, err := b.Post(topic, room.Draft{Content: "to be deleted"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.StartSeat(topic, "sh", 80, 24); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.Seats(topic); len(s) != 1 || s[0].State != tui.SeatRunning {
+		t.Fatalf("seats after start = %+v (a generic CLI shows running at once)", s)
+	}
+	if err := b.DeleteTopic(topic); err != nil {
+		t.Fatal(err)
+	}
+	ev := nextEvent(t, b, func(e tui.SeatChanged) bool { return e.State == tui.SeatExited })
+	if !ev.Requested || ev.Err != "" {
+		t.Fatalf("seat exit = %+v, want a requested stop", ev)
+	}
+	if a.seats.Running("sh") || len(b.Seats(topic)) != 0 {
+		t.Fatalf("seat still there after the delete: %+v", b.Seats(topic))
+	}
+	if _, err := os.Stat(filepath.Join(a.dataDir, "logs", "main", topic+".jsonl")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("log file after delete: %v", err)
+	}
+	if ts, _ := b.Topics(); len(ts) != 0 {
+		t.Fatalf("topics after delete = %+v", ts)
+	}
+	if _, err := b.Roster(topic); !errors.Is(err, room.ErrNoRoom) {
+		t.Fatalf("roster after delete: %v, want ErrNoRoom", err)
+	}
+}
+
+// TestDeleteAccountRefusals: the admin cannot be deleted, nor an account
+// whose seat runs; once stopped it can.
+func TestDeleteAccountRefusals(t *testing.T) {
+	_, b := openTest(t)
+	if err := b.DeleteAccount("admin"); !errors.Is(err, config.ErrAdminAccount) {
+		t.Fatalf("delete admin: %v", err)
+	}
+	topic, _ := b.NewTopic()
+	if _, err := b.StartSeat(topic, "sh", 80, 24); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.DeleteAccount("sh"); !errors.Is(err, errAccountRunning) {
+		t.Fatalf("delete running: %v", err)
+	}
+	if err := b.StopSeat(topic, "sh"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.DeleteAccount("sh"); err != nil {
+		t.Fatalf("delete stopped: %v", err)
+	}
+}
+
+// TestSkippedLinesReportedOnce: unreadable lines in a topic's log are
+// reported as one LinesSkipped per new count, however often it is read.
+func TestSkippedLinesReportedOnce(t *testing.T) {
+	a, b := openTest(t)
+	topic, _ := b.NewTopic()
+	if _, err := b.Post(topic, room.Draft{Content: "a good line"}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(a.dataDir, "logs", "main", topic+".jsonl")
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString("{torn\n")
+	_ = f.Close()
+	for range 3 {
+		if _, _, err := b.History(topic, "", 50); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ev := nextEvent(t, b, func(e tui.LinesSkipped) bool { return true })
+	if ev.Topic != topic || ev.Count != 1 {
+		t.Fatalf("LinesSkipped = %+v", ev)
+	}
+	// A marker event after the reads: no second LinesSkipped before it.
+	b.notes.Publish(tui.Notice{Text: "marker"})
+	for {
+		evs, _ := b.NextEvents(16)
+		for _, e := range evs {
+			switch e := e.(type) {
+			case tui.LinesSkipped:
+				t.Fatalf("reported again: %+v", e)
+			case tui.Notice:
+				if e.Text == "marker" {
+					return
+				}
+			}
+		}
+	}
+}
+
+// TestEventsResyncAfterACutOff: a UI that stopped reading is cut off by the
+// hub rather than growing memory; its next read says Resynced and later
+// events reach it on a fresh subscription.
+func TestEventsResyncAfterACutOff(t *testing.T) {
+	a, b := openTest(t)
+	topic, _ := b.NewTopic()
+	if err := b.OpenRoom(topic); err != nil {
+		t.Fatal(err)
+	}
+	admin := room.Hello{Name: "Alice", AccountID: "admin"}
+	for range 1<<16 + 8 { // more roster changes than a subscriber may hold
+		a.hub.SetAdmin(admin)
+	}
+	nextEvent(t, b, func(tui.Resynced) bool { return true })
+	res, err := b.Post(topic, room.Draft{Content: "after the resync"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nextEvent(t, b, func(e tui.PostDelivered) bool { return e.Post.MessageID == res.Post.MessageID })
+}
+
+// TestEventsArePlainCopies: what the UI gets shares no pointer with the
+// room: changing a roster hue in the UI changes nothing in the hub.
+func TestEventsArePlainCopies(t *testing.T) {
+	a, b := openTest(t)
+	topic, _ := b.NewTopic()
+	hue := 120
+	a.hub.SetAdmin(room.Hello{Name: "Alice", AccountID: "admin", Hue: &hue})
+	if err := b.OpenRoom(topic); err != nil {
+		t.Fatal(err)
+	}
+	ev := nextEvent(t, b, func(e tui.RosterChanged) bool { return e.Topic == topic })
+	*ev.Roster[0].Hue = 7
+	roster, _ := a.hub.Roster(topic)
+	if *roster[0].Hue != 120 {
+		t.Fatalf("the hub's hue changed to %d through a UI event", *roster[0].Hue)
+	}
+}
+
+// TestCloseEndsTheWaits: after Close, NextEvents and WaitScreens return
+// at once with ok false.
+func TestCloseEndsTheWaits(t *testing.T) {
+	_, b := openTest(t)
+	done := make(chan string, 2)
+	go func() {
+		for {
+			if _, ok := b.NextEvents(8); !ok {
+				done <- "events"
+				return
+			}
+		}
+	}()
+	go func() {
+		var gen uint64
+		for {
+			var ok bool
+			if gen, ok = b.WaitScreens(gen); !ok {
+				done <- "screens"
+				return
+			}
+		}
+	}()
+	b.Close()
+	var got []string
+	for range 2 {
+		select {
+		case w := <-done:
+			got = append(got, w)
+		case <-time.After(testkit.Wait):
+			t.Fatalf("waits still blocked after Close; ended: %v", got)
+		}
+	}
+	if !strings.Contains(strings.Join(got, ","), "events") {
+		t.Fatalf("ended: %v", got)
+	}
+}
