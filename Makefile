@@ -13,7 +13,13 @@ FUZZTIME  ?= 20s
 BENCHTIME ?= 1s
 SOAK      ?= 60s
 
-.PHONY: build run test unit vet fmt-check arch cross clis fuzz bench newcomer clean soak compare
+# Lint tools, pinned; `go run pkg@version` builds each once into the Go cache.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
+GOCYCLO     := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
+GOLANGCI    := github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
+
+.PHONY: build run test unit vet lint fmt-check arch cross clis fuzz bench newcomer clean soak compare
 
 build:
 	$(GO) build -o $(BIN) .
@@ -57,6 +63,19 @@ arch:
 	  grep -v -E '/pullcept/(app|tui)$$' || true); \
 	if [ -n "$$both" ]; then echo "arch: only app may import both tui and the domain:"; echo "$$both"; fail=1; fi; \
 	[ $$fail -eq 0 ] && echo "arch: ok"
+
+# The code budget (docs/design.md §14): staticcheck clean; no function
+# unreachable from main (deadcode; test helpers live in _test.go files);
+# cyclomatic complexity at most 30 (gocyclo, tests included); no non-test
+# function over 80 lines (golangci-lint's funlen, .ci/golangci.yml).
+lint:
+	$(GO) run $(STATICCHECK) $(PKGS) $(TESTPKGS) $(BENCHPKG)
+	@out=$$($(GO) run $(DEADCODE) $(PKGS)); \
+	if [ -n "$$out" ]; then echo "deadcode: unreachable from main:"; echo "$$out"; exit 1; fi
+	@out=$$($(GO) run $(GOCYCLO) -over 30 -ignore '^testdata/clis/' .); \
+	if [ -n "$$out" ]; then echo "gocyclo: over 30:"; echo "$$out"; exit 1; fi
+	$(GO) run $(GOLANGCI) run -c .ci/golangci.yml $(PKGS) $(TESTPKGS) $(BENCHPKG)
+	@echo "lint: ok"
 
 cross:
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null .
