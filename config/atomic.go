@@ -17,8 +17,8 @@ import (
 // perm. When path is a symlink the file it points to is replaced and the
 // link stays (a user's linked .mcp.json remains linked). The parent
 // directory must exist. Errors name the path and wrap the cause. It is the
-// one atomic write of the app: config.json, mcp-servers.json, a seat's
-// .mcp.json and the topic index all go through it.
+// one atomic write of the app: config.json, a seat's .mcp.json and the
+// topic index all go through it.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	return AtomicFile{}.Write(path, data, perm)
 }

@@ -331,28 +331,3 @@ func renameKey(o Object, from, to string) Object {
 	}
 	return out
 }
-
-// AddMCPAccounts gives every mcp-servers.json entry without an mcp account
-// one (spec «ローカル MCP サーバ»): id "mcp-<entry>", the entry's name, no
-// hue, kind mcp. The id comes from the entry name so a server that speaks
-// before the first Save speaks as the account the UI later lists. Nothing is
-// written; it returns the ids added (an id already taken is skipped).
-func (c *Config) AddMCPAccounts(s *MCPServers) []string {
-	var added []string
-	for _, name := range s.Names() {
-		has := false
-		for _, a := range c.Accounts {
-			if a.Kind == KindMCP && a.Server == name {
-				has = true
-				break
-			}
-		}
-		id := "mcp-" + name
-		if has || c.Index(id) >= 0 {
-			continue
-		}
-		c.Accounts = append(c.Accounts, Account{ID: id, Name: name, Kind: KindMCP, Server: name})
-		added = append(added, id)
-	}
-	return added
-}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -327,29 +326,6 @@ func TestSaveKeepsStoredEnvValues(t *testing.T) {
 	c2.Accounts[0].Env[1].Value = ""
 	if err := c2.Save(dir); err != nil {
 		t.Errorf("name-only var refused: %v", err)
-	}
-}
-
-func TestAddMCPAccounts(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, MCPServersFileName), []byte(`{"mcpServers": {"github-webhook-mcp": {"command": "node"}, "known": {"command": "x"}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s, err := LoadMCPServers(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &Config{Accounts: []Account{{ID: "k", Name: "Known", Kind: KindMCP, Server: "known"}}}
-	added := c.AddMCPAccounts(s)
-	if !slices.Equal(added, []string{"mcp-github-webhook-mcp"}) {
-		t.Fatalf("added %q", added)
-	}
-	a, _ := c.Account("mcp-github-webhook-mcp")
-	if a.Kind != KindMCP || a.Server != "github-webhook-mcp" || a.Name != "github-webhook-mcp" || a.Hue != nil {
-		t.Errorf("made %+v", a)
-	}
-	if again := c.AddMCPAccounts(s); again != nil {
-		t.Errorf("second call added %q", again)
 	}
 }
 

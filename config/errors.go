@@ -8,8 +8,8 @@ var (
 	// ErrNoDataDir: neither PULLCEPT_HOME nor the OS config dir is known
 	// (DESIGN §12).
 	ErrNoDataDir = errors.New("no data directory")
-	// ErrBadFile: config.json or mcp-servers.json is not valid JSON or has
-	// the wrong shape. The file is left untouched.
+	// ErrBadFile: config.json is not valid JSON or has the wrong shape. The
+	// file is left untouched.
 	ErrBadFile = errors.New("bad config file")
 	// ErrNoID: an account has an empty id (the id is the identity, DESIGN §0).
 	ErrNoID = errors.New("account id is empty")

@@ -136,9 +136,6 @@ func (o *Object) Keys() []string {
 	return append([]string(nil), o.keys...)
 }
 
-// Len is the number of members.
-func (o *Object) Len() int { return len(o.keys) }
-
 // Clone returns an independent copy (raw values are copied too).
 func (o *Object) Clone() Object {
 	c := Object{keys: append([]string(nil), o.keys...)}
