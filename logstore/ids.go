@@ -32,12 +32,10 @@ func NewTopicID() string {
 // callers that hold only the Store.
 func (s *Store) NewTopicID() string { return NewTopicID() }
 
-// CheckTopicID reports whether id can name a topic: 1–100 bytes of ASCII
+// checkTopicID reports whether id can name a topic: 1–100 bytes of ASCII
 // letters, digits, '-', '_' and '.', not starting or ending with '.', and not
 // a Windows device name (CON, NUL, COM1 …). Such an id is a file name stem on
 // every platform and cannot leave logs/main/. The error wraps ErrBadTopicID.
-func CheckTopicID(id string) error { return checkTopicID(id) }
-
 func checkTopicID(id string) error {
 	if id == "" || len(id) > maxTopicIDLen {
 		return fmt.Errorf("%w: %q: must be 1 to %d bytes", ErrBadTopicID, id, maxTopicIDLen)

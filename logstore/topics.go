@@ -17,7 +17,7 @@ import (
 
 // Topic is one topic as the topic list shows it (DESIGN §8).
 type Topic struct {
-	// ID is the file name stem of <ID>.jsonl (see CheckTopicID).
+	// ID is the file name stem of <ID>.jsonl (see checkTopicID).
 	ID string
 	// Name is the index's name; when the index has none (or no entry) and
 	// the file has a readable post, one made from the first post (shown, not

@@ -43,7 +43,7 @@ func findTopic(t *testing.T, s *Store, id string) (Topic, bool) {
 func TestLazyCreation(t *testing.T) {
 	s, data := openStore(t)
 	id := s.NewTopicID()
-	if err := CheckTopicID(id); err != nil {
+	if err := checkTopicID(id); err != nil {
 		t.Fatalf("NewTopicID() = %q: %v", id, err)
 	}
 	if u, err := uuid.Parse(id); err != nil || u.Version() != 7 {
