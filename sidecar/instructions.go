@@ -1,9 +1,6 @@
 package sidecar
 
-import (
-	"strings"
-	"unicode/utf16"
-)
+import "strings"
 
 // InstructionsLimit is the most UTF-16 code units the server instructions may
 // have after the agent's name is inserted (DESIGN §7, spec «部屋の作法» #273,
@@ -58,14 +55,4 @@ func Instructions(name string, unseenHistory bool) string {
 		look = unseenLine
 	}
 	return strings.NewReplacer("{name}", name, "{lookback}", look).Replace(instructionsTemplate)
-}
-
-// utf16Len is a string's length as JavaScript counts it (UTF-16 code units),
-// which is how Claude Code measures the instructions it keeps.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
 }

@@ -24,9 +24,6 @@ func TestInstructionsLength(t *testing.T) {
 			if n := len(utf16.Encode([]rune(s))); n > InstructionsLimit {
 				t.Errorf("%s name, unseen=%v: %d UTF-16 units > %d", label, unseen, n, InstructionsLimit)
 			}
-			if n, m := utf16Len(s), len(utf16.Encode([]rune(s))); n != m {
-				t.Errorf("utf16Len = %d, utf16.Encode gives %d", n, m)
-			}
 		}
 	}
 }
