@@ -19,8 +19,6 @@ var (
 	// ErrNoAdmin: the UI posted before declaring its identity with
 	// Hub.SetAdmin, so the room has no admin seat to stamp the post from.
 	ErrNoAdmin = errors.New("no admin identity set")
-	// ErrNoSpeaker: a notice without a speaker name.
-	ErrNoSpeaker = errors.New("notice has no speaker")
 	// ErrNoMessage: a history request's before names no post the room knows.
 	ErrNoMessage = errors.New("no such message")
 	// ErrNoUsage: the usage book is not written yet (DESIGN §11, a later

@@ -4,7 +4,7 @@ package room
 // needs: the origin (connection) that said it and its room order.
 type floorEntry struct {
 	post   Post
-	origin uint64 // 0 for notices: no connection said them
+	origin uint64
 	seq    uint64
 }
 

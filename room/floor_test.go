@@ -9,7 +9,7 @@ import (
 // TestFloorJudgement drives the floor through Deliver (DESIGN §2, spec «床»).
 func TestFloorJudgement(t *testing.T) {
 	type step struct {
-		who      string // conn name, "ui" or "app"
+		who      string // conn name or "ui"
 		lastSeen string // message id, "" or "?" (a stranger's id); "@k" = id of the k-th delivered post (1-based)
 		want     []int  // missed posts (indexes of delivered posts, 1-based); nil = delivered
 		join     string // instead of posting: seat this conn now
@@ -41,12 +41,6 @@ func TestFloorJudgement(t *testing.T) {
 		}},
 		{"rejection then retry with the newest missed", []step{
 			{who: "A"}, {who: "B", want: []int{1}}, {who: "B", lastSeen: "@1"},
-		}},
-		{"notices count against others", []step{
-			{who: "app"}, {who: "A", want: []int{1}}, {who: "A", lastSeen: "@1"},
-		}},
-		{"notices are never rejected", []step{
-			{who: "A"}, {who: "app"}, {who: "mcp"},
 		}},
 		{"the ui is judged too", []step{
 			{who: "A"}, {who: "ui", want: []int{1}}, {who: "ui", lastSeen: "@1"}, {who: "B", lastSeen: "@1", want: []int{2}},
@@ -84,14 +78,6 @@ func TestFloorJudgement(t *testing.T) {
 				switch st.who {
 				case "ui":
 					res, err = h.Post("t", d)
-				case "app":
-					var p Post
-					p, err = h.AppNotice("t", d.Content)
-					res = Result{Delivered: true, Post: p}
-				case "mcp":
-					var p Post
-					p, err = h.Notice("t", "gh", "GitHub", d.Content)
-					res = Result{Delivered: true, Post: p}
 				default:
 					res, err = conns[st.who].Post(d)
 				}

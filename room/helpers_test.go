@@ -239,6 +239,19 @@ func say(t testing.TB, c *Conn, content, lastSeen string) Post {
 	return res.Post
 }
 
+// uiSay posts content from the UI (the admin's seat) and requires delivery.
+func uiSay(t testing.TB, h *Hub, topic, content string) Post {
+	t.Helper()
+	res, err := h.Post(topic, Draft{Content: content})
+	if err != nil {
+		t.Fatalf("ui post %q to %s: %v", content, topic, err)
+	}
+	if !res.Delivered {
+		t.Fatalf("ui post %q to %s rejected, missed %d", content, topic, len(res.Missed))
+	}
+	return res.Post
+}
+
 // nextEvent returns the next event of type T from s matching ok, skipping
 // others, or fails at the deadline.
 func nextEvent[T Event](t testing.TB, s *Subscription, ok func(T) bool) T {

@@ -50,7 +50,7 @@ type Hub struct {
 	newID    func() string
 	logger   *slog.Logger
 
-	nextOrigin  atomic.Uint64 // origins are > 0; 0 marks notices
+	nextOrigin  atomic.Uint64 // origins are > 0
 	adminOrigin uint64        // the UI's one in-process connection, in every room
 
 	mu     sync.Mutex // guards rooms, admin, closed
@@ -103,16 +103,12 @@ type senderKind int
 const (
 	sendUI senderKind = iota
 	sendSocket
-	sendMCP
-	sendApp
 )
 
 // sender is who hands a draft to deliver.
 type sender struct {
-	kind    senderKind
-	origin  uint64 // sendUI, sendSocket
-	account string // sendMCP
-	speaker string // sendMCP
+	kind   senderKind
+	origin uint64
 }
 
 // NewHub makes a hub with no open room. It never fails today; the error is
@@ -270,35 +266,6 @@ func (h *Hub) Post(topicID string, d Draft) (Result, error) {
 		return Result{}, err
 	}
 	return h.deliver(r, sender{kind: sendUI, origin: h.adminOrigin}, d)
-}
-
-// Notice posts a local MCP server's notice (role mcp, DESIGN §4): speaker and
-// accountID as given, no mention processing and no `to` (its text is
-// external), never rejected by the floor. Errors: ErrNoRoom, ErrNoSpeaker,
-// ErrEmptyPost, ErrClosed.
-func (h *Hub) Notice(topicID, accountID, speaker, content string) (Post, error) {
-	speaker = strings.TrimSpace(speaker)
-	if speaker == "" {
-		return Post{}, ErrNoSpeaker
-	}
-	r, err := h.room(topicID)
-	if err != nil {
-		return Post{}, err
-	}
-	res, err := h.deliver(r, sender{kind: sendMCP, account: accountID, speaker: speaker}, Draft{Content: content})
-	return res.Post, err
-}
-
-// AppNotice posts Pullcept's own notice (role app, speaker AppSpeaker,
-// from_app, no account, DESIGN §4), never rejected by the floor. Errors:
-// ErrNoRoom, ErrEmptyPost, ErrClosed.
-func (h *Hub) AppNotice(topicID, content string) (Post, error) {
-	r, err := h.room(topicID)
-	if err != nil {
-		return Post{}, err
-	}
-	res, err := h.deliver(r, sender{kind: sendApp}, Draft{Content: content})
-	return res.Post, err
 }
 
 // History returns up to limit posts of topicID older than the post before
@@ -489,45 +456,31 @@ func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (res Result, first 
 	if r.closeErr != nil {
 		return Result{}, false, r.closeErr
 	}
-	var p Post
-	var origin, joinSeq uint64
-	switch s.kind {
-	case sendUI, sendSocket:
-		m := r.member(s.origin)
-		if m == nil {
-			if s.kind == sendUI {
-				return Result{}, false, ErrNoAdmin
-			}
-			return Result{}, false, fmt.Errorf("connection has no seat in room %q: %w", r.topic, ErrNoRoom)
+	m := r.member(s.origin)
+	if m == nil {
+		if s.kind == sendUI {
+			return Result{}, false, ErrNoAdmin
 		}
-		origin, joinSeq = m.origin, m.joinSeq
-		p.Role = m.role
-		p.Speaker = m.hello.Name
-		p.FullName = m.hello.FullName
-		p.Account = m.hello.AccountID
-		p.Hue = m.hello.Hue
-		body, mentions := d.Content, []string(nil)
-		if strings.ContainsAny(d.Content, "@＠") { // the roster names only when needed
-			body, mentions = TakeMentions(d.Content, r.names())
-		}
-		if mentions != nil && strings.TrimSpace(body) == "" {
-			return Result{}, false, ErrOnlyMentions
-		}
-		p.Content = body
-		p.To = Addressees(d.To)
-		for _, name := range mentions {
-			p.To = addName(p.To, name)
-		}
-	case sendMCP:
-		p.Role = RoleMCP
-		p.Speaker = s.speaker
-		p.Account = s.account
-		p.Content = d.Content
-	case sendApp:
-		p.Role = RoleApp
-		p.Speaker = AppSpeaker
-		p.FromApp = true
-		p.Content = d.Content
+		return Result{}, false, fmt.Errorf("connection has no seat in room %q: %w", r.topic, ErrNoRoom)
+	}
+	p := Post{
+		Role:     m.role,
+		Speaker:  m.hello.Name,
+		FullName: m.hello.FullName,
+		Account:  m.hello.AccountID,
+		Hue:      m.hello.Hue,
+	}
+	body, mentions := d.Content, []string(nil)
+	if strings.ContainsAny(d.Content, "@＠") { // the roster names only when needed
+		body, mentions = TakeMentions(d.Content, r.names())
+	}
+	if mentions != nil && strings.TrimSpace(body) == "" {
+		return Result{}, false, ErrOnlyMentions
+	}
+	p.Content = body
+	p.To = Addressees(d.To)
+	for _, name := range mentions {
+		p.To = addName(p.To, name)
 	}
 	p.MessageID = d.MessageID
 	if p.MessageID == "" {
@@ -538,15 +491,13 @@ func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (res Result, first 
 		p.TS = h.now().UTC().Format(TimeLayout)
 	}
 
-	// Notices are never judged (DESIGN §2); every other post is, the UI's too.
-	if s.kind == sendUI || s.kind == sendSocket {
-		if missed := r.floor.judge(d.LastSeen, origin, joinSeq); len(missed) > 0 {
-			return Result{Delivered: false, Post: p, Missed: missed}, false, nil
-		}
+	// Every post is judged, the UI's too (docs/design.md §2).
+	if missed := r.floor.judge(d.LastSeen, m.origin, m.joinSeq); len(missed) > 0 {
+		return Result{Delivered: false, Post: p, Missed: missed}, false, nil
 	}
 
 	r.seq++
-	r.floor.push(floorEntry{post: p, origin: origin, seq: r.seq})
+	r.floor.push(floorEntry{post: p, origin: m.origin, seq: r.seq})
 	res = Result{Delivered: true, Post: p}
 	if h.log != nil {
 		if err := h.log.Append(r.topic, toRecord(p)); err != nil {

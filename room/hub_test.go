@@ -36,23 +36,6 @@ func TestRoles(t *testing.T) {
 			}
 			return res.Post
 		}, RoleAdmin},
-		{"mcp notice", testAccounts, func(t *testing.T, h *Hub) Post {
-			p, err := h.Notice("t", "gh", "GitHub", "PR opened")
-			if err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}, RoleMCP},
-		{"app notice", testAccounts, func(t *testing.T, h *Hub) Post {
-			p, err := h.AppNotice("t", "seat stopped")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if p.Speaker != AppSpeaker || !p.FromApp || p.Account != "" {
-				t.Fatalf("app notice stamped %+v", p)
-			}
-			return p
-		}, RoleApp},
 		{"socket claude_code", testAccounts, socket("cc"), RoleClaudeCode},
 		{"socket codex_cli", testAccounts, socket("cx"), RoleCodexCLI},
 		{"socket cli", testAccounts, socket("gen"), RoleCLI},
@@ -138,19 +121,7 @@ func TestTyping(t *testing.T) {
 	}
 	check("ui post", res.Post, []string{"cc", "cx"}, "me")
 
-	n, err := h.Notice("t", "gh", "GitHub", "notice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	check("mcp notice", n, []string{"me", "cc", "cx"}, "gh")
-
-	app, err := h.AppNotice("t", "app notice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	check("app notice", app, []string{"me", "cc", "cx"}, "")
-
-	p2 := say(t, b, "from Kai", app.MessageID)
+	p2 := say(t, b, "from Kai", res.Post.MessageID)
 	check("other seat", p2, []string{"me", "cc"}, "cx")
 
 	// Typing order is delivery order.
@@ -162,7 +133,7 @@ func TestTyping(t *testing.T) {
 		}
 	}
 	terms.mu.Unlock()
-	if want := []string{res.Post.MessageID, n.MessageID, app.MessageID, p2.MessageID}; !slices.Equal(order, want) {
+	if want := []string{res.Post.MessageID, p2.MessageID}; !slices.Equal(order, want) {
 		t.Fatalf("typed into cc in order %q, want %q", order, want)
 	}
 }
@@ -224,26 +195,16 @@ func TestFirstPost(t *testing.T) {
 	sub := h.Subscribe()
 	defer sub.Close()
 
-	p1, err := h.AppNotice("new", "first")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.AppNotice("new", "second"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.AppNotice("old", "third"); err != nil {
-		t.Fatal(err)
-	}
+	p1 := uiSay(t, h, "new", "first")
+	uiSay(t, h, "new", "second")
+	uiSay(t, h, "old", "third")
 	if got := log.firstIDs(); !slices.Equal(got, []string{p1.MessageID}) {
 		t.Fatalf("first posts %q, want only %q", got, p1.MessageID)
 	}
 
 	log.noteErr = fmt.Errorf("index: %w", fs.ErrPermission)
 	mustOpen(t, h, "third")
-	p3, err := h.AppNotice("third", "hello")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p3 := uiSay(t, h, "third", "hello")
 	lf := nextEvent[LogFailed](t, sub, nil)
 	if lf.MessageID != p3.MessageID || !errors.Is(lf.Err, fs.ErrPermission) {
 		t.Fatalf("LogFailed %+v", lf)
@@ -467,11 +428,8 @@ func TestAdmin(t *testing.T) {
 	if err := h.OpenRoom(""); !errors.Is(err, ErrNoRoom) {
 		t.Fatalf("OpenRoom(\"\"): %v", err)
 	}
-	if _, err := h.Notice("after", "gh", " ", "x"); !errors.Is(err, ErrNoSpeaker) {
-		t.Fatalf("notice without speaker: %v", err)
-	}
-	if _, err := h.AppNotice("after", "  "); !errors.Is(err, ErrEmptyPost) {
-		t.Fatalf("empty app notice: %v", err)
+	if _, err := h.Post("after", Draft{Content: "  ", LastSeen: res.Post.MessageID}); !errors.Is(err, ErrEmptyPost) {
+		t.Fatalf("empty ui post: %v", err)
 	}
 }
 
@@ -599,17 +557,5 @@ func waitGoroutines(t *testing.T, base int) {
 			t.Fatalf("goroutines: %d, want ≤ %d\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(5 * time.Millisecond) // polling a condition with a deadline
-	}
-}
-
-// TestNoticeContentKept: notices keep their text as given (no trimming of
-// lines, no mention removal), TS is the room's.
-func TestNoticeContentKept(t *testing.T) {
-	h := newTestHub(t, nil, nil, testAccounts)
-	mustOpen(t, h, "t")
-	text := "  line one\n@someone\n"
-	p, err := h.Notice("t", "gh", "GitHub", text)
-	if err != nil || p.Content != text || p.Account != "gh" || p.Speaker != "GitHub" || !strings.HasSuffix(p.TS, "Z") {
-		t.Fatalf("notice %+v, %v", p, err)
 	}
 }

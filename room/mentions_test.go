@@ -135,24 +135,6 @@ func TestDeliverAddressing(t *testing.T) {
 	}
 }
 
-// TestNoticesSkipMentions: MCP notices are external text: no mention
-// processing, no to (DESIGN §3).
-func TestNoticesSkipMentions(t *testing.T) {
-	h := newTestHub(t, nil, nil, testAccounts)
-	mustOpen(t, h, "t")
-	seat(t, h, "t", "Lin", "cc")
-	p, err := h.Notice("t", "gh", "GitHub", "@Lin review requested")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.Content != "@Lin review requested" || p.To != nil {
-		t.Fatalf("notice rewritten: %q to %q", p.Content, p.To)
-	}
-	if _, err := h.Notice("t", "gh", "GitHub", "@Lin"); err != nil {
-		t.Fatalf("a notice that is only a name is still a notice: %v", err)
-	}
-}
-
 func FuzzTakeMentions(f *testing.F) {
 	f.Add("@Lin hello", "Lin", "Claude Lay")
 	f.Add("お疲れ様です＠Lin、確認", "Lin", "リン")

@@ -33,7 +33,7 @@ func TestTag(t *testing.T) {
 		},
 		{
 			"utc location",
-			Post{Role: RoleApp, Speaker: AppSpeaker, MessageID: "m3", TS: "2026-10-01T16:14:05+09:00"},
+			Post{Role: RoleApp, Speaker: "Pullcept", MessageID: "m3", TS: "2026-10-01T16:14:05+09:00"},
 			time.UTC,
 			`[pullcept] {"role":"app","from":"Pullcept","message_id":"m3","at":"2026-10-01T07:14+00:00"}`,
 		},

@@ -21,9 +21,6 @@ const (
 	RoleUnknown    Role = "unknown"
 )
 
-// AppSpeaker is the speaker name of Pullcept's own notices (role app).
-const AppSpeaker = "Pullcept"
-
 // Protocol is the wire protocol version carried in hello (DESIGN §6).
 const Protocol = 11
 
