@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room/pubsub"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // TestRoles: the role comes from the entry point alone (DESIGN §4).
@@ -547,15 +547,19 @@ func TestStuckSubscriberCutOff(t *testing.T) {
 	}
 }
 
-// waitGoroutines waits until the goroutine count is back to base.
+// waitGoroutines waits until the goroutine count is back to base; on
+// failure it logs every goroutine's stack, which names the leak.
 func waitGoroutines(t *testing.T, base int) {
 	t.Helper()
-	deadline := time.Now().Add(waitFor)
-	for runtime.NumGoroutine() > base {
-		if time.Now().After(deadline) {
+	settled := false
+	defer func() {
+		if !settled {
 			buf := make([]byte, 1<<16)
-			t.Fatalf("goroutines: %d, want ≤ %d\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
+			t.Logf("%d goroutines, want ≤ %d:\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
 		}
-		time.Sleep(5 * time.Millisecond) // polling a condition with a deadline
-	}
+	}()
+	testkit.Eventually(t, fmt.Sprintf("the goroutine count back to %d", base), func() bool {
+		return runtime.NumGoroutine() <= base
+	})
+	settled = true
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // Load figures (issue 5 "Load").
@@ -364,17 +365,10 @@ func TestLoadSoak(t *testing.T) {
 		}
 		conns[i] = ws
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testkit.Eventually(t, fmt.Sprintf("all %d clients in the roster", loadClients), func() bool {
 		r, err := hub.Roster(loadTopic)
-		if err == nil && len(r) == loadClients {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("roster has %d of %d clients (%v)", len(r), loadClients, err)
-		}
-		time.Sleep(5 * time.Millisecond) // polling a condition with a deadline
-	}
+		return err == nil && len(r) == loadClients
+	})
 
 	rssBefore, haveRSS := settledRSS()
 	var rssPeak atomic.Int64
@@ -442,27 +436,19 @@ func TestLoadSoak(t *testing.T) {
 		missed += tl.missedSeen
 		ownBy[fmt.Sprintf("acct-%02d", i)] = len(tl.delivered)
 	}
-	drainBy := time.Now().Add(loadDrain)
-	for {
-		done := true
+	testkit.EventuallyWithin(t, loadDrain, fmt.Sprintf("both subscribers and every typing queue to have all %d posts", total), func() bool {
 		for _, st := range subs {
 			if st.count() < total {
-				done = false
+				return false
 			}
 		}
 		for _, tp := range tapes {
 			if n, enter, _, _ := tp.counts(); n < total-ownBy[tp.account] || enter < n {
-				done = false
+				return false
 			}
 		}
-		if done {
-			break
-		}
-		if time.Now().After(drainBy) {
-			t.Fatalf("subscribers or typing queues still short of %d posts after %v", total, loadDrain)
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition with a deadline
-	}
+		return true
+	})
 	close(sampleStop)
 	<-sampleDone
 	rssAfter, _ := settledRSS()

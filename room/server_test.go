@@ -3,6 +3,7 @@ package room
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // newTestServer starts a server on h, closed at cleanup.
@@ -135,17 +138,13 @@ func (c *client) history(id, before string, limit int) HistoryResultFrame {
 // waitRoster waits until topic's roster has n members.
 func waitRoster(t testing.TB, h *Hub, topic string, n int) []Member {
 	t.Helper()
-	deadline := time.Now().Add(waitFor)
-	for {
-		r, err := h.Roster(topic)
-		if err == nil && len(r) == n {
-			return r
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("roster of %s: %d members (%v), want %d", topic, len(r), err, n)
-		}
-		time.Sleep(2 * time.Millisecond) // polling a condition with a deadline
-	}
+	var r []Member
+	testkit.Eventually(t, fmt.Sprintf("%d members in the roster of %s", n, topic), func() bool {
+		var err error
+		r, err = h.Roster(topic)
+		return err == nil && len(r) == n
+	})
+	return r
 }
 
 func TestServerAuth(t *testing.T) {
@@ -292,16 +291,10 @@ func TestServerFrames(t *testing.T) {
 
 	// ready reaches the seats.
 	a.send(map[string]string{"type": FrameReady})
-	deadline := time.Now().Add(waitFor)
-	for {
-		if _, ready := terms.snapshot(); slices.Equal(ready, []string{"t/cc"}) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("SidecarReady never called")
-		}
-		time.Sleep(2 * time.Millisecond) // polling a condition with a deadline
-	}
+	testkit.Eventually(t, "SidecarReady for t/cc", func() bool {
+		_, ready := terms.snapshot()
+		return slices.Equal(ready, []string{"t/cc"})
+	})
 	// The two sockets' hellos race each other: compare as a set.
 	if joined, _ := terms.snapshot(); !slices.Equal(slices.Sorted(slices.Values(joined)), []string{"t/cc", "t/me"}) {
 		t.Fatalf("SidecarJoined %q", joined)
@@ -520,13 +513,9 @@ func TestServerLimitsAndClose(t *testing.T) {
 	}
 	b.ws.Close()
 	waitRoster(t, h, "t", 1)
-	deadline := time.Now().Add(waitFor)
-	for dialStatus(t, s.URL(), bearer(s)) != http.StatusSwitchingProtocols {
-		if time.Now().After(deadline) {
-			t.Fatal("slot never freed")
-		}
-		time.Sleep(2 * time.Millisecond) // polling a condition with a deadline
-	}
+	testkit.Eventually(t, "the closed socket's slot to be free", func() bool {
+		return dialStatus(t, s.URL(), bearer(s)) == http.StatusSwitchingProtocols
+	})
 
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
