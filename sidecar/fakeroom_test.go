@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // waitLong bounds every wait in these tests: far above any healthy run on a
@@ -122,18 +123,13 @@ func (r *fakeRoom) stop() {
 // start listens again on the same address (the room "restarts").
 func (r *fakeRoom) start() {
 	r.t.Helper()
-	deadline := time.Now().Add(waitLong)
-	for {
-		ln, err := net.Listen("tcp", r.addr)
-		if err == nil {
-			r.serveOn(ln)
-			return
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("relisten on %s: %v", r.addr, err)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
+	var ln net.Listener
+	testkit.Eventually(r.t, "the fake room to listen on "+r.addr+" again", func() bool {
+		var err error
+		ln, err = net.Listen("tcp", r.addr)
+		return err == nil
+	})
+	r.serveOn(ln)
 }
 
 func (r *fakeRoom) handle(w http.ResponseWriter, req *http.Request) {
@@ -236,18 +232,6 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
-}
-
-// waitFor polls cond until it holds or waitLong passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(waitLong)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition with a deadline
-	}
 }
 
 // testEnv is a complete, admitted sidecar environment for room url.

@@ -29,6 +29,7 @@ import (
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // faultTopic is the room every fault test sits in.
@@ -351,7 +352,7 @@ func newSeatWorks(t *testing.T, m *seats.Manager, acct pconfig.Account, r *liveR
 	}
 	screenHas := func(what string) {
 		t.Helper()
-		waitFor(t, what, func() bool { return strings.Contains(s.Screen().Text(), what) })
+		testkit.Eventually(t, what, func() bool { return strings.Contains(s.Screen().Text(), what) })
 	}
 	screenHas("said: Delivered to the room.")
 	res, err := r.hub.Post(faultTopic, room.Draft{Content: "welcome back", LastSeen: joined.MessageID})
@@ -448,7 +449,7 @@ func TestSidecarDiesWithItsCLI(t *testing.T) {
 		t.Fatalf("parent CLI said %q", line)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) }) // only if the test failed
-	waitFor(t, "the sidecar to join the room", func() bool { return r.rosterLen() == 1 })
+	testkit.Eventually(t, "the sidecar to join the room", func() bool { return r.rosterLen() == 1 })
 
 	if err := parent.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -456,11 +457,11 @@ func TestSidecarDiesWithItsCLI(t *testing.T) {
 	_ = parent.Wait()
 	killed := time.Now()
 	// The sidecar is an orphan now: gone, or a zombie waiting for init.
-	waitFor(t, "the sidecar to exit after its CLI was killed", func() bool {
+	testkit.Eventually(t, "the sidecar to exit after its CLI was killed", func() bool {
 		st := procState(pid)
 		return st == "" || st == "Z"
 	})
 	exited := time.Since(killed)
-	waitFor(t, "the sidecar's socket to leave the room", func() bool { return r.rosterLen() == 0 })
+	testkit.Eventually(t, "the sidecar's socket to leave the room", func() bool { return r.rosterLen() == 0 })
 	t.Logf("the sidecar exited %v after its CLI was SIGKILLed", exited.Round(time.Millisecond))
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // End to end with clients no one here wrote (DESIGN §13): the pullcept binary
@@ -168,20 +169,13 @@ func (r *realRoom) drainReady() {
 // sidecar ended with its client (it must not outlive its CLI).
 func (r *realRoom) waitSeatLeft(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(inspectorRun)
-	for {
+	testkit.EventuallyWithin(t, inspectorRun, "the sidecar to leave the room after its client exited", func() bool {
 		members, err := r.hub.Roster(e2eTopic)
 		if err != nil {
 			t.Fatalf("Roster: %v", err)
 		}
-		if len(members) == 1 && members[0].Role == room.RoleAdmin {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the sidecar is still in the room after its client exited: %+v", members)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
+		return len(members) == 1 && members[0].Role == room.RoleAdmin
+	})
 }
 
 // lastPost is the newest post of e2eTopic.

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // decodePost decodes a post frame the fake room received.
@@ -452,7 +453,7 @@ func TestRoomRestart(t *testing.T) {
 	r.expect(t, room.FrameReady)
 
 	r.stop()
-	waitFor(t, "the sidecar to notice the room went away", func() bool {
+	testkit.Eventually(t, "the sidecar to notice the room went away", func() bool {
 		return strings.Contains(h.stderr.String(), "connection lost")
 	})
 	// During the outage calls answer within the reconnect wait, never hang.
