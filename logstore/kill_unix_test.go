@@ -23,6 +23,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // killEnv starts the helper: "<data dir> <topic> <first seq> <name prefix>".
@@ -100,7 +102,6 @@ type killRound struct {
 	appended int // highest seq whose Append returned; -1 none
 	indexed  int // highest n whose Rename returned; -1 none
 	errLine  string
-	changed  chan struct{} // capacity 1: a line arrived
 }
 
 func (k *killRound) read(r io.Reader, done chan<- struct{}) {
@@ -130,10 +131,6 @@ func (k *killRound) read(r io.Reader, done chan<- struct{}) {
 			k.errLine = line
 		}
 		k.mu.Unlock()
-		select {
-		case k.changed <- struct{}{}:
-		default:
-		}
 	}
 }
 
@@ -141,6 +138,27 @@ func (k *killRound) acked() (appended, indexed int, errLine string) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return k.appended, k.indexed, k.errLine
+}
+
+// waitStarted lets the helper of round append a few posts from seq next on
+// and write the index a few times; it kills the helper when it fails.
+func (k *killRound) waitStarted(t *testing.T, cmd *exec.Cmd, round, next int) {
+	t.Helper()
+	started := false
+	defer func() {
+		if !started {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	}()
+	testkit.EventuallyWithin(t, killStartWait, fmt.Sprintf("round %d: the helper to acknowledge append %d and index 2", round, next+3), func() bool {
+		a, i, e := k.acked()
+		if e != "" {
+			t.Fatalf("round %d: helper: %s", round, e)
+		}
+		return a >= next+3 && i >= 2
+	})
+	started = true
 }
 
 // killWatch is how long one round watches for a kill inside a write before
@@ -187,32 +205,10 @@ func TestKillDashNine(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		k := &killRound{appended: -1, indexed: -1, changed: make(chan struct{}, 1)}
+		k := &killRound{appended: -1, indexed: -1}
 		readDone := make(chan struct{})
 		go k.read(out, readDone)
-
-		// Let it append a few posts and write the index a few times.
-		deadline := time.Now().Add(killStartWait)
-		for {
-			a, i, e := k.acked()
-			if e != "" {
-				_ = cmd.Process.Kill()
-				_ = cmd.Wait()
-				t.Fatalf("round %d: helper: %s", rounds, e)
-			}
-			if a >= next+3 && i >= 2 {
-				break
-			}
-			if time.Now().After(deadline) {
-				_ = cmd.Process.Kill()
-				_ = cmd.Wait()
-				t.Fatalf("round %d: the helper acknowledged only append %d, index %d", rounds, a, i)
-			}
-			select {
-			case <-k.changed:
-			case <-time.After(100 * time.Millisecond):
-			}
-		}
+		k.waitStarted(t, cmd, rounds, next)
 		inWrite := killInsideWrite(t, path, cmd.Process.Pid, killWatch)
 		if !inWrite {
 			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
