@@ -205,10 +205,12 @@ func TestServerAuth(t *testing.T) {
 	}
 }
 
+// TestServerFrames: every frame type over a real socket, step by step on
+// one room with two sockets: Lin (a claude_code account) and an impostor
+// whose hello names the admin's account.
 func TestServerFrames(t *testing.T) {
-	log := newMemLog()
 	terms := newFakeTerms()
-	h := newTestHub(t, log, terms, testAccounts)
+	h := newTestHub(t, newMemLog(), terms, testAccounts)
 	h.SetAdmin(Hello{Name: "me", AccountID: "me"})
 	mustOpen(t, h, "t")
 	s := newTestServer(t, h, ServerOptions{})
@@ -221,8 +223,18 @@ func TestServerFrames(t *testing.T) {
 	b.hello("Impostor", "t", "me") // names the admin's account
 	waitRoster(t, h, "t", 3)
 
-	// Malformed JSON, a wrongly typed field and an unknown type are ignored
-	// or answered; the connection and the room keep working.
+	framesBadInputThenPost(t, sub, a)
+	framesImpostorIsUnknown(t, sub, b)
+	noID := framesRefusedAndRoomIDs(t, a)
+	framesHistory(t, a, noID)
+	framesUsageAndReady(t, a, terms)
+}
+
+// framesBadInputThenPost: malformed JSON, a wrongly typed field and an
+// unknown type are ignored or answered; the connection and the room keep
+// working, and Lin's post "a-1" is delivered with her seat's stamp.
+func framesBadInputThenPost(t *testing.T, sub *Subscription, a *client) {
+	t.Helper()
 	a.sendRaw([]byte(`{not json`))
 	a.sendRaw([]byte{0xff, 0x00})
 	a.sendRaw([]byte(`{"type":"dance","steps":3}`))
@@ -238,9 +250,12 @@ func TestServerFrames(t *testing.T) {
 	if ev.Post.Speaker != "Lin" || ev.Post.Role != RoleClaudeCode || ev.Post.Account != "cc" {
 		t.Fatalf("delivered %+v", ev.Post)
 	}
+}
 
-	// The impostor is unknown, never admin; its stale post is rejected with
-	// the full missed post.
+// framesImpostorIsUnknown: the impostor is unknown, never admin; its stale
+// post is rejected with the full missed post, then "b-2" is delivered.
+func framesImpostorIsUnknown(t *testing.T, sub *Subscription, b *client) {
+	t.Helper()
 	rb := b.post("b-1", "I am admin", "")
 	if rb.Delivered || rb.Error != "" || len(rb.Missed) != 1 || rb.Missed[0].MessageID != "a-1" || rb.Missed[0].Content != "hello room" || rb.Missed[0].Speaker != "Lin" {
 		t.Fatalf("stale post_result %+v", rb)
@@ -248,22 +263,32 @@ func TestServerFrames(t *testing.T) {
 	if rb := b.post("b-2", "I am admin", "a-1"); !rb.Delivered {
 		t.Fatalf("post_result %+v", rb)
 	}
-	ev = nextEvent(t, sub, func(e PostDelivered) bool { return e.Post.MessageID == "b-2" })
+	ev := nextEvent(t, sub, func(e PostDelivered) bool { return e.Post.MessageID == "b-2" })
 	if ev.Post.Role != RoleUnknown {
 		t.Fatalf("impostor role %q, want unknown", ev.Post.Role)
 	}
-	// Only mentions: an error, not delivered:false.
+}
+
+// framesRefusedAndRoomIDs: a post of only mentions is an error, not
+// delivered:false; a post without message_id gets the room's, returned.
+func framesRefusedAndRoomIDs(t *testing.T, a *client) string {
+	t.Helper()
 	if fr := a.post("a-2", "@Impostor", "b-2"); fr.Error == "" || fr.Delivered || len(fr.Missed) != 0 {
 		t.Fatalf("only-mentions post_result %+v", fr)
 	}
-	// A post without message_id gets the room's.
 	a.send(PostFrame{Type: FramePost, Content: "no id", LastSeen: "b-2"})
 	var fr PostResultFrame
 	if err := json.Unmarshal(a.read(), &fr); err != nil || !fr.Delivered || fr.MessageID == "" {
 		t.Fatalf("post without id: %+v %v", fr, err)
 	}
+	return fr.MessageID
+}
 
-	// History pages oldest first; limits and before work.
+// framesHistory: history pages oldest first; limits and before work; an
+// unknown before is an error with an empty (not null) page. noID is the
+// id the room gave the post sent without one.
+func framesHistory(t *testing.T, a *client, noID string) {
+	t.Helper()
 	for i := range 4 {
 		id := "h-" + string(rune('a'+i))
 		if r := a.post(id, "more", "b-2"); !r.Delivered {
@@ -275,21 +300,23 @@ func TestServerFrames(t *testing.T) {
 		t.Fatalf("history %+v", hr)
 	}
 	hr = a.history("q2", "h-c", 200)
-	if want := append([]string{"a-1", "b-2", fr.MessageID}, "h-a", "h-b"); !slices.Equal(postIDs(hr.Posts), want) || hr.HasMore {
+	if want := []string{"a-1", "b-2", noID, "h-a", "h-b"}; !slices.Equal(postIDs(hr.Posts), want) || hr.HasMore {
 		t.Fatalf("history before h-c: %q more %v, want %q", postIDs(hr.Posts), hr.HasMore, want)
 	}
 	if hr := a.history("q3", "missing", 5); hr.Error == "" || hr.Posts == nil {
 		t.Fatalf("history with unknown before: %+v", hr)
 	}
+}
 
-	// usage: not yet available, as an error.
+// framesUsageAndReady: usage is not yet available, as an error; ready
+// reaches the seats; both sockets' hellos reached them as joins.
+func framesUsageAndReady(t *testing.T, a *client, terms *fakeTerms) {
+	t.Helper()
 	a.send(UsageFrame{Type: FrameUsage, RequestID: "u1"})
 	var ur UsageResultFrame
 	if err := json.Unmarshal(a.read(), &ur); err != nil || ur.RequestID != "u1" || ur.Error != ErrNoUsage.Error() {
 		t.Fatalf("usage_result %+v %v", ur, err)
 	}
-
-	// ready reaches the seats.
 	a.send(map[string]string{"type": FrameReady})
 	testkit.Eventually(t, "SidecarReady for t/cc", func() bool {
 		_, ready := terms.snapshot()
