@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"net/http"
 	"os"
 	"runtime"
@@ -291,33 +292,72 @@ type loadClient struct {
 // stays within 2× + 50 MB of before.
 func TestLoadSoak(t *testing.T) {
 	dur := soakDuration(t)
+	rig := newLoadRig(t)
+	conns := rig.dial(t)
+
+	rssBefore, haveRSS := settledRSS()
+	sampler := startRSSSampler(rig.fail)
+	t.Cleanup(func() { sampler.stop() }) // a failed wait below must not leave it running
+	tallies, elapsed := rig.run(conns, dur)
+	if t.Failed() {
+		return
+	}
+	total := rig.waitDrained(t, tallies)
+	rssPeak := sampler.stop()
+	rssAfter, _ := settledRSS()
+
+	order, speakers := checkOneOrder(t, rig.subs, total)
+	checkDeliveredBy(t, order, speakers, tallies)
+	checkSeatTapes(t, rig.tapes, order, speakers)
+	// The topic log, read back page by page from the end, holds the same
+	// posts in the same order, and nothing it could not read.
+	checkLogOrder(t, rig.store, order)
+
+	logLoadFigures(t, elapsed, tallies)
+	checkRSS(t, rssBefore, rssAfter, rssPeak, haveRSS)
+}
+
+// loadAccount is the account id of load client i; its seat is typed into
+// by the Typist of that account.
+func loadAccount(i int) string { return fmt.Sprintf("acct-%02d", i) }
+
+// loadRig is the room under load: a real logstore.Store, a Hub typing into
+// one real seats.Typist per account, the loopback Server, and two
+// subscribers draining the events. Everything is closed at cleanup.
+type loadRig struct {
+	store *logstore.Store
+	hub   *room.Hub
+	srv   *room.Server
+	tapes []*seatTape // one per client, in client order
+	subs  []*subTape  // subs[0] keeps the ids: the reference order
+	// fail reports a failure from any goroutine (t.Errorf, serialised).
+	fail func(format string, args ...any)
+}
+
+func newLoadRig(t *testing.T) *loadRig {
+	t.Helper()
+	rig := &loadRig{}
+	var failMu sync.Mutex
+	rig.fail = func(format string, args ...any) {
+		failMu.Lock()
+		defer failMu.Unlock()
+		t.Errorf(format, args...)
+	}
 	store, err := logstore.Open(t.TempDir(), logstore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	rig.store = store
 	t.Cleanup(func() {
 		if err := store.Close(); err != nil {
 			t.Errorf("close log store: %v", err)
 		}
 	})
-	terms := &typistTerms{typists: map[string]*seats.Typist{}}
-	tapes := make([]*seatTape, loadClients)
-	for i := range tapes {
-		acct := fmt.Sprintf("acct-%02d", i)
-		tapes[i] = &seatTape{account: acct}
-		terms.typists[acct] = seats.NewTypist(tapes[i], seats.TypistOptions{Clock: newInstantClock(), Ready: true})
-	}
-	t.Cleanup(func() {
-		for acct, ty := range terms.typists {
-			if err := ty.Close(); err != nil {
-				t.Errorf("typist %s: %v", acct, err)
-			}
-		}
-	})
-	hub, err := room.NewHub(room.HubOptions{Log: store, Terminals: terms, Accounts: kinds{}})
+	hub, err := room.NewHub(room.HubOptions{Log: store, Terminals: rig.startTypists(t), Accounts: kinds{}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	rig.hub = hub
 	t.Cleanup(hub.Close)
 	if err := hub.OpenRoom(loadTopic); err != nil {
 		t.Fatal(err)
@@ -326,74 +366,81 @@ func TestLoadSoak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rig.srv = srv
 	t.Cleanup(func() {
 		if err := srv.Close(); err != nil {
 			t.Errorf("server close: %v", err)
 		}
 	})
+	rig.subscribe(t)
+	return rig
+}
 
-	var failMu sync.Mutex
-	fail := func(format string, args ...any) {
-		failMu.Lock()
-		defer failMu.Unlock()
-		t.Errorf(format, args...)
+// startTypists makes each client's seat: a real Typist writing to a
+// seatTape, on an instant clock. They are closed at cleanup.
+func (rig *loadRig) startTypists(t *testing.T) *typistTerms {
+	t.Helper()
+	terms := &typistTerms{typists: map[string]*seats.Typist{}}
+	rig.tapes = make([]*seatTape, loadClients)
+	for i := range rig.tapes {
+		acct := loadAccount(i)
+		rig.tapes[i] = &seatTape{account: acct}
+		terms.typists[acct] = seats.NewTypist(rig.tapes[i], seats.TypistOptions{Clock: newInstantClock(), Ready: true})
 	}
-	subs := []*subTape{{keepIDs: true}, {}}
-	subDone := make([]chan struct{}, len(subs))
-	for i, st := range subs {
-		sub := hub.Subscribe()
-		subDone[i] = make(chan struct{})
-		go st.run(sub, subDone[i], fail)
+	t.Cleanup(func() {
+		for acct, ty := range terms.typists {
+			if err := ty.Close(); err != nil {
+				t.Errorf("typist %s: %v", acct, err)
+			}
+		}
+	})
+	return terms
+}
+
+// subscribe starts the two subscribers' drains, ended at cleanup.
+func (rig *loadRig) subscribe(t *testing.T) {
+	t.Helper()
+	rig.subs = []*subTape{{keepIDs: true}, {}}
+	for _, st := range rig.subs {
+		sub := rig.hub.Subscribe()
+		done := make(chan struct{})
+		go st.run(sub, done, rig.fail)
 		t.Cleanup(func() {
 			sub.Close()
-			<-subDone[i]
+			<-done
 		})
 	}
+}
 
-	hdr := http.Header{"Authorization": {"Bearer " + srv.Token()}}
+// dial connects every client's socket, says its hello, and waits until all
+// of them sit in the room.
+func (rig *loadRig) dial(t *testing.T) []*websocket.Conn {
+	t.Helper()
+	hdr := http.Header{"Authorization": {"Bearer " + rig.srv.Token()}}
 	conns := make([]*websocket.Conn, loadClients)
 	for i := range conns {
-		ws, _, err := websocket.DefaultDialer.Dial(srv.URL(), hdr)
+		ws, _, err := websocket.DefaultDialer.Dial(rig.srv.URL(), hdr)
 		if err != nil {
 			t.Fatalf("dial client %d: %v", i, err)
 		}
 		t.Cleanup(func() { ws.Close() })
 		hello := room.HelloFrame{Type: room.FrameHello, Hello: room.Hello{
-			Protocol: room.Protocol, Name: fmt.Sprintf("Seat %02d", i), Room: loadTopic, AccountID: fmt.Sprintf("acct-%02d", i)}}
+			Protocol: room.Protocol, Name: fmt.Sprintf("Seat %02d", i), Room: loadTopic, AccountID: loadAccount(i)}}
 		if err := ws.WriteJSON(hello); err != nil {
 			t.Fatal(err)
 		}
 		conns[i] = ws
 	}
 	testkit.Eventually(t, fmt.Sprintf("all %d clients in the roster", loadClients), func() bool {
-		r, err := hub.Roster(loadTopic)
+		r, err := rig.hub.Roster(loadTopic)
 		return err == nil && len(r) == loadClients
 	})
+	return conns
+}
 
-	rssBefore, haveRSS := settledRSS()
-	var rssPeak atomic.Int64
-	sampleStop, sampleDone := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(sampleDone)
-		defer func() {
-			if r := recover(); r != nil {
-				fail("RSS sampler panicked: %v", r)
-			}
-		}()
-		tick := time.NewTicker(250 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-sampleStop:
-				return
-			case <-tick.C:
-				if n, ok := rssBytes(); ok && n > rssPeak.Load() {
-					rssPeak.Store(n)
-				}
-			}
-		}
-	}()
-
+// run posts from every client at once for dur and returns each client's
+// tally and how long the run took. Failures go through rig.fail.
+func (rig *loadRig) run(conns []*websocket.Conn, dur time.Duration) ([]loadClient, time.Duration) {
 	// Each client sends its n-th post frame at start + offset + n·interval,
 	// catching up at once when it fell behind, so the combined rate of post
 	// frames is loadRate for the whole run unless the room cannot keep up.
@@ -408,55 +455,54 @@ func TestLoadSoak(t *testing.T) {
 			defer wg.Done()
 			defer func() {
 				if r := recover(); r != nil {
-					fail("client %d panicked: %v", i, r)
+					rig.fail("client %d panicked: %v", i, r)
 				}
 			}()
 			first := start.Add(time.Duration(i) * interval / loadClients)
-			if err := runLoadClient(i, ws, tapes[i].lastTyped, first, interval, end, &tallies[i]); err != nil {
-				fail("client %d: %v", i, err)
+			if err := runLoadClient(i, ws, rig.tapes[i].lastTyped, first, interval, end, &tallies[i]); err != nil {
+				rig.fail("client %d: %v", i, err)
 			}
 		}()
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
-	if t.Failed() {
-		close(sampleStop)
-		<-sampleDone
-		return
-	}
+	return tallies, time.Since(start)
+}
 
-	// Everything delivered must reach both subscribers and every typing
-	// queue; wait for them (bounded).
-	var total, attempts, rejections, missed int
+// waitDrained waits until every delivered post reached both subscribers and
+// every typing queue but its speaker's (they lag by milliseconds; bounded by
+// loadDrain) and returns how many posts were delivered.
+func (rig *loadRig) waitDrained(t *testing.T, tallies []loadClient) int {
+	t.Helper()
+	total := 0
 	ownBy := map[string]int{}
 	for i, tl := range tallies {
 		total += len(tl.delivered)
-		attempts += tl.attempts
-		rejections += tl.rejections
-		missed += tl.missedSeen
-		ownBy[fmt.Sprintf("acct-%02d", i)] = len(tl.delivered)
+		ownBy[loadAccount(i)] = len(tl.delivered)
 	}
 	testkit.EventuallyWithin(t, loadDrain, fmt.Sprintf("both subscribers and every typing queue to have all %d posts", total), func() bool {
-		for _, st := range subs {
+		for _, st := range rig.subs {
 			if st.count() < total {
 				return false
 			}
 		}
-		for _, tp := range tapes {
+		for _, tp := range rig.tapes {
 			if n, enter, _, _ := tp.counts(); n < total-ownBy[tp.account] || enter < n {
 				return false
 			}
 		}
 		return true
 	})
-	close(sampleStop)
-	<-sampleDone
-	rssAfter, _ := settledRSS()
+	return total
+}
 
-	// One order: the first subscriber's ids are the reference.
+// checkOneOrder checks that both subscribers saw the total posts in one
+// order, with gapless seqs and no failed log append, and returns that order
+// (the first subscriber's: the reference) with each post's account.
+func checkOneOrder(t *testing.T, subs []*subTape, total int) (order, speakers []string) {
+	t.Helper()
 	ref := subs[0]
 	ref.mu.Lock()
-	order, speakers := append([]string(nil), ref.ids...), append([]string(nil), ref.speakers...)
+	order, speakers = append([]string(nil), ref.ids...), append([]string(nil), ref.speakers...)
 	refHash, refFails, seqErr := ref.hash, ref.logFails, ref.seqErr
 	ref.mu.Unlock()
 	if len(order) != total {
@@ -476,8 +522,14 @@ func TestLoadSoak(t *testing.T) {
 			t.Fatalf("subscriber %d: %d posts, hash %x (%s); subscriber 0: %d posts, hash %x", i+1, n, h, se, total, refHash)
 		}
 	}
-	// Every delivered post exactly once, by the client that sent it.
-	byID := make(map[string]string, total)
+	return order, speakers
+}
+
+// checkDeliveredBy checks that every delivered post is in the room's order
+// exactly once, under the account of the client that sent it.
+func checkDeliveredBy(t *testing.T, order, speakers []string, tallies []loadClient) {
+	t.Helper()
+	byID := make(map[string]string, len(order))
 	for i, id := range order {
 		if _, dup := byID[id]; dup {
 			t.Fatalf("post %s delivered twice", id)
@@ -485,14 +537,19 @@ func TestLoadSoak(t *testing.T) {
 		byID[id] = speakers[i]
 	}
 	for i, tl := range tallies {
-		acct := fmt.Sprintf("acct-%02d", i)
+		acct := loadAccount(i)
 		for _, id := range tl.delivered {
 			if byID[id] != acct {
 				t.Fatalf("client %d: delivered post %s is %q in the room's order", i, id, byID[id])
 			}
 		}
 	}
-	// Every seat got every post but its own, in the room's order.
+}
+
+// checkSeatTapes checks that every seat got every post but its own, in the
+// room's order, and nothing that is not a tagged post.
+func checkSeatTapes(t *testing.T, tapes []*seatTape, order, speakers []string) {
+	t.Helper()
 	for _, tp := range tapes {
 		n, _, h, bad := tp.counts()
 		if len(bad) > 0 {
@@ -510,31 +567,84 @@ func TestLoadSoak(t *testing.T) {
 			t.Fatalf("seat %s: %d posts typed (hash %x), want %d (hash %x)", tp.account, n, h, wantN, want)
 		}
 	}
-	// The topic log, read back page by page from the end, holds the same
-	// posts in the same order, and nothing it could not read.
-	checkLogOrder(t, store, order)
+}
 
+// logLoadFigures reports the run's rates. Rates are reported, never asserted
+// (speed is for `make bench`): on a shared box a -race run may answer far
+// fewer than offered, and when a round trip takes longer than the others'
+// posting interval a client may be rejected every time (the floor working
+// as designed).
+func logLoadFigures(t *testing.T, elapsed time.Duration, tallies []loadClient) {
+	t.Helper()
+	var total, attempts, rejections, missed int
+	minD, maxD := math.MaxInt, 0
+	for _, tl := range tallies {
+		total += len(tl.delivered)
+		attempts += tl.attempts
+		rejections += tl.rejections
+		missed += tl.missedSeen
+		minD, maxD = min(minD, len(tl.delivered)), max(maxD, len(tl.delivered))
+	}
 	rate := float64(attempts) / elapsed.Seconds()
 	t.Logf("load: %d clients for %v: %d post frames answered (%.0f posts/s, offered %d/s): %d delivered (%.0f/s), %d floor rejections re-sent (%d missed posts returned); every delivered post typed into the %d other seats",
 		loadClients, elapsed.Round(time.Millisecond), attempts, rate, loadRate, total, float64(total)/elapsed.Seconds(), rejections, missed, loadClients-1)
-	minD, maxD := total, 0
-	for _, tl := range tallies {
-		minD, maxD = min(minD, len(tl.delivered)), max(maxD, len(tl.delivered))
-	}
-	// Rates are reported, never asserted (speed is for `make bench`): on a
-	// shared box a -race run may answer far fewer than offered, and when a
-	// round trip takes longer than the others' posting interval a client may
-	// be rejected every time (the floor working as designed).
 	t.Logf("load: delivered per client: fewest %d, most %d", minD, maxD)
+}
+
+// checkRSS checks the memory bound: the RSS after the run (settled) within
+// 2× + rssSlack of before. Where /proc is absent it only says so.
+func checkRSS(t *testing.T, before, after, peak int64, haveRSS bool) {
+	t.Helper()
 	if !haveRSS {
 		t.Logf("RSS: /proc/self/status is not available on %s; memory bound not checked", runtime.GOOS)
 		return
 	}
 	t.Logf("RSS: before %.1f MB, after %.1f MB, peak during the run %.1f MB",
-		mb(rssBefore), mb(rssAfter), mb(max(rssPeak.Load(), rssAfter)))
-	if rssAfter > 2*rssBefore+rssSlack {
-		t.Fatalf("RSS grew from %.1f MB to %.1f MB (bound: 2× + %.0f MB)", mb(rssBefore), mb(rssAfter), mb(rssSlack))
+		mb(before), mb(after), mb(max(peak, after)))
+	if after > 2*before+rssSlack {
+		t.Fatalf("RSS grew from %.1f MB to %.1f MB (bound: 2× + %.0f MB)", mb(before), mb(after), mb(rssSlack))
 	}
+}
+
+// rssSampler records the highest RSS seen every 250 ms while the load runs.
+type rssSampler struct {
+	peak atomic.Int64
+	quit chan struct{}
+	done chan struct{}
+	once sync.Once
+}
+
+// startRSSSampler starts sampling; a panic in it is reported through fail.
+func startRSSSampler(fail func(string, ...any)) *rssSampler {
+	s := &rssSampler{quit: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		defer func() {
+			if r := recover(); r != nil {
+				fail("RSS sampler panicked: %v", r)
+			}
+		}()
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-s.quit:
+				return
+			case <-tick.C:
+				if n, ok := rssBytes(); ok && n > s.peak.Load() {
+					s.peak.Store(n)
+				}
+			}
+		}
+	}()
+	return s
+}
+
+// stop ends the sampling, waits for it and returns the peak. Idempotent.
+func (s *rssSampler) stop() int64 {
+	s.once.Do(func() { close(s.quit) })
+	<-s.done
+	return s.peak.Load()
 }
 
 func mb(n int64) float64 { return float64(n) / (1 << 20) }
