@@ -27,10 +27,38 @@ func TestConcurrentPosters(t *testing.T) {
 	mustOpen(t, h, "t")
 	s := newTestServer(t, h, ServerOptions{})
 
-	subs := []*Subscription{h.Subscribe(), h.Subscribe()}
-	seen := make([][]PostDelivered, len(subs))
+	collected := collectPosts(h, 2, total)
+	conns := make([]*client, clients)
+	for i := range conns {
+		conns[i] = dialRoom(t, s, bearer(s))
+		conns[i].hello(fmt.Sprintf("seat-%d", i), "t", fmt.Sprintf("acct-%d", i))
+	}
+	waitRoster(t, h, "t", clients)
+
+	delivered, rejections := postConcurrently(t, conns, each)
+	seen := collected()
+	if t.Failed() {
+		return
+	}
+	logIDs := log.ids("t")
+	if len(logIDs) != total {
+		t.Fatalf("log has %d posts, want %d", len(logIDs), total)
+	}
+	checkSubscribersFollowLog(t, logIDs, seen)
+	checkDeliveredLogged(t, delivered, each, logIDs)
+	// Every post was typed into every other seat, never its own.
+	checkTypedIntoOthers(t, terms, total*(clients-1))
+	t.Logf("%d posts delivered, %d rejections re-sent", total, rejections)
+}
+
+// collectPosts subscribes n times to h and collects each subscription's
+// PostDelivered events until it has total of them (or two minutes
+// passed). The returned func waits for the collectors and returns them.
+func collectPosts(h *Hub, n, total int) func() [][]PostDelivered {
+	seen := make([][]PostDelivered, n)
 	var collect sync.WaitGroup
-	for i, sub := range subs {
+	for i := range n {
+		sub := h.Subscribe()
 		collect.Add(1)
 		go func() {
 			defer collect.Done()
@@ -50,16 +78,19 @@ func TestConcurrentPosters(t *testing.T) {
 			}
 		}()
 	}
-
-	conns := make([]*client, clients)
-	for i := range conns {
-		conns[i] = dialRoom(t, s, bearer(s))
-		conns[i].hello(fmt.Sprintf("seat-%d", i), "t", fmt.Sprintf("acct-%d", i))
+	return func() [][]PostDelivered {
+		collect.Wait()
+		return seen
 	}
-	waitRoster(t, h, "t", clients)
+}
 
-	delivered := make([][]string, clients)
-	rejections := make([]int, clients)
+// postConcurrently has every client post each posts at once, re-sending
+// after a rejection with the newest missed post as last_seen, and returns
+// the ids each client got delivered and the number of rejections.
+func postConcurrently(t *testing.T, conns []*client, each int) (delivered [][]string, rejections int) {
+	t.Helper()
+	delivered = make([][]string, len(conns))
+	rejected := make([]int, len(conns))
 	var wg sync.WaitGroup
 	for i, c := range conns {
 		wg.Add(1)
@@ -86,25 +117,26 @@ func TestConcurrentPosters(t *testing.T) {
 						t.Errorf("client %d post %s: rejected without missed posts", i, id)
 						return
 					}
-					rejections[i]++
+					rejected[i]++
 					watermark = fr.Missed[len(fr.Missed)-1].MessageID
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	collect.Wait()
-	if t.Failed() {
-		return
+	for _, r := range rejected {
+		rejections += r
 	}
+	return delivered, rejections
+}
 
-	logIDs := log.ids("t")
-	if len(logIDs) != total {
-		t.Fatalf("log has %d posts, want %d", len(logIDs), total)
-	}
-	for i := range subs {
-		if len(seen[i]) != total {
-			t.Fatalf("subscriber %d saw %d posts, want %d", i, len(seen[i]), total)
+// checkSubscribersFollowLog checks that every subscriber saw the log's
+// posts, in the log's order, with seqs 1, 2, ….
+func checkSubscribersFollowLog(t *testing.T, logIDs []string, seen [][]PostDelivered) {
+	t.Helper()
+	for i := range seen {
+		if len(seen[i]) != len(logIDs) {
+			t.Fatalf("subscriber %d saw %d posts, want %d", i, len(seen[i]), len(logIDs))
 		}
 		var ids []string
 		for j, pd := range seen[i] {
@@ -117,6 +149,12 @@ func TestConcurrentPosters(t *testing.T) {
 			t.Fatalf("subscriber %d order differs from the log", i)
 		}
 	}
+}
+
+// checkDeliveredLogged checks that each client got each posts delivered
+// and that the delivered ids are exactly the logged ones.
+func checkDeliveredLogged(t *testing.T, delivered [][]string, each int, logIDs []string) {
+	t.Helper()
 	var all []string
 	for i := range delivered {
 		if len(delivered[i]) != each {
@@ -125,14 +163,18 @@ func TestConcurrentPosters(t *testing.T) {
 		all = append(all, delivered[i]...)
 	}
 	slices.Sort(all)
-	sortedLog := slices.Sorted(slices.Values(logIDs))
-	if !slices.Equal(all, sortedLog) {
+	if !slices.Equal(all, slices.Sorted(slices.Values(logIDs))) {
 		t.Fatal("delivered ids and logged ids differ")
 	}
-	// Every post was typed into every other seat, never its own.
+}
+
+// checkTypedIntoOthers checks that terms got want typing calls, none of
+// them a post typed back into its own speaker's seat.
+func checkTypedIntoOthers(t *testing.T, terms *fakeTerms, want int) {
+	t.Helper()
 	terms.mu.Lock()
 	defer terms.mu.Unlock()
-	if got, want := len(terms.calls), total*(clients-1); got != want {
+	if got := len(terms.calls); got != want {
 		t.Fatalf("%d typing calls, want %d", got, want)
 	}
 	for _, c := range terms.calls {
@@ -140,11 +182,6 @@ func TestConcurrentPosters(t *testing.T) {
 			t.Fatalf("post %s typed back into its own seat", c.post.MessageID)
 		}
 	}
-	var rej int
-	for _, r := range rejections {
-		rej += r
-	}
-	t.Logf("%d posts delivered, %d rejections re-sent", total, rej)
 }
 
 // tryPost is post without t.Fatal (usable from goroutines).
