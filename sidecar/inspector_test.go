@@ -292,19 +292,51 @@ func toolText(t *testing.T, res map[string]any) (string, bool) {
 
 var deliveredRE = regexp.MustCompile(`^Delivered to the room\. message_id: ([0-9a-f-]{36})$`)
 
+// TestInspectorEndToEnd: the MCP Inspector CLI, one process (so one
+// sidecar) per step, against the real room: the tool list and schemas, a
+// delivered post, a stale last_seen rejected with the missed post, and an
+// empty call refused for want of a draft.
 func TestInspectorEndToEnd(t *testing.T) {
-	cli := inspectorCLI(t)
-	bin := buildPullcept(t)
-	r := startRealRoom(t)
-	env := r.env()
+	e := &inspectorE2E{cli: inspectorCLI(t), bin: buildPullcept(t), r: startRealRoom(t)}
+	e.env = e.r.env()
 
-	// tools/list: the three tools and their schemas, as a third-party client
-	// reads them. (Whether ready reaches the room here depends on whether
-	// the socket was up before the Inspector closed stdin; the calls below
-	// wait for the room, so there it must.)
-	list := inspector(t, cli, bin, env, "--method", "tools/list")
-	r.waitSeatLeft(t)
-	r.drainReady()
+	e.toolsList(t)
+	firstID := e.sayDelivered(t)
+	adminID := e.staleLastSeenRejected(t, firstID)
+	e.emptyCallRefused(t, adminID)
+}
+
+// inspectorE2E is what every step of TestInspectorEndToEnd runs with: the
+// Inspector's cli.js, the pullcept binary, the real room and the
+// sidecar's environment for it.
+type inspectorE2E struct {
+	cli, bin string
+	r        *realRoom
+	env      map[string]string
+}
+
+// run is one Inspector invocation; it fails the test on error.
+func (e *inspectorE2E) run(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	return inspector(t, e.cli, e.bin, e.env, args...)
+}
+
+// seatLeft waits for the step's sidecar to leave the room and forgets its
+// ready calls, so the next step starts from an empty seat.
+func (e *inspectorE2E) seatLeft(t *testing.T) {
+	t.Helper()
+	e.r.waitSeatLeft(t)
+	e.r.drainReady()
+}
+
+// toolsList: the three tools and their schemas, as a third-party client
+// reads them. (Whether ready reaches the room here depends on whether the
+// socket was up before the Inspector closed stdin; the calls of the later
+// steps wait for the room, so there it must.)
+func (e *inspectorE2E) toolsList(t *testing.T) {
+	t.Helper()
+	list := e.run(t, "--method", "tools/list")
+	e.seatLeft(t)
 	tools, _ := list["tools"].([]any)
 	schemas := map[string]map[string]any{}
 	for _, tl := range tools {
@@ -339,61 +371,71 @@ func TestInspectorEndToEnd(t *testing.T) {
 	if len(props(room.ToolMyUsage)) != 0 {
 		t.Fatalf("my_usage properties = %v", props(room.ToolMyUsage))
 	}
+}
 
-	// say_to_room delivers; `to` given as a JSON array on the command line.
-	res := inspector(t, cli, bin, env, "--method", "tools/call", "--tool-name", room.ToolSayToRoom,
+// sayDelivered: say_to_room delivers, `to` given as a JSON array on the
+// command line; it returns the delivered post's id.
+func (e *inspectorE2E) sayDelivered(t *testing.T) string {
+	t.Helper()
+	res := e.run(t, "--method", "tools/call", "--tool-name", room.ToolSayToRoom,
 		"--tool-arg", "content=hello from Lin", "--tool-arg", `to=["Alice"]`)
 	text, isErr := toolText(t, res)
 	m := deliveredRE.FindStringSubmatch(text)
 	if isErr || m == nil {
 		t.Fatalf("say_to_room = %v %q", isErr, text)
 	}
-	p := r.nextPost(t)
+	p := e.r.nextPost(t)
 	if p.MessageID != m[1] || p.Speaker != "Lin" || p.Role != room.RoleClaudeCode || p.Content != "hello from Lin" ||
 		!reflect.DeepEqual(p.To, []string{"Alice"}) {
 		t.Fatalf("the room delivered %+v, want Lin's post %s", p, m[1])
 	}
-	r.waitReady(t) // the Inspector listed the tools before calling
-	r.waitSeatLeft(t)
-	r.drainReady()
-	firstID := p.MessageID
+	e.r.waitReady(t) // the Inspector listed the tools before calling
+	e.seatLeft(t)
+	return p.MessageID
+}
 
-	// A stale last_seen: Alice speaks after the sidecar took its seat and
-	// before its post is judged (held at ready), so the room rejects the post
-	// and the result shows Alice's post.
+// inspectorResult is one Inspector tool call's outcome, reported from the
+// goroutine that ran it.
+type inspectorResult struct {
+	text  string
+	isErr bool
+	err   error
+}
+
+// staleLastSeenRejected: Alice speaks after the sidecar took its seat and
+// before its post is judged (held at ready), so the room rejects the post
+// (last_seen firstID) and the result shows Alice's post. It returns the id
+// of Alice's post, the room's newest.
+func (e *inspectorE2E) staleLastSeenRejected(t *testing.T, firstID string) string {
+	t.Helper()
 	hold := make(chan struct{})
 	release := sync.OnceFunc(func() { close(hold) })
 	t.Cleanup(release) // before the room's cleanup: never leave a socket held
-	r.terms.setHold(hold)
-	type result struct {
-		text  string
-		isErr bool
-		err   error
-	}
-	done := make(chan result, 1)
+	e.r.terms.setHold(hold)
+	done := make(chan inspectorResult, 1)
 	go func() {
 		// Only the test goroutine may fail the test: report through done.
-		out, err := runInspector(cli, bin, env, "--method", "tools/call", "--tool-name", room.ToolSayToRoom,
+		out, err := runInspector(e.cli, e.bin, e.env, "--method", "tools/call", "--tool-name", room.ToolSayToRoom,
 			"--tool-arg", "content=late answer", "--tool-arg", "last_seen="+firstID)
 		if err != nil {
-			done <- result{err: err}
+			done <- inspectorResult{err: err}
 			return
 		}
 		text, isErr, err := toolResult(out)
-		done <- result{text: text, isErr: isErr, err: err}
+		done <- inspectorResult{text: text, isErr: isErr, err: err}
 	}()
-	r.waitReady(t)
-	r.terms.setHold(nil)
+	e.r.waitReady(t)
+	e.r.terms.setHold(nil)
 	// Alice has seen Lin's post: hers is judged by the floor too.
-	admin, err := r.hub.Post(e2eTopic, room.Draft{Content: "newer from Alice", LastSeen: firstID})
+	admin, err := e.r.hub.Post(e2eTopic, room.Draft{Content: "newer from Alice", LastSeen: firstID})
 	if err != nil || !admin.Delivered {
 		t.Fatalf("admin post: %+v %v", admin, err)
 	}
 	release()
-	if got := r.nextPost(t); got.MessageID != admin.Post.MessageID {
+	if got := e.r.nextPost(t); got.MessageID != admin.Post.MessageID {
 		t.Fatalf("room delivered %+v, want Alice's post", got)
 	}
-	var rej result
+	var rej inspectorResult
 	select {
 	case rej = <-done:
 	case <-time.After(inspectorRun):
@@ -412,23 +454,26 @@ func TestInspectorEndToEnd(t *testing.T) {
 			t.Fatalf("stale last_seen → isError %v, text lacks %q:\n%s", rej.isErr, want, rej.text)
 		}
 	}
-	if last := r.lastPost(t); last.MessageID != admin.Post.MessageID {
+	if last := e.r.lastPost(t); last.MessageID != admin.Post.MessageID {
 		t.Fatalf("the rejected post reached the room: %+v", last)
 	}
-	r.waitSeatLeft(t)
-	r.drainReady()
+	e.seatLeft(t)
+	return admin.Post.MessageID
+}
 
-	// An empty call in a fresh sidecar: no draft, a clear error, nothing sent.
-	res = inspector(t, cli, bin, env, "--method", "tools/call", "--tool-name", room.ToolSayToRoom,
-		"--tool-arg", "last_seen="+admin.Post.MessageID)
-	text, isErr = toolText(t, res)
+// emptyCallRefused: an empty call in a fresh sidecar has no draft: a clear
+// error, and nothing sent (newest stays the room's newest post).
+func (e *inspectorE2E) emptyCallRefused(t *testing.T, newest string) {
+	t.Helper()
+	res := e.run(t, "--method", "tools/call", "--tool-name", room.ToolSayToRoom, "--tool-arg", "last_seen="+newest)
+	text, isErr := toolText(t, res)
 	if !isErr || !strings.Contains(text, "no kept draft") {
 		t.Fatalf("empty call → %v %q", isErr, text)
 	}
-	if last := r.lastPost(t); last.MessageID != admin.Post.MessageID {
+	if last := e.r.lastPost(t); last.MessageID != newest {
 		t.Fatalf("the empty call posted %+v", last)
 	}
-	r.waitSeatLeft(t)
+	e.r.waitSeatLeft(t)
 }
 
 // TestRealRoomDraftResend: the draft re-send against the real room, driven by
