@@ -58,101 +58,134 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, blockSeed uint8) {
 		block := 1 + int(blockSeed)%97
-
-		// Scanner against the forward split.
-		want := forwardLines(data)
-		sc := newBackScanner(bytes.NewReader(data), int64(len(data)), block, fuzzMaxLine)
-		var got []fuzzLine
-		for {
-			line, off, tooLong, ok := sc.prev()
-			if !ok {
-				break
-			}
-			text := string(line)
-			if tooLong {
-				text = "<long>"
-			}
-			got = append(got, fuzzLine{off, text})
-		}
-		if sc.err != nil {
-			t.Fatalf("scanner error: %v", sc.err)
-		}
-		slices.Reverse(got)
-		// The scanner yields the empty piece after a final '\n' (or of an
-		// empty file); readers treat it as blank. The reference has none.
-		if n := len(got); n > 0 && got[n-1] == (fuzzLine{int64(len(data)), ""}) {
-			got = got[:n-1]
-		}
-		wantShown := make([]fuzzLine, len(want))
-		var wantGood, wantBad int
-		var wantIDs []string
-		for i, l := range want {
-			wantShown[i] = l
-			if len(l.text) > fuzzMaxLine {
-				wantShown[i].text = "<long>"
-				wantBad++
-				continue
-			}
-			switch rec, kind := parseLine([]byte(l.text)); kind {
-			case lineGood:
-				wantGood++
-				wantIDs = append(wantIDs, rec.MessageID)
-			case lineBad:
-				wantBad++
-			}
-		}
-		if !reflect.DeepEqual(got, wantShown) {
-			t.Fatalf("backward lines\n got %+v\nwant %+v", got, wantShown)
-		}
-
-		// Store reads.
-		s := openAt(t, memTempDir(t))
-		s.block, s.maxLine = block, fuzzMaxLine
-		if err := os.MkdirAll(s.Dir(), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(s.logPath("t1"), data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		recs, more, err := s.Tail("t1", len(want)+1)
-		if err != nil {
-			t.Fatalf("Tail: %v", err)
-		}
-		if more {
-			t.Fatal("hasMore with a limit above the line count")
-		}
-		for _, r := range recs {
-			if r.MessageID == "" {
-				t.Fatal("a record without message_id")
-			}
-		}
-		if !reflect.DeepEqual(ids(recs), wantIDs) && !(len(recs) == 0 && len(wantIDs) == 0) {
-			t.Fatalf("records %q, want %q", ids(recs), wantIDs)
-		}
-		if s.Skipped("t1") != wantBad {
-			t.Fatalf("Skipped = %d, want %d", s.Skipped("t1"), wantBad)
-		}
-		if len(wantIDs) > 0 && !hasDuplicates(wantIDs) {
-			if all := readAllPages(t, s, "t1", 3); !reflect.DeepEqual(ids(all), wantIDs) {
-				t.Fatalf("paged %q, want %q", ids(all), wantIDs)
-			}
-		}
-
-		// An append never glues onto what was there.
-		if err := s.Append("t1", post("appended", "x")); err != nil {
-			t.Fatal(err)
-		}
-		recs, _, err = s.Tail("t1", len(want)+2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(recs) != wantGood+1 || recs[len(recs)-1].MessageID != "appended" {
-			t.Fatalf("after append: %q (had %d good)", ids(recs), wantGood)
-		}
-		if s.Skipped("t1") != wantBad {
-			t.Fatalf("Skipped after append = %d, want %d", s.Skipped("t1"), wantBad)
-		}
+		want := expectLines(data)
+		checkBackScanner(t, data, block, want.shown)
+		s := storeHolding(t, data, block)
+		checkTail(t, s, want)
+		checkAppendAfter(t, s, want)
 	})
+}
+
+// readerWant is what the readers must make of a topic file, from the
+// forward split.
+type readerWant struct {
+	shown []fuzzLine // every line, too-long ones as "<long>"
+	good  int        // lines that parse as records
+	bad   int        // lines that are unreadable or too long
+	ids   []string   // the records' message ids, in file order
+}
+
+func expectLines(data []byte) readerWant {
+	var w readerWant
+	for _, l := range forwardLines(data) {
+		if len(l.text) > fuzzMaxLine {
+			w.shown = append(w.shown, fuzzLine{l.off, "<long>"})
+			w.bad++
+			continue
+		}
+		w.shown = append(w.shown, l)
+		switch rec, kind := parseLine([]byte(l.text)); kind {
+		case lineGood:
+			w.good++
+			w.ids = append(w.ids, rec.MessageID)
+		case lineBad:
+			w.bad++
+		}
+	}
+	return w
+}
+
+// checkBackScanner reads data backwards in blocks of block bytes and
+// compares the lines with the forward split.
+func checkBackScanner(t *testing.T, data []byte, block int, want []fuzzLine) {
+	t.Helper()
+	sc := newBackScanner(bytes.NewReader(data), int64(len(data)), block, fuzzMaxLine)
+	var got []fuzzLine
+	for {
+		line, off, tooLong, ok := sc.prev()
+		if !ok {
+			break
+		}
+		text := string(line)
+		if tooLong {
+			text = "<long>"
+		}
+		got = append(got, fuzzLine{off, text})
+	}
+	if sc.err != nil {
+		t.Fatalf("scanner error: %v", sc.err)
+	}
+	slices.Reverse(got)
+	// The scanner yields the empty piece after a final '\n' (or of an
+	// empty file); readers treat it as blank. The reference has none.
+	if n := len(got); n > 0 && got[n-1] == (fuzzLine{int64(len(data)), ""}) {
+		got = got[:n-1]
+	}
+	if !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
+		t.Fatalf("backward lines\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// storeHolding is a store (reading in blocks of block bytes) whose topic
+// "t1" is data.
+func storeHolding(t *testing.T, data []byte, block int) *Store {
+	t.Helper()
+	s := openAt(t, memTempDir(t))
+	s.block, s.maxLine = block, fuzzMaxLine
+	if err := os.MkdirAll(s.Dir(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.logPath("t1"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// checkTail: Tail (and Page, when ids are unique) returns every readable
+// record, each with a message_id, and Skipped counts every unreadable line.
+func checkTail(t *testing.T, s *Store, want readerWant) {
+	t.Helper()
+	recs, more, err := s.Tail("t1", len(want.shown)+1)
+	if err != nil {
+		t.Fatalf("Tail: %v", err)
+	}
+	if more {
+		t.Fatal("hasMore with a limit above the line count")
+	}
+	for _, r := range recs {
+		if r.MessageID == "" {
+			t.Fatal("a record without message_id")
+		}
+	}
+	if !reflect.DeepEqual(ids(recs), want.ids) && !(len(recs) == 0 && len(want.ids) == 0) {
+		t.Fatalf("records %q, want %q", ids(recs), want.ids)
+	}
+	if s.Skipped("t1") != want.bad {
+		t.Fatalf("Skipped = %d, want %d", s.Skipped("t1"), want.bad)
+	}
+	if len(want.ids) > 0 && !hasDuplicates(want.ids) {
+		if all := readAllPages(t, s, "t1", 3); !reflect.DeepEqual(ids(all), want.ids) {
+			t.Fatalf("paged %q, want %q", ids(all), want.ids)
+		}
+	}
+}
+
+// checkAppendAfter: an append never glues onto what was there.
+func checkAppendAfter(t *testing.T, s *Store, want readerWant) {
+	t.Helper()
+	if err := s.Append("t1", post("appended", "x")); err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := s.Tail("t1", len(want.shown)+2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != want.good+1 || recs[len(recs)-1].MessageID != "appended" {
+		t.Fatalf("after append: %q (had %d good)", ids(recs), want.good)
+	}
+	if s.Skipped("t1") != want.bad {
+		t.Fatalf("Skipped after append = %d, want %d", s.Skipped("t1"), want.bad)
+	}
 }
 
 // memTempDir is a temporary directory on tmpfs when the machine has one:
