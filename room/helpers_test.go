@@ -274,6 +274,22 @@ func nextEvent[T Event](t testing.TB, s *Subscription, ok func(T) bool) T {
 	}
 }
 
+// waitClosed reads s until its channel is closed, or fails at the deadline.
+func waitClosed(t testing.TB, s *Subscription) {
+	t.Helper()
+	deadline := time.After(waitFor)
+	for {
+		select {
+		case _, open := <-s.C():
+			if !open {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("subscription still open after %v", waitFor)
+		}
+	}
+}
+
 func postIDs(posts []Post) []string {
 	ids := make([]string, 0, len(posts))
 	for _, p := range posts {

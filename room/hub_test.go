@@ -501,8 +501,7 @@ func TestSubscriptions(t *testing.T) {
 	say(t, c, "after close", "")
 	nextEvent[PostDelivered](t, other, nil)
 	h.Close()
-	for range other.C() { // drained and closed by Hub.Close
-	}
+	waitClosed(t, other) // drained and closed by Hub.Close
 	late := h.Subscribe()
 	if _, open := <-late.C(); open {
 		t.Fatal("subscription after Hub.Close is open")
@@ -540,8 +539,7 @@ func TestStuckSubscriberCutOff(t *testing.T) {
 			t.Fatalf("live subscriber got %s, want %s", ev.Post.MessageID, p.MessageID)
 		}
 	}
-	for range stuck.C() { // what was queued before the cut-off, then closed
-	}
+	waitClosed(t, stuck) // what was queued before the cut-off, then closed
 	if !errors.Is(stuck.Err(), pubsub.ErrOverflow) {
 		t.Fatalf("stuck subscriber's Err = %v, want ErrOverflow", stuck.Err())
 	}
