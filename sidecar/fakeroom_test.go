@@ -268,9 +268,12 @@ type sidecarHarness struct {
 	t      *testing.T
 }
 
-// startSidecar starts run with env and completes the MCP handshake
-// (initialize, as Claude Code and the Inspector do; modern=true uses mcp-go's
-// server/discover handshake instead).
+// startSidecar starts run with env and completes the MCP handshake: the
+// classic initialize at the newest version that still has it, as Claude
+// Code and the Inspector do, or with modern=true mcp-go's server/discover
+// at the newest version. The version is pinned on the client because
+// mcp-go picks the handshake from it and falls back from server/discover
+// to initialize silently; the test fails when the other one was used.
 func startSidecar(t *testing.T, env map[string]string, tune tuning, modern bool) *sidecarHarness {
 	t.Helper()
 	stdinR, stdinW := io.Pipe()
@@ -282,22 +285,24 @@ func startSidecar(t *testing.T, env map[string]string, tune tuning, modern bool)
 		stdoutW.Close()
 		h.runErr <- err
 	}()
-	var opts []client.ClientOption
-	if !modern {
-		opts = append(opts, client.WithLegacyProtocolOnly())
+	version := mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	if modern {
+		version = mcp.LATEST_PROTOCOL_VERSION
 	}
-	h.c = client.NewClient(transport.NewIO(stdoutR, nopCloser{stdinW}, nil), opts...)
+	h.c = client.NewClient(transport.NewIO(stdoutR, nopCloser{stdinW}, nil), client.WithProtocolVersion(version))
 	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
 	defer cancel()
 	if err := h.c.Start(ctx); err != nil {
 		t.Fatalf("client start: %v", err)
 	}
 	res, err := h.c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ProtocolVersion: mcp.LATEST_LEGACY_PROTOCOL_VERSION,
-		ClientInfo:      mcp.Implementation{Name: "sidecar-test", Version: "1"},
+		ClientInfo: mcp.Implementation{Name: "sidecar-test", Version: "1"},
 	}})
 	if err != nil {
 		t.Fatalf("initialize: %v", err)
+	}
+	if res.ProtocolVersion != version {
+		t.Fatalf("handshake negotiated protocol %q, want %q", res.ProtocolVersion, version)
 	}
 	h.init = res
 	t.Cleanup(func() { h.close() })

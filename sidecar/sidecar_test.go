@@ -132,6 +132,10 @@ func TestReadyOnlyAfterToolsListOncePerConnection(t *testing.T) {
 	r.expect(t, room.FrameHistory) // no second ready on this connection
 }
 
+// TestModernHandshake: a client on the stateless protocol (server/discover,
+// no initialize) gets the same instructions and tools, and its tools/list
+// still releases ready. startSidecar fails it if the handshake fell back
+// to initialize.
 func TestModernHandshake(t *testing.T) {
 	r := newFakeRoom(t)
 	h := startSidecar(t, testEnv(r.url()), testTuning(), true)
