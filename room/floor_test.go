@@ -8,6 +8,7 @@ import (
 
 // TestFloorJudgement drives the floor through Deliver (DESIGN §2, spec «床»).
 func TestFloorJudgement(t *testing.T) {
+	t.Parallel()
 	type step struct {
 		who      string // conn name or "ui"
 		lastSeen string // message id, "" or "?" (a stranger's id); "@k" = id of the k-th delivered post (1-based)
@@ -120,6 +121,7 @@ func postEqual(a, b Post) bool {
 // TestFloorWindowOverflow: the window keeps FloorWindow posts; an evicted
 // last_seen counts as "seen nothing".
 func TestFloorWindowOverflow(t *testing.T) {
+	t.Parallel()
 	h := newTestHub(t, nil, nil, testAccounts)
 	mustOpen(t, h, "t")
 	a := seat(t, h, "t", "A", "cc")
@@ -147,6 +149,7 @@ func TestFloorWindowOverflow(t *testing.T) {
 
 // TestFloorRenameKeepsPosition: a later hello keeps the seat's floor position.
 func TestFloorRenameKeepsPosition(t *testing.T) {
+	t.Parallel()
 	h := newTestHub(t, nil, nil, testAccounts)
 	mustOpen(t, h, "t")
 	a := seat(t, h, "t", "A", "cc")

@@ -39,6 +39,7 @@ func newFrameRig(t testing.TB) *frameRig {
 // TestFrameHandlerAnswers: each request type gets exactly one answer of the
 // matching type; a full queue is reported.
 func TestFrameHandlerAnswers(t *testing.T) {
+	t.Parallel()
 	rig := newFrameRig(t)
 	frames := []struct {
 		in       string

@@ -17,6 +17,7 @@ import (
 
 // TestRoles: the role comes from the entry point alone (DESIGN §4).
 func TestRoles(t *testing.T) {
+	t.Parallel()
 	type entry func(t *testing.T, h *Hub) Post
 	socket := func(account string) entry {
 		return func(t *testing.T, h *Hub) Post {
@@ -60,6 +61,7 @@ func TestRoles(t *testing.T) {
 // TestRosterRoles: the roster shows the same roles; only the UI's seat is
 // admin and local.
 func TestRosterRoles(t *testing.T) {
+	t.Parallel()
 	h := newTestHub(t, nil, nil, testAccounts)
 	h.SetAdmin(Hello{Name: "me", AccountID: "me"})
 	mustOpen(t, h, "t")
@@ -82,6 +84,7 @@ func TestRosterRoles(t *testing.T) {
 // TestTyping: own posts are never typed back, connections without account or
 // seat get nothing, two connections of one account are typed once (DESIGN §2).
 func TestTyping(t *testing.T) {
+	t.Parallel()
 	terms := newFakeTerms("t/cc", "t/cx", "t/me")
 	h := newTestHub(t, nil, terms, testAccounts)
 	h.SetAdmin(Hello{Name: "me", AccountID: "me"})
@@ -143,6 +146,7 @@ var errDiskFull = errors.New("disk full")
 // TestLogAppendFailure: the post is still delivered and typed, Result.LogErr
 // is set and LogFailed follows PostDelivered (DESIGN §2).
 func TestLogAppendFailure(t *testing.T) {
+	t.Parallel()
 	log := newMemLog()
 	terms := newFakeTerms("t/cx")
 	h := newTestHub(t, log, terms, testAccounts)
@@ -186,6 +190,7 @@ func TestLogAppendFailure(t *testing.T) {
 // TestFirstPost: NoteFirstPost once, for the first post the topic log ever
 // got; never for a topic that already has posts; its failure is LogFailed.
 func TestFirstPost(t *testing.T) {
+	t.Parallel()
 	log := newMemLog()
 	log.recs["old"] = []logstore.Record{{MessageID: "old-1", Speaker: "x", Content: "earlier run", TS: "2026-01-01T00:00:00Z"}}
 	h := newTestHub(t, log, nil, testAccounts)
@@ -214,6 +219,7 @@ func TestFirstPost(t *testing.T) {
 // TestHistoryFromLog: history reads the log, pages oldest first and
 // reconstructs roles; limits are clamped.
 func TestHistoryFromLog(t *testing.T) {
+	t.Parallel()
 	log := newMemLog()
 	var recs []logstore.Record
 	for i := range 260 {
@@ -277,6 +283,7 @@ func TestHistoryFromLog(t *testing.T) {
 
 // TestHistoryWithoutLog reads the floor window.
 func TestHistoryWithoutLog(t *testing.T) {
+	t.Parallel()
 	h := newTestHub(t, nil, nil, testAccounts)
 	mustOpen(t, h, "t")
 	c := seat(t, h, "t", "Lin", "cc")
@@ -305,6 +312,7 @@ func TestHistoryWithoutLog(t *testing.T) {
 
 // TestConnLifecycle: hello rules, rename, per-connection roster, close.
 func TestConnLifecycle(t *testing.T) {
+	t.Parallel()
 	terms := newFakeTerms("t/cc")
 	h := newTestHub(t, nil, terms, testAccounts)
 	mustOpen(t, h, "t")
@@ -395,6 +403,7 @@ func TestConnLifecycle(t *testing.T) {
 // TestAdmin: the UI's identity sits in every room, opened before or after
 // SetAdmin; calling SetAdmin again renames; posting without it fails.
 func TestAdmin(t *testing.T) {
+	t.Parallel()
 	h := newTestHub(t, nil, nil, testAccounts)
 	mustOpen(t, h, "before")
 	if _, err := h.Post("before", Draft{Content: "hi"}); !errors.Is(err, ErrNoAdmin) {
@@ -435,6 +444,7 @@ func TestAdmin(t *testing.T) {
 
 // TestReports: POST hook bodies are kept per (topic, account, kind).
 func TestReports(t *testing.T) {
+	t.Parallel()
 	h := newTestHub(t, nil, nil, testAccounts)
 	sub := h.Subscribe()
 	defer sub.Close()

@@ -9,6 +9,7 @@ import (
 )
 
 func TestTakeMentions(t *testing.T) {
+	t.Parallel()
 	roster := []string{"Lin", "Claude", "Claude Lay", "リン", "Kai"}
 	tests := []struct {
 		name     string
@@ -60,6 +61,7 @@ func TestTakeMentions(t *testing.T) {
 }
 
 func TestAddressees(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   []string
 		want []string
@@ -80,6 +82,7 @@ func TestAddressees(t *testing.T) {
 // TestDeliverAddressing checks the merge of explicit to and mentions and the
 // refusals, through Deliver.
 func TestDeliverAddressing(t *testing.T) {
+	t.Parallel()
 	log := newMemLog()
 	h := newTestHub(t, log, nil, testAccounts)
 	mustOpen(t, h, "t")

@@ -148,6 +148,7 @@ func waitRoster(t testing.TB, h *Hub, topic string, n int) []Member {
 }
 
 func TestServerAuth(t *testing.T) {
+	t.Parallel()
 	h := newTestHub(t, nil, nil, testAccounts)
 	s := newTestServer(t, h, ServerOptions{})
 	port := strings.TrimPrefix(s.HooksURL(), "http://127.0.0.1:")
@@ -209,6 +210,7 @@ func TestServerAuth(t *testing.T) {
 // one room with two sockets: Lin (a claude_code account) and an impostor
 // whose hello names the admin's account.
 func TestServerFrames(t *testing.T) {
+	t.Parallel()
 	terms := newFakeTerms()
 	h := newTestHub(t, newMemLog(), terms, testAccounts)
 	h.SetAdmin(Hello{Name: "me", AccountID: "me"})
@@ -331,6 +333,7 @@ func framesUsageAndReady(t *testing.T, a *client, terms *fakeTerms) {
 // TestServerNoRoom: a connection without a room gets errors, never
 // delivered:false (DESIGN §6).
 func TestServerNoRoom(t *testing.T) {
+	t.Parallel()
 	h := newTestHub(t, nil, nil, testAccounts)
 	mustOpen(t, h, "t")
 	s := newTestServer(t, h, ServerOptions{})
@@ -364,6 +367,7 @@ func TestServerNoRoom(t *testing.T) {
 // TestServerOversizeFrame: a frame over the limit closes the socket with
 // 1009 and takes the connection out of the roster.
 func TestServerOversizeFrame(t *testing.T) {
+	t.Parallel()
 	h := newTestHub(t, nil, nil, testAccounts)
 	mustOpen(t, h, "t")
 	s := newTestServer(t, h, ServerOptions{MaxFrameBytes: 512})
@@ -566,6 +570,7 @@ func TestServerLimitsAndClose(t *testing.T) {
 
 // TestNewServerNilHub: a clear error.
 func TestNewServerNilHub(t *testing.T) {
+	t.Parallel()
 	if _, err := NewServer(nil, ServerOptions{}); err == nil {
 		t.Fatal("NewServer(nil) succeeded")
 	}

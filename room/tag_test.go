@@ -11,6 +11,7 @@ import (
 )
 
 func TestTag(t *testing.T) {
+	t.Parallel()
 	tokyo := time.FixedZone("JST", 9*3600)
 	ny := time.FixedZone("EDT", -4*3600)
 	tests := []struct {
@@ -87,6 +88,7 @@ func TestTag(t *testing.T) {
 
 // TestTagNilLocation: nil means the machine's local zone.
 func TestTagNilLocation(t *testing.T) {
+	t.Parallel()
 	p := Post{Role: RoleAdmin, Speaker: "me", MessageID: "m", TS: "2026-10-01T16:14:05Z"}
 	if got, want := Tag(p, nil), Tag(p, time.Local); got != want {
 		t.Fatalf("Tag(nil loc) = %s, want %s", got, want)
