@@ -9,6 +9,7 @@ import (
 )
 
 func TestLoadConfig(t *testing.T) {
+	t.Parallel()
 	base := func() map[string]string { return testEnv("ws://127.0.0.1:4000/room") }
 	cases := []struct {
 		name    string

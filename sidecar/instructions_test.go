@@ -10,6 +10,7 @@ import (
 // as Claude Code counts, in UTF-16 code units) with a 64-character name —
 // ASCII, CJK, and 32 emoji (64 UTF-16 units, the JS length of 64).
 func TestInstructionsLength(t *testing.T) {
+	t.Parallel()
 	names := map[string]string{
 		"ascii": strings.Repeat("n", 64),
 		"cjk":   strings.Repeat("界", 64),
@@ -29,6 +30,7 @@ func TestInstructionsLength(t *testing.T) {
 }
 
 func TestInstructionsContent(t *testing.T) {
+	t.Parallel()
 	s := Instructions("Lin", false)
 	for _, want := range []string{
 		"as Lin",
