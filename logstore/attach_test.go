@@ -13,6 +13,7 @@ import (
 // attachments/<topic>/ or that Windows would store differently is refused
 // with ErrBadAttachmentName.
 func TestAttachmentPathRefusals(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	bad := []string{
 		"", ".", "..", "../x", "..\\x", "a/b", "a\\b", "/etc/passwd", "C:\\x", "C:", "c:x",
@@ -46,6 +47,7 @@ func TestAttachmentPathRefusals(t *testing.T) {
 // TestAttachmentPathLinks: a symbolic link at the target, or in place of the
 // topic or attachments folder, is refused even when the name is fine.
 func TestAttachmentPathLinks(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	outside := t.TempDir()
 	secret := filepath.Join(outside, "secret.txt")
@@ -98,6 +100,7 @@ func TestAttachmentPathLinks(t *testing.T) {
 // TestAttachmentName covers the spec's sanitiser: names come out accepted by
 // AttachmentPath and typed back unchanged.
 func TestAttachmentName(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"image.png", "image.png"},
 		{"memo @Lin.txt", "memo _Lin.txt"},
@@ -133,6 +136,7 @@ func TestAttachmentName(t *testing.T) {
 // TestSaveAttachment: saved under the topic, numbered on collision like a
 // file manager, never overwriting; the topic is not indexed by saving.
 func TestSaveAttachment(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	var paths []string
 	for _, body := range []string{"one", "two", "three"} {
@@ -177,6 +181,7 @@ func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 // attachments folder resolves; links out, "..", folders and files elsewhere
 // are refused.
 func TestResolveAttachment(t *testing.T) {
+	t.Parallel()
 	s, data := openStore(t)
 	if _, err := s.ResolveAttachment(filepath.Join(data, "x")); !errors.Is(err, ErrAttachmentOutside) {
 		t.Fatalf("no attachments folder: %v", err)

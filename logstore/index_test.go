@@ -12,6 +12,7 @@ import (
 
 // TestIndexShape: the file holds topics with id, name, created_at, sessions.
 func TestIndexShape(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	if err := s.Append("t1", post("m1", "name <&> here")); err != nil {
 		t.Fatal(err)
@@ -38,6 +39,7 @@ func TestIndexShape(t *testing.T) {
 // TestIndexUnknownKeysKept: keys we do not own, at the top and in entries,
 // survive every rewrite; so do entries of the wrong shape.
 func TestIndexUnknownKeysKept(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	idx := filepath.Join(data, "logs", "main", "index.json")
 	writeFile(t, idx, `{
@@ -116,6 +118,7 @@ func TestIndexUnknownKeysKept(t *testing.T) {
 // TestIndexUnreadableSetAside: an index that does not parse is renamed aside
 // (content intact), reported, and the list is rebuilt from the log files.
 func TestIndexUnreadableSetAside(t *testing.T) {
+	t.Parallel()
 	for _, content := range []string{`{"topics": [`, ``, `null`, `[1,2]`, `{"topics": {"id": "x"}}`, "\x00\x01binary"} {
 		t.Run(content, func(t *testing.T) {
 			data := t.TempDir()
@@ -155,6 +158,7 @@ func TestIndexUnreadableSetAside(t *testing.T) {
 // TestIndexAtomic: a crash mid-write leaves the old index (a leftover temp
 // file is ignored and removed); a failed rename leaves disk and memory old.
 func TestIndexAtomic(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	s := openAt(t, data)
 	if err := s.Rename("t1", "old name"); err != nil {
@@ -212,6 +216,7 @@ func TestIndexAtomic(t *testing.T) {
 // TestIndexUnreadableCannotSetAside: when the bad index cannot be moved
 // aside, or cannot be read at all, Open fails rather than overwrite it later.
 func TestIndexUnreadableCannotSetAside(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	idx := filepath.Join(data, "logs", "main", "index.json")
 	writeFile(t, idx, "{bad")

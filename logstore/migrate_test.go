@@ -25,6 +25,7 @@ func legacyContent(t *testing.T) string {
 // the torn line is skipped, counted, and a new post does not glue onto it.
 // Opening again changes nothing.
 func TestMigrateLegacy(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	legacy := filepath.Join(data, "logs", "main.jsonl")
 	content := legacyContent(t)
@@ -77,6 +78,7 @@ func TestMigrateLegacy(t *testing.T) {
 // synced, and only then the original removed; if the original cannot be
 // removed, the copy goes away again and the legacy file stays for next time.
 func TestMigrateLegacyCopyFallback(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	legacy := filepath.Join(data, "logs", "main.jsonl")
 	content := legacyContent(t)
@@ -136,6 +138,7 @@ func TestMigrateLegacyCopyFallback(t *testing.T) {
 // removing the original (the copy may have grown since) is finished, not
 // repeated; a different legacy log found later becomes a new topic.
 func TestMigrateLegacyResume(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	legacy := filepath.Join(data, "logs", "main.jsonl")
 	content := legacyContent(t)
@@ -184,6 +187,7 @@ func TestMigrateLegacyResume(t *testing.T) {
 // TestMigrateLegacyNotAFile: a legacy path that is a directory is left alone
 // and reported.
 func TestMigrateLegacyNotAFile(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(data, "logs", "main.jsonl"), 0o700); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // '\n'; the next append must start a new line, the torn one is skipped and
 // counted, and nothing else is lost.
 func TestAppendAfterTornLine(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, tail string
 		skipped    int
@@ -61,6 +62,7 @@ func TestAppendAfterTornLine(t *testing.T) {
 // TestAppendTornSeenByNewStore: the torn-line check also works for a file the
 // process did not write (a fresh Store after a crash of the previous run).
 func TestAppendTornSeenByNewStore(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	s1 := openAt(t, data)
 	if err := s1.Append("t1", post("m1", "a")); err != nil {
@@ -102,6 +104,7 @@ func TestAppendTornSeenByNewStore(t *testing.T) {
 // TestGarbageCountedOnce: garbage lines are skipped and counted once each,
 // however many times they are read; blank lines are neither.
 func TestGarbageCountedOnce(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	content := line(t, post("m1", "a")) +
 		"garbage\n" +
@@ -140,6 +143,7 @@ func TestGarbageCountedOnce(t *testing.T) {
 // TestPaging compares paging with tiny blocks (lines cross block edges) to
 // the file's own content, for every page size.
 func TestPaging(t *testing.T) {
+	t.Parallel()
 	want, content := numbered(t, 37)
 	for _, block := range []int{1, 7, 64, 1 << 16} {
 		for _, limit := range []int{1, 2, 5, 36, 37, 38, 200} {
@@ -171,6 +175,7 @@ func TestPaging(t *testing.T) {
 // TestPageEdges: the oldest record has nothing before it; unknown before,
 // bad limit and a topic without a file.
 func TestPageEdges(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	_, content := numbered(t, 3)
 	writeFile(t, s.logPath("t1"), content+"torn")
@@ -209,6 +214,7 @@ func TestPageEdges(t *testing.T) {
 // TestPageHasMoreSkipsGarbage: hasMore means an older readable record exists,
 // not merely older bytes.
 func TestPageHasMoreSkipsGarbage(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	writeFile(t, s.logPath("t1"), "junk\n{}\n"+line(t, post("m1", "a"))+line(t, post("m2", "b")))
 	recs, more, err := s.Tail("t1", 2)
@@ -224,6 +230,7 @@ func TestPageHasMoreSkipsGarbage(t *testing.T) {
 // TestPageBeforeEscapedID: a message_id written with JSON escapes by another
 // tool is still found by the scan (the prefilter lets \u lines through).
 func TestPageBeforeEscapedID(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	writeFile(t, s.logPath("t1"), line(t, post("m1", "a"))+
 		`{"message_id":"\u006d2","speaker":"L","content":"b","ts":"t"}`+"\n"+
@@ -243,6 +250,7 @@ func TestPageBeforeEscapedID(t *testing.T) {
 // TestPageCursorStale: a remembered offset that no longer holds the id (the
 // file was replaced by hand) falls back to the scan.
 func TestPageCursorStale(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	_, content := numbered(t, 10)
 	writeFile(t, s.logPath("t1"), content)
@@ -262,6 +270,7 @@ func TestPageCursorStale(t *testing.T) {
 // TestLongLineSkipped: a line over MaxLineBytes is skipped and counted
 // without being held, on both sides of normal lines; Append refuses one.
 func TestLongLineSkipped(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	s.block, s.maxLine = 16, 100
 	long := `{"message_id":"big","content":"` + strings.Repeat("x", 300) + `"}`

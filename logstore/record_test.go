@@ -11,6 +11,7 @@ import (
 // order, absent keys omitted, from_app only when true, to as a list, no
 // hue/own/role, no HTML escaping, one line ending in '\n'.
 func TestLineSchemaWrite(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		rec  Record
@@ -71,6 +72,7 @@ func TestLineSchemaWrite(t *testing.T) {
 // from_app absent = false; account absent = ""; unknown keys (hue written by
 // an old version) ignored; bad shapes skipped.
 func TestLineSchemaRead(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		line string
@@ -131,6 +133,7 @@ func TestLineSchemaRead(t *testing.T) {
 // TestNamesJSON covers Names on its own: it marshals as a list and reads the
 // three shapes a log may hold.
 func TestNamesJSON(t *testing.T) {
+	t.Parallel()
 	b, err := json.Marshal(Names{"a"})
 	if err != nil || string(b) != `["a"]` {
 		t.Fatalf("Marshal = %s, %v", b, err)

@@ -41,6 +41,7 @@ func findTopic(t *testing.T, s *Store, id string) (Topic, bool) {
 // TestLazyCreation: a new topic id writes nothing — no directory, file or
 // entry — and is not listed until its first post.
 func TestLazyCreation(t *testing.T) {
+	t.Parallel()
 	s, data := openStore(t)
 	id := s.NewTopicID()
 	if err := checkTopicID(id); err != nil {
@@ -89,6 +90,7 @@ func TestLazyCreation(t *testing.T) {
 // TestNameComesOnce: the first post names the topic; later posts never
 // rename it; a name given by hand before the first post is kept.
 func TestNameComesOnce(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	if err := s.Append("t1", post("m1", "hello room")); err != nil {
 		t.Fatal(err)
@@ -153,6 +155,7 @@ func TestNameComesOnce(t *testing.T) {
 // TestTopicName covers the name rule: first non-blank line, trimmed, control
 // characters out, at most 40 columns on a grapheme boundary with "…".
 func TestTopicName(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"hello", "hello"},
 		{"\n\n  spaced  \nnext", "spaced"},
@@ -182,6 +185,7 @@ func TestTopicName(t *testing.T) {
 // and dated from its first readable post) without writing the index; the
 // next intentional act writes its entry. Non-topic files are ignored.
 func TestOrphanFileListed(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	first := post("m1", "orphan topic title")
 	first.TS = "2026-09-01T10:00:00.000Z"
@@ -230,6 +234,7 @@ func TestOrphanFileListed(t *testing.T) {
 // TestTopicsOrder: newest activity first; an entry without a file uses its
 // created_at.
 func TestTopicsOrder(t *testing.T) {
+	t.Parallel()
 	s, _ := openStore(t)
 	for _, id := range []string{"old", "new", "mid"} {
 		if err := s.Append(id, post("m", id)); err != nil {
@@ -265,6 +270,7 @@ func TestTopicsOrder(t *testing.T) {
 // TestRename: by hand, trimmed, control characters dropped, empty refused,
 // persisted across Open.
 func TestRename(t *testing.T) {
+	t.Parallel()
 	s, data := openStore(t)
 	if err := s.Append("t1", post("m1", "auto name")); err != nil {
 		t.Fatal(err)
@@ -292,6 +298,7 @@ func TestRename(t *testing.T) {
 // TestSessions: record, overwrite, read, conditional and plain drop, and
 // that they survive a reopen.
 func TestSessions(t *testing.T) {
+	t.Parallel()
 	s, data := openStore(t)
 	if err := s.RecordSession("t1", "acc-a", "s1"); err != nil {
 		t.Fatal(err)
@@ -348,6 +355,7 @@ func TestSessions(t *testing.T) {
 // TestDeleteOrder: file, then attachments, then the index entry; a failure
 // stops the later steps and leaves a state that a retry finishes.
 func TestDeleteOrder(t *testing.T) {
+	t.Parallel()
 	s, data := openStore(t)
 	setup := func(id string) {
 		t.Helper()
