@@ -9,6 +9,7 @@ import (
 )
 
 func TestSavePreservesPermissionsAndLinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "target.json")
 	if err := os.WriteFile(target, []byte(`{"accounts": [], "x": 1}`), 0o640); err != nil {

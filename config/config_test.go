@@ -60,6 +60,7 @@ func TestDataDir(t *testing.T) {
 }
 
 func TestLoadMissingFileMakesAdmin(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	c, warnings, err := Load(dir)
 	if err != nil {
@@ -86,6 +87,7 @@ func TestLoadMissingFileMakesAdmin(t *testing.T) {
 }
 
 func TestDefaultAdminAvoidsTakenID(t *testing.T) {
+	t.Parallel()
 	wd := absDir(t)
 	dir := writeConfig(t, `{"accounts":[{"id":"admin","name":"Bot","kind":"cli","cwd":`+jsonString(wd)+`,"command":"bot"}]}`)
 	c, _, err := Load(dir)
@@ -104,6 +106,7 @@ func jsonString(s string) string {
 }
 
 func TestRoundTripKeepsUnknownKeys(t *testing.T) {
+	t.Parallel()
 	wd := absDir(t)
 	body := `{
   "theme": {"dark": true, "font": "<Mono & Co>"},
@@ -164,6 +167,7 @@ func TestRoundTripKeepsUnknownKeys(t *testing.T) {
 }
 
 func TestMigrationFromOriginalApp(t *testing.T) {
+	t.Parallel()
 	wd := absDir(t)
 	body := `{"tabs": [
   {"id": "account-1", "name": "Claude Lin", "command": "claude", "args": ["--dangerously-skip-permissions", "--session-id", "{session_id}"], "cwd": ` + jsonString(wd) + `, "hue": 145.6, "cli_kind": "x"},
@@ -230,6 +234,7 @@ func TestMigrationFromOriginalApp(t *testing.T) {
 }
 
 func TestLoadRefusesBadFiles(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body string
 		want       error
@@ -263,6 +268,7 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	wd := absDir(t)
 	hue := 400
 	c := &Config{Accounts: []Account{
@@ -295,6 +301,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestSaveKeepsStoredEnvValues(t *testing.T) {
+	t.Parallel()
 	wd := absDir(t)
 	body := `{"accounts": [{"id": "a", "name": "A", "kind": "cli", "cwd": ` + jsonString(wd) + `, "command": "x",
 	  "env": [{"name": "GH_TOKEN", "value": "dpapi:0a0b"}, {"name": "GH_CONFIG_DIR", "value": "/x"}]}]}`
@@ -330,6 +337,7 @@ func TestSaveKeepsStoredEnvValues(t *testing.T) {
 }
 
 func TestInferKind(t *testing.T) {
+	t.Parallel()
 	for cmd, want := range map[string]Kind{
 		"claude": KindClaudeCode, "/usr/local/bin/claude": KindClaudeCode, `C:\npm\claude.cmd`: KindClaudeCode,
 		"Claude.EXE": KindClaudeCode, "codex": KindCodexCLI, "codex.cmd": KindCodexCLI, "/opt/codex-bin": KindCodexCLI,

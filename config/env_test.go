@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseEnv(t *testing.T) {
+	t.Parallel()
 	text := strings.Join([]string{
 		"# tokens",
 		"GH_TOKEN = github_pat_abc ",
@@ -39,6 +40,7 @@ func TestParseEnv(t *testing.T) {
 }
 
 func TestParseEnvErrors(t *testing.T) {
+	t.Parallel()
 	const secret = "s3cr3t-v4lue"
 	tests := []struct {
 		text string
@@ -82,6 +84,7 @@ func TestParseEnvErrors(t *testing.T) {
 }
 
 func TestMaskedValue(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ value, want string }{
 		{"", ""},
 		{"abc", "..."},

@@ -7,6 +7,7 @@ import (
 )
 
 func TestObjectKeepsOrderAndValues(t *testing.T) {
+	t.Parallel()
 	in := `{"z": 1, "a": {"nested": [1, 2]}, "m": "x<y", "z": 2}`
 	var o Object
 	if err := json.Unmarshal([]byte(in), &o); err != nil {
@@ -38,6 +39,7 @@ func TestObjectKeepsOrderAndValues(t *testing.T) {
 }
 
 func TestObjectRejectsNonObjects(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{`[]`, `"s"`, `null`, `1`} {
 		var o Object
 		if err := json.Unmarshal([]byte(in), &o); err == nil {

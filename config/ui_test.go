@@ -35,6 +35,7 @@ func TestUISettings(t *testing.T) {
 }
 
 func TestUISettingsBadShape(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(`{"keys":["ctrl+n"]}`), 0o600); err != nil {
 		t.Fatal(err)

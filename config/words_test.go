@@ -8,6 +8,7 @@ import (
 )
 
 func TestSplitWords(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want []string
@@ -50,6 +51,7 @@ func TestSplitWords(t *testing.T) {
 }
 
 func TestSplitWordsUnterminated(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{`"abc`, `a 'b`, `"C:\dir\"`, `x "y\"`} {
 		_, err := SplitWords(in)
 		if !errors.Is(err, ErrUnterminatedQuote) {
@@ -63,6 +65,7 @@ func TestSplitWordsUnterminated(t *testing.T) {
 }
 
 func TestJoinWords(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   []string
 		want string
@@ -91,6 +94,7 @@ func TestJoinWords(t *testing.T) {
 }
 
 func TestRemoveFlag(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, kept []string
 		removed  int
