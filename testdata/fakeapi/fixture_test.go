@@ -237,6 +237,7 @@ const fixtureSayClaude = "mcp__pullcept-room-test-1a2b3c__say_to_room"
 // rejection → draft re-send (or the closing text without Resend);
 // delivery → closing text; deferred tool → ToolSearch, then say.
 func TestClaudeFixtures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		fixture string
 		resend  bool
@@ -288,6 +289,7 @@ func TestClaudeFixtures(t *testing.T) {
 // the post is one user text block, the system-role message, the deferred
 // tool name, the ToolSearch result's loaded tool.
 func TestClaudeFixtureParse(t *testing.T) {
+	t.Parallel()
 	srv, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -346,6 +348,7 @@ const fixtureNamespace = "mcp__pullcept_room_test_1a2b3c"
 // (the MCP namespace is deferred for the catalogue model), search output →
 // say_to_room in its namespace, rejection → re-send, delivery → text.
 func TestCodexFixtures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		fixture string
 		resend  bool
@@ -399,6 +402,7 @@ func TestCodexFixtures(t *testing.T) {
 // deferred namespace, the tool_search_output's loaded tool, the
 // function_call_output's text.
 func TestCodexFixtureParse(t *testing.T) {
+	t.Parallel()
 	srv, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -108,6 +108,7 @@ func TestPrepareClaude(t *testing.T) {
 // TestPrepareClaudeErrors: bad setups fail clearly and a corrupt file is
 // left as it was.
 func TestPrepareClaudeErrors(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	if _, err := PrepareClaude(ClaudeSetup{Home: root, ConfigDir: root}); !errors.Is(err, ErrBadOptions) {
 		t.Errorf("no BaseURL: %v", err)
@@ -227,6 +228,7 @@ func TestPrepareCodex(t *testing.T) {
 }
 
 func TestPrepareCodexErrors(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	if _, err := PrepareCodex(CodexSetup{Home: home}); !errors.Is(err, ErrBadOptions) {
 		t.Errorf("no BaseURL: %v", err)
@@ -249,6 +251,7 @@ func TestPrepareCodexErrors(t *testing.T) {
 // TestFindCLI: the pinned binaries are where FindCLI says (this checkout
 // has them: `make clis`), and names and platforms are checked.
 func TestFindCLI(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{CLIClaude, CLICodex} {
 		path := CLIPath(t, name)
 		if !filepath.IsAbs(path) || !strings.Contains(path, filepath.Join("testdata", "clis", "node_modules")) {

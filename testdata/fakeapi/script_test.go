@@ -54,6 +54,7 @@ const sidecarRejection = "Not delivered: 2 newer posts you had not seen (oldest 
 	"or with new content; either way pass last_seen \"m-3\". Not sending is also fine if it was already said."
 
 func TestScriptDecide(t *testing.T) {
+	t.Parallel()
 	post := userText("<system-reminder>x</system-reminder>", tagLine("m-1", "Alice")+"\nhello there\nsecond line")
 	tests := []struct {
 		name   string
@@ -237,6 +238,7 @@ func sameArgs(a, b SayArgs) bool {
 }
 
 func TestFindPosts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		text  string
@@ -294,6 +296,7 @@ func FuzzFindPosts(f *testing.F) {
 }
 
 func TestExampleJSON(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ schema, want string }{
 		{`{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}`, `{"title":"Room chat"}`},
 		{`{"type":"object","properties":{"n":{"type":"integer"},"ok":{"type":"boolean"},"tags":{"type":"array"},"kind":{"enum":["a","b"]},"x":{"type":["null","string"]}}}`,
@@ -309,6 +312,7 @@ func TestExampleJSON(t *testing.T) {
 }
 
 func TestToolNames(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		tool Tool
 		full string

@@ -54,6 +54,7 @@ const claudePostBody = `{"model":"claude-test","stream":true,"tools":[{"name":"m
 // TestSideEndpoints: the minimal answers the research notes list, and
 // 200 {} for everything else; every request is recorded.
 func TestSideEndpoints(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, Options{})
 	if resp := do(t, s, http.MethodHead, "/api/hello", "", nil); resp.StatusCode != http.StatusOK {
 		t.Errorf("HEAD /api/hello = %d", resp.StatusCode)
@@ -94,6 +95,7 @@ func TestSideEndpoints(t *testing.T) {
 // TestEscapeRefused: as the CLIs' proxy the fake refuses CONNECT and
 // absolute-URL requests and records them as escapes.
 func TestEscapeRefused(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, Options{})
 	base, err := s.Start()
 	if err != nil {
@@ -126,6 +128,7 @@ func TestEscapeRefused(t *testing.T) {
 // TestBadBodies: a model call that is not JSON gets a 400 in the API's
 // error shape and is still recorded; an unknown content encoding too.
 func TestBadBodies(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, Options{})
 	resp := do(t, s, http.MethodPost, "/v1/messages", "{not json", nil)
 	m := decode(t, resp)
@@ -150,6 +153,7 @@ func TestBadBodies(t *testing.T) {
 
 // TestGzipBody: a gzip-encoded model call is read decompressed.
 func TestGzipBody(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, Options{})
 	var b bytes.Buffer
 	zw := gzip.NewWriter(&b)
@@ -171,6 +175,7 @@ func TestGzipBody(t *testing.T) {
 
 // TestNonStreaming: stream:false gets one JSON message / response.
 func TestNonStreaming(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, Options{})
 	body := strings.Replace(claudePostBody, `"stream":true`, `"stream":false`, 1)
 	m := decode(t, do(t, s, http.MethodPost, "/v1/messages", body, nil))
@@ -188,6 +193,7 @@ func TestNonStreaming(t *testing.T) {
 // TestRespondHook: the hook replaces the script, sees the parsed request,
 // can fall back to the script, and a hook panic becomes a 500.
 func TestRespondHook(t *testing.T) {
+	t.Parallel()
 	var sawPosts int
 	s := newServer(t, Options{
 		Respond: func(r *Request) Reply {
@@ -236,6 +242,7 @@ func TestRespondHook(t *testing.T) {
 // Wait honours its context; Close ends Wait with ErrClosed and is
 // idempotent; Start twice or after Close fails.
 func TestStartWaitClose(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, Options{})
 	base, err := s.Start()
 	if err != nil {
@@ -291,6 +298,7 @@ func TestStartWaitClose(t *testing.T) {
 // TestHold: a held reply is sent once Hold closes; Close releases a held
 // request without answering it.
 func TestHold(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	called := make(chan struct{}, 4)
 	s := newServer(t, Options{Respond: func(r *Request) Reply {
@@ -356,6 +364,7 @@ func TestHold(t *testing.T) {
 
 // TestNewRejectsNonLoopback: nothing may listen beyond this machine.
 func TestNewRejectsNonLoopback(t *testing.T) {
+	t.Parallel()
 	for _, addr := range []string{"0.0.0.0:0", ":0", "192.168.1.2:80", "example.com:80", "nonsense"} {
 		if _, err := New(Options{Addr: addr}); !errors.Is(err, ErrBadOptions) {
 			t.Errorf("New(Addr %q) = %v, want ErrBadOptions", addr, err)

@@ -17,6 +17,7 @@ import (
 // TestRun: the command prints both base URLs, serves the fake on them,
 // and writes the record file when its context ends.
 func TestRun(t *testing.T) {
+	t.Parallel()
 	record := filepath.Join(t.TempDir(), "record.jsonl")
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -85,6 +86,7 @@ func TestRun(t *testing.T) {
 }
 
 func TestRunBadFlags(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	if code := run(t.Context(), []string{"-addr", "0.0.0.0:0"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "not loopback") {
 		t.Errorf("non-loopback addr: code %d, stderr %q", code, errb.String())
