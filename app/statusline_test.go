@@ -16,6 +16,7 @@ import (
 // to the room with the token from the environment and prints the footer;
 // a URL off this machine is refused, a room that is down is not an error.
 func TestStatusLineForwardsWithToken(t *testing.T) {
+	t.Parallel()
 	got := make(chan []byte, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer tok-1" {
