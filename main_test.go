@@ -9,6 +9,7 @@ import (
 // TestVersionAndHelp: --version and --help print once on stdout and exit
 // 0; an unknown command exits 2 with the usage on stderr.
 func TestVersionAndHelp(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	if code := run([]string{"--version"}, nil, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "pullcept ") {
 		t.Fatalf("--version: code %d out %q err %q", code, out.String(), errb.String())
