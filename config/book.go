@@ -65,14 +65,9 @@ func (b *Book) All() []Account {
 	return append([]Account(nil), b.cfg.Accounts...)
 }
 
-// Put creates or replaces the account with a.ID and saves config.json. On
-// any error (validation, the write) the accounts are left as they were.
-func (b *Book) Put(a Account) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.putLocked(a)
-}
-
+// putLocked creates or replaces the account with a.ID and saves
+// config.json. On any error (validation, the write) the accounts are left
+// as they were. Holds b.mu.
 func (b *Book) putLocked(a Account) error {
 	old := append([]Account(nil), b.cfg.Accounts...)
 	if i := b.cfg.Index(a.ID); i >= 0 {
@@ -147,7 +142,8 @@ func (b *Book) draftLocked(e AccountEdit) (Account, error) {
 }
 
 // Save applies e like Draft, gives a new account its id (NewAccountID) and
-// saves it like Put, all under one lock. It returns the account as stored.
+// saves it, all under one lock: on any error (validation, the write) the
+// accounts are left as they were. It returns the account as stored.
 func (b *Book) Save(e AccountEdit) (Account, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

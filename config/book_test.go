@@ -63,8 +63,8 @@ func TestBookSaveMintsIDAndKeepsHiddenFields(t *testing.T) {
 	}
 }
 
-// TestBookRollsBackAFailedSave: when config.json cannot be written, Put,
-// Save and Delete return the error and the accounts in memory stay as they
+// TestBookRollsBackAFailedSave: when config.json cannot be written, Save
+// (and put, under it) and Delete return the error and the accounts in memory stay as they
 // were (memory never disagrees with the file).
 func TestBookRollsBackAFailedSave(t *testing.T) {
 	t.Parallel()
@@ -76,7 +76,7 @@ func TestBookRollsBackAFailedSave(t *testing.T) {
 	}
 	b.dir = filepath.Join(blocked, "data")
 	before := b.All()
-	if err := b.Put(Account{ID: "new-1", Name: "New", Kind: KindCLI, WorkDir: work, Command: "sh"}); err == nil {
+	if err := b.put(Account{ID: "new-1", Name: "New", Kind: KindCLI, WorkDir: work, Command: "sh"}); err == nil {
 		t.Fatal("Put into an unwritable dir succeeded")
 	}
 	if _, err := b.Save(AccountEdit{ID: "claude-1", Kind: "claude_code", Name: "Renamed", WorkDir: work, Command: "claude"}); err == nil {
@@ -91,7 +91,7 @@ func TestBookRollsBackAFailedSave(t *testing.T) {
 	}
 	// Validation failures roll back too.
 	b.dir = t.TempDir()
-	if err := b.Put(Account{ID: "bad", Kind: KindClaudeCode}); !errors.Is(err, ErrNoName) {
+	if err := b.put(Account{ID: "bad", Kind: KindClaudeCode}); !errors.Is(err, ErrNoName) {
 		t.Fatalf("Put of an invalid account: %v", err)
 	}
 	if _, ok := b.Account("bad"); ok {
@@ -143,4 +143,11 @@ func TestNewAccountID(t *testing.T) {
 	if _, err := NewAccountID("x", func(string) bool { return true }); !errors.Is(err, ErrNoFreeID) {
 		t.Fatalf("all taken: %v", err)
 	}
+}
+
+// put is putLocked under the lock, for the tests.
+func (b *Book) put(a Account) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.putLocked(a)
 }

@@ -110,7 +110,7 @@ func BenchmarkTailOneMillion(b *testing.B) {
 	s := openAt(b, bigTopic.dir)
 	b.ReportAllocs()
 	for b.Loop() {
-		recs, more, err := s.Tail("big", 50)
+		recs, more, err := s.Page("big", "", 50)
 		if err != nil || len(recs) != 50 || !more {
 			b.Fatalf("Tail = %d records, more=%v, err=%v", len(recs), more, err)
 		}

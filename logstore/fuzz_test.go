@@ -145,7 +145,7 @@ func storeHolding(t *testing.T, data []byte, block int) *Store {
 // record, each with a message_id, and Skipped counts every unreadable line.
 func checkTail(t *testing.T, s *Store, want readerWant) {
 	t.Helper()
-	recs, more, err := s.Tail("t1", len(want.shown)+1)
+	recs, more, err := s.Page("t1", "", len(want.shown)+1)
 	if err != nil {
 		t.Fatalf("Tail: %v", err)
 	}
@@ -176,7 +176,7 @@ func checkAppendAfter(t *testing.T, s *Store, want readerWant) {
 	if err := s.Append("t1", post("appended", "x")); err != nil {
 		t.Fatal(err)
 	}
-	recs, _, err := s.Tail("t1", len(want.shown)+2)
+	recs, _, err := s.Page("t1", "", len(want.shown)+2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func TestMigrateLegacy(t *testing.T) {
 	if !ok || !tp.Indexed || tp.Name != "前のアプリの部屋" || tp.CreatedAt.Format("2006-01-02T15:04") != "2026-08-01T09:00" {
 		t.Fatalf("migrated topic = %+v %v", tp, ok)
 	}
-	recs, _, err := s.Tail(LegacyTopicID, 10)
+	recs, _, err := s.Page(LegacyTopicID, "", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestMigrateLegacy(t *testing.T) {
 	if err := s.Append(LegacyTopicID, post("N1", "continued")); err != nil {
 		t.Fatal(err)
 	}
-	recs, _, _ = s.Tail(LegacyTopicID, 10)
+	recs, _, _ = s.Page(LegacyTopicID, "", 10)
 	if got := ids(recs); !reflect.DeepEqual(got, []string{"L1", "L2", "N1"}) {
 		t.Fatalf("after append = %v", got)
 	}

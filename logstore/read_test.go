@@ -45,7 +45,7 @@ func TestAppendAfterTornLine(t *testing.T) {
 			if got := readFile(t, path); got != want+line(t, post("m4", "again")) {
 				t.Fatalf("second append glued or doubled: %q", got)
 			}
-			recs, more, err := s.Tail("t1", 10)
+			recs, more, err := s.Page("t1", "", 10)
 			if err != nil || more {
 				t.Fatalf("Tail: more=%v err=%v", more, err)
 			}
@@ -83,7 +83,7 @@ func TestAppendTornSeenByNewStore(t *testing.T) {
 	if err := s2.Append("t1", post("m2", "b")); err != nil {
 		t.Fatal(err)
 	}
-	recs, _, err := s2.Tail("t1", 5)
+	recs, _, err := s2.Page("t1", "", 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestAppendTornSeenByNewStore(t *testing.T) {
 	if s2.Skipped("t1") != 1 {
 		t.Fatalf("Skipped = %d, want 1", s2.Skipped("t1"))
 	}
-	if _, _, err := s1.Tail("t1", 1); !errors.Is(err, ErrClosed) {
+	if _, _, err := s1.Page("t1", "", 1); !errors.Is(err, ErrClosed) {
 		t.Fatalf("Tail after Close: %v, want ErrClosed", err)
 	}
 	if err := s1.Append("t1", post("m9", "x")); !errors.Is(err, ErrClosed) {
@@ -115,7 +115,7 @@ func TestGarbageCountedOnce(t *testing.T) {
 		line(t, post("m3", "c"))
 	writeFile(t, s.logPath("t1"), content)
 	for range 3 {
-		recs, more, err := s.Tail("t1", 100)
+		recs, more, err := s.Page("t1", "", 100)
 		if err != nil || more {
 			t.Fatalf("Tail: %v %v", more, err)
 		}
@@ -135,7 +135,7 @@ func TestGarbageCountedOnce(t *testing.T) {
 	if has, err := s.HasPosts("t2"); err != nil || !has {
 		t.Fatalf("HasPosts(only garbage) = %v %v", has, err)
 	}
-	if recs, more, err := s.Tail("t2", 5); err != nil || len(recs) != 0 || more || s.Skipped("t2") != 1 {
+	if recs, more, err := s.Page("t2", "", 5); err != nil || len(recs) != 0 || more || s.Skipped("t2") != 1 {
 		t.Fatalf("Tail(only garbage) = %v %v %v, skipped %d", recs, more, err, s.Skipped("t2"))
 	}
 }
@@ -217,11 +217,11 @@ func TestPageHasMoreSkipsGarbage(t *testing.T) {
 	t.Parallel()
 	s, _ := openStore(t)
 	writeFile(t, s.logPath("t1"), "junk\n{}\n"+line(t, post("m1", "a"))+line(t, post("m2", "b")))
-	recs, more, err := s.Tail("t1", 2)
+	recs, more, err := s.Page("t1", "", 2)
 	if err != nil || more || !reflect.DeepEqual(ids(recs), []string{"m1", "m2"}) {
 		t.Fatalf("Tail(2) = %v more=%v err=%v", ids(recs), more, err)
 	}
-	recs, more, err = s.Tail("t1", 1)
+	recs, more, err = s.Page("t1", "", 1)
 	if err != nil || !more || !reflect.DeepEqual(ids(recs), []string{"m2"}) {
 		t.Fatalf("Tail(1) = %v more=%v err=%v", ids(recs), more, err)
 	}
@@ -254,7 +254,7 @@ func TestPageCursorStale(t *testing.T) {
 	s, _ := openStore(t)
 	_, content := numbered(t, 10)
 	writeFile(t, s.logPath("t1"), content)
-	if _, _, err := s.Tail("t1", 3); err != nil { // remembers m7..m9
+	if _, _, err := s.Page("t1", "", 3); err != nil { // remembers m7..m9
 		t.Fatal(err)
 	}
 	writeFile(t, s.logPath("t1"), "prefix that shifts every offset\n"+content)
@@ -275,7 +275,7 @@ func TestLongLineSkipped(t *testing.T) {
 	s.block, s.maxLine = 16, 100
 	long := `{"message_id":"big","content":"` + strings.Repeat("x", 300) + `"}`
 	writeFile(t, s.logPath("t1"), long+"\n"+line(t, post("m1", "a"))+long+"\n"+line(t, post("m2", "b"))+long)
-	recs, more, err := s.Tail("t1", 10)
+	recs, more, err := s.Page("t1", "", 10)
 	if err != nil || more || !reflect.DeepEqual(ids(recs), []string{"m1", "m2"}) {
 		t.Fatalf("Tail = %v more=%v err=%v", ids(recs), more, err)
 	}
@@ -308,7 +308,7 @@ func TestConcurrentAppendAndRead(t *testing.T) {
 		})
 		wg.Go(func() {
 			for range posts {
-				if _, _, err := s.Tail(topic, 20); err != nil {
+				if _, _, err := s.Page(topic, "", 20); err != nil {
 					errs <- err
 					return
 				}

@@ -108,7 +108,7 @@ func TestLineSchemaRead(t *testing.T) {
 			s, _ := openStore(t)
 			good := post("ok", "fine")
 			writeFile(t, s.logPath("t1"), line(t, good)+tc.line+"\n")
-			recs, more, err := s.Tail("t1", 10)
+			recs, more, err := s.Page("t1", "", 10)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -323,12 +323,6 @@ func (s *Store) appenderFor(topicID string) (*appender, error) {
 	return a, nil
 }
 
-// Tail returns the newest limit records of topicID, oldest first, and
-// whether older ones exist: Page(topicID, "", limit).
-func (s *Store) Tail(topicID string, limit int) (recs []Record, hasMore bool, err error) {
-	return s.Page(topicID, "", limit)
-}
-
 // Page returns up to limit records older than the record whose message_id is
 // before ("" = from the end), oldest first, and hasMore when an older
 // readable record exists (DESIGN §8, §6 `history`). It reads the file

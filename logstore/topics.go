@@ -332,14 +332,6 @@ func (s *Store) RecordSession(topicID, accountID, sessionID string) error {
 	return nil
 }
 
-// DropSession forgets accountID's session record in topicID (a recorded
-// transcript that no longer exists, DESIGN §9). Nothing is written when
-// there is no record. Errors wrap ErrBadTopicID or the write error.
-func (s *Store) DropSession(topicID, accountID string) error {
-	_, err := s.dropSession(topicID, accountID, "")
-	return err
-}
-
 // DropSessionIf forgets accountID's session record in topicID only while it
 // is still sessionID (spec «トピック» #127: a resumed seat that exited without
 // joining drops its own record, never a newer one written since). dropped

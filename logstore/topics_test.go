@@ -57,7 +57,7 @@ func TestLazyCreation(t *testing.T) {
 	if err != nil || len(ents) != 0 {
 		t.Fatalf("data dir after Open+NewTopicID has %v (%v)", ents, err)
 	}
-	if recs, more, err := s.Tail(id, 50); err != nil || recs != nil || more {
+	if recs, more, err := s.Page(id, "", 50); err != nil || recs != nil || more {
 		t.Fatalf("Tail of the lazy topic = %v %v %v", recs, more, err)
 	}
 	if has, err := s.HasPosts(id); err != nil || has {
@@ -333,8 +333,8 @@ func TestSessions(t *testing.T) {
 	if _, ok := s.Session("t1", "acc-a"); ok {
 		t.Fatal("record still there")
 	}
-	if err := s.DropSession("t1", "acc-missing"); err != nil {
-		t.Fatal(err)
+	if dropped, err := s.DropSessionIf("t1", "acc-missing", "s1"); err != nil || dropped {
+		t.Fatalf("DropSessionIf(no record) = %v %v", dropped, err)
 	}
 	if _, ok := s.Session("nope", "acc-b"); ok {
 		t.Fatal("session in unknown topic")
@@ -343,12 +343,12 @@ func TestSessions(t *testing.T) {
 	if id, ok := s2.Session("t1", "acc-b"); !ok || id != "s2" {
 		t.Fatalf("after reopen Session = %q %v", id, ok)
 	}
-	if err := s2.DropSession("t1", "acc-b"); err != nil {
-		t.Fatal(err)
+	if dropped, err := s2.DropSessionIf("t1", "acc-b", "s2"); err != nil || !dropped {
+		t.Fatalf("DropSessionIf after reopen = %v %v", dropped, err)
 	}
 	s3 := openAt(t, data)
 	if _, ok := s3.Session("t1", "acc-b"); ok {
-		t.Fatal("DropSession was not persisted")
+		t.Fatal("the drop was not persisted")
 	}
 }
 

@@ -217,14 +217,14 @@ func TestLogDirUnwritableMidConversation(t *testing.T) {
 	a3 := say(t, lin, "after the outage", failed[1].res.Post.MessageID)
 	f2 := say(t, linFresh, "the new topic's first logged words", failed[2].res.Post.MessageID)
 
-	recs, more, err := store.Tail("alive", 10)
+	recs, more, err := store.Page("alive", "", 10)
 	if err != nil || more {
 		t.Fatalf("tail alive: %v (more %v)", err, more)
 	}
 	if got, want := recIDs(recs), []string{a1.MessageID, a3.MessageID}; !slices.Equal(got, want) {
 		t.Fatalf("alive log %q, want %q (the posts during the outage are reported, not written)", got, want)
 	}
-	recs, _, err = store.Tail("fresh", 10)
+	recs, _, err = store.Page("fresh", "", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
