@@ -70,11 +70,12 @@ func (d *confirmDialog) view(e *env, maxW int) string {
 	return modalBox(e, strings.Join(b, "\n"), inner)
 }
 
-// helpView lists every binding of the key map by group (DESIGN §10),
+// helpView lists the key map's bindings by group (DESIGN §10; the modal
+// keys are left out, see KeyMap.modalEntries),
 // flowed into as many columns as the screen needs and allows; off scrolls
 // it when even that is too tall (↑/↓ while it is open).
 func helpView(e *env, maxW, maxH, off int) string {
-	entries := e.keys.entries()
+	entries := e.keys.helpEntries()
 	keyW, descW := 0, 0
 	for _, en := range entries {
 		keyW = max(keyW, ansi.StringWidth(keysLabel(*en.b)))

@@ -228,20 +228,20 @@ func (ed *accountEditor) update(e *env, msg tea.Msg) (editorAction, tea.Cmd) {
 				return edNone, nil
 			}
 			return edDelete, nil
-		case k.String() == "tab" || (ed.field != fEnv && key.Matches(k, km.NextField)):
+		case key.Matches(k, km.NextFieldAlways) || (ed.field != fEnv && key.Matches(k, km.NextField)):
 			ed.moveField(1)
 			return edNone, nil
-		case k.String() == "shift+tab" || (ed.field != fEnv && key.Matches(k, km.PrevField)):
+		case key.Matches(k, km.PrevFieldAlways) || (ed.field != fEnv && key.Matches(k, km.PrevField)):
 			ed.moveField(-1)
 			return edNone, nil
 		}
 		ed.deleteArmed = false
 		if ed.field == fKind || ed.field == fHue {
 			d := 0
-			switch k.String() {
-			case "left":
+			switch {
+			case key.Matches(k, km.ChoicePrev):
 				d = -1
-			case "right", "space", "enter":
+			case key.Matches(k, km.ChoiceNext):
 				d = 1
 			}
 			if d != 0 {

@@ -123,6 +123,22 @@ const (
 	mHelpPrevField
 	mHelpDelete
 	mHelpConfirm
+	mHelpPopupUp
+	mHelpPopupDown
+	mHelpRenameSave
+	mHelpPickerUp
+	mHelpPickerDown
+	mHelpPickerOpen
+	mHelpScrollbackExit
+	mHelpScrollbackPageUp
+	mHelpScrollbackPageDown
+	mHelpNextFieldAlways
+	mHelpPrevFieldAlways
+	mHelpChoicePrev
+	mHelpChoiceNext
+	mHelpDeny
+	mHelpSwitchAnswer
+	mHelpChooseAnswer
 	mHelpTitle
 	mHelpFooter
 
@@ -301,6 +317,22 @@ var messages = map[msgKey][2]string{
 	mHelpPrevField:          {"previous field", "前の欄"},
 	mHelpDelete:             {"delete (press twice)", "削除（二度押し）"},
 	mHelpConfirm:            {"answer yes", "はい"},
+	mHelpPopupUp:            {"previous name (@ popup)", "前の名前（@ の候補）"},
+	mHelpPopupDown:          {"next name (@ popup)", "次の名前（@ の候補）"},
+	mHelpRenameSave:         {"keep the new topic name", "新しいトピック名にする"},
+	mHelpPickerUp:           {"previous topic (finder)", "前のトピック（検索）"},
+	mHelpPickerDown:         {"next topic (finder)", "次のトピック（検索）"},
+	mHelpPickerOpen:         {"open the topic (finder)", "トピックを開く（検索）"},
+	mHelpScrollbackExit:     {"leave the scrollback", "スクロールバックを終える"},
+	mHelpScrollbackPageUp:   {"scrollback: a page up", "スクロールバック: 一画面上へ"},
+	mHelpScrollbackPageDown: {"scrollback: a page down", "スクロールバック: 一画面下へ"},
+	mHelpNextFieldAlways:    {"next field, also from the env field", "次の欄（環境変数の欄からも）"},
+	mHelpPrevFieldAlways:    {"previous field, also from the env field", "前の欄（環境変数の欄からも）"},
+	mHelpChoicePrev:         {"previous kind / hue", "前の種別・色"},
+	mHelpChoiceNext:         {"next kind / hue", "次の種別・色"},
+	mHelpDeny:               {"answer no", "いいえ"},
+	mHelpSwitchAnswer:       {"move between the answers", "答えを切り替える"},
+	mHelpChooseAnswer:       {"press the chosen answer", "選んでいる答えを押す"},
 	mHelpTitle:              {"Keys", "キー"},
 	mHelpFooter:             {"Esc or F1 closes", "Esc か F1 で閉じる"},
 

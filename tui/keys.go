@@ -38,6 +38,9 @@ type KeyMap struct {
 	Send    key.Binding
 	Newline key.Binding
 	Clear   key.Binding
+	// The @ popup moves on the arrows only: k and j type into the input.
+	PopupUp   key.Binding
+	PopupDown key.Binding
 
 	// Lists (chat, topics, participants, pickers, popup).
 	Up     key.Binding
@@ -48,10 +51,15 @@ type KeyMap struct {
 	Pick   key.Binding
 	Cancel key.Binding
 
-	// Topic list.
+	// Topic list, its rename prompt and the topic finder (whose filter
+	// takes letters, so it moves on the arrows and ctrl+p/ctrl+n only).
 	TopicNew    key.Binding
 	TopicRename key.Binding
 	TopicDelete key.Binding
+	RenameSave  key.Binding
+	PickerUp    key.Binding
+	PickerDown  key.Binding
+	PickerOpen  key.Binding
 
 	// Participant panel.
 	SeatStart    key.Binding
@@ -64,16 +72,28 @@ type KeyMap struct {
 	SeatOpenPane key.Binding
 	ToggleFold   key.Binding
 
-	// Seat pane.
-	LeavePane  key.Binding
-	Scrollback key.Binding
+	// Seat pane. In scrollback Up, Down, Top and Bottom move too.
+	LeavePane          key.Binding
+	Scrollback         key.Binding
+	ScrollbackExit     key.Binding
+	ScrollbackPageUp   key.Binding
+	ScrollbackPageDown key.Binding
 
-	// Editor and dialogs.
-	Save      key.Binding
-	NextField key.Binding
-	PrevField key.Binding
-	Delete    key.Binding
-	Confirm   key.Binding
+	// Editor and dialogs. NextField and PrevField include the arrows,
+	// which move between lines inside the env field: there only
+	// NextFieldAlways and PrevFieldAlways leave it.
+	Save            key.Binding
+	NextField       key.Binding
+	PrevField       key.Binding
+	NextFieldAlways key.Binding
+	PrevFieldAlways key.Binding
+	ChoicePrev      key.Binding
+	ChoiceNext      key.Binding
+	Delete          key.Binding
+	Confirm         key.Binding
+	Deny            key.Binding
+	SwitchAnswer    key.Binding
+	ChooseAnswer    key.Binding
 }
 
 // bindingEntry names one binding for Override and the help overlay.
@@ -111,9 +131,11 @@ func DefaultKeyMap() KeyMap {
 		ScrollUp:           nb("pgup"),
 		ScrollDown:         nb("pgdown"),
 
-		Send:    nb("enter"),
-		Newline: nb("shift+enter", "alt+enter", "ctrl+j"),
-		Clear:   nb("ctrl+c"),
+		Send:      nb("enter"),
+		Newline:   nb("shift+enter", "alt+enter", "ctrl+j"),
+		Clear:     nb("ctrl+c"),
+		PopupUp:   nb("up"),
+		PopupDown: nb("down"),
 
 		Up:     nb("up", "k"),
 		Down:   nb("down", "j"),
@@ -126,6 +148,10 @@ func DefaultKeyMap() KeyMap {
 		TopicNew:    nb("n"),
 		TopicRename: nb("r"),
 		TopicDelete: nb("d", "delete"),
+		RenameSave:  nb("enter"),
+		PickerUp:    nb("up", "ctrl+p"),
+		PickerDown:  nb("down", "ctrl+n"),
+		PickerOpen:  nb("enter"),
 
 		SeatStart:    nb("s"),
 		SeatStop:     nb("x"),
@@ -137,18 +163,35 @@ func DefaultKeyMap() KeyMap {
 		SeatOpenPane: nb("enter"),
 		ToggleFold:   nb("enter", "space"),
 
-		LeavePane:  nb("ctrl+]"),
-		Scrollback: nb("shift+pgup"),
+		LeavePane:          nb("ctrl+]"),
+		Scrollback:         nb("shift+pgup"),
+		ScrollbackExit:     nb("esc", "q"),
+		ScrollbackPageUp:   nb("pgup", "shift+pgup"),
+		ScrollbackPageDown: nb("pgdown", "shift+pgdown"),
 
-		Save:      nb("ctrl+s"),
-		NextField: nb("tab", "down"),
-		PrevField: nb("shift+tab", "up"),
-		Delete:    nb("ctrl+d"),
-		Confirm:   nb("y"),
+		Save:            nb("ctrl+s"),
+		NextField:       nb("tab", "down"),
+		PrevField:       nb("shift+tab", "up"),
+		NextFieldAlways: nb("tab"),
+		PrevFieldAlways: nb("shift+tab"),
+		ChoicePrev:      nb("left"),
+		ChoiceNext:      nb("right", "space", "enter"),
+		Delete:          nb("ctrl+d"),
+		Confirm:         nb("y"),
+		Deny:            nb("n"),
+		SwitchAnswer:    nb("left", "right", "tab", "shift+tab"),
+		ChooseAnswer:    nb("enter", "space"),
 	}
 }
 
+// entries names every binding: those the help overlay lists, then the
+// modal ones.
 func (k *KeyMap) entries() []bindingEntry {
+	return append(k.helpEntries(), k.modalEntries()...)
+}
+
+// helpEntries are the bindings the help overlay lists, in its order.
+func (k *KeyMap) helpEntries() []bindingEntry {
 	g, in, li, tp, pa, pn, ed := mGroupGlobal, mGroupInput, mGroupLists, mGroupTopics, mGroupParticipants, mGroupPane, mGroupEditor
 	return []bindingEntry{
 		{"quit", g, mHelpQuit, &k.Quit},
@@ -199,6 +242,33 @@ func (k *KeyMap) entries() []bindingEntry {
 		{"prev_field", ed, mHelpPrevField, &k.PrevField},
 		{"delete", ed, mHelpDelete, &k.Delete},
 		{"confirm", ed, mHelpConfirm, &k.Confirm},
+	}
+}
+
+// modalEntries are the keys of one mode: the @ popup, the rename prompt,
+// the topic finder, pane scrollback, the editor's choices and the
+// dialogs. They are overridable by name like any other, but the help
+// overlay does not list them, so it stays the screen it was before these
+// keys had names (docs/design.md §10; its golden pins it).
+func (k *KeyMap) modalEntries() []bindingEntry {
+	in, tp, pn, ed := mGroupInput, mGroupTopics, mGroupPane, mGroupEditor
+	return []bindingEntry{
+		{"popup_up", in, mHelpPopupUp, &k.PopupUp},
+		{"popup_down", in, mHelpPopupDown, &k.PopupDown},
+		{"rename_save", tp, mHelpRenameSave, &k.RenameSave},
+		{"picker_up", tp, mHelpPickerUp, &k.PickerUp},
+		{"picker_down", tp, mHelpPickerDown, &k.PickerDown},
+		{"picker_open", tp, mHelpPickerOpen, &k.PickerOpen},
+		{"scrollback_exit", pn, mHelpScrollbackExit, &k.ScrollbackExit},
+		{"scrollback_page_up", pn, mHelpScrollbackPageUp, &k.ScrollbackPageUp},
+		{"scrollback_page_down", pn, mHelpScrollbackPageDown, &k.ScrollbackPageDown},
+		{"next_field_always", ed, mHelpNextFieldAlways, &k.NextFieldAlways},
+		{"prev_field_always", ed, mHelpPrevFieldAlways, &k.PrevFieldAlways},
+		{"choice_prev", ed, mHelpChoicePrev, &k.ChoicePrev},
+		{"choice_next", ed, mHelpChoiceNext, &k.ChoiceNext},
+		{"deny", ed, mHelpDeny, &k.Deny},
+		{"switch_answer", ed, mHelpSwitchAnswer, &k.SwitchAnswer},
+		{"choose_answer", ed, mHelpChooseAnswer, &k.ChooseAnswer},
 	}
 }
 

@@ -55,13 +55,81 @@ func TestEveryBindingIsNamedAndInTheHelp(t *testing.T) {
 	en := &env{th: newTheme(true), tr: catalog{lang: LangEnglish}, keys: &km}
 	// Tall enough that nothing scrolls: every key label and description shows.
 	help := helpView(en, 240, 200, 0)
-	for _, e := range entries {
+	for _, e := range km.helpEntries() {
 		if !strings.Contains(help, keysLabel(*e.b)) {
 			t.Fatalf("help lacks keys %q of %q", keysLabel(*e.b), e.name)
 		}
 		if !strings.Contains(help, en.tr.t(e.help)) {
 			t.Fatalf("help lacks description of %q", e.name)
 		}
+	}
+	// Modal keys have a description in both languages but stay out of the
+	// overlay (KeyMap.modalEntries).
+	for _, e := range km.modalEntries() {
+		if d := messages[e.help]; d[0] == "" || d[1] == "" {
+			t.Fatalf("modal binding %q lacks a description", e.name)
+		}
+		if strings.Contains(help, en.tr.t(e.help)) {
+			t.Fatalf("help lists the modal binding %q", e.name)
+		}
+	}
+}
+
+// TestModalKeysFollowTheKeyMap overrides the keys of one mode each and
+// checks the mode reacts to the new key and no longer to the default.
+func TestModalKeysFollowTheKeyMap(t *testing.T) {
+	opts := testOptions()
+	opts.StartTopic = "t-main"
+	opts.Keys = map[string][]string{
+		"deny":        {"x"},
+		"picker_open": {"ctrl+o"},
+		"popup_down":  {"ctrl+j"},
+		"rename_save": {"ctrl+s"},
+	}
+	m := newTestModel(t, scene(), opts, 120, 40)
+
+	typeText(t, m, "@")
+	send(t, m, press("down"))
+	if m.input.comp.sel != 0 {
+		t.Fatalf("down still moves the popup")
+	}
+	send(t, m, press("ctrl+j"))
+	if m.input.comp.sel != 1 {
+		t.Fatalf("ctrl+j (popup_down) did not move the popup: %d", m.input.comp.sel)
+	}
+	send(t, m, press("esc"))
+	send(t, m, press("ctrl+c"))
+
+	send(t, m, press("f2"))
+	typeText(t, m, "!")
+	send(t, m, press("enter"))
+	if !m.topics.renaming {
+		t.Fatalf("enter still saves the name")
+	}
+	send(t, m, press("ctrl+s"))
+	if m.topics.renaming || m.topics.nameOf(&m.e, "t-main") != "リリース準備!" {
+		t.Fatalf("ctrl+s (rename_save) did not save: %+v", m.topics.items)
+	}
+
+	send(t, m, press("ctrl+q"))
+	send(t, m, press("n"))
+	if m.ov != ovDialog {
+		t.Fatalf("n still answers no after deny was overridden")
+	}
+	send(t, m, press("x"))
+	if m.ov != ovNone {
+		t.Fatalf("x (deny) did not close the dialog")
+	}
+
+	send(t, m, press("ctrl+p"))
+	typeText(t, m, "設計")
+	send(t, m, press("enter"))
+	if m.topic != "t-main" || m.ov != ovPicker {
+		t.Fatalf("enter still opens a topic: topic %q", m.topic)
+	}
+	send(t, m, press("ctrl+o"))
+	if m.topic != "t-old" || m.ov != ovNone {
+		t.Fatalf("ctrl+o (picker_open) did not open the topic: %q", m.topic)
 	}
 }
 

@@ -46,18 +46,14 @@ func (m *Model) handleKey(k tea.KeyPressMsg) []tea.Cmd {
 	}
 	if m.focus == FocusInput && m.input.comp.open() {
 		switch {
-		case key.Matches(k, km.Up):
-			if k.String() == "up" {
-				m.input.movePopup(-1)
-				m.input.dirty = true
-				return nil
-			}
-		case key.Matches(k, km.Down):
-			if k.String() == "down" {
-				m.input.movePopup(1)
-				m.input.dirty = true
-				return nil
-			}
+		case key.Matches(k, km.PopupUp):
+			m.input.movePopup(-1)
+			m.input.dirty = true
+			return nil
+		case key.Matches(k, km.PopupDown):
+			m.input.movePopup(1)
+			m.input.dirty = true
+			return nil
 		case key.Matches(k, km.Pick):
 			m.input.pick(m.roster[m.topic], m.e.selfName)
 			return nil
@@ -250,7 +246,7 @@ func (m *Model) renameKey(k tea.KeyPressMsg) []tea.Cmd {
 		tl.rename.Blur()
 		tl.dirty = true
 		return nil
-	case k.String() == "enter":
+	case key.Matches(k, km.RenameSave):
 		tl.renaming = false
 		tl.rename.Blur()
 		tl.dirty = true
@@ -328,15 +324,15 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) []tea.Cmd {
 	km := &m.keys
 	d := m.dialog
 	switch {
-	case key.Matches(k, km.Cancel), k.String() == "n":
+	case key.Matches(k, km.Cancel, km.Deny):
 		m.closeOverlay()
 		return nil
-	case k.String() == "left", k.String() == "right", k.String() == "tab", k.String() == "shift+tab":
+	case key.Matches(k, km.SwitchAnswer):
 		d.onYes = !d.onYes
 		return nil
 	case key.Matches(k, km.Confirm):
 		return m.answerDialog(true)
-	case k.String() == "enter", k.String() == "space":
+	case key.Matches(k, km.ChooseAnswer):
 		return m.answerDialog(d.onYes)
 	}
 	return nil
@@ -368,13 +364,13 @@ func (m *Model) pickerKey(k tea.KeyPressMsg) []tea.Cmd {
 	case key.Matches(k, km.Cancel):
 		m.closeOverlay()
 		return nil
-	case k.String() == "up", k.String() == "ctrl+p":
+	case key.Matches(k, km.PickerUp):
 		p.sel = max(p.sel-1, 0)
 		return nil
-	case k.String() == "down", k.String() == "ctrl+n":
+	case key.Matches(k, km.PickerDown):
 		p.sel++
 		return nil
-	case k.String() == "enter":
+	case key.Matches(k, km.PickerOpen):
 		ms := p.matches(&m.e)
 		m.closeOverlay()
 		if p.sel >= 0 && p.sel < len(ms) {
@@ -555,20 +551,20 @@ func (m *Model) paneKey(k tea.KeyPressMsg) []tea.Cmd {
 	}
 	_, rows := p.rows, p.rows
 	if p.scrolling {
-		switch k.String() {
-		case "esc", "q":
+		switch {
+		case key.Matches(k, km.ScrollbackExit):
 			p.scrolling, p.sbOff = false, 0
-		case "up", "k":
+		case key.Matches(k, km.Up):
 			p.scrollBy(1, rows)
-		case "down", "j":
+		case key.Matches(k, km.Down):
 			p.scrollBy(-1, rows)
-		case "pgup", "shift+pgup":
+		case key.Matches(k, km.ScrollbackPageUp):
 			p.scrollBy(max(rows-1, 1), rows)
-		case "pgdown", "shift+pgdown":
+		case key.Matches(k, km.ScrollbackPageDown):
 			p.scrollBy(-max(rows-1, 1), rows)
-		case "home":
+		case key.Matches(k, km.Top):
 			p.scrollBy(1<<20, rows)
-		case "end":
+		case key.Matches(k, km.Bottom):
 			p.scrollBy(-(1 << 20), rows)
 		}
 		return nil
