@@ -67,7 +67,7 @@ func benchView4Panes(b *testing.B, cols int) {
 		b.Fatalf("setup: %d panes, %d posts", len(vis), len(m.chat.posts))
 	}
 	for _, k := range vis {
-		if p := m.panes[k]; p.cols != 120 || p.rows != 40 {
+		if p := m.seats.panes[k]; p.cols != 120 || p.rows != 40 {
 			b.Fatalf("pane %v is %dx%d, want 120x40", k, p.cols, p.rows)
 		}
 	}
@@ -75,7 +75,7 @@ func benchView4Panes(b *testing.B, cols int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		snaps := make(map[paneKey]PaneSnapshot, 4)
+		snaps := make(map[seatKey]PaneSnapshot, 4)
 		for j, k := range vis {
 			snaps[k] = PaneSnapshot{Rows: frames[(i+j)%2], Cols: cols, CursorX: i % 120, CursorY: 39, CursorVisible: true, Version: uint64(i + 1)}
 		}

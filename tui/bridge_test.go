@@ -65,7 +65,7 @@ func TestBridgeDeliversEveryEventInARealProgram(t *testing.T) {
 	if err != nil {
 		t.Fatalf("program: %v", err)
 	}
-	if gen := final.(quitOnClose).m.screenGen; gen != n/500 {
+	if gen := final.(quitOnClose).m.seats.screenGen; gen != n/500 {
 		t.Errorf("screen generation %d after %d changes: the wait was not re-armed with the last one", gen, n/500)
 	}
 	got := final.(quitOnClose).m.chat.posts

@@ -39,9 +39,9 @@ func TestNoticesFoldAndExpand(t *testing.T) {
 	// A click on the fold line expands it too.
 	y := strings.Index(strings.Join(strings.Split(plain(m2), "\n"), "\n"), "")
 	_ = y
-	for row := 0; row < m2.lay.Chat.H; row++ {
+	for row := 0; row < m2.layout.Chat.H; row++ {
 		if i := m2.chat.itemAt(row); i >= 0 && m2.chat.items[i].fold && m2.chat.items[i].key() == "p9" {
-			send(t, m2, mouseClick(m2.lay.Chat.X+3, m2.lay.Chat.Y+row))
+			send(t, m2, mouseClick(m2.layout.Chat.X+3, m2.layout.Chat.Y+row))
 			break
 		}
 	}
@@ -95,7 +95,7 @@ func TestScrollingToTheTopPagesOlderPosts(t *testing.T) {
 		t.Fatalf("end did not jump to the latest post")
 	}
 	// The wheel scrolls too.
-	send(t, m, mouseWheel(m.lay.Chat.X+2, m.lay.Chat.Y+2, true))
+	send(t, m, mouseWheel(m.layout.Chat.X+2, m.layout.Chat.Y+2, true))
 	if m.chat.scroll != chatWheelRows {
 		t.Fatalf("wheel scroll = %d", m.chat.scroll)
 	}

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
@@ -73,22 +71,22 @@ type seatsLoadedMsg struct {
 }
 
 type startDoneMsg struct {
-	key   paneKey
+	key   seatKey
 	start SeatStart
 	err   error
 }
 
 type stopDoneMsg struct {
-	key paneKey
+	key seatKey
 	err error
 }
 
 type snapshotsDoneMsg struct {
-	snaps map[paneKey]PaneSnapshot
+	snaps map[seatKey]PaneSnapshot
 }
 
 type scrollbackDoneMsg struct {
-	key   paneKey
+	key   seatKey
 	lines []string
 }
 
@@ -120,12 +118,10 @@ type accountDeletedMsg struct {
 // loadTopicsCmd re-reads the topic list; like seatsCmd, requests while one
 // runs coalesce into one more (a burst of first posts reads it twice).
 func (m *Model) loadTopicsCmd() tea.Cmd {
-	if m.topicsBusy {
-		m.topicsDirty = true
+	if !m.topics.reloads.start() {
 		return nil
 	}
-	m.topicsBusy = true
-	b := m.b
+	b := m.backend
 	return func() tea.Msg {
 		ts, err := b.Topics()
 		return topicsLoadedMsg{topics: ts, err: err}
@@ -133,7 +129,7 @@ func (m *Model) loadTopicsCmd() tea.Cmd {
 }
 
 func (m *Model) loadAccountsCmd() tea.Cmd {
-	b := m.b
+	b := m.backend
 	return func() tea.Msg {
 		as, err := b.Accounts()
 		return accountsLoadedMsg{accounts: as, err: err}
@@ -141,7 +137,7 @@ func (m *Model) loadAccountsCmd() tea.Cmd {
 }
 
 func (m *Model) lookPathCmd() tea.Cmd {
-	b := m.b
+	b := m.backend
 	return func() tea.Msg {
 		found := map[string]string{}
 		for _, q := range quickKinds {
@@ -157,7 +153,7 @@ func (m *Model) lookPathCmd() tea.Cmd {
 }
 
 func (m *Model) newTopicCmd() tea.Cmd {
-	b := m.b
+	b := m.backend
 	return func() tea.Msg {
 		id, err := b.NewTopic()
 		return newTopicDoneMsg{id: id, err: err}
@@ -166,7 +162,7 @@ func (m *Model) newTopicCmd() tea.Cmd {
 
 // openTopicCmd joins the topic's room and reads its tail, roster and seats.
 func (m *Model) openTopicCmd(topic string) tea.Cmd {
-	b := m.b
+	b := m.backend
 	return func() tea.Msg {
 		if err := b.OpenRoom(topic); err != nil {
 			return topicOpenedMsg{topic: topic, err: err}
@@ -189,7 +185,7 @@ func (m *Model) historyCmd() tea.Cmd {
 	}
 	m.chat.loading = true
 	m.chat.dirty = true
-	b, topic, before := m.b, m.topic, m.chat.oldest
+	b, topic, before := m.backend, m.topics.open, m.chat.oldest
 	return func() tea.Msg {
 		posts, more, err := b.History(topic, before, historyPage)
 		return historyDoneMsg{topic: topic, posts: posts, hasMore: more, err: err}
@@ -199,12 +195,10 @@ func (m *Model) historyCmd() tea.Cmd {
 // seatsCmd refreshes the open topic's seats; at most one runs at a time and
 // requests meanwhile coalesce into one more.
 func (m *Model) seatsCmd() tea.Cmd {
-	if m.seatsBusy {
-		m.seatsDirty = true
+	if !m.seats.listing.start() {
 		return nil
 	}
-	m.seatsBusy = true
-	b, topic := m.b, m.topic
+	b, topic := m.backend, m.topics.open
 	return func() tea.Msg {
 		return seatsLoadedMsg{topic: topic, seats: b.Seats(topic)}
 	}
@@ -216,14 +210,12 @@ func (m *Model) snapshotCmd() tea.Cmd {
 	if len(keys) == 0 {
 		return nil
 	}
-	if m.snapBusy {
-		m.snapDirty = true
+	if !m.seats.snapshots.start() {
 		return nil
 	}
-	m.snapBusy = true
-	b := m.b
+	b := m.backend
 	return func() tea.Msg {
-		out := make(map[paneKey]PaneSnapshot, len(keys))
+		out := make(map[seatKey]PaneSnapshot, len(keys))
 		for _, k := range keys {
 			if s, ok := b.Snapshot(k.topic, k.account); ok {
 				out[k] = s
@@ -233,8 +225,8 @@ func (m *Model) snapshotCmd() tea.Cmd {
 	}
 }
 
-func (m *Model) scrollbackCmd(k paneKey) tea.Cmd {
-	b := m.b
+func (m *Model) scrollbackCmd(k seatKey) tea.Cmd {
+	b := m.backend
 	return func() tea.Msg {
 		return scrollbackDoneMsg{key: k, lines: b.Scrollback(k.topic, k.account)}
 	}
@@ -242,21 +234,21 @@ func (m *Model) scrollbackCmd(k paneKey) tea.Cmd {
 
 // flushOps sends queued seat writes in order, one batch at a time.
 func (m *Model) flushOps() tea.Cmd {
-	if m.opsBusy || len(m.ops) == 0 {
+	if m.seats.writing || len(m.seats.writes) == 0 {
 		return nil
 	}
-	batch := m.ops
-	m.ops = nil
-	m.opsBusy = true
-	b := m.b
+	batch := m.seats.writes
+	m.seats.writes = nil
+	m.seats.writing = true
+	b := m.backend
 	return func() tea.Msg {
 		var errs []opErr
 		for _, op := range batch {
 			var err error
 			if op.resize {
-				err = b.Resize(op.key.topic, op.key.account, op.cols, op.rows)
+				err = b.Resize(op.seat.topic, op.seat.account, op.cols, op.rows)
 			} else {
-				err = b.SendInput(op.key.topic, op.key.account, op.input)
+				err = b.SendInput(op.seat.topic, op.seat.account, op.input)
 			}
 			if err != nil {
 				errs = append(errs, opErr{op, err})
@@ -267,34 +259,34 @@ func (m *Model) flushOps() tea.Cmd {
 }
 
 func (m *Model) startCmd(accountID string) tea.Cmd {
-	k := paneKey{m.topic, accountID}
-	if m.starting[k] {
+	k := seatKey{m.topics.open, accountID}
+	if m.seats.starting[k] {
 		return nil
 	}
-	m.starting[k] = true
-	delete(m.failed, k)
-	m.parts.dirty = true
+	m.seats.starting[k] = true
+	delete(m.seats.failed, k)
+	m.accounts.panel.dirty = true
 	cols, rows := m.prospectiveSize()
-	b := m.b
+	b := m.backend
 	return func() tea.Msg {
 		st, err := b.StartSeat(k.topic, k.account, cols, rows)
 		return startDoneMsg{key: k, start: st, err: err}
 	}
 }
 
-func (m *Model) stopCmd(k paneKey) tea.Cmd {
-	b := m.b
+func (m *Model) stopCmd(k seatKey) tea.Cmd {
+	b := m.backend
 	return func() tea.Msg {
 		return stopDoneMsg{key: k, err: b.StopSeat(k.topic, k.account)}
 	}
 }
 
 func (m *Model) previewCmd() tea.Cmd {
-	if m.editor == nil {
+	if m.overlay.editor == nil {
 		return nil
 	}
-	m.editor.previewSeq++
-	seq, acc, b := m.editor.previewSeq, m.editor.collect(), m.b
+	m.overlay.editor.previewSeq++
+	seq, acc, b := m.overlay.editor.previewSeq, m.overlay.editor.collect(), m.backend
 	return func() tea.Msg {
 		line, problems := b.Preview(acc)
 		return previewDoneMsg{seq: seq, line: line, problems: problems}
@@ -304,10 +296,10 @@ func (m *Model) previewCmd() tea.Cmd {
 // postCmd sends the input's text as the admin's post. LastSeen is the
 // newest message the chat rendered (DESIGN §2).
 func (m *Model) postCmd(text string) tea.Cmd {
-	b, topic := m.b, m.topic
+	b, topic := m.backend, m.topics.open
 	d := room.Draft{
 		Content:  text,
-		TS:       m.e.now().UTC().Format(room.TimeLayout),
+		TS:       m.env.now().UTC().Format(room.TimeLayout),
 		LastSeen: m.chat.newest,
 	}
 	return func() tea.Msg {
@@ -319,7 +311,7 @@ func (m *Model) postCmd(text string) tea.Cmd {
 
 // handleDone applies async results.
 func (m *Model) handleDone(msg tea.Msg) []tea.Cmd {
-	tr := m.e.tr
+	tr := m.env.tr
 	switch msg := msg.(type) {
 	case newTopicDoneMsg:
 		if msg.err != nil {
@@ -330,7 +322,7 @@ func (m *Model) handleDone(msg tea.Msg) []tea.Cmd {
 		m.setStatus(stInfo, tr.t(mStWelcome))
 		return cmds
 	case topicOpenedMsg:
-		if msg.topic != m.topic {
+		if msg.topic != m.topics.open {
 			return nil
 		}
 		if msg.err != nil {
@@ -341,12 +333,12 @@ func (m *Model) handleDone(msg tea.Msg) []tea.Cmd {
 			return nil
 		}
 		m.chat.prepend(msg.posts, msg.hasMore)
-		m.roster[msg.topic] = msg.roster
-		m.input.refreshCompletion(msg.roster, m.e.selfName)
+		m.accounts.rosters[msg.topic] = msg.roster
+		m.input.refreshCompletion(msg.roster, m.env.selfName)
 		m.applySeats(msg.seats)
 		return []tea.Cmd{m.snapshotCmd()}
 	case historyDoneMsg:
-		if msg.topic != m.topic {
+		if msg.topic != m.topics.open {
 			return nil
 		}
 		if msg.err != nil {
@@ -360,10 +352,8 @@ func (m *Model) handleDone(msg tea.Msg) []tea.Cmd {
 	case postDoneMsg:
 		return m.onPostDone(msg)
 	case topicsLoadedMsg:
-		m.topicsBusy = false
 		var again []tea.Cmd
-		if m.topicsDirty {
-			m.topicsDirty = false
+		if m.topics.reloads.done() {
 			again = append(again, m.loadTopicsCmd())
 		}
 		if msg.err != nil {
@@ -386,15 +376,15 @@ func (m *Model) handleDone(msg tea.Msg) []tea.Cmd {
 			m.setStatus(stError, tr.t(mStDeleteFailed, msg.err))
 			return []tea.Cmd{m.loadTopicsCmd()}
 		}
-		for k := range m.panes {
+		for k := range m.seats.panes {
 			if k.topic == msg.topic {
-				delete(m.panes, k)
+				delete(m.seats.panes, k)
 			}
 		}
 		delete(m.topics.unread, msg.topic)
 		m.setStatus(stInfo, tr.t(mTopicDeleted, msg.name))
 		cmds := []tea.Cmd{m.loadTopicsCmd()}
-		if msg.topic == m.topic {
+		if msg.topic == m.topics.open {
 			cmds = append(cmds, m.newTopicCmd())
 		}
 		return cmds
@@ -409,26 +399,24 @@ func (m *Model) handleDone(msg tea.Msg) []tea.Cmd {
 		}
 		return nil
 	case lookPathDoneMsg:
-		m.found, m.home = msg.found, msg.home
-		m.parts.dirty = true
+		m.accounts.found, m.accounts.home = msg.found, msg.home
+		m.accounts.panel.dirty = true
 		return nil
 	case seatsLoadedMsg:
-		m.seatsBusy = false
 		var cmds []tea.Cmd
-		if m.seatsDirty {
-			m.seatsDirty = false
+		if m.seats.listing.done() {
 			cmds = append(cmds, m.seatsCmd())
 		}
-		if msg.topic == m.topic {
+		if msg.topic == m.topics.open {
 			m.applySeats(msg.seats)
 			cmds = append(cmds, m.snapshotCmd())
 		}
 		return cmds
 	case startDoneMsg:
-		delete(m.starting, msg.key)
-		name := m.accountName(msg.key.account)
+		delete(m.seats.starting, msg.key)
+		name := m.accounts.name(msg.key.account)
 		if msg.err != nil {
-			m.failed[msg.key] = msg.err.Error()
+			m.seats.failed[msg.key] = msg.err.Error()
 			m.setStatus(stError, tr.t(mStStartFailed, name, msg.err))
 		} else {
 			switch {
@@ -441,42 +429,41 @@ func (m *Model) handleDone(msg tea.Msg) []tea.Cmd {
 			}
 			m.topics.setRunning(msg.key.topic, true)
 		}
-		m.parts.dirty = true
-		if msg.key.topic == m.topic {
+		m.accounts.panel.dirty = true
+		if msg.key.topic == m.topics.open {
 			return []tea.Cmd{m.seatsCmd()}
 		}
 		return nil
 	case stopDoneMsg:
 		if msg.err != nil {
-			m.setStatus(stError, tr.t(mStStopFailed, m.accountName(msg.key.account), msg.err))
+			m.setStatus(stError, tr.t(mStStopFailed, m.accounts.name(msg.key.account), msg.err))
 		}
 		var cmds []tea.Cmd
-		if msg.key.topic == m.topic {
+		if msg.key.topic == m.topics.open {
 			cmds = append(cmds, m.seatsCmd())
 		}
 		return append(cmds, m.loadTopicsCmd())
 	case snapshotsDoneMsg:
-		m.snapBusy = false
+		again := m.seats.snapshots.done()
 		for k, s := range msg.snaps {
-			if p, ok := m.panes[k]; ok {
+			if p, ok := m.seats.panes[k]; ok {
 				p.snap, p.has = s, true
 			}
 		}
-		if m.snapDirty {
-			m.snapDirty = false
+		if again {
 			return []tea.Cmd{m.snapshotCmd()}
 		}
 		return nil
 	case scrollbackDoneMsg:
-		if p, ok := m.panes[msg.key]; ok && p.scrolling {
+		if p, ok := m.seats.panes[msg.key]; ok && p.scrolling {
 			p.sb = msg.lines
 			p.view = nil
 		}
 		return nil
 	case opsDoneMsg:
-		m.opsBusy = false
+		m.seats.writing = false
 		for _, e := range msg.errs {
-			name := m.accountName(e.op.key.account)
+			name := m.accounts.name(e.op.seat.account)
 			if e.op.resize {
 				m.setStatus(stError, tr.t(mStResizeFailed, name, e.err))
 			} else {
@@ -485,17 +472,17 @@ func (m *Model) handleDone(msg tea.Msg) []tea.Cmd {
 		}
 		return []tea.Cmd{m.flushOps()}
 	case previewDoneMsg:
-		if m.editor != nil && msg.seq == m.editor.previewSeq {
-			m.editor.preview, m.editor.problems = msg.line, msg.problems
+		if m.overlay.editor != nil && msg.seq == m.overlay.editor.previewSeq {
+			m.overlay.editor.preview, m.overlay.editor.problems = msg.line, msg.problems
 		}
 		return nil
 	case accountSavedMsg:
-		if m.editor != nil {
-			m.editor.saving = false
+		if m.overlay.editor != nil {
+			m.overlay.editor.saving = false
 		}
 		if msg.err != nil {
-			if m.editor != nil {
-				m.editor.msg, m.editor.msgErr = tr.t(mEdFailed, msg.err), true
+			if m.overlay.editor != nil {
+				m.overlay.editor.msg, m.overlay.editor.msgErr = tr.t(mEdFailed, msg.err), true
 			} else {
 				m.setStatus(stError, tr.t(mEdFailed, msg.err))
 			}
@@ -506,8 +493,8 @@ func (m *Model) handleDone(msg tea.Msg) []tea.Cmd {
 		return []tea.Cmd{m.loadAccountsCmd()}
 	case accountDeletedMsg:
 		if msg.err != nil {
-			if m.editor != nil {
-				m.editor.msg, m.editor.msgErr = tr.t(mEdFailed, msg.err), true
+			if m.overlay.editor != nil {
+				m.overlay.editor.msg, m.overlay.editor.msgErr = tr.t(mEdFailed, msg.err), true
 			} else {
 				m.setStatus(stError, tr.t(mStDeleteFailed, msg.err))
 			}
@@ -517,9 +504,9 @@ func (m *Model) handleDone(msg tea.Msg) []tea.Cmd {
 		m.setStatus(stInfo, tr.t(mEdDeleted, msg.name))
 		return []tea.Cmd{m.loadAccountsCmd()}
 	}
-	if m.ov == ovEditor && m.editor != nil {
+	if m.overlay.open == ovEditor && m.overlay.editor != nil {
 		// Cursor blinks and other widget-internal messages.
-		_, cmd := m.editor.update(&m.e, msg)
+		_, cmd := m.overlay.editor.update(&m.env, msg)
 		return []tea.Cmd{cmd}
 	}
 	return nil
@@ -527,22 +514,22 @@ func (m *Model) handleDone(msg tea.Msg) []tea.Cmd {
 
 // applySeats stores the open topic's seats and keeps panes in step.
 func (m *Model) applySeats(ss []SeatInfo) {
-	m.seats = map[string]SeatInfo{}
+	m.seats.infos = map[string]SeatInfo{}
 	for _, s := range ss {
-		m.seats[s.Account] = s
+		m.seats.infos[s.Account] = s
 		if s.State == SeatFailed && s.Err != "" {
-			m.failed[paneKey{m.topic, s.Account}] = s.Err
+			m.seats.failed[seatKey{m.topics.open, s.Account}] = s.Err
 		}
 	}
 	m.syncPanes()
-	m.parts.dirty = true
+	m.accounts.panel.dirty = true
 }
 
 // onPostDone handles Deliver's answer: a refusal or rejection puts the
 // original text back; a rejection also renders the missed posts (deduped)
 // so the next try's last_seen covers them (DESIGN §2, §3).
 func (m *Model) onPostDone(msg postDoneMsg) []tea.Cmd {
-	tr := m.e.tr
+	tr := m.env.tr
 	m.input.sending = false
 	m.input.dirty = true
 	switch {
@@ -556,16 +543,16 @@ func (m *Model) onPostDone(msg postDoneMsg) []tea.Cmd {
 		return nil
 	case !msg.res.Delivered:
 		m.input.restore(msg.original)
-		if msg.topic == m.topic {
-			m.chat.add(&m.e, msg.res.Missed...)
+		if msg.topic == m.topics.open {
+			m.chat.add(&m.env, msg.res.Missed...)
 			m.chat.toBottom()
 		}
 		m.setStatus(stWarn, tr.t(mStRejected, len(msg.res.Missed)))
 		return nil
 	}
 	var cmds []tea.Cmd
-	if msg.topic == m.topic {
-		m.chat.add(&m.e, msg.res.Post)
+	if msg.topic == m.topics.open {
+		m.chat.add(&m.env, msg.res.Post)
 		m.chat.toBottom()
 	}
 	if msg.res.LogErr == nil && !m.topics.indexed(msg.topic) {
@@ -578,16 +565,16 @@ func (m *Model) onPostDone(msg postDoneMsg) []tea.Cmd {
 // switchTopic opens another topic; seats keep running where they are
 // (DESIGN §10 "switching never stops seats").
 func (m *Model) switchTopic(id string) []tea.Cmd {
-	if id == "" || id == m.topic {
+	if id == "" || id == m.topics.open {
 		return nil
 	}
 	var cmds []tea.Cmd
-	old := m.topic
-	if old != "" && !m.topics.indexed(old) && len(m.seats) == 0 && !m.anyStartingIn(old) {
-		b := m.b
+	old := m.topics.open
+	if old != "" && !m.topics.indexed(old) && len(m.seats.infos) == 0 && !m.seats.anyStartingIn(old) {
+		b := m.backend
 		cmds = append(cmds, func() tea.Msg { b.CloseRoom(old); return nil })
 	}
-	m.topic = id
+	m.topics.open = id
 	m.topics.open = id
 	m.clearWelcome()
 	delete(m.topics.unread, id)
@@ -596,39 +583,12 @@ func (m *Model) switchTopic(id string) []tea.Cmd {
 	m.chat = newChat()
 	m.chat.loading = true
 	m.chat.focused = m.focus == FocusChat
-	m.seats = map[string]SeatInfo{}
+	m.seats.infos = map[string]SeatInfo{}
 	if m.focus == FocusPane {
 		m.setFocus(FocusInput)
 	}
-	m.input.refreshCompletion(nil, m.e.selfName)
-	m.parts.dirty = true
+	m.input.refreshCompletion(nil, m.env.selfName)
+	m.accounts.panel.dirty = true
 	cmds = append(cmds, m.openTopicCmd(id))
 	return cmds
-}
-
-func (m *Model) anyStartingIn(topic string) bool {
-	for k := range m.starting {
-		if k.topic == topic {
-			return true
-		}
-	}
-	return false
-}
-
-// uniqueName returns base, or "base 2", "base 3"… so a new account's
-// default name does not repeat an existing one (spec «アカウント»).
-func (m *Model) uniqueName(base string) string {
-	taken := map[string]bool{}
-	for _, a := range m.accounts {
-		taken[strings.ToLower(a.Name)] = true
-	}
-	if !taken[strings.ToLower(base)] {
-		return base
-	}
-	for i := 2; ; i++ {
-		n := fmt.Sprintf("%s %d", base, i)
-		if !taken[strings.ToLower(n)] {
-			return n
-		}
-	}
 }

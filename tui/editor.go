@@ -45,7 +45,7 @@ type accountEditor struct {
 	isNew   bool
 	field   edField
 	inputs  map[edField]*textinput.Model
-	env     textarea.Model
+	envArea textarea.Model
 	running bool
 	self    bool
 
@@ -93,7 +93,7 @@ func newEditor(a AccountInfo, isNew, running, self bool) *accountEditor {
 	st.Focused.CursorLine = lipgloss.NewStyle()
 	ta.SetStyles(st)
 	ta.SetValue(a.Env)
-	ed.env = ta
+	ed.envArea = ta
 	ed.field = fName
 	ed.focusField()
 	return ed
@@ -122,9 +122,9 @@ func (ed *accountEditor) focusField() {
 		}
 	}
 	if ed.field == fEnv {
-		ed.env.Focus()
+		ed.envArea.Focus()
 	} else {
-		ed.env.Blur()
+		ed.envArea.Blur()
 	}
 }
 
@@ -150,7 +150,7 @@ func (ed *accountEditor) collect() AccountInfo {
 	a.Options = ed.inputs[fOptions].Value()
 	a.ResumeLine = ed.inputs[fResume].Value()
 	a.Character = ed.inputs[fCharacter].Value()
-	a.Env = ed.env.Value()
+	a.Env = ed.envArea.Value()
 	return a
 }
 
@@ -258,7 +258,7 @@ func (ed *accountEditor) update(e *env, msg tea.Msg) (editorAction, tea.Cmd) {
 	var cmd tea.Cmd
 	switch {
 	case ed.field == fEnv:
-		ed.env, cmd = ed.env.Update(msg)
+		ed.envArea, cmd = ed.envArea.Update(msg)
 	case ed.inputs[ed.field] != nil:
 		in := ed.inputs[ed.field]
 		*in, cmd = in.Update(msg)
@@ -335,10 +335,10 @@ func (ed *accountEditor) view(e *env, maxW, maxH int) string {
 			}
 		case fEnv:
 			if focused {
-				ed.env.SetWidth(valW)
-				vals = strings.Split(ed.env.View(), "\n")
+				ed.envArea.SetWidth(valW)
+				vals = strings.Split(ed.envArea.View(), "\n")
 			} else {
-				vals = maskEnv(ed.env.Value())
+				vals = maskEnv(ed.envArea.Value())
 				if len(vals) == 0 {
 					vals = []string{th.dim.Render("—")}
 				}

@@ -31,8 +31,8 @@ type fakeBackend struct {
 	rosters   map[string][]room.Member
 	seats     map[string][]SeatInfo
 	accounts  []AccountInfo
-	snaps     map[paneKey]PaneSnapshot
-	scrollbak map[paneKey][]string
+	snaps     map[seatKey]PaneSnapshot
+	scrollbak map[seatKey][]string
 	paths     map[string]string
 	home      string
 
@@ -63,8 +63,8 @@ func newFake() *fakeBackend {
 		history:   map[string][]room.Post{},
 		rosters:   map[string][]room.Member{},
 		seats:     map[string][]SeatInfo{},
-		snaps:     map[paneKey]PaneSnapshot{},
-		scrollbak: map[paneKey][]string{},
+		snaps:     map[seatKey]PaneSnapshot{},
+		scrollbak: map[seatKey][]string{},
 		paths:     map[string]string{},
 		home:      "/home/u",
 	}
@@ -235,14 +235,14 @@ func (f *fakeBackend) StopSeat(topic, account string) error {
 func (f *fakeBackend) Snapshot(topic, account string) (PaneSnapshot, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	s, ok := f.snaps[paneKey{topic, account}]
+	s, ok := f.snaps[seatKey{topic, account}]
 	return s, ok
 }
 
 func (f *fakeBackend) Scrollback(topic, account string) []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.scrollbak[paneKey{topic, account}]
+	return f.scrollbak[seatKey{topic, account}]
 }
 
 func (f *fakeBackend) SendInput(topic, account string, b []byte) error {
@@ -359,7 +359,7 @@ func send(t testing.TB, m *Model, msg tea.Msg) {
 // parked, so the order stays that of a single goroutine.
 func drive(t testing.TB, m *Model, cmd tea.Cmd) {
 	t.Helper()
-	f, _ := m.b.(*fakeBackend)
+	f, _ := m.backend.(*fakeBackend)
 	run := func(c tea.Cmd) tea.Msg {
 		if f == nil {
 			return c()

@@ -116,7 +116,7 @@ func TestGoldenPanes(t *testing.T) {
 			m := sceneModel(t, f, tc.w, tc.h, LangEnglish)
 			send(t, m, press("ctrl+t"))
 			for _, k := range m.visiblePanes() {
-				cols, rows := m.panes[k].cols, m.panes[k].rows
+				cols, rows := m.seats.panes[k].cols, m.seats.panes[k].rows
 				f.snaps[k] = PaneSnapshot{Rows: paneRows(cols, rows, 1), CursorX: 2, CursorY: 3, CursorVisible: true, Version: 1}
 			}
 			send(t, m, screenChangedMsg{})

@@ -199,7 +199,7 @@ func TestRealCursorSitsAtTheCaret(t *testing.T) {
 	if v.Cursor == nil {
 		t.Fatalf("no real cursor while typing (IME needs it)")
 	}
-	in := m.lay.Input
+	in := m.layout.Input
 	if v.Cursor.X != in.X+1+6 || v.Cursor.Y != in.Y+1 {
 		t.Fatalf("cursor at (%d,%d), want (%d,%d)", v.Cursor.X, v.Cursor.Y, in.X+7, in.Y+1)
 	}
@@ -211,22 +211,22 @@ func TestRealCursorSitsAtTheCaret(t *testing.T) {
 
 func TestInputGrowsWithItsText(t *testing.T) {
 	m := mainModel(t, scene())
-	h0 := m.lay.Input.H
+	h0 := m.layout.Input.H
 	for i := 0; i < 3; i++ {
 		typeText(t, m, "line")
 		send(t, m, press("ctrl+j"))
 	}
-	if m.lay.Input.H != h0+3 {
-		t.Fatalf("input height %d after 3 newlines, was %d", m.lay.Input.H, h0)
+	if m.layout.Input.H != h0+3 {
+		t.Fatalf("input height %d after 3 newlines, was %d", m.layout.Input.H, h0)
 	}
 	for i := 0; i < 10; i++ {
 		send(t, m, press("ctrl+j"))
 	}
-	if m.lay.Input.H != maxInputRows+2 {
-		t.Fatalf("input height %d, max %d", m.lay.Input.H, maxInputRows+2)
+	if m.layout.Input.H != maxInputRows+2 {
+		t.Fatalf("input height %d, max %d", m.layout.Input.H, maxInputRows+2)
 	}
 	send(t, m, press("ctrl+c"))
-	if m.input.value() != "" || m.lay.Input.H != h0 {
-		t.Fatalf("ctrl+c did not clear: %q h=%d", m.input.value(), m.lay.Input.H)
+	if m.input.value() != "" || m.layout.Input.H != h0 {
+		t.Fatalf("ctrl+c did not clear: %q h=%d", m.input.value(), m.layout.Input.H)
 	}
 }

@@ -107,29 +107,29 @@ func TestModalKeysFollowTheKeyMap(t *testing.T) {
 		t.Fatalf("enter still saves the name")
 	}
 	send(t, m, press("ctrl+s"))
-	if m.topics.renaming || m.topics.nameOf(&m.e, "t-main") != "リリース準備!" {
+	if m.topics.renaming || m.topics.nameOf(&m.env, "t-main") != "リリース準備!" {
 		t.Fatalf("ctrl+s (rename_save) did not save: %+v", m.topics.items)
 	}
 
 	send(t, m, press("ctrl+q"))
 	send(t, m, press("n"))
-	if m.ov != ovDialog {
+	if m.overlay.open != ovDialog {
 		t.Fatalf("n still answers no after deny was overridden")
 	}
 	send(t, m, press("x"))
-	if m.ov != ovNone {
+	if m.overlay.open != ovNone {
 		t.Fatalf("x (deny) did not close the dialog")
 	}
 
 	send(t, m, press("ctrl+p"))
 	typeText(t, m, "設計")
 	send(t, m, press("enter"))
-	if m.topic != "t-main" || m.ov != ovPicker {
-		t.Fatalf("enter still opens a topic: topic %q", m.topic)
+	if m.topics.open != "t-main" || m.overlay.open != ovPicker {
+		t.Fatalf("enter still opens a topic: topic %q", m.topics.open)
 	}
 	send(t, m, press("ctrl+o"))
-	if m.topic != "t-old" || m.ov != ovNone {
-		t.Fatalf("ctrl+o (picker_open) did not open the topic: %q", m.topic)
+	if m.topics.open != "t-old" || m.overlay.open != ovNone {
+		t.Fatalf("ctrl+o (picker_open) did not open the topic: %q", m.topics.open)
 	}
 }
 

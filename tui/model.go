@@ -3,15 +3,11 @@ package tui
 import (
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
-
-	"github.com/pullcept/pullcept/room"
 )
 
 // Options configure New and Run. Every field may be left zero.
@@ -50,89 +46,32 @@ const (
 	FocusPane
 )
 
-// overlay is a modal layer over the screen; it takes every key.
-type overlay int
-
-const (
-	ovNone overlay = iota
-	ovHelp
-	ovPicker
-	ovDialog
-	ovEditor
-)
-
-// statusLevel colours the status line.
-type statusLevel int
-
-const (
-	stInfo statusLevel = iota
-	stWarn
-	stError
-)
-
-// seatOp is one ordered write to a seat: key bytes or a resize. Ops run in
-// order in a single command at a time so keystrokes never overtake each
-// other (Bubble Tea runs commands concurrently).
-type seatOp struct {
-	key        paneKey
-	input      []byte
-	resize     bool
-	cols, rows int
-}
-
-// Model is the root Bubble Tea model (STYLE §2): it owns focus, layout,
-// routing and every widget. Update does no I/O; every Backend call runs in
-// a tea.Cmd whose result comes back as a …Msg to its owner by id.
+// Model is the root Bubble Tea model (docs/design.md §14): it owns focus,
+// layout and routing; the features below own their state and are driven
+// through their methods. Update does no I/O: every Backend call runs in a
+// tea.Cmd whose result comes back as a …Msg to its owner by id.
 type Model struct {
-	b    Backend
-	opts Options
-	keys KeyMap
-	e    env
+	backend Backend // the domain; only commands call it
+	opts    Options
+	keys    KeyMap
+	env     env // what widgets read to render: theme, text, clock, self
 
-	screenGen uint64 // the last screen generation the bridge reported
+	width, height int          // the terminal's size in cells
+	layoutState   layoutState  // everything besides the size that moves rectangles
+	layout        screenLayout // layout(width, height, layoutState) after the last message
 
-	w, h int
-	ls   layoutState
-	lay  screenLayout
+	focus     Focus   // what receives keys
+	focusPane seatKey // the pane that has them while focus is FocusPane
 
-	focus     Focus
-	focusPane paneKey
+	overlay  overlays    // the modal layer: help, topic finder, dialog, editor
+	topics   *topicList  // the topic list, which also knows the open topic
+	chat     *chat       // the open topic's conversation
+	input    *inputBar   // the composer and its @ popup
+	accounts accountBook // accounts, rosters and the participant panel
+	seats    seatArea    // the open topic's seats and their panes
+	status   statusLine  // the bottom line's latest report
 
-	ov     overlay
-	picker *topicPicker
-	dialog *confirmDialog
-	editor *accountEditor
-
-	topic  string
-	chat   *chat
-	input  *inputBar
-	topics *topicList
-	parts  *participants
-
-	accounts []AccountInfo
-	found    map[string]string
-	home     string
-	roster   map[string][]room.Member
-	seats    map[string]SeatInfo // open topic's seats by account
-	starting map[paneKey]bool
-	failed   map[paneKey]string
-
-	panes     map[paneKey]*pane
-	showPanes bool
-
-	statusText  string
-	statusLevel statusLevel
-
-	spin     spinner.Model
-	spinning bool
-
-	snapBusy, snapDirty     bool
-	seatsBusy, seatsDirty   bool
-	topicsBusy, topicsDirty bool
-	ops                     []seatOp
-	opsBusy                 bool
-	quitting                bool
-	helpOff                 int
+	quitting bool // Quit is on its way: View draws nothing more
 }
 
 // New builds the root model. It returns ErrNoBackend for a nil backend and
@@ -161,22 +100,16 @@ func New(b Backend, opts Options) (*Model, error) {
 		return nil, fmt.Errorf("new ui: %w", err)
 	}
 	m := &Model{
-		b:        b,
-		opts:     opts,
-		keys:     keys,
-		ls:       layoutState{showTopics: true, showParticipants: true, paneShare: paneShareDefault, inputRows: 1},
-		chat:     newChat(),
-		topics:   newTopicList(),
-		parts:    &participants{dirty: true},
-		found:    map[string]string{},
-		roster:   map[string][]room.Member{},
-		seats:    map[string]SeatInfo{},
-		starting: map[paneKey]bool{},
-		failed:   map[paneKey]string{},
-		panes:    map[paneKey]*pane{},
-		spin:     spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		backend:     b,
+		opts:        opts,
+		keys:        keys,
+		layoutState: layoutState{showTopics: true, showParticipants: true, paneShare: paneShareDefault, inputRows: 1},
+		chat:        newChat(),
+		topics:      newTopicList(),
+		accounts:    newAccountBook(),
+		seats:       newSeatArea(),
 	}
-	m.e = env{
+	m.env = env{
 		th:       newTheme(!opts.LightBackground),
 		tr:       catalog{lang: lang},
 		keys:     &m.keys,
@@ -184,7 +117,7 @@ func New(b Backend, opts Options) (*Model, error) {
 		now:      opts.Now,
 		selfName: "human",
 	}
-	m.input = newInputBar(&m.e, &m.keys)
+	m.input = newInputBar(&m.env, &m.keys)
 	m.input.setFocus(true)
 	m.chat.loading = true
 	return m, nil
@@ -194,13 +127,12 @@ func New(b Backend, opts Options) (*Model, error) {
 func (m *Model) Init() tea.Cmd {
 	start := m.newTopicCmd()
 	if m.opts.StartTopic != "" {
-		m.topic = m.opts.StartTopic
-		m.topics.open = m.topic
-		start = m.openTopicCmd(m.topic)
+		m.topics.open = m.opts.StartTopic
+		start = m.openTopicCmd(m.topics.open)
 	}
 	return tea.Batch(
-		waitEvents(m.b),
-		waitScreens(m.b, m.screenGen),
+		waitEvents(m.backend),
+		waitScreens(m.backend, m.seats.screenGen),
 		m.loadTopicsCmd(),
 		m.loadAccountsCmd(),
 		m.lookPathCmd(),
@@ -216,29 +148,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-func (m *Model) setStatus(level statusLevel, text string) {
-	m.statusText, m.statusLevel = text, level
-}
-
-// clearWelcome drops the new-topic hint once it no longer applies (another
-// topic opened, or the first post named this one); every other status stays
-// until a newer one replaces it.
-func (m *Model) clearWelcome() {
-	if m.statusText == m.e.tr.t(mStWelcome) {
-		m.statusText = ""
-	}
-}
-
 func (m *Model) handle(msg tea.Msg) []tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.w, m.h = msg.Width, msg.Height
+		m.width, m.height = msg.Width, msg.Height
 		return nil
 	case tea.BackgroundColorMsg:
-		if msg.IsDark() != m.e.th.dark {
-			m.e.th = newTheme(msg.IsDark())
-			m.e.gen++
-			m.input.applyTheme(&m.e)
+		if msg.IsDark() != m.env.th.dark {
+			m.env.th = newTheme(msg.IsDark())
+			m.env.gen++
+			m.input.applyTheme(&m.env)
 			m.invalidate()
 		}
 		return nil
@@ -251,27 +170,27 @@ func (m *Model) handle(msg tea.Msg) []tea.Cmd {
 	case tea.MouseWheelMsg:
 		return m.handleWheel(msg.Mouse())
 	case spinner.TickMsg:
-		if !m.anyStarting() {
-			m.spinning = false
+		if !m.seats.anyStarting() {
+			m.seats.spinning = false
 			return nil
 		}
 		var cmd tea.Cmd
-		m.spin, cmd = m.spin.Update(msg)
-		m.parts.dirty = true
+		m.seats.spin, cmd = m.seats.spin.Update(msg)
+		m.accounts.panel.dirty = true
 		return []tea.Cmd{cmd}
 
 	case eventsMsg:
-		cmds := []tea.Cmd{waitEvents(m.b)}
+		cmds := []tea.Cmd{waitEvents(m.backend)}
 		for _, ev := range msg.evs {
 			cmds = append(cmds, m.onEvent(ev)...)
 		}
 		return cmds
 	case eventsClosedMsg:
-		m.setStatus(stError, m.e.tr.t(mStRoomClosed))
+		m.setStatus(stError, m.env.tr.t(mStRoomClosed))
 		return nil
 	case screenChangedMsg:
-		m.screenGen = msg.gen
-		return []tea.Cmd{waitScreens(m.b, m.screenGen), m.snapshotCmd()}
+		m.seats.screenGen = msg.gen
+		return []tea.Cmd{waitScreens(m.backend, m.seats.screenGen), m.snapshotCmd()}
 	}
 	return m.handleDone(msg)
 }
@@ -281,51 +200,51 @@ func (m *Model) invalidate() {
 	m.chat.dirty = true
 	m.input.dirty = true
 	m.topics.dirty = true
-	m.parts.dirty = true
+	m.accounts.panel.dirty = true
 }
 
 // onEvent applies one event; room events for other topics only touch the
 // topic list (unread marker, order), and the status line says what happened
 // to seats (never silent).
 func (m *Model) onEvent(ev Event) []tea.Cmd {
-	tr := m.e.tr
+	tr := m.env.tr
 	switch ev := ev.(type) {
 	case PostDelivered:
-		if ev.Topic == m.topic {
+		if ev.Topic == m.topics.open {
 			m.clearWelcome()
 		}
-		at, ok := postTime(ev.Post, m.e.loc)
+		at, ok := postTime(ev.Post, m.env.loc)
 		if !ok {
-			at = m.e.now()
+			at = m.env.now()
 		}
 		var cmds []tea.Cmd
 		if !m.topics.touch(ev.Topic, at) {
 			cmds = append(cmds, m.loadTopicsCmd())
 		}
-		if ev.Topic == m.topic {
-			m.chat.add(&m.e, ev.Post)
+		if ev.Topic == m.topics.open {
+			m.chat.add(&m.env, ev.Post)
 		} else {
 			m.topics.unread[ev.Topic] = true
 			m.topics.dirty = true
 		}
 		return cmds
 	case LogFailed:
-		m.setStatus(stError, tr.t(mStLogFailed, m.topics.nameOf(&m.e, ev.Topic), ev.Err))
+		m.setStatus(stError, tr.t(mStLogFailed, m.topics.nameOf(&m.env, ev.Topic), ev.Err))
 	case RosterChanged:
-		m.roster[ev.Topic] = ev.Roster
-		if ev.Topic == m.topic {
-			m.input.refreshCompletion(ev.Roster, m.e.selfName)
+		m.accounts.rosters[ev.Topic] = ev.Roster
+		if ev.Topic == m.topics.open {
+			m.input.refreshCompletion(ev.Roster, m.env.selfName)
 			m.input.dirty = true
-			m.parts.dirty = true
+			m.accounts.panel.dirty = true
 		}
 	case SeatReported:
-		if ev.Topic == m.topic {
+		if ev.Topic == m.topics.open {
 			return []tea.Cmd{m.seatsCmd()}
 		}
 	case SeatChanged:
 		return m.onSeatChanged(ev)
 	case LinesSkipped:
-		m.setStatus(stWarn, tr.t(mStSkipped, ev.Count, m.topics.nameOf(&m.e, ev.Topic)))
+		m.setStatus(stWarn, tr.t(mStSkipped, ev.Count, m.topics.nameOf(&m.env, ev.Topic)))
 	case Notice:
 		lvl := stInfo
 		if ev.Error {
@@ -341,17 +260,17 @@ func (m *Model) onEvent(ev Event) []tea.Cmd {
 // resync reloads everything the UI derived from the event stream after
 // events were lost (Resynced): the lists, the open topic and its seats.
 func (m *Model) resync() []tea.Cmd {
-	m.setStatus(stWarn, m.e.tr.t(mStResynced))
+	m.setStatus(stWarn, m.env.tr.t(mStResynced))
 	m.chat = newChat()
 	m.chat.loading = true
 	m.chat.focused = m.focus == FocusChat
-	return []tea.Cmd{m.loadTopicsCmd(), m.loadAccountsCmd(), m.openTopicCmd(m.topic)}
+	return []tea.Cmd{m.loadTopicsCmd(), m.loadAccountsCmd(), m.openTopicCmd(m.topics.open)}
 }
 
 // onSeatChanged applies a seat's state change.
 func (m *Model) onSeatChanged(ev SeatChanged) []tea.Cmd {
-	tr := m.e.tr
-	name := m.accountName(ev.Account)
+	tr := m.env.tr
+	name := m.accounts.name(ev.Account)
 	if ev.State == SeatStarting || ev.State == SeatRunning {
 		m.topics.setRunning(ev.Topic, true)
 	}
@@ -368,53 +287,35 @@ func (m *Model) onSeatChanged(ev SeatChanged) []tea.Cmd {
 	case ev.State == SeatFailed:
 		m.setStatus(stError, tr.t(mStFailed, name, ev.Err))
 	}
-	if ev.Topic == m.topic {
+	if ev.Topic == m.topics.open {
 		if ev.State == SeatExited && !ev.Requested {
 			// Its last output says why it fell (spec «診断面»).
-			m.showPanes = true
+			m.seats.shown = true
 		}
 		cmds = append(cmds, m.seatsCmd())
 	}
 	return cmds
 }
 
-func (m *Model) accountName(id string) string {
-	for _, a := range m.accounts {
-		if a.ID == id {
-			return displayAccountName(a)
-		}
-	}
-	return id
-}
-
-func (m *Model) account(id string) (AccountInfo, bool) {
-	for _, a := range m.accounts {
-		if a.ID == id {
-			return a, true
-		}
-	}
-	return AccountInfo{}, false
-}
-
 // setAccounts stores the account list and who "self" is.
 func (m *Model) setAccounts(accs []AccountInfo) {
-	m.accounts = accs
+	m.accounts.list = accs
 	self, hue := "human", (*int)(nil)
-	if a, ok := m.account(m.opts.AdminID); ok {
+	if a, ok := m.accounts.find(m.opts.AdminID); ok {
 		self, hue = displayAccountName(a), a.Hue
 	}
-	if self != m.e.selfName || !sameHue(hue, m.e.selfHue) {
-		m.e.selfName, m.e.selfHue = self, hue
-		m.e.gen++
+	if self != m.env.selfName || !sameHue(hue, m.env.selfHue) {
+		m.env.selfName, m.env.selfHue = self, hue
+		m.env.gen++
 		m.invalidate()
 	}
-	for k, p := range m.panes {
-		if a, ok := m.account(k.account); ok {
+	for k, p := range m.seats.panes {
+		if a, ok := m.accounts.find(k.account); ok {
 			p.name = displayAccountName(a)
 			p.hue = speakerHue(a.Hue, p.name, "", nil)
 		}
 	}
-	m.parts.dirty = true
+	m.accounts.panel.dirty = true
 }
 
 func sameHue(a, b *int) bool {
@@ -424,54 +325,50 @@ func sameHue(a, b *int) bool {
 // partData gathers what the participant panel draws for the open topic.
 func (m *Model) partData() *partData {
 	d := &partData{
-		accounts: m.accounts,
-		roster:   m.roster[m.topic],
-		seats:    m.seats,
+		accounts: m.accounts.list,
+		roster:   m.accounts.rosters[m.topics.open],
+		seats:    m.seats.infos,
 		starting: map[string]bool{},
 		failed:   map[string]string{},
 		adminID:  m.opts.AdminID,
-		found:    m.found,
+		found:    m.accounts.found,
 	}
-	for k := range m.starting {
-		if k.topic == m.topic {
+	for k := range m.seats.starting {
+		if k.topic == m.topics.open {
 			d.starting[k.account] = true
 		}
 	}
-	for k, v := range m.failed {
-		if k.topic == m.topic {
+	for k, v := range m.seats.failed {
+		if k.topic == m.topics.open {
 			d.failed[k.account] = v
 		}
 	}
 	return d
 }
 
-func (m *Model) anyStarting() bool {
-	return len(m.starting) > 0
-}
-
 // visiblePanes lists the open topic's panes in participant order when the
 // pane area is shown.
-func (m *Model) visiblePanes() []paneKey {
-	if !m.showPanes {
+func (m *Model) visiblePanes() []seatKey {
+	if !m.seats.shown {
 		return nil
 	}
 	return m.topicPanes()
 }
 
-func (m *Model) topicPanes() []paneKey {
-	var out []paneKey
+func (m *Model) topicPanes() []seatKey {
+	var out []seatKey
 	for _, r := range m.partData().rows() {
 		if r.account == nil {
 			continue
 		}
-		k := paneKey{m.topic, r.account.ID}
-		if _, ok := m.panes[k]; ok {
+		k := seatKey{m.topics.open, r.account.ID}
+		if _, ok := m.seats.panes[k]; ok {
 			out = append(out, k)
 		}
 	}
-	for k := range m.panes {
-		if k.topic == m.topic {
-			if _, known := m.account(k.account); !known {
+	for k := range m.seats.panes {
+		if k.topic == m.topics.open {
+			if _, known := m.accounts.find(k.account); !known {
 				out = append(out, k)
 			}
 		}
@@ -482,32 +379,32 @@ func (m *Model) topicPanes() []paneKey {
 // syncPanes keeps one pane per seat of the open topic (starting, running or
 // exited with output to read).
 func (m *Model) syncPanes() {
-	live := map[paneKey]bool{}
-	for acc, s := range m.seats {
+	live := map[seatKey]bool{}
+	for acc, s := range m.seats.infos {
 		if s.State == SeatOffline || s.State == SeatFailed {
 			continue
 		}
-		k := paneKey{m.topic, acc}
+		k := seatKey{m.topics.open, acc}
 		live[k] = true
-		p, ok := m.panes[k]
+		p, ok := m.seats.panes[k]
 		if !ok {
-			name := m.accountName(acc)
+			name := m.accounts.name(acc)
 			hue := nameHue(name)
-			if a, ok := m.account(acc); ok {
+			if a, ok := m.accounts.find(acc); ok {
 				hue = speakerHue(a.Hue, name, "", nil)
 			}
 			p = &pane{key: k, name: name, hue: hue}
-			m.panes[k] = p
+			m.seats.panes[k] = p
 		}
 		p.state, p.exit = s.State, s.ExitCode
 	}
-	for k := range m.panes {
-		if k.topic == m.topic && !live[k] {
-			delete(m.panes, k)
+	for k := range m.seats.panes {
+		if k.topic == m.topics.open && !live[k] {
+			delete(m.seats.panes, k)
 		}
 	}
 	if m.focus == FocusPane {
-		if _, ok := m.panes[m.focusPane]; !ok || !m.showPanes {
+		if _, ok := m.seats.panes[m.focusPane]; !ok || !m.seats.shown {
 			m.setFocus(FocusInput)
 		}
 	}
@@ -520,8 +417,8 @@ func (m *Model) setFocus(f Focus) tea.Cmd {
 	m.chat.dirty = true
 	m.topics.focused = f == FocusTopics
 	m.topics.dirty = true
-	m.parts.focused = f == FocusParticipants
-	m.parts.dirty = true
+	m.accounts.panel.focused = f == FocusParticipants
+	m.accounts.panel.dirty = true
 	if f == FocusChat && m.chat.sel < 0 {
 		m.chat.sel = len(m.chat.items) - 1
 	}
@@ -532,20 +429,20 @@ func (m *Model) setFocus(f Focus) tea.Cmd {
 // visible pane.
 func (m *Model) focusOrder() []struct {
 	f Focus
-	k paneKey
+	k seatKey
 } {
 	type fk = struct {
 		f Focus
-		k paneKey
+		k seatKey
 	}
-	out := []fk{{FocusInput, paneKey{}}, {FocusChat, paneKey{}}}
-	if !m.lay.Topics.empty() {
-		out = append(out, fk{FocusTopics, paneKey{}})
+	out := []fk{{FocusInput, seatKey{}}, {FocusChat, seatKey{}}}
+	if !m.layout.Topics.empty() {
+		out = append(out, fk{FocusTopics, seatKey{}})
 	}
-	if !m.lay.Participants.empty() {
-		out = append(out, fk{FocusParticipants, paneKey{}})
+	if !m.layout.Participants.empty() {
+		out = append(out, fk{FocusParticipants, seatKey{}})
 	}
-	if len(m.lay.Panes) > 0 {
+	if len(m.layout.Panes) > 0 {
 		for _, k := range m.visiblePanes() {
 			out = append(out, fk{FocusPane, k})
 		}
@@ -571,57 +468,57 @@ func (m *Model) cycleFocus(delta int) tea.Cmd {
 func (m *Model) afterUpdate() []tea.Cmd {
 	var cmds []tea.Cmd
 	vis := m.visiblePanes()
-	m.ls.panes = len(vis)
-	m.lay = layout(m.w, m.h, m.ls)
-	m.input.setWidth(m.lay.Input.W)
-	if r := m.input.rows(); r != m.ls.inputRows {
-		m.ls.inputRows = r
-		m.lay = layout(m.w, m.h, m.ls)
+	m.layoutState.panes = len(vis)
+	m.layout = layout(m.width, m.height, m.layoutState)
+	m.input.setWidth(m.layout.Input.W)
+	if r := m.input.rows(); r != m.layoutState.inputRows {
+		m.layoutState.inputRows = r
+		m.layout = layout(m.width, m.height, m.layoutState)
 	}
-	m.chat.setSize(m.lay.Chat.W, m.lay.Chat.H)
-	if m.topics.w != m.lay.Topics.W || m.topics.h != m.lay.Topics.H {
-		m.topics.w, m.topics.h, m.topics.dirty = m.lay.Topics.W, m.lay.Topics.H, true
+	m.chat.setSize(m.layout.Chat.W, m.layout.Chat.H)
+	if m.topics.w != m.layout.Topics.W || m.topics.h != m.layout.Topics.H {
+		m.topics.w, m.topics.h, m.topics.dirty = m.layout.Topics.W, m.layout.Topics.H, true
 	}
-	if m.parts.w != m.lay.Participants.W || m.parts.h != m.lay.Participants.H {
-		m.parts.w, m.parts.h, m.parts.dirty = m.lay.Participants.W, m.lay.Participants.H, true
+	if m.accounts.panel.w != m.layout.Participants.W || m.accounts.panel.h != m.layout.Participants.H {
+		m.accounts.panel.w, m.accounts.panel.h, m.accounts.panel.dirty = m.layout.Participants.W, m.layout.Participants.H, true
 	}
-	if m.focus == FocusTopics && m.lay.Topics.empty() || m.focus == FocusParticipants && m.lay.Participants.empty() ||
-		m.focus == FocusPane && len(m.lay.Panes) == 0 {
+	if m.focus == FocusTopics && m.layout.Topics.empty() || m.focus == FocusParticipants && m.layout.Participants.empty() ||
+		m.focus == FocusPane && len(m.layout.Panes) == 0 {
 		cmds = append(cmds, m.setFocus(FocusInput))
 	}
 	for i, k := range vis {
-		if i >= len(m.lay.Panes) {
+		if i >= len(m.layout.Panes) {
 			break
 		}
-		p := m.panes[k]
-		cols, rows := innerSize(m.lay.Panes[i])
+		p := m.seats.panes[k]
+		cols, rows := innerSize(m.layout.Panes[i])
 		if (p.cols != cols || p.rows != rows) && p.state != SeatExited {
 			p.cols, p.rows = cols, rows
-			m.ops = append(m.ops, seatOp{key: k, resize: true, cols: cols, rows: rows})
+			m.seats.writes = append(m.seats.writes, seatOp{seat: k, resize: true, cols: cols, rows: rows})
 		}
 	}
 	cmds = append(cmds, m.flushOps())
-	if m.anyStarting() && !m.spinning {
-		m.spinning = true
-		cmds = append(cmds, m.spin.Tick)
+	if m.seats.anyStarting() && !m.seats.spinning {
+		m.seats.spinning = true
+		cmds = append(cmds, m.seats.spin.Tick)
 	}
 	frame := ""
-	if m.spinning && m.anyStarting() {
-		frame = m.spin.View() + " "
+	if m.seats.spinning && m.seats.anyStarting() {
+		frame = m.seats.spin.View() + " "
 	}
-	if frame != m.parts.frame {
-		m.parts.frame, m.parts.dirty = frame, true
+	if frame != m.accounts.panel.frame {
+		m.accounts.panel.frame, m.accounts.panel.dirty = frame, true
 	}
 
 	for i, k := range vis {
-		if i < len(m.lay.Panes) {
-			m.panes[k].render(&m.e, m.lay.Panes[i], m.focus == FocusPane && m.focusPane == k)
+		if i < len(m.layout.Panes) {
+			m.seats.panes[k].render(&m.env, m.layout.Panes[i], m.focus == FocusPane && m.focusPane == k)
 		}
 	}
-	m.chat.render(&m.e)
-	m.input.render(&m.e, m.lay.Input.H)
-	m.topics.render(&m.e)
-	m.parts.render(&m.e, m.partData())
+	m.chat.render(&m.env)
+	m.input.render(&m.env, m.layout.Input.H)
+	m.topics.render(&m.env)
+	m.accounts.panel.render(&m.env, m.partData())
 	return cmds
 }
 
@@ -629,9 +526,9 @@ func (m *Model) afterUpdate() []tea.Cmd {
 // size its pane will have once shown (spec «診断面»: the PTY starts at the
 // pane's size even while the area is folded).
 func (m *Model) prospectiveSize() (cols, rows int) {
-	s := m.ls
+	s := m.layoutState
 	s.panes = len(m.topicPanes()) + 1
-	l := layout(m.w, m.h, s)
+	l := layout(m.width, m.height, s)
 	if len(l.Panes) == 0 {
 		return 80, 24
 	}
@@ -644,8 +541,8 @@ func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "Pullcept — " + m.topics.nameOf(&m.e, m.topic)
-	if m.w <= 0 || m.h <= 0 || m.quitting {
+	v.WindowTitle = "Pullcept — " + m.topics.nameOf(&m.env, m.topics.open)
+	if m.width <= 0 || m.height <= 0 || m.quitting {
 		return v
 	}
 	blocks := make([]placed, 0, 8)
@@ -654,35 +551,35 @@ func (m *Model) View() tea.View {
 			blocks = append(blocks, placed{r, lines})
 		}
 	}
-	add(m.lay.Topics, m.topics.view)
-	add(m.lay.Chat, m.chat.view)
-	add(m.lay.Participants, m.parts.view)
-	add(m.lay.Input, m.input.view)
+	add(m.layout.Topics, m.topics.view)
+	add(m.layout.Chat, m.chat.view)
+	add(m.layout.Participants, m.accounts.panel.view)
+	add(m.layout.Input, m.input.view)
 	vis := m.visiblePanes()
 	for i, k := range vis {
-		if i < len(m.lay.Panes) {
-			add(m.lay.Panes[i], m.panes[k].view)
+		if i < len(m.layout.Panes) {
+			add(m.layout.Panes[i], m.seats.panes[k].view)
 		}
 	}
-	add(m.lay.Status, []string{m.statusView()})
-	content := compose(m.w, m.h, blocks)
+	add(m.layout.Status, []string{m.statusView()})
+	content := compose(m.width, m.height, blocks)
 
 	var layers []*lipgloss.Layer
-	switch m.ov {
+	switch m.overlay.open {
 	case ovHelp:
-		layers = append(layers, centred(helpView(&m.e, m.w, m.h, m.helpOff), m.w, m.h))
+		layers = append(layers, centred(helpView(&m.env, m.width, m.height, m.overlay.helpOff), m.width, m.height))
 	case ovPicker:
-		layers = append(layers, centred(m.picker.view(&m.e, min(m.w, 72), min(m.h, 20)), m.w, m.h))
+		layers = append(layers, centred(m.overlay.picker.view(&m.env, min(m.width, 72), min(m.height, 20)), m.width, m.height))
 	case ovDialog:
-		layers = append(layers, centred(m.dialog.view(&m.e, m.w), m.w, m.h))
+		layers = append(layers, centred(m.overlay.dialog.view(&m.env, m.width), m.width, m.height))
 	case ovEditor:
-		layers = append(layers, centred(m.editor.view(&m.e, m.w, m.h), m.w, m.h))
+		layers = append(layers, centred(m.overlay.editor.view(&m.env, m.width, m.height), m.width, m.height))
 	}
-	if m.ov == ovNone && m.focus == FocusInput {
-		if box, atX := m.input.popupView(&m.e); box != "" {
+	if m.overlay.open == ovNone && m.focus == FocusInput {
+		if box, atX := m.input.popupView(&m.env); box != "" {
 			bh := lipgloss.Height(box)
-			x := clampInt(m.lay.Input.X+atX, 0, max(m.w-lipgloss.Width(box), 0))
-			y := max(m.lay.Input.Y-bh+1, 0)
+			x := clampInt(m.layout.Input.X+atX, 0, max(m.width-lipgloss.Width(box), 0))
+			y := max(m.layout.Input.Y-bh+1, 0)
 			layers = append(layers, lipgloss.NewLayer(box).X(x).Y(y).Z(1))
 		}
 	}
@@ -703,20 +600,20 @@ func centred(box string, w, h int) *lipgloss.Layer {
 // cursor places the real terminal cursor: at the input caret (so an IME
 // candidate window follows it) or at the focused seat's cursor.
 func (m *Model) cursor() *tea.Cursor {
-	if m.ov != ovNone {
+	if m.overlay.open != ovNone {
 		return nil
 	}
 	switch m.focus {
 	case FocusInput:
 		if x, y, ok := m.input.caret(); ok {
-			c := tea.NewCursor(m.lay.Input.X+x, m.lay.Input.Y+y)
+			c := tea.NewCursor(m.layout.Input.X+x, m.layout.Input.Y+y)
 			c.Blink = false
 			return c
 		}
 	case FocusPane:
 		for i, k := range m.visiblePanes() {
-			if k == m.focusPane && i < len(m.lay.Panes) {
-				if x, y, ok := m.panes[k].cursor(m.lay.Panes[i]); ok {
+			if k == m.focusPane && i < len(m.layout.Panes) {
+				if x, y, ok := m.seats.panes[k].cursor(m.layout.Panes[i]); ok {
 					c := tea.NewCursor(x, y)
 					c.Blink = false
 					return c
@@ -725,29 +622,4 @@ func (m *Model) cursor() *tea.Cursor {
 		}
 	}
 	return nil
-}
-
-// statusView is the bottom line: the latest status on the left, the open
-// topic, how many sit in its room, and the help key on the right.
-func (m *Model) statusView() string {
-	th := m.e.th
-	right := m.topics.nameOf(&m.e, m.topic)
-	if n := len(m.roster[m.topic]); n > 0 {
-		right += " · " + fmt.Sprint(n)
-	}
-	right += " · " + m.e.tr.t(mStHelpHint) + " "
-	rw := ansi.StringWidth(right)
-	leftW := max(m.w-rw-1, 0)
-	st := th.text
-	switch m.statusLevel {
-	case stWarn:
-		st = th.accentS
-	case stError:
-		st = th.dangerS
-	}
-	left := " " + strings.ReplaceAll(m.statusText, "\n", " ")
-	if leftW < 8 {
-		return fit(st.Render(left), m.w)
-	}
-	return fit(st.Render(fit(left, leftW)), leftW) + " " + th.dim.Render(right)
 }

@@ -14,8 +14,8 @@ func plain(m *Model) string { return ansi.Strip(m.View().Content) }
 func TestStartupOpensANewUnindexedTopic(t *testing.T) {
 	f := scene()
 	m := newTestModel(t, f, testOptions(), 120, 40)
-	if m.topic != "new-1" {
-		t.Fatalf("open topic = %q, want new-1", m.topic)
+	if m.topics.open != "new-1" {
+		t.Fatalf("open topic = %q, want new-1", m.topics.open)
 	}
 	if len(f.opened) != 1 || f.opened[0] != "new-1" {
 		t.Fatalf("OpenRoom calls = %v", f.opened)
@@ -27,7 +27,7 @@ func TestStartupOpensANewUnindexedTopic(t *testing.T) {
 		t.Fatalf("topics not newest first: %+v", m.topics.items)
 	}
 	v := plain(m)
-	for _, want := range []string{"+ New topic", "リリース準備", "●Fix the flaky", m.e.tr.t(mStWelcome), "New topic · F1 help"} {
+	for _, want := range []string{"+ New topic", "リリース準備", "●Fix the flaky", m.env.tr.t(mStWelcome), "New topic · F1 help"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("screen lacks %q:\n%s", want, v)
 		}
@@ -64,19 +64,19 @@ func TestTopicSwitchingByKeysKeepsSeats(t *testing.T) {
 	f := scene()
 	m := newTestModel(t, f, testOptions(), 120, 40)
 	send(t, m, press("alt+down"))
-	if m.topic != "t-main" {
-		t.Fatalf("alt+down from a new topic: %q, want the newest", m.topic)
+	if m.topics.open != "t-main" {
+		t.Fatalf("alt+down from a new topic: %q, want the newest", m.topics.open)
 	}
 	if len(f.closed) != 1 || f.closed[0] != "new-1" {
 		t.Fatalf("leaving an empty unindexed topic should close its room: %v", f.closed)
 	}
 	send(t, m, press("alt+down"))
-	if m.topic != "t-run" {
-		t.Fatalf("alt+down: %q", m.topic)
+	if m.topics.open != "t-run" {
+		t.Fatalf("alt+down: %q", m.topics.open)
 	}
 	send(t, m, press("alt+up"))
-	if m.topic != "t-main" {
-		t.Fatalf("alt+up: %q", m.topic)
+	if m.topics.open != "t-main" {
+		t.Fatalf("alt+up: %q", m.topics.open)
 	}
 	if len(f.stopped) != 0 {
 		t.Fatalf("switching stopped seats: %v", f.stopped)
@@ -99,8 +99,8 @@ func TestTopicSwitchingByKeysKeepsSeats(t *testing.T) {
 	send(t, m, press("ctrl+p"))
 	typeText(t, m, "設計")
 	send(t, m, press("enter"))
-	if m.topic != "t-old" || m.topics.unread["t-old"] {
-		t.Fatalf("picker: topic %q unread %v", m.topic, m.topics.unread["t-old"])
+	if m.topics.open != "t-old" || m.topics.unread["t-old"] {
+		t.Fatalf("picker: topic %q unread %v", m.topics.open, m.topics.unread["t-old"])
 	}
 }
 
@@ -125,14 +125,14 @@ func TestNewTopicRenameAndDelete(t *testing.T) {
 
 	// Deleting the open topic with a running seat names the seat.
 	send(t, m, press("f8"))
-	if m.ov != ovDialog || m.dialog.kind != dialogDeleteTopic {
+	if m.overlay.open != ovDialog || m.overlay.dialog.kind != dialogDeleteTopic {
 		t.Fatalf("f8 opened no dialog")
 	}
-	if got := strings.Join(m.dialog.lines, "\n"); !strings.Contains(got, "Lin") {
+	if got := strings.Join(m.overlay.dialog.lines, "\n"); !strings.Contains(got, "Lin") {
 		t.Fatalf("dialog does not name the running seat: %q", got)
 	}
 	send(t, m, press("enter")) // the focus is on Cancel
-	if len(f.deleted) != 0 || m.ov != ovNone {
+	if len(f.deleted) != 0 || m.overlay.open != ovNone {
 		t.Fatalf("enter on Cancel deleted: %v", f.deleted)
 	}
 	send(t, m, press("f8"))
@@ -140,21 +140,21 @@ func TestNewTopicRenameAndDelete(t *testing.T) {
 	if len(f.deleted) != 1 || f.deleted[0] != "t-main" {
 		t.Fatalf("deleted = %v", f.deleted)
 	}
-	if m.topic != "new-1" {
-		t.Fatalf("deleting the open topic should open a new one, open = %q", m.topic)
+	if m.topics.open != "new-1" {
+		t.Fatalf("deleting the open topic should open a new one, open = %q", m.topics.open)
 	}
 
 	// A topic with no running seat: the question has no seat line.
 	send(t, m, press("alt+down"))
 	send(t, m, press("f8"))
-	if len(m.dialog.lines) != 1 {
-		t.Fatalf("dialog lines for a quiet topic: %q", m.dialog.lines)
+	if len(m.overlay.dialog.lines) != 1 {
+		t.Fatalf("dialog lines for a quiet topic: %q", m.overlay.dialog.lines)
 	}
 	send(t, m, press("esc"))
 
 	send(t, m, press("ctrl+n"))
-	if m.topic != "new-2" {
-		t.Fatalf("ctrl+n: %q", m.topic)
+	if m.topics.open != "new-2" {
+		t.Fatalf("ctrl+n: %q", m.topics.open)
 	}
 }
 
@@ -192,14 +192,14 @@ func TestQuitAsksOnlyWhenSeatsRun(t *testing.T) {
 	opts.StartTopic = "t-main"
 	m = newTestModel(t, f, opts, 100, 30)
 	send(t, m, press("ctrl+q"))
-	if m.ov != ovDialog || m.dialog.kind != dialogQuit || m.quitting {
+	if m.overlay.open != ovDialog || m.overlay.dialog.kind != dialogQuit || m.quitting {
 		t.Fatalf("quit with a running seat must ask first")
 	}
-	if got := strings.Join(m.dialog.lines, " "); !strings.Contains(got, "Lin") || !strings.Contains(got, "Fix the flaky") {
+	if got := strings.Join(m.overlay.dialog.lines, " "); !strings.Contains(got, "Lin") || !strings.Contains(got, "Fix the flaky") {
 		t.Fatalf("quit question does not name what stops: %q", got)
 	}
 	send(t, m, press("esc"))
-	if m.quitting || m.ov != ovNone {
+	if m.quitting || m.overlay.open != ovNone {
 		t.Fatalf("esc must cancel quitting")
 	}
 }
@@ -208,7 +208,7 @@ func TestColoursFollowTheTerminalBackground(t *testing.T) {
 	m := mainModel(t, scene())
 	dark := m.View().Content
 	send(t, m, tea.BackgroundColorMsg{Color: color.White})
-	if m.e.th.dark {
+	if m.env.th.dark {
 		t.Fatalf("a white background did not select light colours")
 	}
 	light := m.View().Content
@@ -223,15 +223,15 @@ func TestColoursFollowTheTerminalBackground(t *testing.T) {
 func TestMouseOpensTopicsAndFocusesAreas(t *testing.T) {
 	m := newTestModel(t, scene(), testOptions(), 120, 40)
 	// Row 2 of the topic list is the newest topic (row 0 title, row 1 "+ New").
-	send(t, m, mouseClick(m.lay.Topics.X+4, m.lay.Topics.Y+2))
-	if m.topic != "t-main" || m.focus != FocusTopics {
-		t.Fatalf("click: topic %q focus %v", m.topic, m.focus)
+	send(t, m, mouseClick(m.layout.Topics.X+4, m.layout.Topics.Y+2))
+	if m.topics.open != "t-main" || m.focus != FocusTopics {
+		t.Fatalf("click: topic %q focus %v", m.topics.open, m.focus)
 	}
-	send(t, m, mouseClick(m.lay.Input.X+3, m.lay.Input.Y+1))
+	send(t, m, mouseClick(m.layout.Input.X+3, m.layout.Input.Y+1))
 	if m.focus != FocusInput {
 		t.Fatalf("click on the input: focus %v", m.focus)
 	}
-	send(t, m, mouseClick(m.lay.Participants.X+3, m.lay.Participants.Y+4))
+	send(t, m, mouseClick(m.layout.Participants.X+3, m.layout.Participants.Y+4))
 	if r, ok := m.selectedRow(); m.focus != FocusParticipants || !ok || r.account == nil || r.account.ID != "lin" {
 		t.Fatalf("click on Lin's row: focus %v row %+v", m.focus, r)
 	}

@@ -6,8 +6,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// paneKey names a seat: one per (topic, account) (DESIGN §0).
-type paneKey struct{ topic, account string }
+// seatKey names a seat: one per (topic, account) (DESIGN §0).
+type seatKey struct{ topic, account string }
 
 // pane is one seat's terminal in the split area (DESIGN §10): the seat's
 // latest snapshot inside a border that carries its name and state. Rows
@@ -15,7 +15,7 @@ type paneKey struct{ topic, account string }
 // re-renders only when the snapshot's version, its size, focus or state
 // moved, and never styles cells one by one (STYLE §8).
 type pane struct {
-	key   paneKey
+	key   seatKey
 	name  string
 	hue   int
 	state SeatState

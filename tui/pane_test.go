@@ -87,11 +87,11 @@ func TestEncodePaste(t *testing.T) {
 }
 
 // paneModel opens t-main with Lin running and its pane shown.
-func paneModel(t *testing.T, f *fakeBackend, w, h int) (*Model, paneKey) {
+func paneModel(t *testing.T, f *fakeBackend, w, h int) (*Model, seatKey) {
 	t.Helper()
 	m := mainModel(t, f)
 	send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
-	k := paneKey{"t-main", "lin"}
+	k := seatKey{"t-main", "lin"}
 	f.snaps[k] = PaneSnapshot{Rows: paneRows(40, 10, 0), CursorX: 1, CursorY: 2, CursorVisible: true, Version: 1}
 	send(t, m, press("f6"))
 	if m.focus != FocusPane || m.focusPane != k {
@@ -112,7 +112,7 @@ func TestPaneTypingGoesToTheSeatInOrder(t *testing.T) {
 	if !reflect.DeepEqual(f.inputs, want) {
 		t.Fatalf("inputs = %q\nwant     %q", f.inputs, want)
 	}
-	if m.ov != ovNone || m.quitting {
+	if m.overlay.open != ovNone || m.quitting {
 		t.Fatalf("a key meant for the seat acted on the UI")
 	}
 	send(t, m, press("ctrl+]"))
@@ -144,8 +144,8 @@ func TestPanePasteBracketedOnlyWhenAsked(t *testing.T) {
 func TestPanesFollowTheWindowSize(t *testing.T) {
 	f := scene()
 	m, k := paneModel(t, f, 120, 40)
-	p := m.panes[k]
-	r := m.lay.Panes[0]
+	p := m.seats.panes[k]
+	r := m.layout.Panes[0]
 	if p.cols != r.W-2 || p.rows != r.H-2 {
 		t.Fatalf("pane asked %dx%d for rect %+v", p.cols, p.rows, r)
 	}
@@ -154,7 +154,7 @@ func TestPanesFollowTheWindowSize(t *testing.T) {
 		t.Fatalf("resizes = %v, want last %s", f.resizes, want)
 	}
 	send(t, m, tea.WindowSizeMsg{Width: 160, Height: 50})
-	r = m.lay.Panes[0]
+	r = m.layout.Panes[0]
 	want = fmt.Sprintf("lin:%dx%d", r.W-2, r.H-2)
 	if f.resizes[len(f.resizes)-1] != want {
 		t.Fatalf("after window resize: %v, want %s", f.resizes, want)
@@ -175,10 +175,10 @@ func TestPanesFollowTheWindowSize(t *testing.T) {
 	if len(f.started) != 1 || !strings.HasPrefix(f.started[0], "t-main|lay|") {
 		t.Fatalf("started = %v", f.started)
 	}
-	if len(m.lay.Panes) != 2 {
-		t.Fatalf("second pane not shown: %+v", m.lay.Panes)
+	if len(m.layout.Panes) != 2 {
+		t.Fatalf("second pane not shown: %+v", m.layout.Panes)
 	}
-	r2 := m.lay.Panes[1]
+	r2 := m.layout.Panes[1]
 	if f.started[0] != fmt.Sprintf("t-main|lay|%dx%d", r2.W-2, r2.H-2) {
 		t.Fatalf("started %s but its pane is %dx%d", f.started[0], r2.W-2, r2.H-2)
 	}
@@ -187,7 +187,7 @@ func TestPanesFollowTheWindowSize(t *testing.T) {
 func TestPaneRendersOnlyWhenItsVersionMoves(t *testing.T) {
 	f := scene()
 	m, k := paneModel(t, f, 120, 40)
-	p := m.panes[k]
+	p := m.seats.panes[k]
 	first := &p.view[0]
 	send(t, m, screenChangedMsg{}) // same version
 	if &p.view[0] != first {
@@ -209,7 +209,7 @@ func TestPaneRendersOnlyWhenItsVersionMoves(t *testing.T) {
 		t.Fatalf("border title = %q", top)
 	}
 	v := m.View()
-	r := m.lay.Panes[0]
+	r := m.layout.Panes[0]
 	if v.Cursor == nil || v.Cursor.X != r.X+1+1 || v.Cursor.Y != r.Y+1+2 {
 		t.Fatalf("cursor = %+v, pane at %+v", v.Cursor, r)
 	}
@@ -225,7 +225,7 @@ func TestPaneScrollback(t *testing.T) {
 	f.scrollbak[k] = sb
 	f.inputs = nil
 	send(t, m, press("shift+pgup"))
-	p := m.panes[k]
+	p := m.seats.panes[k]
 	if !p.scrolling || len(p.sb) != 100 {
 		t.Fatalf("scrollback not entered: %v %d", p.scrolling, len(p.sb))
 	}
@@ -241,7 +241,7 @@ func TestPaneScrollback(t *testing.T) {
 	if p.scrolling {
 		t.Fatalf("esc did not end scrollback")
 	}
-	send(t, m, mouseWheel(m.lay.Panes[0].X+3, m.lay.Panes[0].Y+3, true))
+	send(t, m, mouseWheel(m.layout.Panes[0].X+3, m.layout.Panes[0].Y+3, true))
 	if !p.scrolling || p.sbOff != chatWheelRows {
 		t.Fatalf("wheel: scrolling=%v off=%d", p.scrolling, p.sbOff)
 	}

@@ -36,7 +36,7 @@ func TestGoldenPaneFromRecording(t *testing.T) {
 			}
 			scr.Flush()
 			s := scr.Snapshot()
-			p := &pane{key: paneKey{"t", "lin"}, name: "Lin", hue: 120, state: SeatRunning, has: true,
+			p := &pane{key: seatKey{"t", "lin"}, name: "Lin", hue: 120, state: SeatRunning, has: true,
 				snap: PaneSnapshot{Rows: s.Lines, Cols: s.Cols, CursorX: s.CursorX, CursorY: s.CursorY, CursorVisible: s.CursorVisible, Version: s.Version}}
 			e := &env{th: newTheme(true), tr: catalog{lang: LangEnglish}}
 			lines := p.render(e, rect{0, 0, 62, 14}, true)

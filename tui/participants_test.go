@@ -15,8 +15,8 @@ func toParticipants(t *testing.T, m *Model, id string) {
 	rows := m.partData().rows()
 	for i, r := range rows {
 		if r.account != nil && r.account.ID == id {
-			m.parts.sel = i
-			m.parts.dirty = true
+			m.accounts.panel.sel = i
+			m.accounts.panel.dirty = true
 			send(t, m, press("esc"))
 			send(t, m, press("shift+tab"))
 			if m.focus != FocusParticipants {
@@ -60,22 +60,22 @@ func TestStartAndStopASeat(t *testing.T) {
 	if !strings.Contains(plain(m), "Lay resumed session abc-123.") {
 		t.Fatalf("resume not reported:\n%s", plain(m))
 	}
-	if m.seats["lay"].State != SeatRunning {
-		t.Fatalf("seats not refreshed: %+v", m.seats)
+	if m.seats.infos["lay"].State != SeatRunning {
+		t.Fatalf("seats not refreshed: %+v", m.seats.infos)
 	}
 	send(t, m, press("s"))
 	if len(f.started) != 1 {
 		t.Fatalf("a running seat was started twice")
 	}
 	send(t, m, press("x"))
-	if m.ov != ovDialog || m.dialog.kind != dialogStopSeat {
+	if m.overlay.open != ovDialog || m.overlay.dialog.kind != dialogStopSeat {
 		t.Fatalf("x did not ask")
 	}
 	send(t, m, press("y"))
 	if len(f.stopped) != 1 || f.stopped[0] != "t-main|lay" {
 		t.Fatalf("stopped = %v", f.stopped)
 	}
-	if _, ok := m.seats["lay"]; ok {
+	if _, ok := m.seats.infos["lay"]; ok {
 		t.Fatalf("stopped seat still listed")
 	}
 }
@@ -90,7 +90,7 @@ func TestRefusedLaunchIsShown(t *testing.T) {
 	if !strings.Contains(v, "Lay was not started: launch options carry their own --settings") || !strings.Contains(v, "failed") {
 		t.Fatalf("refusal not shown:\n%s", v)
 	}
-	if len(m.starting) != 0 {
+	if len(m.seats.starting) != 0 {
 		t.Fatalf("still starting after the refusal")
 	}
 }
@@ -101,14 +101,14 @@ func TestStartingShowsASpinner(t *testing.T) {
 	toParticipants(t, m, "lay")
 	// Drive by hand: the start command is not run yet.
 	_, cmd := m.Update(press("s"))
-	if !m.starting[paneKey{"t-main", "lay"}] {
+	if !m.seats.starting[seatKey{"t-main", "lay"}] {
 		t.Fatalf("not starting")
 	}
 	if !strings.Contains(plain(m), "⠋ starting") {
 		t.Fatalf("no spinner while starting:\n%s", plain(m))
 	}
 	drive(t, m, cmd)
-	if len(m.starting) != 0 || strings.Contains(plain(m), "starting") {
+	if len(m.seats.starting) != 0 || strings.Contains(plain(m), "starting") {
 		t.Fatalf("spinner left after the start answered")
 	}
 }
@@ -128,10 +128,10 @@ func TestFirstRunHintAndQuickCreate(t *testing.T) {
 		send(t, m, press("tab"))
 	}
 	send(t, m, press("1"))
-	if m.ov != ovEditor {
+	if m.overlay.open != ovEditor {
 		t.Fatalf("1 did not open the editor")
 	}
-	a := m.editor.collect()
+	a := m.overlay.editor.collect()
 	if a.Kind != KindClaudeCode || a.Command != "/usr/local/bin/claude" || a.Dir != "/home/u" || a.Name != "Claude Code" {
 		t.Fatalf("prefill = %+v", a)
 	}
@@ -139,8 +139,8 @@ func TestFirstRunHintAndQuickCreate(t *testing.T) {
 		t.Fatalf("launch line preview missing:\n%s", plain(m))
 	}
 	send(t, m, press("ctrl+s"))
-	if len(f.saved) != 1 || f.saved[0].Kind != KindClaudeCode || m.ov != ovNone {
-		t.Fatalf("save: %+v ov=%v", f.saved, m.ov)
+	if len(f.saved) != 1 || f.saved[0].Kind != KindClaudeCode || m.overlay.open != ovNone {
+		t.Fatalf("save: %+v ov=%v", f.saved, m.overlay.open)
 	}
 	if strings.Contains(plain(m), "No AI accounts yet") {
 		t.Fatalf("hint still shown after creating an account")
@@ -153,14 +153,14 @@ func TestEditorFieldsPreviewAndMasking(t *testing.T) {
 	m := mainModel(t, f)
 	toParticipants(t, m, "lay")
 	send(t, m, press("e"))
-	if m.ov != ovEditor || m.editor.acc.ID != "lay" {
+	if m.overlay.open != ovEditor || m.overlay.editor.acc.ID != "lay" {
 		t.Fatalf("editor not open on lay")
 	}
 	if v := plain(m); strings.Contains(v, "sk-live-123") || !strings.Contains(v, "OPENAI_API_KEY=••••") {
 		t.Fatalf("env not masked:\n%s", v)
 	}
 	// Clear the working dir: the preview reports the problem while typing.
-	for m.editor.field != fDir {
+	for m.overlay.editor.field != fDir {
 		send(t, m, press("tab"))
 	}
 	for range "/home/u/work" {
@@ -170,23 +170,23 @@ func TestEditorFieldsPreviewAndMasking(t *testing.T) {
 		t.Fatalf("problem not shown:\n%s", v)
 	}
 	typeText(t, m, "/srv/プロジェクト")
-	for m.editor.field != fEnv {
+	for m.overlay.editor.field != fEnv {
 		send(t, m, press("tab"))
 	}
 	if !strings.Contains(plain(m), "sk-live-123") {
 		t.Fatalf("the env field being edited should show its text")
 	}
 	send(t, m, press("esc"))
-	if m.ov != ovNone || len(f.saved) != 0 {
+	if m.overlay.open != ovNone || len(f.saved) != 0 {
 		t.Fatalf("esc must cancel without saving")
 	}
 	send(t, m, press("e"))
-	for m.editor.field != fDir {
+	for m.overlay.editor.field != fDir {
 		send(t, m, press("tab"))
 	}
 	send(t, m, press("end"))
 	typeText(t, m, "/sub")
-	for m.editor.field != fHue {
+	for m.overlay.editor.field != fHue {
 		send(t, m, press("shift+tab"))
 	}
 	send(t, m, press("right"))
@@ -221,7 +221,7 @@ func TestEditorDeleteRules(t *testing.T) {
 		t.Fatalf("first ctrl+d must only arm")
 	}
 	send(t, m, press("ctrl+d"))
-	if len(f.deletedAccs) != 1 || f.deletedAccs[0] != "lay" || m.ov != ovNone {
+	if len(f.deletedAccs) != 1 || f.deletedAccs[0] != "lay" || m.overlay.open != ovNone {
 		t.Fatalf("deleted = %v", f.deletedAccs)
 	}
 	if strings.Contains(plain(m), "Codex CLI — 1") {

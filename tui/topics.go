@@ -28,6 +28,8 @@ type topicList struct {
 	rowID   []string // topic id per view row ("" header, newRowID for + New)
 	dirty   bool
 	started bool // the first Topics() answer arrived
+
+	reloads coalesced // Topics() reads
 }
 
 // newRowID marks the "+ New topic" row in rowID.

@@ -16,19 +16,19 @@ const chatWheelRows = 3
 // finally the focused widget.
 func (m *Model) handleKey(k tea.KeyPressMsg) []tea.Cmd {
 	km := &m.keys
-	switch m.ov {
+	switch m.overlay.open {
 	case ovHelp:
 		switch {
 		case key.Matches(k, km.Cancel, km.Help, km.Quit):
 			m.closeOverlay()
 		case key.Matches(k, km.Up):
-			m.helpOff = max(m.helpOff-1, 0)
+			m.overlay.helpOff = max(m.overlay.helpOff-1, 0)
 		case key.Matches(k, km.Down):
-			m.helpOff++
+			m.overlay.helpOff++
 		case key.Matches(k, km.ScrollUp):
-			m.helpOff = max(m.helpOff-10, 0)
+			m.overlay.helpOff = max(m.overlay.helpOff-10, 0)
 		case key.Matches(k, km.ScrollDown):
-			m.helpOff += 10
+			m.overlay.helpOff += 10
 		}
 		return nil
 	case ovPicker:
@@ -42,7 +42,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) []tea.Cmd {
 		return m.renameKey(k)
 	}
 	if m.focus == FocusPane {
-		return m.paneKey(k)
+		return m.paneKeyPress(k)
 	}
 	if m.focus == FocusInput && m.input.comp.open() {
 		switch {
@@ -55,7 +55,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) []tea.Cmd {
 			m.input.dirty = true
 			return nil
 		case key.Matches(k, km.Pick):
-			m.input.pick(m.roster[m.topic], m.e.selfName)
+			m.input.pick(m.accounts.rosters[m.topics.open], m.env.selfName)
 			return nil
 		case key.Matches(k, km.Cancel):
 			m.input.closePopup()
@@ -67,29 +67,29 @@ func (m *Model) handleKey(k tea.KeyPressMsg) []tea.Cmd {
 	case key.Matches(k, km.Quit):
 		return m.askQuit()
 	case key.Matches(k, km.Help):
-		m.ov, m.helpOff = ovHelp, 0
+		m.overlay.open, m.overlay.helpOff = ovHelp, 0
 		return nil
 	case key.Matches(k, km.FocusNext):
 		return []tea.Cmd{m.cycleFocus(1)}
 	case key.Matches(k, km.FocusPrev):
 		return []tea.Cmd{m.cycleFocus(-1)}
 	case key.Matches(k, km.ToggleTopics):
-		m.ls.showTopics = !m.ls.showTopics
+		m.layoutState.showTopics = !m.layoutState.showTopics
 		return nil
 	case key.Matches(k, km.ToggleParticipants):
-		m.ls.showParticipants = !m.ls.showParticipants
+		m.layoutState.showParticipants = !m.layoutState.showParticipants
 		return nil
 	case key.Matches(k, km.TogglePanes):
-		m.showPanes = !m.showPanes
-		if m.showPanes && len(m.topicPanes()) == 0 {
-			m.setStatus(stInfo, m.e.tr.t(mStNoSeatForPane))
+		m.seats.shown = !m.seats.shown
+		if m.seats.shown && len(m.topicPanes()) == 0 {
+			m.setStatus(stInfo, m.env.tr.t(mStNoSeatForPane))
 		}
 		return []tea.Cmd{m.snapshotCmd()}
 	case key.Matches(k, km.NewTopic):
 		return []tea.Cmd{m.newTopicCmd()}
 	case key.Matches(k, km.PickTopic):
-		m.picker = newTopicPicker(m.topics.items)
-		m.ov = ovPicker
+		m.overlay.picker = newTopicPicker(m.topics.items)
+		m.overlay.open = ovPicker
 		return nil
 	case key.Matches(k, km.NextTopic):
 		if id, ok := m.topics.neighbour(1); ok {
@@ -102,22 +102,22 @@ func (m *Model) handleKey(k tea.KeyPressMsg) []tea.Cmd {
 		}
 		return nil
 	case key.Matches(k, km.RenameTopic):
-		m.startRename(m.topic)
+		m.startRename(m.topics.open)
 		return nil
 	case key.Matches(k, km.DeleteTopic):
-		return m.askDeleteTopic(m.topic)
+		return m.askDeleteTopic(m.topics.open)
 	case key.Matches(k, km.NextPane):
 		return m.focusNextPane()
 	case key.Matches(k, km.GrowPanes):
-		m.ls.paneShare = clampInt(m.ls.paneShare+paneShareStep, paneShareMin, paneShareMax)
+		m.layoutState.paneShare = clampInt(m.layoutState.paneShare+paneShareStep, paneShareMin, paneShareMax)
 		return nil
 	case key.Matches(k, km.ShrinkPanes):
-		m.ls.paneShare = clampInt(m.ls.paneShare-paneShareStep, paneShareMin, paneShareMax)
+		m.layoutState.paneShare = clampInt(m.layoutState.paneShare-paneShareStep, paneShareMin, paneShareMax)
 		return nil
 	case key.Matches(k, km.ScrollUp):
-		return m.scrollChat(max(m.lay.Chat.H-1, 1))
+		return m.scrollChat(max(m.layout.Chat.H-1, 1))
 	case key.Matches(k, km.ScrollDown):
-		return m.scrollChat(-max(m.lay.Chat.H-1, 1))
+		return m.scrollChat(-max(m.layout.Chat.H-1, 1))
 	case m.focus != FocusInput && key.Matches(k, km.FocusInput):
 		return []tea.Cmd{m.setFocus(FocusInput)}
 	}
@@ -145,22 +145,22 @@ func (m *Model) inputKey(k tea.KeyPressMsg) []tea.Cmd {
 		}
 		m.input.setValue("")
 		m.input.sending = true
-		m.input.refreshCompletion(m.roster[m.topic], m.e.selfName)
+		m.input.refreshCompletion(m.accounts.rosters[m.topics.open], m.env.selfName)
 		return []tea.Cmd{m.postCmd(text)}
 	case key.Matches(k, km.Clear):
 		if m.input.value() == "" {
 			return m.askQuit()
 		}
 		m.input.setValue("")
-		m.input.refreshCompletion(m.roster[m.topic], m.e.selfName)
+		m.input.refreshCompletion(m.accounts.rosters[m.topics.open], m.env.selfName)
 		return nil
 	}
-	return []tea.Cmd{m.input.update(k, m.roster[m.topic], m.e.selfName)}
+	return []tea.Cmd{m.input.update(k, m.accounts.rosters[m.topics.open], m.env.selfName)}
 }
 
 // scrollChat scrolls the chat and pages in older posts at the top.
 func (m *Model) scrollChat(delta int) []tea.Cmd {
-	if m.chat.scrollBy(&m.e, delta) {
+	if m.chat.scrollBy(&m.env, delta) {
 		return []tea.Cmd{m.historyCmd()}
 	}
 	return nil
@@ -170,12 +170,12 @@ func (m *Model) chatKey(k tea.KeyPressMsg) []tea.Cmd {
 	km := &m.keys
 	switch {
 	case key.Matches(k, km.Up):
-		m.chat.moveSel(&m.e, -1)
-		if m.chat.sel == 0 && m.chat.atTop(&m.e) && m.chat.hasMore {
+		m.chat.moveSel(&m.env, -1)
+		if m.chat.sel == 0 && m.chat.atTop(&m.env) && m.chat.hasMore {
 			return []tea.Cmd{m.historyCmd()}
 		}
 	case key.Matches(k, km.Down):
-		m.chat.moveSel(&m.e, 1)
+		m.chat.moveSel(&m.env, 1)
 	case key.Matches(k, km.Top):
 		return m.scrollChat(1 << 20)
 	case key.Matches(k, km.Bottom):
@@ -185,7 +185,7 @@ func (m *Model) chatKey(k tea.KeyPressMsg) []tea.Cmd {
 		}
 	case key.Matches(k, km.ToggleFold):
 		m.chat.toggleFold(m.chat.sel)
-		m.chat.revealSel(&m.e)
+		m.chat.revealSel(&m.env)
 	}
 	return nil
 }
@@ -200,7 +200,7 @@ func (m *Model) topicsKey(k tea.KeyPressMsg) []tea.Cmd {
 	case key.Matches(k, km.Select):
 		id := m.topics.cursorID()
 		if id == newRowID {
-			if m.topics.indexed(m.topic) {
+			if m.topics.indexed(m.topics.open) {
 				return []tea.Cmd{m.newTopicCmd()}
 			}
 			return nil
@@ -227,7 +227,7 @@ func (m *Model) startRename(id string) {
 	if i < 0 {
 		return
 	}
-	if id != m.topic {
+	if id != m.topics.open {
 		m.switchTopic(id)
 	}
 	m.topics.renaming = true
@@ -254,7 +254,7 @@ func (m *Model) renameKey(k tea.KeyPressMsg) []tea.Cmd {
 		if name == "" {
 			return nil // an empty name keeps the old one, like Esc
 		}
-		id, b := m.topic, m.b
+		id, b := m.topics.open, m.backend
 		if i := tl.find(id); i >= 0 {
 			tl.items[i].Name = name
 		}
@@ -272,23 +272,23 @@ func (m *Model) askDeleteTopic(id string) []tea.Cmd {
 	if !m.topics.indexed(id) {
 		return nil
 	}
-	name := m.topics.nameOf(&m.e, id)
-	lines := []string{m.e.tr.t(mTopicDeleteLine, name)}
-	if id == m.topic {
+	name := m.topics.nameOf(&m.env, id)
+	lines := []string{m.env.tr.t(mTopicDeleteLine, name)}
+	if id == m.topics.open {
 		var running []string
 		for _, k := range m.topicPanes() {
-			if p := m.panes[k]; p.state == SeatRunning || p.state == SeatStarting {
+			if p := m.seats.panes[k]; p.state == SeatRunning || p.state == SeatStarting {
 				running = append(running, p.name)
 			}
 		}
 		if len(running) > 0 {
-			lines = append(lines, m.e.tr.t(mTopicDeleteSeats, strings.Join(running, ", ")))
+			lines = append(lines, m.env.tr.t(mTopicDeleteSeats, strings.Join(running, ", ")))
 		}
 	} else if i := m.topics.find(id); i >= 0 && m.topics.items[i].Running {
-		lines = append(lines, m.e.tr.t(mTopicDeleteSeats, "●"))
+		lines = append(lines, m.env.tr.t(mTopicDeleteSeats, "●"))
 	}
-	m.dialog = &confirmDialog{kind: dialogDeleteTopic, title: m.e.tr.t(mTopicDeleteTitle), lines: lines, action: m.e.tr.t(mDlgDelete), topic: id}
-	m.ov = ovDialog
+	m.overlay.dialog = &confirmDialog{kind: dialogDeleteTopic, title: m.env.tr.t(mTopicDeleteTitle), lines: lines, action: m.env.tr.t(mDlgDelete), topic: id}
+	m.overlay.open = ovDialog
 	return nil
 }
 
@@ -297,32 +297,32 @@ func (m *Model) askDeleteTopic(id string) []tea.Cmd {
 func (m *Model) askQuit() []tea.Cmd {
 	var running []string
 	for _, k := range m.topicPanes() {
-		if p := m.panes[k]; p.state == SeatRunning || p.state == SeatStarting {
+		if p := m.seats.panes[k]; p.state == SeatRunning || p.state == SeatStarting {
 			running = append(running, p.name)
 		}
 	}
 	for _, t := range m.topics.items {
-		if t.Running && t.ID != m.topic {
-			running = append(running, displayName(&m.e, t))
+		if t.Running && t.ID != m.topics.open {
+			running = append(running, displayName(&m.env, t))
 		}
 	}
 	if len(running) == 0 {
 		m.quitting = true
 		return []tea.Cmd{tea.Quit}
 	}
-	m.dialog = &confirmDialog{kind: dialogQuit, title: m.e.tr.t(mQuitTitle), lines: []string{m.e.tr.t(mQuitLine, strings.Join(running, ", "))}, action: m.e.tr.t(mDlgQuit)}
-	m.ov = ovDialog
+	m.overlay.dialog = &confirmDialog{kind: dialogQuit, title: m.env.tr.t(mQuitTitle), lines: []string{m.env.tr.t(mQuitLine, strings.Join(running, ", "))}, action: m.env.tr.t(mDlgQuit)}
+	m.overlay.open = ovDialog
 	return nil
 }
 
 func (m *Model) closeOverlay() {
-	m.ov = ovNone
-	m.dialog, m.picker, m.editor = nil, nil, nil
+	m.overlay.open = ovNone
+	m.overlay.dialog, m.overlay.picker, m.overlay.editor = nil, nil, nil
 }
 
 func (m *Model) dialogKey(k tea.KeyPressMsg) []tea.Cmd {
 	km := &m.keys
-	d := m.dialog
+	d := m.overlay.dialog
 	switch {
 	case key.Matches(k, km.Cancel, km.Deny):
 		m.closeOverlay()
@@ -339,7 +339,7 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) []tea.Cmd {
 }
 
 func (m *Model) answerDialog(yes bool) []tea.Cmd {
-	d := m.dialog
+	d := m.overlay.dialog
 	m.closeOverlay()
 	if !yes {
 		return nil
@@ -349,9 +349,9 @@ func (m *Model) answerDialog(yes bool) []tea.Cmd {
 		m.quitting = true
 		return []tea.Cmd{tea.Quit}
 	case dialogStopSeat:
-		return []tea.Cmd{m.stopCmd(paneKey{d.topic, d.account})}
+		return []tea.Cmd{m.stopCmd(seatKey{d.topic, d.account})}
 	case dialogDeleteTopic:
-		id, name, b := d.topic, m.topics.nameOf(&m.e, d.topic), m.b
+		id, name, b := d.topic, m.topics.nameOf(&m.env, d.topic), m.backend
 		return []tea.Cmd{func() tea.Msg { return deleteTopicDoneMsg{topic: id, name: name, err: b.DeleteTopic(id)} }}
 	}
 	return nil
@@ -359,7 +359,7 @@ func (m *Model) answerDialog(yes bool) []tea.Cmd {
 
 func (m *Model) pickerKey(k tea.KeyPressMsg) []tea.Cmd {
 	km := &m.keys
-	p := m.picker
+	p := m.overlay.picker
 	switch {
 	case key.Matches(k, km.Cancel):
 		m.closeOverlay()
@@ -371,7 +371,7 @@ func (m *Model) pickerKey(k tea.KeyPressMsg) []tea.Cmd {
 		p.sel++
 		return nil
 	case key.Matches(k, km.PickerOpen):
-		ms := p.matches(&m.e)
+		ms := p.matches(&m.env)
 		m.closeOverlay()
 		if p.sel >= 0 && p.sel < len(ms) {
 			return m.switchTopic(ms[p.sel].ID)
@@ -387,25 +387,25 @@ func (m *Model) pickerKey(k tea.KeyPressMsg) []tea.Cmd {
 // selectedRow is the participant row under the panel's cursor.
 func (m *Model) selectedRow() (partRow, bool) {
 	rows := m.partData().rows()
-	if m.parts.sel < 0 || m.parts.sel >= len(rows) {
+	if m.accounts.panel.sel < 0 || m.accounts.panel.sel >= len(rows) {
 		return partRow{}, false
 	}
-	return rows[m.parts.sel], true
+	return rows[m.accounts.panel.sel], true
 }
 
 func (m *Model) partsKey(k tea.KeyPressMsg) []tea.Cmd {
 	km := &m.keys
 	switch {
 	case key.Matches(k, km.Up):
-		m.parts.sel = max(m.parts.sel-1, 0)
-		m.parts.dirty = true
+		m.accounts.panel.sel = max(m.accounts.panel.sel-1, 0)
+		m.accounts.panel.dirty = true
 		return nil
 	case key.Matches(k, km.Down):
-		m.parts.sel = min(m.parts.sel+1, max(len(m.partData().rows())-1, 0))
-		m.parts.dirty = true
+		m.accounts.panel.sel = min(m.accounts.panel.sel+1, max(len(m.partData().rows())-1, 0))
+		m.accounts.panel.dirty = true
 		return nil
 	case key.Matches(k, km.AccountNew):
-		return m.openEditor(AccountInfo{Kind: KindClaudeCode, Name: m.uniqueName("Claude Code"), Command: "claude", Dir: m.home}, true)
+		return m.openEditor(AccountInfo{Kind: KindClaudeCode, Name: m.accounts.uniqueName("Claude Code"), Command: "claude", Dir: m.accounts.home}, true)
 	case key.Matches(k, km.QuickClaude), key.Matches(k, km.QuickCodex), key.Matches(k, km.QuickCLI):
 		if m.partData().hasSeatAccounts() {
 			return nil
@@ -437,9 +437,9 @@ func (m *Model) partsKey(k tea.KeyPressMsg) []tea.Cmd {
 		case !seatKind(a.Kind):
 			return m.openEditor(a, false)
 		case st == SeatRunning || st == SeatStarting || st == SeatExited:
-			if _, ok := m.panes[paneKey{m.topic, a.ID}]; ok {
-				m.showPanes = true
-				m.focusPane = paneKey{m.topic, a.ID}
+			if _, ok := m.seats.panes[seatKey{m.topics.open, a.ID}]; ok {
+				m.seats.shown = true
+				m.focusPane = seatKey{m.topics.open, a.ID}
 				return []tea.Cmd{m.setFocus(FocusPane), m.snapshotCmd()}
 			}
 			return nil
@@ -452,7 +452,7 @@ func (m *Model) partsKey(k tea.KeyPressMsg) []tea.Cmd {
 
 func (m *Model) startSeat(a AccountInfo) []tea.Cmd {
 	if !seatKind(a.Kind) {
-		m.setStatus(stWarn, m.e.tr.t(mStNotStartable, displayAccountName(a)))
+		m.setStatus(stWarn, m.env.tr.t(mStNotStartable, displayAccountName(a)))
 		return nil
 	}
 	if st := m.partData().state(a.ID); st == SeatRunning || st == SeatStarting {
@@ -466,9 +466,9 @@ func (m *Model) askStop(a AccountInfo) []tea.Cmd {
 		return nil
 	}
 	name := displayAccountName(a)
-	m.dialog = &confirmDialog{kind: dialogStopSeat, title: m.e.tr.t(mStopTitle), lines: []string{m.e.tr.t(mStopLine, name)},
-		action: m.e.tr.t(mDlgStop), topic: m.topic, account: a.ID}
-	m.ov = ovDialog
+	m.overlay.dialog = &confirmDialog{kind: dialogStopSeat, title: m.env.tr.t(mStopTitle), lines: []string{m.env.tr.t(mStopLine, name)},
+		action: m.env.tr.t(mDlgStop), topic: m.topics.open, account: a.ID}
+	m.overlay.open = ovDialog
 	return nil
 }
 
@@ -476,23 +476,23 @@ func (m *Model) askStop(a AccountInfo) []tea.Cmd {
 // found on PATH when it is, the home directory as the working directory.
 func (m *Model) quickCreate(q quickKind) []tea.Cmd {
 	cmd := q.command
-	if p, ok := m.found[q.command]; ok {
+	if p, ok := m.accounts.found[q.command]; ok {
 		cmd = p
 	}
-	a := AccountInfo{Kind: q.kind, Name: m.uniqueName(m.e.tr.t(q.label)), Command: cmd, Dir: m.home}
+	a := AccountInfo{Kind: q.kind, Name: m.accounts.uniqueName(m.env.tr.t(q.label)), Command: cmd, Dir: m.accounts.home}
 	return m.openEditor(a, true)
 }
 
 func (m *Model) openEditor(a AccountInfo, isNew bool) []tea.Cmd {
 	st := m.partData().state(a.ID)
 	running := !isNew && (st == SeatRunning || st == SeatStarting)
-	m.editor = newEditor(a, isNew, running, a.ID != "" && a.ID == m.opts.AdminID)
-	m.ov = ovEditor
+	m.overlay.editor = newEditor(a, isNew, running, a.ID != "" && a.ID == m.opts.AdminID)
+	m.overlay.open = ovEditor
 	return []tea.Cmd{m.previewCmd()}
 }
 
 func (m *Model) editorKey(k tea.KeyPressMsg) []tea.Cmd {
-	act, cmd := m.editor.update(&m.e, k)
+	act, cmd := m.overlay.editor.update(&m.env, k)
 	switch act {
 	case edCancel:
 		m.closeOverlay()
@@ -500,29 +500,29 @@ func (m *Model) editorKey(k tea.KeyPressMsg) []tea.Cmd {
 	case edChanged:
 		return []tea.Cmd{cmd, m.previewCmd()}
 	case edSave:
-		if m.editor.saving {
+		if m.overlay.editor.saving {
 			return nil
 		}
-		m.editor.saving = true
-		acc, b := m.editor.collect(), m.b
+		m.overlay.editor.saving = true
+		acc, b := m.overlay.editor.collect(), m.backend
 		return []tea.Cmd{func() tea.Msg {
 			saved, err := b.SaveAccount(acc)
 			return accountSavedMsg{acc: saved, err: err}
 		}}
 	case edDelete:
-		id, name, b := m.editor.acc.ID, displayAccountName(m.editor.acc), m.b
+		id, name, b := m.overlay.editor.acc.ID, displayAccountName(m.overlay.editor.acc), m.backend
 		return []tea.Cmd{func() tea.Msg { return accountDeletedMsg{id: id, name: name, err: b.DeleteAccount(id)} }}
 	}
 	return []tea.Cmd{cmd}
 }
 
 func (m *Model) focusNextPane() []tea.Cmd {
-	if !m.showPanes {
-		m.showPanes = true
+	if !m.seats.shown {
+		m.seats.shown = true
 	}
 	keys := m.topicPanes()
 	if len(keys) == 0 {
-		m.setStatus(stInfo, m.e.tr.t(mStNoSeatForPane))
+		m.setStatus(stInfo, m.env.tr.t(mStNoSeatForPane))
 		return nil
 	}
 	i := -1
@@ -537,11 +537,11 @@ func (m *Model) focusNextPane() []tea.Cmd {
 	return []tea.Cmd{m.setFocus(FocusPane), m.snapshotCmd()}
 }
 
-// paneKey handles a key while a seat pane has focus: the leave key and the
+// seatKey handles a key while a seat pane has focus: the leave key and the
 // scrollback keys stay here, everything else goes to the seat as bytes.
-func (m *Model) paneKey(k tea.KeyPressMsg) []tea.Cmd {
+func (m *Model) paneKeyPress(k tea.KeyPressMsg) []tea.Cmd {
 	km := &m.keys
-	p, ok := m.panes[m.focusPane]
+	p, ok := m.seats.panes[m.focusPane]
 	if !ok {
 		return []tea.Cmd{m.setFocus(FocusInput)}
 	}
@@ -577,21 +577,21 @@ func (m *Model) paneKey(k tea.KeyPressMsg) []tea.Cmd {
 	if len(b) == 0 {
 		return nil
 	}
-	m.ops = append(m.ops, seatOp{key: p.key, input: b})
+	m.seats.writes = append(m.seats.writes, seatOp{seat: p.key, input: b})
 	return nil
 }
 
 func (m *Model) handlePaste(msg tea.PasteMsg) []tea.Cmd {
-	switch m.ov {
+	switch m.overlay.open {
 	case ovEditor:
-		act, cmd := m.editor.update(&m.e, msg)
+		act, cmd := m.overlay.editor.update(&m.env, msg)
 		if act == edChanged {
 			return []tea.Cmd{cmd, m.previewCmd()}
 		}
 		return []tea.Cmd{cmd}
 	case ovPicker:
 		var cmd tea.Cmd
-		m.picker.in, cmd = m.picker.in.Update(msg)
+		m.overlay.picker.in, cmd = m.overlay.picker.in.Update(msg)
 		return []tea.Cmd{cmd}
 	case ovNone:
 	default:
@@ -605,25 +605,25 @@ func (m *Model) handlePaste(msg tea.PasteMsg) []tea.Cmd {
 	}
 	switch m.focus {
 	case FocusPane:
-		if p, ok := m.panes[m.focusPane]; ok && !p.scrolling {
-			m.ops = append(m.ops, seatOp{key: p.key, input: encodePaste(msg.Content, p.snap.BracketedPaste)})
+		if p, ok := m.seats.panes[m.focusPane]; ok && !p.scrolling {
+			m.seats.writes = append(m.seats.writes, seatOp{seat: p.key, input: encodePaste(msg.Content, p.snap.BracketedPaste)})
 		}
 		return nil
 	case FocusInput:
-		return []tea.Cmd{m.input.update(msg, m.roster[m.topic], m.e.selfName)}
+		return []tea.Cmd{m.input.update(msg, m.accounts.rosters[m.topics.open], m.env.selfName)}
 	}
 	// A paste elsewhere lands in the input bar: focus follows it.
 	cmd := m.setFocus(FocusInput)
-	return []tea.Cmd{cmd, m.input.update(msg, m.roster[m.topic], m.e.selfName)}
+	return []tea.Cmd{cmd, m.input.update(msg, m.accounts.rosters[m.topics.open], m.env.selfName)}
 }
 
 // handleClick focuses what was clicked and acts on rows.
 func (m *Model) handleClick(ms tea.Mouse) []tea.Cmd {
-	if m.ov != ovNone || ms.Button != tea.MouseLeft {
+	if m.overlay.open != ovNone || ms.Button != tea.MouseLeft {
 		return nil
 	}
 	x, y := ms.X, ms.Y
-	l := m.lay
+	l := m.layout
 	switch {
 	case l.Topics.contains(x, y):
 		cmds := []tea.Cmd{m.setFocus(FocusTopics)}
@@ -633,7 +633,7 @@ func (m *Model) handleClick(ms tea.Mouse) []tea.Cmd {
 		}
 		m.topics.selectID(id)
 		if id == newRowID {
-			if m.topics.indexed(m.topic) {
+			if m.topics.indexed(m.topics.open) {
 				return append(cmds, m.newTopicCmd())
 			}
 			return cmds
@@ -649,8 +649,8 @@ func (m *Model) handleClick(ms tea.Mouse) []tea.Cmd {
 		return cmds
 	case l.Participants.contains(x, y):
 		cmds := []tea.Cmd{m.setFocus(FocusParticipants)}
-		if r := m.parts.rowAt; y-l.Participants.Y < len(r) && r[y-l.Participants.Y] >= 0 {
-			m.parts.sel = r[y-l.Participants.Y]
+		if r := m.accounts.panel.rowAt; y-l.Participants.Y < len(r) && r[y-l.Participants.Y] >= 0 {
+			m.accounts.panel.sel = r[y-l.Participants.Y]
 		}
 		return cmds
 	case l.Input.contains(x, y):
@@ -668,7 +668,7 @@ func (m *Model) handleClick(ms tea.Mouse) []tea.Cmd {
 // handleWheel scrolls what is under the pointer: the chat (paging older
 // posts in at the top), a pane's scrollback, or a list.
 func (m *Model) handleWheel(ms tea.Mouse) []tea.Cmd {
-	if m.ov != ovNone {
+	if m.overlay.open != ovNone {
 		return nil
 	}
 	d := 0
@@ -681,7 +681,7 @@ func (m *Model) handleWheel(ms tea.Mouse) []tea.Cmd {
 		return nil
 	}
 	x, y := ms.X, ms.Y
-	l := m.lay
+	l := m.layout
 	switch {
 	case l.Chat.contains(x, y):
 		return m.scrollChat(d * chatWheelRows)
@@ -689,13 +689,13 @@ func (m *Model) handleWheel(ms tea.Mouse) []tea.Cmd {
 		m.topics.move(-d)
 		return nil
 	case l.Participants.contains(x, y):
-		m.parts.sel = clampInt(m.parts.sel-d, 0, max(len(m.partData().rows())-1, 0))
-		m.parts.dirty = true
+		m.accounts.panel.sel = clampInt(m.accounts.panel.sel-d, 0, max(len(m.partData().rows())-1, 0))
+		m.accounts.panel.dirty = true
 		return nil
 	}
 	for i, k := range m.visiblePanes() {
 		if i < len(l.Panes) && l.Panes[i].contains(x, y) {
-			p := m.panes[k]
+			p := m.seats.panes[k]
 			_, rows := innerSize(l.Panes[i])
 			if !p.scrolling {
 				if d < 0 {

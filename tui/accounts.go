@@ -1,0 +1,62 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pullcept/pullcept/room"
+)
+
+// accountBook is the accounts feature: the configured accounts, who sits
+// in each topic's room, and the participant panel that shows both for the
+// open topic (the account editor is an overlay, see overlays).
+type accountBook struct {
+	list    []AccountInfo            // every configured account, as Accounts() last said
+	rosters map[string][]room.Member // connections in each topic's room, by topic id
+	found   map[string]string        // command → path on PATH, for the first-run hint
+	home    string                   // the user's home, prefilled as a working directory
+	panel   *participants            // the right column
+}
+
+func newAccountBook() accountBook {
+	return accountBook{
+		rosters: map[string][]room.Member{},
+		found:   map[string]string{},
+		panel:   &participants{dirty: true},
+	}
+}
+
+// name is the display name of account id, or the id when it is unknown.
+func (ab *accountBook) name(id string) string {
+	if a, ok := ab.find(id); ok {
+		return displayAccountName(a)
+	}
+	return id
+}
+
+func (ab *accountBook) find(id string) (AccountInfo, bool) {
+	for _, a := range ab.list {
+		if a.ID == id {
+			return a, true
+		}
+	}
+	return AccountInfo{}, false
+}
+
+// uniqueName returns base, or "base 2", "base 3"… so a new account's
+// default name does not repeat an existing one (spec «アカウント»).
+func (ab *accountBook) uniqueName(base string) string {
+	taken := map[string]bool{}
+	for _, a := range ab.list {
+		taken[strings.ToLower(a.Name)] = true
+	}
+	if !taken[strings.ToLower(base)] {
+		return base
+	}
+	for i := 2; ; i++ {
+		n := fmt.Sprintf("%s %d", base, i)
+		if !taken[strings.ToLower(n)] {
+			return n
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/spinner"
+)
+
+// seatArea is the seats feature for the open topic (docs/design.md §9,
+// §10): their states, starts not answered yet, the panes that show their
+// terminals, and the queue of writes to them.
+type seatArea struct {
+	infos    map[string]SeatInfo // the open topic's seats by account id
+	starting map[seatKey]bool    // start asked, no answer yet (any topic)
+	failed   map[seatKey]string  // the last start's refusal, by seat
+	panes    map[seatKey]*pane   // one per seat of the open topic with a terminal to show
+	shown    bool                // the pane area is open (TogglePanes)
+
+	// Writes (key bytes, pastes, resizes) go in order through one command
+	// at a time, so keystrokes never overtake each other.
+	writes  []seatOp
+	writing bool // a flushOps command is running
+
+	listing   coalesced // Seats() reads of the open topic
+	snapshots coalesced // Snapshot() reads of the visible panes
+	screenGen uint64    // the last screen generation the bridge reported
+
+	spin     spinner.Model // the "starting" badge's spinner
+	spinning bool          // a spinner tick is on its way
+}
+
+func newSeatArea() seatArea {
+	return seatArea{
+		infos:    map[string]SeatInfo{},
+		starting: map[seatKey]bool{},
+		failed:   map[seatKey]string{},
+		panes:    map[seatKey]*pane{},
+		spin:     spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+	}
+}
+
+// seatOp is one ordered write to a seat: key bytes or a resize. Bubble Tea
+// runs commands concurrently, so only one batch of ops runs at a time.
+type seatOp struct {
+	seat       seatKey
+	input      []byte
+	resize     bool
+	cols, rows int
+}
+
+func (sa *seatArea) anyStarting() bool { return len(sa.starting) > 0 }
+
+func (sa *seatArea) anyStartingIn(topic string) bool {
+	for k := range sa.starting {
+		if k.topic == topic {
+			return true
+		}
+	}
+	return false
+}
+
+// coalesced runs one read at a time: asking while one runs folds every ask
+// into one more read after it (a burst of events reads once or twice).
+type coalesced struct {
+	busy  bool // a read is running
+	again bool // asked while busy: read once more when it answers
+}
+
+// start reports whether a read may start now; otherwise it is remembered.
+func (c *coalesced) start() bool {
+	if c.busy {
+		c.again = true
+		return false
+	}
+	c.busy = true
+	return true
+}
+
+// done ends the running read and reports whether another was asked for.
+func (c *coalesced) done() bool {
+	again := c.again
+	c.busy, c.again = false, false
+	return again
+}
