@@ -1,29 +1,10 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 )
-
-// helpMinColW is the narrowest help column that still reads (a key name
-// and a short description).
-const helpMinColW = 36
-
-// modalBox frames content (lines no wider than inner cells) as a modal.
-func modalBox(e *env, content string, inner int) string {
-	lines := strings.Split(content, "\n")
-	for i, l := range lines {
-		lines[i] = fit(l, inner)
-	}
-	return lipgloss.NewStyle().
-		Border(lipgloss.RoundedBorder()).
-		BorderForeground(e.th.accent).
-		Padding(0, 1).
-		Render(strings.Join(lines, "\n"))
-}
 
 // dialogKind says what a confirmation answers.
 type dialogKind int
@@ -68,53 +49,4 @@ func (d *confirmDialog) view(e *env, maxW int) string {
 	buttons := cancel + "  " + act
 	b = append(b, fitRight(buttons, inner))
 	return modalBox(e, strings.Join(b, "\n"), inner)
-}
-
-// helpView lists the key map's bindings by group (DESIGN §10; the modal
-// keys are left out, see KeyMap.modalEntries),
-// flowed into as many columns as the screen needs and allows; off scrolls
-// it when even that is too tall (↑/↓ while it is open).
-func helpView(e *env, maxW, maxH, off int) string {
-	entries := e.keys.helpEntries()
-	keyW, descW := 0, 0
-	for _, en := range entries {
-		keyW = max(keyW, ansi.StringWidth(keysLabel(*en.b)))
-		descW = max(descW, ansi.StringWidth(e.tr.t(en.help)))
-	}
-	keyW = min(keyW, 32) // the longest default label; longer overrides are cut
-	colW := keyW + 2 + descW + 2
-	var lines []string
-	var group msgKey = -1
-	for _, en := range entries {
-		if en.group != group {
-			if group >= 0 {
-				lines = append(lines, "")
-			}
-			group = en.group
-			lines = append(lines, e.th.accentS.Render(e.tr.t(group)))
-		}
-		lines = append(lines, e.th.text.Render(fit(keysLabel(*en.b), keyW))+"  "+e.th.dim.Render(e.tr.t(en.help)))
-	}
-	rowsAvail := max(maxH-6, 4)
-	cols := clampInt((len(lines)+rowsAvail-1)/rowsAvail, 1, max((maxW-4)/helpMinColW, 1))
-	perCol := (len(lines) + cols - 1) / cols
-	cw := min(colW, max(maxW-4, 20)/cols)
-	inner := cw * cols
-	off = clampInt(off, 0, max(perCol-rowsAvail, 0))
-	title := e.tr.t(mHelpTitle)
-	if perCol > rowsAvail {
-		title += fmt.Sprintf("  (%d–%d / %d ↑↓)", off+1, min(off+rowsAvail, perCol), perCol)
-	}
-	out := []string{e.th.title.Render(title), ""}
-	for r := off; r < perCol && r < off+rowsAvail; r++ {
-		var b strings.Builder
-		for c := 0; c < cols; c++ {
-			if i := c*perCol + r; i < len(lines) {
-				b.WriteString(fit(lines[i], cw-1) + " ")
-			}
-		}
-		out = append(out, b.String())
-	}
-	out = append(out, "", e.th.dim.Render(e.tr.t(mHelpFooter)))
-	return modalBox(e, strings.Join(out, "\n"), inner)
 }

@@ -228,12 +228,14 @@ func (ib *inputBar) closePopup() {
 	ib.dirty = true
 }
 
+// movePopup moves the popup's selection, wrapping around.
 func (ib *inputBar) movePopup(delta int) {
 	c := &ib.comp
 	if len(c.items) == 0 {
 		return
 	}
 	c.sel = (c.sel + delta + len(c.items)) % len(c.items)
+	ib.dirty = true
 }
 
 // render draws the bar: a rounded frame (accent when focused) whose top

@@ -1,5 +1,11 @@
 package tui
 
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+)
+
 // overlayKind names the modal layer over the screen; an open one takes
 // every key.
 type overlayKind int
@@ -20,4 +26,17 @@ type overlays struct {
 	picker  *topicPicker   // set while open == ovPicker
 	dialog  *confirmDialog // set while open == ovDialog
 	editor  *accountEditor // set while open == ovEditor
+}
+
+// modalBox frames content (lines no wider than inner cells) as a modal.
+func modalBox(e *env, content string, inner int) string {
+	lines := strings.Split(content, "\n")
+	for i, l := range lines {
+		lines[i] = fit(l, inner)
+	}
+	return lipgloss.NewStyle().
+		Border(lipgloss.RoundedBorder()).
+		BorderForeground(e.th.accent).
+		Padding(0, 1).
+		Render(strings.Join(lines, "\n"))
 }

@@ -160,6 +160,26 @@ func orDash(s string) string {
 	return s
 }
 
+// move moves the cursor by delta among n rows.
+func (p *participants) move(delta, n int) {
+	p.sel = clampInt(p.sel+delta, 0, max(n-1, 0))
+	p.dirty = true
+}
+
+// click moves the cursor to the row drawn at view row y, if any.
+func (p *participants) click(y int) {
+	if y < len(p.rowAt) && p.rowAt[y] >= 0 {
+		p.sel = p.rowAt[y]
+	}
+}
+
+// setSize changes the panel's rectangle.
+func (p *participants) setSize(w, h int) {
+	if p.w != w || p.h != h {
+		p.w, p.h, p.dirty = w, h, true
+	}
+}
+
 func (p *participants) render(e *env, d *partData) {
 	if !p.dirty && len(p.view) == p.h {
 		return

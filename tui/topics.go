@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -130,9 +131,40 @@ func (tl *topicList) selectID(id string) {
 	tl.sel = clampInt(tl.sel, 0, len(tl.items))
 }
 
+// setSize changes the list's rectangle.
+func (tl *topicList) setSize(w, h int) {
+	if tl.w != w || tl.h != h {
+		tl.w, tl.h, tl.dirty = w, h, true
+	}
+}
+
 func (tl *topicList) move(delta int) {
 	tl.sel = clampInt(tl.sel+delta, 0, len(tl.items))
 	tl.dirty = true
+}
+
+// startRename opens the inline name prompt on item i, filled with its name.
+func (tl *topicList) startRename(i int) {
+	tl.renaming = true
+	tl.rename.SetValue(tl.items[i].Name)
+	tl.rename.CursorEnd()
+	tl.rename.Focus()
+	tl.dirty = true
+}
+
+// endRename closes the prompt (its value stays readable).
+func (tl *topicList) endRename() {
+	tl.renaming = false
+	tl.rename.Blur()
+	tl.dirty = true
+}
+
+// updateRename hands a key or paste to the prompt.
+func (tl *topicList) updateRename(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	tl.rename, cmd = tl.rename.Update(msg)
+	tl.dirty = true
+	return cmd
 }
 
 // neighbour returns the topic after (delta=1) or before (-1) the open one
@@ -285,55 +317,4 @@ func (tl *topicList) idAt(y int) string {
 		return ""
 	}
 	return tl.rowID[y]
-}
-
-// topicPicker is the filterable topic finder overlay.
-type topicPicker struct {
-	in    textinput.Model
-	sel   int
-	items []TopicInfo
-}
-
-func newTopicPicker(items []TopicInfo) *topicPicker {
-	ti := *newField("")
-	ti.Prompt = "› "
-	ti.Focus()
-	return &topicPicker{in: ti, items: items}
-}
-
-// matches filters topics whose name contains the query (case-insensitive);
-// with an empty query every topic matches, newest first.
-func (p *topicPicker) matches(e *env) []TopicInfo {
-	q := strings.ToLower(strings.TrimSpace(p.in.Value()))
-	var out []TopicInfo
-	for _, t := range p.items {
-		if q == "" || strings.Contains(strings.ToLower(displayName(e, t)), q) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-func (p *topicPicker) view(e *env, w, h int) string {
-	ms := p.matches(e)
-	p.sel = clampInt(p.sel, 0, max(len(ms)-1, 0))
-	inner := max(w-4, 10)
-	p.in.SetWidth(inner - 3)
-	lines := []string{e.th.title.Render(e.tr.t(mTopicPickerTitle)), p.in.View(), ""}
-	rows := max(h-6, 1)
-	start := 0
-	if p.sel >= rows {
-		start = p.sel - rows + 1
-	}
-	for i := start; i < len(ms) && i < start+rows; i++ {
-		l := fit(" "+displayName(e, ms[i]), inner-8) + " " + fitRight(shortDate(e, ms[i].LastActivity), 6)
-		if i == p.sel {
-			l = e.th.sel.Render(l)
-		}
-		lines = append(lines, l)
-	}
-	if len(ms) == 0 {
-		lines = append(lines, e.th.dim.Render(e.tr.t(mTopicPickerEmpty)))
-	}
-	return modalBox(e, strings.Join(lines, "\n"), inner)
 }

@@ -1,0 +1,355 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/pullcept/pullcept/room"
+)
+
+// The accounts feature (docs/design.md §9): the account list and who this
+// screen is, the participant panel's keys, and the account editor's
+// preview, save and delete.
+
+type accountsLoadedMsg struct {
+	accounts []AccountInfo
+	err      error
+}
+
+type lookPathDoneMsg struct {
+	found map[string]string
+	home  string
+}
+
+type previewDoneMsg struct {
+	seq      int // the editor's previewSeq when asked; older answers are dropped
+	line     string
+	problems []string
+}
+
+type accountSavedMsg struct {
+	acc AccountInfo
+	err error
+}
+
+type accountDeletedMsg struct {
+	id, name string
+	err      error
+}
+
+// accountMsg applies the accounts feature's results.
+func (m *Model) accountMsg(msg tea.Msg) ([]tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case accountsLoadedMsg:
+		m.onAccountsLoaded(msg)
+		return nil, true
+	case lookPathDoneMsg:
+		m.accounts.found, m.accounts.home = msg.found, msg.home
+		m.accounts.panel.dirty = true
+		return nil, true
+	case previewDoneMsg:
+		if ed := m.overlay.editor; ed != nil && msg.seq == ed.previewSeq {
+			ed.preview, ed.problems = msg.line, msg.problems
+		}
+		return nil, true
+	case accountSavedMsg:
+		return m.onAccountSaved(msg), true
+	case accountDeletedMsg:
+		return m.onAccountDeleted(msg), true
+	}
+	return nil, false
+}
+
+func (m *Model) loadAccountsCmd() tea.Cmd {
+	b := m.backend
+	return func() tea.Msg {
+		as, err := b.Accounts()
+		return accountsLoadedMsg{accounts: as, err: err}
+	}
+}
+
+// lookPathCmd finds the first-run kinds' commands on PATH, and the home
+// directory they are prefilled with.
+func (m *Model) lookPathCmd() tea.Cmd {
+	b := m.backend
+	return func() tea.Msg {
+		found := map[string]string{}
+		for _, q := range quickKinds {
+			if q.command == "" {
+				continue
+			}
+			if p, ok := b.LookPath(q.command); ok {
+				found[q.command] = p
+			}
+		}
+		return lookPathDoneMsg{found: found, home: b.HomeDir()}
+	}
+}
+
+// previewCmd asks for the launch line of the account being edited.
+func (m *Model) previewCmd() tea.Cmd {
+	ed := m.overlay.editor
+	if ed == nil {
+		return nil
+	}
+	ed.previewSeq++
+	seq, acc, b := ed.previewSeq, ed.collect(), m.backend
+	return func() tea.Msg {
+		line, problems := b.Preview(acc)
+		return previewDoneMsg{seq: seq, line: line, problems: problems}
+	}
+}
+
+func (m *Model) saveAccountCmd(acc AccountInfo) tea.Cmd {
+	b := m.backend
+	return func() tea.Msg {
+		saved, err := b.SaveAccount(acc)
+		return accountSavedMsg{acc: saved, err: err}
+	}
+}
+
+func (m *Model) deleteAccountCmd(acc AccountInfo) tea.Cmd {
+	id, name, b := acc.ID, displayAccountName(acc), m.backend
+	return func() tea.Msg { return accountDeletedMsg{id: id, name: name, err: b.DeleteAccount(id)} }
+}
+
+func (m *Model) onAccountsLoaded(msg accountsLoadedMsg) {
+	if msg.err != nil {
+		m.setStatus(stError, m.env.tr.t(mStAccountsFailed, msg.err))
+		return
+	}
+	m.setAccounts(msg.accounts)
+	if !m.partData().hasSeatAccounts() {
+		m.setStatus(stInfo, m.env.tr.t(mStNoAccounts))
+	}
+}
+
+// onAccountSaved closes the editor, or keeps it open with the reason.
+func (m *Model) onAccountSaved(msg accountSavedMsg) []tea.Cmd {
+	if m.overlay.editor != nil {
+		m.overlay.editor.saving = false
+	}
+	if msg.err != nil {
+		m.editorFailed(msg.err, mEdFailed)
+		return nil
+	}
+	m.closeOverlay()
+	m.setStatus(stInfo, m.env.tr.t(mEdSaved, displayAccountName(msg.acc)))
+	return []tea.Cmd{m.loadAccountsCmd()}
+}
+
+func (m *Model) onAccountDeleted(msg accountDeletedMsg) []tea.Cmd {
+	if msg.err != nil {
+		m.editorFailed(msg.err, mStDeleteFailed)
+		return nil
+	}
+	m.closeOverlay()
+	m.setStatus(stInfo, m.env.tr.t(mEdDeleted, msg.name))
+	return []tea.Cmd{m.loadAccountsCmd()}
+}
+
+// editorFailed says why a save or delete failed: in the editor while it is
+// open, else on the status line (with status's text).
+func (m *Model) editorFailed(err error, status msgKey) {
+	tr := m.env.tr
+	if ed := m.overlay.editor; ed != nil {
+		ed.msg, ed.msgErr = tr.t(mEdFailed, err), true
+		return
+	}
+	m.setStatus(stError, tr.t(status, err))
+}
+
+// onRosterChanged stores a room's roster; the open topic's feeds the @
+// popup and the panel.
+func (m *Model) onRosterChanged(ev RosterChanged) {
+	m.accounts.rosters[ev.Topic] = ev.Roster
+	if ev.Topic == m.topics.open {
+		m.input.refreshCompletion(ev.Roster, m.env.selfName)
+		m.input.dirty = true
+		m.accounts.panel.dirty = true
+	}
+}
+
+// roster is who sits in the open topic's room.
+func (m *Model) roster() []room.Member { return m.accounts.rosters[m.topics.open] }
+
+// setAccounts stores the account list and who "self" is; a new self name
+// or hue changes how every post is drawn.
+func (m *Model) setAccounts(accs []AccountInfo) {
+	m.accounts.list = accs
+	self, hue := "human", (*int)(nil)
+	if a, ok := m.accounts.find(m.opts.AdminID); ok {
+		self, hue = displayAccountName(a), a.Hue
+	}
+	if self != m.env.selfName || !sameHue(hue, m.env.selfHue) {
+		m.env.selfName, m.env.selfHue = self, hue
+		m.env.gen++
+		m.invalidate()
+	}
+	for k, p := range m.seats.panes {
+		if a, ok := m.accounts.find(k.account); ok {
+			p.name = displayAccountName(a)
+			p.hue = speakerHue(a.Hue, p.name, "", nil)
+		}
+	}
+	m.accounts.panel.dirty = true
+}
+
+func sameHue(a, b *int) bool {
+	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
+}
+
+// partData gathers what the participant panel draws for the open topic.
+func (m *Model) partData() *partData {
+	d := &partData{
+		accounts: m.accounts.list,
+		roster:   m.roster(),
+		seats:    m.seats.infos,
+		starting: map[string]bool{},
+		failed:   map[string]string{},
+		adminID:  m.opts.AdminID,
+		found:    m.accounts.found,
+	}
+	for k := range m.seats.starting {
+		if k.topic == m.topics.open {
+			d.starting[k.account] = true
+		}
+	}
+	for k, v := range m.seats.failed {
+		if k.topic == m.topics.open {
+			d.failed[k.account] = v
+		}
+	}
+	return d
+}
+
+// selectedRow is the participant row under the panel's cursor.
+func (m *Model) selectedRow() (partRow, bool) {
+	rows := m.partData().rows()
+	if m.accounts.panel.sel < 0 || m.accounts.panel.sel >= len(rows) {
+		return partRow{}, false
+	}
+	return rows[m.accounts.panel.sel], true
+}
+
+// partsKey handles a key while the participant panel has focus: moving,
+// creating accounts, then the selected account's keys.
+func (m *Model) partsKey(k tea.KeyPressMsg) []tea.Cmd {
+	km := &m.keys
+	switch {
+	case key.Matches(k, km.Up):
+		m.accounts.panel.move(-1, len(m.partData().rows()))
+		return nil
+	case key.Matches(k, km.Down):
+		m.accounts.panel.move(1, len(m.partData().rows()))
+		return nil
+	case key.Matches(k, km.AccountNew):
+		a := AccountInfo{Kind: KindClaudeCode, Name: m.accounts.uniqueName("Claude Code"), Command: "claude", Dir: m.accounts.home}
+		return m.openEditor(a, true)
+	case key.Matches(k, km.QuickClaude, km.QuickCodex, km.QuickCLI):
+		return m.quickKey(k)
+	}
+	r, ok := m.selectedRow()
+	if !ok || r.account == nil {
+		return nil
+	}
+	return m.accountKey(k, *r.account)
+}
+
+// quickKey is 1/2/3 on the first-run hint; once an AI account exists the
+// hint is gone and the keys do nothing.
+func (m *Model) quickKey(k tea.KeyPressMsg) []tea.Cmd {
+	if m.partData().hasSeatAccounts() {
+		return nil
+	}
+	km := &m.keys
+	i := 0
+	switch {
+	case key.Matches(k, km.QuickCodex):
+		i = 1
+	case key.Matches(k, km.QuickCLI):
+		i = 2
+	}
+	return m.quickCreate(quickKinds[i])
+}
+
+// accountKey handles the keys that act on the selected account.
+func (m *Model) accountKey(k tea.KeyPressMsg, a AccountInfo) []tea.Cmd {
+	km := &m.keys
+	switch {
+	case key.Matches(k, km.SeatStart):
+		return m.startSeat(a)
+	case key.Matches(k, km.SeatStop):
+		return m.askStop(a)
+	case key.Matches(k, km.AccountEdit):
+		return m.openEditor(a, false)
+	case key.Matches(k, km.SeatOpenPane):
+		return m.openSeat(a)
+	}
+	return nil
+}
+
+// openSeat is Enter on an account: the seat's pane when it has one, a
+// start when it has none; a kind that runs in no seat opens the editor.
+func (m *Model) openSeat(a AccountInfo) []tea.Cmd {
+	switch st := m.partData().state(a.ID); {
+	case !seatKind(a.Kind):
+		return m.openEditor(a, false)
+	case st == SeatRunning || st == SeatStarting || st == SeatExited:
+		return m.focusSeatPane(seatKey{m.topics.open, a.ID})
+	}
+	return m.startSeat(a)
+}
+
+// quickCreate opens the editor prefilled for a first-run kind: the command
+// found on PATH when it is, the home directory as the working directory.
+func (m *Model) quickCreate(q quickKind) []tea.Cmd {
+	cmd := q.command
+	if p, ok := m.accounts.found[q.command]; ok {
+		cmd = p
+	}
+	a := AccountInfo{Kind: q.kind, Name: m.accounts.uniqueName(m.env.tr.t(q.label)), Command: cmd, Dir: m.accounts.home}
+	return m.openEditor(a, true)
+}
+
+// openEditor opens the account editor on a (a new account when isNew).
+func (m *Model) openEditor(a AccountInfo, isNew bool) []tea.Cmd {
+	st := m.partData().state(a.ID)
+	running := !isNew && (st == SeatRunning || st == SeatStarting)
+	m.overlay.editor = newEditor(a, isNew, running, a.ID != "" && a.ID == m.opts.AdminID)
+	m.overlay.open = ovEditor
+	return []tea.Cmd{m.previewCmd()}
+}
+
+// editorUpdate hands a key or paste to the open editor and does what it
+// asks: close, preview the changed account, save or delete it.
+func (m *Model) editorUpdate(msg tea.Msg) []tea.Cmd {
+	ed := m.overlay.editor
+	act, cmd := ed.update(&m.env, msg)
+	switch act {
+	case edCancel:
+		m.closeOverlay()
+		return nil
+	case edChanged:
+		return []tea.Cmd{cmd, m.previewCmd()}
+	case edSave:
+		if ed.saving {
+			return nil
+		}
+		ed.saving = true
+		return []tea.Cmd{m.saveAccountCmd(ed.collect())}
+	case edDelete:
+		return []tea.Cmd{m.deleteAccountCmd(ed.acc)}
+	}
+	return []tea.Cmd{cmd}
+}
+
+// editorMsg hands the open editor the widget messages no feature owns
+// (its inputs' cursor blinks).
+func (m *Model) editorMsg(msg tea.Msg) []tea.Cmd {
+	if m.overlay.open != ovEditor || m.overlay.editor == nil {
+		return nil
+	}
+	_, cmd := m.overlay.editor.update(&m.env, msg)
+	return []tea.Cmd{cmd}
+}

@@ -1,0 +1,124 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/pullcept/pullcept/room"
+)
+
+// The chat feature (docs/design.md §2, §10): live posts of the open topic,
+// older pages read when the view reaches the top, folds and selection.
+
+// chatWheelRows is how far one wheel notch scrolls the chat (the usual
+// terminal convention of three lines).
+const chatWheelRows = 3
+
+type historyDoneMsg struct {
+	topic   string
+	posts   []room.Post
+	hasMore bool
+	err     error
+}
+
+// chatMsg applies the chat's results.
+func (m *Model) chatMsg(msg tea.Msg) ([]tea.Cmd, bool) {
+	if msg, ok := msg.(historyDoneMsg); ok {
+		m.onHistory(msg)
+		return nil, true
+	}
+	return nil, false
+}
+
+// historyCmd reads the page before the oldest loaded post, once at a time.
+func (m *Model) historyCmd() tea.Cmd {
+	if m.chat.loading || !m.chat.hasMore {
+		return nil
+	}
+	m.chat.loading = true
+	m.chat.dirty = true
+	b, topic, before := m.backend, m.topics.open, m.chat.oldest
+	return func() tea.Msg {
+		posts, more, err := b.History(topic, before, historyPage)
+		return historyDoneMsg{topic: topic, posts: posts, hasMore: more, err: err}
+	}
+}
+
+func (m *Model) onHistory(msg historyDoneMsg) {
+	if msg.topic != m.topics.open {
+		return
+	}
+	if msg.err != nil {
+		m.chat.loading = false
+		m.chat.dirty = true
+		m.setStatus(stError, m.env.tr.t(mStHistoryFailed, msg.err))
+		return
+	}
+	m.chat.prepend(msg.posts, msg.hasMore)
+}
+
+// onPostDelivered shows a post of the open topic, or marks another topic
+// unread; either way the list keeps newest activity first.
+func (m *Model) onPostDelivered(ev PostDelivered) []tea.Cmd {
+	if ev.Topic == m.topics.open {
+		m.clearWelcome()
+	}
+	at, ok := postTime(ev.Post, m.env.loc)
+	if !ok {
+		at = m.env.now()
+	}
+	var cmds []tea.Cmd
+	if !m.topics.touch(ev.Topic, at) {
+		cmds = append(cmds, m.loadTopicsCmd())
+	}
+	if ev.Topic == m.topics.open {
+		m.chat.add(&m.env, ev.Post)
+	} else {
+		m.topics.unread[ev.Topic] = true
+		m.topics.dirty = true
+	}
+	return cmds
+}
+
+// scrollChat scrolls the chat and pages in older posts at the top.
+func (m *Model) scrollChat(delta int) []tea.Cmd {
+	if m.chat.scrollBy(&m.env, delta) {
+		return []tea.Cmd{m.historyCmd()}
+	}
+	return nil
+}
+
+// chatKey handles a key while the chat has focus.
+func (m *Model) chatKey(k tea.KeyPressMsg) []tea.Cmd {
+	km := &m.keys
+	switch {
+	case key.Matches(k, km.Up):
+		m.chat.moveSel(&m.env, -1)
+		if m.chat.sel == 0 && m.chat.atTop(&m.env) && m.chat.hasMore {
+			return []tea.Cmd{m.historyCmd()}
+		}
+	case key.Matches(k, km.Down):
+		m.chat.moveSel(&m.env, 1)
+	case key.Matches(k, km.Top):
+		return m.scrollChat(1 << 20)
+	case key.Matches(k, km.Bottom):
+		m.chat.toBottom()
+		if n := len(m.chat.items); n > 0 {
+			m.chat.sel = n - 1
+		}
+	case key.Matches(k, km.ToggleFold):
+		m.chat.toggleFold(m.chat.sel)
+		m.chat.revealSel(&m.env)
+	}
+	return nil
+}
+
+// chatClick selects the item under row y of the chat and opens or closes
+// it when it is a fold.
+func (m *Model) chatClick(y int) {
+	if i := m.chat.itemAt(y); i >= 0 {
+		m.chat.sel = i
+		m.chat.toggleFold(i)
+		m.chat.dirty = true
+	}
+}

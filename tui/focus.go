@@ -1,0 +1,69 @@
+package tui
+
+import tea "charm.land/bubbletea/v2"
+
+// setFocus moves keyboard focus; the input bar's textarea follows.
+func (m *Model) setFocus(f Focus) tea.Cmd {
+	m.focus = f
+	m.chat.focused = f == FocusChat
+	m.chat.dirty = true
+	m.topics.focused = f == FocusTopics
+	m.topics.dirty = true
+	m.accounts.panel.focused = f == FocusParticipants
+	m.accounts.panel.dirty = true
+	if f == FocusChat && m.chat.sel < 0 {
+		m.chat.sel = len(m.chat.items) - 1
+	}
+	return m.input.setFocus(f == FocusInput)
+}
+
+// focusTarget is one stop of the Tab cycle.
+type focusTarget struct {
+	focus Focus
+	pane  seatKey // the pane, for FocusPane
+}
+
+// focusOrder is the Tab cycle: input, chat, topics, accounts, then each
+// visible pane; hidden columns drop out.
+func (m *Model) focusOrder() []focusTarget {
+	out := []focusTarget{{focus: FocusInput}, {focus: FocusChat}}
+	if !m.layout.Topics.empty() {
+		out = append(out, focusTarget{focus: FocusTopics})
+	}
+	if !m.layout.Participants.empty() {
+		out = append(out, focusTarget{focus: FocusParticipants})
+	}
+	if len(m.layout.Panes) > 0 {
+		for _, k := range m.visiblePanes() {
+			out = append(out, focusTarget{FocusPane, k})
+		}
+	}
+	return out
+}
+
+func (m *Model) cycleFocus(delta int) tea.Cmd {
+	order := m.focusOrder()
+	i := 0
+	for j, o := range order {
+		if o.focus == m.focus && (o.focus != FocusPane || o.pane == m.focusPane) {
+			i = j
+		}
+	}
+	next := order[(i+delta+len(order))%len(order)]
+	m.focusPane = next.pane
+	return m.setFocus(next.focus)
+}
+
+// focusLost moves focus back to the input bar when its target is no longer
+// on screen (a column hidden, the pane area folded).
+func (m *Model) focusLost() bool {
+	switch m.focus {
+	case FocusTopics:
+		return m.layout.Topics.empty()
+	case FocusParticipants:
+		return m.layout.Participants.empty()
+	case FocusPane:
+		return len(m.layout.Panes) == 0
+	}
+	return false
+}

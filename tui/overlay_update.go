@@ -1,0 +1,152 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// The overlays' keys: an open overlay takes every key (and every paste).
+
+// overlayKey hands a key to the open overlay.
+func (m *Model) overlayKey(k tea.KeyPressMsg) []tea.Cmd {
+	switch m.overlay.open {
+	case ovHelp:
+		m.helpKey(k)
+	case ovPicker:
+		return m.pickerKey(k)
+	case ovDialog:
+		return m.dialogKey(k)
+	case ovEditor:
+		return m.editorUpdate(k)
+	}
+	return nil
+}
+
+// overlayPaste hands a paste to the open overlay; help and dialogs drop it.
+func (m *Model) overlayPaste(msg tea.PasteMsg) []tea.Cmd {
+	switch m.overlay.open {
+	case ovEditor:
+		return m.editorUpdate(msg)
+	case ovPicker:
+		return []tea.Cmd{m.overlay.picker.update(msg)}
+	}
+	return nil
+}
+
+func (m *Model) closeOverlay() {
+	m.overlay = overlays{}
+}
+
+func (m *Model) openHelp() {
+	m.overlay.open, m.overlay.helpOff = ovHelp, 0
+}
+
+func (m *Model) openDialog(d *confirmDialog) {
+	m.overlay.dialog = d
+	m.overlay.open = ovDialog
+}
+
+// helpKey scrolls or closes the help overlay.
+func (m *Model) helpKey(k tea.KeyPressMsg) {
+	km := &m.keys
+	o := &m.overlay
+	switch {
+	case key.Matches(k, km.Cancel, km.Help, km.Quit):
+		m.closeOverlay()
+	case key.Matches(k, km.Up):
+		o.helpOff = max(o.helpOff-1, 0)
+	case key.Matches(k, km.Down):
+		o.helpOff++
+	case key.Matches(k, km.ScrollUp):
+		o.helpOff = max(o.helpOff-10, 0)
+	case key.Matches(k, km.ScrollDown):
+		o.helpOff += 10
+	}
+}
+
+// pickerKey moves in the topic finder, opens the chosen topic, or types
+// into its filter.
+func (m *Model) pickerKey(k tea.KeyPressMsg) []tea.Cmd {
+	km := &m.keys
+	p := m.overlay.picker
+	switch {
+	case key.Matches(k, km.Cancel):
+		m.closeOverlay()
+		return nil
+	case key.Matches(k, km.PickerUp):
+		p.sel = max(p.sel-1, 0)
+		return nil
+	case key.Matches(k, km.PickerDown):
+		p.sel++
+		return nil
+	case key.Matches(k, km.PickerOpen):
+		ms := p.matches(&m.env)
+		m.closeOverlay()
+		if p.sel >= 0 && p.sel < len(ms) {
+			return m.switchTopic(ms[p.sel].ID)
+		}
+		return nil
+	}
+	cmd := p.update(k)
+	p.sel = 0 // the matches changed
+	return []tea.Cmd{cmd}
+}
+
+// dialogKey answers a confirmation: Deny and Cancel close it, Confirm says
+// yes, ChooseAnswer presses the focused button (Cancel at first).
+func (m *Model) dialogKey(k tea.KeyPressMsg) []tea.Cmd {
+	km := &m.keys
+	d := m.overlay.dialog
+	switch {
+	case key.Matches(k, km.Cancel, km.Deny):
+		m.closeOverlay()
+		return nil
+	case key.Matches(k, km.SwitchAnswer):
+		d.onYes = !d.onYes
+		return nil
+	case key.Matches(k, km.Confirm):
+		return m.answerDialog(true)
+	case key.Matches(k, km.ChooseAnswer):
+		return m.answerDialog(d.onYes)
+	}
+	return nil
+}
+
+// answerDialog closes the dialog and, on yes, does what it asked about.
+func (m *Model) answerDialog(yes bool) []tea.Cmd {
+	d := m.overlay.dialog
+	m.closeOverlay()
+	if !yes {
+		return nil
+	}
+	switch d.kind {
+	case dialogQuit:
+		m.quitting = true
+		return []tea.Cmd{tea.Quit}
+	case dialogStopSeat:
+		return []tea.Cmd{m.stopCmd(seatKey{d.topic, d.account})}
+	case dialogDeleteTopic:
+		return []tea.Cmd{m.deleteTopicCmd(d.topic)}
+	}
+	return nil
+}
+
+// askQuit quits at once when no seat runs, else asks first (spec «アプリの
+// 終了»: closing stops every running seat).
+func (m *Model) askQuit() []tea.Cmd {
+	running := m.runningSeatNames()
+	for _, t := range m.topics.items {
+		if t.Running && t.ID != m.topics.open {
+			running = append(running, displayName(&m.env, t))
+		}
+	}
+	if len(running) == 0 {
+		m.quitting = true
+		return []tea.Cmd{tea.Quit}
+	}
+	tr := m.env.tr
+	m.openDialog(&confirmDialog{kind: dialogQuit, title: tr.t(mQuitTitle), lines: []string{tr.t(mQuitLine, strings.Join(running, ", "))}, action: tr.t(mDlgQuit)})
+	return nil
+}

@@ -1,0 +1,561 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+)
+
+// The seats feature (docs/design.md §5, §9, §10): starting and stopping the
+// open topic's seats, their panes, typing into them, and scrollback.
+
+type seatsLoadedMsg struct {
+	topic string
+	seats []SeatInfo
+}
+
+type startDoneMsg struct {
+	seat  seatKey
+	start SeatStart
+	err   error
+}
+
+type stopDoneMsg struct {
+	seat seatKey
+	err  error
+}
+
+type snapshotsDoneMsg struct {
+	snaps map[seatKey]PaneSnapshot
+}
+
+type scrollbackDoneMsg struct {
+	seat  seatKey
+	lines []string
+}
+
+type opsDoneMsg struct {
+	errs []opErr
+}
+
+// opErr is a write that failed, kept to say which seat and why.
+type opErr struct {
+	op  seatOp
+	err error
+}
+
+// seatMsg applies the seats feature's results and spinner ticks.
+func (m *Model) seatMsg(msg tea.Msg) ([]tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case seatsLoadedMsg:
+		return m.onSeatsLoaded(msg), true
+	case startDoneMsg:
+		return m.onStartDone(msg), true
+	case stopDoneMsg:
+		return m.onStopDone(msg), true
+	case snapshotsDoneMsg:
+		return m.onSnapshots(msg), true
+	case scrollbackDoneMsg:
+		if p, ok := m.seats.panes[msg.seat]; ok && p.scrolling {
+			p.sb = msg.lines
+			p.view = nil
+		}
+		return nil, true
+	case opsDoneMsg:
+		return m.onOpsDone(msg), true
+	case spinner.TickMsg:
+		return m.onSpinnerTick(msg), true
+	}
+	return nil, false
+}
+
+// seatsCmd refreshes the open topic's seats; at most one runs at a time and
+// requests meanwhile coalesce into one more.
+func (m *Model) seatsCmd() tea.Cmd {
+	if !m.seats.listing.start() {
+		return nil
+	}
+	b, topic := m.backend, m.topics.open
+	return func() tea.Msg {
+		return seatsLoadedMsg{topic: topic, seats: b.Seats(topic)}
+	}
+}
+
+// snapshotCmd reads the visible panes' screens; like seatsCmd it coalesces.
+func (m *Model) snapshotCmd() tea.Cmd {
+	keys := m.visiblePanes()
+	if len(keys) == 0 {
+		return nil
+	}
+	if !m.seats.snapshots.start() {
+		return nil
+	}
+	b := m.backend
+	return func() tea.Msg {
+		out := make(map[seatKey]PaneSnapshot, len(keys))
+		for _, k := range keys {
+			if s, ok := b.Snapshot(k.topic, k.account); ok {
+				out[k] = s
+			}
+		}
+		return snapshotsDoneMsg{snaps: out}
+	}
+}
+
+func (m *Model) scrollbackCmd(k seatKey) tea.Cmd {
+	b := m.backend
+	return func() tea.Msg {
+		return scrollbackDoneMsg{seat: k, lines: b.Scrollback(k.topic, k.account)}
+	}
+}
+
+// flushOps sends queued seat writes in order, one batch at a time.
+func (m *Model) flushOps() tea.Cmd {
+	if m.seats.writing || len(m.seats.writes) == 0 {
+		return nil
+	}
+	batch := m.seats.writes
+	m.seats.writes = nil
+	m.seats.writing = true
+	b := m.backend
+	return func() tea.Msg {
+		var errs []opErr
+		for _, op := range batch {
+			var err error
+			if op.resize {
+				err = b.Resize(op.seat.topic, op.seat.account, op.cols, op.rows)
+			} else {
+				err = b.SendInput(op.seat.topic, op.seat.account, op.input)
+			}
+			if err != nil {
+				errs = append(errs, opErr{op, err})
+			}
+		}
+		return opsDoneMsg{errs: errs}
+	}
+}
+
+// startCmd starts accountID's seat in the open topic at the size its pane
+// will have; a start already asked is not asked twice.
+func (m *Model) startCmd(accountID string) tea.Cmd {
+	k := seatKey{m.topics.open, accountID}
+	if m.seats.starting[k] {
+		return nil
+	}
+	m.seats.starting[k] = true
+	delete(m.seats.failed, k)
+	m.accounts.panel.dirty = true
+	cols, rows := m.prospectiveSize()
+	b := m.backend
+	return func() tea.Msg {
+		st, err := b.StartSeat(k.topic, k.account, cols, rows)
+		return startDoneMsg{seat: k, start: st, err: err}
+	}
+}
+
+func (m *Model) stopCmd(k seatKey) tea.Cmd {
+	b := m.backend
+	return func() tea.Msg {
+		return stopDoneMsg{seat: k, err: b.StopSeat(k.topic, k.account)}
+	}
+}
+
+func (m *Model) onSeatsLoaded(msg seatsLoadedMsg) []tea.Cmd {
+	var cmds []tea.Cmd
+	if m.seats.listing.done() {
+		cmds = append(cmds, m.seatsCmd())
+	}
+	if msg.topic == m.topics.open {
+		m.applySeats(msg.seats)
+		cmds = append(cmds, m.snapshotCmd())
+	}
+	return cmds
+}
+
+// onStartDone reports how a start went: refused, resumed, fresh, or fresh
+// after dropping a stale resume record (docs/design.md §9).
+func (m *Model) onStartDone(msg startDoneMsg) []tea.Cmd {
+	tr := m.env.tr
+	delete(m.seats.starting, msg.seat)
+	name := m.accounts.name(msg.seat.account)
+	switch {
+	case msg.err != nil:
+		m.seats.failed[msg.seat] = msg.err.Error()
+		m.setStatus(stError, tr.t(mStStartFailed, name, msg.err))
+	case msg.start.Dropped != "":
+		m.setStatus(stWarn, tr.t(mStDropped, msg.start.Dropped, name)+" "+tr.t(mStFresh, name))
+	case msg.start.Resumed:
+		m.setStatus(stInfo, tr.t(mStResumed, name, msg.start.SessionID))
+	default:
+		m.setStatus(stInfo, tr.t(mStFresh, name))
+	}
+	if msg.err == nil {
+		m.topics.setRunning(msg.seat.topic, true)
+	}
+	m.accounts.panel.dirty = true
+	if msg.seat.topic == m.topics.open {
+		return []tea.Cmd{m.seatsCmd()}
+	}
+	return nil
+}
+
+func (m *Model) onStopDone(msg stopDoneMsg) []tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(stError, m.env.tr.t(mStStopFailed, m.accounts.name(msg.seat.account), msg.err))
+	}
+	var cmds []tea.Cmd
+	if msg.seat.topic == m.topics.open {
+		cmds = append(cmds, m.seatsCmd())
+	}
+	return append(cmds, m.loadTopicsCmd())
+}
+
+func (m *Model) onSnapshots(msg snapshotsDoneMsg) []tea.Cmd {
+	again := m.seats.snapshots.done()
+	for k, s := range msg.snaps {
+		if p, ok := m.seats.panes[k]; ok {
+			p.snap, p.has = s, true
+		}
+	}
+	if again {
+		return []tea.Cmd{m.snapshotCmd()}
+	}
+	return nil
+}
+
+// onOpsDone reports failed writes and sends what queued meanwhile.
+func (m *Model) onOpsDone(msg opsDoneMsg) []tea.Cmd {
+	tr := m.env.tr
+	m.seats.writing = false
+	for _, e := range msg.errs {
+		name := m.accounts.name(e.op.seat.account)
+		if e.op.resize {
+			m.setStatus(stError, tr.t(mStResizeFailed, name, e.err))
+		} else {
+			m.setStatus(stError, tr.t(mStInputFailed, name, e.err))
+		}
+	}
+	return []tea.Cmd{m.flushOps()}
+}
+
+func (m *Model) onSpinnerTick(msg spinner.TickMsg) []tea.Cmd {
+	if !m.seats.anyStarting() {
+		m.seats.spinning = false
+		return nil
+	}
+	var cmd tea.Cmd
+	m.seats.spin, cmd = m.seats.spin.Update(msg)
+	m.accounts.panel.dirty = true
+	return []tea.Cmd{cmd}
+}
+
+// tickSpinner keeps the "starting" spinner turning while any seat starts,
+// and hands the panel its frame.
+func (m *Model) tickSpinner() tea.Cmd {
+	var cmd tea.Cmd
+	if m.seats.anyStarting() && !m.seats.spinning {
+		m.seats.spinning = true
+		cmd = m.seats.spin.Tick
+	}
+	frame := ""
+	if m.seats.spinning && m.seats.anyStarting() {
+		frame = m.seats.spin.View() + " "
+	}
+	if p := m.accounts.panel; frame != p.frame {
+		p.frame, p.dirty = frame, true
+	}
+	return cmd
+}
+
+// onSeatChanged applies a seat's state change.
+func (m *Model) onSeatChanged(ev SeatChanged) []tea.Cmd {
+	tr := m.env.tr
+	name := m.accounts.name(ev.Account)
+	if ev.State == SeatStarting || ev.State == SeatRunning {
+		m.topics.setRunning(ev.Topic, true)
+	}
+	// A seat's first start indexes a topic that had no post yet (lazy
+	// creation, docs/design.md §8): reload so it is listed and reachable.
+	cmds := []tea.Cmd{m.loadTopicsCmd()}
+	switch {
+	case ev.State == SeatExited && ev.Requested:
+		m.setStatus(stInfo, tr.t(mStStopped, name))
+	case ev.State == SeatExited && ev.Err != "":
+		m.setStatus(stError, tr.t(mStExitedErr, name, ev.Err))
+	case ev.State == SeatExited:
+		m.setStatus(stError, tr.t(mStExited, name, ev.ExitCode))
+	case ev.State == SeatFailed:
+		m.setStatus(stError, tr.t(mStFailed, name, ev.Err))
+	}
+	if ev.Topic == m.topics.open {
+		if ev.State == SeatExited && !ev.Requested {
+			// Its last output says why it fell (spec «診断面»).
+			m.seats.shown = true
+		}
+		cmds = append(cmds, m.seatsCmd())
+	}
+	return cmds
+}
+
+// applySeats stores the open topic's seats and keeps panes in step.
+func (m *Model) applySeats(ss []SeatInfo) {
+	m.seats.infos = map[string]SeatInfo{}
+	for _, s := range ss {
+		m.seats.infos[s.Account] = s
+		if s.State == SeatFailed && s.Err != "" {
+			m.seats.failed[seatKey{m.topics.open, s.Account}] = s.Err
+		}
+	}
+	m.syncPanes()
+	m.accounts.panel.dirty = true
+}
+
+// syncPanes keeps one pane per seat of the open topic (starting, running or
+// exited with output to read).
+func (m *Model) syncPanes() {
+	live := map[seatKey]bool{}
+	for acc, s := range m.seats.infos {
+		if s.State == SeatOffline || s.State == SeatFailed {
+			continue
+		}
+		k := seatKey{m.topics.open, acc}
+		live[k] = true
+		p, ok := m.seats.panes[k]
+		if !ok {
+			p = m.newPane(k)
+			m.seats.panes[k] = p
+		}
+		p.state, p.exit = s.State, s.ExitCode
+	}
+	for k := range m.seats.panes {
+		if k.topic == m.topics.open && !live[k] {
+			delete(m.seats.panes, k)
+		}
+	}
+	if m.focus == FocusPane {
+		if _, ok := m.seats.panes[m.focusPane]; !ok || !m.seats.shown {
+			m.setFocus(FocusInput)
+		}
+	}
+}
+
+// newPane is a pane for seat k, named and coloured like its account.
+func (m *Model) newPane(k seatKey) *pane {
+	name := m.accounts.name(k.account)
+	hue := nameHue(name)
+	if a, ok := m.accounts.find(k.account); ok {
+		hue = speakerHue(a.Hue, name, "", nil)
+	}
+	return &pane{key: k, name: name, hue: hue}
+}
+
+// visiblePanes lists the open topic's panes in participant order when the
+// pane area is shown.
+func (m *Model) visiblePanes() []seatKey {
+	if !m.seats.shown {
+		return nil
+	}
+	return m.topicPanes()
+}
+
+// topicPanes lists the open topic's panes in participant order, then those
+// of accounts no longer known.
+func (m *Model) topicPanes() []seatKey {
+	var out []seatKey
+	for _, r := range m.partData().rows() {
+		if r.account == nil {
+			continue
+		}
+		k := seatKey{m.topics.open, r.account.ID}
+		if _, ok := m.seats.panes[k]; ok {
+			out = append(out, k)
+		}
+	}
+	for k := range m.seats.panes {
+		if k.topic == m.topics.open {
+			if _, known := m.accounts.find(k.account); !known {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// runningSeatNames names the open topic's seats that run or start.
+func (m *Model) runningSeatNames() []string {
+	var running []string
+	for _, k := range m.topicPanes() {
+		if p := m.seats.panes[k]; p.state == SeatRunning || p.state == SeatStarting {
+			running = append(running, p.name)
+		}
+	}
+	return running
+}
+
+// prospectiveSize is the PTY size a new seat of the open topic gets: the
+// size its pane will have once shown (spec «診断面»: the PTY starts at the
+// pane's size even while the area is folded).
+func (m *Model) prospectiveSize() (cols, rows int) {
+	s := m.layoutState
+	s.panes = len(m.topicPanes()) + 1
+	l := layout(m.width, m.height, s)
+	if len(l.Panes) == 0 {
+		return 80, 24
+	}
+	return innerSize(l.Panes[len(l.Panes)-1])
+}
+
+// resizeSeats queues a resize for every visible pane whose terminal size
+// moved (an exited seat keeps the size it ended at).
+func (m *Model) resizeSeats(vis []seatKey) {
+	for i, k := range vis {
+		if i >= len(m.layout.Panes) {
+			break
+		}
+		p := m.seats.panes[k]
+		cols, rows := innerSize(m.layout.Panes[i])
+		if (p.cols != cols || p.rows != rows) && p.state != SeatExited {
+			p.cols, p.rows = cols, rows
+			m.seats.writes = append(m.seats.writes, seatOp{seat: k, resize: true, cols: cols, rows: rows})
+		}
+	}
+}
+
+// startSeat starts a's seat unless it runs or starts already.
+func (m *Model) startSeat(a AccountInfo) []tea.Cmd {
+	if !seatKind(a.Kind) {
+		m.setStatus(stWarn, m.env.tr.t(mStNotStartable, displayAccountName(a)))
+		return nil
+	}
+	if st := m.partData().state(a.ID); st == SeatRunning || st == SeatStarting {
+		return nil
+	}
+	return []tea.Cmd{m.startCmd(a.ID)}
+}
+
+// askStop asks before stopping a's seat in the open topic.
+func (m *Model) askStop(a AccountInfo) []tea.Cmd {
+	if st := m.partData().state(a.ID); st != SeatRunning && st != SeatStarting {
+		return nil
+	}
+	tr := m.env.tr
+	m.openDialog(&confirmDialog{kind: dialogStopSeat, title: tr.t(mStopTitle), lines: []string{tr.t(mStopLine, displayAccountName(a))},
+		action: tr.t(mDlgStop), topic: m.topics.open, account: a.ID})
+	return nil
+}
+
+// togglePanes opens or folds the pane area.
+func (m *Model) togglePanes() []tea.Cmd {
+	m.seats.shown = !m.seats.shown
+	if m.seats.shown && len(m.topicPanes()) == 0 {
+		m.setStatus(stInfo, m.env.tr.t(mStNoSeatForPane))
+	}
+	return []tea.Cmd{m.snapshotCmd()}
+}
+
+// focusNextPane opens the pane area and types into the next pane.
+func (m *Model) focusNextPane() []tea.Cmd {
+	m.seats.shown = true
+	keys := m.topicPanes()
+	if len(keys) == 0 {
+		m.setStatus(stInfo, m.env.tr.t(mStNoSeatForPane))
+		return nil
+	}
+	i := -1
+	if m.focus == FocusPane {
+		for j, k := range keys {
+			if k == m.focusPane {
+				i = j
+			}
+		}
+	}
+	m.focusPane = keys[(i+1)%len(keys)]
+	return []tea.Cmd{m.setFocus(FocusPane), m.snapshotCmd()}
+}
+
+// focusSeatPane opens the pane area and types into seat k's pane, if any.
+func (m *Model) focusSeatPane(k seatKey) []tea.Cmd {
+	if _, ok := m.seats.panes[k]; !ok {
+		return nil
+	}
+	m.seats.shown = true
+	m.focusPane = k
+	return []tea.Cmd{m.setFocus(FocusPane), m.snapshotCmd()}
+}
+
+// paneKeyPress handles a key while a seat pane has focus: the leave key and
+// the scrollback keys stay here, everything else goes to the seat as bytes
+// (docs/design.md §10).
+func (m *Model) paneKeyPress(k tea.KeyPressMsg) []tea.Cmd {
+	km := &m.keys
+	p, ok := m.seats.panes[m.focusPane]
+	if !ok {
+		return []tea.Cmd{m.setFocus(FocusInput)}
+	}
+	switch {
+	case key.Matches(k, km.LeavePane):
+		p.scrolling = false
+		return []tea.Cmd{m.setFocus(FocusInput)}
+	case p.scrolling:
+		m.scrollbackKey(p, k)
+		return nil
+	case key.Matches(k, km.Scrollback):
+		p.scrolling, p.sbOff = true, 0
+		return []tea.Cmd{m.scrollbackCmd(p.key)}
+	}
+	if b := encodeKey(k.Key(), p.snap.AppCursorKeys); len(b) > 0 {
+		m.seats.writes = append(m.seats.writes, seatOp{seat: p.key, input: b})
+	}
+	return nil
+}
+
+// scrollbackKey moves a pane's scrollback view; other keys do nothing
+// there.
+func (m *Model) scrollbackKey(p *pane, k tea.KeyPressMsg) {
+	km := &m.keys
+	rows := p.rows
+	switch {
+	case key.Matches(k, km.ScrollbackExit):
+		p.scrolling, p.sbOff = false, 0
+	case key.Matches(k, km.Up):
+		p.scrollBy(1, rows)
+	case key.Matches(k, km.Down):
+		p.scrollBy(-1, rows)
+	case key.Matches(k, km.ScrollbackPageUp):
+		p.scrollBy(max(rows-1, 1), rows)
+	case key.Matches(k, km.ScrollbackPageDown):
+		p.scrollBy(-max(rows-1, 1), rows)
+	case key.Matches(k, km.Top):
+		p.scrollBy(1<<20, rows)
+	case key.Matches(k, km.Bottom):
+		p.scrollBy(-(1 << 20), rows)
+	}
+}
+
+// pastePane sends a paste to the focused pane's seat, bracketed when its
+// program asked (not while it shows scrollback).
+func (m *Model) pastePane(text string) {
+	if p, ok := m.seats.panes[m.focusPane]; ok && !p.scrolling {
+		m.seats.writes = append(m.seats.writes, seatOp{seat: p.key, input: encodePaste(text, p.snap.BracketedPaste)})
+	}
+}
+
+// wheelPane scrolls pane k (at r) by d notches: up enters scrollback, down
+// leaves it at the live bottom.
+func (m *Model) wheelPane(k seatKey, r rect, d int) []tea.Cmd {
+	p := m.seats.panes[k]
+	_, rows := innerSize(r)
+	if !p.scrolling {
+		if d < 0 {
+			return nil
+		}
+		p.scrolling, p.sbOff = true, 0
+		p.scrollBy(chatWheelRows, rows)
+		return []tea.Cmd{m.scrollbackCmd(k)}
+	}
+	p.scrollBy(d*chatWheelRows, rows)
+	if p.sbOff == 0 && d < 0 {
+		p.scrolling = false
+	}
+	return nil
+}

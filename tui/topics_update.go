@@ -1,0 +1,317 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/pullcept/pullcept/room"
+)
+
+// The topic feature (docs/design.md §8, §10): listing, opening, switching,
+// renaming and deleting topics. Its results name the topic they concern;
+// those for a topic that is no longer open are dropped.
+
+type newTopicDoneMsg struct {
+	id  string
+	err error
+}
+
+type topicOpenedMsg struct {
+	topic   string
+	posts   []room.Post
+	hasMore bool
+	roster  []room.Member
+	seats   []SeatInfo
+	err     error
+}
+
+type topicsLoadedMsg struct {
+	topics []TopicInfo
+	err    error
+}
+
+type renameDoneMsg struct {
+	topic, name string
+	err         error
+}
+
+type deleteTopicDoneMsg struct {
+	topic, name string
+	err         error
+}
+
+// topicMsg applies the topic feature's results.
+func (m *Model) topicMsg(msg tea.Msg) ([]tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case newTopicDoneMsg:
+		return m.onNewTopic(msg), true
+	case topicOpenedMsg:
+		return m.onTopicOpened(msg), true
+	case topicsLoadedMsg:
+		return m.onTopicsLoaded(msg), true
+	case renameDoneMsg:
+		return m.onRenamed(msg), true
+	case deleteTopicDoneMsg:
+		return m.onTopicDeleted(msg), true
+	}
+	return nil, false
+}
+
+// loadTopicsCmd re-reads the topic list; requests while one runs coalesce
+// into one more (a burst of first posts reads it twice).
+func (m *Model) loadTopicsCmd() tea.Cmd {
+	if !m.topics.reloads.start() {
+		return nil
+	}
+	b := m.backend
+	return func() tea.Msg {
+		ts, err := b.Topics()
+		return topicsLoadedMsg{topics: ts, err: err}
+	}
+}
+
+func (m *Model) newTopicCmd() tea.Cmd {
+	b := m.backend
+	return func() tea.Msg {
+		id, err := b.NewTopic()
+		return newTopicDoneMsg{id: id, err: err}
+	}
+}
+
+// openTopicCmd joins the topic's room and reads its tail, roster and seats.
+func (m *Model) openTopicCmd(topic string) tea.Cmd {
+	b := m.backend
+	return func() tea.Msg {
+		if err := b.OpenRoom(topic); err != nil {
+			return topicOpenedMsg{topic: topic, err: err}
+		}
+		posts, more, err := b.History(topic, "", historyPage)
+		if err != nil {
+			return topicOpenedMsg{topic: topic, err: err}
+		}
+		roster, err := b.Roster(topic)
+		if err != nil {
+			return topicOpenedMsg{topic: topic, err: err}
+		}
+		return topicOpenedMsg{topic: topic, posts: posts, hasMore: more, roster: roster, seats: b.Seats(topic)}
+	}
+}
+
+func (m *Model) renameTopicCmd(id, name string) tea.Cmd {
+	b := m.backend
+	return func() tea.Msg { return renameDoneMsg{topic: id, name: name, err: b.RenameTopic(id, name)} }
+}
+
+func (m *Model) deleteTopicCmd(id string) tea.Cmd {
+	name, b := m.topics.nameOf(&m.env, id), m.backend
+	return func() tea.Msg { return deleteTopicDoneMsg{topic: id, name: name, err: b.DeleteTopic(id)} }
+}
+
+func (m *Model) closeRoomCmd(id string) tea.Cmd {
+	b := m.backend
+	return func() tea.Msg { b.CloseRoom(id); return nil }
+}
+
+func (m *Model) onNewTopic(msg newTopicDoneMsg) []tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(stError, m.env.tr.t(mStTopicFailed, msg.err))
+		return nil
+	}
+	cmds := m.switchTopic(msg.id)
+	m.setStatus(stInfo, m.env.tr.t(mStWelcome))
+	return cmds
+}
+
+// onTopicOpened fills the chat, roster and seats of the topic just opened.
+func (m *Model) onTopicOpened(msg topicOpenedMsg) []tea.Cmd {
+	if msg.topic != m.topics.open {
+		return nil
+	}
+	if msg.err != nil {
+		m.chat.loading = false
+		m.chat.loaded = true
+		m.chat.dirty = true
+		m.setStatus(stError, m.env.tr.t(mStTopicFailed, msg.err))
+		return nil
+	}
+	m.chat.prepend(msg.posts, msg.hasMore)
+	m.accounts.rosters[msg.topic] = msg.roster
+	m.input.refreshCompletion(msg.roster, m.env.selfName)
+	m.applySeats(msg.seats)
+	return []tea.Cmd{m.snapshotCmd()}
+}
+
+func (m *Model) onTopicsLoaded(msg topicsLoadedMsg) []tea.Cmd {
+	var again []tea.Cmd
+	if m.topics.reloads.done() {
+		again = append(again, m.loadTopicsCmd())
+	}
+	if msg.err != nil {
+		m.topics.err = msg.err
+		m.topics.dirty = true
+		return again
+	}
+	m.topics.setTopics(msg.topics)
+	return again
+}
+
+// onRenamed reloads the list either way: on failure it showed the new name
+// already and must go back to the stored one.
+func (m *Model) onRenamed(msg renameDoneMsg) []tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(stError, m.env.tr.t(mStRenameFailed, msg.err))
+	} else {
+		m.setStatus(stInfo, m.env.tr.t(mTopicRenamed, msg.name))
+	}
+	return []tea.Cmd{m.loadTopicsCmd()}
+}
+
+// onTopicDeleted drops the topic's panes; deleting the open topic opens a
+// new one.
+func (m *Model) onTopicDeleted(msg deleteTopicDoneMsg) []tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(stError, m.env.tr.t(mStDeleteFailed, msg.err))
+		return []tea.Cmd{m.loadTopicsCmd()}
+	}
+	for k := range m.seats.panes {
+		if k.topic == msg.topic {
+			delete(m.seats.panes, k)
+		}
+	}
+	delete(m.topics.unread, msg.topic)
+	m.setStatus(stInfo, m.env.tr.t(mTopicDeleted, msg.name))
+	cmds := []tea.Cmd{m.loadTopicsCmd()}
+	if msg.topic == m.topics.open {
+		cmds = append(cmds, m.newTopicCmd())
+	}
+	return cmds
+}
+
+// switchTopic opens another topic; seats keep running where they are
+// (docs/design.md §10 "switching never stops seats"). A topic left behind
+// that was never indexed and has no seats gives up its room.
+func (m *Model) switchTopic(id string) []tea.Cmd {
+	if id == "" || id == m.topics.open {
+		return nil
+	}
+	var cmds []tea.Cmd
+	old := m.topics.open
+	if old != "" && !m.topics.indexed(old) && len(m.seats.infos) == 0 && !m.seats.anyStartingIn(old) {
+		cmds = append(cmds, m.closeRoomCmd(old))
+	}
+	m.topics.open = id
+	m.clearWelcome()
+	delete(m.topics.unread, id)
+	m.topics.renaming = false
+	m.topics.dirty = true
+	m.chat = newChat()
+	m.chat.loading = true
+	m.chat.focused = m.focus == FocusChat
+	m.seats.infos = map[string]SeatInfo{}
+	if m.focus == FocusPane {
+		m.setFocus(FocusInput)
+	}
+	m.input.refreshCompletion(nil, m.env.selfName)
+	m.accounts.panel.dirty = true
+	return append(cmds, m.openTopicCmd(id))
+}
+
+// openRow acts on a list row: a topic opens; "+ New topic" makes a new
+// topic unless the open one is that unindexed new topic already.
+func (m *Model) openRow(id string) []tea.Cmd {
+	if id != newRowID {
+		return m.switchTopic(id)
+	}
+	if m.topics.indexed(m.topics.open) {
+		return []tea.Cmd{m.newTopicCmd()}
+	}
+	return nil
+}
+
+// topicsKey handles a key while the topic list has focus.
+func (m *Model) topicsKey(k tea.KeyPressMsg) []tea.Cmd {
+	km := &m.keys
+	switch {
+	case key.Matches(k, km.Up):
+		m.topics.move(-1)
+	case key.Matches(k, km.Down):
+		m.topics.move(1)
+	case key.Matches(k, km.Select):
+		return m.openRow(m.topics.cursorID())
+	case key.Matches(k, km.TopicNew):
+		return []tea.Cmd{m.newTopicCmd()}
+	case key.Matches(k, km.TopicRename):
+		if id := m.topics.cursorID(); id != newRowID {
+			m.startRename(id)
+		}
+	case key.Matches(k, km.TopicDelete):
+		if id := m.topics.cursorID(); id != newRowID {
+			return m.askDeleteTopic(id)
+		}
+	}
+	return nil
+}
+
+// startRename opens the inline name prompt on an indexed topic (an
+// unindexed one has no entry to rename yet); it switches to it first.
+func (m *Model) startRename(id string) {
+	i := m.topics.find(id)
+	if i < 0 {
+		return
+	}
+	if id != m.topics.open {
+		m.switchTopic(id)
+	}
+	m.topics.startRename(i)
+}
+
+// renameKey handles a key while the rename prompt is open: it takes every
+// key. An empty name keeps the old one, like Cancel.
+func (m *Model) renameKey(k tea.KeyPressMsg) []tea.Cmd {
+	km := &m.keys
+	tl := m.topics
+	switch {
+	case key.Matches(k, km.Cancel):
+		tl.endRename()
+		return nil
+	case key.Matches(k, km.RenameSave):
+		tl.endRename()
+		name := strings.TrimSpace(tl.rename.Value())
+		if name == "" {
+			return nil
+		}
+		id := m.topics.open
+		if i := tl.find(id); i >= 0 {
+			tl.items[i].Name = name // shown at once; onRenamed reloads
+		}
+		return []tea.Cmd{m.renameTopicCmd(id, name)}
+	}
+	return []tea.Cmd{tl.updateRename(k)}
+}
+
+// askDeleteTopic asks before deleting; the question names the seats that
+// will stop, only when some run (docs/design.md §8).
+func (m *Model) askDeleteTopic(id string) []tea.Cmd {
+	if !m.topics.indexed(id) {
+		return nil
+	}
+	tr := m.env.tr
+	lines := []string{tr.t(mTopicDeleteLine, m.topics.nameOf(&m.env, id))}
+	if id == m.topics.open {
+		if running := m.runningSeatNames(); len(running) > 0 {
+			lines = append(lines, tr.t(mTopicDeleteSeats, strings.Join(running, ", ")))
+		}
+	} else if i := m.topics.find(id); i >= 0 && m.topics.items[i].Running {
+		lines = append(lines, tr.t(mTopicDeleteSeats, "●"))
+	}
+	m.openDialog(&confirmDialog{kind: dialogDeleteTopic, title: tr.t(mTopicDeleteTitle), lines: lines, action: tr.t(mDlgDelete), topic: id})
+	return nil
+}
+
+// openPicker opens the topic finder over the list as it is now.
+func (m *Model) openPicker() {
+	m.overlay.picker = newTopicPicker(m.topics.items)
+	m.overlay.open = ovPicker
+}
