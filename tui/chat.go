@@ -222,89 +222,116 @@ func hhmm(e *env, p room.Post) string {
 	return ""
 }
 
-// renderItem draws one item: a gutter column (› when selected), then the
-// header and the wrapped body. The screen's own posts sit on the right
-// without a name (spec «画面の人の発言は右に寄せる»); notices stay left.
+// renderItem draws one item: the day separator when the day changes, a
+// gutter column (› when selected), then the header and the wrapped body.
+// The screen's own posts sit on the right without a name (spec «画面の人の
+// 発言は右に寄せる»); notices stay left.
 func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool) []string {
-	th := e.th
 	var out []string
 	if day != "" {
-		label := " " + day + " "
-		side := max(0, (w-ansi.StringWidth(label))/2)
-		out = append(out, th.dim.Render(strings.Repeat("─", side)+label+strings.Repeat("─", max(0, w-side-ansi.StringWidth(label)))))
+		out = append(out, daySeparator(e, day, w))
 	}
 	gutter := " "
 	if sel {
-		gutter = th.accentS.Render("›")
+		gutter = e.th.accentS.Render("›")
 	}
 	inner := max(w-1, 1)
 	p := it.posts[0]
-	hueOf := func(p room.Post) lipgloss.Style {
-		return th.hueStyle(speakerHue(p.Hue, p.Speaker, e.selfName, e.selfHue))
+	switch {
+	case it.fold:
+		return append(out, renderFold(e, it, gutter, inner, expanded)...)
+	case p.Speaker != "" && p.Speaker == e.selfName && p.Role != room.RoleMCP && p.Role != room.RoleApp:
+		return append(out, renderOwn(e, p, gutter, inner)...)
 	}
+	return append(out, renderPost(e, p, gutter, inner)...)
+}
 
-	if it.fold {
-		last := it.last()
-		mark := "▸ "
-		if expanded {
-			mark = "▾ "
-		}
-		head := th.dim.Render(mark) + hueOf(p).Bold(true).Render(sanitize(p.Speaker)) + th.dim.Render(" ("+strconv.Itoa(len(it.posts))+")  "+hhmm(e, last))
-		out = append(out, gutter+head)
-		if expanded {
-			for _, q := range it.posts {
-				lines := wrapText(sanitize(q.Content), max(inner-9, 8))
-				for j, l := range lines {
-					prefix := strings.Repeat(" ", 9)
-					if j == 0 {
-						prefix = "   " + th.dim.Render(fitRight(hhmm(e, q), 5)) + " "
-					}
-					out = append(out, " "+prefix+l)
-				}
+// daySeparator is a dim rule across w cells with the day in its middle.
+func daySeparator(e *env, day string, w int) string {
+	label := " " + day + " "
+	side := max(0, (w-ansi.StringWidth(label))/2)
+	return e.th.dim.Render(strings.Repeat("─", side) + label + strings.Repeat("─", max(0, w-side-ansi.StringWidth(label))))
+}
+
+// speakerStyle is p's speaker colour (docs/design.md §10, spec «参加者ごとの色»).
+func speakerStyle(e *env, p room.Post) lipgloss.Style {
+	return e.th.hueStyle(speakerHue(p.Hue, p.Speaker, e.selfName, e.selfHue))
+}
+
+// renderFold is a run of one server's notices: "▸ name (N)  time", and
+// every notice under it with its time while expanded.
+func renderFold(e *env, it *chatItem, gutter string, inner int, expanded bool) []string {
+	th := e.th
+	p, last := it.posts[0], it.last()
+	mark := "▸ "
+	if expanded {
+		mark = "▾ "
+	}
+	head := th.dim.Render(mark) + speakerStyle(e, p).Bold(true).Render(sanitize(p.Speaker)) + th.dim.Render(" ("+strconv.Itoa(len(it.posts))+")  "+hhmm(e, last))
+	out := []string{gutter + head}
+	if !expanded {
+		return out
+	}
+	for _, q := range it.posts {
+		for j, l := range wrapText(sanitize(q.Content), max(inner-9, 8)) {
+			prefix := strings.Repeat(" ", 9)
+			if j == 0 {
+				prefix = "   " + th.dim.Render(fitRight(hhmm(e, q), 5)) + " "
 			}
+			out = append(out, " "+prefix+l)
 		}
-		return out
 	}
+	return out
+}
 
-	own := p.Speaker != "" && p.Speaker == e.selfName && p.Role != room.RoleMCP && p.Role != room.RoleApp
-	to := ""
-	if len(p.To) > 0 {
-		names := make([]string, len(p.To))
-		for i, n := range p.To {
-			names[i] = sanitize(n)
-		}
-		to = "→ " + strings.Join(names, ", ")
+// addressees is "→ a, b" for a post's To, "" for none.
+func addressees(p room.Post) string {
+	if len(p.To) == 0 {
+		return ""
 	}
-	if own {
-		meta := hhmm(e, p)
-		if to != "" {
-			meta = to + "  " + meta
-		}
-		out = append(out, gutter+fitRight(th.dim.Render(meta), inner))
-		body := wrapText(sanitize(p.Content), max(inner-4, 8))
-		bw := 0
-		for _, l := range body {
-			bw = max(bw, ansi.StringWidth(l))
-		}
-		st := hueOf(p)
-		for _, l := range body {
-			out = append(out, " "+strings.Repeat(" ", max(0, inner-bw))+st.Render(l))
-		}
-		return out
+	names := make([]string, len(p.To))
+	for i, n := range p.To {
+		names[i] = sanitize(n)
 	}
+	return "→ " + strings.Join(names, ", ")
+}
 
+// renderOwn is the screen's own post: addressees and time right-aligned,
+// the body pushed to the right edge in the speaker's colour.
+func renderOwn(e *env, p room.Post, gutter string, inner int) []string {
+	meta := hhmm(e, p)
+	if to := addressees(p); to != "" {
+		meta = to + "  " + meta
+	}
+	out := []string{gutter + fitRight(e.th.dim.Render(meta), inner)}
+	body := wrapText(sanitize(p.Content), max(inner-4, 8))
+	bw := 0
+	for _, l := range body {
+		bw = max(bw, ansi.StringWidth(l))
+	}
+	st := speakerStyle(e, p)
+	for _, l := range body {
+		out = append(out, " "+strings.Repeat(" ", max(0, inner-bw))+st.Render(l))
+	}
+	return out
+}
+
+// renderPost is anyone else's post: the speaker in bold (dim for the app's
+// own notes), addressees and time, then the body indented.
+func renderPost(e *env, p room.Post, gutter string, inner int) []string {
+	th := e.th
 	name := sanitize(p.Speaker)
 	var head string
 	if p.Role == room.RoleApp {
 		head = th.dim.Bold(true).Render(name)
 	} else {
-		head = hueOf(p).Bold(true).Render(name)
+		head = speakerStyle(e, p).Bold(true).Render(name)
 	}
-	if to != "" {
+	if to := addressees(p); to != "" {
 		head += " " + th.dim.Render(to)
 	}
 	head += "  " + th.dim.Render(hhmm(e, p))
-	out = append(out, gutter+head)
+	out := []string{gutter + head}
 	for _, l := range wrapText(sanitize(p.Content), max(inner-2, 8)) {
 		out = append(out, "   "+l)
 	}

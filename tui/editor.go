@@ -202,57 +202,17 @@ const (
 	edDelete
 )
 
-// update handles a message while the editor is open.
+// update handles a message while the editor is open: its own keys
+// (cancel, save, delete, field moves), the kind and hue choices, else the
+// focused field's input.
 func (ed *accountEditor) update(e *env, msg tea.Msg) (editorAction, tea.Cmd) {
-	k, isKey := msg.(tea.KeyPressMsg)
-	if isKey {
-		km := e.keys
-		switch {
-		case key.Matches(k, km.Cancel):
-			return edCancel, nil
-		case key.Matches(k, km.Save):
-			return edSave, nil
-		case key.Matches(k, km.Delete):
-			switch {
-			case ed.isNew:
-				return edNone, nil
-			case ed.running:
-				ed.msg, ed.msgErr = e.tr.t(mEdDeleteRunning), true
-				return edNone, nil
-			case ed.self:
-				ed.msg, ed.msgErr = e.tr.t(mEdDeleteSelf), true
-				return edNone, nil
-			case !ed.deleteArmed:
-				ed.deleteArmed = true
-				ed.msg, ed.msgErr = e.tr.t(mEdDeleteArmed), true
-				return edNone, nil
-			}
-			return edDelete, nil
-		case key.Matches(k, km.NextFieldAlways) || (ed.field != fEnv && key.Matches(k, km.NextField)):
-			ed.moveField(1)
-			return edNone, nil
-		case key.Matches(k, km.PrevFieldAlways) || (ed.field != fEnv && key.Matches(k, km.PrevField)):
-			ed.moveField(-1)
-			return edNone, nil
+	if k, isKey := msg.(tea.KeyPressMsg); isKey {
+		if act, done := ed.commandKey(e, k); done {
+			return act, nil
 		}
 		ed.deleteArmed = false
 		if ed.field == fKind || ed.field == fHue {
-			d := 0
-			switch {
-			case key.Matches(k, km.ChoicePrev):
-				d = -1
-			case key.Matches(k, km.ChoiceNext):
-				d = 1
-			}
-			if d != 0 {
-				if ed.field == fKind {
-					ed.cycleKind(e, d)
-				} else {
-					ed.cycleHue(d)
-				}
-				return edChanged, nil
-			}
-			return edNone, nil
+			return ed.choiceKey(e, k), nil
 		}
 	}
 	var cmd tea.Cmd
@@ -263,13 +223,72 @@ func (ed *accountEditor) update(e *env, msg tea.Msg) (editorAction, tea.Cmd) {
 		in := ed.inputs[ed.field]
 		*in, cmd = in.Update(msg)
 	}
-	if isKey {
-		return edChanged, cmd
-	}
-	if _, ok := msg.(tea.PasteMsg); ok {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
 		return edChanged, cmd
 	}
 	return edNone, cmd
+}
+
+// commandKey handles the editor's own keys; done is false for any other.
+// In the env field the arrows move between its lines, so only the
+// …FieldAlways keys leave it.
+func (ed *accountEditor) commandKey(e *env, k tea.KeyPressMsg) (act editorAction, done bool) {
+	km := e.keys
+	switch {
+	case key.Matches(k, km.Cancel):
+		return edCancel, true
+	case key.Matches(k, km.Save):
+		return edSave, true
+	case key.Matches(k, km.Delete):
+		return ed.deleteKey(e), true
+	case key.Matches(k, km.NextFieldAlways) || (ed.field != fEnv && key.Matches(k, km.NextField)):
+		ed.moveField(1)
+		return edNone, true
+	case key.Matches(k, km.PrevFieldAlways) || (ed.field != fEnv && key.Matches(k, km.PrevField)):
+		ed.moveField(-1)
+		return edNone, true
+	}
+	return edNone, false
+}
+
+// deleteKey is the two-step delete: refused for a new, running or own
+// account; the first press arms it, the second deletes.
+func (ed *accountEditor) deleteKey(e *env) editorAction {
+	switch {
+	case ed.isNew:
+		return edNone
+	case ed.running:
+		ed.msg, ed.msgErr = e.tr.t(mEdDeleteRunning), true
+		return edNone
+	case ed.self:
+		ed.msg, ed.msgErr = e.tr.t(mEdDeleteSelf), true
+		return edNone
+	case !ed.deleteArmed:
+		ed.deleteArmed = true
+		ed.msg, ed.msgErr = e.tr.t(mEdDeleteArmed), true
+		return edNone
+	}
+	return edDelete
+}
+
+// choiceKey steps the kind or hue field through its choices.
+func (ed *accountEditor) choiceKey(e *env, k tea.KeyPressMsg) editorAction {
+	d := 0
+	switch {
+	case key.Matches(k, e.keys.ChoicePrev):
+		d = -1
+	case key.Matches(k, e.keys.ChoiceNext):
+		d = 1
+	default:
+		return edNone
+	}
+	if ed.field == fKind {
+		ed.cycleKind(e, d)
+	} else {
+		ed.cycleHue(d)
+	}
+	return edChanged
 }
 
 // maskEnv shows NAME=•••• for every line (values never on screen unless
@@ -297,98 +316,123 @@ func fieldLabel(e *env, f edField) string {
 	}[f]
 }
 
-// view draws the modal at most maxW×maxH cells.
+// view draws the modal at most maxW×maxH cells: the title and id, a row
+// per field, the launch line, its problems, the last message, and the
+// footer; lines that do not fit give way to "…" above the footer.
 func (ed *accountEditor) view(e *env, maxW, maxH int) string {
 	th := e.th
 	inner := clampInt(maxW-4, 30, 100)
-	valW := max(inner-edLabelW-1, 8)
 	title := e.tr.t(mEdTitleEdit)
 	if ed.isNew {
 		title = e.tr.t(mEdTitleNew)
 	}
-	var lines []string
-	lines = append(lines, th.title.Render(title))
+	lines := []string{th.title.Render(title)}
 	if !ed.isNew {
 		lines = append(lines, th.dim.Render(fit(e.tr.t(mEdID), edLabelW))+" "+th.dim.Render(ed.acc.ID))
 	}
+	valW := max(inner-edLabelW-1, 8)
 	for _, f := range ed.fields() {
-		focused := f == ed.field
-		label := fit(fieldLabel(e, f), edLabelW)
-		if focused {
-			label = th.accentS.Render(label)
-		} else {
-			label = th.dim.Render(label)
-		}
-		var vals []string
-		switch f {
-		case fKind:
-			v := kindLabel(e, ed.acc.Kind)
-			if ed.acc.Kind != KindAdmin {
-				v = "◂ " + v + " ▸"
-			}
-			vals = []string{v}
-		case fHue:
-			if ed.acc.Hue == nil {
-				vals = []string{"◂ " + e.tr.t(mEdHueNone) + " ▸"}
-			} else {
-				vals = []string{"◂ " + th.hueStyle(*ed.acc.Hue).Render("●●●") + " " + strconv.Itoa(*ed.acc.Hue) + "° ▸"}
-			}
-		case fEnv:
-			if focused {
-				ed.envArea.SetWidth(valW)
-				vals = strings.Split(ed.envArea.View(), "\n")
-			} else {
-				vals = maskEnv(ed.envArea.Value())
-				if len(vals) == 0 {
-					vals = []string{th.dim.Render("—")}
-				}
-			}
-		default:
-			in := ed.inputs[f]
-			in.SetWidth(valW - 1)
-			vals = []string{in.View()}
-		}
-		for i, v := range vals {
-			l := strings.Repeat(" ", edLabelW)
-			if i == 0 {
-				l = label
-			}
-			lines = append(lines, l+" "+fit(v, valW))
-		}
+		lines = append(lines, ed.fieldLines(e, f, valW)...)
 	}
-	lines = append(lines, "", th.title.Render(e.tr.t(mEdPreview)))
-	if ed.acc.Kind != KindAdmin {
-		for _, l := range wrapText(sanitize(ed.preview), inner-2) {
-			lines = append(lines, "  "+th.text.Render(l))
-		}
-	}
-	if len(ed.problems) > 0 {
-		lines = append(lines, th.dangerS.Render(e.tr.t(mEdProblems)))
-		for _, p := range ed.problems {
-			for i, l := range wrapText(sanitize(p), inner-4) {
-				prefix := "    "
-				if i == 0 {
-					prefix = "  • "
-				}
-				lines = append(lines, th.dangerS.Render(prefix+l))
-			}
-		}
-	}
-	if ed.msg != "" {
-		lines = append(lines, "")
-		st := th.text
-		if ed.msgErr {
-			st = th.dangerS
-		}
-		for _, l := range wrapText(ed.msg, inner) {
-			lines = append(lines, st.Render(l))
-		}
-	}
-	footer := th.dim.Render(e.tr.t(mEdFooter))
+	lines = append(lines, ed.previewLines(e, inner)...)
+	lines = append(lines, ed.messageLines(e, inner)...)
 	if maxH > 3 && len(lines)+3 > maxH {
 		lines = lines[:max(maxH-4, 1)]
 		lines = append(lines, th.dim.Render("…"))
 	}
-	lines = append(lines, "", footer)
+	lines = append(lines, "", th.dim.Render(e.tr.t(mEdFooter)))
 	return modalBox(e, strings.Join(lines, "\n"), inner)
+}
+
+// fieldLines draws field f: its label (accent while focused) and value,
+// the env field's further lines under it.
+func (ed *accountEditor) fieldLines(e *env, f edField, valW int) []string {
+	label := fit(fieldLabel(e, f), edLabelW)
+	if f == ed.field {
+		label = e.th.accentS.Render(label)
+	} else {
+		label = e.th.dim.Render(label)
+	}
+	var out []string
+	for i, v := range ed.fieldValue(e, f, valW) {
+		l := strings.Repeat(" ", edLabelW)
+		if i == 0 {
+			l = label
+		}
+		out = append(out, l+" "+fit(v, valW))
+	}
+	return out
+}
+
+// fieldValue is field f's value as drawn: ◂ choice ▸ for kind and hue, the
+// env lines masked unless being edited, else the text input.
+func (ed *accountEditor) fieldValue(e *env, f edField, valW int) []string {
+	th := e.th
+	switch f {
+	case fKind:
+		v := kindLabel(e, ed.acc.Kind)
+		if ed.acc.Kind != KindAdmin {
+			v = "◂ " + v + " ▸"
+		}
+		return []string{v}
+	case fHue:
+		if ed.acc.Hue == nil {
+			return []string{"◂ " + e.tr.t(mEdHueNone) + " ▸"}
+		}
+		return []string{"◂ " + th.hueStyle(*ed.acc.Hue).Render("●●●") + " " + strconv.Itoa(*ed.acc.Hue) + "° ▸"}
+	case fEnv:
+		if f == ed.field {
+			ed.envArea.SetWidth(valW)
+			return strings.Split(ed.envArea.View(), "\n")
+		}
+		if vals := maskEnv(ed.envArea.Value()); len(vals) > 0 {
+			return vals
+		}
+		return []string{th.dim.Render("—")}
+	}
+	in := ed.inputs[f]
+	in.SetWidth(valW - 1)
+	return []string{in.View()}
+}
+
+// previewLines is the launch line, wrapped and never cut (docs/design.md
+// §9), then the problems Preview found.
+func (ed *accountEditor) previewLines(e *env, inner int) []string {
+	th := e.th
+	out := []string{"", th.title.Render(e.tr.t(mEdPreview))}
+	if ed.acc.Kind != KindAdmin {
+		for _, l := range wrapText(sanitize(ed.preview), inner-2) {
+			out = append(out, "  "+th.text.Render(l))
+		}
+	}
+	if len(ed.problems) == 0 {
+		return out
+	}
+	out = append(out, th.dangerS.Render(e.tr.t(mEdProblems)))
+	for _, p := range ed.problems {
+		for i, l := range wrapText(sanitize(p), inner-4) {
+			prefix := "    "
+			if i == 0 {
+				prefix = "  • "
+			}
+			out = append(out, th.dangerS.Render(prefix+l))
+		}
+	}
+	return out
+}
+
+// messageLines is the last message (a refusal in the danger colour).
+func (ed *accountEditor) messageLines(e *env, inner int) []string {
+	if ed.msg == "" {
+		return nil
+	}
+	st := e.th.text
+	if ed.msgErr {
+		st = e.th.dangerS
+	}
+	out := []string{""}
+	for _, l := range wrapText(ed.msg, inner) {
+		out = append(out, st.Render(l))
+	}
+	return out
 }

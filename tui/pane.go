@@ -80,8 +80,24 @@ func (p *pane) render(e *env, r rect, focused bool) []string {
 	if focused {
 		bs = e.th.borderFocus
 	}
-	cols, rows := innerSize(r)
+	title := p.title(e, focused, r)
+	tw := ansi.StringWidth(title)
+	out := make([]string, 0, h)
+	out = append(out, bs.Render("╭─ ")+title+sgrReset+bs.Render(" "+strings.Repeat("─", max(w-5-tw, 0))+"╮"))
+	left, right := bs.Render("│"), bs.Render("│")
+	for _, row := range p.bodyRows(r) {
+		out = append(out, left+row+sgrReset+right)
+	}
+	out = append(out, bs.Render("╰"+strings.Repeat("─", w-2)+"╯"))
+	p.view = out
+	return out
+}
 
+// title is the border's text: name and state, then the scrollback position
+// or the focused pane's leave hint, cut to fit the border of a pane at r.
+func (p *pane) title(e *env, focused bool, r rect) string {
+	_, rows := innerSize(r)
+	w := r.W
 	title := e.th.hueStyle(p.hue).Bold(true).Render(sanitize(p.name)) + e.th.dim.Render(" · "+paneStateLabel(e, p))
 	if p.scrolling {
 		total := len(p.sb) + len(p.snap.Rows)
@@ -92,13 +108,16 @@ func (p *pane) render(e *env, r rect, focused bool) []string {
 	if ansi.StringWidth(title) > w-5 {
 		title = ansi.Truncate(title, w-5, "…")
 	}
-	tw := ansi.StringWidth(title)
-	out := make([]string, 0, h)
-	out = append(out, bs.Render("╭─ ")+title+sgrReset+bs.Render(" "+strings.Repeat("─", max(w-5-tw, 0))+"╮"))
+	return title
+}
 
+// bodyRows are the terminal's rows for a pane at r, exactly its inner
+// width each: the live screen, or the scrollback window above it. Rows the
+// emulator rendered at exactly this width need no measuring
+// (docs/design.md §14: a frame only joins cached row strings).
+func (p *pane) bodyRows(r rect) []string {
+	cols, rows := innerSize(r)
 	src := p.snap.Rows
-	// Rows the emulator rendered at exactly this width need no measuring
-	// (STYLE §8: a frame only joins cached row strings).
 	exact := p.snap.Cols == cols
 	if p.scrolling {
 		exact = false
@@ -109,21 +128,18 @@ func (p *pane) render(e *env, r rect, focused bool) []string {
 		start := max(end-rows, 0)
 		src = all[start:end]
 	}
-	left, right := bs.Render("│"), bs.Render("│")
+	out := make([]string, rows)
 	blank := strings.Repeat(" ", cols)
-	for i := 0; i < rows; i++ {
-		row := blank
-		if i < len(src) {
-			if exact {
-				row = src[i]
-			} else {
-				row = fit(src[i], cols)
-			}
+	for i := range out {
+		switch {
+		case i >= len(src):
+			out[i] = blank
+		case exact:
+			out[i] = src[i]
+		default:
+			out[i] = fit(src[i], cols)
 		}
-		out = append(out, left+row+sgrReset+right)
 	}
-	out = append(out, bs.Render("╰"+strings.Repeat("─", w-2)+"╯"))
-	p.view = out
 	return out
 }
 

@@ -180,131 +180,147 @@ func (p *participants) setSize(w, h int) {
 	}
 }
 
+// render rebuilds the cached panel (h lines of w cells) when dirty: the
+// title, each kind's group of accounts, guests, and the first-run hint
+// while no AI account exists.
 func (p *participants) render(e *env, d *partData) {
 	if !p.dirty && len(p.view) == p.h {
 		return
 	}
 	p.dirty = false
-	w, h := p.w, p.h
-	if w <= 0 || h <= 0 {
+	if p.w <= 0 || p.h <= 0 {
 		p.view, p.rowAt = nil, nil
 		return
 	}
-	th := e.th
-	var lines []string
-	var at []int
-	add := func(l string, row int) {
-		lines = append(lines, l)
-		at = append(at, row)
-	}
-	add(" "+th.title.Render(e.tr.t(mPartsTitle)), -1)
+	var out taggedLines[int]
+	out.add(" "+e.th.title.Render(e.tr.t(mPartsTitle)), -1)
 	rows := d.rows()
 	p.sel = clampInt(p.sel, 0, max(len(rows)-1, 0))
+	p.renderRows(e, d, rows, &out)
+	if len(rows) == 0 {
+		out.add("  "+e.th.dim.Render(e.tr.t(mPartsNone)), -1)
+	}
+	if !d.hasSeatAccounts() {
+		renderQuickHint(e, d, p.w, &out)
+	}
+	// Scroll so the selected row's first line is visible.
+	out.keepVisible(p.sel, p.h)
+	p.view, p.rowAt = out.fill(p.w, p.h, -1)
+}
+
+// renderRows draws every row, each group of one kind under a header that
+// counts it.
+func (p *participants) renderRows(e *env, d *partData, rows []partRow, out *taggedLines[int]) {
 	group := "\x00"
 	for ri, r := range rows {
-		g := "guest"
-		if r.account != nil {
-			g = r.account.Kind
-		}
-		if g != group {
+		if g := r.group(); g != group {
 			group = g
-			label := e.tr.t(mPartsGuests)
-			if r.account != nil {
-				label = kindLabel(e, g)
-			}
-			n := 0
-			for _, x := range rows {
-				if (x.account != nil && x.account.Kind == g) || (x.account == nil && g == "guest") {
-					n++
-				}
-			}
-			add(" "+th.dim.Render(label+" — "+fmt.Sprint(n)), -1)
+			out.add(groupHeader(e, rows, r), -1)
 		}
 		gutter := " "
 		if p.focused && p.sel == ri {
-			gutter = th.accentS.Render("›")
+			gutter = e.th.accentS.Render("›")
 		}
 		if r.guest != nil {
-			name := th.hueStyle(speakerHue(r.guest.Hue, r.guest.Name, "", nil)).Render(sanitize(r.guest.Name))
-			add(gutter+" "+name, ri)
+			name := e.th.hueStyle(speakerHue(r.guest.Hue, r.guest.Name, "", nil)).Render(sanitize(r.guest.Name))
+			out.add(gutter+" "+name, ri)
 			continue
 		}
-		a := r.account
-		hue := speakerHue(a.Hue, displayAccountName(*a), "", nil)
-		if a.ID == d.adminID && a.Hue == nil {
-			hue = accentHue
-		}
-		st := d.state(a.ID)
-		nameStyle := th.hueStyle(hue)
-		if seatKind(a.Kind) && (st == SeatOffline || st == SeatExited || st == SeatFailed) {
-			nameStyle = nameStyle.Faint(true)
-		}
-		var badge string
-		switch {
-		case a.ID == d.adminID:
-			badge = th.dim.Render(e.tr.t(mPartsYou))
-		case !seatKind(a.Kind):
-			badge = ""
-		case st == SeatStarting:
-			badge = th.dim.Render(p.frame + e.tr.t(mPartsStarting))
-		case st == SeatRunning:
-			badge = th.okS.Render(e.tr.t(mPartsRunning))
-		case st == SeatExited:
-			badge = th.dim.Render(e.tr.t(mPartsExited))
-		case st == SeatFailed:
-			badge = th.dangerS.Render(e.tr.t(mPartsFailed))
-		default:
-			badge = th.dim.Render(e.tr.t(mPartsOffline))
-		}
-		bw := ansi.StringWidth(badge)
-		name := nameStyle.Render(fit(sanitize(displayAccountName(*a)), max(w-3-bw, 1)))
-		add(gutter+" "+name+" "+badge, ri)
-		if s, ok := d.seats[a.ID]; ok && s.State == SeatRunning {
-			add("   "+th.dim.Render(orDash(s.Model)+" · "+orDash(s.Effort)), ri)
-			add("   "+th.dim.Render(e.tr.t(mUsage5h)+" "+pct(s.FiveHour)+" "+e.tr.t(mUsageWeek)+" "+pct(s.Weekly)+" "+e.tr.t(mUsageCtx)+" "+pct(s.Context)), ri)
-		}
-		if msg, ok := d.failed[a.ID]; ok && st == SeatFailed {
-			for _, l := range wrapText(msg, max(w-4, 4)) {
-				add("   "+th.dangerS.Render(l), ri)
-			}
+		p.renderAccount(e, d, r.account, gutter, ri, out)
+	}
+}
+
+// group is the kind a row is listed under; guests have their own.
+func (r partRow) group() string {
+	if r.account != nil {
+		return r.account.Kind
+	}
+	return "guest"
+}
+
+// groupHeader is "<kind> — <count>" for the group that r opens.
+func groupHeader(e *env, rows []partRow, r partRow) string {
+	g := r.group()
+	label := e.tr.t(mPartsGuests)
+	if r.account != nil {
+		label = kindLabel(e, g)
+	}
+	n := 0
+	for _, x := range rows {
+		if x.group() == g {
+			n++
 		}
 	}
-	if len(rows) == 0 {
-		add("  "+th.dim.Render(e.tr.t(mPartsNone)), -1)
+	return " " + e.th.dim.Render(label+" — "+fmt.Sprint(n))
+}
+
+// renderAccount draws an account's row: its name (faint while its seat is
+// down) and state badge, then a running seat's usage, or the reason its
+// start failed.
+func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter string, ri int, out *taggedLines[int]) {
+	th := e.th
+	hue := speakerHue(a.Hue, displayAccountName(*a), "", nil)
+	if a.ID == d.adminID && a.Hue == nil {
+		hue = accentHue
 	}
-	if !d.hasSeatAccounts() {
-		add("", -1)
-		for _, l := range wrapText(e.tr.t(mPartsHint), max(w-2, 4)) {
-			add(" "+th.text.Render(l), -1)
+	st := d.state(a.ID)
+	nameStyle := th.hueStyle(hue)
+	if seatKind(a.Kind) && (st == SeatOffline || st == SeatExited || st == SeatFailed) {
+		nameStyle = nameStyle.Faint(true)
+	}
+	badge := p.badge(e, d, a, st)
+	bw := ansi.StringWidth(badge)
+	name := nameStyle.Render(fit(sanitize(displayAccountName(*a)), max(p.w-3-bw, 1)))
+	out.add(gutter+" "+name+" "+badge, ri)
+	if s, ok := d.seats[a.ID]; ok && s.State == SeatRunning {
+		out.add("   "+th.dim.Render(orDash(s.Model)+" · "+orDash(s.Effort)), ri)
+		out.add("   "+th.dim.Render(e.tr.t(mUsage5h)+" "+pct(s.FiveHour)+" "+e.tr.t(mUsageWeek)+" "+pct(s.Weekly)+" "+e.tr.t(mUsageCtx)+" "+pct(s.Context)), ri)
+	}
+	if msg, ok := d.failed[a.ID]; ok && st == SeatFailed {
+		for _, l := range wrapText(msg, max(p.w-4, 4)) {
+			out.add("   "+th.dangerS.Render(l), ri)
 		}
-		for i, q := range quickKinds {
-			state := e.tr.t(mPartsNotFound)
-			if q.command == "" {
-				state = "—"
-			} else if _, ok := d.found[q.command]; ok {
-				state = e.tr.t(mPartsFound)
-			}
-			add(" "+th.accentS.Render(fmt.Sprint(i+1))+" "+th.text.Render(e.tr.t(mPartsQuick, e.tr.t(q.label), state)), -1)
+	}
+}
+
+// badge is an account's state label: "(you)" for the screen's admin, its
+// seat's state for a seat kind, nothing for the others.
+func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState) string {
+	th, tr := e.th, e.tr
+	switch {
+	case a.ID == d.adminID:
+		return th.dim.Render(tr.t(mPartsYou))
+	case !seatKind(a.Kind):
+		return ""
+	case st == SeatStarting:
+		return th.dim.Render(p.frame + tr.t(mPartsStarting))
+	case st == SeatRunning:
+		return th.okS.Render(tr.t(mPartsRunning))
+	case st == SeatExited:
+		return th.dim.Render(tr.t(mPartsExited))
+	case st == SeatFailed:
+		return th.dangerS.Render(tr.t(mPartsFailed))
+	}
+	return th.dim.Render(tr.t(mPartsOffline))
+}
+
+// renderQuickHint is the first-run hint: the 1/2/3 shortcuts and whether
+// each kind's usual command is on PATH.
+func renderQuickHint(e *env, d *partData, w int, out *taggedLines[int]) {
+	th := e.th
+	out.add("", -1)
+	for _, l := range wrapText(e.tr.t(mPartsHint), max(w-2, 4)) {
+		out.add(" "+th.text.Render(l), -1)
+	}
+	for i, q := range quickKinds {
+		state := e.tr.t(mPartsNotFound)
+		if q.command == "" {
+			state = "—"
+		} else if _, ok := d.found[q.command]; ok {
+			state = e.tr.t(mPartsFound)
 		}
+		out.add(" "+th.accentS.Render(fmt.Sprint(i+1))+" "+th.text.Render(e.tr.t(mPartsQuick, e.tr.t(q.label), state)), -1)
 	}
-	// Scroll so the selected row's first line is visible.
-	first := 0
-	for i, r := range at {
-		if r == p.sel && r >= 0 {
-			if i >= h {
-				first = i - h + 1
-			}
-			break
-		}
-	}
-	if first > 0 {
-		lines, at = append(lines[:1], lines[first+1:]...), append(at[:1], at[first+1:]...)
-	}
-	p.view = block(lines, w, h)
-	for len(at) < h {
-		at = append(at, -1)
-	}
-	p.rowAt = at[:h]
 }
 
 // displayAccountName is the name shown and addressed: nickname, else name.

@@ -128,3 +128,43 @@ func compose(w, h int, blocks []placed) string {
 	}
 	return b.String()
 }
+
+// taggedLines are a widget's lines with what each stands for (an item
+// index, a row id), so a click on a row finds what it shows.
+type taggedLines[T comparable] struct {
+	lines []string
+	tags  []T
+}
+
+func (t *taggedLines[T]) add(line string, tag T) {
+	t.lines = append(t.lines, line)
+	t.tags = append(t.tags, tag)
+}
+
+// keepVisible scrolls so the first line tagged tag shows within h lines,
+// by dropping lines under the first one (the widget's title).
+func (t *taggedLines[T]) keepVisible(tag T, h int) {
+	first := 0
+	for i, x := range t.tags {
+		if x == tag {
+			if i >= h {
+				first = i - h + 1
+			}
+			break
+		}
+	}
+	if first > 0 {
+		t.lines = append(t.lines[:1], t.lines[first+1:]...)
+		t.tags = append(t.tags[:1], t.tags[first+1:]...)
+	}
+}
+
+// fill returns exactly h lines of w cells and their h tags (none for the
+// padding).
+func (t *taggedLines[T]) fill(w, h int, none T) ([]string, []T) {
+	tags := t.tags
+	for len(tags) < h {
+		tags = append(tags, none)
+	}
+	return block(t.lines, w, h), tags[:h]
+}

@@ -219,6 +219,9 @@ func shortDate(e *env, t time.Time) string {
 	return t.Format("2006")
 }
 
+// render rebuilds the cached list (h lines of w cells) when dirty: the
+// title, the rows from the first that keeps the cursor visible, then "no
+// topics" or the load error.
 func (tl *topicList) render(e *env) {
 	if !tl.dirty && len(tl.view) == tl.h {
 		return
@@ -229,86 +232,94 @@ func (tl *topicList) render(e *env) {
 		tl.view, tl.rowID = nil, nil
 		return
 	}
-	th := e.th
-	var lines []string
-	var ids []string
-	title := th.title.Render(e.tr.t(mTopicsTitle))
-	lines = append(lines, " "+title)
-	ids = append(ids, "")
-
+	var out taggedLines[string]
+	out.add(" "+e.th.title.Render(e.tr.t(mTopicsTitle)), "")
 	rows := tl.rowIDs()
-	// Keep the cursor row visible: the list scrolls by whole rows.
+	for ri := tl.firstRow(h); ri < len(rows) && len(out.lines) < h; ri++ {
+		out.add(tl.rowLine(e, rows[ri], ri), rows[ri])
+	}
+	tl.renderFooter(e, &out)
+	tl.view, tl.rowID = out.fill(w, h, "")
+}
+
+// firstRow is the first row shown: the list scrolls by whole rows to keep
+// the cursor visible below the title (and the error, when there is one).
+func (tl *topicList) firstRow(h int) int {
 	avail := h - 1
 	if tl.err != nil {
 		avail--
 	}
-	first := 0
 	if tl.sel >= avail {
-		first = tl.sel - avail + 1
+		return tl.sel - avail + 1
 	}
-	for ri := first; ri < len(rows) && len(lines) < h; ri++ {
-		id := rows[ri]
-		gutter := " "
-		if tl.focused && tl.sel == ri {
-			gutter = th.accentS.Render("›")
+	return 0
+}
+
+// rowLine draws row ri (topic id): a gutter (› at the cursor), then the
+// "+ New topic" row or a topic's marker, name and date. The open topic is
+// highlighted; the unindexed open topic is the "+ New topic" row.
+func (tl *topicList) rowLine(e *env, id string, ri int) string {
+	gutter := " "
+	if tl.focused && tl.sel == ri {
+		gutter = e.th.accentS.Render("›")
+	}
+	current := id == tl.open || (id == newRowID && !tl.indexed(tl.open))
+	if id == newRowID {
+		row := fit(e.tr.t(mTopicNew), tl.w-1)
+		if current {
+			return gutter + e.th.sel.Render(row)
 		}
-		current := id == tl.open || (id == newRowID && !tl.indexed(tl.open))
-		var row string
-		if id == newRowID {
-			row = fit(e.tr.t(mTopicNew), w-1)
-			if current {
-				row = th.sel.Render(row)
-			} else {
-				row = th.accentS.Render(row)
-			}
-		} else {
-			t := tl.items[ri-1]
-			mark := " "
-			switch {
-			case t.Running:
-				mark = th.accentS.Render("●")
-			case tl.unread[t.ID]:
-				mark = th.text.Bold(true).Render("•")
-			}
-			date := shortDate(e, t.LastActivity)
-			nameW := w - 3 - ansi.StringWidth(date)
-			name := displayName(e, t)
-			if tl.renaming && current {
-				name = tl.rename.View()
-				date = ""
-				nameW = w - 3
-			}
-			txt := fit(name, max(nameW, 1)) + " " + date
-			if current {
-				txt = th.sel.Render(fit(txt, w-2))
-			} else if tl.unread[t.ID] {
-				txt = th.text.Bold(true).Render(txt)
-			} else {
-				txt = th.text.Render(txt)
-			}
-			row = mark + txt
+		return gutter + e.th.accentS.Render(row)
+	}
+	return gutter + tl.topicRow(e, tl.items[ri-1], current)
+}
+
+// topicRow is a topic's marker (● a seat runs, • unread), name and date;
+// the open topic shows the rename prompt in place while renaming.
+func (tl *topicList) topicRow(e *env, t TopicInfo, current bool) string {
+	th, w := e.th, tl.w
+	mark := " "
+	switch {
+	case t.Running:
+		mark = th.accentS.Render("●")
+	case tl.unread[t.ID]:
+		mark = th.text.Bold(true).Render("•")
+	}
+	date := shortDate(e, t.LastActivity)
+	nameW := w - 3 - ansi.StringWidth(date)
+	name := displayName(e, t)
+	if tl.renaming && current {
+		name = tl.rename.View()
+		date = ""
+		nameW = w - 3
+	}
+	txt := fit(name, max(nameW, 1)) + " " + date
+	switch {
+	case current:
+		txt = th.sel.Render(fit(txt, w-2))
+	case tl.unread[t.ID]:
+		txt = th.text.Bold(true).Render(txt)
+	default:
+		txt = th.text.Render(txt)
+	}
+	return mark + txt
+}
+
+// renderFooter adds "no topics yet" once the list is known to be empty,
+// or the reason it could not be read, as far as the height allows.
+func (tl *topicList) renderFooter(e *env, out *taggedLines[string]) {
+	if len(tl.items) == 0 && tl.started && tl.err == nil && len(out.lines) < tl.h {
+		out.add("  "+e.th.dim.Render(e.tr.t(mTopicNone)), "")
+	}
+	if tl.err == nil {
+		return
+	}
+	for _, l := range wrapText(e.tr.t(mTopicLoadFailed, tl.err), max(tl.w-2, 4)) {
+		if len(out.lines) >= tl.h {
+			break
 		}
-		lines = append(lines, gutter+row)
-		ids = append(ids, id)
+		out.add(" "+e.th.dangerS.Render(l), "")
 	}
-	if len(tl.items) == 0 && tl.started && tl.err == nil && len(lines) < h {
-		lines = append(lines, "  "+th.dim.Render(e.tr.t(mTopicNone)))
-		ids = append(ids, "")
-	}
-	if tl.err != nil {
-		for _, l := range wrapText(e.tr.t(mTopicLoadFailed, tl.err), max(w-2, 4)) {
-			if len(lines) >= h {
-				break
-			}
-			lines = append(lines, " "+th.dangerS.Render(l))
-			ids = append(ids, "")
-		}
-	}
-	tl.view = block(lines, w, h)
-	for len(ids) < h {
-		ids = append(ids, "")
-	}
-	tl.rowID = ids[:h]
 }
 
 // idAt returns the row's topic id at view row y ("" none, newRowID for +).
