@@ -22,7 +22,7 @@ func newAccountBook() accountBook {
 	return accountBook{
 		rosters: map[string][]room.Member{},
 		found:   map[string]string{},
-		panel:   &participants{dirty: true},
+		panel:   &participants{},
 	}
 }
 

@@ -45,7 +45,7 @@ func (m *Model) accountMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 		return nil, true
 	case lookPathDoneMsg:
 		m.accounts.found, m.accounts.home = msg.found, msg.home
-		m.accounts.panel.dirty = true
+		m.accounts.panel.changed()
 		return nil, true
 	case previewDoneMsg:
 		if ed := m.overlay.editor; ed != nil && msg.seq == ed.previewSeq {
@@ -165,8 +165,7 @@ func (m *Model) onRosterChanged(ev RosterChanged) {
 	m.accounts.rosters[ev.Topic] = ev.Roster
 	if ev.Topic == m.topics.open {
 		m.input.refreshCompletion(ev.Roster, m.env.selfName)
-		m.input.dirty = true
-		m.accounts.panel.dirty = true
+		m.accounts.panel.changed()
 	}
 }
 
@@ -183,8 +182,7 @@ func (m *Model) setAccounts(accs []AccountInfo) {
 	}
 	if self != m.env.selfName || !sameHue(hue, m.env.selfHue) {
 		m.env.selfName, m.env.selfHue = self, hue
-		m.env.gen++
-		m.invalidate()
+		m.env.gen++ // own posts are drawn apart: every cache redraws
 	}
 	for k, p := range m.seats.panes {
 		if a, ok := m.accounts.find(k.account); ok {
@@ -192,7 +190,7 @@ func (m *Model) setAccounts(accs []AccountInfo) {
 			p.hue = speakerHue(a.Hue, p.name, "", nil)
 		}
 	}
-	m.accounts.panel.dirty = true
+	m.accounts.panel.changed()
 }
 
 func sameHue(a, b *int) bool {

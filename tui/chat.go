@@ -34,13 +34,18 @@ type chatItem struct {
 	posts []room.Post
 	fold  bool
 
-	// render cache: lines are valid for (cw, csel, cday, cgen, cexp).
-	cw    int
-	csel  bool
-	cday  string
-	cgen  int
-	cexp  bool
-	lines []string
+	lines    []string      // rendered, valid while rendered matches
+	rendered itemRenderKey // what lines were rendered from
+}
+
+// itemRenderKey is everything an item's lines depend on besides its posts
+// (a fold that grows drops its lines instead).
+type itemRenderKey struct {
+	width    int
+	selected bool
+	day      string // the separator above it, "" for none
+	gen      int    // env.gen: theme, language, self
+	expanded bool
 }
 
 func (it *chatItem) key() string     { return it.posts[0].MessageID }
@@ -65,14 +70,32 @@ type chat struct {
 	sel     int // selected item (chat focus), -1 for none
 	focused bool
 
-	w, h    int
-	view    []string
-	rowItem []int // item index per view row, -1 for none
-	dirty   bool
+	w, h     int
+	version  int           // bumped when posts or folds change
+	view     []string      // h rendered lines of w cells
+	rowItem  []int         // item index per view row, -1 for none
+	rendered chatRenderKey // what view was rendered from
+}
+
+// chatRenderKey is everything the chat's view depends on; render redraws
+// only when it moved.
+type chatRenderKey struct {
+	w, h, gen                int
+	focused                  bool
+	sel, scroll              int
+	loading, loaded, hasMore bool
+	version                  int
 }
 
 func newChat() *chat {
-	return &chat{ids: map[string]bool{}, expanded: map[string]bool{}, sel: -1, dirty: true}
+	return &chat{ids: map[string]bool{}, expanded: map[string]bool{}, sel: -1}
+}
+
+// changed marks the posts or folds as moved, so the view redraws.
+func (c *chat) changed() { c.version++ }
+
+func (c *chat) renderKey(e *env) chatRenderKey {
+	return chatRenderKey{c.w, c.h, e.gen, c.focused, c.sel, c.scroll, c.loading, c.loaded, c.hasMore, c.version}
 }
 
 // foldable reports whether p may fold with the notice run that ends in q:
@@ -114,7 +137,7 @@ func (c *chat) add(e *env, posts ...room.Post) int {
 		n++
 	}
 	if n > 0 {
-		c.dirty = true
+		c.changed()
 	}
 	return n
 }
@@ -133,7 +156,7 @@ func (c *chat) prepend(posts []room.Post, hasMore bool) {
 	c.loading = false
 	c.loaded = true
 	if len(fresh) == 0 {
-		c.dirty = true
+		c.changed()
 		return
 	}
 	c.posts = append(fresh, c.posts...)
@@ -158,7 +181,7 @@ func (c *chat) rebuild() {
 	if c.sel >= len(c.items) {
 		c.sel = len(c.items) - 1
 	}
-	c.dirty = true
+	c.changed()
 }
 
 // postTime parses a post's RFC 3339 time; ok is false when it does not parse.
@@ -207,10 +230,11 @@ func (c *chat) itemLines(e *env, i int) []string {
 	sel := c.focused && c.sel == i
 	day := c.itemDay(e, i)
 	exp := c.expanded[it.key()]
-	if it.lines != nil && it.cw == c.w && it.csel == sel && it.cday == day && it.cgen == e.gen && it.cexp == exp {
+	k := itemRenderKey{width: c.w, selected: sel, day: day, gen: e.gen, expanded: exp}
+	if it.lines != nil && k == it.rendered {
 		return it.lines
 	}
-	it.cw, it.csel, it.cday, it.cgen, it.cexp = c.w, sel, day, e.gen, exp
+	it.rendered = k
 	it.lines = renderItem(e, it, c.w, sel, day, exp)
 	return it.lines
 }
@@ -339,12 +363,7 @@ func renderPost(e *env, p room.Post, gutter string, inner int) []string {
 }
 
 // setSize changes the chat's rectangle; caches re-render lazily.
-func (c *chat) setSize(w, h int) {
-	if c.w != w || c.h != h {
-		c.w, c.h = w, h
-		c.dirty = true
-	}
-}
+func (c *chat) setSize(w, h int) { c.w, c.h = w, h }
 
 // linesAbove counts rendered lines from the bottom until at least need are
 // known; it reports the count and whether the first item was reached.
@@ -382,10 +401,7 @@ func (c *chat) scrollBy(e *env, delta int) bool {
 	if maxScroll := max(total-c.h, 0); target > maxScroll {
 		target = maxScroll
 	}
-	if target != c.scroll {
-		c.scroll = target
-		c.dirty = true
-	}
+	c.scroll = target
 	return c.atTop(e) && c.hasMore && !c.loading
 }
 
@@ -396,12 +412,7 @@ func (c *chat) atTop(e *env) bool {
 }
 
 // toBottom jumps to the newest post.
-func (c *chat) toBottom() {
-	if c.scroll != 0 {
-		c.scroll = 0
-		c.dirty = true
-	}
-}
+func (c *chat) toBottom() { c.scroll = 0 }
 
 // moveSel moves the selection by delta items and scrolls it into view.
 func (c *chat) moveSel(e *env, delta int) {
@@ -414,7 +425,6 @@ func (c *chat) moveSel(e *env, delta int) {
 		c.sel = clampInt(c.sel+delta, 0, len(c.items)-1)
 	}
 	c.revealSel(e)
-	c.dirty = true
 }
 
 // revealSel scrolls so the selected item's header is on screen.
@@ -442,16 +452,17 @@ func (c *chat) toggleFold(i int) bool {
 	}
 	k := c.items[i].key()
 	c.expanded[k] = !c.expanded[k]
-	c.dirty = true
+	c.changed()
 	return true
 }
 
-// render rebuilds the cached view (h lines of w cells) when dirty.
+// render rebuilds the cached view (h lines of w cells) when its key moved.
 func (c *chat) render(e *env) {
-	if !c.dirty && len(c.view) == c.h {
+	k := c.renderKey(e)
+	if k == c.rendered && len(c.view) == c.h {
 		return
 	}
-	c.dirty = false
+	c.rendered = k
 	if c.w <= 0 || c.h <= 0 {
 		c.view, c.rowItem = nil, nil
 		return

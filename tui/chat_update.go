@@ -36,7 +36,6 @@ func (m *Model) historyCmd() tea.Cmd {
 		return nil
 	}
 	m.chat.loading = true
-	m.chat.dirty = true
 	b, topic, before := m.backend, m.topics.open, m.chat.oldest
 	return func() tea.Msg {
 		posts, more, err := b.History(topic, before, historyPage)
@@ -50,7 +49,6 @@ func (m *Model) onHistory(msg historyDoneMsg) {
 	}
 	if msg.err != nil {
 		m.chat.loading = false
-		m.chat.dirty = true
 		m.setStatus(stError, m.env.tr.t(mStHistoryFailed, msg.err))
 		return
 	}
@@ -74,8 +72,7 @@ func (m *Model) onPostDelivered(ev PostDelivered) []tea.Cmd {
 	if ev.Topic == m.topics.open {
 		m.chat.add(&m.env, ev.Post)
 	} else {
-		m.topics.unread[ev.Topic] = true
-		m.topics.dirty = true
+		m.topics.markUnread(ev.Topic)
 	}
 	return cmds
 }
@@ -119,6 +116,5 @@ func (m *Model) chatClick(y int) {
 	if i := m.chat.itemAt(y); i >= 0 {
 		m.chat.sel = i
 		m.chat.toggleFold(i)
-		m.chat.dirty = true
 	}
 }

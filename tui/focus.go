@@ -2,15 +2,13 @@ package tui
 
 import tea "charm.land/bubbletea/v2"
 
-// setFocus moves keyboard focus; the input bar's textarea follows.
+// setFocus moves keyboard focus; the widgets draw it (it is part of their
+// render keys) and the input bar's textarea follows.
 func (m *Model) setFocus(f Focus) tea.Cmd {
 	m.focus = f
 	m.chat.focused = f == FocusChat
-	m.chat.dirty = true
 	m.topics.focused = f == FocusTopics
-	m.topics.dirty = true
 	m.accounts.panel.focused = f == FocusParticipants
-	m.accounts.panel.dirty = true
 	if f == FocusChat && m.chat.sel < 0 {
 		m.chat.sel = len(m.chat.items) - 1
 	}

@@ -5,6 +5,28 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
+// screen is what View assembles besides the widgets' cached lines, all of
+// it rendered by afterUpdate after every message.
+type screen struct {
+	panes   []seatKey // the visible panes, in the order of layout.Panes
+	title   string    // the terminal window's title
+	overlay layer     // the open overlay, centred
+	popup   layer     // the @ popup, its left edge under the '@'
+	cursor  cursorAt  // where the real cursor goes
+}
+
+// layer is a rendered box and where it goes; an empty box is none.
+type layer struct {
+	box  string
+	x, y int
+}
+
+// cursorAt is a position for the terminal's real cursor.
+type cursorAt struct {
+	x, y int
+	ok   bool // false: no cursor (an overlay is open, or nothing to type into)
+}
+
 // afterUpdate runs after every message: it lays the screen out, asks seats
 // to follow their panes' sizes, and re-renders what moved into the
 // widgets' caches, so View only assembles (docs/design.md §14).
@@ -18,6 +40,7 @@ func (m *Model) afterUpdate() []tea.Cmd {
 	m.resizeSeats(vis)
 	cmds = append(cmds, m.flushOps(), m.tickSpinner())
 	m.renderWidgets(vis)
+	m.renderScreen(vis)
 	return cmds
 }
 
@@ -51,16 +74,117 @@ func (m *Model) renderWidgets(vis []seatKey) {
 	m.accounts.panel.render(&m.env, m.partData())
 }
 
-// View assembles the cached widget strings into the screen; overlays are
-// composited with the Lip Gloss compositor. It never renders widgets.
+// renderScreen renders what View places over and around the widgets: the
+// status line, the window title, the open overlay or the @ popup, and the
+// real cursor's position. Overlays are only drawn when View shows them.
+func (m *Model) renderScreen(vis []seatKey) {
+	sc := &m.screen
+	sc.panes = vis
+	sc.title = m.windowTitle()
+	m.renderStatus()
+	sc.overlay, sc.popup, sc.cursor = layer{}, layer{}, cursorAt{}
+	if m.width <= 0 || m.height <= 0 || m.quitting {
+		return
+	}
+	sc.overlay = m.renderOverlay()
+	if m.overlay.open == ovNone && m.focus == FocusInput {
+		sc.popup = m.renderPopup()
+	}
+	sc.cursor = m.placeCursor(vis)
+}
+
+// windowTitle names the open topic.
+func (m *Model) windowTitle() string {
+	return "Pullcept — " + m.topics.nameOf(&m.env, m.topics.open)
+}
+
+// renderOverlay draws the open overlay, centred on the screen.
+func (m *Model) renderOverlay() layer {
+	var box string
+	switch m.overlay.open {
+	case ovHelp:
+		box = helpView(&m.env, m.width, m.height, m.overlay.helpOff)
+	case ovPicker:
+		box = m.overlay.picker.view(&m.env, min(m.width, 72), min(m.height, 20))
+	case ovDialog:
+		box = m.overlay.dialog.view(&m.env, m.width)
+	case ovEditor:
+		box = m.overlay.editor.view(&m.env, m.width, m.height)
+	default:
+		return layer{}
+	}
+	bw, bh := lipgloss.Size(box)
+	return layer{box, max((m.width-bw)/2, 0), max((m.height-bh)/2, 0)}
+}
+
+// renderPopup draws the @ popup with its bottom edge on the input bar's top
+// row, kept on screen.
+func (m *Model) renderPopup() layer {
+	box, atX := m.input.popupView(&m.env)
+	if box == "" {
+		return layer{}
+	}
+	bh := lipgloss.Height(box)
+	x := clampInt(m.layout.Input.X+atX, 0, max(m.width-lipgloss.Width(box), 0))
+	y := max(m.layout.Input.Y-bh+1, 0)
+	return layer{box, x, y}
+}
+
+// placeCursor puts the real terminal cursor at the input caret (so an IME
+// candidate window follows it) or at the focused seat's cursor.
+func (m *Model) placeCursor(vis []seatKey) cursorAt {
+	if m.overlay.open != ovNone {
+		return cursorAt{}
+	}
+	switch m.focus {
+	case FocusInput:
+		if x, y, ok := m.input.caret(); ok {
+			return cursorAt{m.layout.Input.X + x, m.layout.Input.Y + y, true}
+		}
+	case FocusPane:
+		for i, k := range vis {
+			if k == m.focusPane && i < len(m.layout.Panes) {
+				if x, y, ok := m.seats.panes[k].cursor(m.layout.Panes[i]); ok {
+					return cursorAt{x, y, true}
+				}
+			}
+		}
+	}
+	return cursorAt{}
+}
+
+// View assembles the cached strings into the screen; overlays are
+// composited with the Lip Gloss compositor. It renders nothing itself.
 func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "Pullcept — " + m.topics.nameOf(&m.env, m.topics.open)
+	v.WindowTitle = m.screen.title
 	if m.width <= 0 || m.height <= 0 || m.quitting {
 		return v
 	}
+	content := compose(m.width, m.height, m.blocks())
+	var layers []*lipgloss.Layer
+	if o := m.screen.overlay; o.box != "" {
+		layers = append(layers, lipgloss.NewLayer(o.box).X(o.x).Y(o.y).Z(2))
+	}
+	if p := m.screen.popup; p.box != "" {
+		layers = append(layers, lipgloss.NewLayer(p.box).X(p.x).Y(p.y).Z(1))
+	}
+	if len(layers) > 0 {
+		base := lipgloss.NewLayer(content)
+		content = lipgloss.NewCompositor(append([]*lipgloss.Layer{base}, layers...)...).Render()
+	}
+	v.SetContent(content)
+	if c := m.screen.cursor; c.ok {
+		v.Cursor = tea.NewCursor(c.x, c.y)
+		v.Cursor.Blink = false
+	}
+	return v
+}
+
+// blocks are the widgets' cached lines at their rectangles.
+func (m *Model) blocks() []placed {
 	blocks := make([]placed, 0, 8)
 	add := func(r rect, lines []string) {
 		if !r.empty() && len(lines) == r.H {
@@ -71,71 +195,11 @@ func (m *Model) View() tea.View {
 	add(m.layout.Chat, m.chat.view)
 	add(m.layout.Participants, m.accounts.panel.view)
 	add(m.layout.Input, m.input.view)
-	vis := m.visiblePanes()
-	for i, k := range vis {
+	for i, k := range m.screen.panes {
 		if i < len(m.layout.Panes) {
 			add(m.layout.Panes[i], m.seats.panes[k].view)
 		}
 	}
-	add(m.layout.Status, []string{m.statusView()})
-	content := compose(m.width, m.height, blocks)
-
-	var layers []*lipgloss.Layer
-	switch m.overlay.open {
-	case ovHelp:
-		layers = append(layers, centred(helpView(&m.env, m.width, m.height, m.overlay.helpOff), m.width, m.height))
-	case ovPicker:
-		layers = append(layers, centred(m.overlay.picker.view(&m.env, min(m.width, 72), min(m.height, 20)), m.width, m.height))
-	case ovDialog:
-		layers = append(layers, centred(m.overlay.dialog.view(&m.env, m.width), m.width, m.height))
-	case ovEditor:
-		layers = append(layers, centred(m.overlay.editor.view(&m.env, m.width, m.height), m.width, m.height))
-	}
-	if m.overlay.open == ovNone && m.focus == FocusInput {
-		if box, atX := m.input.popupView(&m.env); box != "" {
-			bh := lipgloss.Height(box)
-			x := clampInt(m.layout.Input.X+atX, 0, max(m.width-lipgloss.Width(box), 0))
-			y := max(m.layout.Input.Y-bh+1, 0)
-			layers = append(layers, lipgloss.NewLayer(box).X(x).Y(y).Z(1))
-		}
-	}
-	if len(layers) > 0 {
-		base := lipgloss.NewLayer(content)
-		content = lipgloss.NewCompositor(append([]*lipgloss.Layer{base}, layers...)...).Render()
-	}
-	v.SetContent(content)
-	v.Cursor = m.cursor()
-	return v
-}
-
-func centred(box string, w, h int) *lipgloss.Layer {
-	bw, bh := lipgloss.Size(box)
-	return lipgloss.NewLayer(box).X(max((w-bw)/2, 0)).Y(max((h-bh)/2, 0)).Z(2)
-}
-
-// cursor places the real terminal cursor: at the input caret (so an IME
-// candidate window follows it) or at the focused seat's cursor.
-func (m *Model) cursor() *tea.Cursor {
-	if m.overlay.open != ovNone {
-		return nil
-	}
-	switch m.focus {
-	case FocusInput:
-		if x, y, ok := m.input.caret(); ok {
-			c := tea.NewCursor(m.layout.Input.X+x, m.layout.Input.Y+y)
-			c.Blink = false
-			return c
-		}
-	case FocusPane:
-		for i, k := range m.visiblePanes() {
-			if k == m.focusPane && i < len(m.layout.Panes) {
-				if x, y, ok := m.seats.panes[k].cursor(m.layout.Panes[i]); ok {
-					c := tea.NewCursor(x, y)
-					c.Blink = false
-					return c
-				}
-			}
-		}
-	}
-	return nil
+	add(m.layout.Status, []string{m.status.view})
+	return blocks
 }

@@ -44,13 +44,27 @@ func (c *completion) open() bool {
 // inputBar is the multi-line composer with the @ popup.
 type inputBar struct {
 	ta      textarea.Model
-	comp    completion
-	sending bool
-	w       int
-	view    []string
-	dirty   bool
+	comp    completion // the @ popup's state
+	sending bool       // a post is on its way: Send waits for its answer
 	focused bool
+
+	w        int
+	version  int            // bumped when the text or caret moved
+	view     []string       // the rendered bar
+	rendered inputRenderKey // what view was rendered from
 }
+
+// inputRenderKey is everything the bar's view depends on (the popup is
+// drawn apart, over the screen).
+type inputRenderKey struct {
+	w, h, gen int
+	focused   bool
+	sending   bool
+	version   int
+}
+
+// changed marks the text, caret or styles as moved, so the bar redraws.
+func (ib *inputBar) changed() { ib.version++ }
 
 func newInputBar(e *env, keys *KeyMap) *inputBar {
 	ta := textarea.New()
@@ -72,7 +86,7 @@ func newInputBar(e *env, keys *KeyMap) *inputBar {
 	ta.KeyMap.SelectAll = key.NewBinding()
 	ta.KeyMap.TransposeCharacterBackward = key.NewBinding()
 	ta.Placeholder = e.tr.t(mInputPlaceholder)
-	ib := &inputBar{ta: ta, dirty: true}
+	ib := &inputBar{ta: ta}
 	ib.applyTheme(e)
 	return ib
 }
@@ -90,7 +104,7 @@ func (ib *inputBar) applyTheme(e *env) {
 	st.Blurred.EndOfBuffer = lipgloss.NewStyle()
 	ib.ta.SetStyles(st)
 	ib.ta.Placeholder = e.tr.t(mInputPlaceholder)
-	ib.dirty = true
+	ib.changed()
 }
 
 // setWidth sizes the textarea to the bar's inner width (inside the border).
@@ -98,13 +112,11 @@ func (ib *inputBar) setWidth(w int) {
 	if ib.w != w {
 		ib.w = w
 		ib.ta.SetWidth(max(w-2, 1))
-		ib.dirty = true
 	}
 }
 
 func (ib *inputBar) setFocus(on bool) tea.Cmd {
 	ib.focused = on
-	ib.dirty = true
 	if on {
 		return ib.ta.Focus()
 	}
@@ -120,7 +132,7 @@ func (ib *inputBar) value() string { return ib.ta.Value() }
 // setValue replaces the text, caret at the end.
 func (ib *inputBar) setValue(s string) {
 	ib.ta.SetValue(s)
-	ib.dirty = true
+	ib.changed()
 }
 
 // restore puts a refused post's original text back (DESIGN §3 "The UI
@@ -138,7 +150,7 @@ func (ib *inputBar) restore(original string) {
 func (ib *inputBar) update(msg tea.Msg, roster []room.Member, self string) tea.Cmd {
 	var cmd tea.Cmd
 	ib.ta, cmd = ib.ta.Update(msg)
-	ib.dirty = true
+	ib.changed()
 	ib.refreshCompletion(roster, self)
 	return cmd
 }
@@ -217,7 +229,7 @@ func (ib *inputBar) pick(roster []room.Member, self string) {
 	}
 	ib.ta, _ = ib.ta.Update(tea.KeyPressMsg{Code: tea.KeyBackspace}) // the '@'
 	ib.ta.InsertString("@" + name + " ")
-	ib.dirty = true
+	ib.changed()
 	ib.refreshCompletion(roster, self)
 }
 
@@ -225,7 +237,6 @@ func (ib *inputBar) pick(roster []room.Member, self string) {
 func (ib *inputBar) closePopup() {
 	c := &ib.comp
 	c.closed, c.closedRow, c.closedCol = true, c.row, c.col
-	ib.dirty = true
 }
 
 // movePopup moves the popup's selection, wrapping around.
@@ -235,16 +246,16 @@ func (ib *inputBar) movePopup(delta int) {
 		return
 	}
 	c.sel = (c.sel + delta + len(c.items)) % len(c.items)
-	ib.dirty = true
 }
 
 // render draws the bar: a rounded frame (accent when focused) whose top
 // edge carries the key hint, around the textarea.
 func (ib *inputBar) render(e *env, h int) {
-	if !ib.dirty && len(ib.view) == h {
+	k := inputRenderKey{ib.w, h, e.gen, ib.focused, ib.sending, ib.version}
+	if k == ib.rendered && len(ib.view) == h {
 		return
 	}
-	ib.dirty = false
+	ib.rendered = k
 	w := ib.w
 	if w < 2 || h < 2 {
 		ib.view = block(nil, w, h)

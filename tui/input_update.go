@@ -51,7 +51,6 @@ func (m *Model) postCmd(text string) tea.Cmd {
 func (m *Model) onPostDone(msg postDoneMsg) []tea.Cmd {
 	tr := m.env.tr
 	m.input.sending = false
-	m.input.dirty = true
 	switch {
 	case msg.err != nil:
 		m.input.restore(msg.original)

@@ -70,7 +70,8 @@ type Model struct {
 	seats    seatArea    // the open topic's seats and their panes
 	status   statusLine  // the bottom line's latest report
 
-	quitting bool // Quit is on its way: View draws nothing more
+	screen   screen // what View assembles besides the widgets' lines
+	quitting bool   // Quit is on its way: View draws nothing more
 }
 
 // New builds the root model. It returns ErrNoBackend for a nil backend and
@@ -129,6 +130,7 @@ func (m *Model) Init() tea.Cmd {
 		m.topics.open = m.opts.StartTopic
 		start = m.openTopicCmd(m.topics.open)
 	}
+	m.screen.title = m.windowTitle() // View may come before the first Update
 	return tea.Batch(
 		waitEvents(m.backend),
 		waitScreens(m.backend, m.seats.screenGen),
@@ -203,15 +205,6 @@ func (m *Model) setDark(dark bool) {
 		return
 	}
 	m.env.th = newTheme(dark)
-	m.env.gen++
+	m.env.gen++ // every render key holds gen: all caches redraw
 	m.input.applyTheme(&m.env)
-	m.invalidate()
-}
-
-// invalidate drops every render cache (theme, language or self changed).
-func (m *Model) invalidate() {
-	m.chat.dirty = true
-	m.input.dirty = true
-	m.topics.dirty = true
-	m.accounts.panel.dirty = true
 }

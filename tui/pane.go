@@ -16,13 +16,13 @@ type seatKey struct{ topic, account string }
 // moved, and never styles cells one by one (STYLE §8).
 type pane struct {
 	key   seatKey
-	name  string
-	hue   int
-	state SeatState
-	exit  int
+	name  string    // the account's display name, in the border
+	hue   int       // the account's colour for the name
+	state SeatState // as the last Seats() said
+	exit  int       // exit code, shown while state is SeatExited
 
-	snap PaneSnapshot
-	has  bool
+	snap PaneSnapshot // the seat's screen as last read
+	has  bool         // snap holds a real snapshot (the cursor shows)
 
 	// Scrollback mode: sb holds the lines above the screen, sbOff how many
 	// rows the view sits above the live bottom.
@@ -33,15 +33,22 @@ type pane struct {
 	// cols×rows last asked of the seat (Resize / StartSeat).
 	cols, rows int
 
-	// render cache
-	cver   uint64
-	cw, ch int
-	cfocus bool
-	cstate SeatState
-	cgen   int
-	cscr   int // sbOff when cached (-1 when not scrolling)
-	cname  string
-	view   []string
+	view     []string      // the rendered pane, nil to force a redraw
+	rendered paneRenderKey // what view was rendered from
+}
+
+// paneRenderKey is what a pane's view is rendered from besides the rows
+// of its snapshot, which Version stands for. The hue and exit code are not
+// in it (as before keys had a type): a change to either alone shows at the
+// pane's next redraw.
+type paneRenderKey struct {
+	version uint64 // the snapshot's
+	w, h    int
+	focused bool
+	state   SeatState
+	gen     int
+	scroll  int // sbOff while scrolling, -1 otherwise
+	name    string
 }
 
 // innerSize is the terminal area inside a pane's border.
@@ -62,15 +69,15 @@ func paneStateLabel(e *env, p *pane) string {
 // render draws the pane at r; focused adds the accent border and the leave
 // hint. Cached until something it shows changed.
 func (p *pane) render(e *env, r rect, focused bool) []string {
-	scr := -1
+	scroll := -1
 	if p.scrolling {
-		scr = p.sbOff
+		scroll = p.sbOff
 	}
-	if p.view != nil && p.cver == p.snap.Version && p.cw == r.W && p.ch == r.H && p.cfocus == focused &&
-		p.cstate == p.state && p.cgen == e.gen && p.cscr == scr && p.cname == p.name {
+	k := paneRenderKey{p.snap.Version, r.W, r.H, focused, p.state, e.gen, scroll, p.name}
+	if p.view != nil && k == p.rendered {
 		return p.view
 	}
-	p.cver, p.cw, p.ch, p.cfocus, p.cstate, p.cgen, p.cscr, p.cname = p.snap.Version, r.W, r.H, focused, p.state, e.gen, scr, p.name
+	p.rendered = k
 	w, h := r.W, r.H
 	if w < 4 || h < 3 {
 		p.view = block(nil, w, h)

@@ -55,14 +55,33 @@ var quickKinds = []quickKind{
 // participants is the right column: accounts grouped by kind with their
 // seat state in the open topic, usage fields per running seat, and guests.
 type participants struct {
-	sel     int
+	sel     int // cursor row among partData.rows()
 	focused bool
-	w, h    int
-	view    []string
-	rowAt   []int // selectable row index per view row, -1 none
-	dirty   bool
 	frame   string // spinner frame while any seat starts
+
+	w, h     int
+	version  int            // bumped when what partData holds changed
+	view     []string       // h rendered lines of w cells
+	rowAt    []int          // selectable row index per view row, -1 none
+	rendered panelRenderKey // what view was rendered from
 }
+
+// panelRenderKey is everything the panel's view depends on; the data it
+// draws is owned elsewhere, whose changes bump version.
+type panelRenderKey struct {
+	w, h, gen int
+	focused   bool
+	sel       int
+	frame     string
+	version   int
+}
+
+func (p *participants) renderKey(e *env) panelRenderKey {
+	return panelRenderKey{p.w, p.h, e.gen, p.focused, p.sel, p.frame, p.version}
+}
+
+// changed marks the accounts, roster or seats it draws as moved.
+func (p *participants) changed() { p.version++ }
 
 // partData is what the panel draws, gathered by the root model.
 type partData struct {
@@ -163,7 +182,6 @@ func orDash(s string) string {
 // move moves the cursor by delta among n rows.
 func (p *participants) move(delta, n int) {
 	p.sel = clampInt(p.sel+delta, 0, max(n-1, 0))
-	p.dirty = true
 }
 
 // click moves the cursor to the row drawn at view row y, if any.
@@ -174,20 +192,16 @@ func (p *participants) click(y int) {
 }
 
 // setSize changes the panel's rectangle.
-func (p *participants) setSize(w, h int) {
-	if p.w != w || p.h != h {
-		p.w, p.h, p.dirty = w, h, true
-	}
-}
+func (p *participants) setSize(w, h int) { p.w, p.h = w, h }
 
-// render rebuilds the cached panel (h lines of w cells) when dirty: the
+// render rebuilds the cached panel (h lines of w cells) when its key moved: the
 // title, each kind's group of accounts, guests, and the first-run hint
 // while no AI account exists.
 func (p *participants) render(e *env, d *partData) {
-	if !p.dirty && len(p.view) == p.h {
+	if k := p.renderKey(e); k == p.rendered && len(p.view) == p.h {
 		return
 	}
-	p.dirty = false
+	defer func() { p.rendered = p.renderKey(e) }() // after the cursor is clamped
 	if p.w <= 0 || p.h <= 0 {
 		p.view, p.rowAt = nil, nil
 		return

@@ -16,7 +16,6 @@ func toParticipants(t *testing.T, m *Model, id string) {
 	for i, r := range rows {
 		if r.account != nil && r.account.ID == id {
 			m.accounts.panel.sel = i
-			m.accounts.panel.dirty = true
 			send(t, m, press("esc"))
 			send(t, m, press("shift+tab"))
 			if m.focus != FocusParticipants {

@@ -144,7 +144,7 @@ func (m *Model) startCmd(accountID string) tea.Cmd {
 	}
 	m.seats.starting[k] = true
 	delete(m.seats.failed, k)
-	m.accounts.panel.dirty = true
+	m.accounts.panel.changed()
 	cols, rows := m.prospectiveSize()
 	b := m.backend
 	return func() tea.Msg {
@@ -192,7 +192,7 @@ func (m *Model) onStartDone(msg startDoneMsg) []tea.Cmd {
 	if msg.err == nil {
 		m.topics.setRunning(msg.seat.topic, true)
 	}
-	m.accounts.panel.dirty = true
+	m.accounts.panel.changed()
 	if msg.seat.topic == m.topics.open {
 		return []tea.Cmd{m.seatsCmd()}
 	}
@@ -245,8 +245,7 @@ func (m *Model) onSpinnerTick(msg spinner.TickMsg) []tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.seats.spin, cmd = m.seats.spin.Update(msg)
-	m.accounts.panel.dirty = true
-	return []tea.Cmd{cmd}
+	return []tea.Cmd{cmd} // tickSpinner hands the panel the new frame
 }
 
 // tickSpinner keeps the "starting" spinner turning while any seat starts,
@@ -261,9 +260,7 @@ func (m *Model) tickSpinner() tea.Cmd {
 	if m.seats.spinning && m.seats.anyStarting() {
 		frame = m.seats.spin.View() + " "
 	}
-	if p := m.accounts.panel; frame != p.frame {
-		p.frame, p.dirty = frame, true
-	}
+	m.accounts.panel.frame = frame
 	return cmd
 }
 
@@ -307,7 +304,7 @@ func (m *Model) applySeats(ss []SeatInfo) {
 		}
 	}
 	m.syncPanes()
-	m.accounts.panel.dirty = true
+	m.accounts.panel.changed()
 }
 
 // syncPanes keeps one pane per seat of the open topic (starting, running or

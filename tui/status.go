@@ -16,12 +16,24 @@ const (
 	stError
 )
 
-// statusLine is the bottom line's report: the latest thing that happened
-// (docs/design.md §10: what happens to seats and logs is never silent). A
-// report stays until a newer one replaces it.
+// statusLine is the bottom line: the latest report on the left
+// (docs/design.md §10: what happens to seats and logs is never silent),
+// the open topic, how many sit in its room and the help key on the right.
+// A report stays until a newer one replaces it.
 type statusLine struct {
 	text  string
 	level statusLevel
+
+	view     string          // the rendered line
+	rendered statusRenderKey // what view was rendered from
+}
+
+// statusRenderKey is everything the status line depends on.
+type statusRenderKey struct {
+	width, gen int
+	text       string
+	level      statusLevel
+	right      string
 }
 
 func (m *Model) setStatus(level statusLevel, text string) {
@@ -37,27 +49,37 @@ func (m *Model) clearWelcome() {
 	}
 }
 
-// statusView is the bottom line: the latest status on the left, the open
-// topic, how many sit in its room, and the help key on the right.
-func (m *Model) statusView() string {
-	th := m.env.th
+// renderStatus refreshes the status line for the open topic.
+func (m *Model) renderStatus() {
 	right := m.topics.nameOf(&m.env, m.topics.open)
-	if n := len(m.accounts.rosters[m.topics.open]); n > 0 {
+	if n := len(m.roster()); n > 0 {
 		right += " · " + fmt.Sprint(n)
 	}
 	right += " · " + m.env.tr.t(mStHelpHint) + " "
-	rw := ansi.StringWidth(right)
-	leftW := max(m.width-rw-1, 0)
+	m.status.render(&m.env, m.width, right)
+}
+
+// render draws the line at width cells: the report cut to what the right
+// part leaves, or alone when that is too little.
+func (s *statusLine) render(e *env, width int, right string) {
+	k := statusRenderKey{width, e.gen, s.text, s.level, right}
+	if k == s.rendered {
+		return
+	}
+	s.rendered = k
+	th := e.th
+	leftW := max(width-ansi.StringWidth(right)-1, 0)
 	st := th.text
-	switch m.status.level {
+	switch s.level {
 	case stWarn:
 		st = th.accentS
 	case stError:
 		st = th.dangerS
 	}
-	left := " " + strings.ReplaceAll(m.status.text, "\n", " ")
+	left := " " + strings.ReplaceAll(s.text, "\n", " ")
 	if leftW < 8 {
-		return fit(st.Render(left), m.width)
+		s.view = fit(st.Render(left), width)
+		return
 	}
-	return fit(st.Render(fit(left, leftW)), leftW) + " " + th.dim.Render(right)
+	s.view = fit(st.Render(fit(left, leftW)), leftW) + " " + th.dim.Render(right)
 }

@@ -14,24 +14,42 @@ import (
 // newest activity first; a "+ New topic" row stands for the open topic while
 // it is not indexed yet. Markers: ● a seat runs there, • unread posts.
 type topicList struct {
-	items   []TopicInfo
-	unread  map[string]bool
-	open    string
-	err     error
-	sel     int // cursor row among rows() when focused
+	items   []TopicInfo     // indexed topics, newest activity first
+	unread  map[string]bool // topics with posts not seen yet, by id
+	open    string          // the open topic's id: results for others are dropped
+	err     error           // the last Topics() failure, shown under the list
+	started bool            // the first Topics() answer arrived
+	sel     int             // cursor row among rowIDs() when focused
 	focused bool
 
-	renaming bool
-	rename   textinput.Model
-
-	w, h    int
-	view    []string
-	rowID   []string // topic id per view row ("" header, newRowID for + New)
-	dirty   bool
-	started bool // the first Topics() answer arrived
+	renaming bool            // the rename prompt replaces the open topic's row
+	rename   textinput.Model // the prompt
 
 	reloads coalesced // Topics() reads
+
+	w, h     int
+	version  int             // bumped when items, markers or the prompt change
+	view     []string        // h rendered lines of w cells
+	rowID    []string        // topic id per view row ("" header, newRowID for + New)
+	rendered topicsRenderKey // what view was rendered from
 }
+
+// topicsRenderKey is everything the list's view depends on.
+type topicsRenderKey struct {
+	w, h, gen int
+	focused   bool
+	sel       int
+	open      string
+	renaming  bool
+	version   int
+}
+
+func (tl *topicList) renderKey(e *env) topicsRenderKey {
+	return topicsRenderKey{tl.w, tl.h, e.gen, tl.focused, tl.sel, tl.open, tl.renaming, tl.version}
+}
+
+// changed marks the items, markers or prompt as moved, so the view redraws.
+func (tl *topicList) changed() { tl.version++ }
 
 // newRowID marks the "+ New topic" row in rowID.
 const newRowID = "\x00new"
@@ -39,7 +57,7 @@ const newRowID = "\x00new"
 func newTopicList() *topicList {
 	ti := *newField("")
 	ti.CharLimit = 200
-	return &topicList{unread: map[string]bool{}, rename: ti, dirty: true}
+	return &topicList{unread: map[string]bool{}, rename: ti}
 }
 
 // setTopics replaces the list, newest activity first (ties by name, id).
@@ -50,7 +68,27 @@ func (tl *topicList) setTopics(ts []TopicInfo) {
 	tl.started = true
 	tl.err = nil
 	tl.selectID(cur)
-	tl.dirty = true
+	tl.changed()
+}
+
+// setError keeps the reason Topics() failed; the list shows it.
+func (tl *topicList) setError(err error) {
+	tl.err = err
+	tl.changed()
+}
+
+// markUnread marks a topic that got a post while another was open.
+func (tl *topicList) markUnread(id string) {
+	tl.unread[id] = true
+	tl.changed()
+}
+
+// openTopic makes id the open topic: read, and no longer being renamed.
+func (tl *topicList) openTopic(id string) {
+	tl.open = id
+	delete(tl.unread, id)
+	tl.renaming = false
+	tl.changed()
 }
 
 func sortTopics(ts []TopicInfo) {
@@ -92,14 +130,14 @@ func (tl *topicList) touch(id string, at time.Time) bool {
 		sortTopics(tl.items)
 		tl.selectID(cur)
 	}
-	tl.dirty = true
+	tl.changed()
 	return true
 }
 
 func (tl *topicList) setRunning(id string, running bool) {
 	if i := tl.find(id); i >= 0 && tl.items[i].Running != running {
 		tl.items[i].Running = running
-		tl.dirty = true
+		tl.changed()
 	}
 }
 
@@ -132,15 +170,10 @@ func (tl *topicList) selectID(id string) {
 }
 
 // setSize changes the list's rectangle.
-func (tl *topicList) setSize(w, h int) {
-	if tl.w != w || tl.h != h {
-		tl.w, tl.h, tl.dirty = w, h, true
-	}
-}
+func (tl *topicList) setSize(w, h int) { tl.w, tl.h = w, h }
 
 func (tl *topicList) move(delta int) {
 	tl.sel = clampInt(tl.sel+delta, 0, len(tl.items))
-	tl.dirty = true
 }
 
 // startRename opens the inline name prompt on item i, filled with its name.
@@ -149,21 +182,21 @@ func (tl *topicList) startRename(i int) {
 	tl.rename.SetValue(tl.items[i].Name)
 	tl.rename.CursorEnd()
 	tl.rename.Focus()
-	tl.dirty = true
+	tl.changed()
 }
 
 // endRename closes the prompt (its value stays readable).
 func (tl *topicList) endRename() {
 	tl.renaming = false
 	tl.rename.Blur()
-	tl.dirty = true
+	tl.changed()
 }
 
 // updateRename hands a key or paste to the prompt.
 func (tl *topicList) updateRename(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	tl.rename, cmd = tl.rename.Update(msg)
-	tl.dirty = true
+	tl.changed()
 	return cmd
 }
 
@@ -219,14 +252,15 @@ func shortDate(e *env, t time.Time) string {
 	return t.Format("2006")
 }
 
-// render rebuilds the cached list (h lines of w cells) when dirty: the
+// render rebuilds the cached list (h lines of w cells) when its key moved: the
 // title, the rows from the first that keeps the cursor visible, then "no
 // topics" or the load error.
 func (tl *topicList) render(e *env) {
-	if !tl.dirty && len(tl.view) == tl.h {
+	k := tl.renderKey(e)
+	if k == tl.rendered && len(tl.view) == tl.h {
 		return
 	}
-	tl.dirty = false
+	tl.rendered = k
 	w, h := tl.w, tl.h
 	if w <= 0 || h <= 0 {
 		tl.view, tl.rowID = nil, nil

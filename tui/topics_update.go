@@ -132,7 +132,6 @@ func (m *Model) onTopicOpened(msg topicOpenedMsg) []tea.Cmd {
 	if msg.err != nil {
 		m.chat.loading = false
 		m.chat.loaded = true
-		m.chat.dirty = true
 		m.setStatus(stError, m.env.tr.t(mStTopicFailed, msg.err))
 		return nil
 	}
@@ -149,8 +148,7 @@ func (m *Model) onTopicsLoaded(msg topicsLoadedMsg) []tea.Cmd {
 		again = append(again, m.loadTopicsCmd())
 	}
 	if msg.err != nil {
-		m.topics.err = msg.err
-		m.topics.dirty = true
+		m.topics.setError(msg.err)
 		return again
 	}
 	m.topics.setTopics(msg.topics)
@@ -201,11 +199,8 @@ func (m *Model) switchTopic(id string) []tea.Cmd {
 	if old != "" && !m.topics.indexed(old) && len(m.seats.infos) == 0 && !m.seats.anyStartingIn(old) {
 		cmds = append(cmds, m.closeRoomCmd(old))
 	}
-	m.topics.open = id
+	m.topics.openTopic(id)
 	m.clearWelcome()
-	delete(m.topics.unread, id)
-	m.topics.renaming = false
-	m.topics.dirty = true
 	m.chat = newChat()
 	m.chat.loading = true
 	m.chat.focused = m.focus == FocusChat
@@ -214,7 +209,7 @@ func (m *Model) switchTopic(id string) []tea.Cmd {
 		m.setFocus(FocusInput)
 	}
 	m.input.refreshCompletion(nil, m.env.selfName)
-	m.accounts.panel.dirty = true
+	m.accounts.panel.changed()
 	return append(cmds, m.openTopicCmd(id))
 }
 
