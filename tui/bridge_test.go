@@ -28,6 +28,7 @@ func (q quitOnClose) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // program and floods the room channel from another goroutine: every post
 // must arrive, in order, with the waits re-armed after each batch.
 func TestBridgeDeliversEveryEventInARealProgram(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.events = make(chan Event) // unbuffered: the producer waits on the UI
 	f.screens = make(chan struct{})

@@ -11,6 +11,7 @@ import (
 )
 
 func TestNoticesFoldAndExpand(t *testing.T) {
+	t.Parallel()
 	m := mainModel(t, scene())
 	v := plain(m)
 	if !strings.Contains(v, "▸ github (3)") || strings.Contains(v, "CI passed on #12") {
@@ -37,8 +38,6 @@ func TestNoticesFoldAndExpand(t *testing.T) {
 		t.Fatalf("consecutive live notices not folded:\n%s", plain(m2))
 	}
 	// A click on the fold line expands it too.
-	y := strings.Index(strings.Join(strings.Split(plain(m2), "\n"), "\n"), "")
-	_ = y
 	for row := 0; row < m2.layout.Chat.H; row++ {
 		if i := m2.chat.itemAt(row); i >= 0 && m2.chat.items[i].fold && m2.chat.items[i].key() == "p9" {
 			send(t, m2, mouseClick(m2.layout.Chat.X+3, m2.layout.Chat.Y+row))
@@ -51,6 +50,7 @@ func TestNoticesFoldAndExpand(t *testing.T) {
 }
 
 func TestScrollingToTheTopPagesOlderPosts(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	for i := 0; i < 130; i++ {
 		f.history["long"] = append(f.history["long"], post(fmt.Sprintf("m%03d", i), "Lin", fmt.Sprintf("投稿 %d", i), i))
@@ -102,6 +102,7 @@ func TestScrollingToTheTopPagesOlderPosts(t *testing.T) {
 }
 
 func TestDeliveredPostsAreDeduplicated(t *testing.T) {
+	t.Parallel()
 	m := mainModel(t, scene())
 	p := post("p2", "Lin", "了解です 👍 まずテストを全部回します。", 1)
 	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "t-main", Post: p}, PostDelivered{Topic: "t-main", Post: p}}})
@@ -111,6 +112,7 @@ func TestDeliveredPostsAreDeduplicated(t *testing.T) {
 }
 
 func TestWideCharactersWrapAtTheirWidth(t *testing.T) {
+	t.Parallel()
 	for _, w := range []int{8, 13, 20, 37} {
 		for _, s := range []string{"日本語のテキストは空白なしで折り返す必要があります", "emoji 👍👍👍👍👍👍👍👍 mixed 日本 text", "short"} {
 			for _, l := range wrapText(s, w) {
@@ -136,6 +138,7 @@ func TestWideCharactersWrapAtTheirWidth(t *testing.T) {
 }
 
 func TestEveryScreenRowHasTheScreenWidth(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}, {61, 17}} {
 		m := sceneModel(t, scene(), size[0], size[1], LangJapanese)
 		lines := strings.Split(m.View().Content, "\n")

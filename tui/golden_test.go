@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/pullcept/pullcept/room"
@@ -84,6 +83,7 @@ func paneRows(cols, rows int, seed int) []string {
 }
 
 func TestGoldenScreens(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		w, h int
@@ -95,6 +95,7 @@ func TestGoldenScreens(t *testing.T) {
 		{"120x40ja", 120, 40, LangJapanese},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			m := sceneModel(t, scene(), tc.w, tc.h, tc.lang)
 			golden.RequireEqual(t, m.View().Content)
 		})
@@ -102,6 +103,7 @@ func TestGoldenScreens(t *testing.T) {
 }
 
 func TestGoldenPanes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		w, h int
@@ -111,6 +113,7 @@ func TestGoldenPanes(t *testing.T) {
 		{"200x60", 200, 60},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := scene()
 			f.seats["t-main"] = append(f.seats["t-main"], SeatInfo{Topic: "t-main", Account: "lay", State: SeatRunning})
 			m := sceneModel(t, f, tc.w, tc.h, LangEnglish)
@@ -131,6 +134,7 @@ func TestGoldenPanes(t *testing.T) {
 }
 
 func TestGoldenOverlays(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	m := sceneModel(t, f, 120, 40, LangEnglish)
 	t.Run("popup", func(t *testing.T) {
@@ -162,5 +166,4 @@ func TestGoldenOverlays(t *testing.T) {
 		golden.RequireEqual(t, c)
 		send(t, m, press("esc"))
 	})
-	_ = tea.Quit
 }

@@ -8,6 +8,7 @@ import (
 )
 
 func TestKeyMapOverride(t *testing.T) {
+	t.Parallel()
 	km := DefaultKeyMap()
 	if err := km.Override(map[string][]string{"new_topic": {"ctrl+n", "f3"}, "leave_pane": {"ctrl+g"}}); err != nil {
 		t.Fatalf("Override: %v", err)
@@ -37,6 +38,7 @@ func TestKeyMapOverride(t *testing.T) {
 }
 
 func TestEveryBindingIsNamedAndInTheHelp(t *testing.T) {
+	t.Parallel()
 	km := DefaultKeyMap()
 	entries := km.entries()
 	if n := reflect.TypeOf(km).NumField(); n != len(entries) {
@@ -78,6 +80,7 @@ func TestEveryBindingIsNamedAndInTheHelp(t *testing.T) {
 // TestModalKeysFollowTheKeyMap overrides the keys of one mode each and
 // checks the mode reacts to the new key and no longer to the default.
 func TestModalKeysFollowTheKeyMap(t *testing.T) {
+	t.Parallel()
 	opts := testOptions()
 	opts.StartTopic = "t-main"
 	opts.Keys = map[string][]string{
@@ -134,6 +137,7 @@ func TestModalKeysFollowTheKeyMap(t *testing.T) {
 }
 
 func TestI18nCatalogComplete(t *testing.T) {
+	t.Parallel()
 	for k := mGroupGlobal; k <= mStNoAccounts; k++ {
 		e, ok := messages[k]
 		if !ok || e[0] == "" || e[1] == "" {
@@ -146,6 +150,7 @@ func TestI18nCatalogComplete(t *testing.T) {
 }
 
 func TestDetectLang(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		env  map[string]string
 		want Lang

@@ -32,6 +32,7 @@ func cover(t *testing.T, w, h int, l screenLayout) {
 }
 
 func TestLayoutTilesTheScreen(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}, {60, 20}, {40, 12}, {250, 90}} {
 		for panes := 0; panes <= 5; panes++ {
 			for _, sides := range [][2]bool{{true, true}, {false, true}, {true, false}, {false, false}} {
@@ -57,6 +58,7 @@ func TestLayoutTilesTheScreen(t *testing.T) {
 }
 
 func TestLayoutSideColumnsGiveWay(t *testing.T) {
+	t.Parallel()
 	both := layoutState{showTopics: true, showParticipants: true, inputRows: 1}
 	l := layout(80, 24, both)
 	if l.Topics.W != topicsMinW || l.Participants.W != partsMinW || l.Chat.W != 80-topicsMinW-partsMinW {
@@ -77,6 +79,7 @@ func TestLayoutSideColumnsGiveWay(t *testing.T) {
 }
 
 func TestLayoutPanesAdaptToWidth(t *testing.T) {
+	t.Parallel()
 	// Wide: two panes side by side.
 	l := layout(200, 60, layoutState{panes: 2, paneShare: 50, inputRows: 1})
 	if len(l.Panes) != 2 || l.Panes[0].Y != l.Panes[1].Y || l.Panes[0].X == l.Panes[1].X {

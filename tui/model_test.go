@@ -12,6 +12,7 @@ import (
 func plain(m *Model) string { return ansi.Strip(m.View().Content) }
 
 func TestStartupOpensANewUnindexedTopic(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	m := newTestModel(t, f, testOptions(), 120, 40)
 	if m.topics.open != "new-1" {
@@ -35,6 +36,7 @@ func TestStartupOpensANewUnindexedTopic(t *testing.T) {
 }
 
 func TestFocusCycleAndEscape(t *testing.T) {
+	t.Parallel()
 	m := newTestModel(t, scene(), testOptions(), 120, 40)
 	want := []Focus{FocusChat, FocusTopics, FocusParticipants, FocusInput}
 	for _, w := range want {
@@ -61,6 +63,7 @@ func TestFocusCycleAndEscape(t *testing.T) {
 }
 
 func TestTopicSwitchingByKeysKeepsSeats(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	m := newTestModel(t, f, testOptions(), 120, 40)
 	send(t, m, press("alt+down"))
@@ -105,6 +108,7 @@ func TestTopicSwitchingByKeysKeepsSeats(t *testing.T) {
 }
 
 func TestNewTopicRenameAndDelete(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	opts := testOptions()
 	opts.StartTopic = "t-main"
@@ -159,6 +163,7 @@ func TestNewTopicRenameAndDelete(t *testing.T) {
 }
 
 func TestStatusLineIsNeverSilent(t *testing.T) {
+	t.Parallel()
 	m := newTestModel(t, scene(), testOptions(), 120, 40)
 	for _, tc := range []struct {
 		msg  any
@@ -180,6 +185,7 @@ func TestStatusLineIsNeverSilent(t *testing.T) {
 }
 
 func TestQuitAsksOnlyWhenSeatsRun(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	m := newTestModel(t, f, testOptions(), 100, 30)
 	_, cmd := m.Update(press("ctrl+q"))
@@ -205,6 +211,7 @@ func TestQuitAsksOnlyWhenSeatsRun(t *testing.T) {
 }
 
 func TestColoursFollowTheTerminalBackground(t *testing.T) {
+	t.Parallel()
 	m := mainModel(t, scene())
 	dark := m.View().Content
 	send(t, m, tea.BackgroundColorMsg{Color: color.White})
@@ -221,6 +228,7 @@ func TestColoursFollowTheTerminalBackground(t *testing.T) {
 }
 
 func TestMouseOpensTopicsAndFocusesAreas(t *testing.T) {
+	t.Parallel()
 	m := newTestModel(t, scene(), testOptions(), 120, 40)
 	// Row 2 of the topic list is the newest topic (row 0 title, row 1 "+ New").
 	send(t, m, mouseClick(m.layout.Topics.X+4, m.layout.Topics.Y+2))

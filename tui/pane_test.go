@@ -13,6 +13,7 @@ import (
 )
 
 func TestEncodeKey(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		k         tea.Key
 		appCursor bool
@@ -78,6 +79,7 @@ func FuzzEncodeKey(f *testing.F) {
 }
 
 func TestEncodePaste(t *testing.T) {
+	t.Parallel()
 	if got := string(encodePaste("a\nb\r\nc", false)); got != "a\rb\rc" {
 		t.Fatalf("raw = %q", got)
 	}
@@ -101,6 +103,7 @@ func paneModel(t *testing.T, f *fakeBackend, w, h int) (*Model, seatKey) {
 }
 
 func TestPaneTypingGoesToTheSeatInOrder(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	m, _ := paneModel(t, f, 120, 40)
 	f.inputs = nil
@@ -126,6 +129,7 @@ func TestPaneTypingGoesToTheSeatInOrder(t *testing.T) {
 }
 
 func TestPanePasteBracketedOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	m, k := paneModel(t, f, 120, 40)
 	f.inputs = nil
@@ -142,6 +146,7 @@ func TestPanePasteBracketedOnlyWhenAsked(t *testing.T) {
 }
 
 func TestPanesFollowTheWindowSize(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	m, k := paneModel(t, f, 120, 40)
 	p := m.seats.panes[k]
@@ -185,6 +190,7 @@ func TestPanesFollowTheWindowSize(t *testing.T) {
 }
 
 func TestPaneRendersOnlyWhenItsVersionMoves(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	m, k := paneModel(t, f, 120, 40)
 	p := m.seats.panes[k]
@@ -216,6 +222,7 @@ func TestPaneRendersOnlyWhenItsVersionMoves(t *testing.T) {
 }
 
 func TestPaneScrollback(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	m, k := paneModel(t, f, 120, 40)
 	var sb []string

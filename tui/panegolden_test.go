@@ -16,8 +16,10 @@ import (
 // seats emulator, and goldens the pane as the UI draws it: border with
 // name and state, the emulator's rows, wide characters at their width.
 func TestGoldenPaneFromRecording(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"pane_vim_ja", "pane_shell"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			stream, err := os.ReadFile("testdata/" + name + ".ansi")
 			if err != nil {
 				t.Fatal(err)

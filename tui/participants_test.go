@@ -28,6 +28,7 @@ func toParticipants(t *testing.T, m *Model, id string) {
 }
 
 func TestParticipantPanelRows(t *testing.T) {
+	t.Parallel()
 	m := mainModel(t, scene())
 	v := plain(m)
 	for _, want := range []string{"admin — 1", "マスター", "(you)", "Claude Code — 1", "Lin", "running", "opus · high", "5h 12% week 40% ctx —", "Codex CLI — 1", "Lay", "offline", "MCP — 1", "github"} {
@@ -48,6 +49,7 @@ func TestParticipantPanelRows(t *testing.T) {
 }
 
 func TestStartAndStopASeat(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	f.startRes = SeatStart{Resumed: true, SessionID: "abc-123"}
 	m := mainModel(t, f)
@@ -80,6 +82,7 @@ func TestStartAndStopASeat(t *testing.T) {
 }
 
 func TestRefusedLaunchIsShown(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	f.startErr = errors.New("launch options carry their own --settings")
 	m := mainModel(t, f)
@@ -95,6 +98,7 @@ func TestRefusedLaunchIsShown(t *testing.T) {
 }
 
 func TestStartingShowsASpinner(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	m := mainModel(t, f)
 	toParticipants(t, m, "lay")
@@ -113,6 +117,7 @@ func TestStartingShowsASpinner(t *testing.T) {
 }
 
 func TestFirstRunHintAndQuickCreate(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.accounts = []AccountInfo{{ID: "admin", Kind: KindAdmin, Name: "me"}}
 	f.paths["claude"] = "/usr/local/bin/claude"
@@ -147,6 +152,7 @@ func TestFirstRunHintAndQuickCreate(t *testing.T) {
 }
 
 func TestEditorFieldsPreviewAndMasking(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	f.accounts[2].Env = "OPENAI_API_KEY=sk-live-123"
 	m := mainModel(t, f)
@@ -196,6 +202,7 @@ func TestEditorFieldsPreviewAndMasking(t *testing.T) {
 }
 
 func TestEditorDeleteRules(t *testing.T) {
+	t.Parallel()
 	f := scene()
 	m := mainModel(t, f)
 	for _, tc := range []struct {

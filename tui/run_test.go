@@ -8,12 +8,15 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // TestRunEndsWithItsContext runs the real program on a null terminal: the
 // startup topic is opened through the bridge, and cancelling the context
 // is a normal end.
 func TestRunEndsWithItsContext(t *testing.T) {
+	t.Parallel()
 	f := newFake()
 	f.events = make(chan Event)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -23,19 +26,11 @@ func TestRunEndsWithItsContext(t *testing.T) {
 		errc <- run(ctx, f, testOptions(), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	}()
 	// The program is up once it asked for the startup topic's room.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testkit.Eventually(t, "the program to open its startup topic", func() bool {
 		f.mu.Lock()
-		n := len(f.opened)
-		f.mu.Unlock()
-		if n > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the program never opened its startup topic")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		defer f.mu.Unlock()
+		return len(f.opened) > 0
+	})
 	cancel()
 	if err := <-errc; err != nil {
 		t.Fatalf("Run after cancel: %v", err)
