@@ -12,27 +12,15 @@ import (
 )
 
 // historyPage is how many posts one scroll to the top pages in (the wire's
-// default history size, DESIGN §6), and how much of a topic's tail opens it.
+// default history size, docs/design.md §6), and how much of a topic's tail
+// opens it.
 const historyPage = room.HistoryDefault
 
-// env is what widgets need to render: theme, text catalog, clock, and who
-// this screen is. The root model owns it; widgets only read it.
-type env struct {
-	th       *theme
-	tr       catalog
-	keys     *KeyMap
-	loc      *time.Location
-	now      func() time.Time
-	selfName string
-	selfHue  *int
-	gen      int // bumped when theme, language or self change: caches drop
-}
-
 // chatItem is one row group of the chat: a post, or a run of MCP notices
-// from one server folded into "name (N)" (DESIGN §10).
+// from one server folded into "name (N)" (docs/design.md §10).
 type chatItem struct {
-	posts []room.Post
-	fold  bool
+	posts []room.Post // one post, or the run of notices it folds
+	fold  bool        // a run of notices, drawn as one "name (N)" line
 
 	lines    []string      // rendered, valid while rendered matches
 	rendered itemRenderKey // what lines were rendered from
@@ -52,19 +40,19 @@ func (it *chatItem) key() string     { return it.posts[0].MessageID }
 func (it *chatItem) last() room.Post { return it.posts[len(it.posts)-1] }
 
 // chat is the room's conversation view for the open topic. It keeps the
-// rendered message ids (floor dedupe, DESIGN §2) and the newest one as the
-// UI's last_seen watermark.
+// rendered message ids (floor dedupe, docs/design.md §2) and the newest one as
+// the UI's last_seen watermark.
 type chat struct {
-	posts    []room.Post
-	ids      map[string]bool
-	items    []*chatItem
+	posts    []room.Post     // loaded posts, oldest first
+	ids      map[string]bool // their message ids: a post is drawn once
+	items    []*chatItem     // posts grouped as drawn
 	expanded map[string]bool // fold key → expanded
 
 	newest  string // last_seen: newest message_id rendered
 	oldest  string // the oldest loaded message_id (paging cursor)
-	hasMore bool
-	loading bool
-	loaded  bool
+	hasMore bool   // older posts exist before oldest
+	loading bool   // a page is being read
+	loaded  bool   // the first page arrived (or failed)
 
 	scroll  int // rows scrolled up from the bottom
 	sel     int // selected item (chat focus), -1 for none

@@ -1,33 +1,70 @@
-// Package tui is the terminal UI (DESIGN §10): one Bubble Tea v2 root model
-// with the topic list, chat, participant panel, input bar, seat panes,
-// account editor, dialogs and help overlay. It is the only package that
-// imports Bubble Tea, Lip Gloss and Bubbles; domain packages never import it.
+// Package tui is the terminal UI (docs/design.md §10): one Bubble Tea v2
+// root model with the topic list, chat, participant panel, input bar, seat
+// panes, account editor, dialogs and help overlay. It is the only package
+// that imports Bubble Tea, Lip Gloss and Bubbles; domain packages never
+// import it, and it reaches them only through Backend (backend.go).
 //
-// Rules (STYLE "Shape"):
+// Rules (docs/design.md §14):
 //
-//   - One root model (Model) owns focus (a Focus enum plus the focused pane's
-//     id), layout and routing; widgets are structs with methods in their own
-//     files (chat.go, input.go, topics.go, participants.go, pane.go,
-//     editor.go, dialog.go). Keys go to the focused target; async results
-//     go to their owner by id (topic id, (topic, account)).
-//   - No I/O in Update. Every Backend call runs in a tea.Cmd and returns a
-//     …Msg (commands.go). Seat writes (keys, pastes, resizes) are queued and
-//     sent in order by one command at a time, so keystrokes never overtake
-//     each other.
-//   - layout is a pure function of size and state (layout.go). After every
-//     message the model lays out and re-renders the widgets whose state
-//     moved into cached lines; View only assembles those strings
-//     (render.go compose) and composites overlays with the Lip Gloss
-//     compositor.
+//   - One root model. Model owns focus (a Focus enum plus the focused
+//     pane's seatKey), layout and routing. Features keep their own state
+//     in structs with methods; none is a Bubble Tea model of its own.
+//   - No I/O in Update. Every Backend call runs in a tea.Cmd that returns a
+//     …Msg; Model.handle offers each message to a fixed list of routes
+//     (model.go), and the feature that asked applies it, by its id (topic
+//     id, seatKey, the editor's preview sequence): results for a topic no
+//     longer open are dropped. Seat writes (keys, pastes, resizes) queue
+//     and go in order through one command at a time, so keystrokes never
+//     overtake each other. Reads that events re-ask (topics, seats,
+//     snapshots) coalesce: one runs, asks meanwhile fold into one more.
+//   - Every key goes through KeyMap (keys.go), overridable by name from
+//     config.json; only the bytes a focused pane sends its seat are a
+//     fixed encoding (keyenc.go).
+//   - Layout is a pure function of the size and layoutState (layout.go).
+//     After every message afterUpdate (frame.go) lays out, and each widget
+//     re-renders into cached lines only when its render key (size, env.gen,
+//     focus, cursor, a data version…) moved; the status line, overlays,
+//     the @ popup and the cursor are rendered there too. View only joins
+//     cached strings (render.go compose) and composites the overlay with
+//     the Lip Gloss compositor.
+//
+// Files. X.go is a widget (its state and rendering); X_update.go is how
+// the root model drives it: its keys, commands, messages and results.
+//
+//   - model.go: Options, Model, New, Init, Update and the message routes.
+//   - update.go: routing of keys (overlay → rename prompt → focused pane →
+//     @ popup → global keys → focused widget), pastes and the mouse.
+//   - events.go: the bridge's events, each handed to the feature it
+//     concerns; bridge.go: the re-arming waits themselves.
+//   - focus.go: focus and the Tab cycle. frame.go: afterUpdate and View.
+//   - topics.go, topics_update.go: the topic list (which also holds the
+//     open topic's id) and its rename prompt; opening, switching, renaming
+//     and deleting topics.
+//   - chat.go, chat_update.go: the open topic's conversation, history
+//     paging, folds.
+//   - input.go, input_update.go: the composer, the @ popup, posting.
+//   - accounts.go, participants.go, accounts_update.go: the accounts and
+//     rosters (accountBook), the participant panel, and the account
+//     editor's actions; editor.go is the editor widget.
+//   - seats.go, pane.go, seats_update.go: the open topic's seats
+//     (seatArea), their panes, starting, stopping, typing, scrollback.
+//   - overlay.go, overlay_update.go, help.go, picker.go, dialog.go: the
+//     modal layer (help, topic finder, confirmations; the editor too) and
+//     its keys.
+//   - status.go: the status line. keys.go, keyenc.go: key bindings and the
+//     seat key encoding. layout.go, render.go, theme.go, env.go, i18n.go:
+//     rectangles, text fitting, colours, what widgets read to render, and
+//     the English and Japanese catalog.
 //
 // Goroutines: the package starts none of its own. Bubble Tea runs each
 // command in a goroutine it owns, recovers and waits for. bridge.go holds
-// the only blocking commands: one re-arming wait per source — room events
-// and app events (must-deliver: every event read is returned, in order,
-// batched) and the seats' screen signal (capacity 1, coalesced). Run owns
+// the only blocking commands: one re-arming wait per source, both behind
+// Backend's Events — events (must-deliver: every event read is returned,
+// in order, batched) and the seats' screen changes (coalesced). Run owns
 // the tea.Program; a panic in Update, View or a command is recovered by
 // Bubble Tea, which restores the terminal and makes Run return an error.
 //
 // There are no locks: all state is touched only from the program's event
-// loop.
+// loop (commands capture what they need and return messages; they never
+// touch the model).
 package tui

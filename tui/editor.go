@@ -35,28 +35,28 @@ const edLabelW = 16
 // (admin only stays admin: the human is an account, never launched).
 var editableKinds = []string{KindClaudeCode, KindCodexCLI, KindCLI, KindMCP}
 
-// accountEditor is the modal account editor (DESIGN §9, issue 4): explicit
-// save (ctrl+s) and cancel (Esc), every field, the exact launch line from
-// Backend.Preview wrapped (never cut), env values masked unless the env
-// field is being edited, and a two-step delete refused for a running
-// account and for the screen's own admin.
+// accountEditor is the modal account editor (docs/design.md §9, issue 4):
+// explicit save (ctrl+s) and cancel (Esc), every field, the exact launch line
+// from Backend.Preview wrapped (never cut), env values masked unless the env
+// field is being edited, and a two-step delete refused for a running account
+// and for the screen's own admin.
 type accountEditor struct {
-	acc     AccountInfo
-	isNew   bool
-	field   edField
-	inputs  map[edField]*textinput.Model
-	envArea textarea.Model
-	running bool
-	self    bool
+	acc     AccountInfo                  // the account as edited (kind and hue live here)
+	isNew   bool                         // not saved yet: nothing to delete
+	field   edField                      // the focused field
+	inputs  map[edField]*textinput.Model // the one-line fields
+	envArea textarea.Model               // the env field's NAME=value lines
+	running bool                         // its seat runs: kind and delete refused
+	self    bool                         // the screen's own admin: delete refused
 
-	preview    string
-	problems   []string
-	previewSeq int
+	preview    string   // Backend.Preview's launch line
+	problems   []string // and the reasons it gave
+	previewSeq int      // the latest preview asked; older answers are dropped
 
-	msg         string
-	msgErr      bool
-	deleteArmed bool
-	saving      bool
+	msg         string // the last refusal or failure, under the preview
+	msgErr      bool   // msg is an error (danger colour)
+	deleteArmed bool   // the first delete key was pressed
+	saving      bool   // a save is on its way
 }
 
 // newField is a one-line input with a steady virtual cursor: a blinking one
@@ -292,7 +292,7 @@ func (ed *accountEditor) choiceKey(e *env, k tea.KeyPressMsg) editorAction {
 }
 
 // maskEnv shows NAME=•••• for every line (values never on screen unless
-// the env field is being edited, DESIGN §9).
+// the env field is being edited, docs/design.md §9).
 func maskEnv(s string) []string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {

@@ -11,7 +11,7 @@ import (
 // and a short description).
 const helpMinColW = 36
 
-// helpView lists the key map's bindings by group (DESIGN §10; the modal
+// helpView lists the key map's bindings by group (docs/design.md §10; the modal
 // keys are left out, see KeyMap.modalEntries),
 // flowed into as many columns as the screen needs and allows; off scrolls
 // it when even that is too tall (↑/↓ while it is open).

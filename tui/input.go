@@ -21,19 +21,19 @@ const popupMax = 8
 // content guard); 10,000 is the textarea's own line capacity.
 const contentRowsMax = 9999
 
-// completion is the @ popup's state (DESIGN §10, §3): it follows the '@'
-// under the caret, filters the roster by prefix, and remembers an '@' the
-// user closed with Esc so it stays closed while the caret stays in it.
+// completion is the @ popup's state (docs/design.md §10, §3): it follows
+// the '@' under the caret, filters the roster by prefix, and remembers an
+// '@' the user closed with Esc so it stays closed while the caret stays in
+// it.
 type completion struct {
-	active     bool // the caret is in an @word
-	row, col   int  // the '@' (line, rune column)
-	query      string
-	items      []string
-	sel        int
-	closed     bool
-	closedRow  int
-	closedCol  int
-	lastRoster []room.Member
+	active    bool     // the caret is in an @word
+	row, col  int      // the '@' (line, rune column)
+	query     string   // what follows the '@' up to the caret
+	items     []string // roster names matching query
+	sel       int      // the highlighted item
+	closed    bool     // Esc closed the popup of the '@' at closedRow, closedCol
+	closedRow int
+	closedCol int
 }
 
 // open reports whether the popup is shown.
@@ -135,7 +135,7 @@ func (ib *inputBar) setValue(s string) {
 	ib.changed()
 }
 
-// restore puts a refused post's original text back (DESIGN §3 "The UI
+// restore puts a refused post's original text back (docs/design.md §3 "The UI
 // returns the original text"); anything typed since follows it.
 func (ib *inputBar) restore(original string) {
 	cur := ib.ta.Value()
@@ -162,7 +162,6 @@ func isAt(r rune) bool { return r == '@' || r == '＠' }
 // the caret.
 func (ib *inputBar) refreshCompletion(roster []room.Member, self string) {
 	c := &ib.comp
-	c.lastRoster = roster
 	lines := strings.Split(ib.ta.Value(), "\n")
 	row, col := ib.ta.Line(), ib.ta.Column()
 	c.active = false

@@ -8,10 +8,14 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
-// KeyMap is every key the UI reacts to (DESIGN §10 "every action has a key
-// and a help overlay lists them"). Defaults come from DefaultKeyMap; a user's
-// config.json can replace any binding's keys through Override. Key names are
-// Bubble Tea v2 key strings ("ctrl+n", "alt+up", "shift+enter", "f2").
+// KeyMap is every key the UI reacts to (docs/design.md §10 "every action has a
+// key and a help overlay lists them"). Defaults come from DefaultKeyMap; a
+// user's config.json can replace any binding's keys through Override. Key names
+// are Bubble Tea v2 key strings ("ctrl+n", "alt+up", "shift+enter", "f2").
+// Every key the UI acts on goes through a binding here, except text editing
+// inside the input fields (the Bubbles textarea and textinput key maps) and
+// the bytes a focused pane sends its seat (keyenc.go). The keys of one mode
+// are named but not listed in the help overlay (modalEntries).
 type KeyMap struct {
 	// Global (any focus but a seat pane).
 	Quit               key.Binding

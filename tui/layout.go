@@ -1,6 +1,6 @@
 package tui
 
-// Layout tuning (DESIGN §10). Widths are in terminal cells.
+// Layout tuning (docs/design.md §10). Widths are in terminal cells.
 const (
 	topicsMaxW = 24 // enough for a Japanese topic name of ~10 characters
 	topicsMinW = 16
@@ -60,9 +60,9 @@ type screenLayout struct {
 	Panes        []rect
 }
 
-// layout cuts a w×h screen for state s. It is a pure function (STYLE
-// "Layout is a pure function"): the same inputs always give the same
-// rectangles, which tile the screen without overlap.
+// layout cuts a w×h screen for state s. It is a pure function
+// (docs/design.md §14): the same inputs always give the same rectangles,
+// which tile the screen without overlap.
 func layout(w, h int, s layoutState) screenLayout {
 	var l screenLayout
 	if w <= 0 || h <= 0 {

@@ -6,14 +6,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// seatKey names a seat: one per (topic, account) (DESIGN §0).
-type seatKey struct{ topic, account string }
-
-// pane is one seat's terminal in the split area (DESIGN §10): the seat's
+// pane is one seat's terminal in the split area (docs/design.md §10): the seat's
 // latest snapshot inside a border that carries its name and state. Rows
 // come from the emulator already rendered (run-length SGR), so a pane
 // re-renders only when the snapshot's version, its size, focus or state
-// moved, and never styles cells one by one (STYLE §8).
+// moved, and never styles cells one by one (docs/design.md §14).
 type pane struct {
 	key   seatKey
 	name  string    // the account's display name, in the border

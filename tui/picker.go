@@ -9,9 +9,9 @@ import (
 
 // topicPicker is the filterable topic finder overlay.
 type topicPicker struct {
-	in    textinput.Model
-	sel   int
-	items []TopicInfo
+	in    textinput.Model // the filter
+	sel   int             // the highlighted match
+	items []TopicInfo     // the topic list when it opened, newest first
 }
 
 func newTopicPicker(items []TopicInfo) *topicPicker {

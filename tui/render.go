@@ -72,7 +72,7 @@ func wrapText(s string, w int) []string {
 // sanitize makes post text safe to draw: CR/LF become LF, tabs four spaces,
 // and every other control character (ESC included) is dropped, so a post can
 // never move the cursor or restyle the screen. Text is otherwise kept as
-// written (DESIGN §10 "posts shown as written").
+// written (docs/design.md §10 "posts shown as written").
 func sanitize(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
@@ -101,7 +101,7 @@ type placed struct {
 
 // compose assembles a w×h screen from non-overlapping blocks: for each row,
 // the blocks covering it are concatenated left to right, gaps filled with
-// spaces. It only concatenates cached strings (STYLE §8).
+// spaces. It only concatenates cached strings (docs/design.md §14).
 func compose(w, h int, blocks []placed) string {
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].r.X < blocks[j].r.X })
 	var b strings.Builder

@@ -9,7 +9,7 @@ import (
 )
 
 // Run shows the UI on the terminal until the user quits or ctx ends
-// (DESIGN §10): alternate screen and cell-motion mouse come from View.
+// (docs/design.md §10): alternate screen and cell-motion mouse come from View.
 // Bubble Tea recovers a panic in Update, View or any command, restores the
 // terminal and returns tea.ErrProgramPanic; a panic in Run's own goroutine
 // is recovered here into an error after the program has released the

@@ -4,6 +4,9 @@ import (
 	"charm.land/bubbles/v2/spinner"
 )
 
+// seatKey names a seat: one per (topic, account) (docs/design.md §0).
+type seatKey struct{ topic, account string }
+
 // seatArea is the seats feature for the open topic (docs/design.md §9,
 // §10): their states, starts not answered yet, the panes that show their
 // terminals, and the queue of writes to them.

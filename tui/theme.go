@@ -24,8 +24,8 @@ const (
 	hueGap = 50
 )
 
-// theme holds the chrome colours and styles for one background (light or
-// dark, DESIGN §10 "colours adapt"). It is rebuilt on tea.BackgroundColorMsg.
+// theme holds the chrome colours and styles for one background (light or dark,
+// docs/design.md §10 "colours adapt"). It is rebuilt on tea.BackgroundColorMsg.
 type theme struct {
 	dark bool
 
