@@ -456,46 +456,49 @@ func (c *chat) render(e *env) {
 		return
 	}
 	if c.loaded && len(c.items) == 0 {
-		lines := wrapText(e.tr.t(mChatEmpty), max(c.w-4, 8))
-		var styled []string
-		for _, l := range lines {
-			styled = append(styled, "  "+e.th.dim.Render(l))
+		var out taggedLines[int]
+		for _, l := range wrapText(e.tr.t(mChatEmpty), max(c.w-4, 8)) {
+			out.add("  "+e.th.dim.Render(l), -1)
 		}
-		c.view = block(styled, c.w, c.h)
-		c.rowItem = make([]int, c.h)
-		for i := range c.rowItem {
-			c.rowItem[i] = -1
-		}
+		c.view, c.rowItem = out.fill(c.w, c.h, -1)
 		return
 	}
-	// Collect lines bottom-up until the window [scroll, scroll+h) is full.
-	need := c.scroll + c.h
-	var rev []string
-	var revItem []int
+	c.view, c.rowItem = c.window(e, c.linesFromBottom(e, c.scroll+c.h))
+}
+
+// linesFromBottom collects rendered lines bottom-up, tagged with their
+// item, until need are known; above the oldest post comes the "beginning"
+// or "loading" line.
+func (c *chat) linesFromBottom(e *env, need int) taggedLines[int] {
+	var rev taggedLines[int]
 	reachedFirst := len(c.items) == 0
-	for i := len(c.items) - 1; i >= 0 && len(rev) < need; i-- {
+	for i := len(c.items) - 1; i >= 0 && len(rev.lines) < need; i-- {
 		lines := c.itemLines(e, i)
 		for j := len(lines) - 1; j >= 0; j-- {
-			rev = append(rev, lines[j])
-			revItem = append(revItem, i)
+			rev.add(lines[j], i)
 		}
 		if i == 0 {
 			reachedFirst = true
 		}
 	}
-	if reachedFirst && len(rev) < need {
+	if reachedFirst && len(rev.lines) < need {
 		if top := c.topLine(e); top != "" {
-			rev = append(rev, "  "+e.th.dim.Render(top))
-			revItem = append(revItem, -1)
+			rev.add("  "+e.th.dim.Render(top), -1)
 		}
 	}
+	return rev
+}
+
+// window cuts the rows [scroll, scroll+h) out of lines collected bottom-up
+// and, while scrolled up, puts the way back to the latest on the last row.
+func (c *chat) window(e *env, rev taggedLines[int]) ([]string, []int) {
 	view := make([]string, c.h)
 	rows := make([]int, c.h)
 	for r := 0; r < c.h; r++ {
 		idx := c.scroll + (c.h - 1 - r) // index into rev for screen row r
-		if idx < len(rev) {
-			view[r] = fit(rev[idx], c.w)
-			rows[r] = revItem[idx]
+		if idx < len(rev.lines) {
+			view[r] = fit(rev.lines[idx], c.w)
+			rows[r] = rev.tags[idx]
 		} else {
 			view[r] = strings.Repeat(" ", c.w)
 			rows[r] = -1
@@ -504,7 +507,7 @@ func (c *chat) render(e *env) {
 	if c.scroll > 0 {
 		view[c.h-1] = fitRight(e.th.accentS.Render(e.tr.t(mChatLatest))+" ", c.w)
 	}
-	c.view, c.rowItem = view, rows
+	return view, rows
 }
 
 // itemAt returns the item index drawn at view row y, or -1.
