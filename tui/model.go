@@ -51,9 +51,9 @@ const (
 // tea.Cmd whose result comes back as a …Msg to its owner by id.
 type Model struct {
 	backend Backend // the domain; only commands call it
-	opts    Options
-	keys    KeyMap
-	env     env // what widgets read to render: theme, text, clock, self
+	opts    Options // as given to New, defaults filled in
+	keys    KeyMap  // the bindings after config.json's overrides
+	env     env     // what widgets read to render: theme, text, clock, self
 
 	width, height int          // the terminal's size in cells
 	layoutState   layoutState  // everything besides the size that moves rectangles
