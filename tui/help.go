@@ -8,15 +8,19 @@ import (
 )
 
 // helpMinColW is the narrowest help column that still reads (a key name
-// and a short description).
-const helpMinColW = 36
+// and a short description); helpMinDescW the narrowest description next to
+// the widest key label: below it the overlay scrolls instead of adding a
+// column of cut words.
+const (
+	helpMinColW  = 36
+	helpMinDescW = 18
+)
 
-// helpView lists the key map's bindings by group (docs/design.md §10; the modal
-// keys are left out, see KeyMap.modalEntries),
-// flowed into as many columns as the screen needs and allows; off scrolls
+// helpView lists every binding of the key map by group (docs/design.md
+// §10: every action has a key and the help overlay lists it), flowed into as many columns as the screen needs and allows; off scrolls
 // it when even that is too tall (↑/↓ while it is open).
 func helpView(e *env, maxW, maxH, off int) string {
-	entries := e.keys.helpEntries()
+	entries := e.keys.grouped()
 	keyW, descW := 0, 0
 	for _, en := range entries {
 		keyW = max(keyW, ansi.StringWidth(keysLabel(*en.b)))
@@ -37,7 +41,8 @@ func helpView(e *env, maxW, maxH, off int) string {
 		lines = append(lines, e.th.text.Render(fit(keysLabel(*en.b), keyW))+"  "+e.th.dim.Render(e.tr.t(en.help)))
 	}
 	rowsAvail := max(maxH-6, 4)
-	cols := clampInt((len(lines)+rowsAvail-1)/rowsAvail, 1, max((maxW-4)/helpMinColW, 1))
+	minCol := max(helpMinColW, keyW+2+helpMinDescW)
+	cols := clampInt((len(lines)+rowsAvail-1)/rowsAvail, 1, max((maxW-4)/minCol, 1))
 	perCol := (len(lines) + cols - 1) / cols
 	cw := min(colW, max(maxW-4, 20)/cols)
 	inner := cw * cols

@@ -194,6 +194,29 @@ func (k *KeyMap) entries() []bindingEntry {
 	return append(k.helpEntries(), k.modalEntries()...)
 }
 
+// grouped is every binding for the help overlay: groups in the order
+// helpEntries first shows them, each group's modal keys after its others.
+func (k *KeyMap) grouped() []bindingEntry {
+	all := k.entries()
+	var order []msgKey
+	seen := map[msgKey]bool{}
+	for _, e := range all {
+		if !seen[e.group] {
+			seen[e.group] = true
+			order = append(order, e.group)
+		}
+	}
+	out := make([]bindingEntry, 0, len(all))
+	for _, g := range order {
+		for _, e := range all {
+			if e.group == g {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
 // helpEntries are the bindings the help overlay lists, in its order.
 func (k *KeyMap) helpEntries() []bindingEntry {
 	g, in, li, tp, pa, pn, ed := mGroupGlobal, mGroupInput, mGroupLists, mGroupTopics, mGroupParticipants, mGroupPane, mGroupEditor
@@ -251,9 +274,8 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 
 // modalEntries are the keys of one mode: the @ popup, the rename prompt,
 // the topic finder, pane scrollback, the editor's choices and the
-// dialogs. They are overridable by name like any other, but the help
-// overlay does not list them, so it stays the screen it was before these
-// keys had names (docs/design.md §10; its golden pins it).
+// dialogs. Overridable by name like any other; the help overlay lists them
+// in their group (grouped).
 func (k *KeyMap) modalEntries() []bindingEntry {
 	in, tp, pn, ed := mGroupInput, mGroupTopics, mGroupPane, mGroupEditor
 	return []bindingEntry{
