@@ -14,6 +14,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/fakecli"
 )
 
 // benchPace is the pause between two benchmark posts: a seat types a post's
@@ -71,11 +72,10 @@ func BenchmarkDeliverToTagBytes8Seats(b *testing.B) {
 		if err := os.Mkdir(work, 0o755); err != nil {
 			b.Fatal(err)
 		}
-		accounts[id] = config.Account{ID: id, Name: fmt.Sprintf("Seat%d", i), Kind: config.KindCLI, WorkDir: work,
-			Command: FakeCLICommand(b), Env: []config.EnvVar{{Name: FakeCLIEnv, Value: "1"}}}
+		accounts[id] = fakecli.Account(b, id, fmt.Sprintf("Seat%d", i), work, "")
 	}
 	lookup := func(id string) (config.Account, bool) { a, ok := accounts[id]; return a, ok }
-	m, err := NewManager(ManagerOptions{Sessions: store, Accounts: lookup, PullceptPath: FakeCLICommand(b), Environ: os.Environ})
+	m, err := NewManager(ManagerOptions{Sessions: store, Accounts: lookup, PullceptPath: fakecli.Command(b), Environ: os.Environ})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func BenchmarkDeliverToTagBytes8Seats(b *testing.B) {
 		}
 		seats[i], _ = m.Seat(topic, id)
 		s := seats[i]
-		benchUntil(b, func() bool { return strings.Contains(s.Screen().Text(), "fake cli ready") })
+		benchUntil(b, func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
 		c := hub.Connect()
 		defer c.Close()
 		if err := c.Hello(room.Hello{Protocol: room.Protocol, Name: accounts[id].Name, Room: topic, AccountID: id}); err != nil {

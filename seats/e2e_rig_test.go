@@ -19,6 +19,7 @@ import (
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
+	"github.com/pullcept/pullcept/testdata/fakecli"
 )
 
 // e2eWait bounds each wait on a real CLI. A healthy Claude Code or Codex
@@ -64,7 +65,7 @@ type rig struct {
 // Script answering only the admin, see adminOnly).
 func newRig(t *testing.T, respond func(*fakeapi.Request) fakeapi.Reply) *rig {
 	t.Helper()
-	pullcept := seats.PullceptBinary(t)
+	pullcept := fakecli.PullceptBinary(t)
 	if respond == nil {
 		respond = adminOnly(fakeapi.Script{})
 	}
@@ -188,11 +189,9 @@ func (r *rig) codexAccount(id, name string) config.Account {
 }
 
 // fakeCLIAccount adds a generic CLI account that runs the test binary's
-// fake CLI with opts (seats runFakeCLI's flags).
+// fake CLI with opts (fakecli.Main's flags).
 func (r *rig) fakeCLIAccount(id, name, opts string) config.Account {
-	return r.addAccount(config.Account{ID: id, Name: name, Kind: config.KindCLI, WorkDir: r.workDir(id),
-		Command: seats.FakeCLICommand(r.t), LaunchOptions: opts,
-		Env: []config.EnvVar{{Name: seats.FakeCLIEnv, Value: "1"}}})
+	return r.addAccount(fakecli.Account(r.t, id, name, r.workDir(id), opts))
 }
 
 // start starts account id's seat in the e2e topic (a 160×50 pane, roomy
@@ -537,7 +536,7 @@ func fakeLines(t *testing.T, path string, gone <-chan struct{}, want ...string) 
 	var lines []string
 	e2eUntil(t, fmt.Sprintf("lines %q in %s", want, filepath.Base(path)), func() bool {
 		var err error
-		lines, err = seats.FakeCLILines(path)
+		lines, err = fakecli.Lines(path)
 		if err != nil {
 			return false
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/fakecli"
 )
 
 // managerWait bounds every wait on a fake CLI seat: a -race test binary
@@ -135,7 +136,7 @@ func newManagerRig(t *testing.T) *managerRig {
 	m, err := NewManager(ManagerOptions{
 		Sessions:     store,
 		Accounts:     book.get,
-		PullceptPath: FakeCLICommand(t),
+		PullceptPath: fakecli.Command(t),
 		Environ:      os.Environ,
 	})
 	if err != nil {
@@ -154,15 +155,14 @@ func newManagerRig(t *testing.T) *managerRig {
 }
 
 // fakeAccount adds a generic CLI account running the fake CLI with opts
-// (see runFakeCLI) in its own working directory.
+// (fakecli.Main's flags) in its own working directory.
 func (r *managerRig) fakeAccount(t *testing.T, id, opts string) config.Account {
 	t.Helper()
 	work := filepath.Join(r.dir, "work-"+id)
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	a := config.Account{ID: id, Name: strings.ToUpper(id[:1]) + id[1:], Kind: config.KindCLI, WorkDir: work,
-		Command: FakeCLICommand(t), LaunchOptions: opts, Env: []config.EnvVar{{Name: FakeCLIEnv, Value: "1"}}}
+	a := fakecli.Account(t, id, strings.ToUpper(id[:1])+id[1:], work, opts)
 	r.book.put(a)
 	return a
 }
@@ -313,7 +313,7 @@ func TestManagerSeatExitingByItselfIsReported(t *testing.T) {
 		t.Fatalf("Start: %v", err)
 	}
 	s, _ = r.m.Seat(managerTopic, b.ID)
-	waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), "fake cli ready") })
+	waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
 	if err := s.Input([]byte("exit 9\r")); err != nil {
 		t.Fatalf("Input: %v", err)
 	}
@@ -332,7 +332,7 @@ func TestManagerResumedSeatExitingBeforeJoiningLosesRecord(t *testing.T) {
 	r := newManagerRig(t)
 	argvFile := filepath.Join(r.dir, "argv.json")
 	a := r.fakeAccount(t, "resumer", "-argv "+config.QuoteWord(argvFile)+" session {session_id}")
-	bin := config.QuoteWord(FakeCLICommand(t))
+	bin := config.QuoteWord(fakecli.Command(t))
 	a.ResumeLine = bin + " -argv " + config.QuoteWord(argvFile) + " -exit 3 resume {session_id}"
 	r.book.put(a)
 
@@ -390,7 +390,7 @@ func TestManagerResumedSeatExitingBeforeJoiningLosesRecord(t *testing.T) {
 			t.Fatalf("%s: resume = %+v, %v; want resumed %s", how, res, err, fresh.SessionID)
 		}
 		s, _ := r.m.Seat(managerTopic, a.ID)
-		waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), "fake cli ready") })
+		waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
 		if how == "joined then exited" {
 			r.m.SidecarJoined(managerTopic, a.ID)
 			if st := s.State(); st != StateRunning {
@@ -417,7 +417,7 @@ func TestManagerEnqueueTypesTagAndBody(t *testing.T) {
 		t.Fatalf("Start: %v", err)
 	}
 	s, _ := r.m.Seat(managerTopic, a.ID)
-	waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), "fake cli ready") })
+	waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
 
 	p := room.Post{MessageID: "6f1c2d8e-1111-4000-8000-000000000001", Role: room.RoleAdmin, Speaker: "Alice",
 		Content: "hello world\r\nsecond line", To: []string{"Echo"}, TS: "2026-11-29T01:14:05.000Z"}
@@ -471,7 +471,7 @@ func TestManagerRefusals(t *testing.T) {
 		t.Errorf("a failed start recorded session %q", id)
 	}
 
-	unset, err := NewManager(ManagerOptions{Sessions: r.store, Accounts: r.book.get, PullceptPath: FakeCLICommand(t)})
+	unset, err := NewManager(ManagerOptions{Sessions: r.store, Accounts: r.book.get, PullceptPath: fakecli.Command(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -554,7 +554,7 @@ func TestManagerSeatKilledBySignal(t *testing.T) {
 		t.Fatalf("Start: %v", err)
 	}
 	s, _ := r.m.Seat(managerTopic, a.ID)
-	waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), "fake cli ready") })
+	waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
 	if err := syscall.Kill(s.info().Pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

@@ -22,9 +22,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// helperEnv selects the fake-CLI behaviour when the test binary is re-executed
-// as a child (the os/exec GO_WANT_HELPER_PROCESS pattern; no TestMain, so the
-// package's other test files stay free to define one).
+// helperEnv selects a PTY-level helper when the test binary is re-executed
+// as a child through TestHelperProcess (the os/exec GO_WANT_HELPER_PROCESS
+// pattern): window sizes, signals and process trees, below what a seat's
+// fake CLI (testdata/fakecli) does.
 const helperEnv = "PULLCEPT_SEATS_HELPER"
 
 // ptyDeadline bounds every wait on a child in these tests. Generous: a -race

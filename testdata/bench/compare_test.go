@@ -8,7 +8,6 @@ package bench
 // ratios are printed for the dashboard.
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,11 +21,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/testdata/fakecli"
 )
 
 // streamMB is the size of the compared stream (issue 5: 50 MB);
@@ -76,16 +73,6 @@ func selfCPU(t *testing.T) time.Duration {
 	t.Helper()
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		t.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// childrenCPU is the CPU time of this process's reaped children.
-func childrenCPU(t *testing.T) time.Duration {
-	t.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
 		t.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
@@ -359,39 +346,12 @@ const (
 	squadPreviewEvery  = 100 * time.Millisecond
 )
 
-// idleCLIEnv makes the re-executed test binary an idle seat CLI
-// (TestHelperIdleCLI).
-const idleCLIEnv = "BENCH_IDLE_CLI"
-
-// TestHelperIdleCLI is not a test: it is the idle coding CLI of the idle
-// comparison (re-executing this binary). Without idleCLIEnv it returns at
-// once. Like Claude Code it starts its room sidecar from ./.mcp.json and
-// lists its tools (so the seat is "running" and its sidecar keeps its
-// socket), prints a prompt, then waits for input that never comes.
-func TestHelperIdleCLI(t *testing.T) {
-	if os.Getenv(idleCLIEnv) == "" {
-		return
-	}
-	c, err := joinRoomFromMCPJSON()
-	if err != nil {
-		fmt.Printf("idle cli: %v\n", err)
-		os.Exit(3)
-	}
-	defer c.Close()
-	fmt.Println("idle cli ready ❯")
-	buf := make([]byte, 4096)
-	for {
-		if _, err := os.Stdin.Read(buf); err != nil {
-			os.Exit(0)
-		}
-	}
-}
-
 // TestCompareIdle measures the CPU that 8 idle seats cost for 30 s:
 //
 //   - ours: the real `pullcept` binary in a 220×60 PTY, 8 generic-CLI seats
-//     started from the participant panel by keys (each an idle CLI whose
-//     sidecar has joined the room), all 8 panes shown. Counted: the pullcept
+//     started from the participant panel by keys (each the fake CLI of
+//     testdata/fakecli, idle once its sidecar has joined the room, as Claude
+//     Code waiting at its prompt), all 8 panes shown. Counted: the pullcept
 //     process and the 8 `pullcept sidecar` processes — everything that is
 //     ours; the idle CLIs stand for the agents and are not counted.
 //   - claude-squad's approach: a private tmux server with 8 sessions of an
@@ -432,74 +392,9 @@ type idleSquadRun struct {
 
 func (r idleSquadRun) total() time.Duration { return r.server + r.clients + r.poller }
 
-// joinRoomFromMCPJSON starts the seat's room sidecar from ./.mcp.json (the
-// pullcept-room entry for this launch's account and topic) with mcp-go's
-// stdio client, as a CLI does, and lists its tools: the sidecar then joins
-// the room and reports ready (DESIGN §7).
-func joinRoomFromMCPJSON() (*client.Client, error) {
-	raw, err := os.ReadFile(".mcp.json")
-	if err != nil {
-		return nil, err
-	}
-	var doc struct {
-		MCPServers map[string]struct {
-			Command string            `json:"command"`
-			Args    []string          `json:"args"`
-			Env     map[string]string `json:"env"`
-		} `json:"mcpServers"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf(".mcp.json: %w", err)
-	}
-	for key, e := range doc.MCPServers {
-		if !strings.HasPrefix(key, "pullcept-room") || e.Env["PULLCEPT_ACCOUNT_ID"] != os.Getenv("PULLCEPT_LAUNCHED_AS") || e.Env["PULLCEPT_ROOM_ID"] != os.Getenv("PULLCEPT_ROOM_ID") {
-			continue
-		}
-		env := make([]string, 0, len(e.Env))
-		for k, v := range e.Env {
-			env = append(env, k+"="+v)
-		}
-		c, err := client.NewStdioMCPClient(e.Command, env, e.Args...)
-		if err != nil {
-			return nil, fmt.Errorf("start %s: %w", key, err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), idleJoinWait)
-		defer cancel()
-		req := mcp.InitializeRequest{}
-		req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-		req.Params.ClientInfo = mcp.Implementation{Name: "idle-cli", Version: "1"}
-		if _, err := c.Initialize(ctx, req); err != nil {
-			_ = c.Close()
-			return nil, fmt.Errorf("initialize %s: %w", key, err)
-		}
-		if _, err := c.ListTools(ctx, mcp.ListToolsRequest{}); err != nil {
-			_ = c.Close()
-			return nil, fmt.Errorf("tools/list %s: %w", key, err)
-		}
-		return c, nil
-	}
-	return nil, errors.New("no room entry for this seat in .mcp.json")
-}
-
-// idleJoinWait bounds a seat's MCP handshake and every wait on the app's
-// screen: a loaded 2-core box starts eight seats in seconds.
+// idleJoinWait bounds every wait on the app's screen: a loaded 2-core box
+// starts eight seats, each joining the room, in seconds.
 const idleJoinWait = 60 * time.Second
-
-// buildPullcept builds this module's binary into a temporary folder.
-func buildPullcept(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "pullcept")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build pullcept: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // appScreen is the terminal the real app runs in: a seats PTY and Screen
 // (we are the user's terminal emulator here), keys written through a Typist.
@@ -573,11 +468,7 @@ func (a *appScreen) waitFor(s string) {
 // idleOurs runs the real app with 8 idle seats and measures it.
 func idleOurs(t *testing.T, window time.Duration) idleOursRun {
 	t.Helper()
-	bin := buildPullcept(t)
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := fakecli.PullceptBinary(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	accts := []config.Account{{ID: "admin", Name: "Master", Kind: config.KindAdmin}}
@@ -586,9 +477,7 @@ func idleOurs(t *testing.T, window time.Duration) idleOursRun {
 		if err := os.MkdirAll(work, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		accts = append(accts, config.Account{ID: fmt.Sprintf("idle-%d", i), Name: fmt.Sprintf("Idle %d", i), Kind: config.KindCLI,
-			WorkDir: work, Command: self, LaunchOptions: config.QuoteWord("-test.run=^TestHelperIdleCLI$") + " -test.count=1",
-			Env: []config.EnvVar{{Name: idleCLIEnv, Value: "1"}}})
+		accts = append(accts, fakecli.Account(t, fmt.Sprintf("idle-%d", i), fmt.Sprintf("Idle %d", i), work, "-join"))
 	}
 	raw, err := json.MarshalIndent(map[string]any{"accounts": accts}, "", "  ")
 	if err != nil {
@@ -624,7 +513,7 @@ func idleOurs(t *testing.T, window time.Duration) idleOursRun {
 	a.press("\x1b")
 	time.Sleep(300 * time.Millisecond) // a key right after Esc would read as Alt+key
 	a.press("\x14")                    // ctrl+t
-	a.waitText("8 panes showing their idle CLI", func(txt string) bool { return strings.Count(txt, "idle cli ready") >= idleSeats })
+	a.waitText("8 panes showing their idle CLI", func(txt string) bool { return strings.Count(txt, fakecli.Ready) >= idleSeats })
 	// Let start-up work (first frames, sidecar handshakes) settle.
 	time.Sleep(2 * time.Second) // letting the app go idle is the point here
 

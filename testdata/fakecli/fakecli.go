@@ -1,0 +1,229 @@
+// Package fakecli is the fake coding CLI of Pullcept's tests: a tiny
+// generic CLI that a test binary becomes when a seat re-executes it
+// (docs/design.md §14: fake CLIs run in a real PTY by re-executing the
+// test binary, so a test needs no program of its own on the machine). It
+// prints Ready, echoes every line it reads from its terminal, exits with a
+// chosen status on request, and can join the room through the real sidecar
+// the way Claude Code does, by reading the seat's .mcp.json (JoinRoom).
+//
+// It is test-only. It lives under testdata/ so `go test ./...` and the
+// product build never see it; test files import it by path. A test binary
+// that seats it runs it from its TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(fakecli.Run(m)) }
+//
+// and seats an Account (kind cli, the test binary as its command, Env in
+// its environment). Main's doc lists the flags the CLI takes.
+//
+// Goroutines: none in the test process. In the fake CLI process, one
+// stdin reader, which ends at EOF or when Main returns.
+package fakecli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"testing"
+
+	"github.com/pullcept/pullcept/config"
+)
+
+// Env, set in a process's environment, makes Run act as the fake CLI
+// instead of running the tests. It is outside config.ReservedEnvPrefix
+// (PULLCEPT_), so an account's env may carry it.
+const Env = "FAKECLI"
+
+// Ready is the line the fake CLI prints once it reads its terminal (after
+// joining the room, with -join).
+const Ready = "fake cli ready"
+
+// Run is the body of a test binary's TestMain: the fake CLI when this
+// process was started as one (Env set), else the tests, after which the
+// pullcept binary PullceptBinary built is removed. It returns the exit
+// status for os.Exit: a helper process has no other way to end with a
+// chosen status.
+func Run(m *testing.M) int {
+	if os.Getenv(Env) != "" {
+		return Main(os.Args[1:])
+	}
+	code := m.Run()
+	removeBuilt()
+	return code
+}
+
+// Main is the fake CLI. Flags come first; the first word that is not a
+// flag ends them and the rest is only recorded (so a launch line's
+// "resume {session_id}" can follow):
+//
+//	-argv FILE   write the command line (JSON list) to FILE first
+//	-exit N      then exit with status N at once (a CLI that dies by itself)
+//	-join        start the room's sidecar from ./.mcp.json as a CLI does
+//	             (initialize, tools/list), so the seat joins and gets ready
+//	-lines FILE  append every line read from the terminal (a JSON string
+//	             per line; read it with Lines)
+//
+// It prints Ready, then "got: <line>" for every line it reads; a line
+// "exit N" ends it with status N; terminal EOF, SIGHUP or SIGTERM end it
+// with 0. Exit statuses of its own: 2 bad flags, 3 a file error, 4 the
+// join failed.
+func Main(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP, syscall.SIGTERM)
+	defer stop()
+	return run(ctx, args, os.Stdin, os.Stdout)
+}
+
+// options are Main's flags.
+type options struct {
+	argvFile  string
+	exit      int // -1: do not exit at once
+	join      bool
+	linesFile string
+}
+
+func parse(args []string, out io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("fakecli", flag.ContinueOnError)
+	fs.StringVar(&o.argvFile, "argv", "", "")
+	fs.IntVar(&o.exit, "exit", -1, "")
+	fs.BoolVar(&o.join, "join", false, "")
+	fs.StringVar(&o.linesFile, "lines", "", "")
+	fs.SetOutput(out)
+	return o, fs.Parse(args)
+}
+
+// run is Main over the given terminal.
+func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
+	o, err := parse(args, out)
+	if err != nil {
+		return 2
+	}
+	if o.argvFile != "" {
+		if err := writeJSONAtomic(o.argvFile, os.Args); err != nil {
+			fmt.Fprintf(out, "argv: %v\n", err)
+			return 3
+		}
+	}
+	if o.exit >= 0 {
+		return o.exit
+	}
+	if o.join {
+		c, err := JoinRoom(ctx)
+		if err != nil {
+			fmt.Fprintf(out, "join: %v\n", err)
+			return 4
+		}
+		defer c.Close()
+	}
+	var lines io.Writer = io.Discard
+	if o.linesFile != "" {
+		f, err := os.OpenFile(o.linesFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintf(out, "lines: %v\n", err)
+			return 3
+		}
+		defer f.Close()
+		lines = f
+	}
+	fmt.Fprintln(out, Ready)
+	return echo(ctx, in, out, lines)
+}
+
+// echo answers every line of in until "exit N", EOF or ctx ends.
+func echo(ctx context.Context, in io.Reader, out, lines io.Writer) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the reader if it waits to hand over a line
+	read := make(chan string)
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+		for sc.Scan() {
+			select {
+			case read <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return 0
+		case line, ok := <-read:
+			if !ok {
+				return 0
+			}
+			b, _ := json.Marshal(line)
+			if _, err := lines.Write(append(b, '\n')); err != nil {
+				fmt.Fprintf(out, "lines: %v\n", err)
+				return 3
+			}
+			var code int
+			if _, err := fmt.Sscanf(line, "exit %d", &code); err == nil {
+				return code
+			}
+			fmt.Fprintf(out, "got: %s\n", line)
+		}
+	}
+}
+
+// Command is the fake CLI's command: the absolute path of the running test
+// binary.
+func Command(t testing.TB) string {
+	t.Helper()
+	p, err := os.Executable()
+	if err != nil {
+		t.Fatalf("test binary: %v", err)
+	}
+	return p
+}
+
+// Account is a generic CLI account (kind cli) that runs the fake CLI with
+// opts (Main's flags) in workDir.
+func Account(t testing.TB, id, name, workDir, opts string) config.Account {
+	t.Helper()
+	return config.Account{ID: id, Name: name, Kind: config.KindCLI, WorkDir: workDir,
+		Command: Command(t), LaunchOptions: opts, Env: []config.EnvVar{{Name: Env, Value: "1"}}}
+}
+
+// Lines reads the file of a fake CLI started with -lines: every line it
+// read from its terminal, in order.
+func Lines(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		var line string
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			// The last line may be half-written while the CLI runs.
+			break
+		}
+		out = append(out, line)
+	}
+	return out, sc.Err()
+}
+
+// writeJSONAtomic writes v as JSON to path through a temp file and a
+// rename, so a reader never sees half a file.
+func writeJSONAtomic(path string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,93 @@
+package fakecli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/pullcept/pullcept/room"
+)
+
+// protocol is the MCP revision the fake CLI pins in initialize: the one
+// Codex 0.169.0 speaks, so the sidecar sees the classic handshake
+// (initialize, initialized, tools/list) the real CLIs use (docs/clis.md).
+const protocol = "2025-06-18"
+
+// joinWait bounds the MCP handshake with the sidecar: the sidecar answers
+// at once; a -race binary on a loaded 2-core box needs a few seconds to
+// start.
+const joinWait = 60 * time.Second
+
+// mcpServer is one mcpServers entry of .mcp.json.
+type mcpServer struct {
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+}
+
+// JoinRoom starts the sidecar registered for this seat in ./.mcp.json (the
+// pullcept-room entry whose account and room match this launch's
+// PULLCEPT_LAUNCHED_AS and PULLCEPT_ROOM_ID) the way a CLI does, with
+// mcp-go's stdio client, and lists its tools: the sidecar then joins the
+// room and reports ready (docs/design.md §7). Close the client to leave.
+func JoinRoom(ctx context.Context) (*client.Client, error) {
+	key, e, err := roomServer(".mcp.json", os.Getenv(room.EnvLaunchedAs), os.Getenv(room.EnvRoomID))
+	if err != nil {
+		return nil, err
+	}
+	return dial(ctx, key, e)
+}
+
+// roomServer finds the room entry of (account, topic) in the .mcp.json at
+// path.
+func roomServer(path, account, topic string) (string, mcpServer, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", mcpServer{}, err
+	}
+	var doc struct {
+		MCPServers map[string]mcpServer `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return "", mcpServer{}, fmt.Errorf(".mcp.json: %w", err)
+	}
+	for key, e := range doc.MCPServers {
+		if strings.HasPrefix(key, "pullcept-room") && e.Env[room.EnvAccountID] == account && e.Env[room.EnvRoomID] == topic {
+			return key, e, nil
+		}
+	}
+	return "", mcpServer{}, errors.New("no room entry for this seat in .mcp.json")
+}
+
+// dial starts server key and runs the handshake a CLI runs.
+func dial(ctx context.Context, key string, e mcpServer) (*client.Client, error) {
+	env := make([]string, 0, len(e.Env))
+	for k, v := range e.Env {
+		env = append(env, k+"="+v)
+	}
+	c, err := client.NewStdioMCPClient(e.Command, env, e.Args...)
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", key, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, joinWait)
+	defer cancel()
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = protocol
+	req.Params.ClientInfo = mcp.Implementation{Name: "pullcept-fake-cli", Version: "1"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("initialize %s: %w", key, err)
+	}
+	if _, err := c.ListTools(ctx, mcp.ListToolsRequest{}); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("tools/list %s: %w", key, err)
+	}
+	return c, nil
+}
