@@ -142,7 +142,7 @@ func BenchmarkDeliverToTagBytes8Seats(b *testing.B) {
 		// Pace: every seat typed its "\r", then the quiet time passes.
 		benchUntil(b, func() bool {
 			for _, s := range seats {
-				if st := s.Typing(); st.Queued > 0 || st.Typing {
+				if st := s.typist.State(); st.Queued > 0 || st.Typing {
 					return false
 				}
 			}

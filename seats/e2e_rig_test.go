@@ -216,7 +216,7 @@ func (r *rig) waitReady(id string, s *seats.Seat) {
 	r.t.Helper()
 	start := time.Now()
 	e2eUntil(r.t, id+" joined and ready", func() bool {
-		if !s.Typing().Ready {
+		if !seats.TypingOf(s).Ready {
 			return false
 		}
 		roster, err := r.hub.Roster(e2eTopic)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 )
 
@@ -48,7 +49,7 @@ func TestE2EStarvedCLISubmits(t *testing.T) {
 			}()
 			hello := r.post("hello @Ada")
 			e2eUntil(t, "the post typed with its Enter", func() bool {
-				st := s.Typing()
+				st := seats.TypingOf(s)
 				return st.Queued == 0 && !st.Typing
 			}, s.Done())
 			if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {

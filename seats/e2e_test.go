@@ -405,11 +405,11 @@ func TestE2EUnsentInputHeld(t *testing.T) {
 	if err := s.Input([]byte(human)); err != nil {
 		t.Fatal(err)
 	}
-	e2eUntil(t, "the human's text tracked as unsent", func() bool { return s.Typing().Unsent }, s.Done())
+	e2eUntil(t, "the human's text tracked as unsent", func() bool { return seats.TypingOf(s).Unsent }, s.Done())
 	e2eUntil(t, "the human's text on Ada's screen", func() bool { return strings.Contains(s.Screen().Text(), human) }, s.Done())
 	hello := r.post("hello @Ada")
 	// Held: Deliver enqueued it, and the queue keeps it while text is unsent.
-	if st := s.Typing(); st.Queued != 1 || !st.Unsent || st.Typing {
+	if st := seats.TypingOf(s); st.Queued != 1 || !st.Unsent || st.Typing {
 		t.Fatalf("typing state after the post = %+v, want it queued behind the unsent text", st)
 	}
 	if strings.Contains(s.Screen().Text(), "[pullcept]") {
@@ -456,7 +456,7 @@ func TestE2EUnsentInputHeld(t *testing.T) {
 	} else if humanMsg == postMsg {
 		t.Errorf("the human's text and the post share user message %d", humanMsg)
 	}
-	if st := s.Typing(); st.Queued != 0 || st.Unsent {
+	if st := seats.TypingOf(s); st.Queued != 0 || st.Unsent {
 		t.Errorf("typing state at the end = %+v, want nothing queued or unsent", st)
 	}
 }
@@ -636,7 +636,7 @@ func TestE2EPostsBackToBackStaySeparate(t *testing.T) {
 			t.Errorf("no model call carries post %s", p.MessageID)
 		}
 	}
-	if st := s.Typing(); st.Queued != 0 {
+	if st := seats.TypingOf(s); st.Queued != 0 {
 		t.Errorf("typing state at the end = %+v, want nothing queued", st)
 	}
 }

@@ -35,8 +35,8 @@ const graphemeHold = 8 * time.Millisecond
 // clipboard gets near it): past it they are fed as they are.
 const maxHeld = 64 << 10
 
-// replyBuf is the read size for the emulator's replies and encoded keys; one
-// read takes any single reply or key whole.
+// replyBuf is the read size for the emulator's replies; one read takes any
+// single reply whole.
 const replyBuf = 4096
 
 // Snapshot is a seat screen as the UI draws it, copied under the Screen's
@@ -70,8 +70,7 @@ type Snapshot struct {
 // the UI reads Snapshots when Changed fires.
 //
 // Replies the emulator owes the child (cursor position, device attributes,
-// mode reports) and the bytes of SendKey, SendMouse, Paste and Focus are read
-// from x/vt's reply pipe by a goroutine the Screen owns and handed to the
+// mode reports) are read from x/vt's reply pipe by a goroutine the Screen owns and handed to the
 // reply function in order. x/vt's Write blocks until that pipe is read, so
 // reply must never block and never call back into the Screen: the seat wires
 // it to Typist.Reply, which only enqueues (STYLE "One writer per PTY").
@@ -112,8 +111,7 @@ type Screen struct {
 }
 
 // NewScreen returns a cols×rows screen (1…32767 each, else ErrBadSize) with a
-// 2 000-line scrollback. reply receives the emulator's replies and encoded
-// input in order, from one goroutine; nil discards them. Close releases the
+// 2 000-line scrollback. reply receives the emulator's replies in order, from one goroutine; nil discards them. Close releases the
 // Screen's goroutines.
 func NewScreen(cols, rows int, reply func([]byte)) (*Screen, error) {
 	return newScreen(cols, rows, reply, graphemeHold)
@@ -422,51 +420,6 @@ func (s *Screen) ScrollbackLines(from, n int) []string {
 		s.rowBuf = line
 	}
 	return out
-}
-
-// SendKey encodes a key press the way the child's modes ask (cursor-key and
-// keypad modes) and hands the bytes to reply. Bubble Tea v2 key messages
-// convert directly: uv.KeyPressEvent(msg).
-func (s *Screen) SendKey(k uv.KeyEvent) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.closed {
-		s.emu.SendKey(k)
-	}
-}
-
-// SendMouse encodes a mouse event if the child enabled mouse reporting.
-func (s *Screen) SendMouse(m vt.Mouse) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.closed {
-		s.emu.SendMouse(m)
-	}
-}
-
-// Paste hands text to reply, in bracketed-paste markers when the child
-// enabled them (?2004).
-func (s *Screen) Paste(text string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.closed {
-		s.emu.Paste(text)
-	}
-}
-
-// Focus reports focus gained or lost to the child if it asked for focus
-// events (?1004).
-func (s *Screen) Focus(focused bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return
-	}
-	if focused {
-		s.emu.Focus()
-	} else {
-		s.emu.Blur()
-	}
 }
 
 // Close stops the reply reader and the flush timer and waits for both.

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/vt"
 )
@@ -229,32 +228,15 @@ func (r *replyLog) take(t *testing.T, want string) {
 	}
 }
 
-func TestScreenRepliesAndKeys(t *testing.T) {
+func TestScreenReplies(t *testing.T) {
 	log := newReplyLog()
 	s := testScreen(t, 20, 5, log.reply)
 	feedScreen(t, s, "ab\x1b[6n")
 	log.take(t, "\x1b[1;3R") // cursor position report
 	feedScreen(t, s, "\x1b[c")
 	log.take(t, "\x1b[?62;1;6;22c") // primary device attributes
-
-	s.SendKey(uv.KeyPressEvent{Code: uv.KeyUp})
-	log.take(t, "\x1b[A")
-	feedScreen(t, s, "\x1b[?1h") // application cursor keys
-	s.SendKey(uv.KeyPressEvent{Code: uv.KeyUp})
-	log.take(t, "\x1bOA")
-	s.SendKey(uv.KeyPressEvent{Code: 'c', Mod: uv.ModCtrl})
-	log.take(t, "\x03")
-
-	s.Paste("hi\nthere")
-	log.take(t, "hi\nthere")
-	feedScreen(t, s, "\x1b[?2004h")
-	s.Paste("hi")
-	log.take(t, "\x1b[200~hi\x1b[201~")
-
-	s.Focus(true) // not asked for: nothing
-	feedScreen(t, s, "\x1b[?1004h")
-	s.Focus(false)
-	log.take(t, "\x1b[O")
+	feedScreen(t, s, "\x1b[?2004h\x1b[?2004$p")
+	log.take(t, "\x1b[?2004;1$y") // mode report: bracketed paste set
 }
 
 func TestScreenManyRepliesDoNotBlock(t *testing.T) {
@@ -360,7 +342,6 @@ func TestScreenBadSizeAndClose(t *testing.T) {
 	if err := s.Resize(5, 5); !errors.Is(err, ErrScreenClosed) {
 		t.Fatalf("Resize after Close = %v", err)
 	}
-	s.SendKey(uv.KeyPressEvent{Code: 'a', Text: "a"}) // must not block or panic
 	if !strings.HasPrefix(s.Text(), "kept") {
 		t.Fatalf("screen after Close: %q", s.Text())
 	}

@@ -825,15 +825,6 @@ func (s *Seat) Input(b []byte) error {
 	return nil
 }
 
-// Typing reports the seat's typing queue (ready, holds, the human's unsent
-// text, posts waiting): the UI shows why a post is not typed yet.
-func (s *Seat) Typing() TypistState { return s.typist.State() }
-
-// Hold and Release hold room typing for a reason (a permission prompt
-// reported by hooks, DESIGN §5).
-func (s *Seat) Hold(reason string)    { s.typist.Hold(reason) }
-func (s *Seat) Release(reason string) { s.typist.Release(reason) }
-
 // Resize sets the PTY and the emulator to cols×rows cells.
 func (s *Seat) Resize(cols, rows int) error {
 	if err := s.screen.Resize(cols, rows); err != nil {

@@ -428,7 +428,7 @@ func TestManagerEnqueueTypesTagAndBody(t *testing.T) {
 		t.Error("Enqueue = true for a seat that does not exist")
 	}
 	// Not ready (no sidecar yet): held.
-	if st := s.Typing(); st.Ready || st.Queued != 1 {
+	if st := s.typist.State(); st.Ready || st.Queued != 1 {
 		t.Errorf("typing state before ready = %+v, want not ready, one queued", st)
 	}
 	r.m.SidecarJoined(managerTopic, a.ID)
@@ -439,7 +439,7 @@ func TestManagerEnqueueTypesTagAndBody(t *testing.T) {
 		return strings.Contains(txt, "got: "+tag) && strings.Contains(txt, "got: hello world") &&
 			strings.Contains(txt, "got: second line")
 	})
-	waitFor(t, "the queue to empty", func() bool { st := s.Typing(); return st.Queued == 0 && !st.Typing })
+	waitFor(t, "the queue to empty", func() bool { st := s.typist.State(); return st.Queued == 0 && !st.Typing })
 	if got := r.events.changes(a.ID); len(got) < 2 || got[1].State != StateRunning {
 		t.Errorf("SeatChanged events = %+v, want starting then running after the join", got)
 	}

@@ -185,16 +185,6 @@ func CodexRolloutsSince(codexHome, cwd string, since time.Time) ([]CodexSession,
 	return found, nil
 }
 
-// NewestCodexRolloutSince is the newest of CodexRolloutsSince, to record a
-// fresh Codex seat's session id once its first turn created the rollout.
-func NewestCodexRolloutSince(codexHome, cwd string, since time.Time) (CodexSession, bool, error) {
-	all, err := CodexRolloutsSince(codexHome, cwd, since)
-	if err != nil || len(all) == 0 {
-		return CodexSession{}, false, err
-	}
-	return all[len(all)-1], true, nil
-}
-
 // readSessionMeta reads a rollout's first line:
 // {"timestamp": …, "type": "session_meta", "payload": {"id", "timestamp", "cwd", …}}.
 // The start time is payload.timestamp, else the line's.

@@ -119,18 +119,16 @@ func TestCodexRollouts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(all) != 2 || all[0].ID != first || all[0].Path != firstPath || all[1].ID != second {
+	// Oldest first (the cwd written with a trailing separator matches), the
+	// other directory's and the torn one left out.
+	if len(all) != 2 || all[0].ID != first || all[0].Path != firstPath || all[1].ID != second || all[1].Path != secondPath {
 		t.Errorf("CodexRolloutsSince = %+v", all)
 	}
-	s, ok, err := NewestCodexRolloutSince(home, cwd, launched)
-	if err != nil || !ok || s.ID != second || s.Path != secondPath {
-		t.Errorf("NewestCodexRolloutSince = %+v %v %v", s, ok, err)
+	if got, err := CodexRolloutsSince(home, cwd, time.Now().Add(time.Hour)); len(got) != 0 || err != nil {
+		t.Errorf("nothing after a future time expected: %+v %v", got, err)
 	}
-	if _, ok, err := NewestCodexRolloutSince(home, cwd, time.Now().Add(time.Hour)); ok || err != nil {
-		t.Errorf("nothing after a future time expected: %v %v", ok, err)
-	}
-	if _, ok, err := NewestCodexRolloutSince(t.TempDir(), cwd, launched); ok || err != nil {
-		t.Errorf("empty CODEX_HOME: %v %v", ok, err)
+	if got, err := CodexRolloutsSince(t.TempDir(), cwd, launched); len(got) != 0 || err != nil {
+		t.Errorf("empty CODEX_HOME: %+v %v", got, err)
 	}
 }
 

@@ -179,8 +179,7 @@ func (t *Typist) Enqueue(p room.Post) {
 func (t *Typist) Human(b []byte) { t.push(b) }
 
 // Reply queues the emulator's bytes for the child: its replies (cursor
-// position, device attributes) and keys it encoded (Screen.SendKey, Paste).
-// Like Human: written at once, never held; the tracker reads them too
+// position, device attributes, mode reports). Like Human: written at once, never held; the tracker reads them too
 // (replies are escape sequences, which change nothing). Wire it as the
 // Screen's reply function.
 func (t *Typist) Reply(b []byte) { t.push(b) }
@@ -217,7 +216,8 @@ func (t *Typist) Joined() {
 }
 
 // Hold holds room typing for reason (e.g. a permission prompt reported by
-// hooks, DESIGN §5) until Release(reason). Reasons are a set: holding one
+// hooks, DESIGN §5) until Release(reason). No production caller yet: the
+// next issue wires the permission hold through Hold and Release. Reasons are a set: holding one
 // twice needs one Release.
 func (t *Typist) Hold(reason string) {
 	t.mu.Lock()
@@ -342,15 +342,6 @@ func (t *Typist) setWaiting(w bool) {
 	t.mu.Lock()
 	t.waiting = w
 	t.mu.Unlock()
-}
-
-// quiet reports whether the writer has acted on every call made so far:
-// it waits in its select with no key queued and no wake-up pending (every
-// state change pokes after it is made). Tests use it to prove a post is held.
-func (t *Typist) quiet() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return (t.waiting && len(t.input) == 0 && len(t.wake) == 0) || t.stopped
 }
 
 // nextInput pops the oldest key or reply.

@@ -152,6 +152,16 @@ func settle(t *testing.T, ty *Typist, w *recWriter) []recWrite {
 	return w.all()
 }
 
+// quiet reports whether the writer has acted on every call made so far:
+// it waits in its select with no key queued and no wake-up pending (every
+// state change pokes after it is made). settle uses it to prove a post is
+// held.
+func (t *Typist) quiet() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return (t.waiting && len(t.input) == 0 && len(t.wake) == 0) || t.stopped
+}
+
 func newTestTypist(t *testing.T, ready bool) (*Typist, *recWriter, *fakeClock) {
 	t.Helper()
 	c := newFakeClock()
