@@ -280,93 +280,147 @@ func (m *Manager) WaitScreens(done <-chan struct{}, seen uint64) (gen uint64, ok
 	return m.changed.Wait(done, seen)
 }
 
-// Start launches accountID in topicID with a cols×rows PTY (DESIGN §9):
-// claims the seat in the ledger, decides resume (a recorded id whose
-// transcript is missing is dropped on the spot), registers .mcp.json, builds
-// the line, spawns it and starts its goroutines. Errors: ErrSeatTaken, launch
-// refusals from BuildLaunch (wrapped), spawn errors. A failed start leaves
-// nothing claimed.
+// Start launches accountID in topicID with a cols×rows PTY (docs/design.md
+// §9) in four steps: decide (the account, the ledger claim, resume or
+// fresh), prepare (.mcp.json, the line, the topic, the environment), spawn
+// (the PTY, typing queue and screen) and go live (list the seat, start its
+// goroutines). Errors: ErrSeatTaken, launch refusals from BuildLaunch
+// (wrapped), spawn errors, ErrManagerClosed. A failed start leaves nothing
+// claimed: the claim is released here until the seat is live, then it
+// belongs to the seat's exit watcher (wait).
 func (m *Manager) Start(topicID, accountID string, cols, rows int) (StartResult, error) {
-	var res StartResult
+	p, err := m.decide(topicID, accountID)
+	if err != nil {
+		return StartResult{}, err
+	}
+	live := false
+	defer func() {
+		if !live {
+			m.ledger.Release(p.claim)
+		}
+	}()
+	if err := m.prepare(p); err != nil {
+		return p.res, err
+	}
+	s, err := m.spawnSeat(p, cols, rows)
+	if err != nil {
+		return p.res, err
+	}
+	if err := m.goLive(p, s); err != nil {
+		return p.res, err
+	}
+	live = true
+	return p.res, nil
+}
+
+// startPlan is what Start's steps decide and prepare for one seat.
+type startPlan struct {
+	topic, account string
+	acct           config.Account
+	room           RoomEndpoint
+	claim          Claim
+	recorded       string // the session id the topic index holds ("" = none)
+	resume         bool
+	launch         Launch
+	env            []string // the child's whole environment
+	res            StartResult
+}
+
+// decide admits the start (a seat kind, the Manager open and listening, the
+// ledger place free: claimed here) and decides resume or fresh.
+func (m *Manager) decide(topicID, accountID string) (*startPlan, error) {
 	acct, ok := m.opts.Accounts(accountID)
 	if !ok {
-		return res, fmt.Errorf("start seat %s: %w", accountID, ErrUnknownAccount)
+		return nil, fmt.Errorf("start seat %s: %w", accountID, ErrUnknownAccount)
 	}
 	if !acct.Kind.Launches() {
-		return res, fmt.Errorf("start seat %s: kind %s does not run as a seat: %w", accountID, acct.Kind, ErrNotASeat)
+		return nil, fmt.Errorf("start seat %s: kind %s does not run as a seat: %w", accountID, acct.Kind, ErrNotASeat)
 	}
 	m.mu.Lock()
 	ep, closed := m.room, m.closed
 	m.mu.Unlock()
 	if closed {
-		return res, ErrManagerClosed
+		return nil, ErrManagerClosed
 	}
 	if ep.URL == "" {
-		return res, errors.New("start seat: the room is not listening yet")
+		return nil, errors.New("start seat: the room is not listening yet")
 	}
 	claim, err := m.ledger.Claim(topicID, accountID)
 	if err != nil {
-		return res, fmt.Errorf("start seat %s in %s: %w", accountID, topicID, err)
+		return nil, fmt.Errorf("start seat %s in %s: %w", accountID, topicID, err)
 	}
-	started := false
-	defer func() {
-		if !started {
-			m.ledger.Release(claim)
-		}
-	}()
+	p := &startPlan{topic: topicID, account: accountID, acct: acct, room: ep, claim: claim}
+	m.decideResume(p)
+	return p, nil
+}
 
-	// Resume decision (DESIGN §9). The transcript is looked for in the
-	// environment the CLI will see: an account may set its own
-	// CLAUDE_CONFIG_DIR or CODEX_HOME.
-	getenv := SeatGetenv(acct, m.getenv)
-	recorded, _ := m.opts.Sessions.Session(topicID, accountID)
+// decideResume applies the resume rule (docs/design.md §9): a recorded id
+// resumes when its conversation exists, and one whose transcript is gone is
+// dropped on the spot. The transcript is looked for in the environment the
+// CLI will see: an account may set its own CLAUDE_CONFIG_DIR or CODEX_HOME.
+func (m *Manager) decideResume(p *startPlan) {
+	p.recorded, _ = m.opts.Sessions.Session(p.topic, p.account)
 	exists := false
-	if recorded != "" {
-		if exists, err = TranscriptExists(acct, getenv, recorded); err != nil {
-			m.logger.Warn("transcript check", "topic", topicID, "account", accountID, "err", err)
+	if p.recorded != "" {
+		var err error
+		if exists, err = TranscriptExists(p.acct, SeatGetenv(p.acct, m.getenv), p.recorded); err != nil {
+			m.logger.Warn("transcript check", "topic", p.topic, "account", p.account, "err", err)
 		}
 	}
-	resume, drop, reason := DecideResume(acct, recorded, exists)
+	resume, drop, reason := DecideResume(p.acct, p.recorded, exists)
 	if drop {
-		if _, err := m.opts.Sessions.DropSessionIf(topicID, accountID, recorded); err != nil {
+		if _, err := m.opts.Sessions.DropSessionIf(p.topic, p.account, p.recorded); err != nil {
 			m.logger.Warn("drop session", "err", err)
 		}
-		res.Dropped, res.DropReason = recorded, reason
+		p.res.Dropped, p.res.DropReason = p.recorded, reason
 	}
-	hasPosts, err := m.opts.Sessions.HasPosts(topicID)
+	p.resume = resume
+}
+
+// prepare builds the launch (PrepareLaunch registers .mcp.json), creates
+// the topic's index entry on its first seat start (lazy topic creation)
+// and assembles the child's environment, the room token only there
+// (docs/design.md §7).
+func (m *Manager) prepare(p *startPlan) error {
+	hasPosts, err := m.opts.Sessions.HasPosts(p.topic)
 	if err != nil {
-		m.logger.Warn("has posts", "topic", topicID, "err", err)
+		m.logger.Warn("has posts", "topic", p.topic, "err", err)
 	}
 	in := LaunchInput{
-		Account:       acct,
-		TopicID:       topicID,
-		Resume:        resume,
+		Account:       p.acct,
+		TopicID:       p.topic,
+		Resume:        p.resume,
 		PullceptPath:  m.opts.PullceptPath,
-		RoomURL:       ep.URL,
-		HooksURL:      ep.HooksURL,
-		UnseenHistory: UnseenHistory(hasPosts, resume),
+		RoomURL:       p.room.URL,
+		HooksURL:      p.room.HooksURL,
+		UnseenHistory: UnseenHistory(hasPosts, p.resume),
 	}
-	if resume {
-		in.SessionID = recorded
+	if p.resume {
+		in.SessionID = p.recorded
 	}
 	l, err := PrepareLaunch(in)
 	if err != nil {
-		return res, fmt.Errorf("start seat %s: %w", acct.DisplayName(), err)
+		return fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
-	res.Resumed, res.SessionID, res.Warnings, res.Preview = l.Resumed, l.SessionID, l.Warnings, l.Preview
-
-	// Lazy topic creation: the first seat start creates the index entry.
-	if err := m.opts.Sessions.EnsureTopic(topicID); err != nil {
-		return res, fmt.Errorf("start seat: topic %s: %w", topicID, err)
+	p.launch = l
+	p.res.Resumed, p.res.SessionID, p.res.Warnings, p.res.Preview = l.Resumed, l.SessionID, l.Warnings, l.Preview
+	if err := m.opts.Sessions.EnsureTopic(p.topic); err != nil {
+		return fmt.Errorf("start seat: topic %s: %w", p.topic, err)
 	}
+	p.env = append(slices.Clone(m.opts.Environ()), l.Env...)
+	p.env = append(p.env, room.EnvRoomToken+"="+p.room.Token)
+	return nil
+}
 
-	env := append(slices.Clone(m.opts.Environ()), l.Env...)
-	env = append(env, room.EnvRoomToken+"="+ep.Token)
-	proc, err := m.spawn(PTYOptions{Argv: l.Argv, Dir: l.Dir, Env: env, Cols: cols, Rows: rows})
+// spawnSeat starts the child in its PTY with its typing queue and screen,
+// and records it in the ledger. Nothing of it runs unless goLive lists it.
+func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
+	l := p.launch
+	proc, err := m.spawn(PTYOptions{Argv: l.Argv, Dir: l.Dir, Env: p.env, Cols: cols, Rows: rows})
 	if err != nil {
-		return res, fmt.Errorf("start seat %s: %w", acct.DisplayName(), err)
+		return nil, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
-	s := &Seat{Topic: topicID, Account: accountID, launch: l, kind: acct.Kind, proc: proc,
+	s := &Seat{Topic: p.topic, Account: p.account, launch: l, kind: p.acct.Kind, proc: proc,
 		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting}
 	// Posts go in bracketed-paste markers when the CLI asked for them
 	// (TypistOptions.BracketedPaste). s.screen is set below, before the
@@ -374,69 +428,74 @@ func (m *Manager) Start(topicID, accountID string, cols, rows int) (StartResult,
 	s.typist = NewTypist(proc, TypistOptions{BracketedPaste: func() bool {
 		return s.screen != nil && s.screen.BracketedPaste()
 	}})
-	// abandon undoes a spawned seat that will not run (no goroutine of it
-	// has started yet): the process tree is ended and reaped, nothing leaks.
-	abandon := func() {
-		_ = proc.Kill()
-		_ = proc.Close()
-		_, _ = proc.Wait()
-		_ = s.typist.Close()
-		if s.screen != nil {
-			_ = s.screen.Close()
-		}
-	}
 	screen, err := NewScreen(orDefault(cols, defaultCols), orDefault(rows, defaultRows), s.typist.Reply)
 	if err != nil {
-		abandon()
-		return res, fmt.Errorf("start seat: screen: %w", err)
+		s.abandon()
+		return nil, fmt.Errorf("start seat: screen: %w", err)
 	}
 	s.screen = screen
-	if err := m.ledger.Started(claim, SeatRecord{Pid: proc.Pid(), Started: s.started, Argv: l.Argv, Dir: l.Dir}); err != nil {
+	if err := m.ledger.Started(p.claim, SeatRecord{Pid: proc.Pid(), Started: s.started, Argv: l.Argv, Dir: l.Dir}); err != nil {
 		m.logger.Warn("ledger", "err", err)
 	}
+	return s, nil
+}
 
-	// The seat goes live under m.mu, re-checking closed: a Close that began
-	// since the check above must either see this seat in its list (and stop
-	// it) or make this Start fail; and the goroutines are counted before
-	// Close can wait for them.
-	watchRollout := acct.Kind == config.KindCodexCLI && !l.Resumed
+// abandon undoes a spawned seat that will not run (no goroutine of it has
+// started yet): the process tree is ended and reaped, nothing leaks.
+func (s *Seat) abandon() {
+	_ = s.proc.Kill()
+	_ = s.proc.Close()
+	_, _ = s.proc.Wait()
+	_ = s.typist.Close()
+	if s.screen != nil {
+		_ = s.screen.Close()
+	}
+}
+
+// goLive lists the seat and starts its goroutines (seats/doc.go). It fails
+// only with ErrManagerClosed, having abandoned the seat.
+//
+// The seat is listed under m.mu, re-checking closed: a Close that began
+// since decide must either see this seat in its list (and stop it) or make
+// this Start fail; and the goroutines are counted before Close can wait for
+// them.
+func (m *Manager) goLive(p *startPlan, s *Seat) error {
+	watchRollout := p.acct.Kind == config.KindCodexCLI && !p.launch.Resumed
 	goroutines := 2
 	if watchRollout {
 		goroutines++
 	}
+	key := seatKey{p.topic, p.account}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
-		abandon()
-		return res, ErrManagerClosed
+		s.abandon()
+		return ErrManagerClosed
 	}
-	old := m.seats[seatKey{topicID, accountID}] // an exited seat this one replaces
-	m.seats[seatKey{topicID, accountID}] = s
+	old := m.seats[key] // an exited seat this one replaces
+	m.seats[key] = s
 	m.wg.Add(goroutines)
 	// Announced before the seat's goroutines run and before m.mu is free for
 	// SidecarJoined, so "starting" precedes "running" and "exited".
 	m.emit(SeatChanged{Info: s.info()})
 	m.mu.Unlock()
-	started = true
 	if old != nil && old.screen != nil {
 		_ = old.screen.Close()
 	}
-
-	// Recorded once the seat runs: a start that failed above leaves no
+	// Recorded once the seat runs: a start that failed before leaves no
 	// record of a session that never began.
-	if l.SessionID != "" && !l.Resumed {
-		if err := m.opts.Sessions.RecordSession(topicID, accountID, l.SessionID); err != nil {
-			m.notice(topicID, accountID, true, "could not record the session id of %s: %v", acct.DisplayName(), err)
+	if l := p.launch; l.SessionID != "" && !l.Resumed {
+		if err := m.opts.Sessions.RecordSession(p.topic, p.account, l.SessionID); err != nil {
+			m.notice(p.topic, p.account, true, "could not record the session id of %s: %v", p.acct.DisplayName(), err)
 		}
 	}
-
 	m.goSeat("pump", s, func() { m.pump(s) })
-	m.goSeat("wait", s, func() { m.wait(s, claim) })
+	m.goSeat("wait", s, func() { m.wait(s, p.claim) })
 	if watchRollout {
-		m.goSeat("rollout", s, func() { m.watchCodexRollout(s, acct) })
+		m.goSeat("rollout", s, func() { m.watchCodexRollout(s, p.acct) })
 	}
-	m.logger.Info("seat started", "topic", topicID, "account", accountID, "pid", proc.Pid(), "resumed", l.Resumed)
-	return res, nil
+	m.logger.Info("seat started", "topic", p.topic, "account", p.account, "pid", s.proc.Pid(), "resumed", p.launch.Resumed)
+	return nil
 }
 
 func orDefault(v, d int) int {
