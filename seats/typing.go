@@ -273,69 +273,129 @@ func (t *Typist) run() {
 			t.stop(fmt.Errorf("typing queue: panic: %v", r))
 		}
 	}()
-	var gap, fallback, silence <-chan time.Time
-	armed := false // the ready fallback was started (once per Typist)
-	enterDue := false
-	var lastWrite time.Time // of a key, reply or "\r" (zero: none yet)
-	for {
-		// Keys and replies first, in order: they are never held, and the
-		// decision below must see every key written before it.
-		for {
-			b, ok := t.nextInput()
-			if !ok {
-				break
-			}
-			if !t.write(b, func() { t.unsent.Feed(b) }) {
-				return
-			}
-			lastWrite = t.clock.Now()
-		}
-		if enterDue {
-			enterDue = false
-			if !t.write([]byte{'\r'}, func() { t.unsent.Reset(); t.typing = false }) {
-				return
-			}
-			lastWrite = t.clock.Now()
-		}
-		t.mu.Lock()
-		if t.joined && !t.ready && !armed {
-			armed = true
-			fallback = t.clock.After(readyFallback)
-		}
-		t.mu.Unlock()
-		if gap == nil && silence == nil && t.postDue() {
-			// The text waits until the PTY was quiet for typingGap; the
-			// hold decision is made again when the wait is over.
-			if wait := typingGap - t.clock.Now().Sub(lastWrite); !lastWrite.IsZero() && wait > 0 {
-				silence = t.clock.After(wait)
-			} else if post, ok := t.nextPost(); ok {
-				if t.paste != nil && t.paste() {
-					post = slices.Concat(postPasteStart, post, postPasteEnd)
-				}
-				if !t.write(post, func() { t.typing = true }) {
-					return
-				}
-				gap = t.clock.After(typingGap)
-			}
-		}
-		t.setWaiting(true)
-		select {
-		case <-t.wake:
-		case <-gap:
-			gap, enterDue = nil, true
-		case <-silence:
-			silence = nil
-		case <-fallback:
-			fallback = nil
-			t.mu.Lock()
-			t.ready = true
-			t.mu.Unlock()
-		case <-t.quit:
-			t.stop(nil)
-			return
-		}
-		t.setWaiting(false)
+	w := writerState{t: t}
+	for w.turn() {
 	}
+}
+
+// writerState is what the writer goroutine keeps between two wake-ups: the
+// pauses running (each nil while not), and what it wrote last. Only run's
+// goroutine uses it.
+type writerState struct {
+	t         *Typist
+	gap       <-chan time.Time // typingGap after a post's text: its "\r" is due
+	silence   <-chan time.Time // the quiet time before a post's text is over
+	fallback  <-chan time.Time // readyFallback after Joined: ready anyway
+	armed     bool             // the ready fallback was started (once per Typist)
+	enterDue  bool             // the gap is over: the post's "\r" goes next
+	lastWrite time.Time        // of a key, reply or "\r" (zero: none yet)
+}
+
+// turn writes what is due, then waits for the next wake-up or pause. It
+// reports false once the writer must end (Close or a write error).
+func (w *writerState) turn() bool {
+	if !w.writeInput() || !w.writeEnter() {
+		return false
+	}
+	w.armFallback()
+	if !w.typePost() {
+		return false
+	}
+	return w.wait()
+}
+
+// writeInput writes the queued keys and replies, in order. They come first:
+// they are never held, and the hold decision of typePost must see every key
+// written before it.
+func (w *writerState) writeInput() bool {
+	t := w.t
+	for {
+		b, ok := t.nextInput()
+		if !ok {
+			return true
+		}
+		if !t.write(b, func() { t.unsent.Feed(b) }) {
+			return false
+		}
+		w.lastWrite = t.clock.Now()
+	}
+}
+
+// writeEnter writes a post's "\r" once its gap is over. It also submits
+// whatever the human typed during the gap, so the line is empty after it.
+func (w *writerState) writeEnter() bool {
+	if !w.enterDue {
+		return true
+	}
+	w.enterDue = false
+	t := w.t
+	if !t.write([]byte{'\r'}, func() { t.unsent.Reset(); t.typing = false }) {
+		return false
+	}
+	w.lastWrite = t.clock.Now()
+	return true
+}
+
+// armFallback starts the ready fallback once, at the first turn after
+// Joined while the seat is not ready (docs/design.md §7).
+func (w *writerState) armFallback() {
+	t := w.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.joined && !t.ready && !w.armed {
+		w.armed = true
+		w.fallback = t.clock.After(readyFallback)
+	}
+}
+
+// typePost writes the head post's text when nothing holds it, no post is
+// between its text and its "\r", and the PTY was quiet for typingGap; until
+// then it starts the quiet time, and the hold is decided again when that is
+// over (docs/design.md §5).
+func (w *writerState) typePost() bool {
+	t := w.t
+	if w.gap != nil || w.silence != nil || !t.postDue() {
+		return true
+	}
+	if wait := typingGap - t.clock.Now().Sub(w.lastWrite); !w.lastWrite.IsZero() && wait > 0 {
+		w.silence = t.clock.After(wait)
+		return true
+	}
+	post, ok := t.nextPost()
+	if !ok {
+		return true
+	}
+	if t.paste != nil && t.paste() {
+		post = slices.Concat(postPasteStart, post, postPasteEnd)
+	}
+	if !t.write(post, func() { t.typing = true }) {
+		return false
+	}
+	w.gap = t.clock.After(typingGap)
+	return true
+}
+
+// wait blocks until a call pokes the writer, a pause ends or Close.
+func (w *writerState) wait() bool {
+	t := w.t
+	t.setWaiting(true)
+	defer t.setWaiting(false)
+	select {
+	case <-t.wake:
+	case <-w.gap:
+		w.gap, w.enterDue = nil, true
+	case <-w.silence:
+		w.silence = nil
+	case <-w.fallback:
+		w.fallback = nil
+		t.mu.Lock()
+		t.ready = true
+		t.mu.Unlock()
+	case <-t.quit:
+		t.stop(nil)
+		return false
+	}
+	return true
 }
 
 func (t *Typist) setWaiting(w bool) {
