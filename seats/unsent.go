@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
 )
 
 // UnsentInput reads the keys the human sends to a seat's terminal and tracks
 // whether the CLI's input line holds text that was not submitted yet
-// (DESIGN §5 "Unsent input", spec «発言は端末へ入る»). While it does, room
+// (docs/design.md §5 "Unsent input", «発言は端末へ入る»). While it does, room
 // posts for that seat are held: typed into it they would be glued to the
 // human's half-typed line and the tag would no longer start the input.
 //
@@ -23,7 +26,10 @@ import (
 //   - everything else is typed text, including a multi-line paste in one
 //     write, its newlines and tabs, and the content of a bracketed paste.
 //
-// Accepted limits (spec «受容したトレードオフ»): a line recalled from history
+// Escape sequences are delimited by x/ansi's parser table, as Screen's
+// mirror does (see keyReader for where keys differ from terminal output).
+//
+// Accepted limits («受容したトレードオフ»): a line recalled from history
 // with ↑ looks empty, and the keys that answer an on-screen prompt look like
 // text until the next submit or clear. The zero value is an empty line. Not
 // safe for concurrent use: the Typist's writer goroutine owns it.
@@ -32,16 +38,6 @@ type UnsentInput struct {
 	lastEsc bool   // the previous write was a lone Esc key
 	paste   bool   // inside a bracketed paste (its markers are separate writes)
 }
-
-// Escape-sequence parsing states within one write.
-const (
-	keyGround = iota
-	keyEsc    // after ESC
-	keyCSI    // ESC [ … final
-	keySS3    // ESC O x
-	keyString // OSC/DCS/APC/PM/SOS … BEL or ESC \
-	keyStrEsc // ESC inside a string
-)
 
 // pasteEnd ends a bracketed paste (xterm ?2004); the pane sends the markers
 // around a paste when the child asked for them.
@@ -67,94 +63,161 @@ func (u *UnsentInput) Feed(p []byte) {
 	}
 	wasEsc := u.lastEsc
 	u.lastEsc = false
-	if !u.paste {
-		switch {
-		case len(p) == 1 && p[0] == '\r':
-			u.line = u.line[:0] // submit
-			return
-		case len(p) == 1 && p[0] == 0x1b:
-			if wasEsc {
-				u.line = u.line[:0] // Esc Esc
-			} else {
-				u.lastEsc = true
-			}
-			return
-		}
+	if len(p) == 1 && !u.paste && u.loneKey(p[0], wasEsc) {
+		return
 	}
-	single := len(p) == 1
-	state := keyGround
-	var csi []byte // parameter bytes of the CSI being read
+	r := keyReader{u: u, single: len(p) == 1}
 	for i := 0; i < len(p); i++ {
 		if u.paste {
-			p, i, state = u.feedPaste(p[i:]), -1, keyGround
+			p, i, r.state = u.feedPaste(p[i:]), -1, parser.GroundState
 			continue
 		}
-		b := p[i]
-		switch state {
-		case keyGround:
-			switch {
-			case b == 0x1b:
-				state = keyEsc
-			case b == 0x03 || b == 0x15: // Ctrl+C, Ctrl+U
-				u.line = u.line[:0]
-			case b == 0x7f || b == 0x08: // Backspace
-				u.deleteRune()
-			case b == 0x17: // Ctrl+W
-				u.deleteWord()
-			case b == '\r' || b == '\n' || b == '\t':
-				if !single { // part of a paste: text
-					u.line = append(u.line, b)
-				}
-			case b < 0x20:
-				// another control key: nothing
-			default:
-				u.line = append(u.line, b)
-			}
-		case keyEsc:
-			switch b {
-			case 0x1b:
-				u.line = u.line[:0] // Esc Esc in one write
-				state = keyGround
-			case '[':
-				state, csi = keyCSI, csi[:0]
-			case 'O':
-				state = keySS3
-			case ']', 'P', '_', '^', 'X':
-				state = keyString
-			default:
-				state = keyGround // Alt+key: nothing
-			}
-		case keyCSI:
-			switch {
-			case b >= 0x40 && b <= 0x7e:
-				state = keyGround
-				if b == '~' && string(csi) == "200" {
-					u.paste = true
-				}
-			case b >= 0x20:
-				if len(csi) < 16 {
-					csi = append(csi, b)
-				}
-			default:
-				state = keyGround // a control aborts the sequence: read it as a key
-				i--
-			}
-		case keySS3:
-			state = keyGround
-		case keyString:
-			switch b {
-			case 0x07:
-				state = keyGround
-			case 0x1b:
-				state = keyStrEsc
-			}
-		case keyStrEsc:
-			if b == '\\' {
-				state = keyGround
-			} else {
-				state = keyEsc // ESC began a new sequence
-				i--
-			}
+		if r.read(p[i]) {
+			i--
+		}
+	}
+}
+
+// loneKey handles the keys whose meaning depends on being a write of their
+// own: Enter submits, and Esc clears when the previous write was Esc too.
+func (u *UnsentInput) loneKey(b byte, wasEsc bool) bool {
+	switch b {
+	case '\r':
+		u.line = u.line[:0] // submit
+	case ansi.ESC:
+		if wasEsc {
+			u.line = u.line[:0] // Esc Esc
+		} else {
+			u.lastEsc = true
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// keyReader walks one write with x/ansi's transition table
+// (parser.Table.Transition), which finds where every CSI, OSC, DCS, SOS,
+// PM and APC sequence ends. The table parses terminal output; keys differ
+// from it in three places, handled here as key decoders read them:
+//
+//   - the pane writes UTF-8, so a byte from 0x80 up is text on the line,
+//     never an 8-bit C1 control (inside a sequence it is ignored);
+//   - after ESC, a byte that begins no CSI or string sequence completes an
+//     Alt key, which changes nothing: ESC is Esc Esc (it clears), O is SS3
+//     and the byte after it belongs to the key, and a space, a control or
+//     a character is Alt+that key (the table would read ESC + a space as
+//     the start of a longer sequence, end an SS3 at its O, and run a
+//     control inside the sequence);
+//   - a C0 control inside a CSI ends it and is read again as a key (the
+//     table would run it and go on with the sequence).
+type keyReader struct {
+	u      *UnsentInput
+	state  parser.State
+	single bool   // the write is one byte: a lone key
+	seq    []byte // parameter, prefix and intermediate bytes of the current CSI
+	ss3    bool   // the next byte ends an SS3 key
+	alt    int    // UTF-8 continuation bytes still part of an Alt key
+}
+
+// read takes byte b of the write; true means b ended a sequence and is to
+// be read again as a key.
+func (r *keyReader) read(b byte) bool {
+	switch {
+	case r.ss3:
+		r.ss3 = false
+		return false
+	case r.alt > 0 && b >= 0x80 && b < 0xC0:
+		r.alt--
+		return false
+	}
+	r.alt = 0
+	if b >= 0x80 {
+		r.readHigh(b)
+		return false
+	}
+	prev := r.state
+	next, action := parser.Table.Transition(prev, b)
+	if prev == parser.EscapeState && (b == ansi.ESC || action != parser.ClearAction && action != parser.StartAction) {
+		r.altKey(b)
+		return false
+	}
+	if action == parser.ExecuteAction && prev != parser.GroundState {
+		r.state = parser.GroundState
+		return true
+	}
+	r.state = next
+	r.act(action, prev, b)
+	return false
+}
+
+// act applies the table's action for byte b, read in state prev.
+func (r *keyReader) act(action parser.Action, prev parser.State, b byte) {
+	switch action {
+	case parser.PrintAction:
+		r.u.line = append(r.u.line, b)
+	case parser.ExecuteAction:
+		r.u.key(b, r.single)
+	case parser.ClearAction:
+		r.seq = r.seq[:0]
+	case parser.ParamAction, parser.PrefixAction, parser.CollectAction:
+		if len(r.seq) < 16 {
+			r.seq = append(r.seq, b)
+		}
+	case parser.DispatchAction:
+		r.dispatched(prev, b)
+	}
+}
+
+// altKey completes the key that ESC began with b (see keyReader).
+func (r *keyReader) altKey(b byte) {
+	r.state = parser.GroundState
+	switch b {
+	case ansi.ESC:
+		r.u.line = r.u.line[:0] // Esc Esc in one write
+	case 'O':
+		r.ss3 = true
+	}
+}
+
+// readHigh takes a byte from 0x80 up: text in the ground state, the
+// character of an Alt key right after ESC, else part of the sequence.
+func (r *keyReader) readHigh(b byte) {
+	switch r.state {
+	case parser.GroundState:
+		r.u.line = append(r.u.line, b)
+	case parser.EscapeState:
+		r.state = parser.GroundState
+		if b >= 0xC0 {
+			r.alt = utf8Len(b) - 1
+		}
+	}
+}
+
+// dispatched acts on a finished sequence: CSI 200 ~ begins a bracketed
+// paste. Every other sequence changes nothing.
+func (r *keyReader) dispatched(prev parser.State, final byte) {
+	switch prev {
+	case parser.CsiEntryState, parser.CsiParamState, parser.CsiIntermediateState:
+		if final == '~' && string(r.seq) == "200" {
+			r.u.paste = true
+		}
+	}
+}
+
+// key applies a control key read in the ground state. Enter, newline and
+// tab change nothing sent alone; in a longer write (a paste) they are text.
+func (u *UnsentInput) key(b byte, single bool) {
+	switch b {
+	case 0x03, 0x15: // Ctrl+C, Ctrl+U
+		u.line = u.line[:0]
+	case 0x7f, 0x08: // Backspace
+		u.deleteRune()
+	case 0x17: // Ctrl+W
+		u.deleteWord()
+	case '\r', '\n', '\t':
+		if !single {
+			u.line = append(u.line, b)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 )
 
 func TestUnsentInput(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		writes []string // one pane write each
@@ -46,6 +47,15 @@ func TestUnsentInput(t *testing.T) {
 		{"del inside csi is ignored", []string{"a\x1b[1\x7fb"}, "a"},
 		{"keys after text in one write", []string{"abc\x15de"}, "de"},
 		{"japanese ime commit", []string{"日本語"}, "日本語"},
+		{"bytes from 0x80 are text, not c1 controls", []string{"a\x9b1~b"}, "a\x9b1~b"},
+		{"character split across writes", []string{"\xe6\x97", "\xa5"}, "日"},
+		// Edges that moved when the hand-written parser gave way to x/ansi's
+		// table (the old result in each comment); none is a key the pane
+		// sends, and each now reads as the table, or a key decoder, does.
+		{"alt + a non-ascii character changes nothing", []string{"ab", "\x1b日x"}, "abx"}, // "ab\x97\xa5x": its tail was text
+		{"dcs ends at st, not bel", []string{"\x1bPq\ax\x1b\\y"}, "y"},                   // "xy": any string ended at BEL
+		{"can cancels a string", []string{"\x1b]0;t\x18ab"}, "ab"},                       // "": CAN was string content
+		{"no csi-ignore state in the table", []string{"\x1b[$1;2"}, ";2"},                // "": a parameter after an intermediate ends the CSI there
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -61,6 +71,7 @@ func TestUnsentInput(t *testing.T) {
 }
 
 func TestUnsentInputReset(t *testing.T) {
+	t.Parallel()
 	var u UnsentInput
 	u.Feed([]byte("\x1b[200~"))
 	u.Feed([]byte("half a paste"))
