@@ -21,6 +21,7 @@ import (
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // crashWait bounds every wait: a shell starts and dies in milliseconds; the
@@ -134,7 +135,7 @@ func TestSeatCrashesLeaveNoTrace(t *testing.T) {
 			t.Fatalf("start %s: %v", id, err)
 		}
 		s, _ := m.Seat(crashTopic, id)
-		crashWaitUntil(t, id+" ready", func() bool { return strings.Contains(s.Screen().Text(), id+" ready") })
+		testkit.Eventually(t, id+" ready", func() bool { return strings.Contains(s.Screen().Text(), id+" ready") })
 		// Its sidecar's hello and ready, through the room's own path.
 		c := hub.Connect()
 		if err := c.Hello(room.Hello{Protocol: room.Protocol, Name: accts[id].Name, Room: crashTopic, AccountID: id}); err != nil {
@@ -151,7 +152,7 @@ func TestSeatCrashesLeaveNoTrace(t *testing.T) {
 	// One post is typed into every seat: segv and quit die on reading it.
 	first := crashPost(t, hub, "first", "")
 	s, _ := m.Seat(crashTopic, "live")
-	crashWaitUntil(t, "the living seat to print the post", func() bool { return strings.Contains(s.Screen().Text(), "seen: first") })
+	testkit.Eventually(t, "the living seat to print the post", func() bool { return strings.Contains(s.Screen().Text(), "seen: first") })
 	// oom is killed from outside, as the OOM killer would.
 	if err := syscall.Kill(pids["oom"], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -189,7 +190,7 @@ func TestSeatCrashesLeaveNoTrace(t *testing.T) {
 	// The room goes on: the next post is delivered and typed into the
 	// living seat, and into no dead one.
 	second := crashPost(t, hub, "second", first.MessageID)
-	crashWaitUntil(t, "the living seat to print the next post", func() bool { return strings.Contains(s.Screen().Text(), "seen: second") })
+	testkit.Eventually(t, "the living seat to print the next post", func() bool { return strings.Contains(s.Screen().Text(), "seen: second") })
 	for id := range want {
 		if m.Enqueue(crashTopic, id, second) {
 			t.Fatalf("a post was typed into the dead seat %s", id)
@@ -205,7 +206,7 @@ func TestSeatCrashesLeaveNoTrace(t *testing.T) {
 			t.Fatalf("restart %s after its crash: %v", id, err)
 		}
 		seat, _ := m.Seat(crashTopic, id)
-		crashWaitUntil(t, id+" ready again", func() bool { return strings.Contains(seat.Screen().Text(), id+" ready") })
+		testkit.Eventually(t, id+" ready again", func() bool { return strings.Contains(seat.Screen().Text(), id+" ready") })
 		if err := m.Stop(crashTopic, id); err != nil {
 			t.Fatal(err)
 		}
@@ -230,16 +231,4 @@ func crashPost(t *testing.T, h *room.Hub, content, lastSeen string) room.Post {
 		t.Fatalf("post %q: %v (delivered %v)", content, err, res.Delivered)
 	}
 	return res.Post
-}
-
-// crashWaitUntil polls cond every 10 ms until it holds, failing after crashWait.
-func crashWaitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(crashWait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waiting for %s: not within %v", what, crashWait)
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition with a deadline
-	}
 }

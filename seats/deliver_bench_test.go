@@ -15,6 +15,7 @@ import (
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/testdata/fakecli"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // benchPace is the pause between two benchmark posts: a seat types a post's
@@ -110,7 +111,7 @@ func BenchmarkDeliverToTagBytes8Seats(b *testing.B) {
 		}
 		seats[i], _ = m.Seat(topic, id)
 		s := seats[i]
-		benchUntil(b, func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
+		testkit.EventuallyWithin(b, benchWait, id+"'s prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
 		c := hub.Connect()
 		defer c.Close()
 		if err := c.Hello(room.Hello{Protocol: room.Protocol, Name: accounts[id].Name, Room: topic, AccountID: id}); err != nil {
@@ -140,7 +141,7 @@ func BenchmarkDeliverToTagBytes8Seats(b *testing.B) {
 		}
 		all += last
 		// Pace: every seat typed its "\r", then the quiet time passes.
-		benchUntil(b, func() bool {
+		testkit.EventuallyWithin(b, benchWait, "every seat's queue empty", func() bool {
 			for _, s := range seats {
 				if st := s.typist.State(); st.Queued > 0 || st.Typing {
 					return false
@@ -161,16 +162,4 @@ type benchKinds map[string]config.Account
 func (k benchKinds) AccountKind(id string) (string, bool) {
 	a, ok := k[id]
 	return string(a.Kind), ok
-}
-
-// benchUntil polls cond every 5 ms until it holds (benchWait at most).
-func benchUntil(b *testing.B, cond func() bool) {
-	b.Helper()
-	deadline := time.Now().Add(benchWait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			b.Fatalf("benchmark: condition not met within %v", benchWait)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 	"github.com/pullcept/pullcept/testdata/fakecli"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // e2eWait bounds each wait on a real CLI. A healthy Claude Code or Codex
@@ -444,25 +445,24 @@ func checkTyped(t *testing.T, req *fakeapi.Request, p room.Post, bodyLine string
 	}
 }
 
-// e2eUntil polls cond every 50 ms until it holds, failing t after e2eWait
-// or when gone closes first (the seat's process exited).
+// e2eUntil waits until cond holds, failing t after e2eWait or as soon as
+// gone closes first (the seat's process exited: it never will).
 func e2eUntil(t *testing.T, what string, cond func() bool, gone <-chan struct{}) {
 	t.Helper()
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(e2eWait)
-	for !cond() {
-		select {
-		case <-tick.C:
-		case <-gone:
-			if cond() {
-				return
-			}
-			t.Fatalf("waiting for %s: the seat exited", what)
-		case <-deadline:
-			t.Fatalf("waiting for %s: not within %v", what, e2eWait)
+	testkit.EventuallyWithin(t, e2eWait, what, func() bool {
+		if cond() {
+			return true
 		}
-	}
+		select {
+		case <-gone:
+			if !cond() {
+				t.Fatalf("waiting for %s: the seat exited", what)
+			}
+			return true
+		default:
+			return false
+		}
+	})
 }
 
 // watch drains an event channel until it closes and lets tests wait on

@@ -14,6 +14,8 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/vt"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // screenDeadline bounds every wait on a Screen goroutine in these tests.
@@ -58,6 +60,7 @@ func rawXVT(cols, rows int, chunks ...string) []string {
 }
 
 func TestScreenWideCharsAtRightMargin(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name       string
 		cols, rows int
@@ -93,6 +96,7 @@ func TestScreenWideCharsAtRightMargin(t *testing.T) {
 }
 
 func TestScreenColoursKeptAcrossMarginFix(t *testing.T) {
+	t.Parallel()
 	s := testScreen(t, 5, 3, nil)
 	feedScreen(t, s, "\x1b[31mabcd日\x1b[m")
 	snap := s.Snapshot()
@@ -102,6 +106,7 @@ func TestScreenColoursKeptAcrossMarginFix(t *testing.T) {
 }
 
 func TestScreenAutowrapOffIsLeftToXVT(t *testing.T) {
+	t.Parallel()
 	// With DECAWM off there is no wrap to make: Screen must behave exactly
 	// like x/vt and apply no correction.
 	stream := "\x1b[?7labcdefgh日Z"
@@ -115,21 +120,34 @@ func TestScreenAutowrapOffIsLeftToXVT(t *testing.T) {
 	}
 }
 
-// TestXVTStillDropsWideCharAtMargin shows the x/vt v0.1.0 bug Screen works
-// around (https://github.com/charmbracelet/x/issues/975). It asserts the
-// WRONG output on purpose: when an x/vt upgrade makes it fail, the library
-// wraps wide characters itself and the margin half of Screen's feed (and
-// this test) should be removed.
+// TestXVTStillDropsWideCharAtMargin pins the x/vt v0.1.0 bug Screen works
+// around (https://github.com/charmbracelet/x/issues/975): bare x/vt drops a
+// wide character that reaches past the right margin, and Screen, fed the
+// same bytes, wraps it. When an x/vt upgrade makes the bare half fail, the
+// library wraps wide characters itself: remove the margin half of Screen's
+// feed (and this test).
 func TestXVTStillDropsWideCharAtMargin(t *testing.T) {
-	if got := rawXVT(4, 3, "日本語"); strings.Join(got, "|") != "日||" {
-		t.Fatalf("x/vt now gives %q for 日本語 in 4 columns: #975 may be fixed, revisit Screen's margin workaround", got)
-	}
-	if got := rawXVT(9, 3, "abcdefgh日Z"); strings.Join(got, "|") != "abcdefgh|Z|" {
-		t.Fatalf("x/vt now gives %q: #975 may be fixed, revisit Screen's margin workaround", got)
+	t.Parallel()
+	for _, c := range []struct {
+		cols          int
+		stream        string
+		xvt, screened string
+	}{
+		{4, "日本語", "日||", "日本|語|"},
+		{9, "abcdefgh日Z", "abcdefgh|Z|", "abcdefgh|日Z|"},
+	} {
+		if got := strings.Join(rawXVT(c.cols, 3, c.stream), "|"); got != c.xvt {
+			t.Errorf("x/vt now gives %q for %q in %d columns: #975 may be fixed, revisit Screen's margin workaround", got, c.stream, c.cols)
+		}
+		rows, _, _ := feedScreen(t, testScreen(t, c.cols, 3, nil), c.stream)
+		if got := strings.Join(rows, "|"); got != c.screened {
+			t.Errorf("Screen gives %q for %q in %d columns, want %q", got, c.stream, c.cols, c.screened)
+		}
 	}
 }
 
 func TestScreenGraphemeSplitAcrossWrites(t *testing.T) {
+	t.Parallel()
 	cases := [][]string{
 		{"e", "\u0301x"},                    // combining acute
 		{"\U0001F469", "\u200d\U0001F4BBx"}, // woman ZWJ laptop
@@ -153,18 +171,25 @@ func TestScreenGraphemeSplitAcrossWrites(t *testing.T) {
 	}
 }
 
-// TestXVTStillSplitsClusterAcrossWrites shows why Screen holds a trailing
+// TestXVTStillSplitsClusterAcrossWrites pins why Screen holds a trailing
 // cluster: bare x/vt v0.1.0 places "e" and U+0301 apart when they arrive in
 // two writes (its end-of-write flush; upstream PR charmbracelet/x#977 adds
-// WritePending/Flush). When this fails, revisit the hold in Screen.
+// WritePending/Flush), and Screen, fed the same two writes, keeps them one
+// cluster. When the bare half fails, revisit the hold in Screen.
 func TestXVTStillSplitsClusterAcrossWrites(t *testing.T) {
+	t.Parallel()
 	whole, split := rawXVT(20, 3, "e\u0301x"), rawXVT(20, 3, "e", "\u0301x")
 	if strings.Join(whole, "|") == strings.Join(split, "|") {
-		t.Fatalf("x/vt now joins a cluster split across writes (%q): the hold in Screen may be unnecessary", whole)
+		t.Errorf("x/vt now joins a cluster split across writes (%q): the hold in Screen may be unnecessary", whole)
+	}
+	rows, _, _ := feedScreen(t, testScreen(t, 20, 3, nil), "e", "\u0301x")
+	if strings.Join(rows, "|") != strings.Join(whole, "|") {
+		t.Errorf("Screen gives %q for the split cluster, want x/vt's whole-write %q", rows, whole)
 	}
 }
 
 func TestScreenHeldClusterFlushedByTimer(t *testing.T) {
+	t.Parallel()
 	s, err := newScreen(20, 3, nil, 5*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
@@ -229,6 +254,7 @@ func (r *replyLog) take(t *testing.T, want string) {
 }
 
 func TestScreenReplies(t *testing.T) {
+	t.Parallel()
 	log := newReplyLog()
 	s := testScreen(t, 20, 5, log.reply)
 	feedScreen(t, s, "ab\x1b[6n")
@@ -240,6 +266,7 @@ func TestScreenReplies(t *testing.T) {
 }
 
 func TestScreenManyRepliesDoNotBlock(t *testing.T) {
+	t.Parallel()
 	// x/vt's Write waits until each reply is read from its pipe: the reply
 	// goroutine must keep draining while Write holds the Screen's lock.
 	var n int
@@ -255,22 +282,15 @@ func TestScreenManyRepliesDoNotBlock(t *testing.T) {
 	case <-time.After(screenDeadline):
 		t.Fatal("Write blocked on emulator replies")
 	}
-	deadline := time.Now().Add(screenDeadline)
-	for {
+	testkit.Eventually(t, "20000 replies", func() bool {
 		mu.Lock()
-		got := n
-		mu.Unlock()
-		if got == 20000 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of 20000 replies arrived", got)
-		}
-		time.Sleep(time.Millisecond) // polling a condition with a deadline
-	}
+		defer mu.Unlock()
+		return n == 20000
+	})
 }
 
 func TestScreenSnapshotStateAndVersion(t *testing.T) {
+	t.Parallel()
 	s := testScreen(t, 10, 4, nil)
 	v0 := s.Version()
 	feedScreen(t, s, "\x1b]2;seat title\x07hello\x1b[3;5H")
@@ -322,6 +342,7 @@ func TestScreenSnapshotStateAndVersion(t *testing.T) {
 }
 
 func TestScreenBadSizeAndClose(t *testing.T) {
+	t.Parallel()
 	if _, err := NewScreen(0, 5, nil); !errors.Is(err, ErrBadSize) {
 		t.Fatalf("NewScreen(0,5) = %v", err)
 	}
@@ -348,6 +369,7 @@ func TestScreenBadSizeAndClose(t *testing.T) {
 }
 
 func TestScreenScrollbackCapped(t *testing.T) {
+	t.Parallel()
 	s := testScreen(t, 20, 5, nil)
 	var b strings.Builder
 	for i := 1; i <= 3000; i++ {
@@ -374,6 +396,7 @@ func TestScreenScrollbackCapped(t *testing.T) {
 }
 
 func TestScreenLongRepeatMatchesXVT(t *testing.T) {
+	t.Parallel()
 	// Screen shortens a REP count past screen+scrollback; the result must
 	// be x/vt's own for the full count (small enough here to run in x/vt).
 	const w, h = 10, 3
@@ -402,6 +425,7 @@ func TestScreenLongRepeatMatchesXVT(t *testing.T) {
 }
 
 func TestScreenOrphanPlaceholderBlanked(t *testing.T) {
+	t.Parallel()
 	// A wide char written one column left of another wide char: xterm
 	// blanks the other's right half; without repair the row shifts left.
 	s := testScreen(t, 10, 2, nil)
@@ -418,6 +442,7 @@ func TestScreenOrphanPlaceholderBlanked(t *testing.T) {
 // comments and emoji at 70×20 (recorded from a real PTY). The golden was
 // checked against tmux 3.3a replaying the same bytes.
 func TestScreenRecordedVim(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/vim_ja.ansi")
 	if err != nil {
 		t.Fatal(err)
@@ -428,6 +453,7 @@ func TestScreenRecordedVim(t *testing.T) {
 }
 
 func TestPumpFeedsUntilEOF(t *testing.T) {
+	t.Parallel()
 	s := testScreen(t, 20, 3, nil)
 	if err := Pump(strings.NewReader("hello\r\nwörld e\u0301"), s); err != nil {
 		t.Fatal(err)

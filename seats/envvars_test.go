@@ -11,6 +11,7 @@ import (
 )
 
 func TestProcessEnv(t *testing.T) {
+	t.Parallel()
 	a := config.Account{ID: "acc", Env: []config.EnvVar{
 		{Name: "GH_TOKEN", Value: "v=1"}, {Name: "NAME_ONLY", Value: ""}, {Name: "LI_PLUS_AGENT_KEY", Value: "k"},
 	}}
@@ -35,6 +36,7 @@ func TestProcessEnv(t *testing.T) {
 // Every variable a launch sets itself is refused in an account's env field,
 // so no account can shadow it (spec «アカウントは環境変数を持つ»).
 func TestAppLaunchEnvIsReserved(t *testing.T) {
+	t.Parallel()
 	names := append(slices.Clone(AppLaunchEnv), room.EnvRoomURL, room.EnvAgentName, room.EnvAccountID, room.EnvRoomID, room.EnvHue, room.EnvUnseenHistory)
 	for _, n := range names {
 		if _, err := config.ParseEnv(n + "=x"); !errors.Is(err, config.ErrEnvReserved) {
@@ -61,6 +63,7 @@ func TestAppLaunchEnvIsReserved(t *testing.T) {
 }
 
 func TestSidecarVars(t *testing.T) {
+	t.Parallel()
 	hue := 0
 	got := sidecarVars("ws://127.0.0.1:1", "Lin", "acc", "t", &hue, true)
 	want := []config.EnvVar{

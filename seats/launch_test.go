@@ -121,6 +121,7 @@ func decodeSettings(t *testing.T, js string) map[string]any {
 }
 
 func TestClaudeFresh(t *testing.T) {
+	t.Parallel()
 	a := testAccount(config.KindClaudeCode)
 	key := MCPKey(a.ID, testTopic)
 	sibling := MCPKey("acc-lay", testTopic)
@@ -162,6 +163,7 @@ func TestClaudeFresh(t *testing.T) {
 }
 
 func TestClaudeLineVariants(t *testing.T) {
+	t.Parallel()
 	base := testAccount(config.KindClaudeCode)
 	key := MCPKey(base.ID, testTopic)
 	tests := []struct {
@@ -221,6 +223,7 @@ func TestClaudeLineVariants(t *testing.T) {
 }
 
 func TestClaudeOwnSettings(t *testing.T) {
+	t.Parallel()
 	a := testAccount(config.KindClaudeCode)
 	a.LaunchOptions = `--settings '{"model":"opus"}'`
 
@@ -250,6 +253,7 @@ func TestClaudeOwnSettings(t *testing.T) {
 }
 
 func TestClaudePercentEncodesSeat(t *testing.T) {
+	t.Parallel()
 	a := testAccount(config.KindClaudeCode)
 	a.ID = "ü&id 1"
 	in := testInput(a)
@@ -266,6 +270,7 @@ func TestClaudePercentEncodesSeat(t *testing.T) {
 }
 
 func TestCodexLines(t *testing.T) {
+	t.Parallel()
 	a := testAccount(config.KindCodexCLI)
 	key := MCPKey(a.ID, testTopic)
 	server := fmt.Sprintf(`mcp_servers.%s={command=%q, args=["sidecar"], env={PULLCEPT_ROOM_URL=%q, PULLCEPT_AGENT_NAME="Lin", PULLCEPT_ACCOUNT_ID="acc-lin", PULLCEPT_ROOM_ID="t-1", PULLCEPT_HUE="145"}, env_vars=["PULLCEPT_ROOM_TOKEN", "PULLCEPT_LAUNCHED_AS"], enabled=true, default_tools_approval_mode="approve"}`,
@@ -292,6 +297,7 @@ func TestCodexLines(t *testing.T) {
 }
 
 func TestCodexScreenMode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode, options string
 		flag          int
@@ -319,6 +325,7 @@ func TestCodexScreenMode(t *testing.T) {
 }
 
 func TestCodexPlaceholderAndEscaping(t *testing.T) {
+	t.Parallel()
 	a := testAccount(config.KindCodexCLI)
 	a.LaunchOptions = "--note {session_id}"
 	if _, err := BuildLaunch(testInput(a)); !errors.Is(err, ErrPlaceholder) {
@@ -339,6 +346,7 @@ func TestCodexPlaceholderAndEscaping(t *testing.T) {
 }
 
 func TestGenericLines(t *testing.T) {
+	t.Parallel()
 	a := testAccount(config.KindCLI)
 	l := mustLaunch(t, testInput(a))
 	if !slices.Equal(l.Argv, []string{"aider", "--yes"}) || l.SessionID != "" {
@@ -378,6 +386,7 @@ func TestGenericLines(t *testing.T) {
 }
 
 func TestBuildLaunchRefusals(t *testing.T) {
+	t.Parallel()
 	claude := testAccount(config.KindClaudeCode)
 	with := func(f func(*LaunchInput)) LaunchInput {
 		in := testInput(claude)
@@ -434,6 +443,7 @@ func TestBuildLaunchRefusals(t *testing.T) {
 }
 
 func TestWindowsCmdExeRules(t *testing.T) {
+	t.Parallel()
 	a := testAccount(config.KindClaudeCode)
 	a.LaunchOptions = "--dangerously-skip-permissions --add-dir a&b"
 	a.Character = "Lin & Lay (test) 100%"
@@ -521,6 +531,7 @@ func TestWindowsCmdExeRules(t *testing.T) {
 }
 
 func TestViaCmdExe(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		goos, cmd string
 		want      bool
@@ -541,6 +552,7 @@ func TestViaCmdExe(t *testing.T) {
 }
 
 func TestRoomPromptIsLineSafe(t *testing.T) {
+	t.Parallel()
 	key := MCPKey("8f14e45f-ceea-467a-b160-6f14e45fceea", "topic-with-a-long-id")
 	p := RoomPrompt(key)
 	for _, r := range p {
@@ -593,6 +605,7 @@ func FuzzBuildLaunch(f *testing.F) {
 }
 
 func TestPrepareLaunch(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sibling := testEntry("lay", testTopic)
 	if _, err := Register(dir, sibling, testRoom); err != nil {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestLedgerOneSeatPerTopicAndAccount(t *testing.T) {
+	t.Parallel()
 	l := NewLedger()
 	c, err := l.Claim("t1", "alice")
 	if err != nil {
@@ -73,6 +74,7 @@ func TestLedgerOneSeatPerTopicAndAccount(t *testing.T) {
 }
 
 func TestLedgerBadInput(t *testing.T) {
+	t.Parallel()
 	l := NewLedger()
 	for _, k := range [][2]string{{"", "a"}, {"t", ""}, {"", ""}} {
 		if _, err := l.Claim(k[0], k[1]); !errors.Is(err, ErrNoSeatKey) {
@@ -89,6 +91,7 @@ func TestLedgerBadInput(t *testing.T) {
 }
 
 func TestLedgerList(t *testing.T) {
+	t.Parallel()
 	l := NewLedger()
 	cb, _ := l.Claim("t1", "bob")
 	_, _ = l.Claim("t1", "alice")
@@ -114,6 +117,7 @@ func TestLedgerList(t *testing.T) {
 }
 
 func TestLedgerConcurrentClaimsOneWinner(t *testing.T) {
+	t.Parallel()
 	l := NewLedger()
 	const racers = 32
 	var wg sync.WaitGroup

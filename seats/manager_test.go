@@ -18,6 +18,7 @@ import (
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/testdata/fakecli"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // managerWait bounds every wait on a fake CLI seat: a -race test binary
@@ -177,23 +178,10 @@ func waitDone(t *testing.T, s *Seat) {
 	}
 }
 
-// waitFor polls cond (every 10 ms) until it holds, failing t after
-// managerWait.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(managerWait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waiting for %s: not within %v", what, managerWait)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func readArgv(t *testing.T, path string) []string {
 	t.Helper()
 	var argv []string
-	waitFor(t, "the fake CLI's argv file", func() bool {
+	testkit.Eventually(t, "the fake CLI's argv file", func() bool {
 		b, err := os.ReadFile(path)
 		return err == nil && json.Unmarshal(b, &argv) == nil
 	})
@@ -313,7 +301,7 @@ func TestManagerSeatExitingByItselfIsReported(t *testing.T) {
 		t.Fatalf("Start: %v", err)
 	}
 	s, _ = r.m.Seat(managerTopic, b.ID)
-	waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
+	testkit.Eventually(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
 	if err := s.Input([]byte("exit 9\r")); err != nil {
 		t.Fatalf("Input: %v", err)
 	}
@@ -390,7 +378,7 @@ func TestManagerResumedSeatExitingBeforeJoiningLosesRecord(t *testing.T) {
 			t.Fatalf("%s: resume = %+v, %v; want resumed %s", how, res, err, fresh.SessionID)
 		}
 		s, _ := r.m.Seat(managerTopic, a.ID)
-		waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
+		testkit.Eventually(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
 		if how == "joined then exited" {
 			r.m.SidecarJoined(managerTopic, a.ID)
 			if st := s.State(); st != StateRunning {
@@ -417,7 +405,7 @@ func TestManagerEnqueueTypesTagAndBody(t *testing.T) {
 		t.Fatalf("Start: %v", err)
 	}
 	s, _ := r.m.Seat(managerTopic, a.ID)
-	waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
+	testkit.Eventually(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
 
 	p := room.Post{MessageID: "6f1c2d8e-1111-4000-8000-000000000001", Role: room.RoleAdmin, Speaker: "Alice",
 		Content: "hello world\r\nsecond line", To: []string{"Echo"}, TS: "2026-11-29T01:14:05.000Z"}
@@ -434,12 +422,12 @@ func TestManagerEnqueueTypesTagAndBody(t *testing.T) {
 	r.m.SidecarJoined(managerTopic, a.ID)
 	r.m.SidecarReady(managerTopic, a.ID)
 	tag := room.Tag(p, time.Local)
-	waitFor(t, "the typed post on the screen", func() bool {
+	testkit.Eventually(t, "the typed post on the screen", func() bool {
 		txt := s.Screen().Text()
 		return strings.Contains(txt, "got: "+tag) && strings.Contains(txt, "got: hello world") &&
 			strings.Contains(txt, "got: second line")
 	})
-	waitFor(t, "the queue to empty", func() bool { st := s.typist.State(); return st.Queued == 0 && !st.Typing })
+	testkit.Eventually(t, "the queue to empty", func() bool { st := s.typist.State(); return st.Queued == 0 && !st.Typing })
 	if got := r.events.changes(a.ID); len(got) < 2 || got[1].State != StateRunning {
 		t.Errorf("SeatChanged events = %+v, want starting then running after the join", got)
 	}
@@ -554,7 +542,7 @@ func TestManagerSeatKilledBySignal(t *testing.T) {
 		t.Fatalf("Start: %v", err)
 	}
 	s, _ := r.m.Seat(managerTopic, a.ID)
-	waitFor(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
+	testkit.Eventually(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
 	if err := syscall.Kill(s.info().Pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

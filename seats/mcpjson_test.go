@@ -17,6 +17,7 @@ import (
 )
 
 func TestMCPKey(t *testing.T) {
+	t.Parallel()
 	ids := []string{
 		"account-1", "8f14e45f-ceea-467a-b160-6f14e45fceea", "", "リン", "---", "UPPER_case.id",
 		strings.Repeat("x", 500), "mcp-github-webhook-mcp",
@@ -66,6 +67,7 @@ func readFile(t *testing.T, path string) []byte {
 }
 
 func TestRegisterNewFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	e := testEntry("lin", testTopic)
 	e.UnseenHistory = true
@@ -113,6 +115,7 @@ func TestRegisterNewFile(t *testing.T) {
 }
 
 func TestRegisterKeepsForeignAndCleansDead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	live := MCPKey("lay", testTopic)
 	otherTopic := MCPKey("lin", "t-2")
@@ -202,6 +205,7 @@ func compact(t *testing.T, raw json.RawMessage) string {
 }
 
 func TestRegisterRefusesBadFiles(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{`{"mcpServers": {`, `[1, 2]`, `{"mcpServers": []}`} {
 		dir := t.TempDir()
 		path := filepath.Join(dir, ".mcp.json")
@@ -229,6 +233,7 @@ func TestRegisterRefusesBadFiles(t *testing.T) {
 }
 
 func TestRegisterConcurrentSeatsOneDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var wg sync.WaitGroup
 	const seats = 8
@@ -258,6 +263,7 @@ func TestRegisterConcurrentSeatsOneDir(t *testing.T) {
 }
 
 func TestUnregister(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := Unregister(dir, "pullcept-room-x"); err != nil {
 		t.Errorf("missing file: %v", err)
@@ -281,6 +287,7 @@ func TestUnregister(t *testing.T) {
 }
 
 func TestCheckDisabled(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	key := MCPKey("lin", testTopic)
 	if off, err := CheckDisabled(dir, key); off || err != nil {
@@ -316,6 +323,7 @@ func TestCheckDisabled(t *testing.T) {
 // directories too, so the room keys there must be disabled for a seat below
 // (else it stops at a "new MCP servers found" dialog).
 func TestInspectSeesRoomKeysAbove(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	seat := filepath.Join(root, "a", "seat")
 	if err := os.MkdirAll(seat, 0o700); err != nil {

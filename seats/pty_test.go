@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // helperEnv selects a PTY-level helper when the test binary is re-executed
@@ -347,13 +349,7 @@ func TestPTYKillEndsWholeGroup(t *testing.T) {
 	if code := waitExit(t, p); code != 128+int(syscall.SIGKILL) {
 		t.Fatalf("exit code %d, want %d", code, 128+int(syscall.SIGKILL))
 	}
-	deadline := time.Now().Add(ptyDeadline)
-	for !processGone(gpid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("grandchild %d survived Kill", gpid)
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition with a deadline
-	}
+	testkit.Eventually(t, fmt.Sprintf("grandchild %d gone after Kill", gpid), func() bool { return processGone(gpid) })
 	if err := p.Kill(); err != nil {
 		t.Fatalf("Kill after the group is gone: %v", err)
 	}
@@ -465,6 +461,7 @@ func TestStartPTYBadInput(t *testing.T) {
 }
 
 func TestWithTermKeepsCallerEnv(t *testing.T) {
+	t.Parallel()
 	env := []string{"A=1"}
 	got := withTerm(env)
 	if len(env) != 1 || env[0] != "A=1" {

@@ -14,6 +14,7 @@ import (
 )
 
 func TestClaudeProjectSlug(t *testing.T) {
+	t.Parallel()
 	// Expected values computed with Claude Code's own JavaScript rule
 	// (research/claude-code-e2e.md step 5 (c)) in node.
 	long := "/home/user/" + strings.Repeat("very-long-directory-name_", 9) + "プロジェクト/😀"
@@ -39,6 +40,7 @@ func TestClaudeProjectSlug(t *testing.T) {
 func envMap(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestConfigDirs(t *testing.T) {
+	t.Parallel()
 	homeVar := "HOME"
 	if runtime.GOOS == "windows" {
 		homeVar = "USERPROFILE"
@@ -91,6 +93,7 @@ func writeRollout(t *testing.T, home string, started time.Time, id, cwd string, 
 }
 
 func TestCodexRollouts(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	cwd := filepath.Join(testRoot(), "work", "x")
 	launched := time.Now().Add(-time.Minute)
@@ -133,6 +136,7 @@ func TestCodexRollouts(t *testing.T) {
 }
 
 func TestTranscriptExists(t *testing.T) {
+	t.Parallel()
 	cfg := t.TempDir()
 	work := t.TempDir()
 	get := envMap(map[string]string{"CLAUDE_CONFIG_DIR": cfg, "CODEX_HOME": cfg})
@@ -164,6 +168,7 @@ func TestTranscriptExists(t *testing.T) {
 }
 
 func TestTranscriptExistsThroughLink(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		return // symlinks need privileges on Windows; the rule is the same
 	}
@@ -190,6 +195,7 @@ func TestTranscriptExistsThroughLink(t *testing.T) {
 }
 
 func TestDecideResume(t *testing.T) {
+	t.Parallel()
 	claude := config.Account{Name: "Lin", Kind: config.KindClaudeCode}
 	codex := config.Account{Name: "Cx", Kind: config.KindCodexCLI}
 	generic := config.Account{Name: "G", Kind: config.KindCLI, ResumeLine: "g --resume {session_id}"}

@@ -10,6 +10,7 @@ import (
 // exactly when the program has bracketed paste on at the moment of typing,
 // and its "\r" stays a separate write typingGap later.
 func TestTypistBracketedPasteWhenAsked(t *testing.T) {
+	t.Parallel()
 	c := newFakeClock()
 	w := newRecWriter(c)
 	var on atomic.Bool

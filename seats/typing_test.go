@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // typingDeadline bounds every wait on the writer goroutine.
@@ -142,13 +143,7 @@ func datas(ws []recWrite) []string {
 // returns the writes: what is not there by then was held.
 func settle(t *testing.T, ty *Typist, w *recWriter) []recWrite {
 	t.Helper()
-	deadline := time.Now().Add(typingDeadline)
-	for !ty.quiet() {
-		if time.Now().After(deadline) {
-			t.Fatal("typing queue never went quiet")
-		}
-		time.Sleep(100 * time.Microsecond) // polling a condition with a deadline
-	}
+	testkit.Eventually(t, "the typing queue to go quiet", ty.quiet)
 	return w.all()
 }
 
@@ -181,6 +176,7 @@ func payload(id, body string) string {
 }
 
 func TestTypistTagBodyThenEnterAfterGap(t *testing.T) {
+	t.Parallel()
 	ty, w, c := newTestTypist(t, true)
 	ty.Enqueue(testPost("m1", "hello\r\nworld"))
 	ws := w.waitN(t, 1)
@@ -208,6 +204,7 @@ func TestTypistTagBodyThenEnterAfterGap(t *testing.T) {
 }
 
 func TestTypistPostsInOrderOneAtATime(t *testing.T) {
+	t.Parallel()
 	ty, w, c := newTestTypist(t, true)
 	for i := 1; i <= 3; i++ {
 		ty.Enqueue(testPost(fmt.Sprint("m", i), fmt.Sprint("body ", i)))
@@ -242,6 +239,7 @@ func TestTypistPostsInOrderOneAtATime(t *testing.T) {
 }
 
 func TestTypistHoldsWhileHumanHasUnsentText(t *testing.T) {
+	t.Parallel()
 	ty, w, c := newTestTypist(t, true)
 	ty.Human([]byte("draft"))
 	ty.Enqueue(testPost("m1", "one"))
@@ -273,6 +271,7 @@ func TestTypistHoldsWhileHumanHasUnsentText(t *testing.T) {
 }
 
 func TestTypistReleasedBySubmitOrClear(t *testing.T) {
+	t.Parallel()
 	for _, key := range []string{"\r", "\x03", "\x15"} {
 		t.Run(fmt.Sprintf("%q", key), func(t *testing.T) {
 			ty, w, c := newTestTypist(t, true)
@@ -299,6 +298,7 @@ func TestTypistReleasedBySubmitOrClear(t *testing.T) {
 }
 
 func TestTypistKeysDuringGapAreWrittenAndSubmitted(t *testing.T) {
+	t.Parallel()
 	ty, w, c := newTestTypist(t, true)
 	ty.Enqueue(testPost("m1", "one"))
 	w.waitN(t, 1)
@@ -321,6 +321,7 @@ func TestTypistKeysDuringGapAreWrittenAndSubmitted(t *testing.T) {
 }
 
 func TestTypistNotReadyUntilReady(t *testing.T) {
+	t.Parallel()
 	ty, w, c := newTestTypist(t, false)
 	ty.Enqueue(testPost("m1", "one"))
 	ty.Human([]byte("k")) // keys are never held
@@ -337,6 +338,7 @@ func TestTypistNotReadyUntilReady(t *testing.T) {
 }
 
 func TestTypistReadyFallbackAfterJoined(t *testing.T) {
+	t.Parallel()
 	ty, w, c := newTestTypist(t, false)
 	ty.Enqueue(testPost("m1", "one"))
 	ty.Joined()
@@ -361,6 +363,7 @@ func TestTypistReadyFallbackAfterJoined(t *testing.T) {
 }
 
 func TestTypistHoldReasons(t *testing.T) {
+	t.Parallel()
 	ty, w, c := newTestTypist(t, true)
 	ty.Hold("permission:main")
 	ty.Hold("permission:main")
@@ -384,19 +387,14 @@ func TestTypistHoldReasons(t *testing.T) {
 }
 
 func TestTypistWriteErrorStopsQueue(t *testing.T) {
+	t.Parallel()
 	ty, w, _ := newTestTypist(t, true)
 	boom := errors.New("input/output error")
 	w.mu.Lock()
 	w.err = boom
 	w.mu.Unlock()
 	ty.Enqueue(testPost("m1", "one"))
-	deadline := time.Now().Add(typingDeadline)
-	for ty.State().Err == nil {
-		if time.Now().After(deadline) {
-			t.Fatal("write error not reported")
-		}
-		time.Sleep(time.Millisecond) // polling a condition with a deadline
-	}
+	testkit.Eventually(t, "the write error reported", func() bool { return ty.State().Err != nil })
 	// Later calls neither block nor panic.
 	ty.Enqueue(testPost("m2", "two"))
 	ty.Human([]byte("k"))
@@ -409,6 +407,7 @@ func TestTypistWriteErrorStopsQueue(t *testing.T) {
 }
 
 func TestTypistCloseDropsQueue(t *testing.T) {
+	t.Parallel()
 	ty, w, _ := newTestTypist(t, false)
 	ty.Enqueue(testPost("m1", "one"))
 	if err := ty.Close(); err != nil {
@@ -423,6 +422,7 @@ func TestTypistCloseDropsQueue(t *testing.T) {
 }
 
 func TestNormalizeBody(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"plain", "plain"},
 		{"a\r\nb", "a\nb"},

@@ -24,6 +24,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/testdata/fakecli"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // streamMB is the size of the compared stream (issue 5: 50 MB);
@@ -444,20 +445,16 @@ func (a *appScreen) stop() {
 // press types key bytes into the app.
 func (a *appScreen) press(b string) { a.keys.Human([]byte(b)) }
 
-// waitText waits until the screen satisfies ok, failing with the screen.
+// waitText waits until the screen satisfies ok, logging the screen when
+// it never does.
 func (a *appScreen) waitText(what string, ok func(string) bool) {
 	a.t.Helper()
-	deadline := time.Now().Add(idleJoinWait)
-	for {
-		txt := a.screen.Text()
-		if ok(txt) {
-			return
+	defer func() {
+		if a.t.Failed() {
+			a.t.Logf("the screen:\n%s", a.screen.Text())
 		}
-		if time.Now().After(deadline) {
-			a.t.Fatalf("waiting for %s; the screen:\n%s", what, txt)
-		}
-		time.Sleep(50 * time.Millisecond) // polling a condition with a deadline
-	}
+	}()
+	testkit.EventuallyWithin(a.t, idleJoinWait, what, func() bool { return ok(a.screen.Text()) })
 }
 
 func (a *appScreen) waitFor(s string) {
