@@ -21,6 +21,7 @@ import (
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/testdata/fakecli"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -88,61 +89,10 @@ func crashAccounts(work string) map[string]config.Account {
 // process group is gone and no zombie is left, nothing more is typed into it;
 // the room goes on: posts are still delivered and typed into the living seat.
 func TestSeatCrashesLeaveNoTrace(t *testing.T) {
-	work := t.TempDir()
-	accts := crashAccounts(work)
-	store, err := logstore.Open(filepath.Join(t.TempDir(), "data"), logstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = store.Close() })
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := seats.NewManager(seats.ManagerOptions{
-		Sessions: store,
-		Accounts: func(id string) (config.Account, bool) {
-			a, ok := accts[id]
-			return a, ok
-		},
-		// The shells never start a sidecar; .mcp.json just needs a path.
-		PullceptPath: self,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(m.Close)
-	kinds := crashKinds{}
-	for id := range accts {
-		kinds[id] = "cli"
-	}
-	kinds["me"] = "admin"
-	hub, err := room.NewHub(room.HubOptions{Terminals: m, Accounts: kinds})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(hub.Close)
-	hub.SetAdmin(room.Hello{Name: "Master", AccountID: "me"})
-	if err := hub.OpenRoom(crashTopic); err != nil {
-		t.Fatal(err)
-	}
-	// No server listens: the shells never dial it; the room's own
-	// connections below stand in for their sidecars.
-	m.SetRoom(seats.RoomEndpoint{URL: "ws://127.0.0.1:9/room", HooksURL: "http://127.0.0.1:9", Token: "unused"})
-
+	accts := crashAccounts(t.TempDir())
+	m, hub := newCrashRoom(t, accts)
 	for _, id := range []string{"segv", "quit", "oom", "live"} {
-		if _, err := m.Start(crashTopic, id, 120, 30); err != nil {
-			t.Fatalf("start %s: %v", id, err)
-		}
-		s, _ := m.Seat(crashTopic, id)
-		testkit.Eventually(t, id+" ready", func() bool { return strings.Contains(s.Screen().Text(), id+" ready") })
-		// Its sidecar's hello and ready, through the room's own path.
-		c := hub.Connect()
-		if err := c.Hello(room.Hello{Protocol: room.Protocol, Name: accts[id].Name, Room: crashTopic, AccountID: id}); err != nil {
-			t.Fatal(err)
-		}
-		c.Ready()
-		t.Cleanup(c.Close)
+		startCrashSeat(t, m, hub, accts[id])
 	}
 	pids := map[string]int{}
 	for _, in := range m.Seats(crashTopic) {
@@ -157,31 +107,9 @@ func TestSeatCrashesLeaveNoTrace(t *testing.T) {
 	if err := syscall.Kill(pids["oom"], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-
 	want := map[string]int{"segv": 128 + int(syscall.SIGSEGV), "quit": 3, "oom": 128 + int(syscall.SIGKILL)}
 	for id, code := range want {
-		seat, _ := m.Seat(crashTopic, id)
-		select {
-		case <-seat.Done():
-		case <-time.After(crashWait):
-			t.Fatalf("seat %s did not end within %v: %s", id, crashWait, seat.Screen().Text())
-		}
-		var in seats.SeatInfo
-		for _, x := range m.Seats(crashTopic) {
-			if x.Account == id {
-				in = x
-			}
-		}
-		if in.State != seats.StateExited || in.Requested || in.ExitCode != code {
-			t.Fatalf("seat %s after it died: %+v, want exited, not requested, code %d", id, in, code)
-		}
-		if m.Running(id) {
-			t.Fatalf("seat %s still counts as running", id)
-		}
-		// Its whole process group is gone (each seat leads its own).
-		if err := syscall.Kill(-pids[id], 0); !errors.Is(err, syscall.ESRCH) {
-			t.Fatalf("seat %s: process group %d: kill 0 = %v, want ESRCH", id, pids[id], err)
-		}
+		checkDiedWithoutTrace(t, m, id, pids[id], code)
 	}
 	if z := crashZombies(t); len(z) > 0 {
 		t.Fatalf("zombies left after the crashes: %q", z)
@@ -213,6 +141,92 @@ func TestSeatCrashesLeaveNoTrace(t *testing.T) {
 	}
 	if z := crashZombies(t); len(z) > 0 {
 		t.Fatalf("zombies left after the restarts: %q", z)
+	}
+}
+
+// newCrashRoom wires a Manager over accts as the Terminals of a room hub
+// with the crash topic open and "me" as its admin.
+func newCrashRoom(t *testing.T, accts map[string]config.Account) (*seats.Manager, *room.Hub) {
+	t.Helper()
+	store, err := logstore.Open(filepath.Join(t.TempDir(), "data"), logstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	m, err := seats.NewManager(seats.ManagerOptions{
+		Sessions: store,
+		Accounts: func(id string) (config.Account, bool) {
+			a, ok := accts[id]
+			return a, ok
+		},
+		// The shells never start a sidecar; .mcp.json just needs a path.
+		PullceptPath: fakecli.Command(t),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	kinds := crashKinds{"me": "admin"}
+	for id := range accts {
+		kinds[id] = "cli"
+	}
+	hub, err := room.NewHub(room.HubOptions{Terminals: m, Accounts: kinds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hub.Close)
+	hub.SetAdmin(room.Hello{Name: "Master", AccountID: "me"})
+	if err := hub.OpenRoom(crashTopic); err != nil {
+		t.Fatal(err)
+	}
+	// No server listens: the shells never dial it; the room's own
+	// connections (startCrashSeat) stand in for their sidecars.
+	m.SetRoom(seats.RoomEndpoint{URL: "ws://127.0.0.1:9/room", HooksURL: "http://127.0.0.1:9", Token: "unused"})
+	return m, hub
+}
+
+// startCrashSeat starts a's seat, waits for its shell's prompt, and seats
+// it in the room as its sidecar would (hello, then ready).
+func startCrashSeat(t *testing.T, m *seats.Manager, hub *room.Hub, a config.Account) {
+	t.Helper()
+	if _, err := m.Start(crashTopic, a.ID, 120, 30); err != nil {
+		t.Fatalf("start %s: %v", a.ID, err)
+	}
+	s, _ := m.Seat(crashTopic, a.ID)
+	testkit.Eventually(t, a.ID+" ready", func() bool { return strings.Contains(s.Screen().Text(), a.ID+" ready") })
+	c := hub.Connect()
+	if err := c.Hello(room.Hello{Protocol: room.Protocol, Name: a.Name, Room: crashTopic, AccountID: a.ID}); err != nil {
+		t.Fatal(err)
+	}
+	c.Ready()
+	t.Cleanup(c.Close)
+}
+
+// checkDiedWithoutTrace waits for seat id (process group pgid) to end and
+// checks it is exited, not requested, with exit code code, no longer
+// running, and its whole process group gone (each seat leads its own).
+func checkDiedWithoutTrace(t *testing.T, m *seats.Manager, id string, pgid, code int) {
+	t.Helper()
+	seat, _ := m.Seat(crashTopic, id)
+	select {
+	case <-seat.Done():
+	case <-time.After(crashWait):
+		t.Fatalf("seat %s did not end within %v: %s", id, crashWait, seat.Screen().Text())
+	}
+	var in seats.SeatInfo
+	for _, x := range m.Seats(crashTopic) {
+		if x.Account == id {
+			in = x
+		}
+	}
+	if in.State != seats.StateExited || in.Requested || in.ExitCode != code {
+		t.Fatalf("seat %s after it died: %+v, want exited, not requested, code %d", id, in, code)
+	}
+	if m.Running(id) {
+		t.Fatalf("seat %s still counts as running", id)
+	}
+	if err := syscall.Kill(-pgid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("seat %s: process group %d: kill 0 = %v, want ESRCH", id, pgid, err)
 	}
 }
 

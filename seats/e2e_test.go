@@ -97,26 +97,9 @@ func TestE2EClaudeRoundTrip(t *testing.T) {
 	}
 
 	// The fake saw the post as the room typed it, then the say_to_room call.
-	exs := r.sessionCalls(adaRes.SessionID)
-	if len(exs) == 0 {
-		t.Fatalf("the fake saw no model call with session %s", adaRes.SessionID)
-	}
-	var first *fakeapi.Request
-	for _, ex := range exs {
-		if len(carrying(ex.Request, hello.MessageID)) > 0 {
-			first = ex.Request
-			break
-		}
-	}
-	if first == nil {
-		t.Fatalf("no model call of Ada carries the post %s", hello.MessageID)
-	}
-	checkTyped(t, first, hello, "hello")
+	checkFirstTurn(t, r.sessionCalls(adaRes.SessionID), hello, "hello", "reply to: hello")
 	if !strings.Contains(room.Tag(hello, time.Local), `"to":["Ada"]`) {
 		t.Errorf("tag %q lacks \"to\":[\"Ada\"]", room.Tag(hello, time.Local))
-	}
-	if calls := sayCalls(exs); len(calls) != 1 || calls[0] != (sayCall{Content: "reply to: hello", LastSeen: hello.MessageID}) {
-		t.Errorf("say_to_room calls = %+v, want one with the reply and last_seen %s", calls, hello.MessageID)
 	}
 
 	// Logged with the seat's name as speaker.
@@ -141,7 +124,7 @@ func TestE2EClaudeRoundTrip(t *testing.T) {
 	if second.Content != "reply to: thanks" {
 		t.Errorf("second reply = %q, want %q", second.Content, "reply to: thanks")
 	}
-	exs = r.sessionCalls(adaRes.SessionID)
+	exs := r.sessionCalls(adaRes.SessionID)
 	var fence *fakeapi.Request
 	for _, ex := range exs {
 		if len(carrying(ex.Request, bye.MessageID)) > 0 {
@@ -169,6 +152,28 @@ func TestE2EClaudeResume(t *testing.T) {
 	r.setEnv(env)
 	ada := r.claudeAccount("ada", "Ada")
 
+	first, hello := claudeFirstTurn(t, r, ada)
+	transcript := seats.ClaudeTranscriptPath(setup.ConfigDir, ada.WorkDir, first.SessionID)
+	if _, err := os.Stat(transcript); err != nil {
+		t.Fatalf("transcript after the first turn: %v", err)
+	}
+	r.stopKeepsRecord(ada.ID, first.SessionID)
+	claudeResumes(t, r, ada, first.SessionID, hello)
+
+	// The transcript deleted: fresh start, the record dropped.
+	if err := r.mgr.Stop(e2eTopic, ada.ID); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	if err := os.Remove(transcript); err != nil {
+		t.Fatal(err)
+	}
+	claudeStartsFreshDropping(t, r, ada, first.SessionID)
+}
+
+// claudeFirstTurn starts Ada fresh (--session-id, the id recorded) and
+// has her answer one post.
+func claudeFirstTurn(t *testing.T, r *rig, ada config.Account) (seats.StartResult, room.Post) {
+	t.Helper()
 	first, s := r.start(ada.ID)
 	if first.Resumed || first.SessionID == "" || !strings.Contains(first.Preview, "--session-id "+first.SessionID) {
 		t.Fatalf("first start = %+v, want fresh with --session-id", first)
@@ -180,75 +185,81 @@ func TestE2EClaudeResume(t *testing.T) {
 	hello := r.post("hello @Ada")
 	r.waitPost("Ada's reply", func(p room.Post) bool { return p.Account == ada.ID })
 	r.waitHook(ada.ID, "Stop", 0)
-	transcript := seats.ClaudeTranscriptPath(setup.ConfigDir, ada.WorkDir, first.SessionID)
-	if _, err := os.Stat(transcript); err != nil {
-		t.Fatalf("transcript after the first turn: %v", err)
-	}
+	return first, hello
+}
 
-	if err := r.mgr.Stop(e2eTopic, ada.ID); err != nil {
-		t.Fatalf("stop: %v", err)
+// stopKeepsRecord stops account id's seat on the user's request: it exits
+// as requested and its session record stays (a stop is never a failure).
+func (r *rig) stopKeepsRecord(id, sessionID string) {
+	r.t.Helper()
+	if err := r.mgr.Stop(e2eTopic, id); err != nil {
+		r.t.Fatalf("stop: %v", err)
 	}
-	if in := r.seatInfo(ada.ID); in.State != seats.StateExited || !in.Requested {
-		t.Fatalf("after Stop: %+v, want exited on request", in)
+	if in := r.seatInfo(id); in.State != seats.StateExited || !in.Requested {
+		r.t.Fatalf("after Stop: %+v, want exited on request", in)
 	}
-	if id, _ := r.store.Session(e2eTopic, ada.ID); id != first.SessionID {
-		t.Fatalf("record after a user stop = %q, want %q kept", id, first.SessionID)
+	if got, _ := r.store.Session(e2eTopic, id); got != sessionID {
+		r.t.Fatalf("record after a user stop = %q, want %q kept", got, sessionID)
 	}
+}
 
-	// Resume: the transcript exists.
+// claudeResumes starts Ada again with her transcript in place: the line
+// resumes session, and the next post reaches the model in the same
+// conversation, after the first turn's post hello.
+func claudeResumes(t *testing.T, r *rig, ada config.Account, session string, hello room.Post) {
+	t.Helper()
 	res, s := r.start(ada.ID)
-	if !res.Resumed || res.SessionID != first.SessionID || res.Dropped != "" {
-		t.Fatalf("restart = %+v, want resumed %s", res, first.SessionID)
+	if !res.Resumed || res.SessionID != session || res.Dropped != "" {
+		t.Fatalf("restart = %+v, want resumed %s", res, session)
 	}
 	argv := r.seatInfo(ada.ID).Argv
-	if len(argv) < 3 || argv[1] != "--resume" || argv[2] != first.SessionID || slices.Contains(argv, "--session-id") {
-		t.Errorf("resumed argv = %q, want <claude> --resume %s … and no --session-id", argv, first.SessionID)
+	if len(argv) < 3 || argv[1] != "--resume" || argv[2] != session || slices.Contains(argv, "--session-id") {
+		t.Errorf("resumed argv = %q, want <claude> --resume %s … and no --session-id", argv, session)
 	}
-	if !strings.Contains(res.Preview, "--resume "+first.SessionID) {
-		t.Errorf("preview %q lacks --resume %s", res.Preview, first.SessionID)
+	if !strings.Contains(res.Preview, "--resume "+session) {
+		t.Errorf("preview %q lacks --resume %s", res.Preview, session)
 	}
 	r.waitReady(ada.ID, s)
-	calls := len(r.sessionCalls(first.SessionID))
+	calls := len(r.sessionCalls(session))
 	again := r.post("again @Ada")
 	reply := r.waitPost("Ada's reply after the resume", func(p room.Post) bool {
 		return p.Account == ada.ID && p.Content == "reply to: again"
 	})
-	exs := r.sessionCalls(first.SessionID)[calls:]
+	exs := r.sessionCalls(session)[calls:]
 	var carried bool
 	for _, ex := range exs {
-		if len(carrying(ex.Request, again.MessageID)) > 0 {
-			carried = true
-			checkTyped(t, ex.Request, again, "again")
-			// The resumed conversation goes on: the first post is in it.
-			if len(carrying(ex.Request, hello.MessageID)) != 1 {
-				t.Errorf("resumed request #%d lacks the first turn's post %s", ex.Request.Seq, hello.MessageID)
-			}
+		if len(carrying(ex.Request, again.MessageID)) == 0 {
+			continue
+		}
+		carried = true
+		checkTyped(t, ex.Request, again, "again")
+		// The resumed conversation goes on: the first post is in it.
+		if len(carrying(ex.Request, hello.MessageID)) != 1 {
+			t.Errorf("resumed request #%d lacks the first turn's post %s", ex.Request.Seq, hello.MessageID)
 		}
 	}
 	if !carried {
-		t.Fatalf("no model call with the resumed session %s carries %s", first.SessionID, again.MessageID)
+		t.Fatalf("no model call with the resumed session %s carries %s", session, again.MessageID)
 	}
 	if got := sayCalls(exs); len(got) != 1 || got[0].Content != reply.Content {
 		t.Errorf("say_to_room calls after the resume = %+v, want one with %q", got, reply.Content)
 	}
 	r.waitHook(ada.ID, "Stop", r.stopHooks(ada.ID))
+}
 
-	// The transcript deleted: fresh start, the record dropped.
-	if err := r.mgr.Stop(e2eTopic, ada.ID); err != nil {
-		t.Fatalf("stop: %v", err)
-	}
-	if err := os.Remove(transcript); err != nil {
-		t.Fatal(err)
-	}
+// claudeStartsFreshDropping starts Ada with her transcript gone: a fresh
+// session, the old record dropped (with a reason) and the new one recorded.
+func claudeStartsFreshDropping(t *testing.T, r *rig, ada config.Account, old string) {
+	t.Helper()
 	fresh, s := r.start(ada.ID)
-	if fresh.Resumed || fresh.Dropped != first.SessionID || fresh.DropReason == "" ||
-		fresh.SessionID == "" || fresh.SessionID == first.SessionID {
-		t.Fatalf("start without transcript = %+v, want fresh, %s dropped with a reason", fresh, first.SessionID)
+	if fresh.Resumed || fresh.Dropped != old || fresh.DropReason == "" ||
+		fresh.SessionID == "" || fresh.SessionID == old {
+		t.Fatalf("start without transcript = %+v, want fresh, %s dropped with a reason", fresh, old)
 	}
 	if id, _ := r.store.Session(e2eTopic, ada.ID); id != fresh.SessionID {
 		t.Errorf("recorded session = %q, want the new %q", id, fresh.SessionID)
 	}
-	argv = r.seatInfo(ada.ID).Argv
+	argv := r.seatInfo(ada.ID).Argv
 	if slices.Contains(argv, "--resume") || !slices.Contains(argv, fresh.SessionID) {
 		t.Errorf("fresh argv = %q, want --session-id %s and no --resume", argv, fresh.SessionID)
 	}
@@ -285,90 +296,32 @@ func (r *rig) stopHooks(id string) int {
 // other's say_to_room is rejected with the missed post, and after reading
 // it the seat re-sends its kept draft, which is delivered.
 func TestE2EFloorTwoClaudeSeats(t *testing.T) {
-	var (
-		mu       sync.Mutex
-		names    = map[string]string{} // session → seat name
-		asked    = map[string]bool{}   // sessions that asked about the post
-		together = make(chan struct{})
-	)
-	script := fakeapi.Script{Resend: true}
-	respond := func(req *fakeapi.Request) fakeapi.Reply {
-		r := withoutSeatPosts(req)
-		posts := r.NewPosts()
-		sayTool, ok := r.SayTool()
-		if len(posts) == 0 || !ok {
-			return script.Decide(r)
-		}
-		p := posts[len(posts)-1]
-		mu.Lock()
-		name := names[req.Session]
-		asked[req.Session] = true
-		if len(asked) == 2 {
-			select {
-			case <-together:
-			default:
-				close(together)
-			}
-		}
-		mu.Unlock()
-		reply := fakeapi.CallTool(sayTool, fakeapi.SayArgs{Content: name + " takes it", LastSeen: p.Tag.MessageID})
-		reply.Hold = together
-		return reply
-	}
-	r := newRig(t, respond)
+	f := newFloorFake()
+	r := newRig(t, f.respond)
 	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
 	r.setEnv(env)
 	ada := r.claudeAccount("ada", "Ada")
 	bea := r.claudeAccount("bea", "Bea")
 	adaRes, adaSeat := r.start(ada.ID)
 	beaRes, beaSeat := r.start(bea.ID)
-	mu.Lock()
-	names[adaRes.SessionID], names[beaRes.SessionID] = "Ada", "Bea"
-	mu.Unlock()
+	f.name(adaRes.SessionID, "Ada")
+	f.name(beaRes.SessionID, "Bea")
 	r.waitReady(ada.ID, adaSeat)
 	r.waitReady(bea.ID, beaSeat)
 
 	task := r.post("who takes the release notes?")
 	firstPost := r.waitPost("the first answer", func(p room.Post) bool { return p.Account == ada.ID || p.Account == bea.ID })
-	winner, loser, loserSession := ada, bea, beaRes.SessionID
+	winner, loser, winnerSession, loserSession := ada, bea, adaRes.SessionID, beaRes.SessionID
 	if firstPost.Account == bea.ID {
-		winner, loser, loserSession = bea, ada, adaRes.SessionID
+		winner, loser, winnerSession, loserSession = bea, ada, beaRes.SessionID, adaRes.SessionID
 	}
 	resent := r.waitPost(loser.Name+"'s re-sent draft", func(p room.Post) bool { return p.Account == loser.ID })
 	if firstPost.Content != winner.Name+" takes it" || resent.Content != loser.Name+" takes it" {
 		t.Errorf("delivered %q then %q, want %q then the loser's draft %q", firstPost.Content, resent.Content,
 			winner.Name+" takes it", loser.Name+" takes it")
 	}
-
-	// The loser: one rejection listing the winner's post, then a re-send
-	// of the draft (no content) with last_seen = that post, delivered.
-	exs := r.sessionCalls(loserSession)
-	var rejected, resend bool
-	for _, ex := range exs {
-		for _, res := range ex.Request.NewResults() {
-			if res.Call == nil || !res.Call.IsSayToRoom() || !fakeapi.DefaultRejected.MatchString(res.Text) {
-				continue
-			}
-			rejected = true
-			if !strings.Contains(res.Text, firstPost.MessageID) || !strings.Contains(res.Text, firstPost.Content) {
-				t.Errorf("rejection %q does not show the missed post %s %q", res.Text, firstPost.MessageID, firstPost.Content)
-			}
-			c := ex.Reply.Call
-			if c == nil || !c.IsSayToRoom() {
-				t.Errorf("after the rejection the fake answered %+v, want the draft re-send", ex.Reply)
-				continue
-			}
-			var args fakeapi.SayArgs
-			if err := json.Unmarshal(c.Input, &args); err != nil || args.Content != "" || args.LastSeen != firstPost.MessageID {
-				t.Errorf("re-send args = %s, want no content and last_seen %s", c.Input, firstPost.MessageID)
-			}
-			resend = true
-		}
-	}
-	if !rejected || !resend {
-		t.Errorf("%s: rejection seen %v, re-send made %v; want both", loser.Name, rejected, resend)
-	}
-	for _, ex := range r.sessionCalls(map[string]string{ada.ID: adaRes.SessionID, bea.ID: beaRes.SessionID}[winner.ID]) {
+	checkRejectedThenResent(t, r.sessionCalls(loserSession), loser.Name, firstPost)
+	for _, ex := range r.sessionCalls(winnerSession) {
 		for _, res := range ex.Request.NewResults() {
 			if res.Call != nil && res.Call.IsSayToRoom() && fakeapi.DefaultRejected.MatchString(res.Text) {
 				t.Errorf("the winner %s was rejected too: %q", winner.Name, res.Text)
@@ -386,6 +339,86 @@ func TestE2EFloorTwoClaudeSeats(t *testing.T) {
 	}
 	if rec := r.logged(resent.MessageID); rec.Speaker != loser.Name {
 		t.Errorf("re-sent draft logged as %q, want %q", rec.Speaker, loser.Name)
+	}
+}
+
+// floorFake is the model of the floor test: each seat answers the newest
+// post with say_to_room "<name> takes it", and both answers are held until
+// both seats asked, so they reach the floor together.
+type floorFake struct {
+	script   fakeapi.Script
+	together chan struct{} // closed once both seats asked
+
+	mu    sync.Mutex
+	names map[string]string // session → seat name
+	asked map[string]bool   // sessions that asked about the post
+}
+
+func newFloorFake() *floorFake {
+	return &floorFake{script: fakeapi.Script{Resend: true}, together: make(chan struct{}),
+		names: map[string]string{}, asked: map[string]bool{}}
+}
+
+// name tells the fake which seat speaks in session.
+func (f *floorFake) name(session, name string) {
+	f.mu.Lock()
+	f.names[session] = name
+	f.mu.Unlock()
+}
+
+func (f *floorFake) respond(req *fakeapi.Request) fakeapi.Reply {
+	r := withoutSeatPosts(req)
+	posts := r.NewPosts()
+	sayTool, ok := r.SayTool()
+	if len(posts) == 0 || !ok {
+		return f.script.Decide(r)
+	}
+	p := posts[len(posts)-1]
+	f.mu.Lock()
+	name := f.names[req.Session]
+	f.asked[req.Session] = true
+	if len(f.asked) == 2 {
+		select {
+		case <-f.together:
+		default:
+			close(f.together)
+		}
+	}
+	f.mu.Unlock()
+	reply := fakeapi.CallTool(sayTool, fakeapi.SayArgs{Content: name + " takes it", LastSeen: p.Tag.MessageID})
+	reply.Hold = f.together
+	return reply
+}
+
+// checkRejectedThenResent asserts the loser's side of the floor in its model
+// calls exs: one rejection listing the winner's post won, then a re-send of
+// the kept draft (no content) with last_seen = that post.
+func checkRejectedThenResent(t *testing.T, exs []fakeapi.Exchange, loser string, won room.Post) {
+	t.Helper()
+	var rejected, resend bool
+	for _, ex := range exs {
+		for _, res := range ex.Request.NewResults() {
+			if res.Call == nil || !res.Call.IsSayToRoom() || !fakeapi.DefaultRejected.MatchString(res.Text) {
+				continue
+			}
+			rejected = true
+			if !strings.Contains(res.Text, won.MessageID) || !strings.Contains(res.Text, won.Content) {
+				t.Errorf("rejection %q does not show the missed post %s %q", res.Text, won.MessageID, won.Content)
+			}
+			c := ex.Reply.Call
+			if c == nil || !c.IsSayToRoom() {
+				t.Errorf("after the rejection the fake answered %+v, want the draft re-send", ex.Reply)
+				continue
+			}
+			var args fakeapi.SayArgs
+			if err := json.Unmarshal(c.Input, &args); err != nil || args.Content != "" || args.LastSeen != won.MessageID {
+				t.Errorf("re-send args = %s, want no content and last_seen %s", c.Input, won.MessageID)
+			}
+			resend = true
+		}
+	}
+	if !rejected || !resend {
+		t.Errorf("%s: rejection seen %v, re-send made %v; want both", loser, rejected, resend)
 	}
 }
 
@@ -494,72 +527,85 @@ func TestE2ECodexRoundTripAndResume(t *testing.T) {
 		t.Errorf("log record = %+v, want speaker Cody", rec)
 	}
 	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(reply, time.Local), reply.Content)
-
-	// The Manager records the session id once the rollout exists.
-	var id string
-	e2eUntil(t, "the Codex session id recorded", func() bool {
-		id, _ = r.store.Session(e2eTopic, cody.ID)
-		return id != ""
-	}, s.Done())
-	if got := s.SessionID(); got != id {
-		t.Errorf("Seat.SessionID = %q, want the recorded %q", got, id)
-	}
-	if _, ok := seats.CodexRollout(setup.Home, id); !ok {
-		t.Errorf("no rollout of the recorded session %s under %s", id, setup.Home)
-	}
-	exs := r.sessionCalls(id)
-	var first *fakeapi.Request
-	for _, ex := range exs {
-		if first == nil && len(carrying(ex.Request, hello.MessageID)) > 0 {
-			first = ex.Request
-		}
-	}
-	if first == nil {
-		t.Fatalf("no model call with session %s carries %s", id, hello.MessageID)
-	}
-	checkTyped(t, first, hello, "hello")
-	if calls := sayCalls(exs); len(calls) != 1 || calls[0] != (sayCall{Content: "reply to: hello", LastSeen: hello.MessageID}) {
-		t.Errorf("say_to_room calls = %+v, want one with the reply", calls)
-	}
+	id := codexSessionRecorded(t, r, cody.ID, s, setup.Home)
+	checkFirstTurn(t, r.sessionCalls(id), hello, "hello", "reply to: hello")
 
 	// Stop and resume: the same session, the room tools still there.
 	if err := r.mgr.Stop(e2eTopic, cody.ID); err != nil {
 		t.Fatalf("stop: %v", err)
 	}
-	res, s = r.start(cody.ID)
-	if !res.Resumed || res.SessionID != id {
-		t.Fatalf("restart = %+v, want resumed %s", res, id)
-	}
-	argv := r.seatInfo(cody.ID).Argv
-	if len(argv) < 3 || argv[1] != "resume" || argv[2] != id || !slices.ContainsFunc(argv, func(w string) bool {
-		return strings.HasPrefix(w, "mcp_servers.")
-	}) {
-		t.Errorf("resumed argv = %q, want <codex> resume %s … -c mcp_servers.…", argv, id)
-	}
-	r.waitReady(cody.ID, s)
-	calls := len(r.sessionCalls(id))
-	again := r.post("again @Cody")
-	second := r.waitPost("Cody's reply after the resume", func(p room.Post) bool {
-		return p.Account == cody.ID && p.Content == "reply to: again"
-	})
-	exs = r.sessionCalls(id)
-	var carried bool
-	for _, ex := range exs[calls:] {
-		if len(carrying(ex.Request, again.MessageID)) > 0 {
-			carried = true
-		}
-	}
-	if !carried {
-		t.Errorf("no model call of the resumed session %s carries %s", id, again.MessageID)
-	}
-	if got := sayCalls(exs[calls:]); len(got) != 1 || got[0].Content != second.Content {
-		t.Errorf("say_to_room calls after the resume = %+v, want one with %q", got, second.Content)
-	}
+	s, second := codexResumes(t, r, cody.ID, id)
 	// The resumed conversation carries the first turn but never Cody's own
 	// posts as typed input.
+	exs := r.sessionCalls(id)
 	noTypedPost(t, "Cody", exs, s, reply.MessageID)
 	noTypedPost(t, "Cody", exs, s, second.MessageID)
 	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(second, time.Local), second.Content)
+}
+
+// codexSessionRecorded waits until the Manager recorded the fresh Codex
+// seat's session id from its rollout (under codexHome) and returns it.
+func codexSessionRecorded(t *testing.T, r *rig, id string, s *seats.Seat, codexHome string) string {
+	t.Helper()
+	var session string
+	e2eUntil(t, "the Codex session id recorded", func() bool {
+		session, _ = r.store.Session(e2eTopic, id)
+		return session != ""
+	}, s.Done())
+	if got := s.SessionID(); got != session {
+		t.Errorf("Seat.SessionID = %q, want the recorded %q", got, session)
+	}
+	if _, ok := seats.CodexRollout(codexHome, session); !ok {
+		t.Errorf("no rollout of the recorded session %s under %s", session, codexHome)
+	}
+	return session
+}
+
+// checkFirstTurn asserts that the first model call carrying post p (in the
+// session's calls exs) has it as the room typed it (its body's first line
+// bodyLine), and that the session answered once, with say_to_room content
+// and last_seen p.
+func checkFirstTurn(t *testing.T, exs []fakeapi.Exchange, p room.Post, bodyLine, content string) {
+	t.Helper()
+	i := slices.IndexFunc(exs, func(ex fakeapi.Exchange) bool { return len(carrying(ex.Request, p.MessageID)) > 0 })
+	if i < 0 {
+		t.Fatalf("no model call of the session carries %s", p.MessageID)
+	}
+	checkTyped(t, exs[i].Request, p, bodyLine)
+	if calls := sayCalls(exs); len(calls) != 1 || calls[0] != (sayCall{Content: content, LastSeen: p.MessageID}) {
+		t.Errorf("say_to_room calls = %+v, want one with %q and last_seen %s", calls, content, p.MessageID)
+	}
+}
+
+// codexResumes starts the stopped Codex seat of account id again: `codex
+// resume <session>` with the room server, and the resumed seat answers a
+// post through say_to_room.
+func codexResumes(t *testing.T, r *rig, id, session string) (*seats.Seat, room.Post) {
+	t.Helper()
+	res, s := r.start(id)
+	if !res.Resumed || res.SessionID != session {
+		t.Fatalf("restart = %+v, want resumed %s", res, session)
+	}
+	argv := r.seatInfo(id).Argv
+	if len(argv) < 3 || argv[1] != "resume" || argv[2] != session || !slices.ContainsFunc(argv, func(w string) bool {
+		return strings.HasPrefix(w, "mcp_servers.")
+	}) {
+		t.Errorf("resumed argv = %q, want <codex> resume %s … -c mcp_servers.…", argv, session)
+	}
+	r.waitReady(id, s)
+	calls := len(r.sessionCalls(session))
+	again := r.post("again @Cody")
+	second := r.waitPost("Cody's reply after the resume", func(p room.Post) bool {
+		return p.Account == id && p.Content == "reply to: again"
+	})
+	exs := r.sessionCalls(session)[calls:]
+	if !slices.ContainsFunc(exs, func(ex fakeapi.Exchange) bool { return len(carrying(ex.Request, again.MessageID)) > 0 }) {
+		t.Errorf("no model call of the resumed session %s carries %s", session, again.MessageID)
+	}
+	if got := sayCalls(exs); len(got) != 1 || got[0].Content != second.Content {
+		t.Errorf("say_to_room calls after the resume = %+v, want one with %q", got, second.Content)
+	}
+	return s, second
 }
 
 // TestE2EGenericCLISessionID is acceptance 6: a generic CLI seat (the test

@@ -193,6 +193,21 @@ func TestManagerStartStopFreesLedger(t *testing.T) {
 	argvFile := filepath.Join(r.dir, "argv.json")
 	a := r.fakeAccount(t, "echo", "-argv "+config.QuoteWord(argvFile)+" {session_id}")
 
+	res, s := startRecordedInLedger(t, r, a, argvFile)
+	if _, err := r.m.Start(managerTopic, a.ID, 100, 30); !errors.Is(err, ErrSeatTaken) {
+		t.Errorf("second Start = %v, want ErrSeatTaken", err)
+	}
+	if !r.m.Running(a.ID) {
+		t.Error("Running = false while the seat runs")
+	}
+	stopFreesPlace(t, r, a, s)
+	restartFresh(t, r, a, s, res)
+}
+
+// startRecordedInLedger starts a fresh seat of a and checks the session id
+// on its command line and its running record in the ledger.
+func startRecordedInLedger(t *testing.T, r *managerRig, a config.Account, argvFile string) (StartResult, *Seat) {
+	t.Helper()
 	res, err := r.m.Start(managerTopic, a.ID, 100, 30)
 	if err != nil {
 		t.Fatalf("Start: %v", err)
@@ -216,23 +231,20 @@ func TestManagerStartStopFreesLedger(t *testing.T) {
 	if rec.Pid != s.info().Pid || rec.Dir != a.WorkDir || !slices.Equal(rec.Argv, argv) || rec.Started.IsZero() {
 		t.Errorf("ledger record = %+v, want pid %d, dir %s, argv %q", rec, s.info().Pid, a.WorkDir, argv)
 	}
+	return res, s
+}
 
-	if _, err := r.m.Start(managerTopic, a.ID, 100, 30); !errors.Is(err, ErrSeatTaken) {
-		t.Errorf("second Start = %v, want ErrSeatTaken", err)
-	}
-	if !r.m.Running(a.ID) {
-		t.Error("Running = false while the seat runs")
-	}
-
+// stopFreesPlace stops seat s and checks that Stop returns with the process
+// reaped and the place free, and that the exited seat takes nothing.
+func stopFreesPlace(t *testing.T, r *managerRig, a config.Account, s *Seat) {
+	t.Helper()
 	if err := r.m.Stop(managerTopic, a.ID); err != nil {
 		t.Fatalf("Stop: %v", err)
 	}
-	// Stop returns once the process is reaped and the place is free.
 	if got := r.m.ledger.List(""); len(got) != 0 {
 		t.Errorf("ledger after Stop = %+v, want empty", got)
 	}
-	in := s.info()
-	if in.State != StateExited || !in.Requested {
+	if in := s.info(); in.State != StateExited || !in.Requested {
 		t.Errorf("after Stop: %+v, want exited and requested", in)
 	}
 	if err := s.Input([]byte("x")); !errors.Is(err, ErrNoSeat) {
@@ -244,28 +256,30 @@ func TestManagerStartStopFreesLedger(t *testing.T) {
 	if err := r.m.Stop(managerTopic, a.ID); err != nil {
 		t.Errorf("Stop of an exited seat = %v, want nil", err)
 	}
+}
 
-	// The place is free: the same seat starts again at once. The generic
-	// CLI has no resume line, so it starts fresh with a new id.
-	res2, err := r.m.Start(managerTopic, a.ID, 100, 30)
+// restartFresh starts a's seat again at once in its freed place. The
+// generic CLI has no resume line, so it starts fresh with a new id, and the
+// events come in order: starting, exited (requested), starting.
+func restartFresh(t *testing.T, r *managerRig, a config.Account, old *Seat, first StartResult) {
+	t.Helper()
+	res, err := r.m.Start(managerTopic, a.ID, 100, 30)
 	if err != nil {
 		t.Fatalf("restart: %v", err)
 	}
-	if res2.Resumed || res2.SessionID == "" || res2.SessionID == res.SessionID {
-		t.Errorf("restart = %+v, want fresh with a new id (first %s)", res2, res.SessionID)
+	if res.Resumed || res.SessionID == "" || res.SessionID == first.SessionID {
+		t.Errorf("restart = %+v, want fresh with a new id (first %s)", res, first.SessionID)
 	}
-	if id, _ := r.store.Session(managerTopic, a.ID); id != res2.SessionID {
-		t.Errorf("recorded session = %q, want %q", id, res2.SessionID)
+	if id, _ := r.store.Session(managerTopic, a.ID); id != res.SessionID {
+		t.Errorf("recorded session = %q, want %q", id, res.SessionID)
 	}
-	s2, _ := r.m.Seat(managerTopic, a.ID)
-	if s2 == s {
+	s, _ := r.m.Seat(managerTopic, a.ID)
+	if s == old {
 		t.Fatal("restart kept the old seat")
 	}
-	// Events: starting, exited (requested) for the first seat, then
-	// starting for the second, in that order.
 	r.events.wait(t, "second seat starting", func(e Event) bool {
 		c, ok := e.(SeatChanged)
-		return ok && c.Info.Pid == s2.info().Pid && c.Info.State == StateStarting
+		return ok && c.Info.Pid == s.info().Pid && c.Info.State == StateStarting
 	})
 	ch := r.events.changes(a.ID)
 	if len(ch) < 3 || ch[0].State != StateStarting || ch[1].State != StateExited || !ch[1].Requested || ch[2].State != StateStarting {
