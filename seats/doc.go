@@ -1,29 +1,76 @@
 // Package seats owns the seats: accounts → launch lines per kind, .mcp.json
 // registration, resume rules, PTY spawn/write/resize/kill, the seat ledger
 // (one seat per topic and account), the typing queue with the unsent-input
-// tracker, and the terminal emulator (DESIGN §5, §9; spec «起動とアカウント»).
+// tracker, and the terminal emulator (docs/design.md §5, §9;
+// «起動とアカウント»).
 //
 // The Manager implements room.Terminals so the room can type posts into
-// seats; its Events (must-deliver) and Changed (coalesced) reach the UI.
+// seats; its events (Subscribe: must-deliver) and screen changes
+// (WaitScreens: coalesced) reach the UI.
 //
-// Goroutines, per seat (owner: the Manager; each recovers, Close waits for
-// them): the PTY reader (Pump → Screen), the exit watcher (Proc.Wait, then
-// drain, close, unregister, release), the Typist's writer (the only writer
-// of the PTY: human keys, emulator replies, room posts), the Screen's reply
-// reader and flush timer, the screen-change forwarder, and for a fresh Codex
-// seat a rollout watcher that records its session id. The PTY layer owns one
-// reaper goroutine per child (Wait always). The Manager's event queue runs
-// one pump goroutine.
+// # Goroutines
 //
-// Lock order: Manager.mu → Seat.mu; the Ledger, Typist, Screen and event
-// queue locks are leaves (never held while calling out). The Screen's reply
-// function only enqueues into the Typist, so the emulator lock is never held
-// across a PTY write.
+// This is the one statement of the package's goroutines; the types'
+// comments point here. Per seat, started by Manager.Start once the seat is
+// listed (goLive), in order of the data flow:
 //
-// Typing (DESIGN §5, with two measured refinements): a post is typed as
-// tag + "\n" + body in one write, then "\r" 200 ms later, but only after the
-// PTY has been quiet for 200 ms, and inside bracketed-paste markers when the
-// CLI enabled bracketed paste (?2004). Without them a starved Claude Code or
-// Codex (measured under load and with SIGSTOP) glued the human's unsent text
-// to the post or left the post unsubmitted in its composer.
+//   - PTY reader (Manager.pump: Pump copies the PTY output into the
+//     Screen). Owner: the Manager. Ends at the PTY's EOF, or when the exit
+//     watcher closes the PTY. Waited for by Manager.Close, and for at most
+//     outputDrain by the exit watcher (the child's last output).
+//   - Screen-change forwarder (inside pump: the Screen's Changed to the
+//     Manager's WaitScreens signal). Owner: the PTY reader, which ends it
+//     and waits for it as it returns.
+//   - Exit watcher (Manager.wait: Proc.Wait, drain, close the PTY and the
+//     Typist, unregister .mcp.json, announce "exited", free the ledger
+//     place, close Seat.Done). Owner: the Manager. Ends once the child is
+//     reaped and cleaned up. Waited for by Manager.Close; Stop waits for
+//     its Seat.Done.
+//   - Codex rollout watcher (Manager.watchCodexRollout, a fresh Codex seat
+//     only: records the session id). Owner: the Manager. Ends once the id
+//     is recorded, when CODEX_HOME cannot be found, or at Seat.Done.
+//     Waited for by Manager.Close.
+//   - Typing writer (Typist.run), the only writer of the PTY: human keys,
+//     emulator replies, room posts (docs/design.md §14 "One writer per
+//     PTY"). Owner: the seat's Typist. Ends at Typist.Close (by the exit
+//     watcher once the PTY is closed, or by an abandoned start) or at a
+//     write error. Typist.Close waits for it.
+//   - Reply reader and flush timer (Screen.readReplies, Screen.flusher).
+//     Owner: the seat's Screen. End at Screen.Close, which waits for both.
+//     An exited seat keeps its Screen readable, so they outlive the child:
+//     Screen.Close comes with Forget, with the start that replaces the
+//     seat, with Manager.Close (after the seat goroutines ended), or with
+//     an abandoned start.
+//   - Child reaper (unixProc.reap, winProc.reap), the only waiter on the
+//     child, so no zombie is left. Owner: the PTY layer. Ends once the
+//     child is reaped. Proc.Wait waits for it.
+//
+// The Manager-owned ones (reader, exit watcher, rollout watcher) go through
+// goSeat: counted in the Manager's WaitGroup under Manager.mu while it
+// re-checks closed (so Close never waits on a count that can still grow),
+// each recovering a panic into the log. Manager.Close also runs one
+// short-lived goroutine per seat to stop them all at once (owner and
+// waiter: Close). The event stream runs one pump per Subscription (owner:
+// the Subscription, room/pubsub); Manager.Close closes the broker, which
+// ends and waits for them.
+//
+// # Lock order
+//
+// The room's lock → Manager.mu → Seat.mu; the Ledger, Typist, Screen and
+// event-queue (room/pubsub) locks are leaves, never held while calling out.
+// The room calls Manager.Enqueue while it holds its room lock: Enqueue
+// takes Manager.mu (the seat lookup), Seat.mu (via Seat.State) and the
+// Typist's lock, one after the other, and none of them is ever held while
+// calling into the room. The Screen's reply function only enqueues into
+// the Typist, so the emulator lock is never held across a PTY write.
+//
+// # Typing
+//
+// Typing (docs/design.md §5, with two measured refinements): a post is
+// typed as tag + "\n" + body in one write, then "\r" 200 ms later, but only
+// after the PTY has been quiet for 200 ms, and inside bracketed-paste
+// markers when the CLI enabled bracketed paste (?2004). Without them a
+// starved Claude Code or Codex (measured under load and with SIGSTOP) glued
+// the human's unsent text to the post or left the post unsubmitted in its
+// composer (docs/clis.md).
 package seats

@@ -70,10 +70,11 @@ type Snapshot struct {
 // the UI reads Snapshots when Changed fires.
 //
 // Replies the emulator owes the child (cursor position, device attributes,
-// mode reports) are read from x/vt's reply pipe by a goroutine the Screen owns and handed to the
-// reply function in order. x/vt's Write blocks until that pipe is read, so
-// reply must never block and never call back into the Screen: the seat wires
-// it to Typist.Reply, which only enqueues (STYLE "One writer per PTY").
+// mode reports) are read from x/vt's reply pipe by a goroutine the Screen
+// owns (doc.go) and handed to the reply function in order. x/vt's Write
+// blocks until that pipe is read, so reply must never block and never call
+// back into the Screen: the seat wires it to Typist.Reply, which only
+// enqueues (docs/design.md §14 "One writer per PTY").
 //
 // Screen works around x/vt v0.1.0 limits through its public API, no library
 // code copied (see the feed comment below): a grapheme cluster split across
@@ -111,8 +112,9 @@ type Screen struct {
 }
 
 // NewScreen returns a cols×rows screen (1…32767 each, else ErrBadSize) with a
-// 2 000-line scrollback. reply receives the emulator's replies in order, from one goroutine; nil discards them. Close releases the
-// Screen's goroutines.
+// 2 000-line scrollback. reply receives the emulator's replies in order,
+// from one goroutine; nil discards them. Close releases the Screen's
+// goroutines.
 func NewScreen(cols, rows int, reply func([]byte)) (*Screen, error) {
 	return newScreen(cols, rows, reply, graphemeHold)
 }

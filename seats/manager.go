@@ -176,14 +176,8 @@ func (SeatNotice) seatEvent()  {}
 
 // Manager runs the seats: launch (BuildLaunch/PrepareLaunch), PTY, screen,
 // typing queue and the ledger, and it implements room.Terminals so the room
-// types posts into them (DESIGN §2, §5, §9).
-//
-// Goroutines per seat (owner: the seat, ended by the child's exit): the PTY
-// reader (Pump) with its screen-change forwarder, the exit watcher (Wait,
-// then cleanup), the typing writer (Typist), the emulator's reply reader
-// (Screen), and for a fresh Codex seat a rollout watcher. Close waits for
-// all of them. Lock order: Manager.mu → Seat.mu → Ledger / event queue /
-// Typist / Screen (leaves).
+// types posts into them (docs/design.md §2, §5, §9). Its goroutines and
+// lock order are stated once, in the package doc (doc.go).
 type Manager struct {
 	opts   ManagerOptions
 	ledger *Ledger
@@ -519,7 +513,7 @@ func (m *Manager) getenv(name string) string {
 
 // goSeat runs f in a goroutine owned by the Manager (waited for by Close),
 // with a recover so one seat's bug never takes the app down. The caller has
-// counted it in m.wg under m.mu (see Start).
+// counted it in m.wg under m.mu (goLive; doc.go).
 func (m *Manager) goSeat(what string, s *Seat, f func()) {
 	go func() {
 		defer m.wg.Done()

@@ -179,9 +179,9 @@ func (t *Typist) Enqueue(p room.Post) {
 func (t *Typist) Human(b []byte) { t.push(b) }
 
 // Reply queues the emulator's bytes for the child: its replies (cursor
-// position, device attributes, mode reports). Like Human: written at once, never held; the tracker reads them too
-// (replies are escape sequences, which change nothing). Wire it as the
-// Screen's reply function.
+// position, device attributes, mode reports). Like Human: written at once,
+// never held; the tracker reads them too (replies are escape sequences,
+// which change nothing). Wire it as the Screen's reply function.
 func (t *Typist) Reply(b []byte) { t.push(b) }
 
 func (t *Typist) push(b []byte) {
