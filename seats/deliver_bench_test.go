@@ -48,7 +48,7 @@ func (p tagTimer) Write(b []byte) (int, error) {
 // BenchmarkDeliverToTagBytes8Seats measures the latency from the room's
 // Deliver (an admin post through Hub.Post: floor, log append, typing
 // enqueued for every seat) to the tag bytes written on the PTYs of 8 running
-// seats (DESIGN §2, §5), the typing pauses excluded.
+// seats (docs/design.md §2, §5), the typing pauses excluded.
 //
 // Everything is real but the CLI: the Manager starts the fake CLI (the
 // re-executed test binary) in 8 real PTYs; the seats join the room through

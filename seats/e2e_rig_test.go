@@ -276,7 +276,8 @@ func (r *rig) waitPost(what string, match func(room.Post) bool) room.Post {
 	return p
 }
 
-// waitHook waits for an activity hook event of a Claude seat (DESIGN §11).
+// waitHook waits for an activity hook event of a Claude seat (docs/design.md
+// §11).
 func (r *rig) waitHook(id, event string, after int) {
 	r.t.Helper()
 	r.room.waitForAfter(r.t, id+" "+event+" hook", after, func(e room.Event) bool {
@@ -285,7 +286,7 @@ func (r *rig) waitHook(id, event string, after int) {
 	})
 }
 
-// logRecords reads the topic's JSONL file as it is on disk (DESIGN §8).
+// logRecords reads the topic's JSONL file as it is on disk (docs/design.md §8).
 func (r *rig) logRecords() []logstore.Record {
 	r.t.Helper()
 	f, err := os.Open(filepath.Join(r.store.Dir(), e2eTopic+".jsonl"))
@@ -423,8 +424,8 @@ func carrying(req *fakeapi.Request, messageID string) map[int][]string {
 }
 
 // checkTyped asserts that req carries post p exactly as the room types it
-// (DESIGN §4, §5): ONE user message holds it, in one text whose first line
-// is the tag and whose next line is the body's first line.
+// (docs/design.md §4, §5): ONE user message holds it, in one text whose first
+// line is the tag and whose next line is the body's first line.
 func checkTyped(t *testing.T, req *fakeapi.Request, p room.Post, bodyLine string) {
 	t.Helper()
 	msgs := carrying(req, p.MessageID)

@@ -19,7 +19,7 @@ import (
 )
 
 // These tests run the seats end to end with the real, pinned Claude Code
-// and Codex CLIs (DESIGN §13; issue 3 "End to end with the real CLIs"):
+// and Codex CLIs (docs/design.md §13; issue 3 "End to end with the real CLIs"):
 // our launch lines, .mcp.json, the real CLI in a real PTY, our sidecar (the
 // pullcept binary built for the test), the room hub and its loopback
 // server, the topic log. The fake model API on loopback is the only fake
@@ -47,7 +47,7 @@ func sayCalls(exs []fakeapi.Exchange) []sayCall {
 
 // noTypedPost fails t when any request of exs or the seat's screen carries
 // post messageID as typed input (a tag line), i.e. it was typed back into
-// the seat that said it (DESIGN §2 "Own posts are never typed back").
+// the seat that said it (docs/design.md §2 "Own posts are never typed back").
 func noTypedPost(t *testing.T, name string, exs []fakeapi.Exchange, s *seats.Seat, messageID string) {
 	t.Helper()
 	for _, ex := range exs {

@@ -34,7 +34,7 @@ func TestProcessEnv(t *testing.T) {
 }
 
 // Every variable a launch sets itself is refused in an account's env field,
-// so no account can shadow it (spec «アカウントは環境変数を持つ»).
+// so no account can shadow it («アカウントは環境変数を持つ»).
 func TestAppLaunchEnvIsReserved(t *testing.T) {
 	t.Parallel()
 	names := append(slices.Clone(AppLaunchEnv), room.EnvRoomURL, room.EnvAgentName, room.EnvAccountID, room.EnvRoomID, room.EnvHue, room.EnvUnseenHistory)

@@ -7,12 +7,12 @@ import (
 )
 
 // Sentinel errors; callers compare with errors.Is. A refused launch wraps
-// one of these with the reason the UI shows (DESIGN §9).
+// one of these with the reason the UI shows (docs/design.md §9).
 var (
 	// ErrKindNotLaunched: admin and mcp accounts run no seat.
 	ErrKindNotLaunched = errors.New("this kind of account does not launch")
 	// ErrNoWorkDir: the account has no absolute working directory (no
-	// fallback to the process cwd, DESIGN §9). The same value as
+	// fallback to the process cwd, docs/design.md §9). The same value as
 	// config.ErrNoWorkDir, so either name matches.
 	ErrNoWorkDir = config.ErrNoWorkDir
 	// ErrNoCommand: the account has no command (= config.ErrNoCommand).

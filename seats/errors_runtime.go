@@ -12,7 +12,7 @@ var (
 	// ErrScreenClosed: the Screen was closed.
 	ErrScreenClosed = errors.New("screen closed")
 	// ErrSeatTaken: the (topic, account) already has a seat starting or
-	// running (DESIGN §9 "one seat per (topic, account)").
+	// running (docs/design.md §9 "one seat per (topic, account)").
 	ErrSeatTaken = errors.New("seat already taken")
 	// ErrSeatReleased: the seat left the ledger before it was started.
 	ErrSeatReleased = errors.New("seat released")

@@ -15,7 +15,7 @@ import (
 	"github.com/pullcept/pullcept/room"
 )
 
-// LaunchInput is everything one launch line depends on (DESIGN §9). The
+// LaunchInput is everything one launch line depends on (docs/design.md §9). The
 // same input builds the editor's preview and the spawned line, so the two
 // cannot differ.
 type LaunchInput struct {
@@ -101,7 +101,7 @@ const (
 	codexAltKey      = "tui.alternate_screen"
 )
 
-// Hook shape (spec «Claude Code の席は自分の様子を hook で知らせる»).
+// Hook shape («Claude Code の席は自分の様子を hook で知らせる»).
 const (
 	// hookTimeout bounds how long Claude waits on our reply to a hook in
 	// seconds: it waits before every tool, and the loopback room answers at
@@ -112,14 +112,15 @@ const (
 	permissionHookTimeout = 190
 )
 
-// HookEvents are the Claude Code events posted to /hooks/activity (DESIGN §11).
+// HookEvents are the Claude Code events posted to /hooks/activity
+// (docs/design.md §11).
 var HookEvents = []string{
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
 	"SubagentStart", "SubagentStop", "Stop", "UserPromptSubmit",
 }
 
 // RoomPrompt is the sentence a fresh Claude seat gets with
-// --append-system-prompt (DESIGN §9, spec «席は部屋の道具の名を起動時に受け取る»):
+// --append-system-prompt (docs/design.md §9, «席は部屋の道具の名を起動時に受け取る»):
 // the full name of its say_to_room tool (usable before the tool list
 // arrives), that terminal output reaches nobody, and where the room's
 // etiquette lives. Plain ASCII without punctuation cmd.exe or a shell could
@@ -131,7 +132,7 @@ func RoomPrompt(key string) string {
 		key + " - follow them once they arrive."
 }
 
-// BuildLaunch builds the one line a seat runs (DESIGN §9; the editor
+// BuildLaunch builds the one line a seat runs (docs/design.md §9; the editor
 // previews the same Launch):
 //
 //   - Claude Code fresh: <command> <options> --session-id <new id>
@@ -240,14 +241,14 @@ func ReadsMCPJSON(k config.Kind) bool {
 	return k == config.KindClaudeCode || k == config.KindCLI
 }
 
-// PrepareLaunch is BuildLaunch with the seat directory's .mcp.json handled
-// in the order DESIGN §9 needs, for kinds that read it (ReadsMCPJSON): it
-// reads the file (in.MCPJSON is replaced by what it holds), builds the line
-// (a refusal writes nothing, so no entry of a refused seat is left behind),
-// then registers the seat's entry with in.RoomURL and in.UnseenHistory. When
-// .claude/settings.local.json disables the seat's key (a past "continue
-// without" answer), a warning says so; the file is never edited. Errors are
-// BuildLaunch's, InspectMCPJSON's and Register's.
+// PrepareLaunch is BuildLaunch with the seat directory's .mcp.json handled in
+// the order docs/design.md §9 needs, for kinds that read it (ReadsMCPJSON):
+// it reads the file (in.MCPJSON is replaced by what it holds), builds the
+// line (a refusal writes nothing, so no entry of a refused seat is left
+// behind), then registers the seat's entry with in.RoomURL and
+// in.UnseenHistory. When .claude/settings.local.json disables the seat's key
+// (a past "continue without" answer), a warning says so; the file is never
+// edited. Errors are BuildLaunch's, InspectMCPJSON's and Register's.
 func PrepareLaunch(in LaunchInput) (Launch, error) {
 	a := in.Account
 	if !ReadsMCPJSON(a.Kind) || strings.TrimSpace(a.WorkDir) == "" || !filepath.IsAbs(a.WorkDir) {
@@ -291,7 +292,7 @@ func (b *lineBuilder) warn(format string, args ...any) {
 	b.warnings = append(b.warnings, fmt.Sprintf(format, args...))
 }
 
-// claude builds a Claude Code line (DESIGN §9).
+// claude builds a Claude Code line (docs/design.md §9).
 func (b *lineBuilder) claude(opts []string) ([]string, error) {
 	a, in := b.in.Account, b.in
 	for _, w := range opts {
@@ -353,7 +354,7 @@ func RoomToolNames(key string) []string {
 	return names
 }
 
-// claudeSettings is the inline --settings JSON (DESIGN §9, §11).
+// claudeSettings is the inline --settings JSON (docs/design.md §9, §11).
 func (b *lineBuilder) claudeSettings(others []string, character string) (string, error) {
 	type statusLine struct {
 		Type    string `json:"type"`
@@ -382,7 +383,7 @@ func (b *lineBuilder) claudeSettings(others []string, character string) (string,
 	}{Enabled: []string{b.key}, Disabled: others, OutputStyle: character,
 		// The room's own tools never ask the human: a seat in default
 		// permission mode would otherwise stop on every say_to_room
-		// (research/claude-code-e2e.md §4); Codex approves them with
+		// (docs/clis.md); Codex approves them with
 		// default_tools_approval_mode="approve" the same way.
 		Permissions: permissions{Allow: RoomToolNames(b.key)}}
 
@@ -447,7 +448,7 @@ func (b *lineBuilder) statusCommand(base string) string {
 	return path + " " + room.StatusLineCommand + " " + room.HookStatusURL(base, b.in.TopicID, b.in.Account.ID)
 }
 
-// codex builds a Codex CLI line (DESIGN §9, research/codex-e2e.md §3).
+// codex builds a Codex CLI line (docs/design.md §9, docs/clis.md).
 func (b *lineBuilder) codex(opts []string) ([]string, error) {
 	a, in := b.in.Account, b.in
 	if err := checkLoopback(in.RoomURL, "ws"); err != nil {
@@ -476,9 +477,9 @@ func (b *lineBuilder) codex(opts []string) ([]string, error) {
 	return argv, nil
 }
 
-// codexServer is the room server as one TOML inline table (research/
-// codex-e2e.md §3): our sidecar, the non-secret variables by value, the
-// process-only ones by name, enabled, tools approved without a prompt.
+// codexServer is the room server as one TOML inline table (docs/clis.md):
+// our sidecar, the non-secret variables by value, the process-only ones by
+// name, enabled, tools approved without a prompt.
 func (b *lineBuilder) codexServer() string {
 	a, in := b.in.Account, b.in
 	var t strings.Builder

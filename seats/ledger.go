@@ -8,12 +8,12 @@ import (
 )
 
 // Ledger is the seat ledger: at most one seat per (topic, account), claimed
-// in one lock before anything is launched (DESIGN §9 "one seat per (topic,
-// account): claim in one lock; liveness is its PTY is still running"). The
-// Manager claims, records the started process, and releases when the
-// process has been reaped, so an entry lives exactly as long as its process.
-// All methods are safe for concurrent use; the ledger's lock is a leaf (it
-// calls nothing while held).
+// in one lock before anything is launched (docs/design.md §9 "one seat per
+// (topic, account): claim in one lock; liveness is its PTY is still
+// running"). The Manager claims, records the started process, and releases
+// when the process has been reaped, so an entry lives exactly as long as its
+// process. All methods are safe for concurrent use; the ledger's lock is a
+// leaf (it calls nothing while held).
 type Ledger struct {
 	mu      sync.Mutex
 	next    uint64 // last claim id handed out; ids start at 1
@@ -38,8 +38,8 @@ type Claim struct {
 
 // SeatRecord is what the ledger keeps about a started seat: the PTY child's
 // process id, when it started, its command line and working directory
-// (DESIGN §9). Argv never holds secrets: the room token reaches the child
-// through its environment only (DESIGN §7).
+// (docs/design.md §9). Argv never holds secrets: the room token reaches the
+// child through its environment only (docs/design.md §7).
 type SeatRecord struct {
 	Pid     int
 	Started time.Time

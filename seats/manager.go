@@ -18,7 +18,8 @@ import (
 
 // SessionBook is what the Manager needs of the topic log's index
 // (*logstore.Store implements it): the recorded session id per (topic,
-// account), lazy topic creation, and whether a topic has posts (DESIGN §8, §9).
+// account), lazy topic creation, and whether a topic has posts
+// (docs/design.md §8, §9).
 type SessionBook interface {
 	Session(topicID, accountID string) (string, bool)
 	RecordSession(topicID, accountID, sessionID string) error
@@ -30,7 +31,7 @@ type SessionBook interface {
 
 // RoomEndpoint is where seats find the room: the WebSocket URL (the
 // sidecar's PULLCEPT_ROOM_URL), the hooks base URL and the bearer token. The
-// token reaches the CLI's process environment only (DESIGN §7).
+// token reaches the CLI's process environment only (docs/design.md §7).
 type RoomEndpoint struct {
 	URL      string
 	HooksURL string
@@ -73,7 +74,7 @@ const codexPollEvery = time.Second
 // PTY drain and short enough that a stop never feels stuck.
 const outputDrain = 500 * time.Millisecond
 
-// State is a seat's life stage (DESIGN §10 participant panel).
+// State is a seat's life stage (docs/design.md §10 participant panel).
 type State int
 
 // Seat states.
@@ -99,7 +100,8 @@ func (s State) String() string {
 	return "unknown"
 }
 
-// StartResult says how a seat launched (shown on the status line, DESIGN §9).
+// StartResult says how a seat launched (shown on the status line,
+// docs/design.md §9).
 type StartResult struct {
 	// Resumed is true when the kind's resume line ran with SessionID.
 	Resumed   bool
@@ -562,7 +564,8 @@ func (m *Manager) signal() { m.changed.Notify() }
 
 // wait reaps the child, frees the ledger and applies the resume rule: a
 // resumed seat that exits on its own without ever joining the roster loses
-// its record; a seat the user stopped never counts as a failure (DESIGN §9).
+// its record; a seat the user stopped never counts as a failure
+// (docs/design.md §9).
 //
 // Order matters: the exit is announced (SeatChanged) before the ledger
 // place is freed, so a restart's "starting" event can never precede the old
@@ -608,10 +611,10 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 }
 
 // watchCodexRollout records a fresh Codex seat's session id once its first
-// turn creates the rollout (DESIGN §9), skipping ids other seats claimed.
-// Codex writes its physical working directory into the rollout, so a
-// working directory reached through a symlink (macOS: /var → /private/var)
-// is matched in its resolved form too.
+// turn creates the rollout (docs/design.md §9), skipping ids other seats
+// claimed. Codex writes its physical working directory into the rollout, so a
+// working directory reached through a symlink (macOS: /var → /private/var) is
+// matched in its resolved form too.
 func (m *Manager) watchCodexRollout(s *Seat, acct config.Account) {
 	home, err := CodexHome(SeatGetenv(acct, m.getenv))
 	if err != nil {
@@ -661,8 +664,9 @@ func (m *Manager) watchCodexRollout(s *Seat, acct config.Account) {
 	}
 }
 
-// Stop stops the seat on the user's request (never a failure, DESIGN §9) and
-// waits until its process is reaped (bounded by Proc.Kill's escalation).
+// Stop stops the seat on the user's request (never a failure, docs/design.md
+// §9) and waits until its process is reaped (bounded by Proc.Kill's
+// escalation).
 func (m *Manager) Stop(topicID, accountID string) error {
 	s, ok := m.Seat(topicID, accountID)
 	if !ok {
@@ -801,7 +805,7 @@ func (m *Manager) notice(topic, account string, isErr bool, format string, args 
 var _ room.Terminals = (*Manager)(nil)
 
 // Enqueue queues p for the seat of (topic, account) and never blocks
-// (DESIGN §5). False when that account has no running seat there.
+// (docs/design.md §5). False when that account has no running seat there.
 func (m *Manager) Enqueue(topicID, accountID string, p room.Post) bool {
 	s, ok := m.Seat(topicID, accountID)
 	if !ok || s.State() == StateExited {
@@ -869,7 +873,7 @@ func (s *Seat) SessionID() string {
 func (s *Seat) Done() <-chan struct{} { return s.done }
 
 // Input hands the human's key bytes to the seat's writer; the unsent-input
-// tracker sees them (DESIGN §5). Never blocks.
+// tracker sees them (docs/design.md §5). Never blocks.
 func (s *Seat) Input(b []byte) error {
 	if s.State() == StateExited {
 		return ErrNoSeat

@@ -17,10 +17,11 @@ import (
 )
 
 // MCPKeyPrefix starts every .mcp.json key Pullcept writes; entries under it
-// that carry another room URL are a past run's and are removed (DESIGN §9).
+// that carry another room URL are a past run's and are removed
+// (docs/design.md §9).
 const MCPKeyPrefix = "pullcept-room"
 
-// MCP key shape (DESIGN §9): "pullcept-room-<slug>-<hash>" of at most
+// MCP key shape (docs/design.md §9): "pullcept-room-<slug>-<hash>" of at most
 // MaxMCPKeyLen characters, so the longest room tool name
 // "mcp__<key>__control_account_session" (5+34+2+23) stays within the
 // model APIs' 64-character tool-name limit.
@@ -44,16 +45,16 @@ const (
 	mcpJSONPerm fs.FileMode = 0o644
 )
 
-// sidecarArgs are the arguments that start our sidecar (DESIGN §7).
+// sidecarArgs are the arguments that start our sidecar (docs/design.md §7).
 var sidecarArgs = []string{room.SidecarCommand}
 
 // MCPKey returns the .mcp.json server key of (accountID, topicID)
-// (DESIGN §9): "pullcept-room-<slug>-<hash>" where slug is the account id's
-// ASCII letters and digits, lower-cased, other runs folded to one "-", cut
-// to 9 characters (legibility only), and hash is the first 10 hex digits of
-// SHA-256 over both ids (identity). It depends on ids only, so a rename
-// never moves a running seat's entry. At most MaxMCPKeyLen characters,
-// always [a-z0-9-].
+// (docs/design.md §9): "pullcept-room-<slug>-<hash>" where slug is the
+// account id's ASCII letters and digits, lower-cased, other runs folded to
+// one "-", cut to 9 characters (legibility only), and hash is the first 10
+// hex digits of SHA-256 over both ids (identity). It depends on ids only, so
+// a rename never moves a running seat's entry. At most MaxMCPKeyLen
+// characters, always [a-z0-9-].
 func MCPKey(accountID, topicID string) string {
 	var slug []byte
 	for i := 0; i < len(accountID) && len(slug) < mcpKeySlugLen; i++ {
@@ -79,9 +80,9 @@ func MCPKey(accountID, topicID string) string {
 // ToolName is the full name a Claude seat calls tool by: mcp__<key>__<tool>.
 func ToolName(key, tool string) string { return "mcp__" + key + "__" + tool }
 
-// MCPEntry is what one seat's .mcp.json entry says (DESIGN §7): the absolute
-// pullcept path started with "sidecar", and the sidecar's variables. The
-// room URL is Register's currentRoomURL. The token is never part of it.
+// MCPEntry is what one seat's .mcp.json entry says (docs/design.md §7): the
+// absolute pullcept path started with "sidecar", and the sidecar's variables.
+// The room URL is Register's currentRoomURL. The token is never part of it.
 type MCPEntry struct {
 	// Key is the server key; "" means MCPKey(AccountID, TopicID).
 	Key           string
@@ -200,12 +201,12 @@ func roomKeysAbove(dir, ownKey string, seen []string) []string {
 	return keys
 }
 
-// Register writes the seat's entry into <dir>/.mcp.json (DESIGN §7, §9):
-// mcpServers[key] = {"type": "stdio", "command": <pullcept path>, "args":
-// ["sidecar"], "env": {PULLCEPT_ROOM_URL, _AGENT_NAME, _ACCOUNT_ID, _ROOM_ID,
-// _HUE (when declared), _UNSEEN_HISTORY (when set)}, "alwaysLoad": true}.
-// It removes pullcept-room* entries whose PULLCEPT_ROOM_URL differs from
-// currentRoomURL (a past run's, unreachable), keeps entries without that
+// Register writes the seat's entry into <dir>/.mcp.json (docs/design.md §7,
+// §9): mcpServers[key] = {"type": "stdio", "command": <pullcept path>,
+// "args": ["sidecar"], "env": {PULLCEPT_ROOM_URL, _AGENT_NAME, _ACCOUNT_ID,
+// _ROOM_ID, _HUE (when declared), _UNSEEN_HISTORY (when set)}, "alwaysLoad":
+// true}. It removes pullcept-room* entries whose PULLCEPT_ROOM_URL differs
+// from currentRoomURL (a past run's, unreachable), keeps entries without that
 // variable, and keeps every other key and entry as written, in place. A
 // missing file is created; the write is atomic. Invalid JSON in the user's
 // file is an error wrapping ErrMCPJSON and the file is untouched. The token

@@ -8,15 +8,17 @@ import (
 	"strings"
 )
 
-// Proc is one seat's child process running in a pseudo-terminal (DESIGN §9:
-// a seat's liveness is "its PTY is still running"). Read and Write are the
-// PTY master; everything else acts on the child and its process tree.
+// Proc is one seat's child process running in a pseudo-terminal
+// (docs/design.md §9: a seat's liveness is "its PTY is still running"). Read
+// and Write are the PTY master; everything else acts on the child and its
+// process tree.
 //
 // Read returns the child's output and io.EOF once the child and everything it
-// spawned have closed the terminal (Linux reports that as EIO; it is mapped to
-// io.EOF). On Windows the ConPTY output never ends on its own: call Close after
-// Wait returns to end a pending Read. Only one goroutine may Read (Pump) and
-// only one may Write (the seat's Typist: STYLE "One writer per PTY").
+// spawned have closed the terminal (Linux reports that as EIO; it is mapped
+// to io.EOF). On Windows the ConPTY output never ends on its own: call Close
+// after Wait returns to end a pending Read. Only one goroutine may Read
+// (Pump) and only one may Write (the seat's Typist: docs/design.md §14 "One
+// writer per PTY").
 type Proc interface {
 	io.Reader
 	io.Writer
@@ -41,13 +43,14 @@ type Proc interface {
 	Pid() int
 }
 
-// PTYOptions describes the child to start in a pseudo-terminal (DESIGN §9).
-// Argv is the command line, Argv[0] found through PATH when it has no path
-// separator; it is run as given, never through a shell. Dir is the working
-// directory and is required (no fallback to Pullcept's own cwd). Env is the
-// complete environment of the child (nil means Pullcept's own); TERM is set to
-// xterm-256color when Env has no TERM, because the child's terminal is our
-// x/vt emulator. Cols and Rows are the initial size in cells; 0 means 80×24.
+// PTYOptions describes the child to start in a pseudo-terminal
+// (docs/design.md §9). Argv is the command line, Argv[0] found through PATH
+// when it has no path separator; it is run as given, never through a shell.
+// Dir is the working directory and is required (no fallback to Pullcept's own
+// cwd). Env is the complete environment of the child (nil means Pullcept's
+// own); TERM is set to xterm-256color when Env has no TERM, because the
+// child's terminal is our x/vt emulator. Cols and Rows are the initial size
+// in cells; 0 means 80×24.
 type PTYOptions struct {
 	Argv []string
 	Dir  string
@@ -68,7 +71,7 @@ const (
 const maxCells = 1<<15 - 1
 
 // termName is the terminal type the child is told it runs in: x/vt emulates
-// xterm's sequences, 256 colours and truecolor (libraries.md §2).
+// xterm's sequences, 256 colours and truecolor (docs/libraries.md §2).
 const termName = "xterm-256color"
 
 // StartPTY starts o.Argv in a new pseudo-terminal of o.Cols×o.Rows cells and

@@ -19,7 +19,8 @@ import (
 	"github.com/pullcept/pullcept/config"
 )
 
-// Where the known CLIs keep their conversations (DESIGN §9, research notes).
+// Where the known CLIs keep their conversations (docs/design.md §9,
+// docs/clis.md).
 const (
 	envClaudeConfigDir = "CLAUDE_CONFIG_DIR"
 	envCodexHome       = "CODEX_HOME"
@@ -28,8 +29,7 @@ const (
 	claudeProjectsDir  = "projects"
 	codexSessionsDir   = "sessions"
 	// claudeSlugMax is Claude Code's cap on a project directory name; a
-	// longer slug is cut and given a hash suffix (research/claude-code-e2e.md
-	// step 5 (c)).
+	// longer slug is cut and given a hash suffix (docs/clis.md).
 	claudeSlugMax = 200
 	// rolloutFirstLineMax bounds the session_meta line read from a rollout:
 	// it carries the base instructions (tens of KiB); 8 MiB only guards
@@ -80,8 +80,7 @@ func homeDir(getenv func(string) string) (string, error) {
 // in cwd: <claudeConfigDir>/projects/<slug>/<sessionID>.jsonl. The slug is
 // cwd with every UTF-16 unit that is not an ASCII letter or digit replaced
 // by "-"; past 200 units it is cut to 200 and "-" plus the base-36 absolute
-// value of the Java-style 32-bit hash of cwd is appended (research/
-// claude-code-e2e.md step 5 (c)).
+// value of the Java-style 32-bit hash of cwd is appended (docs/clis.md).
 func ClaudeTranscriptPath(claudeConfigDir, cwd, sessionID string) string {
 	return filepath.Join(claudeConfigDir, claudeProjectsDir, claudeProjectSlug(cwd), sessionID+".jsonl")
 }
@@ -267,14 +266,14 @@ func TranscriptExists(a config.Account, getenv func(string) string, sessionID st
 	return false, nil
 }
 
-// DecideResume applies DESIGN §9's resume rule for account a in a topic that
-// recorded recordedID for it ("" = none). transcriptExists is
+// DecideResume applies docs/design.md §9's resume rule for account a in a
+// topic that recorded recordedID for it ("" = none). transcriptExists is
 // TranscriptExists' answer. A known CLI resumes only when its conversation
 // exists; a recorded id whose conversation is gone is dropped on the spot
 // (drop) and reason says so for the status line. A generic CLI resumes
-// whenever it has a resume line: where it keeps conversations is unknown,
-// and unknown is not "missing", so its record is kept. reason is "" for a
-// plain fresh start.
+// whenever it has a resume line: where it keeps conversations is unknown, and
+// unknown is not "missing", so its record is kept. reason is "" for a plain
+// fresh start.
 func DecideResume(a config.Account, recordedID string, transcriptExists bool) (resume, drop bool, reason string) {
 	name := a.DisplayName()
 	switch {
@@ -293,7 +292,7 @@ func DecideResume(a config.Account, recordedID string, transcriptExists bool) (r
 	return false, true, fmt.Sprintf("%s starts fresh: the conversation of session %s is gone, so the record was dropped", name, recordedID)
 }
 
-// UnseenHistory reports whether a seat joins blind (spec «トピック» #133):
+// UnseenHistory reports whether a seat joins blind («トピック» #133):
 // the topic already has posts and this launch did not resume. Then the seat
 // is told (PULLCEPT_UNSEEN_HISTORY) that read_room_history has posts it has
 // not seen.

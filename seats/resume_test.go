@@ -16,7 +16,7 @@ import (
 func TestClaudeProjectSlug(t *testing.T) {
 	t.Parallel()
 	// Expected values computed with Claude Code's own JavaScript rule
-	// (research/claude-code-e2e.md step 5 (c)) in node.
+	// (docs/clis.md) in node.
 	long := "/home/user/" + strings.Repeat("very-long-directory-name_", 9) + "プロジェクト/😀"
 	tests := []struct{ cwd, want string }{
 		{"/tmp/ccprobe/work_2.x y", "-tmp-ccprobe-work-2-x-y"},

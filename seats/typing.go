@@ -16,8 +16,8 @@ import (
 // typingGap is the pause between a post's text and its "\r" (paste, then
 // Enter). Claude Code drops a "\r" that arrives in the same read as the text
 // and Codex takes it as a newline of the paste; a separate "\r" 0–100 ms
-// later submits in both (research/claude-code-e2e.md §5 and item 7,
-// codex-e2e.md §4). 200 ms is the margin measured as safe with both.
+// later submits in both (docs/clis.md). 200 ms is the margin measured as
+// safe with both.
 //
 // typingGap is also the quiet time before a post's text: the text is
 // written only once nothing has been written to the PTY for typingGap (a
@@ -33,10 +33,10 @@ import (
 const typingGap = 200 * time.Millisecond
 
 // readyFallback is how long after its sidecar's hello a seat's queue waits
-// for the `ready` frame before typing anyway (DESIGN §7 "Startup race"): a
-// CLI has listed its tools within a few seconds of the hello in every
-// measured start, and a sidecar that never sends ready (an older one, a lost
-// frame) must not hold posts forever.
+// for the `ready` frame before typing anyway (docs/design.md §7 "Startup
+// race"): a CLI has listed its tools within a few seconds of the hello in
+// every measured start, and a sidecar that never sends ready (an older one, a
+// lost frame) must not hold posts forever.
 const readyFallback = 10 * time.Second
 
 // Clock is the Typist's time source: Now for the record, After for the
@@ -67,15 +67,15 @@ type TypistOptions struct {
 }
 
 // postPasteStart and postPasteEnd mark a post's text as one paste when the
-// program asked for bracketed paste. Measured with Claude Code 2.1.328 and Codex
-// 0.169.0 (both enable ?2004): when a CLI reads a post's text and its "\r"
-// in one read — its reader starved for more than typingGap, as under heavy
-// load; reproduced by stopping the CLI (SIGSTOP) across the two writes —
-// unmarked text leaves the post in the input box, never submitted (both
+// program asked for bracketed paste. Measured with Claude Code 2.1.328 and
+// Codex 0.169.0 (both enable ?2004): when a CLI reads a post's text and its
+// "\r" in one read — its reader starved for more than typingGap, as under
+// heavy load; reproduced by stopping the CLI (SIGSTOP) across the two writes
+// — unmarked text leaves the post in the input box, never submitted (both
 // CLIs take the "\r" as part of the paste), while marked text is submitted
 // and reaches the model as the same one text "tag\nbody" (4 of 4, also with
 // markers, text and "\r" in a single write). A program that did not ask for
-// bracketed paste gets the text unmarked, as DESIGN §5 first chose.
+// bracketed paste gets the text unmarked, as docs/design.md §5 first chose.
 var (
 	postPasteStart = []byte("\x1b[200~")
 	postPasteEnd   = []byte("\x1b[201~")
@@ -95,24 +95,23 @@ type TypistState struct {
 }
 
 // Typist is one terminal's typing queue and the only writer of its PTY
-// (DESIGN §5; STYLE "One writer per PTY"). Human keys, the emulator's
+// (docs/design.md §5, §14 "One writer per PTY"). Human keys, the emulator's
 // replies and room posts all go through its FIFO and one writer goroutine;
 // no method ever blocks on the PTY.
 //
-// Keys and replies are written at once, in order, never held. A post is
-// typed as its tag line, "\n" and its normalized body in ONE write (between
-// bracketed-paste markers when the program asked for them), then
-// "\r" typingGap later in a separate write; the next post waits for that
-// "\r", and any post's text waits until nothing was written to the PTY for
-// typingGap (see typingGap). A post is held — and typed in order later —
-// while the seat is not ready (its sidecar has not reported `ready`, DESIGN
-// §7), while any Hold reason is set (a permission prompt), or while the
-// human has unsent text on the line (UnsentInput). Whether to hold is
-// decided when the post reaches the head of the queue, after every key
-// written before it, and again after the quiet time; posts arriving
-// meanwhile queue behind the held ones. The app's own "\r" also
-// submits whatever the human typed during the gap, so after it the line is
-// empty.
+// Keys and replies are written at once, in order, never held. A post is typed
+// as its tag line, "\n" and its normalized body in ONE write (between
+// bracketed-paste markers when the program asked for them), then "\r"
+// typingGap later in a separate write; the next post waits for that "\r", and
+// any post's text waits until nothing was written to the PTY for typingGap
+// (see typingGap). A post is held — and typed in order later — while the seat
+// is not ready (its sidecar has not reported `ready`, docs/design.md §7),
+// while any Hold reason is set (a permission prompt), or while the human has
+// unsent text on the line (UnsentInput). Whether to hold is decided when the
+// post reaches the head of the queue, after every key written before it, and
+// again after the quiet time; posts arriving meanwhile queue behind the held
+// ones. The app's own "\r" also submits whatever the human typed during the
+// gap, so after it the line is empty.
 type Typist struct {
 	w     io.Writer
 	clock Clock
@@ -162,7 +161,7 @@ func NewTypist(w io.Writer, o TypistOptions) *Typist {
 }
 
 // Enqueue queues p to be typed: room.Tag(p) + "\n" + NormalizeBody(p.Content)
-// (DESIGN §4, §5). It never blocks; after Close it does nothing.
+// (docs/design.md §4, §5). It never blocks; after Close it does nothing.
 func (t *Typist) Enqueue(p room.Post) {
 	payload := []byte(room.Tag(p, t.loc) + "\n" + NormalizeBody(p.Content))
 	t.mu.Lock()
@@ -197,7 +196,7 @@ func (t *Typist) push(b []byte) {
 }
 
 // Ready releases the not-ready hold: the seat's sidecar reported `ready`
-// (DESIGN §7).
+// (docs/design.md §7).
 func (t *Typist) Ready() {
 	t.mu.Lock()
 	t.ready = true
@@ -216,9 +215,9 @@ func (t *Typist) Joined() {
 }
 
 // Hold holds room typing for reason (e.g. a permission prompt reported by
-// hooks, DESIGN §5) until Release(reason). No production caller yet: the
-// next issue wires the permission hold through Hold and Release. Reasons are a set: holding one
-// twice needs one Release.
+// hooks, docs/design.md §5) until Release(reason). No production caller yet:
+// the next issue wires the permission hold through Hold and Release. Reasons
+// are a set: holding one twice needs one Release.
 func (t *Typist) Hold(reason string) {
 	t.mu.Lock()
 	t.holds[reason] = true
@@ -424,7 +423,8 @@ func (t *Typist) postDue() bool {
 	return len(t.posts) > 0 && t.ready && len(t.holds) == 0 && t.unsent.Empty()
 }
 
-// nextPost pops the head post if nothing holds it (decided now, DESIGN §5).
+// nextPost pops the head post if nothing holds it (decided now,
+// docs/design.md §5).
 func (t *Typist) nextPost() ([]byte, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -461,11 +461,11 @@ func (t *Typist) stop(err error) {
 	}
 }
 
-// NormalizeBody prepares a post's body for typing (DESIGN §5): "\r\n" and
-// "\r" become "\n" and every other control character (C0 including tab, DEL,
-// C1) is dropped, because the terminal reads each of them as a key: a "\r"
-// would submit half the post, a tab would complete or switch modes in the
-// CLI's input. Tabs are dropped rather than expanded: the body in the log
+// NormalizeBody prepares a post's body for typing (docs/design.md §5): "\r\n"
+// and "\r" become "\n" and every other control character (C0 including tab,
+// DEL, C1) is dropped, because the terminal reads each of them as a key: a
+// "\r" would submit half the post, a tab would complete or switch modes in
+// the CLI's input. Tabs are dropped rather than expanded: the body in the log
 // keeps them, and a seat reads exact text with read_room_history. Bytes that
 // are not UTF-8 become U+FFFD, never a raw 0x80–0x9F byte an 8-bit parser
 // would take as a control (0x9B is CSI).
