@@ -3,9 +3,9 @@ GO        ?= go
 BIN       ?= bin/pullcept
 PKGS      := ./...
 # Go packages under testdata/ (go's ./... skips testdata): the fake model
-# APIs, the shared test helpers and the compare bench. Named explicitly so
+# APIs, the fake CLI, the shared test helpers and the compare bench. Named explicitly so
 # vet, lint and test cover them.
-TESTPKGS  := ./testdata/fakeapi/... ./testdata/testkit/...
+TESTPKGS  := ./testdata/fakeapi/... ./testdata/fakecli/... ./testdata/testkit/...
 BENCHPKG  := ./testdata/bench/
 DOMAIN    := room seats sidecar logstore config
 CLIS_DIR  := testdata/clis

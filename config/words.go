@@ -26,86 +26,95 @@ import (
 // an error wrapping ErrUnterminatedQuote that names the column (1-based, in
 // characters) of the opening quote.
 func SplitWords(line string) ([]string, error) {
-	var (
-		words   []string
-		cur     strings.Builder
-		inWord  bool
-		col     int
-		quoteAt int
-	)
-	const (
-		none = iota
-		single
-		double
-	)
-	state := none
+	w := wordSplitter{line: line}
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRuneInString(line[i:])
-		raw := line[i : i+size]
-		col++
-		switch state {
-		case single:
-			if r == '\'' {
-				state = none
-			} else {
-				cur.WriteString(raw)
-			}
-		case double:
-			switch {
-			case r == '\\' && i+1 < len(line) && line[i+1] == '"':
-				cur.WriteByte('"')
-				i++
-				col++
-			case r == '"':
-				state = none
-			default:
-				cur.WriteString(raw)
-			}
+		w.col++
+		switch w.quote {
+		case '\'':
+			w.inSingle(r, line[i:i+size])
+		case '"':
+			size += w.inDouble(r, line[i:i+size], i)
 		default:
-			switch {
-			case r == '\'':
-				state, inWord, quoteAt = single, true, col
-			case r == '"':
-				state, inWord, quoteAt = double, true, col
-			case r == '\\' && i+1 < len(line):
-				next, nsize := utf8.DecodeRuneInString(line[i+1:])
-				if next == '\'' || next == '"' || (next != utf8.RuneError && unicode.IsSpace(next)) {
-					cur.WriteString(line[i+1 : i+1+nsize])
-					i += nsize
-					col++
-				} else {
-					cur.WriteByte('\\')
-				}
-				inWord = true
-			case size > 1 || r != utf8.RuneError:
-				if unicode.IsSpace(r) {
-					if inWord {
-						words = append(words, cur.String())
-						cur.Reset()
-						inWord = false
-					}
-					break
-				}
-				cur.WriteString(raw)
-				inWord = true
-			default: // a byte that is not UTF-8: keep it
-				cur.WriteString(raw)
-				inWord = true
-			}
+			size += w.unquoted(r, line[i:i+size], i)
 		}
 		i += size
 	}
-	if state != none {
-		q := `'`
-		if state == double {
-			q = `"`
+	if w.quote != 0 {
+		return nil, fmt.Errorf("%w: %c opened at column %d is never closed", ErrUnterminatedQuote, w.quote, w.quoteAt)
+	}
+	w.endWord()
+	return w.words, nil
+}
+
+// wordSplitter is SplitWords' state: the words so far, the one being built,
+// the quote it is inside (0: none) and where that quote opened.
+type wordSplitter struct {
+	line    string
+	words   []string
+	cur     strings.Builder
+	inWord  bool
+	col     int // characters read so far (1-based column of the current one)
+	quote   rune
+	quoteAt int
+}
+
+// inSingle reads one character inside '…': everything is literal.
+func (w *wordSplitter) inSingle(r rune, raw string) {
+	if r == '\'' {
+		w.quote = 0
+		return
+	}
+	w.cur.WriteString(raw)
+}
+
+// inDouble reads one character at byte i inside "…", where only \" is an
+// escape. It returns how many bytes past the character it consumed.
+func (w *wordSplitter) inDouble(r rune, raw string, i int) int {
+	switch {
+	case r == '\\' && i+1 < len(w.line) && w.line[i+1] == '"':
+		w.cur.WriteByte('"')
+		w.col++
+		return 1
+	case r == '"':
+		w.quote = 0
+	default:
+		w.cur.WriteString(raw)
+	}
+	return 0
+}
+
+// unquoted reads one character at byte i outside quotes. It returns how
+// many bytes past the character it consumed (an escaped character).
+func (w *wordSplitter) unquoted(r rune, raw string, i int) int {
+	switch {
+	case r == '\'' || r == '"':
+		w.quote, w.inWord, w.quoteAt = r, true, w.col
+	case r == '\\' && i+1 < len(w.line):
+		w.inWord = true
+		next, nsize := utf8.DecodeRuneInString(w.line[i+1:])
+		if next == '\'' || next == '"' || (next != utf8.RuneError && unicode.IsSpace(next)) {
+			w.cur.WriteString(w.line[i+1 : i+1+nsize])
+			w.col++
+			return nsize
 		}
-		return nil, fmt.Errorf("%w: %s opened at column %d is never closed", ErrUnterminatedQuote, q, quoteAt)
+		w.cur.WriteByte('\\')
+	case (len(raw) > 1 || r != utf8.RuneError) && unicode.IsSpace(r):
+		w.endWord()
+	default: // a character, or a byte that is not UTF-8: kept as it is
+		w.cur.WriteString(raw)
+		w.inWord = true
 	}
-	if inWord {
-		words = append(words, cur.String())
+	return 0
+}
+
+// endWord closes the word being built, if any.
+func (w *wordSplitter) endWord() {
+	if w.inWord {
+		w.words = append(w.words, w.cur.String())
+		w.cur.Reset()
+		w.inWord = false
 	}
-	return words, nil
 }
 
 // JoinWords renders argv as one line that SplitWords reads back to the same
