@@ -2,7 +2,7 @@
 
 package seats_test
 
-// A seat's CLI crashes or exits (issue 5 "Faults"): with a real room, real
+// A seat's CLI crashes or exits (docs/design.md §13, faults): with a real room, real
 // PTYs and real processes, seats die by a signal of their own, by exit
 // status, and by an outside SIGKILL (the OOM killer's way) while the room
 // keeps delivering to a seat that lives on.

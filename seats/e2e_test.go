@@ -19,7 +19,7 @@ import (
 )
 
 // These tests run the seats end to end with the real, pinned Claude Code
-// and Codex CLIs (docs/design.md §13; issue 3 "End to end with the real CLIs"):
+// and Codex CLIs (docs/design.md §13):
 // our launch lines, .mcp.json, the real CLI in a real PTY, our sidecar (the
 // pullcept binary built for the test), the room hub and its loopback
 // server, the topic log. The fake model API on loopback is the only fake

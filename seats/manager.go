@@ -653,12 +653,14 @@ func (m *Manager) watchCodexRollout(s *Seat, acct config.Account) {
 			if taken {
 				continue
 			}
-			if err := m.opts.Sessions.RecordSession(s.Topic, s.Account, cs.ID); err != nil {
-				m.notice(s.Topic, s.Account, true, "could not record the Codex session of %s: %v", acct.DisplayName(), err)
-			}
+			// The seat knows its id before the record is written, so
+			// whoever reads the record finds the seat agreeing with it.
 			s.mu.Lock()
 			s.launch.SessionID = cs.ID
 			s.mu.Unlock()
+			if err := m.opts.Sessions.RecordSession(s.Topic, s.Account, cs.ID); err != nil {
+				m.notice(s.Topic, s.Account, true, "could not record the Codex session of %s: %v", acct.DisplayName(), err)
+			}
 			return
 		}
 	}
