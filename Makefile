@@ -33,8 +33,9 @@ $(CLIS_DIR)/node_modules/.bin/claude: $(CLIS_DIR)/package.json $(CLIS_DIR)/packa
 	cd $(CLIS_DIR) && npm ci --no-audit --no-fund
 	touch $@
 
-# The whole suite: formatting, vet, layer rule, cross-builds, then every test with -race.
-test: fmt-check vet arch cross clis unit
+# The whole suite: formatting, vet, layer rules, the code budgets, cross-builds,
+# then every test with -race.
+test: fmt-check vet arch lint cross clis unit
 
 unit:
 	$(GO) test -race -timeout 30m $(PKGS) $(TESTPKGS)
@@ -96,7 +97,7 @@ bench:
 	mkdir -p .bench
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -benchtime $(BENCHTIME) $(PKGS) | tee .bench/latest.txt
 
-# The long load run (issue 5): 16 sockets at a combined 800 posts/s for
+# The long load run (docs/design.md §13): 16 sockets at a combined 800 posts/s for
 # SOAK (default 60s) checked end to end, RSS before/after; and the hostile
 # socket tests with the server's production timeouts. `make test` runs the
 # short variants (4 s load, shortened timeouts).
@@ -104,7 +105,7 @@ soak:
 	PULLCEPT_SOAK=$(SOAK) $(GO) test -race -count=1 -timeout 30m -run '^TestLoadSoak$$' -v ./room/
 	PULLCEPT_SOAK=$(SOAK) $(GO) test -race -count=1 -timeout 30m -run '^TestHostile' -v ./room/
 
-# Side by side with tmux and claude-squad's polling (issue 5): the recorded
+# Side by side with tmux and claude-squad's polling (docs/design.md §13): the recorded
 # 50 MB ANSI stream through our seat vs a tmux pane, and the idle CPU of 8
 # seats vs capture-pane polling; prints the ratios (testdata/bench/compare.sh).
 compare:

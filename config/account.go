@@ -8,11 +8,11 @@ import (
 )
 
 // Kind is what an account is, declared when it is made and never inferred
-// from a connection (DESIGN §0, spec «アカウント»). It is stored as the
+// from a connection (docs/design.md §0, spec «アカウント»). It is stored as the
 // string value and is also the role of that account's socket posts.
 type Kind string
 
-// Kinds (DESIGN §0). KindClaudeCode, KindCodexCLI and KindCLI launch seats;
+// Kinds (docs/design.md §0). KindClaudeCode, KindCodexCLI and KindCLI launch seats;
 // KindAdmin (the human) and KindMCP (a local MCP server's notices) do not.
 const (
 	KindAdmin      Kind = "admin"
@@ -45,7 +45,7 @@ const (
 	ScreenAlt = "alt"
 )
 
-// Account is a stable identity whether or not it runs (DESIGN §0, §9).
+// Account is a stable identity whether or not it runs (docs/design.md §0, §9).
 // ID is the identity and never changes; everything else is an editable
 // attribute. JSON keys (config.json): id, name, nickname, kind, hue, cwd,
 // command, launch_options, resume_command, character, env, screen_mode,

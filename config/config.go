@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// FileName is the accounts file in the data directory (DESIGN §12).
+// FileName is the accounts file in the data directory (docs/design.md §12).
 const FileName = "config.json"
 
 // Top-level keys of config.json.
@@ -37,7 +37,7 @@ const defaultAdminID = "admin"
 const defaultAdminName = "You"
 
 // Config is config.json: the accounts, plus every top-level key we do not
-// know, kept in place (DESIGN §12). Callers edit Accounts and call Save; the
+// know, kept in place (docs/design.md §12). Callers edit Accounts and call Save; the
 // value is not safe for concurrent use (callers serialise).
 type Config struct {
 	Accounts []Account
@@ -52,7 +52,7 @@ type Config struct {
 	stored map[string]map[string]string
 }
 
-// Load reads <dir>/config.json (DESIGN §12) and migrates the original app's
+// Load reads <dir>/config.json (docs/design.md §12) and migrates the original app's
 // shapes (see migrateAccount): "tabs" → "accounts", a missing or legacy "ai"
 // kind inferred from the command, "user" → "admin", the Claude kind's
 // --session-id stripped from launch options, a legacy "args" array joined
@@ -215,7 +215,7 @@ func (c *Config) Account(id string) (Account, bool) {
 	return Account{}, false
 }
 
-// Validate checks what Save requires (DESIGN §9, spec «アカウント»): ids
+// Validate checks what Save requires (docs/design.md §9, spec «アカウント»): ids
 // non-empty and unique, names non-empty, kinds valid, hue 0–359, a seat
 // kind's absolute working directory and command, launch options and resume
 // line that split (no unclosed quote), a known screen mode, env
@@ -281,7 +281,7 @@ func (c *Config) Validate() error {
 }
 
 // Save validates c and writes <dir>/config.json atomically (temp file in the
-// same directory, fsync, rename; DESIGN §12), creating dir if needed. Every
+// same directory, fsync, rename; docs/design.md §12), creating dir if needed. Every
 // top-level and per-account key we do not know is written back as it was;
 // the legacy "tabs" key becomes "accounts". Nothing is written when
 // validation fails.

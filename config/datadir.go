@@ -6,13 +6,13 @@ import (
 	"path/filepath"
 )
 
-// EnvHome names the variable that overrides the data directory (DESIGN §12).
+// EnvHome names the variable that overrides the data directory (docs/design.md §12).
 const EnvHome = "PULLCEPT_HOME"
 
 // appDirName is the data directory's name under the OS config dir.
 const appDirName = "pullcept"
 
-// DataDir returns the absolute data directory (DESIGN §12): $PULLCEPT_HOME
+// DataDir returns the absolute data directory (docs/design.md §12): $PULLCEPT_HOME
 // when set and non-empty, else os.UserConfigDir()/pullcept
 // (~/.config/pullcept on Linux, ~/Library/Application Support/pullcept on
 // macOS, %AppData%\pullcept on Windows). It does not create the directory.

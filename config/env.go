@@ -8,7 +8,7 @@ import (
 )
 
 // EnvVar is one environment variable an account sets on the process of the
-// CLI it launches (DESIGN §9, spec «アカウントは環境変数を持つ»). Name is
+// CLI it launches (docs/design.md §9, spec «アカウントは環境変数を持つ»). Name is
 // case-sensitive as written. Value reaches the process environment only —
 // never argv, the preview or a log; show it with MaskedValue. An empty Value
 // means "name only": the seat inherits the variable from Pullcept's own
@@ -75,7 +75,7 @@ func FormatEnv(vars []EnvVar) string {
 	return b.String()
 }
 
-// ParseEnv reads the account editor's env field (DESIGN §9): one NAME=value
+// ParseEnv reads the account editor's env field (docs/design.md §9): one NAME=value
 // per line; the first "=" splits, so values may hold "="; blank lines and
 // lines starting with "#" are skipped; spaces around name and value are
 // dropped (a pasted token's trailing space is a mistake, not a value); one

@@ -6,12 +6,12 @@ import "errors"
 // wrapped error per problem (errors.Join), each naming the account and field.
 var (
 	// ErrNoDataDir: neither PULLCEPT_HOME nor the OS config dir is known
-	// (DESIGN §12).
+	// (docs/design.md §12).
 	ErrNoDataDir = errors.New("no data directory")
 	// ErrBadFile: config.json is not valid JSON or has the wrong shape. The
 	// file is left untouched.
 	ErrBadFile = errors.New("bad config file")
-	// ErrNoID: an account has an empty id (the id is the identity, DESIGN §0).
+	// ErrNoID: an account has an empty id (the id is the identity, docs/design.md §0).
 	ErrNoID = errors.New("account id is empty")
 	// ErrDuplicateID: two accounts share one id.
 	ErrDuplicateID = errors.New("account id is used twice")
@@ -21,7 +21,7 @@ var (
 	// ErrBadKind: a kind that is not admin, claude_code, codex_cli, cli or mcp.
 	ErrBadKind = errors.New("unknown account kind")
 	// ErrNoWorkDir: a seat kind without an absolute working directory (no
-	// fallback to the process cwd, DESIGN §9).
+	// fallback to the process cwd, docs/design.md §9).
 	ErrNoWorkDir = errors.New("working directory is required")
 	// ErrNoCommand: a seat kind without a command.
 	ErrNoCommand = errors.New("command is required")

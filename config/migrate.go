@@ -17,11 +17,11 @@ const (
 
 // SessionIDFlag is Claude Code's flag for a fresh session's id. The Claude
 // kind adds it itself, so it is stripped from that kind's launch options
-// (DESIGN §9).
+// (docs/design.md §9).
 const SessionIDFlag = "--session-id"
 
 // SessionIDPlaceholder is where a launch line takes the session id; it is
-// substituted once, after the line is built (DESIGN §9).
+// substituted once, after the line is built (docs/design.md §9).
 const SessionIDPlaceholder = "{session_id}"
 
 // InferKind reads a kind from a command, the way a kind-less or legacy "ai"

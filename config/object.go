@@ -10,7 +10,7 @@ import (
 
 // Object is a JSON object that keeps its members in file order with their
 // values as raw JSON, so a file we rewrite keeps every key we did not write,
-// where it was, with the same value (DESIGN §9 ".mcp.json … keep every other
+// where it was, with the same value (docs/design.md §9 ".mcp.json … keep every other
 // key as written", §12). The zero value is an empty object.
 //
 // A key repeated in the input keeps its first position and its last value

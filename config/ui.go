@@ -13,7 +13,7 @@ const (
 	keyLanguage = "language"
 )
 
-// UI is the screen's own settings from config.json (DESIGN §10, §12):
+// UI is the screen's own settings from config.json (docs/design.md §10, §12):
 // Keys overrides key bindings by action name (e.g. {"new_topic": ["ctrl+n"]});
 // Language is "en", "ja" or "" (from the locale).
 type UI struct {

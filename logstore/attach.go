@@ -30,7 +30,7 @@ const (
 const windowsForbidden = `<>:"/\|?*`
 
 // AttachmentPath returns the absolute path of attachment name in topicID's
-// folder, <data>/logs/main/attachments/<topic>/<name> (DESIGN §8, spec
+// folder, <data>/logs/main/attachments/<topic>/<name> (docs/design.md §8, spec
 // «添付»). It refuses, with ErrBadAttachmentName, every name that could leave
 // that folder or that Windows would store under another name: "", "." and
 // "..", separators (/ and \), ':' (drive letters, streams), absolute and UNC

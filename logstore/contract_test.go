@@ -1,7 +1,7 @@
 package logstore
 
 // roomLog mirrors room.Log (room/types.go), the interface the room calls
-// (DESIGN §2, §8). It is copied rather than imported because room imports
+// (docs/design.md §2, §8). It is copied rather than imported because room imports
 // this package; the assertion below breaks the build if *Store drifts.
 type roomLog interface {
 	Append(topicID string, rec Record) error

@@ -1,4 +1,4 @@
-// Package logstore owns the topic logs on disk (DESIGN §8; spec «部屋のログ»,
+// Package logstore owns the topic logs on disk (docs/design.md §8; spec «部屋のログ»,
 // «トピック»): <data>/logs/main/index.json, one <topic>.jsonl per topic
 // (append only, one post per line) and attachments/<topic>/.
 //

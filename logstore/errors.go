@@ -5,7 +5,7 @@ import "errors"
 // Sentinel errors; callers compare with errors.Is. Returned errors wrap them
 // with the offending value and the operation.
 var (
-	// ErrBadTopicID: a topic id that is not a safe file name stem (DESIGN §8).
+	// ErrBadTopicID: a topic id that is not a safe file name stem (docs/design.md §8).
 	// Ids are 1–100 bytes of ASCII letters, digits, '-', '_' and '.', neither
 	// starting nor ending with '.', and never a Windows device name.
 	ErrBadTopicID = errors.New("bad topic id")

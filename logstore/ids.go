@@ -21,7 +21,7 @@ const topicNameWidth = 40
 // NewTopicID returns a fresh topic id: a UUID version 7 in its canonical
 // lower-case form (36 characters, sortable by creation time, random in the
 // rest). Nothing is written: the topic gets a file and an index entry only
-// at its first post or first seat start (DESIGN §8 "Lazy creation").
+// at its first post or first seat start (docs/design.md §8 "Lazy creation").
 func NewTopicID() string {
 	// NewV7 fails only when crypto/rand does, which since Go 1.24 never
 	// returns an error (it aborts the program instead).

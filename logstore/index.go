@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// indexName is the index file inside <data>/logs/main/ (DESIGN §8).
+// indexName is the index file inside <data>/logs/main/ (docs/design.md §8).
 const indexName = "index.json"
 
 // TimeLayout is how times are written to the log and the index (a post's

@@ -2,7 +2,7 @@
 
 package logstore
 
-// kill -9 of the app while posts are appended (issue 5 "Faults"): a helper
+// kill -9 of the app while posts are appended (docs/design.md §13, faults): a helper
 // process appends posts and rewrites the index as fast as it can, and is
 // killed with SIGKILL, preferably in the middle of writing a line. The next
 // Open reads every complete line, skips and counts the torn one, and finds

@@ -2,7 +2,7 @@ package logstore
 
 import "encoding/json"
 
-// Record is one line of a topic's JSONL log (DESIGN §8): absent keys are
+// Record is one line of a topic's JSONL log (docs/design.md §8): absent keys are
 // omitted, from_app only when true, to written as a list and read as a string
 // or a list. TS is the post time in UTC, RFC 3339 as the room stamped it.
 // Hue, role and "own" are never stored.

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestLineSchemaWrite checks the exact line Append writes (DESIGN §8): keys in
+// TestLineSchemaWrite checks the exact line Append writes (docs/design.md §8): keys in
 // order, absent keys omitted, from_app only when true, to as a list, no
 // hue/own/role, no HTML escaping, one line ending in '\n'.
 func TestLineSchemaWrite(t *testing.T) {

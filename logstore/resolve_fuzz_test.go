@@ -14,7 +14,7 @@ import (
 // that is a symlink, a nested folder — ResolveAttachment either refuses it
 // (ErrAttachmentOutside) or returns the real path of a regular file directly
 // inside attachments/<topic>/ of this store, never one outside it and never
-// through a link (issue 5 "attachment names … symlinks").
+// through a link (docs/dependencies.md §9.6).
 func FuzzResolveAttachment(f *testing.F) {
 	for _, seed := range []string{
 		"t1/ok.txt", "t1/link.txt", "t2/x.txt", "../secret.txt", "../../secret.txt", "t1/sub/nested.txt",

@@ -24,7 +24,7 @@ const (
 // MaxLineBytes is the longest line (bytes, without '\n') Append writes and
 // Page returns: 32 MiB. Far above any chat post (sidecar frames are much
 // smaller), it bounds what a reader holds in memory when a file is garbage
-// without newlines; a longer line is skipped and counted (DESIGN §8).
+// without newlines; a longer line is skipped and counted (docs/design.md §8).
 const MaxLineBytes = 32 << 20
 
 // lineKind classifies one line of a topic file.

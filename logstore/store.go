@@ -32,7 +32,7 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Store is the topic logs of one data directory (DESIGN §8):
+// Store is the topic logs of one data directory (docs/design.md §8):
 // <data>/logs/main/index.json, <topic>.jsonl and attachments/<topic>/.
 // It is safe for concurrent use. One process owns a data directory at a time:
 // the index is read once by Open and rewritten from memory.
@@ -87,7 +87,7 @@ type head struct {
 
 // Open opens the topic logs under dataDir (created lazily on the first
 // write), reads index.json and moves a legacy <dataDir>/logs/main.jsonl into
-// a topic (DESIGN §8; spec «部屋のログ»). Leftover temporary files of an
+// a topic (docs/design.md §8; spec «部屋のログ»). Leftover temporary files of an
 // interrupted index write or migration are removed.
 //
 // An index that does not parse is renamed to index.json.bad-<UTC time> and
@@ -225,7 +225,7 @@ func (s *Store) TakeWarnings() []error {
 	return w
 }
 
-// Append writes rec as one line of topicID's JSONL log (DESIGN §2, §8),
+// Append writes rec as one line of topicID's JSONL log (docs/design.md §2, §8),
 // creating the directory and file on the first post. The line — keys in
 // Record order, absent ones omitted, `to` as a list — goes out in one write
 // through an O_APPEND handle kept open until Close or Delete. When the file
@@ -325,7 +325,7 @@ func (s *Store) appenderFor(topicID string) (*appender, error) {
 
 // Page returns up to limit records older than the record whose message_id is
 // before ("" = from the end), oldest first, and hasMore when an older
-// readable record exists (DESIGN §8, §6 `history`). It reads the file
+// readable record exists (docs/design.md §8, §6 `history`). It reads the file
 // backwards in 64 KiB blocks and never loads it whole. Unreadable lines are
 // skipped and counted (Skipped); they never fail the read. A topic without a
 // file (not yet spoken in) has no records.
@@ -549,7 +549,7 @@ func (s *Store) cursor(topicID, messageID string) (int64, bool) {
 
 // Skipped is how many distinct unreadable lines (torn, garbage, wrong shape,
 // no message_id, over MaxLineBytes) reads of topicID have met so far in this
-// run (DESIGN §8: skipped, counted, reported on the status line). Lines are
+// run (docs/design.md §8: skipped, counted, reported on the status line). Lines are
 // counted once however often they are read; 0 for a topic never read.
 func (s *Store) Skipped(topicID string) int {
 	s.mu.Lock()

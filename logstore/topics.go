@@ -15,7 +15,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 )
 
-// Topic is one topic as the topic list shows it (DESIGN §8).
+// Topic is one topic as the topic list shows it (docs/design.md §8).
 type Topic struct {
 	// ID is the file name stem of <ID>.jsonl (see checkTopicID).
 	ID string
@@ -41,10 +41,10 @@ type Topic struct {
 }
 
 // Topics lists every topic: each index entry, and each <id>.jsonl in
-// logs/main/ the index does not have (the directory is the truth, DESIGN §8).
+// logs/main/ the index does not have (the directory is the truth, docs/design.md §8).
 // Newest LastActivity first, then by id descending (newer UUIDv7 first).
 //
-// Listing never writes the index: only intentional acts do (DESIGN §8), so a
+// Listing never writes the index: only intentional acts do (docs/design.md §8), so a
 // topic found only on disk gets its entry on read, in the returned list,
 // with its name and creation time taken from its first readable post. Files
 // whose stem is not a valid topic id, and entries that are not regular files
@@ -229,7 +229,7 @@ func (s *Store) EnsureTopic(topicID string) error {
 	return nil
 }
 
-// NoteFirstPost names and indexes topicID from its first post (DESIGN §8).
+// NoteFirstPost names and indexes topicID from its first post (docs/design.md §8).
 // The room calls it outside its lock after the post was appended. The name
 // comes once: a topic that already has a name (from an earlier post or by
 // hand) keeps it, so calling this for a later post changes nothing. When the
@@ -266,7 +266,7 @@ func (s *Store) NoteFirstPost(topicID string, rec Record) error {
 	return nil
 }
 
-// Rename sets topicID's name by hand (DESIGN §8). The name is trimmed and
+// Rename sets topicID's name by hand (docs/design.md §8). The name is trimmed and
 // control characters are dropped; it is not cut. Renaming is an intentional
 // act, so a topic without an entry (found only on disk, or not yet spoken
 // in) gets one. Errors wrap ErrBadTopicID, ErrBadTopicName (empty),
@@ -299,7 +299,7 @@ func (s *Store) Rename(topicID, name string) error {
 }
 
 // RecordSession records that accountID's CLI session in topicID is
-// sessionID, for resume after a restart (DESIGN §9, spec «トピック»). A topic
+// sessionID, for resume after a restart (docs/design.md §9, spec «トピック»). A topic
 // without an entry gets one (a seat start materialises a lazy topic). Ids are
 // kept exactly as given. Errors wrap ErrBadTopicID, ErrBadSession (empty
 // account or session id), ErrTopicDeleted, ErrClosed or the write error.
@@ -380,7 +380,7 @@ func (s *Store) Session(topicID, accountID string) (sessionID string, ok bool) {
 	return sessionID, ok
 }
 
-// Delete removes topicID from disk in the order of DESIGN §8: the log file,
+// Delete removes topicID from disk in the order of docs/design.md §8: the log file,
 // then attachments/<topic>/, then the index entry (with its session records).
 // If a step fails the later ones are not taken, so a failure leaves "entry
 // without file", which stays listed and can be deleted again — never an entry

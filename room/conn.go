@@ -6,10 +6,10 @@ import (
 	"sync"
 )
 
-// Conn is one connection to the hub (DESIGN §0 "connection"): a sidecar's
+// Conn is one connection to the hub (docs/design.md §0 "connection"): a sidecar's
 // socket, identified inside the room by its origin, which is never on the
 // wire. It sits in no room until its first successful Hello and then in that
-// room for life (DESIGN §6). Safe for concurrent use; the server calls it
+// room for life (docs/design.md §6). Safe for concurrent use; the server calls it
 // from the socket's reader goroutine.
 type Conn struct {
 	hub    *Hub
@@ -20,7 +20,7 @@ type Conn struct {
 	closed bool
 }
 
-// Hello seats the connection (DESIGN §6 hello). The first successful hello
+// Hello seats the connection (docs/design.md §6 hello). The first successful hello
 // seats it in h.Room for life: the room must be open (else ErrNoRoom and the
 // connection stays roomless), its floor position is the room's order at that
 // moment, and Terminals.SidecarJoined reports the account, if any. A later
@@ -116,7 +116,7 @@ func (c *Conn) seated() (*roomState, error) {
 	return r, nil
 }
 
-// Post delivers d from this connection (role: its account's kind, DESIGN §4)
+// Post delivers d from this connection (role: its account's kind, docs/design.md §4)
 // through the floor like every post. Errors: ErrNoRoom (no seat, or its room
 // was closed), ErrEmptyPost, ErrOnlyMentions, ErrClosed. A floor rejection is
 // Result.Delivered false with Missed, not an error.
@@ -140,7 +140,7 @@ func (c *Conn) History(before string, limit int) ([]Post, bool, error) {
 }
 
 // Ready passes the sidecar's ready frame on to Terminals.SidecarReady for
-// this connection's (topic, account): its CLI has listed the tools (DESIGN §7
+// this connection's (topic, account): its CLI has listed the tools (docs/design.md §7
 // startup race). A connection without a seat or an account reports nothing.
 func (c *Conn) Ready() {
 	r, err := c.seated()

@@ -1,6 +1,6 @@
 // Package room owns the rooms (one per topic): the roster of connections, the
 // floor, addressing (to + @mentions), roles, the tag line, and Deliver — the
-// one path every post takes (DESIGN §2–§4, §6; spec «会話ループ», «床»,
+// one path every post takes (docs/design.md §2–§4, §6; spec «会話ループ», «床»,
 // «部屋プロトコル»). It also owns the loopback server (WebSocket frames and the
 // POST hooks) that sidecars and seat hooks talk to.
 //

@@ -5,9 +5,9 @@ import "errors"
 // Sentinel errors; callers compare with errors.Is.
 var (
 	// ErrNoRoom: the topic has no open room, or the connection has not taken
-	// a seat in one (wire: every request gets an error, DESIGN §6).
+	// a seat in one (wire: every request gets an error, docs/design.md §6).
 	ErrNoRoom = errors.New("no such room")
-	// ErrOnlyMentions: nothing but @mentions remained in the body (DESIGN §3).
+	// ErrOnlyMentions: nothing but @mentions remained in the body (docs/design.md §3).
 	ErrOnlyMentions = errors.New("post has no text besides mentions")
 	// ErrEmptyPost: the content is empty or only whitespace.
 	ErrEmptyPost = errors.New("post is empty")
@@ -21,7 +21,7 @@ var (
 	ErrNoAdmin = errors.New("no admin identity set")
 	// ErrNoMessage: a history request's before names no post the room knows.
 	ErrNoMessage = errors.New("no such message")
-	// ErrNoUsage: the usage book is not written yet (DESIGN §11, a later
+	// ErrNoUsage: the usage book is not written yet (docs/design.md §11, a later
 	// issue); usage requests get this as their error.
 	ErrNoUsage = errors.New("usage not available yet")
 )

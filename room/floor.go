@@ -8,7 +8,7 @@ type floorEntry struct {
 	seq    uint64
 }
 
-// floor is a room's window of the last FloorWindow posts (DESIGN §2, spec
+// floor is a room's window of the last FloorWindow posts (docs/design.md §2, spec
 // «床»): a ring buffer, oldest first. Guarded by the room lock.
 type floor struct {
 	ring  [FloorWindow]floorEntry

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestFloorJudgement drives the floor through Deliver (DESIGN §2, spec «床»).
+// TestFloorJudgement drives the floor through Deliver (docs/design.md §2, spec «床»).
 func TestFloorJudgement(t *testing.T) {
 	t.Parallel()
 	type step struct {

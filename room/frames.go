@@ -6,7 +6,7 @@ import (
 	"log/slog"
 )
 
-// frameHandler answers one socket's incoming frames (DESIGN §6). It runs in
+// frameHandler answers one socket's incoming frames (docs/design.md §6). It runs in
 // the socket's reader goroutine, so the frames of one connection are handled
 // in order. send queues an encoded frame for the writer goroutine and reports
 // false when the queue is full (the peer stopped reading).
@@ -103,7 +103,7 @@ func (f *frameHandler) history(data []byte) bool {
 	return f.reply(out)
 }
 
-// usage answers a usage frame. The UsageBook is a later issue (DESIGN §11):
+// usage answers a usage frame. The UsageBook is a later issue (docs/design.md §11):
 // a seated connection gets ErrNoUsage, a roomless one ErrNoRoom.
 func (f *frameHandler) usage(data []byte) bool {
 	var fr UsageFrame

@@ -16,7 +16,7 @@ import (
 // accepted (200 "{}") only with the right token, a loopback Host and no
 // Origin, a path of exactly the status or activity shape whose
 // percent-decoded segments are non-empty, and a JSON body within the limit;
-// and then the seat's stored report is exactly that body (DESIGN §6 POST
+// and then the seat's stored report is exactly that body (docs/design.md §6 POST
 // hooks).
 func FuzzHookRequest(f *testing.F) {
 	for _, seed := range []struct {

@@ -1,6 +1,6 @@
 package room
 
-// Hostile input on the loopback server (issue 5 "Hostile input"): every
+// Hostile input on the loopback server (docs/design.md §13, socket attacks): every
 // attack is refused or timed out while a legitimate participant keeps
 // posting, and the attack's effect on that participant is measured.
 
@@ -411,7 +411,7 @@ func TestHostileSlowloris(t *testing.T) {
 
 // TestHostileAdminHello: a socket whose hello names the admin's account, the
 // admin's own name, and a role field of its own is still role unknown, and
-// so is the tag its posts are typed under (DESIGN §4: admin only from the
+// so is the tag its posts are typed under (docs/design.md §4: admin only from the
 // UI entry point).
 func TestHostileAdminHello(t *testing.T) {
 	terms := newFakeTerms("t/cx")

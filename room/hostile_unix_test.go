@@ -19,7 +19,7 @@ import (
 )
 
 // halfOpenConns is how many connections the half-open attack holds open at
-// once (issue 5: 10,000, bounded). They come from a helper process, as an
+// once (docs/design.md §13: 10,000, bounded). They come from a helper process, as an
 // attacker would: the server's 10,000 ends stay in this process, under its
 // descriptor limit (RLIMIT_NOFILE is 20,000 on CI and root there lacks
 // CAP_SYS_RESOURCE to raise it).
@@ -43,7 +43,7 @@ func halfOpenPartial(port, token string) []string {
 }
 
 // TestHelperHalfOpenAttacker is not a test: it is the attacker process
-// TestHostileHalfOpen starts (re-executing this binary, STYLE "helper
+// TestHostileHalfOpen starts (re-executing this binary, docs/design.md §14 "helper
 // process"). Without halfOpenEnv it returns at once. It opens the
 // connections, prints "opened", then reads every one until the server
 // closes it and prints "closed <n> stuck <n> last <duration> first-stuck <text>".

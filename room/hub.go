@@ -20,12 +20,12 @@ import (
 
 // HubOptions configures NewHub. Every field is optional.
 type HubOptions struct {
-	// Log is the topic log (DESIGN §8); nil keeps no log (tests), and History
+	// Log is the topic log (docs/design.md §8); nil keeps no log (tests), and History
 	// then reads the in-memory floor window. *logstore.Store implements it.
 	Log Log
-	// Terminals types posts into seats (DESIGN §5); nil types nothing.
+	// Terminals types posts into seats (docs/design.md §5); nil types nothing.
 	Terminals Terminals
-	// Accounts gives the kind of an account named in hello (DESIGN §4); nil
+	// Accounts gives the kind of an account named in hello (docs/design.md §4); nil
 	// makes every account unknown, so socket posts get role unknown.
 	Accounts Accounts
 	// Now is the clock (nil: time.Now).
@@ -39,7 +39,7 @@ type HubOptions struct {
 }
 
 // Hub holds every open room (one per topic), the UI's admin identity, the
-// subscribers and the seats' latest hook reports (DESIGN §2–§4, §6). All of
+// subscribers and the seats' latest hook reports (docs/design.md §2–§4, §6). All of
 // its methods are safe for concurrent use. It runs no goroutine of its own
 // besides the Subscriptions' pumps; Deliver runs in the caller's goroutine.
 type Hub struct {
@@ -87,7 +87,7 @@ type roomState struct {
 	logEmpty bool   // the topic log had no post when the room opened, nor since
 }
 
-// member is one connection's seat in a room's roster (DESIGN §0).
+// member is one connection's seat in a room's roster (docs/design.md §0).
 type member struct {
 	origin  uint64
 	hello   Hello // Name trimmed; Hue is the room's own copy
@@ -97,7 +97,7 @@ type member struct {
 }
 
 // senderKind is the entry point a post came through; it alone sets the role
-// (DESIGN §4).
+// (docs/design.md §4).
 type senderKind int
 
 const (
@@ -139,7 +139,7 @@ func NewHub(opts HubOptions) (*Hub, error) {
 }
 
 // OpenRoom opens the room of topicID (idempotent) and seats the admin
-// identity in it when SetAdmin was called (DESIGN §6: the UI sits in every
+// identity in it when SetAdmin was called (docs/design.md §6: the UI sits in every
 // room it opens). It reads the log's tail once to learn whether the topic
 // already has posts (for NoteFirstPost). Errors: ErrClosed after Close;
 // ErrNoRoom (wrapped) for an empty topic id.
@@ -226,7 +226,7 @@ func (h *Hub) Rooms() []string {
 
 // SetAdmin declares the UI's identity (Name, Hue, AccountID, FullName; Room
 // is ignored) and seats it, role admin, in every open room now and in every
-// room opened later (DESIGN §4, §6: the only source of admin). Calling it
+// room opened later (docs/design.md §4, §6: the only source of admin). Calling it
 // again renames: the seat and its floor position stay.
 func (h *Hub) SetAdmin(id Hello) {
 	id = cleanHello(id)
@@ -257,7 +257,7 @@ func (h *Hub) seatAdminLocked(r *roomState, id Hello) {
 }
 
 // Post is the UI's entry point (role admin), judged by the floor like every
-// other post (DESIGN §2). Errors: ErrNoRoom, ErrNoAdmin (SetAdmin not called),
+// other post (docs/design.md §2). Errors: ErrNoRoom, ErrNoAdmin (SetAdmin not called),
 // ErrEmptyPost, ErrOnlyMentions, ErrClosed. A floor rejection is not an error:
 // Result.Delivered is false and Result.Missed holds the unseen posts.
 func (h *Hub) Post(topicID string, d Draft) (Result, error) {
@@ -269,7 +269,7 @@ func (h *Hub) Post(topicID string, d Draft) (Result, error) {
 }
 
 // History returns up to limit posts of topicID older than the post before
-// ("" = the newest), oldest first, and whether older posts exist (DESIGN §6
+// ("" = the newest), oldest first, and whether older posts exist (docs/design.md §6
 // history). limit ≤ 0 means HistoryDefault, more than HistoryMax is cut to
 // it. With a Log it reads the log (the truth, with posts from earlier runs;
 // the room need not be open); without one it reads the open room's floor
@@ -362,14 +362,14 @@ func (h *Hub) Subscribe() *Subscription { return h.events.Subscribe() }
 func (h *Hub) emit(e Event) { h.events.Publish(e) }
 
 // Connect returns a new connection (a new origin) that sits in no room until
-// its first Hello (DESIGN §6). Each socket gets its own.
+// its first Hello (docs/design.md §6). Each socket gets its own.
 func (h *Hub) Connect() *Conn {
 	return &Conn{hub: h, origin: h.nextOrigin.Add(1)}
 }
 
 // Report stores body as the latest report of kind (ReportStatus or
 // ReportActivity) for the seat (topicID, accountID) and emits SeatReported
-// (DESIGN §6 POST hooks, §11). event is the activity event name ("" for
+// (docs/design.md §6 POST hooks, §11). event is the activity event name ("" for
 // status). It touches no roster, floor or log; the room need not be open.
 func (h *Hub) Report(topicID, accountID, kind, event string, body json.RawMessage) {
 	body = slices.Clone(body)
@@ -425,11 +425,11 @@ func (h *Hub) room(topicID string) (*roomState, error) {
 	return r, nil
 }
 
-// deliver is the one path every post takes (DESIGN §2, spec «会話ループ»,
+// deliver is the one path every post takes (docs/design.md §2, spec «会話ループ»,
 // «床»): inside one acquisition of the room lock it resolves addressees,
 // judges the floor, stamps the post, orders it, appends it to the log,
 // enqueues the typing and the event. The index write for a topic's first post
-// happens after the lock (DESIGN §2: index writes outside the lock).
+// happens after the lock (docs/design.md §2: index writes outside the lock).
 func (h *Hub) deliver(r *roomState, s sender, d Draft) (Result, error) {
 	if strings.TrimSpace(d.Content) == "" {
 		return Result{}, ErrEmptyPost
@@ -517,7 +517,7 @@ func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (res Result, first 
 }
 
 // typeLocked enqueues p for every seated account but the speaker's, each
-// account once (DESIGN §2: own posts are never typed back; two connections of
+// account once (docs/design.md §2: own posts are never typed back; two connections of
 // one account are one terminal). Accounts without a running seat make
 // Enqueue report false and get nothing. Holds r.mu.
 func (h *Hub) typeLocked(r *roomState, p Post) {
@@ -537,7 +537,7 @@ func (h *Hub) typeLocked(r *roomState, p Post) {
 }
 
 // socketRole is the role of a socket connection's posts: the kind of the
-// account its hello named (DESIGN §4). No account, an unknown account, or one
+// account its hello named (docs/design.md §4). No account, an unknown account, or one
 // of kind admin or mcp gives unknown: admin never comes from a socket.
 func (h *Hub) socketRole(accountID string) Role {
 	if accountID == "" || h.accounts == nil {
@@ -555,7 +555,7 @@ func (h *Hub) socketRole(accountID string) Role {
 }
 
 // logRole reconstructs the role of a post read from the log, which never
-// stores roles (DESIGN §8).
+// stores roles (docs/design.md §8).
 func (h *Hub) logRole(rec logstore.Record, adminAccount string) Role {
 	switch {
 	case rec.FromApp:
@@ -578,7 +578,7 @@ func (h *Hub) logRole(rec logstore.Record, adminAccount string) Role {
 	return RoleUnknown
 }
 
-// toRecord is the log line of p: never hue or role (DESIGN §8).
+// toRecord is the log line of p: never hue or role (docs/design.md §8).
 func toRecord(p Post) logstore.Record {
 	return logstore.Record{
 		MessageID: p.MessageID,

@@ -15,7 +15,7 @@ import (
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
-// TestRoles: the role comes from the entry point alone (DESIGN §4).
+// TestRoles: the role comes from the entry point alone (docs/design.md §4).
 func TestRoles(t *testing.T) {
 	t.Parallel()
 	type entry func(t *testing.T, h *Hub) Post
@@ -82,7 +82,7 @@ func TestRosterRoles(t *testing.T) {
 }
 
 // TestTyping: own posts are never typed back, connections without account or
-// seat get nothing, two connections of one account are typed once (DESIGN §2).
+// seat get nothing, two connections of one account are typed once (docs/design.md §2).
 func TestTyping(t *testing.T) {
 	t.Parallel()
 	terms := newFakeTerms("t/cc", "t/cx", "t/me")
@@ -144,7 +144,7 @@ func TestTyping(t *testing.T) {
 var errDiskFull = errors.New("disk full")
 
 // TestLogAppendFailure: the post is still delivered and typed, Result.LogErr
-// is set and LogFailed follows PostDelivered (DESIGN §2).
+// is set and LogFailed follows PostDelivered (docs/design.md §2).
 func TestLogAppendFailure(t *testing.T) {
 	t.Parallel()
 	log := newMemLog()

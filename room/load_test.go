@@ -1,6 +1,6 @@
 package room_test
 
-// The load and soak test of issue 5 ("Load"): 16 real WebSocket clients post
+// The load and soak test of docs/design.md §13: 16 real WebSocket clients post
 // through the real room.Server into a Hub backed by a real logstore.Store and
 // real seats.Typists, at a combined 800 new posts per second, and everything
 // that came out is checked against everything that went in.
@@ -35,7 +35,7 @@ import (
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
-// Load figures (issue 5 "Load").
+// Load figures (docs/design.md §13, load).
 const (
 	// loadClients socket participants, each with its own account and seat.
 	loadClients = 16
@@ -150,7 +150,7 @@ type seatTape struct {
 }
 
 // lastTyped is the newest post typed into this seat: what its CLI has seen,
-// so what it passes as last_seen (DESIGN §2).
+// so what it passes as last_seen (docs/design.md §2).
 func (s *seatTape) lastTyped() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -283,7 +283,7 @@ type loadClient struct {
 }
 
 // TestLoadSoak: 16 socket participants post at a combined 800 posts/s
-// (issue 5 "Load"), each passing as last_seen the newest post typed into its
+// (docs/design.md §13, load), each passing as last_seen the newest post typed into its
 // own seat. Every post frame is answered delivered or rejected with its
 // missed posts (a rejected post is re-sent in the client's next slot, new
 // message_id, until delivered or the run ends); no delivered post is missing
@@ -653,7 +653,7 @@ func mb(n int64) float64 { return float64(n) / (1 << 20) }
 // up at once when behind) until end by the schedule or the clock, reading
 // each answer before the next. last_seen is always the newest post typed
 // into the client's own seat, what its CLI would have seen. A floor rejection keeps the post as the draft: it
-// is re-sent (new message_id, judged again, DESIGN §7) in the next slot until
+// is re-sent (new message_id, judged again, docs/design.md §7) in the next slot until
 // delivered or the run ends. Any answer other than delivered or rejected
 // with missed posts is an error.
 func runLoadClient(i int, ws *websocket.Conn, seen func() string, first time.Time, interval time.Duration, end time.Time, tl *loadClient) error {

@@ -127,7 +127,7 @@ func pickOutage(t *testing.T, dir string) logOutage {
 	return &immutableOutage{paths: paths}
 }
 
-// TestLogDirUnwritableMidConversation (issue 5 "Faults"): with a real topic
+// TestLogDirUnwritableMidConversation (docs/design.md §13, faults): with a real topic
 // log, the log directory becomes unwritable mid-conversation. Posts from a
 // socket seat and the UI are still delivered and typed, each with
 // Result.LogErr and a LogFailed event (what the UI's status line shows,

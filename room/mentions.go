@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Addressees normalises an explicit `to` list (DESIGN §3, spec «部屋プロトコル»
+// Addressees normalises an explicit `to` list (docs/design.md §3, spec «部屋プロトコル»
 // room_floor::addressees): each name is trimmed, empty names and repeats
 // (compared case-insensitively, first spelling kept) are dropped. It returns
 // nil when nothing remains, so the key is omitted (whole room).
@@ -33,7 +33,7 @@ func addName(list []string, name string) []string {
 	return append(list, name)
 }
 
-// TakeMentions moves @mentions of roster names out of content (DESIGN §3,
+// TakeMentions moves @mentions of roster names out of content (docs/design.md §3,
 // spec «宛先は本文の中の @ で指定する», room_floor::take_mentions).
 //
 // roster holds the names the room knows (Member.Name: the nickname when set,

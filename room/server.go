@@ -79,7 +79,7 @@ type ServerOptions struct {
 	Logger *slog.Logger
 }
 
-// Server is the loopback server sidecars and hooks talk to (DESIGN §6, spec
+// Server is the loopback server sidecars and hooks talk to (docs/design.md §6, spec
 // «部屋プロトコル»): one listener on 127.0.0.1, GET /room upgrades to a
 // WebSocket carrying the room frames, POST /hooks/status/<topic>/<account>
 // and POST /hooks/activity/<event>/<topic>/<account> store seat reports.
@@ -123,7 +123,7 @@ func NewServer(h *Hub, opts ServerOptions) (*Server, error) {
 	if _, err := rand.Read(token); err != nil {
 		return nil, fmt.Errorf("new room server: token: %w", err)
 	}
-	// Loopback only: nothing may reach beyond this machine (DESIGN §6).
+	// Loopback only: nothing may reach beyond this machine (docs/design.md §6).
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("new room server: listen: %w", err)
@@ -216,7 +216,7 @@ func (s *Server) URL() string { return "ws://127.0.0.1:" + s.port + "/room" }
 func (s *Server) HooksURL() string { return "http://127.0.0.1:" + s.port }
 
 // Token is this run's bearer token (hex, 256 random bits). It goes to seats
-// through the process environment only, never a file or argv (DESIGN §7).
+// through the process environment only, never a file or argv (docs/design.md §7).
 func (s *Server) Token() string { return string(s.token) }
 
 // Close stops accepting, closes every socket (their connections leave the
@@ -246,7 +246,7 @@ func (s *Server) Close() error {
 }
 
 // ServeHTTP checks Host, Origin and token on every request, then routes
-// (DESIGN §6): GET /room with an upgrade → WebSocket; POST hooks; else 404.
+// (docs/design.md §6): GET /room with an upgrade → WebSocket; POST hooks; else 404.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.hostOK(r.Host) {
 		// A browser page reaching us through DNS rebinding names its own host.

@@ -331,7 +331,7 @@ func framesUsageAndReady(t *testing.T, a *client, terms *fakeTerms) {
 }
 
 // TestServerNoRoom: a connection without a room gets errors, never
-// delivered:false (DESIGN §6).
+// delivered:false (docs/design.md §6).
 func TestServerNoRoom(t *testing.T) {
 	t.Parallel()
 	h := newTestHub(t, nil, nil, testAccounts)

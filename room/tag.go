@@ -9,10 +9,10 @@ import (
 	"unicode"
 )
 
-// TagPrefix starts the one-line tag typed before a post's body (DESIGN §4).
+// TagPrefix starts the one-line tag typed before a post's body (docs/design.md §4).
 const TagPrefix = "[pullcept] "
 
-// tagFields keeps the tag's keys in the order DESIGN §4 fixes.
+// tagFields keeps the tag's keys in the order docs/design.md §4 fixes.
 type tagFields struct {
 	Role      Role     `json:"role"`
 	From      string   `json:"from"`
@@ -25,7 +25,7 @@ type tagFields struct {
 // `[pullcept] {"role":…,"from":…,"message_id":…,"at":…,"to":[…]}`.
 // "at" is p.TS in loc (time.Local when nil) and omitted when TS does not parse;
 // "to" only when p has addressees. JSON string escaping guarantees no name can
-// add a line break or a second tag (DESIGN §4); the controls JSON leaves raw
+// add a line break or a second tag (docs/design.md §4); the controls JSON leaves raw
 // (DEL, C1) are escaped too, so the line holds no control character at all.
 func Tag(p Post, loc *time.Location) string {
 	if loc == nil {

@@ -95,7 +95,7 @@ func TestTagNilLocation(t *testing.T) {
 	}
 }
 
-// checkTagLine asserts the tag properties DESIGN §4 relies on.
+// checkTagLine asserts the tag properties docs/design.md §4 relies on.
 func checkTagLine(t *testing.T, tag string) tagFields {
 	t.Helper()
 	if !strings.HasPrefix(tag, TagPrefix) {

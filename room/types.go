@@ -7,10 +7,10 @@ import (
 )
 
 // Role is the weight of a post's speaker as the room stamps it from the entry
-// point, never from text (DESIGN §4). It is the tag's "role" key.
+// point, never from text (docs/design.md §4). It is the tag's "role" key.
 type Role string
 
-// Roles (DESIGN §4). RoleAdmin comes only from the UI entry point.
+// Roles (docs/design.md §4). RoleAdmin comes only from the UI entry point.
 const (
 	RoleAdmin      Role = "admin"
 	RoleClaudeCode Role = "claude_code"
@@ -21,14 +21,14 @@ const (
 	RoleUnknown    Role = "unknown"
 )
 
-// Protocol is the wire protocol version carried in hello (DESIGN §6).
+// Protocol is the wire protocol version carried in hello (docs/design.md §6).
 const Protocol = 11
 
-// FloorWindow is how many recent posts each room keeps for the floor (DESIGN §2).
+// FloorWindow is how many recent posts each room keeps for the floor (docs/design.md §2).
 const FloorWindow = 512
 
 // Post is one post as the room holds it and sends it on the wire
-// (missed posts, history_result) and to subscribers (DESIGN §0, §2).
+// (missed posts, history_result) and to subscribers (docs/design.md §0, §2).
 // TS is the room's UTC time in RFC 3339 with milliseconds
 // ("2026-10-01T16:14:05.123Z"); To is nil when the post addresses the whole
 // room (the key is then omitted, never null or []). Hue is in degrees 0–359 and
@@ -72,7 +72,7 @@ type Result struct {
 }
 
 // Hello is a participant's declaration when it takes its seat in a room
-// (DESIGN §6 `hello`). Room is the topic id. AccountID is optional; it selects
+// (docs/design.md §6 `hello`). Room is the topic id. AccountID is optional; it selects
 // the terminal posts are typed into and the role (socket entry point).
 type Hello struct {
 	Protocol  int    `json:"protocol"`
@@ -83,7 +83,7 @@ type Hello struct {
 	FullName  string `json:"full_name,omitempty"`
 }
 
-// Member is one connection in a room's roster (DESIGN §0 "connection").
+// Member is one connection in a room's roster (docs/design.md §0 "connection").
 // Names may repeat across members; the UI deduplicates for completion.
 type Member struct {
 	Name      string `json:"name"`
@@ -97,28 +97,28 @@ type Member struct {
 
 // Terminals is how the room types posts into seats' terminals. The seats
 // package implements it; the room calls Enqueue inside the room lock, so it
-// must never block (DESIGN §5 "Deliver only enqueues").
+// must never block (docs/design.md §5 "Deliver only enqueues").
 type Terminals interface {
 	// Enqueue queues p (tag line + body, see Tag) for the running seat of
 	// (topicID, accountID). It reports false when that account has no running
 	// seat in that topic (nothing is typed).
 	Enqueue(topicID, accountID string, p Post) bool
 	// SidecarJoined reports that a connection of accountID took its seat in
-	// topicID (a resumed seat that never joins loses its record, DESIGN §9).
+	// topicID (a resumed seat that never joins loses its record, docs/design.md §9).
 	SidecarJoined(topicID, accountID string)
 	// SidecarReady reports the sidecar's `ready` frame: its CLI has listed the
-	// tools, so typing may start (DESIGN §7 "Startup race").
+	// tools, so typing may start (docs/design.md §7 "Startup race").
 	SidecarReady(topicID, accountID string)
 }
 
 // Accounts tells the room the kind of an account id named in hello, which
-// sets the role of socket posts (DESIGN §4). ok is false for unknown ids.
+// sets the role of socket posts (docs/design.md §4). ok is false for unknown ids.
 type Accounts interface {
 	AccountKind(accountID string) (kind string, ok bool)
 }
 
 // Log is the topic log the room appends to and pages from. *logstore.Store
-// implements it (DESIGN §8).
+// implements it (docs/design.md §8).
 type Log interface {
 	// Append writes one line to the topic's JSONL, creating the file lazily.
 	// Called inside the room lock.
@@ -143,7 +143,7 @@ type PostDelivered struct {
 }
 
 // LogFailed: appending a delivered post to the topic log failed; the post was
-// still delivered (DESIGN §2). The UI shows it on the status line.
+// still delivered (docs/design.md §2). The UI shows it on the status line.
 type LogFailed struct {
 	Topic     string
 	MessageID string

@@ -2,7 +2,7 @@ package room
 
 import "encoding/json"
 
-// Frame types on the room WebSocket (DESIGN §6). One JSON object per
+// Frame types on the room WebSocket (docs/design.md §6). One JSON object per
 // WebSocket message; unknown types are ignored by both ends.
 const (
 	FrameHello         = "hello"
@@ -54,7 +54,7 @@ type HistoryFrame struct {
 	Before    string `json:"before,omitempty"`
 }
 
-// History limits (DESIGN §6).
+// History limits (docs/design.md §6).
 const (
 	HistoryDefault = 50
 	HistoryMax     = 200
@@ -77,7 +77,7 @@ type UsageFrame struct {
 }
 
 // UsageResultFrame: room→sidecar. Windows are opaque JSON until the
-// UsageBook lands (DESIGN §11).
+// UsageBook lands (docs/design.md §11).
 type UsageResultFrame struct {
 	Type       string          `json:"type"`
 	RequestID  string          `json:"request_id"`
@@ -89,7 +89,7 @@ type UsageResultFrame struct {
 }
 
 // ToList is `to` on the wire: a single string or a list of strings when
-// read, always a list when written (DESIGN §3, §6).
+// read, always a list when written (docs/design.md §3, §6).
 type ToList []string
 
 // UnmarshalJSON accepts "name", ["a","b"] and null.

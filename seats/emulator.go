@@ -18,7 +18,7 @@ import (
 )
 
 // scrollbackLines caps each seat's scrollback. x/vt keeps ~130 B per cell
-// (docs/libraries.md §2.4: 10 000 full-width coloured lines ≈ 261 MB), so 2 000
+// (docs/dependencies.md §2.4: 10 000 full-width coloured lines ≈ 261 MB), so 2 000
 // lines bound a 200-column seat at ~50 MB while keeping a long answer
 // scrollable; x/vt's own default (10 000) would be five times that per seat.
 const scrollbackLines = 2000
@@ -66,7 +66,7 @@ type Snapshot struct {
 
 // Screen is one seat's terminal emulator: github.com/charmbracelet/x/vt
 // v0.1.0 behind one mutex (its SafeEmulator leaves the cursor, sizes and
-// scrollback unguarded; docs/libraries.md §2.4). Pump feeds it the PTY output;
+// scrollback unguarded; docs/dependencies.md §2.4). Pump feeds it the PTY output;
 // the UI reads Snapshots when Changed fires.
 //
 // Replies the emulator owes the child (cursor position, device attributes,
@@ -259,7 +259,7 @@ func (s *Screen) Flush() {
 }
 
 // Resize sets the screen to cols×rows cells (ErrBadSize outside 1…32767).
-// x/vt does not reflow: shrinking keeps the top rows (docs/libraries.md §2.4);
+// x/vt does not reflow: shrinking keeps the top rows (docs/dependencies.md §2.4);
 // full-screen programs redraw on their SIGWINCH.
 func (s *Screen) Resize(cols, rows int) error {
 	if err := checkSize(cols, rows); err != nil {

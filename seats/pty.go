@@ -71,7 +71,7 @@ const (
 const maxCells = 1<<15 - 1
 
 // termName is the terminal type the child is told it runs in: x/vt emulates
-// xterm's sequences, 256 colours and truecolor (docs/libraries.md §2).
+// xterm's sequences, 256 colours and truecolor (docs/dependencies.md §2).
 const termName = "xterm-256color"
 
 // StartPTY starts o.Argv in a new pseudo-terminal of o.Cols×o.Rows cells and

@@ -55,7 +55,7 @@ func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, er
 	}
 	// creack/pty called Fd() on the master, which switched it to blocking
 	// mode: Close would then neither wake a blocked Read nor hang up the
-	// child (measured, docs/libraries.md §1.1). Re-wrap a close-on-exec
+	// child (measured, docs/dependencies.md §1.1). Re-wrap a close-on-exec
 	// duplicate in non-blocking mode so os.File uses the runtime poller.
 	master, err := pollableDup(f)
 	_ = f.Close() // the duplicate (or nothing, on error) is what we keep
@@ -165,7 +165,7 @@ func (p *unixProc) Wait() (int, error) {
 
 // Kill sends SIGHUP and SIGTERM to the child's process group, waits up to
 // killGrace for the group to empty, then sends SIGKILL. Members that left the
-// group with setsid are out of reach (accepted, docs/libraries.md §1.4).
+// group with setsid are out of reach (accepted, docs/dependencies.md §1.4).
 func (p *unixProc) Kill() error {
 	p.killMu.Lock()
 	defer p.killMu.Unlock()

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// winProc is a child in a ConPTY inside a Job object (docs/libraries.md §1.3).
+// winProc is a child in a ConPTY inside a Job object (docs/dependencies.md §1.3).
 // The wait goroutine started by startPTY owns the wait on the process handle
 // and closes done when the child has exited.
 type winProc struct {

@@ -42,7 +42,7 @@ type tuning struct {
 // defaultTuning: loopback dials fail or succeed in microseconds, so the
 // backoff can start at 100 ms; capped at 5 s so a restarted room is found
 // again within seconds without spinning. A tool call waits 5 s for a
-// reconnect (the CLI's tool call must not hang, DESIGN §7). The room answers
+// reconnect (the CLI's tool call must not hang, docs/design.md §7). The room answers
 // from memory plus one log line, so 30 s without an answer means it is stuck.
 // Ping/pong follows gorilla's chat example (pong 60 s, ping at 9/10 of it).
 func defaultTuning() tuning {
@@ -68,7 +68,7 @@ const maxFrameBytes = 64 << 20
 // only happens when the room stops reading, and then senders wait on it.
 const outQueue = 32
 
-// roomClient is the sidecar's connection to the room (DESIGN §6, §7): it
+// roomClient is the sidecar's connection to the room (docs/design.md §6, §7): it
 // dials with the bearer token in the Authorization header, sends hello on
 // every connection, reconnects with capped exponential backoff, sends ready
 // once per connection after the tools were listed, and correlates answers by
@@ -547,7 +547,7 @@ func (s *session) readLoop() {
 
 // dispatch hands an answer frame to the call waiting for its id. Frames of
 // unknown type, or answers nobody waits for (the call gave up), are dropped:
-// the protocol says unknown types are ignored (DESIGN §6).
+// the protocol says unknown types are ignored (docs/design.md §6).
 func (s *session) dispatch(data []byte) {
 	var f struct {
 		Type      string `json:"type"`

@@ -7,7 +7,7 @@ var (
 	// ErrNotJoining: the sidecar must not join the room — PULLCEPT_LAUNCHED_AS
 	// differs from PULLCEPT_ACCOUNT_ID (or one is missing), or the room entry is
 	// incomplete. The sidecar then serves MCP with no tools and no instructions
-	// (DESIGN §7, spec «セッションは自分以外の部屋の登録を起動しない»).
+	// (docs/design.md §7, spec «セッションは自分以外の部屋の登録を起動しない»).
 	ErrNotJoining = errors.New("not joining")
 	// ErrUnreachable: no live connection to the room within the reconnect wait;
 	// nothing was sent.

@@ -40,7 +40,7 @@ type frameRec struct {
 // responder answers one received frame; nil = no answer.
 type responder func(f frameRec) any
 
-// fakeRoom is a WebSocket room speaking the DESIGN §6 frames, written for
+// fakeRoom is a WebSocket room speaking the docs/design.md §6 frames, written for
 // these tests: it checks the bearer token, records every frame, and answers
 // through a swappable responder. stop/start restart it on the same port.
 type fakeRoom struct {

@@ -2,7 +2,7 @@
 
 package sidecar
 
-// Faults around the sidecar (issue 5 "Faults"), with the real `pullcept
+// Faults around the sidecar (docs/design.md §13, faults), with the real `pullcept
 // sidecar` binary and a real room: a room that restarted on a new port with
 // a new token is reported unreachable in tool results instead of hanging,
 // and a seat started afterwards works; a sidecar whose CLI died does not
@@ -152,7 +152,7 @@ func callText(t *testing.T, c *client.Client, name string, args map[string]any) 
 // a speed check.
 var unreachableWithin = defaultTuning().reconnectWait + 10*time.Second
 
-// TestRoomRestartNewPortNewToken (issue 5 "Faults"): the real `pullcept
+// TestRoomRestartNewPortNewToken (docs/design.md §13, faults): the real `pullcept
 // sidecar` joins a real room; the app restarts, so the room comes back on a
 // new port with a new token. The sidecar's environment still names the old
 // URL and token, so every tool call answers "unreachable" within its
@@ -414,7 +414,7 @@ func procState(pid int) string {
 	return f[0]
 }
 
-// TestSidecarDiesWithItsCLI (issue 5 "Faults"): a real `pullcept sidecar`
+// TestSidecarDiesWithItsCLI (docs/design.md §13, faults): a real `pullcept sidecar`
 // whose parent CLI is SIGKILLed sees its stdin end and exits, leaving the
 // room, within a deadline: it never outlives its CLI.
 func TestSidecarDiesWithItsCLI(t *testing.T) {

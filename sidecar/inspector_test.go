@@ -19,7 +19,7 @@ import (
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
-// End to end with clients no one here wrote (DESIGN §13): the pullcept binary
+// End to end with clients no one here wrote (docs/design.md §13): the pullcept binary
 // built from this module, a real room (room.NewHub + room.NewServer), and the
 // MCP Inspector CLI (npm @modelcontextprotocol/inspector-cli, pinned in
 // testdata/clis) as the MCP client.
@@ -49,7 +49,7 @@ func (k roomKinds) AccountKind(id string) (string, bool) {
 // gateTerminals records SidecarReady calls and, while hold is set, keeps the
 // ready frame's connection waiting in SidecarReady: the room handles one
 // connection's frames in order, so the sidecar's next frame is judged only
-// after the test has acted (DESIGN §7 ready; room/conn.go Ready).
+// after the test has acted (docs/design.md §7 ready; room/conn.go Ready).
 type gateTerminals struct {
 	ready chan string // "topic/account" per SidecarReady
 

@@ -3,7 +3,7 @@ package sidecar
 import "strings"
 
 // InstructionsLimit is the most UTF-16 code units the server instructions may
-// have after the agent's name is inserted (DESIGN §7, spec «部屋の作法» #273,
+// have after the agent's name is inserted (docs/design.md §7, spec «部屋の作法» #273,
 // #333): Claude Code cuts MCP instructions at CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH
 // (2048, counted as a JS string length) and 256 are kept free for long names.
 const InstructionsLimit = 1792
@@ -46,7 +46,7 @@ Working together:
 - Another AI's state or ownership: ask it in the room.`
 
 // Instructions returns the MCP server instructions for the agent called name
-// (DESIGN §7). unseenHistory swaps the "look back" line for the one saying the
+// (docs/design.md §7). unseenHistory swaps the "look back" line for the one saying the
 // topic has posts this seat has not seen (PULLCEPT_UNSEEN_HISTORY). The result
 // is at most InstructionsLimit UTF-16 code units for names up to 64 characters.
 func Instructions(name string, unseenHistory bool) string {

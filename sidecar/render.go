@@ -39,7 +39,7 @@ func renderPosts(b *strings.Builder, posts []room.Post, loc *time.Location) {
 	}
 }
 
-// deliveredText is say_to_room's answer for a delivered post (DESIGN §7).
+// deliveredText is say_to_room's answer for a delivered post (docs/design.md §7).
 func deliveredText(messageID string) string {
 	return "Delivered to the room. message_id: " + messageID
 }

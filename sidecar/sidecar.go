@@ -17,7 +17,7 @@ import (
 // serverName is the MCP server name the CLI sees in initialize.
 const serverName = "pullcept-room"
 
-// Run is `pullcept sidecar` (DESIGN §7): an MCP stdio server on stdin/stdout
+// Run is `pullcept sidecar` (docs/design.md §7): an MCP stdio server on stdin/stdout
 // (stdout carries only the protocol; logs go to stderr) that joins the room
 // named by env (PULLCEPT_* variables, see the Env constants).
 //
@@ -47,7 +47,7 @@ func run(ctx context.Context, env func(string) string, stdin io.Reader, stdout, 
 	if err != nil {
 		logger.Warn("room socket: " + err.Error())
 		// No tools and no instructions, but a working MCP server: the CLI
-		// keeps running and sees an empty tool list (DESIGN §7).
+		// keeps running and sees an empty tool list (docs/design.md §7).
 		return stdio(server.NewMCPServer(serverName, serverVersion(),
 			server.WithToolCapabilities(false), server.WithRecovery()), stdout)
 	}
@@ -90,7 +90,7 @@ func serverVersion() string {
 
 // listedWatch wraps stdout and calls onListed once the answer to a tools/list
 // request is written: the CLI has the tool list only when our answer is on
-// its stdin, and ready must not go out before that (DESIGN §7 "Startup
+// its stdin, and ready must not go out before that (docs/design.md §7 "Startup
 // race"). The after-list hook runs before mcp-go writes the answer, so it
 // only records the request id; the write itself triggers onListed.
 type listedWatch struct {

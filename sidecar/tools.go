@@ -42,7 +42,7 @@ const (
 )
 
 // sayToRoomSchema: `to` is a string or a list of strings (oneOf), which the
-// builder API cannot express (research/libraries.md §4).
+// builder API cannot express (docs/dependencies.md §4).
 var sayToRoomSchema = mustSchema(map[string]any{
 	"type": "object",
 	"properties": map[string]any{
@@ -87,13 +87,13 @@ func mustSchema(v map[string]any) json.RawMessage {
 }
 
 // alwaysLoad asks Claude Code to put the tool straight into the model's tool
-// list instead of behind ToolSearch (research/claude-code-e2e.md "Tool
+// list instead of behind ToolSearch (docs/clis.md §2.7
 // search"); the .mcp.json entry's "alwaysLoad" does the same per server.
 func alwaysLoad() *mcp.Meta {
 	return &mcp.Meta{AdditionalFields: map[string]any{"anthropic/alwaysLoad": true}}
 }
 
-// draft is the one post the sidecar keeps after a rejection (DESIGN §7,
+// draft is the one post the sidecar keeps after a rejection (docs/design.md §7,
 // spec «床» #268): replaced by the next rejection, cleared by any delivery.
 type draft struct {
 	content string
@@ -136,7 +136,7 @@ type sayArgs struct {
 }
 
 // sayToRoom posts content (or the kept draft when content is absent or
-// empty) and waits for post_result (DESIGN §7). Delivered → the message_id;
+// empty) and waits for post_result (docs/design.md §7). Delivered → the message_id;
 // rejected → the missed posts, and the post becomes the draft; the room's
 // error or an unreachable room → isError, draft untouched.
 //
@@ -206,7 +206,7 @@ func (st *seat) sayToRoom(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 }
 
 // parseTo reads say_to_room's `to` (a name or a list of names): each name
-// trimmed, empty and repeated names dropped (DESIGN §3); nil = whole room.
+// trimmed, empty and repeated names dropped (docs/design.md §3); nil = whole room.
 // given is false when the key was absent or null.
 func parseTo(raw json.RawMessage) (names []string, given bool, err error) {
 	if len(raw) == 0 || string(raw) == "null" {
@@ -264,7 +264,7 @@ type historyArgs struct {
 	Before *string `json:"before"`
 }
 
-// readRoomHistory asks the room for a page of the topic's log (DESIGN §6
+// readRoomHistory asks the room for a page of the topic's log (docs/design.md §6
 // history) and renders it oldest first; it never posts.
 func (st *seat) readRoomHistory(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var args historyArgs
@@ -298,7 +298,7 @@ func (st *seat) readRoomHistory(ctx context.Context, req mcp.CallToolRequest) (*
 	return mcp.NewToolResultText(historyText(res, before, st.loc)), nil
 }
 
-// myUsage asks the room for this seat's own usage (DESIGN §6 usage, §11).
+// myUsage asks the room for this seat's own usage (docs/design.md §6 usage, §11).
 func (st *seat) myUsage(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	id, err := uuid.NewRandom()
 	if err != nil {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The newcomer test (issue 4): start `pullcept` in tmux with a real Claude Code
+# The newcomer test (docs/design.md §10): start `pullcept` in tmux with a real Claude Code
 # seat against the fake model API, use it only through keys a person would
 # press (tmux send-keys), and read only what a person would see
 # (tmux capture-pane). Run it with `make newcomer`; it needs `make clis` and

@@ -43,7 +43,7 @@ type Events interface {
 	WaitScreens(seen uint64) (gen uint64, ok bool)
 }
 
-// Rooms is the part of room.Hub the UI uses (DESIGN §2, §6, §8).
+// Rooms is the part of room.Hub the UI uses (docs/design.md §2, §6, §8).
 type Rooms interface {
 	// Post delivers the admin's draft into topicID's room through Deliver.
 	// A floor rejection is Result.Delivered == false with Result.Missed set;
@@ -61,7 +61,7 @@ type Rooms interface {
 	CloseRoom(topicID string)
 }
 
-// TopicInfo is one topic as the topic list shows it (DESIGN §8).
+// TopicInfo is one topic as the topic list shows it (docs/design.md §8).
 // LastActivity is the newest post time (or creation time); Running is true
 // when any seat runs or starts in it; Indexed is false for a topic that has
 // no log file nor index entry yet (lazy creation).
@@ -73,7 +73,7 @@ type TopicInfo struct {
 	Indexed      bool
 }
 
-// TopicStore lists, creates, renames and deletes topics (DESIGN §8).
+// TopicStore lists, creates, renames and deletes topics (docs/design.md §8).
 type TopicStore interface {
 	// Topics returns every indexed topic in any order.
 	Topics() ([]TopicInfo, error)
@@ -82,7 +82,7 @@ type TopicStore interface {
 	// RenameTopic sets a topic's name in the index.
 	RenameTopic(topicID, name string) error
 	// DeleteTopic stops the topic's seats, deletes its log, attachments and
-	// index entry, and drops its room (DESIGN §8 "Delete").
+	// index entry, and drops its room (docs/design.md §8 "Delete").
 	DeleteTopic(topicID string) error
 }
 
@@ -117,14 +117,14 @@ type SeatInfo struct {
 
 // SeatStart is what StartSeat reports about a launch: whether the seat
 // resumed a recorded session, and a resume record it had to drop (its id),
-// both shown on the status line (DESIGN §9).
+// both shown on the status line (docs/design.md §9).
 type SeatStart struct {
 	Resumed   bool
 	SessionID string
 	Dropped   string
 }
 
-// PaneSnapshot is one seat terminal's visible screen (DESIGN §10). Rows are
+// PaneSnapshot is one seat terminal's visible screen (docs/design.md §10). Rows are
 // rendered ANSI rows, each exactly Cols cells wide (the emulator's width
 // when the snapshot was taken; 0 = unknown, then the UI measures every row,
 // which costs ~1 ms per 4×120×40 frame instead of nothing); CursorX/Y are
@@ -143,7 +143,7 @@ type PaneSnapshot struct {
 	AppCursorKeys  bool
 }
 
-// SeatControl starts, stops and talks to seats (DESIGN §5, §9, §10).
+// SeatControl starts, stops and talks to seats (docs/design.md §5, §9, §10).
 type SeatControl interface {
 	// Seats returns the seats of topicID that are starting, running or kept
 	// after an exit (their output still readable).
@@ -158,13 +158,13 @@ type SeatControl interface {
 	// rendered ANSI rows.
 	Scrollback(topicID, accountID string) []string
 	// SendInput hands the human's key bytes to the seat's writer (and its
-	// unsent-input tracker, DESIGN §5).
+	// unsent-input tracker, docs/design.md §5).
 	SendInput(topicID, accountID string, b []byte) error
 	// Resize sets the seat's PTY and emulator size in cells.
 	Resize(topicID, accountID string, cols, rows int) error
 }
 
-// AccountInfo is one account with every field the editor shows (DESIGN §9).
+// AccountInfo is one account with every field the editor shows (docs/design.md §9).
 // Env holds the raw `NAME=value` lines as the user wrote them. Hue is in
 // degrees 0–359, nil when none was declared.
 type AccountInfo struct {
@@ -181,7 +181,7 @@ type AccountInfo struct {
 	Env        string
 }
 
-// Account kinds (DESIGN §0).
+// Account kinds (docs/design.md §0).
 const (
 	KindAdmin      = "admin"
 	KindClaudeCode = "claude_code"
@@ -190,7 +190,7 @@ const (
 	KindMCP        = "mcp"
 )
 
-// AccountStore reads and writes accounts and previews launch lines (DESIGN §9).
+// AccountStore reads and writes accounts and previews launch lines (docs/design.md §9).
 type AccountStore interface {
 	// Accounts returns every configured account.
 	Accounts() ([]AccountInfo, error)

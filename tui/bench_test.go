@@ -27,7 +27,7 @@ func busyRows(cols, rows, seed int) []string {
 // BenchmarkView4Panes measures one frame with four live 120×40 seat panes
 // (every snapshot changes every frame) over a 10,000-post topic: the
 // snapshot message through Update (pane re-render) plus View (assembly).
-// Goal (issue 4): ≤ 2 ms per frame.
+// Goal (docs/design.md §10): ≤ 2 ms per frame.
 func BenchmarkView4Panes(b *testing.B) {
 	// exact: the backend says the rows' width (Cols), rows are joined as is;
 	// measured: Cols unknown, every row is measured and fitted.

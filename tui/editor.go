@@ -35,7 +35,7 @@ const edLabelW = 16
 // (admin only stays admin: the human is an account, never launched).
 var editableKinds = []string{KindClaudeCode, KindCodexCLI, KindCLI, KindMCP}
 
-// accountEditor is the modal account editor (docs/design.md §9, issue 4):
+// accountEditor is the modal account editor (docs/design.md §9):
 // explicit save (ctrl+s) and cancel (Esc), every field, the exact launch line
 // from Backend.Preview wrapped (never cut), env values masked unless the env
 // field is being edited, and a two-step delete refused for a running account

@@ -8,7 +8,7 @@ import (
 // Lang is a UI language of the catalog: LangEnglish or LangJapanese.
 type Lang string
 
-// UI languages (issue 4 "UI text lives in one catalog").
+// UI languages (docs/design.md §10: UI text lives in one catalog).
 const (
 	LangEnglish  Lang = "en"
 	LangJapanese Lang = "ja"

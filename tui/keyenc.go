@@ -11,7 +11,7 @@ import (
 // encodeKey turns a Bubble Tea v2 key press into the bytes a terminal would
 // send to the seat's program (xterm legacy encoding, what Claude Code and
 // Codex CLI read when the kitty keyboard query goes unanswered;
-// docs/libraries.md §2.4). appCursor selects DECCKM application cursor keys
+// docs/dependencies.md §2.4). appCursor selects DECCKM application cursor keys
 // (ESC O A) for unmodified arrows, Home and End. Keys with no encoding
 // return nil. It is the pane's only key path (docs/design.md §10): these
 // bytes are what the seat reads, not bindings, so they stay a table.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side by side with what users would pick instead (issue 5): `make compare`.
+# Side by side with what users would pick instead (docs/design.md §13): `make compare`.
 #
 #   1. the same ~50 MB recorded ANSI stream (colours, CJK, cursor movement,
 #      a real Claude Code session woven in) through our seat emulator and

@@ -2,7 +2,7 @@
 
 package bench
 
-// The two side-by-side measurements of issue 5, run by `make compare`
+// The two side-by-side measurements of docs/design.md §13, run by `make compare`
 // (compare.sh). They are measurements, not pass/fail timing checks: a test
 // fails only when a side could not run or produced nothing; the figures and
 // ratios are printed for the dashboard.
@@ -27,7 +27,7 @@ import (
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
-// streamMB is the size of the compared stream (issue 5: 50 MB);
+// streamMB is the size of the compared stream (docs/design.md §13: 50 MB);
 // PULLCEPT_COMPARE_MB overrides it for a quick look.
 func streamMB(t *testing.T) int64 {
 	t.Helper()
@@ -320,7 +320,7 @@ func trimmed(lines []string) []string {
 	return out
 }
 
-// idleSeats and idleWindow are issue 5's idle comparison: 8 idle seats for
+// idleSeats and idleWindow are the idle comparison of docs/design.md §13: 8 idle seats for
 // 30 s (PULLCEPT_COMPARE_IDLE overrides the window for a quick look).
 const idleSeats = 8
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// The Anthropic Messages API as Claude Code 2.1.328 uses it (research
-// claude-code-e2e.md "What the mock must implement"): POST /v1/messages
+// The Anthropic Messages API as Claude Code 2.1.328 uses it (docs/clis.md
+// §2.14): POST /v1/messages
 // (with ?beta=true), always stream:true, tool_use / tool_result blocks,
 // MCP tools deferred behind ToolSearch unless the server is alwaysLoad.
 

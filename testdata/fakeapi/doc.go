@@ -1,5 +1,5 @@
 // Package fakeapi is the only fake part of Pullcept's end-to-end tests
-// (DESIGN §13 "End to end with real clients no one here wrote"): a scripted
+// (docs/design.md §13 "End to end with real clients no one here wrote"): a scripted
 // model API that the real Claude Code and Codex CLIs talk to on loopback, and
 // the harness that prepares those CLIs to run offline in a test.
 //
@@ -18,13 +18,13 @@
 // like a model that knows the room protocol: a tagged post → a say_to_room
 // call (after a tool-search step when the CLI defers MCP tools), the tool's
 // result → a short final text, and optionally a re-send of the sidecar's kept
-// draft after a floor rejection (DESIGN §2, §7).
+// draft after a floor rejection (docs/design.md §2, §7).
 //
 // The harness (harness.go) writes the pre-seeded configuration that skips
 // every first-run screen (PrepareClaude, PrepareCodex), builds a clean
 // environment whose only network endpoint is the fake, and locates the pinned
 // CLI binaries (FindCLI, CLIPath). The measured recipes behind every setting
-// are in /work/shared/research/claude-code-e2e.md and codex-e2e.md.
+// are in docs/clis.md.
 //
 // Goroutines: Server.Start runs one accept goroutine (owner: the Server,
 // ended and waited for by Close); net/http runs one goroutine per connection

@@ -17,7 +17,7 @@ import (
 	"github.com/google/uuid"
 )
 
-// These tests prove the fakes with the real, pinned CLIs (DESIGN §13): each
+// These tests prove the fakes with the real, pinned CLIs (docs/design.md §13): each
 // starts the CLI in a PTY against the fake model API, with a stdio MCP
 // server (mcproom_test.go) registered the way Pullcept registers its
 // sidecar, types one room post the way the room types it, and checks what
@@ -39,7 +39,7 @@ const (
 )
 
 // rejectOnce answers the first say_to_room call with a floor rejection
-// (wording as DESIGN §7 describes the sidecar's) and later calls with a
+// (wording as docs/design.md §7 describes the sidecar's) and later calls with a
 // delivery.
 func rejectOnce(n int, c roomCall) mcpAnswer {
 	if n == 1 {
@@ -168,7 +168,7 @@ func checkRoomFlow(t *testing.T, exs []Exchange, room *roomMCP, api API) {
 // TestClaudeCodeRealCLI drives Claude Code 2.1.328 with the room's MCP
 // server registered as Pullcept does (.mcp.json, --settings
 // enabledMcpjsonServers, bypass mode) and a Stop http hook on the fake that
-// marks the end of the turn: once with "alwaysLoad": true (DESIGN §7, the
+// marks the end of the turn: once with "alwaysLoad": true (docs/design.md §7, the
 // tool is offered up front) and once without, where the fake must load the
 // deferred tool with ToolSearch first.
 func TestClaudeCodeRealCLI(t *testing.T) {

@@ -233,7 +233,7 @@ func jsonEq(t *testing.T, got json.RawMessage, want string) bool {
 const fixtureSayClaude = "mcp__pullcept-room-test-1a2b3c__say_to_room"
 
 // TestClaudeFixtures replays Claude Code's recorded requests and checks the
-// reply a room-aware model gives at each step (DESIGN §7): post → say;
+// reply a room-aware model gives at each step (docs/design.md §7): post → say;
 // rejection → draft re-send (or the closing text without Resend);
 // delivery → closing text; deferred tool → ToolSearch, then say.
 func TestClaudeFixtures(t *testing.T) {

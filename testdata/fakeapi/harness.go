@@ -23,7 +23,7 @@ import (
 const DefaultAuthToken = "sk-pullcept-fake-api-token"
 
 // ClaudeSetup describes one isolated, offline Claude Code installation
-// (research claude-code-e2e.md "Minimal recipe"; DESIGN §13).
+// (docs/clis.md §2.1; docs/design.md §13).
 type ClaudeSetup struct {
 	// Home is the CLI's HOME (Claude writes caches, a URL-handler .desktop
 	// file and ~/.config/git/ignore there). Required; created when missing.
@@ -128,7 +128,7 @@ func PrepareClaude(s ClaudeSetup) ([]string, error) {
 }
 
 // CodexSetup describes one isolated, offline Codex CLI installation
-// (research codex-e2e.md §2; DESIGN §13).
+// (docs/clis.md §3.2; docs/design.md §13).
 type CodexSetup struct {
 	// Home is CODEX_HOME (config.toml, sessions/YYYY/MM/DD/rollout-*.jsonl).
 	// Required; created when missing.

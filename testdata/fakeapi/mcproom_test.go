@@ -55,7 +55,7 @@ type mcpAnswer struct {
 	IsError bool   `json:"is_error,omitempty"`
 }
 
-// sayToRoomSchema mirrors DESIGN §7: every argument optional, to a string
+// sayToRoomSchema mirrors docs/design.md §7: every argument optional, to a string
 // or a list.
 const sayToRoomSchema = `{"type":"object","properties":{
  "content":{"type":"string","description":"What to say. Omit to send the draft kept after a rejection."},

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// The OpenAI Responses API as Codex 0.169.0 uses it (research codex-e2e.md
+// The OpenAI Responses API as Codex 0.169.0 uses it (docs/clis.md §3
 // §5): POST /v1/responses, stream:true, `input` items, MCP tools as
 // {"type":"namespace","name":"mcp__<key>","tools":[{"type":"function",…}]}
 // or deferred behind {"type":"tool_search"} for catalogue models.
@@ -245,7 +245,7 @@ func parseOpenAIItem(it openaiItem, calls map[string]ToolCall) (Message, error) 
 // writeOpenAI writes reply as a Responses stream: response.created, the
 // output item (text deltas for a message), response.output_item.done and
 // response.completed with its id and usage — the events Codex's parser
-// needs (codex-rs/codex-api/src/sse/responses.rs, research §5).
+// needs (codex-rs/codex-api/src/sse/responses.rs, docs/clis.md §3.5).
 func writeOpenAI(s *Server, w http.ResponseWriter, req *Request, reply Reply) error {
 	usage := reply.Usage
 	if usage.InputTokens == 0 {

@@ -22,7 +22,7 @@ import (
 )
 
 // typingGap is the pause between a post and its Enter, as the room types
-// it (DESIGN §5: a paste then Enter; a "\r" in the same write is dropped by
+// it (docs/design.md §5: a paste then Enter; a "\r" in the same write is dropped by
 // Claude Code and taken as a newline by Codex).
 const typingGap = 200 * time.Millisecond
 
@@ -85,8 +85,8 @@ func startTTY(t *testing.T, name string, argv, env []string, dir string) *cliTTY
 
 // pollable re-opens the PTY master as a non-blocking, poller-backed file.
 // creack/pty's master is in blocking mode (its Fd() call switches it), so a
-// Close would neither wake a blocked Read nor hang up the child (research
-// libraries.md §1.1); a dup in non-blocking mode fixes both through the
+// Close would neither wake a blocked Read nor hang up the child
+// (docs/dependencies.md §1.1); a dup in non-blocking mode fixes both through the
 // os.File API.
 func pollable(ptmx *os.File) (*os.File, error) {
 	defer ptmx.Close()
@@ -302,7 +302,7 @@ func (c *cliTTY) write(b string) {
 	}
 }
 
-// typePost types a room post the way the room does (DESIGN §5): tag line,
+// typePost types a room post the way the room does (docs/design.md §5): tag line,
 // "\n" and body in one write, then "\r" typingGap later in its own write.
 func (c *cliTTY) typePost(ctx context.Context, tagLine, body string) {
 	c.t.Helper()

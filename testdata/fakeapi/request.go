@@ -23,7 +23,7 @@ const (
 	Other API = "other"
 )
 
-// SayToRoom is the room tool's own name (DESIGN §7). CLIs put their MCP
+// SayToRoom is the room tool's own name (docs/design.md §7). CLIs put their MCP
 // namespace in front of it: Claude Code calls it
 // "mcp__<.mcp.json key>__say_to_room"; Codex keeps "say_to_room" as the
 // function name inside the namespace "mcp__<key with - → _>".
@@ -105,7 +105,7 @@ type Message struct {
 	Results []ToolResult `json:"results,omitempty"`
 }
 
-// Tag is the JSON of a [pullcept] tag line (DESIGN §4).
+// Tag is the JSON of a [pullcept] tag line (docs/design.md §4).
 type Tag struct {
 	Role      string   `json:"role"`
 	From      string   `json:"from"`
@@ -308,11 +308,11 @@ func messagePosts(msgs []Message, i int) []TaggedPost {
 }
 
 // tagStart finds a tag line: "[pullcept] " at the start of the text or of a
-// line (the research notes' match rule).
+// line (the match rule of docs/clis.md §2.8).
 var tagStart = regexp.MustCompile(`(?:^|\n)\[pullcept\] `)
 
-// Wrappers Claude Code 2.1.328 puts around typed input (research
-// claude-code-e2e.md, gotchas 6 and 8): a post over 800 characters arrives as
+// Wrappers Claude Code 2.1.328 puts around typed input
+// (docs/clis.md §2.8): a post over 800 characters arrives as
 // pasted content, a post typed while busy ends with an explanation sentence.
 const (
 	pastedClose = "</pasted_content"
@@ -321,7 +321,7 @@ const (
 
 // FindPosts returns the tagged posts in one text block, in order. A tag line
 // whose JSON does not decode is not a post (the room always writes valid
-// JSON, DESIGN §4).
+// JSON, docs/design.md §4).
 func FindPosts(text string) []TaggedPost {
 	locs := tagStart.FindAllStringIndex(text, -1)
 	var out []TaggedPost

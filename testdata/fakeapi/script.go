@@ -81,7 +81,7 @@ func SearchReply(api API, name string) Reply {
 	return r
 }
 
-// SayArgs are say_to_room's arguments (DESIGN §7). Empty fields are omitted:
+// SayArgs are say_to_room's arguments (docs/design.md §7). Empty fields are omitted:
 // no Content means "send the kept draft".
 type SayArgs struct {
 	Content  string   `json:"content,omitempty"`
@@ -89,7 +89,7 @@ type SayArgs struct {
 	LastSeen string   `json:"last_seen,omitempty"`
 }
 
-// Default matchers for the sidecar's say_to_room result text (DESIGN §7).
+// Default matchers for the sidecar's say_to_room result text (docs/design.md §7).
 var (
 	// DefaultRejected matches a result saying the post was not delivered.
 	DefaultRejected = regexp.MustCompile(`(?i)not delivered|rejected`)
@@ -107,7 +107,7 @@ var (
 const defaultMaxResends = 3
 
 // Script is the default fake model: it behaves like a model that follows
-// the room's instructions (DESIGN §7) and nothing more. Its zero value is
+// the room's instructions (docs/design.md §7) and nothing more. Its zero value is
 // ready to use. Decide is stateless: each request is judged from its own
 // body, so one Script serves any number of seats.
 type Script struct {
@@ -166,7 +166,7 @@ func (s Script) Decide(r *Request) Reply {
 		}
 		if r.ToolSearch && r.API == OpenAI {
 			// Codex lists deferred namespaces, not tool names: search for
-			// the tool by name (research codex-e2e.md §5 rule 4).
+			// the tool by name (docs/clis.md §3.5 rule 4).
 			return SearchReply(r.API, SayToRoom)
 		}
 		return TextReply(textNoRoomTool)

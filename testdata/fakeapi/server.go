@@ -33,7 +33,7 @@ type Options struct {
 	// Script is the default behaviour used when Respond is nil.
 	Script Script
 	// Headers are added to every model-call response, e.g. Codex's rate
-	// limit headers x-codex-primary-used-percent (research codex-e2e.md §6).
+	// limit headers x-codex-primary-used-percent (docs/clis.md §3.6).
 	Headers http.Header
 	// Logf, when set, gets one line per request and reply (t.Logf fits).
 	Logf func(format string, args ...any)
@@ -46,7 +46,7 @@ type Exchange struct {
 	Reply   Reply    `json:"reply"`
 }
 
-// Server is a fake Anthropic Messages + OpenAI Responses API (DESIGN §13).
+// Server is a fake Anthropic Messages + OpenAI Responses API (docs/design.md §13).
 // Use it as an http.Handler (httptest.NewServer(s)) or let Start listen on
 // 127.0.0.1:0. Safe for concurrent use.
 type Server struct {
@@ -232,7 +232,7 @@ const maxBody = 64 << 20
 
 // ServeHTTP routes one request: proxy requests (Request.Escape) to 403,
 // model calls to the Anthropic or OpenAI handler, the few side endpoints the
-// CLIs call to their minimal answers (research notes), and everything else
+// CLIs call to their minimal answers (docs/clis.md §2.14, §3.5), and everything else
 // to 200 "{}". Every request is recorded.
 func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	req := &Request{

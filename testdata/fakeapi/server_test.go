@@ -51,7 +51,7 @@ func decode(t *testing.T, resp *http.Response) map[string]any {
 const claudePostBody = `{"model":"claude-test","stream":true,"tools":[{"name":"mcp__k__say_to_room","input_schema":{"type":"object"}}],
  "messages":[{"role":"user","content":"[pullcept] {\"role\":\"admin\",\"from\":\"Alice\",\"message_id\":\"m-1\"}\nhello"}]}`
 
-// TestSideEndpoints: the minimal answers the research notes list, and
+// TestSideEndpoints: the minimal answers docs/clis.md §2.14 and §3.5 list, and
 // 200 {} for everything else; every request is recorded.
 func TestSideEndpoints(t *testing.T) {
 	t.Parallel()

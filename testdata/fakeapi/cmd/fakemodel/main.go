@@ -1,5 +1,5 @@
 // Command fakemodel runs the fake model API (package fakeapi) by hand, for
-// scripts and manual sessions with the real CLIs (DESIGN §13):
+// scripts and manual sessions with the real CLIs (docs/design.md §13):
 //
 //	go run ./testdata/fakeapi/cmd/fakemodel -addr 127.0.0.1:0
 //
