@@ -244,3 +244,32 @@ func TestMouseOpensTopicsAndFocusesAreas(t *testing.T) {
 		t.Fatalf("click on Lin's row: focus %v row %+v", m.focus, r)
 	}
 }
+
+// TestResyncedReloadsWhatTheStreamFed: after Resynced (the backend cut this
+// UI off for falling behind and lost events) the model says so and reads
+// again what it derived from events: the topic list, the accounts, and the
+// open topic's history, roster and seats, so posts it missed appear.
+func TestResyncedReloadsWhatTheStreamFed(t *testing.T) {
+	t.Parallel()
+	f := scene()
+	opts := testOptions()
+	opts.StartTopic = "t-main"
+	m := newTestModel(t, f, opts, 120, 40)
+	f.mu.Lock()
+	opened, histories := len(f.opened), len(f.historyReqs)
+	// A post the UI never got an event for.
+	f.history["t-main"] = append(f.history["t-main"], post("missed-1", "Lin", "the post you missed", 600))
+	f.mu.Unlock()
+
+	send(t, m, eventsMsg{evs: []Event{Resynced{}}})
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.opened) != opened+1 || len(f.historyReqs) != histories+1 {
+		t.Fatalf("after Resynced: OpenRoom %d→%d, History %d→%d calls; want one more of each",
+			opened, len(f.opened), histories, len(f.historyReqs))
+	}
+	if v := plain(m); !strings.Contains(v, "the post you missed") || !strings.Contains(v, "reloaded") {
+		t.Fatalf("screen after Resynced lacks the missed post or the notice:\n%s", v)
+	}
+}
