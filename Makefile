@@ -1,4 +1,5 @@
-# Pullcept — build, run and test. `make run` starts the app; `make test` is the suite CI runs.
+# Pullcept — build, run and test. `make run` starts the app; `make test` is the
+# suite CI runs (.ci/run runs `make newcomer` after it).
 GO        ?= go
 BIN       ?= bin/pullcept
 PKGS      := ./...
@@ -44,7 +45,7 @@ vet:
 	$(GO) vet $(PKGS) $(TESTPKGS) $(BENCHPKG)
 
 fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './$(CLIS_DIR)/*')); \
+	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go' 2>/dev/null | grep -v '^$(CLIS_DIR)/' || find . -name '*.go' -not -path './$(CLIS_DIR)/*')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 # The layer rules (docs/design.md §1, §14): domain packages never depend on
@@ -87,7 +88,7 @@ cross:
 
 # Time-boxed fuzzing of every fuzz target (FUZZTIME each). Seed corpora run in `make test`.
 fuzz:
-	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	@set -e; for pkg in $$($(GO) list $(PKGS) $(TESTPKGS)); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
 	  done; done

@@ -103,7 +103,7 @@ func (f *frameHandler) history(data []byte) bool {
 	return f.reply(out)
 }
 
-// usage answers a usage frame. The UsageBook is a later issue (docs/design.md §11):
+// usage answers a usage frame. The room keeps no usage yet (docs/design.md §11):
 // a seated connection gets ErrNoUsage, a roomless one ErrNoRoom.
 func (f *frameHandler) usage(data []byte) bool {
 	var fr UsageFrame

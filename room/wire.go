@@ -70,7 +70,8 @@ type HistoryResultFrame struct {
 	Error     string `json:"error,omitempty"`
 }
 
-// UsageFrame: sidecar→room (own usage only; filled by a later issue).
+// UsageFrame: sidecar→room (own usage only; the room answers "not
+// available yet" until it keeps usage, docs/design.md §11).
 type UsageFrame struct {
 	Type      string `json:"type"`
 	RequestID string `json:"request_id"`

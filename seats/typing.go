@@ -215,8 +215,8 @@ func (t *Typist) Joined() {
 }
 
 // Hold holds room typing for reason (e.g. a permission prompt reported by
-// hooks, docs/design.md §5) until Release(reason). No production caller yet:
-// the next issue wires the permission hold through Hold and Release. Reasons
+// hooks, docs/design.md §5) until Release(reason). Nothing calls it yet:
+// it is kept, tested, for the permission hold the hooks will drive. Reasons
 // are a set: holding one twice needs one Release.
 func (t *Typist) Hold(reason string) {
 	t.mu.Lock()

@@ -14,8 +14,8 @@ import (
 // are Bubble Tea v2 key strings ("ctrl+n", "alt+up", "shift+enter", "f2").
 // Every key the UI acts on goes through a binding here, except text editing
 // inside the input fields (the Bubbles textarea and textinput key maps) and
-// the bytes a focused pane sends its seat (keyenc.go). The keys of one mode
-// are named but not listed in the help overlay (modalEntries).
+// the bytes a focused pane sends its seat (keyenc.go). The help overlay
+// lists every binding, the keys of one mode (modalEntries) in their group.
 type KeyMap struct {
 	// Global (any focus but a seat pane).
 	Quit               key.Binding
