@@ -97,9 +97,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pullcept: unknown command %q\n\n%s", fs.Arg(0), usage)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := app.Run(ctx, *dataDir, versionString()); err != nil {
+	if err := app.Run(context.Background(), *dataDir, versionString()); err != nil {
 		fmt.Fprintf(stderr, "pullcept: %v\n", err)
 		return 1
 	}

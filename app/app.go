@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/logstore"
@@ -132,13 +134,17 @@ func (a *App) Close() {
 }
 
 // Run starts the terminal UI on this terminal and everything below it, and
-// returns when the UI quits or ctx ends.
+// returns when the UI quits, ctx ends, or the process gets SIGINT/SIGTERM.
+// Signals are caught only while the UI runs: during start-up and while the
+// seats are stopped at the end, a signal ends the process as usual.
 func Run(ctx context.Context, dataDir, version string) error {
 	a, err := Open(dataDir, version)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	opts, err := a.uiOptions()
 	if err != nil {
 		return err

@@ -25,41 +25,56 @@ func (s ClaudeStatus) Model() string {
 	return s.ModelID
 }
 
-// claudeStatusJSON is the shape Claude Code 2.1.328 sends.
-type claudeStatusJSON struct {
-	Model struct {
-		DisplayName string `json:"display_name"`
-		ID          string `json:"id"`
-	} `json:"model"`
-	Effort struct {
-		Level string `json:"level"`
-	} `json:"effort"`
-	ContextWindow struct {
-		UsedPercentage *float64 `json:"used_percentage"`
-	} `json:"context_window"`
-	RateLimits struct {
-		FiveHour struct {
-			UsedPercentage *float64 `json:"used_percentage"`
-		} `json:"five_hour"`
-		SevenDay struct {
-			UsedPercentage *float64 `json:"used_percentage"`
-		} `json:"seven_day"`
-	} `json:"rate_limits"`
-}
-
-// ParseClaudeStatus reads Claude Code's status line JSON; ok is false when
-// body is not a JSON object of that shape (every field is optional).
+// ParseClaudeStatus reads Claude Code's status line JSON (the shape of
+// 2.1.328: model.display_name, model.id, effort.level,
+// context_window.used_percentage, rate_limits.five_hour.used_percentage,
+// rate_limits.seven_day.used_percentage). Every field is read on its own: a
+// field that is missing or of another type stays unknown and the others
+// still count, so a CLI that changes one field does not blank the panel.
+// ok is false only when body is not a JSON object.
 func ParseClaudeStatus(body []byte) (ClaudeStatus, bool) {
-	var j claudeStatusJSON
-	if err := json.Unmarshal(body, &j); err != nil {
+	var top jsonObject
+	if json.Unmarshal(body, &top) != nil || top == nil {
 		return ClaudeStatus{}, false
 	}
+	model, effort := top.object("model"), top.object("effort")
+	limits := top.object("rate_limits")
 	return ClaudeStatus{
-		ModelName: j.Model.DisplayName,
-		ModelID:   j.Model.ID,
-		Effort:    j.Effort.Level,
-		Context:   j.ContextWindow.UsedPercentage,
-		FiveHour:  j.RateLimits.FiveHour.UsedPercentage,
-		Weekly:    j.RateLimits.SevenDay.UsedPercentage,
+		ModelName: model.str("display_name"),
+		ModelID:   model.str("id"),
+		Effort:    effort.str("level"),
+		Context:   top.object("context_window").percent("used_percentage"),
+		FiveHour:  limits.object("five_hour").percent("used_percentage"),
+		Weekly:    limits.object("seven_day").percent("used_percentage"),
 	}, true
+}
+
+// jsonObject is one level of a JSON object, each value read on demand.
+type jsonObject map[string]json.RawMessage
+
+// object is the object at key, nil when absent or not an object.
+func (o jsonObject) object(key string) jsonObject {
+	var v jsonObject
+	if raw, ok := o[key]; ok && json.Unmarshal(raw, &v) == nil {
+		return v
+	}
+	return nil
+}
+
+// str is the string at key, "" when absent or not a string.
+func (o jsonObject) str(key string) string {
+	var v string
+	if raw, ok := o[key]; ok && json.Unmarshal(raw, &v) == nil {
+		return v
+	}
+	return ""
+}
+
+// percent is the number at key, nil when absent or not a number.
+func (o jsonObject) percent(key string) *float64 {
+	var v float64
+	if raw, ok := o[key]; ok && json.Unmarshal(raw, &v) == nil {
+		return &v
+	}
+	return nil
 }

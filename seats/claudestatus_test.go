@@ -30,4 +30,10 @@ func TestParseClaudeStatus(t *testing.T) {
 	if _, ok := ParseClaudeStatus([]byte("not json")); ok {
 		t.Fatal("non-JSON status parsed")
 	}
+	// A field of an unexpected type is unknown; the others still count.
+	st, ok = ParseClaudeStatus([]byte(`{"model":{"display_name":"Opus 4","id":7},"effort":"high",
+		"context_window":{"used_percentage":42},"rate_limits":{"five_hour":"n/a","seven_day":{"used_percentage":"x"}}}`))
+	if !ok || st.Model() != "Opus 4" || st.Effort != "" || st.Context == nil || *st.Context != 42 || st.FiveHour != nil || st.Weekly != nil {
+		t.Fatalf("status with odd fields = %+v, %v", st, ok)
+	}
 }

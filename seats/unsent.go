@@ -137,6 +137,14 @@ func (r *keyReader) read(b byte) bool {
 		return false
 	}
 	prev := r.state
+	if b == ansi.ESC && inString(prev) {
+		// ESC inside any string (DCS, OSC, SOS, PM, APC) begins its ST
+		// (ESC \) or a new sequence. The table puts an ESC right after
+		// "ESC P" into the DCS instead, so an empty DCS would never end and
+		// swallow the keys after it in the same write.
+		r.state = parser.EscapeState
+		return false
+	}
 	next, action := parser.Table.Transition(prev, b)
 	if prev == parser.EscapeState && (b == ansi.ESC || action != parser.ClearAction && action != parser.StartAction) {
 		r.altKey(b)
@@ -178,6 +186,16 @@ func (r *keyReader) altKey(b byte) {
 	case 'O':
 		r.ss3 = true
 	}
+}
+
+// inString reports whether s is inside a DCS, OSC, SOS, PM or APC string.
+func inString(s parser.State) bool {
+	switch s {
+	case parser.DcsEntryState, parser.DcsIntermediateState, parser.DcsParamState, parser.DcsStringState,
+		parser.OscStringState, parser.SosStringState, parser.PmStringState, parser.ApcStringState:
+		return true
+	}
+	return false
 }
 
 // readHigh takes a byte from 0x80 up: text in the ground state, the

@@ -56,6 +56,10 @@ func TestUnsentInput(t *testing.T) {
 		{"dcs ends at st, not bel", []string{"\x1bPq\ax\x1b\\y"}, "y"},                   // "xy": any string ended at BEL
 		{"can cancels a string", []string{"\x1b]0;t\x18ab"}, "ab"},                       // "": CAN was string content
 		{"no csi-ignore state in the table", []string{"\x1b[$1;2"}, ";2"},                // "": a parameter after an intermediate ends the CSI there
+		// ESC inside a string always begins its ST, as before the table.
+		{"an empty dcs ends at st", []string{"\x1bP\x1b\\abc"}, "abc"},
+		{"keys after an empty dcs still act", []string{"ab\x1bP\x1b\\\x15"}, ""},
+		{"an empty osc ends at st", []string{"\x1b]\x1b\\z"}, "z"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -103,7 +103,7 @@ func (m *Model) renderOverlay() layer {
 	var box string
 	switch m.overlay.open {
 	case ovHelp:
-		box = helpView(&m.env, m.width, m.height, m.overlay.helpOff)
+		box, m.overlay.helpOff = helpView(&m.env, m.width, m.height, m.overlay.helpOff)
 	case ovPicker:
 		box = m.overlay.picker.view(&m.env, min(m.width, 72), min(m.height, 20))
 	case ovDialog:

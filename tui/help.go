@@ -17,9 +17,12 @@ const (
 )
 
 // helpView lists every binding of the key map by group (docs/design.md
-// §10: every action has a key and the help overlay lists it), flowed into as many columns as the screen needs and allows; off scrolls
-// it when even that is too tall (↑/↓ while it is open).
-func helpView(e *env, maxW, maxH, off int) string {
+// §10: every action has a key and the help overlay lists it), flowed into
+// as many columns as the screen needs and allows; off scrolls it when even
+// that is too tall (↑/↓ while it is open). It returns off clamped to the
+// rows there are, which the overlay keeps, so scrolling back up answers at
+// once however far down the keys went.
+func helpView(e *env, maxW, maxH, off int) (string, int) {
 	entries := e.keys.grouped()
 	keyW, descW := 0, 0
 	for _, en := range entries {
@@ -62,5 +65,5 @@ func helpView(e *env, maxW, maxH, off int) string {
 		out = append(out, b.String())
 	}
 	out = append(out, "", e.th.dim.Render(e.tr.t(mHelpFooter)))
-	return modalBox(e, strings.Join(out, "\n"), inner)
+	return modalBox(e, strings.Join(out, "\n"), inner), off
 }

@@ -56,7 +56,7 @@ func TestEveryBindingIsNamedAndInTheHelp(t *testing.T) {
 	}
 	en := &env{th: newTheme(true), tr: catalog{lang: LangEnglish}, keys: &km}
 	// Tall enough that nothing scrolls: every key label and description shows.
-	help := helpView(en, 240, 200, 0)
+	help, _ := helpView(en, 240, 200, 0)
 	for _, e := range km.helpEntries() {
 		if !strings.Contains(help, keysLabel(*e.b)) {
 			t.Fatalf("help lacks keys %q of %q", keysLabel(*e.b), e.name)

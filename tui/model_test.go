@@ -273,3 +273,53 @@ func TestResyncedReloadsWhatTheStreamFed(t *testing.T) {
 		t.Fatalf("screen after Resynced lacks the missed post or the notice:\n%s", v)
 	}
 }
+
+// TestRenameAnotherTopicOpensIt: r on a topic that is not open switches to
+// it and loads it (its chat, roster and seats) before the prompt opens.
+func TestRenameAnotherTopicOpensIt(t *testing.T) {
+	t.Parallel()
+	f := scene()
+	opts := testOptions()
+	opts.StartTopic = "t-main"
+	m := newTestModel(t, f, opts, 120, 40)
+	send(t, m, press("tab"))
+	send(t, m, press("tab")) // the topic list
+	if m.focus != FocusTopics {
+		t.Fatalf("focus = %v, want the topic list", m.focus)
+	}
+	for m.topics.cursorID() != "t-old" {
+		before := m.topics.cursorID()
+		send(t, m, press("down"))
+		if m.topics.cursorID() == before {
+			t.Fatalf("the topic list has no t-old: %+v", m.topics.items)
+		}
+	}
+	send(t, m, press("r"))
+	if m.topics.open != "t-old" || !m.topics.renaming {
+		t.Fatalf("r: open %q, renaming %v", m.topics.open, m.topics.renaming)
+	}
+	f.mu.Lock()
+	opened := append([]string(nil), f.opened...)
+	f.mu.Unlock()
+	if opened[len(opened)-1] != "t-old" || m.chat.loading {
+		t.Fatalf("the renamed topic was not loaded: OpenRoom calls %v, chat loading %v", opened, m.chat.loading)
+	}
+}
+
+// TestHelpScrollStopsAtTheEnd: however far ↓ went, ↑ scrolls back at once.
+func TestHelpScrollStopsAtTheEnd(t *testing.T) {
+	t.Parallel()
+	m := newTestModel(t, scene(), testOptions(), 80, 24)
+	send(t, m, press("f1"))
+	for range 200 {
+		send(t, m, press("down"))
+	}
+	end, atEnd := m.overlay.helpOff, plain(m)
+	if end == 0 || end >= 200 {
+		t.Fatalf("help offset after 200×↓ = %d, want the last page's (clamped)", end)
+	}
+	send(t, m, press("up"))
+	if m.overlay.helpOff != end-1 || plain(m) == atEnd {
+		t.Fatalf("↑ after the end: offset %d → %d and the page did not move", end, m.overlay.helpOff)
+	}
+}

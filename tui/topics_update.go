@@ -239,7 +239,7 @@ func (m *Model) topicsKey(k tea.KeyPressMsg) []tea.Cmd {
 		return []tea.Cmd{m.newTopicCmd()}
 	case key.Matches(k, km.TopicRename):
 		if id := m.topics.cursorID(); id != newRowID {
-			m.startRename(id)
+			return m.startRename(id)
 		}
 	case key.Matches(k, km.TopicDelete):
 		if id := m.topics.cursorID(); id != newRowID {
@@ -250,16 +250,19 @@ func (m *Model) topicsKey(k tea.KeyPressMsg) []tea.Cmd {
 }
 
 // startRename opens the inline name prompt on an indexed topic (an
-// unindexed one has no entry to rename yet); it switches to it first.
-func (m *Model) startRename(id string) {
+// unindexed one has no entry to rename yet); it switches to it first and
+// returns the commands that open it.
+func (m *Model) startRename(id string) []tea.Cmd {
 	i := m.topics.find(id)
 	if i < 0 {
-		return
+		return nil
 	}
+	var cmds []tea.Cmd
 	if id != m.topics.open {
-		m.switchTopic(id)
+		cmds = m.switchTopic(id)
 	}
 	m.topics.startRename(i)
+	return cmds
 }
 
 // renameKey handles a key while the rename prompt is open: it takes every

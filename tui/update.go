@@ -92,7 +92,7 @@ func (m *Model) topicNavKey(k tea.KeyPressMsg) ([]tea.Cmd, bool) {
 			return m.switchTopic(id), true
 		}
 	case key.Matches(k, km.RenameTopic):
-		m.startRename(m.topics.open)
+		return m.startRename(m.topics.open), true
 	case key.Matches(k, km.DeleteTopic):
 		return m.askDeleteTopic(m.topics.open), true
 	default:
