@@ -174,16 +174,63 @@ func (b *Backend) Seats(topicID string) []tui.SeatInfo {
 	list := b.a.seats.Seats(topicID)
 	out := make([]tui.SeatInfo, 0, len(list))
 	for _, s := range list {
-		in := tui.SeatInfo{Topic: s.Topic, Account: s.Account, State: seatState(s.Shown()), ExitCode: s.ExitCode, Err: errText(s.Err)}
-		if body, _, ok := b.a.hub.SeatReport(s.Topic, s.Account, room.ReportStatus); ok {
-			if st, ok := seats.ParseClaudeStatus(body); ok {
-				in.Model, in.Effort = st.Model(), st.Effort
-				in.Context, in.FiveHour, in.Weekly = st.Context, st.FiveHour, st.Weekly
-			}
-		}
-		out = append(out, in)
+		out = append(out, seatInfo(s))
 	}
 	return out
+}
+
+// seatInfo converts one seat for the panel (copies only).
+func seatInfo(s seats.SeatInfo) tui.SeatInfo {
+	u := s.Usage
+	return tui.SeatInfo{
+		Topic: s.Topic, Account: s.Account, State: seatState(s.Shown()), ExitCode: s.ExitCode, Err: errText(s.Err),
+		Model: u.Model, Effort: u.Effort,
+		Context: clonePct(u.Context), FiveHour: clonePct(u.FiveHour), Weekly: clonePct(u.Weekly),
+		FiveHourResets: u.FiveHourResets, WeeklyResets: u.WeeklyResets, UsageAt: u.At,
+		Activity: tui.Activity{Kind: activityKind(s.Activity.Kind), Tool: s.Activity.Tool,
+			Subagents: s.Activity.Subagents, Since: s.Activity.Since},
+		SessionID: s.SessionID, Command: config.JoinWords(s.Argv), Dir: s.Dir, Started: s.Started,
+		Held: s.Typing.Queued, HeldFor: holdReason(s.Typing),
+	}
+}
+
+func clonePct(p *float64) *float64 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// activityKind maps the seats' activity kinds onto the UI's.
+func activityKind(k seats.ActivityKind) tui.ActivityKind {
+	switch k {
+	case seats.ActivityThinking:
+		return tui.ActivityThinking
+	case seats.ActivityTool:
+		return tui.ActivityTool
+	case seats.ActivityPermission:
+		return tui.ActivityPermission
+	case seats.ActivityIdle:
+		return tui.ActivityIdle
+	}
+	return tui.ActivityUnknown
+}
+
+// holdReason is why the seat's queued posts wait, the first that applies
+// in the order the typing queue checks them; none when nothing waits.
+func holdReason(t seats.TypistState) tui.HoldReason {
+	switch {
+	case t.Queued == 0:
+		return tui.HoldNone
+	case !t.Ready:
+		return tui.HoldNotReady
+	case len(t.Holds) > 0:
+		return tui.HoldPermission
+	case t.Unsent:
+		return tui.HoldUnsent
+	}
+	return tui.HoldNone
 }
 
 func (b *Backend) StartSeat(topicID, accountID string, cols, rows int) (tui.SeatStart, error) {

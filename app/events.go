@@ -133,8 +133,6 @@ func roomEvent(e room.Event) (tui.Event, bool) {
 			roster[i].Hue = cloneHue(roster[i].Hue)
 		}
 		return tui.RosterChanged{Topic: e.Topic, Roster: roster}, true
-	case room.SeatReported:
-		return tui.SeatReported{Topic: e.Topic, Account: e.Account}, true
 	}
 	return nil, false
 }
@@ -148,6 +146,8 @@ func seatEvent(e seats.Event) (tui.Event, bool) {
 			Requested: in.Requested, ExitCode: in.ExitCode, Err: errText(in.Err)}, true
 	case seats.SeatNotice:
 		return tui.Notice{Text: e.Text, Error: e.Error}, true
+	case seats.SeatUpdated:
+		return tui.SeatUpdated{Topic: e.Topic, Account: e.Account}, true
 	}
 	return nil, false
 }

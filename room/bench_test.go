@@ -13,9 +13,10 @@ import (
 // benchmark measures the room, not a recording fake.
 type nopTerms struct{}
 
-func (nopTerms) Enqueue(string, string, Post) bool { return true }
-func (nopTerms) SidecarJoined(string, string)      {}
-func (nopTerms) SidecarReady(string, string)       {}
+func (nopTerms) Enqueue(string, string, Post) bool    { return true }
+func (nopTerms) SidecarJoined(string, string)         {}
+func (nopTerms) SidecarReady(string, string)          {}
+func (nopTerms) Reported(string, string, Report) bool { return false }
 
 // nopLog appends nowhere.
 type nopLog struct{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/pullcept/pullcept/logstore"
@@ -86,10 +87,17 @@ const (
 const (
 	hooksPrefix = "/hooks/"
 	// ReportStatus and ReportActivity are the two hook kinds
-	// (Hub.Report, SeatReported.Kind).
+	// (Hub.Report, Report.Kind).
 	ReportStatus   = "status"
 	ReportActivity = "activity"
 )
+
+// HookEvents are the Claude Code hook events a seat registers and the
+// server accepts on /hooks/activity; any other event name is 404.
+var HookEvents = []string{
+	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+	"SubagentStart", "SubagentStop", "Stop", "UserPromptSubmit",
+}
 
 // HookStatusURL is the status hook of the seat (topicID, accountID) under
 // base (Server.HooksURL): base/hooks/status/<topic>/<account>.
@@ -128,7 +136,7 @@ func ParseHookPath(escapedPath string) (h Hook, ok bool) {
 	switch {
 	case len(segs) == 3 && segs[0] == ReportStatus:
 		return Hook{Kind: ReportStatus, Topic: segs[1], Account: segs[2]}, true
-	case len(segs) == 4 && segs[0] == ReportActivity:
+	case len(segs) == 4 && segs[0] == ReportActivity && slices.Contains(HookEvents, segs[1]):
 		return Hook{Kind: ReportActivity, Event: segs[1], Topic: segs[2], Account: segs[3]}, true
 	}
 	return Hook{}, false

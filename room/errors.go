@@ -21,6 +21,9 @@ var (
 	ErrNoAdmin = errors.New("no admin identity set")
 	// ErrNoMessage: a history request's before names no post the room knows.
 	ErrNoMessage = errors.New("no such message")
+	// ErrNoSeat: a hook names a topic and account with no running seat
+	// that takes hooks; it is refused and nothing of it is kept.
+	ErrNoSeat = errors.New("no running seat for this hook")
 	// ErrNoUsage: the usage book is not written yet (docs/design.md §11, a later
 	// issue); usage requests get this as their error.
 	ErrNoUsage = errors.New("usage not available yet")

@@ -97,11 +97,18 @@ type enqueued struct {
 // fakeTerms is a recording fake Terminals; an account has a running seat in
 // a topic when seated[topic+"/"+account].
 type fakeTerms struct {
-	mu     sync.Mutex
-	seated map[string]bool
-	calls  []enqueued
-	joined []string // topic/account
-	ready  []string // topic/account
+	mu      sync.Mutex
+	seated  map[string]bool
+	calls   []enqueued
+	joined  []string // topic/account
+	ready   []string // topic/account
+	reports []reported
+}
+
+// reported is one hook report a fake seat took.
+type reported struct {
+	topic, account string
+	r              Report
 }
 
 func newFakeTerms(seats ...string) *fakeTerms {
@@ -130,6 +137,29 @@ func (t *fakeTerms) SidecarReady(topic, account string) {
 	t.mu.Lock()
 	t.ready = append(t.ready, topic+"/"+account)
 	t.mu.Unlock()
+}
+
+// Reported takes a report for a seated account and records it.
+func (t *fakeTerms) Reported(topic, account string, r Report) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.seated[topic+"/"+account] {
+		return false
+	}
+	t.reports = append(t.reports, reported{topic, account, r})
+	return true
+}
+
+// lastReport is the newest report the fake took for (topic, account, kind).
+func (t *fakeTerms) lastReport(topic, account, kind string) (Report, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i := len(t.reports) - 1; i >= 0; i-- {
+		if rp := t.reports[i]; rp.topic == topic && rp.account == account && rp.r.Kind == kind {
+			return rp.r, true
+		}
+	}
+	return Report{}, false
 }
 
 // typedTo returns the accounts p was enqueued for, in call order.

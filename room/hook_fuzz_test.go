@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -14,10 +15,10 @@ import (
 // handler in-process (no socket): any path, body, token and Host. Properties:
 // never a panic; the status is one the server documents; a request is
 // accepted (200 "{}") only with the right token, a loopback Host and no
-// Origin, a path of exactly the status or activity shape whose
-// percent-decoded segments are non-empty, and a JSON body within the limit;
-// and then the seat's stored report is exactly that body (docs/design.md §6 POST
-// hooks).
+// Origin, a path of exactly the status or a registered activity shape whose
+// percent-decoded segments are non-empty and name a running seat, and a
+// JSON body within the limit; and then the seat got exactly that body
+// (docs/design.md §6 POST hooks).
 func FuzzHookRequest(f *testing.F) {
 	for _, seed := range []struct {
 		path, body string
@@ -25,7 +26,9 @@ func FuzzHookRequest(f *testing.F) {
 	}{
 		{"status/t/cc", `{"model":{"id":"x"}}`, 0},
 		{"activity/PreToolUse/t/cc", `{}`, 0},
-		{"activity/Pre%20Tool/a%2Fb/acc%25t", `[1,2]`, 0},
+		{"activity/PreToolUse/a%2Fb/acc%25t", `[1,2]`, 0},
+		{"activity/Pre%20Tool/t/cc", `{}`, 0},
+		{"status/t/cx", `{}`, 0},
 		{"status/t/cc", `not json`, 0},
 		{"status/t", `{}`, 0},
 		{"status//cc", `{}`, 0},
@@ -37,7 +40,8 @@ func FuzzHookRequest(f *testing.F) {
 	} {
 		f.Add(seed.path, []byte(seed.body), seed.auth)
 	}
-	h := newTestHub(f, nil, nil, testAccounts)
+	terms := newFakeTerms("t/cc", "a/b/acc%t")
+	h := newTestHub(f, nil, terms, testAccounts)
 	s := newTestServer(f, h, ServerOptions{MaxHookBytes: 256})
 	port := strings.TrimPrefix(s.HooksURL(), "http://127.0.0.1:")
 	f.Fuzz(func(t *testing.T, path string, body []byte, variant uint8) {
@@ -87,25 +91,32 @@ func FuzzHookRequest(f *testing.F) {
 		if string(got) != "{}" || !json.Valid(body) || len(body) > 256 {
 			t.Fatalf("%s accepted: body %q, answered %q", target, body, got)
 		}
-		segs := strings.Split(u.EscapedPath()[len("/hooks/"):], "/")
-		for i, seg := range segs {
-			v, err := url.PathUnescape(seg)
-			if err != nil || v == "" {
-				t.Fatalf("%s accepted with a bad segment %q", target, seg)
-			}
-			segs[i] = v
-		}
-		var kind, topic, account string
-		switch {
-		case len(segs) == 3 && segs[0] == ReportStatus:
-			kind, topic, account = ReportStatus, segs[1], segs[2]
-		case len(segs) == 4 && segs[0] == ReportActivity:
-			kind, topic, account = ReportActivity, segs[2], segs[3]
-		default:
-			t.Fatalf("%s accepted although it is no hook path", target)
-		}
-		if stored, _, ok := h.SeatReport(topic, account, kind); !ok || string(stored) != string(body) {
-			t.Fatalf("%s accepted but stored %q for (%q, %q, %s), want %q", target, stored, topic, account, kind, body)
+		kind, topic, account := acceptedHook(t, target, u.EscapedPath())
+		if got, ok := terms.lastReport(topic, account, kind); !ok || string(got.Body) != string(body) {
+			t.Fatalf("%s accepted but the seat got %q for (%q, %q, %s), want %q", target, got.Body, topic, account, kind, body)
 		}
 	})
+}
+
+// acceptedHook checks that an accepted hook path has the status or a
+// registered activity shape with non-empty decoded segments, and returns
+// the kind, topic and account it names.
+func acceptedHook(t *testing.T, target, escaped string) (kind, topic, account string) {
+	t.Helper()
+	segs := strings.Split(escaped[len("/hooks/"):], "/")
+	for i, seg := range segs {
+		v, err := url.PathUnescape(seg)
+		if err != nil || v == "" {
+			t.Fatalf("%s accepted with a bad segment %q", target, seg)
+		}
+		segs[i] = v
+	}
+	switch {
+	case len(segs) == 3 && segs[0] == ReportStatus:
+		return ReportStatus, segs[1], segs[2]
+	case len(segs) == 4 && segs[0] == ReportActivity && slices.Contains(HookEvents, segs[1]):
+		return ReportActivity, segs[2], segs[3]
+	}
+	t.Fatalf("%s accepted although it is no hook path", target)
+	return "", "", ""
 }

@@ -165,7 +165,7 @@ type hostileRig struct {
 
 func newHostileRig(t *testing.T) *hostileRig {
 	t.Helper()
-	h := newTestHub(t, newMemLog(), newFakeTerms(), testAccounts)
+	h := newTestHub(t, newMemLog(), newFakeTerms("t/cc"), testAccounts)
 	mustOpen(t, h, "t") // no admin: the roster is only the sockets
 	s := newTestServer(t, h, hostileTimeouts())
 	return &hostileRig{h: h, s: s, port: strings.TrimPrefix(s.HooksURL(), "http://127.0.0.1:"), poster: startPoster(t, s, h)}

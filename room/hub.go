@@ -39,7 +39,7 @@ type HubOptions struct {
 }
 
 // Hub holds every open room (one per topic), the UI's admin identity, the
-// subscribers and the seats' latest hook reports (docs/design.md §2–§4, §6). All of
+// subscribers (docs/design.md §2–§4, §6). All of
 // its methods are safe for concurrent use. It runs no goroutine of its own
 // besides the Subscriptions' pumps; Deliver runs in the caller's goroutine.
 type Hub struct {
@@ -61,18 +61,6 @@ type Hub struct {
 	// events fans every event out to the subscribers, must-deliver and in
 	// one order (room/pubsub).
 	events *pubsub.Broker[Event]
-
-	reportMu sync.Mutex
-	reports  map[reportKey]seatReport
-}
-
-// reportKey names one seat's report slot (Hub.Report).
-type reportKey struct{ topic, account, kind string }
-
-// seatReport is the latest hook body of one slot and when it arrived.
-type seatReport struct {
-	body json.RawMessage
-	at   time.Time
 }
 
 // roomState is one topic's room: roster, floor and order. Guarded by mu.
@@ -122,7 +110,6 @@ func NewHub(opts HubOptions) (*Hub, error) {
 		newID:    opts.NewID,
 		logger:   opts.Logger,
 		rooms:    make(map[string]*roomState),
-		reports:  make(map[reportKey]seatReport),
 	}
 	if h.now == nil {
 		h.now = time.Now
@@ -367,31 +354,23 @@ func (h *Hub) Connect() *Conn {
 	return &Conn{hub: h, origin: h.nextOrigin.Add(1)}
 }
 
-// Report stores body as the latest report of kind (ReportStatus or
-// ReportActivity) for the seat (topicID, accountID) and emits SeatReported
-// (docs/design.md §6 POST hooks, §11). event is the activity event name ("" for
-// status). It touches no roster, floor or log; the room need not be open.
-func (h *Hub) Report(topicID, accountID, kind, event string, body json.RawMessage) {
-	body = slices.Clone(body)
+// Report hands a POST hook of the seat (topicID, accountID) to the
+// terminals (Terminals.Reported, docs/design.md §6, §11): kind is
+// ReportStatus or ReportActivity, event the activity's hook event name (""
+// for status). It touches no roster, floor or log and keeps nothing itself.
+// Errors: ErrNoSeat when no seat of that topic and account runs (or its
+// kind sends no hooks, or there are no terminals), ErrClosed.
+func (h *Hub) Report(topicID, accountID, kind, event string, body json.RawMessage) error {
 	h.mu.Lock()
 	closed := h.closed
 	h.mu.Unlock()
 	if closed {
-		return
+		return ErrClosed
 	}
-	h.reportMu.Lock()
-	h.reports[reportKey{topicID, accountID, kind}] = seatReport{body: body, at: h.now()}
-	h.reportMu.Unlock()
-	h.emit(SeatReported{Topic: topicID, Account: accountID, Kind: kind, Event: event, Body: body})
-}
-
-// SeatReport returns the latest report of kind for (topicID, accountID) and
-// when it arrived; ok is false when none arrived in this run.
-func (h *Hub) SeatReport(topicID, accountID, kind string) (body json.RawMessage, at time.Time, ok bool) {
-	h.reportMu.Lock()
-	defer h.reportMu.Unlock()
-	rep, ok := h.reports[reportKey{topicID, accountID, kind}]
-	return slices.Clone(rep.body), rep.at, ok
+	if h.terms == nil || !h.terms.Reported(topicID, accountID, Report{Kind: kind, Event: event, Body: slices.Clone(body)}) {
+		return fmt.Errorf("hook for %s in %s: %w", accountID, topicID, ErrNoSeat)
+	}
+	return nil
 }
 
 // Close closes every room (their connections then get ErrClosed) and every

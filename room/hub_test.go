@@ -442,34 +442,40 @@ func TestAdmin(t *testing.T) {
 	}
 }
 
-// TestReports: POST hook bodies are kept per (topic, account, kind).
-func TestReports(t *testing.T) {
+// TestReportsGoToTheSeat: a hook report reaches the running seat of its
+// topic and account as sent (a copy); one for no running seat, or with no
+// terminals at all, is refused with ErrNoSeat and nothing is kept.
+func TestReportsGoToTheSeat(t *testing.T) {
 	t.Parallel()
-	h := newTestHub(t, nil, nil, testAccounts)
-	sub := h.Subscribe()
-	defer sub.Close()
+	terms := newFakeTerms("t/cc")
+	h := newTestHub(t, nil, terms, testAccounts)
 	body := json.RawMessage(`{"model":{"id":"opus"}}`)
-	h.Report("t", "cc", ReportStatus, "", body)
-	body[2] = 'X' // the hub keeps its own copy
-	h.Report("t", "cc", ReportActivity, "PreToolUse", json.RawMessage(`{"tool_name":"Bash"}`))
-	h.Report("t", "cc", ReportActivity, "Stop", json.RawMessage(`{}`))
-	got, at, ok := h.SeatReport("t", "cc", ReportStatus)
-	if !ok || string(got) != `{"model":{"id":"opus"}}` || !at.Equal(fixedNow()) {
-		t.Fatalf("status report %s at %v ok %v", got, at, ok)
+	if err := h.Report("t", "cc", ReportStatus, "", body); err != nil {
+		t.Fatal(err)
 	}
-	if got, _, _ := h.SeatReport("t", "cc", ReportActivity); string(got) != `{}` {
-		t.Fatalf("latest activity %s", got)
+	body[2] = 'X' // the seat got its own copy
+	if err := h.Report("t", "cc", ReportActivity, "PreToolUse", json.RawMessage(`{"tool_name":"Bash"}`)); err != nil {
+		t.Fatal(err)
 	}
-	if _, _, ok := h.SeatReport("t", "cx", ReportStatus); ok {
-		t.Fatal("report for a seat that never reported")
+	if r, ok := terms.lastReport("t", "cc", ReportStatus); !ok || string(r.Body) != `{"model":{"id":"opus"}}` {
+		t.Fatalf("status report %+v %v", r, ok)
 	}
-	ev := nextEvent[SeatReported](t, sub, nil)
-	if ev.Kind != ReportStatus || ev.Account != "cc" || ev.Topic != "t" || string(ev.Body) != `{"model":{"id":"opus"}}` {
-		t.Fatalf("event %+v", ev)
+	if r, ok := terms.lastReport("t", "cc", ReportActivity); !ok || r.Event != "PreToolUse" {
+		t.Fatalf("activity report %+v %v", r, ok)
 	}
-	ev = nextEvent[SeatReported](t, sub, nil)
-	if ev.Kind != ReportActivity || ev.Event != "PreToolUse" {
-		t.Fatalf("event %+v", ev)
+	if err := h.Report("t", "cx", ReportStatus, "", body); !errors.Is(err, ErrNoSeat) {
+		t.Fatalf("report for no running seat: %v", err)
+	}
+	if _, ok := terms.lastReport("t", "cx", ReportStatus); ok {
+		t.Fatal("a refused report was kept")
+	}
+	bare := newTestHub(t, nil, nil, testAccounts)
+	if err := bare.Report("t", "cc", ReportStatus, "", body); !errors.Is(err, ErrNoSeat) {
+		t.Fatalf("report without terminals: %v", err)
+	}
+	bare.Close()
+	if err := bare.Report("t", "cc", ReportStatus, "", body); !errors.Is(err, ErrClosed) {
+		t.Fatalf("report after close: %v", err)
 	}
 }
 

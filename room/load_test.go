@@ -212,8 +212,9 @@ func (tt *typistTerms) Enqueue(topic, account string, p room.Post) bool {
 	ty.Enqueue(p)
 	return true
 }
-func (tt *typistTerms) SidecarJoined(string, string) {}
-func (tt *typistTerms) SidecarReady(string, string)  {}
+func (tt *typistTerms) SidecarJoined(string, string)              {}
+func (tt *typistTerms) SidecarReady(string, string)               {}
+func (tt *typistTerms) Reported(string, string, room.Report) bool { return false }
 
 // kinds is room.Accounts: every load account is a Claude Code seat.
 type kinds struct{}

@@ -82,7 +82,8 @@ type ServerOptions struct {
 // Server is the loopback server sidecars and hooks talk to (docs/design.md §6, spec
 // «部屋プロトコル»): one listener on 127.0.0.1, GET /room upgrades to a
 // WebSocket carrying the room frames, POST /hooks/status/<topic>/<account>
-// and POST /hooks/activity/<event>/<topic>/<account> store seat reports.
+// and POST /hooks/activity/<event>/<topic>/<account> hand seat reports to
+// the hub (Hub.Report).
 // Every request must carry `Authorization: Bearer <Token()>`, a loopback Host
 // and no Origin.
 //
@@ -324,7 +325,11 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "hook body must be JSON", http.StatusBadRequest)
 		return
 	}
-	s.hub.Report(hook.Topic, hook.Account, hook.Kind, hook.Event, json.RawMessage(body))
+	if err := s.hub.Report(hook.Topic, hook.Account, hook.Kind, hook.Event, json.RawMessage(body)); err != nil {
+		// No running seat takes it: refused, nothing kept.
+		http.Error(w, "no running seat for this hook", http.StatusNotFound)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = io.WriteString(w, "{}")
 }

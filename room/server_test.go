@@ -391,10 +391,9 @@ func TestServerOversizeFrame(t *testing.T) {
 }
 
 func TestServerHooks(t *testing.T) {
-	h := newTestHub(t, nil, nil, testAccounts)
+	terms := newFakeTerms("t/cc", "a/b/acc%t")
+	h := newTestHub(t, nil, terms, testAccounts)
 	s := newTestServer(t, h, ServerOptions{MaxHookBytes: 64})
-	sub := h.Subscribe()
-	defer sub.Close()
 	do := func(method, path, body string, hdr http.Header) (int, string) {
 		t.Helper()
 		req, err := http.NewRequest(method, s.HooksURL()+path, strings.NewReader(body))
@@ -416,20 +415,15 @@ func TestServerHooks(t *testing.T) {
 	if code, body := do("POST", "/hooks/status/t/cc", status, bearer(s)); code != 200 || body != "{}" {
 		t.Fatalf("status hook: %d %q", code, body)
 	}
-	if got, _, ok := h.SeatReport("t", "cc", ReportStatus); !ok || string(got) != status {
-		t.Fatalf("stored %s %v", got, ok)
-	}
-	ev := nextEvent[SeatReported](t, sub, nil)
-	if ev.Topic != "t" || ev.Account != "cc" || ev.Kind != ReportStatus {
-		t.Fatalf("event %+v", ev)
+	if r, ok := terms.lastReport("t", "cc", ReportStatus); !ok || string(r.Body) != status {
+		t.Fatalf("the seat got %+v %v", r, ok)
 	}
 	// Percent-encoded segments are decoded.
-	if code, _ := do("POST", "/hooks/activity/Pre%20Tool/a%2Fb/acc%25t", `{"x":1}`, bearer(s)); code != 200 {
+	if code, _ := do("POST", "/hooks/activity/PreToolUse/a%2Fb/acc%25t", `{"x":1}`, bearer(s)); code != 200 {
 		t.Fatalf("activity hook: %d", code)
 	}
-	ev = nextEvent[SeatReported](t, sub, nil)
-	if ev.Topic != "a/b" || ev.Account != "acc%t" || ev.Event != "Pre Tool" || ev.Kind != ReportActivity {
-		t.Fatalf("event %+v", ev)
+	if r, ok := terms.lastReport("a/b", "acc%t", ReportActivity); !ok || r.Event != "PreToolUse" {
+		t.Fatalf("the seat got %+v %v", r, ok)
 	}
 	tests := []struct {
 		name, method, path, body string
@@ -446,6 +440,8 @@ func TestServerHooks(t *testing.T) {
 		{"empty segment", "POST", "/hooks/status//cc", status, bearer(s), 404},
 		{"unknown hook", "POST", "/hooks/limited/t/cc", status, bearer(s), 404},
 		{"activity without event", "POST", "/hooks/activity/t/cc", status, bearer(s), 404},
+		{"unregistered event", "POST", "/hooks/activity/Pre%20Tool/t/cc", status, bearer(s), 404},
+		{"no running seat", "POST", "/hooks/status/t/cx", status, bearer(s), 404},
 		{"not json", "POST", "/hooks/status/t/cc", "model=opus", bearer(s), 400},
 		{"oversize", "POST", "/hooks/status/t/cc", `{"pad":"` + strings.Repeat("x", 100) + `"}`, bearer(s), 413},
 		{"root", "GET", "/", "", bearer(s), 404},
@@ -457,8 +453,11 @@ func TestServerHooks(t *testing.T) {
 			}
 		})
 	}
-	if got, _, _ := h.SeatReport("t", "cc", ReportStatus); string(got) != status {
-		t.Fatalf("a refused hook changed the stored report: %s", got)
+	if r, _ := terms.lastReport("t", "cc", ReportStatus); string(r.Body) != status {
+		t.Fatalf("a refused hook reached the seat: %s", r.Body)
+	}
+	if _, ok := terms.lastReport("t", "cx", ReportStatus); ok {
+		t.Fatal("a hook for no running seat was kept")
 	}
 	http.DefaultClient.CloseIdleConnections()
 }

@@ -3,7 +3,7 @@ package room
 import "github.com/pullcept/pullcept/room/pubsub"
 
 // Subscription receives the Hub's events (PostDelivered, LogFailed,
-// RosterChanged, SeatReported) on C: must-deliver, in the one order every
+// RosterChanged) on C: must-deliver, in the one order every
 // subscriber sees, and bounded per subscriber — a subscriber that stops
 // reading is cut off (its C closes, Err reports pubsub.ErrOverflow) rather
 // than growing memory without end. See room/pubsub for the semantics.
@@ -18,8 +18,6 @@ func eventSize(e Event) int {
 		return overhead + len(e.Post.Content) + len(e.Post.Speaker) + len(e.Post.FullName) + 32*len(e.Post.To)
 	case RosterChanged:
 		return overhead + 96*len(e.Roster)
-	case SeatReported:
-		return overhead + len(e.Body)
 	}
 	return overhead
 }

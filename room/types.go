@@ -109,6 +109,20 @@ type Terminals interface {
 	// SidecarReady reports the sidecar's `ready` frame: its CLI has listed the
 	// tools, so typing may start (docs/design.md §7 "Startup race").
 	SidecarReady(topicID, accountID string)
+	// Reported hands the seat (topicID, accountID) a hook report its CLI
+	// sent (docs/design.md §6, §11). It reports false when no seat of that
+	// topic and account runs, or its kind sends no hooks: the room then
+	// refuses the hook and keeps nothing. It must not block long: the
+	// hook's CLI waits for the answer.
+	Reported(topicID, accountID string, r Report) bool
+}
+
+// Report is one POST hook a seat's CLI sent: Kind is ReportStatus or
+// ReportActivity, Event the activity's hook event name ("" for status),
+// Body the JSON as received (at most the server's MaxHookBytes).
+type Report struct {
+	Kind, Event string
+	Body        json.RawMessage
 }
 
 // Accounts tells the room the kind of an account id named in hello, which
@@ -156,18 +170,6 @@ type RosterChanged struct {
 	Roster []Member
 }
 
-// SeatReported: a POST hook arrived for (Topic, Account). Kind is "status" or
-// "activity"; Event is the activity event name ("" for status). Body is the
-// JSON as received (stored per seat, see Hub.SeatReport).
-type SeatReported struct {
-	Topic   string
-	Account string
-	Kind    string
-	Event   string
-	Body    json.RawMessage
-}
-
 func (PostDelivered) event() {}
 func (LogFailed) event()     {}
 func (RosterChanged) event() {}
-func (SeatReported) event()  {}

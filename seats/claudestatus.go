@@ -1,6 +1,9 @@
 package seats
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
 
 // ClaudeStatus is what the participant panel and the status-line footer
 // read from Claude Code's status line JSON (docs/clis.md §2.9): the model,
@@ -15,6 +18,10 @@ type ClaudeStatus struct {
 	Context   *float64
 	FiveHour  *float64
 	Weekly    *float64
+	// FiveHourResets and WeeklyResets are when the two windows start over
+	// (rate_limits.*.resets_at, Unix seconds); zero when not sent.
+	FiveHourResets time.Time
+	WeeklyResets   time.Time
 }
 
 // Model is the model's display name, else its id.
@@ -39,13 +46,16 @@ func ParseClaudeStatus(body []byte) (ClaudeStatus, bool) {
 	}
 	model, effort := top.object("model"), top.object("effort")
 	limits := top.object("rate_limits")
+	five, week := limits.object("five_hour"), limits.object("seven_day")
 	return ClaudeStatus{
-		ModelName: model.str("display_name"),
-		ModelID:   model.str("id"),
-		Effort:    effort.str("level"),
-		Context:   top.object("context_window").percent("used_percentage"),
-		FiveHour:  limits.object("five_hour").percent("used_percentage"),
-		Weekly:    limits.object("seven_day").percent("used_percentage"),
+		ModelName:      model.str("display_name"),
+		ModelID:        model.str("id"),
+		Effort:         effort.str("level"),
+		Context:        top.object("context_window").percent("used_percentage"),
+		FiveHour:       five.percent("used_percentage"),
+		Weekly:         week.percent("used_percentage"),
+		FiveHourResets: five.epoch("resets_at"),
+		WeeklyResets:   week.epoch("resets_at"),
 	}, true
 }
 
@@ -68,6 +78,17 @@ func (o jsonObject) str(key string) string {
 		return v
 	}
 	return ""
+}
+
+// epoch is the Unix time in seconds at key; zero when absent, not a
+// number, or outside the years 2001–2199 (a value in milliseconds, or a
+// garbage one, is no reset time).
+func (o jsonObject) epoch(key string) time.Time {
+	p := o.percent(key)
+	if p == nil || *p < 1e9 || *p > 7e9 {
+		return time.Time{}
+	}
+	return time.Unix(int64(*p), 0)
 }
 
 // percent is the number at key, nil when absent or not a number.

@@ -1,6 +1,9 @@
 package seats
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestParseClaudeStatus reads the fields the panel shows from a status line
 // JSON as Claude Code 2.1.328 sends it; absent percentages stay unknown.
@@ -29,6 +32,11 @@ func TestParseClaudeStatus(t *testing.T) {
 	}
 	if _, ok := ParseClaudeStatus([]byte("not json")); ok {
 		t.Fatal("non-JSON status parsed")
+	}
+	// Reset times are Unix seconds; a value in milliseconds is no time.
+	st, _ = ParseClaudeStatus([]byte(`{"rate_limits":{"five_hour":{"used_percentage":1,"resets_at":1796100000},"seven_day":{"resets_at":1796100000000}}}`))
+	if !st.FiveHourResets.Equal(time.Unix(1796100000, 0)) || !st.WeeklyResets.IsZero() {
+		t.Fatalf("resets = %v, %v", st.FiveHourResets, st.WeeklyResets)
 	}
 	// A field of an unexpected type is unknown; the others still count.
 	st, ok = ParseClaudeStatus([]byte(`{"model":{"display_name":"Opus 4","id":7},"effort":"high",

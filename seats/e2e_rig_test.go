@@ -276,13 +276,14 @@ func (r *rig) waitPost(what string, match func(room.Post) bool) room.Post {
 	return p
 }
 
-// waitHook waits for an activity hook event of a Claude seat (docs/design.md
-// §11).
-func (r *rig) waitHook(id, event string, after int) {
+// waitStop waits until a Claude seat reported the end of a turn (its Stop
+// hook, docs/design.md §11) later than after: its activity is idle since
+// then.
+func (r *rig) waitStop(id string, after time.Time) {
 	r.t.Helper()
-	r.room.waitForAfter(r.t, id+" "+event+" hook", after, func(e room.Event) bool {
-		rep, ok := e.(room.SeatReported)
-		return ok && rep.Account == id && rep.Kind == room.ReportActivity && rep.Event == event
+	testkit.Eventually(r.t, id+"'s Stop hook", func() bool {
+		a := r.seatInfo(id).Activity
+		return a.Kind == seats.ActivityIdle && a.Since.After(after)
 	})
 }
 
@@ -493,26 +494,14 @@ func newWatch[E any](c <-chan E) *watch[E] {
 // wait blocks until the channel closed and everything was drained.
 func (w *watch[E]) wait() { <-w.done }
 
-func (w *watch[E]) all() []E {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return slices.Clone(w.events)
-}
-
 // waitFor returns the first event that match accepts, failing t after
 // e2eWait.
 func (w *watch[E]) waitFor(t *testing.T, what string, match func(E) bool) E {
 	t.Helper()
-	return w.waitForAfter(t, what, 0, match)
-}
-
-// waitForAfter is waitFor over the events from index after on.
-func (w *watch[E]) waitForAfter(t *testing.T, what string, after int, match func(E) bool) E {
-	t.Helper()
 	deadline := time.After(e2eWait)
 	for {
 		w.mu.Lock()
-		for _, e := range w.events[min(after, len(w.events)):] {
+		for _, e := range w.events {
 			if match(e) {
 				w.mu.Unlock()
 				return e

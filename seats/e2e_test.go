@@ -118,7 +118,7 @@ func TestE2EClaudeRoundTrip(t *testing.T) {
 
 	// Never back into Ada. Fence: a second post makes Ada's CLI send its
 	// whole conversation again, so anything typed into it since is there.
-	r.waitHook(ada.ID, "Stop", 0)
+	r.waitStop(ada.ID, time.Time{})
 	bye := r.post("thanks @Ada")
 	second := r.waitPost("Ada's second reply", func(p room.Post) bool { return p.Account == ada.ID && p.MessageID != reply.MessageID })
 	if second.Content != "reply to: thanks" {
@@ -184,7 +184,7 @@ func claudeFirstTurn(t *testing.T, r *rig, ada config.Account) (seats.StartResul
 	r.waitReady(ada.ID, s)
 	hello := r.post("hello @Ada")
 	r.waitPost("Ada's reply", func(p room.Post) bool { return p.Account == ada.ID })
-	r.waitHook(ada.ID, "Stop", 0)
+	r.waitStop(ada.ID, time.Time{})
 	return first, hello
 }
 
@@ -244,7 +244,7 @@ func claudeResumes(t *testing.T, r *rig, ada config.Account, session string, hel
 	if got := sayCalls(exs); len(got) != 1 || got[0].Content != reply.Content {
 		t.Errorf("say_to_room calls after the resume = %+v, want one with %q", got, reply.Content)
 	}
-	r.waitHook(ada.ID, "Stop", r.stopHooks(ada.ID))
+	r.waitStop(ada.ID, r.lastStop(ada.ID))
 }
 
 // claudeStartsFreshDropping starts Ada with her transcript gone: a fresh
@@ -278,16 +278,13 @@ func (r *rig) seatInfo(id string) seats.SeatInfo {
 	return seats.SeatInfo{}
 }
 
-// stopHooks is the index after the last Stop hook event of account id, so
-// a later wait sees only newer ones.
-func (r *rig) stopHooks(id string) int {
-	after := 0
-	for i, e := range r.room.all() {
-		if rep, ok := e.(room.SeatReported); ok && rep.Account == id && rep.Event == "Stop" {
-			after = i + 1
-		}
+// lastStop is when account id's seat last reported a turn's end, while it
+// is idle (zero otherwise), so a later waitStop sees only a newer one.
+func (r *rig) lastStop(id string) time.Time {
+	if a := r.seatInfo(id).Activity; a.Kind == seats.ActivityIdle {
+		return a.Since
 	}
-	return after
+	return time.Time{}
 }
 
 // TestE2EFloorTwoClaudeSeats is acceptance 3: two real Claude Code seats

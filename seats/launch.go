@@ -113,11 +113,8 @@ const (
 )
 
 // HookEvents are the Claude Code events posted to /hooks/activity
-// (docs/design.md §11).
-var HookEvents = []string{
-	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-	"SubagentStart", "SubagentStop", "Stop", "UserPromptSubmit",
-}
+// (docs/design.md §11); the room refuses any other (room.HookEvents).
+var HookEvents = room.HookEvents
 
 // RoomPrompt is the sentence a fresh Claude seat gets with
 // --append-system-prompt (docs/design.md §9, «席は部屋の道具の名を起動時に受け取る»):

@@ -133,6 +133,15 @@ type SeatInfo struct {
 	// Err is why the seat ended when the user did not ask (a wait error, or
 	// ErrKilled for a signal); nil for a plain exit code.
 	Err error
+	// SessionID is the CLI's conversation id ("" while a fresh Codex seat
+	// has none yet).
+	SessionID string
+	// Activity and Usage are the CLI's last reports (report.go); they
+	// outlive the exit as the last known.
+	Activity Activity
+	Usage    Usage
+	// Typing is the seat's typing queue: posts held and why.
+	Typing TypistState
 }
 
 // Shown is the stage a person sees in the participant panel. A generic
@@ -217,6 +226,10 @@ type Seat struct {
 	requested bool
 	exitCode  int
 	err       error
+	activity  Activity // the CLI's last reported activity (report.go)
+	usage     Usage    // its last reported usage
+
+	updated func() // emits SeatUpdated (set before the seat is listed)
 }
 
 // NewManager returns a Manager with no seats. Call SetRoom before Start.
@@ -421,9 +434,10 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	// Posts go in bracketed-paste markers when the CLI asked for them
 	// (TypistOptions.BracketedPaste). s.screen is set below, before the
 	// seat is listed, and posts reach the typist only once it is listed.
+	s.updated = func() { m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account}) }
 	s.typist = NewTypist(proc, TypistOptions{BracketedPaste: func() bool {
 		return s.screen != nil && s.screen.BracketedPaste()
-	}})
+	}, OnChange: s.updated})
 	screen, err := NewScreen(orDefault(cols, defaultCols), orDefault(rows, defaultRows), s.typist.Reply)
 	if err != nil {
 		s.abandon()
@@ -855,10 +869,13 @@ func (s *Seat) State() State {
 
 func (s *Seat) info() SeatInfo {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return SeatInfo{Topic: s.Topic, Account: s.Account, Kind: s.kind, State: s.state, Pid: s.proc.Pid(),
+	in := SeatInfo{Topic: s.Topic, Account: s.Account, Kind: s.kind, State: s.state, Pid: s.proc.Pid(),
 		Started: s.started, Argv: s.launch.Argv, Dir: s.launch.Dir, ExitCode: s.exitCode,
-		Requested: s.requested, Err: s.err}
+		Requested: s.requested, Err: s.err, SessionID: s.launch.SessionID,
+		Activity: s.activity, Usage: s.usage}
+	s.mu.Unlock()
+	in.Typing = s.typist.State() // the Typist's lock is a leaf: taken after s.mu is free
+	return in
 }
 
 // Screen is the seat's terminal emulator.
@@ -881,6 +898,9 @@ func (s *Seat) Input(b []byte) error {
 		return ErrNoSeat
 	}
 	s.typist.Human(b)
+	if s.humanAnswered(b, time.Now()) && s.updated != nil {
+		s.updated()
+	}
 	return nil
 }
 

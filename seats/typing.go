@@ -58,6 +58,12 @@ type TypistOptions struct {
 	Clock    Clock          // nil: real time
 	Location *time.Location // the tag's "at" zone; nil: time.Local
 	Ready    bool           // start ready (no sidecar to wait for)
+	// OnChange is called when what State reports may have changed: posts
+	// queued or typed, a hold set or released, the human's unsent text
+	// appearing or gone, the seat becoming ready. It is called without the
+	// Typist's lock, from the caller's goroutine or the writer's, and must
+	// not block (the Manager publishes an event). Nil: not called.
+	OnChange func()
 	// BracketedPaste reports, when a post is about to be typed, whether
 	// the program in the terminal enabled bracketed paste (xterm ?2004;
 	// Screen tracks it). Then the post's text goes between the paste
@@ -113,10 +119,11 @@ type TypistState struct {
 // ones. The app's own "\r" also submits whatever the human typed during the
 // gap, so after it the line is empty.
 type Typist struct {
-	w     io.Writer
-	clock Clock
-	loc   *time.Location
-	paste func() bool // TypistOptions.BracketedPaste
+	w      io.Writer
+	clock  Clock
+	loc    *time.Location
+	paste  func() bool // TypistOptions.BracketedPaste
+	change func()      // TypistOptions.OnChange
 
 	mu      sync.Mutex
 	input   [][]byte // keys and replies not written yet
@@ -129,6 +136,7 @@ type Typist struct {
 	waiting bool // the writer is blocked in its select (see quiet)
 	stopped bool // the writer goroutine has ended (Close or a write error)
 	err     error
+	seen    stateSig // what OnChange last reported
 
 	wake chan struct{} // capacity 1: new work or a state change
 	quit chan struct{} // closed by Close
@@ -146,15 +154,16 @@ func NewTypist(w io.Writer, o TypistOptions) *Typist {
 		o.Location = time.Local
 	}
 	t := &Typist{
-		w:     w,
-		clock: o.Clock,
-		loc:   o.Location,
-		ready: o.Ready,
-		paste: o.BracketedPaste,
-		holds: map[string]bool{},
-		wake:  make(chan struct{}, 1),
-		quit:  make(chan struct{}),
-		done:  make(chan struct{}),
+		w:      w,
+		clock:  o.Clock,
+		loc:    o.Location,
+		ready:  o.Ready,
+		paste:  o.BracketedPaste,
+		change: o.OnChange,
+		holds:  map[string]bool{},
+		wake:   make(chan struct{}, 1),
+		quit:   make(chan struct{}),
+		done:   make(chan struct{}),
 	}
 	go t.run()
 	return t
@@ -170,6 +179,7 @@ func (t *Typist) Enqueue(p room.Post) {
 	}
 	t.mu.Unlock()
 	t.poke()
+	t.changed()
 }
 
 // Human queues the bytes of keys the human typed into the pane. They are
@@ -202,6 +212,7 @@ func (t *Typist) Ready() {
 	t.ready = true
 	t.mu.Unlock()
 	t.poke()
+	t.changed()
 }
 
 // Joined reports that the seat's sidecar said hello; if Ready does not
@@ -214,14 +225,16 @@ func (t *Typist) Joined() {
 	t.poke()
 }
 
-// Hold holds room typing for reason (e.g. a permission prompt reported by
-// hooks, docs/design.md §5) until Release(reason). Nothing calls it yet:
-// it is kept, tested, for the permission hold the hooks will drive. Reasons
-// are a set: holding one twice needs one Release.
+// Hold holds room typing for reason (a permission dialog reported by the
+// seat's hooks, docs/design.md §5) until Release(reason): no post's text is
+// written, and a post already written does not get its "\r" — typed into a
+// dialog it would answer it. Reasons are a set: holding one twice needs one
+// Release.
 func (t *Typist) Hold(reason string) {
 	t.mu.Lock()
 	t.holds[reason] = true
 	t.mu.Unlock()
+	t.changed()
 }
 
 // Release drops a Hold reason; held posts are typed once no reason is left.
@@ -230,6 +243,29 @@ func (t *Typist) Release(reason string) {
 	delete(t.holds, reason)
 	t.mu.Unlock()
 	t.poke()
+	t.changed()
+}
+
+// stateSig is the part of State the UI shows; OnChange fires when it moves.
+type stateSig struct {
+	ready, unsent bool
+	holds, queued int
+}
+
+// changed calls OnChange when the state the UI shows moved since the last
+// call. Called without t.mu.
+func (t *Typist) changed() {
+	if t.change == nil {
+		return
+	}
+	t.mu.Lock()
+	sig := stateSig{ready: t.ready, unsent: !t.unsent.Empty(), holds: len(t.holds), queued: len(t.posts)}
+	moved := sig != t.seen
+	t.seen = sig
+	t.mu.Unlock()
+	if moved {
+		t.change()
+	}
 }
 
 // State reports the queue for the UI.
@@ -317,13 +353,16 @@ func (w *writerState) writeInput() bool {
 			return false
 		}
 		w.lastWrite = t.clock.Now()
+		t.changed()
 	}
 }
 
 // writeEnter writes a post's "\r" once its gap is over. It also submits
 // whatever the human typed during the gap, so the line is empty after it.
+// While a Hold reason is set the "\r" waits for its Release: a dialog that
+// opened during the gap would take it as its answer.
 func (w *writerState) writeEnter() bool {
-	if !w.enterDue {
+	if !w.enterDue || w.t.held() {
 		return true
 	}
 	w.enterDue = false
@@ -332,6 +371,7 @@ func (w *writerState) writeEnter() bool {
 		return false
 	}
 	w.lastWrite = t.clock.Now()
+	t.changed()
 	return true
 }
 
@@ -371,6 +411,7 @@ func (w *writerState) typePost() bool {
 		return false
 	}
 	w.gap = t.clock.After(typingGap)
+	t.changed()
 	return true
 }
 
@@ -390,6 +431,7 @@ func (w *writerState) wait() bool {
 		t.mu.Lock()
 		t.ready = true
 		t.mu.Unlock()
+		t.changed()
 	case <-t.quit:
 		t.stop(nil)
 		return false
@@ -414,6 +456,13 @@ func (t *Typist) nextInput() ([]byte, bool) {
 	t.input[0] = nil
 	t.input = t.input[1:]
 	return b, true
+}
+
+// held reports whether a Hold reason is set.
+func (t *Typist) held() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.holds) > 0
 }
 
 // postDue reports whether the head post may be typed: nothing holds it.

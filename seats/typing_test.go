@@ -498,3 +498,51 @@ func BenchmarkTypingLatency8Seats(b *testing.B) {
 	}
 	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N*seats), "ns/post")
 }
+
+// TestTypistHoldDefersEnter: a hold set between a post's text and its "\r"
+// (a permission dialog opened meanwhile) keeps the "\r" until the release:
+// typed into the dialog it would answer it.
+func TestTypistHoldDefersEnter(t *testing.T) {
+	t.Parallel()
+	ty, w, c := newTestTypist(t, true)
+	ty.Enqueue(testPost("m1", "one"))
+	w.waitN(t, 1)
+	c.waitArmed(t, typingGap)
+	ty.Hold(holdPermission)
+	c.Advance(typingGap)
+	if got := datas(settle(t, ty, w)); len(got) != 1 {
+		t.Fatalf("writes while held after the gap: %q, want only the text", got)
+	}
+	ty.Release(holdPermission)
+	if ws := w.waitN(t, 2); ws[1].data != "\r" {
+		t.Fatalf("writes after the release: %q", datas(ws))
+	}
+}
+
+// TestTypistOnChange: OnChange fires when what the UI shows moves (a post
+// queued, a hold, the post typed), not on every key.
+func TestTypistOnChange(t *testing.T) {
+	t.Parallel()
+	c := newFakeClock()
+	w := newRecWriter(c)
+	var n atomic.Int32
+	ty := NewTypist(w, TypistOptions{Clock: c, Ready: true, OnChange: func() { n.Add(1) }})
+	t.Cleanup(func() { _ = ty.Close() })
+	ty.Hold(holdPermission)
+	ty.Enqueue(testPost("m1", "one"))
+	settle(t, ty, w)
+	if got := n.Load(); got != 2 {
+		t.Fatalf("OnChange after a hold and a queued post = %d, want 2", got)
+	}
+	ty.Hold(holdPermission) // no change
+	ty.Human([]byte("\x1b[A"))
+	settle(t, ty, w)
+	if got := n.Load(); got != 2 {
+		t.Fatalf("OnChange after nothing the UI shows moved = %d, want 2", got)
+	}
+	ty.Release(holdPermission)
+	c.waitArmed(t, typingGap)
+	c.Advance(typingGap)
+	w.waitN(t, 2)
+	testkit.Eventually(t, "OnChange for the release and the typed post", func() bool { return n.Load() >= 4 })
+}

@@ -57,8 +57,10 @@ type gateTerminals struct {
 	hold chan struct{} // nil: do not wait
 }
 
-func (g *gateTerminals) Enqueue(string, string, room.Post) bool { return false }
-func (g *gateTerminals) SidecarJoined(string, string)           {}
+func (g *gateTerminals) Enqueue(string, string, room.Post) bool    { return false }
+func (g *gateTerminals) SidecarJoined(string, string)              {}
+func (g *gateTerminals) Reported(string, string, room.Report) bool { return false }
+
 func (g *gateTerminals) SidecarReady(topic, account string) {
 	g.mu.Lock()
 	hold := g.hold

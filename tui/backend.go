@@ -111,9 +111,62 @@ type SeatInfo struct {
 	FiveHour *float64
 	Weekly   *float64
 	Context  *float64
+	// FiveHourResets and WeeklyResets are when the plan's windows start
+	// over (zero: unknown); UsageAt is when the usage figures arrived (zero:
+	// none yet). After the seat's exit they are the last known.
+	FiveHourResets time.Time
+	WeeklyResets   time.Time
+	UsageAt        time.Time
 	// Err is the reason of a failed launch or of an unrequested exit.
 	Err string
+	// Activity is what the seat's CLI last reported doing.
+	Activity Activity
+	// SessionID is the CLI's conversation id ("" while it has none).
+	SessionID string
+	// Command is the line the seat runs (no env values, no token), Dir its
+	// working directory, Started when it started.
+	Command string
+	Dir     string
+	Started time.Time
+	// Held counts room posts waiting to be typed into the seat; HeldFor says
+	// why (the first reason that applies).
+	Held    int
+	HeldFor HoldReason
 }
+
+// ActivityKind is the stage of a seat's turn as its CLI reports it.
+type ActivityKind int
+
+// Activity kinds (spec «走っているアカウントが何をしているか»): Unknown
+// until the CLI reported anything.
+const (
+	ActivityUnknown ActivityKind = iota
+	ActivityThinking
+	ActivityTool
+	ActivityPermission
+	ActivityIdle
+)
+
+// Activity is a seat's last reported activity: Tool names the tool running
+// or waiting for permission, Subagents counts running subagents, Since is
+// when Kind began (for idle: when the turn ended).
+type Activity struct {
+	Kind      ActivityKind
+	Tool      string
+	Subagents int
+	Since     time.Time
+}
+
+// HoldReason is why room posts wait before a seat's terminal.
+type HoldReason int
+
+// Hold reasons, in the order they are checked.
+const (
+	HoldNone       HoldReason = iota
+	HoldNotReady              // its sidecar has not listed the room tools yet
+	HoldPermission            // its CLI waits for a permission answer
+	HoldUnsent                // the human has unsent text in its terminal
+)
 
 // SeatStart is what StartSeat reports about a launch: whether the seat
 // resumed a recorded session, and a resume record it had to drop (its id),
@@ -210,7 +263,7 @@ type AccountStore interface {
 }
 
 // Event is what NextEvents carries: PostDelivered, LogFailed,
-// RosterChanged, SeatReported (the room's), SeatChanged (a seat's life),
+// RosterChanged (the room's), SeatChanged (a seat's life), SeatUpdated,
 // LinesSkipped, Notice (the app's), and Resynced.
 type Event interface{ event() }
 
@@ -236,9 +289,9 @@ type RosterChanged struct {
 	Roster []room.Member
 }
 
-// SeatReported: a seat of (Topic, Account) reported its status or activity
-// through a hook; its SeatInfo may have changed.
-type SeatReported struct {
+// SeatUpdated: a seat of (Topic, Account) reported its activity or usage,
+// or its held posts changed; its SeatInfo, read again, says how.
+type SeatUpdated struct {
 	Topic   string
 	Account string
 }
@@ -278,7 +331,7 @@ type Resynced struct{}
 func (PostDelivered) event() {}
 func (LogFailed) event()     {}
 func (RosterChanged) event() {}
-func (SeatReported) event()  {}
+func (SeatUpdated) event()   {}
 func (SeatChanged) event()   {}
 func (LinesSkipped) event()  {}
 func (Notice) event()        {}

@@ -34,7 +34,7 @@ func (m *Model) onEvent(ev Event) []tea.Cmd {
 		m.setStatus(stError, tr.t(mStLogFailed, m.topics.nameOf(&m.env, ev.Topic), ev.Err))
 	case RosterChanged:
 		m.onRosterChanged(ev)
-	case SeatReported:
+	case SeatUpdated:
 		if ev.Topic == m.topics.open {
 			return []tea.Cmd{m.seatsCmd()}
 		}

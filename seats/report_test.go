@@ -1,0 +1,202 @@
+package seats
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/testkit"
+)
+
+// TestApplyHook: each hook event moves the activity as the panel tells it;
+// a body that is not JSON, or names another event than its path, moves
+// nothing; tool names are cut and stripped of control characters.
+func TestApplyHook(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	body := func(event, tool string) []byte {
+		b, _ := json.Marshal(map[string]string{"hook_event_name": event, "tool_name": tool, "tool_input": "never read"})
+		return b
+	}
+	cur := Activity{}
+	steps := []struct {
+		event, tool  string
+		want         Activity
+		hold, clear_ bool
+	}{
+		{hookUserPromptSubmit, "", Activity{Kind: ActivityThinking, Since: at(0)}, false, true},
+		{hookPreToolUse, "Bash", Activity{Kind: ActivityTool, Tool: "Bash", Since: at(1)}, false, false},
+		{hookPermissionRequest, "Bash", Activity{Kind: ActivityPermission, Tool: "Bash", Since: at(2)}, true, false},
+		{hookPostToolUse, "Bash", Activity{Kind: ActivityThinking, Since: at(3)}, false, true},
+		{hookSubagentStart, "", Activity{Kind: ActivityThinking, Subagents: 1, Since: at(3)}, false, false},
+		{hookSubagentStart, "", Activity{Kind: ActivityThinking, Subagents: 2, Since: at(3)}, false, false},
+		{hookPreToolUse, "mcp__s__read", Activity{Kind: ActivityTool, Tool: "mcp__s__read", Subagents: 2, Since: at(6)}, false, false},
+		{hookPostToolUseFailure, "mcp__s__read", Activity{Kind: ActivityThinking, Subagents: 2, Since: at(7)}, false, true},
+		{hookSubagentStop, "", Activity{Kind: ActivityThinking, Subagents: 1, Since: at(7)}, false, false},
+		{hookStop, "", Activity{Kind: ActivityIdle, Since: at(9)}, false, true},
+	}
+	for i, s := range steps {
+		step := applyHook(cur, s.event, body(s.event, s.tool), at(i))
+		if step.next != s.want || step.hold != s.hold || step.clear != s.clear_ {
+			t.Fatalf("step %d %s: %+v hold %v clear %v, want %+v hold %v clear %v",
+				i, s.event, step.next, step.hold, step.clear, s.want, s.hold, s.clear_)
+		}
+		cur = step.next
+	}
+	for _, bad := range []struct{ event, body string }{
+		{hookStop, "not json"},
+		{hookStop, `{"hook_event_name":"PreToolUse","tool_name":"Bash"}`},
+		{"Unregistered", `{"hook_event_name":"Unregistered"}`},
+	} {
+		if step := applyHook(cur, bad.event, []byte(bad.body), at(20)); step.changed || step.next != cur || step.hold || step.clear {
+			t.Errorf("%s %q moved the activity: %+v", bad.event, bad.body, step)
+		}
+	}
+	step := applyHook(cur, hookPreToolUse, body(hookPreToolUse, "Ba\x1b[31msh\n"+strings.Repeat("x", 200)), at(30))
+	if tool := step.next.Tool; strings.ContainsAny(tool, "\x1b\n") || len([]rune(tool)) != maxToolName+1 || !strings.HasPrefix(tool, "Ba[31msh") {
+		t.Fatalf("tool name kept as %q", tool)
+	}
+}
+
+// TestAnswersDialog: a lone Enter, Esc, digit, y or n answers; text and
+// sequences do not.
+func TestAnswersDialog(t *testing.T) {
+	t.Parallel()
+	for _, k := range []string{"\r", "\x1b", "1", "3", "y", "N"} {
+		if !answersDialog([]byte(k)) {
+			t.Errorf("%q does not answer the dialog", k)
+		}
+	}
+	for _, k := range []string{"", "a", "yes", "\x1b[A", "\x03", " "} {
+		if answersDialog([]byte(k)) {
+			t.Errorf("%q answers the dialog", k)
+		}
+	}
+}
+
+// procBuffer is a Proc that keeps what is written to it.
+type procBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (p *procBuffer) Read([]byte) (int, error) { select {} }
+func (p *procBuffer) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.buf.Write(b)
+}
+func (p *procBuffer) String() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.buf.String()
+}
+func (p *procBuffer) Resize(int, int) error { return nil }
+func (p *procBuffer) Wait() (int, error)    { select {} }
+func (p *procBuffer) Kill() error           { return nil }
+func (p *procBuffer) Close() error          { return nil }
+func (p *procBuffer) Pid() int              { return 4242 }
+
+// reportRig is a Manager with one running seat of kind, whose PTY is a
+// procBuffer; its events are logged.
+func reportRig(t *testing.T, kind config.Kind) (*Manager, *Seat, *procBuffer, *eventLog) {
+	t.Helper()
+	m, err := NewManager(ManagerOptions{Sessions: nopSessions{}, Accounts: func(string) (config.Account, bool) { return config.Account{}, false },
+		PullceptPath: "/bin/pullcept"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := newEventLog(m)
+	proc := &procBuffer{}
+	s := &Seat{Topic: "t", Account: "cc", kind: kind, proc: proc, state: StateRunning,
+		done: make(chan struct{}), pumped: make(chan struct{})}
+	s.updated = func() { m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account}) }
+	s.typist = NewTypist(proc, TypistOptions{Ready: true, OnChange: s.updated})
+	m.mu.Lock()
+	m.seats[seatKey{"t", "cc"}] = s
+	m.mu.Unlock()
+	t.Cleanup(func() {
+		_ = s.typist.Close()
+		m.events.Close()
+	})
+	return m, s, proc, events
+}
+
+// nopSessions is a SessionBook with nothing recorded.
+type nopSessions struct{}
+
+func (nopSessions) Session(string, string) (string, bool)              { return "", false }
+func (nopSessions) RecordSession(string, string, string) error         { return nil }
+func (nopSessions) DropSessionIf(string, string, string) (bool, error) { return false, nil }
+func (nopSessions) EnsureTopic(string) error                           { return nil }
+func (nopSessions) HasPosts(string) (bool, error)                      { return false, nil }
+
+func hookReport(event, tool string) room.Report {
+	b, _ := json.Marshal(map[string]string{"hook_event_name": event, "tool_name": tool})
+	return room.Report{Kind: room.ReportActivity, Event: event, Body: b}
+}
+
+// TestReportedHoldsPostsDuringPermission: while the seat's CLI waits for a
+// permission answer, a room post is not typed; the human's answer in the
+// pane releases it and the post is typed then. The seat's info shows the
+// activity and the held post meanwhile.
+func TestReportedHoldsPostsDuringPermission(t *testing.T) {
+	m, s, proc, events := reportRig(t, config.KindClaudeCode)
+	if !m.Reported("t", "cc", hookReport(hookPermissionRequest, "Bash")) {
+		t.Fatal("a running Claude seat refused its hook")
+	}
+	events.wait(t, "SeatUpdated", func(e Event) bool { _, ok := e.(SeatUpdated); return ok })
+	m.Enqueue("t", "cc", room.Post{MessageID: "m1", Role: room.RoleAdmin, Speaker: "Alice", Content: "hi", TS: "2026-12-01T09:00:00.000Z"})
+	testkit.Eventually(t, "the post held, shown in the seat's info", func() bool {
+		in := s.info()
+		return in.Activity.Kind == ActivityPermission && in.Activity.Tool == "Bash" && in.Typing.Queued == 1 && len(in.Typing.Holds) == 1
+	})
+	if strings.Contains(proc.String(), "[pullcept]") {
+		t.Fatal("a post was typed into the permission dialog")
+	}
+	if err := s.Input([]byte("\r")); err != nil { // the human answers in the pane
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, "the held post typed after the answer", func() bool {
+		return strings.Contains(proc.String(), `"message_id":"m1"`) && strings.HasSuffix(proc.String(), "\r")
+	})
+	if a := s.info().Activity; a.Kind != ActivityThinking {
+		t.Fatalf("activity after the answer = %+v, want thinking", a)
+	}
+}
+
+// TestReportedRefusals: hooks for no seat, an exited seat, or a kind that
+// sends no hooks are refused; a status report stores the usage.
+func TestReportedRefusals(t *testing.T) {
+	m, s, _, _ := reportRig(t, config.KindClaudeCode)
+	if m.Reported("t", "nobody", hookReport(hookStop, "")) || m.Reported("other", "cc", hookReport(hookStop, "")) {
+		t.Fatal("a hook for no seat was taken")
+	}
+	status := `{"model":{"display_name":"Opus 5"},"rate_limits":{"five_hour":{"used_percentage":40,"resets_at":1796100000}}}`
+	if !m.Reported("t", "cc", room.Report{Kind: room.ReportStatus, Body: json.RawMessage(status)}) {
+		t.Fatal("the status report was refused")
+	}
+	u := s.info().Usage
+	if u.Model != "Opus 5" || u.FiveHour == nil || *u.FiveHour != 40 || !u.FiveHourResets.Equal(time.Unix(1796100000, 0)) || u.At.IsZero() {
+		t.Fatalf("usage = %+v", u)
+	}
+	s.mu.Lock()
+	s.state = StateExited
+	s.mu.Unlock()
+	if m.Reported("t", "cc", hookReport(hookStop, "")) {
+		t.Fatal("a hook for an exited seat was taken")
+	}
+	if got := s.info().Usage; got.Model != "Opus 5" {
+		t.Fatalf("the last known usage did not outlive the exit: %+v", got)
+	}
+	cli, _, _, _ := reportRig(t, config.KindCLI)
+	if cli.Reported("t", "cc", hookReport(hookStop, "")) {
+		t.Fatal("a generic CLI seat took a Claude hook")
+	}
+}
