@@ -139,6 +139,32 @@ func (c *Conn) History(before string, limit int) ([]Post, bool, error) {
 	return c.hub.history(r.topic, r, before, limit)
 }
 
+// Usage is this connection's own seat's usage (docs/design.md §6 usage:
+// the frame names no seat; the room looks up the connection's room and the
+// account its hello named, so no other seat's figures can be read). ok is
+// false when nothing was reported yet. Errors: ErrNoRoom (no seat),
+// ErrNoAccount (a hello without an account).
+func (c *Conn) Usage() (SeatUsage, bool, error) {
+	r, err := c.seated()
+	if err != nil {
+		return SeatUsage{}, false, err
+	}
+	r.mu.Lock()
+	var account string
+	if m := r.member(c.origin); m != nil {
+		account = m.hello.AccountID
+	}
+	r.mu.Unlock()
+	if account == "" {
+		return SeatUsage{}, false, ErrNoAccount
+	}
+	if c.hub.terms == nil {
+		return SeatUsage{}, false, nil
+	}
+	u, ok := c.hub.terms.Usage(r.topic, account)
+	return u, ok, nil
+}
+
 // Ready passes the sidecar's ready frame on to Terminals.SidecarReady for
 // this connection's (topic, account): its CLI has listed the tools (docs/design.md §7
 // startup race). A connection without a seat or an account reports nothing.

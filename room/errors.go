@@ -24,7 +24,7 @@ var (
 	// ErrNoSeat: a hook names a topic and account with no running seat
 	// that takes hooks; it is refused and nothing of it is kept.
 	ErrNoSeat = errors.New("no running seat for this hook")
-	// ErrNoUsage: the usage book is not written yet (docs/design.md §11, a later
-	// issue); usage requests get this as their error.
-	ErrNoUsage = errors.New("usage not available yet")
+	// ErrNoAccount: a usage request from a connection whose hello named no
+	// account: it has no seat whose figures it could read.
+	ErrNoAccount = errors.New("this connection has no account")
 )

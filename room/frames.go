@@ -103,19 +103,49 @@ func (f *frameHandler) history(data []byte) bool {
 	return f.reply(out)
 }
 
-// usage answers a usage frame. The room keeps no usage yet (docs/design.md §11):
-// a seated connection gets ErrNoUsage, a roomless one ErrNoRoom.
+// usage answers a usage frame with the connection's own seat's figures
+// (docs/design.md §6, §11): each window the seat reported, its context, and
+// when they arrived; a window not reported is left out (never 0 %), and a
+// seat that reported nothing gets an answer with no figures. A roomless
+// connection gets ErrNoRoom, one without an account ErrNoAccount.
 func (f *frameHandler) usage(data []byte) bool {
 	var fr UsageFrame
 	if err := json.Unmarshal(data, &fr); err != nil && (!answerable(err) || fr.RequestID == "") {
 		f.logger.Debug("room socket: ignoring malformed usage", "err", err)
 		return true
 	}
-	err := ErrNoUsage
-	if _, seatErr := f.conn.seated(); seatErr != nil {
-		err = seatErr
+	out := UsageResultFrame{Type: FrameUsageResult, RequestID: fr.RequestID}
+	u, ok, err := f.conn.Usage()
+	switch {
+	case err != nil:
+		out.Error = err.Error()
+	case ok:
+		out.FiveHour, out.SevenDay = usageWindow(u.FiveHour), usageWindow(u.SevenDay)
+		if u.Context != nil {
+			out.Context, _ = json.Marshal(map[string]float64{"used_percentage": *u.Context})
+		}
+		if !u.ReceivedAt.IsZero() {
+			out.ReceivedAt = u.ReceivedAt.UTC().Format(TimeLayout)
+		}
 	}
-	return f.reply(UsageResultFrame{Type: FrameUsageResult, RequestID: fr.RequestID, Error: err.Error()})
+	return f.reply(out)
+}
+
+// usageWindow is one window on the wire: {"used_percentage": n,
+// "resets_at": Unix seconds}; nil (the key left out) when not reported.
+func usageWindow(w *UsageWindow) json.RawMessage {
+	if w == nil {
+		return nil
+	}
+	v := struct {
+		Used     float64 `json:"used_percentage"`
+		ResetsAt int64   `json:"resets_at,omitempty"`
+	}{Used: w.UsedPercentage}
+	if !w.ResetsAt.IsZero() {
+		v.ResetsAt = w.ResetsAt.Unix()
+	}
+	b, _ := json.Marshal(v)
+	return b
 }
 
 // reply encodes v and queues it.

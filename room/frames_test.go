@@ -3,6 +3,7 @@ package room
 import (
 	"encoding/json"
 	"log/slog"
+	"strings"
 	"testing"
 )
 
@@ -131,4 +132,38 @@ func FuzzFrameHandler(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestUsageNamesNoOtherSeat: a usage request is answered from the asking
+// connection's own (room, account) only; a connection without an account
+// gets ErrNoAccount, one without a room ErrNoRoom.
+func TestUsageNamesNoOtherSeat(t *testing.T) {
+	t.Parallel()
+	rig := newFrameRig(t)
+	ask := func(id string) UsageResultFrame {
+		t.Helper()
+		before := len(rig.answers)
+		rig.fh.handle([]byte(`{"type":"usage","request_id":"` + id + `"}`))
+		var ur UsageResultFrame
+		if len(rig.answers) != before+1 || json.Unmarshal(rig.answers[before], &ur) != nil {
+			t.Fatalf("usage %s: answers %q", id, rig.answers[before:])
+		}
+		return ur
+	}
+	if ur := ask("u0"); !strings.HasSuffix(ur.Error, ErrNoRoom.Error()) {
+		t.Fatalf("usage before a hello: %+v", ur)
+	}
+	rig.fh.handle([]byte(`{"type":"hello","protocol":11,"name":"Anon","room":"t"}`))
+	if ur := ask("u1"); ur.Error != ErrNoAccount.Error() {
+		t.Fatalf("usage without an account: %+v", ur)
+	}
+	terms := rig.hub.terms.(*fakeTerms)
+	ctx := 3.0
+	terms.mu.Lock()
+	terms.usage = map[string]SeatUsage{"t/cx": {Context: &ctx, ReceivedAt: fixedNow()}}
+	terms.mu.Unlock()
+	rig.fh.handle([]byte(`{"type":"hello","protocol":11,"name":"Lin","room":"t","account_id":"cc"}`))
+	if ur := ask("u2"); ur.Error != "" || ur.Context != nil || ur.ReceivedAt != "" {
+		t.Fatalf("usage of cc got another seat's figures: %+v", ur)
+	}
 }

@@ -103,6 +103,7 @@ type fakeTerms struct {
 	joined  []string // topic/account
 	ready   []string // topic/account
 	reports []reported
+	usage   map[string]SeatUsage // topic/account → its reported usage
 }
 
 // reported is one hook report a fake seat took.
@@ -148,6 +149,14 @@ func (t *fakeTerms) Reported(topic, account string, r Report) bool {
 	}
 	t.reports = append(t.reports, reported{topic, account, r})
 	return true
+}
+
+// Usage answers the usage set for topic/account.
+func (t *fakeTerms) Usage(topic, account string) (SeatUsage, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	u, ok := t.usage[topic+"/"+account]
+	return u, ok
 }
 
 // lastReport is the newest report the fake took for (topic, account, kind).

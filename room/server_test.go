@@ -310,14 +310,28 @@ func framesHistory(t *testing.T, a *client, noID string) {
 	}
 }
 
-// framesUsageAndReady: usage is not yet available, as an error; ready
+// framesUsageAndReady: usage answers with nothing before the seat reported
+// and with its own figures after (a window not reported is left out); ready
 // reaches the seats; both sockets' hellos reached them as joins.
 func framesUsageAndReady(t *testing.T, a *client, terms *fakeTerms) {
 	t.Helper()
 	a.send(UsageFrame{Type: FrameUsage, RequestID: "u1"})
 	var ur UsageResultFrame
-	if err := json.Unmarshal(a.read(), &ur); err != nil || ur.RequestID != "u1" || ur.Error != ErrNoUsage.Error() {
-		t.Fatalf("usage_result %+v %v", ur, err)
+	if err := json.Unmarshal(a.read(), &ur); err != nil || ur.RequestID != "u1" || ur.Error != "" ||
+		ur.FiveHour != nil || ur.SevenDay != nil || ur.Context != nil || ur.ReceivedAt != "" {
+		t.Fatalf("usage_result before any report %+v %v", ur, err)
+	}
+	ctx := 12.5
+	terms.mu.Lock()
+	terms.usage = map[string]SeatUsage{"t/cc": {FiveHour: &UsageWindow{UsedPercentage: 85, ResetsAt: time.Unix(1796100000, 0)},
+		Context: &ctx, ReceivedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}}
+	terms.mu.Unlock()
+	a.send(UsageFrame{Type: FrameUsage, RequestID: "u2"})
+	ur = UsageResultFrame{}
+	if err := json.Unmarshal(a.read(), &ur); err != nil || ur.RequestID != "u2" || ur.Error != "" ||
+		string(ur.FiveHour) != `{"used_percentage":85,"resets_at":1796100000}` || ur.SevenDay != nil ||
+		string(ur.Context) != `{"used_percentage":12.5}` || ur.ReceivedAt != "2026-12-01T09:00:00.000Z" {
+		t.Fatalf("usage_result after a report %+v %v", ur, err)
 	}
 	a.send(map[string]string{"type": FrameReady})
 	testkit.Eventually(t, "SidecarReady for t/cc", func() bool {

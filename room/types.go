@@ -2,6 +2,7 @@ package room
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/pullcept/pullcept/logstore"
 )
@@ -115,6 +116,27 @@ type Terminals interface {
 	// refuses the hook and keeps nothing. It must not block long: the
 	// hook's CLI waits for the answer.
 	Reported(topicID, accountID string, r Report) bool
+	// Usage is the seat (topicID, accountID)'s own last reported usage for
+	// its usage frame (docs/design.md §6, §11); ok is false when nothing was
+	// reported. Figures outlive the seat's exit until its topic is deleted.
+	Usage(topicID, accountID string) (u SeatUsage, ok bool)
+}
+
+// SeatUsage is a seat's own usage as the usage frame answers it: the used
+// percentages of its plan's 5-hour and 7-day windows with their reset times
+// and of its context window, each nil when not reported (never 0 %), and
+// when the figures arrived.
+type SeatUsage struct {
+	FiveHour, SevenDay *UsageWindow
+	Context            *float64
+	ReceivedAt         time.Time
+}
+
+// UsageWindow is one plan window: the used percentage and, when known, when
+// it starts over.
+type UsageWindow struct {
+	UsedPercentage float64
+	ResetsAt       time.Time
 }
 
 // Report is one POST hook a seat's CLI sent: Kind is ReportStatus or

@@ -70,15 +70,17 @@ type HistoryResultFrame struct {
 	Error     string `json:"error,omitempty"`
 }
 
-// UsageFrame: sidecar→room (own usage only; the room answers "not
-// available yet" until it keeps usage, docs/design.md §11).
+// UsageFrame: sidecar→room: the connection's own seat's usage (the frame
+// names no seat, docs/design.md §6, §11).
 type UsageFrame struct {
 	Type      string `json:"type"`
 	RequestID string `json:"request_id"`
 }
 
-// UsageResultFrame: room→sidecar. Windows are opaque JSON until the
-// UsageBook lands (docs/design.md §11).
+// UsageResultFrame: room→sidecar. FiveHour and SevenDay are
+// {"used_percentage", "resets_at" (Unix seconds, omitted when unknown)},
+// Context {"used_percentage"}; a key is left out when not reported, and an
+// answer with none means nothing was reported yet (docs/design.md §11).
 type UsageResultFrame struct {
 	Type       string          `json:"type"`
 	RequestID  string          `json:"request_id"`

@@ -16,6 +16,7 @@ import (
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // These tests run the seats end to end with the real, pinned Claude Code
@@ -119,6 +120,7 @@ func TestE2EClaudeRoundTrip(t *testing.T) {
 	// Never back into Ada. Fence: a second post makes Ada's CLI send its
 	// whole conversation again, so anything typed into it since is there.
 	r.waitStop(ada.ID, time.Time{})
+	beforeBye := time.Now()
 	bye := r.post("thanks @Ada")
 	second := r.waitPost("Ada's second reply", func(p room.Post) bool { return p.Account == ada.ID && p.MessageID != reply.MessageID })
 	if second.Content != "reply to: thanks" {
@@ -138,6 +140,7 @@ func TestE2EClaudeRoundTrip(t *testing.T) {
 		t.Errorf("the fence request does not carry the conversation (first post %s missing)", hello.MessageID)
 	}
 	noTypedPost(t, "Ada", exs, adaSeat, reply.MessageID)
+	checkSeatReports(t, r, ada.ID, exs, beforeBye)
 	noTypedPost(t, "Ada", exs, adaSeat, second.MessageID)
 	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(second, time.Local), second.Content)
 }
@@ -276,6 +279,31 @@ func (r *rig) seatInfo(id string) seats.SeatInfo {
 	}
 	r.t.Fatalf("no seat of %s", id)
 	return seats.SeatInfo{}
+}
+
+// checkSeatReports: the real Claude Code's status line and hooks reached
+// its seat through the room (docs/design.md §11): the model it runs, when
+// the figures arrived, and an idle activity after its turn begun at
+// turnStart; and its
+// delivered say_to_room answers told the model the time and its own usage.
+func checkSeatReports(t *testing.T, r *rig, id string, exs []fakeapi.Exchange, turnStart time.Time) {
+	t.Helper()
+	testkit.Eventually(t, id+"'s status line reported", func() bool {
+		u := r.seatInfo(id).Usage
+		return u.Model != "" && !u.At.IsZero()
+	})
+	r.waitStop(id, turnStart) // idle once the turn's Stop hook arrived
+	var feedback string
+	for _, ex := range exs {
+		for _, res := range ex.Request.NewResults() {
+			if res.Call != nil && res.Call.IsSayToRoom() && strings.HasPrefix(res.Text, "Delivered to the room.") {
+				feedback = res.Text
+			}
+		}
+	}
+	if !strings.Contains(feedback, "\nNow: ") || !strings.Contains(feedback, "usage") {
+		t.Errorf("a delivered say_to_room told the model no time or usage:\n%s", feedback)
+	}
 }
 
 // lastStop is when account id's seat last reported a turn's end, while it

@@ -219,11 +219,6 @@ func TestRoomRestartNewPortNewToken(t *testing.T) {
 	newSeatWorks(t, m, acct, fresh)
 }
 
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
-
 // seatCLIEnv makes the re-executed test binary act as a seat's CLI
 // (TestHelperSeatCLI); the value is the content it says once joined.
 const seatCLIEnv = "SIDECAR_TEST_SEAT_CLI"

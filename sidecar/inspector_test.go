@@ -57,9 +57,10 @@ type gateTerminals struct {
 	hold chan struct{} // nil: do not wait
 }
 
-func (g *gateTerminals) Enqueue(string, string, room.Post) bool    { return false }
-func (g *gateTerminals) SidecarJoined(string, string)              {}
-func (g *gateTerminals) Reported(string, string, room.Report) bool { return false }
+func (g *gateTerminals) Enqueue(string, string, room.Post) bool      { return false }
+func (g *gateTerminals) SidecarJoined(string, string)                {}
+func (g *gateTerminals) Reported(string, string, room.Report) bool   { return false }
+func (g *gateTerminals) Usage(string, string) (room.SeatUsage, bool) { return room.SeatUsage{}, false }
 
 func (g *gateTerminals) SidecarReady(topic, account string) {
 	g.mu.Lock()
@@ -292,7 +293,7 @@ func toolText(t *testing.T, res map[string]any) (string, bool) {
 	return text, isErr
 }
 
-var deliveredRE = regexp.MustCompile(`^Delivered to the room\. message_id: ([0-9a-f-]{36})$`)
+var deliveredRE = regexp.MustCompile(`^Delivered to the room\. message_id: ([0-9a-f-]{36})\n`)
 
 // TestInspectorEndToEnd: the MCP Inspector CLI, one process (so one
 // sidecar) per step, against the real room: the tool list and schemas, a

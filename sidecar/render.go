@@ -115,9 +115,7 @@ func usageText(res room.UsageResultFrame, now time.Time, loc *time.Location) str
 	b.WriteString("Your own usage (this seat only), as last reported:\n")
 	writeWindow(&b, "5h", res.FiveHour, loc)
 	writeWindow(&b, "week", res.SevenDay, loc)
-	if len(res.Context) > 0 {
-		fmt.Fprintf(&b, "context: %s\n", compactJSON(res.Context))
-	}
+	writeWindow(&b, "context", res.Context, loc)
 	if res.ReceivedAt != "" {
 		if t, err := time.Parse(time.RFC3339Nano, res.ReceivedAt); err == nil {
 			ago := int(math.Max(0, now.Sub(t).Minutes()))

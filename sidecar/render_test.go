@@ -85,7 +85,7 @@ func TestUsageTextShapes(t *testing.T) {
 	for _, want := range []string{
 		"5h: 12.5% used, resets 2026-10-10T10:05+00:00",
 		`week: {"something":"else"}`,
-		`context: {"used_percentage":40}`,
+		"context: 40% used",
 		"received not a time",
 	} {
 		if !strings.Contains(got, want) {

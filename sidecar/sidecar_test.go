@@ -159,7 +159,7 @@ func TestSayDelivered(t *testing.T) {
 		"content": "hello room", "to": []any{" Bob", "Bob", "", "Carol "}, "last_seen": " m-41 ",
 	})
 	p := decodePost(t, r.expect(t, room.FramePost))
-	if isErr || text != "Delivered to the room. message_id: "+p.MessageID {
+	if isErr || firstLine(text) != "Delivered to the room. message_id: "+p.MessageID {
 		t.Fatalf("say_to_room = %v %q (frame id %s)", isErr, text, p.MessageID)
 	}
 	checkUUIDv4(t, p.MessageID)
@@ -261,7 +261,7 @@ func TestSayRejectedKeepsDraftAndEmptyCallResends(t *testing.T) {
 	r.setResponder(defaultRespond)
 	text, isErr = h.call(t, room.ToolSayToRoom, map[string]any{"content": "", "to": []any{"Dave"}, "last_seen": "m-2"})
 	again := decodePost(t, r.expect(t, room.FramePost))
-	if isErr || text != "Delivered to the room. message_id: "+again.MessageID {
+	if isErr || firstLine(text) != "Delivered to the room. message_id: "+again.MessageID {
 		t.Fatalf("draft re-send with to → %v %q", isErr, text)
 	}
 	if again.Content != "better answer" || !reflect.DeepEqual([]string(again.To), []string{"Dave"}) || again.MessageID == resent.MessageID {
@@ -370,7 +370,7 @@ func TestMyUsage(t *testing.T) {
 
 	text, isErr := h.call(t, room.ToolMyUsage, nil)
 	r.expect(t, room.FrameUsage)
-	if !isErr || !strings.Contains(text, "not available yet") || !strings.Contains(text, "usage is not recorded yet") {
+	if !isErr || !strings.Contains(text, "could not give your usage") || !strings.Contains(text, "usage is not recorded yet") {
 		t.Fatalf("usage error → %v %q", isErr, text)
 	}
 
@@ -480,7 +480,7 @@ func TestRoomRestart(t *testing.T) {
 	}
 	text, isErr = h.call(t, room.ToolSayToRoom, map[string]any{"content": "back"})
 	p := decodePost(t, r.expect(t, room.FramePost))
-	if isErr || text != "Delivered to the room. message_id: "+p.MessageID {
+	if isErr || firstLine(text) != "Delivered to the room. message_id: "+p.MessageID {
 		t.Fatalf("say after reconnect → %v %q", isErr, text)
 	}
 	if strings.Contains(h.stderr.String(), testToken) {
@@ -572,4 +572,11 @@ func TestUnseenHistoryInstructions(t *testing.T) {
 	if h.init.Instructions != Instructions("Lin", true) || !strings.Contains(h.init.Instructions, "read_room_history") {
 		t.Fatalf("instructions with unseen history = %q", h.init.Instructions)
 	}
+}
+
+// firstLine is a tool result's first line (a delivered say_to_room goes on
+// with the seat's usage).
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

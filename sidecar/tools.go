@@ -198,7 +198,7 @@ func (st *seat) sayToRoom(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 		return mcp.NewToolResultError(fmt.Sprintf("Not delivered: the room refused the post: %s. Nothing was posted.", res.Error)), nil
 	case res.Delivered:
 		st.setDraft(nil)
-		return mcp.NewToolResultText(deliveredText(frame.MessageID)), nil
+		return mcp.NewToolResultText(deliveredText(frame.MessageID) + "\n\n" + st.usageFeedback(ctx)), nil
 	default:
 		st.setDraft(&draft{content: content, to: to})
 		return mcp.NewToolResultText(rejectedText(res.Missed, st.loc)), nil
@@ -300,21 +300,53 @@ func (st *seat) readRoomHistory(ctx context.Context, req mcp.CallToolRequest) (*
 
 // myUsage asks the room for this seat's own usage (docs/design.md §6 usage, §11).
 func (st *seat) myUsage(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	res, err := st.readUsage(ctx)
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	return mcp.NewToolResultText(usageText(res, st.now(), st.loc)), nil
+}
+
+// usageFeedbackWait bounds how much longer a delivered say_to_room waits
+// for the seat's usage (spec «投稿結果の利用量フィードバック»: at most 1.5 s).
+const usageFeedbackWait = 1500 * time.Millisecond
+
+// usageFeedback is what a delivered say_to_room adds after its message_id:
+// the time now and the seat's own usage as last reported, or "unknown" when
+// it could not be read — the post's outcome is unchanged either way.
+func (st *seat) usageFeedback(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, usageFeedbackWait)
+	defer cancel()
+	now, loc := st.now(), st.loc
+	if loc == nil {
+		loc = time.Local
+	}
+	head := "Now: " + now.In(loc).Format(room.TagAtLayout) + "\n"
+	res, err := st.readUsage(ctx)
+	if err != nil {
+		return head + "Your usage: unknown (" + err.Error() + ")"
+	}
+	return head + usageText(res, now, loc)
+}
+
+// readUsage sends a usage frame and reads the answer; its error says, in a
+// sentence for the model, why the figures could not be read.
+func (st *seat) readUsage(ctx context.Context) (room.UsageResultFrame, error) {
 	id, err := uuid.NewRandom()
 	if err != nil {
-		return mcp.NewToolResultError(fmt.Sprintf("Could not make a request_id: %v", err)), nil
+		return room.UsageResultFrame{}, fmt.Errorf("could not make a request_id: %w", err)
 	}
 	frame := room.UsageFrame{Type: room.FrameUsage, RequestID: id.String()}
 	raw, err := st.client.request(ctx, frame.RequestID, frame)
 	if err != nil {
-		return mcp.NewToolResultError(readFailure("your usage", err)), nil
+		return room.UsageResultFrame{}, errors.New(readFailure("your usage", err))
 	}
 	var res room.UsageResultFrame
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return mcp.NewToolResultError(readFailure("your usage", fmt.Errorf("unreadable answer: %w", err))), nil
+		return room.UsageResultFrame{}, errors.New(readFailure("your usage", fmt.Errorf("unreadable answer: %w", err)))
 	}
 	if res.Error != "" {
-		return mcp.NewToolResultError(fmt.Sprintf("Usage figures are not available yet: the room said: %s.", res.Error)), nil
+		return room.UsageResultFrame{}, fmt.Errorf("the room could not give your usage: %s", res.Error)
 	}
-	return mcp.NewToolResultText(usageText(res, st.now(), st.loc)), nil
+	return res, nil
 }
