@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 
 	"github.com/pullcept/pullcept/config"
@@ -190,7 +191,7 @@ func seatInfo(s seats.SeatInfo) tui.SeatInfo {
 		Activity: tui.Activity{Kind: activityKind(s.Activity.Kind), Tool: s.Activity.Tool,
 			Subagents: s.Activity.Subagents, Since: s.Activity.Since},
 		SessionID: s.SessionID, Command: config.JoinWords(s.Argv), Dir: s.Dir, Started: s.Started,
-		Held: s.Typing.Queued, HeldFor: holdReason(s.Typing),
+		Held: s.Typing.Queued, HeldFor: holdReason(s.Typing), Warnings: slices.Clone(s.Warnings),
 	}
 }
 
@@ -241,7 +242,7 @@ func (b *Backend) StartSeat(topicID, accountID string, cols, rows int) (tui.Seat
 	for _, w := range res.Warnings {
 		b.a.logger.Warn("launch warning", "topic", topicID, "account", accountID, "warning", w)
 	}
-	return tui.SeatStart{Resumed: res.Resumed, SessionID: res.SessionID, Dropped: res.Dropped}, nil
+	return tui.SeatStart{Resumed: res.Resumed, SessionID: res.SessionID, Dropped: res.Dropped, Warnings: res.Warnings}, nil
 }
 
 func (b *Backend) StopSeat(topicID, accountID string) error {

@@ -142,6 +142,9 @@ type SeatInfo struct {
 	Usage    Usage
 	// Typing is the seat's typing queue: posts held and why.
 	Typing TypistState
+	// Warnings are its launch's (a disabled .mcp.json key, stripped
+	// options …): shown on its row, not only logged.
+	Warnings []string
 }
 
 // Shown is the stage a person sees in the participant panel. A generic
@@ -872,7 +875,7 @@ func (s *Seat) info() SeatInfo {
 	in := SeatInfo{Topic: s.Topic, Account: s.Account, Kind: s.kind, State: s.state, Pid: s.proc.Pid(),
 		Started: s.started, Argv: s.launch.Argv, Dir: s.launch.Dir, ExitCode: s.exitCode,
 		Requested: s.requested, Err: s.err, SessionID: s.launch.SessionID,
-		Activity: s.activity, Usage: s.usage}
+		Activity: s.activity, Usage: s.usage, Warnings: s.launch.Warnings}
 	s.mu.Unlock()
 	in.Typing = s.typist.State() // the Typist's lock is a leaf: taken after s.mu is free
 	return in

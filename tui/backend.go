@@ -132,6 +132,8 @@ type SeatInfo struct {
 	// why (the first reason that applies).
 	Held    int
 	HeldFor HoldReason
+	// Warnings are the launch's, as StartSeat returned them.
+	Warnings []string
 }
 
 // ActivityKind is the stage of a seat's turn as its CLI reports it.
@@ -175,6 +177,9 @@ type SeatStart struct {
 	Resumed   bool
 	SessionID string
 	Dropped   string
+	// Warnings are the launch's: values it dropped, a room key the seat's
+	// directory disabled (then it can never join) …
+	Warnings []string
 }
 
 // PaneSnapshot is one seat terminal's visible screen (docs/design.md §10). Rows are
