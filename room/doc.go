@@ -1,7 +1,8 @@
 // Package room owns the rooms (one per topic): the roster of connections, the
 // floor, addressing (to + @mentions), roles, the tag line, and Deliver — the
 // one path every post takes (docs/design.md §2–§4, §6; spec «会話ループ», «床»,
-// «部屋プロトコル»). It also owns the loopback server (WebSocket frames and the
+// «部屋プロトコル») — with the brake on AI-to-AI loops and Pullcept's own
+// notices that enter through it (brake.go, docs/design.md §2 "Brake"). It also owns the loopback server (WebSocket frames and the
 // POST hooks) that sidecars and seat hooks talk to.
 //
 // The package never imports UI packages. It publishes plain Go events through
@@ -19,9 +20,9 @@
 // and waits for all of them). Every one of them recovers and logs a panic.
 //
 // Lock order: Conn.mu → Hub.mu (rooms, admin) → roomState.mu (roster, floor,
-// log append, terminal enqueue) → the event broker's lock (held while one
-// event is queued to every subscriber, which is what gives all of them one
-// order) → Subscription.mu. Hub.reportMu is taken alone. Nothing called
+// log append, brake count, terminal enqueue) → the event broker's lock (held
+// while one event is queued to every subscriber, which is what gives all of
+// them one order) → Subscription.mu. Hub.reportMu is taken alone. Nothing called
 // with a room lock held may take Hub.mu or block: Log.Append writes one line,
 // Terminals.Enqueue and event queueing never block. Log.NoteFirstPost (an
 // index write) and Terminals.SidecarJoined/SidecarReady run after the room

@@ -27,4 +27,6 @@ var (
 	// ErrNoAccount: a usage request from a connection whose hello named no
 	// account: it has no seat whose figures it could read.
 	ErrNoAccount = errors.New("this connection has no account")
+	// ErrBadBrake: a negative HubOptions.Brake (0 turns the brake off).
+	ErrBadBrake = errors.New("brake must be 0 (off) or more AI posts")
 )

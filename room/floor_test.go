@@ -10,7 +10,7 @@ import (
 func TestFloorJudgement(t *testing.T) {
 	t.Parallel()
 	type step struct {
-		who      string // conn name or "ui"
+		who      string // conn name, "ui" or "app"
 		lastSeen string // message id, "" or "?" (a stranger's id); "@k" = id of the k-th delivered post (1-based)
 		want     []int  // missed posts (indexes of delivered posts, 1-based); nil = delivered
 		join     string // instead of posting: seat this conn now
@@ -42,6 +42,12 @@ func TestFloorJudgement(t *testing.T) {
 		}},
 		{"rejection then retry with the newest missed", []step{
 			{who: "A"}, {who: "B", want: []int{1}}, {who: "B", lastSeen: "@1"},
+		}},
+		{"notices count against others", []step{
+			{who: "app"}, {who: "A", want: []int{1}}, {who: "A", lastSeen: "@1"},
+		}},
+		{"notices are never rejected", []step{
+			{who: "A"}, {who: "app"},
 		}},
 		{"the ui is judged too", []step{
 			{who: "A"}, {who: "ui", want: []int{1}}, {who: "ui", lastSeen: "@1"}, {who: "B", lastSeen: "@1", want: []int{2}},
@@ -79,6 +85,8 @@ func TestFloorJudgement(t *testing.T) {
 				switch st.who {
 				case "ui":
 					res, err = h.Post("t", d)
+				case "app":
+					res = Result{Delivered: true, Post: appNotice(t, h, "t", d.Content)}
 				default:
 					res, err = conns[st.who].Post(d)
 				}

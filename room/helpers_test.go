@@ -291,6 +291,21 @@ func uiSay(t testing.TB, h *Hub, topic, content string) Post {
 	return res.Post
 }
 
+// appNotice delivers Pullcept's own notice (role app) through deliver's
+// app sender, the path the brake's notice takes, and requires delivery.
+func appNotice(t testing.TB, h *Hub, topic, content string) Post {
+	t.Helper()
+	r, err := h.room(topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.deliver(r, sender{kind: sendApp}, Draft{Content: content})
+	if err != nil || !res.Delivered {
+		t.Fatalf("app notice %q: %v, delivered %v", content, err, res.Delivered)
+	}
+	return res.Post
+}
+
 // nextEvent returns the next event of type T from s matching ok, skipping
 // others, or fails at the deadline.
 func nextEvent[T Event](t testing.TB, s *Subscription, ok func(T) bool) T {

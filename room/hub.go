@@ -36,6 +36,11 @@ type HubOptions struct {
 	// Logger receives debug/warn lines (nil: discarded). The room never
 	// prints to stdout/stderr (the TUI owns the terminal).
 	Logger *slog.Logger
+	// Brake is how many AI posts in a row, with no post from the human,
+	// make a room stop typing AI posts into its seats (docs/design.md §2
+	// "Brake"; config.json "brake"). 0 turns the brake off; negative is
+	// refused by NewHub.
+	Brake int
 }
 
 // Hub holds every open room (one per topic), the UI's admin identity, the
@@ -49,8 +54,9 @@ type Hub struct {
 	now      func() time.Time
 	newID    func() string
 	logger   *slog.Logger
+	brake    int // HubOptions.Brake; 0: off
 
-	nextOrigin  atomic.Uint64 // origins are > 0
+	nextOrigin  atomic.Uint64 // origins are > 0; 0 marks app notices
 	adminOrigin uint64        // the UI's one in-process connection, in every room
 
 	mu     sync.Mutex // guards rooms, admin, closed
@@ -73,6 +79,7 @@ type roomState struct {
 	floor    floor
 	seq      uint64 // order of the last delivered post (1, 2, …)
 	logEmpty bool   // the topic log had no post when the room opened, nor since
+	brake    brake  // AI posts in a row and whether they are held back (brake.go)
 }
 
 // member is one connection's seat in a room's roster (docs/design.md §0).
@@ -91,17 +98,21 @@ type senderKind int
 const (
 	sendUI senderKind = iota
 	sendSocket
+	sendApp // Pullcept's own notices: role app, never judged (brake.go)
 )
 
 // sender is who hands a draft to deliver.
 type sender struct {
 	kind   senderKind
-	origin uint64
+	origin uint64 // sendUI, sendSocket; 0 for sendApp
 }
 
-// NewHub makes a hub with no open room. It never fails today; the error is
-// kept for the constructor convention.
+// NewHub makes a hub with no open room. It refuses a negative
+// HubOptions.Brake (ErrBadBrake).
 func NewHub(opts HubOptions) (*Hub, error) {
+	if opts.Brake < 0 {
+		return nil, fmt.Errorf("new hub: brake %d: %w", opts.Brake, ErrBadBrake)
+	}
 	h := &Hub{
 		log:      opts.Log,
 		terms:    opts.Terminals,
@@ -109,6 +120,7 @@ func NewHub(opts HubOptions) (*Hub, error) {
 		now:      opts.Now,
 		newID:    opts.NewID,
 		logger:   opts.Logger,
+		brake:    opts.Brake,
 		rooms:    make(map[string]*roomState),
 	}
 	if h.now == nil {
@@ -407,59 +419,109 @@ func (h *Hub) room(topicID string) (*roomState, error) {
 // deliver is the one path every post takes (docs/design.md §2, spec «会話ループ»,
 // «床»): inside one acquisition of the room lock it resolves addressees,
 // judges the floor, stamps the post, orders it, appends it to the log,
-// enqueues the typing and the event. The index write for a topic's first post
-// happens after the lock (docs/design.md §2: index writes outside the lock).
+// counts it for the brake, enqueues the typing and the events. A post that
+// engages the brake is followed, in the same acquisition, by the app notice
+// that says so. The index write for a topic's first post happens after the
+// lock (docs/design.md §2: index writes outside the lock).
 func (h *Hub) deliver(r *roomState, s sender, d Draft) (Result, error) {
 	if strings.TrimSpace(d.Content) == "" {
 		return Result{}, ErrEmptyPost
 	}
 	r.mu.Lock()
-	res, first, err := h.deliverLocked(r, s, d)
+	out, err := h.deliverLocked(r, s, d)
+	var notice delivery
+	if err == nil && out.braked {
+		notice, err = h.deliverLocked(r, sender{kind: sendApp}, Draft{Content: brakeNotice(h.brake)})
+		if err != nil { // the room is open and the text is ours: never expected
+			h.logger.Error("room: brake notice not delivered", "topic", r.topic, "err", err)
+			err = nil
+		}
+	}
 	r.mu.Unlock()
 	if err != nil {
 		return Result{}, err
 	}
-	if first {
-		if err := h.log.NoteFirstPost(r.topic, toRecord(res.Post)); err != nil {
-			err = fmt.Errorf("index first post of topic %q: %w", r.topic, err)
-			h.logger.Warn("room: index write failed", "topic", r.topic, "err", err)
-			h.emit(LogFailed{Topic: r.topic, MessageID: res.Post.MessageID, Err: err})
-		}
-	}
-	return res, nil
+	h.noteFirst(r, out)
+	h.noteFirst(r, notice)
+	return out.res, nil
 }
 
-// deliverLocked is deliver's body under r.mu. first reports that the post
-// was the first one the topic log ever got.
-func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (res Result, first bool, err error) {
+// delivery is what deliverLocked did with one draft.
+type delivery struct {
+	res    Result
+	first  bool // res.Post was the first post the topic log ever got
+	braked bool // res.Post engaged the room's brake
+}
+
+// noteFirst names and indexes the topic from its first post (outside the
+// room lock).
+func (h *Hub) noteFirst(r *roomState, out delivery) {
+	if !out.first {
+		return
+	}
+	if err := h.log.NoteFirstPost(r.topic, toRecord(out.res.Post)); err != nil {
+		err = fmt.Errorf("index first post of topic %q: %w", r.topic, err)
+		h.logger.Warn("room: index write failed", "topic", r.topic, "err", err)
+		h.emit(LogFailed{Topic: r.topic, MessageID: out.res.Post.MessageID, Err: err})
+	}
+}
+
+// deliverLocked is deliver's body for one draft under r.mu: stamp, judge
+// (notices are never judged, docs/design.md §2), then commit.
+func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (delivery, error) {
 	if r.closeErr != nil {
-		return Result{}, false, r.closeErr
+		return delivery{}, r.closeErr
 	}
-	m := r.member(s.origin)
+	p, m, err := h.stampLocked(r, s, d)
+	if err != nil {
+		return delivery{}, err
+	}
 	if m == nil {
-		if s.kind == sendUI {
-			return Result{}, false, ErrNoAdmin
+		return h.commitLocked(r, p, 0), nil
+	}
+	// Every post but a notice is judged, the UI's too (docs/design.md §2).
+	if missed := r.floor.judge(d.LastSeen, m.origin, m.joinSeq); len(missed) > 0 {
+		return delivery{res: Result{Delivered: false, Post: p, Missed: missed}}, nil
+	}
+	return h.commitLocked(r, p, m.origin), nil
+}
+
+// stampLocked makes the post of d as the room stamps it: speaker, role,
+// account and hue from the sender's seat (m), or Pullcept's own for an app
+// notice (m nil: no account, no mention processing, the text as given);
+// addressees from to and the body's mentions; the message id and time.
+// Holds r.mu.
+func (h *Hub) stampLocked(r *roomState, s sender, d Draft) (Post, *member, error) {
+	var p Post
+	var m *member
+	if s.kind == sendApp {
+		p = Post{Role: RoleApp, Speaker: AppSpeaker, FromApp: true, Content: d.Content}
+	} else {
+		if m = r.member(s.origin); m == nil {
+			if s.kind == sendUI {
+				return Post{}, nil, ErrNoAdmin
+			}
+			return Post{}, nil, fmt.Errorf("connection has no seat in room %q: %w", r.topic, ErrNoRoom)
 		}
-		return Result{}, false, fmt.Errorf("connection has no seat in room %q: %w", r.topic, ErrNoRoom)
-	}
-	p := Post{
-		Role:     m.role,
-		Speaker:  m.hello.Name,
-		FullName: m.hello.FullName,
-		Account:  m.hello.AccountID,
-		Hue:      m.hello.Hue,
-	}
-	body, mentions := d.Content, []string(nil)
-	if strings.ContainsAny(d.Content, "@＠") { // the roster names only when needed
-		body, mentions = TakeMentions(d.Content, r.names())
-	}
-	if mentions != nil && strings.TrimSpace(body) == "" {
-		return Result{}, false, ErrOnlyMentions
-	}
-	p.Content = body
-	p.To = Addressees(d.To)
-	for _, name := range mentions {
-		p.To = addName(p.To, name)
+		p = Post{
+			Role:     m.role,
+			Speaker:  m.hello.Name,
+			FullName: m.hello.FullName,
+			Account:  m.hello.AccountID,
+			Hue:      m.hello.Hue,
+		}
+		body, mentions := d.Content, []string(nil)
+		if strings.ContainsAny(d.Content, "@＠") { // the roster names only when needed
+			body, mentions = TakeMentions(d.Content, r.names())
+		}
+		if mentions != nil && strings.TrimSpace(body) == "" {
+			return Post{}, nil, ErrOnlyMentions
+		}
+		p.Content = body
+		p.To = Addressees(d.To)
+		for _, name := range mentions {
+			p.To = addName(p.To, name)
+		}
 	}
 	p.MessageID = d.MessageID
 	if p.MessageID == "" {
@@ -469,38 +531,47 @@ func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (res Result, first 
 	if _, err := time.Parse(time.RFC3339Nano, p.TS); err != nil {
 		p.TS = h.now().UTC().Format(TimeLayout)
 	}
+	return p, m, nil
+}
 
-	// Every post is judged, the UI's too (docs/design.md §2).
-	if missed := r.floor.judge(d.LastSeen, m.origin, m.joinSeq); len(missed) > 0 {
-		return Result{Delivered: false, Post: p, Missed: missed}, false, nil
-	}
-
+// commitLocked delivers the stamped post p said by origin (0: an app
+// notice): it orders it, puts it on the floor, appends it to the log,
+// counts it for the brake, enqueues the typing and emits PostDelivered
+// (then LogFailed and BrakeChanged when they apply). Holds r.mu.
+func (h *Hub) commitLocked(r *roomState, p Post, origin uint64) delivery {
 	r.seq++
-	r.floor.push(floorEntry{post: p, origin: m.origin, seq: r.seq})
-	res = Result{Delivered: true, Post: p}
+	r.floor.push(floorEntry{post: p, origin: origin, seq: r.seq})
+	out := delivery{res: Result{Delivered: true, Post: p}}
 	if h.log != nil {
 		if err := h.log.Append(r.topic, toRecord(p)); err != nil {
-			res.LogErr = fmt.Errorf("append post %s to topic log %q: %w", p.MessageID, r.topic, err)
+			out.res.LogErr = fmt.Errorf("append post %s to topic log %q: %w", p.MessageID, r.topic, err)
 			h.logger.Warn("room: log append failed; post still delivered", "topic", r.topic, "err", err)
 		} else if r.logEmpty {
 			r.logEmpty = false
-			first = true
+			out.first = true
 		}
 	}
+	change, changed := r.brake.count(h.brake, p.Role)
 	h.typeLocked(r, p)
 	h.emit(PostDelivered{Topic: r.topic, Seq: r.seq, Post: p})
-	if res.LogErr != nil {
-		h.emit(LogFailed{Topic: r.topic, MessageID: p.MessageID, Err: res.LogErr})
+	if out.res.LogErr != nil {
+		h.emit(LogFailed{Topic: r.topic, MessageID: p.MessageID, Err: out.res.LogErr})
 	}
-	return res, first, nil
+	if changed {
+		change.Topic = r.topic
+		h.emit(change)
+		out.braked = change.On
+	}
+	return out
 }
 
 // typeLocked enqueues p for every seated account but the speaker's, each
 // account once (docs/design.md §2: own posts are never typed back; two connections of
 // one account are one terminal). Accounts without a running seat make
-// Enqueue report false and get nothing. Holds r.mu.
+// Enqueue report false and get nothing. While the room's brake is on, an AI
+// post is typed into no one (docs/design.md §2 "Brake"). Holds r.mu.
 func (h *Hub) typeLocked(r *roomState, p Post) {
-	if h.terms == nil {
+	if h.terms == nil || (r.brake.on && p.Role.AI()) {
 		return
 	}
 	var done [8]string // rooms rarely hold more accounts; avoids an allocation

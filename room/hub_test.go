@@ -37,6 +37,13 @@ func TestRoles(t *testing.T) {
 			}
 			return res.Post
 		}, RoleAdmin},
+		{"app notice", testAccounts, func(t *testing.T, h *Hub) Post {
+			p := appNotice(t, h, "t", "seat stopped")
+			if p.Speaker != AppSpeaker || !p.FromApp || p.Account != "" {
+				t.Fatalf("app notice stamped %+v", p)
+			}
+			return p
+		}, RoleApp},
 		{"socket claude_code", testAccounts, socket("cc"), RoleClaudeCode},
 		{"socket codex_cli", testAccounts, socket("cx"), RoleCodexCLI},
 		{"socket cli", testAccounts, socket("gen"), RoleCLI},
@@ -576,4 +583,24 @@ func waitGoroutines(t *testing.T, base int) {
 		return runtime.NumGoroutine() <= base
 	})
 	settled = true
+}
+
+// TestAppNoticeContentKept: Pullcept's notices keep their text as given (no
+// trimming, no mention processing, no to: docs/design.md §3), TS is the
+// room's, and they are typed into every seat like any post (docs/design.md
+// §2).
+func TestAppNoticeContentKept(t *testing.T) {
+	t.Parallel()
+	terms := newFakeTerms("t/cc")
+	h := newTestHub(t, nil, terms, testAccounts)
+	mustOpen(t, h, "t")
+	seat(t, h, "t", "Lin", "cc")
+	text := "  line one\n@Lin\n"
+	p := appNotice(t, h, "t", text)
+	if p.Content != text || p.To != nil || p.Account != "" || !strings.HasSuffix(p.TS, "Z") {
+		t.Fatalf("notice %+v", p)
+	}
+	if _, typed := terms.typedTo(p.MessageID); !slices.Equal(typed, []string{"cc"}) {
+		t.Fatalf("notice typed into %q, want cc", typed)
+	}
 }

@@ -3,7 +3,7 @@ package room
 import "github.com/pullcept/pullcept/room/pubsub"
 
 // Subscription receives the Hub's events (PostDelivered, LogFailed,
-// RosterChanged) on C: must-deliver, in the one order every
+// RosterChanged, BrakeChanged) on C: must-deliver, in the one order every
 // subscriber sees, and bounded per subscriber — a subscriber that stops
 // reading is cut off (its C closes, Err reports pubsub.ErrOverflow) rather
 // than growing memory without end. See room/pubsub for the semantics.

@@ -22,6 +22,17 @@ const (
 	RoleUnknown    Role = "unknown"
 )
 
+// AI reports whether r is the role of an AI seat's posts (claude_code,
+// codex_cli, cli): the posts the brake counts and holds back
+// (docs/design.md §2 "Brake").
+func (r Role) AI() bool {
+	return r == RoleClaudeCode || r == RoleCodexCLI || r == RoleCLI
+}
+
+// AppSpeaker is the speaker name of Pullcept's own notices (role app,
+// docs/design.md §4).
+const AppSpeaker = "Pullcept"
+
 // Protocol is the wire protocol version carried in hello (docs/design.md §6).
 const Protocol = 11
 
@@ -192,6 +203,17 @@ type RosterChanged struct {
 	Roster []Member
 }
 
+// BrakeChanged: the brake of room Topic engaged (On, after Count AI posts
+// in a row with no post from the human: AI posts are no longer typed into
+// its seats) or was released (On false, Count 0: by the human's post or
+// Hub.ReleaseBrake). docs/design.md §2 "Brake".
+type BrakeChanged struct {
+	Topic string
+	On    bool
+	Count int
+}
+
 func (PostDelivered) event() {}
 func (LogFailed) event()     {}
 func (RosterChanged) event() {}
+func (BrakeChanged) event()  {}
