@@ -58,6 +58,13 @@ func (b *Book) UI() (UI, error) {
 	return b.cfg.UI()
 }
 
+// Brake returns config.json's brake on AI-to-AI loops (Config.Brake).
+func (b *Book) Brake() (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cfg.Brake()
+}
+
 // All returns copies of every account, in file order.
 func (b *Book) All() []Account {
 	b.mu.Lock()
