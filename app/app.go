@@ -95,11 +95,16 @@ func (a *App) open() error {
 	}); err != nil {
 		return err
 	}
+	brake, err := a.accounts.Brake()
+	if err != nil {
+		return err
+	}
 	if a.hub, err = room.NewHub(room.HubOptions{
 		Log:       a.store,
 		Terminals: a.seats,
 		Accounts:  a.accounts,
 		Logger:    a.logger.With("part", "room"),
+		Brake:     brake,
 	}); err != nil {
 		return err
 	}

@@ -20,22 +20,33 @@ import (
 // test's end.
 func openTest(t *testing.T) (*App, *Backend) {
 	t.Helper()
+	a, err := openConfig(t, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewBackend(a)
+	t.Cleanup(b.Close)
+	return a, b
+}
+
+// openConfig opens an App on a fresh data dir whose config.json holds the
+// accounts of openTest and the top-level members in extra (",\"k\": v", or
+// ""); a successful App closes at the test's end.
+func openConfig(t *testing.T, extra string) (*App, error) {
+	t.Helper()
 	dir := t.TempDir()
 	work := t.TempDir()
 	cfg := `{"accounts":[{"id":"admin","name":"Alice","kind":"admin"},
 		{"id":"sh","name":"Shell","kind":"cli","cwd":` + jsonString(work) + `,"command":"/bin/sh"}],
-		"keys":{"new_topic":["ctrl+n"]}}`
+		"keys":{"new_topic":["ctrl+n"]}` + extra + `}`
 	if err := os.WriteFile(filepath.Join(dir, config.FileName), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	a, err := Open(dir, "test")
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		t.Cleanup(a.Close)
 	}
-	t.Cleanup(a.Close)
-	b := NewBackend(a)
-	t.Cleanup(b.Close)
-	return a, b
+	return a, err
 }
 
 func jsonString(s string) string {

@@ -106,6 +106,7 @@ func (b *Backend) History(topicID, before string, limit int) ([]room.Post, bool,
 func (b *Backend) Roster(topicID string) ([]room.Member, error) { return b.a.hub.Roster(topicID) }
 func (b *Backend) OpenRoom(topicID string) error                { return b.a.hub.OpenRoom(topicID) }
 func (b *Backend) CloseRoom(topicID string)                     { b.a.hub.CloseRoom(topicID) }
+func (b *Backend) ReleaseBrake(topicID string) error            { return b.a.hub.ReleaseBrake(topicID) }
 
 // --- TopicStore ---
 
@@ -122,7 +123,8 @@ func (b *Backend) Topics() ([]tui.TopicInfo, error) {
 	}
 	out := make([]tui.TopicInfo, 0, len(ts))
 	for _, t := range ts {
-		out = append(out, tui.TopicInfo{ID: t.ID, Name: t.Name, LastActivity: t.LastActivity, Running: running[t.ID], Indexed: t.Indexed})
+		out = append(out, tui.TopicInfo{ID: t.ID, Name: t.Name, LastActivity: t.LastActivity, Running: running[t.ID],
+			Indexed: t.Indexed, Braked: b.a.hub.Braked(t.ID)})
 	}
 	return out, nil
 }

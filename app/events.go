@@ -133,6 +133,8 @@ func roomEvent(e room.Event) (tui.Event, bool) {
 			roster[i].Hue = cloneHue(roster[i].Hue)
 		}
 		return tui.RosterChanged{Topic: e.Topic, Roster: roster}, true
+	case room.BrakeChanged:
+		return tui.BrakeChanged{Topic: e.Topic, On: e.On, Count: e.Count}, true
 	}
 	return nil, false
 }

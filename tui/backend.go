@@ -59,18 +59,24 @@ type Rooms interface {
 	// CloseRoom drops topicID's room; the UI only closes a topic it leaves
 	// that was never indexed and has no seats.
 	CloseRoom(topicID string)
+	// ReleaseBrake releases topicID's brake on AI-to-AI loops, as the
+	// human's next post would (docs/design.md §2 "Brake"): AI posts are
+	// typed into its seats again from the next one on. BrakeChanged follows.
+	ReleaseBrake(topicID string) error
 }
 
 // TopicInfo is one topic as the topic list shows it (docs/design.md §8).
 // LastActivity is the newest post time (or creation time); Running is true
 // when any seat runs or starts in it; Indexed is false for a topic that has
-// no log file nor index entry yet (lazy creation).
+// no log file nor index entry yet (lazy creation); Braked is true while its
+// room types no AI post into its seats (docs/design.md §2 "Brake").
 type TopicInfo struct {
 	ID           string
 	Name         string
 	LastActivity time.Time
 	Running      bool
 	Indexed      bool
+	Braked       bool
 }
 
 // TopicStore lists, creates, renames and deletes topics (docs/design.md §8).
@@ -268,8 +274,8 @@ type AccountStore interface {
 }
 
 // Event is what NextEvents carries: PostDelivered, LogFailed,
-// RosterChanged (the room's), SeatChanged (a seat's life), SeatUpdated,
-// LinesSkipped, Notice (the app's), and Resynced.
+// RosterChanged, BrakeChanged (the room's), SeatChanged (a seat's life),
+// SeatUpdated, LinesSkipped, Notice (the app's), and Resynced.
 type Event interface{ event() }
 
 // PostDelivered: a post went through the room of Topic (docs/design.md §2).
@@ -299,6 +305,15 @@ type RosterChanged struct {
 type SeatUpdated struct {
 	Topic   string
 	Account string
+}
+
+// BrakeChanged: the brake of Topic's room engaged (On, after Count AI
+// posts in a row with no post from the human: AI posts are no longer typed
+// into its seats) or was released (On false) (docs/design.md §2 "Brake").
+type BrakeChanged struct {
+	Topic string
+	On    bool
+	Count int
 }
 
 // SeatChanged: a seat of (Topic, Account) changed state. Requested is true
@@ -337,6 +352,7 @@ func (PostDelivered) event() {}
 func (LogFailed) event()     {}
 func (RosterChanged) event() {}
 func (SeatUpdated) event()   {}
+func (BrakeChanged) event()  {}
 func (SeatChanged) event()   {}
 func (LinesSkipped) event()  {}
 func (Notice) event()        {}

@@ -38,6 +38,8 @@ func (m *Model) onEvent(ev Event) []tea.Cmd {
 		if ev.Topic == m.topics.open {
 			return []tea.Cmd{m.seatsCmd()}
 		}
+	case BrakeChanged:
+		m.onBrakeChanged(ev)
 	case SeatChanged:
 		return m.onSeatChanged(ev)
 	case LinesSkipped:

@@ -41,6 +41,8 @@ type fakeBackend struct {
 	nextTopic   int
 	opened      []string
 	closed      []string
+	released    []string // ReleaseBrake calls
+	releaseErr  error
 	posts       []room.Draft
 	historyReqs []string // "topic|before|limit"
 	inputs      []string // "account:bytes"
@@ -124,6 +126,13 @@ func (f *fakeBackend) CloseRoom(topic string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.closed = append(f.closed, topic)
+}
+
+func (f *fakeBackend) ReleaseBrake(topic string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.released = append(f.released, topic)
+	return f.releaseErr
 }
 
 // NextEvents is the backend's: the first event blocks, then what is queued
@@ -406,7 +415,7 @@ func press(s string) tea.KeyPressMsg {
 		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
 		"home": tea.KeyHome, "end": tea.KeyEnd, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
 		"delete": tea.KeyDelete, "space": tea.KeySpace, "f1": tea.KeyF1, "f2": tea.KeyF2,
-		"f6": tea.KeyF6, "f8": tea.KeyF8,
+		"f6": tea.KeyF6, "f8": tea.KeyF8, "f9": tea.KeyF9,
 	}
 	var mod tea.KeyMod
 	rest := s

@@ -82,21 +82,47 @@ func paneRows(cols, rows int, seed int) []string {
 	return out
 }
 
+// brakedScene is scene after Lin and Lay answered each other until the
+// brake engaged in the open topic (docs/design.md §2 "Brake"): Lin's last
+// answer, then Pullcept's notice; 設計の相談 is braked too.
+func brakedScene() (*fakeBackend, []Event) {
+	f := scene()
+	lin := post("p8", "Lin", "Lay, the migration notes look fine to me.", 7)
+	lin.Account = "lin"
+	notice := post("p9", "Pullcept", "Brake: after 12 AI posts in a row with no post from the human, the room stopped "+
+		"typing AI posts into the seats. They are still delivered and logged (read_room_history). "+
+		"To continue, the human posts, or releases the brake (Pullcept's release_brake key).", 7)
+	notice.Role, notice.FromApp = room.RoleApp, true
+	f.history["t-main"] = append(f.history["t-main"], lin, notice)
+	return f, []Event{BrakeChanged{Topic: "t-old", On: true, Count: 12}, BrakeChanged{Topic: "t-main", On: true, Count: 12}}
+}
+
 func TestGoldenScreens(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		name string
-		w, h int
-		lang Lang
+		name   string
+		w, h   int
+		lang   Lang
+		braked bool
 	}{
-		{"80x24", 80, 24, LangEnglish},
-		{"120x40", 120, 40, LangEnglish},
-		{"200x60", 200, 60, LangEnglish},
-		{"120x40ja", 120, 40, LangJapanese},
+		{"80x24", 80, 24, LangEnglish, false},
+		{"120x40", 120, 40, LangEnglish, false},
+		{"200x60", 200, 60, LangEnglish, false},
+		{"120x40ja", 120, 40, LangJapanese, false},
+		{"80x24braked", 80, 24, LangEnglish, true},
+		{"120x40braked", 120, 40, LangEnglish, true},
+		{"120x40jabraked", 120, 40, LangJapanese, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			m := sceneModel(t, scene(), tc.w, tc.h, tc.lang)
+			f, evs := scene(), []Event(nil)
+			if tc.braked {
+				f, evs = brakedScene()
+			}
+			m := sceneModel(t, f, tc.w, tc.h, tc.lang)
+			if evs != nil {
+				send(t, m, eventsMsg{evs: evs})
+			}
 			golden.RequireEqual(t, m.View().Content)
 		})
 	}

@@ -92,6 +92,7 @@ const (
 	mHelpPrevTopic
 	mHelpRenameTopic
 	mHelpDeleteTopic
+	mHelpReleaseBrake
 	mHelpNextPane
 	mHelpGrowPanes
 	mHelpShrinkPanes
@@ -260,6 +261,13 @@ const (
 	mStNoSeatForPane
 	mStNotStartable
 	mStNoAccounts
+	mStBraked
+	mStBrakeReleased
+	mStNotBraked
+	mStReleaseFailed
+	mStBrakeOn
+
+	mCatalogEnd // not a text: one past the last key (the catalog test)
 )
 
 // messages holds {English, Japanese} for every key.
@@ -286,6 +294,7 @@ var messages = map[msgKey][2]string{
 	mHelpPrevTopic:          {"previous topic", "前のトピック"},
 	mHelpRenameTopic:        {"rename topic", "トピックの名前を変える"},
 	mHelpDeleteTopic:        {"delete topic", "トピックを削除"},
+	mHelpReleaseBrake:       {"release the AI brake", "AI 連投のブレーキを解除"},
 	mHelpNextPane:           {"type into the next seat terminal", "次の席の端末へ打ち込む"},
 	mHelpGrowPanes:          {"larger terminals", "端末を広げる"},
 	mHelpShrinkPanes:        {"smaller terminals", "端末を狭める"},
@@ -454,4 +463,10 @@ var messages = map[msgKey][2]string{
 	mStNoSeatForPane:  {"No running seat in this topic: start one from Accounts.", "このトピックに走っている席はありません。アカウントから開始してください。"},
 	mStNotStartable:   {"%s is not a kind that runs in a seat.", "%s は席で起動する種別ではありません。"},
 	mStNoAccounts:     {"No AI accounts yet: Tab to Accounts, then 1 Claude Code · 2 Codex · 3 CLI.", "AI のアカウントがありません。Tab でアカウントへ移り、1 Claude Code · 2 Codex · 3 CLI で作成します。"},
+	mStBraked: {"Brake in “%s”: after %d AI posts in a row, AI posts are no longer typed into the seats. Post, or press %s, to go on.",
+		"「%s」でブレーキ: AI の発言が %d 件続いたので、AI の発言を席へ打ち込むのを止めました。発言するか %s で再開します。"},
+	mStBrakeReleased: {"Brake released in “%s”: AI posts are typed into the seats again.", "「%s」のブレーキを解除しました。AI の発言をまた席へ打ち込みます。"},
+	mStNotBraked:     {"No brake is on in this topic.", "このトピックにブレーキはかかっていません。"},
+	mStReleaseFailed: {"Brake in “%s” not released: %v", "「%s」のブレーキを解除できません: %v"},
+	mStBrakeOn:       {"brake: %s releases", "ブレーキ中: %s で解除"},
 }

@@ -32,6 +32,7 @@ type KeyMap struct {
 	PrevTopic          key.Binding
 	RenameTopic        key.Binding
 	DeleteTopic        key.Binding
+	ReleaseBrake       key.Binding
 	NextPane           key.Binding
 	GrowPanes          key.Binding
 	ShrinkPanes        key.Binding
@@ -129,6 +130,7 @@ func DefaultKeyMap() KeyMap {
 		PrevTopic:          nb("alt+up", "ctrl+pgup"),
 		RenameTopic:        nb("f2"),
 		DeleteTopic:        nb("f8"),
+		ReleaseBrake:       nb("f9"),
 		NextPane:           nb("f6"),
 		GrowPanes:          nb("ctrl+up"),
 		ShrinkPanes:        nb("ctrl+down"),
@@ -235,6 +237,7 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 		{"prev_topic", g, mHelpPrevTopic, &k.PrevTopic},
 		{"rename_topic", g, mHelpRenameTopic, &k.RenameTopic},
 		{"delete_topic", g, mHelpDeleteTopic, &k.DeleteTopic},
+		{"release_brake", g, mHelpReleaseBrake, &k.ReleaseBrake},
 		{"next_pane", g, mHelpNextPane, &k.NextPane},
 		{"grow_panes", g, mHelpGrowPanes, &k.GrowPanes},
 		{"shrink_panes", g, mHelpShrinkPanes, &k.ShrinkPanes},

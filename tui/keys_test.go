@@ -137,14 +137,14 @@ func TestModalKeysFollowTheKeyMap(t *testing.T) {
 
 func TestI18nCatalogComplete(t *testing.T) {
 	t.Parallel()
-	for k := mGroupGlobal; k <= mStNoAccounts; k++ {
+	for k := mGroupGlobal; k < mCatalogEnd; k++ {
 		e, ok := messages[k]
 		if !ok || e[0] == "" || e[1] == "" {
 			t.Fatalf("catalog key %d lacks a text: %q", k, e)
 		}
 	}
-	if len(messages) != int(mStNoAccounts)+1 {
-		t.Fatalf("catalog has %d texts for %d keys", len(messages), int(mStNoAccounts)+1)
+	if len(messages) != int(mCatalogEnd) {
+		t.Fatalf("catalog has %d texts for %d keys", len(messages), int(mCatalogEnd))
 	}
 }
 

@@ -18,7 +18,8 @@ const (
 
 // statusLine is the bottom line: the latest report on the left
 // (docs/design.md §10: what happens to seats and logs is never silent),
-// the open topic, how many sit in its room and the help key on the right.
+// then on the right the brake while the open topic's is on (docs/design.md
+// §2 "Brake"), the open topic, how many sit in its room and the help key.
 // A report stays until a newer one replaces it.
 type statusLine struct {
 	text  string
@@ -33,6 +34,7 @@ type statusRenderKey struct {
 	width, gen int
 	text       string
 	level      statusLevel
+	brake      string
 	right      string
 }
 
@@ -56,19 +58,23 @@ func (m *Model) renderStatus() {
 		right += " · " + fmt.Sprint(n)
 	}
 	right += " · " + m.env.tr.t(mStHelpHint) + " "
-	m.status.render(&m.env, m.width, right)
+	brake := ""
+	if m.topics.braked[m.topics.open] {
+		brake = brakeMark + " " + m.env.tr.t(mStBrakeOn, keysLabel(m.keys.ReleaseBrake)) + " · "
+	}
+	m.status.render(&m.env, m.width, brake, right)
 }
 
 // render draws the line at width cells: the report cut to what the right
-// part leaves, or alone when that is too little.
-func (s *statusLine) render(e *env, width int, right string) {
-	k := statusRenderKey{width, e.gen, s.text, s.level, right}
+// part (the brake, then the rest) leaves, or alone when that is too little.
+func (s *statusLine) render(e *env, width int, brake, right string) {
+	k := statusRenderKey{width, e.gen, s.text, s.level, brake, right}
 	if k == s.rendered {
 		return
 	}
 	s.rendered = k
 	th := e.th
-	leftW := max(width-ansi.StringWidth(right)-1, 0)
+	leftW := max(width-ansi.StringWidth(brake)-ansi.StringWidth(right)-1, 0)
 	st := th.text
 	switch s.level {
 	case stWarn:
@@ -81,5 +87,8 @@ func (s *statusLine) render(e *env, width int, right string) {
 		s.view = fit(st.Render(left), width)
 		return
 	}
-	s.view = fit(st.Render(fit(left, leftW)), leftW) + " " + th.dim.Render(right)
+	if brake != "" {
+		brake = th.dangerS.Render(brake)
+	}
+	s.view = fit(st.Render(fit(left, leftW)), leftW) + " " + brake + th.dim.Render(right)
 }

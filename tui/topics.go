@@ -12,10 +12,12 @@ import (
 
 // topicList is the left column (spec «トピックの一覧»): indexed topics,
 // newest activity first; a "+ New topic" row stands for the open topic while
-// it is not indexed yet. Markers: ● a seat runs there, • unread posts.
+// it is not indexed yet. Markers: ‖ braked (AI posts are not typed into its
+// seats), ● a seat runs there, • unread posts.
 type topicList struct {
 	items   []TopicInfo     // indexed topics, newest activity first
 	unread  map[string]bool // topics with posts not seen yet, by id
+	braked  map[string]bool // topics whose brake is on, by id (indexed or not)
 	open    string          // the open topic's id: results for others are dropped
 	err     error           // the last Topics() failure, shown under the list
 	started bool            // the first Topics() answer arrived
@@ -51,13 +53,18 @@ func (tl *topicList) renderKey(e *env) topicsRenderKey {
 // changed marks the items, markers or prompt as moved, so the view redraws.
 func (tl *topicList) changed() { tl.version++ }
 
+// brakeMark marks a braked topic in the list and on the status line: a
+// pause sign of one cell, like ● and • (⏸ is a two-cell emoji in many
+// terminals).
+const brakeMark = "‖"
+
 // newRowID marks the "+ New topic" row in rowID.
 const newRowID = "\x00new"
 
 func newTopicList() *topicList {
 	ti := *newField("")
 	ti.CharLimit = 200
-	return &topicList{unread: map[string]bool{}, rename: ti}
+	return &topicList{unread: map[string]bool{}, braked: map[string]bool{}, rename: ti}
 }
 
 // setTopics replaces the list, newest activity first (ties by name, id).
@@ -65,6 +72,9 @@ func (tl *topicList) setTopics(ts []TopicInfo) {
 	cur := tl.cursorID()
 	tl.items = append(tl.items[:0], ts...)
 	sortTopics(tl.items)
+	for _, t := range ts {
+		tl.setBraked(t.ID, t.Braked)
+	}
 	tl.started = true
 	tl.err = nil
 	tl.selectID(cur)
@@ -80,6 +90,19 @@ func (tl *topicList) setError(err error) {
 // markUnread marks a topic that got a post while another was open.
 func (tl *topicList) markUnread(id string) {
 	tl.unread[id] = true
+	tl.changed()
+}
+
+// setBraked records whether topic id's brake is on.
+func (tl *topicList) setBraked(id string, on bool) {
+	if tl.braked[id] == on {
+		return
+	}
+	if on {
+		tl.braked[id] = true
+	} else {
+		delete(tl.braked, id)
+	}
 	tl.changed()
 }
 
@@ -308,12 +331,14 @@ func (tl *topicList) rowLine(e *env, id string, ri int) string {
 	return gutter + tl.topicRow(e, tl.items[ri-1], current)
 }
 
-// topicRow is a topic's marker (● a seat runs, • unread), name and date;
-// the open topic shows the rename prompt in place while renaming.
+// topicRow is a topic's marker (‖ braked, ● a seat runs, • unread), name
+// and date; the open topic shows the rename prompt in place while renaming.
 func (tl *topicList) topicRow(e *env, t TopicInfo, current bool) string {
 	th, w := e.th, tl.w
 	mark := " "
 	switch {
+	case tl.braked[t.ID]:
+		mark = th.dangerS.Render(brakeMark)
 	case t.Running:
 		mark = th.accentS.Render("●")
 	case tl.unread[t.ID]:

@@ -42,6 +42,11 @@ type deleteTopicDoneMsg struct {
 	err         error
 }
 
+type brakeReleasedMsg struct {
+	topic string
+	err   error
+}
+
 // topicMsg applies the topic feature's results.
 func (m *Model) topicMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 	switch msg := msg.(type) {
@@ -55,6 +60,11 @@ func (m *Model) topicMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 		return m.onRenamed(msg), true
 	case deleteTopicDoneMsg:
 		return m.onTopicDeleted(msg), true
+	case brakeReleasedMsg:
+		if msg.err != nil {
+			m.setStatus(stError, m.env.tr.t(mStReleaseFailed, m.topics.nameOf(&m.env, msg.topic), msg.err))
+		}
+		return nil, true
 	}
 	return nil, false
 }
@@ -107,6 +117,12 @@ func (m *Model) renameTopicCmd(id, name string) tea.Cmd {
 func (m *Model) deleteTopicCmd(id string) tea.Cmd {
 	name, b := m.topics.nameOf(&m.env, id), m.backend
 	return func() tea.Msg { return deleteTopicDoneMsg{topic: id, name: name, err: b.DeleteTopic(id)} }
+}
+
+// releaseBrakeCmd releases the topic's brake; BrakeChanged shows the result.
+func (m *Model) releaseBrakeCmd(id string) tea.Cmd {
+	b := m.backend
+	return func() tea.Msg { return brakeReleasedMsg{topic: id, err: b.ReleaseBrake(id)} }
 }
 
 func (m *Model) closeRoomCmd(id string) tea.Cmd {
@@ -185,6 +201,30 @@ func (m *Model) onTopicDeleted(msg deleteTopicDoneMsg) []tea.Cmd {
 		cmds = append(cmds, m.newTopicCmd())
 	}
 	return cmds
+}
+
+// onBrakeChanged marks the topic and says on the status line what the
+// room did (docs/design.md §2 "Brake": AI posts are not typed into the
+// seats while braked; §10: never silent).
+func (m *Model) onBrakeChanged(ev BrakeChanged) {
+	m.topics.setBraked(ev.Topic, ev.On)
+	name := m.topics.nameOf(&m.env, ev.Topic)
+	if ev.On {
+		m.setStatus(stWarn, m.env.tr.t(mStBraked, name, ev.Count, keysLabel(m.keys.ReleaseBrake)))
+		return
+	}
+	m.setStatus(stInfo, m.env.tr.t(mStBrakeReleased, name))
+}
+
+// releaseBrake is the release key: it releases the open topic's brake, or
+// says there is none to release.
+func (m *Model) releaseBrake() []tea.Cmd {
+	id := m.topics.open
+	if !m.topics.braked[id] {
+		m.setStatus(stInfo, m.env.tr.t(mStNotBraked))
+		return nil
+	}
+	return []tea.Cmd{m.releaseBrakeCmd(id)}
 }
 
 // switchTopic opens another topic; seats keep running where they are

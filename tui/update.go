@@ -75,7 +75,8 @@ func (m *Model) screenKey(k tea.KeyPressMsg) ([]tea.Cmd, bool) {
 	return nil, true
 }
 
-// topicNavKey: new, find, next, previous, rename and delete the open topic.
+// topicNavKey: new, find, next, previous, rename and delete the open
+// topic, and release its brake.
 func (m *Model) topicNavKey(k tea.KeyPressMsg) ([]tea.Cmd, bool) {
 	km := &m.keys
 	switch {
@@ -95,6 +96,8 @@ func (m *Model) topicNavKey(k tea.KeyPressMsg) ([]tea.Cmd, bool) {
 		return m.startRename(m.topics.open), true
 	case key.Matches(k, km.DeleteTopic):
 		return m.askDeleteTopic(m.topics.open), true
+	case key.Matches(k, km.ReleaseBrake):
+		return m.releaseBrake(), true
 	default:
 		return nil, false
 	}

@@ -1,0 +1,79 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/tui"
+)
+
+// TestBrakeThroughTheBackend: with config.json's default brake (12), the
+// twelfth AI post in a row reaches the UI as tui.BrakeChanged, the topic
+// list says the topic is braked, and the backend's ReleaseBrake releases it
+// (docs/design.md §2 "Brake").
+func TestBrakeThroughTheBackend(t *testing.T) {
+	a, b := openTest(t)
+	topic, _ := b.NewTopic()
+	if err := b.OpenRoom(topic); err != nil {
+		t.Fatal(err)
+	}
+	c := a.hub.Connect() // the Shell account's sidecar: role cli, an AI post
+	defer c.Close()
+	if err := c.Hello(room.Hello{Protocol: room.Protocol, Name: "Shell", Room: topic, AccountID: "sh"}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range config.DefaultBrake {
+		res, err := c.Post(room.Draft{Content: fmt.Sprintf("answer %d", i+1)})
+		if err != nil || !res.Delivered {
+			t.Fatalf("post %d: %v, delivered %v", i+1, err, res.Delivered)
+		}
+	}
+	on := nextEvent(t, b, func(e tui.BrakeChanged) bool { return e.Topic == topic })
+	if !on.On || on.Count != config.DefaultBrake {
+		t.Fatalf("BrakeChanged = %+v, want on after %d", on, config.DefaultBrake)
+	}
+	if !braked(t, b, topic) {
+		t.Fatal("the topic list does not say the topic is braked")
+	}
+	if err := b.ReleaseBrake(topic); err != nil {
+		t.Fatal(err)
+	}
+	off := nextEvent(t, b, func(e tui.BrakeChanged) bool { return e.Topic == topic })
+	if off.On || braked(t, b, topic) {
+		t.Fatalf("after ReleaseBrake: BrakeChanged %+v, listed braked %v", off, braked(t, b, topic))
+	}
+}
+
+// braked reports what the topic list says of topic's brake.
+func braked(t *testing.T, b *Backend, topic string) bool {
+	t.Helper()
+	ts, err := b.Topics()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ti := range ts {
+		if ti.ID == topic {
+			return ti.Braked
+		}
+	}
+	t.Fatalf("topic %s is not listed", topic)
+	return false
+}
+
+// TestOpenRefusesABadBrake: a negative or absurd "brake" in config.json
+// stops the start with an error naming the key; 0 (off) starts.
+func TestOpenRefusesABadBrake(t *testing.T) {
+	for _, v := range []string{"-1", "100000", `"12"`} {
+		_, err := openConfig(t, `,"brake":`+v)
+		if !errors.Is(err, config.ErrBadFile) || !strings.Contains(err.Error(), `"brake"`) {
+			t.Errorf("brake %s: Open error %v, want ErrBadFile naming \"brake\"", v, err)
+		}
+	}
+	if _, err := openConfig(t, `,"brake":0`); err != nil {
+		t.Errorf("brake 0: %v", err)
+	}
+}
