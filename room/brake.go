@@ -47,7 +47,7 @@ func (b *brake) count(limit int, role Role) (BrakeChanged, bool) {
 func brakeNotice(n int) string {
 	return fmt.Sprintf("Brake: after %d AI posts in a row with no post from the human, the room stopped "+
 		"typing AI posts into the seats. They are still delivered and logged (read_room_history). "+
-		"To continue, the human posts, or presses the release key in Pullcept (release_brake).", n)
+		"To continue, the human posts, or releases the brake (Pullcept's release_brake key).", n)
 }
 
 // ReleaseBrake releases the brake of topicID's room, as the human's next
