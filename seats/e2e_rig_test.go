@@ -66,6 +66,13 @@ type rig struct {
 // Script answering only the admin, see adminOnly).
 func newRig(t *testing.T, respond func(*fakeapi.Request) fakeapi.Reply) *rig {
 	t.Helper()
+	return newRigBrake(t, respond, 0)
+}
+
+// newRigBrake is newRig with the hub's brake on AI-to-AI loops at brake AI
+// posts in a row (0: off, as in newRig; docs/design.md §2 "The brake").
+func newRigBrake(t *testing.T, respond func(*fakeapi.Request) fakeapi.Reply, brake int) *rig {
+	t.Helper()
 	pullcept := fakecli.PullceptBinary(t)
 	if respond == nil {
 		respond = adminOnly(fakeapi.Script{})
@@ -96,7 +103,7 @@ func newRig(t *testing.T, respond func(*fakeapi.Request) fakeapi.Reply) *rig {
 	}); err != nil {
 		t.Fatalf("seat manager: %v", err)
 	}
-	if r.hub, err = room.NewHub(room.HubOptions{Log: r.store, Terminals: r.mgr, Accounts: r}); err != nil {
+	if r.hub, err = room.NewHub(room.HubOptions{Log: r.store, Terminals: r.mgr, Accounts: r, Brake: brake}); err != nil {
 		t.Fatalf("hub: %v", err)
 	}
 	if r.srv, err = room.NewServer(r.hub, room.ServerOptions{}); err != nil {

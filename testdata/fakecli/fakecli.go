@@ -6,6 +6,10 @@
 // chosen status on request, and can join the room through the real sidecar
 // the way Claude Code does, by reading the seat's .mcp.json (JoinRoom).
 //
+// With -echo it is the worst case of a model: it answers every post typed
+// into it with one say_to_room, so two such seats answer each other without
+// end (the room's brake stops that, docs/design.md §2 "The brake").
+//
 // It is test-only. It lives under testdata/ so `go test ./...` and the
 // product build never see it; test files import it by path. A test binary
 // that seats it runs it from its TestMain:
@@ -65,13 +69,17 @@ func Run(m *testing.M) int {
 //	-exit N      then exit with status N at once (a CLI that dies by itself)
 //	-join        start the room's sidecar from ./.mcp.json as a CLI does
 //	             (initialize, tools/list), so the seat joins and gets ready
+//	-echo        with -join: answer every post typed into the terminal (a
+//	             tag line, room.TagPrefix) with one say_to_room, content
+//	             "re <message_id>" and last_seen that message_id, then print
+//	             Answered's line
 //	-lines FILE  append every line read from the terminal (a JSON string
 //	             per line; read it with Lines)
 //
 // It prints Ready, then "got: <line>" for every line it reads; a line
 // "exit N" ends it with status N; terminal EOF, SIGHUP or SIGTERM end it
-// with 0. Exit statuses of its own: 2 bad flags, 3 a file error, 4 the
-// join failed.
+// with 0. Exit statuses of its own: 2 bad flags (-echo without -join), 3 a
+// file error, 4 the join failed.
 func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP, syscall.SIGTERM)
 	defer stop()
@@ -83,6 +91,7 @@ type options struct {
 	argvFile  string
 	exit      int // -1: do not exit at once
 	join      bool
+	echo      bool
 	linesFile string
 }
 
@@ -92,6 +101,7 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.StringVar(&o.argvFile, "argv", "", "")
 	fs.IntVar(&o.exit, "exit", -1, "")
 	fs.BoolVar(&o.join, "join", false, "")
+	fs.BoolVar(&o.echo, "echo", false, "")
 	fs.StringVar(&o.linesFile, "lines", "", "")
 	fs.SetOutput(out)
 	return o, fs.Parse(args)
@@ -103,6 +113,10 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 	if err != nil {
 		return 2
 	}
+	if o.echo && !o.join {
+		fmt.Fprintln(out, "-echo needs -join")
+		return 2
+	}
 	if o.argvFile != "" {
 		if err := writeJSONAtomic(o.argvFile, os.Args); err != nil {
 			fmt.Fprintf(out, "argv: %v\n", err)
@@ -112,6 +126,7 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 	if o.exit >= 0 {
 		return o.exit
 	}
+	var answer func(string)
 	if o.join {
 		c, err := JoinRoom(ctx)
 		if err != nil {
@@ -119,6 +134,9 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 			return 4
 		}
 		defer c.Close()
+		if o.echo {
+			answer = func(line string) { answerPost(ctx, c, line, out) }
+		}
 	}
 	var lines io.Writer = io.Discard
 	if o.linesFile != "" {
@@ -131,11 +149,12 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 		lines = f
 	}
 	fmt.Fprintln(out, Ready)
-	return echo(ctx, in, out, lines)
+	return echo(ctx, in, out, lines, answer)
 }
 
-// echo answers every line of in until "exit N", EOF or ctx ends.
-func echo(ctx context.Context, in io.Reader, out, lines io.Writer) int {
+// echo answers every line of in until "exit N", EOF or ctx ends; answer,
+// when set, then sees the line too.
+func echo(ctx context.Context, in io.Reader, out, lines io.Writer, answer func(string)) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the reader if it waits to hand over a line
 	read := make(chan string)
@@ -169,6 +188,9 @@ func echo(ctx context.Context, in io.Reader, out, lines io.Writer) int {
 				return code
 			}
 			fmt.Fprintf(out, "got: %s\n", line)
+			if answer != nil {
+				answer(line)
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
@@ -126,5 +127,31 @@ func TestAccountSeatsTheFakeCLI(t *testing.T) {
 	}
 	if len(a.Env) != 1 || a.Env[0].Name != Env {
 		t.Errorf("Account env = %+v, want %s", a.Env, Env)
+	}
+}
+
+// TestEchoNeedsJoinAndReadsTags: -echo answers only a post's tag line (its
+// message_id), never a body line or the human's typing, and it needs -join
+// (it answers through the room's sidecar).
+func TestEchoNeedsJoinAndReadsTags(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	if code := run(context.Background(), []string{"-echo"}, strings.NewReader(""), &out); code != 2 || !strings.Contains(out.String(), "-echo needs -join") {
+		t.Errorf("-echo without -join: status %d, printed %q", code, out.String())
+	}
+	p := room.Post{MessageID: "m-7", Role: room.RoleAdmin, Speaker: "Alice", TS: "2026-10-01T16:14:05Z"}
+	for _, tc := range []struct {
+		line string
+		id   string
+	}{
+		{room.Tag(p, time.UTC), "m-7"},
+		{"hello", ""},
+		{"> " + room.Tag(p, time.UTC), ""},
+		{room.TagPrefix + "{not json", ""},
+		{room.TagPrefix + `{"role":"admin"}`, ""},
+	} {
+		if id, ok := taggedID(tc.line); id != tc.id || ok != (tc.id != "") {
+			t.Errorf("taggedID(%q) = %q, %v; want %q", tc.line, id, ok, tc.id)
+		}
 	}
 }

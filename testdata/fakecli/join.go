@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -90,4 +91,60 @@ func dial(ctx context.Context, key string, e mcpServer) (*client.Client, error) 
 		return nil, fmt.Errorf("tools/list %s: %w", key, err)
 	}
 	return c, nil
+}
+
+// sayWait bounds one say_to_room call (the sidecar answers within 30 s,
+// docs/design.md §7).
+const sayWait = 40 * time.Second
+
+// Answered is the line -echo prints after answering post messageID;
+// delivered is whether the room took the answer (a floor rejection is not).
+func Answered(messageID string, delivered bool) string {
+	if delivered {
+		return "answered " + messageID + ": delivered"
+	}
+	return "answered " + messageID + ": not delivered"
+}
+
+// answerPost answers line when it is a post's tag line (-echo): one
+// say_to_room "re <message_id>" with last_seen that id, then Answered's
+// line on out. Other lines (a post's body, the human's typing) get none.
+func answerPost(ctx context.Context, c *client.Client, line string, out io.Writer) {
+	id, ok := taggedID(line)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, sayWait)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = room.ToolSayToRoom
+	req.Params.Arguments = map[string]any{"content": "re " + id, "last_seen": id}
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		fmt.Fprintf(out, "say_to_room: %v\n", err)
+		return
+	}
+	text := ""
+	for _, part := range res.Content {
+		if tc, ok := mcp.AsTextContent(part); ok {
+			text += tc.Text
+		}
+	}
+	fmt.Fprintln(out, Answered(id, !res.IsError && strings.HasPrefix(text, "Delivered")))
+}
+
+// taggedID returns the message_id of a tag line (room.TagPrefix, then the
+// tag's JSON; docs/design.md §4).
+func taggedID(line string) (string, bool) {
+	js, ok := strings.CutPrefix(line, room.TagPrefix)
+	if !ok {
+		return "", false
+	}
+	var tag struct {
+		MessageID string `json:"message_id"`
+	}
+	if err := json.Unmarshal([]byte(js), &tag); err != nil || tag.MessageID == "" {
+		return "", false
+	}
+	return tag.MessageID, true
 }
