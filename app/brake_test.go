@@ -14,7 +14,7 @@ import (
 // TestBrakeThroughTheBackend: with config.json's default brake (12), the
 // twelfth AI post in a row reaches the UI as tui.BrakeChanged, the topic
 // list says the topic is braked, and the backend's ReleaseBrake releases it
-// (docs/design.md §2 "Brake").
+// (docs/design.md §2 "The brake").
 func TestBrakeThroughTheBackend(t *testing.T) {
 	a, b := openTest(t)
 	topic, _ := b.NewTopic()

@@ -11,7 +11,7 @@ const keyBrake = "brake"
 
 // DefaultBrake is the brake when config.json does not set one: after 12 AI
 // posts in a row with no post from the human, a room stops typing AI posts
-// into its seats (docs/design.md §2 "Brake"). Twelve lets a few seats
+// into its seats (docs/design.md §2 "The brake"). Twelve lets a few seats
 // discuss a question over several rounds, and stops two seats that answer
 // each other within a minute or so.
 const DefaultBrake = 12
@@ -22,7 +22,7 @@ const MaxBrake = 1000
 
 // Brake returns config.json's "brake": how many AI posts in a row, with no
 // post from the human, make a room stop typing AI posts into its seats
-// (docs/design.md §2 "Brake"). Absent or null: DefaultBrake; 0 turns the
+// (docs/design.md §2 "The brake"). Absent or null: DefaultBrake; 0 turns the
 // brake off. Anything but a whole number from 0 to MaxBrake is an error
 // that names the key and wraps ErrBadFile. Read with encoding/json like the
 // UI's keys (viper never reads config.json).

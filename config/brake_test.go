@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestBrakeSetting: config.json's "brake" (docs/design.md §2 "Brake"):
+// TestBrakeSetting: config.json's "brake" (docs/design.md §2 "The brake"):
 // absent or null is the default, 0 is off, a whole number up to MaxBrake is
 // kept, anything else is refused naming the key (ErrBadFile).
 func TestBrakeSetting(t *testing.T) {

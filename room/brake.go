@@ -2,7 +2,7 @@ package room
 
 import "fmt"
 
-// The brake on AI-to-AI loops (docs/design.md §2 "Brake"). Two AI seats
+// The brake on AI-to-AI loops (docs/design.md §2 "The brake"). Two AI seats
 // that answer every post they are typed would answer each other without
 // end; the room counts the AI posts in a row since the human last spoke
 // and, at HubOptions.Brake, stops typing AI posts into its seats until the

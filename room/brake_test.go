@@ -10,7 +10,7 @@ import (
 )
 
 // TestBrakeCount: the run of AI posts, what ends it and when the brake
-// engages (docs/design.md §2 "Brake"), on the room's counter alone.
+// engages (docs/design.md §2 "The brake"), on the room's counter alone.
 func TestBrakeCount(t *testing.T) {
 	t.Parallel()
 	const (
@@ -137,7 +137,7 @@ func (b *brakeRoom) eventsUntil(t *testing.T, messageID string) (changes []Brake
 // AI post into any seat, delivers one app notice (typed into every seat),
 // still logs and returns the AI posts, and the human's post releases the
 // brake; posts made while braked are never typed afterwards, and the count
-// starts from zero (docs/design.md §2 "Brake").
+// starts from zero (docs/design.md §2 "The brake").
 func TestBrakeStopsTypingAIPosts(t *testing.T) {
 	t.Parallel()
 	b := newBrakeRoom(t, 3)

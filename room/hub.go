@@ -569,7 +569,7 @@ func (h *Hub) commitLocked(r *roomState, p Post, origin uint64) delivery {
 // account once (docs/design.md §2: own posts are never typed back; two connections of
 // one account are one terminal). Accounts without a running seat make
 // Enqueue report false and get nothing. While the room's brake is on, an AI
-// post is typed into no one (docs/design.md §2 "Brake"). Holds r.mu.
+// post is typed into no one (docs/design.md §2 "The brake"). Holds r.mu.
 func (h *Hub) typeLocked(r *roomState, p Post) {
 	if h.terms == nil || (r.brake.on && p.Role.AI()) {
 		return

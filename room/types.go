@@ -24,7 +24,7 @@ const (
 
 // AI reports whether r is the role of an AI seat's posts (claude_code,
 // codex_cli, cli): the posts the brake counts and holds back
-// (docs/design.md §2 "Brake").
+// (docs/design.md §2 "The brake").
 func (r Role) AI() bool {
 	return r == RoleClaudeCode || r == RoleCodexCLI || r == RoleCLI
 }
@@ -206,7 +206,7 @@ type RosterChanged struct {
 // BrakeChanged: the brake of room Topic engaged (On, after Count AI posts
 // in a row with no post from the human: AI posts are no longer typed into
 // its seats) or was released (On false, Count 0: by the human's post or
-// Hub.ReleaseBrake). docs/design.md §2 "Brake".
+// Hub.ReleaseBrake). docs/design.md §2 "The brake".
 type BrakeChanged struct {
 	Topic string
 	On    bool

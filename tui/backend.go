@@ -60,7 +60,7 @@ type Rooms interface {
 	// that was never indexed and has no seats.
 	CloseRoom(topicID string)
 	// ReleaseBrake releases topicID's brake on AI-to-AI loops, as the
-	// human's next post would (docs/design.md §2 "Brake"): AI posts are
+	// human's next post would (docs/design.md §2 "The brake"): AI posts are
 	// typed into its seats again from the next one on. BrakeChanged follows.
 	ReleaseBrake(topicID string) error
 }
@@ -69,7 +69,7 @@ type Rooms interface {
 // LastActivity is the newest post time (or creation time); Running is true
 // when any seat runs or starts in it; Indexed is false for a topic that has
 // no log file nor index entry yet (lazy creation); Braked is true while its
-// room types no AI post into its seats (docs/design.md §2 "Brake").
+// room types no AI post into its seats (docs/design.md §2 "The brake").
 type TopicInfo struct {
 	ID           string
 	Name         string
@@ -309,7 +309,7 @@ type SeatUpdated struct {
 
 // BrakeChanged: the brake of Topic's room engaged (On, after Count AI
 // posts in a row with no post from the human: AI posts are no longer typed
-// into its seats) or was released (On false) (docs/design.md §2 "Brake").
+// into its seats) or was released (On false) (docs/design.md §2 "The brake").
 type BrakeChanged struct {
 	Topic string
 	On    bool

@@ -26,7 +26,7 @@ func topicRowPlain(t *testing.T, m *Model, id string) string {
 
 // TestBrakeChangedMarksTopicAndStatus: BrakeChanged marks the topic in the
 // list, the status line says so while the open topic is braked, and the
-// release clears both (docs/design.md §2 "Brake").
+// release clears both (docs/design.md §2 "The brake").
 func TestBrakeChangedMarksTopicAndStatus(t *testing.T) {
 	t.Parallel()
 	m := sceneModel(t, scene(), 200, 40, LangEnglish)

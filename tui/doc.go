@@ -39,7 +39,7 @@
 //   - focus.go: focus and the Tab cycle. frame.go: afterUpdate and View.
 //   - topics.go, topics_update.go: the topic list (which also holds the
 //     open topic's id) and its rename prompt; opening, switching, renaming
-//     and deleting topics.
+//     and deleting topics, and releasing a topic's brake.
 //   - chat.go, chat_update.go: the open topic's conversation, history
 //     paging, folds.
 //   - input.go, input_update.go: the composer, the @ popup, posting.

@@ -83,7 +83,7 @@ func paneRows(cols, rows int, seed int) []string {
 }
 
 // brakedScene is scene after Lin and Lay answered each other until the
-// brake engaged in the open topic (docs/design.md §2 "Brake"): Lin's last
+// brake engaged in the open topic (docs/design.md §2 "The brake"): Lin's last
 // answer, then Pullcept's notice; 設計の相談 is braked too.
 func brakedScene() (*fakeBackend, []Event) {
 	f := scene()

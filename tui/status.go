@@ -19,7 +19,7 @@ const (
 // statusLine is the bottom line: the latest report on the left
 // (docs/design.md §10: what happens to seats and logs is never silent),
 // then on the right the brake while the open topic's is on (docs/design.md
-// §2 "Brake"), the open topic, how many sit in its room and the help key.
+// §2 "The brake"), the open topic, how many sit in its room and the help key.
 // A report stays until a newer one replaces it.
 type statusLine struct {
 	text  string

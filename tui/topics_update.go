@@ -204,7 +204,7 @@ func (m *Model) onTopicDeleted(msg deleteTopicDoneMsg) []tea.Cmd {
 }
 
 // onBrakeChanged marks the topic and says on the status line what the
-// room did (docs/design.md §2 "Brake": AI posts are not typed into the
+// room did (docs/design.md §2 "The brake": AI posts are not typed into the
 // seats while braked; §10: never silent).
 func (m *Model) onBrakeChanged(ev BrakeChanged) {
 	m.topics.setBraked(ev.Topic, ev.On)
