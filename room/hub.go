@@ -38,8 +38,8 @@ type HubOptions struct {
 	Logger *slog.Logger
 	// Brake is how many AI posts in a row, with no post from the human,
 	// make a room stop typing AI posts into its seats (docs/design.md §2
-	// "Brake"; config.json "brake"). 0 turns the brake off; negative is
-	// refused by NewHub.
+	// "The brake"; config.json "brake"). 0 turns the brake off; negative
+	// is refused by NewHub.
 	Brake int
 }
 
