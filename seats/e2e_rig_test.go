@@ -501,14 +501,27 @@ func newWatch[E any](c <-chan E) *watch[E] {
 // wait blocks until the channel closed and everything was drained.
 func (w *watch[E]) wait() { <-w.done }
 
+// all is every event received so far.
+func (w *watch[E]) all() []E {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.events)
+}
+
 // waitFor returns the first event that match accepts, failing t after
 // e2eWait.
 func (w *watch[E]) waitFor(t *testing.T, what string, match func(E) bool) E {
 	t.Helper()
+	return w.waitForAfter(t, what, 0, match)
+}
+
+// waitForAfter is waitFor over the events from index after on.
+func (w *watch[E]) waitForAfter(t *testing.T, what string, after int, match func(E) bool) E {
+	t.Helper()
 	deadline := time.After(e2eWait)
 	for {
 		w.mu.Lock()
-		for _, e := range w.events {
+		for _, e := range w.events[min(after, len(w.events)):] {
 			if match(e) {
 				w.mu.Unlock()
 				return e
