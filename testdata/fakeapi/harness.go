@@ -146,6 +146,10 @@ type CodexSetup struct {
 	// tool_search (the fake handles it). An unknown slug offers MCP tools
 	// inline but shows a fallback-metadata warning.
 	Model string
+	// Effort is model_reasoning_effort ("" writes none: Codex then uses
+	// the model's default and its rollout names no effort, docs/clis.md
+	// §3.6).
+	Effort string
 }
 
 // noProxy lists the loopback names the CLIs reach directly.
@@ -210,6 +214,9 @@ func PrepareCodex(s CodexSetup) ([]string, error) {
 		return nil, fmt.Errorf("codex setup: %w", err)
 	}
 	cfg["model"] = model
+	if s.Effort != "" {
+		cfg["model_reasoning_effort"] = s.Effort
+	}
 	cfg["model_provider"] = CodexProvider
 	cfg["check_for_update_on_startup"] = false
 	p := object(object(cfg, "model_providers"), CodexProvider)

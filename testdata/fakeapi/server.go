@@ -32,9 +32,11 @@ type Options struct {
 	Respond func(r *Request) Reply
 	// Script is the default behaviour used when Respond is nil.
 	Script Script
-	// Headers are added to every model-call response, e.g. Codex's rate
-	// limit headers x-codex-primary-used-percent (docs/clis.md §3.6).
+	// Headers are added to every model-call response.
 	Headers http.Header
+	// CodexLimits are sent on every Responses API reply as the x-codex-*
+	// rate-limit headers Codex reads (docs/clis.md §3.6), after Headers.
+	CodexLimits []CodexLimits
 	// Logf, when set, gets one line per request and reply (t.Logf fits).
 	Logf func(format string, args ...any)
 }
@@ -338,9 +340,10 @@ func (s *Server) serveModel(w http.ResponseWriter, hr *http.Request, req *Reques
 	s.record(req, reply)
 	s.logf("fakeapi #%d %s session=%s posts=%d results=%d → %s", req.Seq, req.API, req.Session,
 		len(req.NewPosts()), len(req.NewResults()), describeReply(reply))
-	for k, vs := range s.opts.Headers {
-		for _, v := range vs {
-			w.Header().Add(k, v)
+	addHeader(w.Header(), s.opts.Headers)
+	if req.API == OpenAI {
+		for _, l := range s.opts.CodexLimits {
+			addHeader(w.Header(), l.Header())
 		}
 	}
 	if reply.Status != 0 {
@@ -349,6 +352,14 @@ func (s *Server) serveModel(w http.ResponseWriter, hr *http.Request, req *Reques
 	}
 	if err := write(s, w, req, reply); err != nil {
 		s.logf("fakeapi #%d write: %v", req.Seq, err)
+	}
+}
+
+func addHeader(dst, src http.Header) {
+	for k, vs := range src {
+		for _, v := range vs {
+			dst.Add(k, v)
+		}
 	}
 }
 

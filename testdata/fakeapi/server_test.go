@@ -376,3 +376,40 @@ func TestNewRejectsNonLoopback(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexLimits: Options.CodexLimits go out as the x-codex-* headers
+// Codex 0.169.0 reads (docs/clis.md §3.6) on Responses replies only; a
+// named family gets its own prefix; a window without a reset time sends
+// none.
+func TestCodexLimits(t *testing.T) {
+	t.Parallel()
+	reset := time.Unix(1796122546, 0)
+	s := newServer(t, Options{CodexLimits: []CodexLimits{
+		{Primary: &CodexLimit{UsedPercent: 40, WindowMinutes: 10080, ResetsAt: reset.Add(time.Hour)},
+			Secondary: &CodexLimit{UsedPercent: 12.5, WindowMinutes: 300, ResetsAt: reset}},
+		{Limit: "codex-other", Primary: &CodexLimit{UsedPercent: 77, WindowMinutes: 300}},
+	}})
+	resp := do(t, s, http.MethodPost, "/v1/responses", `{"model":"m","stream":true,"input":"hi"}`, nil)
+	want := map[string]string{
+		"x-codex-primary-used-percent":         "40",
+		"x-codex-primary-window-minutes":       "10080",
+		"x-codex-primary-reset-at":             "1796126146",
+		"x-codex-secondary-used-percent":       "12.5",
+		"x-codex-secondary-window-minutes":     "300",
+		"x-codex-secondary-reset-at":           "1796122546",
+		"x-codex-other-primary-used-percent":   "77",
+		"x-codex-other-primary-window-minutes": "300",
+		"x-codex-other-primary-reset-at":       "",
+	}
+	for k, v := range want {
+		if got := resp.Header.Get(k); got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+	readOpenAI(t, resp)
+	a := do(t, s, http.MethodPost, "/v1/messages", claudePostBody, nil)
+	if a.Header.Get("x-codex-primary-used-percent") != "" {
+		t.Error("an Anthropic reply carries Codex's rate-limit headers")
+	}
+	_ = a.Body.Close()
+}
