@@ -81,14 +81,22 @@ func (o jsonObject) str(key string) string {
 }
 
 // epoch is the Unix time in seconds at key; zero when absent, not a
-// number, or outside the years 2001–2199 (a value in milliseconds, or a
-// garbage one, is no reset time).
+// number, or not a plausible time (epochTime).
 func (o jsonObject) epoch(key string) time.Time {
 	p := o.percent(key)
-	if p == nil || *p < 1e9 || *p > 7e9 {
+	if p == nil {
 		return time.Time{}
 	}
-	return time.Unix(int64(*p), 0)
+	return epochTime(*p)
+}
+
+// epochTime is Unix seconds as a time; zero outside the years 2001–2199 (a
+// value in milliseconds, or a garbage one, is no reset time).
+func epochTime(sec float64) time.Time {
+	if sec < 1e9 || sec > 7e9 {
+		return time.Time{}
+	}
+	return time.Unix(int64(sec), 0)
 }
 
 // percent is the number at key, nil when absent or not a number.

@@ -26,10 +26,14 @@
 //     place, close Seat.Done). Owner: the Manager. Ends once the child is
 //     reaped and cleaned up. Waited for by Manager.Close; Stop waits for
 //     its Seat.Done.
-//   - Codex rollout watcher (Manager.watchCodexRollout, a fresh Codex seat
-//     only: records the session id). Owner: the Manager. Ends once the id
-//     is recorded, when CODEX_HOME cannot be found, or at Seat.Done.
-//     Waited for by Manager.Close.
+//   - Codex rollout watcher (Manager.watchCodexRollout, every Codex seat):
+//     a fresh seat's first looks for its rollout each CodexPoll and records
+//     the session id; then, fresh or resumed, it tails the rollout for the
+//     seat's usage and activity (each second, each 10 s after a minute
+//     without a line; docs/design.md §11). Owner: the Manager. Ends at
+//     Seat.Done (after a last read), or at once when CODEX_HOME cannot be
+//     found or a resumed seat's rollout is missing. Waited for by
+//     Manager.Close.
 //   - Typing writer (Typist.run), the only writer of the PTY: human keys,
 //     emulator replies, room posts (docs/design.md §14 "One writer per
 //     PTY"). Owner: the seat's Typist. Ends at Typist.Close (by the exit
@@ -58,6 +62,9 @@
 //
 // The room's lock → Manager.mu → Seat.mu; the Ledger, Typist, Screen and
 // event-queue (room/pubsub) locks are leaves, never held while calling out.
+// The rollout watcher takes Manager.mu (the claimed ids) and Seat.mu (the
+// session id, the usage and activity) one after the other, and emits
+// SeatUpdated with neither held.
 // The room calls Manager.Enqueue while it holds its room lock: Enqueue
 // takes Manager.mu (the seat lookup), Seat.mu (via Seat.State) and the
 // Typist's lock, one after the other, and none of them is ever held while

@@ -66,19 +66,27 @@ type rig struct {
 // Script answering only the admin, see adminOnly).
 func newRig(t *testing.T, respond func(*fakeapi.Request) fakeapi.Reply) *rig {
 	t.Helper()
-	return newRigBrake(t, respond, 0)
+	return newRigWith(t, fakeapi.Options{Respond: respond}, 0)
 }
 
 // newRigBrake is newRig with the hub's brake on AI-to-AI loops at brake AI
 // posts in a row (0: off, as in newRig; docs/design.md §2 "The brake").
 func newRigBrake(t *testing.T, respond func(*fakeapi.Request) fakeapi.Reply, brake int) *rig {
 	t.Helper()
+	return newRigWith(t, fakeapi.Options{Respond: respond}, brake)
+}
+
+// newRigWith is newRig with the fake's options (Respond nil: adminOnly)
+// and the brake (0: off).
+func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
+	t.Helper()
 	pullcept := fakecli.PullceptBinary(t)
-	if respond == nil {
-		respond = adminOnly(fakeapi.Script{})
+	if fo.Respond == nil {
+		fo.Respond = adminOnly(fakeapi.Script{})
 	}
+	fo.Logf = t.Logf
 	r := &rig{t: t, root: t.TempDir(), data: t.TempDir(), accounts: map[string]config.Account{}}
-	fake, err := fakeapi.New(fakeapi.Options{Respond: respond, Logf: t.Logf})
+	fake, err := fakeapi.New(fo)
 	if err != nil {
 		t.Fatalf("fake api: %v", err)
 	}

@@ -523,11 +523,23 @@ func TestE2EUnsentInputHeld(t *testing.T) {
 // acceptance 1 with the real Codex CLI (tool_search, then say_to_room), the
 // session id recorded by the Manager from the rollout, and after a stop and
 // restart `codex resume <id>` still has the room tools: the resumed seat
-// answers a post through say_to_room again.
+// answers a post through say_to_room again. All along the seat shows what
+// its rollout says (docs/design.md §11): thinking during the turn; then
+// the model and effort of its config, Codex's own context figure, the
+// plan's 5-hour and weekly limits from the fake's x-codex-* headers, and
+// idle. The resumed seat shows nothing of the first run: its figures come
+// from its own turn (another effort, another context).
 func TestE2ECodexRoundTripAndResume(t *testing.T) {
-	r := newRig(t, nil)
+	f := newCodexUsageFake()
+	defer f.release()
+	r := newRigWith(t, fakeapi.Options{Respond: f.respond, CodexLimits: f.limits()}, 0)
 	cody := r.codexAccount("cody", "Cody")
-	env, setup := fakeapi.CodexEnv(t, r.base, cody.WorkDir)
+	setup := fakeapi.CodexSetup{Home: filepath.Join(t.TempDir(), "codex-home"), WorkDirs: []string{cody.WorkDir},
+		BaseURL: r.base, Effort: "high"}
+	env, err := fakeapi.PrepareCodex(setup)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r.setEnv(env)
 	linesFile := filepath.Join(r.root, "echo-lines.jsonl")
 	echo := r.fakeCLIAccount("echo", "Echo", "-join -lines "+config.QuoteWord(linesFile))
@@ -543,7 +555,13 @@ func TestE2ECodexRoundTripAndResume(t *testing.T) {
 	r.waitReady(echo.ID, echoSeat)
 	r.waitReady(cody.ID, s)
 
+	posted := time.Now()
 	hello := r.post("hello @Cody")
+	<-f.held
+	e2eUntil(t, "Cody thinking while its answer is held", func() bool {
+		return r.seatInfo(cody.ID).Activity.Kind == seats.ActivityThinking
+	}, s.Done())
+	f.release()
 	reply := r.waitPost("Cody's reply", func(p room.Post) bool { return p.Account == cody.ID })
 	if reply.Speaker != "Cody" || reply.Role != room.RoleCodexCLI || reply.Content != "reply to: hello" {
 		t.Errorf("Cody's reply = %+v, want speaker Cody, role codex_cli, %q", reply, "reply to: hello")
@@ -554,12 +572,20 @@ func TestE2ECodexRoundTripAndResume(t *testing.T) {
 	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(reply, time.Local), reply.Content)
 	id := codexSessionRecorded(t, r, cody.ID, s, setup.Home)
 	checkFirstTurn(t, r.sessionCalls(id), hello, "hello", "reply to: hello")
+	// 29 100 of gpt-5.5's 258 400 tokens: Codex says "93% left".
+	waitCodexUsage(t, r, cody.ID, s, f, codexUsageWant{model: "gpt-5.5", effort: "high", context: 7, after: posted})
 
 	// Stop and resume: the same session, the room tools still there.
 	if err := r.mgr.Stop(e2eTopic, cody.ID); err != nil {
 		t.Fatalf("stop: %v", err)
 	}
+	cody.LaunchOptions = "-c model_reasoning_effort=low"
+	r.addAccount(cody)
+	f.input.Store(130000) // 130 100 tokens: "52% left"
+	restarted := time.Now()
 	s, second := codexResumes(t, r, cody.ID, id)
+	waitCodexUsage(t, r, cody.ID, s, f, codexUsageWant{model: "gpt-5.5", effort: "low", context: 48, after: restarted})
+	recordRollout(t, setup.Home, id)
 	// The resumed conversation carries the first turn but never Cody's own
 	// posts as typed input.
 	exs := r.sessionCalls(id)
@@ -603,8 +629,9 @@ func checkFirstTurn(t *testing.T, exs []fakeapi.Exchange, p room.Post, bodyLine,
 }
 
 // codexResumes starts the stopped Codex seat of account id again: `codex
-// resume <session>` with the room server, and the resumed seat answers a
-// post through say_to_room.
+// resume <session>` with the room server; until a post reaches it, it shows
+// no usage or activity (its rollout's earlier lines are the first run's).
+// The resumed seat answers a post through say_to_room.
 func codexResumes(t *testing.T, r *rig, id, session string) (*seats.Seat, room.Post) {
 	t.Helper()
 	res, s := r.start(id)
@@ -618,6 +645,9 @@ func codexResumes(t *testing.T, r *rig, id, session string) (*seats.Seat, room.P
 		t.Errorf("resumed argv = %q, want <codex> resume %s … -c mcp_servers.…", argv, session)
 	}
 	r.waitReady(id, s)
+	if in := r.seatInfo(id); in.Usage != (seats.Usage{}) || in.Activity != (seats.Activity{}) {
+		t.Errorf("the resumed seat shows %+v, %+v before its first turn, want nothing", in.Usage, in.Activity)
+	}
 	calls := len(r.sessionCalls(session))
 	again := r.post("again @Cody")
 	second := r.waitPost("Cody's reply after the resume", func(p room.Post) bool {

@@ -336,6 +336,10 @@ type startPlan struct {
 	launch         Launch
 	env            []string // the child's whole environment
 	res            StartResult
+	// rollout and rolloutAt are a resumed Codex seat's rollout and its
+	// length before the spawn: where the seat's tail starts.
+	rollout   string
+	rolloutAt int64
 }
 
 // decide admits the start (a seat kind, the Manager open and listening, the
@@ -421,6 +425,13 @@ func (m *Manager) prepare(p *startPlan) error {
 	}
 	p.env = append(slices.Clone(m.opts.Environ()), l.Env...)
 	p.env = append(p.env, room.EnvRoomToken+"="+p.room.Token)
+	// Last before the spawn: a resumed Codex may append at startup
+	// (docs/clis.md §3.6).
+	if p.acct.Kind == config.KindCodexCLI && l.Resumed {
+		if home, err := CodexHome(SeatGetenv(p.acct, m.getenv)); err == nil {
+			p.rollout, p.rolloutAt = codexRolloutSize(home, l.SessionID)
+		}
+	}
 	return nil
 }
 
@@ -473,7 +484,7 @@ func (s *Seat) abandon() {
 // this Start fail; and the goroutines are counted before Close can wait for
 // them.
 func (m *Manager) goLive(p *startPlan, s *Seat) error {
-	watchRollout := p.acct.Kind == config.KindCodexCLI && !p.launch.Resumed
+	watchRollout := p.acct.Kind == config.KindCodexCLI
 	goroutines := 2
 	if watchRollout {
 		goroutines++
@@ -505,7 +516,7 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 	m.goSeat("pump", s, func() { m.pump(s) })
 	m.goSeat("wait", s, func() { m.wait(s, p.claim) })
 	if watchRollout {
-		m.goSeat("rollout", s, func() { m.watchCodexRollout(s, p.acct) })
+		m.goSeat("rollout", s, func() { m.watchCodexRollout(s, p) })
 	}
 	m.logger.Info("seat started", "topic", p.topic, "account", p.account, "pid", s.proc.Pid(), "resumed", p.launch.Resumed)
 	return nil
@@ -627,16 +638,39 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	m.logger.Info("seat exited", "topic", s.Topic, "account", s.Account, "code", code, "requested", requested)
 }
 
-// watchCodexRollout records a fresh Codex seat's session id once its first
-// turn creates the rollout (docs/design.md §9), skipping ids other seats
-// claimed. Codex writes its physical working directory into the rollout, so a
-// working directory reached through a symlink (macOS: /var → /private/var) is
-// matched in its resolved form too.
-func (m *Manager) watchCodexRollout(s *Seat, acct config.Account) {
+// watchCodexRollout follows a Codex seat's rollout (docs/design.md §9,
+// §11): a fresh seat's first, to record its session id once its first turn
+// creates it; then, fresh or resumed, its tail, for the seat's usage and
+// activity. A resumed seat's tail starts where the file ended when the seat
+// started (p.rolloutAt), so the previous run's figures never show as this
+// run's.
+func (m *Manager) watchCodexRollout(s *Seat, p *startPlan) {
+	path := p.rollout
+	switch {
+	case path == "" && p.launch.Resumed:
+		m.logger.Debug("codex rollout of the resumed session not found", "topic", s.Topic, "account", s.Account)
+		return
+	case path == "":
+		cs, ok := m.findCodexRollout(s, p.acct)
+		if !ok {
+			return
+		}
+		path = cs.Path
+	}
+	m.tailCodexRollout(s, newRolloutTail(path, p.rolloutAt))
+}
+
+// findCodexRollout waits for a fresh Codex seat's rollout and records its
+// session id (docs/design.md §9), skipping ids other seats claimed. Codex
+// writes its physical working directory into the rollout, so a working
+// directory reached through a symlink (macOS: /var → /private/var) is
+// matched in its resolved form too. ok is false when CODEX_HOME cannot be
+// found or the seat ended first.
+func (m *Manager) findCodexRollout(s *Seat, acct config.Account) (CodexSession, bool) {
 	home, err := CodexHome(SeatGetenv(acct, m.getenv))
 	if err != nil {
 		m.notice(s.Topic, s.Account, true, "cannot find CODEX_HOME for %s: %v", acct.DisplayName(), err)
-		return
+		return CodexSession{}, false
 	}
 	cwds := []string{acct.WorkDir}
 	if resolved, err := filepath.EvalSymlinks(acct.WorkDir); err == nil && resolved != acct.WorkDir {
@@ -648,7 +682,7 @@ func (m *Manager) watchCodexRollout(s *Seat, acct config.Account) {
 	for {
 		select {
 		case <-s.done:
-			return
+			return CodexSession{}, false
 		case <-t.C:
 		}
 		var found []CodexSession
@@ -678,9 +712,59 @@ func (m *Manager) watchCodexRollout(s *Seat, acct config.Account) {
 			if err := m.opts.Sessions.RecordSession(s.Topic, s.Account, cs.ID); err != nil {
 				m.notice(s.Topic, s.Account, true, "could not record the Codex session of %s: %v", acct.DisplayName(), err)
 			}
-			return
+			return cs, true
 		}
 	}
+}
+
+// tailCodexRollout reads what the seat's Codex appends to its rollout and
+// keeps the seat's usage and activity (docs/design.md §11): every CodexPoll
+// (1 s) while lines come, every 10 s after a minute without one
+// (codexTailEvery). It ends at Seat.Done, after a last read that takes the
+// lines written before the exit.
+func (m *Manager) tailCodexRollout(s *Seat, t *rolloutTail) {
+	var rep codexReport // the seat's: nothing is known of this run yet
+	lastLine := m.opts.Now()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-s.done:
+			m.readCodexRollout(s, t, &rep)
+			return
+		case <-timer.C:
+		}
+		if m.readCodexRollout(s, t, &rep) > 0 {
+			lastLine = m.opts.Now()
+		}
+		timer.Reset(codexTailEvery(m.opts.Now().Sub(lastLine), m.opts.CodexPoll))
+	}
+}
+
+// readCodexRollout applies the lines appended since the last read to rep,
+// stores the result in the seat (under Seat.mu) and emits SeatUpdated when
+// something shown changed. It returns how many lines ended.
+func (m *Manager) readCodexRollout(s *Seat, t *rolloutTail, rep *codexReport) int {
+	changed := false
+	now := m.opts.Now()
+	n, err := t.poll(func(line []byte) {
+		var c bool
+		*rep, c = applyCodexLine(*rep, line, now)
+		changed = changed || c
+	})
+	if err != nil {
+		m.logger.Debug("codex rollout tail", "topic", s.Topic, "account", s.Account, "err", err)
+	}
+	if n == 0 {
+		return 0
+	}
+	s.mu.Lock()
+	s.usage, s.activity = rep.usage, rep.activity
+	s.mu.Unlock()
+	if changed {
+		m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account})
+	}
+	return n
 }
 
 // Stop stops the seat on the user's request (never a failure, docs/design.md

@@ -1,0 +1,356 @@
+package seats
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+)
+
+// A Codex seat reports its usage and activity through its rollout, the
+// session's JSONL under $CODEX_HOME/sessions (docs/design.md §11; spec
+// «Codex の席は自分の様子を rollout で知らせる»). The line shapes read here
+// are Codex 0.169.0's (docs/clis.md §3.6; real lines in
+// testdata/codex-0.169.0-rollout.jsonl).
+
+// codexLineMax bounds one rollout line kept in memory. The lines read here
+// are under 4 KiB (turn_context ~3.8 KiB, token_count ~0.8 KiB); tool output
+// lines reach megabytes and are skipped without being kept.
+const codexLineMax = 64 << 10
+
+// codexReadChunk is how much of the rollout one read takes; codexPollMax
+// bounds one poll (the rest waits for the next), so a huge rollout (a
+// sparse file, docs/dependencies.md §9.6) never holds the tail long.
+const (
+	codexReadChunk = 32 << 10
+	codexPollMax   = 8 << 20
+)
+
+// Polling the rollout (docs/design.md §11): every second while lines come,
+// every 10 s after a minute without one, so an idle seat costs one stat
+// every 10 s.
+const (
+	codexTailSlow    = 10 * time.Second
+	codexTailIdleFor = time.Minute
+)
+
+// codexTailEvery is the wait before the next look at the rollout when the
+// last new line came idle ago: fast (CodexPoll, 1 s) during a minute, then
+// codexTailSlow.
+func codexTailEvery(idle, fast time.Duration) time.Duration {
+	if idle >= codexTailIdleFor {
+		return max(codexTailSlow, fast)
+	}
+	return fast
+}
+
+// Codex's /status context formula (codex-rs TokenUsage::
+// percent_of_context_window_remaining): the first 12 000 tokens (prompts,
+// fixed tools, room to compact) are not the user's, so both the window and
+// the usage are counted above them.
+const codexBaselineTokens = 12000
+
+// codexContextUsed is the used context percentage the panel shows: 100 minus
+// Codex's own "N% left", so both agree (measured: 29.1K of 258K is "93%
+// left", 7 % used; plain division said 11 %).
+func codexContextUsed(total, window int64) float64 {
+	if window <= codexBaselineTokens {
+		return 100
+	}
+	effective := window - codexBaselineTokens
+	used := max(total-codexBaselineTokens, 0)
+	remaining := max(effective-used, 0)
+	left := math.Round(min(max(float64(remaining)/float64(effective)*100, 0), 100))
+	return 100 - left
+}
+
+// codexReport is what a rollout tells of a seat: its usage and activity.
+type codexReport struct {
+	usage    Usage
+	activity Activity
+}
+
+// codexLine is the part of a rollout line read here: the line's type and
+// time, and the payload fields of turn_context, event_msg (task_started,
+// token_count, task_complete, turn_aborted) and response_item (tool calls
+// and their outputs).
+type codexLine struct {
+	Timestamp string `json:"timestamp"`
+	Type      string `json:"type"`
+	Payload   struct {
+		Type       string           `json:"type"`
+		Model      *string          `json:"model"`
+		Effort     *string          `json:"effort"`
+		Name       string           `json:"name"`
+		Namespace  string           `json:"namespace"`
+		Info       *codexTokenInfo  `json:"info"`
+		RateLimits *codexRateLimits `json:"rate_limits"`
+	} `json:"payload"`
+}
+
+type codexTokenInfo struct {
+	Last *struct {
+		Total *float64 `json:"total_tokens"`
+	} `json:"last_token_usage"`
+	Window *float64 `json:"model_context_window"`
+}
+
+type codexRateLimits struct {
+	LimitID   *string      `json:"limit_id"`
+	Primary   *codexWindow `json:"primary"`
+	Secondary *codexWindow `json:"secondary"`
+}
+
+type codexWindow struct {
+	UsedPercent *float64 `json:"used_percent"`
+	Minutes     *float64 `json:"window_minutes"`
+	ResetsAt    *float64 `json:"resets_at"`
+}
+
+// The rate-limit windows told apart by length, never by position (the
+// primary/secondary order is the server's; docs/clis.md §3.6).
+const (
+	codexFiveHourMinutes = 300
+	codexWeeklyMinutes   = 10080
+	codexPlanLimitID     = "codex"
+)
+
+// applyCodexLine computes the report after one complete rollout line read
+// at now. A line that is not JSON, of a type not read here, or missing the
+// fields it needs changes nothing; changed says whether anything shown
+// changed (Usage.At alone is not a change).
+func applyCodexLine(cur codexReport, line []byte, now time.Time) (next codexReport, changed bool) {
+	var l codexLine
+	if json.Unmarshal(line, &l) != nil {
+		return cur, false
+	}
+	next = cur
+	p := &l.Payload
+	switch {
+	case l.Type == "turn_context":
+		// A new turn's settings replace both; one it does not name is unknown.
+		next.usage.Model, next.usage.Effort = deref(p.Model), deref(p.Effort)
+		next.usage.At = now
+	case l.Type == "event_msg" && p.Type == "token_count":
+		if !applyTokenCount(&next.usage, p.Info, p.RateLimits) {
+			return cur, false
+		}
+		next.usage.At = now
+	case l.Type == "event_msg":
+		next.activity = turnActivity(cur.activity, p.Type, lineTime(l.Timestamp, now))
+	case l.Type == "response_item":
+		next.activity = toolActivity(cur.activity, p.Type, p.Namespace, p.Name, lineTime(l.Timestamp, now))
+	default:
+		return cur, false
+	}
+	return next, !sameReport(cur, next)
+}
+
+// applyTokenCount takes the context and the plan's limits a token_count
+// carries. Either half may be missing (Codex writes info-only and
+// limits-only token_counts); the other stays as it was. It reports whether
+// anything was read.
+func applyTokenCount(u *Usage, info *codexTokenInfo, rl *codexRateLimits) bool {
+	read := false
+	if info != nil && info.Last != nil && info.Last.Total != nil && info.Window != nil && *info.Window > 0 {
+		c := codexContextUsed(int64(*info.Last.Total), int64(*info.Window))
+		u.Context = &c
+		read = true
+	}
+	// A set of another limit (a model's own metered limit) is not the plan's.
+	if rl == nil || rl.LimitID != nil && *rl.LimitID != codexPlanLimitID {
+		return read
+	}
+	for _, w := range []*codexWindow{rl.Primary, rl.Secondary} {
+		if w == nil || w.Minutes == nil || w.UsedPercent == nil {
+			continue
+		}
+		used := *w.UsedPercent
+		var resets time.Time
+		if w.ResetsAt != nil {
+			resets = epochTime(*w.ResetsAt)
+		}
+		switch *w.Minutes {
+		case codexFiveHourMinutes:
+			u.FiveHour, u.FiveHourResets, read = &used, resets, true
+		case codexWeeklyMinutes:
+			u.Weekly, u.WeeklyResets, read = &used, resets, true
+		}
+	}
+	return read
+}
+
+// turnActivity moves the activity on a turn's event: task_started →
+// thinking, task_complete or turn_aborted → idle since then.
+func turnActivity(cur Activity, event string, at time.Time) Activity {
+	switch event {
+	case "task_started":
+		return Activity{Kind: ActivityThinking, Since: at}
+	case "task_complete", "turn_aborted":
+		return Activity{Kind: ActivityIdle, Since: at}
+	}
+	return cur
+}
+
+// toolActivity moves the activity on a response item: a tool call → the
+// tool runs, its output → thinking again. An MCP tool is named as Claude
+// Code names it, mcp__<server>__<tool> (Codex's namespace is mcp__<server>).
+func toolActivity(cur Activity, item, namespace, name string, at time.Time) Activity {
+	next := cur
+	switch item {
+	case "function_call", "custom_tool_call":
+		if namespace != "" {
+			name = namespace + "__" + name
+		}
+		next.Kind, next.Tool = ActivityTool, toolName(name)
+	case "local_shell_call":
+		next.Kind, next.Tool = ActivityTool, "shell"
+	case "tool_search_call":
+		next.Kind, next.Tool = ActivityTool, "tool_search"
+	case "function_call_output", "custom_tool_call_output", "tool_search_output":
+		next.Kind, next.Tool = ActivityThinking, ""
+	default:
+		return cur
+	}
+	if next.Kind != cur.Kind {
+		next.Since = at
+	}
+	return next
+}
+
+// lineTime is when a rollout line says it happened, else now.
+func lineTime(ts string, now time.Time) time.Time {
+	if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+		return t
+	}
+	return now
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// sameReport compares what is shown: the figures by value, not Usage.At.
+func sameReport(a, b codexReport) bool {
+	x, y := a.usage, b.usage
+	return a.activity == b.activity && x.Model == y.Model && x.Effort == y.Effort &&
+		samePercent(x.Context, y.Context) && samePercent(x.FiveHour, y.FiveHour) &&
+		samePercent(x.Weekly, y.Weekly) && x.FiveHourResets.Equal(y.FiveHourResets) &&
+		x.WeeklyResets.Equal(y.WeeklyResets)
+}
+
+func samePercent(a, b *float64) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
+// rolloutTail reads what is appended to a rollout, from a remembered offset:
+// the file is never read again from its start. A line without its newline
+// yet waits (its bytes are kept, at most codexLineMax); a longer line is
+// dropped as it streams by. Only its owner goroutine uses it.
+type rolloutTail struct {
+	path     string
+	offset   int64  // bytes consumed: complete lines and the partial one
+	partial  []byte // the current line's bytes so far
+	skipping bool   // the current line is over codexLineMax: dropped up to its newline
+	buf      []byte
+}
+
+func newRolloutTail(path string, offset int64) *rolloutTail {
+	return &rolloutTail{path: path, offset: offset}
+}
+
+// poll reads what was appended since the last poll (at most codexPollMax
+// bytes) and hands each complete line of at most codexLineMax bytes to line
+// (the slice is reused after it returns). It returns how many lines ended,
+// skipped ones included. Only a regular file is opened: a FIFO would block
+// the open. A file that shrank is another file: its tail is taken from its
+// current end.
+func (t *rolloutTail) poll(line func([]byte)) (int, error) {
+	fi, err := os.Stat(t.path)
+	if err != nil {
+		return 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return 0, fmt.Errorf("rollout %s is not a regular file", t.path)
+	}
+	size := min(fi.Size(), t.offset+codexPollMax)
+	if size < t.offset {
+		err := fmt.Errorf("rollout %s shrank from %d to %d bytes", t.path, t.offset, size)
+		t.offset, t.partial, t.skipping = size, t.partial[:0], false
+		return 0, err
+	}
+	if size == t.offset {
+		return 0, nil
+	}
+	f, err := os.Open(t.path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if t.buf == nil {
+		t.buf = make([]byte, codexReadChunk)
+	}
+	r := io.NewSectionReader(f, t.offset, size-t.offset)
+	ended := 0
+	for {
+		n, err := r.Read(t.buf)
+		ended += t.feed(t.buf[:n], line)
+		t.offset += int64(n)
+		if errors.Is(err, io.EOF) {
+			return ended, nil
+		}
+		if err != nil {
+			return ended, err
+		}
+	}
+}
+
+// feed splits b into lines, joining the partial line kept from before.
+func (t *rolloutTail) feed(b []byte, line func([]byte)) int {
+	ended := 0
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		chunk := b
+		if i >= 0 {
+			chunk = b[:i]
+		}
+		if !t.skipping && len(t.partial)+len(chunk) > codexLineMax {
+			t.skipping, t.partial = true, t.partial[:0]
+		}
+		if !t.skipping {
+			t.partial = append(t.partial, chunk...)
+		}
+		if i < 0 {
+			return ended
+		}
+		if !t.skipping {
+			line(t.partial)
+		}
+		ended++
+		t.partial, t.skipping = t.partial[:0], false
+		b = b[i+1:]
+	}
+	return ended
+}
+
+// codexRolloutSize is a resumed seat's starting offset: the rollout's length
+// when the seat starts, so the previous run's lines are never read as this
+// run's (0 when there is none).
+func codexRolloutSize(home, sessionID string) (string, int64) {
+	path, ok := CodexRollout(home, sessionID)
+	if !ok {
+		return "", 0
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", 0
+	}
+	return path, fi.Size()
+}
