@@ -283,8 +283,29 @@ func (m *Model) accountKey(k tea.KeyPressMsg, a AccountInfo) []tea.Cmd {
 		return m.openEditor(a, false)
 	case key.Matches(k, km.SeatOpenPane):
 		return m.openSeat(a)
+	case key.Matches(k, km.CopySessionID):
+		return m.copySessionID(a)
 	}
 	return nil
+}
+
+// copySessionID puts the selected seat's session id on the clipboard
+// through the terminal (OSC 52, tea.SetClipboard), so the human can resume
+// it by hand (spec «参加者パネル», #139), and says so on the status line.
+func (m *Model) copySessionID(a AccountInfo) []tea.Cmd {
+	tr := m.env.tr
+	name := displayAccountName(a)
+	id := oneLine(m.seats.infos[a.ID].SessionID)
+	if id == "" {
+		m.setStatus(stInfo, tr.t(mStNoSessionID, name))
+		return nil
+	}
+	short := id
+	if r := []rune(id); len(r) > 8 {
+		short = string(r[:8]) + "…"
+	}
+	m.setStatus(stInfo, tr.t(mStCopied, short, name))
+	return []tea.Cmd{tea.SetClipboard(id)}
 }
 
 // openSeat is Enter on an account: the seat's pane when it has one, a

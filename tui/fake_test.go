@@ -348,6 +348,9 @@ func newTestModel(t testing.TB, f *fakeBackend, opts Options, w, h int) *Model {
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
+	// The text clock's timer would sleep until a relative text changes:
+	// tests record what it arms (m.seats.clock) and send textTickMsg.
+	m.seats.clock.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
 	drive(t, m, m.Init())
 	send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	return m

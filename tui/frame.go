@@ -38,7 +38,7 @@ func (m *Model) afterUpdate() []tea.Cmd {
 		cmds = append(cmds, m.setFocus(FocusInput))
 	}
 	m.resizeSeats(vis)
-	cmds = append(cmds, m.flushOps(), m.tickSpinner())
+	cmds = append(cmds, m.flushOps(), m.tickSpinner(), m.armRefresh())
 	m.renderWidgets(vis)
 	m.renderScreen(vis)
 	return cmds
@@ -63,6 +63,7 @@ func (m *Model) applyLayout(panes int) {
 // renderWidgets refreshes the widgets' cached lines; each skips the work
 // when nothing it draws moved.
 func (m *Model) renderWidgets(vis []seatKey) {
+	m.paneWords(vis)
 	for i, k := range vis {
 		if i < len(m.layout.Panes) {
 			m.seats.panes[k].render(&m.env, m.layout.Panes[i], m.focus == FocusPane && m.focusPane == k)

@@ -193,3 +193,122 @@ func TestGoldenOverlays(t *testing.T) {
 		send(t, m, press("esc"))
 	})
 }
+
+// Seats of the panel scenes, at the test clock (Friday 2026-10-02 14:30
+// JST): a weekly reset on Monday 2:00, a 5-hour one in 4 h 9 min 30 s.
+var (
+	weeklyReset = time.Date(2026, 10, 5, 2, 0, 0, 0, testLoc)
+	fiveReset   = testNow().Add(4*time.Hour + 9*time.Minute + 30*time.Second)
+)
+
+func pctOf(v float64) *float64 { return &v }
+
+// wordsScene is a room with a seat for every word the panel says: busy
+// ones (thinking with subagents, a tool, a long tool name, permission),
+// idle ones (just now, minutes ago), limited, starting, exited, failed,
+// offline, and a generic CLI that reports nothing.
+func wordsScene() *fakeBackend {
+	f := scene()
+	now := testNow()
+	add := func(id, kind, name string) {
+		f.accounts = append(f.accounts, AccountInfo{ID: id, Kind: kind, Name: name, Dir: "/home/u/work", Command: "claude"})
+	}
+	for _, a := range []struct{ id, name string }{{"ada", "Ada"}, {"bea", "Bea"}, {"cy", "Cy"}, {"dee", "Dee"}, {"eve", "Eve"}, {"fay", "Fay"}, {"gus", "Gus"}, {"hal", "Hal"}, {"ivy", "Ivy Long-Name"}} {
+		add(a.id, KindClaudeCode, a.name)
+	}
+	add("sh", KindCLI, "shell")
+	seat := func(acc string, st SeatState, a Activity) SeatInfo {
+		return SeatInfo{Topic: "t-main", Account: acc, State: st, Activity: a}
+	}
+	f.seats["t-main"] = []SeatInfo{
+		seat("lin", SeatRunning, Activity{Kind: ActivityThinking, Subagents: 2, Since: now.Add(-time.Minute)}),
+		seat("ada", SeatRunning, Activity{Kind: ActivityTool, Tool: "Bash", Since: now}),
+		seat("bea", SeatRunning, Activity{Kind: ActivityPermission, Tool: "Bash", Since: now}),
+		seat("cy", SeatRunning, Activity{Kind: ActivityIdle, Since: now.Add(-5*time.Minute - 30*time.Second)}),
+		{Topic: "t-main", Account: "dee", State: SeatRunning, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-time.Hour)},
+			Model: "opus", Effort: "high", FiveHour: pctOf(100), FiveHourResets: fiveReset},
+		seat("eve", SeatExited, Activity{}),
+		{Topic: "t-main", Account: "fay", State: SeatFailed, Err: "claude: executable file not found in $PATH"},
+		seat("gus", SeatStarting, Activity{}),
+		seat("ivy", SeatRunning, Activity{Kind: ActivityTool, Tool: "mcp__pullcept__say_to_room", Subagents: 1, Since: now}),
+		seat("lay", SeatRunning, Activity{Kind: ActivityIdle, Since: now.Add(-20 * time.Second)}),
+		seat("sh", SeatRunning, Activity{}),
+	}
+	return f
+}
+
+// usageScene is a room whose seats reported usage: Lin thinking with
+// reset times, Ada limited on the week while it waits for permission, Eve
+// ended (its figures the last known), Lay with launch warnings; posts are
+// held for each reason.
+func usageScene() *fakeBackend {
+	f := scene()
+	now := testNow()
+	f.accounts = append(f.accounts,
+		AccountInfo{ID: "ada", Kind: KindClaudeCode, Name: "Ada", Dir: "/home/u/work", Command: "claude"},
+		AccountInfo{ID: "eve", Kind: KindClaudeCode, Name: "Eve", Dir: "/home/u/work", Command: "claude"})
+	f.seats["t-main"] = []SeatInfo{
+		{Topic: "t-main", Account: "lin", State: SeatRunning, Activity: Activity{Kind: ActivityThinking, Since: now},
+			Model: "Opus 4.6", Effort: "high", FiveHour: pctOf(12), Weekly: pctOf(40), Context: pctOf(35),
+			FiveHourResets: fiveReset, WeeklyResets: weeklyReset, UsageAt: now.Add(-time.Minute),
+			Held: 2, HeldFor: HoldUnsent, Dir: "/home/u/work/pullcept/tui", Started: now.Add(-28 * time.Minute),
+			SessionID: "7009c1a2-5b3e-4d1f-8a2b-0e1f2a3b4c5d",
+			Command:   "claude --session-id 7009c1a2-5b3e-4d1f-8a2b-0e1f2a3b4c5d --settings /home/u/.pullcept/settings.json"},
+		{Topic: "t-main", Account: "ada", State: SeatRunning, Activity: Activity{Kind: ActivityPermission, Tool: "Bash", Since: now},
+			Model: "Sonnet 4.5", Effort: "medium", FiveHour: pctOf(86), Weekly: pctOf(104), Context: pctOf(61),
+			FiveHourResets: now.Add(59 * time.Second), WeeklyResets: weeklyReset, UsageAt: now,
+			Held: 1, HeldFor: HoldPermission},
+		{Topic: "t-main", Account: "eve", State: SeatExited, ExitCode: 0,
+			Model: "Haiku 4.5", FiveHour: pctOf(55), Weekly: pctOf(20), FiveHourResets: now.Add(-time.Minute),
+			WeeklyResets: time.Date(2026, 10, 6, 9, 30, 0, 0, testLoc), UsageAt: now.Add(-2 * time.Hour)},
+		{Topic: "t-main", Account: "lay", State: SeatRunning, Held: 3, HeldFor: HoldNotReady,
+			Warnings: []string{"dropped launch option --profile (not allowed)", "room key disabled in .codex/config.toml: this seat cannot join"}},
+	}
+	return f
+}
+
+func TestGoldenPanel(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		scene   func() *fakeBackend
+		w, h    int
+		lang    Lang
+		details string // the account the focused panel's cursor is on, "" none
+	}{
+		{"words_120x40", wordsScene, 120, 40, LangEnglish, ""},
+		{"words_200x60ja", wordsScene, 200, 60, LangJapanese, ""},
+		{"usage_120x40", usageScene, 120, 40, LangEnglish, "lin"},
+		{"usage_120x40ja", usageScene, 120, 40, LangJapanese, "lin"},
+		{"usage_200x60", usageScene, 200, 60, LangEnglish, "lay"},
+		{"usage_200x60ja", usageScene, 200, 60, LangJapanese, "lay"},
+		{"usage_80x24", usageScene, 80, 24, LangEnglish, ""},
+		{"usage_80x24ja", usageScene, 80, 24, LangJapanese, "lin"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := sceneModel(t, tc.scene(), tc.w, tc.h, tc.lang)
+			if tc.details != "" {
+				toParticipants(t, m, tc.details)
+			}
+			golden.RequireEqual(t, m.View().Content)
+		})
+	}
+}
+
+// TestGoldenPaneTitles: the panes' titles say what their seats do.
+func TestGoldenPaneTitles(t *testing.T) {
+	t.Parallel()
+	f := wordsScene()
+	keep := map[string]bool{"lin": true, "ada": true, "cy": true}
+	var ss []SeatInfo
+	for _, s := range f.seats["t-main"] {
+		if keep[s.Account] {
+			ss = append(ss, s)
+		}
+	}
+	f.seats["t-main"] = ss
+	m := sceneModel(t, f, 200, 60, LangEnglish)
+	send(t, m, press("ctrl+t"))
+	golden.RequireEqual(t, m.View().Content)
+}

@@ -116,6 +116,7 @@ const (
 	mHelpQuickCodex
 	mHelpQuickCLI
 	mHelpSeatOpenPane
+	mHelpCopySessionID
 	mHelpToggleFold
 	mHelpLeavePane
 	mHelpScrollback
@@ -192,6 +193,36 @@ const (
 	mUsage5h
 	mUsageWeek
 	mUsageCtx
+	mUsageLast
+
+	mActThinking
+	mActTool
+	mActToolAny
+	mActPermission
+	mActSubagent
+	mActSubagents
+	mActIdle
+	mActIdleAgo
+	mActLimited
+	mSpanD
+	mSpanDH
+	mSpanH
+	mSpanHM
+	mSpanM
+	mResetsIn
+	mResetsAt
+	mHeld
+	mHeldUnsent
+	mHeldPermission
+	mHeldNotReady
+
+	mDetTitle
+	mDetSession
+	mDetCommand
+	mDetDir
+	mDetStarted
+	mDetNone
+	mDetCopy
 
 	mPaneStarting
 	mPaneRunning
@@ -260,6 +291,9 @@ const (
 	mStWelcome
 	mStNoSeatForPane
 	mStNotStartable
+	mStCopied
+	mStNoSessionID
+	mStLaunchWarnings
 	mStNoAccounts
 	mStBraked
 	mStBrakeReleased
@@ -318,6 +352,7 @@ var messages = map[msgKey][2]string{
 	mHelpQuickCodex:         {"new Codex CLI account", "Codex CLI のアカウントを作る"},
 	mHelpQuickCLI:           {"new CLI account", "CLI のアカウントを作る"},
 	mHelpSeatOpenPane:       {"type into its terminal", "その端末へ打ち込む"},
+	mHelpCopySessionID:      {"copy the session id", "セッション ID をコピー"},
 	mHelpToggleFold:         {"expand/fold notices", "通知の畳みを開閉"},
 	mHelpLeavePane:          {"leave the terminal", "端末から出る"},
 	mHelpScrollback:         {"scrollback (Esc ends)", "スクロールバック（Esc で戻る）"},
@@ -394,6 +429,37 @@ var messages = map[msgKey][2]string{
 	mUsage5h:       {"5h", "5時間"},
 	mUsageWeek:     {"week", "週次"},
 	mUsageCtx:      {"ctx", "文脈"},
+	mUsageLast:     {"last known", "最後の値"},
+
+	// What a running seat is doing (spec «走っているアカウントが何をしているか»).
+	mActThinking:    {"thinking…", "考え中…"},
+	mActTool:        {"running %s", "%s を実行中"},
+	mActToolAny:     {"running a tool", "ツールを実行中"},
+	mActPermission:  {"waiting for permission", "許可待ち"},
+	mActSubagent:    {"1 subagent", "サブエージェント 1 件"},
+	mActSubagents:   {"%d subagents", "サブエージェント %d 件"},
+	mActIdle:        {"idle", "待機"},
+	mActIdleAgo:     {"idle %s ago", "%s前から待機"},
+	mActLimited:     {"limited", "制限中"},
+	mSpanD:          {"%d d", "%d日"},
+	mSpanDH:         {"%d d %d h", "%d日%d時間"},
+	mSpanH:          {"%d h", "%d時間"},
+	mSpanHM:         {"%d h %d min", "%d時間%d分"},
+	mSpanM:          {"%d min", "%d分"},
+	mResetsIn:       {"resets in %s", "%s後にリセット"},
+	mResetsAt:       {"resets %[2]s %[1]s", "%[1]s (%[2]s) にリセット"},
+	mHeld:           {"%d held", "%d件保留"},
+	mHeldUnsent:     {"%d held — you have unsent text in its terminal", "%d件保留：端末に未送信の入力があります"},
+	mHeldPermission: {"%d held — waiting for permission", "%d件保留：許可待ち"},
+	mHeldNotReady:   {"%d held — not ready", "%d件保留：準備中"},
+
+	mDetTitle:   {"Details · %s", "詳細 · %s"},
+	mDetSession: {"session", "ID"},
+	mDetCommand: {"command", "コマンド"},
+	mDetDir:     {"dir", "場所"},
+	mDetStarted: {"started", "開始"},
+	mDetNone:    {"none", "なし"},
+	mDetCopy:    {"%s copies it", "%s でコピー"},
 
 	mPaneStarting:   {"starting", "起動中"},
 	mPaneRunning:    {"running", "稼働中"},
@@ -462,6 +528,9 @@ var messages = map[msgKey][2]string{
 	mStWelcome:        {"New topic. Your first post names it.", "新しいトピックです。最初の発言が名前になります。"},
 	mStNoSeatForPane:  {"No running seat in this topic: start one from Accounts.", "このトピックに走っている席はありません。アカウントから開始してください。"},
 	mStNotStartable:   {"%s is not a kind that runs in a seat.", "%s は席で起動する種別ではありません。"},
+	mStCopied:         {"Copied session id %s of %s.", "%[2]s のセッション ID %[1]s をコピーしました。"},
+	mStNoSessionID:    {"No session id for %s.", "%s のセッション ID はありません。"},
+	mStLaunchWarnings: {"Warning: %s", "警告: %s"},
 	mStNoAccounts:     {"No AI accounts yet: Tab to Accounts, then 1 Claude Code · 2 Codex · 3 CLI.", "AI のアカウントがありません。Tab でアカウントへ移り、1 Claude Code · 2 Codex · 3 CLI で作成します。"},
 	mStBraked: {"Brake in “%s”: after %d AI posts in a row, AI posts are no longer typed into the seats. Post, or press %s, to go on.",
 		"「%s」でブレーキ: AI の発言が %d 件続いたので、AI の発言を席へ打ち込むのを止めました。発言するか %s で再開します。"},

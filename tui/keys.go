@@ -67,15 +67,16 @@ type KeyMap struct {
 	PickerOpen  key.Binding
 
 	// Participant panel.
-	SeatStart    key.Binding
-	SeatStop     key.Binding
-	AccountEdit  key.Binding
-	AccountNew   key.Binding
-	QuickClaude  key.Binding
-	QuickCodex   key.Binding
-	QuickCLI     key.Binding
-	SeatOpenPane key.Binding
-	ToggleFold   key.Binding
+	SeatStart     key.Binding
+	SeatStop      key.Binding
+	AccountEdit   key.Binding
+	AccountNew    key.Binding
+	QuickClaude   key.Binding
+	QuickCodex    key.Binding
+	QuickCLI      key.Binding
+	SeatOpenPane  key.Binding
+	ToggleFold    key.Binding
+	CopySessionID key.Binding
 
 	// Seat pane. In scrollback Up, Down, Top and Bottom move too.
 	LeavePane          key.Binding
@@ -159,15 +160,16 @@ func DefaultKeyMap() KeyMap {
 		PickerDown:  nb("down", "ctrl+n"),
 		PickerOpen:  nb("enter"),
 
-		SeatStart:    nb("s"),
-		SeatStop:     nb("x"),
-		AccountEdit:  nb("e"),
-		AccountNew:   nb("a"),
-		QuickClaude:  nb("1"),
-		QuickCodex:   nb("2"),
-		QuickCLI:     nb("3"),
-		SeatOpenPane: nb("enter"),
-		ToggleFold:   nb("enter", "space"),
+		SeatStart:     nb("s"),
+		SeatStop:      nb("x"),
+		AccountEdit:   nb("e"),
+		AccountNew:    nb("a"),
+		QuickClaude:   nb("1"),
+		QuickCodex:    nb("2"),
+		QuickCLI:      nb("3"),
+		SeatOpenPane:  nb("enter"),
+		ToggleFold:    nb("enter", "space"),
+		CopySessionID: nb("c"),
 
 		LeavePane:          nb("ctrl+]"),
 		Scrollback:         nb("shift+pgup"),
@@ -265,6 +267,7 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 		{"quick_codex", pa, mHelpQuickCodex, &k.QuickCodex},
 		{"quick_cli", pa, mHelpQuickCLI, &k.QuickCLI},
 		{"seat_open_pane", pa, mHelpSeatOpenPane, &k.SeatOpenPane},
+		{"copy_session_id", pa, mHelpCopySessionID, &k.CopySessionID},
 		{"leave_pane", pn, mHelpLeavePane, &k.LeavePane},
 		{"scrollback", pn, mHelpScrollback, &k.Scrollback},
 		{"save", ed, mHelpSave, &k.Save},

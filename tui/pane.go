@@ -17,6 +17,8 @@ type pane struct {
 	hue   int       // the account's colour for the name
 	state SeatState // as the last Seats() said
 	exit  int       // exit code, shown while state is SeatExited
+	word  string    // what the seat is doing (activityWord), "" unknown
+	tone  tone      // the word's colour
 
 	snap PaneSnapshot // the seat's screen as last read
 	has  bool         // snap holds a real snapshot (the cursor shows)
@@ -46,21 +48,28 @@ type paneRenderKey struct {
 	gen     int
 	scroll  int // sbOff while scrolling, -1 otherwise
 	name    string
+	word    string
+	tone    tone
 }
 
 // innerSize is the terminal area inside a pane's border.
 func innerSize(r rect) (cols, rows int) { return max(r.W-2, 1), max(r.H-2, 1) }
 
-func paneStateLabel(e *env, p *pane) string {
+// paneStateLabel is the title's word: the seat's state, or what a
+// running seat is doing once its CLI said (the participant row's word).
+func paneStateLabel(e *env, p *pane) (string, tone) {
 	switch p.state {
 	case SeatStarting:
-		return e.tr.t(mPaneStarting)
+		return e.tr.t(mPaneStarting), toneDim
 	case SeatExited:
-		return e.tr.t(mPaneExited, p.exit)
+		return e.tr.t(mPaneExited, p.exit), toneDim
 	case SeatFailed:
-		return e.tr.t(mPaneFailed)
+		return e.tr.t(mPaneFailed), toneDanger
 	}
-	return e.tr.t(mPaneRunning)
+	if p.word != "" {
+		return p.word, p.tone
+	}
+	return e.tr.t(mPaneRunning), toneDim
 }
 
 // render draws the pane at r; focused adds the accent border and the leave
@@ -70,7 +79,7 @@ func (p *pane) render(e *env, r rect, focused bool) []string {
 	if p.scrolling {
 		scroll = p.sbOff
 	}
-	k := paneRenderKey{p.snap.Version, r.W, r.H, focused, p.state, e.gen, scroll, p.name}
+	k := paneRenderKey{p.snap.Version, r.W, r.H, focused, p.state, e.gen, scroll, p.name, p.word, p.tone}
 	if p.view != nil && k == p.rendered {
 		return p.view
 	}
@@ -102,7 +111,12 @@ func (p *pane) render(e *env, r rect, focused bool) []string {
 func (p *pane) title(e *env, focused bool, r rect) string {
 	_, rows := innerSize(r)
 	w := r.W
-	title := e.th.hueStyle(p.hue).Bold(true).Render(sanitize(p.name)) + e.th.dim.Render(" · "+paneStateLabel(e, p))
+	title := e.th.hueStyle(p.hue).Bold(true).Render(oneLine(p.name))
+	if label, tn := paneStateLabel(e, p); tn == toneDim {
+		title += e.th.dim.Render(" · " + label)
+	} else {
+		title += e.th.dim.Render(" · ") + tn.style(e.th).Render(label)
+	}
 	if p.scrolling {
 		total := len(p.sb) + len(p.snap.Rows)
 		title += e.th.accentS.Render(" · " + e.tr.t(mPaneScrollback, p.sbOff, max(total-rows, 0)))

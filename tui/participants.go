@@ -3,7 +3,10 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pullcept/pullcept/room"
@@ -165,20 +168,6 @@ func (d *partData) state(id string) SeatState {
 	return SeatOffline
 }
 
-func pct(p *float64) string {
-	if p == nil {
-		return "—"
-	}
-	return fmt.Sprintf("%.0f%%", *p)
-}
-
-func orDash(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "—"
-	}
-	return s
-}
-
 // move moves the cursor by delta among n rows.
 func (p *participants) move(delta, n int) {
 	p.sel = clampInt(p.sel+delta, 0, max(n-1, 0))
@@ -196,7 +185,8 @@ func (p *participants) setSize(w, h int) { p.w, p.h = w, h }
 
 // render rebuilds the cached panel (h lines of w cells) when its key moved: the
 // title, each kind's group of accounts, guests, and the first-run hint
-// while no AI account exists.
+// while no AI account exists; while the panel has focus, the selected
+// seat's details are pinned under the list.
 func (p *participants) render(e *env, d *partData) {
 	if k := p.renderKey(e); k == p.rendered && len(p.view) == p.h {
 		return
@@ -206,25 +196,37 @@ func (p *participants) render(e *env, d *partData) {
 		p.view, p.rowAt = nil, nil
 		return
 	}
+	now := e.now()
 	var out taggedLines[int]
 	out.add(" "+e.th.title.Render(e.tr.t(mPartsTitle)), -1)
 	rows := d.rows()
 	p.sel = clampInt(p.sel, 0, max(len(rows)-1, 0))
-	p.renderRows(e, d, rows, &out)
+	p.renderRows(e, d, rows, now, &out)
 	if len(rows) == 0 {
 		out.add("  "+e.th.dim.Render(e.tr.t(mPartsNone)), -1)
 	}
 	if !d.hasSeatAccounts() {
 		renderQuickHint(e, d, p.w, &out)
 	}
+	var details []string
+	if p.focused && p.sel < len(rows) && rows[p.sel].account != nil {
+		if s, ok := d.seats[rows[p.sel].account.ID]; ok {
+			details = detailLines(e, displayAccountName(*rows[p.sel].account), s, p.w, p.h/2)
+		}
+	}
+	listH := p.h - len(details)
 	// Scroll so the selected row's first line is visible.
-	out.keepVisible(p.sel, p.h)
-	p.view, p.rowAt = out.fill(p.w, p.h, -1)
+	out.keepVisible(p.sel, listH)
+	p.view, p.rowAt = out.fill(p.w, listH, -1)
+	for _, l := range details {
+		p.view = append(p.view, fit(l, p.w))
+		p.rowAt = append(p.rowAt, -1)
+	}
 }
 
 // renderRows draws every row, each group of one kind under a header that
 // counts it.
-func (p *participants) renderRows(e *env, d *partData, rows []partRow, out *taggedLines[int]) {
+func (p *participants) renderRows(e *env, d *partData, rows []partRow, now time.Time, out *taggedLines[int]) {
 	group := "\x00"
 	for ri, r := range rows {
 		if g := r.group(); g != group {
@@ -240,7 +242,7 @@ func (p *participants) renderRows(e *env, d *partData, rows []partRow, out *tagg
 			out.add(gutter+" "+name, ri)
 			continue
 		}
-		p.renderAccount(e, d, r.account, gutter, ri, out)
+		p.renderAccount(e, d, r.account, gutter, ri, now, out)
 	}
 }
 
@@ -268,10 +270,15 @@ func groupHeader(e *env, rows []partRow, r partRow) string {
 	return " " + e.th.dim.Render(label+" — "+fmt.Sprint(n))
 }
 
+// minNameW is how many cells of a long name a row keeps before its word
+// is cut: the name carries the colour and who it is.
+const minNameW = 10
+
 // renderAccount draws an account's row: its name (faint while its seat is
-// down) and state badge, then a running seat's usage, or the reason its
-// start failed.
-func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter string, ri int, out *taggedLines[int]) {
+// down) and its word (state or activity), then the seat's running
+// subagents, held posts, launch warning and usage, or the reason its start
+// failed.
+func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter string, ri int, now time.Time, out *taggedLines[int]) {
 	th := e.th
 	hue := speakerHue(a.Hue, displayAccountName(*a), "", nil)
 	if a.ID == d.adminID && a.Hue == nil {
@@ -282,40 +289,173 @@ func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter
 	if seatKind(a.Kind) && (st == SeatOffline || st == SeatExited || st == SeatFailed) {
 		nameStyle = nameStyle.Faint(true)
 	}
-	badge := p.badge(e, d, a, st)
-	bw := ansi.StringWidth(badge)
-	name := nameStyle.Render(fit(sanitize(displayAccountName(*a)), max(p.w-3-bw, 1)))
-	out.add(gutter+" "+name+" "+badge, ri)
-	if s, ok := d.seats[a.ID]; ok && s.State == SeatRunning {
-		out.add("   "+th.dim.Render(orDash(s.Model)+" · "+orDash(s.Effort)), ri)
-		out.add("   "+th.dim.Render(e.tr.t(mUsage5h)+" "+pct(s.FiveHour)+" "+e.tr.t(mUsageWeek)+" "+pct(s.Weekly)+" "+e.tr.t(mUsageCtx)+" "+pct(s.Context)), ri)
+	s, hasSeat := d.seats[a.ID]
+	word, tn := p.badge(e, d, a, st, s, now)
+	out.add(gutter+" "+nameAndWord(e, nameStyle, oneLine(displayAccountName(*a)), word, tn, p.w-2), ri)
+	if sub := subagentWord(e, s); hasSeat && st == SeatRunning && sub != "" {
+		out.add("   "+toneBusy.style(th).Render(cut(sub, p.w-3)), ri)
+	}
+	if hasSeat {
+		for _, l := range seatLines(e, s, p.w, now) {
+			out.add(l, ri)
+		}
 	}
 	if msg, ok := d.failed[a.ID]; ok && st == SeatFailed {
-		for _, l := range wrapText(msg, max(p.w-4, 4)) {
+		for _, l := range wrapCut(oneLine(msg), max(p.w-4, 4), 4) {
 			out.add("   "+th.dangerS.Render(l), ri)
 		}
 	}
 }
 
-// badge is an account's state label: "(you)" for the screen's admin, its
-// seat's state for a seat kind, nothing for the others.
-func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState) string {
-	th, tr := e.th, e.tr
+// nameAndWord is a row's first line, w cells: the name on the left and its
+// word on the right; a long word is cut once the name is down to
+// minNameW cells.
+func nameAndWord(e *env, nameStyle lipgloss.Style, name, word string, tn tone, w int) string {
+	if word == "" {
+		return nameStyle.Render(fit(name, max(w-1, 1))) + " "
+	}
+	keep := min(ansi.StringWidth(name), minNameW)
+	word = cut(word, max(w-keep-1, 1))
+	nameW := max(w-ansi.StringWidth(word)-1, 1)
+	return nameStyle.Render(fit(name, nameW)) + " " + tn.style(e.th).Render(word)
+}
+
+// seatLines are the lines under a seat's name: posts held before its
+// terminal, its launch warning (the first, with how many more), and its
+// usage while it runs or, dimmed, the last known after it ended.
+func seatLines(e *env, s SeatInfo, w int, now time.Time) []string {
+	th := e.th
+	var out []string
+	if h := heldText(e, s); h != "" {
+		for _, l := range wrapCut(h, max(w-4, 4), 3) {
+			out = append(out, "   "+th.accentS.Render(l))
+		}
+	}
+	if len(s.Warnings) > 0 {
+		more := ""
+		if n := len(s.Warnings) - 1; n > 0 {
+			more = fmt.Sprintf(" +%d", n)
+		}
+		first := cut("! "+oneLine(s.Warnings[0]), max(w-4-len(more), 1))
+		out = append(out, "   "+th.accentS.Render(first)+th.dim.Render(more))
+	}
+	switch s.State {
+	case SeatRunning:
+		out = append(out, usageLines(e, s, w, now, false)...)
+	case SeatExited:
+		out = append(out, usageLines(e, s, w, now, true)...)
+	}
+	return out
+}
+
+// badge is an account's word: "(you)" for the screen's admin, for a seat
+// kind its seat's state or, while it runs, what it is doing (nothing when
+// its CLI reported nothing), nothing for the others.
+func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState, s SeatInfo, now time.Time) (string, tone) {
+	tr := e.tr
 	switch {
 	case a.ID == d.adminID:
-		return th.dim.Render(tr.t(mPartsYou))
+		return tr.t(mPartsYou), toneDim
 	case !seatKind(a.Kind):
-		return ""
+		return "", toneDim
 	case st == SeatStarting:
-		return th.dim.Render(p.frame + tr.t(mPartsStarting))
+		return p.frame + tr.t(mPartsStarting), toneDim
 	case st == SeatRunning:
-		return th.okS.Render(tr.t(mPartsRunning))
+		return activityWord(e, s, now)
 	case st == SeatExited:
-		return th.dim.Render(tr.t(mPartsExited))
+		return tr.t(mPartsExited), toneDim
 	case st == SeatFailed:
-		return th.dangerS.Render(tr.t(mPartsFailed))
+		return tr.t(mPartsFailed), toneDanger
 	}
-	return th.dim.Render(tr.t(mPartsOffline))
+	return tr.t(mPartsOffline), toneDim
+}
+
+// detailLines are the selected seat's details, at most maxH lines of w
+// cells (spec «参加者パネル»: session id, command line, working directory,
+// start time): a rule with its name, then each value on one line — the
+// command on two, the directory keeping its end — and its launch warnings
+// in full.
+func detailLines(e *env, name string, s SeatInfo, w, maxH int) []string {
+	th, tr := e.th, e.tr
+	title := " " + tr.t(mDetTitle, oneLine(name)) + " "
+	out := []string{th.dim.Render("─") + th.title.Render(cut(title, max(w-2, 1))) +
+		th.dim.Render(strings.Repeat("─", max(w-1-ansi.StringWidth(title), 0)))}
+	lw := 0
+	for _, k := range []msgKey{mDetSession, mDetCommand, mDetDir, mDetStarted} {
+		lw = max(lw, ansi.StringWidth(tr.t(k)))
+	}
+	vw := max(w-lw-2, 1)
+	indent := strings.Repeat(" ", lw+2)
+	row := func(label msgKey, v string) string {
+		return " " + th.dim.Render(fit(tr.t(label), lw)) + " " + th.text.Render(v)
+	}
+	if id := oneLine(s.SessionID); id != "" {
+		out = append(out, row(mDetSession, cut(id, vw)),
+			indent+th.dim.Render(cut(tr.t(mDetCopy, firstKey(e.keys.CopySessionID)), vw)))
+	} else {
+		out = append(out, " "+th.dim.Render(fit(tr.t(mDetSession), lw)+" "+tr.t(mDetNone)))
+	}
+	for i, l := range wrapCut(orDash(oneLine(s.Command)), vw, 2) {
+		if i == 0 {
+			out = append(out, row(mDetCommand, l))
+		} else {
+			out = append(out, indent+th.text.Render(l))
+		}
+	}
+	out = append(out, row(mDetDir, cutLeft(orDash(oneLine(s.Dir)), vw)), row(mDetStarted, startedText(e, s.Started)))
+	for _, wn := range s.Warnings {
+		for i, l := range wrapCut(oneLine(wn), w-4, 3) {
+			mark := "  "
+			if i == 0 {
+				mark = "! "
+			}
+			out = append(out, " "+th.accentS.Render(mark+l))
+		}
+	}
+	if len(out) > maxH {
+		out = out[:max(maxH, 0)]
+	}
+	return out
+}
+
+// firstKey is a binding's first key, as a hint names it.
+func firstKey(b key.Binding) string {
+	if ks := b.Keys(); len(ks) > 0 {
+		return ks[0]
+	}
+	return ""
+}
+
+// cutLeft keeps the end of plain s in w cells, "…" in front when cut (a
+// path's last elements say the most).
+func cutLeft(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	r := []rune(s)
+	for i := range r {
+		if t := string(r[i:]); ansi.StringWidth(t) <= w-1 {
+			return "…" + t
+		}
+	}
+	return "…"
+}
+
+// startedText is when a seat started, in the UI's time format: "14:02"
+// today, "10/1 14:02" this year, with the year before.
+func startedText(e *env, t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	t = t.In(e.loc)
+	now := e.now().In(e.loc)
+	switch {
+	case t.Year() == now.Year() && t.YearDay() == now.YearDay():
+		return t.Format("15:04")
+	case t.Year() == now.Year():
+		return t.Format("1/2 15:04")
+	}
+	return t.Format("2006/1/2 15:04")
 }
 
 // renderQuickHint is the first-run hint: the 1/2/3 shortcuts and whether

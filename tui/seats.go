@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
 )
 
 // seatKey names a seat: one per (topic, account) (docs/design.md §0).
@@ -28,6 +31,27 @@ type seatArea struct {
 
 	spin     spinner.Model // the "starting" badge's spinner
 	spinning bool          // a spinner tick is on its way
+
+	clock textClock // wakes the UI when a relative text changes
+}
+
+// textClock arms one timer at a time for the next moment a shown relative
+// text ("idle 5 min ago", "resets in 4 h 10 min") changes, and none while
+// no such text is shown: no busy redraw. A timer armed earlier than the
+// one running replaces it; the older one's tick is then ignored.
+type textClock struct {
+	seq   int       // of the armed timer; ticks of older ones are stale
+	armed bool      // a timer runs
+	at    time.Time // when it fires
+	// after makes the timer's command (tea.Tick; tests replace it).
+	after func(d time.Duration, msg tea.Msg) tea.Cmd
+}
+
+// textTickMsg: the armed timer fired; seq names it.
+type textTickMsg struct{ seq int }
+
+func tickAfter(d time.Duration, msg tea.Msg) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }
 
 func newSeatArea() seatArea {
@@ -37,6 +61,7 @@ func newSeatArea() seatArea {
 		failed:   map[seatKey]string{},
 		panes:    map[seatKey]*pane{},
 		spin:     spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		clock:    textClock{after: tickAfter},
 	}
 }
 

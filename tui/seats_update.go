@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"strings"
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
@@ -65,6 +68,12 @@ func (m *Model) seatMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 		return m.onOpsDone(msg), true
 	case spinner.TickMsg:
 		return m.onSpinnerTick(msg), true
+	case textTickMsg:
+		if msg.seq == m.seats.clock.seq {
+			m.seats.clock.armed = false
+			m.accounts.panel.changed() // its relative texts moved; afterUpdate re-arms
+		}
+		return nil, true
 	}
 	return nil, false
 }
@@ -189,6 +198,11 @@ func (m *Model) onStartDone(msg startDoneMsg) []tea.Cmd {
 	default:
 		m.setStatus(stInfo, tr.t(mStFresh, name))
 	}
+	if ws := launchWarnings(msg.start.Warnings); msg.err == nil && ws != "" {
+		// After what the start did, so neither is lost; the row and its
+		// details keep them.
+		m.setStatus(stWarn, m.status.text+" "+tr.t(mStLaunchWarnings, ws))
+	}
 	if msg.err == nil {
 		m.topics.setRunning(msg.seat.topic, true)
 	}
@@ -246,6 +260,60 @@ func (m *Model) onSpinnerTick(msg spinner.TickMsg) []tea.Cmd {
 	var cmd tea.Cmd
 	m.seats.spin, cmd = m.seats.spin.Update(msg)
 	return []tea.Cmd{cmd} // tickSpinner hands the panel the new frame
+}
+
+// launchWarnings joins a launch's warnings for the status line.
+func launchWarnings(ws []string) string {
+	parts := make([]string, 0, len(ws))
+	for _, w := range ws {
+		if w = oneLine(w); w != "" {
+			parts = append(parts, w)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// paneWords tells the visible panes what their seats are doing, for their
+// titles.
+func (m *Model) paneWords(vis []seatKey) {
+	now := m.env.now()
+	for _, k := range vis {
+		p := m.seats.panes[k]
+		p.word, p.tone = "", toneDim
+		if s, ok := m.seats.infos[k.account]; ok && s.State == SeatRunning {
+			p.word, p.tone = fullWord(&m.env, s, now)
+		}
+	}
+}
+
+// armRefresh arms the text clock for the next change of a relative text
+// the screen shows: the panel's (idle minutes, reset texts) while it is
+// shown, the visible panes' titles (idle minutes).
+func (m *Model) armRefresh() tea.Cmd {
+	now := m.env.now()
+	panel := !m.layout.Participants.empty()
+	panes := map[string]bool{}
+	for _, k := range m.visiblePanes() {
+		panes[k.account] = true
+	}
+	var next time.Time
+	found := false
+	for acc, s := range m.seats.infos {
+		if !panel && !panes[acc] {
+			continue
+		}
+		if t, ok := textChange(s, now, panel); ok && (!found || t.Before(next)) {
+			next, found = t, true
+		}
+	}
+	c := &m.seats.clock
+	if !found || (c.armed && !next.Before(c.at)) {
+		return nil
+	}
+	d := max(next.Sub(now), time.Second)
+	c.seq++
+	c.armed, c.at = true, now.Add(d)
+	return c.after(d, textTickMsg{seq: c.seq})
 }
 
 // tickSpinner keeps the "starting" spinner turning while any seat starts,

@@ -1,0 +1,328 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// What a seat is doing and what it uses, as words (docs/design.md §10,
+// §11; spec «走っているアカウントが何をしているか», «セッションは自分の様子を
+// ステータスラインで知らせる»). The participant panel's rows and the panes'
+// titles say the same word. Everything here is a pure function of a
+// SeatInfo and the time: the panel re-renders when the clock reaches the
+// next change (nextTextChange), never on a busy tick.
+
+// tone is how a seat's word is coloured: the words that mean the turn is
+// not over stand out (spec: only they get a colour), the others are dim.
+type tone int
+
+const (
+	toneDim    tone = iota
+	toneBusy        // thinking, running a tool, subagents: ok
+	toneAsk         // waiting for permission: accent, the human is asked
+	toneDanger      // a failed launch
+)
+
+func (t tone) style(th *theme) lipgloss.Style {
+	switch t {
+	case toneBusy:
+		return th.okS
+	case toneAsk:
+		return th.accentS
+	case toneDanger:
+		return th.dangerS
+	}
+	return th.dim
+}
+
+// oneLine is text from a seat (model, tool, warnings, ids…) made safe for
+// one screen line: sanitized, line breaks as spaces.
+func oneLine(s string) string {
+	return strings.TrimSpace(strings.ReplaceAll(sanitize(s), "\n", " "))
+}
+
+// cut truncates plain or styled s to w cells with "…" when it is longer.
+func cut(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// limited reports whether the 5-hour or the weekly window is used up
+// (spec #161: either one, >= 100, since spend may exceed 100).
+func limited(s SeatInfo) bool {
+	return (s.FiveHour != nil && *s.FiveHour >= 100) || (s.Weekly != nil && *s.Weekly >= 100)
+}
+
+// activityWord is what a running seat is doing, "" while its CLI reported
+// nothing: thinking, running a tool and waiting for permission win over
+// limited, limited wins over idle (spec #161). Running subagents are said
+// apart (subagentWord).
+func activityWord(e *env, s SeatInfo, now time.Time) (string, tone) {
+	tr, a := e.tr, s.Activity
+	switch {
+	case a.Kind == ActivityThinking:
+		return tr.t(mActThinking), toneBusy
+	case a.Kind == ActivityTool:
+		if tool := oneLine(a.Tool); tool != "" {
+			return tr.t(mActTool, tool), toneBusy
+		}
+		return tr.t(mActToolAny), toneBusy
+	case a.Kind == ActivityPermission:
+		return tr.t(mActPermission), toneAsk
+	case limited(s):
+		return tr.t(mActLimited), toneDim
+	case a.Kind == ActivityIdle:
+		return idleWord(e, a.Since, now), toneDim
+	}
+	return "", toneDim
+}
+
+// subagentWord counts a running seat's subagents, "" for none; a running
+// subagent means the turn is not over (toneBusy).
+func subagentWord(e *env, s SeatInfo) string {
+	switch n := s.Activity.Subagents; {
+	case n == 1:
+		return e.tr.t(mActSubagent)
+	case n > 1:
+		return e.tr.t(mActSubagents, n)
+	}
+	return ""
+}
+
+// fullWord is the activity word with the subagents appended, as a pane's
+// title says it.
+func fullWord(e *env, s SeatInfo, now time.Time) (string, tone) {
+	w, tn := activityWord(e, s, now)
+	sub := subagentWord(e, s)
+	switch {
+	case sub == "":
+		return w, tn
+	case w == "":
+		return sub, toneBusy
+	case tn == toneDim:
+		tn = toneBusy
+	}
+	return w + " · " + sub, tn
+}
+
+// idleWord is "idle", or "idle 5 min ago" once the turn ended a minute or
+// more ago (minute precision: seconds are noise).
+func idleWord(e *env, since, now time.Time) string {
+	if since.IsZero() || now.Sub(since) < time.Minute {
+		return e.tr.t(mActIdle)
+	}
+	return e.tr.t(mActIdleAgo, span(e, int(now.Sub(since)/time.Minute)))
+}
+
+// span says a number of minutes: "4 h 10 min", "3 d 5 h" from a day on
+// (the minutes dropped), "10 min"; zero parts are left out.
+func span(e *env, minutes int) string {
+	tr := e.tr
+	d, h, m := minutes/(24*60), minutes%(24*60)/60, minutes%60
+	switch {
+	case d > 0 && h > 0:
+		return tr.t(mSpanDH, d, h)
+	case d > 0:
+		return tr.t(mSpanD, d)
+	case h > 0 && m > 0:
+		return tr.t(mSpanHM, h, m)
+	case h > 0:
+		return tr.t(mSpanH, h)
+	}
+	return tr.t(mSpanM, m)
+}
+
+// resetIn is the 5-hour window's reset text: the time left, minutes rounded
+// up (never "0 min" while the window runs); "" when unknown or past.
+func resetIn(e *env, at, now time.Time) string {
+	if at.IsZero() || !at.After(now) {
+		return ""
+	}
+	mins := int((at.Sub(now) + time.Minute - 1) / time.Minute)
+	return e.tr.t(mResetsIn, span(e, mins))
+}
+
+// weekdaysJA are the weekdays as the Japanese reset text writes them.
+var weekdaysJA = []string{"日", "月", "火", "水", "木", "金", "土"}
+
+// resetAt is the weekly window's reset text: the local time with its
+// weekday, "resets Mon 2:00" (hour without a leading zero); "" when
+// unknown or past.
+func resetAt(e *env, at, now time.Time) string {
+	if at.IsZero() || !at.After(now) {
+		return ""
+	}
+	t := at.In(e.loc)
+	clock := fmt.Sprintf("%d:%02d", t.Hour(), t.Minute())
+	day := t.Format("Mon")
+	if e.tr.lang == LangJapanese {
+		day = weekdaysJA[t.Weekday()]
+	}
+	return e.tr.t(mResetsAt, clock, day)
+}
+
+// heldText says how many room posts wait before the seat's terminal and
+// why; "" when none wait.
+func heldText(e *env, s SeatInfo) string {
+	if s.Held <= 0 {
+		return ""
+	}
+	switch s.HeldFor {
+	case HoldUnsent:
+		return e.tr.t(mHeldUnsent, s.Held)
+	case HoldPermission:
+		return e.tr.t(mHeldPermission, s.Held)
+	case HoldNotReady:
+		return e.tr.t(mHeldNotReady, s.Held)
+	}
+	return e.tr.t(mHeld, s.Held)
+}
+
+// usageKnown reports whether the seat's CLI ever reported usage.
+func usageKnown(s SeatInfo) bool {
+	return !s.UsageAt.IsZero() || oneLine(s.Model) != "" || oneLine(s.Effort) != "" ||
+		s.FiveHour != nil || s.Weekly != nil || s.Context != nil
+}
+
+func pct(p *float64) string {
+	if p == nil {
+		return "—"
+	}
+	// Floored, so "100%" is shown exactly when the seat is limited.
+	return fmt.Sprintf("%d%%", int(math.Floor(*p)))
+}
+
+func orDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "—"
+	}
+	return s
+}
+
+// Usage lines (spec «参加者パネル»: "使用率は数と棒で出す").
+const (
+	usageIndent = 3  // the lines under a row's name
+	pctW        = 4  // "100%"
+	barMaxW     = 10 // the bar never grows wider
+	barMinW     = 3  // narrower than this, no bar
+)
+
+// usageLines are a seat's model and effort, then its 5-hour, weekly and
+// context figures, each with a bar when it fits, and the windows' reset
+// texts under them, for a panel w cells wide. A seat that never reported
+// shows the dashes on two lines (running) or nothing (ended); after the
+// seat ended the figures are dim and marked as the last known.
+func usageLines(e *env, s SeatInfo, w int, now time.Time, last bool) []string {
+	th, tr := e.th, e.tr
+	pad := strings.Repeat(" ", usageIndent)
+	inner := w - usageIndent
+	if !usageKnown(s) {
+		if last {
+			return nil
+		}
+		return []string{pad + th.dim.Render(cut("— · —", inner)),
+			pad + th.dim.Render(cut(tr.t(mUsage5h)+" — "+tr.t(mUsageWeek)+" — "+tr.t(mUsageCtx)+" —", inner))}
+	}
+	head := orDash(oneLine(s.Model)) + " · " + orDash(oneLine(s.Effort))
+	if last {
+		head += " · " + tr.t(mUsageLast)
+	}
+	out := []string{pad + th.dim.Render(cut(head, inner))}
+	labelW := 0
+	for _, k := range []msgKey{mUsage5h, mUsageWeek, mUsageCtx} {
+		labelW = max(labelW, ansi.StringWidth(tr.t(k)))
+	}
+	figures := []struct {
+		label msgKey
+		p     *float64
+		reset string
+	}{
+		{mUsage5h, s.FiveHour, resetIn(e, s.FiveHourResets, now)},
+		{mUsageWeek, s.Weekly, resetAt(e, s.WeeklyResets, now)},
+		{mUsageCtx, s.Context, ""},
+	}
+	// Reset texts go under the bars when they fit, else as far left as
+	// the row's other lines; both at one indent.
+	ind := usageIndent + labelW + 1
+	for _, f := range figures {
+		ind = clampInt(min(ind, w-1-ansi.StringWidth(f.reset)), usageIndent, ind)
+	}
+	for _, f := range figures {
+		out = append(out, figureLine(e, tr.t(f.label), labelW, f.p, w, last))
+		if f.reset != "" {
+			out = append(out, strings.Repeat(" ", ind)+th.dim.Render(cut(f.reset, w-ind)))
+		}
+	}
+	return out
+}
+
+// figureLine is "label ███░░░░  12%": the bar only for a known figure and
+// when it fits, full at 100 %, in the danger colour from 100 % on.
+func figureLine(e *env, label string, labelW int, p *float64, w int, last bool) string {
+	th := e.th
+	line := strings.Repeat(" ", usageIndent) + th.dim.Render(fit(label, labelW)) + " "
+	if p == nil {
+		return line + th.dim.Render("—")
+	}
+	fill, num := th.text, th.text
+	switch {
+	case last:
+		fill, num = th.dim, th.dim
+	case *p >= 100:
+		fill, num = th.dangerS, th.dangerS
+	}
+	bw := min(barMaxW, w-usageIndent-labelW-1-1-pctW-1)
+	if bw >= barMinW {
+		n := clampInt(int(math.Round(*p/100*float64(bw))), 0, bw)
+		line += fill.Render(strings.Repeat("█", n)) + th.dim.Render(strings.Repeat("░", bw-n)) + " "
+	}
+	return line + num.Render(fitRight(pct(p), pctW))
+}
+
+// wrapCut wraps plain text to w cells and keeps at most n lines, the last
+// kept one ending in "…" when text was left out.
+func wrapCut(text string, w, n int) []string {
+	lines := wrapText(text, max(w, 1))
+	if len(lines) <= n {
+		return lines
+	}
+	lines = lines[:n]
+	lines[n-1] = ansi.Truncate(lines[n-1], max(w-1, 0), "") + "…"
+	return lines
+}
+
+// textChange is the next moment after now when a relative text of seat s
+// changes: its idle minutes, the 5-hour time left, a reset passing. ok is
+// false when it shows none. usage is whether its usage lines are shown.
+func textChange(s SeatInfo, now time.Time, usage bool) (next time.Time, ok bool) {
+	consider := func(t time.Time) {
+		if t.After(now) && (!ok || t.Before(next)) {
+			next, ok = t, true
+		}
+	}
+	a := s.Activity
+	if s.State == SeatRunning && a.Kind == ActivityIdle && !limited(s) && !a.Since.IsZero() {
+		el := max(now.Sub(a.Since), 0)
+		consider(a.Since.Add((el/time.Minute + 1) * time.Minute))
+	}
+	if usage && (s.State == SeatRunning || s.State == SeatExited) {
+		if r := s.FiveHourResets; !r.IsZero() && r.After(now) {
+			left := (r.Sub(now) + time.Minute - 1) / time.Minute
+			consider(r.Add(-(left - 1) * time.Minute))
+		}
+		if r := s.WeeklyResets; !r.IsZero() {
+			consider(r)
+		}
+	}
+	return next, ok
+}
