@@ -44,8 +44,13 @@
 //     paging, folds.
 //   - input.go, input_update.go: the composer, the @ popup, posting.
 //   - accounts.go, participants.go, accounts_update.go: the accounts and
-//     rosters (accountBook), the participant panel, and the account
+//     rosters (accountBook), the participant panel (rows, and the selected
+//     seat's details while it has focus), the copy key, and the account
 //     editor's actions; editor.go is the editor widget.
+//   - activity.go: what a seat is doing and using, as the panel's rows and
+//     the panes' titles say it — the activity word, usage lines with bars
+//     and reset texts, held posts — and when the next relative text
+//     changes (the text clock in seats_update.go wakes the UI then).
 //   - seats.go, pane.go, seats_update.go: the open topic's seats
 //     (seatArea), their panes, starting, stopping, typing, scrollback.
 //   - overlay.go, overlay_update.go, help.go, picker.go, dialog.go: the

@@ -404,7 +404,7 @@ func detailLines(e *env, name string, s SeatInfo, w, maxH int) []string {
 	}
 	out = append(out, row(mDetDir, cutLeft(orDash(oneLine(s.Dir)), vw)), row(mDetStarted, startedText(e, s.Started)))
 	for _, wn := range s.Warnings {
-		for i, l := range wrapCut(oneLine(wn), w-4, 3) {
+		for i, l := range wrapCut(oneLine(wn), w-4, 8) {
 			mark := "  "
 			if i == 0 {
 				mark = "! "
