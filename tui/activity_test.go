@@ -144,8 +144,15 @@ func TestUsageLines(t *testing.T) {
 	}
 	// The danger colour from 100 % on, on the bar and the figure.
 	th := m.env.th
-	if raw := m.View().Content; !strings.Contains(raw, th.dangerS.Render("██████████")) || !strings.Contains(raw, th.dangerS.Render("104%")) {
+	raw := m.View().Content
+	if !strings.Contains(raw, th.dangerS.Render("██████████")) || !strings.Contains(raw, th.dangerS.Render("104%")) {
 		t.Fatalf("104%% is not in the danger colour")
+	}
+	// Words of an unfinished turn are coloured, the others dim.
+	for _, want := range []string{th.okS.Render("thinking…"), th.accentS.Render("waiting for permission"), th.dim.Render("exited")} {
+		if !strings.Contains(raw, want) {
+			t.Fatalf("view lacks %q", want)
+		}
 	}
 }
 
@@ -440,4 +447,26 @@ func panelWord(m *Model, name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// TestSeatUpdatedRereadsCoalesced: a burst of SeatUpdated events reads the
+// open topic's seats once, plus once more for those that came meanwhile;
+// another topic's are not read.
+func TestSeatUpdatedRereadsCoalesced(t *testing.T) {
+	t.Parallel()
+	f := scene()
+	m := mainModel(t, f)
+	before := f.seatReads
+	var evs []Event
+	for range 20 {
+		evs = append(evs, SeatUpdated{Topic: "t-main", Account: "lin"}, SeatUpdated{Topic: "t-old", Account: "lin"})
+	}
+	f.seats["t-main"][0].Activity = Activity{Kind: ActivityThinking}
+	send(t, m, eventsMsg{evs: evs})
+	if n := f.seatReads - before; n < 1 || n > 2 {
+		t.Fatalf("20 updates read the seats %d times, want 1 or 2", n)
+	}
+	if w, _ := panelWord(m, "Lin"); w != "thinking…" {
+		t.Fatalf("Lin's word = %q after the update", w)
+	}
 }

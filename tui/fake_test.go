@@ -54,6 +54,7 @@ type fakeBackend struct {
 	saved       []AccountInfo
 	deletedAccs []string
 	previews    int
+	seatReads   int // Seats calls
 	startErr    error
 	startRes    SeatStart
 }
@@ -213,6 +214,7 @@ func (f *fakeBackend) DeleteTopic(id string) error {
 func (f *fakeBackend) Seats(topic string) []SeatInfo {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.seatReads++
 	return append([]SeatInfo(nil), f.seats[topic]...)
 }
 

@@ -38,7 +38,7 @@ func (m *Model) afterUpdate() []tea.Cmd {
 		cmds = append(cmds, m.setFocus(FocusInput))
 	}
 	m.resizeSeats(vis)
-	cmds = append(cmds, m.flushOps(), m.tickSpinner(), m.armRefresh())
+	cmds = append(cmds, m.flushOps(), m.tickSpinner(), m.armRefresh(vis))
 	m.renderWidgets(vis)
 	m.renderScreen(vis)
 	return cmds

@@ -288,12 +288,12 @@ func (m *Model) paneWords(vis []seatKey) {
 
 // armRefresh arms the text clock for the next change of a relative text
 // the screen shows: the panel's (idle minutes, reset texts) while it is
-// shown, the visible panes' titles (idle minutes).
-func (m *Model) armRefresh() tea.Cmd {
+// shown, the titles of the visible panes vis (idle minutes).
+func (m *Model) armRefresh(vis []seatKey) tea.Cmd {
 	now := m.env.now()
 	panel := !m.layout.Participants.empty()
-	panes := map[string]bool{}
-	for _, k := range m.visiblePanes() {
+	panes := make(map[string]bool, len(vis))
+	for _, k := range vis {
 		panes[k.account] = true
 	}
 	var next time.Time
