@@ -56,7 +56,8 @@ type paneRenderKey struct {
 func innerSize(r rect) (cols, rows int) { return max(r.W-2, 1), max(r.H-2, 1) }
 
 // paneStateLabel is the title's word: the seat's state, or what a
-// running seat is doing once its CLI said (the participant row's word).
+// running seat is doing once its CLI said (the participant row's word,
+// with its subagents).
 func paneStateLabel(e *env, p *pane) (string, tone) {
 	switch p.state {
 	case SeatStarting:

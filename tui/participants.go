@@ -349,8 +349,8 @@ func seatLines(e *env, s SeatInfo, w int, now time.Time) []string {
 }
 
 // badge is an account's word: "(you)" for the screen's admin, for a seat
-// kind its seat's state or, while it runs, what it is doing (nothing when
-// its CLI reported nothing), nothing for the others.
+// kind its seat's state or, while it runs, what it is doing ("running"
+// until its CLI reported anything), nothing for the others.
 func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState, s SeatInfo, now time.Time) (string, tone) {
 	tr := e.tr
 	switch {
@@ -361,7 +361,12 @@ func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState, 
 	case st == SeatStarting:
 		return p.frame + tr.t(mPartsStarting), toneDim
 	case st == SeatRunning:
-		return activityWord(e, s, now)
+		if w, tn := activityWord(e, s, now); w != "" {
+			return w, tn
+		}
+		// No report yet (a generic CLI never sends one): the state, which
+		// is observed, claims no activity and is not coloured.
+		return tr.t(mPartsRunning), toneDim
 	case st == SeatExited:
 		return tr.t(mPartsExited), toneDim
 	case st == SeatFailed:

@@ -31,7 +31,7 @@ func TestParticipantPanelRows(t *testing.T) {
 	t.Parallel()
 	m := mainModel(t, scene())
 	v := plain(m)
-	for _, want := range []string{"admin — 1", "マスター", "(you)", "Claude Code — 1", "Lin", "opus · high", "5h   █░░░░░░░░░  12%", "week ████░░░░░░  40%", "ctx  —", "Codex CLI — 1", "Lay", "offline", "MCP — 1", "github"} {
+	for _, want := range []string{"admin — 1", "マスター", "(you)", "Claude Code — 1", "Lin", "running", "opus · high", "5h   █░░░░░░░░░  12%", "week ████░░░░░░  40%", "ctx  —", "Codex CLI — 1", "Lay", "offline", "MCP — 1", "github"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("panel lacks %q:\n%s", want, v)
 		}
