@@ -129,7 +129,9 @@ tmux -L "$sock" send-keys -t nc Enter
 wait_screen "second topic here" 10 "the second topic has its own post"
 tmux -L "$sock" send-keys -t nc M-Down
 wait_screen "please review the parser" 10 "switched back to the first topic"
-wait_screen "running" 10 "Claudia's seat kept running"
+# Her row now says what her CLI reported last (idle after its Stop hook), so
+# the room's head count on the status line says she is still there.
+wait_screen "· 2 · F1 help" 10 "Claudia's seat kept running (still in the room)"
 
 echo "---- final screen ----"
 screen
