@@ -228,8 +228,10 @@ func holdReason(t seats.TypistState) tui.HoldReason {
 		return tui.HoldNone
 	case !t.Ready:
 		return tui.HoldNotReady
-	case len(t.Holds) > 0:
+	case slices.Contains(t.Holds, seats.HoldPermission):
 		return tui.HoldPermission
+	case len(t.Holds) > 0:
+		return tui.HoldAnswered
 	case t.Unsent:
 		return tui.HoldUnsent
 	}

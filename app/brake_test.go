@@ -8,6 +8,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/tui"
 )
 
@@ -75,5 +76,26 @@ func TestOpenRefusesABadBrake(t *testing.T) {
 	}
 	if _, err := openConfig(t, `,"brake":0`); err != nil {
 		t.Errorf("brake 0: %v", err)
+	}
+}
+
+// TestHoldReason: the panel's reason is the first that applies in the
+// typing queue's order; a hold after the human's answer is told apart from
+// the open dialog.
+func TestHoldReason(t *testing.T) {
+	for _, tc := range []struct {
+		st   seats.TypistState
+		want tui.HoldReason
+	}{
+		{seats.TypistState{Ready: true}, tui.HoldNone},
+		{seats.TypistState{Queued: 1}, tui.HoldNotReady},
+		{seats.TypistState{Ready: true, Queued: 1, Holds: []string{seats.HoldPermission}}, tui.HoldPermission},
+		{seats.TypistState{Ready: true, Queued: 2, Holds: []string{seats.HoldAnswered}}, tui.HoldAnswered},
+		{seats.TypistState{Ready: true, Queued: 1, Holds: []string{seats.HoldAnswered, seats.HoldPermission}}, tui.HoldPermission},
+		{seats.TypistState{Ready: true, Queued: 1, Unsent: true}, tui.HoldUnsent},
+	} {
+		if got := holdReason(tc.st); got != tc.want {
+			t.Errorf("holdReason(%+v) = %v, want %v", tc.st, got, tc.want)
+		}
 	}
 }

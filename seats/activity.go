@@ -67,10 +67,23 @@ const (
 	hookStop               = "Stop"
 )
 
-// holdPermission is the typing hold while a permission dialog is open: a
-// post's "\r" typed into it answers the dialog (measured with Claude Code
-// 2.1.328: it approved a Bash command).
-const holdPermission = "permission"
+// The typing holds of a permission wait (docs/design.md §5). A post's "\r"
+// typed into a permission dialog answers it (measured with Claude Code
+// 2.1.328: it approved a Bash command), and text typed while the dialog
+// closes is lost, so posts wait:
+//
+//   - HoldPermission from the PermissionRequest hook while the dialog is
+//     open;
+//   - HoldAnswered from the human's answering key in the pane until the
+//     CLI's next hook (the tool's result, Stop, the next prompt). A key is
+//     not proof: Claude Code ignores keys for a moment after the dialog
+//     shows (an Enter pressed at once left it open), and a denial sends no
+//     hook at all — its held posts then go after the human's next prompt,
+//     which is what Claude asks for ("What should Claude do instead?").
+const (
+	HoldPermission = "permission"
+	HoldAnswered   = "answered"
+)
 
 // maxToolName bounds a tool name kept from a hook body: names are short
 // (Bash, mcp__server__tool); a longer one is cut, never stored whole.
@@ -148,10 +161,8 @@ func toolName(s string) string {
 	return s
 }
 
-// answersDialog reports whether one write of the human's keys answers a
+// answersDialog reports whether one write of the human's keys may answer a
 // permission dialog: Enter, Esc, a digit (an option's number) or y/n.
-// Claude Code sends no hook after an allowed tool until it finishes, so the
-// permission hold ends on the human's answer in the pane.
 func answersDialog(b []byte) bool {
 	if len(b) != 1 {
 		return false

@@ -1,6 +1,8 @@
 package seats
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -43,5 +45,66 @@ func TestParseClaudeStatus(t *testing.T) {
 		"context_window":{"used_percentage":42},"rate_limits":{"five_hour":"n/a","seven_day":{"used_percentage":"x"}}}`))
 	if !ok || st.Model() != "Opus 4" || st.Effort != "" || st.Context == nil || *st.Context != 42 || st.FiveHour != nil || st.Weekly != nil {
 		t.Fatalf("status with odd fields = %+v, %v", st, ok)
+	}
+}
+
+// claudeCapture reads a status line or hook body the real Claude Code
+// 2.1.328 sent in an e2e test (seats/testdata/README.md).
+func claudeCapture(t *testing.T, test, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "claude-2.1.328", test, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestParseClaudeStatusCaptured reads the status lines the real CLI sent:
+// with a gateway credential and the fake's rate-limit headers it carries
+// rate_limits (23 % and 41 % as sent, resets in Unix seconds); without,
+// the plan windows stay unknown while model, effort and context are read.
+func TestParseClaudeStatusCaptured(t *testing.T) {
+	t.Parallel()
+	st, ok := ParseClaudeStatus(claudeCapture(t, "TestE2EClaudeRoundTrip", "statusline.json"))
+	if !ok || st.Model() != "Opus 5.5" || st.ModelID != "claude-opus-5-5" || st.Effort != "medium" {
+		t.Fatalf("status = %+v, %v", st, ok)
+	}
+	if st.Context == nil || *st.Context != 0 || st.FiveHour == nil || *st.FiveHour != 23 || st.Weekly == nil || *st.Weekly != 41 {
+		t.Fatalf("context %v, 5h %v, week %v; want 0, 23, 41", st.Context, st.FiveHour, st.Weekly)
+	}
+	if !st.FiveHourResets.Equal(time.Unix(1796127526, 0)) || !st.WeeklyResets.Equal(time.Unix(1796476126, 0)) {
+		t.Fatalf("resets %v, %v", st.FiveHourResets, st.WeeklyResets)
+	}
+	st, ok = ParseClaudeStatus(claudeCapture(t, "TestE2EClaudePermissionHold", "statusline.json"))
+	if !ok || st.Model() != "Opus 5.5" || st.Context == nil || st.FiveHour != nil || st.Weekly != nil || !st.FiveHourResets.IsZero() {
+		t.Fatalf("API-key status = %+v, %v", st, ok)
+	}
+}
+
+// TestApplyHookCaptured walks the hooks the real CLI sent for a Bash call
+// it asked permission for: the activity words and the hold follow them.
+func TestApplyHookCaptured(t *testing.T) {
+	t.Parallel()
+	const test = "TestE2EClaudePermissionHold"
+	now := time.Unix(1796100000, 0)
+	var cur Activity
+	for _, want := range []struct {
+		event       string
+		kind        ActivityKind
+		tool        string
+		hold, clear bool
+	}{
+		{hookUserPromptSubmit, ActivityThinking, "", false, true},
+		{hookPreToolUse, ActivityTool, "Bash", false, false},
+		{hookPermissionRequest, ActivityPermission, "Bash", true, false},
+		{hookPostToolUse, ActivityThinking, "", false, true},
+		{hookStop, ActivityIdle, "", false, true},
+	} {
+		now = now.Add(time.Second)
+		step := applyHook(cur, want.event, claudeCapture(t, test, "hook-"+want.event+".json"), now)
+		if !step.changed || step.next.Kind != want.kind || step.next.Tool != want.tool || step.hold != want.hold || step.clear != want.clear {
+			t.Fatalf("%s: step %+v, want %v %q hold %v clear %v", want.event, step, want.kind, want.tool, want.hold, want.clear)
+		}
+		cur = step.next
 	}
 }

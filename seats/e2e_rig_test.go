@@ -111,7 +111,8 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 	}); err != nil {
 		t.Fatalf("seat manager: %v", err)
 	}
-	if r.hub, err = room.NewHub(room.HubOptions{Log: r.store, Terminals: r.mgr, Accounts: r, Brake: brake}); err != nil {
+	terms := recordingTerminals{Manager: r.mgr, t: t, dir: os.Getenv(recordClaudeEnv)}
+	if r.hub, err = room.NewHub(room.HubOptions{Log: r.store, Terminals: terms, Accounts: r, Brake: brake}); err != nil {
 		t.Fatalf("hub: %v", err)
 	}
 	if r.srv, err = room.NewServer(r.hub, room.ServerOptions{}); err != nil {
@@ -144,6 +145,53 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 		}
 	})
 	return r
+}
+
+// recordClaudeEnv names a folder; when set, every status line and hook
+// body a seat's CLI reports is saved below it unedited, the newest of each
+// kind winning: <test>/statusline.json and <test>/hook-<Event>.json
+// (seats/testdata/README.md).
+const recordClaudeEnv = "PULLCEPT_RECORD_CLAUDE"
+
+// recordingTerminals is the seat Manager as the hub's Terminals, saving
+// what the CLIs report when dir is set.
+type recordingTerminals struct {
+	*seats.Manager
+	t   *testing.T
+	dir string
+}
+
+func (rt recordingTerminals) Reported(topicID, accountID string, rep room.Report) bool {
+	ok := rt.Manager.Reported(topicID, accountID, rep)
+	if !ok || rt.dir == "" {
+		return ok
+	}
+	name := "statusline.json"
+	if rep.Kind == room.ReportActivity {
+		name = "hook-" + rep.Event + ".json"
+	}
+	dir := filepath.Join(rt.dir, rt.t.Name())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		rt.t.Errorf("record: %v", err)
+		return ok
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), rep.Body, 0o644); err != nil {
+		rt.t.Errorf("record %s: %v", name, err)
+	}
+	return ok
+}
+
+// gateway is env with the Claude credential replaced by
+// fakeapi.GatewayToken, so that Claude Code reads the fake's rate-limit
+// headers into its status line (docs/clis.md §2.9).
+func gateway(env []string) []string {
+	out := slices.Clone(env)
+	for i, kv := range out {
+		if strings.HasPrefix(kv, "ANTHROPIC_AUTH_TOKEN=") {
+			out[i] = "ANTHROPIC_AUTH_TOKEN=" + fakeapi.GatewayToken()
+		}
+	}
+	return out
 }
 
 // account is ManagerOptions.Accounts.

@@ -67,9 +67,10 @@ func noTypedPost(t *testing.T, name string, exs []fakeapi.Exchange, s *seats.Sea
 // typed into a second seat (a generic CLI whose sidecar joined the room)
 // but never back into Ada.
 func TestE2EClaudeRoundTrip(t *testing.T) {
-	r := newRig(t, nil)
+	limits := claudeLimits()
+	r := newRigWith(t, fakeapi.Options{ClaudeLimits: &limits}, 0)
 	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
-	r.setEnv(env)
+	r.setEnv(gateway(env))
 	ada := r.claudeAccount("ada", "Ada")
 	linesFile := filepath.Join(r.root, "echo-lines.jsonl")
 	echo := r.fakeCLIAccount("echo", "Echo", "-join -lines "+config.QuoteWord(linesFile))
@@ -141,6 +142,7 @@ func TestE2EClaudeRoundTrip(t *testing.T) {
 	}
 	noTypedPost(t, "Ada", exs, adaSeat, reply.MessageID)
 	checkSeatReports(t, r, ada.ID, exs, beforeBye)
+	checkClaudeLimits(t, r, ada.ID, limits)
 	noTypedPost(t, "Ada", exs, adaSeat, second.MessageID)
 	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(second, time.Local), second.Content)
 }
@@ -303,6 +305,34 @@ func checkSeatReports(t *testing.T, r *rig, id string, exs []fakeapi.Exchange, t
 	}
 	if !strings.Contains(feedback, "\nNow: ") || !strings.Contains(feedback, "usage") {
 		t.Errorf("a delivered say_to_room told the model no time or usage:\n%s", feedback)
+	}
+}
+
+// claudeLimits are the plan windows the fake of TestE2EClaudeRoundTrip
+// sends as Claude's rate-limit headers (0.23 used: 23 %).
+func claudeLimits() fakeapi.ClaudeLimits {
+	now := time.Now().Truncate(time.Second)
+	return fakeapi.ClaudeLimits{
+		FiveHour: &fakeapi.ClaudeLimit{Utilization: 0.23, ResetsAt: now.Add(3*time.Hour + 10*time.Minute)},
+		SevenDay: &fakeapi.ClaudeLimit{Utilization: 0.41, ResetsAt: now.Add(100 * time.Hour)},
+	}
+}
+
+// checkClaudeLimits: the seat's usage carries the plan windows the fake
+// sent, as Claude Code's status line reported them (rate_limits).
+func checkClaudeLimits(t *testing.T, r *rig, id string, want fakeapi.ClaudeLimits) {
+	t.Helper()
+	// The status line runs again after each reply; the first ones came
+	// before any reply carried the headers.
+	testkit.Eventually(t, id+"'s status line reported the plan windows", func() bool {
+		return r.seatInfo(id).Usage.FiveHour != nil
+	})
+	u := r.seatInfo(id).Usage
+	if u.FiveHour == nil || *u.FiveHour != 23 || u.Weekly == nil || *u.Weekly != 41 {
+		t.Errorf("5-hour %v, weekly %v: want 23 and 41 from the fake's headers", u.FiveHour, u.Weekly)
+	}
+	if !u.FiveHourResets.Equal(want.FiveHour.ResetsAt) || !u.WeeklyResets.Equal(want.SevenDay.ResetsAt) {
+		t.Errorf("resets %v, %v; want %v, %v", u.FiveHourResets, u.WeeklyResets, want.FiveHour.ResetsAt, want.SevenDay.ResetsAt)
 	}
 }
 

@@ -979,13 +979,18 @@ func (s *Seat) SessionID() string {
 func (s *Seat) Done() <-chan struct{} { return s.done }
 
 // Input hands the human's key bytes to the seat's writer; the unsent-input
-// tracker sees them (docs/design.md §5). Never blocks.
+// tracker sees them, except a key answering the permission dialog the seat
+// waits on (docs/design.md §5). Never blocks.
 func (s *Seat) Input(b []byte) error {
 	if s.State() == StateExited {
 		return ErrNoSeat
 	}
-	s.typist.Human(b)
-	if s.humanAnswered(b, time.Now()) && s.updated != nil {
+	if !s.humanAnswered(b, time.Now()) {
+		s.typist.Human(b)
+		return nil
+	}
+	s.typist.Answer(b)
+	if s.updated != nil {
 		s.updated()
 	}
 	return nil

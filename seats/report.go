@@ -80,17 +80,19 @@ func (s *Seat) hookReported(event string, body []byte, now time.Time) bool {
 	// The hold is set before the hook is answered: the CLI shows its
 	// dialog only after, and no post's "\r" may reach it.
 	if step.hold {
-		s.typist.Hold(holdPermission)
+		s.typist.Hold(HoldPermission)
 	}
 	if step.clear {
-		s.typist.Release(holdPermission)
+		s.typist.Release(HoldPermission)
+		s.typist.Release(HoldAnswered)
 	}
 	return step.changed
 }
 
-// humanAnswered ends a permission wait when the human's keys answer the
-// dialog in the pane (Claude Code sends no hook until an allowed tool
-// ends). It reports whether the activity changed.
+// humanAnswered notes the human's answer to a permission dialog in the
+// pane: the seat is thinking again, and its posts wait for the CLI's next
+// hook instead of the dialog (HoldAnswered). It reports whether the
+// activity changed.
 func (s *Seat) humanAnswered(b []byte, now time.Time) bool {
 	if !answersDialog(b) {
 		return false
@@ -102,7 +104,8 @@ func (s *Seat) humanAnswered(b []byte, now time.Time) bool {
 	}
 	s.mu.Unlock()
 	if waiting {
-		s.typist.Release(holdPermission)
+		s.typist.Hold(HoldAnswered) // before the release: no gap to type in
+		s.typist.Release(HoldPermission)
 	}
 	return waiting
 }

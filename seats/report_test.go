@@ -5,6 +5,7 @@ package seats
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -145,31 +146,47 @@ func hookReport(event, tool string) room.Report {
 }
 
 // TestReportedHoldsPostsDuringPermission: while the seat's CLI waits for a
-// permission answer, a room post is not typed; the human's answer in the
-// pane releases it and the post is typed then. The seat's info shows the
-// activity and the held post meanwhile.
+// permission answer, a room post is not typed. The human's answer in the
+// pane does not type it either — the key may not have reached the dialog,
+// and text typed while it closes is lost — but the CLI's next hook does:
+// the tool's result after an allow, the next prompt after a denial. The
+// seat's info shows the activity and the held post meanwhile.
 func TestReportedHoldsPostsDuringPermission(t *testing.T) {
-	m, s, proc, events := reportRig(t, config.KindClaudeCode)
-	if !m.Reported("t", "cc", hookReport(hookPermissionRequest, "Bash")) {
-		t.Fatal("a running Claude seat refused its hook")
-	}
-	events.wait(t, "SeatUpdated", func(e Event) bool { _, ok := e.(SeatUpdated); return ok })
-	m.Enqueue("t", "cc", room.Post{MessageID: "m1", Role: room.RoleAdmin, Speaker: "Alice", Content: "hi", TS: "2026-12-01T09:00:00.000Z"})
-	testkit.Eventually(t, "the post held, shown in the seat's info", func() bool {
-		in := s.info()
-		return in.Activity.Kind == ActivityPermission && in.Activity.Tool == "Bash" && in.Typing.Queued == 1 && len(in.Typing.Holds) == 1
-	})
-	if strings.Contains(proc.String(), "[pullcept]") {
-		t.Fatal("a post was typed into the permission dialog")
-	}
-	if err := s.Input([]byte("\r")); err != nil { // the human answers in the pane
-		t.Fatal(err)
-	}
-	testkit.Eventually(t, "the held post typed after the answer", func() bool {
-		return strings.Contains(proc.String(), `"message_id":"m1"`) && strings.HasSuffix(proc.String(), "\r")
-	})
-	if a := s.info().Activity; a.Kind != ActivityThinking {
-		t.Fatalf("activity after the answer = %+v, want thinking", a)
+	for _, tc := range []struct {
+		name, key, next string
+	}{
+		{"allowed", "\r", hookPostToolUse},
+		{"denied", "\x1b", hookUserPromptSubmit},
+		{"failed", "1", hookPostToolUseFailure},
+		{"turn over", "n", hookStop},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, s, proc, events := reportRig(t, config.KindClaudeCode)
+			if !m.Reported("t", "cc", hookReport(hookPermissionRequest, "Bash")) {
+				t.Fatal("a running Claude seat refused its hook")
+			}
+			events.wait(t, "SeatUpdated", func(e Event) bool { _, ok := e.(SeatUpdated); return ok })
+			m.Enqueue("t", "cc", room.Post{MessageID: "m1", Role: room.RoleAdmin, Speaker: "Alice", Content: "hi", TS: "2026-12-01T09:00:00.000Z"})
+			testkit.Eventually(t, "the post held, shown in the seat's info", func() bool {
+				in := s.info()
+				return in.Activity.Kind == ActivityPermission && in.Activity.Tool == "Bash" && in.Typing.Queued == 1 &&
+					slices.Equal(in.Typing.Holds, []string{HoldPermission})
+			})
+			if err := s.Input([]byte(tc.key)); err != nil { // the human answers in the pane
+				t.Fatal(err)
+			}
+			testkit.Eventually(t, "the answer noted", func() bool {
+				in := s.info()
+				return in.Activity.Kind == ActivityThinking && slices.Equal(in.Typing.Holds, []string{HoldAnswered})
+			})
+			if strings.Contains(proc.String(), "[pullcept]") || s.info().Typing.Queued != 1 {
+				t.Fatal("a post was typed on the answer, before the CLI went on")
+			}
+			m.Reported("t", "cc", hookReport(tc.next, "Bash"))
+			testkit.Eventually(t, "the held post typed after "+tc.next, func() bool {
+				return strings.Contains(proc.String(), `"message_id":"m1"`) && strings.HasSuffix(proc.String(), "\r")
+			})
+		})
 	}
 }
 

@@ -126,7 +126,7 @@ type Typist struct {
 	change func()      // TypistOptions.OnChange
 
 	mu      sync.Mutex
-	input   [][]byte // keys and replies not written yet
+	input   []keys   // keys and replies not written yet
 	posts   [][]byte // typed posts (tag + "\n" + body) not written yet
 	ready   bool
 	joined  bool
@@ -185,21 +185,34 @@ func (t *Typist) Enqueue(p room.Post) {
 // Human queues the bytes of keys the human typed into the pane. They are
 // written at once, never held, and read by the unsent-input tracker. Never
 // blocks; b is copied.
-func (t *Typist) Human(b []byte) { t.push(b) }
+func (t *Typist) Human(b []byte) { t.push(b, true) }
+
+// Answer queues the human's key that answers a dialog the CLI shows (a
+// permission prompt): written at once like Human, but not read by the
+// unsent-input tracker — the key goes to the dialog, not the input line, so
+// posts do not wait for a submit that will never come.
+func (t *Typist) Answer(b []byte) { t.push(b, false) }
 
 // Reply queues the emulator's bytes for the child: its replies (cursor
 // position, device attributes, mode reports). Like Human: written at once,
 // never held; the tracker reads them too (replies are escape sequences,
 // which change nothing). Wire it as the Screen's reply function.
-func (t *Typist) Reply(b []byte) { t.push(b) }
+func (t *Typist) Reply(b []byte) { t.push(b, true) }
 
-func (t *Typist) push(b []byte) {
+// keys is one write of keys or replies; tracked ones are fed to the
+// unsent-input tracker.
+type keys struct {
+	b       []byte
+	tracked bool
+}
+
+func (t *Typist) push(b []byte, tracked bool) {
 	if len(b) == 0 {
 		return
 	}
 	t.mu.Lock()
 	if !t.stopped {
-		t.input = append(t.input, slices.Clone(b))
+		t.input = append(t.input, keys{b: slices.Clone(b), tracked: tracked})
 	}
 	t.mu.Unlock()
 	t.poke()
@@ -345,11 +358,16 @@ func (w *writerState) turn() bool {
 func (w *writerState) writeInput() bool {
 	t := w.t
 	for {
-		b, ok := t.nextInput()
+		k, ok := t.nextInput()
 		if !ok {
 			return true
 		}
-		if !t.write(b, func() { t.unsent.Feed(b) }) {
+		feed := func() {
+			if k.tracked {
+				t.unsent.Feed(k.b)
+			}
+		}
+		if !t.write(k.b, feed) {
 			return false
 		}
 		w.lastWrite = t.clock.Now()
@@ -446,16 +464,16 @@ func (t *Typist) setWaiting(w bool) {
 }
 
 // nextInput pops the oldest key or reply.
-func (t *Typist) nextInput() ([]byte, bool) {
+func (t *Typist) nextInput() (keys, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.input) == 0 {
-		return nil, false
+		return keys{}, false
 	}
-	b := t.input[0]
-	t.input[0] = nil
+	k := t.input[0]
+	t.input[0] = keys{}
 	t.input = t.input[1:]
-	return b, true
+	return k, true
 }
 
 // held reports whether a Hold reason is set.

@@ -182,6 +182,8 @@ func heldText(e *env, s SeatInfo) string {
 		return e.tr.t(mHeldUnsent, s.Held)
 	case HoldPermission:
 		return e.tr.t(mHeldPermission, s.Held)
+	case HoldAnswered:
+		return e.tr.t(mHeldAnswered, s.Held)
 	case HoldNotReady:
 		return e.tr.t(mHeldNotReady, s.Held)
 	}

@@ -101,6 +101,7 @@ func TestHeldReasons(t *testing.T) {
 		{SeatInfo{}, "", ""},
 		{SeatInfo{Held: 2, HeldFor: HoldUnsent}, "2 held — you have unsent text in its terminal", "2件保留：端末に未送信の入力があります"},
 		{SeatInfo{Held: 1, HeldFor: HoldPermission}, "1 held — waiting for permission", "1件保留：許可待ち"},
+		{SeatInfo{Held: 2, HeldFor: HoldAnswered}, "2 held — until it goes on after your answer", "2件保留：答えの後の動きを待っています"},
 		{SeatInfo{Held: 3, HeldFor: HoldNotReady}, "3 held — not ready", "3件保留：準備中"},
 		{SeatInfo{Held: 4}, "4 held", "4件保留"},
 	} {

@@ -173,6 +173,7 @@ const (
 	HoldNone       HoldReason = iota
 	HoldNotReady              // its sidecar has not listed the room tools yet
 	HoldPermission            // its CLI waits for a permission answer
+	HoldAnswered              // answered in the pane; waits for the CLI to go on
 	HoldUnsent                // the human has unsent text in its terminal
 )
 

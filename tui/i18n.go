@@ -215,6 +215,7 @@ const (
 	mHeldUnsent
 	mHeldPermission
 	mHeldNotReady
+	mHeldAnswered
 
 	mDetTitle
 	mDetSession
@@ -452,6 +453,7 @@ var messages = map[msgKey][2]string{
 	mHeldUnsent:     {"%d held — you have unsent text in its terminal", "%d件保留：端末に未送信の入力があります"},
 	mHeldPermission: {"%d held — waiting for permission", "%d件保留：許可待ち"},
 	mHeldNotReady:   {"%d held — not ready", "%d件保留：準備中"},
+	mHeldAnswered:   {"%d held — until it goes on after your answer", "%d件保留：答えの後の動きを待っています"},
 
 	mDetTitle:   {"Details · %s", "詳細 · %s"},
 	mDetSession: {"session", "ID"},

@@ -37,6 +37,10 @@ type Options struct {
 	// CodexLimits are sent on every Responses API reply as the x-codex-*
 	// rate-limit headers Codex reads (docs/clis.md §3.6), after Headers.
 	CodexLimits []CodexLimits
+	// ClaudeLimits, when set, are sent on every Messages API reply as the
+	// anthropic-ratelimit-unified-* headers (docs/clis.md §2.9), after
+	// Headers.
+	ClaudeLimits *ClaudeLimits
 	// Logf, when set, gets one line per request and reply (t.Logf fits).
 	Logf func(format string, args ...any)
 }
@@ -345,6 +349,9 @@ func (s *Server) serveModel(w http.ResponseWriter, hr *http.Request, req *Reques
 		for _, l := range s.opts.CodexLimits {
 			addHeader(w.Header(), l.Header())
 		}
+	}
+	if req.API == Anthropic && s.opts.ClaudeLimits != nil {
+		addHeader(w.Header(), s.opts.ClaudeLimits.Header())
 	}
 	if reply.Status != 0 {
 		writeAPIError(w, req.API, reply.Status, reply.Error)

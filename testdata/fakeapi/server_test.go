@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -412,4 +413,53 @@ func TestCodexLimits(t *testing.T) {
 		t.Error("an Anthropic reply carries Codex's rate-limit headers")
 	}
 	_ = a.Body.Close()
+}
+
+// TestClaudeLimits: Options.ClaudeLimits go out as the
+// anthropic-ratelimit-unified-* headers Claude Code 2.1.328 reads
+// (docs/clis.md §2.9) on Messages replies only; GatewayToken is a JWT whose
+// payload says aud "claude-gateway".
+func TestClaudeLimits(t *testing.T) {
+	t.Parallel()
+	reset := time.Unix(1796122546, 0)
+	s := newServer(t, Options{ClaudeLimits: &ClaudeLimits{
+		FiveHour: &ClaudeLimit{Utilization: 0.23, ResetsAt: reset},
+		SevenDay: &ClaudeLimit{Utilization: 0.41},
+	}})
+	a := do(t, s, http.MethodPost, "/v1/messages", claudePostBody, nil)
+	want := map[string]string{
+		"anthropic-ratelimit-unified-status":         "allowed",
+		"anthropic-ratelimit-unified-5h-status":      "allowed",
+		"anthropic-ratelimit-unified-5h-utilization": "0.23",
+		"anthropic-ratelimit-unified-5h-reset":       "1796122546",
+		"anthropic-ratelimit-unified-7d-utilization": "0.41",
+		"anthropic-ratelimit-unified-7d-reset":       "",
+	}
+	for k, v := range want {
+		if got := a.Header.Get(k); got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+	_ = a.Body.Close()
+	o := do(t, s, http.MethodPost, "/v1/responses", `{"model":"m","stream":true,"input":"hi"}`, nil)
+	if o.Header.Get("anthropic-ratelimit-unified-status") != "" {
+		t.Error("a Responses reply carries Claude's rate-limit headers")
+	}
+	readOpenAI(t, o)
+
+	parts := strings.Split(GatewayToken(), ".")
+	if len(parts) != 3 || parts[2] == "" {
+		t.Fatalf("gateway token %q is not a JWT", GatewayToken())
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var claims struct {
+		Aud string `json:"aud"`
+		Exp int64  `json:"exp"`
+	}
+	if err := json.Unmarshal(payload, &claims); err != nil || claims.Aud != "claude-gateway" || claims.Exp < time.Now().Unix() {
+		t.Fatalf("claims %s: %+v, %v", payload, claims, err)
+	}
 }
