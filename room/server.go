@@ -315,6 +315,7 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
+			s.reportBare(hook)
 			http.Error(w, fmt.Sprintf("hook body over %d bytes", s.opts.MaxHookBytes), http.StatusRequestEntityTooLarge)
 			return
 		}
@@ -332,6 +333,21 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = io.WriteString(w, "{}")
+}
+
+// reportBare hands the seat an activity hook whose body was refused as too
+// big, as its event alone: a PermissionRequest for writing a large file
+// carries the file, and its hold must not be lost with the body
+// (docs/design.md §11). The body is never read; a status report is
+// dropped.
+func (s *Server) reportBare(hook Hook) {
+	if hook.Kind != ReportActivity {
+		return
+	}
+	bare, err := json.Marshal(map[string]string{"hook_event_name": hook.Event})
+	if err == nil {
+		_ = s.hub.Report(hook.Topic, hook.Account, hook.Kind, hook.Event, bare)
+	}
 }
 
 // serveSocket upgrades to a WebSocket and runs it until either side ends it.

@@ -588,3 +588,38 @@ func TestNewServerNilHub(t *testing.T) {
 		t.Fatal("NewServer(nil) succeeded")
 	}
 }
+
+// TestServerHookOverMiB: with the default limit a hook body over 1 MiB is
+// refused with 413 and never read whole. A status report is dropped; an
+// activity hook still reaches the seat as its event alone, so a
+// PermissionRequest carrying a large file still holds the seat's posts.
+func TestServerHookOverMiB(t *testing.T) {
+	terms := newFakeTerms("t/cc")
+	h := newTestHub(t, nil, terms, testAccounts)
+	s := newTestServer(t, h, ServerOptions{})
+	big := `{"hook_event_name":"PermissionRequest","tool_name":"Write","tool_input":{"content":"` +
+		strings.Repeat("x", 1<<20) + `"}}`
+	for _, path := range []string{"/hooks/status/t/cc", "/hooks/activity/PermissionRequest/t/cc"} {
+		req, err := http.NewRequest("POST", s.HooksURL()+path, strings.NewReader(big))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+s.Token())
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Fatalf("%s: status %d, want 413", path, resp.StatusCode)
+		}
+	}
+	if _, ok := terms.lastReport("t", "cc", ReportStatus); ok {
+		t.Fatal("an oversize status report reached the seat")
+	}
+	r, ok := terms.lastReport("t", "cc", ReportActivity)
+	if !ok || r.Event != "PermissionRequest" || string(r.Body) != `{"hook_event_name":"PermissionRequest"}` {
+		t.Fatalf("the seat got %+v %v, want the bare PermissionRequest", r, ok)
+	}
+	http.DefaultClient.CloseIdleConnections()
+}

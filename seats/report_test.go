@@ -219,3 +219,13 @@ func TestReportedRefusals(t *testing.T) {
 		t.Fatal("a generic CLI seat took a Claude hook")
 	}
 }
+
+// TestBarePermissionRequestHolds: the room hands an oversize hook on as its
+// bare event; a bare PermissionRequest still starts the hold, tool unknown.
+func TestBarePermissionRequestHolds(t *testing.T) {
+	t.Parallel()
+	step := applyHook(Activity{}, hookPermissionRequest, []byte(`{"hook_event_name":"PermissionRequest"}`), time.Unix(1796100000, 0))
+	if !step.hold || step.next.Kind != ActivityPermission || step.next.Tool != "" {
+		t.Fatalf("step = %+v", step)
+	}
+}
