@@ -418,3 +418,25 @@ func BenchmarkCodexRolloutLine(b *testing.B) {
 		b.Fatal("the line was not read")
 	}
 }
+
+// BenchmarkCodexRolloutIdlePoll is what an idle Codex seat's tail costs per
+// poll when nothing was appended: one stat. It polls every 1 s, then every
+// 10 s after a minute idle (codexTailEvery), so 8 idle seats cost 8 of
+// these a second at most — no busy loop.
+func BenchmarkCodexRolloutIdlePoll(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "rollout.jsonl")
+	if err := os.WriteFile(path, realLine(b, "token_count", 0), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tail := newRolloutTail(path, fi.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		if n, err := tail.poll(func([]byte) {}); n != 0 || err != nil {
+			b.Fatalf("idle poll: %d lines, %v", n, err)
+		}
+	}
+}
