@@ -2,7 +2,9 @@ package seats
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
@@ -13,6 +15,28 @@ import (
 // read only their environment, spec #264), the caller adds room.EnvRoomToken at
 // spawn. All start with config.ReservedEnvPrefix, so no account can set them.
 var AppLaunchEnv = []string{room.EnvLaunchedAs, room.EnvRoomID, room.EnvRoomToken}
+
+// notInherited are variables of Pullcept's own environment a seat does not
+// get (besides every config.ReservedEnvPrefix one): the tmux pane Pullcept
+// may run in is not the seat's terminal — a CLI that sees TMUX would drive
+// that outer tmux.
+var notInherited = []string{"TMUX", "TMUX_PANE"}
+
+// seatBaseEnv is Pullcept's environment as its seats inherit it: the
+// user's own variables, without Pullcept's (PULLCEPT_HOME, and any
+// PULLCEPT_* of an outer Pullcept this one runs in a seat of — its room
+// token included) and notInherited. The launch then adds the seat's own.
+func seatBaseEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, config.ReservedEnvPrefix) || slices.Contains(notInherited, name) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
 
 // sidecarVars are the sidecar's entry variables in the order they are
 // written: room URL, agent name, account, room (topic), hue when declared,

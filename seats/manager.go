@@ -423,7 +423,7 @@ func (m *Manager) prepare(p *startPlan) error {
 	if err := m.opts.Sessions.EnsureTopic(p.topic); err != nil {
 		return fmt.Errorf("start seat: topic %s: %w", p.topic, err)
 	}
-	p.env = append(slices.Clone(m.opts.Environ()), l.Env...)
+	p.env = append(seatBaseEnv(m.opts.Environ()), l.Env...)
 	p.env = append(p.env, room.EnvRoomToken+"="+p.room.Token)
 	// Last before the spawn: a resumed Codex may append at startup
 	// (docs/clis.md §3.6).

@@ -635,3 +635,42 @@ func TestManagerPreview(t *testing.T) {
 		t.Errorf("preview with a reserved env name = %q, %q; want a refusal", line, problems)
 	}
 }
+
+// TestManagerSeatEnvironment: a seat inherits the user's environment but
+// not Pullcept's own place in it — its data dir, the tmux pane it runs in,
+// an outer Pullcept's room token — and gets its own room variables.
+func TestManagerSeatEnvironment(t *testing.T) {
+	t.Setenv("TMUX", "/tmp/tmux-0/default,123,0")
+	t.Setenv("TMUX_PANE", "%3")
+	t.Setenv(config.EnvHome, "/home/u/.pullcept-other")
+	t.Setenv(room.EnvRoomToken, "an-outer-pullcepts-token")
+	t.Setenv("PULLCEPT_USER_KEEP_TEST", "1")
+	t.Setenv("SEAT_ENV_KEEP", "kept")
+	r := newManagerRig(t)
+	envFile := filepath.Join(r.dir, "env.json")
+	a := r.fakeAccount(t, "envy", "-env "+config.QuoteWord(envFile))
+	if _, err := r.m.Start(managerTopic, a.ID, 100, 30); err != nil {
+		t.Fatal(err)
+	}
+	var env []string
+	testkit.Eventually(t, "the fake CLI's env file", func() bool {
+		b, err := os.ReadFile(envFile)
+		return err == nil && json.Unmarshal(b, &env) == nil
+	})
+	got := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		got[k] = v
+	}
+	for _, gone := range []string{"TMUX", "TMUX_PANE", config.EnvHome, "PULLCEPT_USER_KEEP_TEST"} {
+		if v, ok := got[gone]; ok {
+			t.Errorf("the seat inherited %s=%q", gone, v)
+		}
+	}
+	if got["SEAT_ENV_KEEP"] != "kept" || got["PATH"] == "" {
+		t.Errorf("the user's own variables were not kept: SEAT_ENV_KEEP=%q PATH=%q", got["SEAT_ENV_KEEP"], got["PATH"])
+	}
+	if got[room.EnvRoomToken] != managerRoom.Token || got[room.EnvLaunchedAs] != a.ID {
+		t.Errorf("room token %q, launched as %q: want the seat's own", got[room.EnvRoomToken], got[room.EnvLaunchedAs])
+	}
+}

@@ -66,6 +66,7 @@ func Run(m *testing.M) int {
 // "resume {session_id}" can follow):
 //
 //	-argv FILE   write the command line (JSON list) to FILE first
+//	-env FILE    write the environment (JSON list of NAME=value) to FILE first
 //	-exit N      then exit with status N at once (a CLI that dies by itself)
 //	-join        start the room's sidecar from ./.mcp.json as a CLI does
 //	             (initialize, tools/list), so the seat joins and gets ready
@@ -89,6 +90,7 @@ func Main(args []string) int {
 // options are Main's flags.
 type options struct {
 	argvFile  string
+	envFile   string
 	exit      int // -1: do not exit at once
 	join      bool
 	echo      bool
@@ -99,6 +101,7 @@ func parse(args []string, out io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("fakecli", flag.ContinueOnError)
 	fs.StringVar(&o.argvFile, "argv", "", "")
+	fs.StringVar(&o.envFile, "env", "", "")
 	fs.IntVar(&o.exit, "exit", -1, "")
 	fs.BoolVar(&o.join, "join", false, "")
 	fs.BoolVar(&o.echo, "echo", false, "")
@@ -120,6 +123,12 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 	if o.argvFile != "" {
 		if err := writeJSONAtomic(o.argvFile, os.Args); err != nil {
 			fmt.Fprintf(out, "argv: %v\n", err)
+			return 3
+		}
+	}
+	if o.envFile != "" {
+		if err := writeJSONAtomic(o.envFile, os.Environ()); err != nil {
+			fmt.Fprintf(out, "env: %v\n", err)
 			return 3
 		}
 	}
