@@ -28,6 +28,7 @@ var _ room.Log = (*logstore.Store)(nil)
 type App struct {
 	dataDir string
 	version string
+	lock    *config.DataDirLock // one Pullcept per data directory
 	logger  *slog.Logger
 	logFile *os.File
 
@@ -63,7 +64,14 @@ func Open(dataDir, version string) (*App, error) {
 }
 
 // open opens the parts in order; Open closes what was opened on an error.
+// The data directory's lock comes first: a second Pullcept on it must not
+// touch its log, config or topic logs (docs/design.md §12).
 func (a *App) open() error {
+	lock, err := config.LockDataDir(a.dataDir)
+	if err != nil {
+		return err
+	}
+	a.lock = lock
 	lf, err := os.OpenFile(filepath.Join(a.dataDir, logFileName), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("open app log: %w", err)
@@ -136,6 +144,7 @@ func (a *App) Close() {
 	if a.logFile != nil {
 		_ = a.logFile.Close()
 	}
+	_ = a.lock.Unlock() // last: everything below has let go of the directory
 }
 
 // Run starts the terminal UI on this terminal and everything below it, and

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -291,4 +293,29 @@ func TestCloseEndsTheWaits(t *testing.T) {
 			t.Fatalf("waits still blocked after Close; ended: %v", got)
 		}
 	}
+}
+
+// TestOpenOnePerDataDir: a second Pullcept on the same data directory is
+// refused before it touches anything, naming the first one's pid; once the
+// first has closed, the directory opens again.
+func TestOpenOnePerDataDir(t *testing.T) {
+	first, err := openConfig(t, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := first.dataDir
+	logBefore, _ := os.ReadFile(filepath.Join(dir, logFileName))
+	_, err = Open(dir, "second")
+	if !errors.Is(err, config.ErrDataDirBusy) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Fatalf("second Open = %v, want ErrDataDirBusy naming pid %d", err, os.Getpid())
+	}
+	if logAfter, _ := os.ReadFile(filepath.Join(dir, logFileName)); string(logAfter) != string(logBefore) {
+		t.Fatalf("the refused Open wrote to the app log:\n%s", logAfter[len(logBefore):])
+	}
+	first.Close()
+	again, err := Open(dir, "again")
+	if err != nil {
+		t.Fatalf("Open after the first closed: %v", err)
+	}
+	again.Close()
 }
