@@ -1,7 +1,11 @@
 package seats
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -89,61 +93,149 @@ const (
 // (Bash, mcp__server__tool); a longer one is cut, never stored whole.
 const maxToolName = 96
 
-// hookBody is the part of a hook body the activity reads; nothing else of
-// the body (tool inputs, prompts, answers) is read or kept.
-type hookBody struct {
-	Event   string `json:"hook_event_name"`
-	Tool    string `json:"tool_name"`
-	AgentID string `json:"agent_id"`
+// permWait is a seat's open permission requests (docs/design.md §11): the
+// PermissionRequests whose tool has not reported a result yet, oldest
+// first, and how many of them the human answered in the pane. Claude Code
+// asks for several at once ("1 of 2") and runs tools in parallel, so one
+// tool's result must not end another tool's wait: a request ends only with
+// its own tool's PostToolUse or PostToolUseFailure (matched by tool name
+// and input — the PermissionRequest carries no tool_use_id), or with the
+// turn (Stop, the next prompt).
+type permWait struct {
+	pending  []permRequest
+	answered int // the oldest `answered` of pending were answered in the pane
 }
 
-// activityStep is what one hook changes: the new activity, and whether the
-// permission hold starts or ends.
-type activityStep struct {
-	next        Activity
-	changed     bool
-	hold, clear bool
+// permRequest is one open PermissionRequest: its tool for the panel, and
+// the key its tool's result must carry ("" when the body could not be read:
+// only the turn's end releases it).
+type permRequest struct {
+	tool, key string
 }
 
-// applyHook computes the activity after the hook event (from the URL path)
-// with body at now. A body that is not JSON, or whose hook_event_name is not
-// the path's event, changes nothing: the path names the event, the body only
-// adds the tool.
-func applyHook(cur Activity, event string, body []byte, now time.Time) activityStep {
-	var b hookBody
-	if json.Unmarshal(body, &b) != nil || b.Event != event {
-		return activityStep{next: cur}
+// maxPermWait bounds the open requests kept per seat; more are not kept,
+// and the ones kept still hold (a hostile seat only holds its own posts).
+const maxPermWait = 64
+
+// dialogOpen reports whether a dialog is believed on screen: a request the
+// human has not answered.
+func (w permWait) dialogOpen() bool { return len(w.pending) > w.answered }
+
+// holds are the Typist hold reasons w implies: HoldPermission while a
+// dialog is open, HoldAnswered while every request is answered but some
+// tool has not reported yet.
+func (w permWait) holds() (permission, answered bool) {
+	return w.dialogOpen(), len(w.pending) > 0 && !w.dialogOpen()
+}
+
+func (w permWait) equal(o permWait) bool {
+	return w.answered == o.answered && slices.Equal(w.pending, o.pending)
+}
+
+// done removes the oldest request with key, if any.
+func (w permWait) done(key string) permWait {
+	if key == "" {
+		return w
 	}
-	next := cur
-	step := activityStep{}
+	i := slices.IndexFunc(w.pending, func(r permRequest) bool { return r.key == key })
+	if i < 0 {
+		return w
+	}
+	w.pending = slices.Delete(slices.Clone(w.pending), i, i+1)
+	if i < w.answered {
+		w.answered--
+	}
+	return w
+}
+
+// permKey is what ties a PermissionRequest to its tool's result: the tool
+// name and a digest of its input (compacted; both hooks send the same
+// input, measured with Claude Code 2.1.328). "" when the body has neither.
+func permKey(top jsonObject) string {
+	name := top.str("tool_name")
+	input, ok := top["tool_input"]
+	if name == "" || !ok {
+		return ""
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, input) != nil {
+		return ""
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	return name + "\x00" + hex.EncodeToString(sum[:])
+}
+
+// activityStep is what one hook changes: the new activity and permission
+// wait, and whether anything the panel shows moved.
+type activityStep struct {
+	next    Activity
+	wait    permWait
+	changed bool
+}
+
+// applyHook computes the activity and the permission wait after the hook
+// event (from the URL path) with body at now. The path names the event,
+// the body only adds the tool. A body that is not a JSON object, or whose
+// hook_event_name is not the path's event, changes nothing — except a
+// PermissionRequest, which holds even then (its tool unknown, released only
+// by the turn's end): an unreadable request must not let a post's "\r"
+// into its dialog.
+func applyHook(cur Activity, wait permWait, event string, body []byte, now time.Time) activityStep {
+	var top jsonObject
+	if json.Unmarshal(body, &top) != nil || top.str("hook_event_name") != event {
+		if event != hookPermissionRequest {
+			return activityStep{next: cur, wait: wait}
+		}
+		top = nil
+	}
+	next, nextWait := cur, wait
 	switch event {
 	case hookUserPromptSubmit:
-		next = Activity{Kind: ActivityThinking, Subagents: cur.Subagents, Since: now}
-		step.clear = true
+		next = Activity{Kind: ActivityThinking, Subagents: cur.Subagents}
+		nextWait = permWait{}
 	case hookPreToolUse:
-		next.Kind, next.Tool = ActivityTool, toolName(b.Tool)
+		next.Kind, next.Tool = ActivityTool, toolName(top.str("tool_name"))
 	case hookPostToolUse, hookPostToolUseFailure:
 		next.Kind, next.Tool = ActivityThinking, ""
-		step.clear = true
+		nextWait = wait.done(permKey(top))
 	case hookPermissionRequest:
-		next.Kind, next.Tool = ActivityPermission, toolName(b.Tool)
-		step.hold = true
+		if len(wait.pending) < maxPermWait {
+			nextWait.pending = append(slices.Clone(wait.pending), permRequest{tool: toolName(top.str("tool_name")), key: permKey(top)})
+		}
 	case hookSubagentStart:
 		next.Subagents++
 	case hookSubagentStop:
 		next.Subagents = max(next.Subagents-1, 0)
 	case hookStop:
-		next = Activity{Kind: ActivityIdle, Since: now}
-		step.clear = true
+		next = Activity{Kind: ActivityIdle}
+		nextWait = permWait{}
 	default:
-		return activityStep{next: cur}
+		return activityStep{next: cur, wait: wait}
 	}
-	if next.Kind != cur.Kind {
+	if nextWait.dialogOpen() {
+		next.Kind, next.Tool = ActivityPermission, nextWait.pending[nextWait.answered].tool
+	}
+	next.Since = cur.Since
+	if next.Kind != cur.Kind || event == hookUserPromptSubmit || event == hookStop {
 		next.Since = now
 	}
-	step.next = next
-	step.changed = next != cur
-	return step
+	return activityStep{next: next, wait: nextWait, changed: next != cur || !nextWait.equal(wait)}
+}
+
+// answerDialog notes one write of the human's keys while a permission
+// dialog is believed open: an answering key (answersDialog) answers the
+// oldest open request; the activity shows the next open one, or thinking.
+func answerDialog(cur Activity, wait permWait, b []byte, now time.Time) activityStep {
+	if !wait.dialogOpen() || !answersDialog(b) {
+		return activityStep{next: cur, wait: wait}
+	}
+	next := wait
+	next.answered++
+	act := Activity{Kind: ActivityThinking, Subagents: cur.Subagents, Since: now}
+	if next.dialogOpen() {
+		act = Activity{Kind: ActivityPermission, Tool: next.pending[next.answered].tool, Subagents: cur.Subagents, Since: cur.Since}
+	}
+	return activityStep{next: act, wait: next, changed: true}
 }
 
 // toolName keeps a tool name short and free of control characters: it is
@@ -159,6 +251,12 @@ func toolName(s string) string {
 		s = string([]rune(s)[:maxToolName]) + "…"
 	}
 	return s
+}
+
+// optionKey reports whether one write of the human's keys picks a dialog
+// option by itself: a digit, y or n.
+func optionKey(b []byte) bool {
+	return len(b) == 1 && answersDialog(b) && b[0] != '\r' && b[0] != 0x1b
 }
 
 // answersDialog reports whether one write of the human's keys may answer a

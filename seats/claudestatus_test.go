@@ -87,24 +87,24 @@ func TestApplyHookCaptured(t *testing.T) {
 	t.Parallel()
 	const test = "TestE2EClaudePermissionHold"
 	now := time.Unix(1796100000, 0)
-	var cur Activity
+	cur, wait := Activity{}, permWait{}
 	for _, want := range []struct {
-		event       string
-		kind        ActivityKind
-		tool        string
-		hold, clear bool
+		event string
+		kind  ActivityKind
+		tool  string
+		held  bool
 	}{
-		{hookUserPromptSubmit, ActivityThinking, "", false, true},
-		{hookPreToolUse, ActivityTool, "Bash", false, false},
-		{hookPermissionRequest, ActivityPermission, "Bash", true, false},
-		{hookPostToolUse, ActivityThinking, "", false, true},
-		{hookStop, ActivityIdle, "", false, true},
+		{hookUserPromptSubmit, ActivityThinking, "", false},
+		{hookPreToolUse, ActivityTool, "Bash", false},
+		{hookPermissionRequest, ActivityPermission, "Bash", true},
+		{hookPostToolUse, ActivityThinking, "", false}, // its own result: tool and input match
+		{hookStop, ActivityIdle, "", false},
 	} {
 		now = now.Add(time.Second)
-		step := applyHook(cur, want.event, claudeCapture(t, test, "hook-"+want.event+".json"), now)
-		if !step.changed || step.next.Kind != want.kind || step.next.Tool != want.tool || step.hold != want.hold || step.clear != want.clear {
-			t.Fatalf("%s: step %+v, want %v %q hold %v clear %v", want.event, step, want.kind, want.tool, want.hold, want.clear)
+		step := applyHook(cur, wait, want.event, claudeCapture(t, test, "hook-"+want.event+".json"), now)
+		if p, _ := step.wait.holds(); !step.changed || step.next.Kind != want.kind || step.next.Tool != want.tool || p != want.held {
+			t.Fatalf("%s: step %+v, want %v %q held %v", want.event, step, want.kind, want.tool, want.held)
 		}
-		cur = step.next
+		cur, wait = step.next, step.wait
 	}
 }

@@ -59,7 +59,29 @@ type rig struct {
 	env      []string
 	room     *watch[room.Event]
 	seat     *watch[seats.Event]
-	lastSeen string // the newest post the admin has seen
+	reports  *reportLog // every hook report a seat took
+	lastSeen string     // the newest post the admin has seen
+}
+
+// reportLog keeps the hook reports the seats took, in order.
+type reportLog struct {
+	mu   sync.Mutex
+	list []room.Report
+}
+
+func (l *reportLog) add(r room.Report) {
+	l.mu.Lock()
+	l.list = append(l.list, r)
+	l.mu.Unlock()
+}
+
+// has reports whether a report of event whose body contains part arrived.
+func (l *reportLog) has(event, part string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.ContainsFunc(l.list, func(r room.Report) bool {
+		return r.Event == event && strings.Contains(string(r.Body), part)
+	})
 }
 
 // newRig starts everything. respond is the fake model (nil: the default
@@ -111,7 +133,8 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 	}); err != nil {
 		t.Fatalf("seat manager: %v", err)
 	}
-	terms := recordingTerminals{Manager: r.mgr, t: t, dir: os.Getenv(recordClaudeEnv)}
+	r.reports = &reportLog{}
+	terms := recordingTerminals{Manager: r.mgr, t: t, dir: os.Getenv(recordClaudeEnv), log: r.reports}
 	if r.hub, err = room.NewHub(room.HubOptions{Log: r.store, Terminals: terms, Accounts: r, Brake: brake}); err != nil {
 		t.Fatalf("hub: %v", err)
 	}
@@ -159,10 +182,14 @@ type recordingTerminals struct {
 	*seats.Manager
 	t   *testing.T
 	dir string
+	log *reportLog
 }
 
 func (rt recordingTerminals) Reported(topicID, accountID string, rep room.Report) bool {
 	ok := rt.Manager.Reported(topicID, accountID, rep)
+	if ok {
+		rt.log.add(rep)
+	}
 	if !ok || rt.dir == "" {
 		return ok
 	}

@@ -230,6 +230,7 @@ type Seat struct {
 	exitCode  int
 	err       error
 	activity  Activity // the CLI's last reported activity (report.go)
+	perm      permWait // its open permission requests (activity.go)
 	usage     Usage    // its last reported usage
 
 	updated func() // emits SeatUpdated (set before the seat is listed)
@@ -979,18 +980,19 @@ func (s *Seat) SessionID() string {
 func (s *Seat) Done() <-chan struct{} { return s.done }
 
 // Input hands the human's key bytes to the seat's writer; the unsent-input
-// tracker sees them, except a key answering the permission dialog the seat
-// waits on (docs/design.md §5). Never blocks.
+// tracker sees them, except keys typed while the seat shows a permission
+// dialog, which go to the dialog (docs/design.md §5). Never blocks.
 func (s *Seat) Input(b []byte) error {
 	if s.State() == StateExited {
 		return ErrNoSeat
 	}
-	if !s.humanAnswered(b, time.Now()) {
+	toDialog, changed := s.keysToDialog(b, time.Now())
+	if !toDialog {
 		s.typist.Human(b)
 		return nil
 	}
 	s.typist.Answer(b)
-	if s.updated != nil {
+	if changed && s.updated != nil {
 		s.updated()
 	}
 	return nil

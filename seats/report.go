@@ -71,43 +71,66 @@ func (s *Seat) statusReported(body []byte, now time.Time) bool {
 	return true
 }
 
-// hookReported moves the seat's activity and its permission hold.
+// hookReported moves the seat's activity and its permission wait, and sets
+// the typing holds the wait implies — under s.mu, so that two hooks racing
+// (a PermissionRequest and another tool's PostToolUse arrive milliseconds
+// apart) leave the holds as the last one computed. The hold is set before
+// the hook is answered: the CLI shows its dialog only after, and no post's
+// "\r" may reach it.
 func (s *Seat) hookReported(event string, body []byte, now time.Time) bool {
 	s.mu.Lock()
-	step := applyHook(s.activity, event, body, now)
+	defer s.mu.Unlock()
+	step := applyHook(s.activity, s.perm, event, body, now)
 	s.activity = step.next
-	s.mu.Unlock()
-	// The hold is set before the hook is answered: the CLI shows its
-	// dialog only after, and no post's "\r" may reach it.
-	if step.hold {
-		s.typist.Hold(HoldPermission)
-	}
-	if step.clear {
-		s.typist.Release(HoldPermission)
-		s.typist.Release(HoldAnswered)
-	}
+	s.setPerm(step.wait)
 	return step.changed
 }
 
-// humanAnswered notes the human's answer to a permission dialog in the
-// pane: the seat is thinking again, and its posts wait for the CLI's next
-// hook instead of the dialog (HoldAnswered). It reports whether the
-// activity changed.
-func (s *Seat) humanAnswered(b []byte, now time.Time) bool {
-	if !answersDialog(b) {
-		return false
+// setPerm stores the permission wait and sets the Typist's holds from it
+// (the new one before the old is released: no gap to type in). Caller
+// holds s.mu (lock order: Seat.mu, then the Typist's).
+func (s *Seat) setPerm(w permWait) {
+	s.perm = w
+	permission, answered := w.holds()
+	for _, h := range []struct {
+		reason string
+		on     bool
+	}{{HoldPermission, permission}, {HoldAnswered, answered}} {
+		if h.on {
+			s.typist.Hold(h.reason)
+		}
 	}
+	for _, h := range []struct {
+		reason string
+		on     bool
+	}{{HoldPermission, permission}, {HoldAnswered, answered}} {
+		if !h.on {
+			s.typist.Release(h.reason)
+		}
+	}
+}
+
+// keysToDialog notes the human's keys b while a permission dialog is
+// believed open: an answering key answers the oldest unanswered request
+// (its posts then wait for its tool's result, HoldAnswered). toDialog
+// reports an option key (a digit, y or n) that went to the dialog, not the
+// input line, so the unsent tracker must not read it; everything else is
+// read as usual (an Enter empties the line either way). A key is no proof
+// of an answer — Claude ignores keys for a moment after a dialog shows — so
+// the holds stay until the requests' own tool results; a key counted for
+// an answer it was not is then read as text, and posts wait for the next
+// submit (shown as unsent text) rather than be glued to a digit. changed
+// reports whether the activity moved.
+func (s *Seat) keysToDialog(b []byte, now time.Time) (toDialog, changed bool) {
 	s.mu.Lock()
-	waiting := s.activity.Kind == ActivityPermission
-	if waiting {
-		s.activity = Activity{Kind: ActivityThinking, Subagents: s.activity.Subagents, Since: now}
+	defer s.mu.Unlock()
+	if !s.perm.dialogOpen() {
+		return false, false
 	}
-	s.mu.Unlock()
-	if waiting {
-		s.typist.Hold(HoldAnswered) // before the release: no gap to type in
-		s.typist.Release(HoldPermission)
-	}
-	return waiting
+	step := answerDialog(s.activity, s.perm, b, now)
+	s.activity = step.next
+	s.setPerm(step.wait)
+	return optionKey(b), step.changed
 }
 
 // Usage is the seat (topicID, accountID)'s own last reported usage for its

@@ -23,47 +23,116 @@ func TestApplyHook(t *testing.T) {
 	t.Parallel()
 	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
-	body := func(event, tool string) []byte {
-		b, _ := json.Marshal(map[string]string{"hook_event_name": event, "tool_name": tool, "tool_input": "never read"})
-		return b
-	}
-	cur := Activity{}
+	cur, wait := Activity{}, permWait{}
 	steps := []struct {
-		event, tool  string
-		want         Activity
-		hold, clear_ bool
+		event, tool string
+		want        Activity
+		permission  bool // HoldPermission after the step
 	}{
-		{hookUserPromptSubmit, "", Activity{Kind: ActivityThinking, Since: at(0)}, false, true},
-		{hookPreToolUse, "Bash", Activity{Kind: ActivityTool, Tool: "Bash", Since: at(1)}, false, false},
-		{hookPermissionRequest, "Bash", Activity{Kind: ActivityPermission, Tool: "Bash", Since: at(2)}, true, false},
-		{hookPostToolUse, "Bash", Activity{Kind: ActivityThinking, Since: at(3)}, false, true},
-		{hookSubagentStart, "", Activity{Kind: ActivityThinking, Subagents: 1, Since: at(3)}, false, false},
-		{hookSubagentStart, "", Activity{Kind: ActivityThinking, Subagents: 2, Since: at(3)}, false, false},
-		{hookPreToolUse, "mcp__s__read", Activity{Kind: ActivityTool, Tool: "mcp__s__read", Subagents: 2, Since: at(6)}, false, false},
-		{hookPostToolUseFailure, "mcp__s__read", Activity{Kind: ActivityThinking, Subagents: 2, Since: at(7)}, false, true},
-		{hookSubagentStop, "", Activity{Kind: ActivityThinking, Subagents: 1, Since: at(7)}, false, false},
-		{hookStop, "", Activity{Kind: ActivityIdle, Since: at(9)}, false, true},
+		{hookUserPromptSubmit, "", Activity{Kind: ActivityThinking, Since: at(0)}, false},
+		{hookPreToolUse, "Bash", Activity{Kind: ActivityTool, Tool: "Bash", Since: at(1)}, false},
+		{hookPermissionRequest, "Bash", Activity{Kind: ActivityPermission, Tool: "Bash", Since: at(2)}, true},
+		{hookPostToolUse, "Bash", Activity{Kind: ActivityThinking, Since: at(3)}, false},
+		{hookSubagentStart, "", Activity{Kind: ActivityThinking, Subagents: 1, Since: at(3)}, false},
+		{hookSubagentStart, "", Activity{Kind: ActivityThinking, Subagents: 2, Since: at(3)}, false},
+		{hookPreToolUse, "mcp__s__read", Activity{Kind: ActivityTool, Tool: "mcp__s__read", Subagents: 2, Since: at(6)}, false},
+		{hookPostToolUseFailure, "mcp__s__read", Activity{Kind: ActivityThinking, Subagents: 2, Since: at(7)}, false},
+		{hookSubagentStop, "", Activity{Kind: ActivityThinking, Subagents: 1, Since: at(7)}, false},
+		{hookStop, "", Activity{Kind: ActivityIdle, Since: at(9)}, false},
 	}
 	for i, s := range steps {
-		step := applyHook(cur, s.event, body(s.event, s.tool), at(i))
-		if step.next != s.want || step.hold != s.hold || step.clear != s.clear_ {
-			t.Fatalf("step %d %s: %+v hold %v clear %v, want %+v hold %v clear %v",
-				i, s.event, step.next, step.hold, step.clear, s.want, s.hold, s.clear_)
+		step := applyHook(cur, wait, s.event, hookBody(s.event, s.tool, `"same input"`), at(i))
+		if permission, _ := step.wait.holds(); step.next != s.want || permission != s.permission {
+			t.Fatalf("step %d %s: %+v wait %+v, want %+v permission %v", i, s.event, step.next, step.wait, s.want, s.permission)
 		}
-		cur = step.next
+		cur, wait = step.next, step.wait
 	}
 	for _, bad := range []struct{ event, body string }{
 		{hookStop, "not json"},
 		{hookStop, `{"hook_event_name":"PreToolUse","tool_name":"Bash"}`},
 		{"Unregistered", `{"hook_event_name":"Unregistered"}`},
 	} {
-		if step := applyHook(cur, bad.event, []byte(bad.body), at(20)); step.changed || step.next != cur || step.hold || step.clear {
+		if step := applyHook(cur, wait, bad.event, []byte(bad.body), at(20)); step.changed || step.next != cur || !step.wait.equal(wait) {
 			t.Errorf("%s %q moved the activity: %+v", bad.event, bad.body, step)
 		}
 	}
-	step := applyHook(cur, hookPreToolUse, body(hookPreToolUse, "Ba\x1b[31msh\n"+strings.Repeat("x", 200)), at(30))
+	step := applyHook(cur, wait, hookPreToolUse, hookBody(hookPreToolUse, "Ba\x1b[31msh\n"+strings.Repeat("x", 200), "{}"), at(30))
 	if tool := step.next.Tool; strings.ContainsAny(tool, "\x1b\n") || len([]rune(tool)) != maxToolName+1 || !strings.HasPrefix(tool, "Ba[31msh") {
 		t.Fatalf("tool name kept as %q", tool)
+	}
+}
+
+// hookBody is a hook body as Claude Code sends it: the event, the tool and
+// its input (raw JSON).
+func hookBody(event, tool, input string) []byte {
+	b, _ := json.Marshal(map[string]any{"hook_event_name": event, "tool_name": tool, "tool_input": json.RawMessage(input)})
+	return b
+}
+
+// TestPermissionWaitPerRequest: a request ends only with its own tool's
+// result (found by the breaker review with the real CLI: a parallel Read's
+// PostToolUse released the hold while another Read's dialog was open, and
+// a post's "\r" approved it). Two dialogs asked at once: answering the
+// first leaves the second open. Keys are matched by tool and input.
+func TestPermissionWaitPerRequest(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1796100000, 0)
+	cur, wait := Activity{}, permWait{}
+	apply := func(event, tool, input string) {
+		t.Helper()
+		step := applyHook(cur, wait, event, hookBody(event, tool, input), now)
+		cur, wait = step.next, step.wait
+	}
+	holds := func() (bool, bool) { return wait.holds() }
+	outside, inside := `{"file_path":"/elsewhere/a.txt"}`, `{"file_path": "/work/inside.txt"}`
+	apply(hookPreToolUse, "Read", inside)
+	apply(hookPreToolUse, "Read", outside)
+	apply(hookPermissionRequest, "Read", outside)
+	apply(hookPostToolUse, "Read", inside) // the other, parallel Read
+	if p, _ := holds(); !p || cur.Kind != ActivityPermission {
+		t.Fatalf("another tool's result ended the wait: %+v %+v", cur, wait)
+	}
+	apply(hookPostToolUse, "Read", `{ "file_path" : "/elsewhere/a.txt" }`) // same input, other spacing
+	if p, a := holds(); p || a || cur.Kind != ActivityThinking {
+		t.Fatalf("its own tool's result did not end the wait: %+v %+v", cur, wait)
+	}
+
+	// Two dialogs: "1 of 2", "2 of 2".
+	apply(hookPermissionRequest, "Read", outside)
+	apply(hookPermissionRequest, "Write", `{"file_path":"/elsewhere/b.txt"}`)
+	step := answerDialog(cur, wait, []byte("1"), now)
+	cur, wait = step.next, step.wait
+	if p, _ := holds(); !p || cur.Kind != ActivityPermission || cur.Tool != "Write" {
+		t.Fatalf("after one answer of two: %+v %+v", cur, wait)
+	}
+	apply(hookPostToolUse, "Read", outside)
+	if p, _ := holds(); !p {
+		t.Fatalf("the first tool's result ended the second dialog's wait: %+v", wait)
+	}
+	step = answerDialog(cur, wait, []byte("\r"), now)
+	cur, wait = step.next, step.wait
+	if p, a := holds(); p || !a || cur.Kind != ActivityThinking {
+		t.Fatalf("both answered, one result to come: %+v %+v", cur, wait)
+	}
+	apply(hookPostToolUseFailure, "Write", `{"file_path":"/elsewhere/b.txt"}`)
+	if p, a := holds(); p || a {
+		t.Fatalf("all results in, still held: %+v", wait)
+	}
+
+	// A request whose body cannot be read still holds; only the turn's
+	// end releases it.
+	for _, body := range []string{`{"hook_event_name":"PermissionRequest","tool_name":"Bash","agent_id":7,"tool_input":5}`, "{", `{"hook_event_name":"Stop"}`} {
+		step := applyHook(Activity{}, permWait{}, hookPermissionRequest, []byte(body), now)
+		if p, _ := step.wait.holds(); !p || step.next.Kind != ActivityPermission {
+			t.Errorf("PermissionRequest %q did not hold: %+v", body, step)
+		}
+		after := applyHook(step.next, step.wait, hookPostToolUse, hookBody(hookPostToolUse, "", "{}"), now)
+		if p, _ := after.wait.holds(); !p {
+			t.Errorf("an unmatched result released %q", body)
+		}
+		if end := applyHook(after.next, after.wait, hookStop, hookBody(hookStop, "", "{}"), now); len(end.wait.pending) != 0 {
+			t.Errorf("Stop left %+v", end.wait)
+		}
 	}
 }
 
@@ -141,8 +210,7 @@ func (nopSessions) EnsureTopic(string) error                           { return 
 func (nopSessions) HasPosts(string) (bool, error)                      { return false, nil }
 
 func hookReport(event, tool string) room.Report {
-	b, _ := json.Marshal(map[string]string{"hook_event_name": event, "tool_name": tool})
-	return room.Report{Kind: room.ReportActivity, Event: event, Body: b}
+	return room.Report{Kind: room.ReportActivity, Event: event, Body: hookBody(event, tool, `{"command":"make test"}`)}
 }
 
 // TestReportedHoldsPostsDuringPermission: while the seat's CLI waits for a
@@ -190,6 +258,31 @@ func TestReportedHoldsPostsDuringPermission(t *testing.T) {
 	}
 }
 
+// TestKeysIntoTheDialogAreNotUnsentText: keys typed while the permission
+// dialog shows go to the dialog, not the input line: after the answer and
+// the tool's result a post is typed at once, not held for a submit that
+// never comes (breaker review: a stray "a" before Enter held posts).
+func TestKeysIntoTheDialogAreNotUnsentText(t *testing.T) {
+	m, s, proc, _ := reportRig(t, config.KindClaudeCode)
+	m.Reported("t", "cc", hookReport(hookPermissionRequest, "Bash"))
+	for _, k := range []string{"a", "\t", "\r"} {
+		if err := s.Input([]byte(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Reported("t", "cc", hookReport(hookPostToolUse, "Bash"))
+	m.Reported("t", "cc", hookReport(hookStop, ""))
+	m.Enqueue("t", "cc", room.Post{MessageID: "m2", Role: room.RoleAdmin, Speaker: "Alice", Content: "hi", TS: "2026-12-01T09:00:00.000Z"})
+	testkit.Eventually(t, "the post typed", func() bool {
+		return strings.Contains(proc.String(), `"message_id":"m2"`) && strings.HasSuffix(proc.String(), "\r")
+	})
+	// Once the dialog is gone, keys are the input line's again.
+	if err := s.Input([]byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, "the human's text seen as unsent", func() bool { return s.info().Typing.Unsent })
+}
+
 // TestReportedRefusals: hooks for no seat, an exited seat, or a kind that
 // sends no hooks are refused; a status report stores the usage.
 func TestReportedRefusals(t *testing.T) {
@@ -224,8 +317,8 @@ func TestReportedRefusals(t *testing.T) {
 // bare event; a bare PermissionRequest still starts the hold, tool unknown.
 func TestBarePermissionRequestHolds(t *testing.T) {
 	t.Parallel()
-	step := applyHook(Activity{}, hookPermissionRequest, []byte(`{"hook_event_name":"PermissionRequest"}`), time.Unix(1796100000, 0))
-	if !step.hold || step.next.Kind != ActivityPermission || step.next.Tool != "" {
+	step := applyHook(Activity{}, permWait{}, hookPermissionRequest, []byte(`{"hook_event_name":"PermissionRequest"}`), time.Unix(1796100000, 0))
+	if p, _ := step.wait.holds(); !p || step.next.Kind != ActivityPermission || step.next.Tool != "" {
 		t.Fatalf("step = %+v", step)
 	}
 }

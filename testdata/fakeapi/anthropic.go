@@ -258,6 +258,13 @@ func writeAnthropic(s *Server, w http.ResponseWriter, req *Request, reply Reply)
 			"delta": map[string]any{"type": "text_delta", "text": reply.Text}})
 	}
 	e.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	for i, c := range reply.Extra {
+		e.event("content_block_start", map[string]any{"type": "content_block_start", "index": i + 1,
+			"content_block": map[string]any{"type": "tool_use", "id": c.ID, "name": c.FullName(), "input": map[string]any{}}})
+		e.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i + 1,
+			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(c.Input)}})
+		e.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": i + 1})
+	}
 	e.event("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": usage.OutputTokens}})

@@ -27,6 +27,9 @@ type Reply struct {
 	// can keep the model "busy" deterministically. If the request is
 	// cancelled or the Server closes first, nothing is answered.
 	Hold <-chan struct{} `json:"-"`
+	// Extra are more tool calls in the same answer, after Call (Anthropic
+	// only): Claude Code runs some tools of one answer in parallel (Read).
+	Extra []ToolCall `json:"-"`
 }
 
 // Usage is token usage in tokens.

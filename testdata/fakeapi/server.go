@@ -386,6 +386,11 @@ func (s *Server) respond(req *Request) (reply Reply) {
 
 // fillIDs gives a tool call an id when the reply has none.
 func (s *Server) fillIDs(api API, reply Reply) Reply {
+	for i := range reply.Extra {
+		if reply.Extra[i].ID == "" {
+			reply.Extra[i].ID = fmt.Sprintf("toolu_%d", s.nextID())
+		}
+	}
 	if reply.Call == nil || reply.Call.ID != "" {
 		return reply
 	}

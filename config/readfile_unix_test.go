@@ -1,0 +1,72 @@
+//go:build !windows
+
+package config
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// TestReadRegularFile: planted files are refused at once — a FIFO without
+// waiting for a writer, /dev/zero, a 64 GB sparse file, a directory — and
+// a symbolic link when we would write back; a regular file under the cap
+// is read.
+func TestReadRegularFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.json")
+	if err := os.WriteFile(plain, []byte(`{"a":1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sparse := filepath.Join(dir, "sparse.json")
+	f, err := os.Create(sparse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(64 << 30); err != nil {
+		t.Fatal(err)
+	}
+	_ = f.Close()
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(plain, link); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.json")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		path   string
+		follow bool
+		want   error
+	}{
+		{"regular", plain, false, nil},
+		{"link followed", link, true, nil},
+		{"link refused", link, false, ErrSymlink},
+		{"fifo", fifo, true, ErrNotRegular},
+		{"dev zero", zero, true, ErrNotRegular},
+		{"sparse 64 GB", sparse, true, ErrTooBig},
+		{"directory", dir, true, ErrNotRegular},
+		{"missing", filepath.Join(dir, "none"), true, fs.ErrNotExist},
+	} {
+		b, err := ReadRegularFile(tc.path, 1<<20, tc.follow)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+		if tc.want == nil && string(b) != `{"a":1}` {
+			t.Errorf("%s: read %q", tc.name, b)
+		}
+	}
+	if _, err := ReadRegularFile(plain, 3, false); !errors.Is(err, ErrTooBig) {
+		t.Errorf("over the cap: %v", err)
+	}
+}
