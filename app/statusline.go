@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode"
 	"time"
 
 	"github.com/pullcept/pullcept/room"
@@ -51,8 +52,8 @@ func RunStatusLine(args []string, getenv func(string) string, stdin io.Reader, s
 		note = " · room unreachable"
 	}
 	parts := []string{"pullcept"}
-	if status.ModelName != "" {
-		parts = append(parts, status.ModelName)
+	if m := footerText(status.Model()); m != "" {
+		parts = append(parts, m)
 	}
 	if p := status.Context; p != nil {
 		parts = append(parts, fmt.Sprintf("ctx %.0f%%", *p))
@@ -80,4 +81,20 @@ func postStatus(target, token string, body []byte) error {
 		return fmt.Errorf("post status: %s", resp.Status)
 	}
 	return nil
+}
+
+// footerText is a name from the status JSON as Claude's footer may show it:
+// one line of printable characters, at most 48 runes. The JSON comes from
+// the CLI, and the footer is drawn in the seat's pane.
+func footerText(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return -1
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > 48 {
+		s = string(r[:48]) + "…"
+	}
+	return s
 }

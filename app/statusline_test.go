@@ -62,3 +62,18 @@ func TestStatusLineForwardsWithToken(t *testing.T) {
 		t.Fatalf("room down: code %d out %q", code, out.String())
 	}
 }
+
+// TestFooterText: a model name from the status JSON is drawn in the seat's
+// pane as one line of printable text, cut at 48 runes.
+func TestFooterText(t *testing.T) {
+	for in, want := range map[string]string{
+		"Opus 5.5":                   "Opus 5.5",
+		"Op\x1b]8;;http://x\x07us\n": "Op]8;;http://xus",
+		"\u202eevil":                 "evil",
+		strings.Repeat("長", 60):      strings.Repeat("長", 48) + "…",
+	} {
+		if got := footerText(in); got != want {
+			t.Errorf("footerText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package seats
 
 import (
 	"encoding/json"
+	"math"
 	"time"
 )
 
@@ -83,11 +84,11 @@ func (o jsonObject) str(key string) string {
 // epoch is the Unix time in seconds at key; zero when absent, not a
 // number, or not a plausible time (epochTime).
 func (o jsonObject) epoch(key string) time.Time {
-	p := o.percent(key)
-	if p == nil {
-		return time.Time{}
+	var sec float64
+	if raw, ok := o[key]; ok && json.Unmarshal(raw, &sec) == nil {
+		return epochTime(sec)
 	}
-	return epochTime(*p)
+	return time.Time{}
 }
 
 // epochTime is Unix seconds as a time; zero outside the years 2001–2199 (a
@@ -99,11 +100,26 @@ func epochTime(sec float64) time.Time {
 	return time.Unix(int64(sec), 0)
 }
 
-// percent is the number at key, nil when absent or not a number.
+// percent is the number at key, nil when absent, not a number or not a
+// plausible percentage.
 func (o jsonObject) percent(key string) *float64 {
 	var v float64
 	if raw, ok := o[key]; ok && json.Unmarshal(raw, &v) == nil {
-		return &v
+		return plausiblePercent(v)
 	}
 	return nil
+}
+
+// maxPercent bounds a used percentage taken from a CLI: a plan window can
+// be over 100 % (overage), but a figure past this is no measurement and
+// would only print as a long number.
+const maxPercent = 1000
+
+// plausiblePercent is v when it is a percentage we can show, else nil
+// (unknown, "—").
+func plausiblePercent(v float64) *float64 {
+	if math.IsNaN(v) || v < 0 || v > maxPercent {
+		return nil
+	}
+	return &v
 }

@@ -32,6 +32,11 @@ func TestParseClaudeStatus(t *testing.T) {
 	if !ok || st.Model() != "claude-x" || st.Context != nil || st.FiveHour != nil || st.Weekly != nil {
 		t.Fatalf("bare status = %+v, %v", st, ok)
 	}
+	// A figure that is no percentage is unknown, not a 300-digit number.
+	st, _ = ParseClaudeStatus([]byte(`{"context_window":{"used_percentage":1e300},"rate_limits":{"five_hour":{"used_percentage":-3},"seven_day":{"used_percentage":104}}}`))
+	if st.Context != nil || st.FiveHour != nil || st.Weekly == nil || *st.Weekly != 104 {
+		t.Fatalf("implausible percentages = %v %v %v", st.Context, st.FiveHour, st.Weekly)
+	}
 	if _, ok := ParseClaudeStatus([]byte("not json")); ok {
 		t.Fatal("non-JSON status parsed")
 	}

@@ -169,16 +169,19 @@ func applyTokenCount(u *Usage, info *codexTokenInfo, rl *codexRateLimits) bool {
 		if w == nil || w.Minutes == nil || w.UsedPercent == nil {
 			continue
 		}
-		used := *w.UsedPercent
+		used := plausiblePercent(*w.UsedPercent)
+		if used == nil {
+			continue
+		}
 		var resets time.Time
 		if w.ResetsAt != nil {
 			resets = epochTime(*w.ResetsAt)
 		}
 		switch *w.Minutes {
 		case codexFiveHourMinutes:
-			u.FiveHour, u.FiveHourResets, read = &used, resets, true
+			u.FiveHour, u.FiveHourResets, read = used, resets, true
 		case codexWeeklyMinutes:
-			u.Weekly, u.WeeklyResets, read = &used, resets, true
+			u.Weekly, u.WeeklyResets, read = used, resets, true
 		}
 	}
 	return read
