@@ -11,6 +11,9 @@ var (
 	// ErrBadFile: config.json is not valid JSON or has the wrong shape. The
 	// file is left untouched.
 	ErrBadFile = errors.New("bad config file")
+	// ErrDuplicateKey: a JSON object names one key twice (Object); which
+	// entry the user meant is not ours to guess.
+	ErrDuplicateKey = errors.New("key appears twice in one object")
 	// ErrNoID: an account has an empty id (the id is the identity, docs/design.md §0).
 	ErrNoID = errors.New("account id is empty")
 	// ErrDuplicateID: two accounts share one id.

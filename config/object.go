@@ -13,9 +13,9 @@ import (
 // where it was, with the same value (docs/design.md §9 ".mcp.json … keep every other
 // key as written", §12). The zero value is an empty object.
 //
-// A key repeated in the input keeps its first position and its last value
-// (the value encoding/json would have kept). Object is not safe for
-// concurrent use.
+// A key repeated in the input is refused (ErrDuplicateKey): encoding/json
+// would keep the last value silently, and a rewrite would drop the other
+// entry the user wrote. Object is not safe for concurrent use.
 type Object struct {
 	keys []string
 	vals map[string]json.RawMessage
@@ -46,6 +46,9 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return fmt.Errorf("read value of %q: %w", key, err)
+		}
+		if o.Has(key) {
+			return fmt.Errorf("%w: %q", ErrDuplicateKey, key)
 		}
 		o.Set(key, raw)
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -159,7 +158,7 @@ func InspectMCPJSON(dir, ownKey, currentRoomURL string) (MCPJSONState, error) {
 	path := filepath.Join(dir, mcpJSONName)
 	unlock := lockMCPJSON(path)
 	defer unlock()
-	_, servers, _, err := readMCPJSON(path)
+	_, servers, _, err := readMCPJSON(path, true)
 	if err != nil {
 		return MCPJSONState{}, err
 	}
@@ -186,7 +185,7 @@ func roomKeysAbove(dir, ownKey string, seen []string) []string {
 	}
 	var keys []string
 	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
-		if _, servers, _, err := readMCPJSON(filepath.Join(d, mcpJSONName)); err == nil {
+		if _, servers, _, err := readMCPJSON(filepath.Join(d, mcpJSONName), false); err == nil {
 			for _, k := range servers.Keys() {
 				if strings.HasPrefix(k, MCPKeyPrefix) && !have[k] {
 					have[k] = true
@@ -222,7 +221,7 @@ func Register(dir string, entry MCPEntry, currentRoomURL string) (MCPJSONState, 
 	path := filepath.Join(dir, mcpJSONName)
 	unlock := lockMCPJSON(path)
 	defer unlock()
-	top, servers, before, err := readMCPJSON(path)
+	top, servers, before, err := readMCPJSON(path, true)
 	if err != nil {
 		return MCPJSONState{}, err
 	}
@@ -265,7 +264,7 @@ func Unregister(dir, key string) error {
 	path := filepath.Join(dir, mcpJSONName)
 	unlock := lockMCPJSON(path)
 	defer unlock()
-	top, servers, before, err := readMCPJSON(path)
+	top, servers, before, err := readMCPJSON(path, true)
 	if err != nil || before == nil || !servers.Has(key) {
 		return err
 	}
@@ -285,7 +284,7 @@ func Unregister(dir, key string) error {
 // false; invalid JSON is an error wrapping ErrMCPJSON.
 func CheckDisabled(dir, key string) (bool, error) {
 	path := filepath.Join(dir, filepath.FromSlash(claudeLocalConfig))
-	data, err := os.ReadFile(path)
+	data, err := config.ReadRegularFile(path, mcpJSONMax, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -312,22 +311,34 @@ func CheckDisabled(dir, key string) (bool, error) {
 	return false, nil
 }
 
+// mcpJSONMax bounds a .mcp.json or settings file we read: they hold a few
+// server entries. A planted /dev/zero link or a sparse 64 GB file took the
+// app down with out-of-memory before this.
+const mcpJSONMax = 1 << 20
+
 // readMCPJSON reads path into its top object and its mcpServers object.
-// before is the file's bytes (nil when it does not exist).
-func readMCPJSON(path string) (top, servers config.Object, before []byte, err error) {
-	data, err := os.ReadFile(path)
+// before is the file's bytes (nil when it does not exist). Only a regular
+// file of at most mcpJSONMax bytes is read (config.ReadRegularFile): a FIFO
+// or device is refused without blocking; own (the seat's file, which we
+// write) also refuses a symbolic link, whose target our rename would not
+// replace — a parent's, only read, may be a link, as the CLI follows it.
+// A key named twice is refused (config.ErrDuplicateKey).
+func readMCPJSON(path string, own bool) (top, servers config.Object, before []byte, err error) {
+	data, err := config.ReadRegularFile(path, mcpJSONMax, !own)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return config.Object{}, config.Object{}, nil, nil
+	case errors.Is(err, config.ErrSymlink):
+		return top, servers, nil, fmt.Errorf("%w: %s is a symbolic link; Pullcept writes this file and will not write through a link (replace it with a regular file)", ErrMCPJSON, path)
 	case err != nil:
-		return top, servers, nil, fmt.Errorf("read %s: %w", path, err)
+		return top, servers, nil, fmt.Errorf("%w: read %s: %w", ErrMCPJSON, path, err)
 	}
 	if err := json.Unmarshal(data, &top); err != nil {
 		return top, servers, nil, fmt.Errorf("%w: %s is not valid JSON (fix or move it before starting a seat): %w", ErrMCPJSON, path, err)
 	}
 	if raw, ok := top.Get(mcpJSONServers); ok && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &servers); err != nil {
-			return top, servers, nil, fmt.Errorf("%w: %s: %s is not an object", ErrMCPJSON, path, mcpJSONServers)
+			return top, servers, nil, fmt.Errorf("%w: %s: %s: %w", ErrMCPJSON, path, mcpJSONServers, err)
 		}
 	}
 	return top, servers, data, nil
