@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode"
 	"time"
+	"unicode"
 
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
