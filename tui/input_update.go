@@ -74,8 +74,9 @@ func (m *Model) onPostDone(msg postDoneMsg) []tea.Cmd {
 		m.chat.add(&m.env, msg.res.Post)
 		m.chat.toBottom()
 	}
-	if msg.res.LogErr == nil && !m.topics.indexed(msg.topic) {
-		// The first post indexed and named the topic.
+	if msg.res.LogErr == nil && !m.topics.named(msg.topic) {
+		// The first post indexed and named the topic (a seat started
+		// before it may have indexed it unnamed).
 		cmds = append(cmds, m.loadTopicsCmd())
 	}
 	return cmds

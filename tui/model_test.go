@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pullcept/pullcept/room"
 )
 
 func plain(m *Model) string { return ansi.Strip(m.View().Content) }
@@ -321,5 +323,37 @@ func TestHelpScrollStopsAtTheEnd(t *testing.T) {
 	send(t, m, press("up"))
 	if m.overlay.helpOff != end-1 || plain(m) == atEnd {
 		t.Fatalf("↑ after the end: offset %d → %d and the page did not move", end, m.overlay.helpOff)
+	}
+}
+
+// TestFirstPostNamesASeatIndexedTopic: a seat started before the first post
+// indexes the topic without a name; the first post names it, and the list
+// and status line show the name then, not "Untitled" until a restart (the
+// newcomer review found it so).
+func TestFirstPostNamesASeatIndexedTopic(t *testing.T) {
+	t.Parallel()
+	f := scene()
+	m := newTestModel(t, f, testOptions(), 120, 40)
+	f.mu.Lock()
+	f.topics["new-1"] = TopicInfo{ID: "new-1", Indexed: true}
+	f.mu.Unlock()
+	send(t, m, m.loadTopicsCmd()())
+	if !m.topics.indexed("new-1") || m.topics.named("new-1") {
+		t.Fatalf("the seat's topic should be listed unnamed: %+v", m.topics.items)
+	}
+	f.mu.Lock()
+	f.postFn = func(topic string, d room.Draft) (room.Result, error) {
+		f.mu.Lock()
+		ti := f.topics[topic]
+		ti.Name = "please review the parser"
+		f.topics[topic] = ti
+		f.mu.Unlock()
+		return room.Result{Delivered: true, Post: room.Post{MessageID: d.MessageID, Role: room.RoleAdmin, Speaker: "マスター", Content: d.Content, TS: d.TS}}, nil
+	}
+	f.mu.Unlock()
+	typeText(t, m, "please review the parser")
+	send(t, m, press("enter"))
+	if !m.topics.named("new-1") || !strings.Contains(plain(m), "please review the parser") {
+		t.Fatalf("the first post did not name the listed topic:\n%s", plain(m))
 	}
 }

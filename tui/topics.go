@@ -140,6 +140,13 @@ func (tl *topicList) find(id string) int {
 // indexed reports whether id is in the index (a row of its own).
 func (tl *topicList) indexed(id string) bool { return tl.find(id) >= 0 }
 
+// named reports whether id is in the index with a name. A topic a seat
+// start indexed before any post has none until its first post names it.
+func (tl *topicList) named(id string) bool {
+	i := tl.find(id)
+	return i >= 0 && tl.items[i].Name != ""
+}
+
 // touch records activity in a topic (a post arrived) and keeps the order.
 // It reports false when the topic is not listed yet (caller reloads).
 func (tl *topicList) touch(id string, at time.Time) bool {
