@@ -527,10 +527,7 @@ func (h *Hub) stampLocked(r *roomState, s sender, d Draft) (Post, *member, error
 	if p.MessageID == "" {
 		p.MessageID = h.newID()
 	}
-	p.TS = d.TS
-	if _, err := time.Parse(time.RFC3339Nano, p.TS); err != nil {
-		p.TS = h.now().UTC().Format(TimeLayout)
-	}
+	p.TS = h.stampTS(d.TS)
 	return p, m, nil
 }
 
@@ -693,4 +690,21 @@ func (r *roomState) roster() []Member {
 		})
 	}
 	return out
+}
+
+// maxTSSkew is how far a sender's ts may be from the room's clock and still
+// be kept: a sidecar stamps when the model called the tool, a moment
+// earlier. Beyond it the room stamps the post itself — a sender must not
+// date its post into the future (9999-12-31 was accepted and shown) or
+// the past.
+const maxTSSkew = 2 * time.Minute
+
+// stampTS is the post's ts: the sender's when it parses and lies within
+// maxTSSkew of now, else now (docs/design.md §6).
+func (h *Hub) stampTS(ts string) string {
+	now := h.now()
+	if t, err := time.Parse(time.RFC3339Nano, ts); err == nil && t.After(now.Add(-maxTSSkew)) && t.Before(now.Add(maxTSSkew)) {
+		return ts
+	}
+	return now.UTC().Format(TimeLayout)
 }

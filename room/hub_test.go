@@ -433,9 +433,17 @@ func TestAdmin(t *testing.T) {
 	if len(r) != 1 || r[0].Name != "Master" {
 		t.Fatalf("after rename %+v", r)
 	}
-	res, err := h.Post("after", Draft{Content: "hello", MessageID: "mine", TS: "2026-10-01T00:00:00+09:00"})
-	if err != nil || res.Post.Speaker != "Master" || res.Post.MessageID != "mine" || res.Post.TS != "2026-10-01T00:00:00+09:00" {
+	res, err := h.Post("after", Draft{Content: "hello", MessageID: "mine", TS: "2026-10-02T01:13:30+09:00"})
+	if err != nil || res.Post.Speaker != "Master" || res.Post.MessageID != "mine" || res.Post.TS != "2026-10-02T01:13:30+09:00" {
 		t.Fatalf("ui post %+v, %v", res.Post, err)
+	}
+	// A ts far from the room's clock is the room's own (the clock here
+	// is 2026-10-01T16:14:05.123Z).
+	for i, ts := range []string{"9999-12-31T00:00:00Z", "2026-10-01T16:17:00Z", "2026-10-01T16:11:00Z", "1970-01-01T00:00:00Z"} {
+		res, err := h.Post("after", Draft{Content: "dated", TS: ts, LastSeen: res.Post.MessageID})
+		if err != nil || res.Post.TS != "2026-10-01T16:14:05.123Z" {
+			t.Fatalf("post %d dated %s: ts %q, %v", i, ts, res.Post.TS, err)
+		}
 	}
 	res, err = h.Post("after", Draft{Content: "again", TS: "noon", LastSeen: "mine"})
 	if err != nil || res.Post.TS != "2026-10-01T16:14:05.123Z" || res.Post.MessageID == "" {
