@@ -31,6 +31,9 @@ type Conn struct {
 // ErrNoRoom, ErrClosed.
 func (c *Conn) Hello(hl Hello) error {
 	hl = cleanHello(hl)
+	if err := checkHello(hl); err != nil {
+		return err
+	}
 	switch {
 	case hl.Name == "":
 		return fmt.Errorf("hello without a name: %w", ErrBadHello)
@@ -121,6 +124,10 @@ func (c *Conn) seated() (*roomState, error) {
 // was closed), ErrEmptyPost, ErrOnlyMentions, ErrClosed. A floor rejection is
 // Result.Delivered false with Missed, not an error.
 func (c *Conn) Post(d Draft) (Result, error) {
+	// Before the room lock: a refused list costs the room nothing.
+	if err := checkTo(d.To); err != nil {
+		return Result{}, err
+	}
 	r, err := c.seated()
 	if err != nil {
 		return Result{}, err

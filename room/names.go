@@ -1,0 +1,86 @@
+package room
+
+import (
+	"errors"
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Bounds on what a socket names (docs/design.md §6). A name is drawn in the
+// roster, the chat and every seat's tag; a newline in one drew over the
+// topic list, and a 90 000-name `to` list froze every room for 37 s.
+const (
+	maxNameRunes     = 64  // hello name, each `to` name
+	maxFullNameRunes = 128 // hello full_name
+	maxIDBytes       = 256 // hello account and room
+	maxTo            = 64  // names in one post's `to`
+)
+
+// ErrBadName: a name or id carries a control or bidi character, or is too
+// long; ErrTooManyAddressees: a post names more than maxTo addressees.
+var (
+	ErrBadName           = errors.New("bad name")
+	ErrTooManyAddressees = errors.New("too many addressees")
+)
+
+// hiddenRune reports a character that must not be in a name: C0/C1
+// controls and DEL (a newline breaks the layout, ESC starts a sequence),
+// bidi controls (U+202E reverses what follows), and the line and paragraph
+// separators.
+func hiddenRune(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
+}
+
+// checkName refuses a field value with a hidden character, invalid UTF-8 or
+// more than maxRunes characters.
+func checkName(field, s string, maxRunes int) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%w: %s is not valid UTF-8", ErrBadName, field)
+	}
+	if n := utf8.RuneCountInString(s); n > maxRunes {
+		return fmt.Errorf("%w: %s is %d characters, limit %d", ErrBadName, field, n, maxRunes)
+	}
+	for _, r := range s {
+		if hiddenRune(r) {
+			return fmt.Errorf("%w: %s holds the control character %U", ErrBadName, field, r)
+		}
+	}
+	return nil
+}
+
+// checkHello refuses a hello whose names or ids could hide, break the
+// layout or grow without bound (wrapping ErrBadHello and ErrBadName).
+func checkHello(hl Hello) error {
+	for _, f := range []struct {
+		field, value string
+		max          int
+	}{
+		{"name", hl.Name, maxNameRunes},
+		{"full_name", hl.FullName, maxFullNameRunes},
+		{"account", hl.AccountID, maxIDBytes},
+		{"room", hl.Room, maxIDBytes},
+	} {
+		if err := checkName(f.field, f.value, f.max); err != nil {
+			return fmt.Errorf("%w: %w", ErrBadHello, err)
+		}
+	}
+	if len(hl.AccountID) > maxIDBytes || len(hl.Room) > maxIDBytes {
+		return fmt.Errorf("%w: %w: account or room over %d bytes", ErrBadHello, ErrBadName, maxIDBytes)
+	}
+	return nil
+}
+
+// checkTo refuses a `to` list that is too long (checked first, so a huge
+// list costs nothing more) or names something no roster name can be.
+func checkTo(to []string) error {
+	if len(to) > maxTo {
+		return fmt.Errorf("%w: %d, limit %d", ErrTooManyAddressees, len(to), maxTo)
+	}
+	for _, name := range to {
+		if err := checkName("a `to` name", name, maxNameRunes); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package room
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHelloNamesAreChecked: a hello whose name, full name, account or room
+// carries a control or bidi character, invalid UTF-8 or too many
+// characters is refused, naming the field; nothing joins the roster.
+// (A newline in a name drew over the topic list; U+202E reversed it.)
+func TestHelloNamesAreChecked(t *testing.T) {
+	t.Parallel()
+	h := newTestHub(t, nil, nil, testAccounts)
+	mustOpen(t, h, "t")
+	for _, hl := range []Hello{
+		{Name: "Li\nn", Room: "t", AccountID: "cc"},
+		{Name: "Lin\x1b[2J", Room: "t", AccountID: "cc"},
+		{Name: "\u202enil", Room: "t", AccountID: "cc"},
+		{Name: "Lin", FullName: "Lin\u2028Two", Room: "t", AccountID: "cc"},
+		{Name: "Lin\xff", Room: "t", AccountID: "cc"},
+		{Name: strings.Repeat("名", maxNameRunes+1), Room: "t", AccountID: "cc"},
+		{Name: "Lin", Room: "t", AccountID: "cc\x00"},
+		{Name: "Lin", Room: "t" + strings.Repeat("x", maxIDBytes), AccountID: "cc"},
+	} {
+		hl.Protocol = Protocol
+		c := h.Connect()
+		err := c.Hello(hl)
+		c.Close()
+		if !errors.Is(err, ErrBadHello) || !errors.Is(err, ErrBadName) {
+			t.Errorf("hello %+q: %v, want ErrBadHello/ErrBadName", hl.Name+"|"+hl.FullName+"|"+hl.AccountID, err)
+		}
+	}
+	if r, _ := h.Roster("t"); len(r) != 0 {
+		t.Fatalf("a refused hello joined: %+v", r)
+	}
+	// Ordinary names pass: Japanese, emoji, spaces inside.
+	seat(t, h, "t", "リン 🐈", "cc")
+}
+
+// TestToIsBounded: a post naming more than maxTo addressees is refused at
+// once, before the room lock (a 90 000-name list froze every room for
+// 37 s); a `to` name with a control character is refused; the post is not
+// delivered.
+func TestToIsBounded(t *testing.T) {
+	t.Parallel()
+	h := newTestHub(t, nil, nil, testAccounts)
+	mustOpen(t, h, "t")
+	c := seat(t, h, "t", "Lin", "cc")
+	huge := make([]string, 90000)
+	for i := range huge {
+		huge[i] = "name" + strings.Repeat("x", i%7)
+	}
+	start := time.Now()
+	if _, err := c.Post(Draft{Content: "hi", To: huge}); !errors.Is(err, ErrTooManyAddressees) {
+		t.Fatalf("90 000 addressees: %v", err)
+	}
+	t.Logf("refused 90 000 addressees in %v", time.Since(start))
+	if _, err := c.Post(Draft{Content: "hi", To: []string{"Ada\nBob"}}); !errors.Is(err, ErrBadName) {
+		t.Fatalf("a `to` name with a newline: %v", err)
+	}
+	res, err := c.Post(Draft{Content: "hi", To: make([]string, maxTo)})
+	if err != nil || !res.Delivered {
+		t.Fatalf("%d (empty) addressees: %+v, %v", maxTo, res, err)
+	}
+}
