@@ -313,8 +313,9 @@ func (s *Store) appenderFor(topicID string) (*appender, error) {
 		return nil, err
 	}
 	// O_RDWR so the last byte can be read with pread; writes still go to
-	// the end (O_APPEND), whatever else writes the file.
-	f, err := os.OpenFile(s.logPath(topicID), os.O_RDWR|os.O_APPEND|os.O_CREATE, fileMode)
+	// the end (O_APPEND), whatever else writes the file. Never through a
+	// symbolic link (noFollow).
+	f, err := os.OpenFile(s.logPath(topicID), os.O_RDWR|os.O_APPEND|os.O_CREATE|noFollow, fileMode)
 	if err != nil {
 		return nil, err
 	}
@@ -347,7 +348,7 @@ func (s *Store) Page(topicID, before string, limit int) (recs []Record, hasMore 
 	if closed {
 		return nil, false, fmt.Errorf("read topic %s: %w", topicID, ErrClosed)
 	}
-	f, err := os.Open(s.logPath(topicID))
+	f, err := os.OpenFile(s.logPath(topicID), os.O_RDONLY|noFollow, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		if before != "" {
 			return nil, false, fmt.Errorf("read topic %s before %q: %w", topicID, before, ErrUnknownMessage)
