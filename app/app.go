@@ -121,7 +121,7 @@ func (a *App) open() error {
 	}
 	// The server exists only after the hub, which needs the Manager as its
 	// Terminals: the Manager learns the address afterwards.
-	a.seats.SetRoom(seats.RoomEndpoint{URL: a.server.URL(), HooksURL: a.server.HooksURL(), Token: a.server.Token()})
+	a.seats.SetRoom(seats.RoomEndpoint{URL: a.server.URL(), HooksURL: a.server.HooksURL(), Grant: a.server.Grant})
 	a.hub.SetAdmin(room.Hello{Name: admin.DisplayName(), Hue: admin.Hue, AccountID: admin.ID})
 	return nil
 }

@@ -14,6 +14,10 @@ import (
 type Conn struct {
 	hub    *Hub
 	origin uint64
+	// binding is the seat a socket's token was issued for (Server.Grant);
+	// nil for in-process callers and the run's own token. Set before the
+	// first frame, never changed.
+	binding *SeatBinding
 
 	mu     sync.Mutex // guards room, closed; taken before Hub.mu and room locks
 	room   *roomState
@@ -32,6 +36,9 @@ type Conn struct {
 func (c *Conn) Hello(hl Hello) error {
 	hl = cleanHello(hl)
 	if err := checkHello(hl); err != nil {
+		return err
+	}
+	if err := checkBinding(c.binding, hl); err != nil {
 		return err
 	}
 	switch {

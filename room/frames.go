@@ -35,6 +35,11 @@ func (f *frameHandler) handle(data []byte) bool {
 			return true
 		}
 		if err := f.conn.Hello(fr.Hello); err != nil {
+			if errors.Is(err, ErrWrongSeat) {
+				// A seat's token used for another seat: no second chance.
+				f.logger.Warn("room socket: hello for another seat; closing", "err", err)
+				return false
+			}
 			// The protocol has no hello answer: later requests get ErrNoRoom.
 			f.logger.Info("room socket: hello refused", "room", fr.Room, "name", fr.Name, "err", err)
 		}

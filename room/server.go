@@ -102,10 +102,11 @@ type Server struct {
 	upgrader websocket.Upgrader
 	hookSlot chan struct{}
 
-	mu      sync.Mutex // guards closed, sockets, active
+	mu      sync.Mutex // guards closed, sockets, active, grants
 	closed  bool
 	sockets map[*websocket.Conn]struct{}
-	active  int // sockets upgrading or open
+	grants  map[string]*grant // seat tokens by grantKey (grants.go)
+	active  int               // sockets upgrading or open
 	wg      sync.WaitGroup
 
 	closeOnce sync.Once
@@ -143,6 +144,7 @@ func NewServer(h *Hub, opts ServerOptions) (*Server, error) {
 		port:     port,
 		hookSlot: make(chan struct{}, opts.MaxHooks),
 		sockets:  make(map[*websocket.Conn]struct{}),
+		grants:   make(map[string]*grant),
 	}
 	s.upgrader = websocket.Upgrader{
 		HandshakeTimeout: opts.WriteWait,
@@ -259,7 +261,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "forbidden origin", http.StatusForbidden)
 		return
 	}
-	if !s.tokenOK(r.Header.Get("Authorization")) {
+	key, g, ok := s.authorize(r.Header.Get("Authorization"))
+	if !ok {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return
@@ -267,9 +270,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.EscapedPath()
 	switch {
 	case path == "/room" && r.Method == http.MethodGet && websocket.IsWebSocketUpgrade(r):
-		s.serveSocket(w, r)
+		s.serveSocket(w, r, key, g)
 	case strings.HasPrefix(path, hooksPrefix) && r.Method == http.MethodPost:
-		s.serveHook(w, r)
+		s.serveHook(w, r, g)
 	default:
 		http.NotFound(w, r)
 	}
@@ -285,23 +288,35 @@ func (s *Server) hostOK(host string) bool {
 	return false
 }
 
-// tokenOK compares the bearer token in constant time. The scheme is
+// authorize reads the bearer token: a seat's token (Grant) gives its grant;
+// the run's own token (Token, held by this process and its tests only,
+// never handed to a seat) gives none, unbound. The scheme is
 // case-insensitive (RFC 9110); a token anywhere else (query) never counts.
-func (s *Server) tokenOK(header string) bool {
+func (s *Server) authorize(header string) (key string, g *grant, ok bool) {
 	const scheme = "bearer "
 	if len(header) < len(scheme) || !strings.EqualFold(header[:len(scheme)], scheme) {
-		return false
+		return "", nil, false
 	}
-	return subtle.ConstantTimeCompare([]byte(header[len(scheme):]), s.token) == 1
+	token := header[len(scheme):]
+	if subtle.ConstantTimeCompare([]byte(token), s.token) == 1 {
+		return "", nil, true
+	}
+	key, g = s.seatGrant(token)
+	return key, g, g != nil
 }
 
 // serveHook stores one POST hook body per seat via Hub.Report and answers
 // 200 {} at once. The path is one ParseHookPath reads (HookStatusURL,
 // HookActivityURL); any other is 404.
-func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, g *grant) {
 	hook, ok := ParseHookPath(r.URL.EscapedPath())
 	if !ok {
 		http.NotFound(w, r)
+		return
+	}
+	if g != nil && (hook.Topic != g.binding.Topic || hook.Account != g.binding.Account) {
+		// A seat reports for itself only.
+		http.Error(w, ErrWrongSeat.Error(), http.StatusForbidden)
 		return
 	}
 	select {
@@ -352,7 +367,7 @@ func (s *Server) reportBare(hook Hook) {
 
 // serveSocket upgrades to a WebSocket and runs it until either side ends it.
 // The handler goroutine is the socket's one reader.
-func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, key string, g *grant) {
 	s.mu.Lock()
 	if s.closed || s.active >= s.opts.MaxConns {
 		s.mu.Unlock()
@@ -380,20 +395,34 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		ws.Close()
 		return
 	}
+	var binding *SeatBinding
+	if g != nil {
+		if s.grants[key] != g { // revoked while upgrading
+			s.mu.Unlock()
+			ws.Close()
+			return
+		}
+		g.sockets[ws] = struct{}{}
+		binding = &g.binding
+	}
 	s.sockets[ws] = struct{}{}
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
 		delete(s.sockets, ws)
+		if g != nil {
+			delete(g.sockets, ws)
+		}
 		s.mu.Unlock()
 	}()
-	s.runSocket(ws)
+	s.runSocket(ws, binding)
 }
 
 // runSocket is one socket's life: a Conn in the hub, a writer goroutine, and
 // this goroutine reading frames until an error, a dead peer or Close.
-func (s *Server) runSocket(ws *websocket.Conn) {
+func (s *Server) runSocket(ws *websocket.Conn, binding *SeatBinding) {
 	conn := s.hub.Connect()
+	conn.binding = binding
 	send := make(chan []byte, s.opts.SendQueue)
 	stop := make(chan struct{})
 	writerDone := make(chan struct{})

@@ -141,7 +141,7 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 	if r.srv, err = room.NewServer(r.hub, room.ServerOptions{}); err != nil {
 		t.Fatalf("room server: %v", err)
 	}
-	r.mgr.SetRoom(seats.RoomEndpoint{URL: r.srv.URL(), HooksURL: r.srv.HooksURL(), Token: r.srv.Token()})
+	r.mgr.SetRoom(seats.RoomEndpoint{URL: r.srv.URL(), HooksURL: r.srv.HooksURL(), Grant: r.srv.Grant})
 	r.hub.SetAdmin(room.Hello{Name: e2eAdminName, AccountID: e2eAdminID})
 	r.accounts[e2eAdminID] = config.Account{ID: e2eAdminID, Name: e2eAdminName, Kind: config.KindAdmin}
 	sub := r.hub.Subscribe()

@@ -30,12 +30,18 @@ type SessionBook interface {
 }
 
 // RoomEndpoint is where seats find the room: the WebSocket URL (the
-// sidecar's PULLCEPT_ROOM_URL), the hooks base URL and the bearer token. The
-// token reaches the CLI's process environment only (docs/design.md §7).
+// sidecar's PULLCEPT_ROOM_URL), the hooks base URL and how a seat gets its
+// bearer token. The token reaches the CLI's process environment only
+// (docs/design.md §7).
 type RoomEndpoint struct {
 	URL      string
 	HooksURL string
-	Token    string
+	// Grant issues each seat launch its own token, bound to its account
+	// and topic (room.Server.Grant, docs/design.md §6 "Seat tokens"); the
+	// Manager revokes it when the seat's process is gone. When nil, every
+	// seat gets Token (tests that run no room).
+	Grant func(account, topic string) (token string, revoke func(), err error)
+	Token string
 }
 
 // ManagerOptions configures NewManager. Sessions and Accounts are required.
@@ -234,6 +240,7 @@ type Seat struct {
 	usage     Usage    // its last reported usage
 
 	updated func() // emits SeatUpdated (set before the seat is listed)
+	revoke  func() // ends the seat's room token; nil when none (RoomEndpoint.Grant)
 }
 
 // NewManager returns a Manager with no seats. Call SetRoom before Start.
@@ -309,6 +316,9 @@ func (m *Manager) Start(topicID, accountID string, cols, rows int) (StartResult,
 	live := false
 	defer func() {
 		if !live {
+			if p.revoke != nil {
+				p.revoke()
+			}
 			m.ledger.Release(p.claim)
 		}
 	}()
@@ -341,6 +351,10 @@ type startPlan struct {
 	// length before the spawn: where the seat's tail starts.
 	rollout   string
 	rolloutAt int64
+	// revoke ends the seat's token (RoomEndpoint.Grant); nil when none was
+	// granted. Start calls it when the seat does not go live, Manager.wait
+	// when its process is gone.
+	revoke func()
 }
 
 // decide admits the start (a seat kind, the Manager open and listening, the
@@ -425,7 +439,15 @@ func (m *Manager) prepare(p *startPlan) error {
 		return fmt.Errorf("start seat: topic %s: %w", p.topic, err)
 	}
 	p.env = append(seatBaseEnv(m.opts.Environ()), l.Env...)
-	p.env = append(p.env, room.EnvRoomToken+"="+p.room.Token)
+	token := p.room.Token
+	if p.room.Grant != nil {
+		t, revoke, err := p.room.Grant(p.account, p.topic)
+		if err != nil {
+			return fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
+		}
+		token, p.revoke = t, revoke
+	}
+	p.env = append(p.env, room.EnvRoomToken+"="+token)
 	// Last before the spawn: a resumed Codex may append at startup
 	// (docs/clis.md §3.6).
 	if p.acct.Kind == config.KindCodexCLI && l.Resumed {
@@ -445,7 +467,8 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 		return nil, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
 	s := &Seat{Topic: p.topic, Account: p.account, launch: l, kind: p.acct.Kind, proc: proc,
-		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting}
+		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting,
+		revoke: p.revoke}
 	// Posts go in bracketed-paste markers when the CLI asked for them
 	// (TypistOptions.BracketedPaste). s.screen is set below, before the
 	// seat is listed, and posts reach the typist only once it is listed.
@@ -612,6 +635,9 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	}
 	_ = s.proc.Close()
 	_ = s.typist.Close()
+	if s.revoke != nil {
+		s.revoke() // the token dies with its seat (idempotent)
+	}
 
 	s.mu.Lock()
 	joined, requested := s.joined, s.requested

@@ -674,3 +674,44 @@ func TestManagerSeatEnvironment(t *testing.T) {
 		t.Errorf("room token %q, launched as %q: want the seat's own", got[room.EnvRoomToken], got[room.EnvLaunchedAs])
 	}
 }
+
+// TestManagerGrantsEachSeatItsToken: with RoomEndpoint.Grant each launch
+// gets its own token for its account and topic, in its environment only,
+// and the token is revoked once the seat's process is gone.
+func TestManagerGrantsEachSeatItsToken(t *testing.T) {
+	r := newManagerRig(t)
+	var mu sync.Mutex
+	var granted []string
+	revoked := 0
+	r.m.SetRoom(RoomEndpoint{URL: managerRoom.URL, HooksURL: managerRoom.HooksURL,
+		Grant: func(account, topic string) (string, func(), error) {
+			mu.Lock()
+			defer mu.Unlock()
+			granted = append(granted, account+"@"+topic)
+			return "seat-token-" + account, func() {
+				mu.Lock()
+				revoked++
+				mu.Unlock()
+			}, nil
+		}})
+	envFile := filepath.Join(r.dir, "env.json")
+	a := r.fakeAccount(t, "tok", "-env "+config.QuoteWord(envFile)+" -exit 0")
+	if _, err := r.m.Start(managerTopic, a.ID, 100, 30); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := r.m.Seat(managerTopic, a.ID)
+	waitDone(t, s)
+	var env []string
+	testkit.Eventually(t, "the env file", func() bool {
+		b, err := os.ReadFile(envFile)
+		return err == nil && json.Unmarshal(b, &env) == nil
+	})
+	if !slices.Contains(env, room.EnvRoomToken+"=seat-token-tok") {
+		t.Errorf("the seat did not get its own token: %q", env)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(granted, []string{"tok@" + managerTopic}) || revoked != 1 {
+		t.Fatalf("granted %q, revoked %d times; want one grant for tok@%s, revoked once", granted, revoked, managerTopic)
+	}
+}

@@ -190,7 +190,7 @@ func TestRoomRestartNewPortNewToken(t *testing.T) {
 	// new token, the Manager typing the room's posts into its seats.
 	m, acct := newSeatManager(t, bin)
 	fresh := startLiveRoom(t, m)
-	m.SetRoom(seats.RoomEndpoint{URL: fresh.srv.URL(), HooksURL: fresh.srv.HooksURL(), Token: fresh.srv.Token()})
+	m.SetRoom(seats.RoomEndpoint{URL: fresh.srv.URL(), HooksURL: fresh.srv.HooksURL(), Grant: fresh.srv.Grant})
 	if fresh.srv.URL() == oldURL || fresh.srv.Token() == old.srv.Token() {
 		t.Fatalf("the restarted room kept its address or token")
 	}

@@ -1,0 +1,91 @@
+package room
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/gorilla/websocket"
+)
+
+// SeatBinding is what a seat's token may do (docs/design.md §6 "Seat
+// tokens"): sit as Account in the room of Topic, and report hooks for that
+// seat only.
+type SeatBinding struct {
+	Account, Topic string
+}
+
+// grant is one issued seat token: its binding and the sockets it opened.
+type grant struct {
+	binding SeatBinding
+	sockets map[*websocket.Conn]struct{}
+}
+
+// ErrWrongSeat: a seat token was used for another account or room than it
+// was issued for.
+var ErrWrongSeat = errors.New("this token is for another seat")
+
+// Grant issues a fresh random token for one seat launch, bound to
+// (account, topic): its socket's hello must name that account and room, and
+// its hooks that seat. revoke ends the token and closes the sockets it
+// opened; call it when the seat's process is gone. The token goes to the
+// seat's process environment only (never a file, argv or log). Errors: no
+// random bytes, or an empty account or topic.
+func (s *Server) Grant(account, topic string) (token string, revoke func(), err error) {
+	if account == "" || topic == "" {
+		return "", nil, fmt.Errorf("grant a seat token: %w: empty account or topic", ErrWrongSeat)
+	}
+	raw := make([]byte, tokenBytes)
+	if _, err := rand.Read(raw); err != nil {
+		return "", nil, fmt.Errorf("grant a seat token: %w", err)
+	}
+	token = hex.EncodeToString(raw)
+	key := grantKey(token)
+	s.mu.Lock()
+	s.grants[key] = &grant{binding: SeatBinding{Account: account, Topic: topic}, sockets: map[*websocket.Conn]struct{}{}}
+	s.mu.Unlock()
+	return token, func() { s.revoke(key) }, nil
+}
+
+// grantKey is how a token is looked up: its SHA-256, so the map's timing
+// says nothing about the token itself.
+func grantKey(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return string(sum[:])
+}
+
+// revoke drops a grant and closes its sockets. Idempotent.
+func (s *Server) revoke(key string) {
+	s.mu.Lock()
+	g := s.grants[key]
+	delete(s.grants, key)
+	s.mu.Unlock()
+	if g == nil {
+		return
+	}
+	for ws := range g.sockets {
+		_ = ws.Close()
+	}
+}
+
+// seatGrant returns the grant of a bearer token, if it is a seat's.
+func (s *Server) seatGrant(token string) (string, *grant) {
+	key := grantKey(token)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return key, s.grants[key]
+}
+
+// checkBinding refuses a hello that names another account or room than its
+// token's binding.
+func checkBinding(b *SeatBinding, hl Hello) error {
+	if b == nil {
+		return nil
+	}
+	if hl.AccountID != b.Account || hl.Room != b.Topic {
+		return fmt.Errorf("%w: %w: hello names account %q in room %q", ErrBadHello, ErrWrongSeat, hl.AccountID, hl.Room)
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package room
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSeatTokens: a seat's token sits only as its own account in its own
+// room and reports hooks for that seat only; it can never be the admin or
+// another seat, or join another topic. Revoked, it opens nothing and its
+// socket is closed. (Before: one token per run, so any process a seat
+// started could wear another seat, join any room, and post as the admin's
+// account.)
+func TestSeatTokens(t *testing.T) {
+	terms := newFakeTerms("t/cc", "t/cc2", "u/cc")
+	h := newTestHub(t, nil, terms, testAccounts)
+	mustOpen(t, h, "t")
+	mustOpen(t, h, "u")
+	s := newTestServer(t, h, ServerOptions{})
+	token, revoke, err := s.Grant("cc", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth := http.Header{"Authorization": {"Bearer " + token}}
+
+	// Its own seat works.
+	own := dialRoom(t, s, auth)
+	own.hello("Lin", "t", "cc")
+	if fr := own.post("m-own", "hello", ""); !fr.Delivered {
+		t.Fatalf("own post: %+v", fr)
+	}
+	// Another account, the admin's, or another room: the socket is closed
+	// and nothing joins.
+	for _, hl := range [][3]string{{"Kai", "t", "cc2"}, {"Master", "t", "me"}, {"Lin", "u", "cc"}} {
+		c := dialRoom(t, s, auth)
+		c.hello(hl[0], hl[1], hl[2])
+		if !closedByServer(c) {
+			t.Errorf("hello %v with another seat's token: the socket stayed open", hl)
+		}
+	}
+	for _, topic := range []string{"t", "u"} {
+		r, _ := h.Roster(topic)
+		for _, m := range r {
+			if m.AccountID != "cc" || topic != "t" {
+				t.Errorf("room %s has %+v from a refused hello", topic, m)
+			}
+		}
+	}
+	// Hooks: its own seat only.
+	hook := func(path string) int {
+		req, _ := http.NewRequest("POST", s.HooksURL()+path, strings.NewReader(`{"hook_event_name":"Stop"}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := hook("/hooks/activity/Stop/t/cc"); code != 200 {
+		t.Errorf("own hook: %d", code)
+	}
+	for _, p := range []string{"/hooks/activity/Stop/t/cc2", "/hooks/activity/Stop/u/cc", "/hooks/status/t/cc2"} {
+		if code := hook(p); code != http.StatusForbidden {
+			t.Errorf("hook %s with another seat's token: %d, want 403", p, code)
+		}
+	}
+	if _, ok := terms.lastReport("t", "cc2", ReportActivity); ok {
+		t.Error("a hook for another seat was kept")
+	}
+
+	// Revoked: its socket is closed, and the token opens nothing more.
+	revoke()
+	revoke() // idempotent
+	if !closedByServer(own) {
+		t.Error("the revoked token's socket stayed open")
+	}
+	if code := dialStatus(t, s.URL(), auth); code != http.StatusUnauthorized {
+		t.Errorf("dial with a revoked token: %d, want 401", code)
+	}
+	if code := hook("/hooks/activity/Stop/t/cc"); code != http.StatusUnauthorized {
+		t.Errorf("hook with a revoked token: %d, want 401", code)
+	}
+	if _, _, err := s.Grant("", "t"); err == nil {
+		t.Error("a token for no account was granted")
+	}
+	http.DefaultClient.CloseIdleConnections()
+}
+
+// closedByServer reads c until it ends and reports whether the server
+// closed it (not a read timeout).
+func closedByServer(c *client) bool {
+	_ = c.ws.SetReadDeadline(time.Now().Add(waitFor))
+	for {
+		_, _, err := c.ws.ReadMessage()
+		if err == nil {
+			continue
+		}
+		var ne net.Error
+		return !(errors.As(err, &ne) && ne.Timeout())
+	}
+}
