@@ -1,6 +1,8 @@
 package room
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -196,4 +198,23 @@ func CheckLoopbackURL(raw, scheme string) error {
 		return fmt.Errorf("%w: host %q is not a loopback address", ErrNotLoopback, host)
 	}
 	return nil
+}
+
+// MaxFrameBytes is the largest frame a room accepts from a socket by
+// default (ServerOptions.MaxFrameBytes): senders check against it before
+// sending, so an oversize post is refused clearly instead of dropping the
+// connection with an unknown outcome.
+const MaxFrameBytes = 1 << 20
+
+// EncodeFrame encodes a frame as the wire carries it: JSON without HTML
+// escaping (json.Marshal turns each of < > & into six bytes, so a post of
+// 180 000 "<" became a 1 MB frame), and without a trailing newline.
+func EncodeFrame(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -155,7 +155,7 @@ func usageWindow(w *UsageWindow) json.RawMessage {
 
 // reply encodes v and queues it.
 func (f *frameHandler) reply(v any) bool {
-	b, err := json.Marshal(v)
+	b, err := EncodeFrame(v)
 	if err != nil {
 		// Only our own frame structs of strings, bools, ints and posts.
 		f.logger.Error("room socket: encoding answer", "err", err)

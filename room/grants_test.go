@@ -2,8 +2,10 @@ package room
 
 import (
 	"errors"
+	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -102,5 +104,34 @@ func closedByServer(c *client) bool {
 		}
 		var ne net.Error
 		return !(errors.As(err, &ne) && ne.Timeout())
+	}
+}
+
+// TestUnauthorizedIsClosed: a request without the token gets 401 and its
+// connection closed, so it cannot be kept alive and reused to hold a file
+// descriptor.
+func TestUnauthorizedIsClosed(t *testing.T) {
+	h := newTestHub(t, nil, nil, testAccounts)
+	s := newTestServer(t, h, ServerOptions{})
+	u, err := url.Parse(s.HooksURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req := "POST /hooks/status/t/cc HTTP/1.1\r\nHost: " + u.Host + "\r\nAuthorization: Bearer nope\r\nContent-Length: 2\r\n\r\n{}"
+	if _, err := conn.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(waitFor))
+	b, err := io.ReadAll(conn) // ends only when the server closes
+	if err != nil {
+		t.Fatalf("the connection stayed open after 401: %v", err)
+	}
+	if !strings.HasPrefix(string(b), "HTTP/1.1 401") {
+		t.Fatalf("answer %q", b)
 	}
 }

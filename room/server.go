@@ -22,7 +22,7 @@ import (
 const (
 	// defaultMaxFrameBytes bounds one incoming WebSocket message. A post is
 	// typed text; 1 MiB is hundreds of pages, far above any real post.
-	defaultMaxFrameBytes = 1 << 20
+	defaultMaxFrameBytes = MaxFrameBytes
 	// defaultMaxHookBytes bounds one POST hook body. Claude Code's status
 	// line JSON and hook payloads are a few KiB; tool inputs can be larger.
 	defaultMaxHookBytes = 1 << 20
@@ -264,6 +264,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	key, g, ok := s.authorize(r.Header.Get("Authorization"))
 	if !ok {
 		w.Header().Set("WWW-Authenticate", "Bearer")
+		// Closed after the answer: a caller without the token must not keep
+		// connections open (19 990 kept-alive 401s exhausted the fds).
+		w.Header().Set("Connection", "close")
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return
 	}

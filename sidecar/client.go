@@ -306,9 +306,14 @@ func (c *roomClient) live(ctx context.Context) (*session, error) {
 // answer frame as received. Errors: ErrUnreachable (nothing was written),
 // ErrConnectionLost or ErrNoAnswer (written, no answer), ctx's error.
 func (c *roomClient) request(ctx context.Context, id string, frame any) ([]byte, error) {
-	payload, err := json.Marshal(frame)
+	payload, err := room.EncodeFrame(frame)
 	if err != nil {
 		return nil, fmt.Errorf("encode %T: %w", frame, err)
+	}
+	if len(payload) > room.MaxFrameBytes {
+		// Refused here, before anything is sent: the room would drop the
+		// connection and the outcome would read as unknown.
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLong, len(payload), room.MaxFrameBytes)
 	}
 	s, err := c.live(ctx)
 	if err != nil {

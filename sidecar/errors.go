@@ -18,6 +18,9 @@ var (
 	// ErrNoAnswer: the connection stayed up but the room did not answer within
 	// the answer timeout.
 	ErrNoAnswer = errors.New("the room did not answer in time")
+	// ErrTooLong: the request's frame is over room.MaxFrameBytes; nothing
+	// was sent.
+	ErrTooLong = errors.New("too long")
 	// ErrClientClosed: the room client was shut down (stdin reached EOF).
 	ErrClientClosed = errors.New("room client closed")
 )

@@ -580,3 +580,28 @@ func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
+
+// TestSayLongPosts: a post's frame is not HTML-escaped (180 000 "<" stay
+// 180 000 bytes, not a refused 1 MB frame), and a post whose frame would
+// pass the room's limit is refused before anything is sent, saying so —
+// not "may or may not have been delivered".
+func TestSayLongPosts(t *testing.T) {
+	r := newFakeRoom(t)
+	h := startSidecar(t, testEnv(r.url()), testTuning(), false)
+	r.expectHello(t)
+
+	text, isErr := h.call(t, room.ToolSayToRoom, map[string]any{"content": strings.Repeat("<", 180000)})
+	f := r.expect(t, room.FramePost)
+	if isErr || !strings.HasPrefix(text, "Delivered") || len(f.raw) > 181000 {
+		t.Fatalf("180 000 '<': %v %q, frame %d bytes", isErr, firstLine(text), len(f.raw))
+	}
+	text, isErr = h.call(t, room.ToolSayToRoom, map[string]any{"content": strings.Repeat("x", 1<<20)})
+	if !isErr || !strings.Contains(text, "Not delivered: the post is too long") || !strings.Contains(text, "limit 1048576") {
+		t.Fatalf("1 MiB post: %v %q", isErr, text)
+	}
+	// Nothing of it was sent: the next frame the room sees is the next post.
+	h.call(t, room.ToolSayToRoom, map[string]any{"content": "after"})
+	if p := decodePost(t, r.expect(t, room.FramePost)); p.Content != "after" {
+		t.Fatalf("the room saw %q after the refused post", p.Content)
+	}
+}

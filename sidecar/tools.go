@@ -234,6 +234,8 @@ func postFailure(err error) string {
 	switch {
 	case errors.Is(err, ErrUnreachable), errors.Is(err, ErrClientClosed):
 		return fmt.Sprintf("Not delivered: %v. Nothing was sent; try again later.", err)
+	case errors.Is(err, ErrTooLong):
+		return fmt.Sprintf("Not delivered: the post is %v. Nothing was sent; shorten it or split it into several posts.", err)
 	case errors.Is(err, ErrConnectionLost), errors.Is(err, ErrNoAnswer):
 		return fmt.Sprintf("Unknown outcome: %v. The post may or may not have been delivered; check read_room_history before sending it again.", err)
 	default:
