@@ -77,9 +77,10 @@ type roomState struct {
 	closeErr error // ErrNoRoom after CloseRoom, ErrClosed after Hub.Close
 	members  []*member
 	floor    floor
-	seq      uint64 // order of the last delivered post (1, 2, …)
-	logEmpty bool   // the topic log had no post when the room opened, nor since
-	brake    brake  // AI posts in a row and whether they are held back (brake.go)
+	seq      uint64    // order of the last delivered post (1, 2, …)
+	logEmpty bool      // the topic log had no post when the room opened, nor since
+	brake    brake     // AI posts in a row and whether they are held back (brake.go)
+	ids      recentIDs // delivered message ids (msgids.go)
 }
 
 // member is one connection's seat in a room's roster (docs/design.md §0).
@@ -472,17 +473,24 @@ func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (delivery, error) {
 	if r.closeErr != nil {
 		return delivery{}, r.closeErr
 	}
+	if p, retry, err := r.ids.check(d.MessageID, s.origin, d.Content); err != nil {
+		return delivery{}, err
+	} else if retry {
+		return delivery{res: Result{Delivered: true, Post: p}}, nil
+	}
 	p, m, err := h.stampLocked(r, s, d)
 	if err != nil {
 		return delivery{}, err
 	}
 	if m == nil {
+		r.ids.add(p, 0, d.Content)
 		return h.commitLocked(r, p, 0), nil
 	}
 	// Every post but a notice is judged, the UI's too (docs/design.md §2).
 	if missed := r.floor.judge(d.LastSeen, m.origin, m.joinSeq); len(missed) > 0 {
 		return delivery{res: Result{Delivered: false, Post: p, Missed: missed}}, nil
 	}
+	r.ids.add(p, m.origin, d.Content)
 	return h.commitLocked(r, p, m.origin), nil
 }
 
