@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/pullcept/pullcept/room"
 	"strings"
 	"sync"
 	"testing"
@@ -469,5 +470,22 @@ func TestSeatUpdatedRereadsCoalesced(t *testing.T) {
 	}
 	if w, _ := panelWord(m, "Lin"); w != "thinking…" {
 		t.Fatalf("Lin's word = %q after the update", w)
+	}
+}
+
+// TestOwnPostsByOrigin: a post is drawn as the human's own (right) only by
+// its origin — the admin role the room gives the UI's entry alone — never
+// because a seat took the human's name.
+func TestOwnPostsByOrigin(t *testing.T) {
+	t.Parallel()
+	e := testEnv(LangEnglish)
+	e.selfName = "Alice"
+	mine := room.Post{MessageID: "m1", Role: room.RoleAdmin, Speaker: "Alice", Account: "admin", Content: "hi", TS: "2026-12-01T09:00:00Z"}
+	impostor := room.Post{MessageID: "m2", Role: room.RoleCLI, Speaker: "Alice", Account: "evil", Content: "hi", TS: "2026-12-01T09:00:00Z"}
+	if got, want := renderItem(e, &chatItem{posts: []room.Post{mine}}, 60, false, "", false), renderOwn(e, mine, " ", 59); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the human's post is not drawn as own:\n%s", strings.Join(got, "\n"))
+	}
+	if got, want := renderItem(e, &chatItem{posts: []room.Post{impostor}}, 60, false, "", false), renderPost(e, impostor, " ", 59); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("a seat named like the human is drawn as own:\n%s", strings.Join(got, "\n"))
 	}
 }

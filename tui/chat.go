@@ -252,7 +252,10 @@ func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool
 	switch {
 	case it.fold:
 		return append(out, renderFold(e, it, gutter, inner, expanded)...)
-	case p.Speaker != "" && p.Speaker == e.selfName && p.Role != room.RoleMCP && p.Role != room.RoleApp:
+	case p.Role == room.RoleAdmin:
+		// Own by origin: only the UI's entry posts as the admin (the room
+		// never gives a socket that role). A seat named like the human is
+		// drawn as a seat.
 		return append(out, renderOwn(e, p, gutter, inner)...)
 	}
 	return append(out, renderPost(e, p, gutter, inner)...)
