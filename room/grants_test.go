@@ -1,7 +1,9 @@
 package room
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -9,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // TestSeatTokens: a seat's token sits only as its own account in its own
@@ -134,4 +138,47 @@ func TestUnauthorizedIsClosed(t *testing.T) {
 	if !strings.HasPrefix(string(b), "HTTP/1.1 401") {
 		t.Fatalf("answer %q", b)
 	}
+}
+
+// TestSendQueueBoundedByBytes: a socket that asks for history and never
+// reads its answers is closed once its queued answers pass the byte bound
+// (8 sockets doing so held 3 GB before); one answer is always sent.
+func TestSendQueueBoundedByBytes(t *testing.T) {
+	h := newTestHub(t, nil, nil, testAccounts)
+	mustOpen(t, h, "t")
+	poster := seat(t, h, "t", "Kai", "cc2")
+	last := ""
+	for i := range 100 {
+		last = say(t, poster, fmt.Sprintf("%d %s", i, strings.Repeat("x", 8<<10)), last).MessageID
+	}
+	s := newTestServer(t, h, ServerOptions{SendQueueBytes: 64 << 10})
+	c := dialRoom(t, s, bearer(s))
+	c.hello("Lin", "t", "cc")
+	for i := range 64 {
+		b, _ := json.Marshal(HistoryFrame{Type: FrameHistory, RequestID: fmt.Sprint("h", i), Limit: 200})
+		if c.ws.WriteMessage(websocket.TextMessage, b) != nil {
+			break // already closed by the server
+		}
+	}
+	answers := 0
+	_ = c.ws.SetReadDeadline(time.Now().Add(waitFor))
+	for {
+		_, _, err := c.ws.ReadMessage()
+		if err == nil {
+			answers++
+			continue
+		}
+		var ce *websocket.CloseError
+		if !errors.As(err, &ce) || ce.Code != websocket.ClosePolicyViolation {
+			t.Fatalf("after %d answers: %v, want close 1008 (answers not read)", answers, err)
+		}
+		break
+	}
+	// What the kernel's socket buffers took went out; the queue beyond
+	// them stayed under the bound, and the socket was closed long before
+	// its 64 answers.
+	if answers < 1 || answers >= 64 {
+		t.Fatalf("%d answers of ~800 KiB went out with a 64 KiB queue bound", answers)
+	}
+	t.Logf("%d answers went out before the close", answers)
 }

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -47,6 +48,10 @@ const (
 	// Answers go only to the requester, one per request, so a full queue
 	// means the peer stopped reading: it is disconnected.
 	defaultSendQueue = 64
+	// defaultSendQueueBytes bounds the bytes queued per socket beyond the
+	// frame being written: 8 sockets that never read, each asking 64
+	// history pages, held 3 GB before.
+	defaultSendQueueBytes = 8 << 20
 	// closeGrace bounds the close frame written to each socket at Close.
 	closeGrace = 200 * time.Millisecond
 	// tokenBytes: 256 random bits for the per-run bearer token (≥128 asked).
@@ -75,6 +80,9 @@ type ServerOptions struct {
 	HookReadTimeout time.Duration
 	// SendQueue is the per-socket queue of answers (frames).
 	SendQueue int
+	// SendQueueBytes bounds the bytes of that queue; one frame is always
+	// taken when the queue is empty, however large.
+	SendQueueBytes int64
 	// Logger receives the server's lines (nil: discarded).
 	Logger *slog.Logger
 }
@@ -201,6 +209,9 @@ func withServerDefaults(o ServerOptions) ServerOptions {
 	}
 	if o.HookReadTimeout <= 0 {
 		o.HookReadTimeout = defaultHookReadTimeout
+	}
+	if o.SendQueueBytes <= 0 {
+		o.SendQueueBytes = defaultSendQueueBytes
 	}
 	if o.SendQueue <= 0 {
 		o.SendQueue = defaultSendQueue
@@ -427,9 +438,10 @@ func (s *Server) runSocket(ws *websocket.Conn, binding *SeatBinding) {
 	conn := s.hub.Connect()
 	conn.binding = binding
 	send := make(chan []byte, s.opts.SendQueue)
+	var queued atomic.Int64 // bytes in send, not yet written
 	stop := make(chan struct{})
 	writerDone := make(chan struct{})
-	go s.writeSocket(ws, send, stop, writerDone)
+	go s.writeSocket(ws, send, &queued, stop, writerDone)
 	defer func() {
 		if r := recover(); r != nil {
 			s.logger.Error("room server: socket reader panicked", "panic", fmt.Sprint(r))
@@ -448,10 +460,16 @@ func (s *Server) runSocket(ws *websocket.Conn, binding *SeatBinding) {
 		conn:   conn,
 		logger: s.logger,
 		send: func(b []byte) bool {
+			n := int64(len(b))
+			if q := queued.Load(); q > 0 && q+n > s.opts.SendQueueBytes {
+				return false // the peer stopped reading: closed below
+			}
+			queued.Add(n)
 			select {
 			case send <- b:
 				return true
 			default:
+				queued.Add(-n)
 				return false
 			}
 		},
@@ -476,7 +494,7 @@ func (s *Server) runSocket(ws *websocket.Conn, binding *SeatBinding) {
 
 // writeSocket is the socket's one writer: queued answers and pings. It ends
 // on stop or on a write error (then it closes the socket so the reader ends).
-func (s *Server) writeSocket(ws *websocket.Conn, send <-chan []byte, stop <-chan struct{}, done chan<- struct{}) {
+func (s *Server) writeSocket(ws *websocket.Conn, send <-chan []byte, queued *atomic.Int64, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	defer func() {
 		if r := recover(); r != nil {
@@ -491,7 +509,9 @@ func (s *Server) writeSocket(ws *websocket.Conn, send <-chan []byte, stop <-chan
 		select {
 		case b := <-send:
 			_ = ws.SetWriteDeadline(time.Now().Add(s.opts.WriteWait))
-			if err := ws.WriteMessage(websocket.TextMessage, b); err != nil {
+			err := ws.WriteMessage(websocket.TextMessage, b)
+			queued.Add(-int64(len(b)))
+			if err != nil {
 				s.logger.Debug("room server: socket write failed", "err", err)
 				ws.Close()
 				return
