@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // Conn is one connection to the hub (docs/design.md §0 "connection"): a sidecar's
@@ -18,6 +21,10 @@ type Conn struct {
 	// nil for in-process callers and the run's own token. Set before the
 	// first frame, never changed.
 	binding *SeatBinding
+	// renames bounds renames (a later hello) per connection: each redraws
+	// every screen's roster, and a flood of them slowed the human's
+	// keystroke echo to 8 s. Guarded by mu.
+	renames *rate.Limiter
 
 	mu     sync.Mutex // guards room, closed; taken before Hub.mu and room locks
 	room   *roomState
@@ -85,6 +92,12 @@ func (c *Conn) Hello(hl Hello) error {
 // rename replaces the seat's declaration. Holds c.mu.
 func (c *Conn) rename(hl Hello, role Role) error {
 	h, r := c.hub, c.room
+	if c.renames == nil {
+		c.renames = rate.NewLimiter(renameRate, renameBurst)
+	}
+	if !c.renames.Allow() {
+		return fmt.Errorf("%w: renamed too often (at most %d at once, then one every %v)", ErrBadHello, renameBurst, time.Duration(float64(time.Second)/float64(renameRate)))
+	}
 	r.mu.Lock()
 	m := r.member(c.origin)
 	if m == nil {
@@ -104,6 +117,13 @@ func (c *Conn) rename(hl Hello, role Role) error {
 	}
 	return nil
 }
+
+// Rename bounds per connection: a burst of renameBurst, then renameRate a
+// second.
+const (
+	renameRate  rate.Limit = 1
+	renameBurst            = 5
+)
 
 // seated returns the connection's room while it is open, or ErrNoRoom /
 // ErrClosed.

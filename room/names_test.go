@@ -2,6 +2,7 @@ package room
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -64,5 +65,31 @@ func TestToIsBounded(t *testing.T) {
 	res, err := c.Post(Draft{Content: "hi", To: make([]string, maxTo)})
 	if err != nil || !res.Delivered {
 		t.Fatalf("%d (empty) addressees: %+v, %v", maxTo, res, err)
+	}
+}
+
+// TestRenamesAreRateLimited: a connection renaming in a flood gets a burst
+// of renames, then refusals; the roster keeps the last accepted name (a
+// flood of renames slowed the human's keystroke echo to 8 s).
+func TestRenamesAreRateLimited(t *testing.T) {
+	t.Parallel()
+	h := newTestHub(t, nil, nil, testAccounts)
+	mustOpen(t, h, "t")
+	c := seat(t, h, "t", "Lin", "cc")
+	accepted := 0
+	for i := range 50 {
+		err := c.Hello(Hello{Protocol: Protocol, Name: fmt.Sprint("Lin", i), Room: "t", AccountID: "cc"})
+		switch {
+		case err == nil:
+			accepted++
+		case !errors.Is(err, ErrBadHello) || !strings.Contains(err.Error(), "renamed too often"):
+			t.Fatalf("rename %d: %v", i, err)
+		}
+	}
+	if accepted < renameBurst || accepted > renameBurst+2 {
+		t.Fatalf("%d of 50 renames accepted in a flood, want about %d", accepted, renameBurst)
+	}
+	if r, _ := h.Roster("t"); len(r) != 1 || r[0].Name == "Lin49" {
+		t.Fatalf("roster after the flood: %+v", r)
 	}
 }
