@@ -319,3 +319,28 @@ func TestOpenOnePerDataDir(t *testing.T) {
 	}
 	again.Close()
 }
+
+// TestSetAsideIndexIsTold: an index.json that does not parse is set aside
+// at start (its topics are listed from their logs), and the UI is told so
+// on the status line, naming the file kept aside.
+func TestSetAsideIndexIsTold(t *testing.T) {
+	dir := t.TempDir()
+	logs := filepath.Join(dir, "logs", "main")
+	if err := os.MkdirAll(logs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(logs, "index.json"), []byte(`{"topics": [`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	b := NewBackend(a)
+	t.Cleanup(b.Close)
+	n := nextEvent(t, b, func(n tui.Notice) bool { return strings.Contains(n.Text, "index") })
+	if !strings.Contains(n.Text, "kept as "+filepath.Join(logs, "index.json.bad-")) || !strings.Contains(n.Text, "rebuilt") {
+		t.Fatalf("notice %q does not say where the index was kept and what happens", n.Text)
+	}
+}
