@@ -535,7 +535,8 @@ func (t *Typist) stop(err error) {
 // the CLI's input. Tabs are dropped rather than expanded: the body in the log
 // keeps them, and a seat reads exact text with read_room_history. Bytes that
 // are not UTF-8 become U+FFFD, never a raw 0x80–0x9F byte an 8-bit parser
-// would take as a control (0x9B is CSI).
+// would take as a control (0x9B is CSI). A bidi control becomes its code,
+// "<U+202E>".
 func NormalizeBody(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -553,6 +554,10 @@ func NormalizeBody(s string) string {
 			b.WriteRune(utf8.RuneError)
 		case unicode.IsControl(r):
 			// dropped
+		case unicode.Is(unicode.Bidi_Control, r):
+			// Neutralised and visible: the CLI would draw what follows
+			// reordered (U+202E), and the model reads the code.
+			fmt.Fprintf(&b, "<U+%04X>", r)
 		default:
 			b.WriteString(s[i : i+n])
 		}

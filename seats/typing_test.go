@@ -437,6 +437,7 @@ func TestNormalizeBody(t *testing.T) {
 		{"bad \xff\x9b utf8", "bad \ufffd\ufffd utf8"},
 		{"日本語 👍 e\u0301", "日本語 👍 e\u0301"},
 		{"\u2028 line sep kept", "\u2028 line sep kept"},
+		{"abc\u202edcba \u2066x\u2069 \u200e", "abc<U+202E>dcba <U+2066>x<U+2069> <U+200E>"},
 		{"", ""},
 	}
 	for _, c := range cases {

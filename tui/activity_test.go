@@ -489,3 +489,19 @@ func TestOwnPostsByOrigin(t *testing.T) {
 		t.Errorf("a seat named like the human is drawn as own:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// TestBidiControlsShownNotObeyed: a bidi control in a post (or a seat's
+// text) is drawn as its code, so "U+202E" cannot reverse what follows; the
+// rest of the text stays as written.
+func TestBidiControlsShownNotObeyed(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"invoice\u202egnp.exe": "invoice<U+202E>gnp.exe",
+		"\u2067rtl\u2069 ok":   "<U+2067>rtl<U+2069> ok",
+		"日本語 \u200f":           "日本語 <U+200F>",
+	} {
+		if got := sanitize(in); got != want {
+			t.Errorf("sanitize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

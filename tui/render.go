@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -70,8 +72,9 @@ func wrapText(s string, w int) []string {
 }
 
 // sanitize makes post text safe to draw: CR/LF become LF, tabs four spaces,
-// and every other control character (ESC included) is dropped, so a post can
-// never move the cursor or restyle the screen. Text is otherwise kept as
+// every other control character (ESC included) is dropped, so a post can
+// never move the cursor or restyle the screen, and a bidi control is shown
+// as its code ("<U+202E>") instead of reordering the text. Text is otherwise kept as
 // written (docs/design.md §10 "posts shown as written").
 func sanitize(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
@@ -86,6 +89,10 @@ func sanitize(s string) string {
 			b.WriteString("    ")
 		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
 			// dropped
+		case unicode.Is(unicode.Bidi_Control, r):
+			// Shown, not obeyed: U+202E would draw what follows reversed
+			// (docs/design.md §10).
+			fmt.Fprintf(&b, "<U+%04X>", r)
 		default:
 			b.WriteRune(r)
 		}
