@@ -23,6 +23,12 @@ type grant struct {
 	sockets map[*websocket.Conn]struct{}
 }
 
+// maxSocketsPerSeat bounds the sockets one seat token may hold open: its
+// sidecar needs one (a reconnect overlaps for a moment). Without it, one
+// seat's processes could take every socket of MaxConns and lock every new
+// sidecar out (128 idle sockets did).
+const maxSocketsPerSeat = 4
+
 // ErrWrongSeat: a seat token was used for another account or room than it
 // was issued for.
 var ErrWrongSeat = errors.New("this token is for another seat")

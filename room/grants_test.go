@@ -182,3 +182,33 @@ func TestSendQueueBoundedByBytes(t *testing.T) {
 	}
 	t.Logf("%d answers went out before the close", answers)
 }
+
+// TestSocketsPerSeatAreBounded: one seat token holds at most
+// maxSocketsPerSeat sockets, so one seat cannot take every socket and lock
+// other seats' sidecars out; another seat still connects.
+func TestSocketsPerSeatAreBounded(t *testing.T) {
+	h := newTestHub(t, nil, nil, testAccounts)
+	mustOpen(t, h, "t")
+	s := newTestServer(t, h, ServerOptions{MaxConns: 8})
+	token, _, err := s.Grant("cc", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth := http.Header{"Authorization": {"Bearer " + token}}
+	for range maxSocketsPerSeat {
+		dialRoom(t, s, auth)
+	}
+	extra := dialRoom(t, s, auth)
+	if !closedByServer(extra) {
+		t.Fatal("a seat token opened more than its share of sockets")
+	}
+	other, _, err := s.Grant("cc2", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dialRoom(t, s, http.Header{"Authorization": {"Bearer " + other}})
+	c.hello("Kai", "t", "cc2")
+	if fr := c.post("m-kai", "still room for me", ""); !fr.Delivered {
+		t.Fatalf("another seat's post: %+v", fr)
+	}
+}

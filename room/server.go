@@ -411,8 +411,11 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, key string,
 	}
 	var binding *SeatBinding
 	if g != nil {
-		if s.grants[key] != g { // revoked while upgrading
+		if s.grants[key] != g || len(g.sockets) >= maxSocketsPerSeat { // revoked while upgrading, or over its share
 			s.mu.Unlock()
+			_ = ws.WriteControl(websocket.CloseMessage,
+				websocket.FormatCloseMessage(websocket.ClosePolicyViolation, "too many connections for this seat"),
+				time.Now().Add(closeGrace))
 			ws.Close()
 			return
 		}
