@@ -122,7 +122,7 @@ func (c *Conn) rename(hl Hello, role Role) error {
 // second.
 const (
 	renameRate  rate.Limit = 1
-	renameBurst            = 5
+	renameBurst int        = 5
 )
 
 // seated returns the connection's room while it is open, or ErrNoRoom /
