@@ -65,13 +65,15 @@ func grantKey(token string) string {
 // revoke drops a grant and closes its sockets. Idempotent.
 func (s *Server) revoke(key string) {
 	s.mu.Lock()
-	g := s.grants[key]
+	var open []*websocket.Conn
+	if g := s.grants[key]; g != nil {
+		for ws := range g.sockets { // copied: their handlers delete themselves under s.mu
+			open = append(open, ws)
+		}
+	}
 	delete(s.grants, key)
 	s.mu.Unlock()
-	if g == nil {
-		return
-	}
-	for ws := range g.sockets {
+	for _, ws := range open {
 		_ = ws.Close()
 	}
 }

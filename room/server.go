@@ -451,8 +451,10 @@ func (s *Server) runSocket(ws *websocket.Conn, binding *SeatBinding) {
 		}
 		conn.Close()
 		close(stop)
-		<-writerDone
+		// Closed before waiting: a writer blocked on a peer that stopped
+		// reading returns at once instead of after its write deadline.
 		ws.Close()
+		<-writerDone
 	}()
 
 	ws.SetReadLimit(s.opts.MaxFrameBytes)
