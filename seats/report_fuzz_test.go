@@ -1,0 +1,49 @@
+package seats
+
+import (
+	"testing"
+	"time"
+	"unicode"
+)
+
+// FuzzHookAndStatusBodies: any hook or status line body a seat's CLI sends
+// is read without a panic; percentages are unknown or plausible; a tool
+// name is short and free of controls; a PermissionRequest always holds;
+// a typed body has no control but line feeds and no bidi control.
+func FuzzHookAndStatusBodies(f *testing.F) {
+	for _, s := range []string{
+		`{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		`{"model":{"display_name":"Opus"},"context_window":{"used_percentage":12},"rate_limits":{"five_hour":{"used_percentage":1e300,"resets_at":-1}}}`,
+		`{"hook_event_name":"PostToolUse","tool_name":7}`, "not json", `[]`, `{"tool_input":}`,
+	} {
+		f.Add(s)
+	}
+	now := time.Unix(1796100000, 0)
+	f.Fuzz(func(t *testing.T, body string) {
+		st, _ := ParseClaudeStatus([]byte(body))
+		for _, p := range []*float64{st.Context, st.FiveHour, st.Weekly} {
+			if p != nil && (*p < 0 || *p > maxPercent || *p != *p) {
+				t.Fatalf("implausible percentage %v from %q", *p, body)
+			}
+		}
+		for _, ev := range []string{hookUserPromptSubmit, hookPreToolUse, hookPostToolUse, hookPermissionRequest, hookStop} {
+			step := applyHook(Activity{}, permWait{}, ev, []byte(body), now)
+			if len([]rune(step.next.Tool)) > maxToolName+1 {
+				t.Fatalf("tool name %q kept whole", step.next.Tool)
+			}
+			for _, r := range step.next.Tool {
+				if unicode.IsControl(r) {
+					t.Fatalf("tool name %q has a control", step.next.Tool)
+				}
+			}
+			if p, _ := step.wait.holds(); ev == hookPermissionRequest && !p {
+				t.Fatalf("PermissionRequest %q did not hold", body)
+			}
+		}
+		for _, r := range NormalizeBody(body) {
+			if (unicode.IsControl(r) && r != '\n') || unicode.Is(unicode.Bidi_Control, r) {
+				t.Fatalf("NormalizeBody(%q) kept %U", body, r)
+			}
+		}
+	})
+}
