@@ -19,6 +19,11 @@
 // writer goroutine fed by a buffered channel (owner: the Server; Close ends
 // and waits for all of them). Every one of them recovers and logs a panic.
 //
+// The Server issues each seat launch its own token (Grant, grants.go): the
+// token's binding, not the hello, says which account and room a socket
+// sits in, and which seat's hooks it may post. Server.mu (sockets, grants)
+// is a leaf.
+//
 // Lock order: Conn.mu → Hub.mu (rooms, admin) → roomState.mu (roster, floor,
 // log append, brake count, terminal enqueue) → the event broker's lock (held
 // while one event is queued to every subscriber, which is what gives all of
