@@ -70,15 +70,14 @@ func (f *frameHandler) post(data []byte) bool {
 			f.logger.Debug("room socket: ignoring malformed post", "err", err)
 			return true
 		}
-		return f.reply(PostResultFrame{Type: FramePostResult, MessageID: fr.MessageID, Error: "bad post frame: " + err.Error()})
+		return f.reply(postError{Type: FramePostResult, MessageID: fr.MessageID, Error: "bad post frame: " + err.Error()})
 	}
 	res, err := f.conn.Post(Draft{
 		MessageID: fr.MessageID, Content: fr.Content, To: []string(fr.To), TS: fr.TS, LastSeen: fr.LastSeen,
 	})
 	out := PostResultFrame{Type: FramePostResult, MessageID: fr.MessageID}
 	if err != nil {
-		out.Error = err.Error()
-		return f.reply(out)
+		return f.reply(postError{Type: FramePostResult, MessageID: fr.MessageID, Error: err.Error()})
 	}
 	if out.MessageID == "" {
 		out.MessageID = res.Post.MessageID
@@ -170,4 +169,13 @@ func (f *frameHandler) reply(v any) bool {
 func answerable(err error) bool {
 	var te *json.UnmarshalTypeError
 	return errors.As(err, &te)
+}
+
+// postError is a post_result that refuses: an error and no "delivered" at
+// all, since "delivered": false is the floor's judgement and would read as
+// "you missed nothing" (docs/design.md §6).
+type postError struct {
+	Type      string `json:"type"`
+	MessageID string `json:"message_id"`
+	Error     string `json:"error"`
 }

@@ -221,3 +221,18 @@ func TestSocketsPerSeatAreBounded(t *testing.T) {
 		t.Fatalf("another seat's post: %+v", fr)
 	}
 }
+
+// TestRefusedPostHasNoDelivered: a post the room refuses (here: from a
+// connection without a room) is answered with an error and no "delivered"
+// key at all — "delivered": false is the floor's judgement, and with no
+// missed posts it would read as "you missed nothing".
+func TestRefusedPostHasNoDelivered(t *testing.T) {
+	h := newTestHub(t, nil, nil, testAccounts)
+	s := newTestServer(t, h, ServerOptions{})
+	c := dialRoom(t, s, bearer(s))
+	c.send(PostFrame{Type: FramePost, MessageID: "m-1", Content: "hello"})
+	raw := string(c.read())
+	if strings.Contains(raw, `"delivered"`) || !strings.Contains(raw, `"error"`) || !strings.Contains(raw, ErrNoRoom.Error()) {
+		t.Fatalf("refused post answered %s", raw)
+	}
+}
