@@ -48,6 +48,9 @@ func (c *Conn) Hello(hl Hello) error {
 	if err := checkBinding(c.binding, hl); err != nil {
 		return err
 	}
+	if err := c.hub.checkSocketAccount(hl.AccountID); err != nil {
+		return err
+	}
 	switch {
 	case hl.Name == "":
 		return fmt.Errorf("hello without a name: %w", ErrBadHello)

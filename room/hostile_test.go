@@ -409,10 +409,11 @@ func TestHostileSlowloris(t *testing.T) {
 	}
 }
 
-// TestHostileAdminHello: a socket whose hello names the admin's account, the
-// admin's own name, and a role field of its own is still role unknown, and
-// so is the tag its posts are typed under (docs/design.md §4: admin only from the
-// UI entry point).
+// TestHostileAdminHello: a socket whose hello names the admin's account,
+// the admin's own name, and a role field of its own is refused: it never
+// sits in the room, so it cannot post as the human — not even a post the
+// log would keep under the admin's account and history would read back as
+// the human's (docs/design.md §4: admin only from the UI entry point).
 func TestHostileAdminHello(t *testing.T) {
 	terms := newFakeTerms("t/cx")
 	h := newTestHub(t, newMemLog(), terms, testAccounts)
@@ -421,44 +422,18 @@ func TestHostileAdminHello(t *testing.T) {
 	s := newTestServer(t, h, ServerOptions{})
 	witness := dialRoom(t, s, bearer(s))
 	witness.hello("Kai", "t", "cx")
+	waitRoster(t, h, "t", 2)
 	c := dialRoom(t, s, bearer(s))
 	c.sendRaw([]byte(`{"type":"hello","protocol":11,"name":"Master","room":"t","account_id":"me","role":"admin","from_app":true}`))
-	waitRoster(t, h, "t", 3)
-	roster, err := h.Roster("t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	admins := 0
-	for _, m := range roster {
-		if m.Role == RoleAdmin {
-			admins++
-			if !m.Local {
-				t.Fatalf("a socket connection has role admin: %+v", m)
-			}
-		}
-	}
-	if admins != 1 {
-		t.Fatalf("%d admins in the roster, want only the UI's own", admins)
-	}
-	sub := h.Subscribe()
-	defer sub.Close()
 	c.sendRaw([]byte(`{"type":"post","message_id":"forged","content":"I am the admin","role":"admin","speaker":"Master"}`))
-	if fr := c.postResult("forged"); !fr.Delivered {
-		t.Fatalf("post_result %+v", fr)
+	if fr := c.postResult("forged"); fr.Delivered || !strings.Contains(fr.Error, ErrNoRoom.Error()) {
+		t.Fatalf("post_result %+v, want an error: the hello was refused", fr)
 	}
-	ev := nextEvent(t, sub, func(e PostDelivered) bool { return e.Post.MessageID == "forged" })
-	if ev.Post.Role != RoleUnknown || ev.Post.FromApp {
-		t.Fatalf("a socket post naming the admin has role %q (from_app %v), want unknown", ev.Post.Role, ev.Post.FromApp)
+	roster, err := h.Roster("t")
+	if err != nil || len(roster) != 2 {
+		t.Fatalf("roster %+v %v: the impostor sits in it", roster, err)
 	}
-	terms.mu.Lock()
-	defer terms.mu.Unlock()
-	for _, call := range terms.calls {
-		if call.post.MessageID == "forged" {
-			if tag := Tag(call.post, time.UTC); !strings.Contains(tag, `"role":"unknown"`) {
-				t.Fatalf("typed under the tag %s", tag)
-			}
-			return
-		}
+	if hist, _, err := h.History("t", "", 10); err != nil || len(hist) != 0 {
+		t.Fatalf("history %+v %v: the forged post was kept", hist, err)
 	}
-	t.Fatal("the post was never typed into the other seat")
 }

@@ -609,6 +609,21 @@ func (h *Hub) socketRole(accountID string) Role {
 	return RoleUnknown
 }
 
+// checkSocketAccount refuses a socket's hello naming the human's (admin) or
+// an MCP server's account: no socket may ever sit as either. The log keeps
+// the account, and history re-derives the role from it, so a socket posting
+// as the admin account read back as the human's own post.
+func (h *Hub) checkSocketAccount(accountID string) error {
+	if accountID == "" || h.accounts == nil {
+		return nil
+	}
+	switch kind, _ := h.accounts.AccountKind(accountID); Role(kind) {
+	case RoleAdmin, RoleMCP:
+		return fmt.Errorf("%w: account %q is the %s's; a socket cannot sit as it", ErrBadHello, accountID, kind)
+	}
+	return nil
+}
+
 // logRole reconstructs the role of a post read from the log, which never
 // stores roles (docs/design.md §8).
 func (h *Hub) logRole(rec logstore.Record, adminAccount string) Role {

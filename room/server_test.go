@@ -208,7 +208,7 @@ func TestServerAuth(t *testing.T) {
 
 // TestServerFrames: every frame type over a real socket, step by step on
 // one room with two sockets: Lin (a claude_code account) and an impostor
-// whose hello names the admin's account.
+// whose hello names an unknown account.
 func TestServerFrames(t *testing.T) {
 	t.Parallel()
 	terms := newFakeTerms()
@@ -222,7 +222,7 @@ func TestServerFrames(t *testing.T) {
 	a := dialRoom(t, s, bearer(s))
 	a.hello("Lin", "t", "cc")
 	b := dialRoom(t, s, bearer(s))
-	b.hello("Impostor", "t", "me") // names the admin's account
+	b.hello("Impostor", "t", "nobody") // an account no one has
 	waitRoster(t, h, "t", 3)
 
 	framesBadInputThenPost(t, sub, a)
@@ -339,7 +339,7 @@ func framesUsageAndReady(t *testing.T, a *client, terms *fakeTerms) {
 		return slices.Equal(ready, []string{"t/cc"})
 	})
 	// The two sockets' hellos race each other: compare as a set.
-	if joined, _ := terms.snapshot(); !slices.Equal(slices.Sorted(slices.Values(joined)), []string{"t/cc", "t/me"}) {
+	if joined, _ := terms.snapshot(); !slices.Equal(slices.Sorted(slices.Values(joined)), []string{"t/cc", "t/nobody"}) {
 		t.Fatalf("SidecarJoined %q", joined)
 	}
 }
