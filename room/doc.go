@@ -1,5 +1,5 @@
 // Package room owns the rooms (one per topic): the roster of connections, the
-// floor, addressing (to + @mentions), roles, the tag line, and Deliver — the
+// floor, addressing (to + @mentions), roles, the tag line, and deliver (Hub.deliver) — the
 // one path every post takes (docs/design.md §2–§4, §6; spec «会話ループ», «床»,
 // «部屋プロトコル») — with the brake on AI-to-AI loops and Pullcept's own
 // notices that enter through it (brake.go, docs/design.md §2 "The brake"). It also owns the loopback server (WebSocket frames and the

@@ -58,7 +58,7 @@ type Post struct {
 	TS        string   `json:"ts"`
 }
 
-// Draft is what a sender hands to Deliver: the sender never names itself
+// Draft is what a sender hands to the room (Hub.deliver): the sender never names itself
 // (the room stamps speaker, role, account from the connection). MessageID is
 // made by the sender (UUID v4) and kept as is; the room makes one when empty.
 // TS is kept when it parses as RFC 3339, else the room stamps its own time.
@@ -71,7 +71,7 @@ type Draft struct {
 	LastSeen  string
 }
 
-// Result is Deliver's answer. Delivered is false only for a floor rejection;
+// Result is the room's answer to a Draft. Delivered is false only for a floor rejection;
 // then Missed holds the posts the sender had not seen (oldest first, full
 // fields). Post is the post as delivered (addressees resolved, mentions
 // removed). LogErr is non-nil when the post was delivered but its log append
