@@ -25,6 +25,9 @@ type Conn struct {
 	// every screen's roster, and a flood of them slowed the human's
 	// keystroke echo to 8 s. Guarded by mu.
 	renames *rate.Limiter
+	// hellos is the seat token's limiter over every hello of its sockets,
+	// joins included (nil: unbound); set with binding.
+	hellos *rate.Limiter
 
 	mu     sync.Mutex // guards room, closed; taken before Hub.mu and room locks
 	room   *roomState
@@ -42,11 +45,16 @@ type Conn struct {
 // ErrNoRoom, ErrClosed.
 func (c *Conn) Hello(hl Hello) error {
 	hl = cleanHello(hl)
+	// The binding first: a hello for another seat closes the socket, even
+	// when its names are bad too.
+	if err := checkBinding(c.binding, hl); err != nil {
+		return err
+	}
 	if err := checkHello(hl); err != nil {
 		return err
 	}
-	if err := checkBinding(c.binding, hl); err != nil {
-		return err
+	if c.hellos != nil && !c.hellos.Allow() {
+		return fmt.Errorf("%w: this seat said hello too often (at most %d at once, then one a second)", ErrBadHello, renameBurst)
 	}
 	if err := c.hub.checkSocketAccount(hl.AccountID); err != nil {
 		return err
@@ -98,7 +106,7 @@ func (c *Conn) rename(hl Hello, role Role) error {
 	if c.renames == nil {
 		c.renames = rate.NewLimiter(renameRate, renameBurst)
 	}
-	if !c.renames.Allow() {
+	if c.hellos == nil && !c.renames.Allow() { // a seat's hellos are counted above
 		return fmt.Errorf("%w: renamed too often (at most %d at once, then one every %v)", ErrBadHello, renameBurst, time.Duration(float64(time.Second)/float64(renameRate)))
 	}
 	r.mu.Lock()
@@ -154,8 +162,11 @@ func (c *Conn) seated() (*roomState, error) {
 // was closed), ErrEmptyPost, ErrOnlyMentions, ErrClosed. A floor rejection is
 // Result.Delivered false with Missed, not an error.
 func (c *Conn) Post(d Draft) (Result, error) {
-	// Before the room lock: a refused list costs the room nothing.
+	// Before the room lock: a refused list or id costs the room nothing.
 	if err := checkTo(d.To); err != nil {
+		return Result{}, err
+	}
+	if err := checkMessageID(d.MessageID); err != nil {
 		return Result{}, err
 	}
 	r, err := c.seated()

@@ -14,6 +14,9 @@ type frameHandler struct {
 	conn   *Conn
 	send   func([]byte) bool
 	logger *slog.Logger
+	// closing is why handle returned false ("" : the peer stopped reading
+	// its answers).
+	closing string
 }
 
 // handle decodes and answers one frame. Malformed JSON and unknown types are
@@ -38,6 +41,7 @@ func (f *frameHandler) handle(data []byte) bool {
 			if errors.Is(err, ErrWrongSeat) {
 				// A seat's token used for another seat: no second chance.
 				f.logger.Warn("room socket: hello for another seat; closing", "err", err)
+				f.closing = ErrWrongSeat.Error()
 				return false
 			}
 			// The protocol has no hello answer: later requests get ErrNoRoom.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/gorilla/websocket"
+	"golang.org/x/time/rate"
 )
 
 // SeatBinding is what a seat's token may do (docs/design.md §6 "Seat
@@ -21,6 +22,10 @@ type SeatBinding struct {
 type grant struct {
 	binding SeatBinding
 	sockets map[*websocket.Conn]struct{}
+	hooks   int // hook requests in flight (maxHooksPerSeat)
+	// hellos bounds the hellos (joins and renames) of all the token's
+	// sockets together: reconnecting must not get around the rename limit.
+	hellos *rate.Limiter
 }
 
 // maxSocketsPerSeat bounds the sockets one seat token may hold open: its
@@ -28,6 +33,10 @@ type grant struct {
 // seat's processes could take every socket of MaxConns and lock every new
 // sidecar out (128 idle sockets did).
 const maxSocketsPerSeat = 4
+
+// maxHooksPerSeat bounds one seat token's hook requests in flight, well
+// under the server's MaxHooks, so one seat cannot take every slot.
+const maxHooksPerSeat = 4
 
 // ErrWrongSeat: a seat token was used for another account or room than it
 // was issued for.
@@ -50,7 +59,8 @@ func (s *Server) Grant(account, topic string) (token string, revoke func(), err 
 	token = hex.EncodeToString(raw)
 	key := grantKey(token)
 	s.mu.Lock()
-	s.grants[key] = &grant{binding: SeatBinding{Account: account, Topic: topic}, sockets: map[*websocket.Conn]struct{}{}}
+	s.grants[key] = &grant{binding: SeatBinding{Account: account, Topic: topic}, sockets: map[*websocket.Conn]struct{}{},
+		hellos: rate.NewLimiter(renameRate, renameBurst)}
 	s.mu.Unlock()
 	return token, func() { s.revoke(key) }, nil
 }
@@ -76,6 +86,18 @@ func (s *Server) revoke(key string) {
 	for _, ws := range open {
 		_ = ws.Close()
 	}
+}
+
+// granted reports whether g is still issued (not revoked).
+func (s *Server) granted(g *grant) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, have := range s.grants {
+		if have == g {
+			return true
+		}
+	}
+	return false
 }
 
 // seatGrant returns the grant of a bearer token, if it is a seat's.

@@ -158,7 +158,8 @@ func (h *Hub) OpenRoom(topicID string) error {
 		return nil
 	}
 	// Read outside Hub.mu: file I/O must not stall other rooms' lookups.
-	logEmpty := h.logIsEmpty(topicID)
+	logged := h.loggedIDs(topicID)
+	logEmpty := len(logged) == 0 && h.logIsEmpty(topicID)
 
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -169,6 +170,9 @@ func (h *Hub) OpenRoom(topicID string) error {
 		return nil
 	}
 	r := &roomState{topic: topicID, logEmpty: logEmpty}
+	for _, rec := range logged {
+		r.ids.add(Post{MessageID: rec.MessageID}, 0, "")
+	}
 	h.rooms[topicID] = r
 	if h.admin != nil {
 		r.mu.Lock()
@@ -176,6 +180,24 @@ func (h *Hub) OpenRoom(topicID string) error {
 		r.mu.Unlock()
 	}
 	return nil
+}
+
+// seededIDs is how many of the log's newest posts a room's message-id
+// check starts with, so a post from an earlier run cannot be shadowed by a
+// new one reusing its id after a restart or reopen.
+const seededIDs = 2048
+
+// loggedIDs reads the newest seededIDs records of the topic log (nil when
+// there is no log or no post; a read error is logged and reads as none).
+func (h *Hub) loggedIDs(topicID string) []logstore.Record {
+	if h.log == nil {
+		return nil
+	}
+	recs, _, err := h.log.Page(topicID, "", seededIDs)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		h.logger.Warn("room: reading topic log ids at open", "topic", topicID, "err", err)
+	}
+	return recs
 }
 
 // logIsEmpty reports whether the topic log has no post yet. A read error

@@ -84,3 +84,16 @@ func checkTo(to []string) error {
 	}
 	return nil
 }
+
+// maxMessageIDBytes bounds a sender's message_id: a UUID is 36 bytes. The
+// room keeps recent ids, logs them and types them in every tag.
+const maxMessageIDBytes = 128
+
+// checkMessageID refuses a message_id that is too long or holds a hidden
+// character ("" is fine: the room makes one).
+func checkMessageID(id string) error {
+	if len(id) > maxMessageIDBytes {
+		return fmt.Errorf("%w: message_id is %d bytes, limit %d", ErrBadName, len(id), maxMessageIDBytes)
+	}
+	return checkName("message_id", id, maxMessageIDBytes)
+}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"golang.org/x/time/rate"
 )
 
 // Server defaults (ServerOptions zero values).
@@ -333,6 +334,25 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, g *grant) {
 		http.Error(w, ErrWrongSeat.Error(), http.StatusForbidden)
 		return
 	}
+	if g != nil {
+		// Its share of the hook slots: one seat holding requests open must
+		// not leave the others' PermissionRequests refused.
+		s.mu.Lock()
+		full := g.hooks >= maxHooksPerSeat
+		if !full {
+			g.hooks++
+		}
+		s.mu.Unlock()
+		if full {
+			http.Error(w, "too many hook requests for this seat", http.StatusServiceUnavailable)
+			return
+		}
+		defer func() {
+			s.mu.Lock()
+			g.hooks--
+			s.mu.Unlock()
+		}()
+	}
 	select {
 	case s.hookSlot <- struct{}{}:
 		defer func() { <-s.hookSlot }()
@@ -353,6 +373,11 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, g *grant) {
 	}
 	if !json.Valid(body) {
 		http.Error(w, "hook body must be JSON", http.StatusBadRequest)
+		return
+	}
+	if g != nil && !s.granted(g) {
+		// Revoked while the body was on its way: the seat is gone.
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return
 	}
 	if err := s.hub.Report(hook.Topic, hook.Account, hook.Kind, hook.Event, json.RawMessage(body)); err != nil {
@@ -422,6 +447,10 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, key string,
 		g.sockets[ws] = struct{}{}
 		binding = &g.binding
 	}
+	var hellos *rate.Limiter
+	if g != nil {
+		hellos = g.hellos
+	}
 	s.sockets[ws] = struct{}{}
 	s.mu.Unlock()
 	defer func() {
@@ -432,14 +461,14 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, key string,
 		}
 		s.mu.Unlock()
 	}()
-	s.runSocket(ws, binding)
+	s.runSocket(ws, binding, hellos)
 }
 
 // runSocket is one socket's life: a Conn in the hub, a writer goroutine, and
 // this goroutine reading frames until an error, a dead peer or Close.
-func (s *Server) runSocket(ws *websocket.Conn, binding *SeatBinding) {
+func (s *Server) runSocket(ws *websocket.Conn, binding *SeatBinding, hellos *rate.Limiter) {
 	conn := s.hub.Connect()
-	conn.binding = binding
+	conn.binding, conn.hellos = binding, hellos
 	send := make(chan []byte, s.opts.SendQueue)
 	var queued atomic.Int64 // bytes in send, not yet written
 	stop := make(chan struct{})
@@ -488,9 +517,13 @@ func (s *Server) runSocket(ws *websocket.Conn, binding *SeatBinding) {
 		}
 		alive()
 		if !fh.handle(data) {
-			s.logger.Warn("room server: peer stopped reading its answers; closing")
+			why := fh.closing
+			if why == "" {
+				why = "answers not read"
+				s.logger.Warn("room server: peer stopped reading its answers; closing")
+			}
 			_ = ws.WriteControl(websocket.CloseMessage,
-				websocket.FormatCloseMessage(websocket.ClosePolicyViolation, "answers not read"),
+				websocket.FormatCloseMessage(websocket.ClosePolicyViolation, why),
 				time.Now().Add(closeGrace))
 			return
 		}
