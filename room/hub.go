@@ -184,8 +184,10 @@ func (h *Hub) OpenRoom(topicID string) error {
 
 // seededIDs is how many of the log's newest posts a room's message-id
 // check starts with, so a post from an earlier run cannot be shadowed by a
-// new one reusing its id after a restart or reopen.
-const seededIDs = 2048
+// new one reusing its id after a restart or reopen. One history page (the
+// most the chat loads at once): the records are read whole, and posts may
+// be large.
+const seededIDs = HistoryMax
 
 // loggedIDs reads the newest seededIDs records of the topic log (nil when
 // there is no log or no post; a read error is logged and reads as none).
