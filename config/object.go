@@ -70,7 +70,7 @@ func (o Object) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		kb, err := marshalNoEscape(k)
+		kb, err := MarshalNoEscape(k)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +112,7 @@ func (o *Object) Set(key string, value json.RawMessage) {
 
 // SetValue marshals v (without HTML escaping) and stores it under key.
 func (o *Object) SetValue(key string, v any) error {
-	raw, err := marshalNoEscape(v)
+	raw, err := MarshalNoEscape(v)
 	if err != nil {
 		return fmt.Errorf("encode %q: %w", key, err)
 	}
@@ -164,9 +164,10 @@ func EncodeIndented(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// marshalNoEscape is json.Marshal without HTML escaping and without the
-// encoder's trailing newline.
-func marshalNoEscape(v any) ([]byte, error) {
+// MarshalNoEscape is json.Marshal without HTML escaping (each of < > &
+// would become six bytes) and without the encoder's trailing newline. The
+// room's frames use it too (room.EncodeFrame).
+func MarshalNoEscape(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

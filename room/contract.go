@@ -1,8 +1,6 @@
 package room
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -10,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/logstore"
 )
 
@@ -209,12 +208,4 @@ const MaxFrameBytes = 1 << 20
 // EncodeFrame encodes a frame as the wire carries it: JSON without HTML
 // escaping (json.Marshal turns each of < > & into six bytes, so a post of
 // 180 000 "<" became a 1 MB frame), and without a trailing newline.
-func EncodeFrame(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+func EncodeFrame(v any) ([]byte, error) { return config.MarshalNoEscape(v) }
