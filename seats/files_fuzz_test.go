@@ -124,7 +124,9 @@ func FuzzRegisterMCPJSON(f *testing.F) {
 	})
 }
 
-func isPullceptKey(k string) bool { return len(k) >= len(MCPKeyPrefix) && k[:len(MCPKeyPrefix)] == MCPKeyPrefix }
+func isPullceptKey(k string) bool {
+	return len(k) >= len(MCPKeyPrefix) && k[:len(MCPKeyPrefix)] == MCPKeyPrefix
+}
 
 // sameJSON compares two JSON texts by value after compacting whitespace.
 func sameJSON(a, b json.RawMessage) bool {
