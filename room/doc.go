@@ -22,7 +22,8 @@
 // The Server issues each seat launch its own token (Grant, grants.go): the
 // token's binding, not the hello, says which account and room a socket
 // sits in, and which seat's hooks it may post. Server.mu (sockets, grants)
-// is a leaf.
+// is a leaf; so is connGuard.mu (idle connections, connguard.go), whose
+// hook runs in the accept loop and the connections' goroutines.
 //
 // Lock order: Conn.mu → Hub.mu (rooms, admin) → roomState.mu (roster, floor,
 // log append, brake count, terminal enqueue) → the event broker's lock (held

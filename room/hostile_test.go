@@ -165,9 +165,14 @@ type hostileRig struct {
 
 func newHostileRig(t *testing.T) *hostileRig {
 	t.Helper()
+	return newHostileRigWith(t, hostileTimeouts())
+}
+
+func newHostileRigWith(t *testing.T, opts ServerOptions) *hostileRig {
+	t.Helper()
 	h := newTestHub(t, newMemLog(), newFakeTerms("t/cc"), testAccounts)
 	mustOpen(t, h, "t") // no admin: the roster is only the sockets
-	s := newTestServer(t, h, hostileTimeouts())
+	s := newTestServer(t, h, opts)
 	return &hostileRig{h: h, s: s, port: strings.TrimPrefix(s.HooksURL(), "http://127.0.0.1:"), poster: startPoster(t, s, h)}
 }
 

@@ -66,10 +66,16 @@ type ServerOptions struct {
 	MaxFrameBytes int64
 	// MaxHookBytes bounds one POST hook body (bytes); bigger gets 413.
 	MaxHookBytes int64
-	// MaxConns caps open WebSockets; more get 503.
+	// MaxConns caps open WebSockets on the run's own token (in-process and
+	// tests); more get 503. Seat tokens have their own share each
+	// (maxSocketsPerSeat) and never count here.
 	MaxConns int
 	// MaxHooks caps hook requests in flight; more get 503.
 	MaxHooks int
+	// MaxIdleConns caps connections that are not serving a request or a
+	// WebSocket (connecting, or keep-alive between hooks); the oldest is
+	// closed when a new one would pass it (connguard.go).
+	MaxIdleConns int
 	// PongWait is how long a socket may stay silent (no pong, no frame)
 	// before it is dropped; pings go every PongWait/2.
 	PongWait time.Duration
@@ -110,12 +116,13 @@ type Server struct {
 	http     *http.Server
 	upgrader websocket.Upgrader
 	hookSlot chan struct{}
+	guard    *connGuard
 
 	mu      sync.Mutex // guards closed, sockets, active, grants
 	closed  bool
 	sockets map[*websocket.Conn]struct{}
 	grants  map[string]*grant // seat tokens by grantKey (grants.go)
-	active  int               // sockets upgrading or open
+	active  int               // run-token sockets upgrading or open
 	wg      sync.WaitGroup
 
 	closeOnce sync.Once
@@ -152,6 +159,7 @@ func NewServer(h *Hub, opts ServerOptions) (*Server, error) {
 		ln:       ln,
 		port:     port,
 		hookSlot: make(chan struct{}, opts.MaxHooks),
+		guard:    newConnGuard(opts.MaxIdleConns),
 		sockets:  make(map[*websocket.Conn]struct{}),
 		grants:   make(map[string]*grant),
 	}
@@ -169,6 +177,7 @@ func NewServer(h *Hub, opts ServerOptions) (*Server, error) {
 		WriteTimeout:      opts.WriteWait,
 		IdleTimeout:       opts.PongWait,
 		MaxHeaderBytes:    64 << 10, // one bearer header and a few more; 1 MiB default is needless
+		ConnState:         s.guard.track,
 		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelDebug),
 	}
 	s.wg.Add(1)
@@ -198,6 +207,9 @@ func withServerDefaults(o ServerOptions) ServerOptions {
 	}
 	if o.MaxHooks <= 0 {
 		o.MaxHooks = defaultMaxHooks
+	}
+	if o.MaxIdleConns <= 0 {
+		o.MaxIdleConns = defaultMaxIdleConns
 	}
 	if o.PongWait <= 0 {
 		o.PongWait = defaultPongWait
@@ -408,20 +420,35 @@ func (s *Server) reportBare(hook Hook) {
 // The handler goroutine is the socket's one reader.
 func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, key string, g *grant) {
 	s.mu.Lock()
-	if s.closed || s.active >= s.opts.MaxConns {
+	switch {
+	case s.closed:
+		s.mu.Unlock()
+		http.Error(w, "pullcept is closing", http.StatusServiceUnavailable)
+		return
+	case g != nil && len(g.sockets) >= maxSocketsPerSeat:
+		// A seat's sockets count against its own share only, never the
+		// shared cap: no holder of tokens can lock out a new seat.
+		s.mu.Unlock()
+		http.Error(w, "too many connections for this seat", http.StatusServiceUnavailable)
+		return
+	case g == nil && s.active >= s.opts.MaxConns:
 		s.mu.Unlock()
 		http.Error(w, "no more room connections", http.StatusServiceUnavailable)
 		return
 	}
-	s.active++
+	if g == nil {
+		s.active++
+	}
 	s.wg.Add(1)
 	s.mu.Unlock()
 	defer s.wg.Done()
-	defer func() {
-		s.mu.Lock()
-		s.active--
-		s.mu.Unlock()
-	}()
+	if g == nil {
+		defer func() {
+			s.mu.Lock()
+			s.active--
+			s.mu.Unlock()
+		}()
+	}
 
 	ws, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {

@@ -1,0 +1,109 @@
+package room
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestHostileConnectionFlood: a local user without the token opens far
+// more connections than the server keeps idle — some silent, some stopped
+// halfway through their request line, some kept alive after a 401 — and
+// holds them (19 990 such connections exhausted Pullcept's file
+// descriptors: a post was typed but not logged and seats could not start).
+// The server holds at most MaxIdleConns of them, closing the oldest; while
+// the flood is held a new seat connects, posts and reports a hook, and
+// every post the participant got delivered is in the log.
+func TestHostileConnectionFlood(t *testing.T) {
+	// Header timeout far beyond the test: only the cap may close the flood.
+	r := newHostileRigWith(t, ServerOptions{ReadHeaderTimeout: time.Minute, HookReadTimeout: time.Minute})
+	const flood = 3000
+	limit := r.s.opts.MaxIdleConns
+	var conns []net.Conn
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	r.poster.during(t, fmt.Sprintf("%d connections held without the token", flood), func() {
+		for i := range flood {
+			c, err := net.Dial("tcp", "127.0.0.1:"+r.port)
+			if err != nil {
+				t.Fatalf("dial %d: %v", i, err)
+			}
+			conns = append(conns, c)
+			switch i % 3 {
+			case 1: // stopped halfway through its request line
+				_, _ = io.WriteString(c, "GET /room HTT")
+			case 2: // keeps asking without the token
+				_, _ = io.WriteString(c, "POST /hooks/status/t/cc HTTP/1.1\r\nHost: 127.0.0.1:"+r.port+"\r\nContent-Length: 2\r\n\r\n{}")
+			}
+		}
+		if held := r.s.guard.held(); held > limit {
+			t.Fatalf("the server holds %d idle connections, cap %d", held, limit)
+		}
+
+		// A new seat is not locked out: its socket and its hook get through.
+		token, _, err := r.s.Grant("cc2", "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		auth := http.Header{"Authorization": {"Bearer " + token}}
+		c := dialRoom(t, r.s, auth)
+		c.hello("Kai", "t", "cc2")
+		if fr := c.post("m-kai", "through the flood", ""); !fr.Delivered && len(fr.Missed) == 0 {
+			t.Fatalf("the new seat's post: %+v", fr)
+		}
+		req, err := http.NewRequest(http.MethodPost, r.s.HooksURL()+"/hooks/activity/Stop/t/cc2", strings.NewReader(`{"hook_event_name":"Stop"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header = auth
+		req.Close = true
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("the new seat's hook: %v", err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNotFound {
+			// 404: no running seat takes the report in this rig; it passed auth.
+			t.Fatalf("the new seat's hook: %d", resp.StatusCode)
+		}
+	})
+
+	// The flood was closed by the server, all but at most the cap.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	open := 0
+	for _, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer reportPanic(t)
+			_ = c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+			_, err := io.ReadAll(c)
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				mu.Lock()
+				open++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("connection flood: %d held by the attacker, %d left open by the server (cap %d), %d closed to stay under it",
+		flood, open, limit, r.s.guard.evicted.Load())
+	if open > limit {
+		t.Fatalf("%d of the flood's connections were left open, cap %d", open, limit)
+	}
+	logged := len(r.h.log.(*memLog).ids("t"))
+	if d := int(r.poster.delivered.Load()); logged < d {
+		t.Fatalf("%d posts delivered, %d logged", d, logged)
+	}
+}
