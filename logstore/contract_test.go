@@ -7,6 +7,8 @@ type roomLog interface {
 	Append(topicID string, rec Record) error
 	NoteFirstPost(topicID string, rec Record) error
 	Page(topicID, before string, limit int) (recs []Record, hasMore bool, err error)
+	SaveBody(topicID, messageID, body string) (name, path string, err error)
+	BodyPath(topicID, name string) string
 }
 
 var _ roomLog = (*Store)(nil)

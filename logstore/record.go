@@ -15,6 +15,12 @@ type Record struct {
 	Content   string `json:"content"`
 	To        Names  `json:"to,omitempty"`
 	TS        string `json:"ts"`
+	// BodyFile names the file in attachments/<topic>/ that holds the whole
+	// body of a long post (SaveBody, BodyPath); "" for other posts.
+	BodyFile string `json:"body_file,omitempty"`
+	// Size is the byte length of the whole body when Page clipped Content
+	// to BodyInline (ClipBody); 0 when Content is whole. Never written.
+	Size int `json:"-"`
 }
 
 // Names is a `to` field: written as a JSON list, read from a string or a list.

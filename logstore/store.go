@@ -329,7 +329,8 @@ func (s *Store) appenderFor(topicID string) (*appender, error) {
 // readable record exists (docs/design.md §8, §6 `history`). It reads the file
 // backwards in 64 KiB blocks and never loads it whole. Unreadable lines are
 // skipped and counted (Skipped); they never fail the read. A topic without a
-// file (not yet spoken in) has no records.
+// file (not yet spoken in) has no records. A long post's Content comes
+// clipped to BodyInline with Size set (its whole text: BodyPath(BodyFile)).
 //
 // before is found through the offsets of records earlier pages returned
 // (checked against the file), else by scanning back from the end, parsing
@@ -392,6 +393,11 @@ func (s *Store) Page(topicID, before string, limit int) (recs []Record, hasMore 
 		if len(recs) == limit {
 			hasMore = true
 			break
+		}
+		if clipped, cut := ClipBody(rec.Content); cut {
+			// A page of 200 long posts is 200 MiB whole; the whole text
+			// stays in the log and its body file (docs/design.md §8).
+			rec.Size, rec.Content = len(rec.Content), strings.Clone(clipped)
 		}
 		recs, offs = append(recs, rec), append(offs, off)
 	}

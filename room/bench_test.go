@@ -27,6 +27,8 @@ func (nopLog) NoteFirstPost(string, logstore.Record) error { return nil }
 func (nopLog) Page(string, string, int) ([]logstore.Record, bool, error) {
 	return nil, false, nil
 }
+func (nopLog) SaveBody(string, string, string) (string, string, error) { return "", "", nil }
+func (nopLog) BodyPath(string, string) string                          { return "" }
 
 // BenchmarkDeliver8Seats: one Deliver in a room of 8 seat connections (each
 // its own account, all typed into) plus the UI, with one subscriber draining

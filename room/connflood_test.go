@@ -107,3 +107,10 @@ func TestHostileConnectionFlood(t *testing.T) {
 		t.Fatalf("%d posts delivered, %d logged", d, logged)
 	}
 }
+
+// held is how many idle connections are open now.
+func (g *connGuard) held() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.idle.Len()
+}

@@ -65,10 +65,3 @@ func (g *connGuard) track(c net.Conn, st http.ConnState) {
 		victim.Close() // its serve goroutine then ends with a read error
 	}
 }
-
-// held is how many idle connections are open now.
-func (g *connGuard) held() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.idle.Len()
-}

@@ -205,6 +205,11 @@ func CheckLoopbackURL(raw, scheme string) error {
 // connection with an unknown outcome.
 const MaxFrameBytes = 1 << 20
 
+// MaxPostBytes bounds a post's content from any sender, the UI's too
+// (ErrPostTooLong): a seat's post cannot pass it inside a MaxFrameBytes
+// frame either.
+const MaxPostBytes = MaxFrameBytes
+
 // EncodeFrame encodes a frame as the wire carries it: JSON without HTML
 // escaping (json.Marshal turns each of < > & into six bytes, so a post of
 // 180 000 "<" became a 1 MB frame), and without a trailing newline.

@@ -9,6 +9,8 @@ var (
 	ErrNoRoom = errors.New("no such room")
 	// ErrOnlyMentions: nothing but @mentions remained in the body (docs/design.md §3).
 	ErrOnlyMentions = errors.New("post has no text besides mentions")
+	// ErrPostTooLong: the content is over MaxPostBytes.
+	ErrPostTooLong = errors.New("post is too long")
 	// ErrEmptyPost: the content is empty or only whitespace.
 	ErrEmptyPost = errors.New("post is empty")
 	// ErrClosed: the hub, room or connection is closed.

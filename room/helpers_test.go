@@ -22,6 +22,7 @@ type memLog struct {
 	noteErr   error
 	firsts    []logstore.Record // NoteFirstPost calls
 	pageCalls int
+	bodies    map[string]string // SaveBody
 }
 
 func newMemLog() *memLog { return &memLog{recs: make(map[string][]logstore.Record)} }
@@ -59,6 +60,27 @@ func (l *memLog) Page(topic, before string, limit int) ([]logstore.Record, bool,
 	}
 	start := max(end-limit, 0)
 	return slices.Clone(recs[start:end]), start > 0, nil
+}
+
+// SaveBody keeps long posts' bodies by name; their "path" is mem:<name>.
+func (l *memLog) SaveBody(topic, id, body string) (string, string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.bodies == nil {
+		l.bodies = map[string]string{}
+	}
+	name := topic + "/" + id
+	l.bodies[name] = body
+	return name, "mem:" + name, nil
+}
+
+func (l *memLog) BodyPath(topic, name string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.bodies[name]; !ok {
+		return ""
+	}
+	return "mem:" + name
 }
 
 func (l *memLog) setAppendErr(err error) {

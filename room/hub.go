@@ -356,6 +356,8 @@ func (h *Hub) history(topicID string, r *roomState, before string, limit int) ([
 			Content:   rec.Content,
 			To:        []string(rec.To),
 			TS:        rec.TS,
+			Size:      rec.Size,
+			BodyFile:  h.log.BodyPath(topicID, rec.BodyFile),
 		})
 	}
 	return posts, more, nil
@@ -451,6 +453,11 @@ func (h *Hub) room(topicID string) (*roomState, error) {
 func (h *Hub) deliver(r *roomState, s sender, d Draft) (Result, error) {
 	if strings.TrimSpace(d.Content) == "" {
 		return Result{}, ErrEmptyPost
+	}
+	if len(d.Content) > MaxPostBytes {
+		// The UI's posts have no frame to bound them: a paste of 100 MB
+		// would be one log line over logstore.MaxLineBytes.
+		return Result{}, fmt.Errorf("%w: %d bytes, the limit is %d", ErrPostTooLong, len(d.Content), MaxPostBytes)
 	}
 	r.mu.Lock()
 	out, err := h.deliverLocked(r, s, d)
@@ -568,11 +575,16 @@ func (h *Hub) stampLocked(r *roomState, s sender, d Draft) (Post, *member, error
 // counts it for the brake, enqueues the typing and emits PostDelivered
 // (then LogFailed and BrakeChanged when they apply). Holds r.mu.
 func (h *Hub) commitLocked(r *roomState, p Post, origin uint64) delivery {
+	rec := toRecord(p)
+	var bodyErr error
+	if h.log != nil {
+		p, rec.BodyFile, bodyErr = h.keepLongLocked(r, p)
+	}
 	r.seq++
 	r.floor.push(floorEntry{post: p, origin: origin, seq: r.seq})
 	out := delivery{res: Result{Delivered: true, Post: p}}
 	if h.log != nil {
-		if err := h.log.Append(r.topic, toRecord(p)); err != nil {
+		if err := h.log.Append(r.topic, rec); err != nil {
 			out.res.LogErr = fmt.Errorf("append post %s to topic log %q: %w", p.MessageID, r.topic, err)
 			h.logger.Warn("room: log append failed; post still delivered", "topic", r.topic, "err", err)
 		} else if r.logEmpty {
@@ -586,12 +598,36 @@ func (h *Hub) commitLocked(r *roomState, p Post, origin uint64) delivery {
 	if out.res.LogErr != nil {
 		h.emit(LogFailed{Topic: r.topic, MessageID: p.MessageID, Err: out.res.LogErr})
 	}
+	if bodyErr != nil {
+		h.emit(LogFailed{Topic: r.topic, MessageID: p.MessageID, Err: bodyErr})
+	}
 	if changed {
 		change.Topic = r.topic
 		h.emit(change)
 		out.braked = change.On
 	}
 	return out
+}
+
+// keepLongLocked makes a long post's in-memory form (docs/design.md §8
+// "Long posts"): its whole body goes to a file of its own (and, whole, to
+// the log line), and the post the floor, the seats, the chat and the sender
+// get carries the first logstore.BodyInline bytes, its Size and the file's
+// path. It returns p unchanged for other posts. A failed file write is
+// returned to be told and costs nothing else: the log line keeps the text.
+// Holds r.mu.
+func (h *Hub) keepLongLocked(r *roomState, p Post) (Post, string, error) {
+	clipped, cut := logstore.ClipBody(p.Content)
+	if !cut {
+		return p, "", nil
+	}
+	name, path, err := h.log.SaveBody(r.topic, p.MessageID, p.Content)
+	if err != nil {
+		err = fmt.Errorf("save the whole text of long post %s in topic %q: %w", p.MessageID, r.topic, err)
+		h.logger.Warn("room: long post file not written; the log keeps the text", "topic", r.topic, "err", err)
+	}
+	p.Size, p.Content, p.BodyFile = len(p.Content), strings.Clone(clipped), path
+	return p, name, err
 }
 
 // typeLocked enqueues p for every seated account but the speaker's, each

@@ -572,7 +572,7 @@ func TestStuckSubscriberCutOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	nextEvent[RosterChanged](t, live, nil)
-	big := strings.Repeat("x", 1<<20) // the frame cap: 64 of these fill the bound
+	big := strings.Repeat("x", MaxPostBytes-8) // the post cap: 64 of these fill the bound
 	for i := range pubsub.DefaultMaxBytes>>20 + 2 {
 		p := say(t, c, fmt.Sprintf("%d %s", i, big), "")
 		if ev := nextEvent[PostDelivered](t, live, nil); ev.Post.MessageID != p.MessageID {

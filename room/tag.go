@@ -65,3 +65,24 @@ func escapeControls(s string) string {
 	}
 	return b.String()
 }
+
+// ClipNote is the line that follows a long post's clipped body wherever a
+// seat reads it — typed into its terminal, in a history page, among missed
+// posts (docs/design.md §8 "Long posts"): how long the whole post is and
+// where to read it. "" for a post that is whole. It never starts with
+// TagPrefix.
+func ClipNote(p Post) string {
+	if p.Size <= len(p.Content) {
+		return ""
+	}
+	where := "the whole text is in the topic's log"
+	if p.BodyFile != "" {
+		where = "the whole text is in the file " + strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+				return -1 // the path is ours; this keeps the line one plain line
+			}
+			return r
+		}, p.BodyFile)
+	}
+	return fmt.Sprintf("[… clipped after %d of %d bytes; %s]", len(p.Content), p.Size, where)
+}

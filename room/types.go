@@ -56,6 +56,13 @@ type Post struct {
 	Content   string   `json:"content"`
 	To        []string `json:"to,omitempty"`
 	TS        string   `json:"ts"`
+	// Size is the byte length of the whole body of a long post, whose
+	// Content is then its first logstore.BodyInline bytes; 0 when Content
+	// is whole (docs/design.md §8 "Long posts").
+	Size int `json:"size,omitempty"`
+	// BodyFile is the absolute path of the file holding a long post's whole
+	// body; "" when there is none (ClipNote says where to read it then).
+	BodyFile string `json:"body_file,omitempty"`
 }
 
 // Draft is what a sender hands to the room (Hub.deliver): the sender never names itself
@@ -176,6 +183,11 @@ type Log interface {
 	// Page returns up to limit records older than the record with message_id
 	// before ("" = from the end), oldest first, and whether older ones exist.
 	Page(topicID, before string, limit int) (recs []logstore.Record, hasMore bool, err error)
+	// SaveBody writes a long post's whole body to a new file and returns
+	// its name (kept in the log line) and path. Called inside the room lock.
+	SaveBody(topicID, messageID, body string) (name, path string, err error)
+	// BodyPath is the path of a body file name, "" when it is gone.
+	BodyPath(topicID, name string) string
 }
 
 // Event is what a Subscription carries (must-deliver, in order).

@@ -170,9 +170,14 @@ func NewTypist(w io.Writer, o TypistOptions) *Typist {
 }
 
 // Enqueue queues p to be typed: room.Tag(p) + "\n" + NormalizeBody(p.Content)
-// (docs/design.md §4, §5). It never blocks; after Close it does nothing.
+// (docs/design.md §4, §5), and for a long post room.ClipNote after the body. It never blocks; after Close it does nothing.
 func (t *Typist) Enqueue(p room.Post) {
-	payload := []byte(room.Tag(p, t.loc) + "\n" + NormalizeBody(p.Content))
+	text := p.Content
+	if note := room.ClipNote(p); note != "" {
+		// A long post arrives clipped: the seat is told where the rest is.
+		text += "\n" + note
+	}
+	payload := []byte(room.Tag(p, t.loc) + "\n" + NormalizeBody(text))
 	t.mu.Lock()
 	if !t.stopped {
 		t.posts = append(t.posts, payload)

@@ -203,6 +203,23 @@ func TestTypistTagBodyThenEnterAfterGap(t *testing.T) {
 	}
 }
 
+// TestTypistLongPostNote: a long post arrives clipped (docs/design.md §8
+// "Long posts"); what is typed is the clipped body, then the room's note
+// saying how long the post is and which file holds it whole.
+func TestTypistLongPostNote(t *testing.T) {
+	t.Parallel()
+	ty, w, _ := newTestTypist(t, true)
+	p := testPost("m1", "first part")
+	p.Size, p.BodyFile = 1<<20, "/data/attachments/t/post m1.txt"
+	ty.Enqueue(p)
+	ws := w.waitN(t, 1)
+	want := room.Tag(p, time.FixedZone("JST", 9*3600)) + "\nfirst part\n" +
+		"[… clipped after 10 of 1048576 bytes; the whole text is in the file /data/attachments/t/post m1.txt]"
+	if ws[0].data != want {
+		t.Fatalf("typed %q, want %q", ws[0].data, want)
+	}
+}
+
 func TestTypistPostsInOrderOneAtATime(t *testing.T) {
 	t.Parallel()
 	ty, w, c := newTestTypist(t, true)

@@ -36,6 +36,11 @@ func renderPosts(b *strings.Builder, posts []room.Post, loc *time.Location) {
 			}
 			b.WriteByte('\n')
 		}
+		if note := room.ClipNote(p); note != "" {
+			// Unquoted: the room's words, not the post's.
+			b.WriteString(note)
+			b.WriteByte('\n')
+		}
 	}
 }
 

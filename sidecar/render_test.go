@@ -47,6 +47,22 @@ func TestRenderPostsQuotesBodies(t *testing.T) {
 	}
 }
 
+// TestRenderLongPost: a long post in a history page or among missed posts
+// is its clipped body, quoted, then the room's note (unquoted) naming the
+// whole size and the file (docs/design.md §8 "Long posts").
+func TestRenderLongPost(t *testing.T) {
+	t.Parallel()
+	p := room.Post{MessageID: "m-1", Role: room.RoleClaudeCode, Speaker: "Lin", Content: "head", TS: "2026-10-01T16:14:59.999Z",
+		Size: 2 << 20, BodyFile: "/d/post m-1.txt\x1b[2J"}
+	var b strings.Builder
+	renderPosts(&b, []room.Post{p}, time.UTC)
+	want := `[pullcept] {"role":"claude_code","from":"Lin","message_id":"m-1","at":"2026-10-01T16:14+00:00"}` + "\n" +
+		"> head\n[… clipped after 4 of 2097152 bytes; the whole text is in the file /d/post m-1.txt[2J]\n"
+	if b.String() != want {
+		t.Fatalf("renderPosts:\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
 func TestRejectedTextSingleAndNone(t *testing.T) {
 	t.Parallel()
 	one := rejectedText([]room.Post{{MessageID: "m-7", Role: room.RoleAdmin, Speaker: "Alice", Content: "wait", TS: "bad time"}}, time.UTC)

@@ -41,7 +41,7 @@ func TestBridgeDeliversEveryEventInARealProgram(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	p := tea.NewProgram(quitOnClose{m}, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
-	const n = 2000
+	const n = chatKeep // all of them held: the chat lets none go yet
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,13 @@ import (
 // default history size, docs/design.md §6), and how much of a topic's tail
 // opens it.
 const historyPage = room.HistoryDefault
+
+// chatKeep bounds the posts the chat holds while it follows the live end:
+// beyond chatKeep+historyPage the oldest are let go and page back in when
+// the reader scrolls up to them (docs/design.md §10). A long post is held
+// as its first 32 KiB (logstore.BodyInline), so a topic open for days, or a
+// seat posting long bodies in a loop, costs at most tens of MiB here.
+const chatKeep = 1000
 
 // chatItem is one row group of the chat: a post, or a run of MCP notices
 // from one server folded into "name (N)" (docs/design.md §10).
@@ -126,8 +134,32 @@ func (c *chat) add(e *env, posts ...room.Post) int {
 	}
 	if n > 0 {
 		c.changed()
+		c.trim()
 	}
 	return n
+}
+
+// trim lets the oldest posts go while the reader follows the live end and
+// more than chatKeep+historyPage are held; they page back in from the log.
+// The selected item stays selected when it is kept.
+func (c *chat) trim() {
+	if c.scroll > 0 || len(c.posts) <= chatKeep+historyPage {
+		return
+	}
+	selKey := ""
+	if c.sel >= 0 && c.sel < len(c.items) {
+		selKey = c.items[c.sel].key()
+	}
+	drop := len(c.posts) - chatKeep
+	for _, p := range c.posts[:drop] {
+		delete(c.ids, p.MessageID)
+	}
+	c.posts = slices.Clone(c.posts[drop:])
+	c.oldest, c.hasMore = c.posts[0].MessageID, true
+	c.rebuild()
+	if c.sel >= 0 {
+		c.sel = slices.IndexFunc(c.items, func(it *chatItem) bool { return it.key() == selKey })
+	}
 }
 
 // prepend inserts an older page (oldest first) before what is loaded.
@@ -328,7 +360,41 @@ func renderOwn(e *env, p room.Post, gutter string, inner int) []string {
 	for _, l := range body {
 		out = append(out, " "+strings.Repeat(" ", max(0, inner-bw))+st.Render(l))
 	}
+	for _, l := range clipLines(e, p, max(inner-4, 8)) {
+		out = append(out, " "+fitRight(l, inner))
+	}
 	return out
+}
+
+// clipLines is the dim note under a long post's clipped body: how long the
+// whole post is and the file that holds it (docs/design.md §8 "Long
+// posts"); nil for a whole post.
+func clipLines(e *env, p room.Post, w int) []string {
+	if p.Size <= len(p.Content) {
+		return nil
+	}
+	where := p.BodyFile
+	if where == "" {
+		where = e.tr.t(mChatClippedLog)
+	}
+	note := e.tr.t(mChatClipped, byteSize(p.Size), sanitize(where))
+	lines := wrapText(note, w)
+	for i, l := range lines {
+		lines[i] = e.th.dim.Render(l)
+	}
+	return lines
+}
+
+// byteSize is n bytes as a person reads it: "980 B", "32 KiB", "1.0 MiB".
+func byteSize(n int) string {
+	switch {
+	case n < 1<<10:
+		return strconv.Itoa(n) + " B"
+	case n < 1<<20:
+		return strconv.Itoa(n>>10) + " KiB"
+	default:
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
+	}
 }
 
 // renderPost is anyone else's post: the speaker in bold (dim for the app's
@@ -348,6 +414,9 @@ func renderPost(e *env, p room.Post, gutter string, inner int) []string {
 	head += "  " + th.dim.Render(hhmm(e, p))
 	out := []string{gutter + head}
 	for _, l := range wrapText(sanitize(p.Content), max(inner-2, 8)) {
+		out = append(out, "   "+l)
+	}
+	for _, l := range clipLines(e, p, max(inner-2, 8)) {
 		out = append(out, "   "+l)
 	}
 	return out

@@ -152,3 +152,55 @@ func TestEveryScreenRowHasTheScreenWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestChatLetsOldPostsGo: while the reader follows the live end, the chat
+// holds at most chatKeep+historyPage posts (a seat posting in a loop, or a
+// topic open for days, grew it without bound); the ones let go page back in
+// from the log when the reader scrolls up to them.
+func TestChatLetsOldPostsGo(t *testing.T) {
+	t.Parallel()
+	f := newFake()
+	var all []room.Post
+	for i := range 1500 {
+		all = append(all, post(fmt.Sprintf("m%04d", i), "Lin", fmt.Sprintf("投稿 %d", i), i))
+	}
+	f.history["live"] = all[:10]
+	opts := testOptions()
+	opts.StartTopic = "live"
+	m := newTestModel(t, f, opts, 100, 30)
+	for _, p := range all[10:] {
+		send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "live", Post: p}}})
+		if n := len(m.chat.posts); n > chatKeep+historyPage {
+			t.Fatalf("the chat holds %d posts, bound %d", n, chatKeep+historyPage)
+		}
+	}
+	if !m.chat.hasMore || m.chat.newest != "m1499" || !strings.Contains(plain(m), "投稿 1499") {
+		t.Fatalf("after trimming: hasMore %v newest %q\n%s", m.chat.hasMore, m.chat.newest, plain(m))
+	}
+	f.history["live"] = all // the log has them all
+	oldest := m.chat.oldest
+	for i := 0; i < 400 && m.chat.oldest == oldest; i++ {
+		send(t, m, press("pgup"))
+	}
+	if m.chat.oldest == oldest {
+		t.Fatalf("scrolling up did not page the let-go posts back in: %v", f.historyReqs)
+	}
+	if got := f.historyReqs[len(f.historyReqs)-1]; got != "live|"+oldest+"|50" {
+		t.Fatalf("paged with %q, want before %s", got, oldest)
+	}
+}
+
+// TestLongPostShowsWhereTheRestIs: a long post arrives clipped; under its
+// body the chat says how long it is and which file holds it whole, in
+// English and Japanese.
+func TestLongPostShowsWhereTheRestIs(t *testing.T) {
+	t.Parallel()
+	p := post("p9", "Lin", "最初の部分", 500)
+	p.Size, p.BodyFile = 3<<20, "/data/attachments/t/post p9.txt"
+	m := mainModel(t, scene())
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "t-main", Post: p}}})
+	v := strings.Join(strings.Fields(plain(m)), " ")
+	if !strings.Contains(v, "… 3.0 MiB in all; the whole post: /data/attachments/t/post p9.txt") {
+		t.Fatalf("no clip note:\n%s", plain(m))
+	}
+}

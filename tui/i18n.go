@@ -279,6 +279,8 @@ const (
 	mStRejected
 	mStPostFailed
 	mStHistoryFailed
+	mChatClipped
+	mChatClippedLog
 	mStTopicFailed
 	mStAccountsFailed
 	mStInputFailed
@@ -517,6 +519,8 @@ var messages = map[msgKey][2]string{
 	mStRejected:       {"Not sent: %d new posts arrived first. Read them; your text is back in the input.", "送れません。先に %d 件の発言が届いていました。読んでから送り直してください（本文は入力欄に戻しました）。"},
 	mStPostFailed:     {"Not sent: %v", "送れません: %v"},
 	mStHistoryFailed:  {"Older posts could not be read: %v", "古い発言を読めません: %v"},
+	mChatClipped:      {"… %s in all; the whole post: %s", "… 全体で %s。全文: %s"},
+	mChatClippedLog:   {"the topic's log", "トピックのログ"},
 	mStTopicFailed:    {"Topic could not be opened: %v", "トピックを開けません: %v"},
 	mStAccountsFailed: {"Accounts could not be read: %v", "アカウントを読めません: %v"},
 	mStInputFailed:    {"Keys did not reach %s: %v", "%s へキーが届きません: %v"},

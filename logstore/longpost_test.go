@@ -1,0 +1,62 @@
+package logstore
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestLongPostBody: SaveBody writes a long post's whole body to a file of
+// its own, never over another (a reused id gets "(2)"); the log line keeps
+// the body whole and names the file; Page hands the body back clipped to
+// BodyInline at a rune boundary with its whole size (a history page of 200
+// long posts was 200 MiB).
+func TestLongPostBody(t *testing.T) {
+	s, _ := openStore(t)
+	body := strings.Repeat("é", BodyInline) // 2 bytes a rune: the cut lands mid-rune
+	name, path, err := s.SaveBody("t1", "m/1:\x00", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(path); err != nil || string(data) != body {
+		t.Fatalf("body file %s: %d bytes, %v", path, len(data), err)
+	}
+	if got := s.BodyPath("t1", name); got != path {
+		t.Fatalf("BodyPath(%q) = %q, want %q", name, got, path)
+	}
+	name2, path2, err := s.SaveBody("t1", "m/1:\x00", "other")
+	if err != nil || name2 == name || path2 == path {
+		t.Fatalf("second save of the same id: %q %q %v", name2, path2, err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != body {
+		t.Fatal("a second save wrote over the first")
+	}
+	if err := s.Append("t1", Record{MessageID: "m1", Speaker: "Lin", Content: body, TS: "2026-10-01T00:00:00Z", BodyFile: name}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append("t1", Record{MessageID: "m2", Speaker: "Lin", Content: "short", TS: "2026-10-01T00:00:01Z"}); err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := s.Page("t1", "", 10)
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("page: %d records, %v", len(recs), err)
+	}
+	long := recs[0]
+	if long.Size != len(body) || len(long.Content) > BodyInline || !utf8.ValidString(long.Content) ||
+		!strings.HasPrefix(body, long.Content) || len(long.Content) < BodyInline-utf8.UTFMax || long.BodyFile != name {
+		t.Fatalf("long record: %d bytes, size %d, file %q", len(long.Content), long.Size, long.BodyFile)
+	}
+	if recs[1].Size != 0 || recs[1].Content != "short" {
+		t.Fatalf("short record: %+v", recs[1])
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.BodyPath("t1", name); got != "" {
+		t.Fatalf("BodyPath of a removed file = %q", got)
+	}
+	if got := s.BodyPath("t1", "../t1.jsonl"); got != "" {
+		t.Fatalf("BodyPath outside the folder = %q", got)
+	}
+}
