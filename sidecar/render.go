@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/pullcept/pullcept/room"
 )
@@ -172,11 +173,32 @@ func resetTime(raw json.RawMessage) (time.Time, bool) {
 }
 
 // compactJSON renders raw JSON on one line (as received when it does not
-// compact).
+// compact). The figures come from a seat's hooks: DEL, C1 and bidi
+// controls, which JSON leaves raw in strings, are written as \u escapes
+// (still the same JSON), so the line holds no control character.
 func compactJSON(raw json.RawMessage) string {
 	var b bytes.Buffer
 	if err := json.Compact(&b, raw); err != nil {
-		return string(raw)
+		b.Reset()
+		b.Write(raw)
 	}
-	return b.String()
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || unicode.Is(unicode.Bidi_Control, r) {
+			return -1
+		}
+		return r
+	}, escapeControls(b.String()))
+}
+
+// escapeControls writes DEL, C1 and bidi controls as \u escapes.
+func escapeControls(s string) string {
+	var out strings.Builder
+	for _, r := range s {
+		if r == 0x7f || (r >= 0x80 && r <= 0x9f) || unicode.Is(unicode.Bidi_Control, r) {
+			fmt.Fprintf(&out, "\\u%04x", r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.String()
 }
