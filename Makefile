@@ -6,7 +6,7 @@ PKGS      := ./...
 # Go packages under testdata/ (go's ./... skips testdata): the fake model
 # APIs, the fake CLI, the shared test helpers and the compare bench. Named explicitly so
 # vet, lint and test cover them.
-TESTPKGS  := ./testdata/fakeapi/... ./testdata/fakecli/... ./testdata/testkit/...
+TESTPKGS  := ./testdata/fakeapi/... ./testdata/fakecli/... ./testdata/testkit/... ./testdata/soak/...
 BENCHPKG  := ./testdata/bench/
 DOMAIN    := room seats sidecar logstore config
 CLIS_DIR  := testdata/clis
@@ -98,13 +98,16 @@ bench:
 	mkdir -p .bench
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -benchtime $(BENCHTIME) $(PKGS) | tee .bench/latest.txt
 
-# The long load run (docs/design.md §13): 16 sockets at a combined 800 posts/s for
-# SOAK (default 60s) checked end to end, RSS before/after; and the hostile
-# socket tests with the server's production timeouts. `make test` runs the
-# short variants (4 s load, shortened timeouts).
+# The long load runs (docs/design.md §13): 16 sockets at a combined 800 posts/s for
+# SOAK (default 60s) checked end to end, RSS before/after; the hostile
+# socket tests with the server's production timeouts and the 1 MB long
+# posts; and the real app in tmux with 16 honest seats, a hostile seat running
+# every flood and a tokenless user holding connections, while a person types
+# (testdata/soak). `make test` runs the short variants.
 soak:
 	PULLCEPT_SOAK=$(SOAK) $(GO) test -race -count=1 -timeout 30m -run '^TestLoadSoak$$' -v ./room/
-	PULLCEPT_SOAK=$(SOAK) $(GO) test -race -count=1 -timeout 30m -run '^TestHostile' -v ./room/
+	PULLCEPT_SOAK=$(SOAK) $(GO) test -race -count=1 -timeout 30m -run '^(TestHostile|TestLongPosts)' -v ./room/
+	PULLCEPT_SOAK=$(SOAK) $(GO) test -count=1 -timeout 30m -run '^TestSoakRealApp$$' -v ./testdata/soak/
 
 # Side by side with tmux and claude-squad's polling (docs/design.md §13): the recorded
 # 50 MB ANSI stream through our seat vs a tmux pane, and the idle CPU of 8

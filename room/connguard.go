@@ -13,8 +13,13 @@ import (
 // token, a slowloris) and keep-alive connections idle between hook
 // requests. A person's seats need a handful; an unprivileged local user
 // held 19 990 such connections and Pullcept ran out of file descriptors
-// (a post was typed but not logged, seats could not start).
-const defaultMaxIdleConns = 256
+// (a post was typed but not logged, seats could not start). 1 024 fds is
+// little beside the limit Go raises to at start (the hard limit); with 256,
+// a tokenless flood of 3 000 connections redialling every second evicted a
+// seat's own new connection before its request was read, on a loaded
+// 2-core box (testdata/soak): the oldest goes first, so the larger the cap
+// the longer a new connection has to send its request.
+const defaultMaxIdleConns = 1024
 
 // connGuard keeps the server's idle connections under a cap by closing the
 // oldest one when a new one would pass it (docs/design.md §6 "Limits").

@@ -34,6 +34,7 @@ import (
 	"os/signal"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pullcept/pullcept/config"
 )
@@ -76,6 +77,15 @@ func Run(m *testing.M) int {
 //	             Answered's line
 //	-lines FILE  append every line read from the terminal (a JSON string
 //	             per line; read it with Lines)
+//	-load N      with -join: post "load <account> <n>" with say_to_room N
+//	             times a second (load.go), passing the newest post seen as
+//	             last_seen; the LoadResult goes to -out
+//	-hostile     with -join: run every flood of the hostile-seats issue with
+//	             the seat's own token (hostile.go); the HostileReport goes
+//	             to -out
+//	-start FILE  the load or the floods begin once FILE exists
+//	-for D       and last D (a Go duration)
+//	-out FILE    where the result goes
 //
 // It prints Ready, then "got: <line>" for every line it reads; a line
 // "exit N" ends it with status N; terminal EOF, SIGHUP or SIGTERM end it
@@ -95,6 +105,7 @@ type options struct {
 	join      bool
 	echo      bool
 	linesFile string
+	load      loadOptions
 }
 
 func parse(args []string, out io.Writer) (options, error) {
@@ -106,6 +117,11 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.join, "join", false, "")
 	fs.BoolVar(&o.echo, "echo", false, "")
 	fs.StringVar(&o.linesFile, "lines", "", "")
+	fs.IntVar(&o.load.rate, "load", 0, "")
+	fs.BoolVar(&o.load.hostile, "hostile", false, "")
+	fs.StringVar(&o.load.start, "start", "", "")
+	fs.DurationVar(&o.load.dur, "for", 10*time.Second, "")
+	fs.StringVar(&o.load.out, "out", "", "")
 	fs.SetOutput(out)
 	return o, fs.Parse(args)
 }
@@ -116,8 +132,8 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 	if err != nil {
 		return 2
 	}
-	if o.echo && !o.join {
-		fmt.Fprintln(out, "-echo needs -join")
+	if (o.echo || o.load.rate > 0 || o.load.hostile) && !o.join {
+		fmt.Fprintln(out, "-echo, -load and -hostile need -join")
 		return 2
 	}
 	if o.argvFile != "" {
@@ -145,6 +161,14 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 		defer c.Close()
 		if o.echo {
 			answer = func(line string) { answerPost(ctx, c, line, out) }
+		}
+		if o.load.rate > 0 || o.load.hostile {
+			seen := &newest{}
+			answer = seen.learn
+			if err := startLoad(ctx, c, o.load, seen, out); err != nil {
+				fmt.Fprintf(out, "load: %v\n", err)
+				return 4
+			}
 		}
 	}
 	var lines io.Writer = io.Discard
