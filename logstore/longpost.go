@@ -36,7 +36,7 @@ func ClipBody(body string) (string, bool) {
 // longPostPrefix names a long post's body file; the rest is the message id
 // as an attachment name (AttachmentName), so a person can tell which post
 // it is.
-const longPostPrefix = "post "
+const longPostPrefix = "post-"
 
 // SaveBody writes the whole body of long post messageID in topicID as a
 // new file in attachments/<topic>/ and returns its name (to keep in the

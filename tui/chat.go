@@ -352,16 +352,17 @@ func renderOwn(e *env, p room.Post, gutter string, inner int) []string {
 	}
 	out := []string{gutter + fitRight(e.th.dim.Render(meta), inner)}
 	body := wrapText(sanitize(p.Content), max(inner-4, 8))
+	note := clipLines(e, p, max(inner-4, 8))
 	bw := 0
-	for _, l := range body {
+	for _, l := range slices.Concat(body, note) {
 		bw = max(bw, ansi.StringWidth(l))
 	}
 	st := speakerStyle(e, p)
 	for _, l := range body {
 		out = append(out, " "+strings.Repeat(" ", max(0, inner-bw))+st.Render(l))
 	}
-	for _, l := range clipLines(e, p, max(inner-4, 8)) {
-		out = append(out, " "+fitRight(l, inner))
+	for _, l := range note { // one block with the body: same left edge
+		out = append(out, " "+strings.Repeat(" ", max(0, inner-bw))+l)
 	}
 	return out
 }
