@@ -136,8 +136,11 @@ func TestAccountSeatsTheFakeCLI(t *testing.T) {
 func TestEchoNeedsJoinAndReadsTags(t *testing.T) {
 	t.Parallel()
 	var out strings.Builder
-	if code := run(context.Background(), []string{"-echo"}, strings.NewReader(""), &out); code != 2 || !strings.Contains(out.String(), "-echo needs -join") {
-		t.Errorf("-echo without -join: status %d, printed %q", code, out.String())
+	for _, flag := range []string{"-echo", "-hostile", "-load=5"} {
+		out.Reset()
+		if code := run(context.Background(), []string{flag}, strings.NewReader(""), &out); code != 2 || !strings.Contains(out.String(), "need -join") {
+			t.Errorf("%s without -join: status %d, printed %q", flag, code, out.String())
+		}
 	}
 	p := room.Post{MessageID: "m-7", Role: room.RoleAdmin, Speaker: "Alice", TS: "2026-10-01T16:14:05Z"}
 	for _, tc := range []struct {
