@@ -41,8 +41,8 @@ const longPostPrefix = "post-"
 // SaveBody writes the whole body of long post messageID in topicID as a
 // new file in attachments/<topic>/ and returns its name (to keep in the
 // post's log line as body_file) and absolute path. An existing file is
-// never overwritten: a second post naming the same id gets "(2)" (ids are
-// the sender's). Unlike SaveAttachment the file is not fsynced: it is
+// never overwritten: a second post naming the same id gets "-2" (ids are
+// the sender's; no space, so a shell does not split the path). Unlike SaveAttachment the file is not fsynced: it is
 // written under the room lock, and the log line holds the same text.
 // Errors wrap ErrBadTopicID, ErrTopicDeleted, ErrAttachmentLink, ErrClosed
 // or the I/O error.
@@ -56,7 +56,7 @@ func (s *Store) SaveBody(topicID, messageID, body string) (name, path string, er
 	for n := 1; n <= maxAttachmentCopies; n++ {
 		cand := clean
 		if n > 1 {
-			cand = cutName(stem, fmt.Sprintf(" (%d)%s", n, ext))
+			cand = cutName(stem, fmt.Sprintf("-%d%s", n, ext))
 		}
 		p, err := s.AttachmentPath(topicID, cand)
 		if err != nil {

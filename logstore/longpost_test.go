@@ -8,7 +8,7 @@ import (
 )
 
 // TestLongPostBody: SaveBody writes a long post's whole body to a file of
-// its own, never over another (a reused id gets "(2)"); the log line keeps
+// its own, never over another (a reused id gets "-2", no space); the log line keeps
 // the body whole and names the file; Page hands the body back clipped to
 // BodyInline at a rune boundary with its whole size (a history page of 200
 // long posts was 200 MiB).
@@ -26,7 +26,7 @@ func TestLongPostBody(t *testing.T) {
 		t.Fatalf("BodyPath(%q) = %q, want %q", name, got, path)
 	}
 	name2, path2, err := s.SaveBody("t1", "m/1:\x00", "other")
-	if err != nil || name2 == name || path2 == path {
+	if err != nil || name2 == name || path2 == path || strings.ContainsRune(name2, ' ') || !strings.HasSuffix(name2, "-2.txt") {
 		t.Fatalf("second save of the same id: %q %q %v", name2, path2, err)
 	}
 	if data, _ := os.ReadFile(path); string(data) != body {

@@ -280,6 +280,9 @@ const (
 	mStPostFailed
 	mStHistoryFailed
 	mChatClipped
+	mStPasteTooBig
+	mStPasteTooTall
+	mStPostTooLong
 	mChatClippedLog
 	mStTopicFailed
 	mStAccountsFailed
@@ -520,6 +523,9 @@ var messages = map[msgKey][2]string{
 	mStPostFailed:     {"Not sent: %v", "送れません: %v"},
 	mStHistoryFailed:  {"Older posts could not be read: %v", "古い発言を読めません: %v"},
 	mChatClipped:      {"… %s in all; the whole post: %s", "… 全体で %s。全文: %s"},
+	mStPasteTooBig:    {"Paste not taken: the post would be %s; a post is at most 1 MiB. Save it as a file and give its path.", "貼り付けませんでした: 発言が %s になります。発言は 1 MiB までです。ファイルに保存してパスを書いてください。"},
+	mStPasteTooTall:   {"Paste not taken: %d rows at this width; the input holds %d. Save it as a file and give its path.", "貼り付けませんでした: この幅で %d 行になります。入力欄は %d 行までです。ファイルに保存してパスを書いてください。"},
+	mStPostTooLong:    {"Not sent: the post is %s; a post is at most 1 MiB. Save it as a file and give its path.", "送れません: 発言が %s です。発言は 1 MiB までです。ファイルに保存してパスを書いてください。"},
 	mChatClippedLog:   {"the topic's log", "トピックのログ"},
 	mStTopicFailed:    {"Topic could not be opened: %v", "トピックを開けません: %v"},
 	mStAccountsFailed: {"Accounts could not be read: %v", "アカウントを読めません: %v"},

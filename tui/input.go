@@ -146,6 +146,27 @@ func (ib *inputBar) restore(original string) {
 	ib.setValue(original + "\n" + cur)
 }
 
+// pasteRefusal says why paste cannot go into the input bar, or "": the
+// post would pass room.MaxPostBytes, or the text would pass the rows the
+// input holds at its width (contentRowsMax). Counted once, in one pass.
+func (ib *inputBar) pasteRefusal(e *env, paste string) string {
+	cur := ib.ta.Value()
+	if n := len(cur) + len(paste); n > room.MaxPostBytes {
+		return e.tr.t(mStPasteTooBig, byteSize(n))
+	}
+	w := max(ib.ta.Width(), 1)
+	rows := 0
+	for _, text := range []string{cur, paste} {
+		for line := range strings.SplitSeq(text, "\n") {
+			rows += max(1, (ansi.StringWidth(line)+w-1)/w)
+		}
+		if rows > contentRowsMax {
+			return e.tr.t(mStPasteTooTall, rows, contentRowsMax)
+		}
+	}
+	return ""
+}
+
 // update hands a key or paste to the textarea, then re-reads the @ context.
 func (ib *inputBar) update(msg tea.Msg, roster []room.Member, self string) tea.Cmd {
 	var cmd tea.Cmd

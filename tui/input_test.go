@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pullcept/pullcept/room"
@@ -235,5 +237,37 @@ func TestInputGrowsWithItsText(t *testing.T) {
 	send(t, m, press("ctrl+c"))
 	if m.input.value() != "" || m.layout.Input.H != h0 {
 		t.Fatalf("ctrl+c did not clear: %q h=%d", m.input.value(), m.layout.Input.H)
+	}
+}
+
+// TestHugePasteIsRefusedWhole: a paste the input cannot hold is refused
+// whole with a reason, before the textarea sees it — it keeps at most
+// 10 000 lines and trimmed a longer paste row by row (a 300 KB paste of
+// short lines took minutes and lost its tail silently). A paste that fits
+// goes in whole.
+func TestHugePasteIsRefusedWhole(t *testing.T) {
+	t.Parallel()
+	m := mainModel(t, scene())
+	send(t, m, tea.PasteMsg{Content: "kept "})
+	var lines []string
+	for i := range 20000 {
+		lines = append(lines, fmt.Sprintf("line %05d", i))
+	}
+	for _, c := range []struct{ what, paste, want string }{
+		{"2 MiB", strings.Repeat("x", 2<<20), "Paste not taken: the post would be 2.0 MiB"},
+		{"20 000 short lines", strings.Join(lines, "\n"), "Paste not taken: 20001 rows at this width; the input holds 9999"},
+	} {
+		send(t, m, tea.PasteMsg{Content: c.paste})
+		if v := plain(m); !strings.Contains(strings.Join(strings.Fields(v), " "), c.want) {
+			t.Fatalf("%s: no refusal %q on screen:\n%s", c.what, c.want, v)
+		}
+		if got := m.input.value(); got != "kept " {
+			t.Fatalf("%s: the input holds %d bytes, want only what was there", c.what, len(got))
+		}
+	}
+	fits := strings.Join(lines[:3000], "\n")
+	send(t, m, tea.PasteMsg{Content: fits})
+	if got := m.input.value(); got != "kept "+fits {
+		t.Fatalf("a paste that fits: the input holds %d bytes, want %d", len(got), len("kept "+fits))
 	}
 }

@@ -54,7 +54,9 @@ func (m *Model) onPostDone(msg postDoneMsg) []tea.Cmd {
 	switch {
 	case msg.err != nil:
 		m.input.restore(msg.original)
-		if errors.Is(msg.err, room.ErrOnlyMentions) || errors.Is(msg.err, room.ErrEmptyPost) || errors.Is(msg.err, room.ErrPostTooLong) {
+		if errors.Is(msg.err, room.ErrPostTooLong) {
+			m.setStatus(stWarn, tr.t(mStPostTooLong, byteSize(len(msg.original))))
+		} else if errors.Is(msg.err, room.ErrOnlyMentions) || errors.Is(msg.err, room.ErrEmptyPost) {
 			m.setStatus(stWarn, tr.t(mStSendRefused, msg.err))
 		} else {
 			m.setStatus(stError, tr.t(mStPostFailed, msg.err))

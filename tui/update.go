@@ -149,11 +149,18 @@ func (m *Model) handlePaste(msg tea.PasteMsg) []tea.Cmd {
 	case m.topics.renaming:
 		return []tea.Cmd{m.topics.updateRename(msg)}
 	}
-	switch m.focus {
-	case FocusPane:
+	if m.focus == FocusPane {
 		m.pastePane(msg.Content)
 		return nil
-	case FocusInput:
+	}
+	if why := m.input.pasteRefusal(&m.env, msg.Content); why != "" {
+		// Refused whole, before the textarea sees it: it keeps at most
+		// 10 000 lines and trims a longer paste row by row (minutes for
+		// 300 KB of short lines, and the tail silently lost).
+		m.setStatus(stWarn, why)
+		return nil
+	}
+	if m.focus == FocusInput {
 		return []tea.Cmd{m.input.update(msg, m.roster(), m.env.selfName)}
 	}
 	// A paste elsewhere lands in the input bar: focus follows it.
