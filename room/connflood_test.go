@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -113,4 +114,62 @@ func (g *connGuard) held() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.idle.Len()
+}
+
+// TestHostileUnreadBodies: requests that send their headers and a
+// Content-Length but never the body — without the token, with a foreign
+// Host, with a seat token for another seat's hook, to an unknown path —
+// are answered and their connections closed at once. Before, net/http
+// kept each open to drain the body until the read timeout; such a
+// connection is active, not idle, so the idle cap never counted it, and
+// 2 000 of them held 1 900 fds for 10 s (from a breaker review).
+func TestHostileUnreadBodies(t *testing.T) {
+	r := newHostileRigWith(t, ServerOptions{ReadHeaderTimeout: time.Minute, HookReadTimeout: time.Minute})
+	token, _, err := r.s.Grant("cc2", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := []string{
+		"POST /hooks/status/t/cc HTTP/1.1\r\nHost: 127.0.0.1:" + r.port + "\r\n",
+		"POST /hooks/status/t/cc HTTP/1.1\r\nHost: evil.example:" + r.port + "\r\nAuthorization: Bearer " + token + "\r\n",
+		"POST /hooks/status/t/cc HTTP/1.1\r\nHost: 127.0.0.1:" + r.port + "\r\nAuthorization: Bearer " + token + "\r\n",
+		"POST /nowhere HTTP/1.1\r\nHost: 127.0.0.1:" + r.port + "\r\nAuthorization: Bearer " + token + "\r\n",
+	}
+	const n = 2000
+	conns := make([]net.Conn, 0, n)
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	r.poster.during(t, fmt.Sprintf("%d requests whose body never comes", n), func() {
+		for i := range n {
+			c, err := net.Dial("tcp", "127.0.0.1:"+r.port)
+			if err != nil {
+				t.Fatalf("dial %d: %v", i, err)
+			}
+			conns = append(conns, c)
+			_, _ = io.WriteString(c, kinds[i%len(kinds)]+"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
+		}
+	})
+	var open atomic.Int64
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer reportPanic(t)
+			_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
+			_, err := io.ReadAll(c) // the answer, then EOF when closed
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				open.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("unread bodies: %d of %d connections still open 2 s after their answer", open.Load(), n)
+	if open.Load() > 0 {
+		t.Fatalf("%d connections kept open waiting for a body", open.Load())
+	}
 }

@@ -277,12 +277,12 @@ func (s *Server) Close() error {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.hostOK(r.Host) {
 		// A browser page reaching us through DNS rebinding names its own host.
-		http.Error(w, "forbidden host", http.StatusForbidden)
+		refuse(w, "forbidden host", http.StatusForbidden)
 		return
 	}
 	if r.Header.Get("Origin") != "" {
 		// Sidecars and hooks are not browsers; any Origin is a web page.
-		http.Error(w, "forbidden origin", http.StatusForbidden)
+		refuse(w, "forbidden origin", http.StatusForbidden)
 		return
 	}
 	key, g, ok := s.authorize(r.Header.Get("Authorization"))
@@ -290,8 +290,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 		// Closed after the answer: a caller without the token must not keep
 		// connections open (19 990 kept-alive 401s exhausted the fds).
-		w.Header().Set("Connection", "close")
-		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		refuse(w, "unauthorized", http.StatusUnauthorized)
 		return
 	}
 	path := r.URL.EscapedPath()
@@ -301,8 +300,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(path, hooksPrefix) && r.Method == http.MethodPost:
 		s.serveHook(w, r, g)
 	default:
-		http.NotFound(w, r)
+		refuse(w, "404 page not found", http.StatusNotFound)
 	}
+}
+
+// refuse answers a request it will not serve and ends its connection at
+// once: the body is never read, so the connection is not kept waiting for
+// net/http to drain it (up to 256 KiB, until the read timeout) — a request
+// that sent its headers and a Content-Length but no body is StateActive,
+// which the idle cap does not count, and 2 000 of them held as many fds
+// for 10 s each (from a breaker review; TestHostileUnreadBodies).
+func refuse(w http.ResponseWriter, msg string, code int) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, code)
 }
 
 // hostOK accepts only this listener's loopback names with its port.
@@ -338,12 +349,12 @@ func (s *Server) authorize(header string) (key string, g *grant, ok bool) {
 func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, g *grant) {
 	hook, ok := ParseHookPath(r.URL.EscapedPath())
 	if !ok {
-		http.NotFound(w, r)
+		refuse(w, "404 page not found", http.StatusNotFound)
 		return
 	}
 	if g != nil && (hook.Topic != g.binding.Topic || hook.Account != g.binding.Account) {
 		// A seat reports for itself only.
-		http.Error(w, ErrWrongSeat.Error(), http.StatusForbidden)
+		refuse(w, ErrWrongSeat.Error(), http.StatusForbidden)
 		return
 	}
 	if g != nil {
@@ -356,7 +367,7 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, g *grant) {
 		}
 		s.mu.Unlock()
 		if full {
-			http.Error(w, "too many hook requests for this seat", http.StatusServiceUnavailable)
+			refuse(w, "too many hook requests for this seat", http.StatusServiceUnavailable)
 			return
 		}
 		defer func() {
@@ -369,7 +380,7 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, g *grant) {
 	case s.hookSlot <- struct{}{}:
 		defer func() { <-s.hookSlot }()
 	default:
-		http.Error(w, "too many hook requests", http.StatusServiceUnavailable)
+		refuse(w, "too many hook requests", http.StatusServiceUnavailable)
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxHookBytes))
@@ -377,10 +388,10 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, g *grant) {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			s.reportBare(hook)
-			http.Error(w, fmt.Sprintf("hook body over %d bytes", s.opts.MaxHookBytes), http.StatusRequestEntityTooLarge)
+			refuse(w, fmt.Sprintf("hook body over %d bytes", s.opts.MaxHookBytes), http.StatusRequestEntityTooLarge)
 			return
 		}
-		http.Error(w, "reading hook body failed", http.StatusBadRequest)
+		refuse(w, "reading hook body failed", http.StatusBadRequest)
 		return
 	}
 	if !json.Valid(body) {
@@ -389,7 +400,7 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, g *grant) {
 	}
 	if g != nil && !s.granted(g) {
 		// Revoked while the body was on its way: the seat is gone.
-		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		refuse(w, "unauthorized", http.StatusUnauthorized)
 		return
 	}
 	if err := s.hub.Report(hook.Topic, hook.Account, hook.Kind, hook.Event, json.RawMessage(body)); err != nil {
@@ -423,17 +434,17 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, key string,
 	switch {
 	case s.closed:
 		s.mu.Unlock()
-		http.Error(w, "pullcept is closing", http.StatusServiceUnavailable)
+		refuse(w, "pullcept is closing", http.StatusServiceUnavailable)
 		return
 	case g != nil && len(g.sockets) >= maxSocketsPerSeat:
 		// A seat's sockets count against its own share only, never the
 		// shared cap: no holder of tokens can lock out a new seat.
 		s.mu.Unlock()
-		http.Error(w, "too many connections for this seat", http.StatusServiceUnavailable)
+		refuse(w, "too many connections for this seat", http.StatusServiceUnavailable)
 		return
 	case g == nil && s.active >= s.opts.MaxConns:
 		s.mu.Unlock()
-		http.Error(w, "no more room connections", http.StatusServiceUnavailable)
+		refuse(w, "no more room connections", http.StatusServiceUnavailable)
 		return
 	}
 	if g == nil {
