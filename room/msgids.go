@@ -40,6 +40,10 @@ type sentPost struct {
 // maxKeptContent bounds the delivered text kept per id for retries.
 const maxKeptContent = 1 << 10
 
+// maxKeptTo bounds the addressees kept per id for retries (a post to a
+// handful of seats keeps them).
+const maxKeptTo = 4
+
 // check says what to do with a draft naming id from origin: a retry of the
 // same post from the same connection gets its post back (ok true); any
 // other reuse is refused.
@@ -77,6 +81,12 @@ func (ids *recentIDs) add(p Post, origin uint64, content string) {
 	kept := len(p.Content) <= maxKeptContent
 	if !kept {
 		p.Content = ""
+	}
+	if len(p.To) > maxKeptTo {
+		// A retry's answer is read for its id and "delivered"; the
+		// addressees are in the log. 64 long names a post made 16 384
+		// remembered posts 279 MiB (breaker review).
+		p.To = nil
 	}
 	ids.byID[p.MessageID] = sentPost{post: p, kept: kept, origin: origin, sum: sha256.Sum256([]byte(content))}
 }

@@ -77,13 +77,23 @@ func checkTo(to []string) error {
 	if len(to) > maxTo {
 		return fmt.Errorf("%w: %d, limit %d", ErrTooManyAddressees, len(to), maxTo)
 	}
+	total := 0
 	for _, name := range to {
 		if err := checkName("a `to` name", name, maxNameRunes); err != nil {
 			return err
 		}
+		total += len(name)
+	}
+	if total > maxToBytes {
+		return fmt.Errorf("%w: the names are %d bytes, limit %d", ErrTooManyAddressees, total, maxToBytes)
 	}
 	return nil
 }
+
+// maxToBytes bounds a `to` list's names together: 64 names of 64 four-byte
+// characters passed each name's check and made the room's remembered ids
+// 279 MiB (breaker review). A room's seats are a handful of short names.
+const maxToBytes = 1 << 10
 
 // maxMessageIDBytes bounds a sender's message_id: a UUID is 36 bytes. The
 // room keeps recent ids, logs them and types them in every tag.

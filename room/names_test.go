@@ -62,9 +62,36 @@ func TestToIsBounded(t *testing.T) {
 	if _, err := c.Post(Draft{Content: "hi", To: []string{"Ada\nBob"}}); !errors.Is(err, ErrBadName) {
 		t.Fatalf("a `to` name with a newline: %v", err)
 	}
+	// 64 names of 64 four-byte characters passed each name's check and
+	// held 279 MiB in a room's remembered ids (breaker review).
+	wide := make([]string, maxTo)
+	for i := range wide {
+		wide[i] = strings.Repeat("😀", maxNameRunes-1) + string(rune('a'+i%26))
+	}
+	if _, err := c.Post(Draft{Content: "hi", To: wide}); !errors.Is(err, ErrTooManyAddressees) || !strings.Contains(err.Error(), "bytes") {
+		t.Fatalf("%d names of %d bytes: %v", maxTo, len(wide[0]), err)
+	}
 	res, err := c.Post(Draft{Content: "hi", To: make([]string, maxTo)})
 	if err != nil || !res.Delivered {
 		t.Fatalf("%d (empty) addressees: %+v, %v", maxTo, res, err)
+	}
+}
+
+// TestRecentIDsBoundAddressees: what a room remembers per delivered id
+// for retries keeps a long `to` list out (a retry's answer is read for the
+// id and "delivered"), so 16 384 remembered posts stay near 20 MiB
+// whatever they were addressed to; a post to a few seats keeps them.
+func TestRecentIDsBoundAddressees(t *testing.T) {
+	t.Parallel()
+	var ids recentIDs
+	few, many := []string{"Lin", "Kai"}, make([]string, maxTo)
+	ids.add(Post{MessageID: "m1", Content: "hi", To: few}, 7, "hi")
+	ids.add(Post{MessageID: "m2", Content: "hi", To: many}, 7, "hi")
+	if p, retry, err := ids.check("m1", 7, "hi"); err != nil || !retry || len(p.To) != 2 {
+		t.Fatalf("retry answer for a post to two: %+v %v %v", p, retry, err)
+	}
+	if p, retry, err := ids.check("m2", 7, "hi"); err != nil || !retry || p.To != nil {
+		t.Fatalf("retry answer for a post to %d: %+v %v %v", maxTo, p.To, retry, err)
 	}
 }
 

@@ -15,7 +15,11 @@ func eventSize(e Event) int {
 	const overhead = 128
 	switch e := e.(type) {
 	case PostDelivered:
-		return overhead + len(e.Post.Content) + len(e.Post.Speaker) + len(e.Post.FullName) + 32*len(e.Post.To)
+		n := overhead + len(e.Post.Content) + len(e.Post.Speaker) + len(e.Post.FullName) + len(e.Post.BodyFile)
+		for _, name := range e.Post.To {
+			n += 16 + len(name) // the string header and its bytes
+		}
+		return n
 	case RosterChanged:
 		return overhead + 96*len(e.Roster)
 	}
