@@ -1,12 +1,14 @@
 package logstore
 
 import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -33,30 +35,51 @@ func ClipBody(body string) (string, bool) {
 	return body[:cut], true
 }
 
-// longPostPrefix names a long post's body file; the rest is the message id
-// as an attachment name (AttachmentName), so a person can tell which post
-// it is.
+// longPostPrefix starts a long post's body file name.
 const longPostPrefix = "post-"
+
+// bodyFileName is a long post's file name: "post-<message_id>.txt" when the
+// id is plain (letters, digits, '.', '_', '-'; at most 64 bytes, as a UUID
+// is), so a person can tell which post it is; else "post-<16 hex of its
+// SHA-256>.txt". The id is the sender's: a hostile seat's id put shell
+// syntax into the path typed into every other seat, and ids sharing an
+// 80-character prefix all wanted one name (breaker review).
+func bodyFileName(messageID string) string {
+	plain := len(messageID) > 0 && len(messageID) <= 64 && messageID[0] != '.'
+	for _, r := range messageID {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return longPostPrefix + messageID
+	}
+	sum := sha256.Sum256([]byte(messageID))
+	return longPostPrefix + hex.EncodeToString(sum[:8])
+}
 
 // SaveBody writes the whole body of long post messageID in topicID as a
 // new file in attachments/<topic>/ and returns its name (to keep in the
 // post's log line as body_file) and absolute path. An existing file is
-// never overwritten: a second post naming the same id gets "-2" (ids are
-// the sender's; no space, so a shell does not split the path). Unlike SaveAttachment the file is not fsynced: it is
-// written under the room lock, and the log line holds the same text.
-// Errors wrap ErrBadTopicID, ErrTopicDeleted, ErrAttachmentLink, ErrClosed
-// or the I/O error.
+// never overwritten: a name already taken (an id reused after a restart)
+// gets a random suffix, "-<8 hex>". Unlike SaveAttachment the file is not
+// fsynced: it is written under the room lock, and the log line holds the
+// same text. Errors wrap ErrBadTopicID, ErrTopicDeleted, ErrAttachmentLink,
+// ErrClosed or the I/O error.
 func (s *Store) SaveBody(topicID, messageID, body string) (name, path string, err error) {
 	if err := s.checkWritable(topicID); err != nil {
 		return "", "", fmt.Errorf("save long post: %w", err)
 	}
-	clean := AttachmentName(longPostPrefix + messageID + ".txt")
-	ext := filepath.Ext(clean)
-	stem := strings.TrimSuffix(clean, ext)
-	for n := 1; n <= maxAttachmentCopies; n++ {
-		cand := clean
-		if n > 1 {
-			cand = cutName(stem, fmt.Sprintf("-%d%s", n, ext))
+	stem := bodyFileName(messageID)
+	for try := 0; try < 4; try++ {
+		cand := stem + ".txt"
+		if try > 0 {
+			var suffix [4]byte
+			if _, err := rand.Read(suffix[:]); err != nil {
+				return "", "", fmt.Errorf("save long post: %w", err)
+			}
+			cand = stem + "-" + hex.EncodeToString(suffix[:]) + ".txt"
 		}
 		p, err := s.AttachmentPath(topicID, cand)
 		if err != nil {
@@ -79,7 +102,7 @@ func (s *Store) SaveBody(topicID, messageID, body string) (name, path string, er
 		}
 		return cand, p, nil
 	}
-	return "", "", fmt.Errorf("save long post %q in topic %s: %d files of that name already exist", clean, topicID, maxAttachmentCopies)
+	return "", "", fmt.Errorf("save long post %q in topic %s: the name and 3 others were taken", stem, topicID)
 }
 
 // BodyPath is the absolute path of a long post's body file name (a log

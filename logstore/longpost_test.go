@@ -8,7 +8,7 @@ import (
 )
 
 // TestLongPostBody: SaveBody writes a long post's whole body to a file of
-// its own, never over another (a reused id gets "-2", no space); the log line keeps
+// its own, never over another (a reused id gets a random suffix); the log line keeps
 // the body whole and names the file; Page hands the body back clipped to
 // BodyInline at a rune boundary with its whole size (a history page of 200
 // long posts was 200 MiB).
@@ -26,8 +26,21 @@ func TestLongPostBody(t *testing.T) {
 		t.Fatalf("BodyPath(%q) = %q, want %q", name, got, path)
 	}
 	name2, path2, err := s.SaveBody("t1", "m/1:\x00", "other")
-	if err != nil || name2 == name || path2 == path || strings.ContainsRune(name2, ' ') || !strings.HasSuffix(name2, "-2.txt") {
+	if err != nil || name2 == name || path2 == path || strings.ContainsRune(name2, ' ') {
 		t.Fatalf("second save of the same id: %q %q %v", name2, path2, err)
+	}
+	// A plain id (a UUID) names its file; any other id, its hash: no
+	// shell syntax in a path typed into seats, no shared prefixes.
+	for id, want := range map[string]string{
+		"3f0c7a52-1b2e-4c3d-9e8f-0a1b2c3d4e5f": "post-3f0c7a52-1b2e-4c3d-9e8f-0a1b2c3d4e5f",
+		"x y;$(touch ~_pwned)`id`&'q'":         "post-",
+		"..":                                   "post-",
+		strings.Repeat("a", 65):                "post-",
+	} {
+		got := bodyFileName(id)
+		if !strings.HasPrefix(got, want) || strings.ContainsAny(got, " ;$`&'()") || (want == "post-" && len(got) != len("post-")+16) {
+			t.Errorf("bodyFileName(%q) = %q", id, got)
+		}
 	}
 	if data, _ := os.ReadFile(path); string(data) != body {
 		t.Fatal("a second save wrote over the first")
