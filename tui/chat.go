@@ -59,6 +59,8 @@ type chat struct {
 	newest  string // last_seen: newest message_id rendered
 	oldest  string // the oldest loaded message_id (paging cursor)
 	hasMore bool   // older posts exist before oldest
+	behind  int    // newer posts left in the log while the reader was up
+	tail    bool   // the tail is being read again (resetToTail)
 	loading bool   // a page is being read
 	loaded  bool   // the first page arrived (or failed)
 
@@ -80,7 +82,7 @@ type chatRenderKey struct {
 	focused                  bool
 	sel, scroll              int
 	loading, loaded, hasMore bool
-	version                  int
+	version, behind          int
 }
 
 func newChat() *chat {
@@ -91,7 +93,7 @@ func newChat() *chat {
 func (c *chat) changed() { c.version++ }
 
 func (c *chat) renderKey(e *env) chatRenderKey {
-	return chatRenderKey{c.w, c.h, e.gen, c.focused, c.sel, c.scroll, c.loading, c.loaded, c.hasMore, c.version}
+	return chatRenderKey{c.w, c.h, e.gen, c.focused, c.sel, c.scroll, c.loading, c.loaded, c.hasMore, c.version, c.behind}
 }
 
 // foldable reports whether p may fold with the notice run that ends in q:
@@ -100,15 +102,40 @@ func foldable(q, p room.Post) bool {
 	return p.Role == room.RoleMCP && q.Role == room.RoleMCP && p.Account == q.Account && p.Speaker == q.Speaker
 }
 
+// postKey is what makes a post drawn once: its id, time and account. The
+// same post arriving live and in a page is one; a post that reuses an old
+// id (the room remembers the ids of its last 16 384 posts, and of the log's
+// newest 200 at open) is still shown, never hidden behind the old one.
+func postKey(p room.Post) string { return p.MessageID + "\x00" + p.TS + "\x00" + p.Account }
+
+// resetToTail empties the chat for the tail of the topic to be read again
+// (the reader came back to the live end after newer posts were left in
+// the log).
+func (c *chat) resetToTail() {
+	c.posts, c.items = nil, nil
+	c.ids = map[string]bool{}
+	c.oldest, c.hasMore, c.behind = "", false, 0
+	c.sel, c.scroll = -1, 0
+	c.loading, c.tail = true, true
+	c.changed()
+}
+
 // add appends posts at the end (live posts, missed posts after a floor
 // rejection), skipping ids already rendered. It returns how many were new.
 func (c *chat) add(e *env, posts ...room.Post) int {
 	n := 0
 	for _, p := range posts {
-		if p.MessageID == "" || c.ids[p.MessageID] {
+		if p.MessageID == "" || c.ids[postKey(p)] {
 			continue
 		}
-		c.ids[p.MessageID] = true
+		if c.behind > 0 || c.scroll > 0 && len(c.posts) >= chatKeep+historyPage {
+			// The reader is up among older posts and the chat is full:
+			// newer posts stay in the log (no hole, no growth, no slower
+			// redraws) and come back with the tail at the live end.
+			c.behind++
+			continue
+		}
+		c.ids[postKey(p)] = true
 		c.posts = append(c.posts, p)
 		if c.oldest == "" {
 			c.oldest = p.MessageID
@@ -152,7 +179,7 @@ func (c *chat) trim() {
 	}
 	drop := len(c.posts) - chatKeep
 	for _, p := range c.posts[:drop] {
-		delete(c.ids, p.MessageID)
+		delete(c.ids, postKey(p))
 	}
 	c.posts = slices.Clone(c.posts[drop:])
 	c.oldest, c.hasMore = c.posts[0].MessageID, true
@@ -166,10 +193,10 @@ func (c *chat) trim() {
 func (c *chat) prepend(posts []room.Post, hasMore bool) {
 	var fresh []room.Post
 	for _, p := range posts {
-		if p.MessageID == "" || c.ids[p.MessageID] {
+		if p.MessageID == "" || c.ids[postKey(p)] {
 			continue
 		}
-		c.ids[p.MessageID] = true
+		c.ids[postKey(p)] = true
 		fresh = append(fresh, p)
 	}
 	c.hasMore = hasMore
@@ -578,7 +605,11 @@ func (c *chat) window(e *env, rev taggedLines[int]) ([]string, []int) {
 		}
 	}
 	if c.scroll > 0 {
-		view[c.h-1] = fitRight(e.th.accentS.Render(e.tr.t(mChatLatest))+" ", c.w)
+		latest := e.tr.t(mChatLatest)
+		if c.behind > 0 {
+			latest = e.tr.t(mChatNewer, c.behind)
+		}
+		view[c.h-1] = fitRight(e.th.accentS.Render(latest)+" ", c.w)
 	}
 	return view, rows
 }

@@ -204,3 +204,70 @@ func TestLongPostShowsWhereTheRestIs(t *testing.T) {
 		t.Fatalf("no clip note:\n%s", plain(m))
 	}
 }
+
+// TestChatStaysBoundedWhileReadingOlderPosts: while the reader is up among
+// older posts and the chat is full, newer posts are left in the log (the
+// chat grew without bound and each redraw walked every line below the
+// view: 3 ms → 43 ms a post, breaker review); the way back says how many
+// wait, and End reads the tail again with them.
+func TestChatStaysBoundedWhileReadingOlderPosts(t *testing.T) {
+	t.Parallel()
+	f := newFake()
+	var all []room.Post
+	for i := range 3000 {
+		all = append(all, post(fmt.Sprintf("m%04d", i), "Lin", fmt.Sprintf("投稿 %d", i), i))
+	}
+	f.history["live"] = all[:historyPage]
+	opts := testOptions()
+	opts.StartTopic = "live"
+	m := newTestModel(t, f, opts, 100, 30)
+	for _, p := range all[historyPage : chatKeep+historyPage] { // the chat fills up (the first page came from the log)
+		send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "live", Post: p}}})
+	}
+	send(t, m, press("tab"))
+	send(t, m, press("pgup"))
+	f.history["live"] = all
+	for _, p := range all[chatKeep+historyPage:] {
+		send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "live", Post: p}}})
+	}
+	if n := len(m.chat.posts); n > chatKeep+historyPage {
+		t.Fatalf("the chat holds %d posts while the reader is up, bound %d", n, chatKeep+historyPage)
+	}
+	want := fmt.Sprintf("↓ %d newer posts (End)", len(all)-chatKeep-historyPage)
+	if !strings.Contains(plain(m), want) {
+		t.Fatalf("no %q:\n%s", want, plain(m))
+	}
+	send(t, m, press("end"))
+	if m.chat.behind != 0 || m.chat.newest != "m2999" || !strings.Contains(plain(m), "投稿 2999") {
+		t.Fatalf("End did not read the tail: behind %d newest %q\n%s", m.chat.behind, m.chat.newest, plain(m))
+	}
+}
+
+// TestLatePageIsDropped: a page asked for before the chat let its anchor
+// go (the reader went back to the live end and posts kept coming) is
+// dropped instead of being glued on top, which left a hole of 102 posts
+// that never paged back in (breaker review).
+func TestLatePageIsDropped(t *testing.T) {
+	t.Parallel()
+	m := mainModel(t, scene())
+	before := len(m.chat.posts)
+	oldest := m.chat.oldest
+	send(t, m, historyDoneMsg{topic: "t-main", before: "gone", posts: []room.Post{post("old1", "Lin", "古い", -100)}, hasMore: true})
+	if len(m.chat.posts) != before || m.chat.oldest != oldest || m.chat.loading {
+		t.Fatalf("a stale page was taken: %d posts (was %d), oldest %q (was %q)", len(m.chat.posts), before, m.chat.oldest, oldest)
+	}
+}
+
+// TestReusedIDIsStillShown: a post whose id an older post already has (the
+// room remembers only its recent ids) is drawn, not hidden behind the old
+// one; the same post arriving twice is drawn once.
+func TestReusedIDIsStillShown(t *testing.T) {
+	t.Parallel()
+	m := mainModel(t, scene())
+	old := m.chat.posts[0]
+	reuse := post(old.MessageID, "Kai", "同じ id の別の発言", 900)
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "t-main", Post: reuse}, PostDelivered{Topic: "t-main", Post: reuse}}})
+	if n := strings.Count(plain(m), "同じ id の別の発言"); n != 1 {
+		t.Fatalf("the post reusing %s is drawn %d times", old.MessageID, n)
+	}
+}

@@ -16,6 +16,7 @@ const chatWheelRows = 3
 
 type historyDoneMsg struct {
 	topic   string
+	before  string // the page's anchor: the chat's oldest post when asked
 	posts   []room.Post
 	hasMore bool
 	err     error
@@ -36,15 +37,37 @@ func (m *Model) historyCmd() tea.Cmd {
 		return nil
 	}
 	m.chat.loading = true
-	b, topic, before := m.backend, m.topics.open, m.chat.oldest
+	return m.readPageCmd(m.chat.oldest)
+}
+
+// readPageCmd reads the page before post before ("" = the tail).
+func (m *Model) readPageCmd(before string) tea.Cmd {
+	b, topic := m.backend, m.topics.open
 	return func() tea.Msg {
 		posts, more, err := b.History(topic, before, historyPage)
-		return historyDoneMsg{topic: topic, posts: posts, hasMore: more, err: err}
+		return historyDoneMsg{topic: topic, before: before, posts: posts, hasMore: more, err: err}
 	}
+}
+
+// catchUp reads the tail again when the reader is back at the live end
+// after newer posts were left in the log (chat.add).
+func (m *Model) catchUp() tea.Cmd {
+	if m.chat.behind == 0 || m.chat.scroll > 0 {
+		return nil
+	}
+	m.chat.resetToTail()
+	return m.readPageCmd("")
 }
 
 func (m *Model) onHistory(msg historyDoneMsg) {
 	if msg.topic != m.topics.open {
+		return
+	}
+	tail := msg.before == "" && m.chat.tail
+	if !tail && msg.before != m.chat.oldest {
+		// The chat moved on while the page was read (it let the anchor go,
+		// or read the tail again): this page would leave a hole.
+		m.chat.loading = false
 		return
 	}
 	if msg.err != nil {
@@ -52,7 +75,11 @@ func (m *Model) onHistory(msg historyDoneMsg) {
 		m.setStatus(stError, m.env.tr.t(mStHistoryFailed, msg.err))
 		return
 	}
+	m.chat.tail = false
 	m.chat.prepend(msg.posts, msg.hasMore)
+	if n := len(m.chat.posts); tail && n > 0 {
+		m.chat.newest = m.chat.posts[n-1].MessageID // what the reader now sees
+	}
 }
 
 // onPostDelivered shows a post of the open topic, or marks another topic
@@ -82,7 +109,7 @@ func (m *Model) scrollChat(delta int) []tea.Cmd {
 	if m.chat.scrollBy(&m.env, delta) {
 		return []tea.Cmd{m.historyCmd()}
 	}
-	return nil
+	return []tea.Cmd{m.catchUp()}
 }
 
 // chatKey handles a key while the chat has focus.
@@ -103,6 +130,7 @@ func (m *Model) chatKey(k tea.KeyPressMsg) []tea.Cmd {
 		if n := len(m.chat.items); n > 0 {
 			m.chat.sel = n - 1
 		}
+		return []tea.Cmd{m.catchUp()}
 	case key.Matches(k, km.ToggleFold):
 		m.chat.toggleFold(m.chat.sel)
 		m.chat.revealSel(&m.env)

@@ -280,6 +280,7 @@ const (
 	mStPostFailed
 	mStHistoryFailed
 	mChatClipped
+	mChatNewer
 	mStPasteTooBig
 	mStPasteTooTall
 	mStPostTooLong
@@ -406,6 +407,7 @@ var messages = map[msgKey][2]string{
 	mChatLoading:   {"— loading older posts —", "— 古い発言を読んでいます —"},
 	mChatBeginning: {"— beginning of the topic —", "— トピックの始まり —"},
 	mChatLatest:    {"↓ latest (End)", "↓ 最新へ（End）"},
+	mChatNewer:     {"↓ %d newer posts (End)", "↓ 新しい発言 %d 件（End）"},
 	mChatMore:      {"%s (%d)", "%s (%d)"},
 
 	mInputPlaceholder: {"Say something to the room", "部屋に発言する"},

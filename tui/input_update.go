@@ -65,16 +65,17 @@ func (m *Model) onPostDone(msg postDoneMsg) []tea.Cmd {
 	case !msg.res.Delivered:
 		m.input.restore(msg.original)
 		if msg.topic == m.topics.open {
-			m.chat.add(&m.env, msg.res.Missed...)
 			m.chat.toBottom()
+			m.chat.add(&m.env, msg.res.Missed...)
 		}
 		m.setStatus(stWarn, tr.t(mStRejected, len(msg.res.Missed)))
-		return nil
+		return []tea.Cmd{m.catchUp()}
 	}
 	var cmds []tea.Cmd
 	if msg.topic == m.topics.open {
-		m.chat.add(&m.env, msg.res.Post)
 		m.chat.toBottom()
+		m.chat.add(&m.env, msg.res.Post)
+		cmds = append(cmds, m.catchUp())
 	}
 	if msg.res.LogErr == nil && !m.topics.named(msg.topic) {
 		// The first post indexed and named the topic (a seat started
