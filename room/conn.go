@@ -59,6 +59,11 @@ func (c *Conn) Hello(hl Hello) error {
 	if err := c.hub.checkSocketAccount(hl.AccountID); err != nil {
 		return err
 	}
+	if c.origin != c.hub.adminOrigin {
+		if err := c.hub.checkSocketName(hl.Name); err != nil {
+			return err
+		}
+	}
 	switch {
 	case hl.Name == "":
 		return fmt.Errorf("hello without a name: %w", ErrBadHello)

@@ -684,6 +684,26 @@ func (h *Hub) checkSocketAccount(accountID string) error {
 	return nil
 }
 
+// checkSocketName refuses a socket's hello naming itself as the human
+// (the admin's display name, any case) or as Pullcept's own notices: its
+// posts would be drawn under a name the human trusts (breaker review).
+func (h *Hub) checkSocketName(name string) error {
+	h.mu.Lock()
+	var admin string
+	if h.admin != nil {
+		admin = h.admin.Name
+	}
+	h.mu.Unlock()
+	name = strings.TrimSpace(name)
+	switch {
+	case admin != "" && strings.EqualFold(name, strings.TrimSpace(admin)):
+		return fmt.Errorf("%w: the name %q is the human's", ErrBadHello, name)
+	case strings.EqualFold(name, AppSpeaker):
+		return fmt.Errorf("%w: the name %q is Pullcept's own", ErrBadHello, name)
+	}
+	return nil
+}
+
 // logRole reconstructs the role of a post read from the log, which never
 // stores roles (docs/design.md §8).
 func (h *Hub) logRole(rec logstore.Record, adminAccount string) Role {

@@ -41,6 +41,25 @@ func TestHelloNamesAreChecked(t *testing.T) {
 	seat(t, h, "t", "リン 🐈", "cc")
 }
 
+// TestHelloCannotTakeTheHumansName: a socket naming itself as the human
+// (any case) or as Pullcept's notices is refused: its posts would be
+// drawn under a name the human trusts (breaker review).
+func TestHelloCannotTakeTheHumansName(t *testing.T) {
+	t.Parallel()
+	h := newTestHub(t, nil, nil, testAccounts)
+	h.SetAdmin(Hello{Name: "Master", AccountID: "me"})
+	mustOpen(t, h, "t")
+	for _, name := range []string{"Master", " master ", "PULLCEPT", "Pullcept"} {
+		c := h.Connect()
+		err := c.Hello(Hello{Protocol: Protocol, Name: name, Room: "t", AccountID: "cc"})
+		c.Close()
+		if !errors.Is(err, ErrBadHello) {
+			t.Errorf("hello named %q: %v, want ErrBadHello", name, err)
+		}
+	}
+	seat(t, h, "t", "Masterful", "cc")
+}
+
 // TestToIsBounded: a post naming more than maxTo addressees is refused at
 // once, before the room lock (a 90 000-name list froze every room for
 // 37 s); a `to` name with a control character is refused; the post is not
