@@ -20,7 +20,7 @@ DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 GOCYCLO     := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
 GOLANGCI    := github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 
-.PHONY: build run test unit vet lint fmt-check arch cross clis fuzz bench newcomer clean soak compare
+.PHONY: build run test unit vet lint fmt-check arch cross clis fuzz bench newcomer clean soak compare wine
 
 build:
 	$(GO) build -o $(BIN) .
@@ -114,6 +114,12 @@ soak:
 # seats vs capture-pane polling; prints the ratios (testdata/bench/compare.sh).
 compare:
 	bash testdata/bench/compare.sh
+
+# The Windows build and every package's Windows tests under Wine, with the
+# rig's two documented Wine workarounds (testdata/wine/run.sh; needs wine,
+# wine64 and binutils-mingw-w64-x86-64, which .ci/run installs).
+wine:
+	bash testdata/wine/run.sh
 
 # The newcomer test: Pullcept in tmux with a real Claude Code seat against the
 # fake model API, driven only by keys (testdata/newcomer.sh).

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -17,9 +18,13 @@ import (
 	"github.com/pullcept/pullcept/tui"
 )
 
+// testShell is the generic CLI account's command: a shell every machine
+// of the OS has.
+var testShell = map[bool]string{true: "cmd.exe", false: "/bin/sh"}[runtime.GOOS == "windows"]
+
 // openTest opens an App on a fresh data dir with an admin (Alice) and a
-// generic CLI account running /bin/sh, and one Backend; both close at the
-// test's end.
+// generic CLI account running a shell (testShell), and one Backend; both
+// close at the test's end.
 func openTest(t *testing.T) (*App, *Backend) {
 	t.Helper()
 	a, err := openConfig(t, "")
@@ -39,7 +44,7 @@ func openConfig(t *testing.T, extra string) (*App, error) {
 	dir := t.TempDir()
 	work := t.TempDir()
 	cfg := `{"accounts":[{"id":"admin","name":"Alice","kind":"admin"},
-		{"id":"sh","name":"Shell","kind":"cli","cwd":` + jsonString(work) + `,"command":"/bin/sh"}],
+		{"id":"sh","name":"Shell","kind":"cli","cwd":` + jsonString(work) + `,"command":` + jsonString(testShell) + `}],
 		"keys":{"new_topic":["ctrl+n"]}` + extra + `}`
 	if err := os.WriteFile(filepath.Join(dir, config.FileName), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)

@@ -300,6 +300,7 @@ var deliveredRE = regexp.MustCompile(`^Delivered to the room\. message_id: ([0-9
 // delivered post, a stale last_seen rejected with the missed post, and an
 // empty call refused for want of a draft.
 func TestInspectorEndToEnd(t *testing.T) {
+	testkit.SkipUnderWine(t, "the MCP Inspector CLI is an npm package and needs node.exe; the Wine prefix has no Node.js")
 	e := &inspectorE2E{cli: inspectorCLI(t), bin: buildPullcept(t), r: startRealRoom(t)}
 	e.env = e.r.env()
 

@@ -1,5 +1,6 @@
 // Package testkit holds the helpers every test package of Pullcept shares
-// (docs/design.md §13): one way to wait on a condition with a deadline. It
+// (docs/design.md §13): one way to wait on a condition with a deadline, and
+// the one way to skip a test under Wine for a Wine gap. It
 // lives under testdata/ so `go test ./...` does not treat it as a product
 // package; test files import it by path, and `make vet`, `make lint` and
 // `make test` name it explicitly.
@@ -8,6 +9,7 @@
 package testkit
 
 import (
+	"os"
 	"testing"
 	"time"
 )
@@ -50,5 +52,18 @@ func EventuallyWithin(t testing.TB, d time.Duration, what string, cond func() bo
 			}
 			t.Fatalf("waited %v for %s", d, what)
 		}
+	}
+}
+
+// UnderWine reports whether the test binary runs under Wine in the
+// Windows rig (testdata/wine/run.sh sets PULLCEPT_WINE=1).
+func UnderWine() bool { return os.Getenv("PULLCEPT_WINE") == "1" }
+
+// SkipUnderWine skips t under Wine only, printing why: a Wine gap, not a
+// behaviour of real Windows, which the test still checks there.
+func SkipUnderWine(t testing.TB, why string) {
+	t.Helper()
+	if UnderWine() {
+		t.Skipf("under Wine: %s", why)
 	}
 }
