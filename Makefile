@@ -81,8 +81,11 @@ lint:
 
 cross:
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null .
+	CGO_ENABLED=0 GOOS=windows GOARCH=arm64 $(GO) build -o /dev/null .
+	CGO_ENABLED=0 GOOS=darwin  GOARCH=amd64 $(GO) build -o /dev/null .
 	CGO_ENABLED=0 GOOS=darwin  GOARCH=arm64 $(GO) build -o /dev/null .
 	CGO_ENABLED=0 GOOS=linux   GOARCH=amd64 $(GO) build -o /dev/null .
+	CGO_ENABLED=0 GOOS=linux   GOARCH=arm64 $(GO) build -o /dev/null .
 	GOOS=windows GOARCH=amd64 $(GO) vet $(PKGS)
 	GOOS=darwin  GOARCH=arm64 $(GO) vet $(PKGS)
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -556,6 +557,24 @@ func ViaCmdExe(goos, command string) bool {
 	}
 	ext := strings.ToLower(filepath.Ext(base))
 	return ext != ".exe" && ext != ".com"
+}
+
+// ResolveCommand is the file a bare command name runs: looked up on PATH
+// the way the spawn looks it up (on Windows with PATHEXT, so "claude" is
+// npm's claude.cmd). A path, or a name not found, gives "": the launch then
+// judges the command as written, and the spawn reports a missing one. The
+// resolved file decides whether the line goes through cmd.exe and is what
+// the console-safe check reads (a claude.cmd under "Program Files (x86)"
+// would be cut by cmd.exe at its parenthesis).
+func ResolveCommand(command string) string {
+	if command == "" || strings.ContainsAny(command, `/\:`) {
+		return ""
+	}
+	path, err := exec.LookPath(command)
+	if err != nil {
+		return ""
+	}
+	return path
 }
 
 // cmdReactive are the characters cmd.exe acts on outside quotes (spec

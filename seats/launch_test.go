@@ -659,3 +659,68 @@ func TestPrepareLaunch(t *testing.T) {
 		t.Errorf("a Codex seat wrote .mcp.json (%v)", err)
 	}
 }
+
+// TestConsoleSafetyReadsTheResolvedCommand: on Windows the file a bare
+// name resolves to on PATH decides whether the line goes through cmd.exe,
+// and cmd.exe's check reads that file's path too: npm's claude.cmd under a
+// folder with a parenthesis is refused (cmd.exe would cut the line), a
+// claude.cmd elsewhere drops launch options holding "&" with a warning,
+// and a claude.exe keeps them (no cmd.exe). Before, the check read only
+// the name as written.
+func TestConsoleSafetyReadsTheResolvedCommand(t *testing.T) {
+	t.Parallel()
+	a := testAccount(config.KindCLI)
+	a.Command, a.LaunchOptions = "claude", "--say a&b"
+	for _, tc := range []struct {
+		resolved    string
+		refused     bool
+		keptOptions bool
+	}{
+		{`C:\Program Files (x86)\nodejs\claude.cmd`, true, false},
+		{`C:\Users\lin\AppData\Roaming\npm\claude.cmd`, false, false},
+		{`C:\tools\claude.exe`, false, true},
+		{"", false, false}, // not found on PATH: judged as written (a bare name may be a .cmd)
+	} {
+		in := testInput(a)
+		in.GOOS, in.CommandPath = "windows", tc.resolved
+		l, err := BuildLaunch(in)
+		if tc.refused {
+			if !errors.Is(err, ErrNotConsoleSafe) || !strings.Contains(err.Error(), "Program Files (x86)") {
+				t.Errorf("%s: %v, want ErrNotConsoleSafe naming the resolved path", tc.resolved, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.resolved, err)
+		}
+		if kept := slices.Contains(l.Argv, "a&b"); kept != tc.keptOptions {
+			t.Errorf("%s: options kept %v, want %v (argv %q, warnings %q)", tc.resolved, kept, tc.keptOptions, l.Argv, l.Warnings)
+		}
+	}
+}
+
+// TestResolveCommandFindsTheFileOnPATH: a bare name resolves the way the
+// spawn resolves it — on Windows with PATHEXT, so "tool" is tool.cmd —
+// and a path is left as written.
+func TestResolveCommandFindsTheFileOnPATH(t *testing.T) {
+	dir := t.TempDir()
+	file := "tool"
+	if runtime.GOOS == "windows" {
+		file = "tool.cmd"
+		t.Setenv("PATHEXT", ".COM;.EXE;.BAT;.CMD")
+	}
+	if err := os.WriteFile(filepath.Join(dir, file), []byte("@echo off\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	got := ResolveCommand("tool")
+	if !strings.EqualFold(got, filepath.Join(dir, file)) {
+		t.Fatalf("ResolveCommand(tool) = %q, want %q", got, filepath.Join(dir, file))
+	}
+	if got := ResolveCommand(filepath.Join(dir, file)); got != "" {
+		t.Fatalf("a path resolved to %q", got)
+	}
+	if got := ResolveCommand("no-such-tool"); got != "" {
+		t.Fatalf("a missing name resolved to %q", got)
+	}
+}

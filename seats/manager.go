@@ -425,6 +425,7 @@ func (m *Manager) prepare(p *startPlan) error {
 		RoomURL:       p.room.URL,
 		HooksURL:      p.room.HooksURL,
 		UnseenHistory: UnseenHistory(hasPosts, p.resume),
+		CommandPath:   ResolveCommand(p.acct.Command),
 	}
 	if p.resume {
 		in.SessionID = p.recorded
@@ -1058,7 +1059,7 @@ func (m *Manager) Preview(a config.Account) (line string, problems []string) {
 	ep := m.room
 	m.mu.Unlock()
 	in := LaunchInput{Account: a, TopicID: previewTopic, PullceptPath: m.opts.PullceptPath,
-		RoomURL: ep.URL, HooksURL: ep.HooksURL,
+		RoomURL: ep.URL, HooksURL: ep.HooksURL, CommandPath: ResolveCommand(a.Command),
 		NewID: func() (string, error) { return previewSessionID, nil }}
 	if ReadsMCPJSON(a.Kind) && a.WorkDir != "" {
 		if st, err := InspectMCPJSON(a.WorkDir, MCPKey(a.ID, in.TopicID), in.RoomURL); err == nil {
