@@ -1,0 +1,197 @@
+//go:build windows
+
+package seats
+
+// The Windows PTY (a ConPTY in a Job object, pty_windows.go), tested on
+// Windows with `go test ./...` and under Wine with `make wine`. Wine runs
+// the processes, Job objects and exit codes; it does not send a child's
+// console output back, and it does not resize a pseudo console: the tests
+// that need those skip under Wine only, saying so.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/windows"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
+)
+
+// winTreeEnv makes this test binary a helper (TestHelperWinTree): the
+// parent starts a child copy of itself, writes both pids to the file the
+// variable names, and sleeps; the child only sleeps.
+const winTreeEnv = "PULLCEPT_WIN_TREE"
+
+// TestHelperWinTree is not a test: it is the process tree the kill tests
+// start (winTreeEnv set), and returns at once otherwise.
+func TestHelperWinTree(t *testing.T) {
+	pidFile := os.Getenv(winTreeEnv)
+	if pidFile == "" {
+		return
+	}
+	if pidFile == "child" {
+		time.Sleep(5 * time.Minute)
+		os.Exit(0)
+	}
+	child := exec.Command(os.Args[0], "-test.run=^TestHelperWinTree$")
+	child.Env = append(os.Environ(), winTreeEnv+"=child")
+	if err := child.Start(); err != nil {
+		os.Exit(3)
+	}
+	if err := os.WriteFile(pidFile, fmt.Appendf(nil, "%d %d", os.Getpid(), child.Process.Pid), 0o600); err != nil {
+		os.Exit(4)
+	}
+	time.Sleep(5 * time.Minute)
+	os.Exit(0)
+}
+
+// startTree starts the helper tree in a PTY and returns it with both pids.
+func startTree(t *testing.T) (Proc, [2]int) {
+	t.Helper()
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	p, err := StartPTY(PTYOptions{Argv: []string{os.Args[0], "-test.run=^TestHelperWinTree$"}, Dir: t.TempDir(),
+		Env: append(os.Environ(), winTreeEnv+"="+pidFile)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, p) }() // ConPTY can block the child on unread output
+	var pids [2]int
+	testkit.Eventually(t, "the helper wrote its and its child's pid", func() bool {
+		b, err := os.ReadFile(pidFile)
+		if err != nil {
+			return false
+		}
+		f := strings.Fields(string(b))
+		if len(f) != 2 {
+			return false
+		}
+		pids[0], _ = strconv.Atoi(f[0])
+		pids[1], _ = strconv.Atoi(f[1])
+		return pids[0] > 0 && pids[1] > 0
+	})
+	return p, pids
+}
+
+// running reports whether process pid still runs.
+func running(pid int) bool {
+	h, err := windows.OpenProcess(windows.SYNCHRONIZE|windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return false // gone (or its id already reused by one we may not open)
+	}
+	defer windows.CloseHandle(h)
+	ev, err := windows.WaitForSingleObject(h, 0)
+	return err == nil && ev == uint32(windows.WAIT_TIMEOUT)
+}
+
+// TestWindowsPTYExitCode: the child's exit status comes back from Wait,
+// through cmd.exe and directly.
+func TestWindowsPTYExitCode(t *testing.T) {
+	for _, argv := range [][]string{
+		{"cmd.exe", "/C", "exit 7"},
+		{os.Args[0], "-test.run=^$", "-exit-helper"}, // a flag the test binary refuses: status 2
+	} {
+		p, err := StartPTY(PTYOptions{Argv: argv, Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { _, _ = io.Copy(io.Discard, p) }()
+		code, err := p.Wait()
+		p.Close()
+		want := 7
+		if argv[0] != "cmd.exe" {
+			want = 2
+		}
+		if err != nil || code != want {
+			t.Errorf("%q: exit %d (%v), want %d", argv, code, err, want)
+		}
+	}
+}
+
+// TestWindowsPTYCmdLauncher: a bare name resolves to a .cmd script on PATH
+// (what npm installs: claude.cmd, codex.cmd), which runs and exits with
+// its status.
+func TestWindowsPTYCmdLauncher(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "tool.cmd"), []byte("@exit /b 3\r\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("PATHEXT", ".COM;.EXE;.BAT;.CMD")
+	p, err := StartPTY(PTYOptions{Argv: []string{"tool"}, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, p) }()
+	code, err := p.Wait()
+	p.Close()
+	if err != nil || code != 3 {
+		t.Fatalf("tool.cmd: exit %d (%v), want 3", code, err)
+	}
+}
+
+// TestWindowsPTYKillEndsTheTree: a seat's stop (Kill) ends the child and
+// the process it started, through the Job object.
+func TestWindowsPTYKillEndsTheTree(t *testing.T) {
+	p, pids := startTree(t)
+	defer p.Close()
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, "both processes of the tree ended", func() bool { return !running(pids[0]) && !running(pids[1]) })
+}
+
+// TestWindowsPTYCloseEndsTheTree: closing the PTY — what the app's exit
+// does to every seat — ends the tree too (the Job's KILL_ON_JOB_CLOSE).
+func TestWindowsPTYCloseEndsTheTree(t *testing.T) {
+	p, pids := startTree(t)
+	if err := p.Close(); err != nil && !errors.Is(err, windows.ERROR_BROKEN_PIPE) {
+		t.Logf("close: %v", err)
+	}
+	testkit.Eventually(t, "both processes of the tree ended", func() bool { return !running(pids[0]) && !running(pids[1]) })
+}
+
+// TestWindowsPTYOutputAndResize: what the child writes comes back, and a
+// resize reaches the pseudo console.
+func TestWindowsPTYOutputAndResize(t *testing.T) {
+	testkit.SkipUnderWine(t, "Wine does not send a ConPTY child's output back, and ResizePseudoConsole is not implemented")
+	p, err := StartPTY(PTYOptions{Argv: []string{"cmd.exe", "/C", "echo pullcept-hello"}, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Resize(100, 30); err != nil {
+		t.Fatalf("resize: %v", err)
+	}
+	out := make(chan string, 1)
+	go func() {
+		var b strings.Builder
+		buf := make([]byte, 4096)
+		for !strings.Contains(b.String(), "pullcept-hello") {
+			n, err := p.Read(buf)
+			b.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		out <- b.String()
+	}()
+	select {
+	case s := <-out:
+		if !strings.Contains(s, "pullcept-hello") {
+			t.Fatalf("output %q", s)
+		}
+	case <-time.After(testkit.Wait):
+		t.Fatal("no output from the child")
+	}
+}
