@@ -195,3 +195,27 @@ func TestWindowsPTYOutputAndResize(t *testing.T) {
 		t.Fatal("no output from the child")
 	}
 }
+
+// TestWindowsPTYCmdLauncherInAFolderWithSpaces: npm's .cmd launchers live
+// under the user's profile, which may hold spaces; the script still runs
+// and gets its arguments (here: its exit status).
+func TestWindowsPTYCmdLauncherInAFolderWithSpaces(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "My Tools")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "tool.cmd")
+	if err := os.WriteFile(script, []byte("@exit /b %1\r\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := StartPTY(PTYOptions{Argv: []string{script, "5"}, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, p) }()
+	code, err := p.Wait()
+	p.Close()
+	if err != nil || code != 5 {
+		t.Fatalf("%s 5: exit %d (%v), want 5", script, code, err)
+	}
+}
