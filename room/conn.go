@@ -28,6 +28,9 @@ type Conn struct {
 	// hellos is the seat token's limiter over every hello of its sockets,
 	// joins included (nil: unbound); set with binding.
 	hellos *rate.Limiter
+	// reads is the seat token's limiter over history requests (grants.go);
+	// nil for the run's own connections.
+	reads *rate.Limiter
 
 	mu     sync.Mutex // guards room, closed; taken before Hub.mu and room locks
 	room   *roomState
@@ -188,6 +191,9 @@ func (c *Conn) History(before string, limit int) ([]Post, bool, error) {
 	r, err := c.seated()
 	if err != nil {
 		return nil, false, err
+	}
+	if c.reads != nil && !c.reads.Allow() {
+		return nil, false, fmt.Errorf("%w: at most %d at once, then %d a second", ErrTooManyReads, readBurst, readRate)
 	}
 	return c.hub.history(r.topic, r, before, limit)
 }

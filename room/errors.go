@@ -9,6 +9,9 @@ var (
 	ErrNoRoom = errors.New("no such room")
 	// ErrOnlyMentions: nothing but @mentions remained in the body (docs/design.md §3).
 	ErrOnlyMentions = errors.New("post has no text besides mentions")
+	// ErrTooManyReads: a seat asked for history pages faster than its
+	// token's limit.
+	ErrTooManyReads = errors.New("history asked too often")
 	// ErrPostTooLong: the content is over MaxPostBytes.
 	ErrPostTooLong = errors.New("post is too long")
 	// ErrEmptyPost: the content is empty or only whitespace.

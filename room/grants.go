@@ -26,7 +26,19 @@ type grant struct {
 	// hellos bounds the hellos (joins and renames) of all the token's
 	// sockets together: reconnecting must not get around the rename limit.
 	hellos *rate.Limiter
+	// reads bounds the history requests of all the token's sockets: a
+	// page of 200 long posts costs 1.5 s of parsing, and a seat asking in
+	// a loop on its 4 sockets slowed the human's posts tenfold (breaker
+	// review).
+	reads *rate.Limiter
 }
+
+// History reads per seat token: a burst of 20, then 5 a second — far above
+// a model calling read_room_history, which pages once per tool call.
+const (
+	readRate  = 5
+	readBurst = 20
+)
 
 // maxSocketsPerSeat bounds the sockets one seat token may hold open: its
 // sidecar needs one (a reconnect overlaps for a moment). Without it, one
@@ -60,7 +72,7 @@ func (s *Server) Grant(account, topic string) (token string, revoke func(), err 
 	key := grantKey(token)
 	s.mu.Lock()
 	s.grants[key] = &grant{binding: SeatBinding{Account: account, Topic: topic}, sockets: map[*websocket.Conn]struct{}{},
-		hellos: rate.NewLimiter(renameRate, renameBurst)}
+		hellos: rate.NewLimiter(renameRate, renameBurst), reads: rate.NewLimiter(readRate, readBurst)}
 	s.mu.Unlock()
 	return token, func() { s.revoke(key) }, nil
 }

@@ -181,3 +181,35 @@ loop:
 		t.Fatalf("one seat's token showed %d different names in %v (rename limit: burst %d, then 1/s)", len(names), time.Since(start), renameBurst)
 	}
 }
+
+// TestHistoryReadsPerSeatAreLimited: a seat token's history requests, over
+// all its sockets, get a burst and then a few a second; the rest are
+// answered with an error at once (a page of 200 long posts costs 1.5 s to
+// parse, and a seat asking in a loop slowed the human's posts tenfold —
+// breaker review). Another seat reads as before.
+func TestHistoryReadsPerSeatAreLimited(t *testing.T) {
+	h := newTestHub(t, newMemLog(), nil, testAccounts)
+	mustOpen(t, h, "t")
+	s := newTestServer(t, h, ServerOptions{})
+	bad, _, _ := s.Grant("cc", "t")
+	good, _, _ := s.Grant("cc2", "t")
+	c := dialRoom(t, s, http.Header{"Authorization": {"Bearer " + bad}})
+	c.hello("Lin", "t", "cc")
+	refused := 0
+	for i := range readBurst + 10 {
+		if fr := c.history(fmt.Sprint(i), "", 10); fr.Error != "" {
+			if !strings.Contains(fr.Error, ErrTooManyReads.Error()) {
+				t.Fatalf("history %d: %q", i, fr.Error)
+			}
+			refused++
+		}
+	}
+	if refused < 5 || refused > 10 {
+		t.Fatalf("%d of %d history requests refused, want the ones past the burst of %d", refused, readBurst+10, readBurst)
+	}
+	other := dialRoom(t, s, http.Header{"Authorization": {"Bearer " + good}})
+	other.hello("Kai", "t", "cc2")
+	if fr := other.history("k", "", 10); fr.Error != "" {
+		t.Fatalf("another seat's history: %q", fr.Error)
+	}
+}

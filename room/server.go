@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-	"golang.org/x/time/rate"
 )
 
 // Server defaults (ServerOptions zero values).
@@ -472,7 +471,6 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, key string,
 		ws.Close()
 		return
 	}
-	var binding *SeatBinding
 	if g != nil {
 		if s.grants[key] != g || len(g.sockets) >= maxSocketsPerSeat { // revoked while upgrading, or over its share
 			s.mu.Unlock()
@@ -483,11 +481,6 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, key string,
 			return
 		}
 		g.sockets[ws] = struct{}{}
-		binding = &g.binding
-	}
-	var hellos *rate.Limiter
-	if g != nil {
-		hellos = g.hellos
 	}
 	s.sockets[ws] = struct{}{}
 	s.mu.Unlock()
@@ -499,14 +492,16 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, key string,
 		}
 		s.mu.Unlock()
 	}()
-	s.runSocket(ws, binding, hellos)
+	s.runSocket(ws, g)
 }
 
 // runSocket is one socket's life: a Conn in the hub, a writer goroutine, and
 // this goroutine reading frames until an error, a dead peer or Close.
-func (s *Server) runSocket(ws *websocket.Conn, binding *SeatBinding, hellos *rate.Limiter) {
+func (s *Server) runSocket(ws *websocket.Conn, g *grant) {
 	conn := s.hub.Connect()
-	conn.binding, conn.hellos = binding, hellos
+	if g != nil { // a seat's socket: its binding and its token's limiters
+		conn.binding, conn.hellos, conn.reads = &g.binding, g.hellos, g.reads
+	}
 	send := make(chan []byte, s.opts.SendQueue)
 	var queued atomic.Int64 // bytes in send, not yet written
 	stop := make(chan struct{})
