@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -44,6 +46,21 @@ func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, er
 			return nil, err
 		}
 	}
+	attr := &syscall.ProcAttr{
+		Dir: dir,
+		Env: env,
+		Sys: &syscall.SysProcAttr{CreationFlags: windows.CREATE_SUSPENDED},
+	}
+	if isBatch(path) {
+		// A batch script runs through cmd.exe either way (CreateProcess
+		// starts `cmd.exe /c` for it); saying so makes the line cmd.exe
+		// reads exactly the one the launch checked (docs/design.md §9).
+		// /S: cmd.exe strips the outer quotes and keeps the rest as is, so
+		// a script under a folder with spaces keeps its quoted path.
+		line := windows.ComposeCommandLine(append([]string{path}, argv[1:]...))
+		path = comSpec()
+		attr.Sys.CmdLine = `cmd.exe /S /C "` + line + `"`
+	}
 	cpty, err := conpty.New(cols, rows, 0)
 	if err != nil {
 		return nil, err
@@ -54,11 +71,7 @@ func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, er
 		return nil, err
 	}
 	// Suspended, so the child cannot start anything before it is in the job.
-	pid, h, err := cpty.Spawn(path, argv, &syscall.ProcAttr{
-		Dir: dir,
-		Env: env,
-		Sys: &syscall.SysProcAttr{CreationFlags: windows.CREATE_SUSPENDED},
-	})
+	pid, h, err := cpty.Spawn(path, argv, attr)
 	if err != nil {
 		_ = windows.CloseHandle(job)
 		_ = cpty.Close()
@@ -83,6 +96,24 @@ func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, er
 	p := &winProc{cpty: cpty, job: job, process: process, pid: pid, done: make(chan struct{})}
 	go p.reap()
 	return p, nil
+}
+
+// isBatch reports a .cmd or .bat script, which only cmd.exe runs.
+func isBatch(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".cmd" || ext == ".bat"
+}
+
+// comSpec is cmd.exe's path: %ComSpec%, else System32's.
+func comSpec() string {
+	if p := os.Getenv("ComSpec"); p != "" {
+		return p
+	}
+	dir, err := windows.GetSystemDirectory()
+	if err != nil {
+		return "cmd.exe"
+	}
+	return filepath.Join(dir, "cmd.exe")
 }
 
 // newKillOnCloseJob creates a Job object whose processes all die when its

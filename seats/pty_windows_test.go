@@ -197,18 +197,20 @@ func TestWindowsPTYOutputAndResize(t *testing.T) {
 }
 
 // TestWindowsPTYCmdLauncherInAFolderWithSpaces: npm's .cmd launchers live
-// under the user's profile, which may hold spaces; the script still runs
-// and gets its arguments (here: its exit status).
+// under the user's profile, which may hold spaces; run through
+// `cmd.exe /S /C "…"`, the script still runs and gets its arguments, one
+// with a space kept whole.
 func TestWindowsPTYCmdLauncherInAFolderWithSpaces(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "My Tools")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	script := filepath.Join(dir, "tool.cmd")
-	if err := os.WriteFile(script, []byte("@exit /b %1\r\n"), 0o755); err != nil {
+	body := "@if \"%~1\"==\"a b\" exit /b %2\r\n@exit /b 1\r\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p, err := StartPTY(PTYOptions{Argv: []string{script, "5"}, Dir: t.TempDir()})
+	p, err := StartPTY(PTYOptions{Argv: []string{script, "a b", "5"}, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,6 +218,6 @@ func TestWindowsPTYCmdLauncherInAFolderWithSpaces(t *testing.T) {
 	code, err := p.Wait()
 	p.Close()
 	if err != nil || code != 5 {
-		t.Fatalf("%s 5: exit %d (%v), want 5", script, code, err)
+		t.Fatalf("%s \"a b\" 5: exit %d (%v), want 5", script, code, err)
 	}
 }
