@@ -80,6 +80,22 @@ func startTree(t *testing.T) (Proc, [2]int) {
 	return p, pids
 }
 
+// exitOf runs argv in a PTY to its end and returns its exit status.
+func exitOf(t *testing.T, argv ...string) int {
+	t.Helper()
+	p, err := StartPTY(PTYOptions{Argv: argv, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	go func() { _, _ = io.Copy(io.Discard, p) }() // ConPTY can block the child on unread output
+	code, err := p.Wait()
+	if err != nil {
+		t.Fatalf("%q: wait: %v", argv, err)
+	}
+	return code
+}
+
 // running reports whether process pid still runs.
 func running(pid int) bool {
 	h, err := windows.OpenProcess(windows.SYNCHRONIZE|windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
@@ -94,24 +110,12 @@ func running(pid int) bool {
 // TestWindowsPTYExitCode: the child's exit status comes back from Wait,
 // through cmd.exe and directly.
 func TestWindowsPTYExitCode(t *testing.T) {
-	for _, argv := range [][]string{
-		{"cmd.exe", "/C", "exit 7"},
-		{os.Args[0], "-test.run=^$", "-exit-helper"}, // a flag the test binary refuses: status 2
-	} {
-		p, err := StartPTY(PTYOptions{Argv: argv, Dir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		go func() { _, _ = io.Copy(io.Discard, p) }()
-		code, err := p.Wait()
-		p.Close()
-		want := 7
-		if argv[0] != "cmd.exe" {
-			want = 2
-		}
-		if err != nil || code != want {
-			t.Errorf("%q: exit %d (%v), want %d", argv, code, err, want)
-		}
+	if code := exitOf(t, "cmd.exe", "/C", "exit 7"); code != 7 {
+		t.Errorf("cmd.exe /C exit 7: exit %d", code)
+	}
+	// A flag the test binary refuses: status 2.
+	if code := exitOf(t, os.Args[0], "-test.run=^$", "-exit-helper"); code != 2 {
+		t.Errorf("the test binary with a bad flag: exit %d, want 2", code)
 	}
 }
 
@@ -125,15 +129,8 @@ func TestWindowsPTYCmdLauncher(t *testing.T) {
 	}
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv("PATHEXT", ".COM;.EXE;.BAT;.CMD")
-	p, err := StartPTY(PTYOptions{Argv: []string{"tool"}, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _, _ = io.Copy(io.Discard, p) }()
-	code, err := p.Wait()
-	p.Close()
-	if err != nil || code != 3 {
-		t.Fatalf("tool.cmd: exit %d (%v), want 3", code, err)
+	if code := exitOf(t, "tool"); code != 3 {
+		t.Fatalf("tool.cmd: exit %d, want 3", code)
 	}
 }
 
@@ -210,14 +207,7 @@ func TestWindowsPTYCmdLauncherInAFolderWithSpaces(t *testing.T) {
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p, err := StartPTY(PTYOptions{Argv: []string{script, "a b", "5"}, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _, _ = io.Copy(io.Discard, p) }()
-	code, err := p.Wait()
-	p.Close()
-	if err != nil || code != 5 {
-		t.Fatalf("%s \"a b\" 5: exit %d (%v), want 5", script, code, err)
+	if code := exitOf(t, script, "a b", "5"); code != 5 {
+		t.Fatalf("%s \"a b\" 5: exit %d, want 5", script, code)
 	}
 }

@@ -2,7 +2,6 @@ package fakecli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -432,14 +431,4 @@ func newID(kind string) string {
 	defer idSeq.mu.Unlock()
 	idSeq.n++
 	return fmt.Sprintf("hostile-%s-%d-%d", kind, os.Getpid(), idSeq.n)
-}
-
-// ReadHostileReport reads a -hostile CLI's -out file.
-func ReadHostileReport(path string) (HostileReport, error) {
-	var r HostileReport
-	b, err := os.ReadFile(path)
-	if err == nil {
-		err = json.Unmarshal(b, &r)
-	}
-	return r, err
 }

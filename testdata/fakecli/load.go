@@ -165,9 +165,10 @@ func firstLine(s string) string {
 	return s
 }
 
-// ReadLoadResult reads a -load CLI's -out file.
-func ReadLoadResult(path string) (LoadResult, error) {
-	var r LoadResult
+// ReadResult reads the -out file of a -load CLI (a LoadResult) or of a
+// -hostile one (a HostileReport).
+func ReadResult[T LoadResult | HostileReport](path string) (T, error) {
+	var r T
 	b, err := os.ReadFile(path)
 	if err == nil {
 		err = json.Unmarshal(b, &r)

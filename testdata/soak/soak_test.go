@@ -89,7 +89,7 @@ func TestSoakRealApp(t *testing.T) {
 	peak := rss()
 
 	results := r.waitResults(t)
-	hostile, err := fakecli.ReadHostileReport(r.hostileOut)
+	hostile, err := fakecli.ReadResult[fakecli.HostileReport](r.hostileOut)
 	if err != nil {
 		t.Fatalf("hostile report: %v", err)
 	}
@@ -473,7 +473,7 @@ func (r *rig) waitResults(t *testing.T) []fakecli.LoadResult {
 	testkit.EventuallyWithin(t, 2*time.Minute, "every seat wrote its result", func() bool {
 		out = out[:0]
 		for _, id := range r.accounts {
-			res, err := fakecli.ReadLoadResult(r.out(id))
+			res, err := fakecli.ReadResult[fakecli.LoadResult](r.out(id))
 			if err != nil {
 				return false
 			}
