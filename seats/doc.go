@@ -26,6 +26,11 @@
 //     place, close Seat.Done). Owner: the Manager. Ends once the child is
 //     reaped and cleaned up. Waited for by Manager.Close; Stop waits for
 //     its Seat.Done.
+//   - Resizer (Manager.resizer, resize.go): applies the size Seat.Resize
+//     asked for once it held for ResizeQuiet, and at the child's first
+//     output (re-applying a size applied while the child started). Owner:
+//     the Manager. Ends at Seat.Done, giving the exited seat's screen the
+//     last size. Waited for by Manager.Close.
 //   - Codex rollout watcher (Manager.watchCodexRollout, every Codex seat):
 //     a fresh seat's first looks for its rollout each CodexPoll and records
 //     the session id; then, fresh or resumed, it tails the rollout for the
@@ -49,7 +54,7 @@
 //     child, so no zombie is left. Owner: the PTY layer. Ends once the
 //     child is reaped. Proc.Wait waits for it.
 //
-// The Manager-owned ones (reader, exit watcher, rollout watcher) go through
+// The Manager-owned ones (reader, exit watcher, resizer, rollout watcher) go through
 // goSeat: counted in the Manager's WaitGroup under Manager.mu while it
 // re-checks closed (so Close never waits on a count that can still grow),
 // each recovering a panic into the log. Manager.Close also runs one

@@ -46,8 +46,8 @@ type LaunchInput struct {
 	// means no other entries.
 	MCPJSON *MCPJSONState
 	// CommandPath is the command resolved on PATH, when the caller has it;
-	// it decides whether Windows runs the line through cmd.exe (ViaCmdExe).
-	// Empty means judge Account.Command.
+	// on Windows the cmd.exe check reads it (a PATH entry may hold what
+	// cmd.exe reacts to). Empty means judge Account.Command.
 	CommandPath string
 	// GOOS is the target OS ("" = runtime.GOOS); tests set it.
 	GOOS string
@@ -182,7 +182,7 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 	if cmd == "" {
 		cmd = a.Command
 	}
-	b.viaCmd = ViaCmdExe(b.goos, cmd)
+	b.viaCmd = ViaCmdExe(b.goos)
 	if b.viaCmd && !consoleSafe(cmd) {
 		return Launch{}, fmt.Errorf("%w: command %q holds one of %s (cmd.exe would run only part of the line)", ErrNotConsoleSafe, cmd, cmdReactive)
 	}
@@ -543,21 +543,11 @@ func (b *lineBuilder) generic(opts []string) ([]string, error) {
 	return words, nil
 }
 
-// ViaCmdExe reports whether Windows runs command through cmd.exe: a batch
-// script (.cmd, .bat) or a bare name that may resolve to one (npm installs
-// claude.cmd and codex.cmd). An .exe or .com runs directly. Other OSes never
-// use cmd.exe.
-func ViaCmdExe(goos, command string) bool {
-	if goos != "windows" {
-		return false
-	}
-	base := command
-	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
-		base = base[i+1:]
-	}
-	ext := strings.ToLower(filepath.Ext(base))
-	return ext != ".exe" && ext != ".com"
-}
+// ViaCmdExe reports whether a launch on goos runs through cmd.exe: every
+// Windows launch does (`cmd.exe /S /C "<line>"`, spec «起動とアカウント»: an
+// npm launcher is a .cmd script, and one rule for every command keeps the
+// line checks the same for all). Other OSes never use cmd.exe.
+func ViaCmdExe(goos string) bool { return goos == "windows" }
 
 // ResolveCommand is the file a bare command name runs: looked up on PATH
 // the way the spawn looks it up (on Windows with PATHEXT, so "claude" is

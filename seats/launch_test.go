@@ -474,10 +474,10 @@ func TestWindowsCmdExeRules(t *testing.T) {
 		t.Errorf("header after escaping: %v", h)
 	}
 
-	// An .exe runs without cmd.exe: options stay.
+	// An .exe runs under cmd.exe too: the options are left out the same way.
 	in.Account.Command = `claude.exe`
-	if l := mustLaunch(t, in); !slices.Contains(l.Argv, "a&b") {
-		t.Errorf(".exe line lost its options: %q", l.Argv)
+	if l := mustLaunch(t, in); slices.Contains(l.Argv, "a&b") {
+		t.Errorf(".exe line kept options cmd.exe would cut: %q", l.Argv)
 	}
 	// A command cmd.exe would cut is refused.
 	in.Account.Command = `claude(x).cmd`
@@ -532,21 +532,9 @@ func TestWindowsCmdExeRules(t *testing.T) {
 
 func TestViaCmdExe(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		goos, cmd string
-		want      bool
-	}{
-		{"linux", "claude", false},
-		{"darwin", "claude.cmd", false},
-		{"windows", "claude", true},
-		{"windows", `C:\npm\claude.cmd`, true},
-		{"windows", `C:\npm\codex.BAT`, true},
-		{"windows", `C:\bin\claude.exe`, false},
-		{"windows", "tool.COM", false},
-	}
-	for _, tt := range tests {
-		if got := ViaCmdExe(tt.goos, tt.cmd); got != tt.want {
-			t.Errorf("ViaCmdExe(%q, %q) = %v", tt.goos, tt.cmd, got)
+	for goos, want := range map[string]bool{"linux": false, "darwin": false, "windows": true} {
+		if got := ViaCmdExe(goos); got != want {
+			t.Errorf("ViaCmdExe(%q) = %v", goos, got)
 		}
 	}
 }
@@ -594,7 +582,7 @@ func FuzzBuildLaunch(f *testing.F) {
 		if strings.Contains(l.Preview, testSecret) {
 			t.Fatal("env value in the preview")
 		}
-		if ViaCmdExe(in.GOOS, a.Command) {
+		if ViaCmdExe(in.GOOS) {
 			for _, w := range l.Argv {
 				if !consoleSafe(w) {
 					t.Fatalf("cmd.exe line holds %q", w)
@@ -660,13 +648,12 @@ func TestPrepareLaunch(t *testing.T) {
 	}
 }
 
-// TestConsoleSafetyReadsTheResolvedCommand: on Windows the file a bare
-// name resolves to on PATH decides whether the line goes through cmd.exe,
-// and cmd.exe's check reads that file's path too: npm's claude.cmd under a
-// folder with a parenthesis is refused (cmd.exe would cut the line), a
-// claude.cmd elsewhere drops launch options holding "&" with a warning,
-// and a claude.exe keeps them (no cmd.exe). Before, the check read only
-// the name as written.
+// TestConsoleSafetyReadsTheResolvedCommand: on Windows cmd.exe's check
+// reads the file a bare name resolves to on PATH: npm's claude.cmd under a
+// folder with a parenthesis is refused (cmd.exe would cut the line), and
+// elsewhere — a .cmd or an .exe, both run under cmd.exe — launch options
+// holding "&" are dropped with a warning. Before, the check read only the
+// name as written.
 func TestConsoleSafetyReadsTheResolvedCommand(t *testing.T) {
 	t.Parallel()
 	a := testAccount(config.KindCLI)
@@ -678,7 +665,7 @@ func TestConsoleSafetyReadsTheResolvedCommand(t *testing.T) {
 	}{
 		{`C:\Program Files (x86)\nodejs\claude.cmd`, true, false},
 		{`C:\Users\lin\AppData\Roaming\npm\claude.cmd`, false, false},
-		{`C:\tools\claude.exe`, false, true},
+		{`C:\tools\claude.exe`, false, false},
 		{"", false, false}, // not found on PATH: judged as written (a bare name may be a .cmd)
 	} {
 		in := testInput(a)

@@ -62,6 +62,9 @@ type ManagerOptions struct {
 	// CodexPoll is how often a fresh Codex seat's rollout is looked for
 	// (0: codexPollEvery).
 	CodexPoll time.Duration
+	// ResizeQuiet is how long a seat's size must hold before its PTY takes
+	// it (0: resizeQuiet; resize.go).
+	ResizeQuiet time.Duration
 }
 
 // codexPollEvery: a fresh Codex seat writes its rollout at its first turn;
@@ -229,8 +232,13 @@ type Seat struct {
 	done    chan struct{}
 	pumped  chan struct{} // closed when the PTY reader has ended
 
+	resizeKick chan struct{} // cap 1: Resize asked for a size (resize.go)
+	output     chan struct{} // closed at the child's first output
+	outputOnce sync.Once
+
 	mu        sync.Mutex
 	state     State
+	size      seatSize // the size asked for and the one the PTY has (resize.go)
 	joined    bool
 	requested bool
 	exitCode  int
@@ -263,6 +271,9 @@ func NewManager(o ManagerOptions) (*Manager, error) {
 	}
 	if o.CodexPoll <= 0 {
 		o.CodexPoll = codexPollEvery
+	}
+	if o.ResizeQuiet <= 0 {
+		o.ResizeQuiet = resizeQuiet
 	}
 	lg := o.Logger
 	if lg == nil {
@@ -469,7 +480,9 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	}
 	s := &Seat{Topic: p.topic, Account: p.account, launch: l, kind: p.acct.Kind, proc: proc,
 		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting,
-		revoke: p.revoke}
+		revoke: p.revoke, resizeKick: make(chan struct{}, 1), output: make(chan struct{})}
+	size := [2]int{orDefault(cols, defaultCols), orDefault(rows, defaultRows)}
+	s.size = seatSize{want: size, have: size}
 	// Posts go in bracketed-paste markers when the CLI asked for them
 	// (TypistOptions.BracketedPaste). s.screen is set below, before the
 	// seat is listed, and posts reach the typist only once it is listed.
@@ -510,7 +523,7 @@ func (s *Seat) abandon() {
 // them.
 func (m *Manager) goLive(p *startPlan, s *Seat) error {
 	watchRollout := p.acct.Kind == config.KindCodexCLI
-	goroutines := 2
+	goroutines := 3
 	if watchRollout {
 		goroutines++
 	}
@@ -540,6 +553,7 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 	}
 	m.goSeat("pump", s, func() { m.pump(s) })
 	m.goSeat("wait", s, func() { m.wait(s, p.claim) })
+	m.goSeat("resize", s, func() { m.resizer(s) })
 	if watchRollout {
 		m.goSeat("rollout", s, func() { m.watchCodexRollout(s, p) })
 	}
@@ -607,7 +621,7 @@ func (m *Manager) pump(s *Seat) {
 			}
 		}
 	}()
-	if err := Pump(s.proc, s.screen); err != nil {
+	if err := Pump(outputSignal{s}, s.screen); err != nil {
 		m.logger.Debug("pump ended", "topic", s.Topic, "account", s.Account, "err", err)
 	}
 	m.signal()
@@ -1025,15 +1039,25 @@ func (s *Seat) Input(b []byte) error {
 	return nil
 }
 
-// Resize sets the PTY and the emulator to cols×rows cells.
+// Resize asks for cols×rows cells. The PTY and the emulator take the size
+// together once it has held for ResizeQuiet (a burst of resizes is one
+// TIOCSWINSZ, the last size wins), or at the child's first output
+// (docs/design.md §5 "Resize"). An exited seat's screen takes it at once.
 func (s *Seat) Resize(cols, rows int) error {
-	if err := s.screen.Resize(cols, rows); err != nil {
+	if err := checkSize(cols, rows); err != nil {
 		return err
 	}
 	if s.State() == StateExited {
-		return nil
+		return s.screen.Resize(cols, rows)
 	}
-	return s.proc.Resize(cols, rows)
+	s.mu.Lock()
+	s.size.want = [2]int{cols, rows}
+	s.mu.Unlock()
+	select {
+	case s.resizeKick <- struct{}{}:
+	default: // one kick pending already reads the newest size
+	}
+	return nil
 }
 
 // previewSessionID stands in for the fresh session id a launch will make.

@@ -157,6 +157,24 @@ func (p *unixProc) Resize(cols, rows int) error {
 	return nil
 }
 
+// Winch sends SIGWINCH to the terminal's foreground process group (the
+// child's own group when that cannot be read): the program there reads its
+// size again although it did not change (resize.go, re-applying a size).
+func (p *unixProc) Winch() error {
+	pgrp := p.pid // Setsid: the child leads its own session and process group
+	if rc, err := p.master.SyscallConn(); err == nil {
+		_ = rc.Control(func(fd uintptr) {
+			if g, err := unix.IoctlGetInt(int(fd), unix.TIOCGPGRP); err == nil && g > 0 {
+				pgrp = g
+			}
+		})
+	}
+	if err := unix.Kill(-pgrp, unix.SIGWINCH); err != nil {
+		return fmt.Errorf("winch: %w", err)
+	}
+	return nil
+}
+
 // Wait returns the reaped child's exit code.
 func (p *unixProc) Wait() (int, error) {
 	<-p.done

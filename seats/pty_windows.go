@@ -51,16 +51,17 @@ func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, er
 		Env: env,
 		Sys: &syscall.SysProcAttr{CreationFlags: windows.CREATE_SUSPENDED},
 	}
-	if isBatch(path) {
-		// A batch script runs through cmd.exe either way (CreateProcess
-		// starts `cmd.exe /c` for it); saying so makes the line cmd.exe
-		// reads exactly the one the launch checked (docs/design.md §9).
-		// /S: cmd.exe strips the outer quotes and keeps the rest as is, so
-		// a script under a folder with spaces keeps its quoted path.
-		line := windows.ComposeCommandLine(append([]string{path}, argv[1:]...))
-		path = comSpec()
-		attr.Sys.CmdLine = `cmd.exe /S /C "` + line + `"`
+	// Every launch runs through cmd.exe (docs/design.md §9): npm's launchers
+	// are .cmd scripts, and one rule keeps the launch checks the same for
+	// every command. /S: cmd.exe strips the outer quotes and keeps the rest
+	// as is, so a quoted path with spaces and quoted arguments stay whole.
+	// The composed line is read as cmd.exe will read it before it runs.
+	line := windows.ComposeCommandLine(append([]string{path}, argv[1:]...))
+	if err := checkCmdLine(line); err != nil {
+		return nil, err
 	}
+	path = comSpec()
+	attr.Sys.CmdLine = `cmd.exe /S /C "` + line + `"`
 	cpty, err := conpty.New(cols, rows, 0)
 	if err != nil {
 		return nil, err
@@ -96,12 +97,6 @@ func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, er
 	p := &winProc{cpty: cpty, job: job, process: process, pid: pid, done: make(chan struct{})}
 	go p.reap()
 	return p, nil
-}
-
-// isBatch reports a .cmd or .bat script, which only cmd.exe runs.
-func isBatch(path string) bool {
-	ext := strings.ToLower(filepath.Ext(path))
-	return ext == ".cmd" || ext == ".bat"
 }
 
 // comSpec is cmd.exe's path: %ComSpec%, else System32's.

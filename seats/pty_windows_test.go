@@ -10,11 +10,13 @@ package seats
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -57,7 +59,9 @@ func TestHelperWinTree(t *testing.T) {
 func startTree(t *testing.T) (Proc, [2]int) {
 	t.Helper()
 	pidFile := filepath.Join(t.TempDir(), "pids")
-	p, err := StartPTY(PTYOptions{Argv: []string{os.Args[0], "-test.run=^TestHelperWinTree$"}, Dir: t.TempDir(),
+	// No ^…$ anchors: the line goes through cmd.exe, where ^ is its escape
+	// character (and the launch refuses it outside quotes).
+	p, err := StartPTY(PTYOptions{Argv: []string{os.Args[0], "-test.run=TestHelperWinTree"}, Dir: t.TempDir(),
 		Env: append(os.Environ(), winTreeEnv+"="+pidFile)})
 	if err != nil {
 		t.Fatal(err)
@@ -108,13 +112,14 @@ func running(pid int) bool {
 }
 
 // TestWindowsPTYExitCode: the child's exit status comes back from Wait,
-// through cmd.exe and directly.
+// through the cmd.exe every launch runs under, for a cmd.exe line and an
+// .exe.
 func TestWindowsPTYExitCode(t *testing.T) {
 	if code := exitOf(t, "cmd.exe", "/C", "exit 7"); code != 7 {
 		t.Errorf("cmd.exe /C exit 7: exit %d", code)
 	}
 	// A flag the test binary refuses: status 2.
-	if code := exitOf(t, os.Args[0], "-test.run=^$", "-exit-helper"); code != 2 {
+	if code := exitOf(t, os.Args[0], "-test.run=NoTestHasThisName", "-exit-helper"); code != 2 {
 		t.Errorf("the test binary with a bad flag: exit %d, want 2", code)
 	}
 }
@@ -209,5 +214,78 @@ func TestWindowsPTYCmdLauncherInAFolderWithSpaces(t *testing.T) {
 	}
 	if code := exitOf(t, script, "a b", "5"); code != 5 {
 		t.Fatalf("%s \"a b\" 5: exit %d, want 5", script, code)
+	}
+}
+
+// argsEnv makes this test binary write its arguments after the -test.run
+// flag, one per line, to the file the variable names (TestHelperArgs).
+const argsEnv = "PULLCEPT_WIN_ARGS"
+
+// TestHelperArgs is not a test: with argsEnv set it records the arguments
+// it was started with; otherwise it returns at once.
+func TestHelperArgs(t *testing.T) {
+	out := os.Getenv(argsEnv)
+	if out == "" {
+		return
+	}
+	_ = os.WriteFile(out, []byte(strings.Join(flag.Args(), "\n")), 0o600)
+	os.Exit(0)
+}
+
+// TestWindowsPTYExeThroughCmdKeepsArguments: an .exe seat runs under
+// cmd.exe too, and its arguments arrive as the launch built them — a space,
+// a quote, a percent sign and non-ASCII text kept whole.
+func TestWindowsPTYExeThroughCmdKeepsArguments(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "args")
+	want := []string{"a b", `say "hi"`, "100%", "名前", `C:\dir with space\`}
+	p, err := StartPTY(PTYOptions{Argv: append([]string{os.Args[0], "-test.run=TestHelperArgs"}, want...),
+		Dir: t.TempDir(), Env: append(os.Environ(), argsEnv+"="+out)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	go func() { _, _ = io.Copy(io.Discard, p) }() // ConPTY can block the child on unread output
+	if code, err := p.Wait(); err != nil || code != 0 {
+		t.Fatalf("helper: exit %d, %v", code, err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Split(string(b), "\n"); !slices.Equal(got, want) {
+		t.Fatalf("arguments through cmd.exe: %q, want %q", got, want)
+	}
+}
+
+// TestWindowsPTYRefusesACutLine: a line cmd.exe would cut (a character it
+// reacts to outside quotes) is refused before anything runs.
+func TestWindowsPTYRefusesACutLine(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "ran")
+	for _, c := range []struct {
+		argv []string
+		runs bool
+	}{
+		{[]string{"cmd.exe", "/C", "exit", "0&echo", "x", ">" + mark}, false},
+		{[]string{os.Args[0], "-test.run=^TestHelperArgs$"}, false},
+		{[]string{"cmd.exe", "/C", "echo (x)"}, true}, // quoted (a space): whole to cmd.exe
+	} {
+		p, err := StartPTY(PTYOptions{Argv: c.argv, Dir: t.TempDir()})
+		switch {
+		case c.runs && err != nil:
+			t.Errorf("%q: %v; a quoted argument is whole to cmd.exe", c.argv, err)
+		case c.runs:
+			go func() { _, _ = io.Copy(io.Discard, p) }()
+			_, _ = p.Wait()
+			_ = p.Close()
+		case !errors.Is(err, ErrNotConsoleSafe):
+			if p != nil {
+				_ = p.Kill()
+				_ = p.Close()
+			}
+			t.Errorf("%q: err %v, want ErrNotConsoleSafe", c.argv, err)
+		}
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatal("the part after & ran")
 	}
 }

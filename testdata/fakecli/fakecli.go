@@ -86,6 +86,8 @@ func Run(m *testing.M) int {
 //	-start FILE  the load or the floods begin once FILE exists
 //	-for D       and last D (a Go duration)
 //	-out FILE    where the result goes
+//	-winch FILE  append the terminal's size as "COLSxROWS" to FILE at start
+//	             and at every SIGWINCH (Unix; read it with Sizes)
 //
 // It prints Ready, then "got: <line>" for every line it reads; a line
 // "exit N" ends it with status N; terminal EOF, SIGHUP or SIGTERM end it
@@ -105,6 +107,7 @@ type options struct {
 	join      bool
 	echo      bool
 	linesFile string
+	winchFile string
 	load      loadOptions
 }
 
@@ -117,6 +120,7 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.join, "join", false, "")
 	fs.BoolVar(&o.echo, "echo", false, "")
 	fs.StringVar(&o.linesFile, "lines", "", "")
+	fs.StringVar(&o.winchFile, "winch", "", "")
 	fs.IntVar(&o.load.rate, "load", 0, "")
 	fs.BoolVar(&o.load.hostile, "hostile", false, "")
 	fs.StringVar(&o.load.start, "start", "", "")
@@ -180,6 +184,14 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 		}
 		defer f.Close()
 		lines = f
+	}
+	if o.winchFile != "" {
+		stop, err := recordSizes(o.winchFile)
+		if err != nil {
+			fmt.Fprintf(out, "winch: %v\n", err)
+			return 3
+		}
+		defer stop()
 	}
 	fmt.Fprintln(out, Ready)
 	return echo(ctx, in, out, lines, answer)

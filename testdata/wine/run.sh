@@ -92,6 +92,8 @@ echo "smoke: a post typed under Wine reached the log; Ctrl+Q ended the app (0)"
 fail=0
 summary=()
 for pkg in $(go list ./...); do
+  # WINE_PKGS=<regexp> runs only the packages it matches (a developer's loop).
+  if [ -n "${WINE_PKGS:-}" ] && ! [[ $pkg =~ $WINE_PKGS ]]; then continue; fi
   dir=$(go list -f '{{.Dir}}' "$pkg")
   name=$(echo "${pkg#github.com/pullcept/pullcept}" | tr '/' '_'); name=${name:-_main}
   if [ -z "$(go list -f '{{join .TestGoFiles " "}}{{join .XTestGoFiles " "}}' "$pkg")" ]; then

@@ -1,0 +1,30 @@
+//go:build windows
+
+package seats
+
+import (
+	"fmt"
+	"strings"
+)
+
+// checkCmdLine is the last check of a Windows seat's command line before
+// cmd.exe reads it (`cmd.exe /S /C "<line>"`, docs/design.md §9). The launch
+// builder keeps cmd.exe's characters out of what it writes; this reads the
+// composed line the way cmd.exe does, so nothing it was not shown can run:
+// cmd.exe only counts quotes (a \" counts too), and outside quotes one of
+// cmdReactive ends the command or starts another. A control character ends
+// the line anywhere. The error wraps ErrNotConsoleSafe.
+func checkCmdLine(line string) error {
+	quoted := false
+	for i, r := range line {
+		switch {
+		case r < 0x20 || r == 0x7f:
+			return fmt.Errorf("%w: a control character at byte %d", ErrNotConsoleSafe, i)
+		case r == '"':
+			quoted = !quoted
+		case !quoted && strings.ContainsRune("&|<>^()", r):
+			return fmt.Errorf("%w: %q outside quotes at byte %d (%s)", ErrNotConsoleSafe, r, i, cmdReactive)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,39 @@
+//go:build windows
+
+package seats
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestCheckCmdLine: the line is read with cmd.exe's quote counting.
+func TestCheckCmdLine(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		line string
+		ok   bool
+	}{
+		{`C:\npm\claude.cmd --no-alt-screen`, true},
+		{`"C:\Program Files (x86)\npm\claude.cmd" --x`, true}, // inside quotes
+		{`claude --settings "{\"a\":1}"`, true},               // \" counts: "…\"…\"…" ends quoted
+		{`claude a&calc`, false},
+		{`claude "a b"&calc`, false},
+		{`claude "a\"&calc"`, false}, // the \" closes the quote for cmd.exe
+		{`claude -test.run=^Foo$`, false},
+		{`claude (x)`, false},
+		{`claude "a|b"`, true},
+		{"claude a\nb", false},
+		{"claude \"a\rb\"", false},
+		{`claude %PATH%`, true}, // expanded, not cut: a user may write it
+	}
+	for _, tt := range tests {
+		err := checkCmdLine(tt.line)
+		if (err == nil) != tt.ok {
+			t.Errorf("checkCmdLine(%q) = %v, want ok=%v", tt.line, err, tt.ok)
+		}
+		if err != nil && !errors.Is(err, ErrNotConsoleSafe) {
+			t.Errorf("checkCmdLine(%q) = %v, not ErrNotConsoleSafe", tt.line, err)
+		}
+	}
+}

@@ -1,0 +1,36 @@
+//go:build windows
+
+package seats
+
+import (
+	"testing"
+
+	"golang.org/x/sys/windows"
+
+	"github.com/pullcept/pullcept/config"
+)
+
+// TestWindowsLaunchLinesReadWholeByCmd: every kind's line, with hostile
+// names, character and options, composed the way the ConPTY spawn composes
+// it, passes the cmd.exe reading (checkCmdLine) — what the builder writes
+// never holds a character cmd.exe would cut at, whatever the quote count.
+func TestWindowsLaunchLinesReadWholeByCmd(t *testing.T) {
+	for _, kind := range []config.Kind{config.KindClaudeCode, config.KindCodexCLI, config.KindCLI} {
+		a := testAccount(kind)
+		a.Nickname, a.Character = `A&B "q" (x)`, `be "nice" & <kind> | 100% ^ 名前`
+		for _, opts := range []string{`--x "a b"`, `--name 'a"b'`, `--x a&b`, `--y "(z)"`} {
+			a.LaunchOptions = opts
+			in := testInput(a)
+			in.GOOS = "windows"
+			in.TopicID = `t&(1)`
+			l, err := BuildLaunch(in)
+			if err != nil {
+				t.Fatalf("%s %q: %v", kind, opts, err)
+			}
+			line := windows.ComposeCommandLine(l.Argv)
+			if err := checkCmdLine(line); err != nil {
+				t.Errorf("%s %q: %v\nline: %s", kind, opts, err, line)
+			}
+		}
+	}
+}

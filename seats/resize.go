@@ -1,0 +1,106 @@
+package seats
+
+import "time"
+
+// resizeQuiet: a pane's size must hold this long before the seat's PTY
+// takes it. Dragging a window or opening a panel sends a burst of sizes;
+// each TIOCSWINSZ makes the CLI redraw its whole screen, so only the last
+// is applied (measured before this: 21 window resizes gave 19 TIOCSWINSZ
+// and 19 full redraws; docs/design.md §5 "Resize").
+const resizeQuiet = 300 * time.Millisecond
+
+// seatSize is the size the UI asked for (want) and the one the PTY and the
+// emulator have (have), guarded by Seat.mu. begun: the child has written
+// its first output; early: a size was applied before that, when the child
+// may have read its size and not yet listened for a change.
+type seatSize struct {
+	want, have   [2]int
+	begun, early bool
+}
+
+// winchSender is a Proc that can tell its foreground program to read its
+// size again without a change (Unix: SIGWINCH). A same-size TIOCSWINSZ
+// sends nothing, so this is how a size is re-applied.
+type winchSender interface {
+	Winch() error
+}
+
+// outputSignal is the seat's PTY as the reader sees it: the first byte the
+// child writes closes Seat.output (the child has started).
+type outputSignal struct{ s *Seat }
+
+func (o outputSignal) Read(b []byte) (int, error) {
+	n, err := o.s.proc.Read(b)
+	if n > 0 {
+		o.s.outputOnce.Do(func() { close(o.s.output) })
+	}
+	return n, err
+}
+
+// resizer applies a seat's size (seats/doc.go, goroutines): after a burst
+// of Resize calls once the size held for ResizeQuiet, and at the child's
+// first output — then a pending size goes at once, and a size applied
+// while the child was starting is applied again (Winch), because the child
+// may have read the old size before it listened for SIGWINCH.
+func (m *Manager) resizer(s *Seat) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	var quiet <-chan time.Time
+	output := s.output
+	for {
+		select {
+		case <-s.done:
+			// The screen stays readable after the exit: it takes the size.
+			s.mu.Lock()
+			want := s.size.want
+			s.mu.Unlock()
+			_ = s.screen.Resize(want[0], want[1])
+			return
+		case <-s.resizeKick:
+			timer.Reset(m.opts.ResizeQuiet)
+			quiet = timer.C
+		case <-quiet:
+			quiet = nil
+			m.applySize(s, false)
+		case <-output:
+			output = nil
+			timer.Stop()
+			quiet = nil
+			m.applySize(s, true)
+		}
+	}
+}
+
+// applySize gives the PTY and the emulator the size asked for, if it
+// differs from theirs; at the child's start (started) it re-applies a size
+// applied before then.
+func (m *Manager) applySize(s *Seat, started bool) {
+	s.mu.Lock()
+	z := &s.size
+	want, changed := z.want, z.want != z.have
+	nudge := started && z.early && !changed
+	if started {
+		z.begun = true
+	}
+	if changed {
+		z.have = want
+		z.early = z.early || !z.begun
+	}
+	s.mu.Unlock()
+	switch {
+	case changed:
+		if err := s.screen.Resize(want[0], want[1]); err != nil {
+			m.logger.Debug("resize screen", "topic", s.Topic, "account", s.Account, "err", err)
+		}
+		if err := s.proc.Resize(want[0], want[1]); err != nil {
+			m.logger.Debug("resize pty", "topic", s.Topic, "account", s.Account, "err", err)
+		}
+	case nudge:
+		if w, ok := s.proc.(winchSender); ok {
+			if err := w.Winch(); err != nil {
+				m.logger.Debug("re-apply size", "topic", s.Topic, "account", s.Account, "err", err)
+			}
+		}
+	}
+}
