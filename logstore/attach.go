@@ -247,3 +247,85 @@ func (s *Store) ResolveAttachment(path string) (string, error) {
 	}
 	return real, nil
 }
+
+// MaxAttachmentBytes is the largest file CopyAttachment copies into a
+// topic: 100 MiB. Every file a model takes whole fits (the Messages API
+// takes requests up to 32 MB, a PDF or an image among them), and a log or
+// a data sample that a seat reads in parts with its own tools fits too;
+// above it the copy made at send time (fsynced, under "sending…") would
+// keep the human waiting for seconds, and a topic's folder would quietly
+// grow by gigabytes. A 2 GB file is refused with its size and this cap.
+const MaxAttachmentBytes = 100 << 20
+
+// AttachmentSource checks a file a person picked to attach (spec «添付»):
+// path must name a regular file (a link to one is followed: the person
+// picked it) of at most MaxAttachmentBytes. It returns the file's info,
+// also with ErrAttachmentTooLarge (so the refusal can give the size).
+// Errors wrap fs.ErrNotExist (gone), ErrNotAFile (a folder, device, FIFO
+// or socket), ErrAttachmentTooLarge or the stat error (fs.ErrPermission …).
+func AttachmentSource(path string) (fs.FileInfo, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("attachment source: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fi, fmt.Errorf("attachment source %s: %w (%v)", path, ErrNotAFile, fi.Mode().Type())
+	}
+	if fi.Size() > MaxAttachmentBytes {
+		return fi, fmt.Errorf("attachment source %s: %w: %d bytes, the limit is %d", path, ErrAttachmentTooLarge, fi.Size(), MaxAttachmentBytes)
+	}
+	return fi, nil
+}
+
+// CopyAttachment saves a copy of the file at src as an attachment of
+// topicID under the file's own name (SaveAttachment: AttachmentName's
+// rules, "(2)" numbering, never overwriting) and returns the copy's
+// absolute path. It checks src again as AttachmentSource does — the file
+// may have gone, or changed, since it was picked — and never reads more
+// than MaxAttachmentBytes of it: a file that grew past the cap leaves no
+// copy. A FIFO put in its place is refused without waiting for a writer.
+// Errors wrap those of AttachmentSource and SaveAttachment.
+func (s *Store) CopyAttachment(topicID, src string) (string, error) {
+	if _, err := AttachmentSource(src); err != nil {
+		return "", err
+	}
+	f, err := os.OpenFile(src, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return "", fmt.Errorf("attachment source: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("attachment source: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("attachment source %s: %w (%v)", src, ErrNotAFile, fi.Mode().Type())
+	}
+	return s.SaveAttachment(topicID, filepath.Base(src), &capReader{r: f, left: MaxAttachmentBytes, path: src})
+}
+
+// capReader reads at most left bytes of r; one byte more is
+// ErrAttachmentTooLarge.
+type capReader struct {
+	r    io.Reader
+	left int64
+	path string
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		var probe [1]byte
+		if n, err := c.r.Read(probe[:]); n > 0 {
+			return 0, fmt.Errorf("attachment source %s: %w: it grew past %d bytes", c.path, ErrAttachmentTooLarge, MaxAttachmentBytes)
+		} else if err != nil {
+			return 0, err
+		}
+		return 0, nil
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}

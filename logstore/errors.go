@@ -35,6 +35,12 @@ var (
 	// ErrAttachmentOutside: ResolveAttachment was handed a path that does not
 	// resolve to a regular file directly inside attachments/<topic>/.
 	ErrAttachmentOutside = errors.New("path is not an attachment of any topic")
+	// ErrNotAFile: a file picked to attach is a folder, device, FIFO or
+	// socket, not a regular file.
+	ErrNotAFile = errors.New("not a regular file")
+	// ErrAttachmentTooLarge: a file picked to attach holds more than
+	// MaxAttachmentBytes.
+	ErrAttachmentTooLarge = errors.New("file too large to attach")
 	// ErrIndexUnreadable: index.json could not be parsed. It was set aside
 	// (not deleted) and the topic list is rebuilt from the directory; reported
 	// through TakeWarnings. Open fails with it only when the file cannot be

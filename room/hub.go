@@ -551,7 +551,7 @@ func (h *Hub) stampLocked(r *roomState, s sender, d Draft) (Post, *member, error
 		}
 		body, mentions := d.Content, []string(nil)
 		if strings.ContainsAny(d.Content, "@＠") { // the roster names only when needed
-			body, mentions = TakeMentions(d.Content, r.names())
+			body, mentions = takeMentions(d.Content, r.names())
 		}
 		if mentions != nil && strings.TrimSpace(body) == "" {
 			return Post{}, nil, ErrOnlyMentions
