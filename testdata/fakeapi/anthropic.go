@@ -1,6 +1,7 @@
 package fakeapi
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -54,6 +55,11 @@ type anthropicBlock struct {
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
 	ToolName  string          `json:"tool_name"`
+	Source    struct {
+		Type      string `json:"type"`
+		MediaType string `json:"media_type"`
+		Data      string `json:"data"`
+	} `json:"source"`
 }
 
 // deferredName finds MCP tool names in Claude's deferred-tools notice
@@ -166,6 +172,12 @@ func parseAnthropicMessage(role string, content json.RawMessage, calls map[strin
 		switch bl.Type {
 		case "text":
 			msg.Texts = append(msg.Texts, bl.Text)
+		case "image":
+			img, err := anthropicImage(bl)
+			if err != nil {
+				return Message{}, err
+			}
+			msg.Images = append(msg.Images, img)
 		case "tool_use":
 			c := ToolCall{ID: bl.ID, Tool: Tool{Name: bl.Name}, Search: bl.Name == claudeToolSearch, Input: bl.Input}
 			msg.Calls = append(msg.Calls, c)
@@ -182,6 +194,12 @@ func parseAnthropicMessage(role string, content json.RawMessage, calls map[strin
 					texts = append(texts, in.Text)
 				case "tool_reference":
 					res.Loaded = append(res.Loaded, Tool{Name: in.ToolName, Deferred: true})
+				case "image":
+					img, err := anthropicImage(in)
+					if err != nil {
+						return Message{}, fmt.Errorf("tool_result %s: %w", bl.ToolUseID, err)
+					}
+					res.Images = append(res.Images, img)
 				}
 			}
 			res.Text = strings.Join(texts, "\n")
@@ -200,6 +218,19 @@ func parseAnthropicMessage(role string, content json.RawMessage, calls map[strin
 		}
 	}
 	return msg, nil
+}
+
+// anthropicImage decodes an image block's base64 source ({"type":
+// "base64", "media_type": …, "data": …}), the only kind Claude Code sends.
+func anthropicImage(bl anthropicBlock) (Image, error) {
+	if bl.Source.Type != "base64" {
+		return Image{}, fmt.Errorf("image source of type %q", bl.Source.Type)
+	}
+	data, err := base64.StdEncoding.DecodeString(bl.Source.Data)
+	if err != nil {
+		return Image{}, fmt.Errorf("image data: %w", err)
+	}
+	return Image{MediaType: bl.Source.MediaType, Data: data}, nil
 }
 
 // writeAnthropic writes reply as a Messages answer: the minimal SSE sequence

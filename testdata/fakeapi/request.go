@@ -94,6 +94,16 @@ type ToolResult struct {
 	IsError bool   `json:"is_error,omitempty"`
 	// Loaded lists the tools a tool-search result made callable.
 	Loaded []Tool `json:"loaded,omitempty"`
+	// Images are the image blocks of the result (Claude's Read of an
+	// image file answers with one), in order.
+	Images []Image `json:"images,omitempty"`
+}
+
+// Image is an image content block as the CLI sent it to the model: its
+// media type and its bytes, decoded from the block's base64 source.
+type Image struct {
+	MediaType string `json:"media_type"`
+	Data      []byte `json:"-"`
 }
 
 // Message is one turn of the conversation in API-neutral form. Claude's
@@ -103,6 +113,9 @@ type Message struct {
 	Texts   []string     `json:"texts,omitempty"`
 	Calls   []ToolCall   `json:"calls,omitempty"`
 	Results []ToolResult `json:"results,omitempty"`
+	// Images are the message's own image blocks (Claude Code sends a
+	// pasted image path's picture this way), in order.
+	Images []Image `json:"images,omitempty"`
 }
 
 // Tag is the JSON of a [pullcept] tag line (docs/design.md §4).
@@ -308,8 +321,10 @@ func messagePosts(msgs []Message, i int) []TaggedPost {
 }
 
 // tagStart finds a tag line: "[pullcept] " at the start of the text or of a
-// line (the match rule of docs/clis.md §2.8).
-var tagStart = regexp.MustCompile(`(?:^|\n)\[pullcept\] `)
+// line (the match rule of docs/clis.md §2.8), after any "[Image #N]"
+// placeholders Claude Code puts where it took image paths out of a paste
+// (docs/clis.md §2.16).
+var tagStart = regexp.MustCompile(`(?:^|\n)(?:\[Image #\d+\] ?)*\[pullcept\] `)
 
 // Wrappers Claude Code 2.1.328 puts around typed input
 // (docs/clis.md §2.8): a post over 800 characters arrives as
@@ -335,6 +350,7 @@ func FindPosts(text string) []TaggedPost {
 			end = locs[k+1][0]
 		}
 		chunk := text[start:end]
+		chunk = chunk[strings.Index(chunk, "[pullcept] "):] // after the placeholders
 		line, body, _ := strings.Cut(chunk, "\n")
 		var tag Tag
 		if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "[pullcept] ")), &tag); err != nil {

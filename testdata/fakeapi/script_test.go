@@ -253,6 +253,8 @@ func TestFindPosts(t *testing.T) {
 		{"two posts", tagLine("a", "A") + "\none\n" + tagLine("b", "B") + "\ntwo", []string{"a", "b"}, []string{"one", "two"}},
 		{"body line looking like a tag is a second post", tagLine("a", "A") + "\n" + tagLine("b", "B"), []string{"a", "b"}, []string{"", ""}},
 		{"no trailing space is no tag", "[pullcept]{\"message_id\":\"a\"}", nil, nil},
+		{"after Claude's image placeholders", "[Image #1][Image #2] " + tagLine("a", "A") + "\nbody", []string{"a"}, []string{"body"}},
+		{"placeholders mid-line are no start", "see [Image #1]" + tagLine("a", "A"), nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,208 @@
+//go:build linux || darwin
+
+package seats_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/fakeapi"
+)
+
+// claudeRead is Claude Code's file-reading tool (2.1.328): {"file_path": …}.
+const claudeRead = "Read"
+
+// imageSource is the note Claude Code 2.1.328 puts after a picture it took
+// from a pasted image path (docs/clis.md §2.16).
+var imageSource = regexp.MustCompile(`^\[Image: source: (.+)\]$`)
+
+// attachedPaths are the attachment paths a model reads in the newest user
+// input: the pictures' "[Image: source: …]" notes, then the lines after an
+// attachment label.
+func attachedPaths(q *fakeapi.Request) []string {
+	var out []string
+	for _, text := range q.NewUserTexts() {
+		if m := imageSource.FindStringSubmatch(text); m != nil {
+			out = append(out, m[1])
+		}
+	}
+	for _, p := range q.NewPosts() {
+		lines := strings.Split(p.Body, "\n")
+		if i := slices.Index(lines, room.AttachmentsLabel); i >= 0 {
+			out = append(out, lines[i+1:]...)
+		}
+	}
+	return out
+}
+
+// attachmentReader is the fake model of TestE2EClaudeReadsAttachments: a
+// room post that names attachments gets one Read call per path, as a
+// model given the paths would make (Claude Code runs them in parallel);
+// the Reads' results get a closing text.
+func attachmentReader(q *fakeapi.Request) fakeapi.Reply {
+	if len(q.NewPosts()) > 0 {
+		paths := attachedPaths(q)
+		if len(paths) == 0 {
+			return fakeapi.TextReply("No files.")
+		}
+		r := fakeapi.CallTool(fakeapi.Tool{Name: claudeRead}, map[string]string{"file_path": paths[0]})
+		for _, p := range paths[1:] {
+			r.Extra = append(r.Extra, *fakeapi.CallTool(fakeapi.Tool{Name: claudeRead}, map[string]string{"file_path": p}).Call)
+		}
+		return r
+	}
+	return fakeapi.TextReply("A red and blue picture, and the notes.")
+}
+
+// testPNG is a 3×2 picture: red on the top row, blue below.
+func testPNG(t *testing.T) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 3, 2))
+	for x := range 3 {
+		img.Set(x, 0, color.RGBA{R: 255, A: 255})
+		img.Set(x, 1, color.RGBA{B: 255, A: 255})
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// checkPicture fails t unless img is the 3×2 red-over-blue PNG of testPNG
+// (Claude Code may re-encode a picture; the pixels must survive).
+func checkPicture(t *testing.T, where string, img fakeapi.Image) {
+	t.Helper()
+	got, err := png.Decode(bytes.NewReader(img.Data))
+	if img.MediaType != "image/png" || err != nil {
+		t.Errorf("%s: image block %s of %d bytes: %v", where, img.MediaType, len(img.Data), err)
+		return
+	}
+	top := color.RGBAModel.Convert(got.At(1, 0)).(color.RGBA)
+	bottom := color.RGBAModel.Convert(got.At(1, 1)).(color.RGBA)
+	if b := got.Bounds(); b.Dx() != 3 || b.Dy() != 2 || top.R != 255 || top.B != 0 || bottom.B != 255 || bottom.R != 0 {
+		t.Errorf("%s: a %v picture, %v over %v; want 3×2 red over blue", where, got.Bounds(), top, bottom)
+	}
+}
+
+// TestE2EClaudeReadsAttachments: the admin sends a picture and a text file
+// (saved under the topic's attachments folder, their paths in the body's
+// block, as the input bar sends them: docs/design.md §8 "Attachments").
+// The log and a second seat's terminal get the body exactly as delivered.
+// The real Claude Code takes the picture's path out of the typed post and
+// sends the model the picture itself (an image block) with a note naming
+// the path; the text file's path stays in the text. Asked by the model to
+// Read both paths — outside the seat's working directory — it answers
+// with the picture as an image block and with the notes' text.
+func TestE2EClaudeReadsAttachments(t *testing.T) {
+	r := newRig(t, attachmentReader)
+	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
+	r.setEnv(env)
+	ada := r.claudeAccount("ada", "Ada")
+	linesFile := filepath.Join(r.root, "echo-lines.jsonl")
+	echo := r.fakeCLIAccount("echo", "Echo", "-join -lines "+config.QuoteWord(linesFile))
+	res, s := r.start(ada.ID)
+	_, echoSeat := r.start(echo.ID)
+	r.waitReady(echo.ID, echoSeat)
+	r.waitReady(ada.ID, s)
+
+	pic := testPNG(t)
+	picPath, err := r.store.SaveAttachment(e2eTopic, "picture @Ada.png", bytes.NewReader(pic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	notesPath, err := r.store.SaveAttachment(e2eTopic, "notes.txt", strings.NewReader("hello notes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := room.AttachmentBlock{Text: "what is in these? @Ada", Label: room.AttachmentsLabel, Paths: []string{picPath, notesPath}}.String()
+	post := r.post(body)
+	want := "what is in these?\n\nAttachments:\n" + picPath + "\n" + notesPath
+	if post.Content != want || filepath.Base(picPath) != "picture _Ada.png" {
+		t.Fatalf("delivered body %q, want %q", post.Content, want)
+	}
+	if rec := r.logged(post.MessageID); rec.Content != want {
+		t.Errorf("logged body %q, want %q", rec.Content, want)
+	}
+	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(post, time.Local), "what is in these?", "", "Attachments:", picPath, notesPath)
+
+	var first, read *fakeapi.Request
+	e2eUntil(t, "the Reads' results at the model", func() bool {
+		for _, ex := range r.sessionCalls(res.SessionID) {
+			if first == nil && len(carrying(ex.Request, post.MessageID)) > 0 {
+				first = ex.Request
+			}
+			if slices.ContainsFunc(ex.Request.NewResults(), func(rs fakeapi.ToolResult) bool {
+				return rs.Call != nil && rs.Call.Name == claudeRead
+			}) {
+				read = ex.Request
+				return true
+			}
+		}
+		return false
+	}, s.Done())
+	if first == nil {
+		t.Fatal("no model call carried the post")
+	}
+	checkPastedPicture(t, first, picPath, notesPath, pic)
+	checkReads(t, read, picPath, notesPath)
+}
+
+// checkPastedPicture: the request that first carries the post holds the
+// picture as an image block beside a "[Image: source: <path>]" note, while
+// the text file's path stays in the post's text.
+func checkPastedPicture(t *testing.T, req *fakeapi.Request, picPath, notesPath string, pic []byte) {
+	t.Helper()
+	var images []fakeapi.Image
+	for _, m := range req.NewInput() {
+		images = append(images, m.Images...)
+	}
+	texts := strings.Join(req.NewUserTexts(), "\n")
+	if len(images) != 1 || !strings.Contains(texts, "[Image: source: "+picPath+"]") || !strings.Contains(texts, "\n"+notesPath) {
+		raw, _ := json.Marshal(req.NewInput())
+		t.Fatalf("request #%d: %d images; texts %q (%s)", req.Seq, len(images), texts, raw)
+	}
+	checkPicture(t, "the pasted picture", images[0])
+	t.Logf("pasted: %s, %d bytes (the saved file %d; same bytes: %v)", images[0].MediaType, len(images[0].Data), len(pic), bytes.Equal(images[0].Data, pic))
+}
+
+// checkReads: the Read of the picture's path answered with the picture, the
+// Read of the text file's with its text.
+func checkReads(t *testing.T, req *fakeapi.Request, picPath, notesPath string) {
+	t.Helper()
+	got := map[string]fakeapi.ToolResult{}
+	for _, rs := range req.NewResults() {
+		if rs.Call == nil || rs.Call.Name != claudeRead {
+			continue
+		}
+		var in struct {
+			FilePath string `json:"file_path"`
+		}
+		if err := json.Unmarshal(rs.Call.Input, &in); err != nil {
+			t.Fatal(err)
+		}
+		if rs.IsError {
+			t.Errorf("Read of %s failed: %s", in.FilePath, rs.Text)
+		}
+		got[in.FilePath] = rs
+	}
+	if rs, ok := got[picPath]; !ok || len(rs.Images) != 1 {
+		t.Errorf("request #%d: the Read of the picture: %+v", req.Seq, rs)
+	} else {
+		checkPicture(t, "the Read's picture", rs.Images[0])
+	}
+	if rs := got[notesPath]; !strings.Contains(rs.Text, "hello notes") {
+		t.Errorf("request #%d: the Read of the notes: %q", req.Seq, rs.Text)
+	}
+}
