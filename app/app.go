@@ -83,7 +83,7 @@ func (a *App) open() error {
 	if err != nil {
 		return err
 	}
-	a.accounts = config.NewBook(a.dataDir, cfg)
+	a.accounts = config.NewBook(a.dataDir, cfg, config.SystemVault())
 	a.notices = append(a.notices, warnings...)
 	admin, ok := a.accounts.Admin()
 	if !ok {
@@ -99,6 +99,7 @@ func (a *App) open() error {
 	if a.seats, err = seats.NewManager(seats.ManagerOptions{
 		Sessions: a.store,
 		Accounts: a.accounts.Account,
+		OpenEnv:  a.accounts.OpenEnv,
 		Logger:   a.logger.With("part", "seats"),
 	}); err != nil {
 		return err

@@ -306,13 +306,13 @@ func (b *Backend) Resize(topicID, accountID string, cols, rows int) error {
 func toInfo(a config.Account) tui.AccountInfo {
 	return tui.AccountInfo{ID: a.ID, Kind: string(a.Kind), Name: a.Name, Nickname: a.Nickname, Hue: a.Hue,
 		Dir: a.WorkDir, Command: a.Command, Options: a.LaunchOptions, ResumeLine: a.ResumeLine,
-		Character: a.Character, Env: config.FormatEnv(a.Env)}
+		Character: a.Character}
 }
 
 func toEdit(in tui.AccountInfo) config.AccountEdit {
 	return config.AccountEdit{ID: in.ID, Kind: in.Kind, Name: in.Name, Nickname: in.Nickname, Hue: in.Hue,
 		WorkDir: in.Dir, Command: in.Command, LaunchOptions: in.Options, ResumeLine: in.ResumeLine,
-		Character: in.Character, Env: in.Env}
+		Character: in.Character, Env: in.Env, KeepEnv: in.KeepEnv}
 }
 
 func (b *Backend) Accounts() ([]tui.AccountInfo, error) {
@@ -322,6 +322,12 @@ func (b *Backend) Accounts() ([]tui.AccountInfo, error) {
 		out = append(out, toInfo(a))
 	}
 	return out, nil
+}
+
+// AccountEnv draws the account's env field (config.Book.EnvText).
+func (b *Backend) AccountEnv(id string) (tui.EnvField, error) {
+	text, unreadable, err := b.a.accounts.EnvText(id)
+	return tui.EnvField{Text: text, Unreadable: unreadable}, err
 }
 
 func (b *Backend) SaveAccount(in tui.AccountInfo) (tui.AccountInfo, error) {

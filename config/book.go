@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -11,20 +12,25 @@ import (
 // Book is config.json's accounts as the running app shares them: the UI
 // edits them, the room and the seats read them while it does. Config is not
 // safe for concurrent use; Book serialises every access with one lock (a
-// leaf: nothing is called out while it is held but the file write). Every
-// change is saved at once, and a change whose save fails leaves memory as it
-// was, so memory and disk never disagree. Book implements room.Accounts.
+// leaf: nothing is called out while it is held but the file write). The
+// vault is never called under it: a keyring may take seconds (or wait on
+// an unlock prompt) while the room reads kinds. Every change is saved at
+// once, and a change whose save fails leaves memory as it was, so memory
+// and disk never disagree. Book implements room.Accounts.
 type Book struct {
-	dir string
+	dir   string
+	vault Vault // seals and opens env values; nil: values cannot be stored
 
 	mu  sync.Mutex
 	cfg *Config
 }
 
-// NewBook shares cfg, saving changes to dir's config.json. The caller hands
-// cfg over: it must not use it afterwards.
-func NewBook(dir string, cfg *Config) *Book {
-	return &Book{dir: dir, cfg: cfg}
+// NewBook shares cfg, saving changes to dir's config.json and sealing env
+// values with vault (SystemVault in the app; nil refuses every value with
+// ErrNoSecretStore). The caller hands cfg over: it must not use it
+// afterwards.
+func NewBook(dir string, cfg *Config, vault Vault) *Book {
+	return &Book{dir: dir, cfg: cfg, vault: vault}
 }
 
 // Account returns a copy of the account with id.
@@ -112,8 +118,11 @@ func (b *Book) Delete(id string) error {
 }
 
 // AccountEdit is the part of an account an editor shows (docs/design.md
-// §9). Env is the raw `NAME=value` lines as the user wrote them; Hue is in
-// degrees, nil for none. An empty ID is a new account.
+// §9). Env is the env field as the editor holds it: the `NAME=<mask>` rows
+// EnvText drew, some perhaps retyped. KeepEnv says the field was not drawn
+// (it failed, or is still loading) or not changed: the stored variables
+// are kept exactly, Env is not read and no value is opened or sealed. Hue
+// is in degrees, nil for none. An empty ID is a new account.
 type AccountEdit struct {
 	ID, Kind, Name, Nickname string
 	Hue                      *int
@@ -121,39 +130,70 @@ type AccountEdit struct {
 	LaunchOptions            string
 	ResumeLine, Character    string
 	Env                      string
+	KeepEnv                  bool
 }
 
-// Draft is the account e would save: e's fields applied onto the stored
-// account with e.ID (keeping every field the editor does not show) or onto
-// a new one; names, directory and command trimmed; env lines parsed (their
-// errors name the line). Nothing is saved and no id is made.
+// Draft is the account e would save, for the launch preview: e's fields
+// applied onto the stored account with e.ID (keeping every field the
+// editor does not show) or onto a new one; names, directory and command
+// trimmed; the env field's names checked (errors name the line) and carried
+// without values (a preview never shows one, so none is opened). Nothing is
+// saved and no id is made.
 func (b *Book) Draft(e AccountEdit) (Account, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.draftLocked(e)
+	a := b.applyLocked(e)
+	if e.KeepEnv {
+		return a, nil
+	}
+	lines, errs := parseEnvLines(e.Env)
+	if err := joinEnvErrors(errs); err != nil {
+		return a, err
+	}
+	a.Env = make([]EnvVar, 0, len(lines))
+	for _, l := range lines {
+		a.Env = append(a.Env, EnvVar{Name: l.name})
+	}
+	return a, nil
 }
 
-func (b *Book) draftLocked(e AccountEdit) (Account, error) {
+// applyLocked is e's fields (but env) on the stored account e.ID, or on a
+// new one. Holds b.mu.
+func (b *Book) applyLocked(e AccountEdit) Account {
 	a, ok := b.cfg.Account(e.ID)
 	if !ok {
 		a = Account{ID: e.ID}
 	}
-	env, err := ParseEnv(e.Env)
-	if err != nil {
-		return a, err
-	}
 	a.Kind, a.Name, a.Nickname, a.Hue = Kind(e.Kind), strings.TrimSpace(e.Name), strings.TrimSpace(e.Nickname), e.Hue
 	a.WorkDir, a.Command, a.LaunchOptions = strings.TrimSpace(e.WorkDir), strings.TrimSpace(e.Command), e.LaunchOptions
-	a.ResumeLine, a.Character, a.Env = e.ResumeLine, e.Character, env
-	return a, nil
+	a.ResumeLine, a.Character = e.ResumeLine, e.Character
+	return a
 }
 
-// Save applies e like Draft, gives a new account its id (NewAccountID) and
-// saves it, all under one lock: on any error (validation, the write) the
-// accounts are left as they were. It returns the account as stored.
+// Save applies e, gives a new account its id (NewAccountID) and saves it.
+// The env field is settled (SettleEnv: rows left alone keep their sealed
+// values, typed values — and values the file held in the clear — are
+// sealed with the Book's vault) unless e.KeepEnv, which keeps the stored
+// variables exactly and calls no vault (spec: a field not touched makes no
+// encryption round trip). The vault runs outside the lock; the account is
+// then put only if its stored env did not change meanwhile (else
+// ErrAccountChanged). On any error (parse, seal, validation, the write)
+// the accounts and the file are left as they were. It returns the account
+// as stored.
 func (b *Book) Save(e AccountEdit) (Account, error) {
 	b.mu.Lock()
+	before, existed := b.cfg.Account(e.ID)
+	b.mu.Unlock()
+	env, err := b.settle(e, before.Env)
+	if err != nil {
+		return Account{}, err
+	}
+	b.mu.Lock()
 	defer b.mu.Unlock()
+	now, exists := b.cfg.Account(e.ID)
+	if exists != existed || !slices.Equal(now.Env, before.Env) {
+		return Account{}, fmt.Errorf("save account %s: %w", e.ID, ErrAccountChanged)
+	}
 	if e.ID == "" {
 		id, err := NewAccountID(e.Name, func(id string) bool { return b.cfg.Index(id) >= 0 })
 		if err != nil {
@@ -161,15 +201,38 @@ func (b *Book) Save(e AccountEdit) (Account, error) {
 		}
 		e.ID = id
 	}
-	a, err := b.draftLocked(e)
-	if err != nil {
-		return a, err
-	}
+	a := b.applyLocked(e)
+	a.Env = env
 	if err := b.putLocked(a); err != nil {
 		return a, err
 	}
 	return a, nil
 }
+
+// settle is the env a save stores: the stored one (KeepEnv) or the field
+// settled. Runs the vault; never holds b.mu.
+func (b *Book) settle(e AccountEdit, stored []EnvVar) ([]EnvVar, error) {
+	if e.KeepEnv {
+		return stored, nil
+	}
+	return SettleEnv(e.Env, stored, b.vault)
+}
+
+// EnvText draws the env field of the account with id for the editor
+// (RenderEnv): "NAME=<mask>" rows, the names whose values cannot be opened,
+// or an error (wrapping ErrNoSecretStore, ErrUnknownAccount) when the field
+// cannot be drawn at all — it then stays read-only and a save keeps the
+// variables. The vault runs outside the lock.
+func (b *Book) EnvText(id string) (text string, unreadable []string, err error) {
+	a, ok := b.Account(id)
+	if !ok {
+		return "", nil, fmt.Errorf("account %s: %w", id, ErrUnknownAccount)
+	}
+	return RenderEnv(a.Env, b.vault)
+}
+
+// OpenEnv opens the env of the account with id for a launch (OpenEnv).
+func (b *Book) OpenEnv(a Account) ([]string, error) { return OpenEnv(a.Env, b.vault) }
 
 // accountIDBase bounds the readable part of a new id.
 const accountIDBase = 16

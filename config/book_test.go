@@ -20,7 +20,7 @@ func newBook(t *testing.T) (*Book, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewBook(dir, cfg), work
+	return NewBook(dir, cfg, nil), work
 }
 
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `\`, `\\`) + `"` }

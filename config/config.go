@@ -21,8 +21,8 @@ const (
 	keyLegacyTabs = "tabs"
 )
 
-// Permissions of files we create: config.json may hold env var values
-// loaded from an older file, so only the user reads it.
+// Permissions of files we create: only the user reads config.json (its env
+// values are sealed, but a hand-written one may be in the clear).
 const (
 	dirPerm  fs.FileMode = 0o700
 	filePerm fs.FileMode = 0o600
@@ -46,10 +46,6 @@ type Config struct {
 	// fromTabs: the accounts were read from the legacy "tabs" key, which
 	// Save replaces with "accounts".
 	fromTabs bool
-	// stored is every env var value as the file holds it, by account id and
-	// name: Save writes those back unchanged but refuses any other value
-	// (ErrEnvValueNotStorable) until secret storage lands.
-	stored map[string]map[string]string
 }
 
 // Load reads <dir>/config.json (docs/design.md §12) and migrates the original app's
@@ -69,7 +65,7 @@ type Config struct {
 func Load(dir string) (*Config, []string, error) {
 	path := filepath.Join(dir, FileName)
 	data, err := os.ReadFile(path)
-	c := &Config{stored: map[string]map[string]string{}}
+	c := &Config{}
 	var warnings []string
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -134,26 +130,17 @@ func (c *Config) decode(path string, data []byte) ([]string, error) {
 			continue
 		}
 		seen[a.ID] = i
-		c.rememberEnv(a)
+		for _, v := range a.Env {
+			if v.Value != "" {
+				warnings = append(warnings, fmt.Sprintf("%s: env %s: a value in the clear (sealed when the account's env field is next changed in the editor)", where, v.Name))
+			}
+		}
 		c.Accounts = append(c.Accounts, a)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	return warnings, nil
-}
-
-// rememberEnv records the values a's env holds in the file.
-func (c *Config) rememberEnv(a Account) {
-	for _, v := range a.Env {
-		if v.Value == "" {
-			continue
-		}
-		if c.stored[a.ID] == nil {
-			c.stored[a.ID] = map[string]string{}
-		}
-		c.stored[a.ID][v.Name] = v.Value
-	}
 }
 
 // ensureAdmin adds the default admin account when none exists.
@@ -219,8 +206,9 @@ func (c *Config) Account(id string) (Account, bool) {
 // non-empty and unique, names non-empty, kinds valid, hue 0–359, a seat
 // kind's absolute working directory and command, launch options and resume
 // line that split (no unclosed quote), a known screen mode, env
-// names valid, unique (case-insensitive) and not PULLCEPT_*, and no env value
-// other than one the file already held. Every problem is reported, joined,
+// names valid, unique (case-insensitive) and not PULLCEPT_*. Sealed values
+// are not opened here (a damaged one is kept, and refused at launch). Every
+// problem is reported, joined,
 // naming the account and field; errors.Is finds the sentinels.
 func (c *Config) Validate() error {
 	var errs []error
@@ -271,11 +259,6 @@ func (c *Config) Validate() error {
 		if err := checkEnvList(a.Env); err != nil {
 			bad(keyEnv, err)
 		}
-		for _, v := range a.Env {
-			if v.Value != "" && c.stored[a.ID][v.Name] != v.Value {
-				bad(keyEnv, fmt.Errorf("%s: %w", v.Name, ErrEnvValueNotStorable))
-			}
-		}
 	}
 	return errors.Join(errs...)
 }
@@ -312,10 +295,6 @@ func (c *Config) Save(dir string) error {
 		return err
 	}
 	c.top, c.fromTabs = top, false
-	c.stored = map[string]map[string]string{}
-	for _, a := range c.Accounts {
-		c.rememberEnv(a)
-	}
 	return nil
 }
 

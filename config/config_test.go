@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -277,19 +279,16 @@ func TestValidate(t *testing.T) {
 		{ID: "", Name: "N", Kind: "robot"},
 		{ID: "c", Name: "C", Kind: KindCodexCLI, WorkDir: "relative/dir", Hue: &hue, ScreenMode: "fancy"},
 		{ID: "e", Name: "E", Kind: KindCLI, WorkDir: wd, Command: "x", LaunchOptions: `--x "open`},
-		{ID: "d", Name: "D", Kind: KindCLI, WorkDir: wd, Command: "x", Env: []EnvVar{{"OK", ""}, {"ok", ""}, {"PULLCEPT_X", ""}, {"GH_TOKEN", "s3cr3t"}}},
+		{ID: "d", Name: "D", Kind: KindCLI, WorkDir: wd, Command: "x", Env: []EnvVar{{Name: "OK"}, {Name: "ok"}, {Name: "PULLCEPT_X"}, {Name: "GH_TOKEN", Value: "s3cr3t"}}},
 	}}
 	err := c.Validate()
-	for _, want := range []error{ErrDuplicateID, ErrNoName, ErrNoWorkDir, ErrNoID, ErrBadKind, ErrBadHue, ErrNoCommand, ErrBadScreenMode, ErrEnvDuplicate, ErrEnvReserved, ErrEnvValueNotStorable, ErrUnterminatedQuote} {
+	for _, want := range []error{ErrDuplicateID, ErrNoName, ErrNoWorkDir, ErrNoID, ErrBadKind, ErrBadHue, ErrNoCommand, ErrBadScreenMode, ErrEnvDuplicate, ErrEnvReserved, ErrUnterminatedQuote} {
 		if !errors.Is(err, want) {
 			t.Errorf("Validate error lacks %v:\n%v", want, err)
 		}
 	}
 	if strings.Contains(err.Error(), "s3cr3t") {
 		t.Errorf("Validate error leaks a value: %v", err)
-	}
-	if !strings.Contains(err.Error(), "secret storage lands with a later issue") {
-		t.Errorf("env value refusal does not say why: %v", err)
 	}
 	dir := t.TempDir()
 	if err := c.Save(dir); err == nil {
@@ -300,39 +299,42 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// TestSaveKeepsStoredEnvValues: sealed values are read from "sealed" (and
+// from an earlier Pullcept's "value" holding a sealed one) and written back
+// byte for byte as "sealed", never opened; a value in the clear (written by
+// hand) is named in a warning and kept as it was — Config.Save seals
+// nothing, Book.Save seals its account's.
 func TestSaveKeepsStoredEnvValues(t *testing.T) {
 	t.Parallel()
 	wd := absDir(t)
 	body := `{"accounts": [{"id": "a", "name": "A", "kind": "cli", "cwd": ` + jsonString(wd) + `, "command": "x",
-	  "env": [{"name": "GH_TOKEN", "value": "dpapi:0a0b"}, {"name": "GH_CONFIG_DIR", "value": "/x"}]}]}`
+	  "env": [{"name": "GH_TOKEN", "sealed": "dpapi:0a0b"}, {"name": "OLD", "value": "keyring:00:zz"},
+	          {"name": "GH_CONFIG_DIR", "value": "/x"}, {"name": "ONLY"}]}]}`
 	dir := writeConfig(t, body)
-	c, _, err := Load(dir)
+	c, warnings, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Accounts[0].Env[0].Sealed() || c.Accounts[0].Env[1].Sealed() {
-		t.Error("Sealed() misreads dpapi values")
+	want := []EnvVar{{Name: "GH_TOKEN", Sealed: "dpapi:0a0b"}, {Name: "OLD", Sealed: "keyring:00:zz"},
+		{Name: "GH_CONFIG_DIR", Value: "/x"}, {Name: "ONLY"}}
+	if got := c.Accounts[0].Env; !slices.Equal(got, want) {
+		t.Errorf("env = %+v, want %+v", got, want)
 	}
-	// Editing another field saves: the values the file held are kept.
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "GH_CONFIG_DIR") || strings.Contains(warnings[0], "/x") {
+		t.Errorf("warnings = %q, want one naming GH_CONFIG_DIR (and not its value)", warnings)
+	}
 	c.Accounts[0].Name = "A2"
 	if err := c.Save(dir); err != nil {
-		t.Fatalf("save with values the file already held: %v", err)
+		t.Fatalf("save: %v", err)
 	}
-	c2, _, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
+	m := readJSON(t, filepath.Join(dir, FileName))
+	env := m["accounts"].([]any)[0].(map[string]any)["env"]
+	wantJSON := []any{
+		map[string]any{"name": "GH_TOKEN", "sealed": "dpapi:0a0b"}, map[string]any{"name": "OLD", "sealed": "keyring:00:zz"},
+		map[string]any{"name": "GH_CONFIG_DIR", "value": "/x"}, map[string]any{"name": "ONLY"},
 	}
-	if got := c2.Accounts[0].Env; len(got) != 2 || got[0].Value != "dpapi:0a0b" || got[1].Value != "/x" {
-		t.Errorf("values after round trip: %q", got)
-	}
-	// A new or changed value is refused.
-	c2.Accounts[0].Env[1].Value = "/y"
-	if err := c2.Save(dir); !errors.Is(err, ErrEnvValueNotStorable) {
-		t.Errorf("changed value saved: %v", err)
-	}
-	c2.Accounts[0].Env[1].Value = ""
-	if err := c2.Save(dir); err != nil {
-		t.Errorf("name-only var refused: %v", err)
+	if !reflect.DeepEqual(env, wantJSON) {
+		t.Errorf("env in the file = %v, want %v", env, wantJSON)
 	}
 }
 

@@ -1,21 +1,68 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
 // EnvVar is one environment variable an account sets on the process of the
 // CLI it launches (docs/design.md §9, spec «アカウントは環境変数を持つ»). Name is
-// case-sensitive as written. Value reaches the process environment only —
-// never argv, the preview or a log; show it with MaskedValue. An empty Value
-// means "name only": the seat inherits the variable from Pullcept's own
-// environment (values cannot be stored until secret storage lands).
+// case-sensitive as written. A value reaches the process environment only —
+// never argv, the preview, a log or .mcp.json — and is shown masked
+// (RenderEnv). A variable with neither Sealed nor Value is "name only": the
+// seat inherits it from Pullcept's own environment.
+//
+// config.json holds {"name", "sealed"}: the value sealed by a Vault
+// (SystemVault: DPAPI on Windows, the OS keyring elsewhere), never in the
+// clear. A {"name", "value"} entry is a value written in the clear by hand
+// (or kept by an older Pullcept); it is used as it is until its account's
+// env field is changed and saved, which seals it.
 type EnvVar struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
+	Name string
+	// Sealed is the value as config.json holds it: "dpapi:<hex>" or
+	// "keyring:<key id>:<base64>" (see Vault); "" when the value is in Value
+	// or there is none.
+	Sealed string
+	// Value is a value in the clear: set in memory (the sidecar's entry
+	// variables, tests) or read from a hand-written "value". Pullcept never
+	// writes one it was given: settling the account's env seals it.
+	Value string
+}
+
+// envVarJSON is an EnvVar as config.json holds it.
+type envVarJSON struct {
+	Name   string `json:"name"`
+	Sealed string `json:"sealed,omitempty"`
+	Value  string `json:"value,omitempty"`
+}
+
+// MarshalJSON writes {"name", "sealed"} (or a hand-written "value" as it
+// was read, or the name alone).
+func (v EnvVar) MarshalJSON() ([]byte, error) {
+	j := envVarJSON{Name: v.Name, Sealed: v.Sealed}
+	if v.Sealed == "" {
+		j.Value = v.Value
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads {"name", "sealed"?, "value"?}. A "value" that starts
+// with a seal scheme ("dpapi:", "keyring:") is read as sealed: an earlier
+// Pullcept kept sealed values there.
+func (v *EnvVar) UnmarshalJSON(data []byte) error {
+	var j envVarJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*v = EnvVar(j)
+	if v.Sealed == "" && isSealed(v.Value) {
+		v.Sealed, v.Value = v.Value, ""
+	}
+	return nil
 }
 
 // ReservedEnvPrefix starts every variable Pullcept sets on a launch itself
@@ -25,9 +72,20 @@ type EnvVar struct {
 // account would let one CLI seat another account's registration (#208).
 const ReservedEnvPrefix = "PULLCEPT_"
 
-// sealedPrefix marks a value the original (Windows) app sealed with DPAPI;
-// it cannot be opened here.
-const sealedPrefix = "dpapi:"
+// MaxEnvValue bounds one value, in characters: Windows' limit for one
+// environment variable (32,767), so a value that launches on one system
+// launches on every one.
+const MaxEnvValue = 32767
+
+// maxEnvErrors bounds the problems one refusal lists: pasting 10 000 bad
+// lines must give a message a person can read, not 10 000 of them.
+const maxEnvErrors = 20
+
+// EnvUnreadable is drawn in place of a value that cannot be opened (sealed
+// by another user, machine or key, or damaged in the file). Drawn rather
+// than refused, so the editor still opens and the row can be deleted or
+// replaced; left as it is, the row keeps its sealed value (SettleEnv).
+const EnvUnreadable = "(cannot decrypt)"
 
 // Mask shape (spec «アカウントは環境変数を持つ»): show at most maskHead
 // leading and maskTail trailing characters, each at most a quarter of the
@@ -38,56 +96,52 @@ const (
 	maskDots = "..."
 )
 
-// MaskedValue is the value as the UI may show it: head + "..." + tail
+// MaskValue is a value as the UI may show it: head + "..." + tail
 // (e.g. "github_pat...Nx4h"), counted in characters, never bytes. Values
-// shorter than 4 characters show only "..."; an empty value shows "".
-func (v EnvVar) MaskedValue() string {
-	if v.Value == "" {
+// shorter than 4 characters show only "..."; an empty value shows "". A
+// control character shown (a tab, a newline of a hand-written value) is
+// drawn as "?": the mask is one line of plain text, so the editor holds it
+// exactly and a row left alone reads back equal (SettleEnv).
+func MaskValue(value string) string {
+	if value == "" {
 		return ""
 	}
-	n := utf8.RuneCountInString(v.Value)
+	n := utf8.RuneCountInString(value)
 	quarter := n / 4
 	head, tail := min(maskHead, quarter), min(maskTail, quarter)
 	if head == 0 {
 		return maskDots
 	}
-	r := []rune(v.Value)
-	return string(r[:head]) + maskDots + string(r[n-tail:])
-}
-
-// Sealed reports a value the original app encrypted with Windows DPAPI
-// ("dpapi:<hex>"). It is kept in the file as is, but no launch may use it:
-// a CLI started without its declared token runs as somebody else.
-func (v EnvVar) Sealed() bool { return strings.HasPrefix(v.Value, sealedPrefix) }
-
-// FormatEnv renders vars as the account editor shows them: one
-// "NAME=<masked value>" line each (a name-only variable shows "NAME=").
-func FormatEnv(vars []EnvVar) string {
-	var b strings.Builder
-	for i, v := range vars {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(v.Name)
-		b.WriteByte('=')
-		b.WriteString(v.MaskedValue())
+	r := []rune(value)
+	plain := func(rs []rune) string {
+		return strings.Map(func(c rune) rune {
+			if unicode.IsControl(c) {
+				return '?'
+			}
+			return c
+		}, string(rs))
 	}
-	return b.String()
+	return plain(r[:head]) + maskDots + plain(r[n-tail:])
 }
 
-// ParseEnv reads the account editor's env field (docs/design.md §9): one NAME=value
-// per line; the first "=" splits, so values may hold "="; blank lines and
-// lines starting with "#" are skipped; spaces around name and value are
-// dropped (a pasted token's trailing space is a mistake, not a value); one
-// matching pair of surrounding quotes (" or ') is stripped. Every problem is
-// reported with its 1-based line number, joined, and never quotes a value:
-// ErrEnvSyntax (no "=", no name, invalid name), ErrEnvReserved, ErrEnvQuote,
-// ErrEnvDuplicate (case-insensitive).
-func ParseEnv(text string) ([]EnvVar, error) {
+// envLine is one NAME=value line of the editor's env field, the value as
+// typed (trimmed, quotes not yet taken off).
+type envLine struct {
+	n         int // 1-based line number
+	name, raw string
+}
+
+// parseEnvLines reads the env field's lines: one NAME=value per line; the
+// first "=" splits, so values may hold "="; blank lines and lines starting
+// with "#" are skipped; spaces around name and value are dropped (a pasted
+// token's trailing space is a mistake, not a value). Problems, each naming
+// its line and never a value: ErrEnvSyntax (no "=", no name, invalid
+// name), ErrEnvReserved, ErrEnvDuplicate (case-insensitive).
+func parseEnvLines(text string) ([]envLine, []error) {
 	var (
-		vars []EnvVar
-		errs []error
-		seen = map[string]int{} // upper-case name → line
+		lines []envLine
+		errs  []error
+		seen  = map[string]int{} // upper-case name → line
 	)
 	for i, line := range strings.Split(text, "\n") {
 		n := i + 1
@@ -105,20 +159,39 @@ func ParseEnv(text string) ([]EnvVar, error) {
 			errs = append(errs, fmt.Errorf("line %d: %w", n, err))
 			continue
 		}
-		value, err := unquoteEnvValue(strings.TrimSpace(line[eq+1:]))
-		if err != nil {
-			errs = append(errs, fmt.Errorf("line %d: %s: %w", n, name, err))
-			continue
-		}
 		key := strings.ToUpper(name)
 		if prev, ok := seen[key]; ok {
 			errs = append(errs, fmt.Errorf("line %d: %w: %s (already on line %d)", n, ErrEnvDuplicate, name, prev))
 			continue
 		}
 		seen[key] = n
-		vars = append(vars, EnvVar{Name: name, Value: value})
+		lines = append(lines, envLine{n: n, name: name, raw: strings.TrimSpace(line[eq+1:])})
 	}
-	return vars, errors.Join(errs...)
+	return lines, errs
+}
+
+// typedValue is a typed line's value: one matching pair of surrounding
+// quotes (" or ') taken off, at most MaxEnvValue characters. Errors name the
+// line and the variable: ErrEnvQuote, ErrEnvTooLong.
+func (l envLine) typedValue() (string, error) {
+	v, err := unquoteEnvValue(l.raw)
+	if err != nil {
+		return "", fmt.Errorf("line %d: %s: %w", l.n, l.name, err)
+	}
+	if n := utf8.RuneCountInString(v); n > MaxEnvValue {
+		return "", fmt.Errorf("line %d: %s: %w: %d characters (at most %d)", l.n, l.name, ErrEnvTooLong, n, MaxEnvValue)
+	}
+	return v, nil
+}
+
+// joinEnvErrors joins at most maxEnvErrors problems and says how many more
+// there were; errors.Is still finds the sentinels of those listed.
+func joinEnvErrors(errs []error) error {
+	if len(errs) > maxEnvErrors {
+		more := len(errs) - maxEnvErrors
+		errs = append(errs[:maxEnvErrors:maxEnvErrors], fmt.Errorf("… and %d more lines with problems", more))
+	}
+	return errors.Join(errs...)
 }
 
 // CheckEnvName accepts portable environment variable names: ASCII letters,
@@ -142,7 +215,7 @@ func CheckEnvName(name string) error {
 }
 
 // checkEnvList applies the name rules and the duplicate rule to stored vars
-// (the same rules ParseEnv applies to typed text), naming each by position.
+// (the same rules the editor's field is read with), naming each by position.
 func checkEnvList(vars []EnvVar) error {
 	var errs []error
 	seen := map[string]int{}
@@ -158,7 +231,7 @@ func checkEnvList(vars []EnvVar) error {
 		}
 		seen[key] = i + 1
 	}
-	return errors.Join(errs...)
+	return joinEnvErrors(errs)
 }
 
 // unquoteEnvValue strips one matching pair of surrounding quotes. A quote at

@@ -52,7 +52,24 @@ var (
 	ErrAdminAccount = errors.New("the screen's own admin account cannot be deleted")
 	// ErrNoFreeID: NewAccountID found no free id.
 	ErrNoFreeID = errors.New("no free account id")
-	// ErrEnvValueNotStorable: Save refuses new env var values until secret
-	// storage exists.
-	ErrEnvValueNotStorable = errors.New("env var values cannot be stored yet (secret storage lands with a later issue); keep the names, set values in your shell")
+	// ErrEnvTooLong: a value longer than MaxEnvValue characters (Windows'
+	// limit for one variable).
+	ErrEnvTooLong = errors.New("env var value is too long")
+	// ErrEnvMaskEdited: a typed value for a stored name looks like that
+	// variable's mask retyped or with a quote added or taken off; sealed, it
+	// would replace the real value with the mask's few characters for good
+	// (spec «アカウントは環境変数を持つ», #165).
+	ErrEnvMaskEdited = errors.New("env var value looks like its mask edited, not a new value")
+	// ErrNoSecretStore: no secret store is reachable to seal or open env var
+	// values — the OS keyring (Secret Service on Linux, the login keychain
+	// on macOS) did not answer or refused, or DPAPI failed (docs/design.md
+	// §9 "Env values at rest"). Nothing is stored in the clear instead.
+	ErrNoSecretStore = errors.New("no secret store is reachable for env var values")
+	// ErrEnvUnopenable: one stored value cannot be opened: sealed by another
+	// user, machine or key, or damaged in the file. Its row is kept; a seat
+	// of that account is refused.
+	ErrEnvUnopenable = errors.New("env var value cannot be opened")
+	// ErrAccountChanged: the account was saved by someone else between the
+	// start and the end of a save (its env was sealed outside the lock).
+	ErrAccountChanged = errors.New("account changed while it was being saved; open it again")
 )

@@ -56,6 +56,7 @@ type rig struct {
 
 	mu       sync.Mutex
 	accounts map[string]config.Account
+	book     *config.Book // when set, seats open their env values with it (useBook)
 	env      []string
 	room     *watch[room.Event]
 	seat     *watch[seats.Event]
@@ -130,6 +131,7 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 		Accounts:     r.account,
 		PullceptPath: pullcept,
 		Environ:      r.environ,
+		OpenEnv:      r.openEnv,
 	}); err != nil {
 		t.Fatalf("seat manager: %v", err)
 	}
@@ -233,6 +235,18 @@ func (r *rig) account(id string) (config.Account, bool) {
 func (r *rig) AccountKind(id string) (string, bool) {
 	a, ok := r.account(id)
 	return string(a.Kind), ok
+}
+
+// openEnv is ManagerOptions.OpenEnv: the book's vault once a test set one
+// (useBook), else values in the clear only.
+func (r *rig) openEnv(a config.Account) ([]string, error) {
+	r.mu.Lock()
+	b := r.book
+	r.mu.Unlock()
+	if b != nil {
+		return b.OpenEnv(a)
+	}
+	return config.OpenEnv(a.Env, nil)
 }
 
 func (r *rig) environ() []string {

@@ -58,38 +58,32 @@ func sidecarVars(roomURL, agentName, accountID, topicID string, hue *int, unseen
 }
 
 // processEnv is the extra environment of a launch, as NAME=value: the
-// account's variables that carry a value first, then the app's own
-// (room.EnvLaunchedAs, room.EnvRoomID) so the app's win even if a name slipped past
-// validation. A name-only variable is left out: the CLI inherits it from
-// Pullcept's environment. Refused (the seat would run as somebody else):
-// a reserved or invalid name (config.ErrEnvReserved, config.ErrEnvSyntax), a
-// value sealed by the original app (ErrSealedEnv). Errors name the variable,
+// account's values opened for it (opened, from config.OpenEnv: only the
+// variables that carry a value — a name-only one is inherited from
+// Pullcept's environment) first, then the app's own (room.EnvLaunchedAs,
+// room.EnvRoomID) so the app's win even if a name slipped past validation.
+// A reserved or invalid name among the account's is refused
+// (config.ErrEnvReserved, config.ErrEnvSyntax); errors name the variable,
 // never its value.
-func processEnv(a config.Account, topicID string) ([]string, error) {
-	var env []string
+func processEnv(a config.Account, opened []string, topicID string) ([]string, error) {
 	for _, v := range a.Env {
 		if err := config.CheckEnvName(v.Name); err != nil {
 			return nil, fmt.Errorf("env: %w", err)
 		}
-		if v.Sealed() {
-			return nil, fmt.Errorf("env %s: %w (it was sealed by the original app on Windows); enter the value again", v.Name, ErrSealedEnv)
-		}
-		if v.Value != "" {
-			env = append(env, v.Name+"="+v.Value)
-		}
 	}
+	env := slices.Clone(opened)
 	return append(env, room.EnvLaunchedAs+"="+a.ID, room.EnvRoomID+"="+topicID), nil
 }
 
-// SeatGetenv returns base overlaid with the account's variables that carry a
-// value: the environment the seat's CLI will see (before the app's own
-// variables). Use it to find where that CLI keeps its files
-// (CLAUDE_CONFIG_DIR, CODEX_HOME may be set per account).
-func SeatGetenv(a config.Account, base func(string) string) func(string) string {
+// SeatGetenv returns base overlaid with env (NAME=value, the account's
+// opened values): the environment the seat's CLI will see. Use it to find
+// where that CLI keeps its files (CLAUDE_CONFIG_DIR, CODEX_HOME may be set
+// per account).
+func SeatGetenv(env []string, base func(string) string) func(string) string {
 	over := map[string]string{}
-	for _, v := range a.Env {
-		if v.Value != "" && !v.Sealed() {
-			over[v.Name] = v.Value
+	for _, kv := range env {
+		if name, value, ok := strings.Cut(kv, "="); ok {
+			over[name] = value
 		}
 	}
 	return func(name string) string {

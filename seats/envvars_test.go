@@ -13,9 +13,9 @@ import (
 func TestProcessEnv(t *testing.T) {
 	t.Parallel()
 	a := config.Account{ID: "acc", Env: []config.EnvVar{
-		{Name: "GH_TOKEN", Value: "v=1"}, {Name: "NAME_ONLY", Value: ""}, {Name: "LI_PLUS_AGENT_KEY", Value: "k"},
+		{Name: "GH_TOKEN", Sealed: "keyring:0:x"}, {Name: "NAME_ONLY"}, {Name: "LI_PLUS_AGENT_KEY", Value: "k"},
 	}}
-	got, err := processEnv(a, "topic")
+	got, err := processEnv(a, []string{"GH_TOKEN=v=1", "LI_PLUS_AGENT_KEY=k"}, "topic")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,13 +23,14 @@ func TestProcessEnv(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("processEnv = %q, want %q", got, want)
 	}
-	a.Env = []config.EnvVar{{Name: "GH_TOKEN", Value: "dpapi:abcdef"}}
-	if _, err := processEnv(a, "t"); !errors.Is(err, ErrSealedEnv) || strings.Contains(err.Error(), "abcdef") {
-		t.Errorf("sealed value: %v", err)
-	}
 	a.Env = []config.EnvVar{{Name: "bad name", Value: "x"}}
-	if _, err := processEnv(a, "t"); !errors.Is(err, config.ErrEnvSyntax) {
+	if _, err := processEnv(a, nil, "t"); !errors.Is(err, config.ErrEnvSyntax) {
 		t.Errorf("bad name: %v", err)
+	}
+	// The opened values overlay the base environment, first "=" splits.
+	get := SeatGetenv([]string{"CLAUDE_CONFIG_DIR=/c=d", "EMPTY="}, func(n string) string { return "base-" + n })
+	if get("CLAUDE_CONFIG_DIR") != "/c=d" || get("EMPTY") != "" || get("HOME") != "base-HOME" {
+		t.Errorf("SeatGetenv: %q %q %q", get("CLAUDE_CONFIG_DIR"), get("EMPTY"), get("HOME"))
 	}
 }
 
@@ -39,8 +40,8 @@ func TestAppLaunchEnvIsReserved(t *testing.T) {
 	t.Parallel()
 	names := append(slices.Clone(AppLaunchEnv), room.EnvRoomURL, room.EnvAgentName, room.EnvAccountID, room.EnvRoomID, room.EnvHue, room.EnvUnseenHistory)
 	for _, n := range names {
-		if _, err := config.ParseEnv(n + "=x"); !errors.Is(err, config.ErrEnvReserved) {
-			t.Errorf("ParseEnv accepts %s: %v", n, err)
+		if _, err := config.SettleEnv(n+"=x", nil, nil); !errors.Is(err, config.ErrEnvReserved) {
+			t.Errorf("the env field accepts %s: %v", n, err)
 		}
 	}
 	l, err := BuildLaunch(testInput(testAccount(config.KindCLI)))

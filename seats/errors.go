@@ -41,9 +41,6 @@ var (
 	// ErrNoPullceptPath: the path of our own executable is missing or not
 	// absolute (the CLI starts the sidecar from any directory).
 	ErrNoPullceptPath = errors.New("absolute path of the pullcept executable is required")
-	// ErrSealedEnv: an env var value was sealed by the original app (DPAPI)
-	// and cannot be opened; launching without it would run as somebody else.
-	ErrSealedEnv = errors.New("env var value cannot be opened here")
 	// ErrMCPJSON: a .mcp.json or .claude/settings.local.json that is not
 	// valid JSON or has the wrong shape; the file is left untouched.
 	ErrMCPJSON = errors.New("bad MCP settings file")

@@ -49,6 +49,10 @@ type LaunchInput struct {
 	// on Windows the cmd.exe check reads it (a PATH entry may hold what
 	// cmd.exe reacts to). Empty means judge Account.Command.
 	CommandPath string
+	// Env is the account's env opened for this launch (NAME=value, from
+	// config.OpenEnv; the Manager opens it before it claims the seat). nil
+	// in a preview: a preview never carries a value.
+	Env []string
 	// GOOS is the target OS ("" = runtime.GOOS); tests set it.
 	GOOS string
 	// NewID makes a fresh session id ("" result is an error); nil means a
@@ -156,7 +160,7 @@ func RoomPrompt(key string) string {
 // Refusals wrap: ErrKindNotLaunched, ErrNoWorkDir, ErrNoCommand, ErrNoTopic,
 // ErrOwnSettings, ErrOptionsConflict, ErrNotConsoleSafe, ErrNoSessionID,
 // ErrNoResumeLine, ErrPlaceholder, ErrRoomAddress, ErrNoPullceptPath,
-// ErrSealedEnv, config.ErrEnvReserved, config.ErrUnterminatedQuote,
+// config.ErrEnvReserved, config.ErrEnvSyntax, config.ErrUnterminatedQuote,
 // config.ErrBadScreenMode. BuildLaunch reads and writes no file.
 func BuildLaunch(in LaunchInput) (Launch, error) {
 	a := in.Account
@@ -186,7 +190,7 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 	if b.viaCmd && !consoleSafe(cmd) {
 		return Launch{}, fmt.Errorf("%w: command %q holds one of %s (cmd.exe would run only part of the line)", ErrNotConsoleSafe, cmd, cmdReactive)
 	}
-	env, err := processEnv(a, in.TopicID)
+	env, err := processEnv(a, in.Env, in.TopicID)
 	if err != nil {
 		return Launch{}, err
 	}

@@ -65,6 +65,11 @@ type ManagerOptions struct {
 	// ResizeQuiet is how long a seat's size must hold before its PTY takes
 	// it (0: resizeQuiet; resize.go).
 	ResizeQuiet time.Duration
+	// OpenEnv opens an account's env values for its launch (NAME=value;
+	// config.Book.OpenEnv, which runs the vault). nil: config.OpenEnv with
+	// no vault, so only values held in the clear launch and a sealed one is
+	// refused. Called before the seat is claimed, never under a lock.
+	OpenEnv func(config.Account) ([]string, error)
 }
 
 // codexPollEvery: a fresh Codex seat writes its rollout at its first turn;
@@ -366,6 +371,16 @@ type startPlan struct {
 	// granted. Start calls it when the seat does not go live, Manager.wait
 	// when its process is gone.
 	revoke func()
+	// openEnv is the account's env opened for this launch (NAME=value).
+	openEnv []string
+}
+
+// openEnv opens a's env values (ManagerOptions.OpenEnv).
+func (m *Manager) openEnv(a config.Account) ([]string, error) {
+	if m.opts.OpenEnv != nil {
+		return m.opts.OpenEnv(a)
+	}
+	return config.OpenEnv(a.Env, nil)
 }
 
 // decide admits the start (a seat kind, the Manager open and listening, the
@@ -387,11 +402,17 @@ func (m *Manager) decide(topicID, accountID string) (*startPlan, error) {
 	if ep.URL == "" {
 		return nil, errors.New("start seat: the room is not listening yet")
 	}
+	// The values first: a seat whose env will not open is refused before it
+	// takes its place or writes anything (spec «アカウントは環境変数を持つ»).
+	env, err := m.openEnv(acct)
+	if err != nil {
+		return nil, fmt.Errorf("start seat %s: %w", acct.DisplayName(), err)
+	}
 	claim, err := m.ledger.Claim(topicID, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("start seat %s in %s: %w", accountID, topicID, err)
 	}
-	p := &startPlan{topic: topicID, account: accountID, acct: acct, room: ep, claim: claim}
+	p := &startPlan{topic: topicID, account: accountID, acct: acct, room: ep, claim: claim, openEnv: env}
 	m.decideResume(p)
 	return p, nil
 }
@@ -405,7 +426,7 @@ func (m *Manager) decideResume(p *startPlan) {
 	exists := false
 	if p.recorded != "" {
 		var err error
-		if exists, err = TranscriptExists(p.acct, SeatGetenv(p.acct, m.getenv), p.recorded); err != nil {
+		if exists, err = TranscriptExists(p.acct, SeatGetenv(p.openEnv, m.getenv), p.recorded); err != nil {
 			m.logger.Warn("transcript check", "topic", p.topic, "account", p.account, "err", err)
 		}
 	}
@@ -437,6 +458,7 @@ func (m *Manager) prepare(p *startPlan) error {
 		HooksURL:      p.room.HooksURL,
 		UnseenHistory: UnseenHistory(hasPosts, p.resume),
 		CommandPath:   ResolveCommand(p.acct.Command),
+		Env:           p.openEnv,
 	}
 	if p.resume {
 		in.SessionID = p.recorded
@@ -463,7 +485,7 @@ func (m *Manager) prepare(p *startPlan) error {
 	// Last before the spawn: a resumed Codex may append at startup
 	// (docs/clis.md §3.6).
 	if p.acct.Kind == config.KindCodexCLI && l.Resumed {
-		if home, err := CodexHome(SeatGetenv(p.acct, m.getenv)); err == nil {
+		if home, err := CodexHome(SeatGetenv(p.openEnv, m.getenv)); err == nil {
 			p.rollout, p.rolloutAt = codexRolloutSize(home, l.SessionID)
 		}
 	}
@@ -709,7 +731,7 @@ func (m *Manager) watchCodexRollout(s *Seat, p *startPlan) {
 // matched in its resolved form too. ok is false when CODEX_HOME cannot be
 // found or the seat ended first.
 func (m *Manager) findCodexRollout(s *Seat, acct config.Account) (CodexSession, bool) {
-	home, err := CodexHome(SeatGetenv(acct, m.getenv))
+	home, err := CodexHome(SeatGetenv(s.launch.Env, m.getenv))
 	if err != nil {
 		m.notice(s.Topic, s.Account, true, "cannot find CODEX_HOME for %s: %v", acct.DisplayName(), err)
 		return CodexSession{}, false

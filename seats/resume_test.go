@@ -63,7 +63,11 @@ func TestConfigDirs(t *testing.T) {
 	}
 	// An account's own CLAUDE_CONFIG_DIR wins over the process's.
 	a := config.Account{Env: []config.EnvVar{{Name: "CLAUDE_CONFIG_DIR", Value: "/acct"}, {Name: "CODEX_HOME", Value: ""}}}
-	get := SeatGetenv(a, envMap(map[string]string{"CLAUDE_CONFIG_DIR": "/proc", "CODEX_HOME": "/proc-cx"}))
+	opened, err := config.OpenEnv(a.Env, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := SeatGetenv(opened, envMap(map[string]string{"CLAUDE_CONFIG_DIR": "/proc", "CODEX_HOME": "/proc-cx"}))
 	if d, _ := ClaudeConfigDir(get); d != "/acct" {
 		t.Errorf("account CLAUDE_CONFIG_DIR: %q", d)
 	}

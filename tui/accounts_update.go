@@ -52,6 +52,11 @@ func (m *Model) accountMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 			ed.preview, ed.problems = msg.line, msg.problems
 		}
 		return nil, true
+	case envLoadedMsg:
+		if ed := m.overlay.editor; ed != nil {
+			ed.envLoaded(&m.env, msg)
+		}
+		return nil, true
 	case accountSavedMsg:
 		return m.onAccountSaved(msg), true
 	case accountDeletedMsg:
@@ -337,7 +342,7 @@ func (m *Model) openEditor(a AccountInfo, isNew bool) []tea.Cmd {
 	running := !isNew && (st == SeatRunning || st == SeatStarting)
 	m.overlay.editor = newEditor(a, isNew, running, a.ID != "" && a.ID == m.opts.AdminID)
 	m.overlay.open = ovEditor
-	return []tea.Cmd{m.previewCmd()}
+	return []tea.Cmd{m.previewCmd(), m.loadEnvCmd()}
 }
 
 // editorUpdate hands a key or paste to the open editor and does what it

@@ -230,8 +230,12 @@ type SeatControl interface {
 }
 
 // AccountInfo is one account with every field the editor shows (docs/design.md §9).
-// Env holds the raw `NAME=value` lines as the user wrote them. Hue is in
-// degrees 0–359, nil when none was declared.
+// Env is the env field as the editor holds it: the `NAME=<mask>` rows
+// AccountEnv drew, some perhaps retyped (Accounts leaves it empty: values
+// are opened only when an editor asks). KeepEnv tells SaveAccount to keep
+// the stored variables as they are and not read Env: the field was not
+// drawn (still loading, or it failed) or not changed. Hue is in degrees
+// 0–359, nil when none was declared.
 type AccountInfo struct {
 	ID         string
 	Kind       string
@@ -244,6 +248,16 @@ type AccountInfo struct {
 	ResumeLine string
 	Character  string
 	Env        string
+	KeepEnv    bool
+}
+
+// EnvField is an account's env field as the editor draws it (AccountEnv):
+// one `NAME=<mask>` row per variable, values never whole. Unreadable names
+// the variables whose values cannot be opened (drawn with a marker; left
+// as they are they are kept, and a seat of the account is refused).
+type EnvField struct {
+	Text       string
+	Unreadable []string
 }
 
 // Account kinds (docs/design.md §0).
@@ -259,6 +273,10 @@ const (
 type AccountStore interface {
 	// Accounts returns every configured account.
 	Accounts() ([]AccountInfo, error)
+	// AccountEnv draws the env field of account id (opening its values,
+	// which may take a keyring's time). An error means the field cannot be
+	// drawn: the editor keeps it read-only and a save keeps the variables.
+	AccountEnv(id string) (EnvField, error)
 	// SaveAccount creates (ID == "") or updates an account and returns it as
 	// stored (with its id). Validation failures are returned as errors.
 	SaveAccount(a AccountInfo) (AccountInfo, error)

@@ -53,6 +53,8 @@ type accountEditor struct {
 	problems   []string // and the reasons it gave
 	previewSeq int      // the latest preview asked; older answers are dropped
 
+	env envState // the env field's loading, failure and drawn text (editor_env.go)
+
 	msg         string // the last refusal or failure, under the preview
 	msgErr      bool   // msg is an error (danger colour)
 	deleteArmed bool   // the first delete key was pressed
@@ -92,8 +94,11 @@ func newEditor(a AccountInfo, isNew, running, self bool) *accountEditor {
 	st.Cursor.Blink = false
 	st.Focused.CursorLine = lipgloss.NewStyle()
 	ta.SetStyles(st)
-	ta.SetValue(a.Env)
+	if isNew {
+		ta.SetValue(a.Env)
+	}
 	ed.envArea = ta
+	ed.initEnv(isNew)
 	ed.field = fName
 	ed.focusField()
 	return ed
@@ -150,7 +155,7 @@ func (ed *accountEditor) collect() AccountInfo {
 	a.Options = ed.inputs[fOptions].Value()
 	a.ResumeLine = ed.inputs[fResume].Value()
 	a.Character = ed.inputs[fCharacter].Value()
-	a.Env = ed.envArea.Value()
+	ed.collectEnv(&a)
 	return a
 }
 
@@ -218,7 +223,7 @@ func (ed *accountEditor) update(e *env, msg tea.Msg) (editorAction, tea.Cmd) {
 	var cmd tea.Cmd
 	switch {
 	case ed.field == fEnv:
-		ed.envArea, cmd = ed.envArea.Update(msg)
+		cmd = ed.updateEnv(e, msg)
 	case ed.inputs[ed.field] != nil:
 		in := ed.inputs[ed.field]
 		*in, cmd = in.Update(msg)
@@ -381,14 +386,11 @@ func (ed *accountEditor) fieldValue(e *env, f edField, valW int) []string {
 		}
 		return []string{"◂ " + th.hueStyle(*ed.acc.Hue).Render("●●●") + " " + strconv.Itoa(*ed.acc.Hue) + "° ▸"}
 	case fEnv:
-		if f == ed.field {
+		if f == ed.field && ed.envReadOnly(e) == "" {
 			ed.envArea.SetWidth(valW)
 			return strings.Split(ed.envArea.View(), "\n")
 		}
-		if vals := maskEnv(ed.envArea.Value()); len(vals) > 0 {
-			return vals
-		}
-		return []string{th.dim.Render("—")}
+		return ed.envLines(e, valW)
 	}
 	in := ed.inputs[f]
 	in.SetWidth(valW - 1)

@@ -57,6 +57,11 @@ type fakeBackend struct {
 	seatReads   int // Seats calls
 	startErr    error
 	startRes    SeatStart
+	// envFields answers AccountEnv by account id (else the account's Env
+	// text as it is); envErr fails it.
+	envFields map[string]EnvField
+	envErr    error
+	envReads  int
 }
 
 func newFake() *fakeBackend {
@@ -274,6 +279,24 @@ func (f *fakeBackend) Accounts() ([]AccountInfo, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]AccountInfo(nil), f.accounts...), nil
+}
+
+func (f *fakeBackend) AccountEnv(id string) (EnvField, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.envReads++
+	if f.envErr != nil {
+		return EnvField{}, f.envErr
+	}
+	if ef, ok := f.envFields[id]; ok {
+		return ef, nil
+	}
+	for _, a := range f.accounts {
+		if a.ID == id {
+			return EnvField{Text: a.Env}, nil
+		}
+	}
+	return EnvField{}, fmt.Errorf("no account %s", id)
 }
 
 func (f *fakeBackend) SaveAccount(a AccountInfo) (AccountInfo, error) {

@@ -255,6 +255,11 @@ const (
 	mEdSaved
 	mEdDeleted
 	mEdFailed
+	mEdEnvLoading
+	mEdEnvFailed
+	mEdEnvTooBig
+	mEdEnvPasteTooTall
+	mEdEnvUnreadable
 
 	mDlgCancel
 	mDlgStop
@@ -477,29 +482,34 @@ var messages = map[msgKey][2]string{
 	mPaneScrollback: {"scrollback %d/%d", "スクロールバック %d/%d"},
 	mPaneFocused:    {"typing · ctrl+] leaves", "入力中 · ctrl+] で出る"},
 
-	mEdTitleNew:      {"New account", "新しいアカウント"},
-	mEdTitleEdit:     {"Account", "アカウント"},
-	mEdID:            {"id", "id"},
-	mEdKind:          {"kind", "種別"},
-	mEdName:          {"name", "名前"},
-	mEdNickname:      {"nickname", "ニックネーム"},
-	mEdHue:           {"hue", "色"},
-	mEdHueNone:       {"— (from the name)", "—（名前から）"},
-	mEdDir:           {"working dir", "作業ディレクトリ"},
-	mEdCommand:       {"command", "コマンド"},
-	mEdOptions:       {"launch options", "起動オプション"},
-	mEdResume:        {"resume line", "再開の行"},
-	mEdCharacter:     {"character", "キャラクター"},
-	mEdEnv:           {"env (NAME=value)", "環境変数（NAME=値）"},
-	mEdPreview:       {"Launch line", "起動する行"},
-	mEdProblems:      {"Problems", "問題"},
-	mEdFooter:        {"ctrl+s save · Esc cancel · ctrl+d delete · ←/→ change kind/hue", "ctrl+s 保存 · Esc 取消 · ctrl+d 削除 · ←/→ 種別・色を変える"},
-	mEdDeleteArmed:   {"Press ctrl+d again to delete this account.", "もう一度 ctrl+d で削除します。"},
-	mEdDeleteRunning: {"A running account cannot be deleted: stop its seats first.", "稼働中のアカウントは削除できません。先に席を終了してください。"},
-	mEdDeleteSelf:    {"This screen's own admin account cannot be deleted.", "この画面の admin アカウントは削除できません。"},
-	mEdSaved:         {"Saved account “%s”.", "アカウント「%s」を保存しました。"},
-	mEdDeleted:       {"Deleted account “%s”.", "アカウント「%s」を削除しました。"},
-	mEdFailed:        {"Not saved: %v", "保存できません: %v"},
+	mEdTitleNew:        {"New account", "新しいアカウント"},
+	mEdTitleEdit:       {"Account", "アカウント"},
+	mEdID:              {"id", "id"},
+	mEdKind:            {"kind", "種別"},
+	mEdName:            {"name", "名前"},
+	mEdNickname:        {"nickname", "ニックネーム"},
+	mEdHue:             {"hue", "色"},
+	mEdHueNone:         {"— (from the name)", "—（名前から）"},
+	mEdDir:             {"working dir", "作業ディレクトリ"},
+	mEdCommand:         {"command", "コマンド"},
+	mEdOptions:         {"launch options", "起動オプション"},
+	mEdResume:          {"resume line", "再開の行"},
+	mEdCharacter:       {"character", "キャラクター"},
+	mEdEnv:             {"env (NAME=value)", "環境変数（NAME=値）"},
+	mEdPreview:         {"Launch line", "起動する行"},
+	mEdProblems:        {"Problems", "問題"},
+	mEdFooter:          {"ctrl+s save · Esc cancel · ctrl+d delete · ←/→ change kind/hue", "ctrl+s 保存 · Esc 取消 · ctrl+d 削除 · ←/→ 種別・色を変える"},
+	mEdDeleteArmed:     {"Press ctrl+d again to delete this account.", "もう一度 ctrl+d で削除します。"},
+	mEdDeleteRunning:   {"A running account cannot be deleted: stop its seats first.", "稼働中のアカウントは削除できません。先に席を終了してください。"},
+	mEdDeleteSelf:      {"This screen's own admin account cannot be deleted.", "この画面の admin アカウントは削除できません。"},
+	mEdSaved:           {"Saved account “%s”.", "アカウント「%s」を保存しました。"},
+	mEdDeleted:         {"Deleted account “%s”.", "アカウント「%s」を削除しました。"},
+	mEdFailed:          {"Not saved: %v", "保存できません: %v"},
+	mEdEnvLoading:      {"Opening the values… (read-only until then)", "値を開いています…（それまでは読み取り専用）"},
+	mEdEnvFailed:       {"The env vars cannot be shown, so the field is read-only; saving keeps them as they are. %v", "環境変数を表示できないため、欄は読み取り専用です。保存しても変数はそのまま残ります。%v"},
+	mEdEnvTooBig:       {"This account has %d env lines; the field holds %d rows, so it is read-only and saving keeps them all. Edit config.json to remove some.", "このアカウントの環境変数は %d 行あり、欄は %d 行までです。読み取り専用とし、保存しても全て残ります。減らすには config.json を編集してください。"},
+	mEdEnvPasteTooTall: {"Paste not taken: the env field would have %d rows; it holds %d.", "貼り付けませんでした: 環境変数の欄が %d 行になります。欄は %d 行までです。"},
+	mEdEnvUnreadable:   {"Cannot be opened (sealed by another user, machine or key, or damaged): %s. Left as it is it is kept, but the seat will not start; delete it or type the value again.", "開けない値があります（別のユーザー・機械・鍵で暗号化されたか、壊れています）: %s。そのままなら残りますが、席は起動しません。消すか、値を入れ直してください。"},
 
 	mDlgCancel: {"Cancel", "取消"},
 	mDlgStop:   {"Stop", "終了"},

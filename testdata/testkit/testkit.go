@@ -1,11 +1,15 @@
 // Package testkit holds the helpers every test package of Pullcept shares
-// (docs/design.md §13): one way to wait on a condition with a deadline, and
-// the one way to skip a test under Wine for a Wine gap. It
+// (docs/design.md §13): one way to wait on a condition with a deadline, the
+// one way to skip a test under Wine for a Wine gap, and (Linux) a private
+// Secret Service for the tests that seal env values in the OS keyring
+// (StartSecretService). It
 // lives under testdata/ so `go test ./...` does not treat it as a product
 // package; test files import it by path, and `make vet`, `make lint` and
 // `make test` name it explicitly.
 //
-// Goroutines: none. Waits run in the test's goroutine.
+// Goroutines: none but StartSecretService's reader of dbus-daemon's address
+// line (it ends with the daemon's output; the test owns the daemon, which
+// its cleanup kills and waits for). Waits run in the test's goroutine.
 package testkit
 
 import (
