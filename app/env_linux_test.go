@@ -61,6 +61,9 @@ func TestAccountEnvThroughTheBackend(t *testing.T) {
 		t.Fatal(err)
 	}
 	nextEvent(t, b, func(e tui.SeatChanged) bool { return e.State == tui.SeatExited })
+	if log := readText(t, filepath.Join(a.dataDir, logFileName)); !strings.Contains(log, "seat started") || strings.Contains(log, secret) {
+		t.Errorf("the app log lacks the seat's start or holds the value:\n%s", log)
+	}
 
 	ss.Lock(t)
 	b.Close()
@@ -85,6 +88,9 @@ func TestAccountEnvThroughTheBackend(t *testing.T) {
 	}
 	if got := readText(t, path); sealedOf(got) != sealedOf(raw) {
 		t.Fatal("a save with the keyring locked changed the sealed value")
+	}
+	if log := readText(t, filepath.Join(a.dataDir, logFileName)); strings.Contains(log, secret) {
+		t.Errorf("the app log holds the value:\n%s", log)
 	}
 }
 
