@@ -38,6 +38,10 @@ type Backend struct {
 	mu      sync.Mutex
 	closed  bool
 	skipped map[string]int
+
+	// opener opens an attachment (attach.go); nil is the system's opener.
+	// Set only before the UI runs (tests).
+	opener func(path string) error
 }
 
 var _ tui.Backend = (*Backend)(nil)

@@ -32,6 +32,7 @@ type chatItem struct {
 
 	lines    []string      // rendered, valid while rendered matches
 	rendered itemRenderKey // what lines were rendered from
+	chipAt   []lineChips   // where its attachment chips were drawn (chat_attach.go)
 }
 
 // itemRenderKey is everything an item's lines depend on besides its posts
@@ -42,6 +43,7 @@ type itemRenderKey struct {
 	day      string // the separator above it, "" for none
 	gen      int    // env.gen: theme, language, self
 	expanded bool
+	chip     int // the chosen attachment chip, -1 for none
 }
 
 func (it *chatItem) key() string     { return it.posts[0].MessageID }
@@ -66,12 +68,14 @@ type chat struct {
 
 	scroll  int // rows scrolled up from the bottom
 	sel     int // selected item (chat focus), -1 for none
+	chip    int // the chosen attachment chip of the selected item
 	focused bool
 
 	w, h     int
 	version  int           // bumped when posts or folds change
 	view     []string      // h rendered lines of w cells
 	rowItem  []int         // item index per view row, -1 for none
+	rowLine  []int         // the line of that item per view row
 	rendered chatRenderKey // what view was rendered from
 }
 
@@ -80,7 +84,7 @@ type chat struct {
 type chatRenderKey struct {
 	w, h, gen                int
 	focused                  bool
-	sel, scroll              int
+	sel, scroll, chip        int
 	loading, loaded, hasMore bool
 	version, behind          int
 }
@@ -93,7 +97,7 @@ func newChat() *chat {
 func (c *chat) changed() { c.version++ }
 
 func (c *chat) renderKey(e *env) chatRenderKey {
-	return chatRenderKey{c.w, c.h, e.gen, c.focused, c.sel, c.scroll, c.loading, c.loaded, c.hasMore, c.version, c.behind}
+	return chatRenderKey{c.w, c.h, e.gen, c.focused, c.sel, c.scroll, c.chip, c.loading, c.loaded, c.hasMore, c.version, c.behind}
 }
 
 // foldable reports whether p may fold with the notice run that ends in q:
@@ -277,12 +281,16 @@ func (c *chat) itemLines(e *env, i int) []string {
 	sel := c.focused && c.sel == i
 	day := c.itemDay(e, i)
 	exp := c.expanded[it.key()]
-	k := itemRenderKey{width: c.w, selected: sel, day: day, gen: e.gen, expanded: exp}
+	chosen := -1
+	if sel {
+		chosen = c.chip
+	}
+	k := itemRenderKey{width: c.w, selected: sel, day: day, gen: e.gen, expanded: exp, chip: chosen}
 	if it.lines != nil && k == it.rendered {
 		return it.lines
 	}
 	it.rendered = k
-	it.lines = renderItem(e, it, c.w, sel, day, exp)
+	it.lines = renderItem(e, it, c.w, sel, day, exp, chosen)
 	return it.lines
 }
 
@@ -297,11 +305,12 @@ func hhmm(e *env, p room.Post) string {
 // gutter column (› when selected), then the header and the wrapped body.
 // The screen's own posts sit on the right without a name (spec «画面の人の
 // 発言は右に寄せる»); notices stay left.
-func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool) []string {
+func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool, chosen int) []string {
 	var out []string
 	if day != "" {
 		out = append(out, daySeparator(e, day, w))
 	}
+	it.chipAt = nil
 	gutter := " "
 	if sel {
 		gutter = e.th.accentS.Render("›")
@@ -315,9 +324,9 @@ func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool
 		// Own by origin: only the UI's entry posts as the admin (the room
 		// never gives a socket that role). A seat named like the human is
 		// drawn as a seat.
-		return append(out, renderOwn(e, p, gutter, inner)...)
+		return it.withChips(out, renderOwn(e, p, gutter, inner, chosen))
 	}
-	return append(out, renderPost(e, p, gutter, inner)...)
+	return it.withChips(out, renderPost(e, p, gutter, inner, chosen))
 }
 
 // daySeparator is a dim rule across w cells with the day in its middle.
@@ -372,26 +381,32 @@ func addressees(p room.Post) string {
 
 // renderOwn is the screen's own post: addressees and time right-aligned,
 // the body pushed to the right edge in the speaker's colour.
-func renderOwn(e *env, p room.Post, gutter string, inner int) []string {
+func renderOwn(e *env, p room.Post, gutter string, inner, chosen int) drawnPost {
 	meta := hhmm(e, p)
 	if to := addressees(p); to != "" {
 		meta = to + "  " + meta
 	}
 	out := []string{gutter + fitRight(e.th.dim.Render(meta), inner)}
-	body := wrapText(sanitize(p.Content), max(inner-4, 8))
+	text, files := postAttachments(e, p)
+	var body []string
+	if text != "" || len(files) == 0 {
+		body = wrapText(sanitize(text), max(inner-4, 8))
+	}
 	note := clipLines(e, p, max(inner-4, 8))
+	chipRows, hits := chatChips(e, files, max(inner-4, 8), chosen)
 	bw := 0
-	for _, l := range slices.Concat(body, note) {
+	for _, l := range slices.Concat(body, note, chipRows) {
 		bw = max(bw, ansi.StringWidth(l))
 	}
 	st := speakerStyle(e, p)
+	left := 1 + max(0, inner-bw)
 	for _, l := range body {
-		out = append(out, " "+strings.Repeat(" ", max(0, inner-bw))+st.Render(l))
+		out = append(out, strings.Repeat(" ", left)+st.Render(l))
 	}
 	for _, l := range note { // one block with the body: same left edge
-		out = append(out, " "+strings.Repeat(" ", max(0, inner-bw))+l)
+		out = append(out, strings.Repeat(" ", left)+l)
 	}
-	return out
+	return drawnPost{lines: out, chips: chipRows, chipHits: hits, left: left}
 }
 
 // clipLines is the dim note under a long post's clipped body: how long the
@@ -427,7 +442,7 @@ func byteSize(n int) string {
 
 // renderPost is anyone else's post: the speaker in bold (dim for the app's
 // own notes), addressees and time, then the body indented.
-func renderPost(e *env, p room.Post, gutter string, inner int) []string {
+func renderPost(e *env, p room.Post, gutter string, inner, chosen int) drawnPost {
 	th := e.th
 	name := sanitize(p.Speaker)
 	var head string
@@ -441,13 +456,17 @@ func renderPost(e *env, p room.Post, gutter string, inner int) []string {
 	}
 	head += "  " + th.dim.Render(hhmm(e, p))
 	out := []string{gutter + head}
-	for _, l := range wrapText(sanitize(p.Content), max(inner-2, 8)) {
-		out = append(out, "   "+l)
+	text, files := postAttachments(e, p)
+	if text != "" || len(files) == 0 {
+		for _, l := range wrapText(sanitize(text), max(inner-2, 8)) {
+			out = append(out, "   "+l)
+		}
 	}
 	for _, l := range clipLines(e, p, max(inner-2, 8)) {
 		out = append(out, "   "+l)
 	}
-	return out
+	chipRows, hits := chatChips(e, files, max(inner-2, 8), chosen)
+	return drawnPost{lines: out, chips: chipRows, chipHits: hits, left: 3}
 }
 
 // setSize changes the chat's rectangle; caches re-render lazily.
@@ -512,6 +531,7 @@ func (c *chat) moveSel(e *env, delta int) {
 	} else {
 		c.sel = clampInt(c.sel+delta, 0, len(c.items)-1)
 	}
+	c.chip = 0
 	c.revealSel(e)
 }
 
@@ -561,21 +581,26 @@ func (c *chat) render(e *env) {
 			out.add("  "+e.th.dim.Render(l), -1)
 		}
 		c.view, c.rowItem = out.fill(c.w, c.h, -1)
+		c.rowLine = nil
 		return
 	}
-	c.view, c.rowItem = c.window(e, c.linesFromBottom(e, c.scroll+c.h))
+	c.view, c.rowItem, c.rowLine = c.window(e, c.linesFromBottom(e, c.scroll+c.h))
 }
+
+// lineRef is one rendered line: its item and its index in that item's
+// lines (item -1: not a post's).
+type lineRef struct{ item, line int }
 
 // linesFromBottom collects rendered lines bottom-up, tagged with their
 // item, until need are known; above the oldest post comes the "beginning"
 // or "loading" line.
-func (c *chat) linesFromBottom(e *env, need int) taggedLines[int] {
-	var rev taggedLines[int]
+func (c *chat) linesFromBottom(e *env, need int) taggedLines[lineRef] {
+	var rev taggedLines[lineRef]
 	reachedFirst := len(c.items) == 0
 	for i := len(c.items) - 1; i >= 0 && len(rev.lines) < need; i-- {
 		lines := c.itemLines(e, i)
 		for j := len(lines) - 1; j >= 0; j-- {
-			rev.add(lines[j], i)
+			rev.add(lines[j], lineRef{i, j})
 		}
 		if i == 0 {
 			reachedFirst = true
@@ -583,7 +608,7 @@ func (c *chat) linesFromBottom(e *env, need int) taggedLines[int] {
 	}
 	if reachedFirst && len(rev.lines) < need {
 		if top := c.topLine(e); top != "" {
-			rev.add("  "+e.th.dim.Render(top), -1)
+			rev.add("  "+e.th.dim.Render(top), lineRef{-1, -1})
 		}
 	}
 	return rev
@@ -591,17 +616,17 @@ func (c *chat) linesFromBottom(e *env, need int) taggedLines[int] {
 
 // window cuts the rows [scroll, scroll+h) out of lines collected bottom-up
 // and, while scrolled up, puts the way back to the latest on the last row.
-func (c *chat) window(e *env, rev taggedLines[int]) ([]string, []int) {
-	view := make([]string, c.h)
-	rows := make([]int, c.h)
+func (c *chat) window(e *env, rev taggedLines[lineRef]) (view []string, rows, lines []int) {
+	view = make([]string, c.h)
+	rows, lines = make([]int, c.h), make([]int, c.h)
 	for r := 0; r < c.h; r++ {
 		idx := c.scroll + (c.h - 1 - r) // index into rev for screen row r
 		if idx < len(rev.lines) {
 			view[r] = fit(rev.lines[idx], c.w)
-			rows[r] = rev.tags[idx]
+			rows[r], lines[r] = rev.tags[idx].item, rev.tags[idx].line
 		} else {
 			view[r] = strings.Repeat(" ", c.w)
-			rows[r] = -1
+			rows[r], lines[r] = -1, -1
 		}
 	}
 	if c.scroll > 0 {
@@ -610,8 +635,9 @@ func (c *chat) window(e *env, rev taggedLines[int]) ([]string, []int) {
 			latest = e.tr.t(mChatNewer, c.behind)
 		}
 		view[c.h-1] = fitRight(e.th.accentS.Render(latest)+" ", c.w)
+		lines[c.h-1] = -1 // no chip is under it
 	}
-	return view, rows
+	return view, rows, lines
 }
 
 // itemAt returns the item index drawn at view row y, or -1.

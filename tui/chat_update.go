@@ -131,6 +131,12 @@ func (m *Model) chatKey(k tea.KeyPressMsg) []tea.Cmd {
 			m.chat.sel = n - 1
 		}
 		return []tea.Cmd{m.catchUp()}
+	case len(m.chat.chipsOf(&m.env, m.chat.sel)) > 0 && key.Matches(k, km.OpenAttachment):
+		return m.openChosenChip()
+	case key.Matches(k, km.AttachmentPrev):
+		m.chat.moveChip(&m.env, -1)
+	case key.Matches(k, km.AttachmentNext):
+		m.chat.moveChip(&m.env, 1)
 	case key.Matches(k, km.ToggleFold):
 		m.chat.toggleFold(m.chat.sel)
 		m.chat.revealSel(&m.env)
@@ -138,11 +144,20 @@ func (m *Model) chatKey(k tea.KeyPressMsg) []tea.Cmd {
 	return nil
 }
 
-// chatClick selects the item under row y of the chat and opens or closes
-// it when it is a fold.
-func (m *Model) chatClick(y int) {
+// chatClick selects the item under cell (x, y) of the chat: an
+// attachment chip there opens (the human's click), a fold opens or
+// closes.
+func (m *Model) chatClick(x, y int) []tea.Cmd {
+	if i, chip, ok := m.chat.chipAt(&m.env, x, y); ok {
+		m.chat.sel, m.chat.chip = i, chip
+		return m.openChosenChip()
+	}
 	if i := m.chat.itemAt(y); i >= 0 {
+		if i != m.chat.sel {
+			m.chat.chip = 0
+		}
 		m.chat.sel = i
 		m.chat.toggleFold(i)
 	}
+	return nil
 }

@@ -35,6 +35,7 @@ type fakeBackend struct {
 	scrollbak map[seatKey][]string
 	paths     map[string]string
 	home      string
+	att       attachFake // the Attachments part (attach_fake_test.go)
 
 	postFn func(topic string, d room.Draft) (room.Result, error)
 

@@ -111,6 +111,8 @@ func (m *Model) renderOverlay() layer {
 		box = m.overlay.dialog.view(&m.env, m.width)
 	case ovEditor:
 		box = m.overlay.editor.view(&m.env, m.width, m.height)
+	case ovAttach:
+		box = m.overlay.attach.view(&m.env, min(m.width, 76))
 	default:
 		return layer{}
 	}

@@ -170,6 +170,39 @@ const (
 	mInputHint
 	mInputSending
 
+	// Attachments (attach.go, chat_attach.go).
+	mInputHintAttach
+	mChipMore
+	mAttachTitle
+	mAttachPlaceholder
+	mAttachFooter
+	mAttachNoMatch
+	mAttachListFailed
+	mAttachMoreEntries
+	mAttachGone
+	mAttachNotFile
+	mAttachTooLarge
+	mAttachUnreadable
+	mAttachOutside
+	mAttachRunnable
+	mAttachTooMany
+	mAttachAlready
+	mStAttached
+	mStAttachedAs
+	mStAttachRefused
+	mStDetached
+	mStSendAttachFailed
+	mStOpened
+	mStOpenRefused
+	mStOpenFailed
+	mHelpAttach
+	mHelpDetach
+	mHelpOpenAttachment
+	mHelpAttachmentPrev
+	mHelpAttachmentNext
+	mHelpAttachComplete
+	mHelpAttachChoose
+
 	mPartsTitle
 	mPartsYou
 	mPartsOffline
@@ -418,6 +451,41 @@ var messages = map[msgKey][2]string{
 	mInputPlaceholder: {"Say something to the room", "部屋に発言する"},
 	mInputHint:        {"@ address · Enter send · Shift+Enter newline", "@ 宛先 · Enter 送信 · Shift+Enter 改行"},
 	mInputSending:     {"sending…", "送信中…"},
+
+	// Attachments (docs/design.md §8 "Attachments").
+	mInputHintAttach:   {"%s attach", "%s 添付"},
+	mChipMore:          {"+%d", "+%d"},
+	mAttachTitle:       {"Attach a file", "ファイルを添付"},
+	mAttachPlaceholder: {"path of a file (~ is your home folder)", "ファイルのパス（~ はホームフォルダ）"},
+	mAttachFooter:      {"Tab completes · Enter attaches · Esc closes · or drop files on the input", "Tab 補完 · Enter 添付 · Esc 閉じる · 入力欄へのドロップでも添付"},
+	mAttachNoMatch:     {"Nothing here starts with that.", "そう始まるものはありません。"},
+	mAttachListFailed:  {"Cannot list the folder: %v", "フォルダを一覧できません: %v"},
+	mAttachMoreEntries: {"… more: type to narrow", "…ほかにもあります。入力して絞り込んでください"},
+	mAttachGone:        {"%s is not there (gone, or the path is mistyped).", "%s はありません（消えたか、パスの誤り）。"},
+	mAttachNotFile:     {"%s is not a file (a folder, device or pipe).", "%s はファイルではありません（フォルダ・デバイス・パイプ）。"},
+	mAttachTooLarge:    {"%s is %s; an attachment is at most %s.", "%s は %s あります。添付は %s までです。"},
+	mAttachUnreadable:  {"%s cannot be read: %s", "%s を読めません: %s"},
+	mAttachOutside:     {"%s is not (or no longer) a file of the attachments folder.", "%s は添付フォルダのファイルではありません（消えた可能性もあります）。"},
+	mAttachRunnable:    {"%s would run as a program if opened. If you trust it, open it yourself: %s", "%s は開くとプログラムとして動きます。信頼できるなら自分で開いてください: %s"},
+	mAttachTooMany:     {"A post carries at most %d attachments.", "添付は一つの発言に %d 個までです。"},
+	mAttachAlready:     {"%s is already attached.", "%s は添付済みです。"},
+	mStAttached:        {"Attached %s.", "%s を添付しました。"},
+	mStAttachedAs: {"Attached %s; it is saved as “%s” (characters a terminal or Windows cannot carry are replaced).",
+		"%s を添付しました。「%s」として保存します（端末や Windows が扱えない文字は置き換えます）。"},
+	mStAttachRefused: {"Not attached: %s", "添付しませんでした: %s"},
+	mStDetached:      {"Removed the attachment %s.", "添付 %s を外しました。"},
+	mStSendAttachFailed: {"Not sent: %s Your text and attachments are back in the input (%s removes the last attachment).",
+		"送れません: %s 本文と添付は入力欄に戻しました（%s で最後の添付を外せます）。"},
+	mStOpened:           {"Opened %s.", "%s を開きました。"},
+	mStOpenRefused:      {"Not opened: %s", "開きませんでした: %s"},
+	mStOpenFailed:       {"Not opened: %v. The file is at %s", "開けません: %v。ファイルの場所: %s"},
+	mHelpAttach:         {"attach a file", "ファイルを添付"},
+	mHelpDetach:         {"remove the last attachment", "最後の添付を外す"},
+	mHelpOpenAttachment: {"open the chosen attachment (chat)", "選んだ添付を開く（会話）"},
+	mHelpAttachmentPrev: {"previous attachment (chat)", "前の添付（会話）"},
+	mHelpAttachmentNext: {"next attachment (chat)", "次の添付（会話）"},
+	mHelpAttachComplete: {"complete the path (attach)", "パスを補完（添付）"},
+	mHelpAttachChoose:   {"attach the file / open the folder (attach)", "ファイルを添付・フォルダを開く（添付）"},
 
 	mPartsTitle:    {"Accounts", "アカウント"},
 	mPartsYou:      {"(you)", "（あなた）"},

@@ -41,12 +41,17 @@ func (c *completion) open() bool {
 	return c.active && !(c.closed && c.closedRow == c.row && c.closedCol == c.col) && len(c.items) > 0
 }
 
-// inputBar is the multi-line composer with the @ popup.
+// inputBar is the multi-line composer with the @ popup and the chips of
+// the files attached to the next post (attach.go).
 type inputBar struct {
 	ta      textarea.Model
 	comp    completion // the @ popup's state
 	sending bool       // a post is on its way: Send waits for its answer
 	focused bool
+
+	chips    []chip    // the attachments, in the order they were added
+	chipHits []chipHit // where each drawn chip's ✕ is on the chips' row
+	lastDir  string    // the folder of the last attached file (the prompt starts there)
 
 	w        int
 	version  int            // bumped when the text or caret moved
@@ -124,8 +129,14 @@ func (ib *inputBar) setFocus(on bool) tea.Cmd {
 	return nil
 }
 
-// rows is the textarea's current height (1..maxInputRows).
-func (ib *inputBar) rows() int { return clampInt(ib.ta.Height(), 1, maxInputRows) }
+// rows is the bar's height inside its frame: the textarea's
+// (1..maxInputRows), plus the chips' row when files are attached.
+func (ib *inputBar) rows() int {
+	return clampInt(ib.ta.Height(), 1, maxInputRows) + ib.chipRows()
+}
+
+// chipRows is 1 when the chips' row shows, else 0.
+func (ib *inputBar) chipRows() int { return min(len(ib.chips), 1) }
 
 func (ib *inputBar) value() string { return ib.ta.Value() }
 
@@ -285,18 +296,19 @@ func (ib *inputBar) render(e *env, h int) {
 	if ib.focused {
 		bs = e.th.borderFocus
 	}
-	hint := e.tr.t(mInputHint)
-	if ib.sending {
-		hint = e.tr.t(mInputSending)
-	}
-	top := "╭─ " + hint + " "
-	if ansi.StringWidth(top)+2 > w {
-		top = "╭" // no room for the hint: a plain edge
+	top := "╭" // no room for a hint: a plain edge
+	if h := inputHint(e, ib.sending, w-6); h != "" {
+		top = "╭─ " + h + " "
 	}
 	top += strings.Repeat("─", max(0, w-1-ansi.StringWidth(top))) + "╮"
 	out := make([]string, 0, h)
 	out = append(out, bs.Render(top))
 	body := strings.Split(ib.ta.View(), "\n")
+	if len(ib.chips) > 0 {
+		var row string
+		row, ib.chipHits = renderChips(e, ib.chips, w-2)
+		body = append([]string{row}, body...)
+	}
 	left, right := bs.Render("│"), bs.Render("│")
 	for i := 0; i < h-2; i++ {
 		l := ""
@@ -309,13 +321,44 @@ func (ib *inputBar) render(e *env, h int) {
 	ib.view = out
 }
 
+// inputHint is the key hint on the bar's top edge in at most w cells: its
+// parts (" · " apart, the attach key last) dropped whole from the end
+// until it fits (spec «キーの案内は小さく出す»); "sending…" while a post is
+// on its way.
+func inputHint(e *env, sending bool, w int) string {
+	if sending {
+		return e.tr.t(mInputSending)
+	}
+	parts := strings.Split(e.tr.t(mInputHint), " · ")
+	if k := firstKey(e.keys.Attach); k != "" {
+		parts = append(parts, e.tr.t(mInputHintAttach, keyName(k)))
+	}
+	for n := len(parts); n > 0; n-- {
+		if h := strings.Join(parts[:n], " · "); ansi.StringWidth(h) <= w {
+			return h
+		}
+	}
+	return ""
+}
+
+// keyName writes a key as hints do: "F4", "Ctrl+X", "Shift+Enter".
+func keyName(k string) string {
+	parts := strings.Split(k, "+")
+	for i, p := range parts {
+		if p != "" {
+			parts[i] = strings.ToUpper(p[:1]) + p[1:]
+		}
+	}
+	return strings.Join(parts, "+")
+}
+
 // caret is the real cursor's position relative to the bar's rectangle.
 func (ib *inputBar) caret() (x, y int, ok bool) {
 	c := ib.ta.Cursor()
 	if c == nil {
 		return 0, 0, false
 	}
-	return c.X + 1, c.Y + 1, true
+	return c.X + 1, c.Y + 1 + ib.chipRows(), true
 }
 
 // popupView draws the @ popup and returns it with the '@' column relative

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -16,7 +17,9 @@ import (
 
 type postDoneMsg struct {
 	topic    string
-	original string
+	original string // the text as typed, put back on a refusal
+	chips    []chip // the attachments, with where this send saved them
+	size     int    // the body's bytes, block included
 	res      room.Result
 	err      error
 }
@@ -29,21 +32,47 @@ func (m *Model) inputMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 	return nil, false
 }
 
-// postCmd sends the input's text as the admin's post. LastSeen is the
-// newest message the chat rendered (docs/design.md §2).
-func (m *Model) postCmd(text string) tea.Cmd {
+// postCmd sends the input's text and attachments as the admin's post.
+// LastSeen is the newest message the chat rendered (docs/design.md §2).
+// Each chip not yet saved under this topic is copied there first, one by
+// one; only when all are does the post go, its body ending in the block of
+// their paths (docs/design.md §8 "Attachments"). The command works on its
+// own copy of the chips and hands them back in postDoneMsg.
+func (m *Model) postCmd(text string, chips []chip) tea.Cmd {
 	b, topic := m.backend, m.topics.open
 	d := room.Draft{
-		Content:  text,
 		TS:       m.env.now().UTC().Format(room.TimeLayout),
 		LastSeen: m.chat.newest,
 	}
+	block := room.AttachmentBlock{Text: text, Label: attachmentLabel(&m.env)}
+	chips = slices.Clone(chips)
 	return func() tea.Msg {
+		done := postDoneMsg{topic: topic, original: text, chips: chips}
+		for i := range chips {
+			if chips[i].topic != topic {
+				saved, err := b.SaveAttachment(topic, chips[i].file.Path)
+				if err != nil {
+					done.err = &attachSendError{err: err}
+					return done
+				}
+				chips[i].topic, chips[i].saved = topic, saved
+			}
+			block.Paths = append(block.Paths, chips[i].saved)
+		}
+		d.Content = block.String()
 		d.MessageID = uuid.NewString()
-		res, err := b.Post(topic, d)
-		return postDoneMsg{topic: topic, original: text, res: res, err: err}
+		done.size = len(d.Content)
+		done.res, done.err = b.Post(topic, d)
+		return done
 	}
 }
+
+// attachSendError: an attachment could not be saved at send time; nothing
+// was posted.
+type attachSendError struct{ err error }
+
+func (e *attachSendError) Error() string { return e.err.Error() }
+func (e *attachSendError) Unwrap() error { return e.err }
 
 // onPostDone handles Deliver's answer: a refusal or rejection puts the
 // original text back; a rejection also renders the missed posts (deduped)
@@ -51,19 +80,25 @@ func (m *Model) postCmd(text string) tea.Cmd {
 func (m *Model) onPostDone(msg postDoneMsg) []tea.Cmd {
 	tr := m.env.tr
 	m.input.sending = false
+	var ae *attachSendError
 	switch {
 	case msg.err != nil:
 		m.input.restore(msg.original)
-		if errors.Is(msg.err, room.ErrPostTooLong) {
-			m.setStatus(stWarn, tr.t(mStPostTooLong, byteSize(len(msg.original))))
-		} else if errors.Is(msg.err, room.ErrOnlyMentions) || errors.Is(msg.err, room.ErrEmptyPost) {
+		m.input.restoreChips(msg.chips)
+		switch {
+		case errors.As(msg.err, &ae):
+			m.setStatus(stWarn, tr.t(mStSendAttachFailed, refusalText(&m.env, ae.err), keyName(firstKey(m.keys.Detach))))
+		case errors.Is(msg.err, room.ErrPostTooLong):
+			m.setStatus(stWarn, tr.t(mStPostTooLong, byteSize(max(msg.size, len(msg.original)))))
+		case errors.Is(msg.err, room.ErrOnlyMentions) || errors.Is(msg.err, room.ErrEmptyPost):
 			m.setStatus(stWarn, tr.t(mStSendRefused, msg.err))
-		} else {
+		default:
 			m.setStatus(stError, tr.t(mStPostFailed, msg.err))
 		}
 		return nil
 	case !msg.res.Delivered:
 		m.input.restore(msg.original)
+		m.input.restoreChips(msg.chips)
 		if msg.topic == m.topics.open {
 			m.chat.toBottom()
 			m.chat.add(&m.env, msg.res.Missed...)
@@ -92,19 +127,25 @@ func (m *Model) inputKey(k tea.KeyPressMsg) []tea.Cmd {
 	switch {
 	case key.Matches(k, km.Send):
 		text := m.input.value()
-		if strings.TrimSpace(text) == "" || m.input.sending {
+		if strings.TrimSpace(text) == "" && len(m.input.chips) == 0 || m.input.sending {
 			return nil
 		}
 		m.input.setValue("")
 		m.input.sending = true
 		m.input.refreshCompletion(m.roster(), m.env.selfName)
-		return []tea.Cmd{m.postCmd(text)}
+		return []tea.Cmd{m.postCmd(text, m.input.takeChips())}
 	case key.Matches(k, km.Clear):
-		if m.input.value() == "" {
+		if m.input.value() == "" && len(m.input.chips) == 0 {
 			return m.askQuit()
 		}
 		m.input.setValue("")
+		m.input.takeChips()
 		m.input.refreshCompletion(m.roster(), m.env.selfName)
+		return nil
+	case key.Matches(k, km.Detach),
+		key.Matches(k, m.input.ta.KeyMap.DeleteCharacterBackward) && m.input.value() == "":
+		// Backspace in an empty bar takes the last chip, as chat apps do.
+		m.detachLast()
 		return nil
 	}
 	return []tea.Cmd{m.input.update(k, m.roster(), m.env.selfName)}

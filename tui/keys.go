@@ -46,6 +46,12 @@ type KeyMap struct {
 	// The @ popup moves on the arrows only: k and j type into the input.
 	PopupUp   key.Binding
 	PopupDown key.Binding
+	// Attachments: the attach prompt (its Tab and Enter), and the last
+	// chip removed.
+	Attach         key.Binding
+	Detach         key.Binding
+	AttachComplete key.Binding
+	AttachChoose   key.Binding
 
 	// Lists (chat, topics, participants, pickers, popup).
 	Up     key.Binding
@@ -55,6 +61,10 @@ type KeyMap struct {
 	Select key.Binding
 	Pick   key.Binding
 	Cancel key.Binding
+	// A chat post's attachment chips: choose one, open it.
+	OpenAttachment key.Binding
+	AttachmentPrev key.Binding
+	AttachmentNext key.Binding
 
 	// Topic list, its rename prompt and the topic finder (whose filter
 	// takes letters, so it moves on the arrows and ctrl+p/ctrl+n only).
@@ -116,7 +126,7 @@ func nb(keys ...string) key.Binding { return key.NewBinding(key.WithKeys(keys...
 // (0x1d, the telnet escape): neither Claude Code nor Codex CLI uses it, and
 // every terminal can send it.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{
+	k := KeyMap{
 		Quit:               nb("ctrl+q"),
 		Help:               nb("f1"),
 		FocusNext:          nb("tab"),
@@ -190,6 +200,22 @@ func DefaultKeyMap() KeyMap {
 		SwitchAnswer:    nb("left", "right", "tab", "shift+tab"),
 		ChooseAnswer:    nb("enter", "space"),
 	}
+	k.attachmentDefaults()
+	return k
+}
+
+// attachmentDefaults sets the attachments' keys (docs/design.md §10): F4
+// (or Alt+A) opens the attach prompt, whose Tab completes and Enter
+// attaches; Ctrl+X takes the input bar's last chip; in the chat Enter (or
+// o) opens the chosen chip of the selected post and ←/→ choose another.
+func (k *KeyMap) attachmentDefaults() {
+	k.Attach = nb("f4", "alt+a")
+	k.Detach = nb("ctrl+x")
+	k.AttachComplete = nb("tab")
+	k.AttachChoose = nb("enter")
+	k.OpenAttachment = nb("o", "enter")
+	k.AttachmentPrev = nb("left")
+	k.AttachmentNext = nb("right")
 }
 
 // entries names every binding: those the help overlay lists, then the
@@ -248,6 +274,8 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 		{"send", in, mHelpSend, &k.Send},
 		{"newline", in, mHelpNewline, &k.Newline},
 		{"clear", in, mHelpClear, &k.Clear},
+		{"attach", in, mHelpAttach, &k.Attach},
+		{"detach", in, mHelpDetach, &k.Detach},
 		{"up", li, mHelpUp, &k.Up},
 		{"down", li, mHelpDown, &k.Down},
 		{"top", li, mHelpTop, &k.Top},
@@ -256,6 +284,7 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 		{"pick", li, mHelpPick, &k.Pick},
 		{"cancel", li, mHelpCancel, &k.Cancel},
 		{"toggle_fold", li, mHelpToggleFold, &k.ToggleFold},
+		{"open_attachment", li, mHelpOpenAttachment, &k.OpenAttachment},
 		{"topic_new", tp, mHelpNewTopic, &k.TopicNew},
 		{"topic_rename", tp, mHelpRenameTopic, &k.TopicRename},
 		{"topic_delete", tp, mHelpDeleteTopic, &k.TopicDelete},
@@ -287,6 +316,10 @@ func (k *KeyMap) modalEntries() []bindingEntry {
 	return []bindingEntry{
 		{"popup_up", in, mHelpPopupUp, &k.PopupUp},
 		{"popup_down", in, mHelpPopupDown, &k.PopupDown},
+		{"attach_complete", in, mHelpAttachComplete, &k.AttachComplete},
+		{"attach_choose", in, mHelpAttachChoose, &k.AttachChoose},
+		{"attachment_prev", mGroupLists, mHelpAttachmentPrev, &k.AttachmentPrev},
+		{"attachment_next", mGroupLists, mHelpAttachmentNext, &k.AttachmentNext},
 		{"rename_save", tp, mHelpRenameSave, &k.RenameSave},
 		{"picker_up", tp, mHelpPickerUp, &k.PickerUp},
 		{"picker_down", tp, mHelpPickerDown, &k.PickerDown},

@@ -25,6 +25,9 @@ const (
 	paneShareStep    = 5
 	// maxInputRows: the input bar grows with its text up to this many rows.
 	maxInputRows = 6
+	// maxInputBarRows: the text's rows and the attachment chips' row above
+	// them (docs/design.md §10).
+	maxInputBarRows = maxInputRows + 1
 )
 
 // rect is a rectangle of terminal cells; W or H of 0 means "not shown".
@@ -43,7 +46,7 @@ type layoutState struct {
 	showParticipants bool
 	panes            int // seat panes to show; 0 hides the pane area
 	paneShare        int // percent of the centre column's height for panes
-	inputRows        int // text rows of the input bar (1..maxInputRows)
+	inputRows        int // rows inside the input bar's frame (1..maxInputBarRows)
 }
 
 // screenLayout is the screen cut into rectangles. Side columns span the
@@ -95,7 +98,7 @@ func layout(w, h int, s layoutState) screenLayout {
 		l.Participants = rect{tw + cw, 0, pw, bodyH}
 	}
 
-	inRows := clampInt(s.inputRows, 1, maxInputRows)
+	inRows := clampInt(s.inputRows, 1, maxInputBarRows)
 	inH := inRows + 2
 	if inH > bodyH {
 		inH = bodyH

@@ -36,7 +36,7 @@ func TestLayoutTilesTheScreen(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}, {60, 20}, {40, 12}, {250, 90}} {
 		for panes := 0; panes <= 5; panes++ {
 			for _, sides := range [][2]bool{{true, true}, {false, true}, {true, false}, {false, false}} {
-				for _, rows := range []int{1, 3, 6, 9} {
+				for _, rows := range []int{1, 3, 6, 7, 9} {
 					s := layoutState{showTopics: sides[0], showParticipants: sides[1], panes: panes, paneShare: paneShareDefault, inputRows: rows}
 					t.Run(fmt.Sprintf("%dx%d/p%d/%v/r%d", size[0], size[1], panes, sides, rows), func(t *testing.T) {
 						l := layout(size[0], size[1], s)
@@ -44,7 +44,7 @@ func TestLayoutTilesTheScreen(t *testing.T) {
 						if again := layout(size[0], size[1], s); fmt.Sprint(again) != fmt.Sprint(l) {
 							t.Fatalf("layout is not a pure function: %+v vs %+v", l, again)
 						}
-						if l.Input.H != min(rows, maxInputRows)+2 {
+						if l.Input.H != min(rows, maxInputBarRows)+2 {
 							t.Fatalf("input height %d for %d rows", l.Input.H, rows)
 						}
 						if len(l.Panes) != 0 && len(l.Panes) != panes {

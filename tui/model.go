@@ -70,8 +70,9 @@ type Model struct {
 	seats    seatArea    // the open topic's seats and their panes
 	status   statusLine  // the bottom line's latest report
 
-	screen   screen // what View assembles besides the widgets' lines
-	quitting bool   // Quit is on its way: View draws nothing more
+	screen   screen    // what View assembles besides the widgets' lines
+	quitting bool      // Quit is on its way: View draws nothing more
+	held     heldInput // input waiting while a paste is read as dropped files
 }
 
 // New builds the root model. It returns ErrNoBackend for a nil backend and
@@ -137,6 +138,7 @@ func (m *Model) Init() tea.Cmd {
 		m.loadTopicsCmd(),
 		m.loadAccountsCmd(),
 		m.lookPathCmd(),
+		m.attachDirCmd(),
 		start,
 		tea.RequestBackgroundColor,
 	)
@@ -164,9 +166,23 @@ var routes = [...]route{
 	(*Model).inputMsg,
 	(*Model).accountMsg,
 	(*Model).seatMsg,
+	(*Model).attachMsg,
 }
 
 func (m *Model) handle(msg tea.Msg) []tea.Cmd {
+	if m.holdInput(msg) {
+		return nil
+	}
+	cmds := m.route(msg)
+	if m.held.replay {
+		m.held.replay = false
+		cmds = append(cmds, m.replayHeld()...)
+	}
+	return cmds
+}
+
+// route hands msg to its owner.
+func (m *Model) route(msg tea.Msg) []tea.Cmd {
 	for _, r := range routes {
 		if cmds, ok := r(m, msg); ok {
 			return cmds

@@ -16,6 +16,7 @@ const (
 	ovPicker
 	ovDialog
 	ovEditor
+	ovAttach
 )
 
 // overlays is the modal layer: at most one of help, the topic finder, a
@@ -26,6 +27,7 @@ type overlays struct {
 	picker  *topicPicker   // set while open == ovPicker
 	dialog  *confirmDialog // set while open == ovDialog
 	editor  *accountEditor // set while open == ovEditor
+	attach  *attachPicker  // set while open == ovAttach
 }
 
 // modalBox frames content (lines no wider than inner cells) as a modal.

@@ -20,6 +20,8 @@ func (m *Model) overlayKey(k tea.KeyPressMsg) []tea.Cmd {
 		return m.dialogKey(k)
 	case ovEditor:
 		return m.editorUpdate(k)
+	case ovAttach:
+		return m.attachKey(k)
 	}
 	return nil
 }
@@ -31,6 +33,8 @@ func (m *Model) overlayPaste(msg tea.PasteMsg) []tea.Cmd {
 		return m.editorUpdate(msg)
 	case ovPicker:
 		return []tea.Cmd{m.overlay.picker.update(msg)}
+	case ovAttach:
+		return m.attachPaste(msg)
 	}
 	return nil
 }

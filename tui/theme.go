@@ -29,10 +29,13 @@ const (
 type theme struct {
 	dark bool
 
-	fg, muted, accent, line, danger, ok, selBg color.Color
+	fg, muted, accent, line, danger, ok, selBg, tint color.Color
 
 	text, dim, accentS, dangerS, okS, title, sel, selDim lipgloss.Style
 	border, borderFocus                                  lipgloss.Style
+	// chip is an attachment's name on the tint, chipX its ✕, chipSel the
+	// chip chosen in the chat (docs/design.md §10).
+	chip, chipX, chipSel lipgloss.Style
 
 	hues map[int]color.Color
 }
@@ -48,7 +51,9 @@ func newTheme(dark bool) *theme {
 		danger: ld(lipgloss.Color("#b3261e"), lipgloss.Color("#f2827a")),
 		ok:     ld(lipgloss.Color("#3b6d11"), lipgloss.Color("#7fc08f")),
 		selBg:  ld(lipgloss.Color("#edece8"), lipgloss.Color("#2c2c34")),
-		hues:   map[int]color.Color{},
+		// The spec's --tint (screen «二つの地色»): chips are drawn on it.
+		tint: ld(lipgloss.Color("#f4f4f7"), lipgloss.Color("#202026")),
+		hues: map[int]color.Color{},
 	}
 	t.text = lipgloss.NewStyle().Foreground(t.fg)
 	t.dim = lipgloss.NewStyle().Foreground(t.muted)
@@ -59,6 +64,9 @@ func newTheme(dark bool) *theme {
 	t.sel = lipgloss.NewStyle().Foreground(t.fg).Background(t.selBg)
 	t.selDim = lipgloss.NewStyle().Foreground(t.muted).Background(t.selBg)
 	t.border = lipgloss.NewStyle().Foreground(t.line)
+	t.chip = lipgloss.NewStyle().Foreground(t.fg).Background(t.tint)
+	t.chipX = lipgloss.NewStyle().Foreground(t.muted).Background(t.tint)
+	t.chipSel = lipgloss.NewStyle().Foreground(t.accent).Background(t.tint).Reverse(true)
 	t.borderFocus = lipgloss.NewStyle().Foreground(t.accent)
 	return t
 }

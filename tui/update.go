@@ -48,6 +48,10 @@ func (m *Model) globalKey(k tea.KeyPressMsg) (cmds []tea.Cmd, ok bool) {
 	if m.focus != FocusInput && key.Matches(k, m.keys.FocusInput) {
 		return []tea.Cmd{m.setFocus(FocusInput)}, true
 	}
+	if key.Matches(k, m.keys.Attach) {
+		// The attachments are the input bar's: focus goes there.
+		return append(m.openAttach(), m.setFocus(FocusInput)), true
+	}
 	return nil, false
 }
 
@@ -153,6 +157,17 @@ func (m *Model) handlePaste(msg tea.PasteMsg) []tea.Cmd {
 		m.pastePane(msg.Content)
 		return nil
 	}
+	if looksDropped(msg.Content) {
+		// Maybe files dropped on the terminal: the app reads the paste
+		// first (docs/design.md §10 "Attachments").
+		return []tea.Cmd{m.setFocus(FocusInput), m.dropCmd(msg.Content, false)}
+	}
+	return m.pasteIntoInput(msg)
+}
+
+// pasteIntoInput puts a paste into the input bar as text, unless it is
+// more than the bar holds (refused whole, the reason on the status line).
+func (m *Model) pasteIntoInput(msg tea.PasteMsg) []tea.Cmd {
 	if why := m.input.pasteRefusal(&m.env, msg.Content); why != "" {
 		// Refused whole, before the textarea sees it: it keeps at most
 		// 10 000 lines and trims a longer paste row by row (minutes for
@@ -180,13 +195,13 @@ func (m *Model) handleClick(ms tea.Mouse) []tea.Cmd {
 		return m.topicsClick(y - l.Topics.Y)
 	case l.Chat.contains(x, y):
 		cmds := []tea.Cmd{m.setFocus(FocusChat)}
-		m.chatClick(y - l.Chat.Y)
-		return cmds
+		return append(cmds, m.chatClick(x-l.Chat.X, y-l.Chat.Y)...)
 	case l.Participants.contains(x, y):
 		cmds := []tea.Cmd{m.setFocus(FocusParticipants)}
 		m.accounts.panel.click(y - l.Participants.Y)
 		return cmds
 	case l.Input.contains(x, y):
+		m.inputBarClick(x-l.Input.X, y-l.Input.Y)
 		return []tea.Cmd{m.setFocus(FocusInput)}
 	}
 	if k, _, ok := m.paneAt(x, y); ok {
