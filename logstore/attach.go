@@ -329,3 +329,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 	c.left -= int64(n)
 	return n, err
 }
+
+// AttachmentsDir is the absolute folder every topic's attachments live
+// under: <data>/logs/main/attachments (it may not exist yet).
+func (s *Store) AttachmentsDir() string { return s.attachmentRoot() }
