@@ -118,4 +118,7 @@ for pkg in $(go list ./...); do
 done
 printf '%s\n' "${summary[@]}"
 [ $fail -eq 0 ] && echo "wine: PASS" || { echo "wine: FAIL (outputs in $work)"; exit 1; }
+# Wait for wineserver to end first: it writes the prefix's registry when it
+# exits (a few seconds after the last Wine process), which raced the rm.
+wineserver -w || true
 if [ -z "${WINE_WORK:-}" ]; then rm -rf "$work"; fi
