@@ -12,14 +12,17 @@ import (
 // builder keeps cmd.exe's characters out of what it writes; this reads the
 // composed line the way cmd.exe does, so nothing it was not shown can run:
 // cmd.exe only counts quotes (a \" counts too), and outside quotes one of
-// cmdReactive ends the command or starts another. A control character ends
-// the line anywhere. The error wraps ErrNotConsoleSafe.
+// & | < > ^ ( ) ends the command or starts another. % expands a variable
+// anywhere, quoted or not, before the line is read further; a control
+// character ends the line anywhere. The error wraps ErrNotConsoleSafe.
 func checkCmdLine(line string) error {
 	quoted := false
 	for i, r := range line {
 		switch {
 		case r < 0x20 || r == 0x7f:
 			return fmt.Errorf("%w: a control character at byte %d", ErrNotConsoleSafe, i)
+		case r == '%':
+			return fmt.Errorf("%w: %% at byte %d (cmd.exe expands variables, quoted or not)", ErrNotConsoleSafe, i)
 		case r == '"':
 			quoted = !quoted
 		case !quoted && strings.ContainsRune("&|<>^()", r):

@@ -25,7 +25,9 @@ func TestCheckCmdLine(t *testing.T) {
 		{`claude "a|b"`, true},
 		{"claude a\nb", false},
 		{"claude \"a\rb\"", false},
-		{`claude %PATH%`, true}, // expanded, not cut: a user may write it
+		{`claude %PATH%`, false}, // expanded before the line is read
+		{`claude "100%"`, false}, // inside quotes too
+		{`claude "x!y!"`, true},  // /V:OFF: ! is text
 	}
 	for _, tt := range tests {
 		err := checkCmdLine(tt.line)

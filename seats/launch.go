@@ -187,7 +187,7 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 		cmd = a.Command
 	}
 	b.viaCmd = ViaCmdExe(b.goos)
-	if b.viaCmd && !consoleSafe(cmd) {
+	if b.viaCmd && !commandSafe(cmd) {
 		return Launch{}, fmt.Errorf("%w: command %q holds one of %s (cmd.exe would run only part of the line)", ErrNotConsoleSafe, cmd, cmdReactive)
 	}
 	env, err := processEnv(a, in.Env, in.TopicID)
@@ -216,6 +216,11 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 	}
 	l := Launch{Argv: argv, Env: env, Dir: a.WorkDir, Resumed: in.Resume, MCPKey: b.key, Warnings: b.warnings}
 	if in.Resume {
+		// A recorded id comes from a file a seat can write (a rollout, the
+		// log); it goes on the line only as the plain id it should be.
+		if !lineSafeWord(in.SessionID) {
+			return Launch{}, fmt.Errorf("%w: the recorded session id %q is not a plain id", ErrNoSessionID, in.SessionID)
+		}
 		l.SessionID = in.SessionID
 	}
 	if hasPlaceholder(argv) {
@@ -571,15 +576,39 @@ func ResolveCommand(command string) string {
 	return path
 }
 
-// cmdReactive are the characters cmd.exe acts on outside quotes (spec
-// «人が書いた値は、起動の行が運べる形でだけ載る»): one of them ends the line.
-const cmdReactive = "& | < > ^ ( )"
+// cmdReactive are the characters cmd.exe acts on (spec «人が書いた値は、
+// 起動の行が運べる形でだけ載る»): outside quotes one of & | < > ^ ( ) ends
+// the line, and % expands a variable anywhere — before the line is split,
+// so a value holding & would run as a command, and an env value would land
+// on the command line (docs/design.md §9).
+const cmdReactive = "& | < > ^ ( ) %"
 
 // consoleSafe reports a word cmd.exe passes untouched: none of cmdReactive
 // and no control character (a line break ends the line).
 func consoleSafe(w string) bool {
 	for _, r := range w {
-		if r < 0x20 || r == 0x7f || strings.ContainsRune("&|<>^()", r) {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune("&|<>^()%", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// commandSafe judges the command as cmd.exe reads its word: consoleSafe,
+// or — for a program other than a batch script — a path with a space,
+// which goes on the line quoted whole, so & | < > ^ ( ) inside it are text
+// (C:\Program Files (x86)\…\claude.exe). A .cmd or .bat stays strict: npm's
+// launchers expand their own path inside parenthesised blocks.
+func commandSafe(cmd string) bool {
+	if consoleSafe(cmd) {
+		return true
+	}
+	ext := strings.ToLower(filepath.Ext(cmd))
+	if ext == ".cmd" || ext == ".bat" || !strings.ContainsAny(cmd, " \t") {
+		return false
+	}
+	for _, r := range cmd {
+		if r < 0x20 || r == 0x7f || r == '%' || r == '"' {
 			return false
 		}
 	}

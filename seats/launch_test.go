@@ -662,6 +662,9 @@ func TestConsoleSafetyReadsTheResolvedCommand(t *testing.T) {
 		keptOptions bool
 	}{
 		{`C:\Program Files (x86)\nodejs\claude.cmd`, true, false},
+		{`C:\Program Files (x86)\Anthropic\claude.exe`, false, false}, // quoted whole on the line
+		{`C:\Tools&More\claude.exe`, true, false},                     // no space: not quoted
+		{`C:\Program Files\100%\claude.exe`, true, false},             // % expands even quoted
 		{`C:\Users\lin\AppData\Roaming\npm\claude.cmd`, false, false},
 		{`C:\tools\claude.exe`, false, false},
 		{"", false, false}, // not found on PATH: judged as written (a bare name may be a .cmd)
@@ -670,7 +673,7 @@ func TestConsoleSafetyReadsTheResolvedCommand(t *testing.T) {
 		in.GOOS, in.CommandPath = "windows", tc.resolved
 		l, err := BuildLaunch(in)
 		if tc.refused {
-			if !errors.Is(err, ErrNotConsoleSafe) || !strings.Contains(err.Error(), "Program Files (x86)") {
+			if !errors.Is(err, ErrNotConsoleSafe) || !strings.Contains(err.Error(), fmt.Sprintf("%q", tc.resolved)) {
 				t.Errorf("%s: %v, want ErrNotConsoleSafe naming the resolved path", tc.resolved, err)
 			}
 			continue
@@ -681,6 +684,50 @@ func TestConsoleSafetyReadsTheResolvedCommand(t *testing.T) {
 		if kept := slices.Contains(l.Argv, "a&b"); kept != tc.keptOptions {
 			t.Errorf("%s: options kept %v, want %v (argv %q, warnings %q)", tc.resolved, kept, tc.keptOptions, l.Argv, l.Warnings)
 		}
+	}
+}
+
+// TestPercentIsNotConsoleSafe: cmd.exe expands %NAME% before it reads the
+// line, so an option naming a variable whose value holds & would run it
+// (and an env value would land on the command line): options holding %
+// are left out on Windows, a resume line holding one is refused; Unix
+// keeps them.
+func TestPercentIsNotConsoleSafe(t *testing.T) {
+	t.Parallel()
+	a := testAccount(config.KindCLI)
+	a.LaunchOptions = "--say %GH_TOKEN%"
+	in := testInput(a)
+	if l := mustLaunch(t, in); !slices.Contains(l.Argv, "%GH_TOKEN%") {
+		t.Errorf("linux: options lost: %q", l.Argv)
+	}
+	in.GOOS = "windows"
+	l := mustLaunch(t, in)
+	if slices.Contains(l.Argv, "%GH_TOKEN%") || len(l.Warnings) == 0 {
+		t.Errorf("windows: %% option kept (%q), warnings %q", l.Argv, l.Warnings)
+	}
+	a.ResumeLine = "aider --resume {session_id} %X%"
+	in = testInput(a)
+	in.GOOS, in.Resume, in.SessionID = "windows", true, "abc"
+	if _, err := BuildLaunch(in); !errors.Is(err, ErrNotConsoleSafe) {
+		t.Errorf("windows resume line with %%: %v, want ErrNotConsoleSafe", err)
+	}
+}
+
+// TestRecordedSessionIDMustBePlain: a recorded id comes from files a seat
+// can write; one that is not a plain id never reaches the line.
+func TestRecordedSessionIDMustBePlain(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []config.Kind{config.KindClaudeCode, config.KindCodexCLI} {
+		in := testInput(testAccount(kind))
+		in.Resume = true
+		for _, id := range []string{"x&calc", "%TOKEN%", "a b", "id\nnext"} {
+			in.SessionID = id
+			if _, err := BuildLaunch(in); !errors.Is(err, ErrNoSessionID) {
+				t.Errorf("%s resume with id %q: %v, want ErrNoSessionID", kind, id, err)
+			}
+		}
+		in.SessionID = "0193f0a1-7c1e-7d2a-9b1c-3f4e5d6a7b8c"
+		mustLaunch(t, in)
 	}
 }
 

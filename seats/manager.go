@@ -240,6 +240,10 @@ type Seat struct {
 	resizeKick chan struct{} // cap 1: Resize asked for a size (resize.go)
 	output     chan struct{} // closed at the child's first output
 	outputOnce sync.Once
+	// ptyMu orders the resizer's PTY calls before the exit watcher's
+	// Close: a ConPTY must not be resized while or after it is closed.
+	ptyMu     sync.Mutex
+	ptyClosed bool
 
 	mu        sync.Mutex
 	state     State
@@ -670,6 +674,9 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	case <-s.pumped:
 	case <-time.After(outputDrain):
 	}
+	s.ptyMu.Lock() // a resize under way ends first; none starts after
+	s.ptyClosed = true
+	s.ptyMu.Unlock()
 	_ = s.proc.Close()
 	_ = s.typist.Close()
 	if s.revoke != nil {
@@ -1069,12 +1076,13 @@ func (s *Seat) Resize(cols, rows int) error {
 	if err := checkSize(cols, rows); err != nil {
 		return err
 	}
-	if s.State() == StateExited {
+	s.mu.Lock()
+	s.size.want = [2]int{cols, rows} // also when exited: the resizer's last act reads it
+	exited := s.state == StateExited
+	s.mu.Unlock()
+	if exited {
 		return s.screen.Resize(cols, rows)
 	}
-	s.mu.Lock()
-	s.size.want = [2]int{cols, rows}
-	s.mu.Unlock()
 	select {
 	case s.resizeKick <- struct{}{}:
 	default: // one kick pending already reads the newest size

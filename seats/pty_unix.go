@@ -157,17 +157,26 @@ func (p *unixProc) Resize(cols, rows int) error {
 	return nil
 }
 
-// Winch sends SIGWINCH to the terminal's foreground process group (the
-// child's own group when that cannot be read): the program there reads its
-// size again although it did not change (resize.go, re-applying a size).
+// Winch sends SIGWINCH to the terminal's foreground process group: the
+// program there reads its size again although it did not change
+// (resize.go, re-applying a size). Only while the child runs, and only to
+// the group the terminal names — never a guessed id that may be reused.
 func (p *unixProc) Winch() error {
-	pgrp := p.pid // Setsid: the child leads its own session and process group
-	if rc, err := p.master.SyscallConn(); err == nil {
-		_ = rc.Control(func(fd uintptr) {
-			if g, err := unix.IoctlGetInt(int(fd), unix.TIOCGPGRP); err == nil && g > 0 {
-				pgrp = g
-			}
-		})
+	select {
+	case <-p.done:
+		return nil // reaped: nobody to tell
+	default:
+	}
+	rc, err := p.master.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("winch: %w", err)
+	}
+	pgrp, ioErr := 0, error(nil)
+	if err := rc.Control(func(fd uintptr) { pgrp, ioErr = unix.IoctlGetInt(int(fd), unix.TIOCGPGRP) }); err != nil {
+		return fmt.Errorf("winch: %w", err)
+	}
+	if ioErr != nil || pgrp <= 0 {
+		return fmt.Errorf("winch: foreground group: %v", ioErr)
 	}
 	if err := unix.Kill(-pgrp, unix.SIGWINCH); err != nil {
 		return fmt.Errorf("winch: %w", err)

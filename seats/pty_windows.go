@@ -53,15 +53,18 @@ func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, er
 	}
 	// Every launch runs through cmd.exe (docs/design.md §9): npm's launchers
 	// are .cmd scripts, and one rule keeps the launch checks the same for
-	// every command. /S: cmd.exe strips the outer quotes and keeps the rest
-	// as is, so a quoted path with spaces and quoted arguments stay whole.
-	// The composed line is read as cmd.exe will read it before it runs.
+	// every command. /D: no AutoRun from the registry (a `cd` there would
+	// move the CLI out of its working directory; Node spawns the same way).
+	// /V:OFF: ! stays text whatever the registry says. /S: cmd.exe strips
+	// the outer quotes and keeps the rest as is, so a quoted path with
+	// spaces and quoted arguments stay whole. The composed line is read as
+	// cmd.exe will read it before it runs.
 	line := windows.ComposeCommandLine(append([]string{path}, argv[1:]...))
 	if err := checkCmdLine(line); err != nil {
 		return nil, err
 	}
 	path = comSpec()
-	attr.Sys.CmdLine = `cmd.exe /S /C "` + line + `"`
+	attr.Sys.CmdLine = `cmd.exe /D /V:OFF /S /C "` + line + `"`
 	cpty, err := conpty.New(cols, rows, 0)
 	if err != nil {
 		return nil, err

@@ -234,10 +234,10 @@ func TestHelperArgs(t *testing.T) {
 
 // TestWindowsPTYExeThroughCmdKeepsArguments: an .exe seat runs under
 // cmd.exe too, and its arguments arrive as the launch built them — a space,
-// a quote, a percent sign and non-ASCII text kept whole.
+// a quote, exclamation marks (/V:OFF) and non-ASCII text kept whole.
 func TestWindowsPTYExeThroughCmdKeepsArguments(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "args")
-	want := []string{"a b", `say "hi"`, "100%", "名前", `C:\dir with space\`}
+	want := []string{"a b", `say "hi"`, "x!y!", "名前", `C:\dir with space\`}
 	p, err := StartPTY(PTYOptions{Argv: append([]string{os.Args[0], "-test.run=TestHelperArgs"}, want...),
 		Dir: t.TempDir(), Env: append(os.Environ(), argsEnv+"="+out)})
 	if err != nil {
@@ -267,7 +267,8 @@ func TestWindowsPTYRefusesACutLine(t *testing.T) {
 	}{
 		{[]string{"cmd.exe", "/C", "exit", "0&echo", "x", ">" + mark}, false},
 		{[]string{os.Args[0], "-test.run=^TestHelperArgs$"}, false},
-		{[]string{"cmd.exe", "/C", "echo (x)"}, true}, // quoted (a space): whole to cmd.exe
+		{[]string{os.Args[0], "-test.run=TestHelperArgs", "%PATH%"}, false}, // expanded before the line is read
+		{[]string{"cmd.exe", "/C", "echo (x)"}, true},                       // quoted (a space): whole to cmd.exe
 	} {
 		p, err := StartPTY(PTYOptions{Argv: c.argv, Dir: t.TempDir()})
 		switch {

@@ -16,6 +16,7 @@ const resizeQuiet = 300 * time.Millisecond
 type seatSize struct {
 	want, have   [2]int
 	begun, early bool
+	warned       bool // a PTY resize failed and was logged as a warning
 }
 
 // winchSender is a Proc that can tell its foreground program to read its
@@ -88,19 +89,40 @@ func (m *Manager) applySize(s *Seat, started bool) {
 		z.early = z.early || !z.begun
 	}
 	s.mu.Unlock()
-	switch {
-	case changed:
+	if !changed && !nudge {
+		return
+	}
+	if changed {
 		if err := s.screen.Resize(want[0], want[1]); err != nil {
 			m.logger.Debug("resize screen", "topic", s.Topic, "account", s.Account, "err", err)
 		}
-		if err := s.proc.Resize(want[0], want[1]); err != nil {
-			m.logger.Debug("resize pty", "topic", s.Topic, "account", s.Account, "err", err)
-		}
-	case nudge:
-		if w, ok := s.proc.(winchSender); ok {
-			if err := w.Winch(); err != nil {
-				m.logger.Debug("re-apply size", "topic", s.Topic, "account", s.Account, "err", err)
-			}
-		}
 	}
+	s.ptyMu.Lock()
+	defer s.ptyMu.Unlock()
+	if s.ptyClosed {
+		return // the child has exited; the screen alone keeps the size
+	}
+	var err error
+	if changed {
+		err = s.proc.Resize(want[0], want[1])
+	} else if w, ok := s.proc.(winchSender); ok {
+		err = w.Winch()
+	}
+	if err != nil {
+		m.warnResize(s, err)
+	}
+}
+
+// warnResize logs a failed PTY resize: the first of a seat as a warning
+// (under Wine every ConPTY resize fails), the rest at debug level.
+func (m *Manager) warnResize(s *Seat, err error) {
+	s.mu.Lock()
+	first := !s.size.warned
+	s.size.warned = true
+	s.mu.Unlock()
+	if first {
+		m.logger.Warn("resize pty", "topic", s.Topic, "account", s.Account, "err", err)
+		return
+	}
+	m.logger.Debug("resize pty", "topic", s.Topic, "account", s.Account, "err", err)
 }

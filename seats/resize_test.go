@@ -157,6 +157,40 @@ func TestResizeRules(t *testing.T) {
 			t.Fatalf("resizes %v, re-applies %d; want [70×20] and none", sz, w)
 		}
 	})
+	t.Run("after the PTY closed", func(t *testing.T) {
+		p := &fakeSizeProc{}
+		_, s := sizedSeat(t, p, time.Millisecond)
+		s.startedForTest()
+		testkit.Eventually(t, "the first output seen", s.begun)
+		s.ptyMu.Lock()
+		s.ptyClosed = true // what the exit watcher does before it closes the PTY
+		s.ptyMu.Unlock()
+		if err := s.Resize(70, 20); err != nil {
+			t.Fatal(err)
+		}
+		testkit.Eventually(t, "the screen at 70×20", func() bool {
+			snap := s.Screen().Snapshot()
+			return snap.Cols == 70 && snap.Rows == 20
+		})
+		if sz, w := p.get(); len(sz) != 0 || w != 0 {
+			t.Fatalf("a closed PTY got resizes %v and %d re-applies", sz, w)
+		}
+	})
+	t.Run("exited keeps the last size", func(t *testing.T) {
+		_, s := sizedSeat(t, &fakeSizeProc{}, time.Hour)
+		s.mu.Lock()
+		s.state = StateExited
+		s.mu.Unlock()
+		if err := s.Resize(120, 40); err != nil {
+			t.Fatal(err)
+		}
+		s.mu.Lock()
+		want := s.size.want
+		s.mu.Unlock()
+		if snap := s.Screen().Snapshot(); snap.Cols != 120 || snap.Rows != 40 || want != [2]int{120, 40} {
+			t.Fatalf("exited seat: screen %d×%d, wanted %v; want both 120×40 (the resizer's last act reads it)", snap.Cols, snap.Rows, want)
+		}
+	})
 	t.Run("bad size", func(t *testing.T) {
 		p := &fakeSizeProc{}
 		_, s := sizedSeat(t, p, time.Millisecond)
