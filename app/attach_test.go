@@ -44,7 +44,7 @@ func reason(err error) tui.AttachmentReason {
 func TestAttachmentsThroughTheBackend(t *testing.T) {
 	a, b := openTest(t)
 	src := t.TempDir()
-	pic := writeTemp(t, src, "shot @Ada?.png", "png bytes")
+	pic := writeTemp(t, src, "shot @Ada＠.png", "png bytes")
 	f, err := b.CheckAttachment(pic)
 	if err != nil || f.Path != pic || f.Name != "shot _Ada_.png" || f.Size != 9 {
 		t.Fatalf("CheckAttachment = %+v, %v", f, err)

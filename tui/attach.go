@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -170,7 +171,7 @@ func refusalText(e *env, err error) string {
 	case AttachmentOutside:
 		return e.tr.t(mAttachOutside, name)
 	case AttachmentRunnable:
-		return e.tr.t(mAttachRunnable, sanitize(path.Base(ae.Path)), name)
+		return e.tr.t(mAttachRunnable, sanitize(filepath.Base(ae.Path)), name)
 	}
 	return e.tr.t(mAttachUnreadable, name, sanitize(ae.Detail))
 }
@@ -333,8 +334,8 @@ func (m *Model) attachFiles(files []AttachmentFile, refused []error) {
 	switch {
 	case len(why) > 0:
 		m.setStatus(stWarn, tr.t(mStAttachRefused, strings.Join(why, " ")))
-	case len(files) == 1 && files[0].Name != path.Base(strings.ReplaceAll(files[0].Path, `\`, "/")):
-		m.setStatus(stInfo, tr.t(mStAttachedAs, sanitize(path.Base(strings.ReplaceAll(files[0].Path, `\`, "/"))), sanitize(files[0].Name)))
+	case len(files) == 1 && files[0].Name != filepath.Base(files[0].Path):
+		m.setStatus(stInfo, tr.t(mStAttachedAs, sanitize(filepath.Base(files[0].Path)), sanitize(files[0].Name)))
 	case len(names) > 0:
 		m.setStatus(stInfo, tr.t(mStAttached, sanitize(strings.Join(names, ", "))))
 	}
@@ -394,7 +395,7 @@ func (m *Model) onOpened(msg openDoneMsg) {
 	var ae *AttachmentError
 	switch {
 	case msg.err == nil:
-		m.setStatus(stInfo, tr.t(mStOpened, sanitize(path.Base(strings.ReplaceAll(msg.path, `\`, "/")))))
+		m.setStatus(stInfo, tr.t(mStOpened, sanitize(filepath.Base(msg.path))))
 	case errors.As(msg.err, &ae):
 		m.setStatus(stWarn, tr.t(mStOpenRefused, refusalText(&m.env, msg.err)))
 	default:

@@ -3,7 +3,9 @@ package tui
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 )
 
@@ -37,9 +39,18 @@ func (f *fakeBackend) AttachmentsDir() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.att.dir == "" {
-		return "/data/logs/main/attachments"
+		return nativeAbs("/data/logs/main/attachments")
 	}
 	return f.att.dir
+}
+
+// nativeAbs is the absolute path p on this OS: as written, or on Windows
+// on drive C: with its separators.
+func nativeAbs(p string) string {
+	if runtime.GOOS == "windows" {
+		return `C:` + filepath.FromSlash(p)
+	}
+	return p
 }
 
 func (f *fakeBackend) ListDir(dir string) ([]DirEntry, bool, error) {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,11 +12,13 @@ import (
 )
 
 // The attachments folder of the fake and a topic's files in it.
-const (
-	attRoot = "/data/logs/main/attachments"
-	attPic  = attRoot + "/t-att/shot 1.png"
-	attPDF  = attRoot + "/t-att/report.pdf"
+var (
+	attRoot = nativeAbs("/data/logs/main/attachments")
+	attPic  = filepath.Join(attRoot, "t-att", "shot 1.png")
+	attPDF  = filepath.Join(attRoot, "t-att", "report.pdf")
 )
+
+const sep = string(filepath.Separator)
 
 // attachedPost is a seat's post of text and a block of paths.
 func attachedPost(id, text string, paths ...string) room.Post {
@@ -64,10 +67,10 @@ func TestChatShowsOtherBlocksAsText(t *testing.T) {
 	t.Parallel()
 	for _, p := range []room.Post{
 		attachedPost("p1", "mixed", attPic, "/etc/passwd"),
-		attachedPost("p1", "dotted", attRoot+"/t-att/../../../../config.json"),
-		attachedPost("p1", "loose", attRoot+"/loose.png"),
-		attachedPost("p1", "deep", attRoot+"/t-att/sub/x.png"),
-		attachedPost("p1", "relative", "logs/main/attachments/t-att/x.png"),
+		attachedPost("p1", "dotted", attRoot+sep+"t-att"+sep+".."+sep+".."+sep+"config.json"),
+		attachedPost("p1", "loose", filepath.Join(attRoot, "loose.png")),
+		attachedPost("p1", "deep", filepath.Join(attRoot, "t-att", "sub", "x.png")),
+		attachedPost("p1", "relative", filepath.Join("logs", "main", "attachments", "t-att", "x.png")),
 	} {
 		f := newFake()
 		m := chatModel(t, f, LangEnglish, p)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -18,12 +19,12 @@ func attachGoldenScene(lang Lang) *fakeBackend {
 	if lang == LangJapanese {
 		label = room.AttachmentsLabelJa
 	}
-	dir := "/data/logs/main/attachments/t-main/"
+	dir := filepath.Join(nativeAbs("/data/logs/main/attachments"), "t-main")
 	own := post("p8", "マスター", room.AttachmentBlock{Text: "この画面を見てください", Label: label,
-		Paths: []string{dir + "screenshot 2026-10-02.png", dir + "release-notes.pdf"}}.String(), 7)
+		Paths: []string{filepath.Join(dir, "screenshot 2026-10-02.png"), filepath.Join(dir, "release-notes.pdf")}}.String(), 7)
 	own.Role = room.RoleAdmin
 	lin := post("p9", "Lin", room.AttachmentBlock{Text: "The failing run's log:", Label: room.AttachmentsLabel,
-		Paths: []string{dir + "ci-run-4411.log"}}.String(), 8)
+		Paths: []string{filepath.Join(dir, "ci-run-4411.log")}}.String(), 8)
 	lin.Hue = hue(120)
 	f.history["t-main"] = append(f.history["t-main"], own, lin)
 	f.att.dirs = map[string][]DirEntry{"/home/u/Pictures/": {{Name: "2026"}, {Name: "screenshot 1.png"}, {Name: "screenshot 2.png"}, {Name: "Wallpapers", Dir: true}}}
