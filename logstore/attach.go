@@ -25,6 +25,15 @@ const (
 	maxAttachmentCopies = 10000
 )
 
+// Attachment block labels (docs/design.md §8 "Attachments"): the line
+// before the paths of a post's attachments, in English or Japanese. The
+// block itself is room's (room.AttachmentBlock); the store names a topic
+// whose first post is attachments only by its files (TopicName).
+const (
+	AttachmentsLabel   = "Attachments:"
+	AttachmentsLabelJa = "添付:"
+)
+
 // windowsForbidden are the characters Windows refuses in a file name; ':'
 // also makes drive letters ("C:") and alternate data streams ("a:b").
 const windowsForbidden = `<>:"/\|?*`

@@ -2,6 +2,7 @@ package logstore
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -85,13 +86,26 @@ func isWindowsDeviceName(name string) bool {
 // §8, spec «トピック»): the first line that is not blank, trimmed, control
 // characters dropped (tabs become spaces), cut on a grapheme boundary to at
 // most 40 terminal columns with "…" when cut. "" when the content has no
-// visible text.
+// visible text. A post of attachments only (its first line an attachment
+// label) names the topic by its files: "Attachments: a.png, b.pdf".
 func TopicName(content string) string {
 	content = strings.ReplaceAll(strings.ReplaceAll(content, "\r\n", "\n"), "\r", "\n")
-	for line := range strings.Lines(content) {
-		if name := cleanName(line); name != "" {
-			return displaywidth.TruncateString(name, topicNameWidth, "…")
+	lines := strings.Split(content, "\n")
+	for i, line := range lines {
+		name := cleanName(line)
+		if name == "" {
+			continue
 		}
+		if (name == AttachmentsLabel || name == AttachmentsLabelJa) && i+1 < len(lines) {
+			var files []string
+			for _, p := range lines[i+1:] {
+				if f := cleanName(p); f != "" {
+					files = append(files, filepath.Base(f))
+				}
+			}
+			name += " " + strings.Join(files, ", ")
+		}
+		return displaywidth.TruncateString(name, topicNameWidth, "…")
 	}
 	return ""
 }

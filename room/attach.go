@@ -1,6 +1,10 @@
 package room
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pullcept/pullcept/logstore"
+)
 
 // Attachments ride in a post's body as the absolute paths of the files the
 // app saved for it (docs/design.md §8 "Attachments", spec «添付は保存した
@@ -18,8 +22,8 @@ import "strings"
 // Attachment block labels: the UI writes the one of its language and
 // reads either (a topic may hold posts written in both).
 const (
-	AttachmentsLabel   = "Attachments:"
-	AttachmentsLabelJa = "添付:"
+	AttachmentsLabel   = logstore.AttachmentsLabel
+	AttachmentsLabelJa = logstore.AttachmentsLabelJa
 )
 
 // MaxAttachments is the most files one post carries (the input bar's
