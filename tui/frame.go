@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // screen is what View assembles besides the widgets' cached lines, all of
@@ -13,12 +16,16 @@ type screen struct {
 	overlay layer     // the open overlay, centred
 	popup   layer     // the @ popup, its left edge under the '@'
 	cursor  cursorAt  // where the real cursor goes
+	cuts    rowCuts   // the rows under the overlay, cut (overlayLayers)
 }
 
-// layer is a rendered box and where it goes; an empty box is none.
+// layer is a rendered box and where it goes; an empty box is none. w is
+// the width of each of its lines when they are all that wide (0: unknown,
+// each line is measured).
 type layer struct {
 	box  string
 	x, y int
+	w    int
 }
 
 // cursorAt is a position for the terminal's real cursor.
@@ -116,8 +123,10 @@ func (m *Model) renderOverlay() layer {
 	default:
 		return layer{}
 	}
-	bw, bh := lipgloss.Size(box)
-	return layer{box, max((m.width-bw)/2, 0), max((m.height-bh)/2, 0)}
+	// Every overlay is a modalBox: its lines are all as wide as the first.
+	first, _, _ := strings.Cut(box, "\n")
+	bw, bh := ansi.StringWidth(first), strings.Count(box, "\n")+1
+	return layer{box: box, x: max((m.width-bw)/2, 0), y: max((m.height-bh)/2, 0), w: bw}
 }
 
 // renderPopup draws the @ popup with its bottom edge on the input bar's top
@@ -130,7 +139,7 @@ func (m *Model) renderPopup() layer {
 	bh := lipgloss.Height(box)
 	x := clampInt(m.layout.Input.X+atX, 0, max(m.width-lipgloss.Width(box), 0))
 	y := max(m.layout.Input.Y-bh+1, 0)
-	return layer{box, x, y}
+	return layer{box: box, x: x, y: y}
 }
 
 // placeCursor puts the real terminal cursor at the input caret (so an IME
@@ -157,7 +166,7 @@ func (m *Model) placeCursor(vis []seatKey) cursorAt {
 }
 
 // View assembles the cached strings into the screen; overlays are
-// composited with the Lip Gloss compositor. It renders nothing itself.
+// drawn over them (overlayLayers). It renders nothing itself.
 func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
@@ -167,18 +176,14 @@ func (m *Model) View() tea.View {
 		return v
 	}
 	content := compose(m.width, m.height, m.blocks())
-	var layers []*lipgloss.Layer
-	if o := m.screen.overlay; o.box != "" {
-		layers = append(layers, lipgloss.NewLayer(o.box).X(o.x).Y(o.y).Z(2))
-	}
+	var layers []layer
 	if p := m.screen.popup; p.box != "" {
-		layers = append(layers, lipgloss.NewLayer(p.box).X(p.x).Y(p.y).Z(1))
+		layers = append(layers, p)
 	}
-	if len(layers) > 0 {
-		base := lipgloss.NewLayer(content)
-		content = lipgloss.NewCompositor(append([]*lipgloss.Layer{base}, layers...)...).Render()
+	if o := m.screen.overlay; o.box != "" {
+		layers = append(layers, o) // on top
 	}
-	v.SetContent(content)
+	v.SetContent(overlayLayers(content, m.width, m.height, layers, &m.screen.cuts))
 	if c := m.screen.cursor; c.ok {
 		v.Cursor = tea.NewCursor(c.x, c.y)
 		v.Cursor.Blink = false

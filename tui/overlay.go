@@ -30,15 +30,28 @@ type overlays struct {
 	attach  *attachPicker  // set while open == ovAttach
 }
 
-// modalBox frames content (lines no wider than inner cells) as a modal.
+// modalBox frames content (lines no wider than inner cells) as a modal: a
+// rounded border in the accent colour and one cell of padding each side.
+// The frame is drawn here around the fitted lines rather than by a Lip
+// Gloss border style, which measures and pads every line again: under the
+// account editor that was a third of each key's cost (BenchmarkTypeKey).
 func modalBox(e *env, content string, inner int) string {
+	bs := lipgloss.NewStyle().Foreground(e.th.accent)
+	rb := lipgloss.RoundedBorder()
+	side := bs.Render(rb.Left)
 	lines := strings.Split(content, "\n")
-	for i, l := range lines {
-		lines[i] = fit(l, inner)
+	var b strings.Builder
+	b.Grow(len(content) + len(lines)*(2*len(side)+8) + 2*(inner+4)*3)
+	b.WriteString(bs.Render(rb.TopLeft + strings.Repeat(rb.Top, inner+2) + rb.TopRight))
+	for _, l := range lines {
+		b.WriteString("\n")
+		b.WriteString(side)
+		b.WriteString(" ")
+		b.WriteString(fit(l, inner))
+		b.WriteString(sgrReset + " ")
+		b.WriteString(side)
 	}
-	return lipgloss.NewStyle().
-		Border(lipgloss.RoundedBorder()).
-		BorderForeground(e.th.accent).
-		Padding(0, 1).
-		Render(strings.Join(lines, "\n"))
+	b.WriteString("\n")
+	b.WriteString(bs.Render(rb.BottomLeft + strings.Repeat(rb.Bottom, inner+2) + rb.BottomRight))
+	return b.String()
 }
