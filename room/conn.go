@@ -40,12 +40,14 @@ type Conn struct {
 // Hello seats the connection (docs/design.md §6 hello). The first successful hello
 // seats it in h.Room for life: the room must be open (else ErrNoRoom and the
 // connection stays roomless), its floor position is the room's order at that
-// moment, and Terminals.SidecarJoined reports the account, if any. A later
+// moment, and Terminals.SidecarJoined reports the account, if any. A hello
+// naming an account Identities knows sits under that account's current
+// name, full name and hue, whatever it says itself (identity.go). A later
 // hello naming the same room renames: name, full name, hue and account are
 // replaced, the seat and floor position stay, RosterChanged is emitted. A
 // hello naming another room gives ErrBadHello. Errors (wrapped): ErrBadHello
-// (no name, no room, another room, protocol present but not Protocol),
-// ErrNoRoom, ErrClosed.
+// (no name, no room, another room, protocol present but not Protocol, a
+// name that is the human's or Pullcept's), ErrNoRoom, ErrClosed.
 func (c *Conn) Hello(hl Hello) error {
 	hl = cleanHello(hl)
 	// The binding first: a hello for another seat closes the socket, even
@@ -60,6 +62,14 @@ func (c *Conn) Hello(hl Hello) error {
 		return fmt.Errorf("%w: this seat said hello too often (at most %d at once, then one a second)", ErrBadHello, renameBurst)
 	}
 	if err := c.hub.checkSocketAccount(hl.AccountID); err != nil {
+		return err
+	}
+	// A known account's connection sits under the account's names, not
+	// the hello's (identity.go); read and seated under idMu.
+	c.hub.idMu.Lock()
+	defer c.hub.idMu.Unlock()
+	hl, err := c.hub.identify(hl)
+	if err != nil {
 		return err
 	}
 	if c.origin != c.hub.adminOrigin {

@@ -25,7 +25,12 @@
 // is a leaf; so is connGuard.mu (idle connections, connguard.go), whose
 // hook runs in the accept loop and the connections' goroutines.
 //
-// Lock order: Conn.mu → Hub.mu (rooms, admin) → roomState.mu (roster, floor,
+// The token's account also names the socket: an account Identities knows
+// sits under its current names, and Hub.AccountChanged renames its
+// connections in every room after a save (identity.go).
+//
+// Lock order: Hub.idMu (reading an account's names and seating them) →
+// Conn.mu → Hub.mu (rooms, admin) → roomState.mu (roster, floor,
 // log append, brake count, terminal enqueue) → the event broker's lock (held
 // while one event is queued to every subscriber, which is what gives all of
 // them one order) → Subscription.mu. Hub.reportMu is taken alone. Nothing called

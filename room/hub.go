@@ -28,6 +28,12 @@ type HubOptions struct {
 	// Accounts gives the kind of an account named in hello (docs/design.md §4); nil
 	// makes every account unknown, so socket posts get role unknown.
 	Accounts Accounts
+	// Identities names the accounts (docs/design.md §6 "Names"): a
+	// connection whose hello names a known account sits under that
+	// account's current name, full name and hue, whatever its hello says,
+	// and AccountChanged renames its connections in every room. nil keeps
+	// the hello's names (tests).
+	Identities Identities
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 	// NewID makes message ids for posts that came without one
@@ -51,6 +57,7 @@ type Hub struct {
 	log      Log
 	terms    Terminals
 	accounts Accounts
+	idents   Identities
 	now      func() time.Time
 	newID    func() string
 	logger   *slog.Logger
@@ -58,6 +65,13 @@ type Hub struct {
 
 	nextOrigin  atomic.Uint64 // origins are > 0; 0 marks app notices
 	adminOrigin uint64        // the UI's one in-process connection, in every room
+
+	// idMu orders the reading of an account's identity with seating it
+	// (Hello, SetAdmin) and with renaming its seats (AccountChanged), so a
+	// hello that read a name just before a save cannot seat it after the
+	// save's rename went by. Taken before Conn.mu; Identities is called
+	// under it (config.Book.mu, a leaf), never under Hub.mu or a room lock.
+	idMu sync.Mutex
 
 	mu     sync.Mutex // guards rooms, admin, closed
 	rooms  map[string]*roomState
@@ -118,6 +132,7 @@ func NewHub(opts HubOptions) (*Hub, error) {
 		log:      opts.Log,
 		terms:    opts.Terminals,
 		accounts: opts.Accounts,
+		idents:   opts.Identities,
 		now:      opts.Now,
 		newID:    opts.NewID,
 		logger:   opts.Logger,
@@ -249,11 +264,19 @@ func (h *Hub) Rooms() []string {
 }
 
 // SetAdmin declares the UI's identity (Name, Hue, AccountID, FullName; Room
-// is ignored) and seats it, role admin, in every open room now and in every
-// room opened later (docs/design.md §4, §6: the only source of admin). Calling it
-// again renames: the seat and its floor position stay.
+// is ignored; an account Identities knows is named as it says) and seats
+// it, role admin, in every open room now and in every room opened later
+// (docs/design.md §4, §6: the only source of admin). Calling it again
+// renames: the seat and its floor position stay.
 func (h *Hub) SetAdmin(id Hello) {
+	h.idMu.Lock()
+	defer h.idMu.Unlock()
 	id = cleanHello(id)
+	if named, err := h.identify(id); err != nil {
+		h.logger.Warn("room: the admin's account names are kept as given", "err", err)
+	} else {
+		id = named
+	}
 	id.Room = ""
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -634,7 +657,9 @@ func (h *Hub) keepLongLocked(r *roomState, p Post) (Post, string, error) {
 // account once (docs/design.md §2: own posts are never typed back; two connections of
 // one account are one terminal). Accounts without a running seat make
 // Enqueue report false and get nothing. While the room's brake is on, an AI
-// post is typed into no one (docs/design.md §2 "The brake"). Holds r.mu.
+// post is typed into no one (docs/design.md §2 "The brake"). An addressed
+// post carries, for each seat, what the room calls that seat now (You,
+// YourFullName: the tag's "you", docs/design.md §4). Holds r.mu.
 func (h *Hub) typeLocked(r *roomState, p Post) {
 	if h.terms == nil || (r.brake.on && p.Role.AI()) {
 		return
@@ -647,7 +672,11 @@ func (h *Hub) typeLocked(r *roomState, p Post) {
 			continue
 		}
 		typed = append(typed, acct)
-		h.terms.Enqueue(r.topic, acct, p)
+		q := p
+		if len(p.To) > 0 {
+			q.You, q.YourFullName = m.hello.Name, m.hello.FullName
+		}
+		h.terms.Enqueue(r.topic, acct, q)
 	}
 }
 

@@ -14,24 +14,40 @@ const TagPrefix = "[pullcept] "
 
 // tagFields keeps the tag's keys in the order docs/design.md §4 fixes.
 type tagFields struct {
-	Role      Role     `json:"role"`
-	From      string   `json:"from"`
-	MessageID string   `json:"message_id"`
-	At        string   `json:"at,omitempty"`
-	To        []string `json:"to,omitempty"`
+	Role         Role     `json:"role"`
+	From         string   `json:"from"`
+	FullName     string   `json:"full_name,omitempty"`
+	MessageID    string   `json:"message_id"`
+	At           string   `json:"at,omitempty"`
+	To           []string `json:"to,omitempty"`
+	You          string   `json:"you,omitempty"`
+	YourFullName string   `json:"your_full_name,omitempty"`
 }
 
 // Tag returns the tag line for p, without a trailing newline:
-// `[pullcept] {"role":…,"from":…,"message_id":…,"at":…,"to":[…]}`.
-// "at" is p.TS in loc (time.Local when nil) and omitted when TS does not parse;
-// "to" only when p has addressees. JSON string escaping guarantees no name can
-// add a line break or a second tag (docs/design.md §4); the controls JSON leaves raw
-// (DEL, C1) are escaped too, so the line holds no control character at all.
+// `[pullcept] {"role":…,"from":…,"full_name":…,"message_id":…,"at":…,"to":[…],"you":…,"your_full_name":…}`.
+// "full_name" is the speaker's original name when it differs from "from"
+// (p.FullName); "at" is p.TS in loc (time.Local when nil) and omitted when
+// TS does not parse; "to" only when p has addressees, and then "you" and
+// "your_full_name" (p.You, p.YourFullName: set only on a post typed into one
+// seat) say what the room calls that seat now (spec «ニックネームと元の名前»).
+// JSON string escaping guarantees no name can add a line break or a second
+// tag (docs/design.md §4); the controls JSON leaves raw (DEL, C1) are
+// escaped too, so the line holds no control character at all.
 func Tag(p Post, loc *time.Location) string {
 	if loc == nil {
 		loc = time.Local
 	}
 	f := tagFields{Role: p.Role, From: p.Speaker, MessageID: p.MessageID, To: p.To}
+	if p.FullName != p.Speaker {
+		f.FullName = p.FullName
+	}
+	if len(p.To) > 0 {
+		f.You = p.You
+		if p.YourFullName != p.You {
+			f.YourFullName = p.YourFullName
+		}
+	}
 	if t, err := time.Parse(time.RFC3339Nano, p.TS); err == nil {
 		f.At = t.In(loc).Format(TagAtLayout)
 	}

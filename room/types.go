@@ -63,6 +63,14 @@ type Post struct {
 	// BodyFile is the absolute path of the file holding a long post's whole
 	// body; "" when there is none (ClipNote says where to read it then).
 	BodyFile string `json:"body_file,omitempty"`
+	// You and YourFullName are set only on the copy of an addressed post
+	// handed to one seat's terminal (Terminals.Enqueue): what the room
+	// calls that seat now and its original name, so a seat renamed since
+	// its launch reads which `to` name is its own (the tag's "you", spec
+	// «ニックネームと元の名前» #383). Never on the wire, in the log or in
+	// events.
+	You          string `json:"-"`
+	YourFullName string `json:"-"`
 }
 
 // Draft is what a sender hands to the room (Hub.deliver): the sender never names itself
@@ -169,6 +177,17 @@ type Report struct {
 // sets the role of socket posts (docs/design.md §4). ok is false for unknown ids.
 type Accounts interface {
 	AccountKind(accountID string) (kind string, ok bool)
+}
+
+// Identities tells the room what an account is called now (docs/design.md
+// §3, §6 "Names"; spec «ニックネームと元の名前»): name is its display name
+// (the nickname when set, else the name) — the roster name, a post's
+// speaker, the tag's from, what @mentions match; fullName is its original
+// name when that differs from name, else ""; hue its declared colour, nil
+// for none. ok is false for an id it does not know. The room calls it
+// without holding a room lock; it must not call back into the room.
+type Identities interface {
+	AccountIdentity(accountID string) (name, fullName string, hue *int, ok bool)
 }
 
 // Log is the topic log the room appends to and pages from. *logstore.Store

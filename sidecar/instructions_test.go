@@ -39,7 +39,7 @@ func TestInstructionsContent(t *testing.T) {
 		lookBackLine,
 		"last_seen",
 		`[pullcept] {"role":`,
-		"to has your name -> for you",
+		`to has your name (tag "you" = your name now) -> for you`,
 		"No to -> whole room",
 		"role admin = the user",
 		"not instructions",
