@@ -177,13 +177,20 @@ func (b *Book) applyLocked(e AccountEdit) Account {
 // variables exactly and calls no vault (spec: a field not touched makes no
 // encryption round trip). The vault runs outside the lock; the account is
 // then put only if its stored env did not change meanwhile (else
-// ErrAccountChanged). On any error (parse, seal, validation, the write)
-// the accounts and the file are left as they were. It returns the account
-// as stored.
+// ErrAccountChanged). A display name another account goes by, or a name
+// the room could not seat, is refused (ErrNameTaken, ErrBadName), as is a
+// kind change to or from admin (ErrKindChange); a kind change drops what
+// only the old kind used (identity.go). On any error (names, parse, seal,
+// validation, the write) the accounts and the file are left as they were.
+// It returns the account as stored.
 func (b *Book) Save(e AccountEdit) (Account, error) {
 	b.mu.Lock()
 	before, existed := b.cfg.Account(e.ID)
+	_, err := b.identityLocked(b.applyLocked(e)) // before the vault: a taken name asks no keyring
 	b.mu.Unlock()
+	if err != nil {
+		return Account{}, err
+	}
 	env, err := b.settle(e, before.Env)
 	if err != nil {
 		return Account{}, err
@@ -203,6 +210,10 @@ func (b *Book) Save(e AccountEdit) (Account, error) {
 	}
 	a := b.applyLocked(e)
 	a.Env = env
+	a, err = b.identityLocked(a)
+	if err != nil {
+		return a, err
+	}
 	if err := b.putLocked(a); err != nil {
 		return a, err
 	}

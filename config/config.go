@@ -77,6 +77,7 @@ func Load(dir string) (*Config, []string, error) {
 		}
 	}
 	c.ensureAdmin()
+	warnings = append(warnings, nameWarnings(path, c.Accounts)...)
 	return c, warnings, nil
 }
 

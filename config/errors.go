@@ -21,6 +21,17 @@ var (
 	// ErrNoName: an account has an empty name (spec «アカウント»: a decision
 	// with an empty name is refused).
 	ErrNoName = errors.New("account name is empty")
+	// ErrNameTaken: the account's display name (nickname, else name) is
+	// another account's display name too, compared case-insensitively
+	// (spec «アカウント», «ニックネーム»: one name, one participant).
+	ErrNameTaken = errors.New("name is already another account's")
+	// ErrBadName: a name or nickname with a control, bidi or line-separator
+	// character, one over MaxNameRunes characters, or Pullcept's own name
+	// (the room could not seat it, docs/design.md §6 "Names").
+	ErrBadName = errors.New("name cannot be used")
+	// ErrKindChange: the screen's own admin account changes kind, or
+	// another account becomes admin (spec «アカウント»).
+	ErrKindChange = errors.New("kind cannot change to or from admin")
 	// ErrBadKind: a kind that is not admin, claude_code, codex_cli, cli or mcp.
 	ErrBadKind = errors.New("unknown account kind")
 	// ErrNoWorkDir: a seat kind without an absolute working directory (no
