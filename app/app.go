@@ -109,11 +109,12 @@ func (a *App) open() error {
 		return err
 	}
 	if a.hub, err = room.NewHub(room.HubOptions{
-		Log:       a.store,
-		Terminals: a.seats,
-		Accounts:  a.accounts,
-		Logger:    a.logger.With("part", "room"),
-		Brake:     brake,
+		Log:        a.store,
+		Terminals:  a.seats,
+		Accounts:   a.accounts,
+		Identities: a.accounts,
+		Logger:     a.logger.With("part", "room"),
+		Brake:      brake,
 	}); err != nil {
 		return err
 	}

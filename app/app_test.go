@@ -252,8 +252,11 @@ func TestEventsResyncAfterACutOff(t *testing.T) {
 func TestEventsArePlainCopies(t *testing.T) {
 	a, b := openTest(t)
 	topic, _ := b.NewTopic()
-	hue := 120
-	a.hub.SetAdmin(room.Hello{Name: "Alice", AccountID: "admin", Hue: &hue})
+	me := account(t, b, "admin")
+	me.Hue = intPtr(120)
+	if _, err := b.SaveAccount(me); err != nil { // the room reads the hue from the account
+		t.Fatal(err)
+	}
 	if err := b.OpenRoom(topic); err != nil {
 		t.Fatal(err)
 	}

@@ -334,13 +334,25 @@ func (b *Backend) AccountEnv(id string) (tui.EnvField, error) {
 	return tui.EnvField{Text: text, Unreadable: unreadable}, err
 }
 
+// SaveAccount saves the account, then renames its seats in every open room
+// at once (room.Hub.AccountChanged: roster, mentions, tags, the next
+// posts' speaker; docs/design.md §9 "Identity"). A running account's kind
+// cannot change (spec «アカウント»: its seat would lose the working dir and
+// options it runs with).
 func (b *Backend) SaveAccount(in tui.AccountInfo) (tui.AccountInfo, error) {
+	if prev, ok := b.a.accounts.Account(in.ID); ok && string(prev.Kind) != in.Kind && b.a.seats.Running(in.ID) {
+		return in, errKindRunning
+	}
 	a, err := b.a.accounts.Save(toEdit(in))
 	if err != nil {
 		return in, err
 	}
+	b.a.hub.AccountChanged(a.ID)
 	return toInfo(a), nil
 }
+
+// errKindRunning refuses changing the kind of an account whose seat runs.
+var errKindRunning = errors.New("account has a running seat; stop it before changing its kind")
 
 // errAccountRunning refuses deleting an account whose seat runs somewhere.
 var errAccountRunning = errors.New("account has a running seat; stop it first")
