@@ -1,11 +1,6 @@
 package tui
 
-import (
-	"fmt"
-	"strings"
-
-	"github.com/pullcept/pullcept/room"
-)
+import "github.com/pullcept/pullcept/room"
 
 // accountBook is the accounts feature: the configured accounts, who sits
 // in each topic's room, and the participant panel that shows both for the
@@ -44,19 +39,8 @@ func (ab *accountBook) find(id string) (AccountInfo, bool) {
 }
 
 // uniqueName returns base, or "base 2", "base 3"… so a new account's
-// default name does not repeat an existing one (spec «アカウント»).
+// default name does not repeat an existing account's name or display name
+// (spec «アカウント»).
 func (ab *accountBook) uniqueName(base string) string {
-	taken := map[string]bool{}
-	for _, a := range ab.list {
-		taken[strings.ToLower(a.Name)] = true
-	}
-	if !taken[strings.ToLower(base)] {
-		return base
-	}
-	for i := 2; ; i++ {
-		n := fmt.Sprintf("%s %d", base, i)
-		if !taken[strings.ToLower(n)] {
-			return n
-		}
-	}
+	return ab.kindDefaultsFor("").uniqueName(base)
 }

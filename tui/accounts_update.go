@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"maps"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -185,9 +187,13 @@ func (m *Model) setAccounts(accs []AccountInfo) {
 	if a, ok := m.accounts.find(m.opts.AdminID); ok {
 		self, hue = displayAccountName(a), a.Hue
 	}
-	if self != m.env.selfName || !sameHue(hue, m.env.selfHue) {
-		m.env.selfName, m.env.selfHue = self, hue
-		m.env.gen++ // own posts are drawn apart: every cache redraws
+	hues := make(map[string]int, len(accs))
+	for _, a := range accs {
+		hues[a.ID] = accountHue(a, m.opts.AdminID)
+	}
+	if self != m.env.selfName || !sameHue(hue, m.env.selfHue) || !maps.Equal(hues, m.env.hues) {
+		m.env.selfName, m.env.selfHue, m.env.hues = self, hue, hues
+		m.env.gen++ // posts are drawn in their account's colour: every cache redraws
 	}
 	for k, p := range m.seats.panes {
 		if a, ok := m.accounts.find(k.account); ok {
@@ -341,6 +347,7 @@ func (m *Model) openEditor(a AccountInfo, isNew bool) []tea.Cmd {
 	st := m.partData().state(a.ID)
 	running := !isNew && (st == SeatRunning || st == SeatStarting)
 	m.overlay.editor = newEditor(a, isNew, running, a.ID != "" && a.ID == m.opts.AdminID)
+	m.overlay.editor.kinds = m.accounts.kindDefaultsFor(a.ID)
 	m.overlay.open = ovEditor
 	return []tea.Cmd{m.previewCmd(), m.loadEnvCmd()}
 }

@@ -336,9 +336,27 @@ func daySeparator(e *env, day string, w int) string {
 	return e.th.dim.Render(strings.Repeat("─", side) + label + strings.Repeat("─", max(0, w-side-ansi.StringWidth(label))))
 }
 
-// speakerStyle is p's speaker colour (docs/design.md §10, spec «参加者ごとの色»).
+// speakerStyle is p's speaker colour (docs/design.md §10, spec «参加者ごとの色»,
+// «画面の人の色は描いた行にもその場で届く»): its account's colour now when the
+// account is configured (the same as the participant panel's, whatever
+// name or hue the post was said under), the screen's own colour for the
+// admin's posts, else the hue ladder on the post itself.
 func speakerStyle(e *env, p room.Post) lipgloss.Style {
-	return e.th.hueStyle(speakerHue(p.Hue, p.Speaker, e.selfName, e.selfHue))
+	return e.th.hueStyle(postHue(e, p))
+}
+
+// postHue is the hue speakerStyle draws p in.
+func postHue(e *env, p room.Post) int {
+	if h, ok := e.hues[p.Account]; ok && p.Account != "" && !p.FromApp {
+		return h
+	}
+	if p.Role == room.RoleAdmin {
+		if e.selfHue != nil {
+			return *e.selfHue
+		}
+		return accentHue
+	}
+	return speakerHue(p.Hue, p.Speaker, "", nil)
 }
 
 // renderFold is a run of one server's notices: "▸ name (N)  time", and

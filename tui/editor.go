@@ -48,6 +48,7 @@ type accountEditor struct {
 	envArea textarea.Model               // the env field's NAME=value lines
 	running bool                         // its seat runs: kind and delete refused
 	self    bool                         // the screen's own admin: delete refused
+	kinds   kindDefaults                 // what a kind change resets to (editor_kind.go)
 
 	preview    string   // Backend.Preview's launch line
 	problems   []string // and the reasons it gave
@@ -159,14 +160,15 @@ func (ed *accountEditor) collect() AccountInfo {
 	return a
 }
 
-// cycleKind moves the kind by delta among the editable kinds; refused for a
-// running account (spec: a running account's kind cannot change).
+// cycleKind moves the kind by delta among the editable kinds and resets
+// what belonged to the old one (kindChanged); refused for a running
+// account (spec: a running account's kind cannot change).
 func (ed *accountEditor) cycleKind(e *env, delta int) {
 	if ed.acc.Kind == KindAdmin {
 		return
 	}
 	if ed.running {
-		ed.msg, ed.msgErr = e.tr.t(mEdDeleteRunning), true
+		ed.msg, ed.msgErr = e.tr.t(mEdKindRunning), true
 		return
 	}
 	i := 0
@@ -175,7 +177,9 @@ func (ed *accountEditor) cycleKind(e *env, delta int) {
 			i = j
 		}
 	}
+	from := ed.acc.Kind
 	ed.acc.Kind = editableKinds[(i+delta+len(editableKinds))%len(editableKinds)]
+	ed.kindChanged(e, from)
 }
 
 // cycleHue steps through "none" and the eight palette hues.

@@ -15,6 +15,11 @@ type env struct {
 	// attachDir is the attachments folder (Backend.AttachmentsDir): a
 	// post's block of paths below it is drawn as chips; "" until known.
 	attachDir string
+	// hues is every configured account's colour now, by account id
+	// (accountHue): a post is drawn in its account's colour, not in the
+	// one its speaker had when it was said, so a renamed or recoloured
+	// account's old posts stay the same person's (docs/design.md §10).
+	hues map[string]int
 	// gen is bumped when theme, language or self change; every render key
 	// holds it, so every cache redraws.
 	gen int

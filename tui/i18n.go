@@ -273,6 +273,17 @@ const (
 	mEdNickname
 	mEdHue
 	mEdHueNone
+	mEdKindChanged
+	mEdChangedWith
+	mEdChangedName
+	mEdChangedCommand
+	mEdChangedOptions
+	mEdChangedResume
+	mEdChangeSep
+	mEdChangeEnd
+	mEdEmpty
+	mEdQuoted
+	mEdKindRunning
 	mEdDir
 	mEdCommand
 	mEdOptions
@@ -578,6 +589,19 @@ var messages = map[msgKey][2]string{
 	mEdEnvTooBig:       {"This account has %d env lines; the field holds %d rows, so it is read-only and saving keeps them all. Edit config.json to remove some.", "このアカウントの環境変数は %d 行あり、欄は %d 行までです。読み取り専用とし、保存しても全て残ります。減らすには config.json を編集してください。"},
 	mEdEnvPasteTooTall: {"Paste not taken: the env field would have %d rows; it holds %d.", "貼り付けませんでした: 環境変数の欄が %d 行になります。欄は %d 行までです。"},
 	mEdEnvUnreadable:   {"Cannot be opened (sealed by another user, machine or key, or damaged): %s. Left as it is it is kept, but the seat will not start; delete it or type the value again.", "開けない値があります（別のユーザー・機械・鍵で暗号化されたか、壊れています）: %s。そのままなら残りますが、席は起動しません。消すか、値を入れ直してください。"},
+
+	// A kind change (editor_kind.go): what went with the old kind.
+	mEdKindChanged:    {"Kind is now %s (not saved yet).", "種別を%sにしました（未保存）。"},
+	mEdChangedWith:    {" Changed with it: ", "あわせて変えたもの: "},
+	mEdChangedName:    {"name %s → %s", "名前%s→%s"},
+	mEdChangedCommand: {"command %s → %s", "コマンド%s→%s"},
+	mEdChangedOptions: {"launch options %s → %s", "起動オプション%s→%s"},
+	mEdChangedResume:  {"resume line %s → %s", "再開の行%s→%s"},
+	mEdChangeSep:      {"; ", "、"},
+	mEdChangeEnd:      {".", "。"},
+	mEdEmpty:          {"(empty)", "（空）"},
+	mEdQuoted:         {"“%s”", "「%s」"},
+	mEdKindRunning:    {"A running account's kind cannot change: stop its seats first.", "稼働中のアカウントの種別は変えられません。先に席を終了してください。"},
 
 	mDlgCancel: {"Cancel", "取消"},
 	mDlgStop:   {"Stop", "終了"},

@@ -280,12 +280,8 @@ const minNameW = 10
 // failed.
 func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter string, ri int, now time.Time, out *taggedLines[int]) {
 	th := e.th
-	hue := speakerHue(a.Hue, displayAccountName(*a), "", nil)
-	if a.ID == d.adminID && a.Hue == nil {
-		hue = accentHue
-	}
 	st := d.state(a.ID)
-	nameStyle := th.hueStyle(hue)
+	nameStyle := th.hueStyle(accountHue(*a, d.adminID))
 	if seatKind(a.Kind) && (st == SeatOffline || st == SeatExited || st == SeatFailed) {
 		nameStyle = nameStyle.Faint(true)
 	}

@@ -115,6 +115,20 @@ func speakerHue(declared *int, speaker, self string, selfHue *int) int {
 	return nameHue(speaker)
 }
 
+// accountHue is an account's colour (spec «参加者ごとの色»): its declared
+// hue, else the accent for the screen's own admin (adminID), else one
+// derived from its display name. The panel, the chat and the panes draw an
+// account in it.
+func accountHue(a AccountInfo, adminID string) int {
+	switch {
+	case a.Hue != nil:
+		return *a.Hue
+	case a.ID == adminID:
+		return accentHue
+	}
+	return nameHue(displayAccountName(a))
+}
+
 // huePalette is the eight hues the editor offers (spec: "宣言は 8 色から選ぶ"),
 // 45° apart starting at the accent, so any two declared hues are apart.
 func huePalette() []int {
