@@ -331,7 +331,7 @@ func inputHint(e *env, sending bool, w int) string {
 	}
 	parts := strings.Split(e.tr.t(mInputHint), " · ")
 	if k := firstKey(e.keys.Attach); k != "" {
-		parts = append(parts, e.tr.t(mInputHintAttach, keyName(k)))
+		parts = append(parts, e.tr.t(mInputHintAttach, hintKey(k)))
 	}
 	for n := len(parts); n > 0; n-- {
 		if h := strings.Join(parts[:n], " · "); ansi.StringWidth(h) <= w {
@@ -341,8 +341,8 @@ func inputHint(e *env, sending bool, w int) string {
 	return ""
 }
 
-// keyName writes a key as hints do: "F4", "Ctrl+X", "Shift+Enter".
-func keyName(k string) string {
+// hintKey writes a key as hints do: "F4", "Ctrl+X", "Shift+Enter".
+func hintKey(k string) string {
 	parts := strings.Split(k, "+")
 	for i, p := range parts {
 		if p != "" {

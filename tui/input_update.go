@@ -87,7 +87,7 @@ func (m *Model) onPostDone(msg postDoneMsg) []tea.Cmd {
 		m.input.restoreChips(msg.chips)
 		switch {
 		case errors.As(msg.err, &ae):
-			m.setStatus(stWarn, tr.t(mStSendAttachFailed, refusalText(&m.env, ae.err), keyName(firstKey(m.keys.Detach))))
+			m.setStatus(stWarn, tr.t(mStSendAttachFailed, refusalText(&m.env, ae.err), hintKey(firstKey(m.keys.Detach))))
 		case errors.Is(msg.err, room.ErrPostTooLong):
 			m.setStatus(stWarn, tr.t(mStPostTooLong, byteSize(max(msg.size, len(msg.original)))))
 		case errors.Is(msg.err, room.ErrOnlyMentions) || errors.Is(msg.err, room.ErrEmptyPost):
