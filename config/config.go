@@ -228,37 +228,8 @@ func (c *Config) Validate() error {
 		default:
 			seen[a.ID] = i + 1
 		}
-		if strings.TrimSpace(a.Name) == "" {
-			bad(keyName, ErrNoName)
-		}
-		if !a.Kind.Valid() {
-			bad(keyKind, fmt.Errorf("%w %q", ErrBadKind, a.Kind))
-		}
-		if a.Hue != nil && (*a.Hue < 0 || *a.Hue > 359) {
-			bad(keyHue, fmt.Errorf("%w, got %d", ErrBadHue, *a.Hue))
-		}
-		if a.Kind.Launches() {
-			switch {
-			case strings.TrimSpace(a.WorkDir) == "":
-				bad("working directory", ErrNoWorkDir)
-			case !filepath.IsAbs(a.WorkDir):
-				bad("working directory", fmt.Errorf("%w: %q is not an absolute path", ErrNoWorkDir, a.WorkDir))
-			}
-			if strings.TrimSpace(a.Command) == "" {
-				bad(keyCommand, ErrNoCommand)
-			}
-			if _, err := SplitWords(a.LaunchOptions); err != nil {
-				bad("launch options", err)
-			}
-			if _, err := SplitWords(a.ResumeLine); err != nil {
-				bad("resume line", err)
-			}
-		}
-		if a.ScreenMode != ScreenInline && a.ScreenMode != ScreenAlt {
-			bad(keyScreenMode, fmt.Errorf("%w %q (want %q or %q)", ErrBadScreenMode, a.ScreenMode, ScreenInline, ScreenAlt))
-		}
-		if err := checkEnvList(a.Env); err != nil {
-			bad(keyEnv, err)
+		for _, fe := range CheckFields(a) {
+			bad(fe.Field, fe.Err)
 		}
 	}
 	return errors.Join(errs...)

@@ -66,9 +66,14 @@ type Launch struct {
 	// written (the spawner resolves it on PATH).
 	Argv []string
 	// Env is the extra process environment, NAME=value: the account's
-	// variables, then PULLCEPT_LAUNCHED_AS and PULLCEPT_ROOM_ID. The caller
+	// variables, then PULLCEPT_LAUNCHED_AS and PULLCEPT_ROOM_ID, and for a
+	// Codex seat with a character LI_PLUS_OUTPUT_STYLE (#281). The caller
 	// adds PULLCEPT_ROOM_TOKEN at spawn; it is never here.
 	Env []string
+	// Unset names variables the seat must not inherit from Pullcept's
+	// environment (a Codex seat's LI_PLUS_OUTPUT_STYLE: without a character
+	// the project's default applies, never an inherited override).
+	Unset []string
 	// Dir is the working directory.
 	Dir string
 	// SessionID is the id this launch uses: a fresh Claude seat's new id, a
@@ -147,7 +152,8 @@ func RoomPrompt(key string) string {
 //     no --append-system-prompt when the options have it or -file.
 //   - Codex CLI: <command> [resume <id>] <options> -c 'mcp_servers.<key>={…}'
 //     --no-alt-screen (unless the account chose the alternate screen or the
-//     options decide it).
+//     options decide it); the character, if any, in the environment as
+//     LI_PLUS_OUTPUT_STYLE (#281 hook mode), an inherited one removed.
 //   - generic CLI: <command> <options> as written; resume: the account's
 //     resume line.
 //
@@ -160,6 +166,7 @@ func RoomPrompt(key string) string {
 // Refusals wrap: ErrKindNotLaunched, ErrNoWorkDir, ErrNoCommand, ErrNoTopic,
 // ErrOwnSettings, ErrOptionsConflict, ErrNotConsoleSafe, ErrNoSessionID,
 // ErrNoResumeLine, ErrPlaceholder, ErrRoomAddress, ErrNoPullceptPath,
+// ErrCharacterName and ErrEnvAppOwned (a Codex character, #281),
 // config.ErrEnvReserved, config.ErrEnvSyntax, config.ErrUnterminatedQuote,
 // config.ErrBadScreenMode. BuildLaunch reads and writes no file.
 func BuildLaunch(in LaunchInput) (Launch, error) {
@@ -190,7 +197,7 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 	if b.viaCmd && !commandSafe(cmd) {
 		return Launch{}, fmt.Errorf("%w: command %q holds one of %s (cmd.exe would run only part of the line)", ErrNotConsoleSafe, cmd, cmdReactive)
 	}
-	env, err := processEnv(a, in.Env, in.TopicID)
+	env, unset, err := launchEnv(a, in.Env, in.TopicID)
 	if err != nil {
 		return Launch{}, err
 	}
@@ -214,7 +221,7 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 	if err != nil {
 		return Launch{}, err
 	}
-	l := Launch{Argv: argv, Env: env, Dir: a.WorkDir, Resumed: in.Resume, MCPKey: b.key, Warnings: b.warnings}
+	l := Launch{Argv: argv, Env: env, Unset: unset, Dir: a.WorkDir, Resumed: in.Resume, MCPKey: b.key, Warnings: b.warnings}
 	if in.Resume {
 		// A recorded id comes from a file a seat can write (a rollout, the
 		// log); it goes on the line only as the plain id it should be.

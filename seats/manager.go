@@ -471,12 +471,13 @@ func (m *Manager) prepare(p *startPlan) error {
 	if err != nil {
 		return fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
+	l.Warnings = append(l.Warnings, m.characterWarnings(p.acct, SeatGetenv(p.openEnv, m.getenv))...)
 	p.launch = l
 	p.res.Resumed, p.res.SessionID, p.res.Warnings, p.res.Preview = l.Resumed, l.SessionID, l.Warnings, l.Preview
 	if err := m.opts.Sessions.EnsureTopic(p.topic); err != nil {
 		return fmt.Errorf("start seat: topic %s: %w", p.topic, err)
 	}
-	p.env = append(seatBaseEnv(m.opts.Environ()), l.Env...)
+	p.env = append(unsetEnv(seatBaseEnv(m.opts.Environ()), l.Unset), l.Env...)
 	token := p.room.Token
 	if p.room.Grant != nil {
 		t, revoke, err := p.room.Grant(p.account, p.topic)
@@ -1124,5 +1125,26 @@ func (m *Manager) Preview(a config.Account) (line string, problems []string) {
 	if err != nil {
 		return "", []string{err.Error()}
 	}
-	return l.Preview, l.Warnings
+	// A preview opens no value: a CLAUDE_CONFIG_DIR of the account's own is
+	// not known here, so the style lookup is left to the launch then.
+	getenv := m.getenv
+	for _, v := range a.Env {
+		if v.Name == envClaudeConfigDir {
+			getenv = nil
+		}
+	}
+	return l.Preview, append(l.Warnings, m.characterWarnings(a, getenv)...)
+}
+
+// characterWarnings are the launch warnings about a's character
+// (CharacterWarnings, and for Claude ClaudeStyleWarning in getenv's
+// environment unless getenv is nil). They read the working directory.
+func (m *Manager) characterWarnings(a config.Account, getenv func(string) string) []string {
+	out := CharacterWarnings(a)
+	if getenv != nil {
+		if w := ClaudeStyleWarning(a, getenv); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
 }

@@ -24,9 +24,12 @@ type lookPathDoneMsg struct {
 }
 
 type previewDoneMsg struct {
-	seq      int // the editor's previewSeq when asked; older answers are dropped
+	ed       *accountEditor // the editor that asked
+	seq      int            // the editor's previewSeq when asked; older answers are dropped
+	acc      AccountInfo    // the account as asked
 	line     string
 	problems []string
+	check    AccountCheck // CheckAccount's answer for acc
 }
 
 type accountSavedMsg struct {
@@ -50,10 +53,11 @@ func (m *Model) accountMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 		m.accounts.panel.changed()
 		return nil, true
 	case previewDoneMsg:
-		if ed := m.overlay.editor; ed != nil && msg.seq == ed.previewSeq {
-			ed.preview, ed.problems = msg.line, msg.problems
-		}
-		return nil, true
+		return m.previewDone(msg), true
+	case characterOpenedMsg, stylesListedMsg, characterEditReadyMsg, characterEditedMsg:
+		return m.characterMsg(msg), true
+	case editorPreparedMsg:
+		return m.editorPrepared(msg), true
 	case envLoadedMsg:
 		if ed := m.overlay.editor; ed != nil {
 			ed.envLoaded(&m.env, msg)
@@ -93,17 +97,25 @@ func (m *Model) lookPathCmd() tea.Cmd {
 	}
 }
 
-// previewCmd asks for the launch line of the account being edited.
+// previewCmd asks for the launch line of the account being edited and
+// the check of its fields, one request at a time: asked while one is on
+// its way, it asks again when that answers (previewDone), so fast typing
+// costs one answer per round trip, not one per key.
 func (m *Model) previewCmd() tea.Cmd {
 	ed := m.overlay.editor
 	if ed == nil {
 		return nil
 	}
+	if ed.pvBusy {
+		ed.pvStale = true
+		return nil
+	}
+	ed.pvBusy = true
 	ed.previewSeq++
 	seq, acc, b := ed.previewSeq, ed.collect(), m.backend
 	return func() tea.Msg {
 		line, problems := b.Preview(acc)
-		return previewDoneMsg{seq: seq, line: line, problems: problems}
+		return previewDoneMsg{ed: ed, seq: seq, acc: acc, line: line, problems: problems, check: b.CheckAccount(acc)}
 	}
 }
 
@@ -349,26 +361,26 @@ func (m *Model) openEditor(a AccountInfo, isNew bool) []tea.Cmd {
 	m.overlay.editor = newEditor(a, isNew, running, a.ID != "" && a.ID == m.opts.AdminID)
 	m.overlay.editor.kinds = m.accounts.kindDefaultsFor(a.ID)
 	m.overlay.open = ovEditor
-	return []tea.Cmd{m.previewCmd(), m.loadEnvCmd()}
+	return append([]tea.Cmd{m.previewCmd(), m.loadEnvCmd()}, m.characterFollow()...)
 }
 
 // editorUpdate hands a key or paste to the open editor and does what it
 // asks: close, preview the changed account, save or delete it.
 func (m *Model) editorUpdate(msg tea.Msg) []tea.Cmd {
 	ed := m.overlay.editor
+	if cmds, done := m.editorKeyFirst(msg); done {
+		return cmds
+	}
 	act, cmd := ed.update(&m.env, msg)
 	switch act {
 	case edCancel:
 		m.closeOverlay()
 		return nil
 	case edChanged:
-		return []tea.Cmd{cmd, m.previewCmd()}
+		ed.armed = "" // what a save would do may have changed: ask again
+		return append([]tea.Cmd{cmd, m.previewCmd()}, m.characterFollow()...)
 	case edSave:
-		if ed.saving {
-			return nil
-		}
-		ed.saving = true
-		return []tea.Cmd{m.saveAccountCmd(ed.collect())}
+		return m.saveEditor()
 	case edDelete:
 		return []tea.Cmd{m.deleteAccountCmd(ed.acc)}
 	}

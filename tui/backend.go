@@ -25,6 +25,7 @@ type Backend interface {
 	TopicStore
 	SeatControl
 	AccountStore
+	AccountFiles
 	Attachments
 	Events
 }

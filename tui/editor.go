@@ -25,6 +25,7 @@ const (
 	fResume
 	fCharacter
 	fEnv
+	fBody // the character's body file (editor_character.go)
 )
 
 // edLabelW is the label column of the editor, wide enough for "launch
@@ -60,6 +61,8 @@ type accountEditor struct {
 	msgErr      bool   // msg is an error (danger colour)
 	deleteArmed bool   // the first delete key was pressed
 	saving      bool   // a save is on its way
+
+	editorMore // checks, character, preview box, save and cancel (editor_save.go)
 }
 
 // newField is a one-line input with a steady virtual cursor: a blinking one
@@ -101,6 +104,7 @@ func newEditor(a AccountInfo, isNew, running, self bool) *accountEditor {
 	ed.envArea = ta
 	ed.initEnv(isNew)
 	ed.field = fName
+	ed.initMore()
 	ed.focusField()
 	return ed
 }
@@ -114,9 +118,11 @@ func (ed *accountEditor) fields() []edField {
 	case KindMCP:
 		return append(fs, fDir, fCommand, fOptions, fEnv)
 	case KindCLI:
-		return append(fs, fDir, fCommand, fOptions, fResume, fCharacter, fEnv)
+		// No character: a generic CLI has no output style to choose
+		// (spec «キャラクターの本文はアカウントの窓で直す»).
+		return append(fs, fDir, fCommand, fOptions, fResume, fEnv)
 	}
-	return append(fs, fDir, fCommand, fOptions, fCharacter, fEnv)
+	return append(fs, fDir, fCommand, fOptions, fCharacter, fBody, fEnv)
 }
 
 func (ed *accountEditor) focusField() {
@@ -131,6 +137,12 @@ func (ed *accountEditor) focusField() {
 		ed.envArea.Focus()
 	} else {
 		ed.envArea.Blur()
+	}
+	if ed.field == fBody {
+		ed.chr.area.Focus()
+	} else {
+		ed.chr.area.Blur()
+		ed.chr.picking = false
 	}
 }
 
@@ -228,6 +240,8 @@ func (ed *accountEditor) update(e *env, msg tea.Msg) (editorAction, tea.Cmd) {
 	switch {
 	case ed.field == fEnv:
 		cmd = ed.updateEnv(e, msg)
+	case ed.field == fBody:
+		cmd = ed.updateBody(e, msg)
 	case ed.inputs[ed.field] != nil:
 		in := ed.inputs[ed.field]
 		*in, cmd = in.Update(msg)
@@ -246,15 +260,15 @@ func (ed *accountEditor) commandKey(e *env, k tea.KeyPressMsg) (act editorAction
 	km := e.keys
 	switch {
 	case key.Matches(k, km.Cancel):
-		return edCancel, true
+		return ed.cancelKey(e), true
 	case key.Matches(k, km.Save):
 		return edSave, true
 	case key.Matches(k, km.Delete):
 		return ed.deleteKey(e), true
-	case key.Matches(k, km.NextFieldAlways) || (ed.field != fEnv && key.Matches(k, km.NextField)):
+	case key.Matches(k, km.NextFieldAlways) || (!ed.multiline() && key.Matches(k, km.NextField)):
 		ed.moveField(1)
 		return edNone, true
-	case key.Matches(k, km.PrevFieldAlways) || (ed.field != fEnv && key.Matches(k, km.PrevField)):
+	case key.Matches(k, km.PrevFieldAlways) || (!ed.multiline() && key.Matches(k, km.PrevField)):
 		ed.moveField(-1)
 		return edNone, true
 	}
@@ -321,45 +335,25 @@ func fieldLabel(e *env, f edField) string {
 	return map[edField]string{
 		fKind: e.tr.t(mEdKind), fName: e.tr.t(mEdName), fNickname: e.tr.t(mEdNickname), fHue: e.tr.t(mEdHue),
 		fDir: e.tr.t(mEdDir), fCommand: e.tr.t(mEdCommand), fOptions: e.tr.t(mEdOptions), fResume: e.tr.t(mEdResume),
-		fCharacter: e.tr.t(mEdCharacter), fEnv: e.tr.t(mEdEnv),
+		fCharacter: e.tr.t(mEdCharacter), fEnv: e.tr.t(mEdEnv), fBody: e.tr.t(mEdBody),
 	}[f]
 }
 
-// view draws the modal at most maxW×maxH cells: the title and id, a row
-// per field, the launch line, its problems, the last message, and the
-// footer; lines that do not fit give way to "…" above the footer.
+// view draws the modal at most maxW×maxH cells (editor_layout.go).
 func (ed *accountEditor) view(e *env, maxW, maxH int) string {
-	th := e.th
-	inner := clampInt(maxW-4, 30, 100)
-	title := e.tr.t(mEdTitleEdit)
-	if ed.isNew {
-		title = e.tr.t(mEdTitleNew)
-	}
-	lines := []string{th.title.Render(title)}
-	if !ed.isNew {
-		lines = append(lines, th.dim.Render(fit(e.tr.t(mEdID), edLabelW))+" "+th.dim.Render(ed.acc.ID))
-	}
-	valW := max(inner-edLabelW-1, 8)
-	for _, f := range ed.fields() {
-		lines = append(lines, ed.fieldLines(e, f, valW)...)
-	}
-	lines = append(lines, ed.previewLines(e, inner)...)
-	lines = append(lines, ed.messageLines(e, inner)...)
-	if maxH > 3 && len(lines)+3 > maxH {
-		lines = lines[:max(maxH-4, 1)]
-		lines = append(lines, th.dim.Render("…"))
-	}
-	lines = append(lines, "", th.dim.Render(e.tr.t(mEdFooter)))
-	return modalBox(e, strings.Join(lines, "\n"), inner)
+	return ed.layoutView(e, maxW, maxH)
 }
 
 // fieldLines draws field f: its label (accent while focused) and value,
 // the env field's further lines under it.
 func (ed *accountEditor) fieldLines(e *env, f edField, valW int) []string {
 	label := fit(fieldLabel(e, f), edLabelW)
-	if f == ed.field {
+	switch p, bad := ed.fieldProblem(f); {
+	case bad && !p.Warn:
+		label = e.th.dangerS.Render(label) // its problem is listed under the launch line
+	case f == ed.field:
 		label = e.th.accentS.Render(label)
-	} else {
+	default:
 		label = e.th.dim.Render(label)
 	}
 	var out []string
@@ -389,6 +383,10 @@ func (ed *accountEditor) fieldValue(e *env, f edField, valW int) []string {
 			return []string{"◂ " + e.tr.t(mEdHueNone) + " ▸"}
 		}
 		return []string{"◂ " + th.hueStyle(*ed.acc.Hue).Render("●●●") + " " + strconv.Itoa(*ed.acc.Hue) + "° ▸"}
+	case fBody:
+		return ed.bodyLines(e, valW)
+	case fCharacter:
+		return ed.characterLines(e, valW)
 	case fEnv:
 		if f == ed.field && ed.envReadOnly(e) == "" {
 			ed.envArea.SetWidth(valW)
@@ -399,46 +397,4 @@ func (ed *accountEditor) fieldValue(e *env, f edField, valW int) []string {
 	in := ed.inputs[f]
 	in.SetWidth(valW - 1)
 	return []string{in.View()}
-}
-
-// previewLines is the launch line, wrapped and never cut (docs/design.md
-// §9), then the problems Preview found.
-func (ed *accountEditor) previewLines(e *env, inner int) []string {
-	th := e.th
-	out := []string{"", th.title.Render(e.tr.t(mEdPreview))}
-	if ed.acc.Kind != KindAdmin {
-		for _, l := range wrapText(sanitize(ed.preview), inner-2) {
-			out = append(out, "  "+th.text.Render(l))
-		}
-	}
-	if len(ed.problems) == 0 {
-		return out
-	}
-	out = append(out, th.dangerS.Render(e.tr.t(mEdProblems)))
-	for _, p := range ed.problems {
-		for i, l := range wrapText(sanitize(p), inner-4) {
-			prefix := "    "
-			if i == 0 {
-				prefix = "  • "
-			}
-			out = append(out, th.dangerS.Render(prefix+l))
-		}
-	}
-	return out
-}
-
-// messageLines is the last message (a refusal in the danger colour).
-func (ed *accountEditor) messageLines(e *env, inner int) []string {
-	if ed.msg == "" {
-		return nil
-	}
-	st := e.th.text
-	if ed.msgErr {
-		st = e.th.dangerS
-	}
-	out := []string{""}
-	for _, l := range wrapText(ed.msg, inner) {
-		out = append(out, st.Render(l))
-	}
-	return out
 }

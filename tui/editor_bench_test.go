@@ -40,16 +40,19 @@ func BenchmarkTypeKey(b *testing.B) {
 	b.Run("editor", func(b *testing.B) {
 		m := sceneModel(b, scene(), 200, 50, LangEnglish)
 		m.openEditor(m.accounts.list[1], false)
-		send(b, m, previewDoneMsg{seq: m.overlay.editor.previewSeq, line: line})
+		ed := m.overlay.editor
+		done := func() previewDoneMsg {
+			return previewDoneMsg{ed: ed, seq: ed.previewSeq, acc: ed.collect(), line: line,
+				check: AccountCheck{CharacterVia: "outputStyle"}}
+		}
+		send(b, m, done())
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			m.Update(keys[i%2])
 			_ = m.View()
-			if ed := m.overlay.editor; ed != nil && ed.previewSeq > 0 {
-				m.Update(previewDoneMsg{seq: ed.previewSeq, line: line})
-				_ = m.View()
-			}
+			m.Update(done())
+			_ = m.View()
 		}
 	})
 }

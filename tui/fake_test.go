@@ -36,6 +36,7 @@ type fakeBackend struct {
 	paths     map[string]string
 	home      string
 	att       attachFake // the Attachments part (attach_fake_test.go)
+	files     filesFake  // the AccountFiles part (account_files_fake_test.go)
 
 	postFn func(topic string, d room.Draft) (room.Result, error)
 

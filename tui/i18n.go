@@ -357,6 +357,56 @@ const (
 	mStReleaseFailed
 	mStBrakeOn
 
+	// The account editor's messages, preview, character and save flow
+	// (editor_character.go, editor_layout.go, editor_save.go).
+	mHelpCharacterStyles
+	mHelpOpenInEditor
+	mHelpReloadBody
+	mHelpPreviewUp
+	mHelpPreviewDown
+	mEdBody
+	mEdBodyNoName
+	mEdBodyLoading
+	mEdBodyNew
+	mEdBodyLines
+	mEdBodyUnsaved
+	mEdBodyNextStart
+	mEdBodyHeld
+	mEdBodyReadErr
+	mEdBodyMoved
+	mEdBodyWorn
+	mEdBodyFrontClaude
+	mEdBodyFrontCodex
+	mEdBodyDefinedIn
+	mEdBodyHint
+	mEdCodexNoFolder
+	mEdStylesHint
+	mEdStylesNone
+	mEdStyleUser
+	mEdStyleProject
+	mEdViaStyle
+	mEdViaEnv
+	mEdViaNone
+	mEdViaNoneCodex
+	mEdConfirmMkdir
+	mEdConfirmCodex
+	mEdConfirmWorn
+	mEdConfirmAgain
+	mEdNotSavedProblems
+	mEdNotSavedMoved
+	mEdBodyTooBig
+	mEdDiscardAsk
+	mEdNoEditor
+	mEdEditDirty
+	mEdEditArm
+	mEdEditFailed
+	mEdEditNoName
+	mEdFieldProblem
+	mEdFieldLineProblem
+	mEdPreviewScroll
+	mEdMore
+	mEdBodyPasteRefused
+
 	mCatalogEnd // not a text: one past the last key (the catalog test)
 )
 
@@ -654,4 +704,52 @@ var messages = map[msgKey][2]string{
 	mStNotBraked:     {"No brake is on in this topic.", "このトピックにブレーキはかかっていません。"},
 	mStReleaseFailed: {"Brake in “%s” not released: %v", "「%s」のブレーキを解除できません: %v"},
 	mStBrakeOn:       {"brake: %s releases", "ブレーキ中: %s で解除"},
+
+	mHelpCharacterStyles: {"character: list styles", "キャラ: スタイル一覧"},
+	mHelpOpenInEditor:    {"body in $EDITOR", "本文を $EDITOR で開く"},
+	mHelpReloadBody:      {"read the body again", "本文を読み直す"},
+	mHelpPreviewUp:       {"launch line: scroll up", "起動の行: 上へ"},
+	mHelpPreviewDown:     {"launch line: scroll down", "起動の行: 下へ"},
+	mEdBody:              {"body", "本文"},
+	mEdBodyNoName:        {"— name a character to edit its body", "— キャラクターの名前を書くと本文を直せます"},
+	mEdBodyLoading:       {"reading…", "読んでいます…"},
+	mEdBodyNew:           {"new file", "新しいファイル"},
+	mEdBodyLines:         {"%d lines", "%d 行"},
+	mEdBodyUnsaved:       {"unsaved", "未保存"},
+	mEdBodyNextStart:     {"A saved body takes effect at the seat's next start.", "保存した本文は、その席の次の起動から効きます。"},
+	mEdBodyHeld:          {"This file holds tabs, mixed line ends or control characters this field cannot keep exactly: read-only here; %s opens it in your editor.", "このファイルにはタブ・混在した改行・制御文字など、この欄では正確に保てない文字があります。ここでは読み取り専用です。%s で自分のエディタで開けます。"},
+	mEdBodyReadErr:       {"The body cannot be opened: %s", "本文を開けません: %s"},
+	mEdBodyMoved:         {"The body's place changed to %s; your unsaved edits are for %s. %s reads the new place (your edits are dropped), or change the fields back.", "本文の場所が %s に変わりました。未保存の変更は %s のものです。%s で新しい場所を読みます（変更は捨てます）。欄を戻すこともできます。"},
+	mEdBodyWorn:          {"Also worn by %s: saving changes their character too.", "%s も着ています。保存するとそちらのキャラも変わります。"},
+	mEdBodyFrontClaude:   {"Line %d names it “%s”: Claude selects a style by its name:, so “%s” will not select this file.", "%d 行目の name: は「%s」です。Claude は name: で選ぶため、「%s」ではこのファイルは選ばれません。"},
+	mEdBodyFrontCodex:    {"Line %d names it “%s”: Li+'s helper stops a seat whose style's name: is not its file name “%s”.", "%d 行目の name: は「%s」です。Li+ の helper は name: がファイル名「%s」と違う style で起動を止めます。"},
+	mEdBodyDefinedIn:     {"Claude finds a style of this name in %s; this body is another file.", "この名前のスタイルを Claude は %s から読みます。この本文は別のファイルです。"},
+	mEdBodyHint:          {"%s opens it in $EDITOR · %s reads it again", "%s で $EDITOR · %s で読み直す"},
+	mEdCodexNoFolder:     {"%s does not exist: creating it switches every Codex seat in this folder to Li+'s file mode, where a seat without a character needs character_instance.md.", "%s はありません。作ると、このフォルダーで起動する Codex の席はすべてファイル方式に変わり、キャラクター欄が空の席は character_instance.md を要します。"},
+	mEdStylesHint:        {"%s lists %d styles", "%s で %d 件のスタイル"},
+	mEdStylesNone:        {"no styles found here", "スタイルが見つかりません"},
+	mEdStyleUser:         {"user", "ユーザー"},
+	mEdStyleProject:      {"project", "プロジェクト"},
+	mEdViaStyle:          {"character: %s → outputStyle in --settings", "キャラクター: %s → --settings の outputStyle"},
+	mEdViaEnv:            {"character: %s → LI_PLUS_OUTPUT_STYLE=%[1]s in the seat's environment (Li+ hook mode)", "キャラクター: %s → 席の環境変数 LI_PLUS_OUTPUT_STYLE=%[1]s（Li+ の hook 方式）"},
+	mEdViaNone:           {"character: none → the working directory's default style", "キャラクター: なし → 作業ディレクトリの既定のスタイル"},
+	mEdViaNoneCodex:      {"character: none → the project's default ([liplus] output_style or character_instance.md)", "キャラクター: なし → project の既定（[liplus] output_style か character_instance.md）"},
+	mEdConfirmMkdir:      {"The working dir %s does not exist: saving creates it.", "作業ディレクトリ %s はありません。保存すると作ります。"},
+	mEdConfirmCodex:      {"%s does not exist: saving creates it, and every Codex seat in this folder then uses Li+'s file mode.", "%s はありません。保存すると作り、このフォルダーの Codex の席はすべてファイル方式になります。"},
+	mEdConfirmWorn:       {"The body is also worn by %s: saving changes their character too.", "本文は %s も着ています。保存するとそちらのキャラも変わります。"},
+	mEdConfirmAgain:      {"Press %s again to save.", "もう一度 %s で保存します。"},
+	mEdNotSavedProblems:  {"Not saved: %s", "保存できません: %s"},
+	mEdNotSavedMoved:     {"Not saved: the body's place changed since your edits (%s, was %s). %s reads the new place, or change the fields back.", "保存できません: 変更した後に本文の場所が変わりました（%s、元は %s）。%s で新しい場所を読むか、欄を戻してください。"},
+	mEdBodyTooBig:        {"Not saved: the body is %d bytes; a character body is at most %d.", "保存できません: 本文が %d バイトです。本文は %d バイトまでです。"},
+	mEdDiscardAsk:        {"Unsaved changes: %s again drops them, %s saves.", "保存していない変更があります。もう一度 %s で捨てます。%s で保存します。"},
+	mEdNoEditor:          {"Set $VISUAL or $EDITOR to open the body in your editor.", "本文を自分のエディタで開くには $VISUAL か $EDITOR を設定してください。"},
+	mEdEditDirty:         {"The body has unsaved edits: save or read it again before opening it in your editor.", "本文に保存していない変更があります。保存するか読み直してから、エディタで開いてください。"},
+	mEdEditArm:           {"%s does not exist: press the key again to create it (every Codex seat in this folder then uses Li+'s file mode) and open your editor.", "%s はありません。もう一度押すと作り（このフォルダーの Codex の席はすべてファイル方式になります）、エディタで開きます。"},
+	mEdEditFailed:        {"The editor did not finish: %v", "エディタが正常に終わりませんでした: %v"},
+	mEdEditNoName:        {"Name a character (and a working dir) first.", "先にキャラクター（と作業ディレクトリ）を書いてください。"},
+	mEdFieldProblem:      {"%s: %s", "%s: %s"},
+	mEdFieldLineProblem:  {"%s line %d: %s", "%s %d 行目: %s"},
+	mEdPreviewScroll:     {"%d–%d of %d · %s/%s", "%d–%d / %d · %s/%s"},
+	mEdMore:              {"… and %d more", "… ほか %d 件"},
+	mEdBodyPasteRefused:  {"Paste not taken: the body would be %d bytes in %d lines; it holds %d bytes and %d lines.", "貼り付けませんでした: 本文が %d バイト・%d 行になります。本文は %d バイト・%d 行までです。"},
 }

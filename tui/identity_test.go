@@ -175,6 +175,7 @@ func TestEditorKindChangeResetsTheOldKinds(t *testing.T) {
 	if !strings.Contains(ed.msg, "resume line “aider --restore {session_id}” → (empty)") || strings.Contains(ed.msg, "name ") {
 		t.Fatalf("message = %q", ed.msg)
 	}
+	send(t, m, press("esc")) // unsaved changes: the first Esc asks
 	send(t, m, press("esc"))
 
 	// A running account's kind stays, with its reason.

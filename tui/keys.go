@@ -110,6 +110,12 @@ type KeyMap struct {
 	Deny            key.Binding
 	SwitchAnswer    key.Binding
 	ChooseAnswer    key.Binding
+	// The editor's character fields and launch preview.
+	CharacterStyles key.Binding
+	OpenInEditor    key.Binding
+	ReloadBody      key.Binding
+	PreviewUp       key.Binding
+	PreviewDown     key.Binding
 }
 
 // bindingEntry names one binding for Override and the help overlay.
@@ -201,7 +207,20 @@ func DefaultKeyMap() KeyMap {
 		ChooseAnswer:    nb("enter", "space"),
 	}
 	k.attachmentDefaults()
+	k.editorDefaults()
 	return k
+}
+
+// editorDefaults sets the account editor's character and preview keys
+// (docs/design.md §9 "Character"): ctrl+l lists the styles, ctrl+o opens
+// the body in $EDITOR, ctrl+r reads it again; pgup/pgdn scroll the launch
+// preview (in the body and env fields they page the field).
+func (k *KeyMap) editorDefaults() {
+	k.CharacterStyles = nb("ctrl+l")
+	k.OpenInEditor = nb("ctrl+o")
+	k.ReloadBody = nb("ctrl+r")
+	k.PreviewUp = nb("pgup")
+	k.PreviewDown = nb("pgdown")
 }
 
 // attachmentDefaults sets the attachments' keys (docs/design.md §10): F4
@@ -334,6 +353,11 @@ func (k *KeyMap) modalEntries() []bindingEntry {
 		{"deny", ed, mHelpDeny, &k.Deny},
 		{"switch_answer", ed, mHelpSwitchAnswer, &k.SwitchAnswer},
 		{"choose_answer", ed, mHelpChooseAnswer, &k.ChooseAnswer},
+		{"character_styles", ed, mHelpCharacterStyles, &k.CharacterStyles},
+		{"open_in_editor", ed, mHelpOpenInEditor, &k.OpenInEditor},
+		{"reload_body", ed, mHelpReloadBody, &k.ReloadBody},
+		{"preview_up", ed, mHelpPreviewUp, &k.PreviewUp},
+		{"preview_down", ed, mHelpPreviewDown, &k.PreviewDown},
 	}
 }
 

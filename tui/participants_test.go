@@ -182,6 +182,10 @@ func TestEditorFieldsPreviewAndMasking(t *testing.T) {
 		t.Fatalf("the env field being edited should show its text")
 	}
 	send(t, m, press("esc"))
+	if m.overlay.open != ovEditor || !strings.Contains(m.overlay.editor.msg, "Unsaved changes") {
+		t.Fatalf("esc with unsaved changes must ask first")
+	}
+	send(t, m, press("esc"))
 	if m.overlay.open != ovNone || len(f.saved) != 0 {
 		t.Fatalf("esc must cancel without saving")
 	}

@@ -1,0 +1,306 @@
+package seats
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pullcept/pullcept/config"
+)
+
+// An account's character (docs/design.md §9 "Character"; spec «アカウントは
+// キャラクターを持つ», «キャラクターの本文はアカウントの窓で直す», «Codex の
+// キャラ選択（#281）»): the output style its CLI speaks in. A Claude Code seat
+// gets the name as outputStyle in --settings (Claude picks the style whose
+// frontmatter name: it is); a Codex seat gets it in its process environment
+// as LI_PLUS_OUTPUT_STYLE, which Li+'s SessionStart hook reads (hook mode,
+// #281). The body lives in <working dir>/<.claude|.codex>/output-styles/<name>.md.
+
+// EnvOutputStyle is the variable a Codex seat's character travels in
+// (#281): Li+'s output-style hook reads it. The app owns it: an account's
+// env may not set it, and a seat without a character does not inherit it.
+const EnvOutputStyle = "LI_PLUS_OUTPUT_STYLE"
+
+// MaxCharacterBytes bounds a character body: the Li+ loader's cap, the
+// same for both kinds (spec «キャラクターの本文はアカウントの窓で直す»).
+const MaxCharacterBytes = 128 << 10
+
+// maxCodexCharacter is the longest Codex character name (#281).
+const maxCodexCharacter = 128
+
+// stylesDirName is the folder both CLIs' styles live in, under .claude or .codex.
+const stylesDirName = "output-styles"
+
+// Ways a character reaches its CLI (CharacterVia).
+const (
+	ViaOutputStyle = "outputStyle"  // Claude Code: --settings '{"outputStyle": …}'
+	ViaEnv         = EnvOutputStyle // Codex CLI: the seat's environment (#281 hook mode)
+)
+
+// CharacterVia says how kind k's seats get the account's character: "" for
+// kinds that have none (generic CLIs, admin, mcp).
+func CharacterVia(k config.Kind) string {
+	switch k {
+	case config.KindClaudeCode:
+		return ViaOutputStyle
+	case config.KindCodexCLI:
+		return ViaEnv
+	}
+	return ""
+}
+
+// characterHome is the CLI folder of kind k's styles (.claude, .codex).
+func characterHome(k config.Kind) string {
+	switch k {
+	case config.KindClaudeCode:
+		return claudeDirName
+	case config.KindCodexCLI:
+		return codexDirName
+	}
+	return ""
+}
+
+// CheckCodexCharacter applies #281's grammar: an ASCII letter or digit,
+// then letters, digits, "_" and "-", at most 128 (case-sensitive). Errors
+// wrap ErrCharacterName.
+func CheckCodexCharacter(name string) error {
+	if name == "" || len(name) > maxCodexCharacter {
+		return fmt.Errorf("%w: %q: 1 to %d characters (Codex)", ErrCharacterName, name, maxCodexCharacter)
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '_' && c != '-') {
+			return fmt.Errorf("%w: %q: an ASCII letter or digit first, then letters, digits, _ and - (Codex)", ErrCharacterName, name)
+		}
+	}
+	return nil
+}
+
+// windowsReserved are device names Windows refuses as a file name, with or
+// without an extension (CON.md is the console).
+var windowsReserved = map[string]bool{
+	"CON": true, "PRN": true, "AUX": true, "NUL": true, "CONIN$": true, "CONOUT$": true,
+	"COM0": true, "COM1": true, "COM2": true, "COM3": true, "COM4": true, "COM5": true, "COM6": true, "COM7": true, "COM8": true, "COM9": true,
+	"COM¹": true, "COM²": true, "COM³": true,
+	"LPT0": true, "LPT1": true, "LPT2": true, "LPT3": true, "LPT4": true, "LPT5": true, "LPT6": true, "LPT7": true, "LPT8": true, "LPT9": true,
+	"LPT¹": true, "LPT²": true, "LPT³": true,
+}
+
+// maxCharacterFileName bounds the name so <name>.md fits a file name (255
+// bytes on the common file systems).
+const maxCharacterFileName = 255 - len(".md")
+
+// CheckCharacterName says whether name (trimmed, as the launch uses it)
+// can name kind k's body file <name>.md (spec: a plain file name — no
+// separator, not . or .., nothing Windows forbids or reserves — and for
+// Codex #281's grammar). "" is no character and passes. Errors wrap
+// ErrCharacterName.
+func CheckCharacterName(k config.Kind, name string) error {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil
+	}
+	if k == config.KindCodexCLI {
+		return CheckCodexCharacter(name)
+	}
+	bad := func(why string) error { return fmt.Errorf("%w: %q %s", ErrCharacterName, name, why) }
+	switch {
+	case name == "." || name == "..":
+		return bad("is not a file name")
+	case len(name) > maxCharacterFileName:
+		return bad(fmt.Sprintf("is longer than %d bytes", maxCharacterFileName))
+	case strings.HasSuffix(name, "."):
+		return bad("ends in a dot (Windows drops it from a file name)")
+	}
+	for _, r := range name {
+		switch {
+		case r == '/' || r == '\\':
+			return bad("holds a path separator")
+		case r < 0x20 || r == 0x7f:
+			return bad("holds a control character")
+		case strings.ContainsRune(`<>:"|?*`, r):
+			return bad(fmt.Sprintf("holds %q, which Windows forbids in a file name", r))
+		}
+	}
+	base, _, _ := strings.Cut(name, ".")
+	if windowsReserved[strings.ToUpper(strings.TrimRight(base, " "))] {
+		return bad("is a device name Windows reserves")
+	}
+	return nil
+}
+
+// CharacterRel is kind k's body file for name relative to the working
+// directory: <.claude|.codex>/output-styles/<name>.md. Errors wrap
+// ErrCharacterName (a kind without characters, or a bad name).
+func CharacterRel(k config.Kind, name string) (string, error) {
+	home := characterHome(k)
+	if home == "" {
+		return "", fmt.Errorf("%w: %s accounts have no character", ErrCharacterName, k)
+	}
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", fmt.Errorf("%w: no character named", ErrCharacterName)
+	}
+	if err := CheckCharacterName(k, name); err != nil {
+		return "", err
+	}
+	return filepath.Join(home, stylesDirName, name+".md"), nil
+}
+
+// stylesRel is kind k's styles folder relative to the working directory.
+func stylesRel(k config.Kind) string {
+	return filepath.Join(characterHome(k), stylesDirName)
+}
+
+// CheckWorkDir says whether dir can be a seat's working directory: an
+// absolute path of an existing directory. Errors wrap ErrNoWorkDir (empty
+// or relative), ErrWorkDirMissing or ErrWorkDirNotDir.
+func CheckWorkDir(dir string) error {
+	switch {
+	case strings.TrimSpace(dir) == "":
+		return ErrNoWorkDir
+	case !filepath.IsAbs(dir):
+		return fmt.Errorf("%w: %q is not an absolute path", ErrNoWorkDir, dir)
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case os.IsNotExist(err):
+		return fmt.Errorf("%w: %s", ErrWorkDirMissing, dir)
+	case err != nil:
+		return fmt.Errorf("working directory %s: %w", dir, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%w: %s", ErrWorkDirNotDir, dir)
+	}
+	return nil
+}
+
+// CharacterWearers names the other accounts whose character is the same
+// body file as kind k's character name in workDir (spec: saving it changes
+// their character too). Only accounts that name a character count: an
+// empty one wears the folder's default, which this does not resolve. The
+// same file is the same path, or — when both exist — the same file through
+// links (a shared working directory reached by two paths).
+func CharacterWearers(k config.Kind, workDir, name, selfID string, accounts []config.Account) []string {
+	rel, err := CharacterRel(k, name)
+	if err != nil || !filepath.IsAbs(workDir) {
+		return nil
+	}
+	path := filepath.Join(workDir, rel)
+	fi, statErr := os.Stat(path)
+	var out []string
+	for _, a := range accounts {
+		if a.ID == selfID || characterHome(a.Kind) != characterHome(k) || !filepath.IsAbs(a.WorkDir) {
+			continue
+		}
+		r, err := CharacterRel(a.Kind, a.Character)
+		if err != nil {
+			continue
+		}
+		other := filepath.Join(a.WorkDir, r)
+		same := filepath.Clean(other) == filepath.Clean(path)
+		if !same && statErr == nil {
+			if ofi, err := os.Stat(other); err == nil {
+				same = os.SameFile(fi, ofi)
+			}
+		}
+		if same {
+			out = append(out, a.DisplayName())
+		}
+	}
+	return out
+}
+
+// codexCharacterEnv adds a Codex seat's character to its environment as
+// LI_PLUS_OUTPUT_STYLE (#281 hook mode; the name only: the body never
+// rides argv or the environment). An empty character adds nothing, and
+// the launch removes an inherited value (Launch.Unset) so the project's
+// default applies. The account's own env may not set the variable
+// (ErrEnvAppOwned); a name outside #281's grammar refuses the launch
+// (ErrCharacterName): Li+'s loader would refuse it, and never falls back.
+func codexCharacterEnv(a config.Account, env []string) ([]string, error) {
+	for _, v := range a.Env {
+		if strings.EqualFold(v.Name, EnvOutputStyle) {
+			return nil, fmt.Errorf("env: %w: %s (write the style's name in the character field)", ErrEnvAppOwned, v.Name)
+		}
+	}
+	name := strings.TrimSpace(a.Character)
+	if name == "" {
+		return env, nil
+	}
+	if err := CheckCodexCharacter(name); err != nil {
+		return nil, fmt.Errorf("character: %w", err)
+	}
+	return append(env, EnvOutputStyle+"="+name), nil
+}
+
+// unsetEnv is env without the variables named in unset (compared
+// case-insensitively: Windows reads names that way).
+func unsetEnv(env, unset []string) []string {
+	if len(unset) == 0 {
+		return env
+	}
+	out := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		drop := false
+		for _, u := range unset {
+			drop = drop || strings.EqualFold(name, u)
+		}
+		if !drop {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// ClaudeStyleWarning says when a Claude Code account's character names no
+// style its CLI would find (ListStyles in the environment getenv gives):
+// the seat then starts with the default style. "" when it is found, or for
+// no character or another kind.
+func ClaudeStyleWarning(a config.Account, getenv func(string) string) string {
+	name := strings.TrimSpace(a.Character)
+	if a.Kind != config.KindClaudeCode || name == "" || CheckWorkDir(a.WorkDir) != nil {
+		return ""
+	}
+	styles, err := ListStyles(a.Kind, a.WorkDir, getenv)
+	if err != nil {
+		return ""
+	}
+	for _, s := range styles {
+		if s.Name == name {
+			return ""
+		}
+	}
+	return fmt.Sprintf("character %q: Claude Code finds no output style of that name in the project's or the user's output-styles folders; the seat starts with the default style", name)
+}
+
+// CreateWorkDir makes dir, an absolute path, and its missing parents for a
+// seat's working directory (the editor offers it for a directory that does
+// not exist). Errors wrap ErrNoWorkDir, ErrWorkDirNotDir or the OS's.
+func CreateWorkDir(dir string) error {
+	if strings.TrimSpace(dir) == "" || !filepath.IsAbs(dir) {
+		return fmt.Errorf("%w: %q is not an absolute path", ErrNoWorkDir, dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create working directory: %w", err)
+	}
+	return CheckWorkDir(dir)
+}
+
+// launchEnv is a launch's extra environment (processEnv) and, for a Codex
+// seat, its character (codexCharacterEnv) and the inherited variable it
+// removes.
+func launchEnv(a config.Account, opened []string, topicID string) (env, unset []string, err error) {
+	if env, err = processEnv(a, opened, topicID); err != nil {
+		return nil, nil, err
+	}
+	if a.Kind != config.KindCodexCLI {
+		return env, nil, nil
+	}
+	if env, err = codexCharacterEnv(a, env); err != nil {
+		return nil, nil, err
+	}
+	return env, []string{EnvOutputStyle}, nil
+}

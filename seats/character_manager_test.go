@@ -1,0 +1,53 @@
+package seats
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/testdata/testkit"
+)
+
+// TestManagerCodexCharacterEnv: a Codex seat's process gets its account's
+// character as LI_PLUS_OUTPUT_STYLE (#281 hook mode) over an inherited one,
+// and a seat without a character does not inherit it (the project's
+// default applies). The fake CLI stands in for codex ("--" ends its flags
+// before the line's -c and --no-alt-screen).
+func TestManagerCodexCharacterEnv(t *testing.T) {
+	t.Setenv(EnvOutputStyle, "inherited")
+	r := newManagerRig(t)
+	for _, tc := range []struct {
+		id, character, want string
+	}{
+		{"luna", "character_codex_luna", "character_codex_luna"},
+		{"plain", "", ""},
+	} {
+		envFile := filepath.Join(r.dir, tc.id+"-env.json")
+		a := r.fakeAccount(t, tc.id, "-env "+config.QuoteWord(envFile)+" -exit 0 --")
+		a.Kind, a.Character = config.KindCodexCLI, tc.character
+		r.book.put(a)
+		if _, err := r.m.Start(managerTopic, a.ID, 100, 30); err != nil {
+			t.Fatal(err)
+		}
+		var env []string
+		testkit.Eventually(t, "the fake CLI's env file", func() bool {
+			b, err := os.ReadFile(envFile)
+			return err == nil && json.Unmarshal(b, &env) == nil
+		})
+		var got []string
+		for _, kv := range env {
+			if name, v, _ := strings.Cut(kv, "="); strings.EqualFold(name, EnvOutputStyle) {
+				got = append(got, v)
+			}
+		}
+		switch {
+		case tc.want == "" && len(got) != 0:
+			t.Errorf("%s: no character, yet %s=%q", tc.id, EnvOutputStyle, got)
+		case tc.want != "" && (len(got) != 1 || got[0] != tc.want):
+			t.Errorf("%s: %s = %q, want [%s]", tc.id, EnvOutputStyle, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,9 @@
+//go:build !windows
+
+package seats
+
+import "syscall"
+
+// openNoBlockFlag opens a character file without waiting for a FIFO's
+// writer (reads of a regular file ignore it).
+const openNoBlockFlag = syscall.O_NONBLOCK

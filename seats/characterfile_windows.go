@@ -1,0 +1,7 @@
+//go:build windows
+
+package seats
+
+// openNoBlockFlag is nothing on Windows: it has no FIFOs in the file
+// system (named pipes live under \\.\pipe\).
+const openNoBlockFlag = 0

@@ -1,0 +1,254 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The account editor's layout (issue 12 "Editor"): the message line sits
+// above the launch line and is always on screen — a save refusal or "press
+// ctrl+d again" under a long launch line used to fall off the bottom at
+// 200×50, so ctrl+s seemed to do nothing. The launch line, the character's
+// effect and the problems scroll in their own box (a Bubbles viewport,
+// pgup/pgdn), which gets the rows the fields leave; when even the fields
+// do not fit, they scroll to keep the focused one in sight.
+
+// Rows the layout keeps for the preview box, and the body field's rows.
+const (
+	edPreviewMin = 2  // launch-line rows kept however tall the fields are
+	edMsgMax     = 3  // message rows shown (the rest is cut with "…")
+	edBodyMin    = 3  // body rows when the modal is short
+	edBodyMax    = 14 // body rows at most (spec: the body field is 14 rows)
+	edPickRows   = 6  // styles list rows
+)
+
+// layoutView draws the editor at most maxW×maxH cells: the title and id,
+// the fields, the message line, the launch preview box and the footer.
+func (ed *accountEditor) layoutView(e *env, maxW, maxH int) string {
+	th := e.th
+	inner := clampInt(maxW-4, 30, 100)
+	valW := max(inner-edLabelW-1, 8)
+	title := e.tr.t(mEdTitleEdit)
+	if ed.isNew {
+		title = e.tr.t(mEdTitleNew)
+	}
+	head := []string{th.title.Render(title)}
+	if !ed.isNew {
+		head = append(head, th.dim.Render(fit(e.tr.t(mEdID), edLabelW))+" "+th.dim.Render(ed.acc.ID))
+	}
+	foot := []string{"", th.dim.Render(e.tr.t(mEdFooter))}
+	msg := ed.messageRows(e, inner)
+	avail := max(maxH-2, 8) // inside the frame
+	room := avail - len(head) - len(foot) - len(msg) - 1 - edPreviewMin
+	ed.chr.area.SetHeight(edBodyMax)
+	fields, focus := ed.fieldRows(e, valW)
+	if over := len(fields) - room; over > 0 && ed.field == fBody {
+		ed.chr.area.SetHeight(max(edBodyMax-over, edBodyMin))
+		fields, focus = ed.fieldRows(e, valW)
+	}
+	fields = scrollWindow(fields, focus, max(room, 1))
+	pv := ed.previewBox(e, inner, avail-len(head)-len(fields)-len(foot)-len(msg)-1)
+	lines := make([]string, 0, avail)
+	lines = append(lines, head...)
+	lines = append(lines, fields...)
+	lines = append(lines, msg...)
+	lines = append(lines, pv...)
+	lines = append(lines, foot...)
+	return modalBox(e, strings.Join(lines, "\n"), inner)
+}
+
+// fieldRows draws every field; focus is the range of the focused field's
+// rows.
+func (ed *accountEditor) fieldRows(e *env, valW int) (rows []string, focus [2]int) {
+	for _, f := range ed.fields() {
+		ls := ed.fieldLines(e, f, valW)
+		if f == ed.field {
+			focus = [2]int{len(rows), len(rows) + len(ls)}
+		}
+		rows = append(rows, ls...)
+	}
+	return rows, focus
+}
+
+// scrollWindow keeps at most h of rows, the focus range in sight (its top
+// when it is taller than h).
+func scrollWindow(rows []string, focus [2]int, h int) []string {
+	if len(rows) <= h {
+		return rows
+	}
+	top := 0
+	if focus[1] > h {
+		top = focus[1] - h
+	}
+	top = min(top, focus[0])
+	return rows[top : top+h]
+}
+
+// messageRows is the message line: the last message (a refusal in the
+// danger colour), at most edMsgMax rows, or one empty row so the layout
+// does not jump when one appears.
+func (ed *accountEditor) messageRows(e *env, inner int) []string {
+	if ed.msg == "" {
+		return []string{""}
+	}
+	st := e.th.text
+	if ed.msgErr {
+		st = e.th.dangerS
+	}
+	ls := wrapText(sanitize(ed.msg), inner)
+	if len(ls) > edMsgMax {
+		ls = append(ls[:edMsgMax-1], ansi.Truncate(ls[edMsgMax-1], inner-1, "")+"…")
+	}
+	for i, l := range ls {
+		ls[i] = st.Render(l)
+	}
+	return ls
+}
+
+// previewBox is the launch preview's title and up to h-1 rows of its
+// scrolling box.
+func (ed *accountEditor) previewBox(e *env, inner, h int) []string {
+	th := e.th
+	content := ed.previewContent(e, inner)
+	vp := &ed.pv
+	rows := clampInt(h, 1, max(len(content), 1))
+	if vp.Width() != inner || vp.Height() != rows {
+		vp.SetWidth(inner)
+		vp.SetHeight(rows)
+	}
+	title := th.title.Render(e.tr.t(mEdPreview))
+	if len(content) > rows {
+		top := vp.YOffset()
+		km := e.keys
+		title += "  " + th.dim.Render(e.tr.t(mEdPreviewScroll, top+1, min(top+rows, len(content)), len(content),
+			keyName(km.PreviewUp), keyName(km.PreviewDown)))
+	}
+	return append([]string{title}, strings.Split(vp.View(), "\n")...)
+}
+
+// keyName is a binding's first key as the help shows it.
+func keyName(b key.Binding) string {
+	if ks := b.Keys(); len(ks) > 0 {
+		return ks[0]
+	}
+	return ""
+}
+
+// previewContent is what the preview box scrolls: the launch line wrapped
+// (never cut), how the character reaches the CLI, and every problem —
+// the fields' (each naming its field and line) and the launch's. It is
+// built again only when one of them changed (pvFor).
+func (ed *accountEditor) previewContent(e *env, inner int) []string {
+	want := previewKey{gen: e.gen, inner: inner, seq: ed.pvSeq}
+	if want == ed.pvFor && ed.pvLines != nil {
+		return ed.pvLines
+	}
+	th := e.th
+	var out []string
+	if ed.acc.Kind != KindAdmin {
+		for _, l := range wrapText(sanitize(ed.preview), inner-2) {
+			out = append(out, "  "+th.text.Render(l))
+		}
+	}
+	if v := ed.effectText(e); v != "" {
+		for _, l := range wrapText(v, inner-2) {
+			out = append(out, "  "+th.dim.Render(l))
+		}
+	}
+	type problem struct {
+		text string
+		warn bool
+	}
+	var ps []problem
+	for _, p := range ed.check.Problems {
+		ps = append(ps, problem{ed.problemText(e, p), p.Warn})
+	}
+	for _, p := range ed.problems {
+		ps = append(ps, problem{p, true})
+	}
+	if len(ps) > 0 {
+		out = append(out, th.dangerS.Render(e.tr.t(mEdProblems)))
+	}
+	for _, p := range ps {
+		st := th.dangerS
+		if p.warn {
+			st = th.accentS
+		}
+		for i, l := range wrapText(sanitize(p.text), inner-4) {
+			prefix := "    "
+			if i == 0 {
+				prefix = "  • "
+			}
+			out = append(out, st.Render(prefix+l))
+		}
+	}
+	ed.pvFor, ed.pvLines = want, out
+	ed.pv.SetContentLines(out)
+	return out
+}
+
+// previewKey is what the preview box's lines were built for.
+type previewKey struct{ gen, inner, seq int }
+
+// effectText says how the character reaches the CLI (docs/design.md §9):
+// outputStyle in Claude's --settings, LI_PLUS_OUTPUT_STYLE in a Codex
+// seat's environment, or the folder's default.
+func (ed *accountEditor) effectText(e *env) string {
+	name := strings.TrimSpace(ed.checkChar)
+	switch ed.check.CharacterVia {
+	case "":
+		return ""
+	case "LI_PLUS_OUTPUT_STYLE":
+		if name == "" {
+			return e.tr.t(mEdViaNoneCodex)
+		}
+		return e.tr.t(mEdViaEnv, name)
+	}
+	if name == "" {
+		return e.tr.t(mEdViaNone)
+	}
+	return e.tr.t(mEdViaStyle, name)
+}
+
+// problemText is one field problem as the preview lists it: the field's
+// label, the line for a multi-line field, the reason.
+func (ed *accountEditor) problemText(e *env, p FieldProblem) string {
+	label := p.Field
+	if f, ok := fieldOfProblem[p.Field]; ok {
+		label = strings.TrimSpace(fieldLabel(e, f))
+	}
+	if p.Line > 0 {
+		return e.tr.t(mEdFieldLineProblem, label, p.Line, p.Text)
+	}
+	return e.tr.t(mEdFieldProblem, label, p.Text)
+}
+
+// fieldOfProblem maps AccountCheck's field names onto the editor's fields.
+var fieldOfProblem = map[string]edField{
+	FieldName: fName, FieldKind: fKind, FieldHue: fHue, FieldDir: fDir, FieldCommand: fCommand,
+	FieldOptions: fOptions, FieldResume: fResume, FieldCharacter: fCharacter, FieldBody: fBody, FieldEnv: fEnv,
+}
+
+// fieldProblem is the worst problem of field f: an error over a warning;
+// ok false when it has none.
+func (ed *accountEditor) fieldProblem(f edField) (p FieldProblem, ok bool) {
+	for _, q := range ed.check.Problems {
+		if qf, known := fieldOfProblem[q.Field]; !known || qf != f {
+			continue
+		}
+		if !ok || p.Warn && !q.Warn {
+			p, ok = q, true
+		}
+	}
+	return p, ok
+}
+
+// newPreviewBox is the launch preview's scrolling box.
+func newPreviewBox() viewport.Model {
+	vp := viewport.New()
+	vp.SoftWrap = false
+	return vp
+}
