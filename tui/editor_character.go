@@ -413,6 +413,11 @@ func (ed *accountEditor) pickRows(e *env, valW int) []string {
 	if c.pick >= edPickRows {
 		top = c.pick - edPickRows + 1
 	}
+	nameW := 0
+	for _, s := range c.styles {
+		nameW = max(nameW, ansi.StringWidth(sanitize(s.Name)))
+	}
+	nameW = min(nameW, valW/2)
 	var out []string
 	for i := top; i < len(c.styles) && i < top+edPickRows; i++ {
 		s := c.styles[i]
@@ -420,8 +425,7 @@ func (ed *accountEditor) pickRows(e *env, valW int) []string {
 		if s.User {
 			scope = e.tr.t(mEdStyleUser)
 		}
-		nameW := min(max(valW/2, 12), valW)
-		row := fit(sanitize(s.Name), nameW) + " " + th.dim.Render(scope+" "+sanitize(s.File))
+		row := fit(sanitize(s.Name), nameW) + "  " + th.dim.Render(scope+" "+sanitize(s.File))
 		st := th.text
 		if i == c.pick {
 			st = th.sel

