@@ -134,6 +134,14 @@ func (b *Backend) CharacterStyles(in tui.AccountInfo) ([]tui.CharacterStyle, err
 func (b *Backend) OpenCharacter(in tui.AccountInfo) (tui.CharacterBody, error) {
 	a := b.editDraft(in)
 	cf, err := seats.OpenCharacter(a.Kind, a.WorkDir, a.Character)
+	if errors.Is(err, seats.ErrWorkDirMissing) {
+		// A working dir to be made with the save: its body is a new file.
+		rel, relErr := seats.CharacterRel(a.Kind, a.Character)
+		if relErr != nil {
+			return tui.CharacterBody{}, relErr
+		}
+		return tui.CharacterBody{Path: filepath.Join(a.WorkDir, rel)}, nil
+	}
 	if err != nil {
 		return tui.CharacterBody{}, err
 	}

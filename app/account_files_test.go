@@ -56,6 +56,10 @@ func TestCheckAccountFields(t *testing.T) {
 		c.CharacterVia != "LI_PLUS_OUTPUT_STYLE" {
 		t.Errorf("Codex check: %+v", c)
 	}
+	body, err := b.OpenCharacter(tui.AccountInfo{Kind: tui.KindCodexCLI, Dir: missing, Character: "luna"})
+	if err != nil || body.Exists || body.Path != filepath.Join(missing, ".codex", "output-styles", "luna.md") {
+		t.Fatalf("a body in a dir to be made: %+v, %v", body, err)
+	}
 	if err := b.CreateWorkDir(missing); err != nil {
 		t.Fatal(err)
 	}

@@ -425,7 +425,8 @@ func (ed *accountEditor) pickRows(e *env, valW int) []string {
 		if s.User {
 			scope = e.tr.t(mEdStyleUser)
 		}
-		row := fit(sanitize(s.Name), nameW) + "  " + th.dim.Render(scope+" "+sanitize(s.File))
+		where := scope + " " + fitLeft(sanitize(s.File), valW-nameW-3-ansi.StringWidth(scope))
+		row := fit(sanitize(s.Name), nameW) + "  " + th.dim.Render(where)
 		st := th.text
 		if i == c.pick {
 			st = th.sel
@@ -457,6 +458,12 @@ func (ed *accountEditor) bodyLines(e *env, valW int) []string {
 		if why := ed.bodyReadOnly(e); why != "" {
 			for _, l := range wrapText(why, valW) {
 				out = append(out, th.dangerS.Render(l))
+			}
+			if c.held { // shown, not editable
+				ls := strings.Split(sanitize(c.body.Text), "\n")
+				for _, l := range ls[:min(len(ls), edBodyMax)] {
+					out = append(out, th.dim.Render(fit(l, valW)))
+				}
 			}
 		} else {
 			c.area.SetWidth(valW)
@@ -491,7 +498,11 @@ func (ed *accountEditor) bodyState(e *env) string {
 	case !c.body.Exists:
 		return th.dim.Render(e.tr.t(mEdBodyNew))
 	}
-	return th.dim.Render(e.tr.t(mEdBodyLines, strings.Count(c.body.Text, "\n")+1))
+	n := strings.Count(c.body.Text, "\n")
+	if !strings.HasSuffix(c.body.Text, "\n") {
+		n++
+	}
+	return th.dim.Render(e.tr.t(mEdBodyLines, n))
 }
 
 // bodyNotes are what saving the body would mean, as notes under it.
