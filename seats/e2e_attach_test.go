@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
@@ -135,7 +134,7 @@ func TestE2EClaudeReadsAttachments(t *testing.T) {
 	if rec := r.logged(post.MessageID); rec.Content != want {
 		t.Errorf("logged body %q, want %q", rec.Content, want)
 	}
-	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(post, time.Local), "what is in these?", "", "Attachments:", picPath, notesPath)
+	fakeLines(t, linesFile, echoSeat.Done(), typedTag(post, "Echo"), "what is in these?", "", "Attachments:", picPath, notesPath)
 
 	var first, read *fakeapi.Request
 	e2eUntil(t, "the Reads' results at the model", func() bool {

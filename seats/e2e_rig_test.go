@@ -528,11 +528,26 @@ func carrying(req *fakeapi.Request, messageID string) map[int][]string {
 	return out
 }
 
-// checkTyped asserts that req carries post p exactly as the room types it
-// (docs/design.md §4, §5): ONE user message holds it, in one text whose first
-// line is the tag and whose next line is the body's first line.
+// typedTag is p's tag line as the room types it into the seat called you:
+// an addressed post tells that seat its name there (docs/design.md §4).
+func typedTag(p room.Post, you string) string {
+	if len(p.To) > 0 {
+		p.You = you
+	}
+	return room.Tag(p, time.Local)
+}
+
+// checkTyped asserts that req, a model call of the seat p addresses first
+// (or of any seat, for a post to the whole room), carries post p exactly as
+// the room types it (docs/design.md §4, §5): ONE user message holds it, in
+// one text whose first line is the tag and whose next line is the body's
+// first line.
 func checkTyped(t *testing.T, req *fakeapi.Request, p room.Post, bodyLine string) {
 	t.Helper()
+	var you string
+	if len(p.To) > 0 {
+		you = p.To[0]
+	}
 	msgs := carrying(req, p.MessageID)
 	if len(msgs) != 1 {
 		t.Errorf("request #%d: %d user messages carry post %s, want 1: %v", req.Seq, len(msgs), p.MessageID, msgs)
@@ -544,7 +559,7 @@ func checkTyped(t *testing.T, req *fakeapi.Request, p room.Post, bodyLine string
 			return
 		}
 		lines := strings.Split(strings.TrimLeft(texts[0], "\n"), "\n")
-		want := room.Tag(p, time.Local)
+		want := typedTag(p, you)
 		if len(lines) < 2 || lines[0] != want || lines[1] != bodyLine {
 			t.Errorf("request #%d: post text %q, want first line %q and second line %q", req.Seq, texts[0], want, bodyLine)
 		}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
@@ -68,7 +67,7 @@ func TestE2EStarvedCLISubmits(t *testing.T) {
 				carried = true
 				checkTyped(t, ex.Request, hello, "hello")
 				for _, texts := range carrying(ex.Request, hello.MessageID) {
-					checkPostIn(t, ex.Request, texts, hello)
+					checkPostIn(t, ex.Request, texts, hello, "Ada")
 				}
 			}
 			if !carried {
@@ -82,7 +81,7 @@ func TestE2EStarvedCLISubmits(t *testing.T) {
 // once, as the room typed it: its tag line, then its body (a CLI may put a
 // sentence of its own before it, as Claude Code does for input typed while
 // it works).
-func checkPostIn(t *testing.T, req *fakeapi.Request, texts []string, p room.Post) {
+func checkPostIn(t *testing.T, req *fakeapi.Request, texts []string, p room.Post, you string) {
 	t.Helper()
 	n := 0
 	for _, text := range texts {
@@ -91,9 +90,9 @@ func checkPostIn(t *testing.T, req *fakeapi.Request, texts []string, p room.Post
 				continue
 			}
 			n++
-			if got.TagLine != room.Tag(p, time.Local) || got.Body != p.Content {
+			if got.TagLine != typedTag(p, you) || got.Body != p.Content {
 				t.Errorf("request #%d: post %s typed as %q + %q, want %q + %q", req.Seq, p.MessageID,
-					got.TagLine, got.Body, room.Tag(p, time.Local), p.Content)
+					got.TagLine, got.Body, typedTag(p, you), p.Content)
 			}
 			if strings.Contains(text, "\x1b") || strings.Contains(text, "[200~") || strings.Contains(text, "[201~") {
 				t.Errorf("request #%d: paste markers reached the model: %q", req.Seq, text)

@@ -116,7 +116,7 @@ func TestE2EClaudeRoundTrip(t *testing.T) {
 	// Typed into the second seat: its terminal read the tag line, then the
 	// body.
 	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(reply, time.Local), reply.Content)
-	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(hello, time.Local), "hello")
+	fakeLines(t, linesFile, echoSeat.Done(), typedTag(hello, "Echo"), "hello")
 
 	// Never back into Ada. Fence: a second post makes Ada's CLI send its
 	// whole conversation again, so anything typed into it since is there.
