@@ -394,7 +394,5 @@ func (ed *accountEditor) fieldValue(e *env, f edField, valW int) []string {
 		}
 		return ed.envLines(e, valW)
 	}
-	in := ed.inputs[f]
-	in.SetWidth(valW - 1)
-	return []string{in.View()}
+	return []string{ed.inputView(f, valW-1)}
 }

@@ -37,6 +37,19 @@ func BenchmarkTypeKey(b *testing.B) {
 			_ = m.View()
 		}
 	})
+	b.Run("editorKeyOnly", func(b *testing.B) {
+		// The key's own Update and View, as the input bar's: the preview
+		// answer it brings is left out.
+		m := sceneModel(b, scene(), 200, 50, LangEnglish)
+		m.openEditor(m.accounts.list[1], false)
+		m.overlay.editor.preview = line
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			m.Update(keys[i%2])
+			_ = m.View()
+		}
+	})
 	b.Run("editor", func(b *testing.B) {
 		m := sceneModel(b, scene(), 200, 50, LangEnglish)
 		m.openEditor(m.accounts.list[1], false)

@@ -382,9 +382,7 @@ func (m *Model) characterMsg(msg tea.Msg) []tea.Cmd {
 // focus the keys it takes and the styles list when open.
 func (ed *accountEditor) characterLines(e *env, valW int) []string {
 	th := e.th
-	in := ed.inputs[fCharacter]
-	in.SetWidth(valW - 1)
-	out := []string{in.View()}
+	out := []string{ed.inputView(fCharacter, valW-1)}
 	if ed.field != fCharacter {
 		return out
 	}

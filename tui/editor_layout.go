@@ -53,12 +53,18 @@ func (ed *accountEditor) layoutView(e *env, maxW, maxH int) string {
 	fields = scrollWindow(fields, focus, max(room, 1))
 	pv := ed.previewBox(e, inner, avail-len(head)-len(fields)-len(foot)-len(msg)-1)
 	lines := make([]string, 0, avail)
-	lines = append(lines, head...)
-	lines = append(lines, fields...)
-	lines = append(lines, msg...)
-	lines = append(lines, pv...)
-	lines = append(lines, foot...)
-	return modalBox(e, strings.Join(lines, "\n"), inner)
+	for _, l := range head {
+		lines = append(lines, fit(l, inner))
+	}
+	lines = append(lines, fields...) // each exactly inner cells (fieldLines)
+	for _, l := range msg {
+		lines = append(lines, fit(l, inner))
+	}
+	lines = append(lines, pv...) // fitted when built (previewBox)
+	for _, l := range foot {
+		lines = append(lines, fit(l, inner))
+	}
+	return modalFrame(e, lines, inner)
 }
 
 // fieldRows draws every field; focus is the range of the focused field's
@@ -127,13 +133,15 @@ func (ed *accountEditor) previewBox(e *env, inner, h int) []string {
 		title += "  " + th.dim.Render(e.tr.t(mEdPreviewScroll, top+1, min(top+rows, len(content)), len(content),
 			keyName(km.PreviewUp), keyName(km.PreviewDown)))
 	}
+	title = fit(title, inner)
 	// The viewport keeps the offset; its lines are already fitted, so they
 	// are sliced here rather than laid out again by viewport.View (which
 	// measured and padded every line of the box on every key).
 	top := clampInt(vp.YOffset(), 0, max(len(content)-rows, 0))
 	out := []string{title}
+	blank := strings.Repeat(" ", inner)
 	for i := top; i < top+rows; i++ {
-		l := ""
+		l := blank
 		if i < len(content) {
 			l = content[i]
 		}
@@ -197,6 +205,9 @@ func (ed *accountEditor) previewContent(e *env, inner int) []string {
 			}
 			out = append(out, st.Render(prefix+l))
 		}
+	}
+	for i, l := range out {
+		out[i] = fit(l, inner) // once, as built: the box then only slices them
 	}
 	ed.pvFor, ed.pvLines = want, out
 	ed.pv.SetContentLines(out)
@@ -264,4 +275,32 @@ func newPreviewBox() viewport.Model {
 	vp := viewport.New()
 	vp.SoftWrap = false
 	return vp
+}
+
+// inputView is one-line field f drawn w cells wide. A field without focus
+// draws the same for the same text and width, so its drawing is kept
+// (inputViews): typing in one field then redraws only that one.
+func (ed *accountEditor) inputView(f edField, w int) string {
+	in := ed.inputs[f]
+	in.SetWidth(w)
+	if in.Focused() {
+		return in.View()
+	}
+	if ed.inputViews == nil {
+		ed.inputViews = map[edField]inputDrawn{}
+	}
+	v := in.Value()
+	if d, ok := ed.inputViews[f]; ok && d.value == v && d.w == w {
+		return d.view
+	}
+	d := inputDrawn{value: v, w: w, view: in.View()}
+	ed.inputViews[f] = d
+	return d.view
+}
+
+// inputDrawn is a one-line field drawn without focus.
+type inputDrawn struct {
+	value string
+	w     int
+	view  string
 }

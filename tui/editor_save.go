@@ -51,6 +51,8 @@ type editorMore struct {
 	armed     string // what the last ctrl+s asked to confirm
 	askedEsc  bool   // the last Esc asked about unsaved changes
 	exec      func(argv []string, path string, done func(error) tea.Msg) tea.Cmd
+	// inputViews are the one-line fields as drawn without focus (inputView).
+	inputViews map[edField]inputDrawn
 }
 
 // initMore starts the state beyond the fields, once they are set.

@@ -36,18 +36,30 @@ type overlays struct {
 // Gloss border style, which measures and pads every line again: under the
 // account editor that was a third of each key's cost (BenchmarkTypeKey).
 func modalBox(e *env, content string, inner int) string {
+	lines := strings.Split(content, "\n")
+	for i, l := range lines {
+		lines[i] = fit(l, inner)
+	}
+	return modalFrame(e, lines, inner)
+}
+
+// modalFrame is modalBox for lines already exactly inner cells wide.
+func modalFrame(e *env, lines []string, inner int) string {
 	bs := lipgloss.NewStyle().Foreground(e.th.accent)
 	rb := lipgloss.RoundedBorder()
 	side := bs.Render(rb.Left)
-	lines := strings.Split(content, "\n")
+	content := 0
+	for _, l := range lines {
+		content += len(l)
+	}
 	var b strings.Builder
-	b.Grow(len(content) + len(lines)*(2*len(side)+8) + 2*(inner+4)*3)
+	b.Grow(content + len(lines)*(2*len(side)+8) + 2*(inner+4)*3)
 	b.WriteString(bs.Render(rb.TopLeft + strings.Repeat(rb.Top, inner+2) + rb.TopRight))
 	for _, l := range lines {
 		b.WriteString("\n")
 		b.WriteString(side)
 		b.WriteString(" ")
-		b.WriteString(fit(l, inner))
+		b.WriteString(l)
 		b.WriteString(sgrReset + " ")
 		b.WriteString(side)
 	}
