@@ -63,7 +63,7 @@ func TestAttachmentsThroughTheBackend(t *testing.T) {
 		t.Fatalf("post: %+v %v", res, err)
 	}
 	data, err := os.ReadFile(filepath.Join(a.dataDir, "logs", "main", topic+".jsonl"))
-	if err != nil || !strings.Contains(string(data), `"look\n\nAttachments:\n`+strings.ReplaceAll(saved, `\`, `\\`)+`"`) {
+	if err != nil || !strings.Contains(string(data), `"look\n\nAttachments:\n- `+strings.ReplaceAll(saved, `\`, `\\`)+`"`) {
 		t.Fatalf("log %q (%v)", data, err)
 	}
 	if err := b.DeleteTopic(topic); err != nil {

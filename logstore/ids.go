@@ -99,7 +99,7 @@ func TopicName(content string) string {
 		if (name == AttachmentsLabel || name == AttachmentsLabelJa) && i+1 < len(lines) {
 			var files []string
 			for _, p := range lines[i+1:] {
-				if f := cleanName(p); f != "" {
+				if f := strings.TrimPrefix(cleanName(p), "- "); f != "" {
 					files = append(files, filepath.Base(f))
 				}
 			}

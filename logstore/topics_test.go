@@ -169,10 +169,10 @@ func TestTopicName(t *testing.T) {
 		{strings.Repeat("日本", 20), strings.Repeat("日本", 9) + "日…"},
 		{strings.Repeat("日本", 10) + "x", strings.Repeat("日本", 9) + "日…"},
 		{strings.Repeat("👨‍👩‍👧", 30), strings.Repeat("👨‍👩‍👧", 19) + "…"},
-		{"Attachments:\n/d/attachments/t/a.png\n/d/attachments/t/b.pdf", "Attachments: a.png, b.pdf"},
-		{"添付:\n/d/attachments/t/画面.png", "添付: 画面.png"},
-		{"look\n\nAttachments:\n/d/attachments/t/a.png", "look"},
-		{"Attachments:\n" + strings.Repeat("/d/a/t/long-file-name.txt\n", 3), "Attachments: long-file-name.txt, long-f…"},
+		{"Attachments:\n- /d/attachments/t/a.png\n- /d/attachments/t/b.pdf", "Attachments: a.png, b.pdf"},
+		{"添付:\n- /d/attachments/t/画面.png", "添付: 画面.png"},
+		{"look\n\nAttachments:\n- /d/attachments/t/a.png", "look"},
+		{"Attachments:\n" + strings.Repeat("- /d/a/t/long-file-name.txt\n", 3), "Attachments: long-file-name.txt, long-f…"},
 	}
 	for _, tc := range cases {
 		got := TopicName(tc.in)

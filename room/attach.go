@@ -9,15 +9,24 @@ import (
 // Attachments ride in a post's body as the absolute paths of the files the
 // app saved for it (docs/design.md §8 "Attachments", spec «添付は保存した
 // ファイルのパスで届く»): after the text, one blank line, a label line, then
-// one path a line. The tag line, say_to_room and the sidecar are unchanged;
-// the block is body text, so the chat, the log and every terminal get the
-// same characters. A post of attachments only is the block alone.
+// one path a line, each after "- ". The tag line, say_to_room and the
+// sidecar are unchanged; the block is body text, so the chat, the log and
+// every terminal get the same characters. A post of attachments only is
+// the block alone.
 //
 //	please look at these
 //
 //	Attachments:
-//	/home/me/.config/pullcept/logs/main/attachments/<topic>/image.png
-//	/home/me/.config/pullcept/logs/main/attachments/<topic>/report.pdf
+//	- /home/me/.config/pullcept/logs/main/attachments/<topic>/image.png
+//	- /home/me/.config/pullcept/logs/main/attachments/<topic>/report.pdf
+//
+// Why "- ": Claude Code 2.1.328 takes a pasted line that is only an image
+// path out of the text and sends the picture instead, after reading it
+// asynchronously — and an Enter that arrives while it reads is dropped, so
+// the post sat unsubmitted in its input box in 4 of 12 runs on a loaded
+// machine, with "[Image #1]" in front of the tag when it did go
+// (docs/clis.md §2.16). A line "- <path>" is text to it; the model reads
+// the path and opens the file with its Read tool when it needs it.
 
 // Attachment block labels: the UI writes the one of its language and
 // reads either (a topic may hold posts written in both).
@@ -40,14 +49,17 @@ type AttachmentBlock struct {
 	Paths []string // the paths, in the order of the input bar's chips
 }
 
+// attachmentItem starts each path line of the block.
+const attachmentItem = "- "
+
 // String writes the body: Text (its trailing blank lines dropped), a blank
-// line, Label and the paths one a line; with no Text the block alone; with
-// no paths, Text unchanged.
+// line, Label and the paths one a line after "- "; with no Text the block
+// alone; with no paths, Text unchanged.
 func (a AttachmentBlock) String() string {
 	if len(a.Paths) == 0 {
 		return a.Text
 	}
-	block := a.Label + "\n" + strings.Join(a.Paths, "\n")
+	block := a.Label + "\n" + attachmentItem + strings.Join(a.Paths, "\n"+attachmentItem)
 	text := strings.TrimRight(a.Text, " \t\r\n")
 	if strings.TrimSpace(text) == "" {
 		return block
@@ -57,7 +69,7 @@ func (a AttachmentBlock) String() string {
 
 // SplitAttachments reads the attachment block at the end of content: a
 // line that is exactly a label, first in content or after a blank line,
-// followed by 1 to MaxAttachments non-blank lines up to the end (trailing
+// followed by 1 to MaxAttachments lines "- <path>" up to the end (trailing
 // newlines allowed). ok is false when content ends in no such block; the
 // paths are not checked here (the UI checks where they point, the app
 // checks again before opening anything).
@@ -66,20 +78,24 @@ func SplitAttachments(content string) (AttachmentBlock, bool) {
 	for i := len(lines) - 1; i >= 0 && len(lines)-1-i <= MaxAttachments; i-- {
 		l := lines[i]
 		if l != AttachmentsLabel && l != AttachmentsLabelJa {
-			if strings.TrimSpace(l) == "" {
+			if p, ok := strings.CutPrefix(l, attachmentItem); !ok || strings.TrimSpace(p) == "" {
 				return AttachmentBlock{}, false
 			}
 			continue
 		}
-		paths := lines[i+1:]
-		if len(paths) == 0 || i > 0 && strings.TrimSpace(lines[i-1]) != "" {
+		items := lines[i+1:]
+		if len(items) == 0 || i > 0 && strings.TrimSpace(lines[i-1]) != "" {
 			return AttachmentBlock{}, false
 		}
 		text := ""
 		if i > 0 {
 			text = strings.Join(lines[:i-1], "\n")
 		}
-		return AttachmentBlock{Text: text, Label: l, Paths: append([]string(nil), paths...)}, true
+		paths := make([]string, len(items))
+		for j, it := range items {
+			paths[j] = strings.TrimPrefix(it, attachmentItem)
+		}
+		return AttachmentBlock{Text: text, Label: l, Paths: paths}, true
 	}
 	return AttachmentBlock{}, false
 }

@@ -18,9 +18,9 @@ func TestAttachmentBlock(t *testing.T) {
 		want string
 	}{
 		{AttachmentBlock{Text: "look", Label: AttachmentsLabel, Paths: paths},
-			"look\n\nAttachments:\n" + paths[0] + "\n" + paths[1]},
-		{AttachmentBlock{Text: "見て\n\n", Label: AttachmentsLabelJa, Paths: paths[:1]}, "見て\n\n添付:\n" + paths[0]},
-		{AttachmentBlock{Text: "  \n", Label: AttachmentsLabel, Paths: paths[:1]}, "Attachments:\n" + paths[0]},
+			"look\n\nAttachments:\n- " + paths[0] + "\n- " + paths[1]},
+		{AttachmentBlock{Text: "見て\n\n", Label: AttachmentsLabelJa, Paths: paths[:1]}, "見て\n\n添付:\n- " + paths[0]},
+		{AttachmentBlock{Text: "  \n", Label: AttachmentsLabel, Paths: paths[:1]}, "Attachments:\n- " + paths[0]},
 		{AttachmentBlock{Text: "no files", Label: AttachmentsLabel}, "no files"},
 	} {
 		got := tc.a.String()
@@ -46,29 +46,34 @@ func TestAttachmentBlock(t *testing.T) {
 // anything else is text.
 func TestSplitAttachmentsOnlyAtTheEnd(t *testing.T) {
 	t.Parallel()
-	many := strings.Repeat("\n/p", MaxAttachments)
+	many := strings.Repeat("\n- /p", MaxAttachments)
 	for _, tc := range []struct {
 		content string
 		ok      bool
 		text    string
 	}{
-		{"hi\n\nAttachments:\n/a\n/b\n", true, "hi"},
-		{"Attachments:\n/a", true, ""},
-		{"hi\n\n添付:\n/a", true, "hi"},
+		{"hi\n\nAttachments:\n- /a\n- /b\n", true, "hi"},
+		{"Attachments:\n- /a", true, ""},
+		{"hi\n\n添付:\n- /a", true, "hi"},
 		{"a\n\nb\n\nAttachments:" + many, true, "a\n\nb"},
-		{"a\n \nAttachments:\n/a", true, "a"},
-		{"hi\nAttachments:\n/a", false, ""},                // no blank line before
-		{"hi\n\nAttachments:", false, ""},                  // no paths
-		{"hi\n\nAttachments:\n/a\n\nmore text", false, ""}, // not at the end
-		{"hi\n\nAttachments:\n/a\n\n/b", false, ""},        // a blank line inside
-		{"hi\n\nattachments:\n/a", false, ""},              // the label as written
-		{"hi\n\nAttachments: \n/a", false, ""},
-		{"hi\n\nAttachments:" + many + "\n/p", false, ""}, // over MaxAttachments
+		{"a\n \nAttachments:\n- /a", true, "a"},
+		{"hi\n\nAttachments:\n/a", false, ""},                // a bare path is no item
+		{"hi\n\nAttachments:\n- ", false, ""},                // an empty item
+		{"hi\nAttachments:\n- /a", false, ""},                // no blank line before
+		{"hi\n\nAttachments:", false, ""},                    // no paths
+		{"hi\n\nAttachments:\n- /a\n\nmore text", false, ""}, // not at the end
+		{"hi\n\nAttachments:\n- /a\n\n- /b", false, ""},      // a blank line inside
+		{"hi\n\nattachments:\n- /a", false, ""},              // the label as written
+		{"hi\n\nAttachments: \n- /a", false, ""},
+		{"hi\n\nAttachments:" + many + "\n- /p", false, ""}, // over MaxAttachments
 		{"", false, ""},
 	} {
 		a, ok := SplitAttachments(tc.content)
 		if ok != tc.ok || ok && a.Text != tc.text {
 			t.Errorf("SplitAttachments(%q) = %+v %v, want ok %v text %q", tc.content, a, ok, tc.ok, tc.text)
+		}
+		if ok && slices.ContainsFunc(a.Paths, func(p string) bool { return strings.HasPrefix(p, "- ") }) {
+			t.Errorf("SplitAttachments(%q) kept the item marks: %q", tc.content, a.Paths)
 		}
 	}
 }
@@ -86,9 +91,9 @@ func TestMentionsLeaveTheAttachmentBlock(t *testing.T) {
 	seat(t, h, "t", "Lin", "cc")
 	path := "/home/@Lin/.config/pullcept/logs/main/attachments/t/a.png"
 	for _, tc := range []struct{ text, want string }{
-		{"look @Lin", "look\n\nAttachments:\n" + path},
-		{"@Lin", "Attachments:\n" + path},
-		{"no mention", "no mention\n\nAttachments:\n" + path},
+		{"look @Lin", "look\n\nAttachments:\n- " + path},
+		{"@Lin", "Attachments:\n- " + path},
+		{"no mention", "no mention\n\nAttachments:\n- " + path},
 	} {
 		body := AttachmentBlock{Text: tc.text, Label: AttachmentsLabel, Paths: []string{path}}.String()
 		p := uiSay(t, h, "t", body)
@@ -114,9 +119,10 @@ func TestMentionsLeaveTheAttachmentBlock(t *testing.T) {
 // body that reads as the same block, and never lists more than
 // MaxAttachments paths or a blank one.
 func FuzzSplitAttachments(f *testing.F) {
-	f.Add("hi\n\nAttachments:\n/a\n/b")
-	f.Add("添付:\n/a\n")
-	f.Add("x\n \nAttachments:\n \n/a")
+	f.Add("hi\n\nAttachments:\n- /a\n- /b")
+	f.Add("添付:\n- /a\n")
+	f.Add("x\n \nAttachments:\n- \n- /a")
+	f.Add("Attachments:\n- - /a")
 	f.Fuzz(func(t *testing.T, content string) {
 		a, ok := SplitAttachments(content)
 		if !ok {

@@ -9,7 +9,6 @@ import (
 	"image/color"
 	"image/png"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -22,24 +21,13 @@ import (
 // claudeRead is Claude Code's file-reading tool (2.1.328): {"file_path": …}.
 const claudeRead = "Read"
 
-// imageSource is the note Claude Code 2.1.328 puts after a picture it took
-// from a pasted image path (docs/clis.md §2.16).
-var imageSource = regexp.MustCompile(`^\[Image: source: (.+)\]$`)
-
-// attachedPaths are the attachment paths a model reads in the newest user
-// input: the pictures' "[Image: source: …]" notes, then the lines after an
-// attachment label.
+// attachedPaths are the attachment paths a model reads in the newest
+// posts: their bodies' attachment blocks.
 func attachedPaths(q *fakeapi.Request) []string {
 	var out []string
-	for _, text := range q.NewUserTexts() {
-		if m := imageSource.FindStringSubmatch(text); m != nil {
-			out = append(out, m[1])
-		}
-	}
 	for _, p := range q.NewPosts() {
-		lines := strings.Split(p.Body, "\n")
-		if i := slices.Index(lines, room.AttachmentsLabel); i >= 0 {
-			out = append(out, lines[i+1:]...)
+		if a, ok := room.SplitAttachments(p.Body); ok {
+			out = append(out, a.Paths...)
 		}
 	}
 	return out
@@ -98,12 +86,12 @@ func checkPicture(t *testing.T, where string, img fakeapi.Image) {
 // TestE2EClaudeReadsAttachments: the admin sends a picture and a text file
 // (saved under the topic's attachments folder, their paths in the body's
 // block, as the input bar sends them: docs/design.md §8 "Attachments").
-// The log and a second seat's terminal get the body exactly as delivered.
-// The real Claude Code takes the picture's path out of the typed post and
-// sends the model the picture itself (an image block) with a note naming
-// the path; the text file's path stays in the text. Asked by the model to
-// Read both paths — outside the seat's working directory — it answers
-// with the picture as an image block and with the notes' text.
+// The log, a second seat's terminal and the real Claude Code's model
+// request get the body exactly as delivered — the paths as text, no
+// picture pasted in (a bare image path line would be: docs/clis.md
+// §2.16). Asked by the model to Read both paths, outside the seat's
+// working directory, Claude Code answers with the picture as an image
+// block and with the notes' text: the path is enough.
 func TestE2EClaudeReadsAttachments(t *testing.T) {
 	r := newRig(t, attachmentReader)
 	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
@@ -127,14 +115,14 @@ func TestE2EClaudeReadsAttachments(t *testing.T) {
 	}
 	body := room.AttachmentBlock{Text: "what is in these? @Ada", Label: room.AttachmentsLabel, Paths: []string{picPath, notesPath}}.String()
 	post := r.post(body)
-	want := "what is in these?\n\nAttachments:\n" + picPath + "\n" + notesPath
+	want := "what is in these?\n\nAttachments:\n- " + picPath + "\n- " + notesPath
 	if post.Content != want || filepath.Base(picPath) != "picture _Ada.png" {
 		t.Fatalf("delivered body %q, want %q", post.Content, want)
 	}
 	if rec := r.logged(post.MessageID); rec.Content != want {
 		t.Errorf("logged body %q, want %q", rec.Content, want)
 	}
-	fakeLines(t, linesFile, echoSeat.Done(), typedTag(post, "Echo"), "what is in these?", "", "Attachments:", picPath, notesPath)
+	fakeLines(t, linesFile, echoSeat.Done(), typedTag(post, "Echo"), "what is in these?", "", "Attachments:", "- "+picPath, "- "+notesPath)
 
 	var first, read *fakeapi.Request
 	e2eUntil(t, "the Reads' results at the model", func() bool {
@@ -154,31 +142,39 @@ func TestE2EClaudeReadsAttachments(t *testing.T) {
 	if first == nil {
 		t.Fatal("no model call carried the post")
 	}
-	checkPastedPicture(t, first, picPath, notesPath, pic)
-	checkReads(t, read, picPath, notesPath)
+	checkTypedAsText(t, first, post)
+	checkReads(t, read, picPath, notesPath, pic)
 }
 
-// checkPastedPicture: the request that first carries the post holds the
-// picture as an image block beside a "[Image: source: <path>]" note, while
-// the text file's path stays in the post's text.
-func checkPastedPicture(t *testing.T, req *fakeapi.Request, picPath, notesPath string, pic []byte) {
+// checkTypedAsText: the request that first carries the post holds it as
+// typed — the tag line, then the body with the block's "- <path>" lines
+// (inside Claude's pasted-content wrapper when the text is long,
+// docs/clis.md §2.8) — and no picture: the model has only the paths until
+// it reads them.
+func checkTypedAsText(t *testing.T, req *fakeapi.Request, post room.Post) {
 	t.Helper()
-	var images []fakeapi.Image
+	var bodies []string
+	for _, p := range req.NewPosts() {
+		if p.Tag.MessageID == post.MessageID {
+			bodies = append(bodies, p.Body)
+			if p.TagLine != typedTag(post, "Ada") {
+				t.Errorf("request #%d: tag line %q, want %q", req.Seq, p.TagLine, typedTag(post, "Ada"))
+			}
+		}
+	}
+	images := 0
 	for _, m := range req.NewInput() {
-		images = append(images, m.Images...)
+		images += len(m.Images)
 	}
-	texts := strings.Join(req.NewUserTexts(), "\n")
-	if len(images) != 1 || !strings.Contains(texts, "[Image: source: "+picPath+"]") || !strings.Contains(texts, "\n"+notesPath) {
+	if !slices.Equal(bodies, []string{post.Content}) || images != 0 {
 		raw, _ := json.Marshal(req.NewInput())
-		t.Fatalf("request #%d: %d images; texts %q (%s)", req.Seq, len(images), texts, raw)
+		t.Fatalf("request #%d: bodies %q, %d images; want the body as delivered and no picture (%s)", req.Seq, bodies, images, raw)
 	}
-	checkPicture(t, "the pasted picture", images[0])
-	t.Logf("pasted: %s, %d bytes (the saved file %d; same bytes: %v)", images[0].MediaType, len(images[0].Data), len(pic), bytes.Equal(images[0].Data, pic))
 }
 
 // checkReads: the Read of the picture's path answered with the picture, the
 // Read of the text file's with its text.
-func checkReads(t *testing.T, req *fakeapi.Request, picPath, notesPath string) {
+func checkReads(t *testing.T, req *fakeapi.Request, picPath, notesPath string, pic []byte) {
 	t.Helper()
 	got := map[string]fakeapi.ToolResult{}
 	for _, rs := range req.NewResults() {
@@ -199,7 +195,9 @@ func checkReads(t *testing.T, req *fakeapi.Request, picPath, notesPath string) {
 	if rs, ok := got[picPath]; !ok || len(rs.Images) != 1 {
 		t.Errorf("request #%d: the Read of the picture: %+v", req.Seq, rs)
 	} else {
-		checkPicture(t, "the Read's picture", rs.Images[0])
+		img := rs.Images[0]
+		checkPicture(t, "the Read's picture", img)
+		t.Logf("read: %s, %d bytes (the saved file %d; same bytes: %v)", img.MediaType, len(img.Data), len(pic), bytes.Equal(img.Data, pic))
 	}
 	if rs := got[notesPath]; !strings.Contains(rs.Text, "hello notes") {
 		t.Errorf("request #%d: the Read of the notes: %q", req.Seq, rs.Text)

@@ -171,7 +171,7 @@ func TestSendWithAttachments(t *testing.T) {
 		typeText(t, m, tc.text)
 		send(t, m, press("enter"))
 		topic := m.topics.open
-		want := tc.label + "\n/data/logs/main/attachments/" + topic + "/shot 1.png\n/data/logs/main/attachments/" + topic + "/report.pdf"
+		want := tc.label + "\n- /data/logs/main/attachments/" + topic + "/shot 1.png\n- /data/logs/main/attachments/" + topic + "/report.pdf"
 		if tc.text != "" {
 			want = tc.text + "\n\n" + want
 		}

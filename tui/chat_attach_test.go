@@ -41,7 +41,7 @@ func chatModel(t *testing.T, f *fakeBackend, lang Lang, posts ...room.Post) *Mod
 func TestChatDrawsAttachmentChips(t *testing.T) {
 	t.Parallel()
 	f := newFake()
-	ja := post("p2", "Ada", "日本語で\n\n添付:\n"+attPDF, 11)
+	ja := post("p2", "Ada", "日本語で\n\n添付:\n- "+attPDF, 11)
 	m := chatModel(t, f, LangEnglish, attachedPost("p1", "see these", attPic, attPDF), ja)
 	v := ansi.Strip(m.View().Content)
 	for _, want := range []string{"see these", "▣ shot 1.png", "▤ report.pdf", "日本語で"} {
