@@ -43,6 +43,11 @@
 //   - chat.go, chat_update.go: the open topic's conversation, history
 //     paging, folds.
 //   - input.go, input_update.go: the composer, the @ popup, posting.
+//   - attach.go, attach_picker.go, chat_attach.go, attach_backend.go: the
+//     input bar's attachment chips, the attach prompt (F4) and dropped
+//     paths (the terminal's input waits while the app reads a drop: held
+//     in Model.held, replayed after), the chat's chips and opening them;
+//     the Attachments part of Backend.
 //   - accounts.go, participants.go, accounts_update.go: the accounts and
 //     rosters (accountBook), the participant panel (rows, and the selected
 //     seat's details while it has focus), the copy key, and the account
