@@ -475,6 +475,9 @@ func TestCharacterWarnings(t *testing.T) {
 	if ws := CharacterWarnings(codex); len(ws) != 0 {
 		t.Errorf("selector luna exists, still warned: %v", ws)
 	}
+	if ws := CharacterWarnings(config.Account{Kind: config.KindClaudeCode, WorkDir: work}); len(ws) != 0 {
+		t.Errorf("Claude without a character warned: %v", ws)
+	}
 	claude := config.Account{Kind: config.KindClaudeCode, WorkDir: work, Character: "Lin"}
 	if ws := CharacterWarnings(claude); len(ws) != 0 {
 		t.Errorf("Claude without a file here (a user style perhaps) warned: %v", ws)

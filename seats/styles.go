@@ -154,10 +154,10 @@ func CharacterWarnings(a config.Account) []string {
 		return nil
 	}
 	name := strings.TrimSpace(a.Character)
-	if a.Kind == config.KindCodexCLI && name == "" {
+	switch {
+	case name == "" && a.Kind == config.KindCodexCLI:
 		return codexDefaultWarnings(a.WorkDir)
-	}
-	if CheckCharacterName(a.Kind, name) != nil {
+	case name == "" || CheckCharacterName(a.Kind, name) != nil:
 		return nil
 	}
 	cf, err := OpenCharacter(a.Kind, a.WorkDir, name)
