@@ -51,7 +51,12 @@
 //   - accounts.go, participants.go, accounts_update.go: the accounts and
 //     rosters (accountBook), the participant panel (rows, and the selected
 //     seat's details while it has focus), the copy key, and the account
-//     editor's actions; editor.go is the editor widget.
+//     editor's actions; editor.go is the editor widget, with its env field
+//     (editor_env.go), kind change (editor_kind.go), character and body
+//     (editor_character.go), layout — the message line above a scrolling
+//     launch preview — (editor_layout.go), and checks, save and cancel
+//     (editor_save.go); account_files.go is the AccountFiles part of
+//     Backend.
 //   - activity.go: what a seat is doing and using, as the panel's rows and
 //     the panes' titles say it — the activity word, usage lines with bars
 //     and reset texts, held posts — and when the next relative text
@@ -60,7 +65,7 @@
 //     (seatArea), their panes, starting, stopping, typing, scrollback.
 //   - overlay.go, overlay_update.go, help.go, picker.go, dialog.go: the
 //     modal layer (help, topic finder, confirmations; the editor too) and
-//     its keys.
+//     its keys; layers.go draws an overlay over the screen's rows.
 //   - status.go: the status line. keys.go, keyenc.go: key bindings and the
 //     seat key encoding. layout.go, render.go, theme.go, env.go, i18n.go:
 //     rectangles, text fitting, colours, what widgets read to render, and
