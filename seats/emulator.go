@@ -49,8 +49,10 @@ const replyBuf = 4096
 // the alternate screen (it has no scrollback). Title is the child's window
 // title (OSC 0/2). BracketedPaste and AppCursorKeys are the child's input
 // modes (?2004, ?1 DECCKM), for a UI that encodes keys itself: pastes go in
-// ESC[200~ … ESC[201~, arrows as ESC O A instead of ESC [ A. Version is the
-// Screen's change counter at the time of the copy.
+// ESC[200~ … ESC[201~, arrows as ESC O A instead of ESC [ A. Mouse is the
+// mouse reporting it asked for (mouse.go): the UI forwards the human's mouse
+// only then, encoded as asked. Version is the Screen's change counter at the
+// time of the copy.
 type Snapshot struct {
 	Version        uint64
 	Cols, Rows     int
@@ -62,6 +64,7 @@ type Snapshot struct {
 	Title          string
 	BracketedPaste bool
 	AppCursorKeys  bool
+	Mouse          MouseModes
 }
 
 // Screen is one seat's terminal emulator: github.com/charmbracelet/x/vt
@@ -99,6 +102,7 @@ type Screen struct {
 	awm       bool        // DECAWM as x/vt has it, tracked through its mode callbacks
 	paste     atomic.Bool // ?2004 bracketed paste, likewise; read without s.mu
 	appCursor atomic.Bool // ?1 DECCKM, likewise
+	mouse     mouseState  // the mouse reporting modes, likewise (mouse.go)
 	closed    bool
 	holdDelay time.Duration // 0: never flush on a timer (tests call Flush)
 	fixes     int           // corrections made to x/vt's course (tests)
@@ -167,6 +171,8 @@ func (s *Screen) setMode(m ansi.Mode, on bool) {
 		s.paste.Store(on)
 	case ansi.ModeCursorKeys:
 		s.appCursor.Store(on)
+	default:
+		s.mouse.follow(m, on)
 	}
 }
 
@@ -330,6 +336,7 @@ func (s *Screen) Snapshot() Snapshot {
 		Title:          s.title,
 		BracketedPaste: s.paste.Load(),
 		AppCursorKeys:  s.appCursor.Load(),
+		Mouse:          s.mouse.modes(),
 	}
 }
 

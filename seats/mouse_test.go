@@ -1,0 +1,95 @@
+package seats
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestScreenFollowsMouseModes: the snapshot says which mouse reports the
+// seat's program asked for, the widest tracking mode in effect, and
+// whether in SGR; a reset or RIS turns them off.
+func TestScreenFollowsMouseModes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		feed  string
+		want  MouseModes
+		after string // fed next
+		then  MouseModes
+	}{
+		{"none", "hello", MouseModes{}, "", MouseModes{}},
+		{"x10", "\x1b[?9h", MouseModes{Tracking: MouseX10}, "\x1b[?9l", MouseModes{}},
+		{"normal sgr", "\x1b[?1000h\x1b[?1006h", MouseModes{Tracking: MouseNormal, SGR: true},
+			"\x1b[?1006l", MouseModes{Tracking: MouseNormal}},
+		// What Claude Code and Codex send: the widest mode wins.
+		{"all of them", "\x1b[?1000h\x1b[?1002h\x1b[?1003h\x1b[?1006h", MouseModes{Tracking: MouseAnyMotion, SGR: true},
+			"\x1b[?1003l", MouseModes{Tracking: MouseButtonMotion, SGR: true}},
+		{"reset by RIS", "\x1b[?1002h\x1b[?1006h", MouseModes{Tracking: MouseButtonMotion, SGR: true}, "\x1bc", MouseModes{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := testScreen(t, 20, 4, nil)
+			feedScreen(t, s, tc.feed)
+			if got := s.Snapshot().Mouse; got != tc.want {
+				t.Fatalf("after %q: mouse = %+v, want %+v", tc.feed, got, tc.want)
+			}
+			feedScreen(t, s, tc.after)
+			if got := s.Snapshot().Mouse; got != tc.then {
+				t.Fatalf("after %q: mouse = %+v, want %+v", tc.after, got, tc.then)
+			}
+		})
+	}
+}
+
+// TestSeatOSC52NeverLeaves: a seat's own clipboard write (OSC 52) is
+// swallowed by the emulator: it answers nothing, draws nothing, and no row
+// the UI gets carries it (only the human's copy writes the clipboard,
+// docs/design.md §10).
+func TestSeatOSC52NeverLeaves(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var replies []string
+	s := testScreen(t, 30, 3, func(b []byte) {
+		mu.Lock()
+		replies = append(replies, string(b))
+		mu.Unlock()
+	})
+	rows, _, _ := feedScreen(t, s, "a\x1b]52;c;c2VjcmV0\x07b\x1b]52;c;?\x1b\\c")
+	if rows[0] != "abc" {
+		t.Fatalf("row 0 = %q, want abc", rows[0])
+	}
+	for _, l := range s.Snapshot().Lines {
+		if strings.Contains(l, "]52") || strings.Contains(l, "c2VjcmV0") {
+			t.Fatalf("a snapshot row carries the seat's OSC 52: %q", l)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(replies) != 0 {
+		t.Fatalf("the emulator answered a clipboard query: %q", replies)
+	}
+}
+
+// TestSeatSignal: only an end nobody asked for that a signal caused names
+// the signal (the pane says "killed by signal 9", a stop says "stopped").
+func TestSeatSignal(t *testing.T) {
+	t.Parallel()
+	killed := exitErr(137, nil, false)
+	for _, tc := range []struct {
+		in   SeatInfo
+		want int
+	}{
+		{SeatInfo{State: StateExited, ExitCode: 137, Err: killed}, 9},
+		{SeatInfo{State: StateExited, ExitCode: 143, Requested: true, Err: exitErr(143, nil, true)}, 0},
+		{SeatInfo{State: StateExited, ExitCode: 3}, 0},
+		{SeatInfo{State: StateExited, ExitCode: -1, Err: fmt.Errorf("wait: %w", errors.New("boom"))}, 0},
+		{SeatInfo{State: StateRunning, ExitCode: 137, Err: killed}, 0},
+	} {
+		if got := tc.in.Signal(); got != tc.want {
+			t.Errorf("%+v: Signal = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}
