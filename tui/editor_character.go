@@ -223,6 +223,11 @@ func (m *Model) characterKey(k tea.KeyPressMsg) (cmds []tea.Cmd, done bool) {
 	if c.picking {
 		return m.pickKey(k), true
 	}
+	if c.moved && key.Matches(k, km.ReloadBody) {
+		// From any field: a kind without a character has no body field.
+		ed.msg = ""
+		return []tea.Cmd{m.readBodyCmd()}, true
+	}
 	if ed.field != fCharacter && ed.field != fBody {
 		return nil, false
 	}
@@ -237,11 +242,9 @@ func (m *Model) characterKey(k tea.KeyPressMsg) (cmds []tea.Cmd, done bool) {
 		return nil, true
 	case key.Matches(k, km.OpenInEditor):
 		return m.openInEditor(), true
-	case key.Matches(k, km.ReloadBody):
-		if ed.field == fBody || c.moved {
-			ed.msg = ""
-			return []tea.Cmd{m.readBodyCmd()}, true
-		}
+	case ed.field == fBody && key.Matches(k, km.ReloadBody):
+		ed.msg = ""
+		return []tea.Cmd{m.readBodyCmd()}, true
 	}
 	return nil, false
 }

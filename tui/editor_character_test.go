@@ -192,7 +192,7 @@ func TestEditorCharacterMoved(t *testing.T) {
 		t.Fatal("back at its place, the body is still marked moved")
 	}
 	setField(t, m, fCharacter, "Lay")
-	editField(t, m, fBody)
+	editField(t, m, fName) // ctrl+r reads the new place from any field once the body moved
 	send(t, m, press("ctrl+r"))
 	if ed.chr.moved || ed.chr.area.Value() != "" || f.files.opens[len(f.files.opens)-1] != "/home/u/work/.claude/output-styles/Lay.md" {
 		t.Fatalf("ctrl+r: moved %v, text %q, read %v", ed.chr.moved, ed.chr.area.Value(), f.files.opens)
