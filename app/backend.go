@@ -191,6 +191,7 @@ func seatInfo(s seats.SeatInfo) tui.SeatInfo {
 	u := s.Usage
 	return tui.SeatInfo{
 		Topic: s.Topic, Account: s.Account, State: seatState(s.Shown()), ExitCode: s.ExitCode, Err: errText(s.Err),
+		Requested: s.Requested, Signal: s.Signal(),
 		Model: u.Model, Effort: u.Effort,
 		Context: clonePct(u.Context), FiveHour: clonePct(u.FiveHour), Weekly: clonePct(u.Weekly),
 		FiveHourResets: u.FiveHourResets, WeeklyResets: u.WeeklyResets, UsageAt: u.At,
@@ -257,6 +258,11 @@ func (b *Backend) StopSeat(topicID, accountID string) error {
 	return b.a.seats.Stop(topicID, accountID)
 }
 
+// ForgetSeat drops an exited seat's screen: the human closed its pane.
+func (b *Backend) ForgetSeat(topicID, accountID string) {
+	b.a.seats.Forget(topicID, accountID)
+}
+
 func (b *Backend) seat(topicID, accountID string) (*seats.Seat, error) {
 	s, ok := b.a.seats.Seat(topicID, accountID)
 	if !ok {
@@ -273,7 +279,23 @@ func (b *Backend) Snapshot(topicID, accountID string) (tui.PaneSnapshot, bool) {
 	sn := s.Screen().Snapshot()
 	return tui.PaneSnapshot{Rows: sn.Lines, Cols: sn.Cols, CursorX: sn.CursorX, CursorY: sn.CursorY,
 		CursorVisible: sn.CursorVisible, Version: sn.Version, Title: sn.Title,
-		BracketedPaste: sn.BracketedPaste, AppCursorKeys: sn.AppCursorKeys}, true
+		BracketedPaste: sn.BracketedPaste, AppCursorKeys: sn.AppCursorKeys,
+		Mouse: tui.PaneMouse{Tracking: mouseTracking(sn.Mouse.Tracking), SGR: sn.Mouse.SGR}}, true
+}
+
+// mouseTracking maps the seats' mouse tracking modes onto the UI's.
+func mouseTracking(t seats.MouseTracking) tui.MouseTracking {
+	switch t {
+	case seats.MouseX10:
+		return tui.MouseX10
+	case seats.MouseNormal:
+		return tui.MouseNormal
+	case seats.MouseButtonMotion:
+		return tui.MouseButtonMotion
+	case seats.MouseAnyMotion:
+		return tui.MouseAnyMotion
+	}
+	return tui.MouseOff
 }
 
 // scrollbackView bounds what one scrollback request copies (the emulator

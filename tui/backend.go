@@ -127,6 +127,12 @@ type SeatInfo struct {
 	UsageAt        time.Time
 	// Err is the reason of a failed launch or of an unrequested exit.
 	Err string
+	// Requested is true for an exited seat the user (or a topic delete, or
+	// quit) stopped; Signal is the signal that ended one nobody asked to
+	// stop, 0 otherwise. The pane says "stopped", "killed by signal 9" or
+	// "exited 3" from them (docs/design.md §10).
+	Requested bool
+	Signal    int
 	// Activity is what the seat's CLI last reported doing.
 	Activity Activity
 	// SessionID is the CLI's conversation id ("" while it has none).
@@ -195,9 +201,11 @@ type SeatStart struct {
 // rendered ANSI rows, each exactly Cols cells wide (the emulator's width
 // when the snapshot was taken; 0 = unknown, then the UI measures every row,
 // which costs ~1 ms per 4×120×40 frame instead of nothing); CursorX/Y are
-// 0-based cells within Rows. Version grows whenever the screen changed, so
-// the UI re-renders a pane only when it moved. BracketedPaste and
-// AppCursorKeys are the modes the seat's program asked for (?2004, DECCKM).
+// 0-based cells within Rows (CursorVisible false: the program hid it, and
+// it is still where the program parked it). Version grows whenever the
+// screen changed, so the UI re-renders a pane only when it moved.
+// BracketedPaste and AppCursorKeys are the modes the seat's program asked
+// for (?2004, DECCKM); Mouse the mouse reports it asked for.
 type PaneSnapshot struct {
 	Rows           []string
 	Cols           int
@@ -208,6 +216,29 @@ type PaneSnapshot struct {
 	Title          string
 	BracketedPaste bool
 	AppCursorKeys  bool
+	Mouse          PaneMouse
+}
+
+// MouseTracking is which mouse events a seat's program asked its terminal
+// to report (xterm's DECSET 9, 1000, 1002, 1003), each value reporting what
+// the one before it does and more.
+type MouseTracking int
+
+// Mouse tracking modes, none first.
+const (
+	MouseOff          MouseTracking = iota
+	MouseX10                        // ?9: button presses only, no modifiers
+	MouseNormal                     // ?1000: presses, releases and the wheel
+	MouseButtonMotion               // ?1002: and motion while a button is down
+	MouseAnyMotion                  // ?1003: and every motion
+)
+
+// PaneMouse is a seat's mouse reporting: what to report, and whether in SGR
+// encoding (?1006) rather than the legacy bytes. The UI forwards the human's
+// mouse into a pane only while Tracking is not MouseOff (docs/design.md §10).
+type PaneMouse struct {
+	Tracking MouseTracking
+	SGR      bool
 }
 
 // SeatControl starts, stops and talks to seats (docs/design.md §5, §9, §10).
@@ -229,6 +260,10 @@ type SeatControl interface {
 	SendInput(topicID, accountID string, b []byte) error
 	// Resize sets the seat's PTY and emulator size in cells.
 	Resize(topicID, accountID string, cols, rows int) error
+	// ForgetSeat drops an exited seat and its screen (its pane closes, its
+	// account shows offline again); a seat that runs or starts is left
+	// alone.
+	ForgetSeat(topicID, accountID string)
 }
 
 // AccountInfo is one account with every field the editor shows (docs/design.md §9).

@@ -62,7 +62,11 @@
 //     and reset texts, held posts — and when the next relative text
 //     changes (the text clock in seats_update.go wakes the UI then).
 //   - seats.go, pane.go, seats_update.go: the open topic's seats
-//     (seatArea), their panes, starting, stopping, typing, scrollback.
+//     (seatArea), their panes, starting, stopping, typing, scrollback,
+//     F6 between panes, closing an exited one; pane_read.go: reading a
+//     pane (the mouse selection, the scrollback search, copying through
+//     OSC 52); pane_mouse.go, mouseenc.go: the mouse over a pane, forwarded
+//     to a seat that asked for it in the encoding it asked for.
 //   - overlay.go, overlay_update.go, help.go, picker.go, dialog.go: the
 //     modal layer (help, topic finder, confirmations; the editor too) and
 //     its keys; layers.go draws an overlay over the screen's rows.

@@ -51,6 +51,7 @@ type fakeBackend struct {
 	resizes     []string // "account:colsxrows"
 	started     []string // "topic|account|colsxrows"
 	stopped     []string
+	forgot      []string // ForgetSeat calls, "topic|account"
 	renamed     []string
 	deleted     []string
 	saved       []AccountInfo
@@ -248,6 +249,19 @@ func (f *fakeBackend) StopSeat(topic, account string) error {
 	}
 	f.seats[topic] = keep
 	return nil
+}
+
+func (f *fakeBackend) ForgetSeat(topic, account string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.forgot = append(f.forgot, topic+"|"+account)
+	var keep []SeatInfo
+	for _, s := range f.seats[topic] {
+		if s.Account != account || s.State != SeatExited {
+			keep = append(keep, s)
+		}
+	}
+	f.seats[topic] = keep
 }
 
 func (f *fakeBackend) Snapshot(topic, account string) (PaneSnapshot, bool) {

@@ -16,7 +16,8 @@ type screen struct {
 	overlay layer     // the open overlay, centred
 	popup   layer     // the @ popup, its left edge under the '@'
 	cursor  cursorAt  // where the real cursor goes
-	cuts    rowCuts   // the rows under the overlay, cut (overlayLayers)
+	mouse   tea.MouseMode
+	cuts    rowCuts // the rows under the overlay, cut (overlayLayers)
 }
 
 // layer is a rendered box and where it goes; an empty box is none. w is
@@ -32,6 +33,9 @@ type layer struct {
 type cursorAt struct {
 	x, y int
 	ok   bool // false: no cursor (an overlay is open, or nothing to type into)
+	// bar: the seat's program hid its cursor here (it draws its own caret);
+	// the real one is a thin steady bar at its left edge (View).
+	bar bool
 }
 
 // afterUpdate runs after every message: it lays the screen out, asks seats
@@ -99,6 +103,7 @@ func (m *Model) renderScreen(vis []seatKey) {
 		sc.popup = m.renderPopup()
 	}
 	sc.cursor = m.placeCursor(vis)
+	sc.mouse = m.mouseMode(vis)
 }
 
 // windowTitle names the open topic.
@@ -143,7 +148,9 @@ func (m *Model) renderPopup() layer {
 }
 
 // placeCursor puts the real terminal cursor at the input caret (so an IME
-// candidate window follows it) or at the focused seat's cursor.
+// candidate window follows it), at the focused seat's cursor — also where
+// its program parked it hidden, as tmux does — or at a pane's search
+// prompt.
 func (m *Model) placeCursor(vis []seatKey) cursorAt {
 	if m.overlay.open != ovNone {
 		return cursorAt{}
@@ -151,18 +158,29 @@ func (m *Model) placeCursor(vis []seatKey) cursorAt {
 	switch m.focus {
 	case FocusInput:
 		if x, y, ok := m.input.caret(); ok {
-			return cursorAt{m.layout.Input.X + x, m.layout.Input.Y + y, true}
+			return cursorAt{x: m.layout.Input.X + x, y: m.layout.Input.Y + y, ok: true}
 		}
 	case FocusPane:
 		for i, k := range vis {
 			if k == m.focusPane && i < len(m.layout.Panes) {
-				if x, y, ok := m.seats.panes[k].cursor(m.layout.Panes[i]); ok {
-					return cursorAt{x, y, true}
-				}
+				return paneCursor(m.seats.panes[k], m.layout.Panes[i])
 			}
 		}
 	}
 	return cursorAt{}
+}
+
+// paneCursor is the real cursor for focused pane p at r: at its search
+// prompt's caret while that is open, else at its seat's cursor.
+func paneCursor(p *pane, r rect) cursorAt {
+	if p.find.typing {
+		if c := p.find.in.Cursor(); c != nil && r.W >= 8 {
+			return cursorAt{x: r.X + 3 + min(c.X, r.W-7), y: r.Y + r.H - 1, ok: true}
+		}
+		return cursorAt{}
+	}
+	x, y, hidden, ok := p.cursor(r)
+	return cursorAt{x: x, y: y, ok: ok, bar: hidden}
 }
 
 // View assembles the cached strings into the screen; overlays are
@@ -170,7 +188,10 @@ func (m *Model) placeCursor(vis []seatKey) cursorAt {
 func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	v.MouseMode = m.screen.mouse
+	if v.MouseMode == tea.MouseModeNone {
+		v.MouseMode = tea.MouseModeCellMotion // before the first Update
+	}
 	v.WindowTitle = m.screen.title
 	if m.width <= 0 || m.height <= 0 || m.quitting {
 		return v
@@ -187,6 +208,13 @@ func (m *Model) View() tea.View {
 	if c := m.screen.cursor; c.ok {
 		v.Cursor = tea.NewCursor(c.x, c.y)
 		v.Cursor.Blink = false
+		if c.bar {
+			// Bubble Tea shows the real cursor wherever it puts it (a nil
+			// Cursor is hidden and left where the last write ended), so a
+			// cursor the seat hid is shown as thin as it gets: inside the
+			// seat's own drawn caret it is all but invisible.
+			v.Cursor.Shape = tea.CursorBar
+		}
 	}
 	return v
 }

@@ -94,6 +94,13 @@ const (
 	mHelpDeleteTopic
 	mHelpReleaseBrake
 	mHelpNextPane
+	mHelpPrevPane
+	mHelpClosePane
+	mHelpSearch
+	mHelpSearchRun
+	mHelpSearchNext
+	mHelpSearchPrev
+	mHelpCopyLines
 	mHelpGrowPanes
 	mHelpShrinkPanes
 	mHelpScrollUp
@@ -209,6 +216,7 @@ const (
 	mPartsStarting
 	mPartsRunning
 	mPartsExited
+	mPartsStopped
 	mPartsFailed
 	mPartsGuests
 	mPartsNone
@@ -264,6 +272,16 @@ const (
 	mPaneFailed
 	mPaneScrollback
 	mPaneFocused
+	mPaneStopped
+	mPaneKilled
+	mPaneClosable
+	mPaneFound
+	mPaneNotFound
+	mPaneCount
+	mStPaneClosed
+	mStPaneEnded
+	mStCopiedLines
+	mStNothingToCopy
 
 	mEdTitleNew
 	mEdTitleEdit
@@ -436,6 +454,13 @@ var messages = map[msgKey][2]string{
 	mHelpDeleteTopic:        {"delete topic", "トピックを削除"},
 	mHelpReleaseBrake:       {"release the AI brake", "AI 連投のブレーキを解除"},
 	mHelpNextPane:           {"type into the next seat terminal", "次の席の端末へ打ち込む"},
+	mHelpPrevPane:           {"previous seat terminal", "前の席の端末へ打ち込む"},
+	mHelpClosePane:          {"close exited terminal", "終了した端末を閉じる"},
+	mHelpSearch:             {"search the scrollback", "スクロールバックを検索"},
+	mHelpSearchRun:          {"run the / search", "/ の検索を実行"},
+	mHelpSearchNext:         {"next match (older)", "次の一致（古い方へ）"},
+	mHelpSearchPrev:         {"previous match (newer)", "前の一致（新しい方へ）"},
+	mHelpCopyLines:          {"copy selection/N lines", "選択か N 行をコピー"},
 	mHelpGrowPanes:          {"larger terminals", "端末を広げる"},
 	mHelpShrinkPanes:        {"smaller terminals", "端末を狭める"},
 	mHelpScrollUp:           {"scroll chat up (older posts load)", "会話を上へ（古い発言を読む）"},
@@ -554,6 +579,7 @@ var messages = map[msgKey][2]string{
 	mPartsStarting: {"starting", "起動中"},
 	mPartsRunning:  {"running", "稼働中"},
 	mPartsExited:   {"exited", "終了"},
+	mPartsStopped:  {"stopped", "停止"},
 	mPartsFailed:   {"failed", "起動失敗"},
 	mPartsGuests:   {"Guests", "ゲスト"},
 	mPartsNone:     {"No participants", "参加者なし"},
@@ -607,9 +633,15 @@ var messages = map[msgKey][2]string{
 	mPaneStarting:   {"starting", "起動中"},
 	mPaneRunning:    {"running", "稼働中"},
 	mPaneExited:     {"exited %d", "終了 %d"},
+	mPaneStopped:    {"stopped", "停止"},
+	mPaneKilled:     {"killed by signal %d", "シグナル %d で終了"},
+	mPaneClosable:   {"%s closes", "%s で閉じる"},
+	mPaneFound:      {"/%s %d/%d", "/%s %d/%d"},
+	mPaneNotFound:   {"/%s not found", "/%s 見つかりません"},
+	mPaneCount:      {"%d lines", "%d 行"},
 	mPaneFailed:     {"failed", "起動失敗"},
 	mPaneScrollback: {"scrollback %d/%d", "スクロールバック %d/%d"},
-	mPaneFocused:    {"typing · ctrl+] leaves", "入力中 · ctrl+] で出る"},
+	mPaneFocused:    {"typing · %s leaves", "入力中 · %s で出る"},
 
 	mEdTitleNew:        {"New account", "新しいアカウント"},
 	mEdTitleEdit:       {"Account", "アカウント"},
@@ -695,6 +727,10 @@ var messages = map[msgKey][2]string{
 	mStNoSeatForPane:  {"No running seat in this topic: start one from Accounts.", "このトピックに走っている席はありません。アカウントから開始してください。"},
 	mStNotStartable:   {"%s is not a kind that runs in a seat.", "%s は席で起動する種別ではありません。"},
 	mStCopied:         {"Copied session id %s of %s.", "%[2]s のセッション ID %[1]s をコピーしました。"},
+	mStCopiedLines:    {"Copied %d lines of %s's terminal.", "%[2]s の端末から %[1]d 行をコピーしました。"},
+	mStNothingToCopy:  {"Nothing to copy in %s's terminal.", "%s の端末にコピーするものがありません。"},
+	mStPaneClosed:     {"Closed %s's terminal.", "%s の端末を閉じました。"},
+	mStPaneEnded:      {"%s's terminal: %s. %s closes it.", "%s の端末: %s。%s で閉じます。"},
 	mStNoSessionID:    {"No session id for %s.", "%s のセッション ID はありません。"},
 	mStLaunchWarnings: {"Warning: %s", "警告: %s"},
 	mStNoAccounts:     {"No AI accounts yet: Tab to Accounts, then 1 Claude Code · 2 Codex · 3 CLI.", "AI のアカウントがありません。Tab でアカウントへ移り、1 Claude Code · 2 Codex · 3 CLI で作成します。"},

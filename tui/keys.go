@@ -34,6 +34,7 @@ type KeyMap struct {
 	DeleteTopic        key.Binding
 	ReleaseBrake       key.Binding
 	NextPane           key.Binding
+	PrevPane           key.Binding
 	GrowPanes          key.Binding
 	ShrinkPanes        key.Binding
 	ScrollUp           key.Binding
@@ -88,12 +89,21 @@ type KeyMap struct {
 	ToggleFold    key.Binding
 	CopySessionID key.Binding
 
-	// Seat pane. In scrollback Up, Down, Top and Bottom move too.
+	// Seat pane. NextPane, PrevPane and LeavePane act in a focused pane
+	// too (every other key goes to its seat); ClosePane only in an exited
+	// one. In scrollback Up, Down, Top and Bottom move too, digits count
+	// lines for CopyLines, and SearchRun runs the search prompt's query.
 	LeavePane          key.Binding
+	ClosePane          key.Binding
 	Scrollback         key.Binding
 	ScrollbackExit     key.Binding
 	ScrollbackPageUp   key.Binding
 	ScrollbackPageDown key.Binding
+	ScrollbackSearch   key.Binding
+	SearchRun          key.Binding
+	SearchNext         key.Binding
+	SearchPrev         key.Binding
+	CopyLines          key.Binding
 
 	// Editor and dialogs. NextField and PrevField include the arrows,
 	// which move between lines inside the env field: there only
@@ -208,6 +218,7 @@ func DefaultKeyMap() KeyMap {
 	}
 	k.attachmentDefaults()
 	k.editorDefaults()
+	k.paneDefaults()
 	return k
 }
 
@@ -221,6 +232,21 @@ func (k *KeyMap) editorDefaults() {
 	k.ReloadBody = nb("ctrl+r")
 	k.PreviewUp = nb("pgup")
 	k.PreviewDown = nb("pgdown")
+}
+
+// paneDefaults sets the keys of a seat pane beyond leaving it (docs/design.md
+// §10): F6 and Shift+F6 go to the next and previous pane (they never reach a
+// seat: no CLI we drive uses them), x closes an exited one; in scrollback /
+// searches (Enter runs it), n goes to the older match and N the newer, y
+// copies the selection or the last lines.
+func (k *KeyMap) paneDefaults() {
+	k.PrevPane = nb("shift+f6")
+	k.ClosePane = nb("x")
+	k.ScrollbackSearch = nb("/")
+	k.SearchRun = nb("enter")
+	k.SearchNext = nb("n")
+	k.SearchPrev = nb("N")
+	k.CopyLines = nb("y")
 }
 
 // attachmentDefaults sets the attachments' keys (docs/design.md §10): F4
@@ -286,6 +312,7 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 		{"delete_topic", g, mHelpDeleteTopic, &k.DeleteTopic},
 		{"release_brake", g, mHelpReleaseBrake, &k.ReleaseBrake},
 		{"next_pane", g, mHelpNextPane, &k.NextPane},
+		{"prev_pane", g, mHelpPrevPane, &k.PrevPane},
 		{"grow_panes", g, mHelpGrowPanes, &k.GrowPanes},
 		{"shrink_panes", g, mHelpShrinkPanes, &k.ShrinkPanes},
 		{"scroll_up", g, mHelpScrollUp, &k.ScrollUp},
@@ -317,6 +344,7 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 		{"seat_open_pane", pa, mHelpSeatOpenPane, &k.SeatOpenPane},
 		{"copy_session_id", pa, mHelpCopySessionID, &k.CopySessionID},
 		{"leave_pane", pn, mHelpLeavePane, &k.LeavePane},
+		{"close_pane", pn, mHelpClosePane, &k.ClosePane},
 		{"scrollback", pn, mHelpScrollback, &k.Scrollback},
 		{"save", ed, mHelpSave, &k.Save},
 		{"next_field", ed, mHelpNextField, &k.NextField},
@@ -346,6 +374,11 @@ func (k *KeyMap) modalEntries() []bindingEntry {
 		{"scrollback_exit", pn, mHelpScrollbackExit, &k.ScrollbackExit},
 		{"scrollback_page_up", pn, mHelpScrollbackPageUp, &k.ScrollbackPageUp},
 		{"scrollback_page_down", pn, mHelpScrollbackPageDown, &k.ScrollbackPageDown},
+		{"scrollback_search", pn, mHelpSearch, &k.ScrollbackSearch},
+		{"search_run", pn, mHelpSearchRun, &k.SearchRun},
+		{"search_next", pn, mHelpSearchNext, &k.SearchNext},
+		{"search_prev", pn, mHelpSearchPrev, &k.SearchPrev},
+		{"copy_lines", pn, mHelpCopyLines, &k.CopyLines},
 		{"next_field_always", ed, mHelpNextFieldAlways, &k.NextFieldAlways},
 		{"prev_field_always", ed, mHelpPrevFieldAlways, &k.PrevFieldAlways},
 		{"choice_prev", ed, mHelpChoicePrev, &k.ChoicePrev},

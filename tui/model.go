@@ -208,6 +208,10 @@ func (m *Model) terminalMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 		return m.handlePaste(msg), true
 	case tea.MouseClickMsg:
 		return m.handleClick(msg.Mouse()), true
+	case tea.MouseReleaseMsg:
+		return m.handleRelease(msg.Mouse()), true
+	case tea.MouseMotionMsg:
+		return m.handleMotion(msg.Mouse()), true
 	case tea.MouseWheelMsg:
 		return m.handleWheel(msg.Mouse()), true
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -16,7 +17,7 @@ type pane struct {
 	name  string    // the account's display name, in the border
 	hue   int       // the account's colour for the name
 	state SeatState // as the last Seats() said
-	exit  int       // exit code, shown while state is SeatExited
+	end   seatEnd   // how it ended, shown while state is SeatExited
 	word  string    // what the seat is doing (activityWord), "" unknown
 	tone  tone      // the word's colour
 
@@ -29,6 +30,14 @@ type pane struct {
 	sb        []string
 	sbOff     int
 
+	// Reading (pane_read.go): the mouse selection, the scrollback search,
+	// and a count typed before the copy key. local grows whenever one of
+	// them moved, so the render key sees it.
+	sel   selection
+	find  paneFind
+	count int
+	local int
+
 	// cols×rows last asked of the seat (Resize / StartSeat).
 	cols, rows int
 
@@ -36,17 +45,27 @@ type pane struct {
 	rendered paneRenderKey // what view was rendered from
 }
 
+// seatEnd is how an exited seat ended (SeatInfo.Requested, Signal,
+// ExitCode).
+type seatEnd struct {
+	requested bool
+	signal    int
+	code      int
+}
+
 // paneRenderKey is what a pane's view is rendered from besides the rows
-// of its snapshot, which Version stands for. The hue and exit code are not
-// in it (as before keys had a type): a change to either alone shows at the
-// pane's next redraw.
+// of its snapshot, which Version stands for. The hue is not in it (as
+// before keys had a type): a change to it alone shows at the pane's next
+// redraw.
 type paneRenderKey struct {
 	version uint64 // the snapshot's
 	w, h    int
 	focused bool
 	state   SeatState
+	end     seatEnd
 	gen     int
 	scroll  int // sbOff while scrolling, -1 otherwise
+	local   int // the pane's selection, search and count
 	name    string
 	word    string
 	tone    tone
@@ -54,6 +73,26 @@ type paneRenderKey struct {
 
 // innerSize is the terminal area inside a pane's border.
 func innerSize(r rect) (cols, rows int) { return max(r.W-2, 1), max(r.H-2, 1) }
+
+// live reports whether keys typed into the pane reach a program: its seat
+// starts or runs. An exited pane is only read (and closed).
+func (p *pane) live() bool { return p.state == SeatStarting || p.state == SeatRunning }
+
+// endWords says how a seat ended: "stopped" when the human (or a topic
+// delete, or quit) asked, "killed by signal 9" when a signal nobody in the
+// app sent ended it, else "exited 3" (docs/design.md §10). Only an end
+// nobody asked for that was not a clean exit is in the danger colour.
+func endWords(e *env, end seatEnd) (string, tone) {
+	switch {
+	case end.requested:
+		return e.tr.t(mPaneStopped), toneDim
+	case end.signal > 0:
+		return e.tr.t(mPaneKilled, end.signal), toneDanger
+	case end.code != 0:
+		return e.tr.t(mPaneExited, end.code), toneDanger
+	}
+	return e.tr.t(mPaneExited, 0), toneDim
+}
 
 // paneStateLabel is the title's word: the seat's state, or what a
 // running seat is doing once its CLI said (the participant row's word,
@@ -63,7 +102,7 @@ func paneStateLabel(e *env, p *pane) (string, tone) {
 	case SeatStarting:
 		return e.tr.t(mPaneStarting), toneDim
 	case SeatExited:
-		return e.tr.t(mPaneExited, p.exit), toneDim
+		return endWords(e, p.end)
 	case SeatFailed:
 		return e.tr.t(mPaneFailed), toneDanger
 	}
@@ -80,7 +119,7 @@ func (p *pane) render(e *env, r rect, focused bool) []string {
 	if p.scrolling {
 		scroll = p.sbOff
 	}
-	k := paneRenderKey{p.snap.Version, r.W, r.H, focused, p.state, e.gen, scroll, p.name, p.word, p.tone}
+	k := paneRenderKey{p.snap.Version, r.W, r.H, focused, p.state, p.end, e.gen, scroll, p.local, p.name, p.word, p.tone}
 	if p.view != nil && k == p.rendered {
 		return p.view
 	}
@@ -99,16 +138,27 @@ func (p *pane) render(e *env, r rect, focused bool) []string {
 	out := make([]string, 0, h)
 	out = append(out, bs.Render("╭─ ")+title+sgrReset+bs.Render(" "+strings.Repeat("─", max(w-5-tw, 0))+"╮"))
 	left, right := bs.Render("│"), bs.Render("│")
-	for _, row := range p.bodyRows(r) {
+	for _, row := range p.bodyRows(e, r) {
 		out = append(out, left+row+sgrReset+right)
 	}
-	out = append(out, bs.Render("╰"+strings.Repeat("─", w-2)+"╯"))
+	out = append(out, p.bottom(e, bs, w))
 	p.view = out
 	return out
 }
 
+// bottom is the pane's lower border, which holds the search prompt while
+// it is open.
+func (p *pane) bottom(e *env, bs lipgloss.Style, w int) string {
+	if !p.find.typing || w < 8 {
+		return bs.Render("╰" + strings.Repeat("─", w-2) + "╯")
+	}
+	in := p.find.promptView(w - 6)
+	return bs.Render("╰─ ") + in + sgrReset + bs.Render(" "+strings.Repeat("─", max(w-5-ansi.StringWidth(in), 0))+"╯")
+}
+
 // title is the border's text: name and state, then the scrollback position
-// or the focused pane's leave hint, cut to fit the border of a pane at r.
+// and search, or the focused pane's hint, cut to fit the border of a pane
+// at r.
 func (p *pane) title(e *env, focused bool, r rect) string {
 	_, rows := innerSize(r)
 	w := r.W
@@ -118,11 +168,16 @@ func (p *pane) title(e *env, focused bool, r rect) string {
 	} else {
 		title += e.th.dim.Render(" · ") + tn.style(e.th).Render(label)
 	}
-	if p.scrolling {
+	km := e.keys
+	switch {
+	case p.scrolling:
 		total := len(p.sb) + len(p.snap.Rows)
 		title += e.th.accentS.Render(" · " + e.tr.t(mPaneScrollback, p.sbOff, max(total-rows, 0)))
-	} else if focused {
-		title += e.th.accentS.Render(" · " + e.tr.t(mPaneFocused))
+		title += p.readingTitle(e)
+	case focused && p.live():
+		title += e.th.accentS.Render(" · " + e.tr.t(mPaneFocused, keysLabel(km.LeavePane)))
+	case focused && p.state == SeatExited:
+		title += e.th.accentS.Render(" · " + e.tr.t(mPaneClosable, keysLabel(km.ClosePane)))
 	}
 	if ansi.StringWidth(title) > w-5 {
 		title = ansi.Truncate(title, w-5, "…")
@@ -131,22 +186,14 @@ func (p *pane) title(e *env, focused bool, r rect) string {
 }
 
 // bodyRows are the terminal's rows for a pane at r, exactly its inner
-// width each: the live screen, or the scrollback window above it. Rows the
-// emulator rendered at exactly this width need no measuring
-// (docs/design.md §14: a frame only joins cached row strings).
-func (p *pane) bodyRows(r rect) []string {
+// width each: the live screen, or the scrollback window above it, with the
+// selection and the search's matches highlighted. Rows the emulator
+// rendered at exactly this width need no measuring (docs/design.md §14: a
+// frame only joins cached row strings).
+func (p *pane) bodyRows(e *env, r rect) []string {
 	cols, rows := innerSize(r)
-	src := p.snap.Rows
-	exact := p.snap.Cols == cols
-	if p.scrolling {
-		exact = false
-		all := make([]string, 0, len(p.sb)+len(p.snap.Rows))
-		all = append(all, p.sb...)
-		all = append(all, p.snap.Rows...)
-		end := len(all) - p.sbOff
-		start := max(end-rows, 0)
-		src = all[start:end]
-	}
+	src, first := p.window(rows)
+	exact := p.snap.Cols == cols && !p.scrolling
 	out := make([]string, rows)
 	blank := strings.Repeat(" ", cols)
 	for i := range out {
@@ -158,8 +205,31 @@ func (p *pane) bodyRows(r rect) []string {
 		default:
 			out[i] = fit(src[i], cols)
 		}
+		if i < len(src) {
+			out[i] = p.highlight(e, out[i], i, first+i, cols)
+		}
 	}
 	return out
+}
+
+// window is the rows the pane shows for rows rows: the live screen, or
+// while scrolling the window of scrollback and screen sbOff rows above the
+// bottom; first is the index of its first row in scrollback + screen.
+func (p *pane) window(rows int) (src []string, first int) {
+	if !p.scrolling {
+		return p.snap.Rows, len(p.sb)
+	}
+	all := p.lines()
+	end := len(all) - p.sbOff
+	start := max(end-rows, 0)
+	return all[start:end], start
+}
+
+// lines is the scrollback followed by the screen.
+func (p *pane) lines() []string {
+	all := make([]string, 0, len(p.sb)+len(p.snap.Rows))
+	all = append(all, p.sb...)
+	return append(all, p.snap.Rows...)
 }
 
 // scrollBy moves the scrollback view up (positive) or down, clamped.
@@ -168,14 +238,19 @@ func (p *pane) scrollBy(delta, rows int) {
 	p.sbOff = clampInt(p.sbOff+delta, 0, max(total-rows, 0))
 }
 
-// cursor is the seat's cursor on screen for a pane at r, when it shows.
-func (p *pane) cursor(r rect) (x, y int, ok bool) {
-	if !p.has || p.scrolling || !p.snap.CursorVisible {
-		return 0, 0, false
+// cursor is where the seat's cursor is on screen for a pane at r: also
+// while its program hides it (hidden), where the program parked it — a
+// CLI that draws its own caret (Claude Code) parks its hidden cursor
+// there, and an input method puts its window at the real cursor
+// (docs/design.md §10 "The real cursor"). None while the pane shows
+// scrollback, before its first snapshot, or outside its area.
+func (p *pane) cursor(r rect) (x, y int, hidden, ok bool) {
+	if !p.has || p.scrolling || !p.live() {
+		return 0, 0, false, false
 	}
 	cols, rows := innerSize(r)
 	if p.snap.CursorX < 0 || p.snap.CursorY < 0 || p.snap.CursorX >= cols || p.snap.CursorY >= rows {
-		return 0, 0, false
+		return 0, 0, false, false
 	}
-	return r.X + 1 + p.snap.CursorX, r.Y + 1 + p.snap.CursorY, true
+	return r.X + 1 + p.snap.CursorX, r.Y + 1 + p.snap.CursorY, !p.snap.CursorVisible, true
 }

@@ -40,7 +40,8 @@ func TestGoldenPaneFromRecording(t *testing.T) {
 			s := scr.Snapshot()
 			p := &pane{key: seatKey{"t", "lin"}, name: "Lin", hue: 120, state: SeatRunning, has: true,
 				snap: PaneSnapshot{Rows: s.Lines, Cols: s.Cols, CursorX: s.CursorX, CursorY: s.CursorY, CursorVisible: s.CursorVisible, Version: s.Version}}
-			e := &env{th: newTheme(true), tr: catalog{lang: LangEnglish}}
+			km := DefaultKeyMap()
+			e := &env{th: newTheme(true), tr: catalog{lang: LangEnglish}, keys: &km}
 			lines := p.render(e, rect{0, 0, 62, 14}, true)
 			out := strings.Join(lines, "\n")
 			golden.RequireEqual(t, out)

@@ -363,6 +363,8 @@ func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState, 
 		// No report yet (a generic CLI never sends one): the state, which
 		// is observed, claims no activity and is not coloured.
 		return tr.t(mPartsRunning), toneDim
+	case st == SeatExited && s.Requested:
+		return tr.t(mPartsStopped), toneDim
 	case st == SeatExited:
 		return tr.t(mPartsExited), toneDim
 	case st == SeatFailed:

@@ -18,7 +18,9 @@ type seatArea struct {
 	starting map[seatKey]bool    // start asked, no answer yet (any topic)
 	failed   map[seatKey]string  // the last start's refusal, by seat
 	panes    map[seatKey]*pane   // one per seat of the open topic with a terminal to show
+	closing  map[seatKey]bool    // exited panes the human closed, until ForgetSeat answered
 	shown    bool                // the pane area is open (TogglePanes)
+	drag     paneDrag            // a mouse press in a pane, until its release
 
 	// Writes (key bytes, pastes, resizes) go in order through one command
 	// at a time, so keystrokes never overtake each other.
@@ -60,6 +62,7 @@ func newSeatArea() seatArea {
 		starting: map[seatKey]bool{},
 		failed:   map[seatKey]string{},
 		panes:    map[seatKey]*pane{},
+		closing:  map[seatKey]bool{},
 		spin:     spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		clock:    textClock{after: tickAfter},
 	}

@@ -41,6 +41,12 @@ type opsDoneMsg struct {
 	errs []opErr
 }
 
+// forgetDoneMsg: the backend dropped the exited seat whose pane the human
+// closed.
+type forgetDoneMsg struct {
+	seat seatKey
+}
+
 // opErr is a write that failed, kept to say which seat and why.
 type opErr struct {
 	op  seatOp
@@ -66,6 +72,13 @@ func (m *Model) seatMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 		return nil, true
 	case opsDoneMsg:
 		return m.onOpsDone(msg), true
+	case forgetDoneMsg:
+		delete(m.seats.closing, msg.seat)
+		m.accounts.panel.changed()
+		if msg.seat.topic == m.topics.open {
+			return []tea.Cmd{m.seatsCmd()}, true
+		}
+		return nil, true
 	case spinner.TickMsg:
 		return m.onSpinnerTick(msg), true
 	case textTickMsg:
@@ -357,6 +370,11 @@ func (m *Model) onSeatChanged(ev SeatChanged) []tea.Cmd {
 			// Its last output says why it fell (spec «診断面»).
 			m.seats.shown = true
 		}
+		if ev.State == SeatExited && m.focus == FocusPane && m.focusPane == (seatKey{ev.Topic, ev.Account}) {
+			// Nothing reads the keys any more: the next ones go to the
+			// input bar, not to a dead terminal.
+			cmds = append(cmds, m.setFocus(FocusInput))
+		}
 		cmds = append(cmds, m.seatsCmd())
 	}
 	return cmds
@@ -376,21 +394,26 @@ func (m *Model) applySeats(ss []SeatInfo) {
 }
 
 // syncPanes keeps one pane per seat of the open topic (starting, running or
-// exited with output to read).
+// exited with output to read, until the human closes it). The focused pane
+// whose seat just exited leaves typing mode: focus goes to the input bar.
 func (m *Model) syncPanes() {
 	live := map[seatKey]bool{}
+	ended := false
 	for acc, s := range m.seats.infos {
-		if s.State == SeatOffline || s.State == SeatFailed {
+		k := seatKey{m.topics.open, acc}
+		if s.State == SeatOffline || s.State == SeatFailed || m.seats.closing[k] {
 			continue
 		}
-		k := seatKey{m.topics.open, acc}
 		live[k] = true
 		p, ok := m.seats.panes[k]
 		if !ok {
 			p = m.newPane(k)
 			m.seats.panes[k] = p
 		}
-		p.state, p.exit = s.State, s.ExitCode
+		if ok && p.state != SeatExited && s.State == SeatExited && k == m.focusPane {
+			ended = true
+		}
+		p.state, p.end = s.State, seatEnd{requested: s.Requested, signal: s.Signal, code: s.ExitCode}
 	}
 	for k := range m.seats.panes {
 		if k.topic == m.topics.open && !live[k] {
@@ -398,7 +421,7 @@ func (m *Model) syncPanes() {
 		}
 	}
 	if m.focus == FocusPane {
-		if _, ok := m.seats.panes[m.focusPane]; !ok || !m.seats.shown {
+		if _, ok := m.seats.panes[m.focusPane]; !ok || !m.seats.shown || ended {
 			m.setFocus(FocusInput)
 		}
 	}
@@ -518,8 +541,11 @@ func (m *Model) togglePanes() []tea.Cmd {
 	return []tea.Cmd{m.snapshotCmd()}
 }
 
-// focusNextPane opens the pane area and types into the next pane.
-func (m *Model) focusNextPane() []tea.Cmd {
+// focusNextPane opens the pane area and moves to the pane d away (1 next,
+// -1 previous) in the panes' order, wrapping; from outside the panes, the
+// first (or the last). Every pane is a stop, an exited one too (to read or
+// close it).
+func (m *Model) focusNextPane(d int) []tea.Cmd {
 	m.seats.shown = true
 	keys := m.topicPanes()
 	if len(keys) == 0 {
@@ -527,6 +553,9 @@ func (m *Model) focusNextPane() []tea.Cmd {
 		return nil
 	}
 	i := -1
+	if d < 0 {
+		i = len(keys)
+	}
 	if m.focus == FocusPane {
 		for j, k := range keys {
 			if k == m.focusPane {
@@ -534,8 +563,36 @@ func (m *Model) focusNextPane() []tea.Cmd {
 			}
 		}
 	}
-	m.focusPane = keys[(i+1)%len(keys)]
+	m.focusPane = keys[((i+d)%len(keys)+len(keys))%len(keys)]
+	m.sayEnded(m.seats.panes[m.focusPane])
 	return []tea.Cmd{m.setFocus(FocusPane), m.snapshotCmd()}
+}
+
+// sayEnded tells on the status line how the seat of exited pane p ended
+// and which key closes it (a narrow pane's title has no room for it).
+func (m *Model) sayEnded(p *pane) {
+	if p.state == SeatExited {
+		w, _ := endWords(&m.env, p.end)
+		m.setStatus(stInfo, m.env.tr.t(mStPaneEnded, p.name, w, keysLabel(m.keys.ClosePane)))
+	}
+}
+
+// closePane closes exited pane p (spec «診断面»: an exited terminal stays
+// until its tab is closed): the backend forgets its seat, the account
+// shows offline again. A pane whose seat runs is not closed.
+func (m *Model) closePane(p *pane) []tea.Cmd {
+	if p.state != SeatExited {
+		return nil
+	}
+	k := p.key
+	delete(m.seats.panes, k)
+	m.seats.closing[k] = true
+	m.setStatus(stInfo, m.env.tr.t(mStPaneClosed, p.name))
+	b := m.backend
+	return []tea.Cmd{m.setFocus(FocusInput), func() tea.Msg {
+		b.ForgetSeat(k.topic, k.account)
+		return forgetDoneMsg{seat: k}
+	}}
 }
 
 // focusSeatPane opens the pane area and types into seat k's pane, if any.
@@ -548,8 +605,10 @@ func (m *Model) focusSeatPane(k seatKey) []tea.Cmd {
 	return []tea.Cmd{m.setFocus(FocusPane), m.snapshotCmd()}
 }
 
-// paneKeyPress handles a key while a seat pane has focus: the leave key and
-// the scrollback keys stay here, everything else goes to the seat as bytes
+// paneKeyPress handles a key while a seat pane has focus: the leave key,
+// the next and previous pane, and the scrollback keys stay here; in a pane
+// whose seat runs everything else goes to the seat as bytes, in an exited
+// one (read, not typed into) the close key and the global keys act
 // (docs/design.md §10).
 func (m *Model) paneKeyPress(k tea.KeyPressMsg) []tea.Cmd {
 	km := &m.keys
@@ -559,29 +618,75 @@ func (m *Model) paneKeyPress(k tea.KeyPressMsg) []tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, km.LeavePane):
-		p.scrolling = false
+		m.leaveScrollback(p)
 		return []tea.Cmd{m.setFocus(FocusInput)}
+	case key.Matches(k, km.NextPane):
+		return m.focusNextPane(1)
+	case key.Matches(k, km.PrevPane):
+		return m.focusNextPane(-1)
+	case p.find.typing:
+		return m.findKey(p, k)
 	case p.scrolling:
-		m.scrollbackKey(p, k)
-		return nil
+		return m.scrollbackKey(p, k)
 	case key.Matches(k, km.Scrollback):
 		p.scrolling, p.sbOff = true, 0
+		p.clearSel()
 		return []tea.Cmd{m.scrollbackCmd(p.key)}
+	case !p.live():
+		if key.Matches(k, km.ClosePane) {
+			return m.closePane(p)
+		}
+		cmds, _ := m.globalKey(k)
+		return cmds
 	}
 	if b := encodeKey(k.Key(), p.snap.AppCursorKeys); len(b) > 0 {
+		p.clearSel()
 		m.seats.writes = append(m.seats.writes, seatOp{seat: p.key, input: b})
 	}
 	return nil
 }
 
-// scrollbackKey moves a pane's scrollback view; other keys do nothing
-// there.
-func (m *Model) scrollbackKey(p *pane, k tea.KeyPressMsg) {
+// viewRows is the height of pane p's terminal area as shown.
+func (m *Model) viewRows(p *pane) int {
+	if r, ok := m.paneRect(p.key); ok {
+		_, rows := innerSize(r)
+		return rows
+	}
+	return max(p.rows, 1)
+}
+
+// leaveScrollback returns pane p to its live screen, its search and count
+// dropped.
+func (m *Model) leaveScrollback(p *pane) {
+	p.scrolling, p.sbOff, p.count = false, 0, 0
+	p.find = paneFind{}
+	p.clearSel()
+	p.local++
+}
+
+// scrollbackKey moves a pane's scrollback view, searches it, counts and
+// copies lines; other keys do nothing there.
+func (m *Model) scrollbackKey(p *pane, k tea.KeyPressMsg) []tea.Cmd {
 	km := &m.keys
-	rows := p.rows
+	rows := m.viewRows(p)
+	if d, ok := countDigit(k); ok && (p.count > 0 || d > 0) {
+		p.count = min(p.count*10+d, maxCount)
+		p.local++
+		return nil
+	}
+	before := p.sbOff
 	switch {
 	case key.Matches(k, km.ScrollbackExit):
-		p.scrolling, p.sbOff = false, 0
+		m.leaveScrollback(p)
+	case key.Matches(k, km.ScrollbackSearch):
+		p.find.open()
+		p.local++
+	case key.Matches(k, km.SearchNext):
+		p.findStep(-1, rows)
+	case key.Matches(k, km.SearchPrev):
+		p.findStep(1, rows)
+	case key.Matches(k, km.CopyLines):
+		return m.copyLines(p)
 	case key.Matches(k, km.Up):
 		p.scrollBy(1, rows)
 	case key.Matches(k, km.Down):
@@ -595,14 +700,59 @@ func (m *Model) scrollbackKey(p *pane, k tea.KeyPressMsg) {
 	case key.Matches(k, km.Bottom):
 		p.scrollBy(-(1 << 20), rows)
 	}
+	if p.sbOff != before {
+		p.clearSel() // the cells under it moved
+	}
+	return nil
+}
+
+// countDigit is the digit a plain digit key types, for the copy count.
+func countDigit(k tea.KeyPressMsg) (int, bool) {
+	if len(k.Text) == 1 && k.Text[0] >= '0' && k.Text[0] <= '9' && k.Mod == 0 {
+		return int(k.Text[0] - '0'), true
+	}
+	return 0, false
+}
+
+// findKey edits the search prompt: the run key searches, the cancel key
+// closes it, every other key edits the query.
+func (m *Model) findKey(p *pane, k tea.KeyPressMsg) []tea.Cmd {
+	km := &m.keys
+	p.local++
+	switch {
+	case key.Matches(k, km.SearchRun):
+		p.find.typing = false
+		if q := p.find.in.Value(); q != "" {
+			p.search(q, m.viewRows(p))
+		}
+		return nil
+	case key.Matches(k, km.Cancel):
+		p.find.typing = false
+		return nil
+	}
+	var cmd tea.Cmd
+	p.find.in, cmd = p.find.in.Update(k)
+	return []tea.Cmd{cmd}
 }
 
 // pastePane sends a paste to the focused pane's seat, bracketed when its
-// program asked (not while it shows scrollback).
-func (m *Model) pastePane(text string) {
-	if p, ok := m.seats.panes[m.focusPane]; ok && !p.scrolling {
-		m.seats.writes = append(m.seats.writes, seatOp{seat: p.key, input: encodePaste(text, p.snap.BracketedPaste)})
+// program asked; in scrollback it goes into the search prompt if open, or
+// nowhere.
+func (m *Model) pastePane(msg tea.PasteMsg) []tea.Cmd {
+	p, ok := m.seats.panes[m.focusPane]
+	switch {
+	case !ok:
+		return nil
+	case p.find.typing:
+		var cmd tea.Cmd
+		p.find.in, cmd = p.find.in.Update(msg)
+		p.local++
+		return []tea.Cmd{cmd}
+	case p.scrolling || !p.live():
+		return nil
 	}
+	m.seats.writes = append(m.seats.writes, seatOp{seat: p.key, input: encodePaste(msg.Content, p.snap.BracketedPaste)})
+	return nil
 }
 
 // wheelPane scrolls pane k (at r) by d notches: up enters scrollback, down
@@ -619,8 +769,9 @@ func (m *Model) wheelPane(k seatKey, r rect, d int) []tea.Cmd {
 		return []tea.Cmd{m.scrollbackCmd(k)}
 	}
 	p.scrollBy(d*chatWheelRows, rows)
-	if p.sbOff == 0 && d < 0 {
-		p.scrolling = false
+	p.clearSel()
+	if p.sbOff == 0 && d < 0 && !p.find.typing {
+		m.leaveScrollback(p)
 	}
 	return nil
 }

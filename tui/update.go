@@ -114,7 +114,9 @@ func (m *Model) paneAreaKey(k tea.KeyPressMsg) ([]tea.Cmd, bool) {
 	ls := &m.layoutState
 	switch {
 	case key.Matches(k, km.NextPane):
-		return m.focusNextPane(), true
+		return m.focusNextPane(1), true
+	case key.Matches(k, km.PrevPane):
+		return m.focusNextPane(-1), true
 	case key.Matches(k, km.GrowPanes):
 		ls.paneShare = clampInt(ls.paneShare+paneShareStep, paneShareMin, paneShareMax)
 	case key.Matches(k, km.ShrinkPanes):
@@ -154,8 +156,7 @@ func (m *Model) handlePaste(msg tea.PasteMsg) []tea.Cmd {
 		return []tea.Cmd{m.topics.updateRename(msg)}
 	}
 	if m.focus == FocusPane {
-		m.pastePane(msg.Content)
-		return nil
+		return m.pastePane(msg)
 	}
 	if looksDropped(msg.Content) {
 		// Maybe files dropped on the terminal: the app reads the paste
@@ -183,12 +184,19 @@ func (m *Model) pasteIntoInput(msg tea.PasteMsg) []tea.Cmd {
 	return []tea.Cmd{cmd, m.input.update(msg, m.roster(), m.env.selfName)}
 }
 
-// handleClick focuses what was clicked and acts on rows.
+// handleClick focuses what was clicked and acts on rows; a press in a
+// seat pane may go to its seat (panePress).
 func (m *Model) handleClick(ms tea.Mouse) []tea.Cmd {
-	if m.overlay.open != ovNone || ms.Button != tea.MouseLeft {
+	if m.overlay.open != ovNone {
 		return nil
 	}
 	x, y := ms.X, ms.Y
+	if k, r, ok := m.paneAt(x, y); ok {
+		return m.panePress(k, r, ms)
+	}
+	if ms.Button != tea.MouseLeft {
+		return nil
+	}
 	l := m.layout
 	switch {
 	case l.Topics.contains(x, y):
@@ -203,10 +211,6 @@ func (m *Model) handleClick(ms tea.Mouse) []tea.Cmd {
 	case l.Input.contains(x, y):
 		m.inputBarClick(x-l.Input.X, y-l.Input.Y)
 		return []tea.Cmd{m.setFocus(FocusInput)}
-	}
-	if k, _, ok := m.paneAt(x, y); ok {
-		m.focusPane = k
-		return []tea.Cmd{m.setFocus(FocusPane)}
 	}
 	return nil
 }
@@ -233,7 +237,8 @@ func (m *Model) paneAt(x, y int) (seatKey, rect, bool) {
 }
 
 // handleWheel scrolls what is under the pointer: the chat (paging older
-// posts in at the top), a pane's scrollback, or a list.
+// posts in at the top), a pane's scrollback (or its seat's own view, when
+// it asked for the mouse), or a list.
 func (m *Model) handleWheel(ms tea.Mouse) []tea.Cmd {
 	if m.overlay.open != ovNone {
 		return nil
@@ -260,7 +265,7 @@ func (m *Model) handleWheel(ms tea.Mouse) []tea.Cmd {
 		return nil
 	}
 	if k, r, ok := m.paneAt(x, y); ok {
-		return m.wheelPane(k, r, d)
+		return m.paneWheel(k, r, ms, d)
 	}
 	return nil
 }
