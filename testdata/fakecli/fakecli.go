@@ -88,6 +88,10 @@ func Run(m *testing.M) int {
 //	-out FILE    where the result goes
 //	-winch FILE  append the terminal's size as "COLSxROWS" to FILE at start
 //	             and at every SIGWINCH (Unix; read it with Sizes)
+//	-prompt      read key by key and draw an input line like Claude Code:
+//	             cursor hidden and parked at its own caret (prompt.go; Linux)
+//	-mouse       with -prompt: ask for mouse reports and record them
+//	-osc52 TEXT  with -prompt: first write TEXT to the clipboard (OSC 52)
 //
 // It prints Ready, then "got: <line>" for every line it reads; a line
 // "exit N" ends it with status N; terminal EOF, SIGHUP or SIGTERM end it
@@ -109,6 +113,9 @@ type options struct {
 	linesFile string
 	winchFile string
 	load      loadOptions
+	prompt    bool
+	mouse     bool
+	osc52     string
 }
 
 func parse(args []string, out io.Writer) (options, error) {
@@ -121,6 +128,9 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.echo, "echo", false, "")
 	fs.StringVar(&o.linesFile, "lines", "", "")
 	fs.StringVar(&o.winchFile, "winch", "", "")
+	fs.BoolVar(&o.prompt, "prompt", false, "")
+	fs.BoolVar(&o.mouse, "mouse", false, "")
+	fs.StringVar(&o.osc52, "osc52", "", "")
 	fs.IntVar(&o.load.rate, "load", 0, "")
 	fs.BoolVar(&o.load.hostile, "hostile", false, "")
 	fs.StringVar(&o.load.start, "start", "", "")
@@ -192,6 +202,9 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 			return 3
 		}
 		defer stop()
+	}
+	if o.prompt {
+		return runPrompt(ctx, o, in, out, lines, rawTerminal)
 	}
 	fmt.Fprintln(out, Ready)
 	return echo(ctx, in, out, lines, answer)
