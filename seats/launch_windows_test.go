@@ -18,6 +18,9 @@ func TestWindowsLaunchLinesReadWholeByCmd(t *testing.T) {
 	for _, kind := range []config.Kind{config.KindClaudeCode, config.KindCodexCLI, config.KindCLI} {
 		a := testAccount(kind)
 		a.Nickname, a.Character = `A&B "q" (x)`, `be "nice" & <kind> | 100% ^ 名前`
+		if kind == config.KindCodexCLI {
+			a.Character = "character_codex_luna" // Codex takes a plain style name only (#281)
+		}
 		for _, opts := range []string{`--x "a b"`, `--name 'a"b'`, `--x a&b`, `--y "(z)"`} {
 			a.LaunchOptions = opts
 			in := testInput(a)

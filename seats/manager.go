@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -177,13 +178,17 @@ func (i SeatInfo) Shown() State {
 // signal ended as 128+N (the shell's convention, see exitCode), so a code
 // over 128 is a kill: say which signal, wrapping ErrKilled. Other codes are
 // the program's own answer and need no error (the status line shows the
-// code).
+// code). Windows has no signals: there every code is the program's own
+// (255, or 0xC0000005 for a crash, is not a kill).
 func exitErr(code int, waitErr error, requested bool) error {
-	if waitErr != nil || requested || code <= 128 {
+	if waitErr != nil || requested || code <= 128 || !signalExits {
 		return waitErr
 	}
 	return fmt.Errorf("%w by signal %d (exit code %d)", ErrKilled, code-128, code)
 }
+
+// signalExits: the PTY layer reports a signal's end as 128+N (Unix only).
+const signalExits = runtime.GOOS != "windows"
 
 // Event is what a Manager subscription carries (must-deliver, in order).
 type Event interface{ seatEvent() }
