@@ -419,9 +419,12 @@ func TestCharacterWearers(t *testing.T) {
 		{ID: "e", Name: "E", Kind: config.KindCodexCLI, WorkDir: work, Character: "Lin"},
 		{ID: "f", Name: "F", Kind: config.KindClaudeCode, WorkDir: work, Character: "Lay"},
 	}
-	got := CharacterWearers(config.KindClaudeCode, work, "Lin", "me", accs)
-	if !slices.Equal(got, []string{"Bee", "C"}) {
-		t.Fatalf("wearers %v, want [Bee C]", got)
+	want := []string{"Bee", "C"}
+	if a, b := statOrNil(t, work), statOrNil(t, alias); !os.SameFile(a, b) {
+		want = want[:1] // Wine makes the link but does not resolve it
+	}
+	if got := CharacterWearers(config.KindClaudeCode, work, "Lin", "me", accs); !slices.Equal(got, want) {
+		t.Fatalf("wearers %v, want %v", got, want)
 	}
 }
 
@@ -553,4 +556,14 @@ func TestCreateWorkDir(t *testing.T) {
 	if err := CreateWorkDir(file); err == nil {
 		t.Fatalf("a file made a working directory")
 	}
+}
+
+// statOrNil is the file at p, nil when it cannot be read.
+func statOrNil(t *testing.T, p string) os.FileInfo {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil
+	}
+	return fi
 }
