@@ -100,7 +100,9 @@ func (a *App) open() error {
 		Sessions: a.store,
 		Accounts: a.accounts.Account,
 		OpenEnv:  a.accounts.OpenEnv,
-		Logger:   a.logger.With("part", "seats"),
+		// A Claude seat reads an attachment's path without asking.
+		AttachmentsDir: a.store.TopicAttachmentsDir,
+		Logger:         a.logger.With("part", "seats"),
 	}); err != nil {
 		return err
 	}

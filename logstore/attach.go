@@ -342,3 +342,22 @@ func (c *capReader) Read(p []byte) (int, error) {
 // AttachmentsDir is the absolute folder every topic's attachments live
 // under: <data>/logs/main/attachments (it may not exist yet).
 func (s *Store) AttachmentsDir() string { return s.attachmentRoot() }
+
+// TopicAttachmentsDir makes topicID's attachments folder if it is missing
+// and returns it (a seat's CLI is given it as a folder it may read without
+// asking: docs/design.md §8 "Attachments"). The same checks as
+// AttachmentPath: a link in its place is refused.
+func (s *Store) TopicAttachmentsDir(topicID string) (string, error) {
+	if err := s.checkWritable(topicID); err != nil {
+		return "", fmt.Errorf("attachments folder: %w", err)
+	}
+	p, err := s.AttachmentPath(topicID, "post.txt")
+	if err != nil {
+		return "", fmt.Errorf("attachments folder: %w", err)
+	}
+	dir := filepath.Dir(p)
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return "", fmt.Errorf("attachments folder: %w", err)
+	}
+	return dir, nil
+}

@@ -226,3 +226,27 @@ func TestResolveAttachment(t *testing.T) {
 		}
 	}
 }
+
+// TestTopicAttachmentsDir: the folder is made once and named the way
+// attachments are saved into it; a bad topic id is refused.
+func TestTopicAttachmentsDir(t *testing.T) {
+	t.Parallel()
+	s, _ := openStore(t)
+	dir, err := s.TopicAttachmentsDir("t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	p, err := s.SaveAttachment("t1", "a.txt", strings.NewReader("x"))
+	if err != nil || filepath.Dir(p) != dir {
+		t.Fatalf("saved at %s (%v), want in %s", p, err, dir)
+	}
+	if again, err := s.TopicAttachmentsDir("t1"); err != nil || again != dir {
+		t.Fatalf("second call: %s %v", again, err)
+	}
+	if _, err := s.TopicAttachmentsDir("../up"); err == nil {
+		t.Fatal("a topic id with .. was given a folder")
+	}
+}

@@ -203,3 +203,42 @@ func checkReads(t *testing.T, req *fakeapi.Request, picPath, notesPath string, p
 		t.Errorf("request #%d: the Read of the notes: %q", req.Seq, rs.Text)
 	}
 }
+
+// TestE2EClaudeDefaultModeReadsAttachments: in Claude Code's default
+// permission mode a Read outside the working directory asks the human
+// first (measured with the attachments e2e: the seat stopped on the
+// dialog). The launch names the topic's attachments folder as one the
+// seat reads without asking (permissions.additionalDirectories), so the
+// Read's result reaches the model and nobody answers anything.
+func TestE2EClaudeDefaultModeReadsAttachments(t *testing.T) {
+	r := newRig(t, attachmentReader)
+	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
+	r.setEnv(env)
+	ada := r.addAccount(config.Account{ID: "ada", Name: "Ada", Kind: config.KindClaudeCode, WorkDir: r.workDir("ada"),
+		Command: fakeapi.CLIPath(t, fakeapi.CLIClaude)}) // no --dangerously-skip-permissions
+	res, s := r.start(ada.ID)
+	r.waitReady(ada.ID, s)
+	notesPath, err := r.store.SaveAttachment(e2eTopic, "notes.txt", strings.NewReader("hello notes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel, err := filepath.Rel(ada.WorkDir, notesPath); err == nil && !strings.HasPrefix(rel, "..") {
+		t.Fatalf("the attachment %s is inside the working directory %s: the test would prove nothing", notesPath, ada.WorkDir)
+	}
+	post := r.post(room.AttachmentBlock{Text: "read this @Ada", Label: room.AttachmentsLabel, Paths: []string{notesPath}}.String())
+	var read fakeapi.ToolResult
+	e2eUntil(t, "the Read's result at the model", func() bool {
+		for _, ex := range r.sessionCalls(res.SessionID) {
+			for _, rs := range ex.Request.NewResults() {
+				if rs.Call != nil && rs.Call.Name == claudeRead {
+					read = rs
+					return true
+				}
+			}
+		}
+		return false
+	}, s.Done())
+	if read.IsError || !strings.Contains(read.Text, "hello notes") {
+		t.Fatalf("post %s: the Read of %s in default mode: error %v, %q", post.MessageID, notesPath, read.IsError, read.Text)
+	}
+}

@@ -132,6 +132,9 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 		PullceptPath: pullcept,
 		Environ:      r.environ,
 		OpenEnv:      r.openEnv,
+		// As the app does: a Claude seat reads the topic's attachments
+		// without asking.
+		AttachmentsDir: r.store.TopicAttachmentsDir,
 	}); err != nil {
 		t.Fatalf("seat manager: %v", err)
 	}

@@ -45,6 +45,11 @@ type LaunchInput struct {
 	// or Register); its Others become Claude's disabledMcpjsonServers. Nil
 	// means no other entries.
 	MCPJSON *MCPJSONState
+	// AttachmentsDir is the topic's attachments folder: a Claude seat may
+	// read it without asking (permissions.additionalDirectories), so an
+	// attachment's path is enough in default permission mode too. Empty:
+	// none.
+	AttachmentsDir string
 	// CommandPath is the command resolved on PATH, when the caller has it;
 	// on Windows the cmd.exe check reads it (a PATH entry may hold what
 	// cmd.exe reacts to). Empty means judge Account.Command.
@@ -386,6 +391,7 @@ func (b *lineBuilder) claudeSettings(others []string, character string) (string,
 	}
 	type permissions struct {
 		Allow []string `json:"allow"`
+		Dirs  []string `json:"additionalDirectories,omitempty"`
 	}
 	settings := struct {
 		Enabled     []string               `json:"enabledMcpjsonServers"`
@@ -400,6 +406,9 @@ func (b *lineBuilder) claudeSettings(others []string, character string) (string,
 		// (docs/clis.md); Codex approves them with
 		// default_tools_approval_mode="approve" the same way.
 		Permissions: permissions{Allow: RoomToolNames(b.key)}}
+	if d := b.in.AttachmentsDir; d != "" && filepath.IsAbs(d) {
+		settings.Permissions.Dirs = []string{d}
+	}
 
 	base, err := b.statusAndHooksBase()
 	if err != nil {

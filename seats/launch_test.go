@@ -756,3 +756,31 @@ func TestResolveCommandFindsTheFileOnPATH(t *testing.T) {
 		t.Fatalf("a missing name resolved to %q", got)
 	}
 }
+
+// TestClaudeReadsTheTopicsAttachments: the topic's attachments folder is
+// a folder the seat reads without asking (permissions.additionalDirectories),
+// so in default permission mode an attachment's path is enough; on a
+// cmd.exe line the path is \u escaped like everything Pullcept writes and
+// decodes back whole.
+func TestClaudeReadsTheTopicsAttachments(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(testRoot(), "data (x86)", "attachments", "トピック")
+	for _, goos := range []string{"linux", "windows"} {
+		in := testInput(testAccount(config.KindClaudeCode))
+		in.GOOS, in.AttachmentsDir = goos, dir
+		l := mustLaunch(t, in)
+		_, js := argvWithout(l.Argv, "--settings")
+		perms, _ := decodeSettings(t, js)["permissions"].(map[string]any)
+		if got, _ := perms["additionalDirectories"].([]any); len(got) != 1 || got[0] != dir {
+			t.Errorf("%s: additionalDirectories = %v, want [%s]", goos, perms["additionalDirectories"], dir)
+		}
+		if goos == "windows" && !consoleSafe(js) {
+			t.Errorf("windows: the settings hold a character cmd.exe reacts to: %s", js)
+		}
+	}
+	in := testInput(testAccount(config.KindClaudeCode))
+	_, js := argvWithout(mustLaunch(t, in).Argv, "--settings")
+	if perms, _ := decodeSettings(t, js)["permissions"].(map[string]any); perms["additionalDirectories"] != nil {
+		t.Errorf("no folder given, yet additionalDirectories = %v", perms["additionalDirectories"])
+	}
+}

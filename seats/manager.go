@@ -63,6 +63,10 @@ type ManagerOptions struct {
 	// CodexPoll is how often a fresh Codex seat's rollout is looked for
 	// (0: codexPollEvery).
 	CodexPoll time.Duration
+	// AttachmentsDir makes and returns a topic's attachments folder, which
+	// a Claude seat may read without asking (nil: none; an error is a
+	// warning, the seat starts without it).
+	AttachmentsDir func(topicID string) (string, error)
 	// ResizeQuiet is how long a seat's size must hold before its PTY takes
 	// it (0: resizeQuiet; resize.go).
 	ResizeQuiet time.Duration
@@ -472,11 +476,22 @@ func (m *Manager) prepare(p *startPlan) error {
 	if p.resume {
 		in.SessionID = p.recorded
 	}
+	var attachWarn string
+	if m.opts.AttachmentsDir != nil && p.acct.Kind == config.KindClaudeCode {
+		if d, err := m.opts.AttachmentsDir(p.topic); err != nil {
+			attachWarn = fmt.Sprintf("attachments: %v; the seat will ask before it reads one", err)
+		} else {
+			in.AttachmentsDir = d
+		}
+	}
 	l, err := PrepareLaunch(in)
 	if err != nil {
 		return fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
 	l.Warnings = append(l.Warnings, m.characterWarnings(p.acct, SeatGetenv(p.openEnv, m.getenv))...)
+	if attachWarn != "" {
+		l.Warnings = append(l.Warnings, attachWarn)
+	}
 	p.launch = l
 	p.res.Resumed, p.res.SessionID, p.res.Warnings, p.res.Preview = l.Resumed, l.SessionID, l.Warnings, l.Preview
 	if err := m.opts.Sessions.EnsureTopic(p.topic); err != nil {
