@@ -135,6 +135,7 @@ func newScreen(cols, rows int, reply func([]byte), hold time.Duration) (*Screen,
 		return nil, fmt.Errorf("x/vt reply pipe is a %T, not an *io.PipeWriter", emu.InputPipe())
 	}
 	emu.SetScrollbackSize(scrollbackLines)
+	guardLinks(emu)
 	if reply == nil {
 		reply = func([]byte) {}
 	}
