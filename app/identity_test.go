@@ -194,6 +194,11 @@ func (r *renameRig) checkRefusals(topic string) {
 // requires its tag to hold each of wants.
 func (r *renameRig) checkTyped(topic, id string, wants ...string) {
 	r.t.Helper()
+	if testkit.UnderWine() {
+		// Only this check: the rest of the test runs under Wine too.
+		r.t.Logf("under Wine: the tag in the seat's terminal is not read: Wine does not send a ConPTY child's output back")
+		return
+	}
 	var screen string
 	testkit.Eventually(r.t, "the post typed into the seat's terminal", func() bool {
 		snap, ok := r.b.Snapshot(topic, "sh")
