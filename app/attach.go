@@ -232,24 +232,32 @@ func (b *Backend) OpenAttachment(path string) error {
 	return nil
 }
 
-// Extensions the system runs, or hands to something that runs code, when
-// asked to "open" them: a seat can put any file in the attachments folder
-// (it runs as the user) and name it in a post, so the chat never opens
-// these; the status line gives the path instead.
-var (
-	runsOnWindows = []string{".exe", ".com", ".bat", ".cmd", ".ps1", ".psm1", ".vbs", ".vbe", ".js", ".jse",
-		".wsf", ".wsh", ".msi", ".msp", ".scr", ".cpl", ".hta", ".lnk", ".url", ".reg", ".pif", ".application",
-		".appref-ms", ".jar", ".msc", ".scf", ".inf", ".library-ms", ".settingcontent-ms"}
-	runsElsewhere = []string{".desktop", ".app", ".command", ".appimage", ".run", ".jar", ".terminal", ".tool",
-		".workflow", ".pkg", ".mpkg"}
-)
+// opensAsDocument are the extensions the chat opens with the system's
+// opener: pictures, PDFs, text, audio and video, office documents without
+// macros. A seat can put any file in the attachments folder (it runs as
+// the user) and name it in a post, and the list of what an opener runs is
+// long and grows (.exe under Wine, .py where Python is installed, .chm,
+// .search-ms, .fileloc…: a breaker review found a refuse-list left them
+// open), so the list says what may open, not what may not; anything else
+// gives the path instead (docs/design.md §8).
+var opensAsDocument = []string{
+	".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".avif", ".ico",
+	".pdf", ".txt", ".md", ".markdown", ".csv", ".tsv", ".json", ".log", ".yaml", ".yml", ".toml", ".diff", ".patch",
+	".mp3", ".wav", ".flac", ".ogg", ".m4a", ".mp4", ".mov", ".webm", ".mkv",
+	".docx", ".xlsx", ".pptx", ".odt", ".ods", ".odp", ".rtf",
+}
 
-// runnable reports whether opening name (a file of that mode) on goos
-// would run it: a runnable extension, or outside Windows an execute bit.
+// runnable reports whether the chat must not open name (a file of that
+// mode) on goos: an extension outside opensAsDocument, a name ending in a
+// dot or space (Windows drops them and may open another file), or outside
+// Windows an execute bit.
 func runnable(name string, mode fs.FileMode, goos string) bool {
-	ext := strings.ToLower(filepath.Ext(name))
-	if goos == "windows" {
-		return slices.Contains(runsOnWindows, ext)
+	base := filepath.Base(name)
+	if strings.HasSuffix(base, ".") || strings.HasSuffix(base, " ") {
+		return true
 	}
-	return mode&0o111 != 0 || slices.Contains(runsElsewhere, ext)
+	if !slices.Contains(opensAsDocument, strings.ToLower(filepath.Ext(base))) {
+		return true
+	}
+	return goos != "windows" && mode&0o111 != 0
 }

@@ -278,12 +278,21 @@ func TestRunnable(t *testing.T) {
 		{"a.desktop", 0o600, "linux", true},
 		{"A.APP", 0o600, "darwin", true},
 		{"a.command", 0o600, "darwin", true},
-		{"a.js", 0o600, "linux", false},
+		{"a.js", 0o600, "linux", true}, // some desktops run it (gjs, node)
 		{"a.js", 0o666, "windows", true},
 		{"a.EXE", 0o666, "windows", true},
 		{"a.lnk", 0o666, "windows", true},
 		{"a.pdf", 0o777, "windows", false},
 		{"a.pdf", 0o600, "darwin", false},
+		{"setup.exe", 0o600, "linux", true}, // xdg-open hands it to Wine
+		{"a.py", 0o666, "windows", true},
+		{"a.chm", 0o666, "windows", true},
+		{"a.search-ms", 0o666, "windows", true},
+		{"a.fileloc", 0o600, "darwin", true},
+		{"x.exe.", 0o666, "windows", true}, // Windows drops the dot
+		{"x.png ", 0o666, "windows", true},
+		{"noext", 0o600, "linux", true},
+		{"Photo.JPG", 0o600, "darwin", false},
 	} {
 		if got := runnable(tc.name, tc.mode, tc.goos); got != tc.want {
 			t.Errorf("runnable(%s, %v, %s) = %v", tc.name, tc.mode, tc.goos, got)

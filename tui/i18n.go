@@ -552,7 +552,7 @@ var messages = map[msgKey][2]string{
 	mAttachTooLarge:    {"%s is %s; an attachment is at most %s.", "%s は %s あります。添付は %s までです。"},
 	mAttachUnreadable:  {"%s cannot be read: %s", "%s を読めません: %s"},
 	mAttachOutside:     {"%s is not (or no longer) a file of the attachments folder.", "%s は添付フォルダのファイルではありません（消えた可能性もあります）。"},
-	mAttachRunnable:    {"%s would run as a program if opened. If you trust it, open it yourself: %s", "%s は開くとプログラムとして動きます。信頼できるなら自分で開いてください: %s"},
+	mAttachRunnable:    {"%s is not a picture, PDF, text or media file, so Pullcept does not open it (it could run as a program). If you trust it, open it yourself: %s", "%s は画像・PDF・テキスト・メディアではないため Pullcept は開きません（プログラムとして動くことがあります）。信頼できるなら自分で開いてください: %s"},
 	mAttachTooMany:     {"A post carries at most %d attachments.", "添付は一つの発言に %d 個までです。"},
 	mAttachAlready:     {"%s is already attached.", "%s は添付済みです。"},
 	mStAttached:        {"Attached %s.", "%s を添付しました。"},
