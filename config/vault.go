@@ -181,9 +181,15 @@ func SettleEnv(text string, prev []EnvVar, v Vault) ([]EnvVar, error) {
 	}
 	exact := make(map[string]int, len(prev))
 	folded := make(map[string]int, len(prev))
+	masks := make(map[string]int, len(prev)) // a drawn mask → its row
 	for i, p := range prev {
 		exact[p.Name] = i
 		folded[strings.ToUpper(p.Name)] = i
+		// A mask showing neither head nor tail ("..." of a short value)
+		// stays a value a row may hold, as in isEditedMask.
+		if m := strings.Trim(shown[i], `"'`); m != "" && m != p.Value && m != "..." {
+			masks[m] = i
+		}
 	}
 	out := make([]EnvVar, 0, len(lines))
 	for _, l := range lines {
@@ -193,6 +199,12 @@ func SettleEnv(text string, prev []EnvVar, v Vault) ([]EnvVar, error) {
 		}
 		if i, ok := folded[strings.ToUpper(l.name)]; ok && isEditedMask(l.raw, shown[i]) {
 			errs = append(errs, fmt.Errorf("line %d: %s: %w: keep the mask exactly as drawn to keep the value, or paste the real value", l.n, l.name, ErrEnvMaskEdited))
+			continue
+		}
+		// A renamed row still holding the mask drawn for another name would
+		// store the mask as the value and drop the secret (breaker review).
+		if i, ok := masks[strings.Trim(l.raw, `"'`)]; ok && prev[i].Name != l.name {
+			errs = append(errs, fmt.Errorf("line %d: %s: %w: that is the mask drawn for %s; to rename a variable, paste its real value under the new name", l.n, l.name, ErrEnvMaskEdited, prev[i].Name))
 			continue
 		}
 		value, err := l.typedValue()

@@ -101,6 +101,16 @@ func TestSettleEnvKeepsRowsLeftAlone(t *testing.T) {
 	if err != nil || !slices.Equal(opened(t, renamed, v), []string{"OTHER_KEY=..."}) {
 		t.Errorf("renamed row: %+v, %v", renamed, err)
 	}
+	// A row renamed with the mask drawn for a long value still on it would
+	// store the mask and drop the secret: refused, naming the old row.
+	drawn, _, rerr := RenderEnv(third.Env, v)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	mask := strings.TrimPrefix(strings.Split(drawn, "\n")[0], "GH_TOKEN=")
+	if _, err := SettleEnv("GITHUB_TOKEN="+mask, third.Env, v); !errors.Is(err, ErrEnvMaskEdited) || !strings.Contains(err.Error(), "GH_TOKEN") {
+		t.Errorf("GH_TOKEN renamed with its mask %q: %v, want ErrEnvMaskEdited naming GH_TOKEN", mask, err)
+	}
 }
 
 // TestSettleEnvQuotesAndEquals: values with "=" and quotes are stored as
