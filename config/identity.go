@@ -5,6 +5,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // An account's identity (docs/design.md §9 "Identity"; spec «アカウント»,
@@ -54,14 +57,14 @@ func (c *Config) checkIdentity(a Account) error {
 		}
 	}
 	display := a.DisplayName()
-	if strings.EqualFold(strings.TrimSpace(display), ReservedName) {
+	if nameKey(display) == nameKey(ReservedName) {
 		return fmt.Errorf("%q: %w: it is Pullcept's own", display, ErrBadName)
 	}
 	if prev, ok := c.Account(a.ID); ok && prev.Kind != a.Kind && (prev.Kind == KindAdmin || a.Kind == KindAdmin) {
 		return fmt.Errorf("%s → %s: %w", prev.Kind, a.Kind, ErrKindChange)
 	}
 	for _, o := range c.Accounts {
-		if o.ID != a.ID && strings.EqualFold(strings.TrimSpace(o.DisplayName()), strings.TrimSpace(display)) {
+		if o.ID != a.ID && nameKey(o.DisplayName()) == nameKey(display) {
 			return fmt.Errorf("%q: %w: %s", display, ErrNameTaken, describe(o))
 		}
 	}
@@ -88,8 +91,26 @@ func checkNameText(s string) error {
 		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
 			return fmt.Errorf("%w: it holds the control character %U", ErrBadName, r)
 		}
+		// Invisible characters make two names that look alike, or a name
+		// that draws as nothing (a breaker review: "Shelly\u200b" beside
+		// "Shelly", "Pullcept\u200b").
+		if unicode.Is(unicode.Cf, r) || isFiller(r) {
+			return fmt.Errorf("%w: it holds the invisible character %U", ErrBadName, r)
+		}
 	}
 	return nil
+}
+
+// isFiller: Hangul fillers, drawn as blank space.
+func isFiller(r rune) bool {
+	return r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\uffa0'
+}
+
+// nameKey is the form two names are compared in: NFKC (full-width Ｓ is S,
+// a decomposed é is é) and case-folded, spaces at the ends trimmed. Names
+// equal here are one name to the room's readers.
+func nameKey(s string) string {
+	return cases.Fold().String(norm.NFKC.String(strings.TrimSpace(s)))
 }
 
 // nameWarnings says which accounts of a loaded file share a display name
@@ -99,7 +120,7 @@ func nameWarnings(path string, accounts []Account) []string {
 	var out []string
 	first := map[string]Account{}
 	for _, a := range accounts {
-		k := strings.ToLower(strings.TrimSpace(a.DisplayName()))
+		k := nameKey(a.DisplayName())
 		if k == "" {
 			continue
 		}

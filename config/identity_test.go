@@ -161,3 +161,34 @@ func TestLoadWarnsOfSharedNames(t *testing.T) {
 		t.Fatalf("the next save of c1: %v", err)
 	}
 }
+
+// TestLookalikeNamesAreOneName: names are compared after NFKC and case
+// folding (a full-width Ｓ, a decomposed é, ß are the same letters to a
+// reader), and a name holding an invisible character (zero-width, joiner,
+// Hangul filler) is refused — two accounts that draw alike, or "Pullcept"
+// with a zero-width space, could pass for each other (breaker review).
+func TestLookalikeNamesAreOneName(t *testing.T) {
+	t.Parallel()
+	b, work := newBook(t)
+	seat := func(name string) AccountEdit {
+		return AccountEdit{Kind: "claude_code", Name: name, WorkDir: work, Command: "claude"}
+	}
+	for _, n := range []string{"Shelly", "Zoé", "Strauß"} {
+		if _, err := b.Save(seat(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range []string{"Ｓhelly", "ｓｈｅｌｌｙ", "Zoe\u0301", "STRAUSS", "Ｐullcept"} {
+		if _, err := b.Save(seat(n)); !errors.Is(err, ErrNameTaken) && !errors.Is(err, ErrBadName) {
+			t.Errorf("%q beside Shelly, Zoé, Strauß and Pullcept: %v, want refused", n, err)
+		}
+	}
+	for _, n := range []string{"Shelly\u200b", "She\u200dlly", "Lin\u3164", "\u200b", "Pullcept\u200b", "A\u2060B"} {
+		if _, err := b.Save(seat(n)); !errors.Is(err, ErrBadName) {
+			t.Errorf("%q: %v, want ErrBadName (an invisible character)", n, err)
+		}
+	}
+	if _, err := b.Save(seat("Shellie")); err != nil {
+		t.Errorf("a different name: %v", err)
+	}
+}
