@@ -124,7 +124,7 @@ func TestChatOpensTheChosenChip(t *testing.T) {
 
 	f.att.openErr = &AttachmentError{Path: attPDF, Reason: AttachmentRunnable}
 	send(t, m, press("enter"))
-	if want := "Not opened: report.pdf would run as a program if opened. If you trust it, open it yourself: " + attPDF; m.status.text != want {
+	if want := "Not opened: report.pdf is not a picture, PDF, text or media file, so Pullcept does not open it (it could run as a program). If you trust it, open it yourself: " + attPDF; m.status.text != want {
 		t.Errorf("refusal %q", m.status.text)
 	}
 	f.att.openErr = errNoOpenerForTest

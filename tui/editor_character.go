@@ -221,7 +221,9 @@ func (m *Model) characterKey(k tea.KeyPressMsg) (cmds []tea.Cmd, done bool) {
 	c := &ed.chr
 	km := &m.keys
 	if c.picking {
-		return m.pickKey(k), true
+		if cmds, used := m.pickKey(k); used {
+			return cmds, true
+		}
 	}
 	if c.moved && key.Matches(k, km.ReloadBody) {
 		// From any field: a kind without a character has no body field.
@@ -233,6 +235,12 @@ func (m *Model) characterKey(k tea.KeyPressMsg) (cmds []tea.Cmd, done bool) {
 	}
 	switch {
 	case ed.field == fCharacter && key.Matches(k, km.CharacterStyles):
+		if len(c.styles) == 0 {
+			// Nothing to pick: say so and leave the keys to the field (an
+			// open empty list ate the next letter typed).
+			ed.msg, ed.msgErr = m.env.tr.t(mEdStylesNone), false
+			return nil, true
+		}
 		c.picking, c.pick = true, 0
 		for i, s := range c.styles {
 			if s.Name == strings.TrimSpace(ed.inputs[fCharacter].Value()) {
@@ -250,8 +258,10 @@ func (m *Model) characterKey(k tea.KeyPressMsg) (cmds []tea.Cmd, done bool) {
 }
 
 // pickKey moves in the styles list, picks one into the character field
-// (which then reads its body), or closes the list.
-func (m *Model) pickKey(k tea.KeyPressMsg) []tea.Cmd {
+// (which then reads its body), or closes the list: Esc only closes it;
+// any other key closes it and goes on to the field (used false), as a
+// completion list does.
+func (m *Model) pickKey(k tea.KeyPressMsg) (cmds []tea.Cmd, used bool) {
 	ed := m.overlay.editor
 	c := &ed.chr
 	km := &m.keys
@@ -264,12 +274,15 @@ func (m *Model) pickKey(k tea.KeyPressMsg) []tea.Cmd {
 		c.picking = false
 		if c.pick < len(c.styles) {
 			ed.inputs[fCharacter].SetValue(c.styles[c.pick].Name)
-			return append(m.characterFollow(), m.previewCmd())
+			return append(m.characterFollow(), m.previewCmd()), true
 		}
+	case key.Matches(k, km.Cancel):
+		c.picking = false
 	default:
 		c.picking = false
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
 // openInEditor is ctrl+o: the body file in $VISUAL or $EDITOR. Refused

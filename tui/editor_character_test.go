@@ -82,6 +82,38 @@ func TestEditorCharacterStylesPicked(t *testing.T) {
 	}
 }
 
+// TestEditorCharacterStylesListLetsKeysThrough: with no styles ctrl+l only
+// says so, and with the list open a letter closes it and is typed — the
+// first letter after ctrl+l was lost (a newcomer typed "reviewer" and got
+// "eviewer").
+func TestEditorCharacterStylesListLetsKeysThrough(t *testing.T) {
+	t.Parallel()
+	f := characterScene()
+	f.files.styles = nil
+	m := openLin(t, f, 160, 40, LangEnglish)
+	editField(t, m, fCharacter)
+	m.overlay.editor.inputs[fCharacter].SetValue("")
+	send(t, m, press("ctrl+l"))
+	if ed := m.overlay.editor; ed.chr.picking || !strings.Contains(ed.msg, "no output styles") {
+		t.Fatalf("ctrl+l with no styles: list open %v, message %q", ed.chr.picking, ed.msg)
+	}
+	for _, r := range "rev" {
+		send(t, m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if got := m.overlay.editor.inputs[fCharacter].Value(); got != "rev" {
+		t.Fatalf("typed %q after ctrl+l, want rev", got)
+	}
+	f.files.styles = characterScene().files.styles
+	m = openLin(t, f, 160, 40, LangEnglish)
+	editField(t, m, fCharacter)
+	m.overlay.editor.inputs[fCharacter].SetValue("")
+	send(t, m, press("ctrl+l"))
+	send(t, m, tea.KeyPressMsg{Code: 'x', Text: "x"})
+	if ed := m.overlay.editor; ed.chr.picking || ed.inputs[fCharacter].Value() != "x" {
+		t.Fatalf("a letter in the open list: list open %v, field %q", ed.chr.picking, ed.inputs[fCharacter].Value())
+	}
+}
+
 // TestEditorCharacterBodySaved: the body is read when the editor opens,
 // edited in place, and written with the account's save — only when it
 // changed.

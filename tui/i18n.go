@@ -763,7 +763,7 @@ var messages = map[msgKey][2]string{
 	mEdBodyHint:          {"%s opens it in $EDITOR · %s reads it again", "%s で $EDITOR · %s で読み直す"},
 	mEdCodexNoFolder:     {"%s does not exist: creating it switches every Codex seat in this folder to Li+'s file mode, where a seat without a character needs character_instance.md.", "%s はありません。作ると、このフォルダーで起動する Codex の席はすべてファイル方式に変わり、キャラクター欄が空の席は character_instance.md を要します。"},
 	mEdStylesHint:        {"%s lists %d styles", "%s で %d 件のスタイル"},
-	mEdStylesNone:        {"no styles found here", "スタイルが見つかりません"},
+	mEdStylesNone:        {"no output styles found (the working directory's .claude/output-styles and its parents', then your user's)", "出力スタイルが見つかりません（作業ディレクトリとその親の .claude/output-styles、次に利用者のもの）"},
 	mEdStyleUser:         {"user", "ユーザー"},
 	mEdStyleProject:      {"project", "プロジェクト"},
 	mEdViaStyle:          {"character: %s → outputStyle in --settings", "キャラクター: %s → --settings の outputStyle"},
