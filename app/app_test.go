@@ -352,3 +352,26 @@ func TestSetAsideIndexIsTold(t *testing.T) {
 		t.Fatalf("notice %q does not say where the index was kept and what happens", n.Text)
 	}
 }
+
+// TestPreviewOfAnAccountThatStartsNothing: the human's own account shows
+// no launch line and no problem in the editor (it read "this kind of
+// account does not launch" as an error); a seat's account still previews.
+func TestPreviewOfAnAccountThatStartsNothing(t *testing.T) {
+	_, b := openTest(t)
+	if line, problems := b.Preview(tui.AccountInfo{ID: "admin", Kind: tui.KindAdmin, Name: "Alice"}); line != "" || len(problems) != 0 {
+		t.Errorf("admin preview: %q, problems %q; want none", line, problems)
+	}
+	var sh tui.AccountInfo
+	accounts, err := b.Accounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range accounts {
+		if a.ID == "sh" {
+			sh = a
+		}
+	}
+	if line, _ := b.Preview(sh); !strings.Contains(line, filepath.Base(testShell)) {
+		t.Errorf("a seat's preview lost its line: %q", line)
+	}
+}

@@ -395,6 +395,12 @@ func (b *Backend) Preview(in tui.AccountInfo) (string, []string) {
 	if err != nil {
 		return "", []string{err.Error()}
 	}
+	if !a.Kind.Launches() {
+		// The human's own account and MCP accounts start nothing: no line
+		// to show and nothing to call a problem (a newcomer read "this kind
+		// of account does not launch" as an error on their own account).
+		return "", nil
+	}
 	return b.a.seats.Preview(a)
 }
 
