@@ -45,6 +45,8 @@
 //     watcher once the PTY is closed, or by an abandoned start) or at a
 //     write error. Typist.Close waits for it.
 //   - Reply reader and flush timer (Screen.readReplies, Screen.flusher).
+//     The timer feeds what the Screen holds back: a trailing cluster after
+//     8 ms, a line flood after at most 100 ms (scrollbatch.go).
 //     Owner: the seat's Screen. End at Screen.Close, which waits for both.
 //     An exited seat keeps its Screen readable, so they outlive the child:
 //     Screen.Close comes with Forget, with the start that replaces the

@@ -138,6 +138,9 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 	}); err != nil {
 		t.Fatalf("seat manager: %v", err)
 	}
+	if dir := os.Getenv(recordPTYEnv); dir != "" {
+		recordPTYs(t, r.mgr, dir)
+	}
 	r.reports = &reportLog{}
 	terms := recordingTerminals{Manager: r.mgr, t: t, dir: os.Getenv(recordClaudeEnv), log: r.reports}
 	if r.hub, err = room.NewHub(room.HubOptions{Log: r.store, Terminals: terms, Accounts: r, Brake: brake}); err != nil {

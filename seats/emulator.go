@@ -23,6 +23,15 @@ import (
 // scrollable; x/vt's own default (10 000) would be five times that per seat.
 const scrollbackLines = 2000
 
+// scrollbackSlack is how many lines x/vt may hold beyond scrollbackLines
+// between two feeds. Once full, x/vt's Scrollback.Push drops its oldest line
+// with slices.Delete, moving all 2 000 line headers for every line scrolled
+// off (a fifth of a line flood's time); Screen lets it grow instead and
+// trims it back after each feed, which only reslices (trimScrollback). The
+// lines trimmed stay reachable from the slice's backing array until an append
+// reallocates it, so a seat holds at most about 1.25 × (2 000 + 1 024) lines.
+const scrollbackSlack = 1024
+
 // graphemeHold is how long Screen keeps back a trailing grapheme cluster that
 // the next read might extend (a combining mark, a ZWJ emoji, a variation
 // selector split across two PTY reads). Reads of one burst arrive back to
@@ -100,19 +109,35 @@ type Screen struct {
 	version   uint64
 	title     string
 	awm       bool        // DECAWM as x/vt has it, tracked through its mode callbacks
+	decom     bool        // ?6 DECOM, likewise (scrollbatch.go)
+	lnm       bool        // LNM (ANSI 20), likewise
+	lrmm      bool        // ?69 DECLRMM was set since the last resize: left/right margins may exist
 	paste     atomic.Bool // ?2004 bracketed paste, likewise; read without s.mu
 	appCursor atomic.Bool // ?1 DECCKM, likewise
 	mouse     mouseState  // the mouse reporting modes, likewise (mouse.go)
 	closed    bool
 	holdDelay time.Duration // 0: never flush on a timer (tests call Flush)
 	fixes     int           // corrections made to x/vt's course (tests)
+	runHeld   time.Time     // a line flood is held since then (scrollbatch.go holdRun); zero: none
+	skipped   int           // line feeds never fed because the scrollback would drop them (tests)
+	unbatched bool          // feed every line feed on its own (the differential tests' reference)
+	sbLines   int           // the scrollback's size: scrollbackLines (tests make it small)
+	skipMin   int           // minSkip (tests make it small)
+	runHold   time.Duration // runHold; without a flush timer (tests) a flood is held until Flush
+	batched   int           // line feeds folded into multi-line scrolls (tests)
+	sgr       sgrReader     // reads an SGR's effect on the background (scrollbatch.go)
+	run       scrollRun     // where the last line feed fed left the cursor (scrollbatch.go)
 
 	changed chan struct{} // capacity 1: "the screen moved", coalesced
 	kick    chan struct{} // capacity 1: a tail is held, arm the flush timer
-	done    chan struct{} // closed by Close
-	wg      sync.WaitGroup
-	reply   func([]byte)
-	pipe    *io.PipeWriter // x/vt's reply pipe, closed by Close
+	// flushAt is when the held bytes are fed (kickFlusher); timerSet: the
+	// flusher has been told and its timer runs until then or later.
+	flushAt  time.Time
+	timerSet bool
+	done     chan struct{} // closed by Close
+	wg       sync.WaitGroup
+	reply    func([]byte)
+	pipe     *io.PipeWriter // x/vt's reply pipe, closed by Close
 }
 
 // NewScreen returns a cols×rows screen (1…32767 each, else ErrBadSize) with a
@@ -134,13 +159,16 @@ func newScreen(cols, rows int, reply func([]byte), hold time.Duration) (*Screen,
 		// Read checks without a lock (a data race with the reply reader).
 		return nil, fmt.Errorf("x/vt reply pipe is a %T, not an *io.PipeWriter", emu.InputPipe())
 	}
-	emu.SetScrollbackSize(scrollbackLines)
+	emu.SetScrollbackSize(scrollbackLines + scrollbackSlack)
 	guardLinks(emu)
 	if reply == nil {
 		reply = func([]byte) {}
 	}
 	s := &Screen{
 		emu:       emu,
+		sbLines:   scrollbackLines,
+		skipMin:   minSkip,
+		runHold:   runHold,
 		awm:       true, // x/vt starts with DECAWM set (mode.go resetModes)
 		holdDelay: hold,
 		changed:   make(chan struct{}, 1),
@@ -149,7 +177,12 @@ func newScreen(cols, rows int, reply func([]byte), hold time.Duration) (*Screen,
 		reply:     reply,
 		pipe:      pipe,
 	}
+	if hold == 0 {
+		s.runHold = time.Duration(1<<63 - 1)
+	}
 	s.m.width, s.m.rows = cols, rows
+	s.resetLines(cols)
+	s.sgr.init()
 	// The callbacks run inside emu calls, which always hold s.mu.
 	emu.SetCallbacks(vt.Callbacks{
 		Title:       func(t string) { s.title = t },
@@ -172,6 +205,12 @@ func (s *Screen) setMode(m ansi.Mode, on bool) {
 		s.paste.Store(on)
 	case ansi.ModeCursorKeys:
 		s.appCursor.Store(on)
+	case ansi.ModeOrigin:
+		s.decom = on
+	case ansi.ModeLineFeedNewLine:
+		s.lnm = on
+	case ansi.ModeLeftRightMargin:
+		s.lrmm = s.lrmm || on // x/vt keeps the margins when DECLRMM is reset
 	default:
 		s.mouse.follow(m, on)
 	}
@@ -215,9 +254,17 @@ func (s *Screen) flusher() {
 			timer.Stop()
 			return
 		case <-s.kick:
-			timer.Reset(s.holdDelay)
+			if d := s.flushDue(); d > 0 {
+				timer.Reset(d)
+			} else {
+				s.flushHeld()
+			}
 		case <-timer.C:
-			s.Flush()
+			if d := s.flushDue(); d > 0 {
+				timer.Reset(d)
+			} else {
+				s.flushHeld()
+			}
 		}
 	}
 }
@@ -236,18 +283,56 @@ func (s *Screen) Write(p []byte) (int, error) {
 	from := len(s.buf)
 	s.buf = append(s.buf, p...)
 	s.scan(from)
-	s.settle(len(s.buf) > maxHeld)
-	s.compact()
-	if len(s.buf) > 0 && s.holdDelay > 0 {
-		select {
-		case s.kick <- struct{}{}:
-		default:
-		}
+	if s.holdRun() {
+		s.kickFlusher()
+		return len(p), nil
 	}
+	held := !s.runHeld.IsZero()
+	s.runHeld = time.Time{}
+	s.settle(!held && len(s.buf) > maxHeld)
+	s.compact()
+	s.kickFlusher()
 	if s.version != v {
 		s.signal()
 	}
 	return len(p), nil
+}
+
+// kickFlusher arms the flush timer while anything is held.
+// It runs once per PTY read: it only moves the deadline, and wakes the
+// flusher when its timer is not running (flushDue re-arms it for a later
+// deadline).
+func (s *Screen) kickFlusher() {
+	if len(s.buf) == 0 || s.holdDelay <= 0 {
+		s.flushAt = time.Time{}
+		return
+	}
+	now := time.Now()
+	s.flushAt = now.Add(s.holdDelay)
+	if !s.runHeld.IsZero() && s.runHeld.Add(s.runHold).Before(s.flushAt) {
+		s.flushAt = s.runHeld.Add(s.runHold)
+	}
+	if s.timerSet {
+		return
+	}
+	s.timerSet = true
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// flushDue is how long the flusher still waits; at zero its timer is
+// stopped and it feeds the held bytes (flushHeld).
+func (s *Screen) flushDue() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := time.Until(s.flushAt)
+	if s.flushAt.IsZero() || d <= 0 {
+		s.timerSet = false
+		return 0
+	}
+	return d
 }
 
 // Flush feeds any held tail now (Pump calls it at EOF).
@@ -258,6 +343,7 @@ func (s *Screen) Flush() {
 		return
 	}
 	v := s.version
+	s.runHeld = time.Time{}
 	s.settle(true)
 	s.compact()
 	if s.version != v {
@@ -277,11 +363,14 @@ func (s *Screen) Resize(cols, rows int) error {
 	if s.closed {
 		return ErrScreenClosed
 	}
+	s.runHeld = time.Time{}
 	s.settle(true) // held bytes arrived before the resize
 	s.compact()
 	s.emu.Resize(cols, rows)
 	s.m.width, s.m.rows = cols, rows
 	s.m.known = false
+	s.lrmm = false // x/vt's Resize resets the scroll region and the tab stops
+	s.resetLines(cols)
 	s.version++
 	s.signal()
 	return nil
@@ -459,17 +548,6 @@ func (s *Screen) compact() {
 	s.bufBase = s.m.fed
 }
 
-// feedTo writes the stream up to offset abs to the emulator.
-func (s *Screen) feedTo(abs int64) {
-	if abs <= s.m.fed {
-		return
-	}
-	lo, hi := int(s.m.fed-s.bufBase), int(abs-s.bufBase)
-	_, _ = s.emu.Write(s.buf[lo:hi]) // x/vt's Write never fails while open
-	s.m.fed = abs
-	s.version++
-}
-
 // inject writes bytes of our own to the emulator (margin corrections).
 func (s *Screen) inject(b string) {
 	_, _ = s.emu.WriteString(b)
@@ -543,6 +621,20 @@ type mirror struct {
 	awm   bool // DECAWM at the last real-cursor read
 	width int
 	rows  int
+
+	// Line tracking and line-feed batching (scrollbatch.go).
+	lines      bool         // x is followed across CR, LF, HT, BS and SGR (readLineModes)
+	modesStale bool         // a sequence other than SGR came since readLineModes
+	tabsSet    bool         // HTS, TBC or DECST8C since the last resize: tab stops may be moved
+	tabs       *uv.TabStops // x/vt's tab stops as long as tabsSet is false
+	csiAt      int64        // offset of the ESC or C1 CSI that left the ground state last
+	seg        segment      // the bytes since the last line feed recorded in lfs
+	lfs        []lineFeed   // line feeds scanned but not fed yet, in stream order
+	lfHead     int          // lfs[:lfHead] are fed
+	sgrs       []sgrSpan    // SGRs of clean segments not fed yet
+	sgrHead    int          // sgrs[:sgrHead] are fed
+	runLen     int          // clean line feeds in a row up to the last one
+	single     bool         // SS2 or SS3 since the last resize: never skip
 }
 
 // runeMark says where a rune of gbuf came from. lead is where Screen may end
@@ -561,7 +653,8 @@ func (s *Screen) scan(from int) {
 	for i := from; i < len(s.buf); i++ {
 		b := s.buf[i]
 		off := s.bufBase + int64(i)
-		if m.state == parser.Utf8State {
+		switch {
+		case m.state == parser.Utf8State:
 			// x/ansi collects the announced number of bytes whatever they
 			// are, then prints the decoded rune (RuneError if invalid).
 			m.utf8[m.utf8Have] = b
@@ -572,48 +665,76 @@ func (s *Screen) scan(from int) {
 			r, _ := utf8.DecodeRune(m.utf8[:m.utf8Want])
 			m.state = parser.GroundState
 			s.print(r, runeMark{lead: m.utf8Lead, end: off + 1, gnd: m.utf8Gnd})
-			continue
-		}
-		prev := m.state
-		next, action := parser.Table.Transition(prev, b)
-		if prev != next && prev == parser.EscapeState {
-			m.clearSeq()
-		}
-		if b == ansi.ESC && prev == parser.EscapeState {
-			action = parser.ExecuteAction // x/ansi: two ESCs in a row
-		}
-		switch action {
-		case parser.PrintAction:
-			s.print(rune(b), runeMark{lead: off, end: off + 1, gnd: true})
-		case parser.ExecuteAction:
-			s.flushCluster() // x/vt flushes before every control
-			m.known = false
-		case parser.DispatchAction:
-			s.flushCluster() // and before every sequence handler
-			m.known = false
-			s.dispatched(prev, b, off)
-			if next == parser.EscapeState { // the ESC of an ST may begin the next one
-				m.seqStart = off
+		case m.state == parser.GroundState && b >= ansi.SP && b < ansi.DEL:
+			j := i + 1
+			for j < len(s.buf) && s.buf[j] >= ansi.SP && s.buf[j] < ansi.DEL {
+				j++
 			}
-		case parser.ClearAction:
-			m.clearSeq()
-			m.seqStart = off
-		case parser.CollectAction:
-			if next == parser.Utf8State {
-				m.utf8Want, m.utf8Have = utf8Len(b), 1
-				m.utf8[0] = b
-				m.utf8Lead, m.utf8Gnd = off, prev == parser.GroundState
-			} else {
-				m.inter = true
-			}
-		case parser.PrefixAction:
-			m.prefix = true
-		case parser.ParamAction:
-			m.param(b)
-		case parser.StartAction:
+			s.printASCII(i, j)
+			i = j - 1
+		default:
+			s.step(b, off)
+		}
+	}
+}
+
+// step runs the parser's transition for byte b at off (not in a rune).
+func (s *Screen) step(b byte, off int64) {
+	m := &s.m
+	prev := m.state
+	next, action := parser.Table.Transition(prev, b)
+	if prev != next && prev == parser.EscapeState {
+		m.clearSeq()
+	}
+	if b == ansi.ESC && prev == parser.EscapeState {
+		action = parser.ExecuteAction // x/ansi: two ESCs in a row
+	}
+	m.state = next
+	switch action {
+	case parser.PrintAction, parser.ExecuteAction, parser.DispatchAction:
+		// print, control and sequence keep the segment's account
+	default:
+		if m.seg.clean && !sgrStep(prev, next, action) {
+			m.seg.clean = false
+		}
+	}
+	switch action {
+	case parser.PrintAction:
+		s.print(rune(b), runeMark{lead: off, end: off + 1, gnd: true})
+	case parser.ExecuteAction:
+		s.flushCluster() // x/vt flushes before every control
+		s.control(prev, b, off)
+	case parser.DispatchAction:
+		s.flushCluster() // and before every sequence handler
+		s.sequence(prev, b, off)
+		s.dispatched(prev, b, off)
+		if next == parser.EscapeState { // the ESC of an ST may begin the next one
 			m.seqStart = off
 		}
-		m.state = next
+	case parser.ClearAction:
+		m.clearSeq()
+		if prev != parser.EscapeState || next != parser.CsiEntryState {
+			// An ESC [ pair starts at the ESC: a held CSI keeps it, so an
+			// SGR's bytes are still there when it ends (sgrBackground).
+			m.seqStart = off
+		}
+		if prev == parser.GroundState {
+			m.csiAt = off // an ESC or a C1 CSI: where an SGR would begin
+		}
+	case parser.CollectAction:
+		if next == parser.Utf8State {
+			m.utf8Want, m.utf8Have = utf8Len(b), 1
+			m.utf8[0] = b
+			m.utf8Lead, m.utf8Gnd = off, prev == parser.GroundState
+		} else {
+			m.inter = true
+		}
+	case parser.PrefixAction:
+		m.prefix = true
+	case parser.ParamAction:
+		m.param(b)
+	case parser.StartAction:
+		m.seqStart = off
 	}
 }
 
@@ -667,7 +788,7 @@ func (s *Screen) dispatched(prev parser.State, final byte, off int64) {
 		if n == parser.MissingParam {
 			n = 1
 		}
-		if limit := m.width * (m.rows + scrollbackLines + 1); n > limit && m.lastChar != 0 {
+		if limit := m.width * (m.rows + s.sbLines + 1); n > limit && m.lastChar != 0 {
 			// x/vt runs REP one character at a time under our lock: a
 			// stray "CSI 999999999 b" (cat of a binary file) would freeze
 			// the pane and the UI for minutes. Past limit every further
@@ -691,9 +812,45 @@ func (s *Screen) dispatched(prev parser.State, final byte, off int64) {
 	}
 }
 
+// printASCII prints buf[i:j], printable ASCII in the ground state: what
+// print does for each byte, in one step while no wrap can happen.
+func (s *Screen) printASCII(i, j int) {
+	m := &s.m
+	s.print(rune(s.buf[i]), s.byteMark(i))
+	placed := j - 1 - i // the characters before the last, which stays buffered
+	if placed == 0 {
+		return
+	}
+	switch {
+	case !m.known:
+		m.seg.clean = false // the cursor is not known: this may wrap
+	case !m.awm:
+		m.x = min(m.x+placed, m.width-1)
+	case !m.ph && m.x+placed <= m.width-1:
+		m.x += placed
+	default: // near the right margin: one at a time
+		for k := i + 1; k < j; k++ {
+			s.print(rune(s.buf[k]), s.byteMark(k))
+		}
+		return
+	}
+	m.seg.ascii = true
+	m.lastChar = s.buf[j-2]
+	m.gbuf[0], m.marks[0] = s.buf[j-1], s.byteMark(j-1)
+}
+
+// byteMark is the runeMark of the one-byte rune buf[k], in the ground state.
+func (s *Screen) byteMark(k int) runeMark {
+	off := s.bufBase + int64(k)
+	return runeMark{lead: off, end: off + 1, gnd: true}
+}
+
 // print mirrors x/vt's handlePrint.
 func (s *Screen) print(r rune, mk runeMark) {
 	m := &s.m
+	if !mk.gnd {
+		m.seg.clean = false // a rune that ended a string sequence
+	}
 	if r >= ansi.SP && r < ansi.DEL {
 		if len(m.gbuf) == 1 && m.gbuf[0] >= ansi.SP && m.gbuf[0] < ansi.DEL {
 			s.place(m.gbuf, 1, 0, 0)
@@ -771,9 +928,11 @@ func (s *Screen) place(cluster []byte, width, r0, r1 int) {
 	m := &s.m
 	if len(cluster) == 1 {
 		m.lastChar = cluster[0]
+		m.seg.ascii = true
 	}
 	if width >= 2 && width <= m.width {
 		if m.known && !(m.awm && s.nearMargin(width)) {
+			s.wrapMark(r0)
 			s.advance(width)
 			return
 		}
@@ -781,8 +940,11 @@ func (s *Screen) place(cluster []byte, width, r0, r1 int) {
 		return
 	}
 	if m.known {
+		s.wrapMark(r0)
 		s.advance(width)
+		return
 	}
+	m.seg.clean = false // the cursor is not known: this may wrap
 }
 
 // nearMargin: the wide cluster would start where it cannot fit or exactly
@@ -813,6 +975,7 @@ func (s *Screen) advance(width int) {
 // and corrects what x/vt would get wrong at the right margin.
 func (s *Screen) placeWide(width, r0, r1 int) {
 	m := &s.m
+	m.seg.clean = false // it may wrap or feed here
 	cut, gnd := m.marks[0].lead, m.marks[0].gnd
 	if r0 > 0 {
 		cut, gnd = m.marks[r0-1].end, true
@@ -826,7 +989,7 @@ func (s *Screen) placeWide(width, r0, r1 int) {
 	s.feedTo(cut)
 	pos := s.emu.CursorPosition()
 	x := pos.X
-	m.awm = s.awm
+	s.readLineModes()
 	if !m.awm {
 		m.known, m.x, m.ph = true, x, false
 		s.advance(width)

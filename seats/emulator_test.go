@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/vt"
 
+	"github.com/pullcept/pullcept/testdata/bench"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -676,5 +677,56 @@ func BenchmarkScreenSnapshot200x50(b *testing.B) {
 	_, _ = s.Write(data[:4<<20])
 	for b.Loop() {
 		_ = s.Snapshot()
+	}
+}
+
+var (
+	floodOnce   sync.Once
+	floodStream []byte
+)
+
+// floodData is 4 MB of the line flood (testdata/bench: short lines of Go
+// source, as `while :; do cat room/hub.go; done` prints them) with the
+// "\r\n" line ends a PTY delivers.
+func floodData() []byte {
+	floodOnce.Do(func() {
+		var b bytes.Buffer
+		if _, err := bench.WriteLineFlood(&b, 4<<20); err != nil {
+			panic(err)
+		}
+		floodStream = bytes.ReplaceAll(b.Bytes(), []byte("\n"), []byte("\r\n"))
+	})
+	return floodStream
+}
+
+// BenchmarkScreenLineFlood is a seat printing short lines as fast as it can
+// at 200×50: every line feed lands at the bottom of the screen.
+func BenchmarkScreenLineFlood(b *testing.B) {
+	data := floodData()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		s, err := NewScreen(200, 50, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for off := 0; off < len(data); off += benchChunk {
+			_, _ = s.Write(data[off:min(off+benchChunk, len(data))])
+		}
+		_ = s.Close()
+	}
+}
+
+// BenchmarkXVTLineFlood is the bare emulator on the line flood.
+func BenchmarkXVTLineFlood(b *testing.B) {
+	data := floodData()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		e := vt.NewEmulator(200, 50)
+		e.SetScrollbackSize(scrollbackLines)
+		go func() { _, _ = io.Copy(io.Discard, e) }()
+		for off := 0; off < len(data); off += benchChunk {
+			_, _ = e.Write(data[off:min(off+benchChunk, len(data))])
+		}
+		_ = e.InputPipe().(*io.PipeWriter).Close()
 	}
 }

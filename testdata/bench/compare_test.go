@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,23 +138,40 @@ type streamRun struct {
 	screen    []string // the final screen, one trimmed line per row
 }
 
-// TestCompareStream plays the same recorded ANSI stream through (a) our seat
-// — `cat` in a seats PTY, seats.Pump into a seats.Screen (x/vt), and the
-// pane render step at the UI's 60 frames/s, which is Screen.Snapshot (the
-// rows rendered as run-length SGR strings) plus the border assembly
-// tui/pane.go does (the tui pane itself is internal to package tui) — and
-// (b) a tmux pane (`cat` inside `tmux new-session -d`, timed from a
-// wait-for signal to the one cat sends when done). It prints wall and CPU
-// time of each (cat itself excluded on both sides) and the ratios.
+// TestCompareStream plays the same streams through (a) our seat — `cat` in
+// a seats PTY, seats.Pump into a seats.Screen (x/vt), and the pane render
+// step at the UI's 60 frames/s, which is Screen.Snapshot (the rows rendered
+// as run-length SGR strings) plus the border assembly tui/pane.go does (the
+// tui pane itself is internal to package tui) — and (b) a tmux pane (`cat`
+// inside `tmux new-session -d`, timed from a wait-for signal to the one cat
+// sends when done). Two streams of the same size: the mixed recording
+// (stream.go) and the line flood (flood.go, what `while :; do cat
+// room/hub.go; done` prints). For each it prints wall and CPU time of both
+// sides (cat itself excluded on both) and the ratios: throughput (ours
+// against tmux's, at least 1 means we keep up) and CPU per MB (ours against
+// tmux's, at most 1 means we spend no more).
 func TestCompareStream(t *testing.T) {
 	tmuxBin(t)
 	size := streamMB(t) << 20
+	compareStream(t, "mixed", func(w io.Writer) (int64, string, error) {
+		written, recorded, err := WriteStream(w, size)
+		return written, fmt.Sprintf("%.1f%% real Claude Code recording", 100*float64(recorded)/float64(max(written, 1))), err
+	})
+	compareStream(t, "line flood", func(w io.Writer) (int64, string, error) {
+		written, err := WriteLineFlood(w, size)
+		return written, "short lines of Go source", err
+	})
+}
+
+// compareStream writes one stream to a file and plays it through both sides.
+func compareStream(t *testing.T, name string, write func(io.Writer) (int64, string, error)) {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), "stream.ansi")
 	f, err := os.Create(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	written, recorded, err := WriteStream(f, size)
+	written, what, err := write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -165,7 +183,7 @@ func TestCompareStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	ours := runOurs(t, file)
-	theirs := runTmux(t, file)
+	theirs := runTmux(t, strings.ReplaceAll(name, " ", "-"), file)
 
 	same := 0
 	for i := range min(len(ours.screen), len(theirs.screen)) {
@@ -173,17 +191,19 @@ func TestCompareStream(t *testing.T) {
 			same++
 		}
 	}
-	mbs := func(d time.Duration) float64 { return float64(written) / (1 << 20) / d.Seconds() }
-	t.Logf("stream: %.1f MB (%.1f%% real Claude Code recording), pane %d×%d", float64(written)/(1<<20), 100*float64(recorded)/float64(written), StreamCols, StreamRows)
-	t.Logf("ours (seats PTY + Pump + Screen + pane render at 60 fps): wall %v (%.1f MB/s), CPU %v, %d frames rendered",
-		ours.wall.Round(time.Millisecond), mbs(ours.wall), ours.cpu.Round(time.Millisecond), ours.renders)
-	t.Logf("tmux %s pane: wall %v (%.1f MB/s), server CPU %v",
-		tmuxVersion(t), theirs.wall.Round(time.Millisecond), mbs(theirs.wall), theirs.cpu.Round(time.Millisecond))
-	t.Logf("RATIO stream ours/tmux: wall %.2f×, CPU %.2f× (below 1 = faster than tmux)",
-		ours.wall.Seconds()/theirs.wall.Seconds(), ours.cpu.Seconds()/max(theirs.cpu.Seconds(), clockTick.Seconds()))
-	t.Logf("final screens: %d of %d rows identical", same, StreamRows)
+	mb := float64(written) / (1 << 20)
+	mbs := func(d time.Duration) float64 { return mb / d.Seconds() }
+	perMB := func(d time.Duration) float64 { return float64(d.Milliseconds()) / mb }
+	t.Logf("stream %s: %.1f MB (%s), pane %d×%d", name, mb, what, StreamCols, StreamRows)
+	t.Logf("ours %s (seats PTY + Pump + Screen + pane render at 60 fps): wall %v (%.1f MB/s), CPU %v (%.1f ms/MB), %d frames rendered",
+		name, ours.wall.Round(time.Millisecond), mbs(ours.wall), ours.cpu.Round(time.Millisecond), perMB(ours.cpu), ours.renders)
+	t.Logf("tmux %s %s pane: wall %v (%.1f MB/s), server CPU %v (%.1f ms/MB)",
+		name, tmuxVersion(t), theirs.wall.Round(time.Millisecond), mbs(theirs.wall), theirs.cpu.Round(time.Millisecond), perMB(theirs.cpu))
+	t.Logf("RATIO %s: throughput %.2f× tmux's (at least 1: we keep up), CPU per MB %.2f× tmux's (at most 1: we spend no more)",
+		name, theirs.wall.Seconds()/ours.wall.Seconds(), ours.cpu.Seconds()/max(theirs.cpu.Seconds(), clockTick.Seconds()))
+	t.Logf("final screens %s: %d of %d rows identical", name, same, StreamRows)
 	if ours.renders == 0 || strings.TrimSpace(strings.Join(ours.screen, "")) == "" || strings.TrimSpace(strings.Join(theirs.screen, "")) == "" {
-		t.Fatal("a side rendered nothing")
+		t.Fatalf("%s: a side rendered nothing", name)
 	}
 }
 
@@ -273,11 +293,12 @@ func runOurs(t *testing.T, file string) streamRun {
 	return streamRun{wall: wall, cpu: cpu, renders: frames, screen: trimmed(lines)}
 }
 
-// runTmux plays file in a tmux pane of the same size, timed from the "go"
+// runTmux plays file in a tmux pane of the same size (a server of its own,
+// named after the stream), timed from the "go"
 // signal to cat's "done".
-func runTmux(t *testing.T, file string) streamRun {
+func runTmux(t *testing.T, name, file string) streamRun {
 	t.Helper()
-	s := newTmux(t, "compare")
+	s := newTmux(t, "compare-"+name)
 	script := fmt.Sprintf("stty -echo; %s -L %s wait-for go; cat %s; %s -L %s wait-for -S done; exec sleep 600",
 		shellQuote(s.bin), s.sock, shellQuote(file), shellQuote(s.bin), s.sock)
 	s.run(t, "new-session", "-d", "-s", "cmp", "-x", strconv.Itoa(StreamCols), "-y", strconv.Itoa(StreamRows), script)

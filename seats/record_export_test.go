@@ -1,0 +1,14 @@
+package seats
+
+// RecordSpawns makes m start every seat's PTY through wrap, which may record
+// what the child prints (the e2e rig's PULLCEPT_RECORD_PTY).
+func RecordSpawns(m *Manager, wrap func(PTYOptions, Proc) Proc) {
+	spawn := m.spawn
+	m.spawn = func(o PTYOptions) (Proc, error) {
+		p, err := spawn(o)
+		if err != nil {
+			return nil, err
+		}
+		return wrap(o, p), nil
+	}
+}
