@@ -21,7 +21,7 @@ import (
 // a line flood spent 80 % of its time there. Scrolling n rows in one call
 // costs what one row costs. So when the stream holds k line feeds in a row at
 // the bottom of the region, with nothing between them but text that never
-// wraps, CR, HT, BS and SGR, Screen writes before the first of them
+// wraps, CR, HT, BS, SGR and EL 2, Screen writes before the first of them
 //
 //	CSI k S   scroll the region up k rows at once (SU)
 //	CSI k A   move the cursor up k rows (CUU)
@@ -45,8 +45,9 @@ import (
 //     ultraviolet's own ReadStyle;
 //   - the bytes between the line feeds never move the cursor off its row:
 //     printable text (the mirror follows the cursor column across CR, LF, HT,
-//     BS and SGR once it has read it from the emulator, see control), CR, HT,
-//     BS and SGR, all in the ground state. A narrow autowrap is a line feed
+//     BS, SGR and EL 2 once it has read it from the emulator, see control),
+//     CR, HT, BS, SGR and EL 2 (it blanks the cursor's row, wherever the
+//     batch has put it), all in the ground state. A narrow autowrap is a line feed
 //     too (x/vt runs the same index() for it), though never the first of a
 //     batch: the CUU before it would cancel its pending wrap. Anything else —
 //     another control or sequence, a string, a wide character near the
@@ -101,7 +102,7 @@ const minSkip = 256
 // segment is what the mirror knows about the bytes since the last recorded
 // line feed.
 type segment struct {
-	clean bool        // only text that never wrapped, CR, HT, BS and SGR, all in the ground state
+	clean bool        // only text that never wrapped, CR, HT, BS, SGR and EL 2, all in the ground state
 	bgSet bool        // an SGR set the pen's background; the last one set it to bg
 	bg    color.Color // meaningful when bgSet
 	ascii bool        // a one-byte cluster was printed (x/vt's last character for REP)
@@ -111,16 +112,26 @@ type segment struct {
 // stream offset off while the mirror follows the cursor column (m.lines and
 // m.known), with what came between it and the previous one.
 // A narrow autowrap counts as a line feed too (wrap: off is the lead byte
-// of the cluster that wraps): x/vt runs the same index() for it.
+// of the cluster that wraps): x/vt runs the same index() for it. An erase
+// mark is an EL 2 instead (off: its ESC), which scrolls nothing.
 type lineFeed struct {
 	off   int64
-	x     int // the cursor column there
+	x     int  // the cursor column there
+	ph    bool // and its pending wrap
 	wrap  bool
+	erase bool
 	clean bool
 	bgSet bool
 	bg    color.Color
 	ascii bool
 }
+
+// The kinds of mark.
+const (
+	markLF = iota
+	markWrap
+	markErase
+)
 
 // sgrSpan is an SGR in a clean segment: stream offsets lo…hi and whether
 // it sets every attribute of the pen.
@@ -197,19 +208,21 @@ func (s *Screen) wrapMark(r0 int) {
 		m.seg.clean = false
 		return
 	}
-	s.lineFeed(mk.lead, true)
+	s.mark(mk.lead, markWrap)
 }
 
-// lineFeed records a line feed (or a wrap) at off and starts a new segment.
-func (s *Screen) lineFeed(off int64, wrap bool) {
+// mark records a line feed, a wrap or an erase at off and starts a new
+// segment.
+func (s *Screen) mark(off int64, kind int) {
 	m := &s.m
-	if m.seg.clean {
-		m.runLen++
-	} else {
+	switch {
+	case !m.seg.clean:
 		m.runLen = 0
+	case kind != markErase:
+		m.runLen++
 	}
-	m.lfs = append(m.lfs, lineFeed{off: off, x: m.x, wrap: wrap, clean: m.seg.clean,
-		bgSet: m.seg.bgSet, bg: m.seg.bg, ascii: m.seg.ascii})
+	m.lfs = append(m.lfs, lineFeed{off: off, x: m.x, ph: m.ph, wrap: kind == markWrap, erase: kind == markErase,
+		clean: m.seg.clean, bgSet: m.seg.bgSet, bg: m.seg.bg, ascii: m.seg.ascii})
 	m.seg = segment{clean: true}
 }
 
@@ -230,7 +243,7 @@ func (s *Screen) control(prev parser.State, b byte, off int64) {
 			s.syncLines(off, true)
 			if m.lines && m.known {
 				m.ph = false // index() resets the pending wrap, the column stays
-				s.lineFeed(off, false)
+				s.mark(off, markLF)
 				return
 			}
 		case ansi.HT:
@@ -266,6 +279,9 @@ func (s *Screen) sequence(prev parser.State, final byte, off int64) {
 		}
 		return
 	}
+	if csi && final == 'K' && s.eraseLine(off) {
+		return
+	}
 	m.known, m.seg.clean, m.modesStale = false, false, true
 	switch {
 	case prev == parser.EscapeState && final == 'H' && !m.inter, // HTS
@@ -275,6 +291,25 @@ func (s *Screen) sequence(prev parser.State, final byte, off int64) {
 	case prev == parser.EscapeState && (final == 'N' || final == 'O') && !m.inter: // SS2, SS3
 		m.single = true
 	}
+}
+
+// eraseLine follows an EL ending at off: "CSI 2 K", written as that, erases
+// the cursor's row (with the pen's background) and leaves the cursor and the
+// pending wrap as they are, so it keeps the column known and the segment
+// clean, and is noted as an erase mark (see eraseRun).
+func (s *Screen) eraseLine(off int64) bool {
+	m := &s.m
+	lo := m.csiAt - s.bufBase
+	if !m.known || !m.lines || lo < 0 || off+1-s.bufBase > int64(len(s.buf)) {
+		return false
+	}
+	switch seq := string(s.buf[lo : off+1-s.bufBase]); seq {
+	case "\x1b[2K", "\x9b2K":
+	default:
+		return false
+	}
+	s.mark(m.csiAt, markErase)
+	return true
 }
 
 // sgrStep reports whether a parser step other than print, execute and
@@ -376,6 +411,8 @@ func (s *Screen) feedTo(abs int64) {
 		case lf.off < m.fed:
 			m.lfHead++
 			s.run.ok = false
+		case lf.erase:
+			s.eraseRun(abs)
 		case s.run.ok && lf.clean:
 			s.continueRun(abs)
 		case lf.wrap:
@@ -440,7 +477,7 @@ func (s *Screen) continueRun(abs int64) {
 		cur := bg
 		for i := m.lfHead + 1; i < len(m.lfs) && k < s.run.bottom-s.run.top; i++ {
 			next := m.lfs[i]
-			if next.off >= abs || !next.clean {
+			if next.off >= abs || !next.clean || next.erase {
 				break
 			}
 			if next.bgSet {
@@ -473,7 +510,7 @@ func (s *Screen) skipRun(abs int64) bool {
 	}
 	keep := s.sbLines + s.run.bottom - s.run.top + 1
 	end := m.lfHead
-	for end < len(m.lfs) && m.lfs[end].off < abs && m.lfs[end].clean {
+	for end < len(m.lfs) && m.lfs[end].off < abs && m.lfs[end].clean && !m.lfs[end].erase {
 		end++
 	}
 	r := end - keep // lfs[r:end] are fed: keep line feeds push every stale row out
@@ -504,6 +541,59 @@ func (s *Screen) skipRun(abs int64) bool {
 	s.run.bg = bg
 	s.version++
 	return true
+}
+
+// eraseRun handles the erase mark lfs[lfHead]. A progress bar redraws its
+// row as CR, EL 2, the bar, many times over: every EL 2 blanks the whole row
+// whatever the frame before left there, so of a chain of erase marks with
+// only clean bytes between them (the same row: no line feed, no wrap) all
+// frames but the last are skipped, as skipRun skips lines: the pen replayed,
+// the column set by CHA (there is no pending wrap there), the last printed
+// character left to the bytes after the last EL 2, which must print ASCII.
+func (s *Screen) eraseRun(abs int64) {
+	m := &s.m
+	last := m.lfHead
+	for last+1 < len(m.lfs) && m.lfs[last+1].off < abs && m.lfs[last+1].erase && m.lfs[last+1].clean {
+		last++
+	}
+	// Resume at the last mark r whose frame after it prints ASCII: that of
+	// the last one is only known when the mark after it was scanned.
+	r := last
+	for r > m.lfHead && !s.asciiAfter(r, abs) {
+		r--
+	}
+	if r > m.lfHead && !m.single && !m.lfs[r].ph {
+		s.write(m.lfs[m.lfHead].off)
+		for _, mk := range m.lfs[m.lfHead:r] {
+			s.followMark(mk)
+		}
+		resume := m.lfs[r]
+		s.replayPen(resume.off)
+		_, _ = s.emu.WriteString("\x1b[" + strconv.Itoa(resume.x+1) + "G") // CHA
+		s.skipped += r - m.lfHead
+		m.fed, m.lfHead = resume.off, r
+		s.version++
+	}
+	s.followMark(m.lfs[m.lfHead])
+	m.lfHead++
+}
+
+// asciiAfter reports whether the bytes between mark i and the next one
+// (scanned before abs) print an ASCII character.
+func (s *Screen) asciiAfter(i int, abs int64) bool {
+	m := &s.m
+	return i+1 < len(m.lfs) && m.lfs[i+1].off < abs && m.lfs[i+1].ascii
+}
+
+// followMark keeps s.run across an erase mark: the cursor stays on its row;
+// the bytes before the mark must be clean, and may set the background.
+func (s *Screen) followMark(mk lineFeed) {
+	switch {
+	case !mk.clean:
+		s.run.ok = false
+	case mk.bgSet:
+		s.run.bg = mk.bg
+	}
 }
 
 // replayPen feeds the SGRs between m.fed and off, from the last absorbing

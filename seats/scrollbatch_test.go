@@ -123,6 +123,31 @@ var batchSeeds = []string{
 	strings.Repeat("x\x1b[3bz\r\n", 15),
 	strings.Repeat("\x1b[48:2::10:20:30mcolon\x1b[49m\r\n", 12),
 	"\x1bc" + strings.Repeat("after reset\r\n", 15),
+	progressBar(30, false) + "\r\n" + progressBar(20, true) + "\r\n",
+	strings.Repeat("\r\x1b[2K\x1b[41mred\x1b[49m\r\x1b[2Kplain", 10) + "\x1b[3b\r\n",
+	strings.Repeat("\x9b2Kc1\r\x1b[2;2K\r\x1b[2Kfull width line!", 8) + "z\r\n",
+}
+
+// progressBar is frames redraws of one row, as a progress bar draws it: CR,
+// erase the row, a spinner, a coloured bar, a percentage (with wide
+// characters when cjk).
+func progressBar(frames int, cjk bool) string {
+	var b strings.Builder
+	for i := range frames {
+		fmt.Fprintf(&b, "\r\x1b[2K\x1b[35m%c\x1b[39m build ", []rune("⠋⠙⠹⠸")[i%4])
+		for j := range 20 {
+			if j*frames < i*20 {
+				fmt.Fprintf(&b, "\x1b[38;5;%dm█", 22+j)
+			} else {
+				b.WriteString("\x1b[48;5;238m \x1b[49m")
+			}
+		}
+		fmt.Fprintf(&b, "\x1b[39m %3d%%", i*100/frames)
+		if cjk {
+			b.WriteString(" 日本語")
+		}
+	}
+	return b.String()
 }
 
 func FuzzScreenBatchedMatchesUnbatched(f *testing.F) {
@@ -239,6 +264,20 @@ func TestScreenSkipsALongFlood(t *testing.T) {
 		}
 		p.check(t)
 	}
+}
+
+func TestScreenSkipsProgressFrames(t *testing.T) {
+	t.Parallel()
+	p := newBatchPair(t, 80, 24)
+	data := []byte("building\r\n" + progressBar(200, true) + "\r\ndone\r\n")
+	for off := 0; off < len(data); off += 4096 {
+		p.write(data[off:min(off+4096, len(data))])
+	}
+	p.batched.Flush()
+	if p.batched.skipped < 150 {
+		t.Fatalf("%d of 200 frames skipped", p.batched.skipped)
+	}
+	p.check(t)
 }
 
 func TestScreenFloodHeldThenFed(t *testing.T) {
