@@ -21,6 +21,10 @@
 //   - Screen-change forwarder (inside pump: the Screen's Changed to the
 //     Manager's WaitScreens signal). Owner: the PTY reader, which ends it
 //     and waits for it as it returns.
+//   - Read-ahead (inside Pump): reads the PTY into at most pumpAhead
+//     buffers while the Screen works on an earlier read, so a fast program
+//     is not stopped at each of the emulator's turns. Owner: the PTY reader
+//     (Pump), which waits for it; it ends at the PTY's EOF or close.
 //   - Exit watcher (Manager.wait: Proc.Wait, drain, close the PTY and the
 //     Typist, unregister .mcp.json, announce "exited", free the ledger
 //     place, close Seat.Done). Owner: the Manager. Ends once the child is

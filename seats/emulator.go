@@ -1030,26 +1030,74 @@ func (s *Screen) placeWide(width, r0, r1 int) {
 	m.known, m.x, m.ph = true, m.width-1, true
 }
 
+// pumpChunk is Pump's read size, and pumpAhead how many reads may wait for
+// the Screen: Pump's read-ahead goroutine keeps draining the PTY while the
+// Screen works on an earlier read, so a program printing fast is not stopped
+// each time the emulator takes its turn (a raw PTY read here is 25–30 MB/s,
+// a tmux pane 20). At most pumpAhead × pumpChunk bytes wait.
+const (
+	pumpChunk = 32 << 10
+	pumpAhead = 4
+)
+
 // Pump copies a seat's PTY output into its Screen until the PTY ends: it
 // returns nil at io.EOF (the child and its children closed the terminal) or
-// when the Proc was closed, else the read error. It flushes the Screen before
-// returning. x/vt carries runes split across reads itself; Screen carries
-// split grapheme clusters (see feed). Run it in the seat's reader goroutine.
+// when the Proc was closed, else the read error (or ErrScreenClosed when the
+// Screen was closed first; what the PTY still gives is then read and
+// dropped until it ends). It flushes the Screen before returning. x/vt
+// carries runes split across reads itself; Screen carries split grapheme
+// clusters (see feed). Run it in the seat's reader goroutine; it reads in a
+// goroutine of its own (owned and waited for by Pump, ending with the PTY)
+// and writes to the Screen in order.
 func Pump(proc io.Reader, screen *Screen) error {
 	defer screen.Flush()
-	b := make([]byte, 32<<10)
-	for {
-		n, err := proc.Read(b)
-		if n > 0 {
-			if _, werr := screen.Write(b[:n]); werr != nil {
-				return fmt.Errorf("pump: %w", werr)
+	reads := make(chan []byte, pumpAhead)
+	free := make(chan []byte, pumpAhead+2)
+	done := make(chan struct{})
+	var readErr error
+	go func() {
+		defer close(done)
+		defer close(reads)
+		defer func() {
+			if r := recover(); r != nil {
+				readErr = fmt.Errorf("read panicked: %v", r)
+			}
+		}()
+		for {
+			var b []byte
+			select {
+			case b = <-free:
+			default:
+				b = make([]byte, pumpChunk)
+			}
+			n, err := proc.Read(b)
+			if n > 0 {
+				reads <- b[:n]
+			}
+			if err != nil {
+				readErr = err
+				return
 			}
 		}
-		if err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) {
-				return nil
+	}()
+	var werr error
+	for b := range reads {
+		if werr == nil {
+			if _, err := screen.Write(b); err != nil {
+				werr = fmt.Errorf("pump: %w", err)
 			}
-			return fmt.Errorf("pump: %w", err)
+		}
+		select {
+		case free <- b[:cap(b)]:
+		default:
 		}
 	}
+	<-done
+	switch {
+	case werr != nil:
+		return werr
+	case errors.Is(readErr, io.EOF) || errors.Is(readErr, os.ErrClosed):
+		return nil
+	}
+	return fmt.Errorf("pump: %w", readErr)
 }
