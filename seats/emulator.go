@@ -1030,6 +1030,26 @@ func (s *Screen) placeWide(width, r0, r1 int) {
 	m.known, m.x, m.ph = true, m.width-1, true
 }
 
+// pumpWrite writes b to screen (nil: flushes it); a panic inside the emulator (x/vt indexes
+// past its buffer under a scroll region below the last row,
+// docs/dependencies.md §9.8) becomes an error, after which Pump drains the PTY
+// to its end instead of leaving the child blocked on a full terminal.
+func pumpWrite(screen *Screen, b []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("pump: the emulator panicked: %v", r)
+		}
+	}()
+	if b == nil {
+		screen.Flush()
+		return nil
+	}
+	if _, err := screen.Write(b); err != nil {
+		return fmt.Errorf("pump: %w", err)
+	}
+	return nil
+}
+
 // pumpChunk is Pump's read size, and pumpAhead how many reads may wait for
 // the Screen: Pump's read-ahead goroutine keeps draining the PTY while the
 // Screen works on an earlier read, so a program printing fast is not stopped
@@ -1043,14 +1063,14 @@ const (
 // Pump copies a seat's PTY output into its Screen until the PTY ends: it
 // returns nil at io.EOF (the child and its children closed the terminal) or
 // when the Proc was closed, else the read error (or ErrScreenClosed when the
-// Screen was closed first; what the PTY still gives is then read and
-// dropped until it ends). It flushes the Screen before returning. x/vt
+// Screen was closed first, or the emulator's panic; what the PTY still gives
+// is then read and dropped until it ends). It flushes the Screen before
+// returning (not after a panic). x/vt
 // carries runes split across reads itself; Screen carries split grapheme
 // clusters (see feed). Run it in the seat's reader goroutine; it reads in a
 // goroutine of its own (owned and waited for by Pump, ending with the PTY)
 // and writes to the Screen in order.
 func Pump(proc io.Reader, screen *Screen) error {
-	defer screen.Flush()
 	reads := make(chan []byte, pumpAhead)
 	free := make(chan []byte, pumpAhead+2)
 	done := make(chan struct{})
@@ -1083,9 +1103,7 @@ func Pump(proc io.Reader, screen *Screen) error {
 	var werr error
 	for b := range reads {
 		if werr == nil {
-			if _, err := screen.Write(b); err != nil {
-				werr = fmt.Errorf("pump: %w", err)
-			}
+			werr = pumpWrite(screen, b)
 		}
 		select {
 		case free <- b[:cap(b)]:
@@ -1093,6 +1111,9 @@ func Pump(proc io.Reader, screen *Screen) error {
 		}
 	}
 	<-done
+	if werr == nil {
+		werr = pumpWrite(screen, nil) // the held tail: Flush
+	}
 	switch {
 	case werr != nil:
 		return werr

@@ -2,7 +2,9 @@ package seats
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -402,4 +404,38 @@ func TestScreenBatchedRecordedCLIs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPumpSurvivesAnEmulatorPanic: x/vt panics on a scroll region below its
+// last row followed by a reverse index (docs/dependencies.md §9.8). Pump
+// returns that as an error, and only after reading the PTY to its end, so
+// its read-ahead goroutine ends and the child is never left blocked.
+func TestPumpSurvivesAnEmulatorPanic(t *testing.T) {
+	t.Parallel()
+	s := testScreen(t, 20, 10, nil)
+	r := &countingReader{r: strings.NewReader("ok\r\n\x1b[1;20r\x1bM" + strings.Repeat("after\r\n", 50000))}
+	err := Pump(r, s)
+	if err == nil || !strings.Contains(err.Error(), "panicked") {
+		t.Fatalf("Pump = %v, want the emulator's panic", err)
+	}
+	if !r.eof {
+		t.Fatal("Pump returned before the PTY ended")
+	}
+	if !strings.HasPrefix(s.Text(), "ok") {
+		t.Fatalf("screen %q", s.Text())
+	}
+}
+
+// countingReader notes that it reached EOF.
+type countingReader struct {
+	r   io.Reader
+	eof bool
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	if errors.Is(err, io.EOF) {
+		c.eof = true
+	}
+	return n, err
 }
