@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/pullcept/pullcept/config"
@@ -399,6 +400,12 @@ func (b *Backend) Preview(in tui.AccountInfo) (string, []string) {
 		// The human's own account and MCP accounts start nothing: no line
 		// to show and nothing to call a problem (a newcomer read "this kind
 		// of account does not launch" as an error on their own account).
+		return "", nil
+	}
+	if strings.TrimSpace(a.Command) == "" || strings.TrimSpace(a.WorkDir) == "" {
+		// No line can be built; CheckAccount names the empty field (both
+		// said it: "command: command is required" and "command is
+		// required: set one for …").
 		return "", nil
 	}
 	return b.a.seats.Preview(a)
