@@ -13,7 +13,6 @@ package realapp
 // drawn, the hidden cursor parked at the caret.
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -58,36 +57,16 @@ func newRig(t *testing.T, w, h int, lang string, seats ...seat) *rig {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	type envVar struct {
-		Name  string `json:"name"`
-		Value string `json:"value"`
-	}
-	type account struct {
-		ID      string   `json:"id"`
-		Name    string   `json:"name"`
-		Kind    string   `json:"kind"`
-		Cwd     string   `json:"cwd,omitempty"`
-		Command string   `json:"command,omitempty"`
-		Options string   `json:"launch_options,omitempty"`
-		Env     []envVar `json:"env,omitempty"`
-	}
-	accts := []account{{ID: "admin", Name: "Alice", Kind: "admin"}}
+	var accts []fakecli.ConfigAccount
 	for _, s := range seats {
 		cwd := filepath.Join(work, "seat-"+s.id)
 		if err := os.MkdirAll(cwd, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		accts = append(accts, account{ID: s.id, Name: s.name, Kind: "cli", Cwd: cwd, Command: fakecli.Command(t),
-			Options: strings.TrimSpace("-prompt -lines " + r.linesFile(s.id) + " " + s.opts),
-			Env:     []envVar{{Name: fakecli.Env, Value: "1"}}})
+		accts = append(accts, fakecli.ConfigAccount{ID: s.id, Name: s.name, Kind: "cli", Cwd: cwd, Command: fakecli.Command(t),
+			Options: strings.TrimSpace("-prompt -lines " + r.linesFile(s.id) + " " + s.opts), Env: fakecli.SeatEnv()})
 	}
-	b, err := json.Marshal(map[string]any{"accounts": accts, "language": lang})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(data, "config.json"), b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	fakecli.WriteConfig(t, data, map[string]any{"language": lang}, accts...)
 	bin := fakecli.PullceptBinary(t)
 	r.tmux("-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h),
 		"env", "PULLCEPT_HOME="+data, "TERM=xterm-256color", "LANG=C.UTF-8", bin)

@@ -153,20 +153,7 @@ func newRig(t *testing.T, p soakPlan) *rig {
 	if err := os.MkdirAll(r.data, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	type envVar struct {
-		Name  string `json:"name"`
-		Value string `json:"value"`
-	}
-	type account struct {
-		ID      string   `json:"id"`
-		Name    string   `json:"name"`
-		Kind    string   `json:"kind"`
-		Cwd     string   `json:"cwd,omitempty"`
-		Command string   `json:"command,omitempty"`
-		Options string   `json:"launch_options,omitempty"`
-		Env     []envVar `json:"env,omitempty"`
-	}
-	accts := []account{{ID: "admin", Name: "Alice", Kind: "admin"}}
+	var accts []fakecli.ConfigAccount
 	nice, err := exec.LookPath("nice")
 	if err != nil {
 		t.Fatal(err)
@@ -179,8 +166,8 @@ func newRig(t *testing.T, p soakPlan) *rig {
 		// The seats are the load generator: they run at nice 10, like a
 		// build a person starts in the background, so the box's two cores
 		// are not a queue the app waits in (docs/design.md §13).
-		accts = append(accts, account{ID: id, Name: name, Kind: "cli", Cwd: cwd, Command: nice,
-			Options: "-n 10 " + fakecli.Command(t) + " " + opts, Env: []envVar{{Name: fakecli.Env, Value: "1"}}})
+		accts = append(accts, fakecli.ConfigAccount{ID: id, Name: name, Kind: "cli", Cwd: cwd, Command: nice,
+			Options: "-n 10 " + fakecli.Command(t) + " " + opts, Env: fakecli.SeatEnv()})
 	}
 	each := max(p.rate/p.honest, 1)
 	for i := range p.honest {
@@ -191,13 +178,7 @@ func newRig(t *testing.T, p soakPlan) *rig {
 	}
 	seat("mallory", "Mallory", fmt.Sprintf("-join -hostile -start %s -for %s -out %s -lines %s",
 		r.goFile, p.dur, r.hostileOut, r.lines("mallory")))
-	b, err := json.MarshalIndent(map[string]any{"accounts": accts}, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(r.data, "config.json"), b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	fakecli.WriteConfig(t, r.data, nil, accts...)
 	bin := fakecli.PullceptBinary(t)
 	r.tmux(t, "new-session", "-d", "-s", "soak", "-x", "200", "-y", "60",
 		"env", "PULLCEPT_HOME="+r.data, "TERM=xterm-256color", "LANG=C.UTF-8", bin)
