@@ -21,7 +21,7 @@
 //   - Screen-change forwarder (inside pump: the Screen's Changed to the
 //     Manager's WaitScreens signal). Owner: the PTY reader, which ends it
 //     and waits for it as it returns.
-//   - Read-ahead (inside Pump): reads the PTY into at most pumpAhead
+//   - Read-ahead (inside Pump): reads the PTY into at most pumpAhead (16)
 //     buffers while the Screen works on an earlier read, so a fast program
 //     is not stopped at each of the emulator's turns. Owner: the PTY reader
 //     (Pump), which waits for it; it ends at the PTY's EOF or close.

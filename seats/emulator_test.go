@@ -11,7 +11,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/vt"
 
@@ -728,5 +730,43 @@ func BenchmarkXVTLineFlood(b *testing.B) {
 			_, _ = e.Write(data[off:min(off+benchChunk, len(data))])
 		}
 		_ = e.InputPipe().(*io.PipeWriter).Close()
+	}
+}
+
+// firstCluster's shortcut must give exactly what x/vt's own segmentation
+// gives: every plain rune, followed by a sample of plain runes from every
+// range and by nothing.
+func TestFirstClusterMatchesXAnsi(t *testing.T) {
+	t.Parallel()
+	var plain, sample []rune
+	for r := rune(0); r < 0x10000; r++ {
+		if isPlain(r) {
+			plain = append(plain, r)
+			if !isPlain(r-1) || !isPlain(r+1) || r%97 == 0 {
+				sample = append(sample, r)
+			}
+		}
+	}
+	if len(plain) < 39000 || len(sample) < 100 {
+		t.Fatalf("%d plain runes, %d in the sample", len(plain), len(sample))
+	}
+	check := func(b []byte) {
+		got, gw, gn := firstCluster(b)
+		want, ww := ansi.FirstGraphemeCluster(b, ansi.GraphemeWidth)
+		if string(got) != string(want) || gw != ww || gn != utf8.RuneCount(want) {
+			t.Fatalf("%q: firstCluster %q width %d (%d runes), x/ansi %q width %d", b, got, gw, gn, want, ww)
+		}
+	}
+	for _, r := range plain {
+		one := utf8.AppendRune(nil, r)
+		check(one)
+		for _, r2 := range sample {
+			check(utf8.AppendRune(one[:len(one):len(one)], r2))
+		}
+	}
+	// And where the shortcut must not apply: a combining mark, a voiced
+	// sound mark, a variation selector or a ZWJ after a plain rune.
+	for _, s := range []string{"e\u0301", "か\u3099", "字\ufe0f", "a\u200d", "한\u11a8", "👍🏽"} {
+		check([]byte(s))
 	}
 }

@@ -439,3 +439,23 @@ func (c *countingReader) Read(b []byte) (int, error) {
 	}
 	return n, err
 }
+
+// A seat that prints colour without ever flooding (a cursor movement on
+// every line keeps each line feed out of a run) must not keep a span per SGR
+// it ever printed: the spans fed are forgotten.
+func TestScreenForgetsFedSGRs(t *testing.T) {
+	t.Parallel()
+	s := testScreen(t, 80, 24, nil)
+	for i := range 2000 {
+		line := fmt.Sprintf("\x1b[3%dm%05d\x1b[m \x1b[1mbold\x1b[22m\x1b[5G\r\n", i%8, i)
+		if _, err := s.Write([]byte(line)); err != nil {
+			t.Fatal(err)
+		}
+		s.mu.Lock()
+		n := len(s.m.sgrs)
+		s.mu.Unlock()
+		if n > 8 {
+			t.Fatalf("after %d lines %d SGR spans kept; want only those not fed yet", i+1, n)
+		}
+	}
+}

@@ -18,7 +18,7 @@ func Run(ctx context.Context, b Backend, opts Options) error {
 	return run(ctx, b, opts)
 }
 
-// frameRate caps how often the UI draws a frame (tea.WithFPS; Bubble Tea's
+// FrameRate caps how often the UI draws a frame (tea.WithFPS; Bubble Tea's
 // default is 60). Bubble Tea v2.1.1 draws from a ticker that runs for the
 // program's whole life, changed or not, and each tick costs an idle app
 // about 0.02 % of a core on a 2-core box (measured with 8 idle seats in
@@ -26,7 +26,7 @@ func Run(ctx context.Context, b Backend, opts Options) error {
 // nothing else woke it; docs/design.md §10 "Idle"). 20 frames a second
 // keeps idle within 0.5 % of a core; a change waits at most 50 ms for its
 // frame (the soak's echo p50: 26 ms at 60, 45 ms at 20).
-const frameRate = 20
+const FrameRate = 20
 
 // run is Run with extra program options (tests give it a null terminal).
 func run(ctx context.Context, b Backend, opts Options, popts ...tea.ProgramOption) (err error) {
@@ -34,7 +34,7 @@ func run(ctx context.Context, b Backend, opts Options, popts ...tea.ProgramOptio
 	if err != nil {
 		return fmt.Errorf("run ui: %w", err)
 	}
-	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}, popts...)...)
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FrameRate)}, popts...)...)
 	defer func() {
 		if r := recover(); r != nil {
 			_ = p.ReleaseTerminal()

@@ -26,6 +26,7 @@ import (
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/testdata/fakecli"
 	"github.com/pullcept/pullcept/testdata/testkit"
+	"github.com/pullcept/pullcept/tui"
 )
 
 // streamMB is the size of the compared stream (docs/design.md §13: 50 MB);
@@ -42,9 +43,10 @@ func streamMB(t *testing.T) int64 {
 	return 50
 }
 
-// uiFrame is the pane renderer's pace: Bubble Tea draws at most 60 frames a
-// second, and a pane re-renders only when its screen changed meanwhile.
-const uiFrame = time.Second / 60
+// uiFrame is the pane renderer's pace: the UI draws at most tui.FrameRate
+// frames a second, and a pane re-renders only when its screen changed
+// meanwhile.
+const uiFrame = time.Second / tui.FrameRate
 
 // clockTick is the unit of utime/stime in /proc/<pid>/stat (USER_HZ, 100 on
 // every Linux ABI Go supports).
@@ -140,7 +142,7 @@ type streamRun struct {
 
 // TestCompareStream plays the same streams through (a) our seat — `cat` in
 // a seats PTY, seats.Pump into a seats.Screen (x/vt), and the pane render
-// step at the UI's 60 frames/s, which is Screen.Snapshot (the rows rendered
+// step at the UI's frame rate (tui.FrameRate), which is Screen.Snapshot (the rows rendered
 // as run-length SGR strings) plus the border assembly tui/pane.go does (the
 // tui pane itself is internal to package tui) — and (b) a tmux pane (`cat`
 // inside `tmux new-session -d`, timed from a wait-for signal to the one cat
@@ -195,7 +197,7 @@ func compareStream(t *testing.T, name string, write func(io.Writer) (int64, stri
 	mbs := func(d time.Duration) float64 { return mb / d.Seconds() }
 	perMB := func(d time.Duration) float64 { return float64(d.Milliseconds()) / mb }
 	t.Logf("stream %s: %.1f MB (%s), pane %d×%d", name, mb, what, StreamCols, StreamRows)
-	t.Logf("ours %s (seats PTY + Pump + Screen + pane render at 60 fps): wall %v (%.1f MB/s), CPU %v (%.1f ms/MB), %d frames rendered",
+	t.Logf("ours %s (seats PTY + Pump + Screen + pane render at the UI's frame rate): wall %v (%.1f MB/s), CPU %v (%.1f ms/MB), %d frames rendered",
 		name, ours.wall.Round(time.Millisecond), mbs(ours.wall), ours.cpu.Round(time.Millisecond), perMB(ours.cpu), ours.renders)
 	t.Logf("tmux %s %s pane: wall %v (%.1f MB/s), server CPU %v (%.1f ms/MB)",
 		name, tmuxVersion(t), theirs.wall.Round(time.Millisecond), mbs(theirs.wall), theirs.cpu.Round(time.Millisecond), perMB(theirs.cpu))

@@ -70,7 +70,7 @@ func (s *echoSeat) stop() {
 // into a seat running `cat` (the terminal echoes them), timed from the write
 // to the key on that seat's Screen, first alone, then while a second seat
 // prints the line flood in a loop; a renderer snapshots both screens at
-// 60 frames/s meanwhile, as the UI does. It prints the echo's median, 95th
+// tui.FrameRate frames a second meanwhile, as the UI does. It prints the echo's median, 95th
 // percentile and worst case in both phases and the flood's throughput. A
 // measurement, not a timing check: it fails only when a key never shows.
 func TestCompareEcho(t *testing.T) {
