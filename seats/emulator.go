@@ -602,6 +602,7 @@ type mirror struct {
 	utf8     [4]byte // the rune's bytes
 	utf8Lead int64   // offset of its lead byte
 	utf8Gnd  bool    // parser was in the ground state at the lead byte
+	owed     int     // continuation bytes a UTF-8 character in an OSC or DCS string still owes (stringByte)
 	seqStart int64   // offset of the ESC or C1 byte that began the current sequence
 	p0       int     // first CSI parameter, accumulated as x/ansi does
 	pIdx     int     // index of the CSI parameter being collected
@@ -672,10 +673,45 @@ func (s *Screen) scan(from int) {
 			}
 			s.printASCII(i, j)
 			i = j - 1
+		case m.state == parser.OscStringState || m.state == parser.DcsStringState:
+			s.step(s.stringByte(i), off)
 		default:
+			m.owed = 0
 			s.step(b, off)
 		}
 	}
+}
+
+// stringByte returns buf[i], a byte of an OSC or DCS string, as the
+// emulator is to see it. x/ansi ends such a string at 0x9C, the C1 form of
+// ST, even where that byte continues a UTF-8 character of the payload
+// (charmbracelet/x#848, fixes #946/#976 unreleased): Claude Code's title
+// "✳ Claude Code" (E2 9C B3) ended after E2 and " Claude Code" was printed
+// at the caret; 本 (E6 9C AC) in a title does the same. Such a 0x9C becomes
+// 0xBF, another continuation byte, which the string keeps: the title gets
+// another character in that place (it is not shown anywhere), the screen
+// gets nothing. A 0x9C that continues nothing still ends the string.
+func (s *Screen) stringByte(i int) byte {
+	m := &s.m
+	b := s.buf[i]
+	switch {
+	case b >= 0xC2 && b <= 0xDF:
+		m.owed = 1
+	case b >= 0xE0 && b <= 0xEF:
+		m.owed = 2
+	case b >= 0xF0 && b <= 0xF4:
+		m.owed = 3
+	case b >= 0x80 && b <= 0xBF && m.owed > 0:
+		m.owed--
+		if b == 0x9C {
+			s.buf[i] = 0xBF
+			s.fixes++
+			return 0xBF
+		}
+	default:
+		m.owed = 0
+	}
+	return b
 }
 
 // step runs the parser's transition for byte b at off (not in a rune).

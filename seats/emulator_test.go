@@ -770,3 +770,38 @@ func TestFirstClusterMatchesXAnsi(t *testing.T) {
 		check([]byte(s))
 	}
 }
+
+// x/ansi ends an OSC or DCS string at a 0x9C that continues a UTF-8
+// character (charmbracelet/x#848): Claude Code's title "✳ Claude Code"
+// printed " Claude Code" at its caret. Screen keeps such strings whole, in
+// any split; a 0x9C that continues nothing still ends the string.
+func TestXVTStillEndsStringsInsideUTF8(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		stream        string
+		xvt, screened string
+	}{
+		{"ab\x1b]0;✳ Claude Code\x07", "ab Claude Code||", "ab||"},
+		{"ab\x1b]2;日本語のタイトル\x1b\\", "", "ab||"},
+		{"ab\x1bPq本\x1b\\c", "", "abc||"},
+		{"ab\x1b]0;x\x9cZ", "", "abZ||"}, // a lone 0x9C is ST
+		{"ab\x1b]0;\xe2\x9c\x9c\x9cZ", "", "abZ||"},
+	} {
+		if c.xvt != "" {
+			if got := strings.Join(rawXVT(40, 3, c.stream), "|"); got != c.xvt {
+				t.Errorf("x/vt now gives %q for %q: #848 may be fixed, revisit Screen.stringByte", got, c.stream)
+			}
+		}
+		for _, chunk := range []int{len(c.stream), 3, 1} {
+			s := testScreen(t, 40, 3, nil)
+			var parts []string
+			for off := 0; off < len(c.stream); off += chunk {
+				parts = append(parts, c.stream[off:min(off+chunk, len(c.stream))])
+			}
+			rows, _, _ := feedScreen(t, s, parts...)
+			if got := strings.Join(rows, "|"); got != c.screened {
+				t.Errorf("Screen gives %q for %q in reads of %d, want %q", got, c.stream, chunk, c.screened)
+			}
+		}
+	}
+}
