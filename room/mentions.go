@@ -42,8 +42,10 @@ func addName(list []string, name string) []string {
 // punctuation or the end of the line is taken; anything may precede the '@'.
 // The mention is removed together with the horizontal whitespace after it; at
 // the end of a line the whitespace before it goes instead, and a line left
-// empty by mentions disappears. Punctuation after a mention stays. Unmatched
-// '@…' stays in the body.
+// empty by mentions disappears. Punctuation after a mention stays; when it
+// follows the name directly and closes the text before ("ok @Ann!"), the
+// whitespace before the mention goes too ("ok!"). Unmatched '@…' stays in
+// the body.
 //
 // It returns the body and the mentioned names in order of appearance, spelt as
 // in the roster, without repeats. mentions is nil when nothing matched (body
@@ -113,9 +115,11 @@ func takeLine(line string, names []string) (out string, found []string, took boo
 					}
 					j += s2
 				}
-				if j == len(line) {
-					// At the end of the line the whitespace before goes
-					// instead: it separated the mention from the text.
+				if j == len(line) || j == i+size+n && closesText(line[j:]) {
+					// At the end of the line, or right before the
+					// sentence's own punctuation ("ok @Ann!" → "ok!"),
+					// the whitespace before goes instead: it separated
+					// the mention from the text.
 					trimmed := strings.TrimRightFunc(b.String(), isHSpace)
 					b.Reset()
 					b.WriteString(trimmed)
@@ -183,6 +187,15 @@ func equalFoldRune(a, b rune) bool {
 		}
 	}
 	return false
+}
+
+// closesText reports whether s starts with punctuation that belongs to the
+// text before it — a full stop, comma, "!", "?", a closing bracket or quote —
+// rather than opening what follows (an opening bracket or quote, a dash, '@').
+func closesText(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsPunct(r) && r != '@' && r != '＠' &&
+		!unicode.In(r, unicode.Ps, unicode.Pi, unicode.Pd)
 }
 
 // isHSpace is whitespace that does not end a line.

@@ -26,7 +26,16 @@ func TestTakeMentions(t *testing.T) {
 		{"shorter name when the longer does not fit", "@Claude please look", roster, "please look", []string{"Claude"}},
 		{"case-insensitive, roster spelling kept", "@lin and @CLAUDE LAY hi", roster, "and hi", []string{"Lin", "Claude Lay"}},
 		{"punctuation after stays", "@Lin, can you check?", roster, ", can you check?", []string{"Lin"}},
-		{"punctuation after stays mid line", "thanks @Lin! bye", roster, "thanks ! bye", []string{"Lin"}},
+		{"punctuation after stays mid line", "thanks @Lin! bye", roster, "thanks! bye", []string{"Lin"}},
+		{"closing punctuation takes the space before", "ok @Lin!", roster, "ok!", []string{"Lin"}},
+		{"comma right after", "thanks @Lin, see you", roster, "thanks, see you", []string{"Lin"}},
+		{"question mark, then more", "can you @Kai? and @Lin.", roster, "can you? and.", []string{"Kai", "Lin"}},
+		{"japanese full stop", "お願いします @リン。", roster, "お願いします。", []string{"リン"}},
+		{"closing bracket", "(ask @Lin)", roster, "(ask)", []string{"Lin"}},
+		{"opening bracket keeps the space", "ask @Lin(the tests)", roster, "ask (the tests)", []string{"Lin"}},
+		{"dash keeps the space", "ask @Lin-san", roster, "ask -san", []string{"Lin"}},
+		{"space then punctuation keeps the space", "ok @Lin !", roster, "ok !", []string{"Lin"}},
+		{"two mentions before punctuation", "ok @Lin @Kai!", roster, "ok!", []string{"Lin", "Kai"}},
 		{"name followed by a letter is no mention", "@Linda hi", roster, "@Linda hi", nil},
 		{"end of line drops the whitespace before", "thanks @Lin", roster, "thanks", []string{"Lin"}},
 		{"end of line with trailing spaces", "thanks @Lin  \nnext line", roster, "thanks\nnext line", []string{"Lin"}},
@@ -145,6 +154,9 @@ func FuzzTakeMentions(f *testing.F) {
 	f.Add("a@b @ ＠ @@", "b", "")
 	f.Add("  @Lin  \r\n@lin.", "LIN", "lin")
 	f.Add("\xff@\xfeLin", "\xfeLin", "Lin")
+	f.Add("ok @Ann!", "Ann", "Bo")
+	f.Add("thanks @Ann, @Bo. (ask @Ann)", "Ann", "Bo")
+	f.Add("お願い @アン。", "アン", "Ann")
 	f.Fuzz(func(t *testing.T, content, n1, n2 string) {
 		roster := []string{n1, n2}
 		body, mentions := TakeMentions(content, roster)
