@@ -17,10 +17,22 @@ import (
 var AppLaunchEnv = []string{room.EnvLaunchedAs, room.EnvRoomID, room.EnvRoomToken}
 
 // notInherited are variables of Pullcept's own environment a seat does not
-// get (besides every config.ReservedEnvPrefix one): the tmux pane Pullcept
-// may run in is not the seat's terminal — a CLI that sees TMUX would drive
-// that outer tmux.
-var notInherited = []string{"TMUX", "TMUX_PANE"}
+// get (besides every config.ReservedEnvPrefix one): they describe the
+// terminal Pullcept runs in, and the seat's terminal is Pullcept's own
+// emulator (TERM=xterm-256color, see termName). A CLI that sees them talks
+// to that outer terminal: with TMUX or TERM_PROGRAM=tmux Claude Code printed
+// tmux advice into its pane ("focus-events off"), it would drive the outer
+// tmux, and kitty's, iTerm2's or WezTerm's marks invite image and keyboard
+// protocols the emulator does not speak. COLORTERM stays: the seat's colours
+// reach that outer terminal as they are.
+var notInherited = []string{
+	"TERM", "TMUX", "TMUX_PANE", "STY", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "TERM_SESSION_ID",
+	"TERMINAL_EMULATOR", "LC_TERMINAL", "LC_TERMINAL_VERSION", "ITERM_SESSION_ID", "ITERM_PROFILE",
+	"KITTY_WINDOW_ID", "KITTY_PID", "KITTY_LISTEN_ON", "KITTY_PUBLIC_KEY", "WEZTERM_PANE",
+	"WEZTERM_UNIX_SOCKET", "WEZTERM_EXECUTABLE", "ALACRITTY_WINDOW_ID", "ALACRITTY_SOCKET",
+	"ALACRITTY_LOG", "GHOSTTY_RESOURCES_DIR", "GHOSTTY_BIN_DIR", "KONSOLE_VERSION", "KONSOLE_DBUS_SESSION",
+	"KONSOLE_DBUS_WINDOW", "VTE_VERSION", "WT_SESSION", "WT_PROFILE_ID", "WINDOWID",
+}
 
 // seatBaseEnv is Pullcept's environment as its seats inherit it: the
 // user's own variables, without Pullcept's (PULLCEPT_HOME, and any

@@ -411,6 +411,61 @@ func TestManagerResumedSeatExitingBeforeJoiningLosesRecord(t *testing.T) {
 	}
 }
 
+// TestManagerResumedSeatToldOfPostsSinceItStopped: a seat that resumes is
+// marked PULLCEPT_UNSEEN_HISTORY when posts came while it was stopped, and
+// not when none did (docs/design.md §9, «トピック» #133). The mark is read
+// from the seat's .mcp.json entry while it runs.
+func TestManagerResumedSeatToldOfPostsSinceItStopped(t *testing.T) {
+	r := newManagerRig(t)
+	a := r.fakeAccount(t, "lin", "session {session_id}")
+	a.ResumeLine = config.QuoteWord(fakecli.Command(t)) + " resume {session_id}"
+	r.book.put(a)
+	post := func(id string) {
+		t.Helper()
+		if err := r.store.Append(managerTopic, logstore.Record{MessageID: id, Speaker: "You", Content: "hello " + id, TS: "2026-10-02T01:14:00.000Z"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	marked := func(how string) bool {
+		t.Helper()
+		s, ok := r.m.Seat(managerTopic, a.ID)
+		if !ok {
+			t.Fatalf("%s: no seat", how)
+		}
+		testkit.Eventually(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
+		b, err := os.ReadFile(filepath.Join(a.WorkDir, ".mcp.json"))
+		if err != nil {
+			t.Fatalf("%s: %v", how, err)
+		}
+		on := strings.Contains(string(b), room.EnvUnseenHistory)
+		if err := r.m.Stop(managerTopic, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		return on
+	}
+	post("m1")
+	if res, err := r.m.Start(managerTopic, a.ID, 0, 0); err != nil || res.Resumed {
+		t.Fatalf("fresh Start = %+v, %v", res, err)
+	}
+	if !marked("fresh in a topic with posts") {
+		t.Error("a fresh seat in a topic with posts was not marked")
+	}
+	for _, step := range []struct {
+		how   string
+		posts bool
+	}{{"resumed, nothing since", false}, {"resumed after posts since it stopped", true}, {"resumed again, nothing since", false}} {
+		if step.posts {
+			post("m-" + step.how)
+		}
+		if res, err := r.m.Start(managerTopic, a.ID, 0, 0); err != nil || !res.Resumed {
+			t.Fatalf("%s: Start = %+v, %v", step.how, res, err)
+		}
+		if got := marked(step.how); got != step.posts {
+			t.Errorf("%s: marked %v, want %v", step.how, got, step.posts)
+		}
+	}
+}
+
 func TestManagerEnqueueTypesTagAndBody(t *testing.T) {
 	r := newManagerRig(t)
 	a := r.fakeAccount(t, "echo", "")
@@ -642,6 +697,12 @@ func TestManagerPreview(t *testing.T) {
 func TestManagerSeatEnvironment(t *testing.T) {
 	t.Setenv("TMUX", "/tmp/tmux-0/default,123,0")
 	t.Setenv("TMUX_PANE", "%3")
+	t.Setenv("TERM", "tmux-256color")
+	t.Setenv("TERM_PROGRAM", "tmux")
+	t.Setenv("TERM_PROGRAM_VERSION", "3.3a")
+	t.Setenv("KITTY_WINDOW_ID", "1")
+	t.Setenv("WT_SESSION", "b6b8e1c4-0000-0000-0000-000000000000")
+	t.Setenv("COLORTERM", "truecolor")
 	t.Setenv(config.EnvHome, "/home/u/.pullcept-other")
 	t.Setenv(room.EnvRoomToken, "an-outer-pullcepts-token")
 	t.Setenv("PULLCEPT_USER_KEEP_TEST", "1")
@@ -662,10 +723,15 @@ func TestManagerSeatEnvironment(t *testing.T) {
 		k, v, _ := strings.Cut(kv, "=")
 		got[k] = v
 	}
-	for _, gone := range []string{"TMUX", "TMUX_PANE", config.EnvHome, "PULLCEPT_USER_KEEP_TEST"} {
+	for _, gone := range []string{"TMUX", "TMUX_PANE", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "KITTY_WINDOW_ID",
+		"WT_SESSION", config.EnvHome, "PULLCEPT_USER_KEEP_TEST"} {
 		if v, ok := got[gone]; ok {
 			t.Errorf("the seat inherited %s=%q", gone, v)
 		}
+	}
+	// Its terminal is Pullcept's emulator, whatever Pullcept runs in.
+	if got["TERM"] != "xterm-256color" || got["COLORTERM"] != "truecolor" {
+		t.Errorf("TERM=%q COLORTERM=%q: want the emulator's xterm-256color and the outer terminal's colours", got["TERM"], got["COLORTERM"])
 	}
 	if got["SEAT_ENV_KEEP"] != "kept" || got["PATH"] == "" {
 		t.Errorf("the user's own variables were not kept: SEAT_ENV_KEEP=%q PATH=%q", got["SEAT_ENV_KEEP"], got["PATH"])
