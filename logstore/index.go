@@ -18,17 +18,20 @@ const indexName = "index.json"
 // ts is the same layout (room.TimeLayout).
 const TimeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-// entry is one topic of index.json: {"id", "name", "created_at", "sessions"}
-// plus any keys somebody else wrote, which are kept on rewrite. An entry that
-// does not decode is kept verbatim in raw and otherwise ignored.
+// entry is one topic of index.json: {"id", "name", "created_at", "sessions",
+// "seen"} plus any keys somebody else wrote, which are kept on rewrite. An
+// entry that does not decode is kept verbatim in raw and otherwise ignored.
 type entry struct {
 	ID        string
 	Name      string
 	CreatedAt string            // as written; parsed on read, kept verbatim
 	Sessions  map[string]string // account id → session id
-	extra     map[string]json.RawMessage
-	raw       json.RawMessage
-	rawID     string // best-effort id of a raw entry, so Delete drops it too
+	// Seen maps account id → the log's size in bytes when that account's
+	// seat last stopped in this topic (Store.RecordSeen).
+	Seen  map[string]int64
+	extra map[string]json.RawMessage
+	raw   json.RawMessage
+	rawID string // best-effort id of a raw entry, so Delete drops it too
 }
 
 // indexDoc is the whole of index.json: {"topics": [...]} plus unknown
@@ -94,6 +97,8 @@ func decodeEntry(r json.RawMessage) (*entry, error) {
 			err = unmarshalOptString(v, &e.CreatedAt)
 		case "sessions":
 			err = json.Unmarshal(v, &e.Sessions)
+		case "seen":
+			err = json.Unmarshal(v, &e.Seen)
 		default:
 			e.extra[k] = v
 		}
@@ -157,6 +162,7 @@ func (d *indexDoc) clone() *indexDoc {
 	for i, e := range d.entries {
 		ce := *e
 		ce.Sessions = maps.Clone(e.Sessions)
+		ce.Seen = maps.Clone(e.Seen)
 		ce.extra = maps.Clone(e.extra)
 		c.entries[i] = &ce
 	}
@@ -165,8 +171,8 @@ func (d *indexDoc) clone() *indexDoc {
 
 // encode renders the document as indented JSON ending in '\n': "topics"
 // first, then the other top-level keys sorted; in each entry id, name,
-// created_at, sessions, then the other keys sorted. Raw entries go out as
-// they came in.
+// created_at, sessions, seen (when any), then the other keys sorted. Raw
+// entries go out as they came in.
 func (d *indexDoc) encode() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"topics":[`)
@@ -201,10 +207,15 @@ func (e *entry) encode(b *bytes.Buffer) error {
 		sessions = map[string]string{}
 	}
 	b.WriteByte('{')
-	for i, kv := range []struct {
+	type keyValue struct {
 		k string
 		v any
-	}{{"id", e.ID}, {"name", e.Name}, {"created_at", e.CreatedAt}, {"sessions", sessions}} {
+	}
+	kvs := []keyValue{{"id", e.ID}, {"name", e.Name}, {"created_at", e.CreatedAt}, {"sessions", sessions}}
+	if len(e.Seen) > 0 {
+		kvs = append(kvs, keyValue{"seen", e.Seen})
+	}
+	for i, kv := range kvs {
 		if i > 0 {
 			b.WriteByte(',')
 		}

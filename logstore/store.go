@@ -567,21 +567,23 @@ func (s *Store) Skipped(topicID string) int {
 	return 0
 }
 
-// HasPosts reports whether topicID's log file has any bytes — the cheap test
-// behind PULLCEPT_UNSEEN_HISTORY (spec «トピック»: a file of only broken
-// lines still answers yes). A topic without a file has none.
-func (s *Store) HasPosts(topicID string) (bool, error) {
+// LogSize is topicID's log file size in bytes (0 without a file) — the
+// cheap test behind PULLCEPT_UNSEEN_HISTORY: any bytes are posts (spec
+// «トピック»: a file of only broken lines still counts), and the log only
+// grows, so a size past a seat's RecordSeen mark means posts it has not
+// seen.
+func (s *Store) LogSize(topicID string) (int64, error) {
 	if err := checkTopicID(topicID); err != nil {
-		return false, err
+		return 0, err
 	}
 	fi, err := os.Stat(s.logPath(topicID))
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+		return 0, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("stat topic %s: %w", topicID, err)
+		return 0, fmt.Errorf("stat topic %s: %w", topicID, err)
 	}
-	return fi.Size() > 0, nil
+	return fi.Size(), nil
 }
 
 // Close fsyncs and closes every open topic file. Later calls of any method

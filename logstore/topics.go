@@ -380,6 +380,52 @@ func (s *Store) Session(topicID, accountID string) (sessionID string, ok bool) {
 	return sessionID, ok
 }
 
+// RecordSeen records that accountID's seat, stopping now, had seen topicID's
+// log up to size bytes (LogSize), so a resumed seat can be told when posts
+// came since (docs/design.md §9, seats.UnseenHistory). A topic without an
+// entry gets one. Errors wrap ErrBadTopicID, ErrBadSession (empty account),
+// ErrTopicDeleted, ErrClosed or the write error.
+func (s *Store) RecordSeen(topicID, accountID string, size int64) error {
+	if err := s.checkWritable(topicID); err != nil {
+		return fmt.Errorf("record seen: %w", err)
+	}
+	if accountID == "" {
+		return fmt.Errorf("record seen in topic %s: %w: empty account", topicID, ErrBadSession)
+	}
+	s.idxMu.Lock()
+	defer s.idxMu.Unlock()
+	err := s.updateIndex(func(d *indexDoc) (bool, error) {
+		e := d.find(topicID)
+		if e == nil {
+			e = s.newEntry(topicID, time.Time{})
+			d.entries = append(d.entries, e)
+		} else if have, ok := e.Seen[accountID]; ok && have == size {
+			return false, nil
+		}
+		if e.Seen == nil {
+			e.Seen = map[string]int64{}
+		}
+		e.Seen[accountID] = size
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("record seen in topic %s: %w", topicID, err)
+	}
+	return nil
+}
+
+// Seen returns what RecordSeen last recorded for accountID in topicID.
+func (s *Store) Seen(topicID, accountID string) (size int64, ok bool) {
+	s.idxMu.Lock()
+	defer s.idxMu.Unlock()
+	e := s.idx.find(topicID)
+	if e == nil {
+		return 0, false
+	}
+	size, ok = e.Seen[accountID]
+	return size, ok
+}
+
 // Delete removes topicID from disk in the order of docs/design.md §8: the log file,
 // then attachments/<topic>/, then the index entry (with its session records).
 // If a step fails the later ones are not taken, so a failure leaves "entry

@@ -60,8 +60,8 @@ func TestLazyCreation(t *testing.T) {
 	if recs, more, err := s.Page(id, "", 50); err != nil || recs != nil || more {
 		t.Fatalf("Tail of the lazy topic = %v %v %v", recs, more, err)
 	}
-	if has, err := s.HasPosts(id); err != nil || has {
-		t.Fatalf("HasPosts = %v %v", has, err)
+	if n, err := s.LogSize(id); err != nil || n != 0 {
+		t.Fatalf("LogSize = %v %v", n, err)
 	}
 	if ts, err := s.Topics(); err != nil || len(ts) != 0 {
 		t.Fatalf("Topics = %v %v", ts, err)
@@ -82,8 +82,8 @@ func TestLazyCreation(t *testing.T) {
 	if !ok || !tp.Indexed || tp.Name != "最初の発言です。よろしくお願いします" || !tp.CreatedAt.Equal(parseTime(p.TS)) || tp.Size == 0 {
 		t.Fatalf("after NoteFirstPost: %+v", tp)
 	}
-	if has, _ := s.HasPosts(id); !has {
-		t.Fatal("HasPosts false after a post")
+	if n, _ := s.LogSize(id); n == 0 {
+		t.Fatal("LogSize 0 after a post")
 	}
 }
 

@@ -19,15 +19,19 @@ import (
 
 // SessionBook is what the Manager needs of the topic log's index
 // (*logstore.Store implements it): the recorded session id per (topic,
-// account), lazy topic creation, and whether a topic has posts
-// (docs/design.md §8, §9).
+// account), lazy topic creation, the size of a topic's log and how much of
+// it each account's seat had seen when it last stopped (docs/design.md §8,
+// §9).
 type SessionBook interface {
 	Session(topicID, accountID string) (string, bool)
 	RecordSession(topicID, accountID, sessionID string) error
 	// DropSessionIf drops the record only while it still holds sessionID.
 	DropSessionIf(topicID, accountID, sessionID string) (bool, error)
 	EnsureTopic(topicID string) error
-	HasPosts(topicID string) (bool, error)
+	// LogSize is the topic log's size in bytes (0: no posts); it only grows.
+	LogSize(topicID string) (int64, error)
+	Seen(topicID, accountID string) (int64, bool)
+	RecordSeen(topicID, accountID string, size int64) error
 }
 
 // RoomEndpoint is where seats find the room: the WebSocket URL (the
@@ -458,10 +462,11 @@ func (m *Manager) decideResume(p *startPlan) {
 // and assembles the child's environment, the room token only there
 // (docs/design.md §7).
 func (m *Manager) prepare(p *startPlan) error {
-	hasPosts, err := m.opts.Sessions.HasPosts(p.topic)
+	size, err := m.opts.Sessions.LogSize(p.topic)
 	if err != nil {
-		m.logger.Warn("has posts", "topic", p.topic, "err", err)
+		m.logger.Warn("log size", "topic", p.topic, "err", err)
 	}
+	seen, seenKnown := m.opts.Sessions.Seen(p.topic, p.account)
 	in := LaunchInput{
 		Account:       p.acct,
 		TopicID:       p.topic,
@@ -469,7 +474,7 @@ func (m *Manager) prepare(p *startPlan) error {
 		PullceptPath:  m.opts.PullceptPath,
 		RoomURL:       p.room.URL,
 		HooksURL:      p.room.HooksURL,
-		UnseenHistory: UnseenHistory(hasPosts, p.resume),
+		UnseenHistory: UnseenHistory(size, p.resume, seen, seenKnown),
 		CommandPath:   ResolveCommand(p.acct.Command),
 		Env:           p.openEnv,
 	}
@@ -716,6 +721,7 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 			m.notice(s.Topic, s.Account, true, "resumed session %s exited before joining the room; its record was dropped (the next start is fresh)", s.launch.SessionID)
 		}
 	}
+	m.recordSeen(s)
 	// The seat's .mcp.json entry points at this seat's room only while it
 	// runs: leave nothing stale for someone opening the directory later (the
 	// next start registers it again).
@@ -728,6 +734,19 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	m.ledger.Release(claim)
 	close(s.done)
 	m.logger.Info("seat exited", "topic", s.Topic, "account", s.Account, "code", code, "requested", requested)
+}
+
+// recordSeen notes how far the topic's log went while s ran (every post
+// was typed into it), so its next resume is told of the posts made after
+// (UnseenHistory). A deleted topic or a closed store keeps no mark.
+func (m *Manager) recordSeen(s *Seat) {
+	size, err := m.opts.Sessions.LogSize(s.Topic)
+	if err == nil {
+		err = m.opts.Sessions.RecordSeen(s.Topic, s.Account, size)
+	}
+	if err != nil {
+		m.logger.Debug("record seen", "topic", s.Topic, "account", s.Account, "err", err)
+	}
 }
 
 // watchCodexRollout follows a Codex seat's rollout (docs/design.md §9,

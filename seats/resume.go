@@ -292,8 +292,16 @@ func DecideResume(a config.Account, recordedID string, transcriptExists bool) (r
 	return false, true, fmt.Sprintf("%s starts fresh: the conversation of session %s is gone, so the record was dropped", name, recordedID)
 }
 
-// UnseenHistory reports whether a seat joins blind («トピック» #133):
-// the topic already has posts and this launch did not resume. Then the seat
-// is told (PULLCEPT_UNSEEN_HISTORY) that read_room_history has posts it has
-// not seen.
-func UnseenHistory(topicHasPosts, resumed bool) bool { return topicHasPosts && !resumed }
+// UnseenHistory reports whether a seat joins blind («トピック» #133): the
+// topic's log (logSize bytes) holds posts the seat has not seen — any post,
+// for a fresh seat; for a resumed one, posts after seen, the log's size when
+// that seat last stopped (seenKnown false: no mark, as after a crash or from
+// before marks were kept — then it is told, since reading history it knows
+// costs less than missing posts). Then the seat is told
+// (PULLCEPT_UNSEEN_HISTORY) that read_room_history has posts it has not seen.
+func UnseenHistory(logSize int64, resumed bool, seen int64, seenKnown bool) bool {
+	if logSize <= 0 {
+		return false
+	}
+	return !resumed || !seenKnown || logSize > seen
+}

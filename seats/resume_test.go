@@ -231,11 +231,24 @@ func TestDecideResume(t *testing.T) {
 			t.Errorf("%s: the status line should name the dropped id: %q", tt.name, reason)
 		}
 	}
-	for _, tt := range []struct{ posts, resumed, want bool }{
-		{false, false, false}, {true, false, true}, {true, true, false}, {false, true, false},
+	for _, tt := range []struct {
+		size      int64
+		resumed   bool
+		seen      int64
+		seenKnown bool
+		want      bool
+	}{
+		{0, false, 0, false, false}, // fresh, no posts
+		{10, false, 0, false, true}, // fresh, posts
+		{10, false, 10, true, true}, // fresh: a mark of an old session does not count
+		{0, true, 0, false, false},  // resumed, no posts
+		{10, true, 10, true, false}, // resumed, nothing since it stopped
+		{25, true, 10, true, true},  // resumed, posts since it stopped
+		{10, true, 0, false, true},  // resumed without a mark: told
+		{10, true, 0, true, true},   // stopped before the first post
 	} {
-		if got := UnseenHistory(tt.posts, tt.resumed); got != tt.want {
-			t.Errorf("UnseenHistory(%v, %v) = %v", tt.posts, tt.resumed, got)
+		if got := UnseenHistory(tt.size, tt.resumed, tt.seen, tt.seenKnown); got != tt.want {
+			t.Errorf("UnseenHistory(%d, %v, %d, %v) = %v", tt.size, tt.resumed, tt.seen, tt.seenKnown, got)
 		}
 	}
 }
