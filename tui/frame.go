@@ -81,6 +81,7 @@ func (m *Model) renderWidgets(vis []seatKey) {
 		}
 	}
 	m.chat.render(&m.env)
+	m.input.setMentionTargets(m.mentionTargets())
 	m.input.render(&m.env, m.layout.Input.H)
 	m.topics.render(&m.env)
 	m.accounts.panel.render(&m.env, m.partData())

@@ -176,6 +176,15 @@ const (
 	mInputPlaceholder
 	mInputHint
 	mInputSending
+	mAddrAbsentAll
+	mAddrAbsentAllMany
+	mAddrAbsentSome
+	mAddrAbsentSomeMany
+	mAddrOffline
+	mAddrOfflineMany
+	mAddrAbsentAllShort
+	mAddrAbsentSomeShort
+	mAddrOfflineShort
 
 	// Attachments (attach.go, chat_attach.go).
 	mInputHintAttach
@@ -537,6 +546,17 @@ var messages = map[msgKey][2]string{
 	mInputPlaceholder: {"Say something to the room", "部屋に発言する"},
 	mInputHint:        {"@ address · Enter send · Shift+Enter newline", "@ 宛先 · Enter 送信 · Shift+Enter 改行"},
 	mInputSending:     {"sending…", "送信中…"},
+	// Addressing while typing (addressing.go, issue 14).
+	mAddrAbsentAll:      {"%s is not in this room — the post goes to everyone", "%s はこの部屋にいません — 投稿は全員宛てになります"},
+	mAddrAbsentAllMany:  {"%s are not in this room — the post goes to everyone", "%s はこの部屋にいません — 投稿は全員宛てになります"},
+	mAddrAbsentSome:     {"%s is not in this room: not addressed", "%s はこの部屋にいません — 宛先になりません"},
+	mAddrAbsentSomeMany: {"%s are not in this room: not addressed", "%s はこの部屋にいません — 宛先になりません"},
+	mAddrOffline:        {"%s is offline: it will see this in its unseen history", "%s はオフラインです: 起動すると未読の履歴で読みます"},
+	mAddrOfflineMany:    {"%s are offline: they will see this in their unseen history", "%s はオフラインです: 起動すると未読の履歴で読みます"},
+	// The short forms, for an edge too narrow for the sentence (30 cells at 80×24).
+	mAddrAbsentAllShort:  {"%s: not in room, to everyone", "%s: 不在 — 全員宛てになります"},
+	mAddrAbsentSomeShort: {"%s: not in room, not addressed", "%s: 不在 — 宛先になりません"},
+	mAddrOfflineShort:    {"%s: offline, reads it later", "%s: オフライン — 後で読みます"},
 
 	// Attachments (docs/design.md §8 "Attachments").
 	mInputHintAttach:   {"%s attach", "%s 添付"},

@@ -53,6 +53,8 @@ type inputBar struct {
 	chipHits []chipHit // where each drawn chip's ✕ is on the chips' row
 	lastDir  string    // the folder of the last attached file (the prompt starts there)
 
+	addr mentionTargets // what the @names can resolve to (addressing.go)
+
 	w        int
 	version  int            // bumped when the text or caret moved
 	view     []string       // the rendered bar
@@ -268,6 +270,7 @@ func (ib *inputBar) pick(roster []room.Member, self string) {
 func (ib *inputBar) closePopup() {
 	c := &ib.comp
 	c.closed, c.closedRow, c.closedCol = true, c.row, c.col
+	ib.changed() // the @word is no longer being completed: the hint may name it
 }
 
 // movePopup moves the popup's selection, wrapping around.
@@ -296,14 +299,26 @@ func (ib *inputBar) render(e *env, h int) {
 	if ib.focused {
 		bs = e.th.borderFocus
 	}
-	top := "╭" // no room for a hint: a plain edge
-	if h := inputHint(e, ib.sending, w-6); h != "" {
-		top = "╭─ " + h + " "
+	// The edge carries the key hint, or what the @names will not reach.
+	var top string
+	if warn := ib.addressHint(e, w-6); warn != "" && !ib.sending {
+		top = bs.Render("╭─ ") + e.th.dangerS.Render(warn) +
+			bs.Render(" "+strings.Repeat("─", max(0, w-5-ansi.StringWidth(warn)))+"╮")
+	} else {
+		top = "╭" // no room for a hint: a plain edge
+		if h := inputHint(e, ib.sending, w-6); h != "" {
+			top = "╭─ " + h + " "
+		}
+		top = bs.Render(top + strings.Repeat("─", max(0, w-1-ansi.StringWidth(top))) + "╮")
 	}
-	top += strings.Repeat("─", max(0, w-1-ansi.StringWidth(top))) + "╮"
 	out := make([]string, 0, h)
-	out = append(out, bs.Render(top))
+	out = append(out, top)
 	body := strings.Split(ib.ta.View(), "\n")
+	if ib.ta.Value() != "" && len(ib.addr.inRoom) > 0 {
+		for i, row := range body {
+			body[i] = markMentions(e, row, ib.addr)
+		}
+	}
 	if len(ib.chips) > 0 {
 		var row string
 		row, ib.chipHits = renderChips(e, ib.chips, w-2)
