@@ -605,6 +605,7 @@ type mirror struct {
 	owed     int     // continuation bytes a UTF-8 character in an OSC or DCS string still owes (stringByte)
 	seqStart int64   // offset of the ESC or C1 byte that began the current sequence
 	p0       int     // first CSI parameter, accumulated as x/ansi does
+	p1       int     // the second, likewise (clampMargins)
 	pIdx     int     // index of the CSI parameter being collected
 	prefix   bool    // the sequence has a private prefix (< = > ?)
 	inter    bool    // the sequence has an intermediate byte
@@ -787,22 +788,27 @@ func utf8Len(b byte) int {
 }
 
 func (m *mirror) clearSeq() {
-	m.p0, m.pIdx, m.prefix, m.inter = parser.MissingParam, 0, false, false
+	m.p0, m.p1, m.pIdx, m.prefix, m.inter = parser.MissingParam, parser.MissingParam, 0, false, false
 }
 
-// param mirrors x/ansi's ParamAction for the first parameter.
+// param mirrors x/ansi's ParamAction for the first two parameters.
 func (m *mirror) param(b byte) {
+	p := &m.p0
+	if m.pIdx == 1 {
+		p = &m.p1
+	}
+	first := m.pIdx <= 1
 	switch {
 	case b >= '0' && b <= '9':
-		if m.pIdx == 0 {
-			if m.p0 == parser.MissingParam {
-				m.p0 = 0
+		if first {
+			if *p == parser.MissingParam {
+				*p = 0
 			}
-			m.p0 = m.p0*10 + int(b-'0')
+			*p = *p*10 + int(b-'0')
 		}
 	case b == ':':
-		if m.pIdx == 0 {
-			m.p0 |= parser.HasMoreFlag
+		if first {
+			*p |= parser.HasMoreFlag
 		}
 		m.pIdx++
 	case b == ';':
@@ -815,9 +821,12 @@ func (m *mirror) param(b byte) {
 // forgets lastChar.
 func (s *Screen) dispatched(prev parser.State, final byte, off int64) {
 	m := &s.m
+	csi := prev == parser.CsiEntryState || prev == parser.CsiParamState || prev == parser.CsiIntermediateState
 	switch {
 	case prev == parser.EscapeState && final == 'c':
 		m.lastChar = 0
+	case csi && (final == 'r' || final == 's') && !m.prefix && !m.inter:
+		s.clampMargins(final, off)
 	case (prev == parser.CsiEntryState || prev == parser.CsiParamState || prev == parser.CsiIntermediateState) &&
 		final == 'b' && !m.prefix && !m.inter:
 		n := m.p0 & parser.ParamMask
@@ -846,6 +855,34 @@ func (s *Screen) dispatched(prev parser.State, final byte, off int64) {
 			m.marks = append(m.marks[:0], runeMark{lead: m.seqStart, end: off + 1, gnd: false})
 		}
 	}
+}
+
+// clampMargins replaces a DECSTBM (final 'r') whose bottom margin lies below
+// the last row, or a DECSLRM ('s') whose right margin lies past the last
+// column, by the same sequence with that margin on the last row or column,
+// as tmux and xterm clamp it. x/vt takes such a margin as it is and the next
+// scroll, index or insert inside the region indexes past its buffer and
+// panics: a seat printing "\e[1;99r\eM" stopped its pane for good
+// (docs/dependencies.md §9.8). The parameters are the mirror's, counted as
+// x/ansi counts them; a 's' without DECLRMM is SCOSC, which ignores them.
+func (s *Screen) clampMargins(final byte, off int64) {
+	m := &s.m
+	limit := m.rows
+	if final == 's' {
+		limit = m.width
+	}
+	far := m.p1 & parser.ParamMask
+	if m.pIdx < 1 || far == parser.MissingParam || far <= limit {
+		return
+	}
+	near := m.p0 & parser.ParamMask
+	if near == parser.MissingParam {
+		near = 1
+	}
+	s.feedTo(off)
+	s.inject(fmt.Sprintf("\x18\x1b[%d;%d%c", near, limit, final))
+	m.fed = off + 1 // the original final byte is replaced
+	s.fixes++
 }
 
 // printASCII prints buf[i:j], printable ASCII in the ground state: what

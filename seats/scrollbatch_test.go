@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/vt"
 )
 
 // batchPair is the same stream fed to a Screen that batches line feeds and
@@ -413,7 +415,10 @@ func TestScreenBatchedRecordedCLIs(t *testing.T) {
 func TestPumpSurvivesAnEmulatorPanic(t *testing.T) {
 	t.Parallel()
 	s := testScreen(t, 20, 10, nil)
-	r := &countingReader{r: strings.NewReader("ok\r\n\x1b[1;20r\x1bM" + strings.Repeat("after\r\n", 50000))}
+	// A margin past the screen no longer gets there (TestScreenClampsMargins):
+	// a callback panicking inside x/vt's Write stands in for the next bug.
+	s.emu.SetCallbacks(vt.Callbacks{Title: func(string) { panic("x/vt bug") }})
+	r := &countingReader{r: strings.NewReader("ok\r\n\x1b]2;t\x07" + strings.Repeat("after\r\n", 50000))}
 	err := Pump(r, s)
 	if err == nil || !strings.Contains(err.Error(), "panicked") {
 		t.Fatalf("Pump = %v, want the emulator's panic", err)
@@ -456,6 +461,45 @@ func TestScreenForgetsFedSGRs(t *testing.T) {
 		s.mu.Unlock()
 		if n > 8 {
 			t.Fatalf("after %d lines %d SGR spans kept; want only those not fed yet", i+1, n)
+		}
+	}
+}
+
+// TestScreenClampsMargins: a scroll region below the last row or left/right
+// margins past the last column made x/vt index past its buffer at the next
+// scroll or insert and panic, which stopped the pane for good
+// (docs/dependencies.md §9.8). Screen clamps such a margin as tmux does: the
+// screen is what x/vt gives for the clamped sequence, in any read split.
+func TestScreenClampsMargins(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ stream, same string }{
+		{"\x1b[1;20r\x1bMafter", "\x1b[1;10r\x1bMafter"},
+		{"\x1b[1;20r" + strings.Repeat("x\n", 30), "\x1b[1;10r" + strings.Repeat("x\n", 30)},
+		{"\x1b[3;99r\x1b[5L\x1b[3S\x1b[2T", "\x1b[3;10r\x1b[5L\x1b[3S\x1b[2T"},
+		{"\x1b[;99rafter\x1bM", "\x1b[1;10rafter\x1bM"},
+		{"\x1b[5;000000000000000000000099r\x1bMx", "\x1b[5;10r\x1bMx"},
+		{"\x1b[1;" + strings.Repeat("0", maxHeld+100) + "20r\x1bMlong", "\x1b[1;10r\x1bMlong"},
+		{"\x1b[?69h\x1b[1;40sabc\x1b[5@\x1b[5P", "\x1b[?69h\x1b[1;20sabc\x1b[5@\x1b[5P"},
+		{"\x1b[1:2;99r\x1bMsub", "\x1b[1:2;99r\x1bMsub"}, // x/ansi's second parameter is the 2
+		{"\x1b[15;20r\x1bMtop", "\x1b[15;10r\x1bMtop"},   // nothing left: ignored
+	} {
+		want := strings.Join(rawXVT(20, 10, "ok\r\n"+c.same), "|")
+		for _, read := range []int{len(c.stream), 7, 1} {
+			s := testScreen(t, 20, 10, nil)
+			data := []byte("ok\r\n" + c.stream)
+			var err error
+			for off := 0; off < len(data) && err == nil; off += read {
+				err = pumpWrite(s, data[off:min(off+read, len(data))])
+			}
+			if err == nil {
+				err = pumpWrite(s, nil)
+			}
+			if err != nil {
+				t.Fatalf("%.40q in reads of %d: %v", c.stream, read, err)
+			}
+			if got := strings.Join(strings.Split(s.Text(), "\n"), "|"); got != want {
+				t.Errorf("%.40q in reads of %d: %q, want %q", c.stream, read, got, want)
+			}
 		}
 	}
 }
