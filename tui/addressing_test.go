@@ -43,8 +43,8 @@ func TestAddressHint(t *testing.T) {
 		// At 80×24 the edge holds 30 cells: the short form.
 		{LangEnglish, 80, 24, "@Zed can you check", "Zed: not in room, to everyone"},
 		{LangEnglish, 80, 24, "@Bo please look", "Bo: offline, reads it later"},
-		{LangJapanese, 80, 24, "@Zed 見てください", "Zed: 不在 — 全員宛てになります"},
-		{LangJapanese, 80, 24, "@Bo 見てください", "Bo: オフライン — 後で読みます"},
+		{LangJapanese, 80, 24, "@Zed 見てください", "Zed: 不在 — 全員宛て"},
+		{LangJapanese, 80, 24, "@Bo 見てください", "Bo: オフライン — 後で読む"},
 	} {
 		m := addressingModel(t, tc.lang, tc.w, tc.h)
 		typeText(t, m, tc.text)

@@ -554,9 +554,9 @@ var messages = map[msgKey][2]string{
 	mAddrOffline:        {"%s is offline: it will see this in its unseen history", "%s はオフラインです: 起動すると未読の履歴で読みます"},
 	mAddrOfflineMany:    {"%s are offline: they will see this in their unseen history", "%s はオフラインです: 起動すると未読の履歴で読みます"},
 	// The short forms, for an edge too narrow for the sentence (30 cells at 80×24).
-	mAddrAbsentAllShort:  {"%s: not in room, to everyone", "%s: 不在 — 全員宛てになります"},
-	mAddrAbsentSomeShort: {"%s: not in room, not addressed", "%s: 不在 — 宛先になりません"},
-	mAddrOfflineShort:    {"%s: offline, reads it later", "%s: オフライン — 後で読みます"},
+	mAddrAbsentAllShort:  {"%s: not in room, to everyone", "%s: 不在 — 全員宛て"},
+	mAddrAbsentSomeShort: {"%s: not in room, not addressed", "%s: 不在 — 宛先外"},
+	mAddrOfflineShort:    {"%s: offline, reads it later", "%s: オフライン — 後で読む"},
 
 	// Attachments (docs/design.md §8 "Attachments").
 	mInputHintAttach:   {"%s attach", "%s 添付"},
