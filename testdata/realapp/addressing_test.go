@@ -28,7 +28,7 @@ func addressingHints(t *testing.T, w, h int, lang, absent, offline, wantAbs, wan
 	r.text(absent)
 	r.waitScreen("the not-in-room hint", func(s string) bool { return strings.Contains(s, wantAbs) })
 	r.keys("C-c")
-	r.waitScreen("the input cleared", func(s string) bool { return !strings.Contains(inputBar(s), "@") && !strings.Contains(s, wantAbs) })
+	r.waitScreen("the input cleared", func(s string) bool { return !strings.Contains(s, absent) && !strings.Contains(s, wantAbs) })
 	r.text(offline)
 	r.waitScreen("the offline hint", func(s string) bool { return strings.Contains(s, wantOff) })
 }
