@@ -125,6 +125,8 @@ type Screen struct {
 	skipMin   int           // minSkip (tests make it small)
 	runHold   time.Duration // runHold; without a flush timer (tests) a flood is held until Flush
 	batched   int           // line feeds folded into multi-line scrolls (tests)
+	runScans  int           // line-feed records skipRun looked at (tests: linear, not quadratic)
+	memo      runMemo       // the run skipRun looked at last (scrollbatch.go)
 	sgr       sgrReader     // reads an SGR's effect on the background (scrollbatch.go)
 	run       scrollRun     // where the last line feed fed left the cursor (scrollbatch.go)
 

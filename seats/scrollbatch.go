@@ -92,8 +92,13 @@ import (
 // after every feed) cost a 200×50 pane about 10 ms.
 const runHold = 100 * time.Millisecond
 
-// maxRunHold bounds the bytes held for a line flood.
-const maxRunHold = 16 << 20
+// maxRunHold bounds the bytes held for a line flood, and maxRunLines its
+// line feeds: each is a 48-byte record, so 16 MB of empty lines (`yes ”`)
+// would have held 0.8 GB of them.
+const (
+	maxRunHold  = 16 << 20
+	maxRunLines = 1 << 16
+)
 
 // minSkip is the fewest line feeds worth skipping: below it the pen replay
 // and the extra feeds cost more than they save.
@@ -161,6 +166,7 @@ func (s *Screen) resetLines(cols int) {
 	m.seg = segment{}
 	m.lfs, m.lfHead = m.lfs[:0], 0
 	m.sgrs, m.sgrHead = m.sgrs[:0], 0
+	s.memo.valid = false
 	m.runLen = 0
 	m.single = false
 	s.run = scrollRun{}
@@ -456,6 +462,7 @@ func (s *Screen) feedTo(abs int64) {
 	if m.lfHead == len(m.lfs) {
 		m.lfs, m.lfHead = m.lfs[:0], 0
 	}
+	s.memo.valid = false
 	s.write(abs)
 	s.forgetSGRs()
 	s.trimScrollback()
@@ -555,23 +562,25 @@ func (s *Screen) skipRun(abs int64) bool {
 		return false
 	}
 	keep := s.sbLines + s.run.bottom - s.run.top + 1
-	end := m.lfHead
-	for end < len(m.lfs) && m.lfs[end].off < abs && m.lfs[end].clean && !m.lfs[end].erase {
-		end++
-	}
+	end := s.runEnd(abs)
 	r := end - keep // lfs[r:end] are fed: keep line feeds push every stale row out
 	for r > m.lfHead && m.lfs[r].wrap {
 		r-- // resume at a line feed: the bytes before a wrap are one cluster
 	}
-	if r-m.lfHead < s.skipMin {
+	if r-m.lfHead < s.skipMin || s.memo.noASCII {
 		return false
 	}
 	ascii := false
 	for _, lf := range m.lfs[r+1 : end] {
+		s.runScans++
 		ascii = ascii || lf.ascii
 	}
 	if !ascii {
-		return false // x/vt's last printed character would be a skipped one
+		// x/vt's last printed character would be a skipped one. That
+		// holds for the rest of this run (end and r stay) too, which
+		// continueRun feeds a region's height at a time.
+		s.memo.noASCII = true
+		return false
 	}
 	resume := m.lfs[r]
 	bg := s.run.bg
@@ -587,6 +596,35 @@ func (s *Screen) skipRun(abs int64) bool {
 	s.run.bg = bg
 	s.version++
 	return true
+}
+
+// runMemo is the run of clean line feeds skipRun looked at last: where it
+// ends and whether it may be skipped. continueRun asks again every region's
+// height, and looking the run over each time made a flood of lines without
+// ASCII (`yes ”`, a CJK log) cost its square under the lock (100 000 empty
+// lines took 1.15 s; a held flood held the lock for 43 s).
+type runMemo struct {
+	valid   bool
+	abs     int64 // the feed's end it was computed for
+	head    int   // lfHead then: the run starts there or later
+	end     int   // lfs[head:end] is the run
+	noASCII bool  // its last lines print no ASCII: no skipping
+}
+
+// runEnd returns the end of the run of clean line feeds from lfs[lfHead]
+// (before abs), computed once per run.
+func (s *Screen) runEnd(abs int64) int {
+	m := &s.m
+	if s.memo.valid && s.memo.abs == abs && s.memo.head <= m.lfHead && m.lfHead < s.memo.end {
+		return s.memo.end
+	}
+	end := m.lfHead
+	for end < len(m.lfs) && m.lfs[end].off < abs && m.lfs[end].clean && !m.lfs[end].erase {
+		s.runScans++
+		end++
+	}
+	s.memo = runMemo{valid: true, abs: abs, head: m.lfHead, end: end}
+	return end
 }
 
 // eraseRun handles the erase mark lfs[lfHead]. A progress bar redraws its
@@ -671,7 +709,7 @@ func (s *Screen) replayPen(off int64) {
 func (s *Screen) holdRun() bool {
 	m := &s.m
 	if s.unbatched || !m.seg.clean || !m.known || !m.lines || m.single ||
-		m.runLen < s.sbLines+m.rows+s.skipMin || len(s.buf) > maxRunHold {
+		m.runLen < s.sbLines+m.rows+s.skipMin || len(s.buf) > maxRunHold || len(m.lfs)-m.lfHead > maxRunLines {
 		return false
 	}
 	now := time.Now()

@@ -503,3 +503,32 @@ func TestScreenClampsMargins(t *testing.T) {
 		}
 	}
 }
+
+// A flood of lines that print no ASCII (`yes ''`, a CJK log) cannot be
+// skipped (the REP character would be lost), so it is fed a region's height
+// at a time; looking the run over again for each of those feeds made it
+// cost its square under the lock. The work is now linear in the lines, and
+// the line feeds a flood may hold are bounded.
+func TestScreenNonASCIIFloodIsLinear(t *testing.T) {
+	t.Parallel()
+	for _, line := range []string{"\r\n", "日本語\r\n", "────\r\n"} {
+		const n = 60000
+		s := testScreen(t, 80, 24, nil)
+		data := []byte(strings.Repeat(line, n))
+		for off := 0; off < len(data); off += 32 << 10 {
+			if _, err := s.Write(data[off:min(off+32<<10, len(data))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.Flush()
+		s.mu.Lock()
+		scans, held := s.runScans, cap(s.m.lfs)
+		s.mu.Unlock()
+		if scans > 4*n {
+			t.Errorf("%q ×%d: %d line-feed records looked at, want at most %d", line, n, scans, 4*n)
+		}
+		if held > 2*maxRunLines+4096 {
+			t.Errorf("%q ×%d: %d line-feed records kept", line, n, held)
+		}
+	}
+}
