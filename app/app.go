@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	"github.com/pullcept/pullcept/config"
@@ -38,6 +39,8 @@ type App struct {
 	server   *room.Server
 	seats    *seats.Manager
 	notices  []string // start-up warnings for the status line
+
+	stateMu sync.Mutex // orders ui-state.json's writes (uistate.go)
 }
 
 // Open starts everything below the UI (docs/design.md §1): nothing is shown
@@ -175,7 +178,7 @@ func Run(ctx context.Context, dataDir, version string) error {
 // uiOptions are the UI's settings from config.json (keys, language).
 func (a *App) uiOptions() (tui.Options, error) {
 	admin, _ := a.accounts.Admin()
-	opts := tui.Options{AdminID: admin.ID}
+	opts := tui.Options{AdminID: admin.ID, Reopen: true, LastTopic: a.lastTopic()}
 	ui, err := a.accounts.UI()
 	if err != nil {
 		return opts, err

@@ -138,6 +138,8 @@ func (b *Backend) NewTopic() (string, error) { return b.a.store.NewTopicID(), ni
 
 func (b *Backend) RenameTopic(topicID, name string) error { return b.a.store.Rename(topicID, name) }
 
+func (b *Backend) RememberTopic(topicID string) error { return b.a.rememberTopic(topicID) }
+
 // DeleteTopic deletes in the order docs/design.md §8 gives: stop the
 // topic's seats (their sidecars leave the room), forget their screens, then
 // the log file, attachments and index entry, and last drop the room.
@@ -262,6 +264,31 @@ func (b *Backend) StopSeat(topicID, accountID string) error {
 // ForgetSeat drops an exited seat's screen: the human closed its pane.
 func (b *Backend) ForgetSeat(topicID, accountID string) {
 	b.a.seats.Forget(topicID, accountID)
+}
+
+// QuitOutlook judges, for every live seat, what its next start would do
+// with its conversation (seats.Manager.NextStart).
+func (b *Backend) QuitOutlook() []tui.SeatOutlook {
+	var out []tui.SeatOutlook
+	for _, s := range b.a.seats.Seats("") {
+		if s.State == seats.StateExited {
+			continue
+		}
+		out = append(out, tui.SeatOutlook{Topic: s.Topic, Account: s.Account, Next: nextStart(b.a.seats.NextStart(s.Topic, s.Account))})
+	}
+	return out
+}
+
+func nextStart(o seats.Outlook) tui.NextStart {
+	switch o {
+	case seats.OutlookResumes:
+		return tui.NextResumes
+	case seats.OutlookNoResumeLine:
+		return tui.NextFreshNoResumeLine
+	case seats.OutlookGone:
+		return tui.NextFreshGone
+	}
+	return tui.NextFreshNoSession
 }
 
 func (b *Backend) seat(topicID, accountID string) (*seats.Seat, error) {

@@ -92,6 +92,9 @@ type TopicStore interface {
 	// DeleteTopic stops the topic's seats, deletes its log, attachments and
 	// index entry, and drops its room (docs/design.md §8 "Delete").
 	DeleteTopic(topicID string) error
+	// RememberTopic records topicID as the topic open last, which the next
+	// start opens (Options.LastTopic).
+	RememberTopic(topicID string) error
 }
 
 // SeatState is a seat's life stage as the participant panel shows it.
@@ -264,7 +267,31 @@ type SeatControl interface {
 	// account shows offline again); a seat that runs or starts is left
 	// alone.
 	ForgetSeat(topicID, accountID string)
+	// QuitOutlook lists every seat that runs or starts, in every topic, with
+	// what its next start in that topic would do with its conversation
+	// (docs/design.md §9): the quit dialog says which seats resume.
+	QuitOutlook() []SeatOutlook
 }
+
+// SeatOutlook is a running seat and what starting it again in its topic
+// would do, as the resume rule judges it now.
+type SeatOutlook struct {
+	Topic   string
+	Account string
+	Next    NextStart
+}
+
+// NextStart is a seat's next start: its conversation resumes, or it starts
+// fresh for the reason given.
+type NextStart int
+
+// Next starts (docs/design.md §9 "Resume").
+const (
+	NextFreshNoSession    NextStart = iota // nothing recorded yet
+	NextResumes                            // the recorded conversation resumes
+	NextFreshNoResumeLine                  // a generic CLI without a resume line
+	NextFreshGone                          // the recorded conversation is not on disk
+)
 
 // AccountInfo is one account with every field the editor shows (docs/design.md §9).
 // Env is the env field as the editor holds it: the `NAME=<mask>` rows

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -93,15 +95,30 @@ func (m *Model) onPostDelivered(ev PostDelivered) []tea.Cmd {
 		at = m.env.now()
 	}
 	var cmds []tea.Cmd
-	if !m.topics.touch(ev.Topic, at) {
+	// An unnamed row reloads too: a seat's start indexed the topic without
+	// a name, and this post may be the first, which names it.
+	if !m.topics.touch(ev.Topic, at) || !m.topics.named(ev.Topic) {
 		cmds = append(cmds, m.loadTopicsCmd())
 	}
 	if ev.Topic == m.topics.open {
 		m.chat.add(&m.env, ev.Post)
 	} else {
-		m.topics.markUnread(ev.Topic)
+		m.topics.markUnread(ev.Topic, m.addressesSelf(ev.Post))
 	}
 	return cmds
+}
+
+// addressesSelf reports whether p is to this screen's human by name.
+func (m *Model) addressesSelf(p room.Post) bool {
+	if p.Role == room.RoleAdmin {
+		return false
+	}
+	for _, n := range p.To {
+		if strings.EqualFold(strings.TrimSpace(n), m.env.selfName) {
+			return true
+		}
+	}
+	return false
 }
 
 // scrollChat scrolls the chat and pages in older posts at the top.

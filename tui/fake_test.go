@@ -65,6 +65,10 @@ type fakeBackend struct {
 	envFields map[string]EnvField
 	envErr    error
 	envReads  int
+	// next answers QuitOutlook per seat (NextFreshNoSession when absent);
+	// remembered lists RememberTopic calls.
+	next       map[seatKey]NextStart
+	remembered []string
 }
 
 func newFake() *fakeBackend {
@@ -251,6 +255,27 @@ func (f *fakeBackend) StopSeat(topic, account string) error {
 	return nil
 }
 
+func (f *fakeBackend) QuitOutlook() []SeatOutlook {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []SeatOutlook
+	for topic, list := range f.seats {
+		for _, s := range list {
+			if s.State == SeatRunning || s.State == SeatStarting {
+				out = append(out, SeatOutlook{Topic: topic, Account: s.Account, Next: f.next[seatKey{topic, s.Account}]})
+			}
+		}
+	}
+	return out
+}
+
+func (f *fakeBackend) RememberTopic(id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.remembered = append(f.remembered, id)
+	return nil
+}
+
 func (f *fakeBackend) ForgetSeat(topic, account string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -392,6 +417,8 @@ func newTestModel(t testing.TB, f *fakeBackend, opts Options, w, h int) *Model {
 	// The text clock's timer would sleep until a relative text changes:
 	// tests record what it arms (m.seats.clock) and send textTickMsg.
 	m.seats.clock.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
+	// So does the status line's expiry timer (statusExpiredMsg by hand).
+	m.status.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
 	drive(t, m, m.Init())
 	send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	return m

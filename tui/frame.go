@@ -49,7 +49,7 @@ func (m *Model) afterUpdate() []tea.Cmd {
 		cmds = append(cmds, m.setFocus(FocusInput))
 	}
 	m.resizeSeats(vis)
-	cmds = append(cmds, m.flushOps(), m.tickSpinner(), m.armRefresh(vis))
+	cmds = append(cmds, m.flushOps(), m.tickSpinner(), m.armRefresh(vis), m.armStatus())
 	m.renderWidgets(vis)
 	m.renderScreen(vis)
 	return cmds
@@ -60,6 +60,7 @@ func (m *Model) afterUpdate() []tea.Cmd {
 // bar's height follows its text at its new width, hence a second cut.
 func (m *Model) applyLayout(panes int) {
 	m.layoutState.panes = panes
+	m.layoutState.topicsWant = m.topics.want()
 	m.layout = layout(m.width, m.height, m.layoutState)
 	m.input.setWidth(m.layout.Input.W)
 	if r := m.input.rows(); r != m.layoutState.inputRows {

@@ -340,6 +340,11 @@ const (
 	mStopLine
 	mQuitTitle
 	mQuitLine
+	mQuitSeat
+	mQuitResumes
+	mQuitNoSession
+	mQuitNoResumeLine
+	mQuitGone
 
 	mStLogFailed
 	mStSkipped
@@ -712,7 +717,13 @@ var messages = map[msgKey][2]string{
 	mStopTitle: {"Stop seat", "セッションの終了"},
 	mStopLine:  {"Stop %s in this topic?", "このトピックの %s を終了します。"},
 	mQuitTitle: {"Quit Pullcept", "アプリの終了"},
-	mQuitLine:  {"Running seats will stop: %s", "走っているセッションも終わります: %s"},
+	mQuitLine:  {"Quitting stops every running seat. Started again in its topic:", "終了すると、走っている席はすべて止まります。そのトピックでまた起動すると:"},
+	mQuitSeat:  {"• %s in “%s”: %s", "• %s（「%s」）: %s"},
+
+	mQuitResumes:      {"resumes its conversation", "会話を再開します"},
+	mQuitNoSession:    {"starts fresh (no conversation recorded yet)", "新しく始まります（会話はまだ記録されていません）"},
+	mQuitNoResumeLine: {"starts fresh (its account has no resume line)", "新しく始まります（アカウントに再開の行がありません）"},
+	mQuitGone:         {"starts fresh (its conversation was not found)", "新しく始まります（会話が見つかりません）"},
 
 	mStLogFailed:      {"Log write failed in “%s”: %v (the post was delivered)", "「%s」のログに書けません: %v（発言は届いています）"},
 	mStSkipped:        {"Skipped %d unreadable log lines in “%s”.", "「%s」のログで読めない行を %d 行飛ばしました。"},

@@ -2,10 +2,14 @@ package tui
 
 // Layout tuning (docs/design.md §10). Widths are in terminal cells.
 const (
-	topicsMaxW = 24 // enough for a Japanese topic name of ~10 characters
-	topicsMinW = 16
-	partsMaxW  = 30 // name + state badge + the five usage fields on two lines
-	partsMinW  = 24
+	// The topic list is w/5 wide within topicsMinW..topicsBaseW, and grows
+	// to fit its widest name up to w/4 and topicsMaxW: 48 cells show a
+	// name made from a first post (at most 40) whole beside its date.
+	topicsBaseW = 24
+	topicsMaxW  = 48
+	topicsMinW  = 16
+	partsMaxW   = 30 // name + state badge + the five usage fields on two lines
+	partsMinW   = 24
 	// chatMinW: below this the centre column is unusable; side columns give
 	// way (topics first) to keep it.
 	chatMinW = 36
@@ -47,6 +51,7 @@ type layoutState struct {
 	panes            int // seat panes to show; 0 hides the pane area
 	paneShare        int // percent of the centre column's height for panes
 	inputRows        int // rows inside the input bar's frame (1..maxInputBarRows)
+	topicsWant       int // the topic list's width that cuts no name (0: no wish)
 }
 
 // screenLayout is the screen cut into rectangles. Side columns span the
@@ -79,7 +84,7 @@ func layout(w, h int, s layoutState) screenLayout {
 
 	tw, pw := 0, 0
 	if s.showTopics {
-		tw = clampInt(w/5, topicsMinW, topicsMaxW)
+		tw = topicsWidth(w, s.topicsWant)
 	}
 	if s.showParticipants {
 		pw = clampInt(w/4, partsMinW, partsMaxW)
@@ -183,4 +188,11 @@ func clampInt(v, lo, hi int) int {
 		return hi
 	}
 	return v
+}
+
+// topicsWidth is the topic list's width on a w-cell screen when its rows
+// want want cells.
+func topicsWidth(w, want int) int {
+	base := clampInt(w/5, topicsMinW, topicsBaseW)
+	return clampInt(want, base, max(base, min(w/4, topicsMaxW)))
 }

@@ -65,8 +65,20 @@ func TestLayoutSideColumnsGiveWay(t *testing.T) {
 		t.Fatalf("80 wide: topics %d chat %d participants %d", l.Topics.W, l.Chat.W, l.Participants.W)
 	}
 	l = layout(200, 60, both)
-	if l.Topics.W != topicsMaxW || l.Participants.W != partsMaxW {
+	if l.Topics.W != topicsBaseW || l.Participants.W != partsMaxW {
 		t.Fatalf("200 wide: topics %d participants %d", l.Topics.W, l.Participants.W)
+	}
+	// The topic list grows to fit its widest name, up to a quarter of the
+	// screen and topicsMaxW, never below its base (issue 14: names were cut
+	// to 16 cells at 250 columns).
+	for _, tc := range []struct{ w, want, topics int }{
+		{250, 80, topicsMaxW}, {200, 44, 44}, {200, 10, topicsBaseW}, {120, 40, 30}, {80, 40, 20},
+	} {
+		s := both
+		s.topicsWant = tc.want
+		if l := layout(tc.w, 40, s); l.Topics.W != tc.topics || l.Chat.W < chatMinW {
+			t.Fatalf("%d wide wanting %d: topics %d chat %d", tc.w, tc.want, l.Topics.W, l.Chat.W)
+		}
 	}
 	l = layout(64, 24, both)
 	if !l.Topics.empty() || l.Participants.empty() || l.Chat.W < chatMinW {

@@ -27,6 +27,12 @@ type Options struct {
 	Getenv func(string) string
 	// StartTopic opens this topic at startup instead of a new one.
 	StartTopic string
+	// Reopen (without StartTopic) starts in LastTopic, the topic open when
+	// the app last quit (Backend.RememberTopic), once the topic list shows
+	// it is still there; else in the newest topic; a new topic only when
+	// none exists. False starts in a new topic.
+	Reopen    bool
+	LastTopic string
 	// LightBackground starts with light colours until the terminal reports
 	// its background (tea.BackgroundColorMsg).
 	LightBackground bool
@@ -109,6 +115,7 @@ func New(b Backend, opts Options) (*Model, error) {
 		topics:      newTopicList(),
 		accounts:    newAccountBook(),
 		seats:       newSeatArea(),
+		status:      statusLine{after: tickAfter},
 	}
 	m.env = env{
 		th:       newTheme(!opts.LightBackground),
@@ -127,9 +134,13 @@ func New(b Backend, opts Options) (*Model, error) {
 // Init starts the bridge waits and the first loads.
 func (m *Model) Init() tea.Cmd {
 	start := m.newTopicCmd()
-	if m.opts.StartTopic != "" {
+	switch {
+	case m.opts.StartTopic != "":
 		m.topics.open = m.opts.StartTopic
 		start = m.openTopicCmd(m.topics.open)
+	case m.opts.Reopen:
+		start = nil // onTopicsLoaded picks the topic (reopen)
+		m.topics.reopening = true
 	}
 	m.screen.title = m.windowTitle() // View may come before the first Update
 	return tea.Batch(
@@ -167,6 +178,8 @@ var routes = [...]route{
 	(*Model).accountMsg,
 	(*Model).seatMsg,
 	(*Model).attachMsg,
+	(*Model).statusMsg,
+	(*Model).quitMsg,
 }
 
 func (m *Model) handle(msg tea.Msg) []tea.Cmd {

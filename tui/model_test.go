@@ -2,6 +2,7 @@ package tui
 
 import (
 	"image/color"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,8 +147,9 @@ func TestNewTopicRenameAndDelete(t *testing.T) {
 	if len(f.deleted) != 1 || f.deleted[0] != "t-main" {
 		t.Fatalf("deleted = %v", f.deleted)
 	}
-	if m.topics.open != "new-1" {
-		t.Fatalf("deleting the open topic should open a new one, open = %q", m.topics.open)
+	// Its neighbour below opens, not a blank new topic (issue 14).
+	if m.topics.open != "t-run" || m.topics.indexed("t-main") {
+		t.Fatalf("deleting the open topic should open its neighbour, open = %q", m.topics.open)
 	}
 
 	// A topic with no running seat: the question has no seat line.
@@ -159,7 +161,7 @@ func TestNewTopicRenameAndDelete(t *testing.T) {
 	send(t, m, press("esc"))
 
 	send(t, m, press("ctrl+n"))
-	if m.topics.open != "new-2" {
+	if m.topics.open != "new-1" {
 		t.Fatalf("ctrl+n: %q", m.topics.open)
 	}
 }
@@ -196,6 +198,8 @@ func TestQuitAsksOnlyWhenSeatsRun(t *testing.T) {
 	}
 
 	f = scene()
+	f.seats["t-run"] = []SeatInfo{{Topic: "t-run", Account: "lay", State: SeatRunning}}
+	f.next = map[seatKey]NextStart{{"t-run", "lay"}: NextResumes, {"t-main", "lin"}: NextFreshGone}
 	opts := testOptions()
 	opts.StartTopic = "t-main"
 	m = newTestModel(t, f, opts, 100, 30)
@@ -203,8 +207,22 @@ func TestQuitAsksOnlyWhenSeatsRun(t *testing.T) {
 	if m.overlay.open != ovDialog || m.overlay.dialog.kind != dialogQuit || m.quitting {
 		t.Fatalf("quit with a running seat must ask first")
 	}
-	if got := strings.Join(m.overlay.dialog.lines, " "); !strings.Contains(got, "Lin") || !strings.Contains(got, "Fix the flaky") {
-		t.Fatalf("quit question does not name what stops: %q", got)
+	// Each seat with its topic, the open topic's first, and what its next
+	// start does (issue 14: topic names were listed as if they were seats).
+	want := []string{
+		"Quitting stops every running seat. Started again in its topic:",
+		"• Lin in “リリース準備”: starts fresh (its conversation was not found)",
+		"• Lay in “Fix the flaky test 🧪”: resumes its conversation",
+	}
+	if got := m.overlay.dialog.lines; !slices.Equal(got, want) {
+		t.Fatalf("quit question:\n%q\nwant\n%q", got, want)
+	}
+	ja := testOptions()
+	ja.Lang, ja.StartTopic = LangJapanese, "t-main"
+	m = newTestModel(t, f, ja, 100, 30)
+	send(t, m, press("ctrl+q"))
+	if got := strings.Join(m.overlay.dialog.lines, "\n"); !strings.Contains(got, "Lay（「Fix the flaky test 🧪」）: 会話を再開します") {
+		t.Fatalf("Japanese quit question: %q", got)
 	}
 	send(t, m, press("esc"))
 	if m.quitting || m.overlay.open != ovNone {

@@ -1,7 +1,8 @@
 package tui
 
 import (
-	"strings"
+	"cmp"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -138,19 +139,76 @@ func (m *Model) answerDialog(yes bool) []tea.Cmd {
 }
 
 // askQuit quits at once when no seat runs, else asks first (spec «アプリの
-// 終了»: closing stops every running seat).
+// 終了»: closing stops every running seat); the question is asked once the
+// backend said which seats run and which of them resume next time.
 func (m *Model) askQuit() []tea.Cmd {
-	running := m.runningSeatNames()
+	running := len(m.runningSeatNames()) > 0
 	for _, t := range m.topics.items {
-		if t.Running && t.ID != m.topics.open {
-			running = append(running, displayName(&m.env, t))
-		}
+		running = running || t.Running
 	}
-	if len(running) == 0 {
+	if !running {
 		m.quitting = true
 		return []tea.Cmd{tea.Quit}
 	}
+	b := m.backend
+	return []tea.Cmd{func() tea.Msg { return quitOutlookMsg{seats: b.QuitOutlook()} }}
+}
+
+// quitOutlookMsg carries the seats quitting would stop.
+type quitOutlookMsg struct{ seats []SeatOutlook }
+
+// quitMsg routes the answer askQuit waits for.
+func (m *Model) quitMsg(msg tea.Msg) ([]tea.Cmd, bool) {
+	if q, ok := msg.(quitOutlookMsg); ok {
+		return m.onQuitOutlook(q), true
+	}
+	return nil, false
+}
+
+// onQuitOutlook asks before quitting: quitting stops every seat, named
+// with its topic, and says which resume their conversation when started
+// again in that topic and which start fresh, and why (docs/design.md §9).
+// Nothing running by now quits at once.
+func (m *Model) onQuitOutlook(msg quitOutlookMsg) []tea.Cmd {
+	if len(msg.seats) == 0 {
+		m.quitting = true
+		return []tea.Cmd{tea.Quit}
+	}
+	if m.overlay.open != ovNone {
+		return nil // something else opened meanwhile: that wins
+	}
+	seats := slices.Clone(msg.seats)
+	open := m.topics.open
+	slices.SortStableFunc(seats, func(a, b SeatOutlook) int {
+		if (a.Topic == open) != (b.Topic == open) {
+			if a.Topic == open {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(m.topics.nameOf(&m.env, a.Topic), m.topics.nameOf(&m.env, b.Topic)); c != 0 {
+			return c
+		}
+		return cmp.Compare(m.accounts.name(a.Account), m.accounts.name(b.Account))
+	})
 	tr := m.env.tr
-	m.openDialog(&confirmDialog{kind: dialogQuit, title: tr.t(mQuitTitle), lines: []string{tr.t(mQuitLine, strings.Join(running, ", "))}, action: tr.t(mDlgQuit)})
+	lines := []string{tr.t(mQuitLine)}
+	for _, s := range seats {
+		lines = append(lines, tr.t(mQuitSeat, m.accounts.name(s.Account), m.topics.nameOf(&m.env, s.Topic), tr.t(nextStartText(s.Next))))
+	}
+	m.openDialog(&confirmDialog{kind: dialogQuit, title: tr.t(mQuitTitle), lines: lines, action: tr.t(mDlgQuit)})
 	return nil
+}
+
+// nextStartText says what a seat's next start does.
+func nextStartText(n NextStart) msgKey {
+	switch n {
+	case NextResumes:
+		return mQuitResumes
+	case NextFreshNoResumeLine:
+		return mQuitNoResumeLine
+	case NextFreshGone:
+		return mQuitGone
+	}
+	return mQuitNoSession
 }

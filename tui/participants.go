@@ -270,9 +270,10 @@ func groupHeader(e *env, rows []partRow, r partRow) string {
 	return " " + e.th.dim.Render(label+" — "+fmt.Sprint(n))
 }
 
-// minNameW is how many cells of a long name a row keeps before its word
-// is cut: the name carries the colour and who it is.
-const minNameW = 10
+// minNameW is how many cells of a long name a row keeps ("Cl…") before
+// its word is cut: the word (a state, an activity) is what the row is
+// read for, so the name gives way first.
+const minNameW = 3
 
 // renderAccount draws an account's row: its name (faint while its seat is
 // down) and its word (state or activity), then the seat's running
@@ -304,16 +305,16 @@ func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter
 }
 
 // nameAndWord is a row's first line, w cells: the name on the left and its
-// word on the right; a long word is cut once the name is down to
-// minNameW cells.
+// word on the right, whole; a long name is cut with "…" first, and the
+// word only once the name is down to minNameW cells.
 func nameAndWord(e *env, nameStyle lipgloss.Style, name, word string, tn tone, w int) string {
 	if word == "" {
-		return nameStyle.Render(fit(name, max(w-1, 1))) + " "
+		return nameStyle.Render(fit(cut(name, max(w-1, 1)), max(w-1, 1))) + " "
 	}
 	keep := min(ansi.StringWidth(name), minNameW)
 	word = cut(word, max(w-keep-1, 1))
 	nameW := max(w-ansi.StringWidth(word)-1, 1)
-	return nameStyle.Render(fit(name, nameW)) + " " + tn.style(e.th).Render(word)
+	return nameStyle.Render(fit(cut(name, nameW), nameW)) + " " + tn.style(e.th).Render(word)
 }
 
 // seatLines are the lines under a seat's name: posts held before its

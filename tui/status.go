@@ -3,6 +3,9 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -20,10 +23,18 @@ const (
 // (docs/design.md §10: what happens to seats and logs is never silent),
 // then on the right the brake while the open topic's is on (docs/design.md
 // §2 "The brake"), the open topic, how many sit in its room and the help key.
-// A report stays until a newer one replaces it.
+// A report expires (statusLife) or gives way to a newer one; switching
+// topics drops all but an error, which is about something that failed and
+// keeps its longer time. The welcome hint stays while it applies.
 type statusLine struct {
 	text  string
 	level statusLevel
+	seq   int       // bumped by every report: a timer of an older one is stale
+	at    time.Time // when the report was made (env.now)
+	armed bool      // a timer runs for the report seq had then
+	// after makes the timer's command (tea.Tick; tests replace it). One
+	// timer at a time, so a burst of reports leaves no pile of them.
+	after func(d time.Duration, msg tea.Msg) tea.Cmd
 
 	view     string          // the rendered line
 	rendered statusRenderKey // what view was rendered from
@@ -38,8 +49,61 @@ type statusRenderKey struct {
 	right      string
 }
 
+// statusLife is how long a report stays: a few seconds to read a notice,
+// longer for an error, which may need acting on.
+func statusLife(level statusLevel) time.Duration {
+	if level == stError {
+		return 20 * time.Second
+	}
+	return 6 * time.Second
+}
+
+// statusExpiredMsg: the status timer armed for report seq fired.
+type statusExpiredMsg struct{ seq int }
+
 func (m *Model) setStatus(level statusLevel, text string) {
 	m.status.text, m.status.level = text, level
+	m.status.seq++
+	m.status.at = m.env.now()
+}
+
+// statusMsg clears the report its timer was armed for; a newer report gets
+// its own timer from armStatus.
+func (m *Model) statusMsg(msg tea.Msg) ([]tea.Cmd, bool) {
+	ex, ok := msg.(statusExpiredMsg)
+	if !ok {
+		return nil, false
+	}
+	m.status.armed = false
+	if ex.seq == m.status.seq {
+		m.status.text = ""
+	}
+	return nil, true
+}
+
+// armStatus starts the timer of the report shown, if none runs: for what
+// is left of its life (a timer that fired for an older report re-arms for
+// the newer one).
+func (m *Model) armStatus() tea.Cmd {
+	s := &m.status
+	if s.armed || s.text == "" || s.text == m.env.tr.t(mStWelcome) {
+		return nil
+	}
+	left := statusLife(s.level) - m.env.now().Sub(s.at)
+	if left <= 0 {
+		s.text = ""
+		return nil
+	}
+	s.armed = true
+	return s.after(left, statusExpiredMsg{seq: s.seq})
+}
+
+// statusOnSwitch drops a report about the topic left behind; an error
+// stays for its time.
+func (m *Model) statusOnSwitch() {
+	if m.status.level != stError {
+		m.status.text = ""
+	}
 }
 
 // clearWelcome drops the new-topic hint once it no longer applies (another

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -13,21 +14,27 @@ import (
 // topicList is the left column (spec «トピックの一覧»): indexed topics,
 // newest activity first; a "+ New topic" row stands for the open topic while
 // it is not indexed yet. Markers: ‖ braked (AI posts are not typed into its
-// seats), ● a seat runs there, • unread posts.
+// seats), ● a seat runs there, • unread posts; after the name, how many
+// posts are unread, "@" first when one of them addresses the human.
 type topicList struct {
-	items   []TopicInfo     // indexed topics, newest activity first
-	unread  map[string]bool // topics with posts not seen yet, by id
-	braked  map[string]bool // topics whose brake is on, by id (indexed or not)
-	open    string          // the open topic's id: results for others are dropped
-	err     error           // the last Topics() failure, shown under the list
-	started bool            // the first Topics() answer arrived
-	sel     int             // cursor row among rowIDs() when focused
-	focused bool
+	items     []TopicInfo     // indexed topics, newest activity first
+	unread    map[string]bool // topics with posts not seen yet, by id
+	unreadN   map[string]int  // how many posts each unread topic got
+	addressed map[string]bool // unread topics where a post addresses the human
+	braked    map[string]bool // topics whose brake is on, by id (indexed or not)
+	widest    int             // cells of the widest row's name and date (want)
+	open      string          // the open topic's id: results for others are dropped
+	err       error           // the last Topics() failure, shown under the list
+	started   bool            // the first Topics() answer arrived
+	sel       int             // cursor row among rowIDs() when focused
+	focused   bool
 
 	renaming bool            // the rename prompt replaces the open topic's row
 	rename   textinput.Model // the prompt
 
-	reloads coalesced // Topics() reads
+	reloads   coalesced // Topics() reads
+	remembers coalesced // RememberTopic writes
+	reopening bool      // Options.Reopen: the first list picks the topic
 
 	w, h     int
 	version  int             // bumped when items, markers or the prompt change
@@ -64,7 +71,7 @@ const newRowID = "\x00new"
 func newTopicList() *topicList {
 	ti := *newField("")
 	ti.CharLimit = 200
-	return &topicList{unread: map[string]bool{}, braked: map[string]bool{}, rename: ti}
+	return &topicList{unread: map[string]bool{}, unreadN: map[string]int{}, addressed: map[string]bool{}, braked: map[string]bool{}, rename: ti}
 }
 
 // setTopics replaces the list, newest activity first (ties by name, id).
@@ -78,7 +85,47 @@ func (tl *topicList) setTopics(ts []TopicInfo) {
 	tl.started = true
 	tl.err = nil
 	tl.selectID(cur)
+	tl.measure()
 	tl.changed()
+}
+
+// Widths of a topic row besides its name: the gutter, the marker and the
+// space before the date; the unread count it may carry is not counted.
+const topicRowExtra = 3
+
+// measure finds the widest name and date, which the list's width follows
+// (layoutState.topicsWant): once per list read or rename, not per frame.
+func (tl *topicList) measure() {
+	w := 0
+	for _, t := range tl.items {
+		if n := nameWidth(t.Name) + len(shortDateWidthProbe); n > w {
+			w = n
+		}
+	}
+	tl.widest = w
+}
+
+// nameWidth is a name's width in cells; printable ASCII (most names) is
+// counted by bytes, which a list of 200 000 topics needs.
+func nameWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// shortDateWidthProbe is as wide as shortDate's widest answer ("12/31",
+// "15:04"): a row's date is measured once, not per clock tick.
+const shortDateWidthProbe = "12/31"
+
+// want is the width the list would like, so no name is cut (0: none).
+func (tl *topicList) want() int {
+	if tl.widest == 0 {
+		return 0
+	}
+	return tl.widest + topicRowExtra
 }
 
 // setError keeps the reason Topics() failed; the list shows it.
@@ -87,9 +134,32 @@ func (tl *topicList) setError(err error) {
 	tl.changed()
 }
 
-// markUnread marks a topic that got a post while another was open.
-func (tl *topicList) markUnread(id string) {
+// markUnread counts a post a topic got while another was open; addressed
+// when it is to the human.
+func (tl *topicList) markUnread(id string, addressed bool) {
 	tl.unread[id] = true
+	tl.unreadN[id]++
+	if addressed {
+		tl.addressed[id] = true
+	}
+	tl.changed()
+}
+
+// markRead forgets a topic's unread posts.
+func (tl *topicList) markRead(id string) {
+	delete(tl.unread, id)
+	delete(tl.unreadN, id)
+	delete(tl.addressed, id)
+}
+
+// remove drops topic id's row at once (deleted: the reload follows).
+func (tl *topicList) remove(id string) {
+	if i := tl.find(id); i >= 0 {
+		cur := tl.cursorID()
+		tl.items = append(tl.items[:i], tl.items[i+1:]...)
+		tl.selectID(cur)
+	}
+	tl.markRead(id)
 	tl.changed()
 }
 
@@ -109,7 +179,7 @@ func (tl *topicList) setBraked(id string, on bool) {
 // openTopic makes id the open topic: read, and no longer being renamed.
 func (tl *topicList) openTopic(id string) {
 	tl.open = id
-	delete(tl.unread, id)
+	tl.markRead(id)
 	tl.renaming = false
 	tl.changed()
 }
@@ -236,11 +306,19 @@ func (tl *topicList) neighbour(delta int) (string, bool) {
 	if len(tl.items) == 0 {
 		return "", false
 	}
-	i := tl.find(tl.open)
-	if i < 0 {
+	if tl.find(tl.open) < 0 {
 		if delta > 0 {
 			return tl.items[0].ID, true
 		}
+		return "", false
+	}
+	return tl.neighbourOf(tl.open, delta)
+}
+
+// neighbourOf returns the listed topic after (delta=1) or before (-1) id.
+func (tl *topicList) neighbourOf(id string, delta int) (string, bool) {
+	i := tl.find(id)
+	if i < 0 {
 		return "", false
 	}
 	j := i + delta
@@ -338,8 +416,10 @@ func (tl *topicList) rowLine(e *env, id string, ri int) string {
 	return gutter + tl.topicRow(e, tl.items[ri-1], current)
 }
 
-// topicRow is a topic's marker (‖ braked, ● a seat runs, • unread), name
-// and date; the open topic shows the rename prompt in place while renaming.
+// topicRow is a topic's marker (‖ braked, ● a seat runs, • unread), name,
+// unread count ("(3)", "@(3)" when a post addresses the human) and date;
+// the open topic shows the rename prompt in place while renaming. A name
+// too long for the row is cut with "…".
 func (tl *topicList) topicRow(e *env, t TopicInfo, current bool) string {
 	th, w := e.th, tl.w
 	mark := " "
@@ -352,8 +432,12 @@ func (tl *topicList) topicRow(e *env, t TopicInfo, current bool) string {
 		mark = th.text.Bold(true).Render("•")
 	}
 	date := shortDate(e, t.LastActivity)
+	badge := tl.unreadBadge(t.ID)
+	if badge != "" {
+		date = badge + " " + date
+	}
 	nameW := w - 3 - ansi.StringWidth(date)
-	name := displayName(e, t)
+	name := cut(displayName(e, t), max(nameW, 1))
 	if tl.renaming && current {
 		name = tl.rename.View()
 		date = ""
@@ -370,6 +454,23 @@ func (tl *topicList) topicRow(e *env, t TopicInfo, current bool) string {
 	}
 	return mark + txt
 }
+
+// unreadBadge is "(n)" for a topic's unread posts, "@(n)" when one
+// addresses the human; "" when all are read.
+func (tl *topicList) unreadBadge(id string) string {
+	n := tl.unreadN[id]
+	if n == 0 {
+		return ""
+	}
+	b := fmt.Sprintf("(%d)", n)
+	if tl.addressed[id] {
+		b = addressedMark + b
+	}
+	return b
+}
+
+// addressedMark marks a topic with an unread post to the human.
+const addressedMark = "@"
 
 // renderFooter adds "no topics yet" once the list is known to be empty,
 // or the reason it could not be read, as far as the height allows.

@@ -47,6 +47,8 @@ type brakeReleasedMsg struct {
 	err   error
 }
 
+type topicRememberedMsg struct{ err error }
+
 // topicMsg applies the topic feature's results.
 func (m *Model) topicMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 	switch msg := msg.(type) {
@@ -63,6 +65,14 @@ func (m *Model) topicMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 	case brakeReleasedMsg:
 		if msg.err != nil {
 			m.setStatus(stError, m.env.tr.t(mStReleaseFailed, m.topics.nameOf(&m.env, msg.topic), msg.err))
+		}
+		return nil, true
+	case topicRememberedMsg:
+		if msg.err != nil {
+			m.setStatus(stError, msg.err.Error())
+		}
+		if m.topics.remembers.done() {
+			return []tea.Cmd{m.rememberTopicCmd()}, true
 		}
 		return nil, true
 	}
@@ -107,6 +117,16 @@ func (m *Model) openTopicCmd(topic string) tea.Cmd {
 		}
 		return topicOpenedMsg{topic: topic, posts: posts, hasMore: more, roster: roster, seats: b.Seats(topic)}
 	}
+}
+
+// rememberTopicCmd records the open topic for the next start; switches
+// while one write runs coalesce into one more, of the topic open then.
+func (m *Model) rememberTopicCmd() tea.Cmd {
+	if !m.topics.remembers.start() {
+		return nil
+	}
+	id, b := m.topics.open, m.backend
+	return func() tea.Msg { return topicRememberedMsg{err: b.RememberTopic(id)} }
 }
 
 func (m *Model) renameTopicCmd(id, name string) tea.Cmd {
@@ -165,10 +185,28 @@ func (m *Model) onTopicsLoaded(msg topicsLoadedMsg) []tea.Cmd {
 	}
 	if msg.err != nil {
 		m.topics.setError(msg.err)
-		return again
+		return append(again, m.reopen()...)
 	}
 	m.topics.setTopics(msg.topics)
-	return again
+	return append(again, m.reopen()...)
+}
+
+// reopen opens the first topic of a start with Options.Reopen, once the
+// list is known: the topic open last if it is still there, else the
+// newest, else a new one (a blank "New topic" at every start hid where
+// the human was).
+func (m *Model) reopen() []tea.Cmd {
+	if !m.topics.reopening {
+		return nil
+	}
+	m.topics.reopening = false
+	switch {
+	case m.opts.LastTopic != "" && m.topics.indexed(m.opts.LastTopic):
+		return m.switchTopic(m.opts.LastTopic)
+	case len(m.topics.items) > 0:
+		return m.switchTopic(m.topics.items[0].ID)
+	}
+	return []tea.Cmd{m.newTopicCmd()}
 }
 
 // onRenamed reloads the list either way: on failure it showed the new name
@@ -182,8 +220,9 @@ func (m *Model) onRenamed(msg renameDoneMsg) []tea.Cmd {
 	return []tea.Cmd{m.loadTopicsCmd()}
 }
 
-// onTopicDeleted drops the topic's panes; deleting the open topic opens a
-// new one.
+// onTopicDeleted drops the topic's panes and its row; deleting the open
+// topic opens its neighbour in the list (the one below, else the one
+// above), a new topic only when it was the last.
 func (m *Model) onTopicDeleted(msg deleteTopicDoneMsg) []tea.Cmd {
 	if msg.err != nil {
 		m.setStatus(stError, m.env.tr.t(mStDeleteFailed, msg.err))
@@ -194,12 +233,24 @@ func (m *Model) onTopicDeleted(msg deleteTopicDoneMsg) []tea.Cmd {
 			delete(m.seats.panes, k)
 		}
 	}
-	delete(m.topics.unread, msg.topic)
-	m.setStatus(stInfo, m.env.tr.t(mTopicDeleted, msg.name))
-	cmds := []tea.Cmd{m.loadTopicsCmd()}
+	next := ""
 	if msg.topic == m.topics.open {
+		if id, ok := m.topics.neighbourOf(msg.topic, 1); ok {
+			next = id
+		} else if id, ok := m.topics.neighbourOf(msg.topic, -1); ok {
+			next = id
+		}
+	}
+	m.topics.remove(msg.topic)
+	cmds := []tea.Cmd{m.loadTopicsCmd()}
+	switch {
+	case msg.topic != m.topics.open:
+	case next != "":
+		cmds = append(cmds, m.switchTopic(next)...)
+	default:
 		cmds = append(cmds, m.newTopicCmd())
 	}
+	m.setStatus(stInfo, m.env.tr.t(mTopicDeleted, msg.name))
 	return cmds
 }
 
@@ -250,7 +301,8 @@ func (m *Model) switchTopic(id string) []tea.Cmd {
 	}
 	m.input.refreshCompletion(nil, m.env.selfName)
 	m.accounts.panel.changed()
-	return append(cmds, m.openTopicCmd(id))
+	m.statusOnSwitch()
+	return append(cmds, m.openTopicCmd(id), m.rememberTopicCmd())
 }
 
 // openRow acts on a list row: a topic opens; "+ New topic" makes a new

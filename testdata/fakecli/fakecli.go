@@ -83,6 +83,7 @@ func Run(m *testing.M) int {
 //	-hostile     with -join: run every flood of the hostile-seats issue with
 //	             the seat's own token (hostile.go); the HostileReport goes
 //	             to -out
+//	-to NAME     with -load: address every post to NAME (@NAME in its body)
 //	-start FILE  the load or the floods begin once FILE exists
 //	-for D       and last D (a Go duration)
 //	-out FILE    where the result goes
@@ -134,6 +135,7 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.IntVar(&o.load.rate, "load", 0, "")
 	fs.BoolVar(&o.load.hostile, "hostile", false, "")
 	fs.StringVar(&o.load.start, "start", "", "")
+	fs.StringVar(&o.load.to, "to", "", "")
 	fs.DurationVar(&o.load.dur, "for", 10*time.Second, "")
 	fs.StringVar(&o.load.out, "out", "", "")
 	fs.SetOutput(out)

@@ -34,6 +34,7 @@ type loadOptions struct {
 	dur     time.Duration // -for: how long the run lasts
 	out     string        // -out: where the LoadResult or HostileReport goes
 	hostile bool          // -hostile: run the floods instead of posting
+	to      string        // -to: address every post to this name (@name)
 }
 
 // newest is the newest message id this CLI has seen: the last tag typed
@@ -97,6 +98,9 @@ func runLoad(ctx context.Context, c *client.Client, o loadOptions, seen *newest,
 		// A rejected post goes again at once with the missed posts read, as
 		// a seat does; a slot ends with a delivery or after 50 tries.
 		content := fmt.Sprintf("load %s %d", res.Account, n)
+		if o.to != "" {
+			content += " @" + o.to
+		}
 		for try := 0; try < 50 && ctx.Err() == nil; try++ {
 			res.Attempts++
 			text, err := say(ctx, c, content, seen.get())

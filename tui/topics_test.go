@@ -1,0 +1,165 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// A seat's start indexes a topic unnamed; when a seat's post is its
+// first, the index names it and the list shows the name at once, not
+// "Untitled" until a restart (issue 14).
+func TestSeatsFirstPostNamesTheListedTopic(t *testing.T) {
+	t.Parallel()
+	f := scene()
+	f.topics["t-seat"] = TopicInfo{ID: "t-seat", Indexed: true, LastActivity: testNow()}
+	m := mainModel(t, f)
+	if m.topics.named("t-seat") || !strings.Contains(plain(m), "Untitled") {
+		t.Fatalf("the seat's topic should be listed unnamed:\n%s", plain(m))
+	}
+	f.mu.Lock()
+	f.topics["t-seat"] = TopicInfo{ID: "t-seat", Name: "lint the parser", Indexed: true, LastActivity: testNow()}
+	f.mu.Unlock()
+	p := post("s1", "Lin", "lint the parser", 31)
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "t-seat", Post: p}}})
+	if !m.topics.named("t-seat") || !strings.Contains(plain(m), "lint the parser") {
+		t.Fatalf("the first post's name is not shown:\n%s", plain(m))
+	}
+}
+
+// Options.Reopen starts in the topic open last, else the newest, else a
+// new one; every switch is remembered (issue 14: a blank "New topic" at
+// every start).
+func TestReopenStartsInTheLastTopic(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ last, want string }{{"t-old", "t-old"}, {"gone", "t-main"}, {"", "t-main"}} {
+		f := scene()
+		opts := testOptions()
+		opts.Reopen, opts.LastTopic = true, tc.last
+		m := newTestModel(t, f, opts, 120, 40)
+		if m.topics.open != tc.want || len(m.chat.posts) == 0 && tc.want == "t-main" {
+			t.Fatalf("last %q: open %q, want %q", tc.last, m.topics.open, tc.want)
+		}
+		if n := len(f.remembered); n == 0 || f.remembered[n-1] != tc.want {
+			t.Fatalf("last %q: remembered %v", tc.last, f.remembered)
+		}
+	}
+	f := newFake()
+	opts := testOptions()
+	opts.Reopen, opts.LastTopic = true, "gone"
+	if m := newTestModel(t, f, opts, 120, 40); m.topics.open != "new-1" {
+		t.Fatalf("no topics: open %q, want a new one", m.topics.open)
+	}
+}
+
+// The list grows with the screen to show names whole; a name that does not
+// fit is cut with "…" (issue 14: 16 cells at 250 columns).
+func TestTopicListWidthFollowsItsNames(t *testing.T) {
+	t.Parallel()
+	f := scene()
+	long := "Parser review: the tokenizer test fails on CRLF input files"
+	f.topics["t-long"] = TopicInfo{ID: "t-long", Name: long, Indexed: true, LastActivity: testNow().Add(-time.Hour)}
+	opts := testOptions()
+	opts.StartTopic = "t-main"
+	m := newTestModel(t, f, opts, 200, 40)
+	if m.layout.Topics.W != 48 {
+		t.Fatalf("topic list %d wide at 200 columns", m.layout.Topics.W)
+	}
+	v := plain(m)
+	if !strings.Contains(v, "Fix the flaky test 🧪") || !strings.Contains(v, "Parser review: the tokenizer test fails…") {
+		t.Fatalf("names not shown whole, or cut without …:\n%s", v)
+	}
+	send(t, m, tea.WindowSizeMsg{Width: 100, Height: 40})
+	if m.layout.Topics.W != 25 || !strings.Contains(plain(m), "Parser review: t… 13:30") {
+		t.Fatalf("at 100 columns: %d wide\n%s", m.layout.Topics.W, plain(m))
+	}
+}
+
+// A post another topic got is counted beside its name, "@" first when it
+// is to the human; opening the topic clears both (issue 14).
+func TestUnreadTopicsCountAndMarkPostsToTheHuman(t *testing.T) {
+	t.Parallel()
+	m := mainModel(t, scene())
+	p1 := post("o1", "Lin", "a note", 31)
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "t-old", Post: p1}}})
+	if row := rowOf(plain(m), "設計の相談"); !strings.Contains(row, "(1)") || strings.Contains(row, "@") {
+		t.Fatalf("one unaddressed post: %q", row)
+	}
+	p2 := post("o2", "Lin", "a question", 32)
+	p2.To = []string{"Lay", "マスター"}
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "t-old", Post: p2}}})
+	if row := rowOf(plain(m), "設計の相談"); !strings.Contains(row, "@(2)") {
+		t.Fatalf("a post to the human: %q", row)
+	}
+	m.switchTopic("t-old")
+	send(t, m, nil)
+	if row := rowOf(plain(m), "設計の相談"); strings.Contains(row, "(") {
+		t.Fatalf("opened, still unread: %q", row)
+	}
+}
+
+// rowOf is the first screen row holding s.
+func rowOf(screen, s string) string {
+	for _, row := range strings.Split(screen, "\n") {
+		if strings.Contains(row, s) {
+			return row
+		}
+	}
+	return ""
+}
+
+// A notice expires after its time and at a topic switch; an error outlives
+// a switch; one timer runs at a time (issue 14: "Renamed topic to …" stayed
+// through topic switches).
+func TestStatusNoticesExpire(t *testing.T) {
+	t.Parallel()
+	m := mainModel(t, scene())
+	var armed []time.Duration
+	var fire []tea.Msg
+	m.status.after = func(d time.Duration, msg tea.Msg) tea.Cmd {
+		armed, fire = append(armed, d), append(fire, msg)
+		return nil
+	}
+	m.setStatus(stInfo, "first")
+	send(t, m, nil)
+	m.setStatus(stInfo, "second")
+	send(t, m, nil)
+	if len(armed) != 1 || armed[0] != 6*time.Second {
+		t.Fatalf("timers armed: %v", armed)
+	}
+	send(t, m, fire[0]) // the first report's timer: the second gets its own
+	if m.status.text != "second" || len(fire) != 2 {
+		t.Fatalf("a stale timer cleared %q (timers %d)", m.status.text, len(fire))
+	}
+	send(t, m, fire[1])
+	if m.status.text != "" || strings.Contains(plain(m), "second") {
+		t.Fatalf("the notice did not expire: %q", m.status.text)
+	}
+
+	m.setStatus(stInfo, "Renamed topic to “x”.")
+	send(t, m, press("alt+down"))
+	if strings.Contains(plain(m), "Renamed topic") {
+		t.Fatalf("a notice outlived the switch:\n%s", plain(m))
+	}
+	m.setStatus(stError, "it failed")
+	send(t, m, press("alt+down"))
+	if m.status.text != "it failed" || armed[len(armed)-1] != 20*time.Second {
+		t.Fatalf("an error: %q, timers %v", m.status.text, armed)
+	}
+}
+
+// An account row cuts its name with "…" and keeps its word whole (issue
+// 14: the selected row read "› Claudia  runni").
+func TestAccountRowKeepsItsWord(t *testing.T) {
+	t.Parallel()
+	e := &mainModel(t, scene()).env
+	for _, w := range []int{12, 22, 28} {
+		row := ansi.Strip(nameAndWord(e, e.th.text, "Claudia the careful reviewer", "running", toneDim, w))
+		if ansi.StringWidth(row) != w || !strings.HasSuffix(row, " running") || !strings.Contains(row, "…") {
+			t.Fatalf("%d cells: %q", w, row)
+		}
+	}
+}
