@@ -308,7 +308,8 @@ func (b *Backend) Snapshot(topicID, accountID string) (tui.PaneSnapshot, bool) {
 	return tui.PaneSnapshot{Rows: sn.Lines, Cols: sn.Cols, CursorX: sn.CursorX, CursorY: sn.CursorY,
 		CursorVisible: sn.CursorVisible, Version: sn.Version, Title: sn.Title,
 		BracketedPaste: sn.BracketedPaste, AppCursorKeys: sn.AppCursorKeys,
-		Mouse: tui.PaneMouse{Tracking: mouseTracking(sn.Mouse.Tracking), SGR: sn.Mouse.SGR}}, true
+		Mouse:  tui.PaneMouse{Tracking: mouseTracking(sn.Mouse.Tracking), SGR: sn.Mouse.SGR},
+		Broken: sn.Broken}, true
 }
 
 // mouseTracking maps the seats' mouse tracking modes onto the UI's.

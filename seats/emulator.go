@@ -61,7 +61,7 @@ const replyBuf = 4096
 // ESC[200~ … ESC[201~, arrows as ESC O A instead of ESC [ A. Mouse is the
 // mouse reporting it asked for (mouse.go): the UI forwards the human's mouse
 // only then, encoded as asked. Version is the Screen's change counter at the
-// time of the copy.
+// time of the copy. Broken says why the emulator stopped, if it did.
 type Snapshot struct {
 	Version        uint64
 	Cols, Rows     int
@@ -74,6 +74,7 @@ type Snapshot struct {
 	BracketedPaste bool
 	AppCursorKeys  bool
 	Mouse          MouseModes
+	Broken         string // why emulation stopped (ErrScreenBroken), "" while it runs
 }
 
 // Screen is one seat's terminal emulator: github.com/charmbracelet/x/vt
@@ -116,6 +117,7 @@ type Screen struct {
 	appCursor atomic.Bool // ?1 DECCKM, likewise
 	mouse     mouseState  // the mouse reporting modes, likewise (mouse.go)
 	closed    bool
+	broken    error // ErrScreenBroken with the panic, once x/vt panicked (contain)
 	holdDelay time.Duration // 0: never flush on a timer (tests call Flush)
 	fixes     int           // corrections made to x/vt's course (tests)
 	runHeld   time.Time     // a line flood is held since then (scrollbatch.go holdRun); zero: none
@@ -275,11 +277,15 @@ func (s *Screen) flusher() {
 // unless the Screen is closed (ErrScreenClosed). A trailing cluster the next
 // write may extend, and an unfinished sequence, are held back for up to
 // graphemeHold.
-func (s *Screen) Write(p []byte) (int, error) {
+func (s *Screen) Write(p []byte) (n int, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.contain(&err)
 	if s.closed {
 		return 0, ErrScreenClosed
+	}
+	if s.broken != nil {
+		return 0, s.broken
 	}
 	v := s.version
 	from := len(s.buf)
@@ -341,7 +347,8 @@ func (s *Screen) flushDue() time.Duration {
 func (s *Screen) Flush() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed || len(s.buf) == 0 {
+	defer s.contain(nil)
+	if s.closed || s.broken != nil || len(s.buf) == 0 {
 		return
 	}
 	v := s.version
@@ -356,14 +363,18 @@ func (s *Screen) Flush() {
 // Resize sets the screen to cols×rows cells (ErrBadSize outside 1…32767).
 // x/vt does not reflow: shrinking keeps the top rows (docs/dependencies.md §2.4);
 // full-screen programs redraw on their SIGWINCH.
-func (s *Screen) Resize(cols, rows int) error {
+func (s *Screen) Resize(cols, rows int) (err error) {
 	if err := checkSize(cols, rows); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.contain(&err)
 	if s.closed {
 		return ErrScreenClosed
+	}
+	if s.broken != nil {
+		return nil // the picture stays as it was; the PTY still gets the size
 	}
 	s.runHeld = time.Time{}
 	s.settle(true) // held bytes arrived before the resize
@@ -407,9 +418,21 @@ func (s *Screen) Version() uint64 {
 }
 
 // Snapshot copies the rendered screen, cursor, alt-screen flag and version.
-func (s *Screen) Snapshot() Snapshot {
+func (s *Screen) Snapshot() (snap Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			s.broke(r)
+			snap = Snapshot{Version: s.version, Cols: s.m.width, Rows: s.m.rows,
+				Lines: make([]string, s.m.rows), Broken: s.broken.Error()}
+		}
+	}()
+	defer func() {
+		if s.broken != nil {
+			snap.Broken = s.broken.Error()
+		}
+	}()
 	pos := s.emu.CursorPosition()
 	rows := s.emu.Height()
 	lines := make([]string, rows)
@@ -437,6 +460,7 @@ func (s *Screen) Snapshot() Snapshot {
 func (s *Screen) Text() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.contain(nil)
 	var b strings.Builder
 	for y := range s.emu.Height() {
 		if y > 0 {
@@ -548,6 +572,36 @@ func (s *Screen) compact() {
 	n := copy(s.buf, s.buf[fed:])
 	s.buf = s.buf[:n]
 	s.bufBase = s.m.fed
+}
+
+// contain is deferred, under s.mu, by every method that feeds x/vt: a panic
+// inside it (a bug reachable from a seat's output, docs/dependencies.md
+// §9.8) marks the Screen broken instead of reaching the goroutine that fed
+// it — the UI's among them, where it would end the program — and the
+// Screen then keeps its last picture and takes nothing more, so the same
+// bytes are never fed again. err, when given, gets the error.
+func (s *Screen) contain(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	s.broke(r)
+	if err != nil {
+		*err = s.broken
+	}
+}
+
+// broke marks the Screen broken by the panic value r and drops what it
+// held.
+func (s *Screen) broke(r any) {
+	if s.broken == nil {
+		s.broken = fmt.Errorf("%w: %v", ErrScreenBroken, r)
+	}
+	s.bufBase += int64(len(s.buf))
+	s.buf = s.buf[:0]
+	s.runHeld = time.Time{}
+	s.version++
+	s.signal()
 }
 
 // inject writes bytes of our own to the emulator (margin corrections).

@@ -11,6 +11,9 @@ var (
 	ErrBadSize = errors.New("terminal size out of range")
 	// ErrScreenClosed: the Screen was closed.
 	ErrScreenClosed = errors.New("screen closed")
+	// ErrScreenBroken: the terminal emulator panicked on the seat's output;
+	// the Screen keeps its last picture and takes nothing more.
+	ErrScreenBroken = errors.New("terminal emulator failed")
 	// ErrSeatTaken: the (topic, account) already has a seat starting or
 	// running (docs/design.md §9 "one seat per (topic, account)").
 	ErrSeatTaken = errors.New("seat already taken")

@@ -673,7 +673,10 @@ func (m *Manager) pump(s *Seat) {
 			}
 		}
 	}()
-	if err := Pump(outputSignal{s}, s.screen); err != nil {
+	if err := Pump(outputSignal{s}, s.screen); errors.Is(err, ErrScreenBroken) {
+		// The pane is frozen from here on (its title says so): worth a line.
+		m.logger.Warn("seat terminal stopped", "topic", s.Topic, "account", s.Account, "err", err)
+	} else if err != nil {
 		m.logger.Debug("pump ended", "topic", s.Topic, "account", s.Account, "err", err)
 	}
 	m.signal()

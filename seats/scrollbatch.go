@@ -730,7 +730,8 @@ func (s *Screen) flushHeld() {
 		return
 	}
 	defer s.mu.Unlock()
-	if s.closed {
+	defer s.contain(nil)
+	if s.closed || s.broken != nil {
 		return
 	}
 	v := s.version

@@ -420,7 +420,7 @@ func TestPumpSurvivesAnEmulatorPanic(t *testing.T) {
 	s.emu.SetCallbacks(vt.Callbacks{Title: func(string) { panic("x/vt bug") }})
 	r := &countingReader{r: strings.NewReader("ok\r\n\x1b]2;t\x07" + strings.Repeat("after\r\n", 50000))}
 	err := Pump(r, s)
-	if err == nil || !strings.Contains(err.Error(), "panicked") {
+	if !errors.Is(err, ErrScreenBroken) || !strings.Contains(err.Error(), "x/vt bug") {
 		t.Fatalf("Pump = %v, want the emulator's panic", err)
 	}
 	if !r.eof {
@@ -530,5 +530,33 @@ func TestScreenNonASCIIFloodIsLinear(t *testing.T) {
 		if held > 2*maxRunLines+4096 {
 			t.Errorf("%q ×%d: %d line-feed records kept", line, n, held)
 		}
+	}
+}
+
+// TestScreenBrokenByAPanicStaysStill: once x/vt panics on a seat's output,
+// the Screen is broken: it never feeds those bytes again (a Resize or Flush
+// did, and panicked again — in the UI's goroutine that ends the program),
+// keeps its last picture, says why in its Snapshot, and refuses more.
+func TestScreenBrokenByAPanicStaysStill(t *testing.T) {
+	t.Parallel()
+	s := testScreen(t, 20, 10, nil)
+	if _, err := s.Write([]byte("before\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	s.Flush()
+	s.emu.SetCallbacks(vt.Callbacks{Title: func(string) { panic("x/vt bug") }})
+	if _, err := s.Write([]byte("\x1b]2;t\x07after")); !errors.Is(err, ErrScreenBroken) {
+		t.Fatalf("Write = %v, want ErrScreenBroken", err)
+	}
+	s.Flush()
+	if err := s.Resize(30, 12); err != nil {
+		t.Fatalf("Resize of a broken screen = %v", err)
+	}
+	if _, err := s.Write([]byte("more")); !errors.Is(err, ErrScreenBroken) {
+		t.Fatalf("a second Write = %v, want ErrScreenBroken", err)
+	}
+	snap := s.Snapshot()
+	if !strings.Contains(snap.Broken, "x/vt bug") || !strings.HasPrefix(s.Text(), "before") {
+		t.Fatalf("snapshot broken %q, text %q", snap.Broken, s.Text())
 	}
 }

@@ -220,6 +220,7 @@ type PaneSnapshot struct {
 	BracketedPaste bool
 	AppCursorKeys  bool
 	Mouse          PaneMouse
+	Broken         string // why the emulator stopped on the seat's output ("" while it runs): the pane is frozen
 }
 
 // MouseTracking is which mouse events a seat's program asked its terminal

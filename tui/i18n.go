@@ -150,6 +150,12 @@ const (
 	mHelpChooseAnswer
 	mHelpTitle
 	mHelpFooter
+	mHelpFooterScroll
+	mHelpJumpLatest
+	mHelpHistoryPrev
+	mHelpHistoryNext
+	mStClearQuitHint
+	mStTabKeepsText
 
 	mTopicsTitle
 	mTopicNew
@@ -284,6 +290,8 @@ const (
 	mPaneStopped
 	mPaneKilled
 	mPaneClosable
+	mPaneClosableUnfocused
+	mPaneBroken
 	mPaneFound
 	mPaneNotFound
 	mPaneCount
@@ -454,7 +462,7 @@ var messages = map[msgKey][2]string{
 
 	mHelpQuit:               {"quit", "終了"},
 	mHelpHelp:               {"this help", "このヘルプ"},
-	mHelpFocusNext:          {"next area", "次の面へ"},
+	mHelpFocusNext:          {"next area (from the input bar only when it is empty)", "次の面へ（入力欄からは空のときだけ）"},
 	mHelpFocusPrev:          {"previous area", "前の面へ"},
 	mHelpFocusInput:         {"back to the input bar", "入力欄へ戻る"},
 	mHelpToggleTopics:       {"show/hide topics", "トピックの開閉"},
@@ -481,7 +489,7 @@ var messages = map[msgKey][2]string{
 	mHelpScrollDown:         {"scroll chat down", "会話を下へ"},
 	mHelpSend:               {"send", "送信"},
 	mHelpNewline:            {"new line", "改行"},
-	mHelpClear:              {"clear the input", "入力を消す"},
+	mHelpClear:              {"clear the input (never quits)", "入力を消す（終了はしない）"},
 	mHelpUp:                 {"move up", "上へ"},
 	mHelpDown:               {"move down", "下へ"},
 	mHelpTop:                {"first / oldest", "先頭へ"},
@@ -524,6 +532,12 @@ var messages = map[msgKey][2]string{
 	mHelpChooseAnswer:       {"press the chosen answer", "選んでいる答えを押す"},
 	mHelpTitle:              {"Keys", "キー"},
 	mHelpFooter:             {"Esc or F1 closes", "Esc か F1 で閉じる"},
+	mHelpFooterScroll:       {"↑↓ PgUp PgDn Home End scroll · Esc or F1 closes", "↑↓ PgUp PgDn Home End で送る · Esc か F1 で閉じる"},
+	mHelpJumpLatest:         {"chat to the newest post (in the input bar: with the caret at the end of its line)", "会話を最新の発言へ（入力欄ではカーソルが行末にあるとき）"},
+	mHelpHistoryPrev:        {"your previous post in this topic (empty input)", "このトピックでの自分の前の発言（空の入力欄で）"},
+	mHelpHistoryNext:        {"your next post (while recalling)", "自分の次の発言（呼び出し中）"},
+	mStClearQuitHint:        {"Nothing to clear. %s quits.", "消す入力はありません。終了は %s です。"},
+	mStTabKeepsText:         {"%s stays in the input while it holds text: %s moves to another area.", "入力中の %s は入力欄に留まります。ほかの面へは %s で移ります。"},
 
 	mTopicsTitle:       {"Topics", "トピック"},
 	mTopicNew:          {"+ New topic", "＋ 新規"},
@@ -655,18 +669,20 @@ var messages = map[msgKey][2]string{
 	mDetNone:    {"none", "なし"},
 	mDetCopy:    {"%s copies it", "%s でコピー"},
 
-	mPaneStarting:   {"starting", "起動中"},
-	mPaneRunning:    {"running", "稼働中"},
-	mPaneExited:     {"exited %d", "終了 %d"},
-	mPaneStopped:    {"stopped", "停止"},
-	mPaneKilled:     {"killed by signal %d", "シグナル %d で終了"},
-	mPaneClosable:   {"%s closes", "%s で閉じる"},
-	mPaneFound:      {"/%s %d/%d", "/%s %d/%d"},
-	mPaneNotFound:   {"/%s not found", "/%s 見つかりません"},
-	mPaneCount:      {"%d lines", "%d 行"},
-	mPaneFailed:     {"failed", "起動失敗"},
-	mPaneScrollback: {"scrollback %d/%d", "スクロールバック %d/%d"},
-	mPaneFocused:    {"typing · %s leaves", "入力中 · %s で出る"},
+	mPaneStarting:          {"starting", "起動中"},
+	mPaneRunning:           {"running", "稼働中"},
+	mPaneExited:            {"exited %d", "終了 %d"},
+	mPaneStopped:           {"stopped", "停止"},
+	mPaneKilled:            {"killed by signal %d", "シグナル %d で終了"},
+	mPaneClosable:          {"%s closes", "%s で閉じる"},
+	mPaneClosableUnfocused: {"%s, %s closes", "%s → %s で閉じる"},
+	mPaneBroken:            {"frozen: emulator error", "停止: エミュレータの異常"},
+	mPaneFound:             {"/%s %d/%d", "/%s %d/%d"},
+	mPaneNotFound:          {"/%s not found", "/%s 見つかりません"},
+	mPaneCount:             {"%d lines", "%d 行"},
+	mPaneFailed:            {"failed", "起動失敗"},
+	mPaneScrollback:        {"scrollback %d/%d", "スクロールバック %d/%d"},
+	mPaneFocused:           {"typing · %s leaves", "入力中 · %s で出る"},
 
 	mEdTitleNew:        {"New account", "新しいアカウント"},
 	mEdTitleEdit:       {"Account", "アカウント"},

@@ -163,6 +163,11 @@ func (p *pane) title(e *env, focused bool, r rect) string {
 	_, rows := innerSize(r)
 	w := r.W
 	title := e.th.hueStyle(p.hue).Bold(true).Render(oneLine(p.name))
+	if p.snap.Broken != "" {
+		// The emulator failed on the seat's output: what the pane shows is
+		// frozen, whatever the seat does next. That comes first.
+		title += e.th.dim.Render(" · ") + toneDanger.style(e.th).Render(e.tr.t(mPaneBroken))
+	}
 	if label, tn := paneStateLabel(e, p); tn == toneDim {
 		title += e.th.dim.Render(" · " + label)
 	} else {
@@ -178,7 +183,11 @@ func (p *pane) title(e *env, focused bool, r rect) string {
 		title += e.th.accentS.Render(" · " + e.tr.t(mPaneFocused, keysLabel(km.LeavePane)))
 	case focused && p.state == SeatExited:
 		title += e.th.accentS.Render(" · " + e.tr.t(mPaneClosable, keysLabel(km.ClosePane)))
+	case p.state == SeatExited:
+		// x acts only in a focused pane: say how to get there.
+		title += e.th.dim.Render(" · " + e.tr.t(mPaneClosableUnfocused, keysLabel(km.NextPane), keysLabel(km.ClosePane)))
 	}
+
 	if ansi.StringWidth(title) > w-5 {
 		title = ansi.Truncate(title, w-5, "…")
 	}

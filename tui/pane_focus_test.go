@@ -101,8 +101,8 @@ func TestExitedPaneLeavesTypingAndCloses(t *testing.T) {
 	if m.focus != FocusInput {
 		t.Fatalf("focus stayed on the exited pane: %v", m.focus)
 	}
-	if top := ansi.Strip(m.seats.panes[lin].view[0]); !strings.Contains(top, "Lin · exited 3") || strings.Contains(top, "typing") {
-		t.Fatalf("exited pane's title = %q", top)
+	if top := ansi.Strip(m.seats.panes[lin].view[0]); !strings.Contains(top, "Lin · exited 3 · f6") || strings.Contains(top, "typing") {
+		t.Fatalf("exited pane's title = %q (it says how to reach the close key)", top)
 	}
 	f.inputs = nil
 	typeText(t, m, "x")
@@ -207,5 +207,21 @@ func TestEndWords(t *testing.T) {
 	}
 	if !strings.Contains(v, "stopped") {
 		t.Fatalf("participant row of a stopped seat:\n%s", v)
+	}
+}
+
+// TestBrokenPaneSaysSo: a pane whose emulator failed on the seat's output
+// shows a frozen picture; its title says so, in the danger colour.
+func TestBrokenPaneSaysSo(t *testing.T) {
+	t.Parallel()
+	f, m := twoPanes(t)
+	lin := seatKey{"t-main", "lin"}
+	snap := f.snaps[lin]
+	snap.Broken = "terminal emulator failed: index out of range"
+	snap.Version++
+	f.snaps[lin] = snap
+	send(t, m, screenChangedMsg{})
+	if top := ansi.Strip(m.seats.panes[lin].view[0]); !strings.Contains(top, "Lin · frozen: emulator") {
+		t.Fatalf("broken pane's title = %q", top)
 	}
 }
