@@ -277,12 +277,10 @@ func (m *Model) partsKey(k tea.KeyPressMsg) []tea.Cmd {
 	return m.accountKey(k, *r.account)
 }
 
-// quickKey is 1/2/3 on the first-run hint; once an AI account exists the
-// hint is gone and the keys do nothing.
+// quickKey is 1/2/3: a new account of that kind, prefilled as on the
+// first-run hint, whether or not accounts exist (issue 14: once they did
+// the keys did nothing and the next letters acted on the list).
 func (m *Model) quickKey(k tea.KeyPressMsg) []tea.Cmd {
-	if m.partData().hasSeatAccounts() {
-		return nil
-	}
 	km := &m.keys
 	i := 0
 	switch {

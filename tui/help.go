@@ -2,68 +2,302 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 )
 
-// helpMinColW is the narrowest help column that still reads (a key name
-// and a short description); helpMinDescW the narrowest description next to
-// the widest key label: below it the overlay scrolls instead of adding a
-// column of cut words.
+// helpMinColW is the narrowest help column beside another one (a key and a
+// description that still read); helpMinDescW the narrowest description
+// there. Narrower, the help is one column that scrolls: at 80 columns one
+// column of whole descriptions reads better than two of wrapped ones.
+// helpMaxKeyW bounds the key column (a longer list of keys wraps at its
+// " / ").
 const (
-	helpMinColW  = 36
+	helpMinColW  = 44
 	helpMinDescW = 18
+	helpMaxKeyW  = 32
+	helpGap      = 2 // cells between columns
 )
 
-// helpView lists every binding of the key map by group (docs/design.md
-// §10: every action has a key and the help overlay lists it), flowed into
-// as many columns as the screen needs and allows; off scrolls it when even
-// that is too tall (↑/↓ while it is open). It returns off clamped to the
-// rows there are, which the overlay keeps, so scrolling back up answers at
-// once however far down the keys went.
-func helpView(e *env, maxW, maxH, off int) (string, int) {
+// helpLayout is the help overlay laid out for a screen: its columns of
+// rows, how many rows show at once, and the width of one column.
+type helpLayout struct {
+	cols   [][]string
+	rows   int // the longest column's rows
+	page   int // rows shown at once
+	colW   int
+	footer []string
+}
+
+// scrolls reports whether the rows do not all show at once.
+func (l *helpLayout) scrolls() bool { return l.rows > l.page }
+
+// maxOff is the last offset that still fills the page.
+func (l *helpLayout) maxOff() int { return max(l.rows-l.page, 0) }
+
+// layoutHelp lists every binding of the key map by group (docs/design.md
+// §10: every action has a key and the help overlay lists it) in as few
+// columns as let it all show, or, when even the most the width allows
+// cannot, in those columns scrolled. Descriptions and long key lists wrap
+// in their column (at spaces, between wide characters, never before a
+// closing mark), so nothing is cut at 80×24 or in Japanese; an entry
+// never splits between columns and a group's title stays on its first
+// entry.
+func layoutHelp(e *env, maxW, maxH int) *helpLayout {
 	entries := e.keys.grouped()
+	inner := max(maxW-4, 20)
 	keyW, descW := 0, 0
+	widths := make([]int, 0, len(entries))
 	for _, en := range entries {
 		keyW = max(keyW, ansi.StringWidth(keysLabel(*en.b)))
-		descW = max(descW, ansi.StringWidth(e.tr.t(en.help)))
+		w := ansi.StringWidth(e.tr.t(en.help))
+		descW = max(descW, w)
+		widths = append(widths, w)
 	}
-	keyW = min(keyW, 32) // the longest default label; longer overrides are cut
-	colW := keyW + 2 + descW + 2
-	var lines []string
+	keyW = min(keyW, helpMaxKeyW)
+	// The key column gives way to the descriptions up to what nineteen
+	// in twenty of them need: a long key list wraps before they do.
+	slices.Sort(widths)
+	descMost := widths[len(widths)*19/20]
+	footer := wrapWords(e.tr.t(mHelpFooter), inner)
+	page := max(maxH-5-len(footer), 3) // frame, title, blank, blank, footer
+	var best *helpLayout
+	for c := 1; ; c++ {
+		cw := min((inner-(c-1)*helpGap)/c, keyW+2+descW)
+		kw := min(keyW, max(cw/3, cw-2-descMost, 12))
+		if c > 1 && (cw < helpMinColW || cw-kw-2 < helpMinDescW) {
+			break
+		}
+		l := &helpLayout{page: page, colW: cw}
+		l.flow(helpBlocks(e, entries, kw, cw-kw-2), c)
+		if best == nil || l.rows < best.rows {
+			best = l
+		}
+		if l.rows <= page {
+			break
+		}
+	}
+	if best.scrolls() {
+		best.footer = wrapWords(e.tr.t(mHelpFooterScroll), inner)
+		best.page = max(maxH-5-len(best.footer), 3)
+	} else {
+		best.footer = footer
+	}
+	return best
+}
+
+// helpBlock is one entry's rows, or the blank between groups (gap).
+type helpBlock struct {
+	lines []string
+	gap   bool
+}
+
+// helpBlocks are the entries' rows with their groups' titles on the first
+// entry of each, the key column kw and the description column dw wide.
+func helpBlocks(e *env, entries []bindingEntry, kw, dw int) []helpBlock {
+	var out []helpBlock
 	var group msgKey = -1
 	for _, en := range entries {
+		var lines []string
 		if en.group != group {
 			if group >= 0 {
-				lines = append(lines, "")
+				out = append(out, helpBlock{gap: true})
 			}
 			group = en.group
 			lines = append(lines, e.th.accentS.Render(e.tr.t(group)))
 		}
-		lines = append(lines, e.th.text.Render(fit(keysLabel(*en.b), keyW))+"  "+e.th.dim.Render(e.tr.t(en.help)))
-	}
-	rowsAvail := max(maxH-6, 4)
-	minCol := max(helpMinColW, keyW+2+helpMinDescW)
-	cols := clampInt((len(lines)+rowsAvail-1)/rowsAvail, 1, max((maxW-4)/minCol, 1))
-	perCol := (len(lines) + cols - 1) / cols
-	cw := min(colW, max(maxW-4, 20)/cols)
-	inner := cw * cols
-	off = clampInt(off, 0, max(perCol-rowsAvail, 0))
-	title := e.tr.t(mHelpTitle)
-	if perCol > rowsAvail {
-		title += fmt.Sprintf("  (%d–%d / %d ↑↓)", off+1, min(off+rowsAvail, perCol), perCol)
-	}
-	out := []string{e.th.title.Render(title), ""}
-	for r := off; r < perCol && r < off+rowsAvail; r++ {
-		var b strings.Builder
-		for c := 0; c < cols; c++ {
-			if i := c*perCol + r; i < len(lines) {
-				b.WriteString(fit(lines[i], cw-1) + " ")
+		keys := wrapKeys(en.b.Keys(), kw)
+		desc := wrapWords(e.tr.t(en.help), dw)
+		for i := range max(len(keys), len(desc)) {
+			var k, d string
+			if i < len(keys) {
+				k = keys[i]
 			}
+			if i < len(desc) {
+				d = desc[i]
+			}
+			lines = append(lines, e.th.text.Render(fit(k, kw))+"  "+e.th.dim.Render(d))
+		}
+		out = append(out, helpBlock{lines: lines})
+	}
+	return out
+}
+
+// flow puts the blocks into at most c columns as evenly as whole blocks
+// allow (a gap at the top of a column is dropped).
+func (l *helpLayout) flow(blocks []helpBlock, c int) {
+	total, tallest := 0, 0
+	for _, b := range blocks {
+		total += max(len(b.lines), 1)
+		tallest = max(tallest, len(b.lines))
+	}
+	for h := max((total+c-1)/c, tallest); ; h++ {
+		cols := [][]string{nil}
+		gap := false
+		for _, b := range blocks {
+			cur := &cols[len(cols)-1]
+			if b.gap {
+				gap = len(*cur) > 0
+				continue
+			}
+			need := len(b.lines)
+			if gap {
+				need++
+			}
+			if len(*cur) > 0 && len(*cur)+need > h {
+				cols = append(cols, nil)
+				cur, gap = &cols[len(cols)-1], false
+			}
+			if gap {
+				*cur = append(*cur, "")
+			}
+			*cur = append(*cur, b.lines...)
+			gap = false
+		}
+		if len(cols) <= c || h >= total {
+			l.cols, l.rows = cols, 0
+			for _, col := range cols {
+				l.rows = max(l.rows, len(col))
+			}
+			return
+		}
+	}
+}
+
+// helpView draws the help overlay scrolled off rows down (↑/↓, PgUp/PgDn,
+// Home/End while it is open). It returns off clamped to the rows there
+// are, which the overlay keeps, so scrolling back up answers at once however
+// far down the keys went.
+func helpView(e *env, maxW, maxH, off int) (string, int) {
+	l := layoutHelp(e, maxW, maxH)
+	off = clampInt(off, 0, l.maxOff())
+	inner := len(l.cols)*l.colW + (len(l.cols)-1)*helpGap
+	title := e.tr.t(mHelpTitle)
+	if l.scrolls() {
+		// Rows shown and of how many: the last page ends at the last row.
+		title += fmt.Sprintf("  %d–%d / %d", off+1, min(off+l.page, l.rows), l.rows)
+	}
+	inner = max(inner, ansi.StringWidth(title))
+	for _, f := range l.footer {
+		inner = max(inner, ansi.StringWidth(f))
+	}
+	inner = min(inner, max(maxW-4, 20))
+	out := []string{e.th.title.Render(title), ""}
+	for r := off; r < l.rows && r < off+l.page; r++ {
+		var b strings.Builder
+		for c, col := range l.cols {
+			if c > 0 {
+				b.WriteString(strings.Repeat(" ", helpGap))
+			}
+			s := ""
+			if r < len(col) {
+				s = col[r]
+			}
+			b.WriteString(fit(s, l.colW))
 		}
 		out = append(out, b.String())
 	}
-	out = append(out, "", e.th.dim.Render(e.tr.t(mHelpFooter)))
+	out = append(out, "")
+	for _, f := range l.footer {
+		out = append(out, e.th.dim.Render(f))
+	}
 	return modalBox(e, strings.Join(out, "\n"), inner), off
+}
+
+// wrapKeys lays a binding's keys out in w cells, as many a row as fit,
+// joined by " / ".
+func wrapKeys(keys []string, w int) []string {
+	var out []string
+	line := ""
+	for _, k := range keys {
+		switch {
+		case line == "":
+			line = k
+		case ansi.StringWidth(line+" / "+k) <= w:
+			line += " / " + k
+		default:
+			out = append(out, line)
+			line = k
+		}
+	}
+	return append(out, line)
+}
+
+// helpOpening and helpClosing are the marks a line may not end with and
+// may not start with (kinsoku), so 「（Esc」 and 「る）」 stay whole.
+const (
+	helpOpening = "(（「『[【〈《"
+	helpClosing = ")）」』]】〉》、。，．・：；！？ー…:;,.!?"
+)
+
+// wrapWords wraps plain text to w cells: at spaces, and between wide
+// characters (Japanese has no spaces), never inside a word of narrow
+// letters, before a closing mark or after an opening one. A word wider than
+// w alone is cut where it must.
+func wrapWords(s string, w int) []string {
+	w = max(w, 1)
+	type unit struct {
+		text  string
+		space bool // a space before it: a break there drops it
+	}
+	var units []unit
+	space := false
+	for _, r := range s {
+		if r == ' ' || r == '\n' {
+			space = true
+			continue
+		}
+		wide := ansi.StringWidth(string(r)) > 1
+		join := false
+		if n := len(units); n > 0 && !space {
+			prev := []rune(units[n-1].text)
+			last := prev[len(prev)-1]
+			lastWide := ansi.StringWidth(string(last)) > 1
+			join = strings.ContainsRune(helpClosing, r) || strings.ContainsRune(helpOpening, last) ||
+				!wide && !lastWide || ansi.StringWidth(string(r)) == 0 ||
+				!wide && unicode.IsPunct(r) && !strings.ContainsRune(helpOpening, r)
+		}
+		if join {
+			units[len(units)-1].text += string(r)
+		} else {
+			units = append(units, unit{text: string(r), space: space})
+		}
+		space = false
+	}
+	var out []string
+	line, lw := "", 0
+	for _, u := range units {
+		uw := ansi.StringWidth(u.text)
+		sep := 0
+		if u.space && lw > 0 {
+			sep = 1
+		}
+		if lw > 0 && lw+sep+uw > w {
+			out = append(out, line)
+			line, lw, sep = "", 0, 0
+		}
+		for uw > w { // a word wider than the column
+			head := ansi.Truncate(u.text, w-lw-sep, "")
+			if head == "" && lw > 0 {
+				out, line, lw, sep = append(out, line), "", 0, 0
+				continue
+			}
+			if head == "" {
+				head = string([]rune(u.text)[0])
+			}
+			out = append(out, line+strings.Repeat(" ", sep)+head)
+			line, lw, sep = "", 0, 0
+			u.text = strings.TrimPrefix(u.text, head)
+			uw = ansi.StringWidth(u.text)
+		}
+		line += strings.Repeat(" ", sep) + u.text
+		lw += sep + uw
+	}
+	if line != "" || len(out) == 0 {
+		out = append(out, line)
+	}
+	return out
 }

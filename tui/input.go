@@ -53,6 +53,8 @@ type inputBar struct {
 	chipHits []chipHit // where each drawn chip's ✕ is on the chips' row
 	lastDir  string    // the folder of the last attached file (the prompt starts there)
 
+	recall recallState // ↑/↓ through the human's own posts (input_history.go)
+
 	addr mentionTargets // what the @names can resolve to (addressing.go)
 
 	w        int

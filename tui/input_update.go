@@ -120,10 +120,13 @@ func (m *Model) onPostDone(msg postDoneMsg) []tea.Cmd {
 	return cmds
 }
 
-// inputKey handles a key while the input bar has focus: send, clear (or
-// quit from an empty bar), else the textarea's.
+// inputKey handles a key while the input bar has focus: send, clear,
+// recall an own post, else the textarea's.
 func (m *Model) inputKey(k tea.KeyPressMsg) []tea.Cmd {
 	km := &m.keys
+	if cmds, ok := m.recallKey(k); ok {
+		return cmds
+	}
 	switch {
 	case key.Matches(k, km.Send):
 		text := m.input.value()
@@ -136,7 +139,10 @@ func (m *Model) inputKey(k tea.KeyPressMsg) []tea.Cmd {
 		return []tea.Cmd{m.postCmd(text, m.input.takeChips())}
 	case key.Matches(k, km.Clear):
 		if m.input.value() == "" && len(m.input.chips) == 0 {
-			return m.askQuit()
+			// Never a quit (issue 14): Ctrl+C clears in shells and chat
+			// apps, and a second press must not lose the seats.
+			m.setStatus(stInfo, m.env.tr.t(mStClearQuitHint, hintKey(firstKey(km.Quit))))
+			return nil
 		}
 		m.input.setValue("")
 		m.input.takeChips()

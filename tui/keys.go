@@ -39,11 +39,20 @@ type KeyMap struct {
 	ShrinkPanes        key.Binding
 	ScrollUp           key.Binding
 	ScrollDown         key.Binding
+	// JumpLatest brings the chat to its newest post from any focus; in the
+	// input bar only once the caret is at the end of its line (before,
+	// End moves the caret there).
+	JumpLatest key.Binding
 
 	// Input bar.
 	Send    key.Binding
 	Newline key.Binding
 	Clear   key.Binding
+	// The human's own posts of the open topic, in an empty input (or one
+	// showing a recalled post): multi-line text keeps the arrows for its
+	// lines until the caret is on its first (last) one.
+	HistoryPrev key.Binding
+	HistoryNext key.Binding
 	// The @ popup moves on the arrows only: k and j type into the input.
 	PopupUp   key.Binding
 	PopupDown key.Binding
@@ -163,12 +172,15 @@ func DefaultKeyMap() KeyMap {
 		ShrinkPanes:        nb("ctrl+down"),
 		ScrollUp:           nb("pgup"),
 		ScrollDown:         nb("pgdown"),
+		JumpLatest:         nb("end"),
 
-		Send:      nb("enter"),
-		Newline:   nb("shift+enter", "alt+enter", "ctrl+j"),
-		Clear:     nb("ctrl+c"),
-		PopupUp:   nb("up"),
-		PopupDown: nb("down"),
+		Send:        nb("enter"),
+		Newline:     nb("shift+enter", "alt+enter", "ctrl+j"),
+		Clear:       nb("ctrl+c"),
+		HistoryPrev: nb("up"),
+		HistoryNext: nb("down"),
+		PopupUp:     nb("up"),
+		PopupDown:   nb("down"),
 
 		Up:     nb("up", "k"),
 		Down:   nb("down", "j"),
@@ -317,9 +329,12 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 		{"shrink_panes", g, mHelpShrinkPanes, &k.ShrinkPanes},
 		{"scroll_up", g, mHelpScrollUp, &k.ScrollUp},
 		{"scroll_down", g, mHelpScrollDown, &k.ScrollDown},
+		{"jump_latest", g, mHelpJumpLatest, &k.JumpLatest},
 		{"send", in, mHelpSend, &k.Send},
 		{"newline", in, mHelpNewline, &k.Newline},
 		{"clear", in, mHelpClear, &k.Clear},
+		{"history_prev", in, mHelpHistoryPrev, &k.HistoryPrev},
+		{"history_next", in, mHelpHistoryNext, &k.HistoryNext},
 		{"attach", in, mHelpAttach, &k.Attach},
 		{"detach", in, mHelpDetach, &k.Detach},
 		{"up", li, mHelpUp, &k.Up},

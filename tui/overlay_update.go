@@ -53,22 +53,30 @@ func (m *Model) openDialog(d *confirmDialog) {
 	m.overlay.open = ovDialog
 }
 
-// helpKey scrolls or closes the help overlay.
+// helpKey scrolls or closes the help overlay: a row, a page, or to an end.
 func (m *Model) helpKey(k tea.KeyPressMsg) {
 	km := &m.keys
 	o := &m.overlay
+	l := layoutHelp(&m.env, m.width, m.height)
+	off := o.helpOff
 	switch {
 	case key.Matches(k, km.Cancel, km.Help, km.Quit):
 		m.closeOverlay()
+		return
 	case key.Matches(k, km.Up):
-		o.helpOff = max(o.helpOff-1, 0)
+		off--
 	case key.Matches(k, km.Down):
-		o.helpOff++
+		off++
 	case key.Matches(k, km.ScrollUp):
-		o.helpOff = max(o.helpOff-10, 0)
+		off -= l.page
 	case key.Matches(k, km.ScrollDown):
-		o.helpOff += 10
+		off += l.page
+	case key.Matches(k, km.Top):
+		off = 0
+	case key.Matches(k, km.Bottom, km.JumpLatest):
+		off = l.maxOff()
 	}
+	o.helpOff = clampInt(off, 0, l.maxOff())
 }
 
 // pickerKey moves in the topic finder, opens the chosen topic, or types

@@ -45,6 +45,9 @@ func (m *Model) globalKey(k tea.KeyPressMsg) (cmds []tea.Cmd, ok bool) {
 	if cmds, ok := m.paneAreaKey(k); ok {
 		return cmds, true
 	}
+	if key.Matches(k, m.keys.JumpLatest) && (m.focus != FocusInput || m.input.caretAtLineEnd()) {
+		return m.jumpLatest(), true
+	}
 	if m.focus != FocusInput && key.Matches(k, m.keys.FocusInput) {
 		return []tea.Cmd{m.setFocus(FocusInput)}, true
 	}
@@ -64,6 +67,11 @@ func (m *Model) screenKey(k tea.KeyPressMsg) ([]tea.Cmd, bool) {
 	case key.Matches(k, km.Help):
 		m.openHelp()
 	case key.Matches(k, km.FocusNext):
+		if m.focus == FocusInput && (m.input.value() != "" || len(m.input.chips) > 0) {
+			// Text typed next would go to another area and be lost.
+			m.setStatus(stInfo, m.env.tr.t(mStTabKeepsText, hintKey(firstKey(km.FocusNext)), hintKey(firstKey(km.FocusPrev))))
+			return nil, true
+		}
 		return []tea.Cmd{m.cycleFocus(1)}, true
 	case key.Matches(k, km.FocusPrev):
 		return []tea.Cmd{m.cycleFocus(-1)}, true
