@@ -29,6 +29,7 @@ type pane struct {
 	scrolling bool
 	sb        []string
 	sbOff     int
+	sbWant    int // rows to scroll up once the scrollback arrives (the move that entered it)
 
 	// Reading (pane_read.go): the mouse selection, the scrollback search,
 	// and a count typed before the copy key. local grows whenever one of

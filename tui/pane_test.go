@@ -236,6 +236,10 @@ func TestPaneScrollback(t *testing.T) {
 	if !p.scrolling || len(p.sb) != 100 {
 		t.Fatalf("scrollback not entered: %v %d", p.scrolling, len(p.sb))
 	}
+	// The key that enters also pages up, as tmux's copy-mode -u does.
+	if rows := m.viewRows(p); p.sbOff != rows-1 {
+		t.Fatalf("shift+pgup: %d rows up, want a page (%d)", p.sbOff, rows-1)
+	}
 	send(t, m, press("pgup"))
 	send(t, m, press("pgup"))
 	if p.sbOff == 0 || !strings.Contains(ansi.Strip(strings.Join(p.view, "\n")), "old line") {

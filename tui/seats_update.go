@@ -68,6 +68,12 @@ func (m *Model) seatMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 		if p, ok := m.seats.panes[msg.seat]; ok && p.scrolling {
 			p.sb = msg.lines
 			p.view = nil
+			if p.sbWant > 0 {
+				// The move that entered scrollback, now that there is
+				// something above the screen to move to.
+				p.scrollBy(p.sbWant, m.viewRows(p))
+				p.sbWant = 0
+			}
 		}
 		return nil, true
 	case opsDoneMsg:
@@ -629,7 +635,9 @@ func (m *Model) paneKeyPress(k tea.KeyPressMsg) []tea.Cmd {
 	case p.scrolling:
 		return m.scrollbackKey(p, k)
 	case key.Matches(k, km.Scrollback):
-		p.scrolling, p.sbOff = true, 0
+		// Like tmux's copy-mode -u: the key that enters scrollback also
+		// pages up, once the scrollback is read.
+		p.scrolling, p.sbOff, p.sbWant = true, 0, max(m.viewRows(p)-1, 1)
 		p.clearSel()
 		return []tea.Cmd{m.scrollbackCmd(p.key)}
 	case !p.live():
@@ -658,7 +666,7 @@ func (m *Model) viewRows(p *pane) int {
 // leaveScrollback returns pane p to its live screen, its search and count
 // dropped.
 func (m *Model) leaveScrollback(p *pane) {
-	p.scrolling, p.sbOff, p.count = false, 0, 0
+	p.scrolling, p.sbOff, p.sbWant, p.count = false, 0, 0, 0
 	p.find = paneFind{}
 	p.clearSel()
 	p.local++
@@ -764,8 +772,7 @@ func (m *Model) wheelPane(k seatKey, r rect, d int) []tea.Cmd {
 		if d < 0 {
 			return nil
 		}
-		p.scrolling, p.sbOff = true, 0
-		p.scrollBy(chatWheelRows, rows)
+		p.scrolling, p.sbOff, p.sbWant = true, 0, chatWheelRows
 		return []tea.Cmd{m.scrollbackCmd(k)}
 	}
 	p.scrollBy(d*chatWheelRows, rows)
