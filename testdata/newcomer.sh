@@ -8,7 +8,9 @@
 #   1. start Pullcept with one Claude Code account, start its seat (participants: s)
 #   2. type "@" + part of the seat's name, Tab, a message, Enter
 #   3. see the seat's reply row in the chat, and the tagged input in the seat's pane
-#   4. create a second topic (ctrl+n), switch back (alt+down / alt+up), seat still running
+#   4. the seat's pane shows nothing about the outer tmux; an unknown @name is warned of
+#      while typing; Ctrl+C clears the input and never quits; Up recalls the last post
+#   5. create a second topic (ctrl+n), switch back (alt+down / alt+up), seat still running
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -70,6 +72,14 @@ wait_screen() { # PATTERN SECONDS WHAT
   done
   echo "ok: $3"
 }
+wait_gone() { # PATTERN SECONDS WHAT
+  local end; end=$(deadline "$2")
+  while screen | grep -qF -- "$1"; do
+    [ "$(date +%s)" -lt "$end" ] || { echo "newcomer: timed out waiting for: $3 (still: $1)" >&2; return 1; }
+    sleep 0.3
+  done
+  echo "ok: $3"
+}
 wait_env() {
   local end; end=$(deadline 30)
   until [ -s "$work/env.sh" ] && grep -q ANTHROPIC_BASE_URL "$work/env.sh"; do
@@ -117,9 +127,28 @@ tmux -L "$sock" send-keys -t nc Enter
 wait_screen "→ Claudia" 10 "the admin's post is addressed to Claudia"
 wait_screen "reply to: please review the parser" 120 "Claudia's reply row appears in the chat"
 
-# The seat's pane shows the tagged input that was typed into Claude Code.
+# The seat's pane shows the tagged input that was typed into Claude Code,
+# and nothing Claude Code says about an outer tmux (the seat's terminal is
+# Pullcept's, not the tmux this test runs Pullcept in).
 tmux -L "$sock" send-keys -t nc C-t
 wait_screen "[pullcept]" 20 "the seat pane shows the tagged input"
+if screen | grep -q "focus-events"; then
+  echo "newcomer: Claude Code's pane talks about tmux's focus-events" >&2; exit 1
+fi
+echo "ok: the seat's pane says nothing of the outer tmux"
+
+# A name nobody in the room has: the input bar says so while typing.
+tmux -L "$sock" send-keys -t nc -l "@Zed can you check"
+wait_screen "Zed is not in this room" 10 "the input bar warns of an unknown @name"
+tmux -L "$sock" send-keys -t nc C-c
+wait_gone "Zed is not in this room" 10 "Ctrl+C cleared the input"
+tmux -L "$sock" send-keys -t nc C-c
+wait_screen "Nothing to clear" 10 "Ctrl+C on an empty input keeps the app"
+
+# Up on the empty input recalls the last post, its @name in front.
+tmux -L "$sock" send-keys -t nc Up
+wait_screen "@Claudia please review the parser" 10 "Up recalls the previous post"
+tmux -L "$sock" send-keys -t nc C-c
 
 # A second topic, then back: the seat keeps running.
 tmux -L "$sock" send-keys -t nc C-n
