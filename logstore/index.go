@@ -35,10 +35,24 @@ type entry struct {
 }
 
 // indexDoc is the whole of index.json: {"topics": [...]} plus unknown
-// top-level keys. entries keeps the file's order; new topics are appended.
+// top-level keys. entries keeps the file's order; new topics are appended
+// (add). byID finds a decoded entry in O(1): with 200 000 topics a scan per
+// entry made opening the index take minutes (issue 14).
 type indexDoc struct {
 	entries []*entry
+	byID    map[string]*entry
 	extra   map[string]json.RawMessage
+}
+
+// add appends a decoded entry.
+func (d *indexDoc) add(e *entry) {
+	d.entries = append(d.entries, e)
+	if e.raw == nil {
+		if d.byID == nil {
+			d.byID = map[string]*entry{}
+		}
+		d.byID[e.ID] = e
+	}
 }
 
 // createdTime parses created_at; zero when absent or unreadable.
@@ -63,7 +77,7 @@ func decodeIndex(data []byte) (*indexDoc, []error, error) {
 		}
 		delete(top, "topics")
 	}
-	doc := &indexDoc{extra: top}
+	doc := &indexDoc{extra: top, byID: make(map[string]*entry, len(list))}
 	var warns []error
 	for i, r := range list {
 		e, err := decodeEntry(r)
@@ -74,7 +88,7 @@ func decodeIndex(data []byte) (*indexDoc, []error, error) {
 			warns = append(warns, fmt.Errorf("%w: entry %d: %w: kept as written and ignored", ErrBadIndexEntry, i, err))
 			e = &entry{raw: r, rawID: rawEntryID(r)}
 		}
-		doc.entries = append(doc.entries, e)
+		doc.add(e)
 	}
 	return doc, warns, nil
 }
@@ -136,19 +150,13 @@ func rawEntryID(r json.RawMessage) string {
 }
 
 // find returns the decoded entry for id, or nil.
-func (d *indexDoc) find(id string) *entry {
-	for _, e := range d.entries {
-		if e.raw == nil && e.ID == id {
-			return e
-		}
-	}
-	return nil
-}
+func (d *indexDoc) find(id string) *entry { return d.byID[id] }
 
 // remove drops every entry for id (decoded or raw) and reports whether any
 // was there.
 func (d *indexDoc) remove(id string) bool {
 	n := len(d.entries)
+	delete(d.byID, id)
 	d.entries = slices.DeleteFunc(d.entries, func(e *entry) bool {
 		return (e.raw == nil && e.ID == id) || (e.raw != nil && e.rawID == id)
 	})
@@ -158,13 +166,13 @@ func (d *indexDoc) remove(id string) bool {
 // clone deep-copies the document so an update can be written before it is
 // made visible (a failed write leaves memory equal to the disk).
 func (d *indexDoc) clone() *indexDoc {
-	c := &indexDoc{extra: maps.Clone(d.extra), entries: make([]*entry, len(d.entries))}
-	for i, e := range d.entries {
+	c := &indexDoc{extra: maps.Clone(d.extra), entries: make([]*entry, 0, len(d.entries)), byID: make(map[string]*entry, len(d.byID))}
+	for _, e := range d.entries {
 		ce := *e
 		ce.Sessions = maps.Clone(e.Sessions)
 		ce.Seen = maps.Clone(e.Seen)
 		ce.extra = maps.Clone(e.extra)
-		c.entries[i] = &ce
+		c.add(&ce)
 	}
 	return c
 }

@@ -139,7 +139,7 @@ func (s *Store) indexMigrated(id string, mtime time.Time) error {
 		if d.find(id) != nil {
 			return false, nil
 		}
-		d.entries = append(d.entries, s.newEntry(id, mtime))
+		d.add(s.newEntry(id, mtime))
 		return true, nil
 	})
 }

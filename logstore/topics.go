@@ -220,7 +220,7 @@ func (s *Store) EnsureTopic(topicID string) error {
 		if d.find(topicID) != nil {
 			return false, nil
 		}
-		d.entries = append(d.entries, s.newEntry(topicID, time.Time{}))
+		d.add(s.newEntry(topicID, time.Time{}))
 		return true, nil
 	})
 	if err != nil {
@@ -252,7 +252,7 @@ func (s *Store) NoteFirstPost(topicID string, rec Record) error {
 			name = h.name
 		}
 		if e == nil {
-			d.entries = append(d.entries, s.newEntry(topicID, parseTime(rec.TS)))
+			d.add(s.newEntry(topicID, parseTime(rec.TS)))
 			e = d.entries[len(d.entries)-1]
 		} else if name == "" {
 			return false, nil
@@ -285,7 +285,7 @@ func (s *Store) Rename(topicID, name string) error {
 		e := d.find(topicID)
 		if e == nil {
 			e = s.newEntry(topicID, time.Time{})
-			d.entries = append(d.entries, e)
+			d.add(e)
 		} else if e.Name == name {
 			return false, nil
 		}
@@ -316,7 +316,7 @@ func (s *Store) RecordSession(topicID, accountID, sessionID string) error {
 		e := d.find(topicID)
 		if e == nil {
 			e = s.newEntry(topicID, time.Time{})
-			d.entries = append(d.entries, e)
+			d.add(e)
 		} else if e.Sessions[accountID] == sessionID {
 			return false, nil
 		}
@@ -398,7 +398,7 @@ func (s *Store) RecordSeen(topicID, accountID string, size int64) error {
 		e := d.find(topicID)
 		if e == nil {
 			e = s.newEntry(topicID, time.Time{})
-			d.entries = append(d.entries, e)
+			d.add(e)
 		} else if have, ok := e.Seen[accountID]; ok && have == size {
 			return false, nil
 		}
