@@ -26,7 +26,8 @@ type topicList struct {
 	open      string          // the open topic's id: results for others are dropped
 	err       error           // the last Topics() failure, shown under the list
 	started   bool            // the first Topics() answer arrived
-	sel       int             // cursor row among rowIDs() when focused
+	pos       map[string]int  // index in items by id
+	sel       int             // cursor row among rows() when focused
 	focused   bool
 
 	renaming bool            // the rename prompt replaces the open topic's row
@@ -79,6 +80,8 @@ func (tl *topicList) setTopics(ts []TopicInfo) {
 	cur := tl.cursorID()
 	tl.items = append(tl.items[:0], ts...)
 	sortTopics(tl.items)
+	tl.pos = make(map[string]int, len(tl.items))
+	tl.reindex(0, len(tl.items))
 	for _, t := range ts {
 		tl.setBraked(t.ID, t.Braked)
 	}
@@ -157,6 +160,8 @@ func (tl *topicList) remove(id string) {
 	if i := tl.find(id); i >= 0 {
 		cur := tl.cursorID()
 		tl.items = append(tl.items[:i], tl.items[i+1:]...)
+		delete(tl.pos, id)
+		tl.reindex(i, len(tl.items))
 		tl.selectID(cur)
 	}
 	tl.markRead(id)
@@ -185,26 +190,37 @@ func (tl *topicList) openTopic(id string) {
 }
 
 func sortTopics(ts []TopicInfo) {
-	sort.SliceStable(ts, func(i, j int) bool {
-		a, b := ts[i], ts[j]
-		if !a.LastActivity.Equal(b.LastActivity) {
-			return a.LastActivity.After(b.LastActivity)
-		}
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return a.ID < b.ID
-	})
+	sort.SliceStable(ts, func(i, j int) bool { return topicBefore(ts[i], ts[j]) })
 }
 
-// find returns the index of topic id, or -1.
+// topicBefore is the list's order: newest activity first, then name, id.
+func topicBefore(a, b TopicInfo) bool {
+	if !a.LastActivity.Equal(b.LastActivity) {
+		return a.LastActivity.After(b.LastActivity)
+	}
+	if a.Name != b.Name {
+		return a.Name < b.Name
+	}
+	return a.ID < b.ID
+}
+
+// find returns the index of topic id, or -1: O(1), every key and post asks
+// (a scan of 200 000 topics per call made the list slow, issue 14).
 func (tl *topicList) find(id string) int {
-	for i, t := range tl.items {
-		if t.ID == id {
-			return i
-		}
+	if i, ok := tl.pos[id]; ok {
+		return i
 	}
 	return -1
+}
+
+// reindex records the index of items[from:to] in pos.
+func (tl *topicList) reindex(from, to int) {
+	if tl.pos == nil {
+		tl.pos = map[string]int{}
+	}
+	for i := from; i < to; i++ {
+		tl.pos[tl.items[i].ID] = i
+	}
 }
 
 // indexed reports whether id is in the index (a row of its own).
@@ -226,8 +242,14 @@ func (tl *topicList) touch(id string, at time.Time) bool {
 	}
 	if at.After(tl.items[i].LastActivity) {
 		cur := tl.cursorID()
-		tl.items[i].LastActivity = at
-		sortTopics(tl.items)
+		t := tl.items[i]
+		t.LastActivity = at
+		// Newer than before: it only moves up, past the rows it now beats
+		// (no re-sort of the whole list per post).
+		j := sort.Search(i, func(k int) bool { return topicBefore(t, tl.items[k]) })
+		copy(tl.items[j+1:i+1], tl.items[j:i])
+		tl.items[j] = t
+		tl.reindex(j, i+1)
 		tl.selectID(cur)
 	}
 	tl.changed()
@@ -241,30 +263,32 @@ func (tl *topicList) setRunning(id string, running bool) {
 	}
 }
 
-// rowIDs are the selectable rows: "+ New topic" first, then the topics.
-func (tl *topicList) rowIDs() []string {
-	ids := make([]string, 0, len(tl.items)+1)
-	ids = append(ids, newRowID)
-	for _, t := range tl.items {
-		ids = append(ids, t.ID)
+// rows counts the selectable rows: "+ New topic" first, then the topics.
+func (tl *topicList) rows() int { return len(tl.items) + 1 }
+
+// rowAt is row ri's id: newRowID for the first, then the topics' ids.
+func (tl *topicList) rowAt(ri int) string {
+	if ri == 0 {
+		return newRowID
 	}
-	return ids
+	return tl.items[ri-1].ID
 }
 
 func (tl *topicList) cursorID() string {
-	ids := tl.rowIDs()
-	if tl.sel >= 0 && tl.sel < len(ids) {
-		return ids[tl.sel]
+	if tl.sel >= 0 && tl.sel < tl.rows() {
+		return tl.rowAt(tl.sel)
 	}
 	return ""
 }
 
 func (tl *topicList) selectID(id string) {
-	for i, r := range tl.rowIDs() {
-		if r == id {
-			tl.sel = i
-			return
-		}
+	if id == newRowID {
+		tl.sel = 0
+		return
+	}
+	if i := tl.find(id); i >= 0 {
+		tl.sel = i + 1
+		return
 	}
 	tl.sel = clampInt(tl.sel, 0, len(tl.items))
 }
@@ -376,9 +400,8 @@ func (tl *topicList) render(e *env) {
 	}
 	var out taggedLines[string]
 	out.add(" "+e.th.title.Render(e.tr.t(mTopicsTitle)), "")
-	rows := tl.rowIDs()
-	for ri := tl.firstRow(h); ri < len(rows) && len(out.lines) < h; ri++ {
-		out.add(tl.rowLine(e, rows[ri], ri), rows[ri])
+	for ri := tl.firstRow(h); ri < tl.rows() && len(out.lines) < h; ri++ {
+		out.add(tl.rowLine(e, tl.rowAt(ri), ri), tl.rowAt(ri))
 	}
 	tl.renderFooter(e, &out)
 	tl.view, tl.rowID = out.fill(w, h, "")
