@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"time"
 
 	"github.com/pullcept/pullcept/room"
@@ -23,6 +24,7 @@ import (
 type Backend interface {
 	Rooms
 	TopicStore
+	PostSearch
 	SeatControl
 	AccountStore
 	AccountFiles
@@ -95,6 +97,32 @@ type TopicStore interface {
 	// RememberTopic records topicID as the topic open last, which the next
 	// start opens (Options.LastTopic).
 	RememberTopic(topicID string) error
+}
+
+// PostHit is one post a message search found: where it is (Topic, and
+// in its log Next, the message_id of the post after it, "" for the newest,
+// and After, how many posts follow it) and a line of its body around the
+// first match, cut into the text before it, the match and the text after.
+type PostHit struct {
+	Topic     string
+	MessageID string
+	Speaker   string
+	TS        string
+	Before    string
+	Match     string
+	After     string
+	Next      string
+	Later     int
+}
+
+// PostSearch searches the posts of every topic (docs/design.md §10 "Find").
+type PostSearch interface {
+	// SearchPosts returns up to limit posts whose body holds query,
+	// literally, ignoring case unless query holds an upper-case letter:
+	// the topics written last first, the newest posts first in each. more
+	// is true when it stopped at limit. It returns ctx's error soon after
+	// ctx ends.
+	SearchPosts(ctx context.Context, query string, limit int) (hits []PostHit, more bool, err error)
 }
 
 // SeatState is a seat's life stage as the participant panel shows it.

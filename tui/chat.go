@@ -637,9 +637,13 @@ func (c *chat) linesFromBottom(e *env, need int) taggedLines[lineRef] {
 func (c *chat) window(e *env, rev taggedLines[lineRef]) (view []string, rows, lines []int) {
 	view = make([]string, c.h)
 	rows, lines = make([]int, c.h), make([]int, c.h)
+	off := 0
+	if c.scroll == 0 && c.behind > 0 {
+		off = 1 // opened at a post far back: the newer posts' line goes under it
+	}
 	for r := 0; r < c.h; r++ {
-		idx := c.scroll + (c.h - 1 - r) // index into rev for screen row r
-		if idx < len(rev.lines) {
+		idx := c.scroll + (c.h - 1 - r) - off // index into rev for screen row r
+		if idx >= 0 && idx < len(rev.lines) {
 			view[r] = fit(rev.lines[idx], c.w)
 			rows[r], lines[r] = rev.tags[idx].item, rev.tags[idx].line
 		} else {
@@ -647,7 +651,7 @@ func (c *chat) window(e *env, rev taggedLines[lineRef]) (view []string, rows, li
 			rows[r], lines[r] = -1, -1
 		}
 	}
-	if c.scroll > 0 {
+	if c.scroll > 0 || off > 0 {
 		latest := e.tr.t(mChatLatest)
 		if c.behind > 0 {
 			latest = e.tr.t(mChatNewer, c.behind)

@@ -40,6 +40,9 @@ type fakeBackend struct {
 
 	postFn func(topic string, d room.Draft) (room.Result, error)
 
+	searchGate chan struct{} // holds SearchPosts until closed (search_fake_test.go)
+	searches   []string      // SearchPosts queries
+
 	nextTopic   int
 	opened      []string
 	closed      []string

@@ -166,6 +166,9 @@ const (
 	mTopicRenamePrompt
 	mTopicPickerTitle
 	mTopicPickerEmpty
+	mPickerSearching
+	mPickerMoreHits
+	mPickerFailed
 	mTopicDeleteTitle
 	mTopicDeleteLine
 	mTopicDeleteSeats
@@ -546,8 +549,11 @@ var messages = map[msgKey][2]string{
 	mTopicToday:        {"Today", "今日"},
 	mTopicLoadFailed:   {"Topics could not be read: %v", "トピックを読めません: %v"},
 	mTopicRenamePrompt: {"Name: ", "名前: "},
-	mTopicPickerTitle:  {"Find a topic", "トピックを探す"},
-	mTopicPickerEmpty:  {"No topic matches", "一致するトピックなし"},
+	mTopicPickerTitle:  {"Find a topic or a post", "トピックと発言を探す"},
+	mTopicPickerEmpty:  {"No topic or post matches", "一致するトピックも発言もなし"},
+	mPickerSearching:   {"Searching the posts of every topic…", "全トピックの発言を検索中…"},
+	mPickerMoreHits:    {"The first %d posts found: type more to narrow", "見つかった最初の %d 件: 絞り込むには続けて入力"},
+	mPickerFailed:      {"Searching posts failed: %v", "発言の検索に失敗しました: %v"},
 	mTopicDeleteTitle:  {"Delete topic", "トピックの削除"},
 	mTopicDeleteLine:   {"Delete topic “%s” and its log?", "トピック「%s」とそのログを削除します。"},
 	mTopicDeleteSeats:  {"These seats will stop: %s", "止まるセッション: %s"},

@@ -69,6 +69,7 @@ type Model struct {
 	focusPane seatKey // the pane that has them while focus is FocusPane
 
 	overlay  overlays    // the modal layer: help, topic finder, dialog, editor
+	jump     *PostHit    // the post the next openTopicCmd opens at (jumpTo)
 	topics   *topicList  // the topic list, which also knows the open topic
 	chat     *chat       // the open topic's conversation
 	input    *inputBar   // the composer and its @ popup

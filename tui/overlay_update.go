@@ -33,7 +33,7 @@ func (m *Model) overlayPaste(msg tea.PasteMsg) []tea.Cmd {
 	case ovEditor:
 		return m.editorUpdate(msg)
 	case ovPicker:
-		return []tea.Cmd{m.overlay.picker.update(msg)}
+		return []tea.Cmd{m.overlay.picker.update(msg), m.pickerChanged()}
 	case ovAttach:
 		return m.attachPaste(msg)
 	}
@@ -41,6 +41,9 @@ func (m *Model) overlayPaste(msg tea.PasteMsg) []tea.Cmd {
 }
 
 func (m *Model) closeOverlay() {
+	if m.overlay.picker != nil {
+		m.overlay.picker.stopSearch()
+	}
 	m.overlay = overlays{}
 }
 
@@ -95,16 +98,10 @@ func (m *Model) pickerKey(k tea.KeyPressMsg) []tea.Cmd {
 		p.sel++
 		return nil
 	case key.Matches(k, km.PickerOpen):
-		ms := p.matches(&m.env)
-		m.closeOverlay()
-		if p.sel >= 0 && p.sel < len(ms) {
-			return m.switchTopic(ms[p.sel].ID)
-		}
-		return nil
+		return m.pickerOpen()
 	}
 	cmd := p.update(k)
-	p.sel = 0 // the matches changed
-	return []tea.Cmd{cmd}
+	return []tea.Cmd{cmd, m.pickerChanged()}
 }
 
 // dialogKey answers a confirmation: Deny and Cancel close it, Confirm says

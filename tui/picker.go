@@ -1,24 +1,57 @@
 package tui
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
-// topicPicker is the filterable topic finder overlay.
+// topicPicker is the finder overlay (docs/design.md §10 "Find"): topics
+// whose name holds the query, then posts of every topic whose body holds
+// it, found by a search that runs off the UI goroutine.
 type topicPicker struct {
-	in    textinput.Model // the filter
-	sel   int             // the highlighted match
-	items []TopicInfo     // the topic list when it opened, newest first
+	in    textinput.Model        // the filter
+	sel   int                    // the highlighted row: titles, then hits
+	items []TopicInfo            // the topic list when it opened, newest first
+	name  func(id string) string // a topic's name as the list shows it
+
+	query  string      // what titles and hits are for
+	titles []TopicInfo // the topics whose name holds query (all for "")
+	hits   []PostHit   // the posts that hold query, once the search answered
+	search pickerSearch
 }
 
-func newTopicPicker(items []TopicInfo) *topicPicker {
+// pickerSearch is the message search the finder owns: at most one runs,
+// and a new query or closing the finder cancels it.
+type pickerSearch struct {
+	seq     int // of the newest search; an older one's answer is dropped
+	cancel  context.CancelFunc
+	running bool
+	more    bool // it stopped at searchLimit hits
+	err     error
+}
+
+// searchLimit bounds the hits of one search: the search stops there.
+const searchLimit = 200
+
+// searchDoneMsg is a message search's answer.
+type searchDoneMsg struct {
+	seq  int
+	hits []PostHit
+	more bool
+	err  error
+}
+
+func newTopicPicker(items []TopicInfo, name func(string) string) *topicPicker {
 	ti := *newField("")
 	ti.Prompt = "› "
 	ti.Focus()
-	return &topicPicker{in: ti, items: items}
+	return &topicPicker{in: ti, items: items, name: name, titles: items}
 }
 
 // update hands a key or paste to the filter.
@@ -28,39 +61,158 @@ func (p *topicPicker) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// matches filters topics whose name contains the query (case-insensitive);
-// with an empty query every topic matches, newest first.
-func (p *topicPicker) matches(e *env) []TopicInfo {
-	q := strings.ToLower(strings.TrimSpace(p.in.Value()))
-	var out []TopicInfo
+// filter keeps the topics whose name holds q (smart case, findPattern).
+func (p *topicPicker) filter(e *env, q string) {
+	p.query, p.sel = q, 0
+	if q == "" {
+		p.titles = p.items
+		return
+	}
+	re := findPattern(q)
+	p.titles = nil
 	for _, t := range p.items {
-		if q == "" || strings.Contains(strings.ToLower(displayName(e, t)), q) {
-			out = append(out, t)
+		name := t.Name
+		if strings.TrimSpace(name) == "" {
+			name = displayName(e, t)
+		}
+		if re.MatchString(name) {
+			p.titles = append(p.titles, t)
 		}
 	}
-	return out
+}
+
+// stopSearch cancels the search under way, if any.
+func (p *topicPicker) stopSearch() {
+	if p.search.cancel != nil {
+		p.search.cancel()
+	}
+	p.search.cancel, p.search.running = nil, false
+}
+
+// rows counts the selectable rows.
+func (p *topicPicker) rows() int { return len(p.titles) + len(p.hits) }
+
+// pickerChanged follows the finder's query: it filters the titles and
+// starts the message search for it, cancelling the one under way.
+func (m *Model) pickerChanged() tea.Cmd {
+	p := m.overlay.picker
+	q := strings.TrimSpace(p.in.Value())
+	if q == p.query {
+		return nil
+	}
+	p.filter(&m.env, q)
+	p.stopSearch()
+	p.hits, p.search.more, p.search.err = nil, false, nil
+	if q == "" {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p.search.seq++
+	p.search.cancel, p.search.running = cancel, true
+	return searchCmd(ctx, m.backend, p.search.seq, q)
+}
+
+// searchCmd runs one search; a panic in it is its answer's error, not the
+// end of the program.
+func searchCmd(ctx context.Context, b Backend, seq int, q string) tea.Cmd {
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = searchDoneMsg{seq: seq, err: fmt.Errorf("search: panic: %v", r)}
+			}
+		}()
+		hits, more, err := b.SearchPosts(ctx, q, searchLimit)
+		return searchDoneMsg{seq: seq, hits: hits, more: more, err: err}
+	}
+}
+
+// onSearchDone shows the answer of the finder's newest search.
+func (m *Model) onSearchDone(msg searchDoneMsg) {
+	p := m.overlay.picker
+	if m.overlay.open != ovPicker || p == nil || msg.seq != p.search.seq {
+		return
+	}
+	p.search.cancel, p.search.running = nil, false
+	if errors.Is(msg.err, context.Canceled) {
+		return
+	}
+	p.hits, p.search.more, p.search.err = msg.hits, msg.more, msg.err
+}
+
+// pickerOpen acts on the highlighted row: a topic opens; a post opens its
+// topic at that post.
+func (m *Model) pickerOpen() []tea.Cmd {
+	p := m.overlay.picker
+	m.closeOverlay()
+	switch {
+	case p.sel >= 0 && p.sel < len(p.titles):
+		return m.switchTopic(p.titles[p.sel].ID)
+	case p.sel >= len(p.titles) && p.sel < p.rows():
+		return m.jumpTo(p.hits[p.sel-len(p.titles)])
+	}
+	return nil
 }
 
 func (p *topicPicker) view(e *env, w, h int) string {
-	ms := p.matches(e)
-	p.sel = clampInt(p.sel, 0, max(len(ms)-1, 0))
+	p.sel = clampInt(p.sel, 0, max(p.rows()-1, 0))
 	inner := max(w-4, 10)
 	p.in.SetWidth(inner - 3)
 	lines := []string{e.th.title.Render(e.tr.t(mTopicPickerTitle)), p.in.View(), ""}
-	rows := max(h-6, 1)
+	rows := max(h-7, 1) // the title, the filter, a blank, the search's line, the frame
 	start := 0
 	if p.sel >= rows {
 		start = p.sel - rows + 1
 	}
-	for i := start; i < len(ms) && i < start+rows; i++ {
-		l := fit(" "+displayName(e, ms[i]), inner-8) + " " + fitRight(shortDate(e, ms[i].LastActivity), 6)
-		if i == p.sel {
-			l = e.th.sel.Render(l)
+	for i := start; i < p.rows() && i < start+rows; i++ {
+		if i < len(p.titles) {
+			l := fit(" "+displayName(e, p.titles[i]), inner-8) + " " + fitRight(shortDate(e, p.titles[i].LastActivity), 6)
+			if i == p.sel {
+				l = e.th.sel.Render(l)
+			}
+			lines = append(lines, l)
+			continue
 		}
-		lines = append(lines, l)
+		lines = append(lines, p.hitRow(e, p.hits[i-len(p.titles)], inner, i == p.sel))
 	}
-	if len(ms) == 0 {
-		lines = append(lines, e.th.dim.Render(e.tr.t(mTopicPickerEmpty)))
+	if note := p.note(e); note != "" {
+		lines = append(lines, note)
 	}
 	return modalBox(e, strings.Join(lines, "\n"), inner)
+}
+
+// note is the line under the rows: the search under way, its bound, its
+// failure, or that nothing matched.
+func (p *topicPicker) note(e *env) string {
+	s := &p.search
+	switch {
+	case s.err != nil:
+		return e.th.dangerS.Render(e.tr.t(mPickerFailed, s.err))
+	case s.running:
+		return e.th.dim.Render(e.tr.t(mPickerSearching))
+	case s.more:
+		return e.th.dim.Render(e.tr.t(mPickerMoreHits, len(p.hits)))
+	case p.rows() == 0:
+		return e.th.dim.Render(e.tr.t(mTopicPickerEmpty))
+	}
+	return ""
+}
+
+// hitRow is "topic — …before match after" in w cells, the match
+// highlighted and kept in view.
+func (p *topicPicker) hitRow(e *env, h PostHit, w int, selected bool) string {
+	base, mark := e.th.text, e.th.accentS.Bold(true).Underline(true)
+	if selected {
+		base, mark = e.th.sel, e.th.sel.Bold(true).Underline(true)
+	}
+	name := fit(" "+sanitize(p.name(h.Topic)), min(max(w/3, 8), w))
+	name = strings.TrimRight(name, " ") + " — "
+	room := max(w-ansi.StringWidth(name), 1)
+	match := ansi.Truncate(sanitize(h.Match), room, "")
+	matchW := ansi.StringWidth(match)
+	before := ""
+	if bw := min(room/4, room-matchW); bw > 0 {
+		before = cutLeft(sanitize(h.Before), bw)
+	}
+	after := fit(sanitize(h.After), max(room-matchW-ansi.StringWidth(before), 0))
+	return base.Render(name+before) + mark.Render(match) + base.Render(after)
 }

@@ -22,6 +22,8 @@ type topicOpenedMsg struct {
 	topic   string
 	posts   []room.Post
 	hasMore bool
+	behind  int    // newer posts left in the log (opened at a post far back)
+	at      string // the post it was opened at (jumpTo), "" for the tail
 	roster  []room.Member
 	seats   []SeatInfo
 	err     error
@@ -62,6 +64,9 @@ func (m *Model) topicMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 		return m.onRenamed(msg), true
 	case deleteTopicDoneMsg:
 		return m.onTopicDeleted(msg), true
+	case searchDoneMsg:
+		m.onSearchDone(msg)
+		return nil, true
 	case brakeReleasedMsg:
 		if msg.err != nil {
 			m.setStatus(stError, m.env.tr.t(mStReleaseFailed, m.topics.nameOf(&m.env, msg.topic), msg.err))
@@ -100,14 +105,16 @@ func (m *Model) newTopicCmd() tea.Cmd {
 	}
 }
 
-// openTopicCmd joins the topic's room and reads its tail, roster and seats.
+// openTopicCmd joins the topic's room and reads its tail (or the page
+// holding the post jumpTo asked for), roster and seats.
 func (m *Model) openTopicCmd(topic string) tea.Cmd {
-	b := m.backend
+	b, at := m.backend, m.jump
+	m.jump = nil
 	return func() tea.Msg {
 		if err := b.OpenRoom(topic); err != nil {
 			return topicOpenedMsg{topic: topic, err: err}
 		}
-		posts, more, err := b.History(topic, "", historyPage)
+		posts, more, behind, err := readOpening(b, topic, at)
 		if err != nil {
 			return topicOpenedMsg{topic: topic, err: err}
 		}
@@ -115,7 +122,7 @@ func (m *Model) openTopicCmd(topic string) tea.Cmd {
 		if err != nil {
 			return topicOpenedMsg{topic: topic, err: err}
 		}
-		return topicOpenedMsg{topic: topic, posts: posts, hasMore: more, roster: roster, seats: b.Seats(topic)}
+		return topicOpenedMsg{topic: topic, posts: posts, hasMore: more, behind: behind, at: at.id(), roster: roster, seats: b.Seats(topic)}
 	}
 }
 
@@ -175,7 +182,7 @@ func (m *Model) onTopicOpened(msg topicOpenedMsg) []tea.Cmd {
 	m.accounts.rosters[msg.topic] = msg.roster
 	m.input.refreshCompletion(msg.roster, m.env.selfName)
 	m.applySeats(msg.seats)
-	return []tea.Cmd{m.snapshotCmd()}
+	return []tea.Cmd{m.snapshotCmd(), m.showJump(msg)}
 }
 
 func (m *Model) onTopicsLoaded(msg topicsLoadedMsg) []tea.Cmd {
@@ -402,6 +409,6 @@ func (m *Model) askDeleteTopic(id string) []tea.Cmd {
 
 // openPicker opens the topic finder over the list as it is now.
 func (m *Model) openPicker() {
-	m.overlay.picker = newTopicPicker(m.topics.items)
+	m.overlay.picker = newTopicPicker(m.topics.items, func(id string) string { return m.topics.nameOf(&m.env, id) })
 	m.overlay.open = ovPicker
 }

@@ -1,0 +1,190 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// searchModel has two topics: "t-open" (open, a few posts) and "t-far",
+// whose 260 posts hold "quux deploy" in post 20 only.
+func searchModel(t *testing.T) (*Model, *fakeBackend) {
+	t.Helper()
+	f := newFake()
+	f.topics["t-open"] = TopicInfo{ID: "t-open", Name: "open topic", LastActivity: testNow(), Indexed: true}
+	f.topics["t-far"] = TopicInfo{ID: "t-far", Name: "far topic", LastActivity: testNow().Add(-time.Hour), Indexed: true}
+	f.history["t-open"] = append(f.history["t-open"], post("o1", "Lin", "hello there", 1))
+	for i := range 260 {
+		body := fmt.Sprintf("routine post %d", i)
+		if i == 20 {
+			body = "the QUUX deploy failed on 日本語の検索 day"
+		}
+		f.history["t-far"] = append(f.history["t-far"], post(fmt.Sprintf("f%03d", i), "Kai", body, i))
+	}
+	opts := testOptions()
+	opts.StartTopic = "t-open"
+	return newTestModel(t, f, opts, 140, 40), f
+}
+
+// TestFinderFindsAPostAndJumpsToIt: Ctrl+P, a word only a post of another
+// topic holds, Enter: that topic opens at the page holding the post, which
+// is selected and on screen.
+func TestFinderFindsAPostAndJumpsToIt(t *testing.T) {
+	m, _ := searchModel(t)
+	send(t, m, press("ctrl+p"))
+	typeText(t, m, "quux")
+	p := m.overlay.picker
+	if len(p.titles) != 0 || len(p.hits) != 1 || p.hits[0].Topic != "t-far" || p.hits[0].MessageID != "f020" {
+		t.Fatalf("titles %v, hits %+v", p.titles, p.hits)
+	}
+	v := plain(m)
+	if !strings.Contains(v, "far topic — the QUUX deploy") {
+		t.Fatalf("no hit row:\n%s", v)
+	}
+	send(t, m, press("enter"))
+	if m.topics.open != "t-far" || m.overlay.open != ovNone {
+		t.Fatalf("open %q, overlay %v", m.topics.open, m.overlay.open)
+	}
+	if m.chat.sel < 0 || m.chat.items[m.chat.sel].posts[0].MessageID != "f020" || m.focus != FocusChat {
+		t.Fatalf("selected %d, focus %v", m.chat.sel, m.focus)
+	}
+	if v := plain(m); !strings.Contains(v, "the QUUX deploy failed") {
+		t.Fatalf("the post is not on screen:\n%s", v)
+	}
+	// End goes back to the live end.
+	send(t, m, press("end"))
+	if v := plain(m); !strings.Contains(v, "routine post 259") {
+		t.Fatalf("End did not read the tail:\n%s", v)
+	}
+}
+
+// TestFinderJumpsFarBack: a post with more than chatKeep posts after it
+// opens the page that ends at it, the newer posts counted under it.
+func TestFinderJumpsFarBack(t *testing.T) {
+	m, f := searchModel(t)
+	for i := 260; i < 1400; i++ {
+		f.history["t-far"] = append(f.history["t-far"], post(fmt.Sprintf("f%04d", i), "Kai", fmt.Sprintf("later post %d", i), i))
+	}
+	send(t, m, press("ctrl+p"))
+	typeText(t, m, "quux")
+	send(t, m, press("enter"))
+	if n := len(m.chat.posts); n != 21 || m.chat.posts[n-1].MessageID != "f020" || m.chat.behind != 1379 {
+		t.Fatalf("%d posts, behind %d", n, m.chat.behind)
+	}
+	v := plain(m)
+	if !strings.Contains(v, "the QUUX deploy failed") || !strings.Contains(v, "↓ 1379 newer posts (End)") || strings.Contains(v, "later post") {
+		t.Fatalf("not at the post:\n%s", v)
+	}
+	send(t, m, press("end"))
+	if v := plain(m); !strings.Contains(v, "later post 1399") {
+		t.Fatalf("End did not read the tail:\n%s", v)
+	}
+}
+
+// TestFinderSmartCaseAndJapanese: lower case ignores case, a capital
+// makes it count; Japanese is found as written.
+func TestFinderSmartCaseAndJapanese(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		hits int
+	}{{"quux", 1}, {"QUUX", 1}, {"Quux", 0}, {"検索", 1}, {"日本語の検索 day", 1}, {"検索しない", 0}} {
+		m, _ := searchModel(t)
+		send(t, m, press("ctrl+p"))
+		typeText(t, m, c.q)
+		if got := len(m.overlay.picker.hits); got != c.hits {
+			t.Errorf("%q: %d hits, want %d", c.q, got, c.hits)
+		}
+	}
+}
+
+// TestFinderSearchIsBounded: a word in 250 posts shows the first 200 and
+// says the search stopped there.
+func TestFinderSearchIsBounded(t *testing.T) {
+	m, _ := searchModel(t)
+	send(t, m, press("ctrl+p"))
+	typeText(t, m, "routine")
+	p := m.overlay.picker
+	if len(p.hits) != searchLimit || !p.search.more {
+		t.Fatalf("%d hits, more %v", len(p.hits), p.search.more)
+	}
+	if v := plain(m); !strings.Contains(v, "The first 200 posts found") {
+		t.Fatalf("no bound line:\n%s", v)
+	}
+}
+
+// TestFinderCancelsTheSearchItLeaves: a new query cancels the search
+// under way (its late answer is dropped), and so does closing the finder.
+func TestFinderCancelsTheSearchItLeaves(t *testing.T) {
+	m, f := searchModel(t)
+	f.searchGate = make(chan struct{})
+	send(t, m, press("ctrl+p"))
+	p := m.overlay.picker
+	run := func(cmd func() any) chan any {
+		ch := make(chan any, 1)
+		go func() { ch <- cmd() }()
+		return ch
+	}
+	answer := func(ch chan any) searchDoneMsg {
+		t.Helper()
+		select {
+		case msg := <-ch:
+			return msg.(searchDoneMsg)
+		case <-time.After(10 * time.Second):
+			t.Fatal("the search did not end")
+		}
+		return searchDoneMsg{}
+	}
+	p.in.SetValue("qu")
+	c1 := m.pickerChanged()
+	first := run(func() any { return c1() })
+	send(t, m, tea.FocusMsg{})
+	if !p.search.running || !strings.Contains(plain(m), "Searching the posts") {
+		t.Fatalf("no search under way:\n%s", plain(m))
+	}
+	p.in.SetValue("quux")
+	c2 := m.pickerChanged()
+	old := answer(first)
+	if !errors.Is(old.err, context.Canceled) {
+		t.Fatalf("the first search ended with %v", old.err)
+	}
+	send(t, m, old)
+	if !p.search.running {
+		t.Fatal("the old answer ended the new search")
+	}
+	close(f.searchGate)
+	send(t, m, answer(run(func() any { return c2() })))
+	if len(p.hits) != 1 || p.search.running {
+		t.Fatalf("hits %d, running %v", len(p.hits), p.search.running)
+	}
+	f.searchGate = make(chan struct{})
+	p.in.SetValue("routine")
+	c3 := m.pickerChanged()
+	third := run(func() any { return c3() })
+	send(t, m, press("esc"))
+	if msg := answer(third); !errors.Is(msg.err, context.Canceled) {
+		t.Fatalf("closing the finder left the search running: %v", msg.err)
+	}
+}
+
+// TestFinderSearchPanicIsAnError: a search that panics says so in the
+// finder; the program goes on.
+func TestFinderSearchPanicIsAnError(t *testing.T) {
+	m, _ := searchModel(t)
+	send(t, m, press("ctrl+p"))
+	msg := searchCmd(context.Background(), panicSearch{m.backend}, m.overlay.picker.search.seq, "x")()
+	send(t, m, msg)
+	if v := plain(m); !strings.Contains(v, "Searching posts failed: search: panic: boom") {
+		t.Fatalf("no failure line:\n%s", v)
+	}
+}
+
+type panicSearch struct{ Backend }
+
+func (panicSearch) SearchPosts(context.Context, string, int) ([]PostHit, bool, error) {
+	panic("boom")
+}
