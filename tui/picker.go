@@ -210,7 +210,7 @@ func (p *topicPicker) hitRow(e *env, h PostHit, w int, selected bool) string {
 	match := ansi.Truncate(sanitize(h.Match), room, "")
 	matchW := ansi.StringWidth(match)
 	before := ""
-	if bw := min(room/4, room-matchW); bw > 0 {
+	if bw := min(room/3, room-matchW); bw > 0 {
 		before = cutLeft(sanitize(h.Before), bw)
 	}
 	after := fit(sanitize(h.After), max(room-matchW-ansi.StringWidth(before), 0))
