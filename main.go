@@ -6,6 +6,7 @@
 //	pullcept                 the terminal UI
 //	pullcept sidecar         the MCP stdio server a seat's CLI starts from .mcp.json
 //	pullcept status-line URL Claude Code's statusLine command: forwards its JSON to the room
+//	pullcept export TOPIC    write a topic as Markdown (app.RunExport)
 //	pullcept --version       print the version
 //	pullcept --help          print usage
 //
@@ -52,6 +53,9 @@ Usage:
   pullcept [flags]          start the terminal UI
   pullcept sidecar          MCP stdio server for a seat (started by the CLI from .mcp.json)
   pullcept status-line URL  Claude Code status line command (set by Pullcept; forwards to the room)
+  pullcept export TOPIC [-o FILE] [--data DIR]
+                            write a topic (its id or title, or a unique start of either) as Markdown
+                            to stdout or FILE
 
 Flags:
   --version                 print the version and exit
@@ -66,6 +70,9 @@ Environment:
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == room.StatusLineCommand {
 		return app.RunStatusLine(args[1:], os.Getenv, stdin, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "export" {
+		return app.RunExport(args[1:], stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == room.SidecarCommand {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
