@@ -274,4 +274,3 @@ func (e *errWriter) printf(format string, args ...any) {
 		_, e.err = fmt.Fprintf(e.w, format, args...)
 	}
 }
-
