@@ -64,6 +64,7 @@ Flags:
 
 Environment:
   PULLCEPT_HOME             data directory (config.json, logs/)
+  PULLCEPT_LANGUAGE         en or ja: the UI's language (else config.json's "language", else the locale)
 `
 
 // run dispatches the command line and returns the process exit code.

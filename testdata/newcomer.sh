@@ -10,7 +10,9 @@
 #   3. see the seat's reply row in the chat, and the tagged input in the seat's pane
 #   4. the seat's pane shows nothing about the outer tmux; an unknown @name is warned of
 #      while typing; Ctrl+C clears the input and never quits; Up recalls the last post
-#   5. create a second topic (ctrl+n), switch back (alt+down / alt+up), seat still running
+#   5. create a second topic (ctrl+n); from it find a post of the first (ctrl+p) and jump there;
+#      switch topics (alt+up / alt+down), seat still running
+#   6. pullcept export writes the first topic as Markdown
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -156,11 +158,28 @@ wait_screen "New topic" 10 "a second topic opened"
 tmux -L "$sock" send-keys -t nc -l "second topic here"
 tmux -L "$sock" send-keys -t nc Enter
 wait_screen "second topic here" 10 "the second topic has its own post"
+# Find a post of the first topic from the second: Ctrl+P searches every
+# topic's posts, Enter jumps to it.
+tmux -L "$sock" send-keys -t nc C-p
+wait_screen "Find a topic or a post" 10 "the finder opened"
+tmux -L "$sock" send-keys -t nc -l "review the parser"
+wait_screen "— …" 20 "the finder lists the post in the first topic"
+tmux -L "$sock" send-keys -t nc Enter
+wait_screen "please review the parser" 10 "Enter jumped to the post in the first topic"
+# Alt+Up / Alt+Down switch topics.
+tmux -L "$sock" send-keys -t nc M-Up
+wait_screen "second topic here" 10 "switched to the second topic"
 tmux -L "$sock" send-keys -t nc M-Down
 wait_screen "please review the parser" 10 "switched back to the first topic"
 # Her row now says what her CLI reported last (idle after its Stop hook), so
 # the room's head count on the status line says she is still there.
 wait_screen "· 2 · F1 help" 10 "Claudia's seat kept running (still in the room)"
+
+# The first topic as Markdown, read while the app runs.
+"$work/pullcept" export please --data "$work/data" >"$work/export.md"
+grep -q "please review the parser" "$work/export.md" || { echo "newcomer: export lacks the post" >&2; cat "$work/export.md" >&2; exit 1; }
+grep -q "^# " "$work/export.md" || { echo "newcomer: export has no title" >&2; exit 1; }
+echo "ok: pullcept export wrote the topic as Markdown"
 
 echo "---- final screen ----"
 screen
