@@ -92,9 +92,10 @@ func (tl *topicList) setTopics(ts []TopicInfo) {
 	tl.changed()
 }
 
-// Widths of a topic row besides its name: the gutter, the marker and the
-// space before the date; the unread count it may carry is not counted.
-const topicRowExtra = 3
+// Widths of a topic row besides its name: the gutter, the marker, the
+// space before the date and the one after the row (the list's edge); the
+// unread count it may carry is not counted.
+const topicRowExtra = 4
 
 // measure finds the widest name and date, which the list's width follows
 // (layoutState.topicsWant): once per list read or rename, not per frame.
@@ -459,17 +460,19 @@ func (tl *topicList) topicRow(e *env, t TopicInfo, current bool) string {
 	if badge != "" {
 		date = badge + " " + date
 	}
-	nameW := w - 3 - ansi.StringWidth(date)
+	// gutter, marker, the space before the date and one cell between the
+	// list and the chat
+	nameW := w - 4 - ansi.StringWidth(date)
 	name := cut(displayName(e, t), max(nameW, 1))
 	if tl.renaming && current {
 		name = tl.rename.View()
 		date = ""
-		nameW = w - 3
+		nameW = w - 4
 	}
 	txt := fit(name, max(nameW, 1)) + " " + date
 	switch {
 	case current:
-		txt = th.sel.Render(fit(txt, w-2))
+		txt = th.sel.Render(fit(txt, w-3))
 	case tl.unread[t.ID]:
 		txt = th.text.Bold(true).Render(txt)
 	default:
