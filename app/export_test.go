@@ -75,7 +75,7 @@ func TestExportWritesMarkdown(t *testing.T) {
 	for _, l := range strings.Split(md, "\n") {
 		switch {
 		case fence == "" && strings.HasPrefix(l, "```"):
-			fence = strings.TrimRight(l, "text")
+			fence = strings.TrimSuffix(l, "text")
 		case fence != "" && l == fence:
 			fence = ""
 		case fence == "" && l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "Topic `") && !strings.HasPrefix(l, "- ``") && l != "Attachments:":

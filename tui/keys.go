@@ -209,12 +209,6 @@ func DefaultKeyMap() KeyMap {
 		ToggleFold:    nb("enter", "space"),
 		CopySessionID: nb("c"),
 
-		LeavePane:          nb("ctrl+]"),
-		Scrollback:         nb("shift+pgup"),
-		ScrollbackExit:     nb("esc", "q"),
-		ScrollbackPageUp:   nb("pgup", "shift+pgup"),
-		ScrollbackPageDown: nb("pgdown", "shift+pgdown"),
-
 		Save:            nb("ctrl+s"),
 		NextField:       nb("tab", "down"),
 		PrevField:       nb("shift+tab", "up"),
@@ -246,12 +240,18 @@ func (k *KeyMap) editorDefaults() {
 	k.PreviewDown = nb("pgdown")
 }
 
-// paneDefaults sets the keys of a seat pane beyond leaving it (docs/design.md
-// §10): F6 and Shift+F6 go to the next and previous pane (they never reach a
+// paneDefaults sets the keys of a seat pane (docs/design.md
+// §10): Ctrl+] leaves it, Shift+PgUp reads its scrollback; F6 and Shift+F6
+// go to the next and previous pane (they never reach a
 // seat: no CLI we drive uses them), x closes an exited one; in scrollback /
 // searches (Enter runs it), n goes to the older match and N the newer, y
 // copies the selection or the last lines.
 func (k *KeyMap) paneDefaults() {
+	k.LeavePane = nb("ctrl+]")
+	k.Scrollback = nb("shift+pgup")
+	k.ScrollbackExit = nb("esc", "q")
+	k.ScrollbackPageUp = nb("pgup", "shift+pgup")
+	k.ScrollbackPageDown = nb("pgdown", "shift+pgdown")
 	k.PrevPane = nb("shift+f6")
 	k.ClosePane = nb("x")
 	k.ScrollbackSearch = nb("/")
