@@ -504,7 +504,7 @@ func TestScreenClampsMargins(t *testing.T) {
 	}
 }
 
-// A flood of lines that print no ASCII (`yes ''`, a CJK log) cannot be
+// A flood of lines that print no ASCII (yes printing empty lines, a CJK log) cannot be
 // skipped (the REP character would be lost), so it is fed a region's height
 // at a time; looking the run over again for each of those feeds made it
 // cost its square under the lock. The work is now linear in the lines, and

@@ -327,7 +327,7 @@ func TestUnreadTopicCountsAndMarksPostsToTheHuman(t *testing.T) {
 	}
 	loader := map[string]any{"id": "ld", "name": "Loader", "kind": "cli", "cwd": cwd, "command": fakecli.Command(t),
 		"launch_options": "-join -load 4 -for 1s -to Alice -start " + startFile + " -out " + filepath.Join(work, "load.json"),
-		"env": fakecli.SeatEnv()}
+		"env":            fakecli.SeatEnv()}
 	r := newTopicsRig(t, 140, 40, loader)
 	r.post("busy topic", "busy topic")
 	r.startSeat("Loader")
