@@ -117,7 +117,7 @@ type Screen struct {
 	appCursor atomic.Bool // ?1 DECCKM, likewise
 	mouse     mouseState  // the mouse reporting modes, likewise (mouse.go)
 	closed    bool
-	broken    error // ErrScreenBroken with the panic, once x/vt panicked (contain)
+	broken    error         // ErrScreenBroken with the panic, once x/vt panicked (contain)
 	holdDelay time.Duration // 0: never flush on a timer (tests call Flush)
 	fixes     int           // corrections made to x/vt's course (tests)
 	runHeld   time.Time     // a line flood is held since then (scrollbatch.go holdRun); zero: none
