@@ -39,8 +39,14 @@ func Pattern(query string) *regexp.Regexp {
 	return regexp.MustCompile(q)
 }
 
-// searchCheckEvery is how many lines Search reads between looks at ctx.
-const searchCheckEvery = 256
+// searchCheckEvery is how many lines Search reads between looks at ctx, and
+// searchCheckBytes how many bytes: posts may be 1 MiB each, and 256 of them
+// kept a cancelled search reading for seconds (a goroutine per keystroke in
+// the finder).
+const (
+	searchCheckEvery = 256
+	searchCheckBytes = 1 << 20
+)
 
 // Search finds posts of every topic whose body holds query (Pattern): the
 // topics whose files were written last first, and in each the newest posts
@@ -131,17 +137,19 @@ func (s *Store) searchTopic(ctx context.Context, topicID string, m matcher, limi
 	var bad []int64
 	defer func() { s.noteBad(topicID, bad) }()
 	sc := newBackScanner(f, size, s.block, s.maxLine)
-	next, after := "", 0
+	next, after, read := "", 0, 0
 	for n := 0; ; n++ {
-		if n%searchCheckEvery == 0 {
+		if n%searchCheckEvery == 0 || read >= searchCheckBytes {
 			if err := ctx.Err(); err != nil {
 				return false, err
 			}
+			read = 0
 		}
 		line, off, tooLong, ok := sc.prev()
 		if !ok {
 			break
 		}
+		read += len(line)
 		if tooLong {
 			bad = append(bad, off)
 			continue

@@ -77,3 +77,31 @@ func TestSearchIsBoundedAndCancellable(t *testing.T) {
 		t.Fatalf("a cancelled search returned %v", err)
 	}
 }
+
+// countingCtx counts its looks at Err.
+type countingCtx struct {
+	context.Context
+	looks int
+}
+
+func (c *countingCtx) Err() error { c.looks++; return c.Context.Err() }
+
+// A cancelled search stops within a MiB of posts, not only every 256
+// lines: posts may be 1 MiB each, and a finder keystroke cancels the last
+// search (a seat's big posts kept each one reading for seconds).
+func TestSearchLooksAtCancelByBytes(t *testing.T) {
+	s, _ := openStore(t)
+	body := strings.Repeat("x", 300<<10)
+	for i := range 40 {
+		if err := s.Append("big", post(fmt.Sprintf("m%d", i), body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := &countingCtx{Context: context.Background()}
+	if _, _, err := s.Search(ctx, "zzz", 200); err != nil {
+		t.Fatal(err)
+	}
+	if ctx.looks < 10 { // 12 MB read: a look at least every MiB
+		t.Fatalf("%d looks at the context over 12 MB of posts", ctx.looks)
+	}
+}
