@@ -707,6 +707,7 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	s.ptyClosed = true
 	s.ptyMu.Unlock()
 	_ = s.proc.Close()
+	queue := s.typist.State() // what Close drops: posts held or not typed yet
 	_ = s.typist.Close()
 	if s.revoke != nil {
 		s.revoke() // the token dies with its seat (idempotent)
@@ -724,7 +725,14 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 			m.notice(s.Topic, s.Account, true, "resumed session %s exited before joining the room; its record was dropped (the next start is fresh)", s.launch.SessionID)
 		}
 	}
-	m.recordSeen(s)
+	if joined && queue.Queued == 0 && !queue.Typing && (requested || code == 0) {
+		// Every post reached it: a seat that never joined got none, one
+		// whose queue still held posts (a permission prompt open, unsent
+		// keys of the human) or that crashed mid-turn may have lost some.
+		// Without a new mark the last one stands, and its next resume is
+		// told of everything since.
+		m.recordSeen(s)
+	}
 	// The seat's .mcp.json entry points at this seat's room only while it
 	// runs: leave nothing stale for someone opening the directory later (the
 	// next start registers it again).
@@ -740,7 +748,7 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 }
 
 // recordSeen notes how far the topic's log went while s ran (every post
-// was typed into it), so its next resume is told of the posts made after
+// was typed into it: wait asks first), so its next resume is told of the posts made after
 // (UnseenHistory). A deleted topic or a closed store keeps no mark.
 func (m *Manager) recordSeen(s *Seat) {
 	size, err := m.opts.Sessions.LogSize(s.Topic)

@@ -426,7 +426,10 @@ func TestManagerResumedSeatToldOfPostsSinceItStopped(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	marked := func(how string) bool {
+	// marked runs the seat that was just started until its prompt, reads
+	// whether it was told of unseen posts, and stops it — after it joined,
+	// and after lose (if any) left a post in its queue that it never typed.
+	marked := func(how string, lose func()) bool {
 		t.Helper()
 		s, ok := r.m.Seat(managerTopic, a.ID)
 		if !ok {
@@ -438,6 +441,10 @@ func TestManagerResumedSeatToldOfPostsSinceItStopped(t *testing.T) {
 			t.Fatalf("%s: %v", how, err)
 		}
 		on := strings.Contains(string(b), room.EnvUnseenHistory)
+		r.m.SidecarJoined(managerTopic, a.ID)
+		if lose != nil {
+			lose()
+		}
 		if err := r.m.Stop(managerTopic, a.ID); err != nil {
 			t.Fatal(err)
 		}
@@ -447,21 +454,36 @@ func TestManagerResumedSeatToldOfPostsSinceItStopped(t *testing.T) {
 	if res, err := r.m.Start(managerTopic, a.ID, 0, 0); err != nil || res.Resumed {
 		t.Fatalf("fresh Start = %+v, %v", res, err)
 	}
-	if !marked("fresh in a topic with posts") {
+	if !marked("fresh in a topic with posts", nil) {
 		t.Error("a fresh seat in a topic with posts was not marked")
+	}
+	// A post the seat never typed (its sidecar joined but was not ready,
+	// so the queue held it) is not counted as seen when it stops.
+	lost := func() {
+		post("m-held")
+		if !r.m.Enqueue(managerTopic, a.ID, room.Post{MessageID: "m-held", Speaker: "You", Content: "hello m-held"}) {
+			t.Fatal("the post was not queued")
+		}
 	}
 	for _, step := range []struct {
 		how   string
 		posts bool
-	}{{"resumed, nothing since", false}, {"resumed after posts since it stopped", true}, {"resumed again, nothing since", false}} {
+		lose  func()
+		want  bool
+	}{
+		{"resumed, nothing since", false, nil, false},
+		{"resumed after posts since it stopped", true, nil, true},
+		{"resumed again, nothing since", false, lost, false},
+		{"resumed after a post it held and never typed", false, nil, true},
+	} {
 		if step.posts {
 			post("m-" + step.how)
 		}
 		if res, err := r.m.Start(managerTopic, a.ID, 0, 0); err != nil || !res.Resumed {
 			t.Fatalf("%s: Start = %+v, %v", step.how, res, err)
 		}
-		if got := marked(step.how); got != step.posts {
-			t.Errorf("%s: marked %v, want %v", step.how, got, step.posts)
+		if got := marked(step.how, step.lose); got != step.want {
+			t.Errorf("%s: marked %v, want %v", step.how, got, step.want)
 		}
 	}
 }
