@@ -44,8 +44,10 @@ func addName(list []string, name string) []string {
 // the end of a line the whitespace before it goes instead, and a line left
 // empty by mentions disappears. Punctuation after a mention stays; when it
 // follows the name directly and closes the text before ("ok @Ann!"), the
-// whitespace before the mention goes too ("ok!"). Unmatched '@…' stays in
-// the body.
+// whitespace before the mention goes too ("ok!"). A comma or colon that
+// only separates addresses goes with the mention: after one that leads the
+// line ("@Ann, @Bob: please" → "please") or before another ("Hi @Ann,
+// @Bob!" → "Hi!"). Unmatched '@…' stays in the body.
 //
 // It returns the body and the mentioned names in order of appearance, spelt as
 // in the roster, without repeats. mentions is nil when nothing matched (body
@@ -108,6 +110,10 @@ func takeLine(line string, names []string) (out string, found []string, took boo
 				found = append(found, name)
 				took = true
 				j := i + size + n
+				if k, ok := addressSep(line, j, b.String(), names); ok {
+					i = k // "@Ann, @Bob: please" → "please"
+					continue
+				}
 				for j < len(line) {
 					r2, s2 := utf8.DecodeRuneInString(line[j:])
 					if !isHSpace(r2) {
@@ -187,6 +193,37 @@ func equalFoldRune(a, b rune) bool {
 		}
 	}
 	return false
+}
+
+// addressSep reports whether line[j:], right after a mention, starts with
+// a comma or colon that only separates addresses — the mention leads the
+// line (before holds nothing but whitespace: "@Ann, please look") or
+// another mention follows it ("Hi @Ann, @Bob!") — and where the text
+// resumes after it and the whitespace after it.
+func addressSep(line string, j int, before string, names []string) (int, bool) {
+	r, size := utf8.DecodeRuneInString(line[j:])
+	switch r {
+	case ',', ':', '、', '，', '：':
+	default:
+		return 0, false
+	}
+	k := j + size
+	for k < len(line) {
+		r2, s2 := utf8.DecodeRuneInString(line[k:])
+		if !isHSpace(r2) {
+			break
+		}
+		k += s2
+	}
+	if strings.TrimSpace(before) == "" {
+		return k, true
+	}
+	at, s3 := utf8.DecodeRuneInString(line[k:])
+	if at != '@' && at != '＠' {
+		return 0, false
+	}
+	_, _, ok := matchName(line[k+s3:], names)
+	return k, ok
 }
 
 // closesText reports whether s starts with punctuation that belongs to the

@@ -25,7 +25,13 @@ func TestTakeMentions(t *testing.T) {
 		{"longest match wins", "@Claude Lay please look", roster, "please look", []string{"Claude Lay"}},
 		{"shorter name when the longer does not fit", "@Claude please look", roster, "please look", []string{"Claude"}},
 		{"case-insensitive, roster spelling kept", "@lin and @CLAUDE LAY hi", roster, "and hi", []string{"Lin", "Claude Lay"}},
-		{"punctuation after stays", "@Lin, can you check?", roster, ", can you check?", []string{"Lin"}},
+		{"a leading address takes its comma", "@Lin, can you check?", roster, "can you check?", []string{"Lin"}},
+		{"a leading address list", "@Lin, @Kai: please review", roster, "please review", []string{"Lin", "Kai"}},
+		{"japanese address list", "＠リン、＠Kai：確認お願いします", roster, "確認お願いします", []string{"リン", "Kai"}},
+		{"a list mid line", "Hi @Lin, @Kai!", roster, "Hi!", []string{"Lin", "Kai"}},
+		{"a comma before a word stays", "thanks @Lin, see you", roster, "thanks, see you", []string{"Lin"}},
+		{"a comma before an unknown @ stays", "cc @Lin, @Nobody", roster, "cc, @Nobody", []string{"Lin"}},
+		{"only an address and a colon", "@Lin:\nbody", roster, "body", []string{"Lin"}},
 		{"punctuation after stays mid line", "thanks @Lin! bye", roster, "thanks! bye", []string{"Lin"}},
 		{"closing punctuation takes the space before", "ok @Lin!", roster, "ok!", []string{"Lin"}},
 		{"comma right after", "thanks @Lin, see you", roster, "thanks, see you", []string{"Lin"}},
@@ -157,6 +163,8 @@ func FuzzTakeMentions(f *testing.F) {
 	f.Add("ok @Ann!", "Ann", "Bo")
 	f.Add("thanks @Ann, @Bo. (ask @Ann)", "Ann", "Bo")
 	f.Add("お願い @アン。", "アン", "Ann")
+	f.Add("@Ann, @Bo: please review", "Ann", "Bo")
+	f.Add("Hi @Ann, @Bo!", "Ann", "Bo")
 	f.Fuzz(func(t *testing.T, content, n1, n2 string) {
 		roster := []string{n1, n2}
 		body, mentions := TakeMentions(content, roster)
