@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
@@ -72,6 +73,9 @@ func export(query, dataDir, out string, stdout io.Writer) error {
 	w := stdout
 	var f *os.File
 	if out != "" {
+		if err := outsideData(out, dataDir); err != nil {
+			return err
+		}
 		if f, err = os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600); err != nil {
 			return err
 		}
@@ -88,6 +92,31 @@ func export(query, dataDir, out string, stdout io.Writer) error {
 		}
 	}
 	return err
+}
+
+// outsideData refuses an output file inside the data directory: -o naming
+// the topic's own log emptied it before it was read, and nothing of the
+// app's state is ever an export's place. Links are resolved on both sides.
+func outsideData(out, dataDir string) error {
+	resolve := func(p string) string {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			return r
+		}
+		// out may not exist yet: resolve its folder.
+		if r, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+			return filepath.Join(r, filepath.Base(abs))
+		}
+		return abs
+	}
+	o, d := resolve(out), resolve(dataDir)
+	if rel, err := filepath.Rel(d, o); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s is inside the data directory %s: write the export elsewhere", out, dataDir)
+	}
+	return nil
 }
 
 // pickTopic finds the topic query names: an exact id or title first, else

@@ -131,3 +131,27 @@ func TestExportPicksTheTopic(t *testing.T) {
 		t.Fatalf("no topic: exit %d, %q", code, errb.String())
 	}
 }
+
+// -o never writes inside the data directory: naming the topic's own log
+// emptied it before it was read. The log is kept whole.
+func TestExportRefusesTheDataDirectory(t *testing.T) {
+	data := exportData(t)
+	logs, err := filepath.Glob(filepath.Join(data, "logs", "main", "*.jsonl"))
+	if err != nil || len(logs) == 0 {
+		t.Fatalf("no logs: %v", err)
+	}
+	before, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{logs[0], filepath.Join(data, "export.md")} {
+		var out, errb bytes.Buffer
+		if code := RunExport([]string{"-o", target, "Release notes", "--data", data}, &out, &errb); code != 1 ||
+			!strings.Contains(errb.String(), "inside the data directory") {
+			t.Fatalf("-o %s: exit %d: %q", target, code, errb.String())
+		}
+	}
+	if after, err := os.ReadFile(logs[0]); err != nil || !bytes.Equal(after, before) {
+		t.Fatalf("the log changed: %v", err)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/pullcept/pullcept/config"
@@ -35,10 +34,15 @@ func (a *App) rememberTopic(topicID string) error {
 	return nil
 }
 
+// uiStateMax bounds ui-state.json: one topic id in a small object.
+const uiStateMax = 64 << 10
+
 // lastTopic is the topic open when the app last quit ("" none). A file
 // that does not parse is no reason not to start: it is logged and ignored.
 func (a *App) lastTopic() string {
-	b, err := os.ReadFile(filepath.Join(a.dataDir, uiStateFileName))
+	// Small, regular, no link followed: a FIFO or /dev/zero planted there
+	// must not hang or fill the start.
+	b, err := config.ReadRegularFile(filepath.Join(a.dataDir, uiStateFileName), uiStateMax, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ""
 	}

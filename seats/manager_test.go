@@ -723,6 +723,7 @@ func TestManagerSeatEnvironment(t *testing.T) {
 	t.Setenv("TERM_PROGRAM", "tmux")
 	t.Setenv("TERM_PROGRAM_VERSION", "3.3a")
 	t.Setenv("KITTY_WINDOW_ID", "1")
+	t.Setenv("ZELLIJ", "0")
 	t.Setenv("WT_SESSION", "b6b8e1c4-0000-0000-0000-000000000000")
 	t.Setenv("COLORTERM", "truecolor")
 	t.Setenv(config.EnvHome, "/home/u/.pullcept-other")
@@ -745,7 +746,7 @@ func TestManagerSeatEnvironment(t *testing.T) {
 		k, v, _ := strings.Cut(kv, "=")
 		got[k] = v
 	}
-	for _, gone := range []string{"TMUX", "TMUX_PANE", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "KITTY_WINDOW_ID",
+	for _, gone := range []string{"TMUX", "TMUX_PANE", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "KITTY_WINDOW_ID", "ZELLIJ",
 		"WT_SESSION", config.EnvHome, "PULLCEPT_USER_KEEP_TEST"} {
 		if v, ok := got[gone]; ok {
 			t.Errorf("the seat inherited %s=%q", gone, v)

@@ -540,7 +540,7 @@ var messages = map[msgKey][2]string{
 	mHelpHistoryPrev:        {"your previous post in this topic (empty input)", "このトピックでの自分の前の発言（空の入力欄で）"},
 	mHelpHistoryNext:        {"your next post (while recalling)", "自分の次の発言（呼び出し中）"},
 	mStClearQuitHint:        {"Nothing to clear. %s quits.", "消す入力はありません。終了は %s です。"},
-	mStTabKeepsText:         {"%s stays in the input while it holds text: %s moves to another area.", "入力中の %s は入力欄に留まります。ほかの面へは %s で移ります。"},
+	mStTabKeepsText:         {"%s keeps to typed text; %s moves on.", "入力中の %s は入力欄のまま。移るには %s。"},
 
 	mTopicsTitle:       {"Topics", "トピック"},
 	mTopicNew:          {"+ New topic", "＋ 新規"},
@@ -739,7 +739,7 @@ var messages = map[msgKey][2]string{
 	mStopTitle: {"Stop seat", "セッションの終了"},
 	mStopLine:  {"Stop %s in this topic?", "このトピックの %s を終了します。"},
 	mQuitTitle: {"Quit Pullcept", "アプリの終了"},
-	mQuitLine:  {"Quitting stops every running seat. Started again in its topic:", "終了すると、走っている席はすべて止まります。そのトピックでまた起動すると:"},
+	mQuitLine:  {"Quitting stops every running seat. When you start one again in its topic, it:", "終了すると、走っている席はすべて止まります。そのトピックでまた起動すると:"},
 	mQuitSeat:  {"• %s in “%s”: %s", "• %s（「%s」）: %s"},
 
 	mQuitResumes:      {"resumes its conversation", "会話を再開します"},

@@ -210,7 +210,7 @@ func TestQuitAsksOnlyWhenSeatsRun(t *testing.T) {
 	// Each seat with its topic, the open topic's first, and what its next
 	// start does (issue 14: topic names were listed as if they were seats).
 	want := []string{
-		"Quitting stops every running seat. Started again in its topic:",
+		"Quitting stops every running seat. When you start one again in its topic, it:",
 		"• Lin in “リリース準備”: starts fresh (its conversation was not found)",
 		"• Lay in “Fix the flaky test 🧪”: resumes its conversation",
 	}

@@ -477,7 +477,14 @@ func renderQuickHint(e *env, d *partData, w int, out *taggedLines[int]) {
 		} else if _, ok := d.found[q.command]; ok {
 			state = e.tr.t(mPartsFound)
 		}
-		out.add(" "+th.accentS.Render(fmt.Sprint(i+1))+" "+th.text.Render(e.tr.t(mPartsQuick, e.tr.t(q.label), state)), -1)
+		// Wrapped under its text, never cut: "(not on PATH)" is the point.
+		for j, l := range wrapText(e.tr.t(mPartsQuick, e.tr.t(q.label), state), max(w-3, 4)) {
+			num := " "
+			if j == 0 {
+				num = th.accentS.Render(fmt.Sprint(i + 1))
+			}
+			out.add(" "+num+" "+th.text.Render(l), -1)
+		}
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // toParticipants moves focus to the account panel and its cursor to id.
@@ -128,6 +130,12 @@ func TestFirstRunHintAndQuickCreate(t *testing.T) {
 			t.Fatalf("hint lacks %q:\n%s", want, v)
 		}
 	}
+	// At 80 columns the panel is narrow: the hint wraps, nothing is cut.
+	send(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if v := plain(m); !strings.Contains(v, "(not on") || !strings.Contains(v, "PATH)") || strings.Contains(v, "(not on P ") {
+		t.Fatalf("the narrow hint cuts a line:\n%s", v)
+	}
+	send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	for m.focus != FocusParticipants {
 		send(t, m, press("tab"))
 	}

@@ -206,7 +206,7 @@ func TestQuitDialogSaysWhichSeatsResume(t *testing.T) {
 	s := r.waitScreen("the quit dialog", func(s string) bool { return strings.Contains(s, "Quit Pullcept") })
 	flat := boxText(s)
 	for _, want := range []string{
-		"Quitting stops every running seat. Started again in its topic:",
+		"Quitting stops every running seat. When you start one again in its topic, it:",
 		"• Claudia in “parser review”: resumes its conversation",
 		"• Shell in “parser review”: starts fresh (its account has no resume line)",
 	} {

@@ -1,0 +1,43 @@
+//go:build unix
+
+package app
+
+import (
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// The last open topic is read back; what sits at ui-state.json instead of a
+// small file — a FIFO, a link to a device, garbage — is ignored at once
+// (a FIFO there hung the start), never followed.
+func TestLastTopicReadsOnlyASmallFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := &App{dataDir: dir, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if err := a.rememberTopic("t-1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.lastTopic(); got != "t-1" {
+		t.Fatalf("last topic %q, want t-1", got)
+	}
+	path := filepath.Join(dir, uiStateFileName)
+	for name, plant := range map[string]func() error{
+		"fifo":    func() error { return syscall.Mkfifo(path, 0o600) },
+		"link":    func() error { return os.Symlink("/dev/zero", path) },
+		"garbage": func() error { return os.WriteFile(path, []byte("{not json"), 0o600) },
+	} {
+		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if err := plant(); err != nil {
+			t.Fatal(err)
+		}
+		if got := a.lastTopic(); got != "" {
+			t.Errorf("%s: last topic %q", name, got)
+		}
+	}
+}
