@@ -168,6 +168,7 @@ const (
 	mTopicPickerEmpty
 	mPickerSearching
 	mPickerMoreHits
+	mPickerMoreTitles
 	mPickerFailed
 	mTopicDeleteTitle
 	mTopicDeleteLine
@@ -553,6 +554,7 @@ var messages = map[msgKey][2]string{
 	mTopicPickerEmpty:  {"No topic or post matches", "一致するトピックも発言もなし"},
 	mPickerSearching:   {"Searching the posts of every topic…", "全トピックの発言を検索中…"},
 	mPickerMoreHits:    {"The first %d posts found: type more to narrow", "見つかった最初の %d 件: 絞り込むには続けて入力"},
+	mPickerMoreTitles:  {"The first %d topics: type more to narrow", "最初の %d 件のトピック: 絞り込むには続けて入力"},
 	mPickerFailed:      {"Searching posts failed: %v", "発言の検索に失敗しました: %v"},
 	mTopicDeleteTitle:  {"Delete topic", "トピックの削除"},
 	mTopicDeleteLine:   {"Delete topic “%s” and its log?", "トピック「%s」とそのログを削除します。"},

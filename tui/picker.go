@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -21,10 +22,25 @@ type topicPicker struct {
 	name  func(id string) string // a topic's name as the list shows it
 
 	query  string      // what titles and hits are for
-	titles []TopicInfo // the topics whose name holds query (all for "")
+	titles []TopicInfo // the topics whose name holds query (all for ""), at most titleLimit
+	more   bool        // titles stopped at titleLimit
 	hits   []PostHit   // the posts that hold query, once the search answered
 	search pickerSearch
 }
+
+// titleLimit bounds the titles a query lists, and searchDelay is how long
+// a query must stay as typed before the message search starts. With 200 000
+// topics each key re-read every name on the UI goroutine and started a
+// search of every log: typing ten characters took 23 s to show. Now a key
+// reads at most the names the last query kept (when it narrows it) or
+// until titleLimit match, and one search runs once typing pauses.
+const (
+	titleLimit  = 200
+	searchDelay = 150 * time.Millisecond
+)
+
+// searchStartMsg starts the search seq once its delay passed.
+type searchStartMsg struct{ seq int }
 
 // pickerSearch is the message search the finder owns: at most one runs,
 // and a new query or closing the finder cancels it.
@@ -61,24 +77,39 @@ func (p *topicPicker) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// filter keeps the topics whose name holds q (smart case, findPattern).
+// filter keeps the topics whose name holds q (smart case, findPattern),
+// the first titleLimit of them. A query that holds the last one (typing
+// on) looks only at what the last one kept, when it kept them all: a name
+// that holds q holds the shorter query too, also once q's capital makes it
+// case-sensitive.
 func (p *topicPicker) filter(e *env, q string) {
-	p.query, p.sel = q, 0
+	from := p.items
+	if p.query != "" && strings.Contains(q, p.query) && !p.more {
+		from = p.titles
+	}
+	p.query, p.sel, p.more = q, 0, false
 	if q == "" {
-		p.titles = p.items
+		p.titles = p.items[:min(len(p.items), titleLimit)]
+		p.more = len(p.items) > titleLimit
 		return
 	}
 	re := findPattern(q)
-	p.titles = nil
-	for _, t := range p.items {
+	var kept []TopicInfo
+	for _, t := range from {
 		name := t.Name
 		if strings.TrimSpace(name) == "" {
 			name = displayName(e, t)
 		}
-		if re.MatchString(name) {
-			p.titles = append(p.titles, t)
+		if !re.MatchString(name) {
+			continue
 		}
+		if len(kept) == titleLimit {
+			p.more = true
+			break
+		}
+		kept = append(kept, t)
 	}
+	p.titles = kept
 }
 
 // stopSearch cancels the search under way, if any.
@@ -106,10 +137,21 @@ func (m *Model) pickerChanged() tea.Cmd {
 	if q == "" {
 		return nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
 	p.search.seq++
-	p.search.cancel, p.search.running = cancel, true
-	return searchCmd(ctx, m.backend, p.search.seq, q)
+	p.search.running = true // "searching" shows while typing pauses
+	seq := p.search.seq
+	return tea.Tick(searchDelay, func(time.Time) tea.Msg { return searchStartMsg{seq: seq} })
+}
+
+// onSearchStart starts the search seq if its query is still the finder's.
+func (m *Model) onSearchStart(msg searchStartMsg) tea.Cmd {
+	p := m.overlay.picker
+	if m.overlay.open != ovPicker || p == nil || msg.seq != p.search.seq || !p.search.running || p.search.cancel != nil {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p.search.cancel = cancel
+	return searchCmd(ctx, m.backend, msg.seq, p.query)
 }
 
 // searchCmd runs one search; a panic in it is its answer's error, not the
@@ -191,6 +233,8 @@ func (p *topicPicker) note(e *env) string {
 		return e.th.dim.Render(e.tr.t(mPickerSearching))
 	case s.more:
 		return e.th.dim.Render(e.tr.t(mPickerMoreHits, len(p.hits)))
+	case p.more:
+		return e.th.dim.Render(e.tr.t(mPickerMoreTitles, len(p.titles)))
 	case p.rows() == 0:
 		return e.th.dim.Render(e.tr.t(mTopicPickerEmpty))
 	}

@@ -3,8 +3,11 @@ package tui
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // scaleTopics is the topic count of the scale benchmarks (issue 14: 200 000
@@ -101,5 +104,49 @@ func TestTopicListKeyIsOVisible(t *testing.T) {
 	send(t, big, eventsMsg{evs: []Event{PostDelivered{Topic: last, Post: post("p1", "Lin", "hi", 60*24)}}})
 	if got := big.topics.items[0].ID; got != last || big.topics.find(last) != 0 || big.topics.find(big.topics.items[1].ID) != 1 {
 		t.Fatalf("after a post the first row is %s (want %s)", got, last)
+	}
+}
+
+// BenchmarkFinderType200k types "topic 1234" into the finder over 200 000
+// topics, a key at a time, Update and View each (issue 14: 23 s to show).
+func BenchmarkFinderType200k(b *testing.B) {
+	m := scaleModel(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Update(press("ctrl+p"))
+		for _, r := range "topic 1234" {
+			m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+			_ = m.View()
+		}
+		m.Update(press("esc"))
+	}
+}
+
+// The finder lists at most titleLimit titles and says there are more; a
+// query typed on narrows what the last one kept, to the same answer a
+// fresh query gives.
+func TestFinderTitlesAreBounded(t *testing.T) {
+	t.Parallel()
+	m := listModel(t, 5000)
+	send(t, m, press("ctrl+p"))
+	p := m.overlay.picker
+	for _, q := range []string{"topic 1", "topic 12", "topic 123", "Topic 1"} {
+		p.in.SetValue(q)
+		_ = m.pickerChanged()
+		fresh := newTopicPicker(p.items, p.name)
+		fresh.filter(&m.env, q)
+		if len(p.titles) != len(fresh.titles) || p.more != fresh.more {
+			t.Fatalf("%q typed on: %d titles (more %v), fresh: %d (more %v)", q, len(p.titles), p.more, len(fresh.titles), fresh.more)
+		}
+		if len(p.titles) > titleLimit {
+			t.Fatalf("%q: %d titles listed", q, len(p.titles))
+		}
+	}
+	p.in.SetValue("topic 1")
+	_ = m.pickerChanged()
+	send(t, m, searchDoneMsg{seq: p.search.seq}) // no post holds it
+	if !p.more || !strings.Contains(plain(m), "The first 200 topics: type more to narrow") {
+		t.Fatalf("no bound said:\n%s", plain(m))
 	}
 }

@@ -139,15 +139,24 @@ func TestFinderCancelsTheSearchItLeaves(t *testing.T) {
 		}
 		return searchDoneMsg{}
 	}
+	// A query's search starts once typing pauses: the tick, then the search.
+	start := func(tick tea.Cmd) tea.Cmd {
+		t.Helper()
+		msg, ok := tick().(searchStartMsg)
+		if !ok {
+			t.Fatal("the query did not wait for typing to pause")
+		}
+		return m.onSearchStart(msg)
+	}
 	p.in.SetValue("qu")
-	c1 := m.pickerChanged()
+	c1 := start(m.pickerChanged())
 	first := run(func() any { return c1() })
 	send(t, m, tea.FocusMsg{})
 	if !p.search.running || !strings.Contains(plain(m), "Searching the posts") {
 		t.Fatalf("no search under way:\n%s", plain(m))
 	}
 	p.in.SetValue("quux")
-	c2 := m.pickerChanged()
+	c2 := start(m.pickerChanged())
 	old := answer(first)
 	if !errors.Is(old.err, context.Canceled) {
 		t.Fatalf("the first search ended with %v", old.err)
@@ -163,7 +172,7 @@ func TestFinderCancelsTheSearchItLeaves(t *testing.T) {
 	}
 	f.searchGate = make(chan struct{})
 	p.in.SetValue("routine")
-	c3 := m.pickerChanged()
+	c3 := start(m.pickerChanged())
 	third := run(func() any { return c3() })
 	send(t, m, press("esc"))
 	if msg := answer(third); !errors.Is(msg.err, context.Canceled) {

@@ -67,6 +67,8 @@ func (m *Model) topicMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 	case searchDoneMsg:
 		m.onSearchDone(msg)
 		return nil, true
+	case searchStartMsg:
+		return []tea.Cmd{m.onSearchStart(msg)}, true
 	case brakeReleasedMsg:
 		if msg.err != nil {
 			m.setStatus(stError, m.env.tr.t(mStReleaseFailed, m.topics.nameOf(&m.env, msg.topic), msg.err))
