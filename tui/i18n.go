@@ -473,7 +473,7 @@ var messages = map[msgKey][2]string{
 	mHelpToggleParticipants: {"show/hide accounts", "アカウントの開閉"},
 	mHelpTogglePanes:        {"show/hide seat terminals", "端末の開閉"},
 	mHelpNewTopic:           {"new topic", "新しいトピック"},
-	mHelpPickTopic:          {"find a topic", "トピックを探す"},
+	mHelpPickTopic:          {"find a topic or a post", "トピックや発言を探す"},
 	mHelpNextTopic:          {"next topic", "次のトピック"},
 	mHelpPrevTopic:          {"previous topic", "前のトピック"},
 	mHelpRenameTopic:        {"rename topic", "トピックの名前を変える"},

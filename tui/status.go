@@ -154,5 +154,5 @@ func (s *statusLine) render(e *env, width int, brake, right string) {
 	if brake != "" {
 		brake = th.dangerS.Render(brake)
 	}
-	s.view = fit(st.Render(fit(left, leftW)), leftW) + " " + brake + th.dim.Render(right)
+	s.view = fit(st.Render(cut(left, leftW)), leftW) + " " + brake + th.dim.Render(right)
 }
