@@ -23,10 +23,11 @@ type mentionTargets struct {
 	inRoom  []string       // the room's roster names (room.TakeMentions' roster)
 	hues    map[string]int // lower-cased roster name → its colour
 	offline []string       // seat accounts with no seat live in this topic
+	joining []string       // seat accounts whose seat runs here but is not in the room (yet)
 }
 
 func (a mentionTargets) equal(b mentionTargets) bool {
-	return slices.Equal(a.inRoom, b.inRoom) && slices.Equal(a.offline, b.offline)
+	return slices.Equal(a.inRoom, b.inRoom) && slices.Equal(a.offline, b.offline) && slices.Equal(a.joining, b.joining)
 }
 
 // mentionTargets gathers the open topic's roster and its offline seat accounts:
@@ -51,10 +52,14 @@ func (m *Model) mentionTargets() mentionTargets {
 		default:
 			continue
 		}
-		if acc.ID == m.opts.AdminID || here[acc.ID] || m.seats.starting[seatKey{topic: m.topics.open, account: acc.ID}] {
+		if acc.ID == m.opts.AdminID || here[acc.ID] {
 			continue
 		}
-		if st := m.seats.infos[acc.ID].State; st == SeatStarting || st == SeatRunning {
+		// A seat that runs but is not in the roster has not joined: still
+		// starting, or a CLI that never joins (it gets no posts).
+		if st := m.seats.infos[acc.ID].State; st == SeatStarting || st == SeatRunning ||
+			m.seats.starting[seatKey{topic: m.topics.open, account: acc.ID}] {
+			a.joining = append(a.joining, displayAccountName(acc))
 			continue
 		}
 		a.offline = append(a.offline, displayAccountName(acc))
@@ -77,9 +82,9 @@ func (ib *inputBar) setMentionTargets(a mentionTargets) {
 // or after whitespace counts (as for the popup: "a@b.com" is no name), and
 // skip (line, rune column of an '@'; row -1 for none) is left out: the @word
 // being completed.
-func unresolved(text string, a mentionTargets, skipRow, skipCol int) (absent, offline []string) {
+func unresolved(text string, a mentionTargets, skipRow, skipCol int) (absent, offline, joining []string) {
 	if !strings.ContainsAny(text, "@＠") {
-		return nil, nil
+		return nil, nil, nil
 	}
 	for row, line := range strings.Split(text, "\n") {
 		if !strings.ContainsAny(line, "@＠") {
@@ -93,11 +98,17 @@ func unresolved(text string, a mentionTargets, skipRow, skipCol int) (absent, of
 		for _, s := range room.MentionSpans(line, a.offline) {
 			off[s.Start] = s.Name
 		}
+		join := map[int]string{}
+		for _, s := range room.MentionSpans(line, a.joining) {
+			join[s.Start] = s.Name
+		}
 		col := 0
 		prev := ' '
 		for i, r := range line {
 			if isAt(r) && unicode.IsSpace(prev) && !taken[i] && !(row == skipRow && col == skipCol) {
-				if name, ok := off[i]; ok {
+				if name, ok := join[i]; ok {
+					joining = addFold(joining, name)
+				} else if name, ok := off[i]; ok {
 					offline = addFold(offline, name)
 				} else if w := atWord(line[i+utf8.RuneLen(r):]); w != "" {
 					absent = addFold(absent, w)
@@ -107,7 +118,7 @@ func unresolved(text string, a mentionTargets, skipRow, skipCol int) (absent, of
 			col++
 		}
 	}
-	return absent, offline
+	return absent, offline, joining
 }
 
 // atWord is the word after an '@': up to whitespace or punctuation.
@@ -137,24 +148,26 @@ func addFold(list []string, name string) []string {
 // name is simply not one of them.
 func (ib *inputBar) addressHint(e *env, w int) string {
 	text := ib.ta.Value()
+	// The @word still being typed (the caret at its end) is left out: a
+	// half-typed name is no name yet, and the hint flashed at each key.
 	skipRow, skipCol := -1, -1
-	if ib.comp.open() {
+	if ib.comp.active {
 		skipRow, skipCol = ib.comp.row, ib.comp.col
 	}
-	absent, offline := unresolved(text, ib.addr, skipRow, skipCol)
-	if len(absent) == 0 && len(offline) == 0 {
+	absent, offline, joining := unresolved(text, ib.addr, skipRow, skipCol)
+	if len(absent) == 0 && len(offline) == 0 && len(joining) == 0 {
 		return ""
 	}
 	_, took := room.TakeMentions(text, ib.addr.inRoom)
-	long := addrHintText(e, absent, offline, len(took) > 0, false)
+	long := addrHintText(e, absent, offline, joining, len(took) > 0, false)
 	if ansi.StringWidth(long) <= w {
 		return long
 	}
-	return ansi.Truncate(addrHintText(e, absent, offline, len(took) > 0, true), w, "…")
+	return ansi.Truncate(addrHintText(e, absent, offline, joining, len(took) > 0, true), w, "…")
 }
 
 // addrHintText joins the hint's parts (" · " apart), in full or short.
-func addrHintText(e *env, absent, offline []string, addressed, short bool) string {
+func addrHintText(e *env, absent, offline, joining []string, addressed, short bool) string {
 	var parts []string
 	if len(absent) > 0 {
 		var id msgKey
@@ -183,6 +196,13 @@ func addrHintText(e *env, absent, offline []string, addressed, short bool) strin
 			id = mAddrOfflineMany
 		}
 		parts = append(parts, e.tr.t(id, joinNames(offline)))
+	}
+	if len(joining) > 0 {
+		id := mAddrJoining
+		if short {
+			id = mAddrJoiningShort
+		}
+		parts = append(parts, e.tr.t(id, joinNames(joining)))
 	}
 	return strings.Join(parts, " · ")
 }

@@ -84,3 +84,29 @@ func TestMentionsHighlighted(t *testing.T) {
 		t.Errorf("row %q: @Zed must stay plain text", row)
 	}
 }
+
+// The @word still being typed is no name yet: no hint until the caret
+// leaves it (it flashed "not in this room" at every key). A seat account
+// whose seat runs here but is not in the room — still starting, or a CLI
+// that never joins — is named as such, not as absent or offline.
+func TestAddressHintWaitsAndKnowsJoining(t *testing.T) {
+	t.Parallel()
+	m := addressingModel(t, LangEnglish, 120, 30)
+	typeText(t, m, "@Ze")
+	if got := inputEdge(t, m); strings.Contains(got, "not in this room") {
+		t.Fatalf("a half-typed name is hinted: %q", got)
+	}
+	typeText(t, m, "d hi")
+	if got := inputEdge(t, m); !strings.Contains(got, "Zed is not in this room") {
+		t.Fatalf("after the name: %q", got)
+	}
+
+	f := scene()
+	f.accounts = append(f.accounts, AccountInfo{ID: "bo", Kind: KindCLI, Name: "Bo", Dir: "/home/u/work", Command: "bo"})
+	f.seats["t-main"] = append(f.seats["t-main"], SeatInfo{Topic: "t-main", Account: "bo", State: SeatRunning})
+	m = sceneModel(t, f, 120, 30, LangEnglish)
+	typeText(t, m, "@Bo please look")
+	if got := inputEdge(t, m); !strings.Contains(got, "Bo has not joined the room: not addressed") {
+		t.Fatalf("a running seat outside the room: %q", got)
+	}
+}

@@ -195,6 +195,8 @@ const (
 	mAddrAbsentAllShort
 	mAddrAbsentSomeShort
 	mAddrOfflineShort
+	mAddrJoining
+	mAddrJoiningShort
 
 	// Attachments (attach.go, chat_attach.go).
 	mInputHintAttach
@@ -574,6 +576,8 @@ var messages = map[msgKey][2]string{
 	mInputHint:        {"@ address · Enter send · Shift+Enter newline", "@ 宛先 · Enter 送信 · Shift+Enter 改行"},
 	mInputSending:     {"sending…", "送信中…"},
 	// Addressing while typing (addressing.go, issue 14).
+	mAddrJoining:        {"%s has not joined the room: not addressed", "%s はまだ部屋に入っていません: 宛先になりません"},
+	mAddrJoiningShort:   {"%s: not joined", "%s: 未入室"},
 	mAddrAbsentAll:      {"%s is not in this room — the post goes to everyone", "%s はこの部屋にいません — 投稿は全員宛てになります"},
 	mAddrAbsentAllMany:  {"%s are not in this room — the post goes to everyone", "%s はこの部屋にいません — 投稿は全員宛てになります"},
 	mAddrAbsentSome:     {"%s is not in this room: not addressed", "%s はこの部屋にいません — 宛先になりません"},
