@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"os/exec"
 	"slices"
 	"strings"
@@ -444,7 +445,13 @@ func (b *Backend) LookPath(command string) (string, bool) {
 	return p, err == nil
 }
 
-func (b *Backend) HomeDir() string {
+// StartDir is where Pullcept was started, the usual place of the project a
+// seat works on (a new user's seat wrote its .mcp.json into the home
+// folder); the home folder when started from / or when that is unknown.
+func (b *Backend) StartDir() string {
+	if d, err := os.Getwd(); err == nil && d != string(filepath.Separator) && filepath.Dir(d) != d {
+		return d
+	}
 	h, _ := os.UserHomeDir()
 	return h
 }

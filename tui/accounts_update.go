@@ -79,8 +79,8 @@ func (m *Model) loadAccountsCmd() tea.Cmd {
 	}
 }
 
-// lookPathCmd finds the first-run kinds' commands on PATH, and the home
-// directory they are prefilled with.
+// lookPathCmd finds the first-run kinds' commands on PATH, and the folder
+// their working directory is prefilled with (Backend.StartDir).
 func (m *Model) lookPathCmd() tea.Cmd {
 	b := m.backend
 	return func() tea.Msg {
@@ -93,7 +93,7 @@ func (m *Model) lookPathCmd() tea.Cmd {
 				found[q.command] = p
 			}
 		}
-		return lookPathDoneMsg{found: found, home: b.HomeDir()}
+		return lookPathDoneMsg{found: found, home: b.StartDir()}
 	}
 }
 
@@ -342,7 +342,7 @@ func (m *Model) openSeat(a AccountInfo) []tea.Cmd {
 }
 
 // quickCreate opens the editor prefilled for a first-run kind: the command
-// found on PATH when it is, the home directory as the working directory.
+// found on PATH when it is, Backend.StartDir as the working directory.
 func (m *Model) quickCreate(q quickKind) []tea.Cmd {
 	cmd := q.command
 	if p, ok := m.accounts.found[q.command]; ok {

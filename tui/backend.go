@@ -381,8 +381,10 @@ type AccountStore interface {
 	Preview(a AccountInfo) (line string, problems []string)
 	// LookPath reports whether command is found on PATH and where.
 	LookPath(command string) (path string, ok bool)
-	// HomeDir is the user's home directory, prefilled as a working directory.
-	HomeDir() string
+	// StartDir is the folder a new account's working directory is prefilled
+	// with: where Pullcept was started (a project, as a CLI is started in
+	// one), else the home directory.
+	StartDir() string
 }
 
 // Event is what NextEvents carries: PostDelivered, LogFailed,

@@ -391,7 +391,7 @@ func (f *fakeBackend) LookPath(cmd string) (string, bool) {
 	return p, ok
 }
 
-func (f *fakeBackend) HomeDir() string { return f.home }
+func (f *fakeBackend) StartDir() string { return f.home }
 
 // --- driving the model without a terminal ---
 
