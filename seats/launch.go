@@ -90,6 +90,9 @@ type Launch struct {
 	Resumed bool
 	// MCPKey is the seat's .mcp.json / Codex server key.
 	MCPKey string
+	// MCPCreated: the launch created <Dir>/.mcp.json (Unregister removes
+	// it again when nothing else is left in it).
+	MCPCreated bool
 	// Preview is Argv as one shell-quoted line for display; it never holds
 	// an env value or the token (they are not in Argv).
 	Preview string
@@ -286,9 +289,11 @@ func PrepareLaunch(in LaunchInput) (Launch, error) {
 	if err != nil {
 		return Launch{}, err
 	}
-	if _, err := Register(a.WorkDir, EntryFor(a, in.TopicID, in.PullceptPath, in.UnseenHistory), in.RoomURL); err != nil {
+	reg, err := Register(a.WorkDir, EntryFor(a, in.TopicID, in.PullceptPath, in.UnseenHistory), in.RoomURL)
+	if err != nil {
 		return Launch{}, err
 	}
+	l.MCPCreated = reg.Created
 	off, err := CheckDisabled(a.WorkDir, key)
 	if err != nil {
 		l.Warnings = append(l.Warnings, fmt.Sprintf("could not check .claude/settings.local.json: %v", err))

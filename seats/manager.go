@@ -737,7 +737,7 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	// runs: leave nothing stale for someone opening the directory later (the
 	// next start registers it again).
 	if ReadsMCPJSON(s.kind) && s.launch.MCPKey != "" && s.launch.Dir != "" {
-		if uerr := Unregister(s.launch.Dir, s.launch.MCPKey); uerr != nil {
+		if uerr := Unregister(s.launch.Dir, s.launch.MCPKey, s.launch.MCPCreated); uerr != nil {
 			m.logger.Warn("unregister .mcp.json entry", "dir", s.launch.Dir, "key", s.launch.MCPKey, "err", uerr)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -131,6 +132,9 @@ type MCPJSONState struct {
 	// Dead are pullcept-room* keys whose room URL is not the current one: a
 	// past run's, removed by Register.
 	Dead []string
+	// Created: Register made the file (there was none), so the seat's
+	// Unregister removes it again once nothing else is in it.
+	Created bool
 }
 
 // mcpJSONLocks serialises read-modify-write of one .mcp.json within this
@@ -255,12 +259,16 @@ func Register(dir string, entry MCPEntry, currentRoomURL string) (MCPJSONState, 
 	if err := writeMCPJSON(path, top, before); err != nil {
 		return MCPJSONState{}, err
 	}
+	st.Created = before == nil
 	return st, nil
 }
 
 // Unregister removes key from <dir>/.mcp.json, keeping everything else. A
-// missing file or key is not an error (nothing to remove).
-func Unregister(dir, key string) error {
+// missing file or key is not an error (nothing to remove). created says
+// the seat's Register made the file: when it is then left as nothing but an
+// empty mcpServers, it is removed (a seat in the home folder left
+// {"mcpServers": {}} there).
+func Unregister(dir, key string, created bool) error {
 	path := filepath.Join(dir, mcpJSONName)
 	unlock := lockMCPJSON(path)
 	defer unlock()
@@ -269,6 +277,9 @@ func Unregister(dir, key string) error {
 		return err
 	}
 	servers.Delete(key)
+	if created && len(servers.Keys()) == 0 && len(top.Keys()) == 1 {
+		return os.Remove(path)
+	}
 	if err := top.SetValue(mcpJSONServers, servers); err != nil {
 		return err
 	}

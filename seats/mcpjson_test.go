@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -265,7 +266,7 @@ func TestRegisterConcurrentSeatsOneDir(t *testing.T) {
 func TestUnregister(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if err := Unregister(dir, "pullcept-room-x"); err != nil {
+	if err := Unregister(dir, "pullcept-room-x", false); err != nil {
 		t.Errorf("missing file: %v", err)
 	}
 	a, b := testEntry("a", testTopic), testEntry("b", testTopic)
@@ -274,15 +275,64 @@ func TestUnregister(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := Unregister(dir, a.Key); err != nil {
+	if err := Unregister(dir, a.Key, false); err != nil {
 		t.Fatal(err)
 	}
 	st, err := InspectMCPJSON(dir, "none", testRoom)
 	if err != nil || !slices.Equal(st.Others, []string{b.Key}) {
 		t.Errorf("after Unregister: %+v %v", st, err)
 	}
-	if err := Unregister(dir, "absent"); err != nil {
+	if err := Unregister(dir, "absent", false); err != nil {
 		t.Errorf("absent key: %v", err)
+	}
+}
+
+// A .mcp.json the seat's Register created is removed again once the seat's
+// entry was all it held (a seat in the home folder left {"mcpServers": {}}
+// there); one that holds anything else — a sibling's entry, a key of the
+// user's — stays, and a file Register did not create always stays.
+func TestUnregisterRemovesTheFileItMade(t *testing.T) {
+	t.Parallel()
+	path := func(dir string) string { return filepath.Join(dir, ".mcp.json") }
+	a, b := testEntry("a", testTopic), testEntry("b", testTopic)
+
+	dir := t.TempDir()
+	st, err := Register(dir, a, testRoom)
+	if err != nil || !st.Created {
+		t.Fatalf("first Register: %+v %v", st, err)
+	}
+	if err := Unregister(dir, a.Key, st.Created); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path(dir)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the file it made is still there: %v", err)
+	}
+
+	dir = t.TempDir()
+	st, _ = Register(dir, a, testRoom)
+	if st2, err := Register(dir, b, testRoom); err != nil || st2.Created {
+		t.Fatalf("second Register: %+v %v", st2, err)
+	}
+	if err := Unregister(dir, a.Key, st.Created); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path(dir)); err != nil {
+		t.Fatalf("a file holding a sibling's entry went: %v", err)
+	}
+
+	dir = t.TempDir()
+	if err := os.WriteFile(path(dir), []byte(`{"mcpServers": {}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = Register(dir, a, testRoom)
+	if st.Created {
+		t.Fatal("Register says it made a file that was there")
+	}
+	if err := Unregister(dir, a.Key, st.Created); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path(dir)); err != nil || !strings.Contains(string(b), "mcpServers") {
+		t.Fatalf("the user's own file: %q %v", b, err)
 	}
 }
 
