@@ -293,7 +293,7 @@ func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter
 		out.add("   "+toneBusy.style(th).Render(cut(sub, p.w-3)), ri)
 	}
 	if hasSeat {
-		for _, l := range seatLines(e, s, p.w, now) {
+		for _, l := range seatLines(e, s, p.w, now, a.Kind != KindCLI) {
 			out.add(l, ri)
 		}
 	}
@@ -319,8 +319,9 @@ func nameAndWord(e *env, nameStyle lipgloss.Style, name, word string, tn tone, w
 
 // seatLines are the lines under a seat's name: posts held before its
 // terminal, its launch warning (the first, with how many more), and its
-// usage while it runs or, dimmed, the last known after it ended.
-func seatLines(e *env, s SeatInfo, w int, now time.Time) []string {
+// usage while it runs or, dimmed, the last known after it ended; meters
+// false (a generic CLI) leaves out usage it never reported.
+func seatLines(e *env, s SeatInfo, w int, now time.Time, meters bool) []string {
 	th := e.th
 	var out []string
 	if h := heldText(e, s); h != "" {
@@ -335,6 +336,11 @@ func seatLines(e *env, s SeatInfo, w int, now time.Time) []string {
 		}
 		first := cut("! "+oneLine(s.Warnings[0]), max(w-4-len(more), 1))
 		out = append(out, "   "+th.accentS.Render(first)+th.dim.Render(more))
+	}
+	// A generic CLI reports no plan or context figures: its rows would only
+	// ever be dashes (unless it did report some).
+	if !meters && !usageKnown(s) {
+		return out
 	}
 	switch s.State {
 	case SeatRunning:

@@ -246,3 +246,27 @@ func TestEditorDeleteRules(t *testing.T) {
 		t.Fatalf("deleted account still listed")
 	}
 }
+
+// A generic CLI seat reports no usage: its row shows no empty 5h/week/ctx
+// meters, while a Claude Code seat that has not reported yet shows them
+// dashed (newcomer review).
+func TestCLISeatShowsNoEmptyMeters(t *testing.T) {
+	t.Parallel()
+	f := scene()
+	f.accounts = append(f.accounts, AccountInfo{ID: "sh", Kind: KindCLI, Name: "Shell", Dir: "/home/u/work", Command: "bash"})
+	f.seats["t-main"] = append(f.seats["t-main"], SeatInfo{Topic: "t-main", Account: "sh", State: SeatRunning})
+	m := sceneModel(t, f, 200, 60, LangEnglish)
+	lines := strings.Split(plain(m), "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "Shell") {
+			continue
+		}
+		for _, next := range lines[i+1 : min(i+3, len(lines))] {
+			if strings.Contains(next, "5h —") || strings.Contains(next, "— · —") {
+				t.Fatalf("the CLI seat's row has empty meters:\n%s", strings.Join(lines[i:min(i+3, len(lines))], "\n"))
+			}
+		}
+		return
+	}
+	t.Fatalf("no Shell row:\n%s", plain(m))
+}
