@@ -110,3 +110,19 @@ func TestAddressHintWaitsAndKnowsJoining(t *testing.T) {
 		t.Fatalf("a running seat outside the room: %q", got)
 	}
 }
+
+// @ and the start of an offline account's name completes it too (after the
+// room's names); the hint then says it is offline.
+func TestCompletionOffersOfflineAccounts(t *testing.T) {
+	t.Parallel()
+	m := addressingModel(t, LangEnglish, 120, 30)
+	typeText(t, m, "@B")
+	send(t, m, press("tab"))
+	typeText(t, m, "please look")
+	if got := m.input.value(); got != "@Bo please look" {
+		t.Fatalf("input %q, want @Bo completed", got)
+	}
+	if got := inputEdge(t, m); !strings.Contains(got, "Bo is offline") {
+		t.Fatalf("edge %q", got)
+	}
+}

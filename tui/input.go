@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -227,6 +228,14 @@ func (ib *inputBar) refreshCompletion(roster []room.Member, self string) {
 		return
 	}
 	c.items = completionItems(roster, self, c.query)
+	// Then the seat accounts not in the room: completing their name is
+	// allowed, and the hint says the post will not reach them now.
+	q := strings.ToLower(c.query)
+	for _, name := range slices.Concat(ib.addr.joining, ib.addr.offline) {
+		if strings.HasPrefix(strings.ToLower(name), q) && !slices.Contains(c.items, name) && name != self {
+			c.items = append(c.items, name)
+		}
+	}
 	if c.sel >= len(c.items) {
 		c.sel = max(len(c.items)-1, 0)
 	}
