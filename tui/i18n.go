@@ -538,7 +538,7 @@ var messages = map[msgKey][2]string{
 	mHelpChooseAnswer:       {"press the chosen answer", "選んでいる答えを押す"},
 	mHelpTitle:              {"Keys", "キー"},
 	mHelpFooter:             {"Esc or F1 closes", "Esc か F1 で閉じる"},
-	mHelpFooterScroll:       {"↑↓ PgUp PgDn Home End scroll · Esc or F1 closes", "↑↓ PgUp PgDn Home End で送る · Esc か F1 で閉じる"},
+	mHelpFooterScroll:       {"↑↓ PgUp PgDn Home End scroll · Esc or F1 closes", "↑↓ PgUp PgDn Home End でスクロール · Esc か F1 で閉じる"},
 	mHelpJumpLatest:         {"chat to the newest post (in the input bar: with the caret at the end of its line)", "会話を最新の発言へ（入力欄ではカーソルが行末にあるとき）"},
 	mHelpHistoryPrev:        {"your previous post in this topic (empty input)", "このトピックでの自分の前の発言（空の入力欄で）"},
 	mHelpHistoryNext:        {"your next post (while recalling)", "自分の次の発言（呼び出し中）"},
