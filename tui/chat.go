@@ -43,7 +43,8 @@ type itemRenderKey struct {
 	day      string // the separator above it, "" for none
 	gen      int    // env.gen: theme, language, self
 	expanded bool
-	chip     int // the chosen attachment chip, -1 for none
+	chip     int  // the chosen attachment chip, -1 for none
+	fresh    bool // the first unread post: the "new" rule above it
 }
 
 func (it *chatItem) key() string     { return it.posts[0].MessageID }
@@ -65,6 +66,8 @@ type chat struct {
 	tail    bool   // the tail is being read again (resetToTail)
 	loading bool   // a page is being read
 	loaded  bool   // the first page arrived (or failed)
+	unread  int    // posts unread when the topic was opened (markNew)
+	newFrom string // the first of them: a "new" rule is drawn above it
 
 	scroll  int // rows scrolled up from the bottom
 	sel     int // selected item (chat focus), -1 for none
@@ -285,13 +288,34 @@ func (c *chat) itemLines(e *env, i int) []string {
 	if sel {
 		chosen = c.chip
 	}
-	k := itemRenderKey{width: c.w, selected: sel, day: day, gen: e.gen, expanded: exp, chip: chosen}
+	k := itemRenderKey{width: c.w, selected: sel, day: day, gen: e.gen, expanded: exp, chip: chosen,
+		fresh: c.newFrom != "" && it.posts[0].MessageID == c.newFrom}
 	if it.lines != nil && k == it.rendered {
 		return it.lines
 	}
 	it.rendered = k
-	it.lines = renderItem(e, it, c.w, sel, day, exp, chosen)
+	it.lines = renderItem(e, it, c.w, sel, day, exp, chosen, k.fresh)
 	return it.lines
+}
+
+// markNew finds, once the opened topic's first page arrived, the first of
+// the posts that were unread when it was opened (the topic list's count):
+// the chat draws a "new" rule above it until another topic opens.
+func (c *chat) markNew() {
+	n := c.unread
+	c.unread = 0
+	if n <= 0 || n > len(c.posts) {
+		return
+	}
+	c.newFrom = c.posts[len(c.posts)-n].MessageID
+	c.changed()
+}
+
+// newSeparator is the accent rule above the first unread post.
+func newSeparator(e *env, w int) string {
+	label := " " + e.tr.t(mChatNewPosts) + " "
+	side := max(0, (w-ansi.StringWidth(label))/2)
+	return e.th.accentS.Render(strings.Repeat("─", side) + label + strings.Repeat("─", max(0, w-side-ansi.StringWidth(label))))
 }
 
 func hhmm(e *env, p room.Post) string {
@@ -301,14 +325,17 @@ func hhmm(e *env, p room.Post) string {
 	return ""
 }
 
-// renderItem draws one item: the day separator when the day changes, a
-// gutter column (› when selected), then the header and the wrapped body.
+// renderItem draws one item: the day separator when the day changes, the
+// "new" rule above the first unread post (fresh), a gutter column (› when selected), then the header and the wrapped body.
 // The screen's own posts sit on the right without a name (spec «画面の人の
 // 発言は右に寄せる»); notices stay left.
-func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool, chosen int) []string {
+func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool, chosen int, fresh bool) []string {
 	var out []string
 	if day != "" {
 		out = append(out, daySeparator(e, day, w))
+	}
+	if fresh {
+		out = append(out, newSeparator(e, w))
 	}
 	it.chipAt = nil
 	gutter := " "

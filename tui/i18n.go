@@ -169,6 +169,7 @@ const (
 	mPickerSearching
 	mPickerMoreHits
 	mPickerMoreTitles
+	mChatNewPosts
 	mPickerFailed
 	mTopicDeleteTitle
 	mTopicDeleteLine
@@ -557,6 +558,7 @@ var messages = map[msgKey][2]string{
 	mPickerSearching:   {"Searching the posts of every topic…", "全トピックの発言を検索中…"},
 	mPickerMoreHits:    {"The first %d posts found: type more to narrow", "見つかった最初の %d 件: 絞り込むには続けて入力"},
 	mPickerMoreTitles:  {"The first %d topics: type more to narrow", "最初の %d 件のトピック: 絞り込むには続けて入力"},
+	mChatNewPosts:      {"new", "新着"},
 	mPickerFailed:      {"Searching posts failed: %v", "発言の検索に失敗しました: %v"},
 	mTopicDeleteTitle:  {"Delete topic", "トピックの削除"},
 	mTopicDeleteLine:   {"Delete topic “%s” and its log?", "トピック「%s」とそのログを削除します。"},

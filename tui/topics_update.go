@@ -181,6 +181,7 @@ func (m *Model) onTopicOpened(msg topicOpenedMsg) []tea.Cmd {
 		return nil
 	}
 	m.chat.prepend(msg.posts, msg.hasMore)
+	m.chat.markNew()
 	m.accounts.rosters[msg.topic] = msg.roster
 	m.input.refreshCompletion(msg.roster, m.env.selfName)
 	m.applySeats(msg.seats)
@@ -299,10 +300,12 @@ func (m *Model) switchTopic(id string) []tea.Cmd {
 	if old != "" && !m.topics.indexed(old) && len(m.seats.infos) == 0 && !m.seats.anyStartingIn(old) {
 		cmds = append(cmds, m.closeRoomCmd(old))
 	}
+	unread := m.topics.unreadN[id] // openTopic marks them read
 	m.topics.openTopic(id)
 	m.clearWelcome()
 	m.chat = newChat()
 	m.chat.loading = true
+	m.chat.unread = unread
 	m.chat.focused = m.focus == FocusChat
 	m.seats.infos = map[string]SeatInfo{}
 	if m.focus == FocusPane {
