@@ -116,7 +116,8 @@ wait_screen "› Alice" 5 "the accounts panel has focus"
 tmux -L "$sock" send-keys -t nc Down
 wait_screen "› Claudia" 5 "Claudia's row is selected"
 tmux -L "$sock" send-keys -t nc s
-wait_screen "running" 60 "Claudia's seat is running (its sidecar joined)"
+wait_screen "running" 60 "Claudia's seat is running"
+wait_screen "· 2 · F1 help" 60 "Claudia's sidecar joined the room (the room counts two)"
 
 # Back to the input bar: "@" + part of the name, Tab completes, then the message.
 tmux -L "$sock" send-keys -t nc Escape

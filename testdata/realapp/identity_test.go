@@ -203,13 +203,16 @@ func (a *app) toPanel(name string) {
 }
 
 // startSeat starts the seat of the account shown as name in the open
-// topic from the panel, waits until the panel says it runs, and leaves the
-// panel.
+// topic from the panel, waits until the panel says it runs and the room
+// counts it (the rig's only seat), and leaves the panel.
 func (a *app) startSeat(name string) {
 	a.t.Helper()
 	a.toPanel(name)
 	a.keys("s")
 	a.waitScreen(name+"'s seat runs", "running")
+	// Joined: the room counts the human and the seat (the @ popup offers a
+	// seat account before it joins, so it is no sign of that).
+	a.waitScreen(name+"'s seat joined the room", "· 2 · F1 help")
 	a.leavePanel()
 }
 
