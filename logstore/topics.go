@@ -310,26 +310,37 @@ func (s *Store) RecordSession(topicID, accountID, sessionID string) error {
 	if accountID == "" || sessionID == "" {
 		return fmt.Errorf("record session in topic %s: %w: account %q, session %q", topicID, ErrBadSession, accountID, sessionID)
 	}
-	s.idxMu.Lock()
-	defer s.idxMu.Unlock()
-	err := s.updateIndex(func(d *indexDoc) (bool, error) {
-		e := d.find(topicID)
-		if e == nil {
-			e = s.newEntry(topicID, time.Time{})
-			d.add(e)
-		} else if e.Sessions[accountID] == sessionID {
-			return false, nil
+	err := s.upsertEntry(topicID, func(e *entry) bool {
+		if cur, ok := e.Sessions[accountID]; ok && cur == sessionID {
+			return false
 		}
 		if e.Sessions == nil {
 			e.Sessions = map[string]string{}
 		}
 		e.Sessions[accountID] = sessionID
-		return true, nil
+		return true
 	})
 	if err != nil {
 		return fmt.Errorf("record session in topic %s: %w", topicID, err)
 	}
 	return nil
+}
+
+// upsertEntry applies change to topicID's index entry, made first when the
+// topic has none (a seat start materialises a lazy topic); the index is
+// written when change reports a change or the entry is new.
+func (s *Store) upsertEntry(topicID string, change func(e *entry) bool) error {
+	s.idxMu.Lock()
+	defer s.idxMu.Unlock()
+	return s.updateIndex(func(d *indexDoc) (bool, error) {
+		e := d.find(topicID)
+		made := e == nil
+		if made {
+			e = s.newEntry(topicID, time.Time{})
+			d.add(e)
+		}
+		return change(e) || made, nil
+	})
 }
 
 // DropSessionIf forgets accountID's session record in topicID only while it
@@ -392,21 +403,15 @@ func (s *Store) RecordSeen(topicID, accountID string, size int64) error {
 	if accountID == "" {
 		return fmt.Errorf("record seen in topic %s: %w: empty account", topicID, ErrBadSession)
 	}
-	s.idxMu.Lock()
-	defer s.idxMu.Unlock()
-	err := s.updateIndex(func(d *indexDoc) (bool, error) {
-		e := d.find(topicID)
-		if e == nil {
-			e = s.newEntry(topicID, time.Time{})
-			d.add(e)
-		} else if have, ok := e.Seen[accountID]; ok && have == size {
-			return false, nil
+	err := s.upsertEntry(topicID, func(e *entry) bool {
+		if have, ok := e.Seen[accountID]; ok && have == size {
+			return false
 		}
 		if e.Seen == nil {
 			e.Seen = map[string]int64{}
 		}
 		e.Seen[accountID] = size
-		return true, nil
+		return true
 	})
 	if err != nil {
 		return fmt.Errorf("record seen in topic %s: %w", topicID, err)
