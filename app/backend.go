@@ -362,13 +362,21 @@ func (b *Backend) Resize(topicID, accountID string, cols, rows int) error {
 func toInfo(a config.Account) tui.AccountInfo {
 	return tui.AccountInfo{ID: a.ID, Kind: string(a.Kind), Name: a.Name, Nickname: a.Nickname, Hue: a.Hue,
 		Dir: a.WorkDir, Command: a.Command, Options: a.LaunchOptions, ResumeLine: a.ResumeLine,
-		Character: a.Character}
+		Character: a.Character, AppServer: a.AppServer()}
 }
 
+// toEdit is the editor's account as a config edit. A Codex account's
+// app-server toggle is written as it stands (codex_app_server true or
+// false); other kinds leave the stored codex_app_server as it was.
 func toEdit(in tui.AccountInfo) config.AccountEdit {
-	return config.AccountEdit{ID: in.ID, Kind: in.Kind, Name: in.Name, Nickname: in.Nickname, Hue: in.Hue,
+	e := config.AccountEdit{ID: in.ID, Kind: in.Kind, Name: in.Name, Nickname: in.Nickname, Hue: in.Hue,
 		WorkDir: in.Dir, Command: in.Command, LaunchOptions: in.Options, ResumeLine: in.ResumeLine,
 		Character: in.Character, Env: in.Env, KeepEnv: in.KeepEnv}
+	if in.Kind == string(config.KindCodexCLI) {
+		on := in.AppServer
+		e.CodexAppServer = &on
+	}
+	return e
 }
 
 func (b *Backend) Accounts() ([]tui.AccountInfo, error) {

@@ -49,7 +49,8 @@ const (
 // ID is the identity and never changes; everything else is an editable
 // attribute. JSON keys (config.json): id, name, nickname, kind, hue, cwd,
 // command, launch_options, resume_command, character, env, screen_mode,
-// server. Keys we do not know are kept as they were, in place.
+// codex_app_server, server. Keys we do not know are kept as they were, in
+// place.
 type Account struct {
 	// ID is opaque and case-sensitive; the .mcp.json key derives from it.
 	ID string
@@ -84,6 +85,11 @@ type Account struct {
 	Env []EnvVar
 	// ScreenMode is ScreenInline or ScreenAlt (Codex CLI only).
 	ScreenMode string
+	// CodexAppServer is how a Codex CLI seat runs (JSON "codex_app_server"):
+	// nil when the file does not say (AppServer: on), true for one
+	// app-server per seat with the real TUI attached, false for hook mode
+	// (compatibility). Written back only when set; unused by other kinds.
+	CodexAppServer *bool
 	// Server is the mcp-servers.json entry an mcp account answers to.
 	Server string
 
@@ -97,6 +103,14 @@ func (a Account) DisplayName() string {
 		return n
 	}
 	return a.Name
+}
+
+// AppServer reports whether a seat of the account runs in app-server mode:
+// a Codex CLI account whose codex_app_server is not false (absent means on,
+// so accounts made before the key existed get it too). False for every
+// other kind.
+func (a Account) AppServer() bool {
+	return a.Kind == KindCodexCLI && (a.CodexAppServer == nil || *a.CodexAppServer)
 }
 
 // Known account keys, in the order a new account is written.
@@ -113,6 +127,7 @@ const (
 	keyCharacter     = "character"
 	keyEnv           = "env"
 	keyScreenMode    = "screen_mode"
+	keyAppServer     = "codex_app_server"
 	keyServer        = "server"
 	// keyLegacyArgs is the original app's launch options as a word array,
 	// migrated into launch_options.
@@ -148,6 +163,7 @@ func (a Account) MarshalJSON() ([]byte, error) {
 		{keyCharacter, a.Character, a.Character != ""},
 		{keyEnv, a.Env, len(a.Env) > 0},
 		{keyScreenMode, a.ScreenMode, a.ScreenMode != ""},
+		{keyAppServer, a.CodexAppServer, a.CodexAppServer != nil},
 		{keyServer, a.Server, a.Server != ""},
 	} {
 		if err := set(f.k, f.v, f.keep); err != nil {
@@ -198,6 +214,13 @@ func (a *Account) UnmarshalJSON(data []byte) error {
 		}
 		h := int(math.Round(math.Mod(math.Mod(f, 360)+360, 360))) % 360
 		a.Hue = &h
+	}
+	if v, ok := o.Get(keyAppServer); ok && string(v) != "null" {
+		var b bool
+		if err := json.Unmarshal(v, &b); err != nil {
+			return fmt.Errorf("%s: want true or false, got %s", keyAppServer, jsonKind(v))
+		}
+		a.CodexAppServer = &b
 	}
 	if v, ok := o.Get(keyEnv); ok && string(v) != "null" {
 		if err := json.Unmarshal(v, &a.Env); err != nil {

@@ -122,7 +122,9 @@ func (b *Book) Delete(id string) error {
 // EnvText drew, some perhaps retyped. KeepEnv says the field was not drawn
 // (it failed, or is still loading) or not changed: the stored variables
 // are kept exactly, Env is not read and no value is opened or sealed. Hue
-// is in degrees, nil for none. An empty ID is a new account.
+// is in degrees, nil for none. CodexAppServer, when not nil, is the
+// account's codex_app_server; nil keeps the stored one. An empty ID is a
+// new account.
 type AccountEdit struct {
 	ID, Kind, Name, Nickname string
 	Hue                      *int
@@ -131,6 +133,7 @@ type AccountEdit struct {
 	ResumeLine, Character    string
 	Env                      string
 	KeepEnv                  bool
+	CodexAppServer           *bool
 }
 
 // Draft is the account e would save, for the launch preview: e's fields
@@ -167,6 +170,10 @@ func (b *Book) applyLocked(e AccountEdit) Account {
 	a.Kind, a.Name, a.Nickname, a.Hue = Kind(e.Kind), strings.TrimSpace(e.Name), strings.TrimSpace(e.Nickname), e.Hue
 	a.WorkDir, a.Command, a.LaunchOptions = strings.TrimSpace(e.WorkDir), strings.TrimSpace(e.Command), e.LaunchOptions
 	a.ResumeLine, a.Character = e.ResumeLine, e.Character
+	if e.CodexAppServer != nil {
+		v := *e.CodexAppServer
+		a.CodexAppServer = &v
+	}
 	return a
 }
 

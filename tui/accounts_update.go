@@ -348,7 +348,8 @@ func (m *Model) quickCreate(q quickKind) []tea.Cmd {
 	if p, ok := m.accounts.found[q.command]; ok {
 		cmd = p
 	}
-	a := AccountInfo{Kind: q.kind, Name: m.accounts.uniqueName(m.env.tr.t(q.label)), Command: cmd, Dir: m.accounts.home}
+	a := AccountInfo{Kind: q.kind, Name: m.accounts.uniqueName(m.env.tr.t(q.label)), Command: cmd, Dir: m.accounts.home,
+		AppServer: q.kind == KindCodexCLI} // a new Codex account starts in app-server mode
 	return m.openEditor(a, true)
 }
 

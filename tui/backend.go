@@ -328,7 +328,9 @@ const (
 // are opened only when an editor asks). KeepEnv tells SaveAccount to keep
 // the stored variables as they are and not read Env: the field was not
 // drawn (still loading, or it failed) or not changed. Hue is in degrees
-// 0–359, nil when none was declared.
+// 0–359, nil when none was declared. AppServer is a Codex CLI account's
+// seat mode: one app-server per seat with the real TUI attached (true, the
+// default) or hook mode (false, compatibility); false for other kinds.
 type AccountInfo struct {
 	ID         string
 	Kind       string
@@ -342,6 +344,7 @@ type AccountInfo struct {
 	Character  string
 	Env        string
 	KeepEnv    bool
+	AppServer  bool
 }
 
 // EnvField is an account's env field as the editor draws it (AccountEnv):

@@ -25,7 +25,8 @@ const (
 	fResume
 	fCharacter
 	fEnv
-	fBody // the character's body file (editor_character.go)
+	fBody      // the character's body file (editor_character.go)
+	fAppServer // a Codex seat's mode: app-server (on) or hooks (off)
 )
 
 // edLabelW is the label column of the editor, wide enough for "launch
@@ -121,6 +122,8 @@ func (ed *accountEditor) fields() []edField {
 		// No character: a generic CLI has no output style to choose
 		// (spec «キャラクターの本文はアカウントの窓で直す»).
 		return append(fs, fDir, fCommand, fOptions, fResume, fEnv)
+	case KindCodexCLI:
+		return append(fs, fDir, fCommand, fOptions, fAppServer, fCharacter, fBody, fEnv)
 	}
 	return append(fs, fDir, fCommand, fOptions, fCharacter, fBody, fEnv)
 }
@@ -232,7 +235,7 @@ func (ed *accountEditor) update(e *env, msg tea.Msg) (editorAction, tea.Cmd) {
 			return act, nil
 		}
 		ed.deleteArmed = false
-		if ed.field == fKind || ed.field == fHue {
+		if ed.field == fKind || ed.field == fHue || ed.field == fAppServer {
 			return ed.choiceKey(e, k), nil
 		}
 	}
@@ -295,7 +298,8 @@ func (ed *accountEditor) deleteKey(e *env) editorAction {
 	return edDelete
 }
 
-// choiceKey steps the kind or hue field through its choices.
+// choiceKey steps the kind or hue field through its choices, or flips
+// the app-server toggle (any choice key: ←, →, Space, Enter).
 func (ed *accountEditor) choiceKey(e *env, k tea.KeyPressMsg) editorAction {
 	d := 0
 	switch {
@@ -306,9 +310,12 @@ func (ed *accountEditor) choiceKey(e *env, k tea.KeyPressMsg) editorAction {
 	default:
 		return edNone
 	}
-	if ed.field == fKind {
+	switch ed.field {
+	case fKind:
 		ed.cycleKind(e, d)
-	} else {
+	case fAppServer:
+		ed.acc.AppServer = !ed.acc.AppServer
+	default:
 		ed.cycleHue(d)
 	}
 	return edChanged
@@ -335,7 +342,7 @@ func fieldLabel(e *env, f edField) string {
 	return map[edField]string{
 		fKind: e.tr.t(mEdKind), fName: e.tr.t(mEdName), fNickname: e.tr.t(mEdNickname), fHue: e.tr.t(mEdHue),
 		fDir: e.tr.t(mEdDir), fCommand: e.tr.t(mEdCommand), fOptions: e.tr.t(mEdOptions), fResume: e.tr.t(mEdResume),
-		fCharacter: e.tr.t(mEdCharacter), fEnv: e.tr.t(mEdEnv), fBody: e.tr.t(mEdBody),
+		fCharacter: e.tr.t(mEdCharacter), fEnv: e.tr.t(mEdEnv), fBody: e.tr.t(mEdBody), fAppServer: e.tr.t(mEdAppServer),
 	}[f]
 }
 
@@ -367,8 +374,9 @@ func (ed *accountEditor) fieldLines(e *env, f edField, valW int) []string {
 	return out
 }
 
-// fieldValue is field f's value as drawn: ◂ choice ▸ for kind and hue, the
-// env lines masked unless being edited, else the text input.
+// fieldValue is field f's value as drawn: ◂ choice ▸ for kind, hue and
+// the app-server toggle (with its one-line hint under it), the env lines
+// masked unless being edited, else the text input.
 func (ed *accountEditor) fieldValue(e *env, f edField, valW int) []string {
 	th := e.th
 	switch f {
@@ -383,6 +391,12 @@ func (ed *accountEditor) fieldValue(e *env, f edField, valW int) []string {
 			return []string{"◂ " + e.tr.t(mEdHueNone) + " ▸"}
 		}
 		return []string{"◂ " + th.hueStyle(*ed.acc.Hue).Render("●●●") + " " + strconv.Itoa(*ed.acc.Hue) + "° ▸"}
+	case fAppServer:
+		v, hint := mEdAppServerOff, mEdAppServerOffHint
+		if ed.acc.AppServer {
+			v, hint = mEdAppServerOn, mEdAppServerOnHint
+		}
+		return []string{"◂ " + e.tr.t(v) + " ▸", th.dim.Render(e.tr.t(hint))}
 	case fBody:
 		return ed.bodyLines(e, valW)
 	case fCharacter:

@@ -13,8 +13,10 @@ import (
 // generic CLI's resume line are emptied, and a name that was the old
 // kind's default ("Claude Code", "Claude Code 2") becomes the new kind's.
 // A name the person chose, the nickname, hue, working directory,
-// character and env stay. The editor says what changed at once, before
-// anything is saved: Esc still drops it all.
+// character and env stay. Becoming a Codex account turns app-server mode
+// on (an account opened as a Codex account gets its own setting back).
+// The editor says what changed at once, before anything is saved: Esc
+// still drops it all.
 
 // kindDefaults is what the editor needs to reset a kind: the other
 // accounts' display names (a default name must not repeat one) and the
@@ -121,6 +123,9 @@ func (ed *accountEditor) kindChanged(e *env, from string) {
 	set(fOptions, "", mEdChangedOptions)
 	if from == KindCLI {
 		set(fResume, "", mEdChangedResume)
+	}
+	if to == KindCodexCLI {
+		ed.acc.AppServer = ed.orig.Kind != KindCodexCLI || ed.orig.AppServer
 	}
 	msg := tr.t(mEdKindChanged, kindLabel(e, to))
 	if len(changes) > 0 {

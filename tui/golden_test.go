@@ -18,7 +18,7 @@ func scene() *fakeBackend {
 	f.accounts = []AccountInfo{
 		{ID: "admin", Kind: KindAdmin, Name: "マスター"},
 		{ID: "lin", Kind: KindClaudeCode, Name: "Claude Lin", Nickname: "Lin", Hue: hue(120), Dir: "/home/u/work", Command: "claude"},
-		{ID: "lay", Kind: KindCodexCLI, Name: "Codex Lay", Nickname: "Lay", Dir: "/home/u/work", Command: "codex"},
+		{ID: "lay", Kind: KindCodexCLI, Name: "Codex Lay", Nickname: "Lay", Dir: "/home/u/work", Command: "codex", AppServer: true},
 		{ID: "gh", Kind: KindMCP, Name: "github"},
 	}
 	day := func(d, h int) time.Time { return time.Date(2026, 10, d, h, 0, 0, 0, testLoc) }

@@ -346,6 +346,11 @@ const (
 	mEdEnvTooBig
 	mEdEnvPasteTooTall
 	mEdEnvUnreadable
+	mEdAppServer
+	mEdAppServerOn
+	mEdAppServerOff
+	mEdAppServerOnHint
+	mEdAppServerOffHint
 
 	mDlgCancel
 	mDlgStop
@@ -726,6 +731,13 @@ var messages = map[msgKey][2]string{
 	mEdEnvTooBig:       {"This account has %d env lines; the field holds %d rows, so it is read-only and saving keeps them all. Edit config.json to remove some.", "このアカウントの環境変数は %d 行あり、欄は %d 行までです。読み取り専用とし、保存しても全て残ります。減らすには config.json を編集してください。"},
 	mEdEnvPasteTooTall: {"Paste not taken: the env field would have %d rows; it holds %d.", "貼り付けませんでした: 環境変数の欄が %d 行になります。欄は %d 行までです。"},
 	mEdEnvUnreadable:   {"Cannot be opened (sealed by another user, machine or key, or damaged): %s. Left as it is it is kept, but the seat will not start; delete it or type the value again.", "開けない値があります（別のユーザー・機械・鍵で暗号化されたか、壊れています）: %s。そのままなら残りますが、席は起動しません。消すか、値を入れ直してください。"},
+
+	// A Codex account's seat mode (editor.go fieldValue).
+	mEdAppServer:        {"app-server mode", "app-server 方式"},
+	mEdAppServerOn:      {"on", "オン"},
+	mEdAppServerOff:     {"off", "オフ"},
+	mEdAppServerOnHint:  {"one app-server per seat, the real TUI attached (standard)", "席ごとに app-server を一つ、本物の TUI をつなぐ（標準）"},
+	mEdAppServerOffHint: {"hook mode (compatibility)", "フック方式（互換）"},
 
 	// A kind change (editor_kind.go): what went with the old kind.
 	mEdKindChanged:    {"Kind is now %s (not saved yet).", "種別を%sにしました（未保存）。"},
