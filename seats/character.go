@@ -299,6 +299,16 @@ func launchEnv(a config.Account, opened []string, topicID string) (env, unset []
 	if a.Kind != config.KindCodexCLI {
 		return env, nil, nil
 	}
+	if CodexAppServer(a) {
+		// The character travels in the conversation's developer
+		// instructions (codexserver.go), never in the environment.
+		if a.Character != "" {
+			if err := CheckCodexCharacter(a.Character); err != nil {
+				return nil, nil, err
+			}
+		}
+		return env, []string{EnvOutputStyle}, nil
+	}
 	if env, err = codexCharacterEnv(a, env); err != nil {
 		return nil, nil, err
 	}

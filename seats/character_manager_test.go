@@ -29,7 +29,8 @@ func TestManagerCodexCharacterEnv(t *testing.T) {
 	} {
 		envFile := filepath.Join(r.dir, tc.id+"-env.json")
 		a := r.fakeAccount(t, tc.id, "-env "+config.QuoteWord(envFile)+" -exit 0 --")
-		a.Kind, a.Character = config.KindCodexCLI, tc.character
+		hook := false // #281 hook mode: the character in the environment
+		a.Kind, a.Character, a.CodexAppServer = config.KindCodexCLI, tc.character, &hook
 		r.book.put(a)
 		if _, err := r.m.Start(managerTopic, a.ID, 100, 30); err != nil {
 			t.Fatal(err)

@@ -77,7 +77,7 @@ func TestCodexSeatTailEnds(t *testing.T) {
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
-		m.tailCodexRollout(s, newRolloutTail(path, 0))
+		m.tailCodexRollout(s, newRolloutTail(path, 0), codexReport{})
 	}()
 	appendFile(t, path, string(realLine(t, "turn_context", 0))+"\n")
 	testkit.Eventually(t, "the model shown", func() bool { return s.info().Usage.Model == "gpt-5.5" })

@@ -109,6 +109,16 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 	}
 	fo.Logf = t.Logf
 	r := &rig{t: t, root: t.TempDir(), data: t.TempDir(), accounts: map[string]config.Account{}}
+	if d := os.Getenv(rigDirEnv); d != "" {
+		// A rig in a child process that a test kills: its folders outlive
+		// it, for the next one (e2e_codexserver_linux_test.go).
+		r.root, r.data = filepath.Join(d, "root"), filepath.Join(d, "data")
+		for _, dir := range []string{r.root, r.data} {
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	fake, err := fakeapi.New(fo)
 	if err != nil {
 		t.Fatalf("fake api: %v", err)
@@ -177,6 +187,10 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 	})
 	return r
 }
+
+// rigDirEnv names a folder a rig keeps its work and data folders in
+// (instead of fresh temporary ones).
+const rigDirEnv = "PULLCEPT_TEST_RIG_DIR"
 
 // recordClaudeEnv names a folder; when set, every status line and hook
 // body a seat's CLI reports is saved below it unedited, the newest of each
@@ -292,11 +306,13 @@ func (r *rig) claudeAccount(id, name string) config.Account {
 		Command: fakeapi.CLIPath(r.t, fakeapi.CLIClaude), LaunchOptions: "--dangerously-skip-permissions"})
 }
 
-// codexAccount adds a Codex CLI account (the rig's env must come from
-// fakeapi.CodexEnv with its working directory trusted).
+// codexAccount adds a Codex CLI account in hook mode (the rig's env must
+// come from fakeapi.CodexEnv with its working directory trusted); the
+// app-server tests turn CodexAppServer on.
 func (r *rig) codexAccount(id, name string) config.Account {
+	hook := false
 	return r.addAccount(config.Account{ID: id, Name: name, Kind: config.KindCodexCLI, WorkDir: r.workDir(id),
-		Command: fakeapi.CLIPath(r.t, fakeapi.CLICodex)})
+		Command: fakeapi.CLIPath(r.t, fakeapi.CLICodex), CodexAppServer: &hook})
 }
 
 // fakeCLIAccount adds a generic CLI account that runs the test binary's

@@ -3,3 +3,12 @@ package seats
 // TypingOf is a seat's typing queue for the external e2e tests (no
 // production caller reads it yet; the UI will, to say why a post waits).
 func TypingOf(s *Seat) TypistState { return s.typist.State() }
+
+// CodexServerOf is an app-server Codex seat's server process id and port
+// (0, "" for other seats).
+func CodexServerOf(s *Seat) (pid int, port string) {
+	if s.server == nil {
+		return 0, ""
+	}
+	return s.server.proc.Pid(), s.server.port
+}

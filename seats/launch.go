@@ -99,6 +99,11 @@ type Launch struct {
 	// Warnings say what the line leaves out or changed and why (a stripped
 	// --session-id, dropped options, a status line not added).
 	Warnings []string
+	// Server is an app-server Codex seat's server half (nil for every other
+	// seat): Argv is then the TUI line, with CodexPortWord and, for a
+	// fresh seat, CodexThreadWord where the start puts the port and the
+	// conversation id (launch_codexserver.go).
+	Server *CodexServerPlan
 }
 
 // Claude Code flags the launch reads or adds.
@@ -222,14 +227,21 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 	case config.KindClaudeCode:
 		argv, err = b.claude(opts)
 	case config.KindCodexCLI:
-		argv, err = b.codex(opts)
+		if CodexAppServer(a) {
+			argv, b.server, err = b.codexAppServer(opts)
+		} else {
+			argv, err = b.codex(opts)
+		}
 	default:
 		argv, err = b.generic(opts)
 	}
 	if err != nil {
 		return Launch{}, err
 	}
-	l := Launch{Argv: argv, Env: env, Unset: unset, Dir: a.WorkDir, Resumed: in.Resume, MCPKey: b.key, Warnings: b.warnings}
+	l := Launch{Argv: argv, Env: env, Unset: unset, Dir: a.WorkDir, Resumed: in.Resume, MCPKey: b.key, Warnings: b.warnings, Server: b.server}
+	if b.server != nil && hasPlaceholder(b.server.Argv) {
+		return Launch{}, fmt.Errorf("%w: %s has no place on a Codex app-server line; remove it from the launch options", ErrPlaceholder, config.SessionIDPlaceholder)
+	}
 	if in.Resume {
 		// A recorded id comes from a file a seat can write (a rollout, the
 		// log); it goes on the line only as the plain id it should be.
@@ -253,6 +265,9 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 		}
 	}
 	l.Preview = config.JoinWords(l.Argv)
+	if b.server != nil {
+		l.Preview = "app-server: " + config.JoinWords(b.server.Argv) + "\nterminal: " + l.Preview
+	}
 	return l, nil
 }
 
@@ -310,6 +325,7 @@ type lineBuilder struct {
 	viaCmd   bool
 	key      string
 	warnings []string
+	server   *CodexServerPlan // an app-server Codex seat's server half
 }
 
 func (b *lineBuilder) warn(format string, args ...any) {

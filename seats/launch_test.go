@@ -46,7 +46,10 @@ func testAccount(kind config.Kind) config.Account {
 	case config.KindClaudeCode:
 		a.Command, a.LaunchOptions, a.Character = "claude", "--dangerously-skip-permissions", "character_Lin"
 	case config.KindCodexCLI:
-		a.Command, a.LaunchOptions = "codex", "--model gpt-5.5"
+		// Hook mode: the app-server lines have their own tests
+		// (launch_codexserver_test.go).
+		hook := false
+		a.Command, a.LaunchOptions, a.CodexAppServer = "codex", "--model gpt-5.5", &hook
 	default:
 		a.Command, a.LaunchOptions = "aider", "--yes"
 	}

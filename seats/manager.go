@@ -231,8 +231,11 @@ type Manager struct {
 	events  *pubsub.Broker[Event]
 	changed pubsub.Signal // some seat's screen changed (coalesced)
 	wg      sync.WaitGroup
-	claimed map[string]bool                // Codex session ids already recorded by a seat this run
-	spawn   func(PTYOptions) (Proc, error) // StartPTY; a benchmark wraps it
+	claimed map[string]bool // Codex session ids already recorded by a seat this run
+	// starting holds what the room said of seats whose start is under way
+	// (codexseat.go earlyJoin), by seat.
+	starting map[seatKey]*earlyJoin
+	spawn    func(PTYOptions) (Proc, error) // StartPTY; a benchmark wraps it
 }
 
 type seatKey struct{ topic, account string }
@@ -269,6 +272,12 @@ type Seat struct {
 	perm      permWait // its open permission requests (activity.go)
 	usage     Usage    // its last reported usage
 
+	// server is an app-server Codex seat's server (nil for other seats);
+	// it ends with the seat (wait). codexAct is its activity as the
+	// server's notes tell it (guarded by mu).
+	server   *codexServer
+	codexAct *codexActivity
+
 	updated func() // emits SeatUpdated (set before the seat is listed)
 	revoke  func() // ends the seat's room token; nil when none (RoomEndpoint.Grant)
 }
@@ -302,13 +311,14 @@ func NewManager(o ManagerOptions) (*Manager, error) {
 		lg = slog.New(slog.DiscardHandler)
 	}
 	return &Manager{
-		opts:    o,
-		ledger:  NewLedger(),
-		logger:  lg,
-		seats:   map[seatKey]*Seat{},
-		events:  pubsub.NewBroker(pubsub.Options[Event]{Logger: lg}),
-		claimed: map[string]bool{},
-		spawn:   StartPTY,
+		opts:     o,
+		ledger:   NewLedger(),
+		logger:   lg,
+		seats:    map[seatKey]*Seat{},
+		events:   pubsub.NewBroker(pubsub.Options[Event]{Logger: lg}),
+		claimed:  map[string]bool{},
+		starting: map[seatKey]*earlyJoin{},
+		spawn:    StartPTY,
 	}, nil
 }
 
@@ -346,9 +356,17 @@ func (m *Manager) Start(topicID, accountID string, cols, rows int) (StartResult,
 	if err != nil {
 		return StartResult{}, err
 	}
+	key := seatKey{topicID, accountID}
+	m.startingSeat(key)
 	live := false
 	defer func() {
 		if !live {
+			m.mu.Lock()
+			m.startEnded(key)
+			m.mu.Unlock()
+			if p.server != nil {
+				m.abandonCodexServer(p)
+			}
 			if p.revoke != nil {
 				p.revoke()
 			}
@@ -357,6 +375,11 @@ func (m *Manager) Start(topicID, accountID string, cols, rows int) (StartResult,
 	}()
 	if err := m.prepare(p); err != nil {
 		return p.res, err
+	}
+	if p.launch.Server != nil {
+		if err := m.startCodexServer(p); err != nil {
+			return p.res, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
+		}
 	}
 	s, err := m.spawnSeat(p, cols, rows)
 	if err != nil {
@@ -384,6 +407,11 @@ type startPlan struct {
 	// length before the spawn: where the seat's tail starts.
 	rollout   string
 	rolloutAt int64
+	// server is an app-server Codex seat's server once started
+	// (codexserver.go); serverEnv is its environment (the room token is
+	// there, not in the TUI's).
+	server    *codexServer
+	serverEnv []string
 	// revoke ends the seat's token (RoomEndpoint.Grant); nil when none was
 	// granted. Start calls it when the seat does not go live, Manager.wait
 	// when its process is gone.
@@ -511,7 +539,13 @@ func (m *Manager) prepare(p *startPlan) error {
 		}
 		token, p.revoke = t, revoke
 	}
-	p.env = append(p.env, room.EnvRoomToken+"="+token)
+	if l.Server != nil {
+		// The room's sidecar is the server's child: the token goes there.
+		// The TUI gets its bearer token at the spawn (startCodexServer).
+		p.serverEnv = append(slices.Clone(p.env), room.EnvRoomToken+"="+token)
+	} else {
+		p.env = append(p.env, room.EnvRoomToken+"="+token)
+	}
 	// Last before the spawn: a resumed Codex may append at startup
 	// (docs/clis.md §3.6).
 	if p.acct.Kind == config.KindCodexCLI && l.Resumed {
@@ -530,7 +564,7 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
-	s := &Seat{Topic: p.topic, Account: p.account, launch: l, kind: p.acct.Kind, proc: proc,
+	s := &Seat{Topic: p.topic, Account: p.account, launch: l, kind: p.acct.Kind, proc: proc, server: p.server,
 		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting,
 		revoke: p.revoke, resizeKick: make(chan struct{}, 1), output: make(chan struct{})}
 	size := [2]int{orDefault(cols, defaultCols), orDefault(rows, defaultRows)}
@@ -542,6 +576,9 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	s.typist = NewTypist(proc, TypistOptions{BracketedPaste: func() bool {
 		return s.screen != nil && s.screen.BracketedPaste()
 	}, OnChange: s.updated})
+	if p.server != nil {
+		s.typist.Hold(HoldAttach) // released by watchCodexServer
+	}
 	screen, err := NewScreen(orDefault(cols, defaultCols), orDefault(rows, defaultRows), s.typist.Reply)
 	if err != nil {
 		s.abandon()
@@ -579,6 +616,9 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 	if watchRollout {
 		goroutines++
 	}
+	if p.server != nil {
+		goroutines++ // the server watcher
+	}
 	key := seatKey{p.topic, p.account}
 	m.mu.Lock()
 	if m.closed {
@@ -588,6 +628,7 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 	}
 	old := m.seats[key] // an exited seat this one replaces
 	m.seats[key] = s
+	early := m.startEnded(key)
 	m.wg.Add(goroutines)
 	// Announced before the seat's goroutines run and before m.mu is free for
 	// SidecarJoined, so "starting" precedes "running" and "exited".
@@ -603,11 +644,21 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 			m.notice(p.topic, p.account, true, "could not record the session id of %s: %v", p.acct.DisplayName(), err)
 		}
 	}
+	if early.joined {
+		m.SidecarJoined(p.topic, p.account)
+	}
+	if early.ready {
+		m.SidecarReady(p.topic, p.account)
+	}
 	m.goSeat("pump", s, func() { m.pump(s) })
 	m.goSeat("wait", s, func() { m.wait(s, p.claim) })
 	m.goSeat("resize", s, func() { m.resizer(s) })
 	if watchRollout {
 		m.goSeat("rollout", s, func() { m.watchCodexRollout(s, p) })
+	}
+	if p.server != nil {
+		m.adoptCodexServer(s, p.server)
+		m.goSeat("codex-server", s, func() { m.watchCodexServer(s, p.server) })
 	}
 	m.logger.Info("seat started", "topic", p.topic, "account", p.account, "pid", s.proc.Pid(), "resumed", p.launch.Resumed)
 	return nil
@@ -707,6 +758,9 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	s.ptyClosed = true
 	s.ptyMu.Unlock()
 	_ = s.proc.Close()
+	if s.server != nil {
+		s.server.stop() // the server dies with its seat, its tree with it
+	}
 	queue := s.typist.State() // what Close drops: posts held or not typed yet
 	_ = s.typist.Close()
 	if s.revoke != nil {
@@ -768,6 +822,15 @@ func (m *Manager) recordSeen(s *Seat) {
 // run's.
 func (m *Manager) watchCodexRollout(s *Seat, p *startPlan) {
 	path := p.rollout
+	var seed codexReport
+	if p.server != nil {
+		// The server named the conversation's rollout and its settings.
+		path = p.server.path
+		seed.usage = Usage{Model: p.server.answer.Model, Effort: p.server.answer.Effort}
+		if path == "" {
+			return
+		}
+	}
 	switch {
 	case path == "" && p.launch.Resumed:
 		m.logger.Debug("codex rollout of the resumed session not found", "topic", s.Topic, "account", s.Account)
@@ -779,7 +842,7 @@ func (m *Manager) watchCodexRollout(s *Seat, p *startPlan) {
 		}
 		path = cs.Path
 	}
-	m.tailCodexRollout(s, newRolloutTail(path, p.rolloutAt))
+	m.tailCodexRollout(s, newRolloutTail(path, p.rolloutAt), seed)
 }
 
 // findCodexRollout waits for a fresh Codex seat's rollout and records its
@@ -844,8 +907,9 @@ func (m *Manager) findCodexRollout(s *Seat, acct config.Account) (CodexSession, 
 // (1 s) while lines come, every 10 s after a minute without one
 // (codexTailEvery). It ends at Seat.Done, after a last read that takes the
 // lines written before the exit.
-func (m *Manager) tailCodexRollout(s *Seat, t *rolloutTail) {
-	var rep codexReport // the seat's: nothing is known of this run yet
+func (m *Manager) tailCodexRollout(s *Seat, t *rolloutTail, rep codexReport) {
+	// rep is the seat's: nothing is known of this run yet but what the
+	// start learnt (an app-server seat's model and effort).
 	lastLine := m.opts.Now()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
@@ -881,7 +945,10 @@ func (m *Manager) readCodexRollout(s *Seat, t *rolloutTail, rep *codexReport) in
 		return 0
 	}
 	s.mu.Lock()
-	s.usage, s.activity = rep.usage, rep.activity
+	s.usage = rep.usage
+	if s.server == nil { // an app-server seat's activity comes from its server
+		s.activity = rep.activity
+	}
 	s.mu.Unlock()
 	if changed {
 		m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account})
@@ -1043,6 +1110,9 @@ func (m *Manager) Enqueue(topicID, accountID string, p room.Post) bool {
 // SidecarJoined marks the seat as having joined the roster (the resume rule
 // reads it) and starts the typing queue's ready fallback.
 func (m *Manager) SidecarJoined(topicID, accountID string) {
+	if m.earlySidecar(seatKey{topicID, accountID}, false) {
+		return
+	}
 	s, ok := m.Seat(topicID, accountID)
 	if !ok {
 		return
@@ -1062,6 +1132,9 @@ func (m *Manager) SidecarJoined(topicID, accountID string) {
 
 // SidecarReady releases the seat's typing queue: its CLI has the room tools.
 func (m *Manager) SidecarReady(topicID, accountID string) {
+	if m.earlySidecar(seatKey{topicID, accountID}, true) {
+		return
+	}
 	if s, ok := m.Seat(topicID, accountID); ok {
 		s.typist.Ready()
 	}
