@@ -43,6 +43,16 @@
 //     Seat.Done (after a last read), or at once when CODEX_HOME cannot be
 //     found or a resumed seat's rollout is missing. Waited for by
 //     Manager.Close.
+//   - App-server Codex seats (codexserver.go, codexseat.go): the server
+//     watcher (Manager.watchCodexServer; a goSeat goroutine ending at
+//     Seat.Done) releases HoldAttach once the TUI attached, shows a lost
+//     connection, and ends the TUI when the server dies under it. The
+//     server itself has three goroutines owned by its codexServer, started
+//     before the seat is listed: its output reader (the server's PTY, read
+//     to EOF), its reaper waiter, and the WebSocket reader (codexConn.read:
+//     answers to their callers, notes to the seat's activity under
+//     Seat.mu). codexServer.stop ends and waits for all three; the exit
+//     watcher calls it after the TUI ended, a failed start before that.
 //   - Typing writer (Typist.run), the only writer of the PTY: human keys,
 //     emulator replies, room posts (docs/design.md §14 "One writer per
 //     PTY"). Owner: the seat's Typist. Ends at Typist.Close (by the exit

@@ -208,3 +208,38 @@ func waitGone(t *testing.T, pid int) {
 	t.Helper()
 	e2eUntil(t, "process "+itoa(pid)+" gone", func() bool { return gone(pid) }, nil)
 }
+
+// TestE2ECodexAppServerFailedStart: a start that fails after the
+// conversation was opened (here the TUI cannot start) deletes the
+// conversation (its rollout is gone), drops its record and ends the server.
+func TestE2ECodexAppServerFailedStart(t *testing.T) {
+	r := newRig(t, nil)
+	cody, setup := codexServerAccount(t, r, filepath.Join(t.TempDir(), "codex-home"))
+	var server seats.Proc
+	seats.SetSpawn(r.mgr, func(o seats.PTYOptions) (seats.Proc, error) {
+		if slices.Contains(o.Argv, "--remote") {
+			return nil, errors.New("no terminal today")
+		}
+		p, err := seats.StartPTY(o)
+		server = p
+		return p, err
+	})
+	_, err := r.mgr.Start(e2eTopic, cody.ID, 100, 30)
+	if err == nil || !strings.Contains(err.Error(), "no terminal today") {
+		t.Fatalf("start = %v, want the TUI's failure", err)
+	}
+	if server == nil {
+		t.Fatal("no server was started")
+	}
+	waitGone(t, server.Pid())
+	if got, _ := r.store.Session(e2eTopic, cody.ID); got != "" {
+		t.Errorf("the failed start left session %q recorded", got)
+	}
+	sessions, _ := filepath.Glob(filepath.Join(setup.Home, "sessions", "*", "*", "*", "rollout-*.jsonl"))
+	if len(sessions) != 0 {
+		t.Errorf("the failed start left rollouts %q", sessions)
+	}
+	if _, ok := r.mgr.Seat(e2eTopic, cody.ID); ok {
+		t.Error("a seat is listed after the failed start")
+	}
+}

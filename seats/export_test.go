@@ -12,3 +12,10 @@ func CodexServerOf(s *Seat) (pid int, port string) {
 	}
 	return s.server.proc.Pid(), s.server.port
 }
+
+// SetSpawn replaces how the Manager starts a child in a PTY (StartPTY).
+func SetSpawn(m *Manager, f func(PTYOptions) (Proc, error)) {
+	m.mu.Lock()
+	m.spawn = f
+	m.mu.Unlock()
+}
