@@ -46,7 +46,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	record := fs.String("record", "", "write every exchange to this file as JSON lines on exit")
 	claudeDir := fs.String("claude-dir", "", "prepare an isolated Claude Code (HOME, CLAUDE_CONFIG_DIR) under this folder")
 	trust := fs.String("trust", "", "with -claude-dir: the seat folder (or a parent) whose trust screen is pre-answered")
-	envOut := fs.String("env-out", "", "with -claude-dir: write the CLI's environment here as shell export lines")
+	codexDir := fs.String("codex-dir", "", "prepare an isolated Codex CLI (HOME, CODEX_HOME) under this folder instead")
+	envOut := fs.String("env-out", "", "with -claude-dir or -codex-dir: write the CLI's environment here as shell export lines")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -70,8 +71,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "ANTHROPIC_BASE_URL=%s\nOPENAI_BASE_URL=%s/v1\n", base, base)
-	if *claudeDir != "" {
-		if err := prepareClaude(*claudeDir, *trust, base, *envOut); err != nil {
+	if *claudeDir != "" || *codexDir != "" {
+		prepare := prepareClaude
+		dir := *claudeDir
+		if *codexDir != "" {
+			prepare, dir = prepareCodex, *codexDir
+		}
+		if err := prepare(dir, *trust, base, *envOut); err != nil {
 			fmt.Fprintf(stderr, "fakemodel: %v\n", err)
 			_ = srv.Close()
 			return 1
@@ -110,6 +116,28 @@ func prepareClaude(dir, trust, base, envOut string) error {
 	if err != nil {
 		return err
 	}
+	return writeEnv(envOut, env)
+}
+
+// prepareCodex is prepareClaude for Codex (fakeapi.PrepareCodex).
+func prepareCodex(dir, trust, base, envOut string) error {
+	if envOut == "" {
+		return errors.New("-codex-dir needs -env-out")
+	}
+	var trusted []string
+	if trust != "" {
+		trusted = []string{trust}
+	}
+	env, err := fakeapi.PrepareCodex(fakeapi.CodexSetup{Home: filepath.Join(dir, "codex-home"),
+		UserHome: filepath.Join(dir, "home"), WorkDirs: trusted, BaseURL: base})
+	if err != nil {
+		return err
+	}
+	return writeEnv(envOut, env)
+}
+
+// writeEnv writes env as shell export lines.
+func writeEnv(envOut string, env []string) error {
 	var b strings.Builder
 	for _, kv := range env {
 		b.WriteString("export '" + strings.ReplaceAll(kv, "'", `'\''`) + "'\n")
