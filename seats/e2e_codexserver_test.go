@@ -243,3 +243,65 @@ func TestE2ECodexAppServerFailedStart(t *testing.T) {
 		t.Error("a seat is listed after the failed start")
 	}
 }
+
+// TestE2ECodexAppServerApproval: the real Codex asks the human to approve a
+// command (approval policy untrusted). The server's notes make the seat's
+// activity a permission wait and hold room typing (a post's "\r" would
+// answer the dialog); the human answers in the pane, the command runs, and
+// the held post is typed afterwards.
+func TestE2ECodexAppServerApproval(t *testing.T) {
+	script := fakeapi.Script{}
+	respond := func(req *fakeapi.Request) fakeapi.Reply {
+		if posts := req.NewPosts(); len(posts) > 0 && posts[len(posts)-1].FirstLine() == "run it" {
+			return fakeapi.CallTool(fakeapi.Tool{Name: "exec_command"}, map[string]any{
+				"cmd": "touch approved.txt", "sandbox_permissions": "require_escalated", "justification": "the room asked"})
+		}
+		if res := req.NewResults(); len(res) > 0 && res[len(res)-1].Call != nil && res[len(res)-1].Call.Name == "exec_command" {
+			return fakeapi.TextReply("ran it")
+		}
+		return script.Decide(withoutSeatPosts(req))
+	}
+	r := newRig(t, respond)
+	cody, _ := codexServerAccount(t, r, filepath.Join(t.TempDir(), "codex-home"))
+	cody.LaunchOptions = "-a untrusted -s read-only"
+	r.addAccount(cody)
+	res, s := r.start(cody.ID)
+	if res.Resumed {
+		t.Fatalf("start = %+v", res)
+	}
+	r.waitReady(cody.ID, s)
+	r.post("run it @Cody")
+	e2eUntil(t, "Cody waiting on the human's approval", func() bool {
+		a := r.seatInfo(cody.ID).Activity
+		return a.Kind == seats.ActivityPermission
+	}, s.Done())
+	if h := seats.TypingOf(s).Holds; !slices.Contains(h, seats.HoldPermission) {
+		t.Fatalf("typing holds while the dialog is open = %q, want %q", h, seats.HoldPermission)
+	}
+	e2eUntil(t, "the approval dialog on Cody's screen", func() bool {
+		return strings.Contains(seatText(s), "touch approved.txt") && strings.Contains(strings.ToLower(seatText(s)), "yes")
+	}, s.Done())
+	later := r.post("hello @Cody")
+	if q := seats.TypingOf(s); q.Queued == 0 {
+		t.Fatalf("a post reached a seat whose dialog is open: %+v", q)
+	}
+	if _, err := os.Stat(filepath.Join(cody.WorkDir, "approved.txt")); err == nil {
+		t.Fatal("the command ran before it was approved")
+	}
+	if err := s.Input([]byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	e2eUntil(t, "the approved command's file", func() bool {
+		_, err := os.Stat(filepath.Join(cody.WorkDir, "approved.txt"))
+		return err == nil
+	}, s.Done())
+	reply := r.waitPost("Cody's reply to the held post", func(p room.Post) bool {
+		return p.Account == cody.ID && p.Content == "reply to: hello"
+	})
+	if reply.MessageID == later.MessageID {
+		t.Fatal("impossible")
+	}
+	if h := seats.TypingOf(s).Holds; slices.Contains(h, seats.HoldPermission) {
+		t.Errorf("holds after the approval = %q", h)
+	}
+}

@@ -159,6 +159,8 @@ func CharacterWarnings(a config.Account) []string {
 		return codexDefaultWarnings(a.WorkDir)
 	case name == "" || CheckCharacterName(a.Kind, name) != nil:
 		return nil
+	case CodexAppServer(a):
+		return appServerCharacterWarnings(a.WorkDir, name)
 	}
 	cf, err := OpenCharacter(a.Kind, a.WorkDir, name)
 	var out []string
@@ -177,6 +179,21 @@ func CharacterWarnings(a config.Account) []string {
 		out = append(out, fmt.Sprintf("character %q: %s names itself %q (line %d): %s", name, cf.Path, cf.FrontName, cf.FrontLine, frontNameEffect(a.Kind)))
 	}
 	return out
+}
+
+// appServerCharacterWarnings: an app-server Codex seat sends the style
+// file's body itself (codexseat.go), so only the file counts.
+func appServerCharacterWarnings(workDir, name string) []string {
+	cf, err := OpenCharacter(config.KindCodexCLI, workDir, name)
+	switch {
+	case err != nil:
+		return []string{fmt.Sprintf("character %q: %v", name, err)}
+	case !cf.Exists:
+		return []string{fmt.Sprintf("character %q: %s does not exist: the seat will not start (app-server mode sends this file's body in the conversation's developer instructions)", name, cf.Path)}
+	case strings.TrimSpace(stripFrontmatter(cf.Text)) == "":
+		return []string{fmt.Sprintf("character %q: %s has no body: the seat starts without a character", name, cf.Path)}
+	}
+	return nil
 }
 
 // frontNameEffect is what a frontmatter name: other than the character
