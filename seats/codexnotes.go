@@ -31,6 +31,9 @@ var codexAsks = map[string]string{
 	"item/permissions/requestApproval":      "permissions",
 	"item/tool/requestUserInput":            "question",
 	"mcpServer/elicitation/request":         "mcp",
+	// The older names, with conversationId instead of threadId.
+	"execCommandApproval": "shell",
+	"applyPatchApproval":  "apply_patch",
 }
 
 // maxCodexAsks bounds the open requests kept (a hostile server only holds

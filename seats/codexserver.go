@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -203,7 +204,11 @@ func (cs *codexServer) keep(raw []byte) string {
 		return r
 	}, l)
 	if len(l) > codexServerLineMax {
-		l = l[:codexServerLineMax] + "…"
+		cut := codexServerLineMax
+		for cut > 0 && !utf8.RuneStart(l[cut]) {
+			cut--
+		}
+		l = l[:cut] + "…"
 	}
 	if l != "" {
 		cs.lines = append(cs.lines, l)

@@ -2,6 +2,7 @@ package seats
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -72,6 +73,12 @@ var (
 //     directory says where the seat runs).
 func (b *lineBuilder) codexAppServer(opts []string) ([]string, *CodexServerPlan, error) {
 	a, in := b.in.Account, b.in
+	if err := checkLoopback(in.RoomURL, "ws"); err != nil {
+		return nil, nil, err
+	}
+	if !filepath.IsAbs(in.PullceptPath) {
+		return nil, nil, fmt.Errorf("%w: %q", ErrNoPullceptPath, in.PullceptPath)
+	}
 	plan := &CodexServerPlan{}
 	var server, tui []string
 	fromFlag := map[string]bool{}
@@ -166,11 +173,21 @@ func (b *lineBuilder) codexAppServer(opts []string) ([]string, *CodexServerPlan,
 			}
 			server = append(server, name, v)
 		case codexNoAltScreen:
-			tui = append(tui, w)
+			if hasInline {
+				return nil, nil, fmt.Errorf("%w: %s takes no value", ErrCodexOption, name)
+			}
+			if !slices.Contains(tui, w) { // Codex refuses it twice
+				tui = append(tui, w)
+			}
 		case "-C", "--cd":
 			return nil, nil, fmt.Errorf("%w: %s: the account's working directory says where the seat runs", ErrCodexOption, name)
 		default:
 			return nil, nil, fmt.Errorf("%w: %q has no place in an app-server seat (the conversation, the server line or the terminal line); use hook mode for it, or remove it", ErrCodexOption, w)
+		}
+	}
+	for _, v := range []string{plan.Thread.Model, plan.Thread.Effort} {
+		if strings.Contains(v, config.SessionIDPlaceholder) {
+			return nil, nil, fmt.Errorf("%w: %s has no place in an app-server seat's settings", ErrPlaceholder, config.SessionIDPlaceholder)
 		}
 	}
 	if plan.Thread.Effort != "" {

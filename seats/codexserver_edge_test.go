@@ -1,0 +1,81 @@
+package seats
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// --no-alt-screen takes no value (codex 0.169.0: "unexpected value '1' for
+// '--no-alt-screen' found") and may appear once ("cannot be used multiple
+// times"): a value is refused, a repeat goes on the line once.
+func TestCodexAppServerNoAltScreenValue(t *testing.T) {
+	// Codex refuses the flag twice: a repeat goes on the line once.
+	l, err := BuildLaunch(testInput(appServerAccount("--no-alt-screen --no-alt-screen")))
+	if err != nil || strings.Count(strings.Join(l.Argv, " "), "--no-alt-screen") != 1 {
+		t.Errorf("a repeated --no-alt-screen: err %v, TUI line %q", err, l.Argv)
+	}
+	for _, o := range []string{"--no-alt-screen=1"} {
+		l, err := BuildLaunch(testInput(appServerAccount(o)))
+		if !errors.Is(err, ErrCodexOption) {
+			t.Errorf("%q: err %v, TUI line %q", o, err, l.Argv)
+		}
+	}
+}
+
+// The room server on the server line must be loopback and the sidecar
+// path absolute, as on the hook line.
+func TestCodexAppServerChecksRoom(t *testing.T) {
+	in := testInput(appServerAccount(""))
+	in.RoomURL = "ws://example.com/room"
+	if _, err := BuildLaunch(in); !errors.Is(err, ErrRoomAddress) {
+		t.Errorf("non-loopback room: %v", err)
+	}
+	in = testInput(appServerAccount(""))
+	in.RoomURL = ""
+	if _, err := BuildLaunch(in); !errors.Is(err, ErrRoomAddress) {
+		t.Errorf("no room: %v", err)
+	}
+	in = testInput(appServerAccount(""))
+	in.PullceptPath = "pullcept"
+	if _, err := BuildLaunch(in); !errors.Is(err, ErrNoPullceptPath) {
+		t.Errorf("relative pullcept path: %v", err)
+	}
+}
+
+// {session_id} in -m goes into the conversation's model, on no line.
+func TestCodexAppServerPlaceholderInModel(t *testing.T) {
+	for _, resume := range []bool{false, true} {
+		in := testInput(appServerAccount("-m {session_id}"))
+		if resume {
+			in.Resume, in.SessionID = true, testRec
+		}
+		l, err := BuildLaunch(in)
+		if !errors.Is(err, ErrPlaceholder) {
+			t.Errorf("resume %v: err %v, thread model %q", resume, err, l.Server.Thread.Model)
+		}
+	}
+}
+
+// A kept line cut at codexServerLineMax bytes must stay UTF-8.
+func TestCodexServerCutIsUTF8(t *testing.T) {
+	cs := &codexServer{}
+	l := cs.addOutput([]byte(strings.Repeat("a", codexServerLineMax-1) + strings.Repeat("é", 10) + "\n"))
+	if len(l) != 1 || !utf8.ValidString(l[0]) {
+		t.Errorf("kept %q", l)
+	}
+}
+
+// v1 approval requests (execCommandApproval/applyPatchApproval, with
+// conversationId) — the body reads conversationId for them.
+func TestCodexActivityV1Approvals(t *testing.T) {
+	for _, m := range []string{"execCommandApproval", "applyPatchApproval"} {
+		a := newCodexActivity("T")
+		a.apply(codexTestRequest(t, "1", m, map[string]any{"conversationId": "T", "callId": "c"}), time.Now())
+		if !a.asking() {
+			t.Errorf("%s: no wait", m)
+		}
+	}
+}
