@@ -119,7 +119,8 @@ const (
 // sender is who hands a draft to deliver.
 type sender struct {
 	kind   senderKind
-	origin uint64 // sendUI, sendSocket; 0 for sendApp
+	origin uint64   // sendUI, sendSocket; 0 for sendApp
+	skip   []string // sendApp: accounts whose terminals do not get the notice
 }
 
 // NewHub makes a hub with no open room. It refuses a negative
@@ -313,6 +314,21 @@ func (h *Hub) Post(topicID string, d Draft) (Result, error) {
 		return Result{}, err
 	}
 	return h.deliver(r, sender{kind: sendUI, origin: h.adminOrigin}, d)
+}
+
+// AppNotice delivers a notice of Pullcept's own into topicID's room through
+// the one post path (docs/design.md §2): speaker Pullcept, role app, never
+// judged by the floor, no mention parsing, logged, shown, and typed into
+// every seat except the accounts in skip (a notice about a seat that must
+// not cost it a turn: a usage-limit stop). Errors: ErrNoRoom, ErrEmptyPost,
+// ErrPostTooLong, ErrClosed.
+func (h *Hub) AppNotice(topicID, content string, skip ...string) (Post, error) {
+	r, err := h.room(topicID)
+	if err != nil {
+		return Post{}, err
+	}
+	res, err := h.deliver(r, sender{kind: sendApp, skip: skip}, Draft{Content: content})
+	return res.Post, err
 }
 
 // History returns up to limit posts of topicID older than the post before
@@ -538,14 +554,14 @@ func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (delivery, error) {
 	}
 	if m == nil {
 		r.ids.add(p, 0, d.Content)
-		return h.commitLocked(r, p, 0), nil
+		return h.commitLocked(r, p, 0, s.skip), nil
 	}
 	// Every post but a notice is judged, the UI's too (docs/design.md §2).
 	if missed := r.floor.judge(d.LastSeen, m.origin, m.joinSeq); len(missed) > 0 {
 		return delivery{res: Result{Delivered: false, Post: p, Missed: missed}}, nil
 	}
 	r.ids.add(p, m.origin, d.Content)
-	return h.commitLocked(r, p, m.origin), nil
+	return h.commitLocked(r, p, m.origin, nil), nil
 }
 
 // stampLocked makes the post of d as the room stamps it: speaker, role,
@@ -597,7 +613,7 @@ func (h *Hub) stampLocked(r *roomState, s sender, d Draft) (Post, *member, error
 // notice): it orders it, puts it on the floor, appends it to the log,
 // counts it for the brake, enqueues the typing and emits PostDelivered
 // (then LogFailed and BrakeChanged when they apply). Holds r.mu.
-func (h *Hub) commitLocked(r *roomState, p Post, origin uint64) delivery {
+func (h *Hub) commitLocked(r *roomState, p Post, origin uint64, skip []string) delivery {
 	rec := toRecord(p)
 	var bodyErr error
 	if h.log != nil {
@@ -616,7 +632,7 @@ func (h *Hub) commitLocked(r *roomState, p Post, origin uint64) delivery {
 		}
 	}
 	change, changed := r.brake.count(h.brake, p.Role)
-	h.typeLocked(r, p)
+	h.typeLocked(r, p, skip)
 	h.emit(PostDelivered{Topic: r.topic, Seq: r.seq, Post: p})
 	if out.res.LogErr != nil {
 		h.emit(LogFailed{Topic: r.topic, MessageID: p.MessageID, Err: out.res.LogErr})
@@ -660,7 +676,7 @@ func (h *Hub) keepLongLocked(r *roomState, p Post) (Post, string, error) {
 // post is typed into no one (docs/design.md §2 "The brake"). An addressed
 // post carries, for each seat, what the room calls that seat now (You,
 // YourFullName: the tag's "you", docs/design.md §4). Holds r.mu.
-func (h *Hub) typeLocked(r *roomState, p Post) {
+func (h *Hub) typeLocked(r *roomState, p Post, skip []string) {
 	if h.terms == nil || (r.brake.on && p.Role.AI()) {
 		return
 	}
@@ -668,7 +684,7 @@ func (h *Hub) typeLocked(r *roomState, p Post) {
 	typed := done[:0]
 	for _, m := range r.members {
 		acct := m.hello.AccountID
-		if acct == "" || acct == p.Account || slices.Contains(typed, acct) {
+		if acct == "" || acct == p.Account || slices.Contains(typed, acct) || slices.Contains(skip, acct) {
 			continue
 		}
 		typed = append(typed, acct)

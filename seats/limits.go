@@ -1,0 +1,397 @@
+package seats
+
+import (
+	"fmt"
+	"time"
+)
+
+// Usage-limit episodes of a seat (docs/design.md §11 "Usage limits"; spec
+// «Codex の席が利用上限で止まったとき（#294）», «止まっている席の印（#312）»,
+// «Claude 親の利用上限と手動再開（#342）», «利用上限の通知主体を移行する（#355）»,
+// «解除予定時刻に親の再開を試す（#357）»).
+//
+// A limiter is the decision half, with no clock, goroutine or I/O of its
+// own: the seat's watcher feeds it what the transcript or rollout says
+// (limitEvent), the time (tick) and, for Codex, the release check's answer;
+// it returns what to do (limitAction) — room notices, the resume prompt,
+// the marker, a release check, log lines. The stop is read from the
+// CLI's own record, never from usage percentages; a release is never
+// guessed: Claude's is its next normal parent answer, Codex's the
+// server's "ordinary usage allowed".
+
+// Limit timings (spec: GRACE, ANSWER_WAIT, BACKOFF).
+const (
+	// limitGrace: the prompt (Claude) or the first release check (Codex)
+	// comes this long after the reset time.
+	limitGrace = 30 * time.Second
+	// limitAnswerWait: a typed prompt unanswered this long means something
+	// else holds the seat (a login, a dialog): one notice, no retyping.
+	limitAnswerWait = 120 * time.Second
+	// limitFirstAsk: a Codex seat whose reset is unknown or past is asked
+	// this long after its stop.
+	limitFirstAsk = time.Minute
+	// limitResetMax: a reset further away than this is not believed.
+	limitResetMax = 31 * 24 * time.Hour
+)
+
+// limitBackoff is the wait before the next ask (Codex) or the next prompt
+// (Claude, when the prompt was refused again without a later reset) after
+// the n-th "still limited"; then limitBackoff's last, again and again.
+var limitBackoff = []time.Duration{time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute}
+
+func backoff(n int) time.Duration { return limitBackoff[min(n, len(limitBackoff)-1)] }
+
+// The prompts typed into a seat whose limit lifted (spec #389, #357, in our
+// words).
+const (
+	codexContinuePrompt = "The usage limit has lifted (Pullcept checked). Resume the work that was interrupted; if none was, keep waiting."
+	claudeResumePrompt  = "The usage limit was due to lift by now. Resume the work that was interrupted; if none was, keep waiting."
+	noReplyNeeded       = " (no reply needed)"
+)
+
+// LimitInfo is a seat's usage-limit state as the panel shows it.
+type LimitInfo struct {
+	// Limited: the seat stopped on its plan's limit and has not recovered.
+	Limited bool
+	// ResetsAt is when the limit is said to lift (zero: unknown).
+	ResetsAt time.Time
+	// LookAtTerminal: a resume prompt went unanswered (the room was told).
+	LookAtTerminal bool
+}
+
+// limitEventKind is what a transcript or rollout line says.
+type limitEventKind int
+
+const (
+	// limitStop: the seat's turn was refused on the plan's limit (Claude:
+	// a parent refusal entry; Codex: a usage_limit_exceeded turn).
+	limitStop limitEventKind = iota + 1
+	// limitNormal: a normal answer (Claude: a parent answer with a real
+	// request id and model; Codex: a turn that ended without error).
+	limitNormal
+	// limitTurnStarted: a Codex turn began (an answer to the prompt).
+	limitTurnStarted
+	// limitSubStop / limitSubNormal: a Claude subagent's refusal / normal
+	// answer (Agent names it).
+	limitSubStop
+	limitSubNormal
+)
+
+// limitEvent is one line's meaning.
+type limitEvent struct {
+	kind     limitEventKind
+	resetsAt time.Time // zero: unknown
+	agent    string
+}
+
+// limitActionKind is what the watcher must do.
+type limitActionKind int
+
+const (
+	// actNotice: a room notice (Pullcept, role app) not typed into the seat.
+	actNotice limitActionKind = iota + 1
+	// actPrompt: type text into the seat, tagged as the notice just before
+	// it in the same batch (its message id).
+	actPrompt
+	// actMarkerSet / actMarkerClear: the (topic, account) marker (Codex).
+	actMarkerSet
+	actMarkerClear
+	// actAsk: run the release check now (Codex); its answer comes back
+	// through limiter.answer.
+	actAsk
+	// actLog: one line in pullcept.log.
+	actLog
+)
+
+type limitAction struct {
+	kind limitActionKind
+	text string
+}
+
+// subEpisode is a Claude subagent's stop.
+type subEpisode struct {
+	resetsAt time.Time
+	noticed  bool // the "due to lift" notice went out
+}
+
+// limiter is one seat's episode state (one per launch; Codex's marker
+// carries the stop across launches).
+type limiter struct {
+	codex bool
+	name  string         // the seat's name in the texts
+	loc   *time.Location // for reset times in the texts
+
+	limited  bool
+	resetsAt time.Time
+	attempts int // "still limited" answers (Codex) or refused prompts (Claude) this episode
+
+	promptAt   time.Time // Claude: when to type the prompt (zero: none)
+	promptedAt time.Time // a prompt was typed; its answer awaited (zero: none)
+	looked     bool      // "look at its terminal" is out
+
+	nextAsk time.Time // Codex: the next release check (zero: none)
+	asking  bool      // Codex: a check runs
+
+	subs map[string]*subEpisode // Claude subagents, by agent id
+}
+
+func newLimiter(codex bool, name string, loc *time.Location) *limiter {
+	if loc == nil {
+		loc = time.Local
+	}
+	return &limiter{codex: codex, name: name, loc: loc, subs: map[string]*subEpisode{}}
+}
+
+// info is what the panel shows.
+func (l *limiter) info() LimitInfo {
+	return LimitInfo{Limited: l.limited, ResetsAt: l.resetsAt, LookAtTerminal: l.looked}
+}
+
+// when formats a reset time for a notice ("Oct 5 22:45", local time).
+func (l *limiter) when(t time.Time) string { return t.In(l.loc).Format("Jan 2 15:04") }
+
+// believable keeps a reset time only when it is neither zero nor absurdly
+// far (a refusal naming one years away is read as unknown).
+func believable(t, now time.Time) (time.Time, bool) {
+	if t.IsZero() || t.After(now.Add(limitResetMax)) {
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// restoreCodex starts a launch of a seat whose marker says it stopped: it
+// is limited from the start and asked at the first tick (the marker keeps
+// no reset time; it may have passed). No notice: it was given at the stop.
+func (l *limiter) restoreCodex(now time.Time) []limitAction {
+	l.limited, l.nextAsk, l.attempts = true, now, 0
+	return []limitAction{{actLog, "limit: started limited (marker); asking now"}}
+}
+
+// restoreClaude starts a launch on a transcript whose last parent event is
+// an unanswered refusal: limited, with the prompt scheduled for its reset
+// (at once when it passed; none when unknown).
+func (l *limiter) restoreClaude(resetsAt, now time.Time) []limitAction {
+	l.limited = true
+	r, ok := believable(resetsAt, now)
+	l.resetsAt = r
+	if !ok {
+		return []limitAction{{actLog, "limit: started limited (last parent event is a refusal); reset unknown, no prompt"}}
+	}
+	l.promptAt = maxTime(r.Add(limitGrace), now)
+	return []limitAction{{actLog, "limit: started limited (last parent event is a refusal); prompt at " + l.promptAt.Format(time.RFC3339)}}
+}
+
+// event applies one line's meaning at now.
+func (l *limiter) event(e limitEvent, now time.Time) []limitAction {
+	switch e.kind {
+	case limitStop:
+		if l.codex {
+			return l.codexStop(e.resetsAt, now)
+		}
+		return l.claudeStop(e.resetsAt, now)
+	case limitNormal:
+		return l.normal(now)
+	case limitTurnStarted:
+		if !l.promptedAt.IsZero() {
+			l.promptedAt = time.Time{}
+			return []limitAction{{actLog, "limit: the prompt was answered (a turn began)"}}
+		}
+	case limitSubStop:
+		return l.subStop(e.agent, e.resetsAt, now)
+	case limitSubNormal:
+		delete(l.subs, e.agent)
+	}
+	return nil
+}
+
+// claudeStop: a parent refusal. A first one starts the episode (notice,
+// prompt scheduled when the reset is known); one after the typed prompt
+// means the limit had not lifted yet (the prompt is typed again later); one
+// while limited (the human retried) only moves the schedule.
+func (l *limiter) claudeStop(resetsAt time.Time, now time.Time) []limitAction {
+	r, known := believable(resetsAt, now)
+	var out []limitAction
+	if !resetsAt.IsZero() && !known {
+		out = append(out, limitAction{actLog, "limit: reset time " + resetsAt.UTC().Format(time.RFC3339) + " not believed (too far)"})
+	}
+	prompted := !l.promptedAt.IsZero()
+	first := !l.limited
+	l.limited, l.resetsAt, l.promptedAt = true, r, time.Time{}
+	if prompted {
+		l.attempts++
+	}
+	switch {
+	case !known:
+		l.promptAt = time.Time{}
+	case prompted:
+		l.promptAt = r.Add(limitGrace)
+		if !l.promptAt.After(now.Add(time.Minute)) {
+			l.promptAt = now.Add(backoff(l.attempts - 1))
+		}
+	default:
+		l.promptAt = maxTime(r.Add(limitGrace), now)
+	}
+	switch {
+	case first && known:
+		out = append(out, limitAction{actNotice, fmt.Sprintf("%s stopped on its usage limit. It resets %s; Pullcept will type a resume prompt into it then.%s", l.name, l.when(r), noReplyNeeded)})
+	case first:
+		out = append(out, limitAction{actNotice, fmt.Sprintf("%s stopped on its usage limit. The reset time is not known: resume it in its terminal once the limit lifts.%s", l.name, noReplyNeeded)})
+	case prompted && known:
+		out = append(out, limitAction{actNotice, fmt.Sprintf("%s was still on its usage limit; Pullcept will type the prompt again at %s.%s", l.name, l.when(l.promptAt), noReplyNeeded)})
+	case prompted:
+		out = append(out, limitAction{actNotice, fmt.Sprintf("%s was still on its usage limit and the reset time is not known: resume it in its terminal.%s", l.name, noReplyNeeded)})
+	}
+	return append(out, limitAction{actLog, "limit: stop seen; reset " + timeOrUnknown(r) + "; prompt at " + timeOrUnknown(l.promptAt)})
+}
+
+// codexStop: a usage_limit_exceeded turn. A first one, or one after the
+// release prompt (the limit had not lifted after all), starts an episode:
+// notice, marker, first ask. One while limited (a post's turn) changes
+// nothing but a later reset time.
+func (l *limiter) codexStop(resetsAt time.Time, now time.Time) []limitAction {
+	r, known := believable(resetsAt, now)
+	if l.limited && l.promptedAt.IsZero() {
+		if known && r.After(l.resetsAt) {
+			l.resetsAt = r
+		}
+		return nil
+	}
+	l.limited, l.resetsAt, l.promptedAt, l.attempts = true, r, time.Time{}, 0
+	l.nextAsk = now.Add(limitFirstAsk)
+	if known && r.Add(limitGrace).After(now) {
+		l.nextAsk = r.Add(limitGrace)
+	}
+	text := fmt.Sprintf("%s stopped on its usage limit. It resets %s.%s", l.name, l.when(r), noReplyNeeded)
+	if !known {
+		text = fmt.Sprintf("%s stopped on its usage limit. The reset time is not known.%s", l.name, noReplyNeeded)
+	}
+	return []limitAction{
+		{actMarkerSet, ""},
+		{actNotice, text},
+		{actLog, "limit: stop seen; reset " + timeOrUnknown(r) + "; first ask at " + l.nextAsk.Format(time.RFC3339)},
+	}
+}
+
+// normal: a normal answer. Claude: the recovery. Codex: a turn that went
+// through while limited moves the next ask to now (never a release by
+// itself); one after the prompt is its answer.
+func (l *limiter) normal(now time.Time) []limitAction {
+	var out []limitAction
+	if !l.promptedAt.IsZero() {
+		l.promptedAt = time.Time{}
+		out = append(out, limitAction{actLog, "limit: the prompt was answered"})
+	}
+	if l.looked {
+		l.looked = false
+		out = append(out, limitAction{actNotice, fmt.Sprintf("%s answered again; the earlier \"look at its terminal\" is resolved.%s", l.name, noReplyNeeded)})
+	}
+	if !l.limited {
+		return out
+	}
+	if l.codex {
+		if !l.asking {
+			l.nextAsk = now
+		}
+		return append(out, limitAction{actLog, "limit: a turn ended normally while limited; asking now"})
+	}
+	l.limited, l.resetsAt, l.promptAt, l.attempts = false, time.Time{}, time.Time{}, 0
+	return append(out, limitAction{actLog, "limit: recovered (a normal parent answer)"})
+}
+
+// subStop: a Claude subagent's refusal, its own episode, noticed once.
+func (l *limiter) subStop(agent string, resetsAt, now time.Time) []limitAction {
+	if _, ok := l.subs[agent]; ok || len(l.subs) >= maxSubEpisodes {
+		return nil
+	}
+	r, known := believable(resetsAt, now)
+	l.subs[agent] = &subEpisode{resetsAt: r}
+	text := fmt.Sprintf("A subagent of %s stopped on its usage limit; it resets %s.%s", l.name, l.when(r), noReplyNeeded)
+	if !known {
+		text = fmt.Sprintf("A subagent of %s stopped on its usage limit; the reset time is not known.%s", l.name, noReplyNeeded)
+	}
+	return []limitAction{{actNotice, text}, {actLog, "limit: subagent " + agent + " stop seen; reset " + timeOrUnknown(r)}}
+}
+
+// maxSubEpisodes bounds the subagent episodes kept per launch.
+const maxSubEpisodes = 64
+
+// tick does what is due at now.
+func (l *limiter) tick(now time.Time) []limitAction {
+	var out []limitAction
+	if !l.promptedAt.IsZero() && !now.Before(l.promptedAt.Add(limitAnswerWait)) {
+		l.promptedAt, l.looked = time.Time{}, true
+		out = append(out,
+			limitAction{actNotice, fmt.Sprintf("%s did not answer the resume prompt in %s: look at %s's terminal (a login, a dialog, …).%s", l.name, limitAnswerWait, l.name, noReplyNeeded)},
+			limitAction{actLog, "limit: no answer to the prompt; other cause"})
+	}
+	switch {
+	case l.codex && l.limited && !l.asking && !l.nextAsk.IsZero() && !now.Before(l.nextAsk):
+		l.asking = true
+		out = append(out, limitAction{actAsk, ""}, limitAction{actLog, "limit: asking whether the limit lifted"})
+	case !l.codex && l.limited && !l.promptAt.IsZero() && !now.Before(l.promptAt):
+		l.promptAt, l.promptedAt = time.Time{}, now
+		out = append(out,
+			limitAction{actNotice, fmt.Sprintf("%s's usage limit was due to lift; Pullcept types a resume prompt into it.%s", l.name, noReplyNeeded)},
+			limitAction{actPrompt, claudeResumePrompt},
+			limitAction{actLog, "limit: prompt typed"})
+	}
+	for agent, s := range l.subs {
+		if !s.noticed && !s.resetsAt.IsZero() && !now.Before(s.resetsAt) {
+			s.noticed = true
+			out = append(out, limitAction{actNotice, fmt.Sprintf("The usage limit of a subagent of %s was due to lift; its recovery is not confirmed (it can be retried in the terminal).%s", l.name, noReplyNeeded)},
+				limitAction{actLog, "limit: subagent " + agent + " reset time passed"})
+		}
+	}
+	return out
+}
+
+// answer takes the release check's answer (Codex): allowed true releases
+// (marker cleared first, then the notice and the prompt); anything else —
+// false, unknown, an error — is "still limited", asked again after the
+// back-off or 30 s after a later reset the answer names.
+func (l *limiter) answer(allowed *bool, resetsAt time.Time, err error, now time.Time) []limitAction {
+	l.asking = false
+	if !l.limited {
+		return nil
+	}
+	if allowed != nil && *allowed && err == nil {
+		l.limited, l.nextAsk, l.attempts, l.resetsAt = false, time.Time{}, 0, time.Time{}
+		l.promptedAt = now
+		return []limitAction{
+			{actMarkerClear, ""},
+			{actNotice, fmt.Sprintf("%s's usage limit has lifted; Pullcept types a resume prompt into it.%s", l.name, noReplyNeeded)},
+			{actPrompt, codexContinuePrompt},
+			{actLog, "limit: released (ordinary usage allowed); prompt typed"},
+		}
+	}
+	l.nextAsk = now.Add(backoff(l.attempts))
+	l.attempts++
+	if r, ok := believable(resetsAt, now); ok {
+		l.resetsAt = r
+		if r.Add(limitGrace).After(l.nextAsk) {
+			l.nextAsk = r.Add(limitGrace)
+		}
+	}
+	why := "not allowed yet"
+	switch {
+	case err != nil:
+		why = "no answer: " + err.Error()
+	case allowed == nil:
+		why = "no verdict in the answer"
+	}
+	return []limitAction{{actLog, "limit: still limited (" + why + "); next ask at " + l.nextAsk.Format(time.RFC3339)}}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func timeOrUnknown(t time.Time) string {
+	if t.IsZero() {
+		return "unknown"
+	}
+	return t.UTC().Format(time.RFC3339)
+}

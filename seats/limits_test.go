@@ -1,0 +1,320 @@
+package seats
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+var limitT0 = time.Date(2026, 10, 5, 12, 0, 0, 0, time.UTC)
+
+func kinds(acts []limitAction) []limitActionKind {
+	var out []limitActionKind
+	for _, a := range acts {
+		if a.kind != actLog {
+			out = append(out, a.kind)
+		}
+	}
+	return out
+}
+
+func noticeText(acts []limitAction) string {
+	for _, a := range acts {
+		if a.kind == actNotice {
+			return a.text
+		}
+	}
+	return ""
+}
+
+// limitClock steps a limiter through time and collects what it did.
+type limitClock struct {
+	t   *testing.T
+	l   *limiter
+	now time.Time
+}
+
+// advance ticks every second up to d later and returns the actions.
+func (c *limitClock) advance(d time.Duration) []limitAction {
+	var out []limitAction
+	end := c.now.Add(d)
+	for c.now.Before(end) {
+		c.now = c.now.Add(time.Second)
+		out = append(out, c.l.tick(c.now)...)
+	}
+	return out
+}
+
+// untilAsk ticks until the limiter asks, returning how long it took.
+func (c *limitClock) untilAsk(max time.Duration) time.Duration {
+	c.t.Helper()
+	start := c.now
+	for c.now.Sub(start) <= max {
+		c.now = c.now.Add(time.Second)
+		if slices.Contains(kinds(c.l.tick(c.now)), actAsk) {
+			return c.now.Sub(start)
+		}
+	}
+	c.t.Fatalf("no ask within %s", max)
+	return 0
+}
+
+// TestCodexLimitSchedule: the first ask 30 s after the reset, then the
+// back-off ladder 1/2/5/10/15 min and every 15 min after, a later reset
+// named by an answer moving the next ask, and the release (marker cleared
+// before the prompt, which answers the notice).
+func TestCodexLimitSchedule(t *testing.T) {
+	l := newLimiter(true, "Lay", time.UTC)
+	c := &limitClock{t: t, l: l, now: limitT0}
+	reset := limitT0.Add(10 * time.Minute)
+	acts := l.event(limitEvent{kind: limitStop, resetsAt: reset}, c.now)
+	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actMarkerSet, actNotice}) {
+		t.Fatalf("stop actions %v", got)
+	}
+	if txt := noticeText(acts); !strings.Contains(txt, "Lay stopped on its usage limit. It resets Oct 5 12:10.") || !strings.HasSuffix(txt, "(no reply needed)") {
+		t.Errorf("stop notice %q", txt)
+	}
+	if in := l.info(); !in.Limited || !in.ResetsAt.Equal(reset) {
+		t.Errorf("info %+v", in)
+	}
+	// A post's turn ending on the limit again changes nothing.
+	if acts := l.event(limitEvent{kind: limitStop, resetsAt: reset}, c.now); len(acts) != 0 {
+		t.Errorf("a second stop while limited: %v", acts)
+	}
+	if d := c.untilAsk(time.Hour); d != 10*time.Minute+limitGrace {
+		t.Fatalf("first ask after %s, want 10m30s", d)
+	}
+	no := false
+	ladder := []time.Duration{time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 15 * time.Minute, 15 * time.Minute}
+	for i, want := range ladder {
+		l.answer(&no, time.Time{}, nil, c.now)
+		if d := c.untilAsk(time.Hour); d != want {
+			t.Fatalf("ask %d after %s, want %s", i+2, d, want)
+		}
+	}
+	// An error or a missing verdict is "still limited" too.
+	l.answer(nil, time.Time{}, errors.New("timeout"), c.now)
+	c.untilAsk(time.Hour)
+	// An answer naming a later reset (the weekly window) moves the next ask.
+	weekly := c.now.Add(3 * time.Hour)
+	l.answer(&no, weekly, nil, c.now)
+	if d := c.untilAsk(4 * time.Hour); d != 3*time.Hour+limitGrace {
+		t.Fatalf("ask after a moved reset %s, want 3h0m30s", d)
+	}
+	yes := true
+	acts = l.answer(&yes, time.Time{}, nil, c.now)
+	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actMarkerClear, actNotice, actPrompt}) {
+		t.Fatalf("release actions %v, want marker cleared, notice, prompt", got)
+	}
+	if l.info().Limited {
+		t.Error("still limited after the release")
+	}
+	// The prompt's answer: a turn starts; nothing more is typed or said.
+	l.event(limitEvent{kind: limitTurnStarted}, c.now)
+	if acts := c.advance(5 * time.Minute); len(kinds(acts)) != 0 {
+		t.Errorf("after the answer: %v", acts)
+	}
+}
+
+// TestCodexLimitUnknownAndPast: an unknown, past or absurd reset asks one
+// minute after the stop.
+func TestCodexLimitUnknownAndPast(t *testing.T) {
+	for name, reset := range map[string]time.Time{
+		"unknown": {}, "past": limitT0.Add(-time.Hour), "absurd": limitT0.AddDate(40, 0, 0),
+	} {
+		l := newLimiter(true, "Lay", time.UTC)
+		c := &limitClock{t: t, l: l, now: limitT0}
+		acts := l.event(limitEvent{kind: limitStop, resetsAt: reset}, c.now)
+		if name != "past" && !strings.Contains(noticeText(acts), "not known") {
+			t.Errorf("%s: notice %q", name, noticeText(acts))
+		}
+		if d := c.untilAsk(time.Hour); d != limitFirstAsk {
+			t.Errorf("%s: first ask after %s, want 1m", name, d)
+		}
+	}
+}
+
+// TestCodexLimitAnswerWait: a prompt without a turn in 120 s gives one
+// "look at its terminal" notice and no retyping; a normal turn later says
+// the seat is back. A stop after the prompt is a new episode (noticed,
+// marked, asked again).
+func TestCodexLimitAnswerWait(t *testing.T) {
+	l := newLimiter(true, "Lay", time.UTC)
+	c := &limitClock{t: t, l: l, now: limitT0}
+	l.event(limitEvent{kind: limitStop}, c.now)
+	c.untilAsk(time.Hour)
+	yes := true
+	l.answer(&yes, time.Time{}, nil, c.now)
+	acts := c.advance(limitAnswerWait - time.Second)
+	if len(kinds(acts)) != 0 {
+		t.Fatalf("before 120 s: %v", acts)
+	}
+	acts = c.advance(time.Hour)
+	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actNotice}) || !strings.Contains(noticeText(acts), "look at Lay's terminal") {
+		t.Fatalf("after 120 s: %v %q", got, noticeText(acts))
+	}
+	if !l.info().LookAtTerminal {
+		t.Error("the panel does not say so")
+	}
+	acts = l.event(limitEvent{kind: limitNormal}, c.now)
+	if !strings.Contains(noticeText(acts), "answered again") || l.info().LookAtTerminal {
+		t.Errorf("back: %q %+v", noticeText(acts), l.info())
+	}
+	// A prompt answered by a turn that hits the limit again.
+	l.event(limitEvent{kind: limitStop}, c.now)
+	c.untilAsk(time.Hour)
+	l.answer(&yes, time.Time{}, nil, c.now)
+	acts = l.event(limitEvent{kind: limitStop}, c.now)
+	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actMarkerSet, actNotice}) {
+		t.Errorf("a stop after the prompt: %v", got)
+	}
+	if d := c.untilAsk(time.Hour); d != limitFirstAsk {
+		t.Errorf("asked again after %s", d)
+	}
+}
+
+// TestCodexLimitNormalTurnAsksNow: a turn that went through while limited
+// (the limit was reset by hand) moves the ask to now; it is no release by
+// itself.
+func TestCodexLimitNormalTurnAsksNow(t *testing.T) {
+	l := newLimiter(true, "Lay", time.UTC)
+	c := &limitClock{t: t, l: l, now: limitT0}
+	l.event(limitEvent{kind: limitStop, resetsAt: limitT0.Add(5 * time.Hour)}, c.now)
+	c.advance(time.Minute)
+	l.event(limitEvent{kind: limitNormal}, c.now)
+	if !l.info().Limited {
+		t.Fatal("a normal turn released a Codex seat")
+	}
+	if d := c.untilAsk(time.Minute); d != time.Second {
+		t.Errorf("asked %s after the normal turn, want at the next tick", d)
+	}
+}
+
+// TestCodexLimitRestore: a launch whose marker says it stopped is limited
+// at once, asks at the first tick, and says nothing to the room.
+func TestCodexLimitRestore(t *testing.T) {
+	l := newLimiter(true, "Lay", time.UTC)
+	c := &limitClock{t: t, l: l, now: limitT0}
+	if got := kinds(l.restoreCodex(c.now)); len(got) != 0 {
+		t.Errorf("restore: %v", got)
+	}
+	if !l.info().Limited {
+		t.Error("not limited after the restore")
+	}
+	if d := c.untilAsk(time.Minute); d != time.Second {
+		t.Errorf("first ask after %s", d)
+	}
+}
+
+// TestClaudeLimitSchedule: the prompt 30 s after a known reset, never for
+// an unknown one; the recovery is a normal parent answer; a refusal after
+// the prompt retypes it later; the 120 s notice.
+func TestClaudeLimitSchedule(t *testing.T) {
+	l := newLimiter(false, "Lin", time.UTC)
+	c := &limitClock{t: t, l: l, now: limitT0}
+	reset := limitT0.Add(20 * time.Minute)
+	acts := l.event(limitEvent{kind: limitStop, resetsAt: reset}, c.now)
+	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actNotice}) || !strings.Contains(noticeText(acts), "resets Oct 5 12:20") {
+		t.Fatalf("stop: %v %q", got, noticeText(acts))
+	}
+	acts = c.advance(20*time.Minute + limitGrace - time.Second)
+	if len(kinds(acts)) != 0 {
+		t.Fatalf("before the reset: %v", acts)
+	}
+	acts = c.advance(time.Second)
+	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actNotice, actPrompt}) {
+		t.Fatalf("at reset+30s: %v", got)
+	}
+	// Refused again, naming no later reset (it passed): typed again after
+	// a minute, then two.
+	acts = l.event(limitEvent{kind: limitStop, resetsAt: reset}, c.now)
+	if !strings.Contains(noticeText(acts), "still on its usage limit") {
+		t.Errorf("refused again: %q", noticeText(acts))
+	}
+	for _, want := range []time.Duration{time.Minute, 2 * time.Minute} {
+		start := c.now
+		for {
+			c.now = c.now.Add(time.Second)
+			if slices.Contains(kinds(l.tick(c.now)), actPrompt) {
+				break
+			}
+			if c.now.Sub(start) > time.Hour {
+				t.Fatal("never retyped")
+			}
+		}
+		if d := c.now.Sub(start); d != want {
+			t.Errorf("retyped after %s, want %s", d, want)
+		}
+		l.event(limitEvent{kind: limitStop, resetsAt: reset}, c.now)
+	}
+	// The human resumed in the terminal: a normal answer recovers; nothing
+	// is typed after.
+	acts = l.event(limitEvent{kind: limitNormal}, c.now)
+	if l.info().Limited || noticeText(acts) != "" {
+		t.Errorf("after the normal answer: %+v %q", l.info(), noticeText(acts))
+	}
+	if acts := c.advance(time.Hour); len(kinds(acts)) != 0 {
+		t.Errorf("after the recovery: %v", acts)
+	}
+	// An unknown reset: noticed, never typed.
+	acts = l.event(limitEvent{kind: limitStop}, c.now)
+	if !strings.Contains(noticeText(acts), "not known") {
+		t.Errorf("unknown reset notice %q", noticeText(acts))
+	}
+	if acts := c.advance(6 * time.Hour); len(kinds(acts)) != 0 {
+		t.Errorf("typed for an unknown reset: %v", acts)
+	}
+	// A prompt nobody answers: one notice at 120 s, no retyping.
+	l.event(limitEvent{kind: limitNormal}, c.now)
+	l.event(limitEvent{kind: limitStop, resetsAt: c.now.Add(time.Minute)}, c.now)
+	acts = c.advance(time.Minute + limitGrace + limitAnswerWait + time.Hour)
+	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actNotice, actPrompt, actNotice}) {
+		t.Errorf("unanswered prompt: %v", got)
+	}
+}
+
+// TestClaudeLimitRestore: a launch on a transcript ending in a refusal
+// starts limited and types at once when the reset passed.
+func TestClaudeLimitRestore(t *testing.T) {
+	l := newLimiter(false, "Lin", time.UTC)
+	c := &limitClock{t: t, l: l, now: limitT0}
+	l.restoreClaude(limitT0.Add(-time.Hour), c.now)
+	if !l.info().Limited {
+		t.Fatal("not limited")
+	}
+	if got := kinds(c.advance(time.Second)); !slices.Equal(got, []limitActionKind{actNotice, actPrompt}) {
+		t.Errorf("first tick: %v", got)
+	}
+	l2 := newLimiter(false, "Lin", time.UTC)
+	l2.restoreClaude(time.Time{}, limitT0)
+	if !l2.info().Limited || len(kinds((&limitClock{t: t, l: l2, now: limitT0}).advance(time.Hour))) != 0 {
+		t.Errorf("an unknown reset restored: %+v", l2.info())
+	}
+}
+
+// TestClaudeSubagentLimit: a subagent's stop is its own episode, noticed
+// once per launch, with one "due to lift" notice at its reset; the parent
+// stays unlimited.
+func TestClaudeSubagentLimit(t *testing.T) {
+	l := newLimiter(false, "Lin", time.UTC)
+	c := &limitClock{t: t, l: l, now: limitT0}
+	reset := limitT0.Add(time.Minute)
+	if txt := noticeText(l.event(limitEvent{kind: limitSubStop, agent: "a1", resetsAt: reset}, c.now)); !strings.Contains(txt, "subagent of Lin") {
+		t.Errorf("sub stop notice %q", txt)
+	}
+	if acts := l.event(limitEvent{kind: limitSubStop, agent: "a1", resetsAt: reset}, c.now); len(acts) != 0 {
+		t.Errorf("the same episode again: %v", acts)
+	}
+	if l.info().Limited {
+		t.Error("a subagent's stop limited the parent")
+	}
+	if got := kinds(c.advance(time.Hour)); !slices.Equal(got, []limitActionKind{actNotice}) {
+		t.Errorf("at its reset: %v", got)
+	}
+	l.event(limitEvent{kind: limitSubNormal, agent: "a1"}, c.now)
+	if acts := l.event(limitEvent{kind: limitSubStop, agent: "a1"}, c.now); noticeText(acts) == "" {
+		t.Error("a new episode after a normal answer was not noticed")
+	}
+}
