@@ -77,9 +77,15 @@ func TestCodexAppServerRoundTrip(t *testing.T) {
 		t.Errorf("another kind's key came back as %v (present %v)", v, ok)
 	}
 
-	// Through the Book: an edit without the field keeps the stored false,
-	// an edit with it writes it, and a new account gets it only when asked.
-	c, _, err = Load(dir)
+	checkAppServerEdits(t, dir, wd)
+}
+
+// checkAppServerEdits: through the Book, an edit without the field keeps
+// the stored false, an edit with it writes it, and a new account gets it
+// only when asked (dir: TestCodexAppServerRoundTrip's saved config).
+func checkAppServerEdits(t *testing.T, dir, wd string) {
+	t.Helper()
+	c, _, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,112 +79,15 @@ func (b *lineBuilder) codexAppServer(opts []string) ([]string, *CodexServerPlan,
 	if !filepath.IsAbs(in.PullceptPath) {
 		return nil, nil, fmt.Errorf("%w: %q", ErrNoPullceptPath, in.PullceptPath)
 	}
-	plan := &CodexServerPlan{}
-	var server, tui []string
-	fromFlag := map[string]bool{}
-	setFlag := func(dst *string, field, v string) { *dst, fromFlag[field] = v, true }
-	value := func(i int, w string) (string, error) {
-		if i+1 >= len(opts) {
-			return "", fmt.Errorf("%w: %s needs a value", ErrCodexOption, w)
-		}
-		return opts[i+1], nil
-	}
+	r := &codexRoute{plan: &CodexServerPlan{}, fromFlag: map[string]bool{}}
 	for i := 0; i < len(opts); i++ {
-		w := opts[i]
-		name, inline, hasInline := strings.Cut(w, "=")
-		if !strings.HasPrefix(w, "--") {
-			name, inline, hasInline = w, "", false
+		used, err := r.option(opts[i], opts[i+1:])
+		if err != nil {
+			return nil, nil, err
 		}
-		arg := func() (string, error) {
-			if hasInline {
-				return inline, nil
-			}
-			v, err := value(i, name)
-			if err == nil {
-				i++
-			}
-			return v, err
-		}
-		switch name {
-		case "-m", "--model":
-			v, err := arg()
-			if err != nil {
-				return nil, nil, err
-			}
-			setFlag(&plan.Thread.Model, "model", v)
-		case "-a", "--ask-for-approval":
-			v, err := arg()
-			if err != nil {
-				return nil, nil, err
-			}
-			if !slices.Contains(codexApprovals, v) {
-				return nil, nil, fmt.Errorf("%w: %s %q (want one of %s)", ErrCodexOption, name, v, strings.Join(codexApprovals, ", "))
-			}
-			setFlag(&plan.Thread.Approval, "approval", v)
-		case "-s", "--sandbox":
-			v, err := arg()
-			if err != nil {
-				return nil, nil, err
-			}
-			if !slices.Contains(codexSandboxes, v) {
-				return nil, nil, fmt.Errorf("%w: %s %q (want one of %s)", ErrCodexOption, name, v, strings.Join(codexSandboxes, ", "))
-			}
-			setFlag(&plan.Thread.Sandbox, "sandbox", v)
-		case "--yolo", "--dangerously-bypass-approvals-and-sandbox":
-			if hasInline {
-				return nil, nil, fmt.Errorf("%w: %s takes no value", ErrCodexOption, name)
-			}
-			setFlag(&plan.Thread.Approval, "approval", "never")
-			setFlag(&plan.Thread.Sandbox, "sandbox", "danger-full-access")
-		case "-c", "--config":
-			kv, err := arg()
-			if err != nil {
-				return nil, nil, err
-			}
-			key, raw, ok := strings.Cut(kv, "=")
-			key = strings.TrimSpace(key)
-			if !ok || key == "" {
-				return nil, nil, fmt.Errorf("%w: %s %q is not key=value", ErrCodexOption, name, kv)
-			}
-			if key == "tui" || strings.HasPrefix(key, "tui.") {
-				tui = append(tui, codexConfig, kv)
-				continue
-			}
-			server = append(server, codexConfig, kv)
-			field := map[string]string{"model": "model", "approval_policy": "approval", "sandbox_mode": "sandbox", "model_reasoning_effort": "effort"}[key]
-			if field == "" || fromFlag[field] {
-				continue
-			}
-			v := codexConfigString(raw)
-			switch field {
-			case "model":
-				plan.Thread.Model = v
-			case "approval":
-				plan.Thread.Approval = v
-			case "sandbox":
-				plan.Thread.Sandbox = v
-			case "effort":
-				plan.Thread.Effort = v
-			}
-		case "--enable", "--disable":
-			v, err := arg()
-			if err != nil {
-				return nil, nil, err
-			}
-			server = append(server, name, v)
-		case codexNoAltScreen:
-			if hasInline {
-				return nil, nil, fmt.Errorf("%w: %s takes no value", ErrCodexOption, name)
-			}
-			if !slices.Contains(tui, w) { // Codex refuses it twice
-				tui = append(tui, w)
-			}
-		case "-C", "--cd":
-			return nil, nil, fmt.Errorf("%w: %s: the account's working directory says where the seat runs", ErrCodexOption, name)
-		default:
-			return nil, nil, fmt.Errorf("%w: %q has no place in an app-server seat (the conversation, the server line or the terminal line); use hook mode for it, or remove it", ErrCodexOption, w)
-		}
+		i += used
 	}
+	plan := r.plan
 	for _, v := range []string{plan.Thread.Model, plan.Thread.Effort} {
 		if strings.Contains(v, config.SessionIDPlaceholder) {
 			return nil, nil, fmt.Errorf("%w: %s has no place in an app-server seat's settings", ErrPlaceholder, config.SessionIDPlaceholder)
@@ -193,14 +96,14 @@ func (b *lineBuilder) codexAppServer(opts []string) ([]string, *CodexServerPlan,
 	if plan.Thread.Effort != "" {
 		plan.Config = map[string]any{"model_reasoning_effort": plan.Thread.Effort}
 	}
-	plan.Argv = append([]string{a.Command}, server...)
+	plan.Argv = append([]string{a.Command}, r.server...)
 	plan.Argv = append(plan.Argv, codexConfig, "mcp_servers."+b.key+"="+b.codexServer(),
 		"app-server", "--listen", "ws://127.0.0.1:0", "--ws-auth", "capability-token", "--ws-token-sha256", CodexDigestWord)
 
 	addFlag := false
 	switch a.ScreenMode {
 	case config.ScreenInline:
-		addFlag = !codexDecidesScreen(tui)
+		addFlag = !codexDecidesScreen(r.tui)
 	case config.ScreenAlt:
 	default:
 		return nil, nil, fmt.Errorf("%w %q", config.ErrBadScreenMode, a.ScreenMode)
@@ -210,11 +113,125 @@ func (b *lineBuilder) codexAppServer(opts []string) ([]string, *CodexServerPlan,
 		id = config.SessionIDPlaceholder
 	}
 	argv := []string{a.Command, codexResume, id, "--remote", "ws://127.0.0.1:" + CodexPortWord, "--remote-auth-token-env", EnvCodexRemoteToken}
-	argv = append(argv, tui...)
+	argv = append(argv, r.tui...)
 	if addFlag {
 		argv = append(argv, codexNoAltScreen)
 	}
 	return argv, plan, nil
+}
+
+// codexRoute sorts an app-server seat's launch options (codexAppServer).
+type codexRoute struct {
+	plan        *CodexServerPlan
+	server, tui []string
+	fromFlag    map[string]bool // conversation settings a flag set (a flag beats a -c)
+}
+
+// option routes the option w, whose following words are rest; used is how
+// many of rest it took as its value.
+func (r *codexRoute) option(w string, rest []string) (used int, err error) {
+	name, inline, hasInline := strings.Cut(w, "=")
+	if !strings.HasPrefix(w, "--") {
+		name, inline, hasInline = w, "", false
+	}
+	arg := func() (string, error) {
+		switch {
+		case hasInline:
+			return inline, nil
+		case len(rest) == 0:
+			return "", fmt.Errorf("%w: %s needs a value", ErrCodexOption, name)
+		}
+		used = 1
+		return rest[0], nil
+	}
+	noValue := func() error {
+		if hasInline {
+			return fmt.Errorf("%w: %s takes no value", ErrCodexOption, name)
+		}
+		return nil
+	}
+	t := &r.plan.Thread
+	switch name {
+	case "-m", "--model":
+		v, err := arg()
+		return used, r.setFlag(&t.Model, "model", name, v, err, nil)
+	case "-a", "--ask-for-approval":
+		v, err := arg()
+		return used, r.setFlag(&t.Approval, "approval", name, v, err, codexApprovals)
+	case "-s", "--sandbox":
+		v, err := arg()
+		return used, r.setFlag(&t.Sandbox, "sandbox", name, v, err, codexSandboxes)
+	case "--yolo", "--dangerously-bypass-approvals-and-sandbox":
+		if err := noValue(); err != nil {
+			return 0, err
+		}
+		_ = r.setFlag(&t.Approval, "approval", name, "never", nil, nil)
+		return 0, r.setFlag(&t.Sandbox, "sandbox", name, "danger-full-access", nil, nil)
+	case "-c", "--config":
+		kv, err := arg()
+		if err != nil {
+			return 0, err
+		}
+		return used, r.config(name, kv)
+	case "--enable", "--disable":
+		v, err := arg()
+		if err != nil {
+			return 0, err
+		}
+		r.server = append(r.server, name, v)
+		return used, nil
+	case codexNoAltScreen:
+		if err := noValue(); err != nil {
+			return 0, err
+		}
+		if !slices.Contains(r.tui, w) { // Codex refuses it twice
+			r.tui = append(r.tui, w)
+		}
+		return 0, nil
+	case "-C", "--cd":
+		return 0, fmt.Errorf("%w: %s: the account's working directory says where the seat runs", ErrCodexOption, name)
+	}
+	return 0, fmt.Errorf("%w: %q has no place in an app-server seat (the conversation, the server line or the terminal line); use hook mode for it, or remove it", ErrCodexOption, w)
+}
+
+// setFlag sets a conversation setting from the flag named flag (err: its
+// value's error; allowed: the values it may take, nil for any).
+func (r *codexRoute) setFlag(dst *string, field, flag, v string, err error, allowed []string) error {
+	if err != nil {
+		return err
+	}
+	if allowed != nil && !slices.Contains(allowed, v) {
+		return fmt.Errorf("%w: %s %q (want one of %s)", ErrCodexOption, flag, v, strings.Join(allowed, ", "))
+	}
+	*dst, r.fromFlag[field] = v, true
+	return nil
+}
+
+// codexConfigFields are the -c keys that are conversation settings.
+var codexConfigFields = map[string]string{"model": "model", "approval_policy": "approval", "sandbox_mode": "sandbox", "model_reasoning_effort": "effort"}
+
+// config routes one -c/--config key=value: tui.* to the terminal line,
+// the rest to the server line, and the conversation's settings also to
+// the conversation unless a flag set them.
+func (r *codexRoute) config(name, kv string) error {
+	key, raw, ok := strings.Cut(kv, "=")
+	key = strings.TrimSpace(key)
+	if !ok || key == "" {
+		return fmt.Errorf("%w: %s %q is not key=value", ErrCodexOption, name, kv)
+	}
+	if key == "tui" || strings.HasPrefix(key, "tui.") {
+		r.tui = append(r.tui, codexConfig, kv)
+		return nil
+	}
+	r.server = append(r.server, codexConfig, kv)
+	field := codexConfigFields[key]
+	if field == "" || r.fromFlag[field] {
+		return nil
+	}
+	t := &r.plan.Thread
+	dst := map[string]*string{"model": &t.Model, "approval": &t.Approval, "sandbox": &t.Sandbox, "effort": &t.Effort}[field]
+	*dst = codexConfigString(raw)
+	return nil
 }
 
 // codexConfigString reads a -c value the way Codex does: as TOML, else as
