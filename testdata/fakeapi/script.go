@@ -3,6 +3,7 @@ package fakeapi
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"regexp"
 )
 
@@ -30,6 +31,11 @@ type Reply struct {
 	// Extra are more tool calls in the same answer, after Call (Anthropic
 	// only): Claude Code runs some tools of one answer in parallel (Read).
 	Extra []ToolCall `json:"-"`
+	// Header is set on this answer's response, after Options.Headers and
+	// the limit headers, replacing any header of the same name (a
+	// ClaudeRateLimit refusal's "rejected" status wins over ClaudeLimits'
+	// "allowed").
+	Header http.Header `json:"-"`
 }
 
 // Usage is token usage in tokens.

@@ -344,6 +344,11 @@ func (s *Server) serveModel(w http.ResponseWriter, hr *http.Request, req *Reques
 	s.record(req, reply)
 	s.logf("fakeapi #%d %s session=%s posts=%d results=%d → %s", req.Seq, req.API, req.Session,
 		len(req.NewPosts()), len(req.NewResults()), describeReply(reply))
+	if req.API == Anthropic {
+		// The real API names every answer, errors included; Claude Code
+		// records it as the transcript entry's requestId (docs/clis.md §2.17).
+		w.Header().Set("request-id", fmt.Sprintf("req_fake_%d", req.Seq))
+	}
 	addHeader(w.Header(), s.opts.Headers)
 	if req.API == OpenAI {
 		for _, l := range s.opts.CodexLimits {
@@ -352,6 +357,9 @@ func (s *Server) serveModel(w http.ResponseWriter, hr *http.Request, req *Reques
 	}
 	if req.API == Anthropic && s.opts.ClaudeLimits != nil {
 		addHeader(w.Header(), s.opts.ClaudeLimits.Header())
+	}
+	for k, vs := range reply.Header {
+		w.Header()[http.CanonicalHeaderKey(k)] = vs
 	}
 	if reply.Status != 0 {
 		writeAPIError(w, req.API, reply.Status, reply.Error)
