@@ -106,6 +106,12 @@ func (a *App) open() error {
 		// A Claude seat reads an attachment's path without asking.
 		AttachmentsDir: a.store.TopicAttachmentsDir,
 		Logger:         a.logger.With("part", "seats"),
+		// The usage-limit notices (seats/limitseat.go). The hub exists only
+		// after the Manager (it types into the seats); seats post nothing
+		// before they start, which is after this function returned.
+		AppNotice: func(topicID, text string, skip ...string) (room.Post, error) {
+			return a.hub.AppNotice(topicID, text, skip...)
+		},
 	}); err != nil {
 		return err
 	}

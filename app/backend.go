@@ -201,6 +201,7 @@ func seatInfo(s seats.SeatInfo) tui.SeatInfo {
 		FiveHourResets: u.FiveHourResets, WeeklyResets: u.WeeklyResets, UsageAt: u.At,
 		Activity: tui.Activity{Kind: activityKind(s.Activity.Kind), Tool: s.Activity.Tool,
 			Subagents: s.Activity.Subagents, Since: s.Activity.Since},
+		Limited: s.Limit.Limited, LimitResets: s.Limit.ResetsAt, LookAtTerminal: s.Limit.LookAtTerminal,
 		SessionID: s.SessionID, Command: config.JoinWords(s.Argv), Dir: s.Dir, Started: s.Started,
 		Held: s.Typing.Queued, HeldFor: holdReason(s.Typing), Warnings: slices.Clone(s.Warnings),
 	}
@@ -239,6 +240,8 @@ func holdReason(t seats.TypistState) tui.HoldReason {
 		return tui.HoldNotReady
 	case slices.Contains(t.Holds, seats.HoldPermission):
 		return tui.HoldPermission
+	case slices.Contains(t.Holds, seats.HoldAttach):
+		return tui.HoldNotReady // an app-server seat's TUI is attaching
 	case len(t.Holds) > 0:
 		return tui.HoldAnswered
 	case t.Unsent:

@@ -261,8 +261,9 @@ type rolloutTail struct {
 	path     string
 	offset   int64  // bytes consumed: complete lines and the partial one
 	partial  []byte // the current line's bytes so far
-	skipping bool   // the current line is over codexLineMax: dropped up to its newline
+	skipping bool   // the current line is over lineMax: dropped up to its newline
 	buf      []byte
+	lineMax  int // the longest line kept (0: codexLineMax)
 }
 
 func newRolloutTail(path string, offset int64) *rolloutTail {
@@ -324,7 +325,11 @@ func (t *rolloutTail) feed(b []byte, line func([]byte)) int {
 		if i >= 0 {
 			chunk = b[:i]
 		}
-		if !t.skipping && len(t.partial)+len(chunk) > codexLineMax {
+		limit := t.lineMax
+		if limit == 0 {
+			limit = codexLineMax
+		}
+		if !t.skipping && len(t.partial)+len(chunk) > limit {
 			t.skipping, t.partial = true, t.partial[:0]
 		}
 		if !t.skipping {

@@ -31,7 +31,7 @@ type earlyJoin struct{ joined, ready bool }
 // live.
 func (m *Manager) startCodexServer(p *startPlan) error {
 	l := p.launch
-	cs, err := startCodexProcess(m.spawn, l.Server.Argv, l.Dir, p.serverEnv, m.logger)
+	cs, err := startCodexProcess(m.spawn, m.opts.PullceptPath, l.Server.Argv, l.Dir, p.serverEnv, m.logger)
 	if err != nil {
 		return err
 	}

@@ -110,7 +110,7 @@ func newCodexToken() (token, digest string, err error) {
 // the PTY to its end so the server never blocks on a full terminal, and
 // the reaper waiter) are owned by the codexServer and end with the
 // process; stop waits for both.
-func startCodexProcess(spawn func(PTYOptions) (Proc, error), argv []string, dir string, env []string, logger *slog.Logger) (*codexServer, error) {
+func startCodexProcess(spawn func(PTYOptions) (Proc, error), pullcept string, argv []string, dir string, env []string, logger *slog.Logger) (*codexServer, error) {
 	token, digest, err := newCodexToken()
 	if err != nil {
 		return nil, fmt.Errorf("codex app-server: token: %w", err)
@@ -119,7 +119,7 @@ func startCodexProcess(spawn func(PTYOptions) (Proc, error), argv []string, dir 
 	for i, w := range argv {
 		line[i] = strings.ReplaceAll(w, CodexDigestWord, digest)
 	}
-	proc, err := spawn(PTYOptions{Argv: line, Dir: dir, Env: env, Cols: 200, Rows: 50})
+	proc, err := spawn(PTYOptions{Argv: guarded(pullcept, line), Dir: dir, Env: env, Cols: 200, Rows: 50})
 	if err != nil {
 		return nil, fmt.Errorf("codex app-server: %w", err)
 	}

@@ -342,7 +342,7 @@ func TestStartCodexProcess(t *testing.T) {
 		return p, nil
 	}
 	argv := []string{"codex", "-c", "x=1", "app-server", "--ws-token-sha256", CodexDigestWord}
-	cs, err := startCodexProcess(spawn, argv, "/work", []string{"A=1"}, slog.New(slog.DiscardHandler))
+	cs, err := startCodexProcess(spawn, "", argv, "/work", []string{"A=1"}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +389,7 @@ func TestStartCodexProcessExits(t *testing.T) {
 		}()
 		return p, nil
 	}
-	cs, err := startCodexProcess(spawn, []string{"codex", "app-server"}, "/work", nil, slog.New(slog.DiscardHandler))
+	cs, err := startCodexProcess(spawn, "", []string{"codex", "app-server"}, "/work", nil, slog.New(slog.DiscardHandler))
 	if err == nil {
 		cs.stop()
 		t.Fatal("a server that exited started")
@@ -400,7 +400,7 @@ func TestStartCodexProcessExits(t *testing.T) {
 	}
 
 	spawnErr := errors.New("no such file")
-	_, err = startCodexProcess(func(PTYOptions) (Proc, error) { return nil, spawnErr }, []string{"codex"}, "/work", nil, slog.New(slog.DiscardHandler))
+	_, err = startCodexProcess(func(PTYOptions) (Proc, error) { return nil, spawnErr }, "", []string{"codex"}, "/work", nil, slog.New(slog.DiscardHandler))
 	if !errors.Is(err, spawnErr) {
 		t.Errorf("spawn failure: %v", err)
 	}

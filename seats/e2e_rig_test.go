@@ -3,6 +3,7 @@
 package seats_test
 
 import (
+	"context"
 	"bufio"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -62,6 +64,10 @@ type rig struct {
 	seat     *watch[seats.Event]
 	reports  *reportLog // every hook report a seat took
 	lastSeen string     // the newest post the admin has seen
+	// skip is how far the Manager's clock runs ahead (ns).
+	skip atomic.Int64
+	// release replaces the Codex release check when set (checkRelease).
+	release func(ctx context.Context, acct config.Account, env []string) (seats.CodexRelease, error)
 }
 
 // reportLog keeps the hook reports the seats took, in order.
@@ -145,6 +151,17 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 		// As the app does: a Claude seat reads the topic's attachments
 		// without asking.
 		AttachmentsDir: r.store.TopicAttachmentsDir,
+		// As the app does: usage-limit notices go into the room.
+		AppNotice: func(topicID, text string, skip ...string) (room.Post, error) {
+			return r.hub.AppNotice(topicID, text, skip...)
+		},
+		CheckRelease: r.checkRelease,
+		// Usage-limit tests wait 2 s after a reset, not 30 (limits_test.go
+		// checks the 30 s with a fake clock).
+		LimitGrace: 2 * time.Second,
+		// The Manager's clock runs ahead by skip (usage-limit tests jump
+		// past a reset time instead of waiting for it).
+		Now: func() time.Time { return time.Now().Add(time.Duration(r.skip.Load())) },
 	}); err != nil {
 		t.Fatalf("seat manager: %v", err)
 	}
@@ -186,6 +203,18 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 		}
 	})
 	return r
+}
+
+// checkRelease is the Codex release check: the test's own when it set
+// one (rig.release), else the real one.
+func (r *rig) checkRelease(ctx context.Context, acct config.Account, env []string) (seats.CodexRelease, error) {
+	r.mu.Lock()
+	f := r.release
+	r.mu.Unlock()
+	if f != nil {
+		return f(ctx, acct, env)
+	}
+	return seats.CheckCodexRelease(ctx, acct, env)
 }
 
 // rigDirEnv names a folder a rig keeps its work and data folders in

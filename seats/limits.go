@@ -118,6 +118,7 @@ type subEpisode struct {
 // carries the stop across launches).
 type limiter struct {
 	codex bool
+	grace time.Duration  // limitGrace (tests shorten it)
 	name  string         // the seat's name in the texts
 	loc   *time.Location // for reset times in the texts
 
@@ -139,7 +140,7 @@ func newLimiter(codex bool, name string, loc *time.Location) *limiter {
 	if loc == nil {
 		loc = time.Local
 	}
-	return &limiter{codex: codex, name: name, loc: loc, subs: map[string]*subEpisode{}}
+	return &limiter{codex: codex, name: name, loc: loc, grace: limitGrace, subs: map[string]*subEpisode{}}
 }
 
 // info is what the panel shows.
@@ -177,7 +178,7 @@ func (l *limiter) restoreClaude(resetsAt, now time.Time) []limitAction {
 	if !ok {
 		return []limitAction{{actLog, "limit: started limited (last parent event is a refusal); reset unknown, no prompt"}}
 	}
-	l.promptAt = maxTime(r.Add(limitGrace), now)
+	l.promptAt = maxTime(r.Add(l.grace), now)
 	return []limitAction{{actLog, "limit: started limited (last parent event is a refusal); prompt at " + l.promptAt.Format(time.RFC3339)}}
 }
 
@@ -224,12 +225,12 @@ func (l *limiter) claudeStop(resetsAt time.Time, now time.Time) []limitAction {
 	case !known:
 		l.promptAt = time.Time{}
 	case prompted:
-		l.promptAt = r.Add(limitGrace)
+		l.promptAt = r.Add(l.grace)
 		if !l.promptAt.After(now.Add(time.Minute)) {
 			l.promptAt = now.Add(backoff(l.attempts - 1))
 		}
 	default:
-		l.promptAt = maxTime(r.Add(limitGrace), now)
+		l.promptAt = maxTime(r.Add(l.grace), now)
 	}
 	switch {
 	case first && known:
@@ -258,8 +259,8 @@ func (l *limiter) codexStop(resetsAt time.Time, now time.Time) []limitAction {
 	}
 	l.limited, l.resetsAt, l.promptedAt, l.attempts = true, r, time.Time{}, 0
 	l.nextAsk = now.Add(limitFirstAsk)
-	if known && r.Add(limitGrace).After(now) {
-		l.nextAsk = r.Add(limitGrace)
+	if known && r.Add(l.grace).After(now) {
+		l.nextAsk = r.Add(l.grace)
 	}
 	text := fmt.Sprintf("%s stopped on its usage limit. It resets %s.%s", l.name, l.when(r), noReplyNeeded)
 	if !known {
@@ -368,8 +369,8 @@ func (l *limiter) answer(allowed *bool, resetsAt time.Time, err error, now time.
 	l.attempts++
 	if r, ok := believable(resetsAt, now); ok {
 		l.resetsAt = r
-		if r.Add(limitGrace).After(l.nextAsk) {
-			l.nextAsk = r.Add(limitGrace)
+		if r.Add(l.grace).After(l.nextAsk) {
+			l.nextAsk = r.Add(l.grace)
 		}
 	}
 	why := "not allowed yet"

@@ -1,6 +1,7 @@
 package seats
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -79,6 +80,21 @@ type ManagerOptions struct {
 	// no vault, so only values held in the clear launch and a sealed one is
 	// refused. Called before the seat is claimed, never under a lock.
 	OpenEnv func(config.Account) ([]string, error)
+	// AppNotice posts a notice of Pullcept's own into a topic's room,
+	// typed into every seat but the skipped accounts (room.Hub.AppNotice);
+	// the usage-limit notices go through it. nil: they are only logged.
+	AppNotice func(topicID, text string, skip ...string) (room.Post, error)
+	// LimitLocation is the time zone of reset times in notices (nil:
+	// time.Local); LimitTick how often a limiter looks at the time (0:
+	// limitTick).
+	LimitLocation *time.Location
+	LimitTick     time.Duration
+	// LimitGrace replaces the 30 s between a reset time and the prompt or
+	// the first release check (end-to-end tests; 0: limitGrace).
+	LimitGrace time.Duration
+	// CheckRelease replaces the Codex release check (tests; nil: run
+	// `codex app-server` over stdio, limitcheck.go).
+	CheckRelease func(ctx context.Context, acct config.Account, env []string) (CodexRelease, error)
 }
 
 // codexPollEvery: a fresh Codex seat writes its rollout at its first turn;
@@ -165,6 +181,8 @@ type SeatInfo struct {
 	Usage    Usage
 	// Typing is the seat's typing queue: posts held and why.
 	Typing TypistState
+	// Limit is its usage-limit state (limits.go).
+	Limit LimitInfo
 	// Warnings are its launch's (a disabled .mcp.json key, stripped
 	// options …): shown on its row, not only logged.
 	Warnings []string
@@ -278,6 +296,16 @@ type Seat struct {
 	server   *codexServer
 	codexAct *codexActivity
 
+	// limits decides the seat's usage-limit episodes (limits.go; nil for
+	// generic CLIs); limitMu serializes it with the actions it returns;
+	// limitAsk asks the limit watcher for a release check (under limitMu).
+	// env is the seat's environment without tokens (the release check's).
+	limits   *limiter
+	limitMu  sync.Mutex
+	limitAsk bool
+	env      []string
+	limit    LimitInfo // what the panel shows (under mu)
+
 	updated func() // emits SeatUpdated (set before the seat is listed)
 	revoke  func() // ends the seat's room token; nil when none (RoomEndpoint.Grant)
 }
@@ -305,6 +333,9 @@ func NewManager(o ManagerOptions) (*Manager, error) {
 	}
 	if o.ResizeQuiet <= 0 {
 		o.ResizeQuiet = resizeQuiet
+	}
+	if o.LimitTick <= 0 {
+		o.LimitTick = limitTick
 	}
 	lg := o.Logger
 	if lg == nil {
@@ -407,11 +438,15 @@ type startPlan struct {
 	// length before the spawn: where the seat's tail starts.
 	rollout   string
 	rolloutAt int64
+	// transcriptAt is a resumed Claude seat's transcript length before the
+	// spawn (its limit tail starts there; claudelimit.go).
+	transcriptAt int64
 	// server is an app-server Codex seat's server once started
 	// (codexserver.go); serverEnv is its environment (the room token is
 	// there, not in the TUI's).
 	server    *codexServer
 	serverEnv []string
+	checkEnv  []string // the seat's environment without any token
 	// revoke ends the seat's token (RoomEndpoint.Grant); nil when none was
 	// granted. Start calls it when the seat does not go live, Manager.wait
 	// when its process is gone.
@@ -531,6 +566,7 @@ func (m *Manager) prepare(p *startPlan) error {
 		return fmt.Errorf("start seat: topic %s: %w", p.topic, err)
 	}
 	p.env = append(unsetEnv(seatBaseEnv(m.opts.Environ()), l.Unset), l.Env...)
+	p.checkEnv = slices.Clone(p.env) // no token: the release check's
 	token := p.room.Token
 	if p.room.Grant != nil {
 		t, revoke, err := p.room.Grant(p.account, p.topic)
@@ -548,6 +584,13 @@ func (m *Manager) prepare(p *startPlan) error {
 	}
 	// Last before the spawn: a resumed Codex may append at startup
 	// (docs/clis.md §3.6).
+	if p.acct.Kind == config.KindClaudeCode && l.Resumed {
+		if dir, err := ClaudeConfigDir(SeatGetenv(p.openEnv, m.getenv)); err == nil {
+			if fi, err := os.Stat(claudeTranscript(dir, p.acct.WorkDir, l.SessionID)); err == nil {
+				p.transcriptAt = fi.Size()
+			}
+		}
+	}
 	if p.acct.Kind == config.KindCodexCLI && l.Resumed {
 		if home, err := CodexHome(SeatGetenv(p.openEnv, m.getenv)); err == nil {
 			p.rollout, p.rolloutAt = codexRolloutSize(home, l.SessionID)
@@ -564,7 +607,7 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
-	s := &Seat{Topic: p.topic, Account: p.account, launch: l, kind: p.acct.Kind, proc: proc, server: p.server,
+	s := &Seat{Topic: p.topic, Account: p.account, launch: l, kind: p.acct.Kind, proc: proc, server: p.server, env: p.checkEnv,
 		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting,
 		revoke: p.revoke, resizeKick: make(chan struct{}, 1), output: make(chan struct{})}
 	size := [2]int{orDefault(cols, defaultCols), orDefault(rows, defaultRows)}
@@ -619,6 +662,14 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 	if p.server != nil {
 		goroutines++ // the server watcher
 	}
+	m.newSeatLimiter(s, p.acct)
+	if s.limits != nil {
+		goroutines++ // the limit watcher
+	}
+	watchTranscript := p.acct.Kind == config.KindClaudeCode
+	if watchTranscript {
+		goroutines++
+	}
 	key := seatKey{p.topic, p.account}
 	m.mu.Lock()
 	if m.closed {
@@ -655,6 +706,12 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 	m.goSeat("resize", s, func() { m.resizer(s) })
 	if watchRollout {
 		m.goSeat("rollout", s, func() { m.watchCodexRollout(s, p) })
+	}
+	if s.limits != nil {
+		m.goSeat("limits", s, func() { m.watchLimits(s) })
+	}
+	if watchTranscript {
+		m.goSeat("transcript", s, func() { m.watchClaudeTranscript(s, p) })
 	}
 	if p.server != nil {
 		m.adoptCodexServer(s, p.server)
@@ -1154,7 +1211,7 @@ func (s *Seat) info() SeatInfo {
 	in := SeatInfo{Topic: s.Topic, Account: s.Account, Kind: s.kind, State: s.state, Pid: s.proc.Pid(),
 		Started: s.started, Argv: s.launch.Argv, Dir: s.launch.Dir, ExitCode: s.exitCode,
 		Requested: s.requested, Err: s.err, SessionID: s.launch.SessionID,
-		Activity: s.activity, Usage: s.usage, Warnings: s.launch.Warnings}
+		Activity: s.activity, Usage: s.usage, Warnings: s.launch.Warnings, Limit: s.limit}
 	s.mu.Unlock()
 	in.Typing = s.typist.State() // the Typist's lock is a leaf: taken after s.mu is free
 	return in

@@ -57,10 +57,17 @@ func cut(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
-// limited reports whether the 5-hour or the weekly window is used up
-// (spec #161: either one, >= 100, since spend may exceed 100).
-func limited(s SeatInfo) bool {
-	return (s.FiveHour != nil && *s.FiveHour >= 100) || (s.Weekly != nil && *s.Weekly >= 100)
+// limited reports a seat stopped on its usage limit: the stop its CLI
+// recorded (issue 16), never the percentages — a window shows 99 % or
+// 100 % whether or not the seat was refused (spec #294).
+func limited(s SeatInfo) bool { return s.Limited }
+
+// limitedWord is "limited", with the reset time when it is known.
+func limitedWord(e *env, s SeatInfo) string {
+	if s.LimitResets.IsZero() {
+		return e.tr.t(mActLimited)
+	}
+	return e.tr.t(mActLimitedUntil, s.LimitResets.Local().Format("15:04"))
 }
 
 // activityWord is what a running seat is doing, "" while its CLI reported
@@ -80,7 +87,7 @@ func activityWord(e *env, s SeatInfo, now time.Time) (string, tone) {
 	case a.Kind == ActivityPermission:
 		return tr.t(mActPermission), toneAsk
 	case limited(s):
-		return tr.t(mActLimited), toneDim
+		return limitedWord(e, s), toneDim
 	case a.Kind == ActivityIdle:
 		return idleWord(e, a.Since, now), toneDim
 	}

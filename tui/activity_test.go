@@ -37,13 +37,15 @@ func TestActivityWords(t *testing.T) {
 		{"idle 5 min (seconds dropped)", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-5*time.Minute - 59*time.Second)}}, "idle 5 min ago", "5分前から待機", toneDim},
 		{"idle hours", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-2*time.Hour - 5*time.Minute)}}, "idle 2 h 5 min ago", "2時間5分前から待機", toneDim},
 		{"idle days", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-50 * time.Hour)}}, "idle 2 d 2 h ago", "2日2時間前から待機", toneDim},
-		{"limited wins over idle", SeatInfo{FiveHour: &full, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-time.Hour)}}, "limited", "制限中", toneDim},
-		{"limited by the week, no report", SeatInfo{Weekly: &full}, "limited", "制限中", toneDim},
-		{"thinking wins over limited", SeatInfo{Weekly: &full, Activity: Activity{Kind: ActivityThinking}}, "thinking…", "考え中…", toneBusy},
-		{"tool wins over limited", SeatInfo{FiveHour: &full, Activity: Activity{Kind: ActivityTool, Tool: "Read"}}, "running Read", "Read を実行中", toneBusy},
+		{"limited wins over idle", SeatInfo{Limited: true, FiveHour: &full, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-time.Hour)}}, "limited", "制限中", toneDim},
+		{"limited, no report", SeatInfo{Limited: true}, "limited", "制限中", toneDim},
+		{"a full window is no stop", SeatInfo{Weekly: &full, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-time.Hour)}}, "idle 1 h ago", "1時間前から待機", toneDim},
+		{"limited with its reset", SeatInfo{Limited: true, LimitResets: time.Date(2026, 10, 5, 22, 45, 0, 0, time.Local)}, "limited · resets 22:45", "制限中 · 22:45 に解除", toneDim},
+		{"thinking wins over limited", SeatInfo{Limited: true, Activity: Activity{Kind: ActivityThinking}}, "thinking…", "考え中…", toneBusy},
+		{"tool wins over limited", SeatInfo{Limited: true, Activity: Activity{Kind: ActivityTool, Tool: "Read"}}, "running Read", "Read を実行中", toneBusy},
 		{"subagents appended", SeatInfo{Activity: Activity{Kind: ActivityTool, Tool: "Task", Subagents: 2}}, "running Task · 2 subagents", "Task を実行中 · サブエージェント 2 件", toneBusy},
 		{"one subagent alone", SeatInfo{Activity: Activity{Subagents: 1}}, "1 subagent", "サブエージェント 1 件", toneBusy},
-		{"subagent while limited", SeatInfo{Weekly: &full, Activity: Activity{Subagents: 3}}, "limited · 3 subagents", "制限中 · サブエージェント 3 件", toneBusy},
+		{"subagent while limited", SeatInfo{Limited: true, Activity: Activity{Subagents: 3}}, "limited · 3 subagents", "制限中 · サブエージェント 3 件", toneBusy},
 	} {
 		for _, lang := range []Lang{LangEnglish, LangJapanese} {
 			want := tc.en
@@ -413,7 +415,6 @@ func TestRelativeTextsRefresh(t *testing.T) {
 func TestTextChange(t *testing.T) {
 	t.Parallel()
 	now := testNow()
-	full := 100.0
 	for _, tc := range []struct {
 		name  string
 		s     SeatInfo
@@ -422,7 +423,7 @@ func TestTextChange(t *testing.T) {
 	}{
 		{"nothing relative", SeatInfo{State: SeatRunning, Activity: Activity{Kind: ActivityThinking}}, true, time.Time{}},
 		{"idle minute", SeatInfo{State: SeatRunning, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-90 * time.Second)}}, false, now.Add(30 * time.Second)},
-		{"limited hides idle", SeatInfo{State: SeatRunning, FiveHour: &full, Activity: Activity{Kind: ActivityIdle, Since: now}}, false, time.Time{}},
+		{"limited hides idle", SeatInfo{State: SeatRunning, Limited: true, Activity: Activity{Kind: ActivityIdle, Since: now}}, false, time.Time{}},
 		{"5 h text next minute", SeatInfo{State: SeatRunning, FiveHourResets: now.Add(10*time.Minute + 20*time.Second)}, true, now.Add(20 * time.Second)},
 		{"5 h text in its last minute ends at the reset", SeatInfo{State: SeatRunning, FiveHourResets: now.Add(40 * time.Second)}, true, now.Add(40 * time.Second)},
 		{"usage not shown", SeatInfo{State: SeatRunning, FiveHourResets: now.Add(time.Hour)}, false, time.Time{}},

@@ -166,6 +166,13 @@ type SeatInfo struct {
 	Signal    int
 	// Activity is what the seat's CLI last reported doing.
 	Activity Activity
+	// Limited: the seat stopped on its plan's usage limit, as its own
+	// record says (never inferred from the percentages); LimitResets is
+	// when the limit is said to lift (zero: unknown); LookAtTerminal: a
+	// resume prompt went unanswered.
+	Limited        bool
+	LimitResets    time.Time
+	LookAtTerminal bool
 	// SessionID is the CLI's conversation id ("" while it has none).
 	SessionID string
 	// Command is the line the seat runs (no env values, no token), Dir its

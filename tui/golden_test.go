@@ -226,7 +226,7 @@ func wordsScene() *fakeBackend {
 		seat("bea", SeatRunning, Activity{Kind: ActivityPermission, Tool: "Bash", Since: now}),
 		seat("cy", SeatRunning, Activity{Kind: ActivityIdle, Since: now.Add(-5*time.Minute - 30*time.Second)}),
 		{Topic: "t-main", Account: "dee", State: SeatRunning, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-time.Hour)},
-			Model: "opus", Effort: "high", FiveHour: pctOf(100), FiveHourResets: fiveReset},
+			Model: "opus", Effort: "high", FiveHour: pctOf(100), FiveHourResets: fiveReset, Limited: true, LimitResets: fiveReset},
 		seat("eve", SeatExited, Activity{}),
 		{Topic: "t-main", Account: "fay", State: SeatFailed, Err: "claude: executable file not found in $PATH"},
 		seat("gus", SeatStarting, Activity{}),

@@ -267,6 +267,7 @@ const (
 	mActIdle
 	mActIdleAgo
 	mActLimited
+	mActLimitedUntil
 	mSpanD
 	mSpanDH
 	mSpanH
@@ -658,27 +659,28 @@ var messages = map[msgKey][2]string{
 	mUsageLast:     {"last known", "最後の値"},
 
 	// What a running seat is doing (spec «走っているアカウントが何をしているか»).
-	mActThinking:    {"thinking…", "考え中…"},
-	mActTool:        {"running %s", "%s を実行中"},
-	mActToolAny:     {"running a tool", "ツールを実行中"},
-	mActPermission:  {"waiting for permission", "許可待ち"},
-	mActSubagent:    {"1 subagent", "サブエージェント 1 件"},
-	mActSubagents:   {"%d subagents", "サブエージェント %d 件"},
-	mActIdle:        {"idle", "待機"},
-	mActIdleAgo:     {"idle %s ago", "%s前から待機"},
-	mActLimited:     {"limited", "制限中"},
-	mSpanD:          {"%d d", "%d日"},
-	mSpanDH:         {"%d d %d h", "%d日%d時間"},
-	mSpanH:          {"%d h", "%d時間"},
-	mSpanHM:         {"%d h %d min", "%d時間%d分"},
-	mSpanM:          {"%d min", "%d分"},
-	mResetsIn:       {"resets in %s", "%s後にリセット"},
-	mResetsAt:       {"resets %[2]s %[1]s", "%[1]s (%[2]s) にリセット"},
-	mHeld:           {"%d held", "%d件保留"},
-	mHeldUnsent:     {"%d held — you have unsent text in its terminal", "%d件保留：端末に未送信の入力があります"},
-	mHeldPermission: {"%d held — waiting for permission", "%d件保留：許可待ち"},
-	mHeldNotReady:   {"%d held — not ready", "%d件保留：準備中"},
-	mHeldAnswered:   {"%d held — until it goes on after your answer", "%d件保留：答えの後の動きを待っています"},
+	mActThinking:     {"thinking…", "考え中…"},
+	mActTool:         {"running %s", "%s を実行中"},
+	mActToolAny:      {"running a tool", "ツールを実行中"},
+	mActPermission:   {"waiting for permission", "許可待ち"},
+	mActSubagent:     {"1 subagent", "サブエージェント 1 件"},
+	mActSubagents:    {"%d subagents", "サブエージェント %d 件"},
+	mActIdle:         {"idle", "待機"},
+	mActIdleAgo:      {"idle %s ago", "%s前から待機"},
+	mActLimited:      {"limited", "制限中"},
+	mActLimitedUntil: {"limited · resets %s", "制限中 · %s に解除"},
+	mSpanD:           {"%d d", "%d日"},
+	mSpanDH:          {"%d d %d h", "%d日%d時間"},
+	mSpanH:           {"%d h", "%d時間"},
+	mSpanHM:          {"%d h %d min", "%d時間%d分"},
+	mSpanM:           {"%d min", "%d分"},
+	mResetsIn:        {"resets in %s", "%s後にリセット"},
+	mResetsAt:        {"resets %[2]s %[1]s", "%[1]s (%[2]s) にリセット"},
+	mHeld:            {"%d held", "%d件保留"},
+	mHeldUnsent:      {"%d held — you have unsent text in its terminal", "%d件保留：端末に未送信の入力があります"},
+	mHeldPermission:  {"%d held — waiting for permission", "%d件保留：許可待ち"},
+	mHeldNotReady:    {"%d held — not ready", "%d件保留：準備中"},
+	mHeldAnswered:    {"%d held — until it goes on after your answer", "%d件保留：答えの後の動きを待っています"},
 
 	mDetTitle:   {"Details · %s", "詳細 · %s"},
 	mDetSession: {"session", "ID"},

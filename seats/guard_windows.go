@@ -1,0 +1,15 @@
+//go:build windows
+
+package seats
+
+import (
+	"fmt"
+	"io"
+)
+
+// RunGuard is Unix only: on Windows the PTY layer's Job object ends a
+// server's tree (guarded never uses it there).
+func RunGuard(args []string, stderr io.Writer) int {
+	fmt.Fprintln(stderr, "pullcept seat-guard: not used on Windows")
+	return 2
+}

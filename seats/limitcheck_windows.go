@@ -1,0 +1,17 @@
+//go:build windows
+
+package seats
+
+import (
+	"os/exec"
+	"strconv"
+)
+
+// treeKill makes cmd's cancellation end its whole process tree (taskkill
+// /T: the check may run through cmd.exe, whose child is the CLI).
+func treeKill(cmd *exec.Cmd) {
+	cmd.Cancel = func() error {
+		_ = exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(cmd.Process.Pid)).Run()
+		return cmd.Process.Kill()
+	}
+}

@@ -1,0 +1,215 @@
+package seats
+
+import (
+	"context"
+	"runtime"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+)
+
+// The Manager's side of usage limits (limits.go decides): each Claude Code
+// and Codex seat has a limiter fed by its transcript or rollout tail, and a
+// limit watcher goroutine (Manager.watchLimits, a goSeat goroutine ending
+// at Seat.Done) that ticks it each second and runs Codex's release checks.
+// Whoever feeds it runs the actions it returns under Seat.limitMu, so a
+// notice and the prompt tagged with its id stay together and in order
+// (lock order: Seat.limitMu → the room's lock → Manager.mu → Seat.mu).
+
+// LimitMarks stores the per (topic, account) usage-limit marks
+// (logstore.Store). A SessionBook that is also LimitMarks gets them used.
+type LimitMarks interface {
+	MarkLimited(topicID, accountID string) error
+	ClearLimited(topicID, accountID string) error
+	Limited(topicID, accountID string) (bool, error)
+}
+
+// limitTick is how often a limiter looks at the time.
+const limitTick = time.Second
+
+// newSeatLimiter makes s's limiter (nil for kinds without limits) and, for
+// a Codex seat marked as stopped, starts it limited.
+func (m *Manager) newSeatLimiter(s *Seat, acct config.Account) {
+	var l *limiter
+	switch acct.Kind {
+	case config.KindClaudeCode:
+		l = newLimiter(false, acct.DisplayName(), m.opts.LimitLocation)
+	case config.KindCodexCLI:
+		l = newLimiter(true, acct.DisplayName(), m.opts.LimitLocation)
+	default:
+		return
+	}
+	if m.opts.LimitGrace > 0 {
+		l.grace = m.opts.LimitGrace
+	}
+	s.limits = l
+	if acct.Kind != config.KindCodexCLI {
+		return
+	}
+	marks, ok := m.opts.Sessions.(LimitMarks)
+	if !ok {
+		return
+	}
+	on, err := marks.Limited(s.Topic, s.Account)
+	if err != nil {
+		m.logger.Warn("limit: read the mark", "topic", s.Topic, "account", s.Account, "err", err)
+		return
+	}
+	if on {
+		m.runLimit(s, func(l *limiter) []limitAction { return l.restoreCodex(m.opts.Now()) })
+	}
+}
+
+// runLimit computes actions with s's limiter and runs them, under
+// s.limitMu.
+func (m *Manager) runLimit(s *Seat, step func(*limiter) []limitAction) {
+	if s.limits == nil {
+		return
+	}
+	s.limitMu.Lock()
+	defer s.limitMu.Unlock()
+	before := s.limits.info()
+	acts := step(s.limits)
+	var notice room.Post
+	for _, a := range acts {
+		switch a.kind {
+		case actNotice:
+			notice = m.limitNotice(s, a.text)
+		case actPrompt:
+			m.limitPrompt(s, notice, a.text)
+		case actMarkerSet, actMarkerClear:
+			m.limitMark(s, a.kind == actMarkerSet)
+		case actAsk:
+			s.limitAsk = true // the watcher runs the check (it owns the wait)
+		case actLog:
+			m.logger.Info(a.text, "topic", s.Topic, "account", s.Account)
+		}
+	}
+	if s.limits.info() != before {
+		s.mu.Lock()
+		s.limit = s.limits.info()
+		s.mu.Unlock()
+		m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account})
+	}
+}
+
+// limitNotice posts a room notice about s, not typed into s.
+func (m *Manager) limitNotice(s *Seat, text string) room.Post {
+	if m.opts.AppNotice == nil {
+		m.logger.Info("limit: notice (no room to post it)", "topic", s.Topic, "account", s.Account, "text", text)
+		return room.Post{}
+	}
+	p, err := m.opts.AppNotice(s.Topic, text, s.Account)
+	if err != nil {
+		m.logger.Warn("limit: notice not posted", "topic", s.Topic, "account", s.Account, "err", err)
+	}
+	return p
+}
+
+// limitPrompt types the resume prompt into s, tagged as Pullcept with the
+// notice's message id (a seat answering with last_seen = it is not refused
+// for that notice). It waits behind the human's unsent keys and a
+// permission dialog like any post.
+func (m *Manager) limitPrompt(s *Seat, notice room.Post, text string) {
+	p := room.Post{Role: room.RoleApp, Speaker: room.AppSpeaker, FromApp: true, MessageID: notice.MessageID,
+		TS: notice.TS, Content: text}
+	if p.MessageID == "" {
+		p.MessageID = "limit-" + m.opts.Now().UTC().Format("20060102T150405")
+	}
+	if p.TS == "" {
+		p.TS = m.opts.Now().Format(time.RFC3339)
+	}
+	if s.State() == StateExited {
+		m.logger.Warn("limit: resume prompt not typed (the seat's terminal is closed)", "topic", s.Topic, "account", s.Account)
+		return
+	}
+	s.typist.Enqueue(p)
+}
+
+// limitMark sets or clears s's mark.
+func (m *Manager) limitMark(s *Seat, on bool) {
+	marks, ok := m.opts.Sessions.(LimitMarks)
+	if !ok {
+		return
+	}
+	var err error
+	if on {
+		err = marks.MarkLimited(s.Topic, s.Account)
+	} else {
+		err = marks.ClearLimited(s.Topic, s.Account)
+	}
+	if err != nil {
+		m.logger.Warn("limit: mark", "topic", s.Topic, "account", s.Account, "on", on, "err", err)
+	}
+}
+
+// feedLimit hands one transcript or rollout event to s's limiter.
+func (m *Manager) feedLimit(s *Seat, e limitEvent) {
+	m.runLimit(s, func(l *limiter) []limitAction { return l.event(e, m.opts.Now()) })
+}
+
+// watchLimits ticks s's limiter each second and runs the Codex release
+// checks it asks for (one at a time, ended with the seat).
+func (m *Manager) watchLimits(s *Seat) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-s.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	t := time.NewTicker(m.opts.LimitTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-t.C:
+		}
+		m.runLimit(s, func(l *limiter) []limitAction { return l.tick(m.opts.Now()) })
+		s.limitMu.Lock()
+		ask := s.limitAsk
+		s.limitAsk = false
+		s.limitMu.Unlock()
+		if !ask {
+			continue
+		}
+		rel, err := m.askRelease(ctx, s)
+		if ctx.Err() != nil {
+			return // the seat ended: this launch no longer holds it
+		}
+		m.runLimit(s, func(l *limiter) []limitAction { return l.answer(rel.Allowed, rel.ResetsAt, err, m.opts.Now()) })
+	}
+}
+
+// askRelease runs the release check for s's account (ManagerOptions.
+// CheckRelease in tests).
+func (m *Manager) askRelease(ctx context.Context, s *Seat) (CodexRelease, error) {
+	acct, ok := m.opts.Accounts(s.Account)
+	if !ok {
+		return CodexRelease{}, ErrUnknownAccount
+	}
+	if m.opts.CheckRelease != nil {
+		return m.opts.CheckRelease(ctx, acct, s.env)
+	}
+	return CheckCodexRelease(ctx, acct, s.env)
+}
+
+// CheckCodexRelease runs the release check for acct's Codex with the
+// seat's environment env (limitcheck.go).
+func CheckCodexRelease(ctx context.Context, acct config.Account, env []string) (CodexRelease, error) {
+	argv := codexCheckCommand(ResolveCommandOr(acct.Command), runtime.GOOS)
+	return checkCodexRelease(ctx, argv, env, acct.WorkDir)
+}
+
+// ResolveCommandOr is ResolveCommand, or the command as written when it is
+// not found (the check then fails with the spawn's error).
+func ResolveCommandOr(command string) string {
+	if p := ResolveCommand(command); p != "" {
+		return p
+	}
+	return command
+}
