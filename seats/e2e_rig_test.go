@@ -3,8 +3,8 @@
 package seats_test
 
 import (
-	"context"
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"

@@ -51,7 +51,6 @@ func RunGuard(args []string, stderr io.Writer) int {
 	}
 }
 
-
 // killSession SIGKILLs every process of the guard's session (Linux reads
 // them from /proc; elsewhere the guard's process group), itself last.
 func killSession() {
