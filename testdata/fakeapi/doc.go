@@ -9,7 +9,10 @@
 //     server-sent events; base URL = Server.URL() (ANTHROPIC_BASE_URL);
 //   - the OpenAI Responses API (Codex CLI): POST /v1/responses, streamed as
 //     server-sent events; base URL = Server.URL() + "/v1" (config.toml
-//     model_providers.<id>.base_url).
+//     model_providers.<id>.base_url);
+//   - for Codex's release check, the ChatGPT backend's plan usage: GET
+//     /backend-api/wham/usage (Options.CodexUsage; chatgpt_base_url =
+//     Server.URL() + "/backend-api", CodexSetup.ChatGPTLogin).
 //
 // Every request is parsed into an API-neutral Request (messages, tools, tool
 // results, the [pullcept] tagged posts in the newest user input), recorded

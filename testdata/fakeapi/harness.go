@@ -150,6 +150,17 @@ type CodexSetup struct {
 	// the model's default and its rollout names no effort, docs/clis.md
 	// §3.6).
 	Effort string
+	// ChatGPTLogin adds a fake ChatGPT login so `codex app-server` answers
+	// account/rateLimits/read from the fake (docs/clis.md §3.7): auth.json
+	// with an unsigned JWT for CodexAccountID / CodexUserID (plan "plus"),
+	// chatgpt_base_url = <BaseURL>/backend-api (the fake answers
+	// /backend-api/wham/usage from Options.CodexUsage),
+	// cli_auth_credentials_store = "file", [features] apps = false (no
+	// codex_apps MCP client on the fake) and [notice]
+	// hide_rate_limit_model_nudge = true (else a window near its end opens a
+	// menu that takes the next typed post). Model calls stay on the fake
+	// provider, unchanged. False leaves an existing auth.json alone.
+	ChatGPTLogin bool
 }
 
 // noProxy lists the loopback names the CLIs reach directly.
@@ -176,7 +187,8 @@ const defaultCodexModel = "gpt-5.5"
 // ls-remote https://github.com/openai/plugins.git`), trusted
 // [projects."<dir>"], the model-migration notice for gpt-5.5 answered,
 // [tui] resume_cwd="session" (no directory picker on resume) and
-// show_tooltips=false. The file is merged: keys we do not write are kept
+// show_tooltips=false; with ChatGPTLogin also auth.json and the keys
+// codexLoginConfig names. The file is merged: keys we do not write are kept
 // (comments are not), and written atomically. Errors: ErrBadOptions, file
 // and TOML errors wrapped.
 func PrepareCodex(s CodexSetup) ([]string, error) {
@@ -240,6 +252,12 @@ func PrepareCodex(s CodexSetup) ([]string, error) {
 	tui["resume_cwd"] = "session"
 	tui["show_tooltips"] = false
 	object(tui, "model_availability_nux")["gpt-6.1-sol"] = 1
+	if s.ChatGPTLogin {
+		codexLoginConfig(cfg, strings.TrimSuffix(strings.TrimSuffix(s.BaseURL, "/"), "/v1"))
+		if err := writeCodexLogin(s.Home); err != nil {
+			return nil, fmt.Errorf("codex setup: %w", err)
+		}
+	}
 	b, err := toml.Marshal(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("codex setup: encode config.toml: %w", err)

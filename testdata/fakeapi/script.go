@@ -24,6 +24,9 @@ type Reply struct {
 	// body carrying Error instead of a stream (overload, rate-limit tests).
 	Status int    `json:"status,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// ErrorBody, when set with Status, is that answer's JSON body, sent as
+	// is instead of the API's error shape around Error (CodexUsageLimit).
+	ErrorBody json.RawMessage `json:"error_body,omitempty"`
 	// Hold, when non-nil, delays the answer until it is closed, so a test
 	// can keep the model "busy" deterministically. If the request is
 	// cancelled or the Server closes first, nothing is answered.

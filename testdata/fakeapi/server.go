@@ -41,6 +41,12 @@ type Options struct {
 	// anthropic-ratelimit-unified-* headers (docs/clis.md §2.9), after
 	// Headers.
 	ClaudeLimits *ClaudeLimits
+	// CodexUsage answers GET /backend-api/wham/usage, the ChatGPT backend's
+	// plan usage that `codex app-server` reads for account/rateLimits/read
+	// with a fake ChatGPT login (CodexSetup.ChatGPTLogin; docs/clis.md
+	// §3.7). Nil: an allowed plan with no windows. It runs on the request's
+	// goroutine and must not modify r.
+	CodexUsage func(r *Request) CodexUsage
 	// Logf, when set, gets one line per request and reply (t.Logf fits).
 	Logf func(format string, args ...any)
 }
@@ -282,6 +288,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"input_tokens": len(body)/4 + 1})
 	case hr.Method == http.MethodGet && path == "/v1/models":
 		s.serveModels(w, req)
+	case hr.Method == http.MethodGet && path == codexUsagePath:
+		s.serveCodexUsage(w, req)
 	default:
 		// HEAD /api/hello, Claude's http hooks, anything unknown.
 		s.record(req, Reply{})
@@ -360,6 +368,12 @@ func (s *Server) serveModel(w http.ResponseWriter, hr *http.Request, req *Reques
 	}
 	for k, vs := range reply.Header {
 		w.Header()[http.CanonicalHeaderKey(k)] = vs
+	}
+	if reply.Status != 0 && len(reply.ErrorBody) > 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(reply.Status)
+		_, _ = w.Write(reply.ErrorBody) // a failed write means the client went away
+		return
 	}
 	if reply.Status != 0 {
 		writeAPIError(w, req.API, reply.Status, reply.Error)
