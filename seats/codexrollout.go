@@ -68,10 +68,15 @@ func codexContextUsed(total, window int64) float64 {
 	return 100 - left
 }
 
-// codexReport is what a rollout tells of a seat: its usage and activity.
+// codexReport is what a rollout tells of a seat: its usage and activity;
+// and, for its limiter (limits.go), the reset time of the window the last
+// token_count showed used most, and what the line just read means for it
+// (event.kind 0: nothing).
 type codexReport struct {
-	usage    Usage
-	activity Activity
+	usage      Usage
+	activity   Activity
+	limitReset time.Time
+	event      limitEvent
 }
 
 // codexLine is the part of a rollout line read here: the line's type and
@@ -89,6 +94,11 @@ type codexLine struct {
 		Namespace  string           `json:"namespace"`
 		Info       *codexTokenInfo  `json:"info"`
 		RateLimits *codexRateLimits `json:"rate_limits"`
+		// Error ends a turn that failed; codex_error_info is
+		// "usage_limit_exceeded" for the plan's limit (docs/clis.md §3.6).
+		Error *struct {
+			Info json.RawMessage `json:"codex_error_info"`
+		} `json:"error"`
 	} `json:"payload"`
 }
 
@@ -129,15 +139,20 @@ func applyCodexLine(cur codexReport, line []byte, now time.Time) (next codexRepo
 		return cur, false
 	}
 	next = cur
+	next.event = limitEvent{}
 	p := &l.Payload
+	if l.Type == "event_msg" {
+		next.event = codexLimitEvent(p.Type, p.Error != nil, p.Error != nil && string(p.Error.Info) == `"usage_limit_exceeded"`, cur.limitReset)
+	}
 	switch {
 	case l.Type == "turn_context":
 		// A new turn's settings replace both; one it does not name is unknown.
 		next.usage.Model, next.usage.Effort = deref(p.Model), deref(p.Effort)
 		next.usage.At = now
 	case l.Type == "event_msg" && p.Type == "token_count":
+		next.limitReset = maxUsedReset(p.RateLimits, cur.limitReset)
 		if !applyTokenCount(&next.usage, p.Info, p.RateLimits) {
-			return cur, false
+			return next, false
 		}
 		next.usage.At = now
 	case l.Type == "event_msg":
@@ -185,6 +200,49 @@ func applyTokenCount(u *Usage, info *codexTokenInfo, rl *codexRateLimits) bool {
 		}
 	}
 	return read
+}
+
+// codexLimitEvent is what a turn's event means for the seat's limiter: a
+// turn began; one ended on the plan's limit (a stop, reset at the window
+// the last token_count showed used most); one ended without error (a
+// normal turn). A turn that failed otherwise is neither.
+func codexLimitEvent(event string, failed, usageLimit bool, reset time.Time) limitEvent {
+	switch {
+	case event == "task_started":
+		return limitEvent{kind: limitTurnStarted}
+	case event != "task_complete":
+		return limitEvent{}
+	case usageLimit:
+		return limitEvent{kind: limitStop, resetsAt: reset}
+	case !failed:
+		return limitEvent{kind: limitNormal}
+	}
+	return limitEvent{}
+}
+
+// maxUsedReset is the reset time of the window a token_count shows used
+// most (the later one on a tie; spec #294), or cur when it names none.
+func maxUsedReset(rl *codexRateLimits, cur time.Time) time.Time {
+	if rl == nil || rl.LimitID != nil && *rl.LimitID != codexPlanLimitID {
+		return cur
+	}
+	best, out := -1.0, time.Time{}
+	for _, w := range []*codexWindow{rl.Primary, rl.Secondary} {
+		if w == nil || w.UsedPercent == nil || w.ResetsAt == nil {
+			continue
+		}
+		at := epochTime(*w.ResetsAt)
+		if at.IsZero() {
+			continue
+		}
+		if *w.UsedPercent > best || (*w.UsedPercent == best && at.After(out)) {
+			best, out = *w.UsedPercent, at
+		}
+	}
+	if out.IsZero() {
+		return cur
+	}
+	return out
 }
 
 // turnActivity moves the activity on a turn's event: task_started →

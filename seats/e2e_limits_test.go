@@ -3,6 +3,7 @@
 package seats_test
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -71,6 +72,113 @@ func TestE2EClaudeUsageLimit(t *testing.T) {
 	for _, ex := range r.fake.Exchanges() {
 		if len(carrying(ex.Request, stop.MessageID)) > 0 {
 			t.Errorf("the stop notice was typed into Ada")
+		}
+	}
+}
+
+// TestE2ECodexUsageLimit: the real Codex 0.169.0, an app-server seat, is
+// refused on its plan's limit (a usage_limit_reached 429, docs/clis.md
+// §3.6). Pullcept reads the stop from the rollout: a room notice, the
+// seat's mark, the panel limited. The seat restarted keeps it limited (the
+// mark) and is asked at once. The release checks run the real `codex
+// app-server` over stdio against the fake ChatGPT usage backend: "not
+// allowed" keeps it limited, "allowed" releases it — mark cleared, a
+// notice, the resume prompt typed into the seat and read by the model.
+func TestE2ECodexUsageLimit(t *testing.T) {
+	var refused, allowed atomic.Bool
+	var asked atomic.Int32
+	script := fakeapi.Script{}
+	respond := func(req *fakeapi.Request) fakeapi.Reply {
+		posts := req.NewPosts()
+		if len(posts) > 0 && posts[len(posts)-1].FirstLine() == "hello" && !refused.Swap(true) {
+			return fakeapi.CodexUsageLimit(time.Now().Add(time.Hour).Truncate(time.Second))
+		}
+		if len(posts) > 0 && posts[len(posts)-1].Tag.Role == string(room.RoleApp) {
+			return fakeapi.TextReply("resuming")
+		}
+		return script.Decide(withoutSeatPosts(req))
+	}
+	reset := time.Now().Add(time.Hour).Truncate(time.Second)
+	usage := func(*fakeapi.Request) fakeapi.CodexUsage {
+		asked.Add(1)
+		// Not allowed yet names the reset an hour ahead: the next ask
+		// waits for it, not for the one-minute step.
+		return fakeapi.CodexUsage{Allowed: allowed.Load(), LimitReached: !allowed.Load(),
+			Primary: &fakeapi.CodexLimit{UsedPercent: 100, WindowMinutes: 300, ResetsAt: reset}}
+	}
+	// The plan's windows on every answer, the 429's too: the 5-hour one
+	// used up, resetting in an hour (the rollout's token_count carries it).
+	limits := fakeapi.CodexLimits{Primary: &fakeapi.CodexLimit{UsedPercent: 100, WindowMinutes: 300, ResetsAt: reset},
+		Secondary: &fakeapi.CodexLimit{UsedPercent: 30, WindowMinutes: 10080, ResetsAt: reset.Add(72 * time.Hour)}}
+	r := newRigWith(t, fakeapi.Options{Respond: respond, CodexUsage: usage, CodexLimits: []fakeapi.CodexLimits{limits}}, 0)
+	on := true
+	cody := r.codexAccount("cody", "Cody")
+	cody.CodexAppServer = &on
+	r.addAccount(cody)
+	env, err := fakeapi.PrepareCodex(fakeapi.CodexSetup{Home: filepath.Join(t.TempDir(), "codex-home"),
+		WorkDirs: []string{cody.WorkDir}, BaseURL: r.base, ChatGPTLogin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.setEnv(env)
+	_, s := r.start(cody.ID)
+	r.waitReady(cody.ID, s)
+	r.post("hello @Cody")
+	r.waitPost("the stop notice", func(p room.Post) bool {
+		return p.FromApp && strings.Contains(p.Content, "Cody stopped on its usage limit. It resets")
+	})
+	if on, err := r.store.Limited(e2eTopic, cody.ID); !on || err != nil {
+		t.Fatalf("mark after the stop: %v %v", on, err)
+	}
+	if in := r.seatInfo(cody.ID); !in.Limit.Limited || !in.Limit.ResetsAt.Equal(reset) {
+		t.Errorf("panel after the stop: %+v", in.Limit)
+	}
+
+	// Restarted while stopped: limited from the mark, asked at once (no
+	// waiting for the reset), still not allowed.
+	if err := r.mgr.Stop(e2eTopic, cody.ID); err != nil {
+		t.Fatal(err)
+	}
+	res, s := r.start(cody.ID)
+	if !res.Resumed {
+		t.Fatalf("restart = %+v, want resumed", res)
+	}
+	if !r.seatInfo(cody.ID).Limit.Limited {
+		t.Error("the restarted seat does not start limited")
+	}
+	started := time.Now()
+	e2eUntil(t, "the first release check answered (not allowed)", func() bool {
+		return asked.Load() >= 1 && r.seatInfo(cody.ID).Limit.NextCheck.After(started.Add(30*time.Minute))
+	}, s.Done())
+	r.waitReady(cody.ID, s)
+	if !r.seatInfo(cody.ID).Limit.Limited {
+		t.Fatal("released while the backend says not allowed")
+	}
+
+	// Allowed now: the next ask, due after the reset the answer named (the
+	// clock jumps past it), releases.
+	allowed.Store(true)
+	r.skip.Store(int64(2 * time.Hour))
+	lifted := r.waitPost("the release notice", func(p room.Post) bool {
+		return p.FromApp && strings.Contains(p.Content, "Cody's usage limit has lifted")
+	})
+	e2eUntil(t, "the resume prompt reached the model", func() bool {
+		return slices.ContainsFunc(r.fake.Exchanges(), func(ex fakeapi.Exchange) bool {
+			return len(carrying(ex.Request, lifted.MessageID)) > 0
+		})
+	}, s.Done())
+	if on, _ := r.store.Limited(e2eTopic, cody.ID); on {
+		t.Error("the mark outlived the release")
+	}
+	if r.seatInfo(cody.ID).Limit.Limited {
+		t.Error("still limited after the release")
+	}
+	for _, ex := range r.fake.Exchanges() {
+		if ex.Request.Escape {
+			continue // the fence refused it (docs/clis.md: raw.githubusercontent.com)
+		}
+		if ex.Request.Path == "/backend-api/wham/usage" && ex.Request.ModelCall {
+			t.Error("a usage read counted as a model call")
 		}
 	}
 }

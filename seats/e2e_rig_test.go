@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,6 +157,7 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 			return r.hub.AppNotice(topicID, text, skip...)
 		},
 		CheckRelease: r.checkRelease,
+		Logger:       rigLogger(t),
 		// Usage-limit tests wait 2 s after a reset, not 30 (limits_test.go
 		// checks the 30 s with a fake clock).
 		LimitGrace: 2 * time.Second,
@@ -215,6 +217,22 @@ func (r *rig) checkRelease(ctx context.Context, acct config.Account, env []strin
 		return f(ctx, acct, env)
 	}
 	return seats.CheckCodexRelease(ctx, acct, env)
+}
+
+// rigLogger is the Manager's log: into the test's output when
+// PULLCEPT_TEST_LOG is set, else discarded.
+func rigLogger(t *testing.T) *slog.Logger {
+	if os.Getenv("PULLCEPT_TEST_LOG") == "" {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(testLogWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type testLogWriter struct{ t *testing.T }
+
+func (w testLogWriter) Write(b []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(b), "\n"))
+	return len(b), nil
 }
 
 // rigDirEnv names a folder a rig keeps its work and data folders in

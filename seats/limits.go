@@ -57,6 +57,9 @@ type LimitInfo struct {
 	ResetsAt time.Time
 	// LookAtTerminal: a resume prompt went unanswered (the room was told).
 	LookAtTerminal bool
+	// NextCheck is when a Codex seat's release is asked next (zero: not
+	// scheduled, or a check runs now).
+	NextCheck time.Time
 }
 
 // limitEventKind is what a transcript or rollout line says.
@@ -145,7 +148,11 @@ func newLimiter(codex bool, name string, loc *time.Location) *limiter {
 
 // info is what the panel shows.
 func (l *limiter) info() LimitInfo {
-	return LimitInfo{Limited: l.limited, ResetsAt: l.resetsAt, LookAtTerminal: l.looked}
+	in := LimitInfo{Limited: l.limited, ResetsAt: l.resetsAt, LookAtTerminal: l.looked}
+	if l.limited && !l.asking {
+		in.NextCheck = l.nextAsk
+	}
+	return in
 }
 
 // when formats a reset time for a notice ("Oct 5 22:45", local time).

@@ -990,11 +990,20 @@ func (m *Manager) tailCodexRollout(s *Seat, t *rolloutTail, rep codexReport) {
 func (m *Manager) readCodexRollout(s *Seat, t *rolloutTail, rep *codexReport) int {
 	changed := false
 	now := m.opts.Now()
+	var events []limitEvent
 	n, err := t.poll(func(line []byte) {
 		var c bool
 		*rep, c = applyCodexLine(*rep, line, now)
 		changed = changed || c
+		if rep.event.kind != 0 {
+			events = append(events, rep.event)
+		}
 	})
+	defer func() { // after the seat's figures are stored: the limiter reads none of them
+		for _, e := range events {
+			m.feedLimit(s, e)
+		}
+	}()
 	if err != nil {
 		m.logger.Debug("codex rollout tail", "topic", s.Topic, "account", s.Account, "err", err)
 	}
