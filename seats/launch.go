@@ -515,10 +515,28 @@ func (b *lineBuilder) codex(opts []string) ([]string, error) {
 	}
 	argv = append(argv, opts...)
 	argv = append(argv, codexConfig, "mcp_servers."+b.key+"="+b.codexServer())
+	argv = append(argv, codexNoNudge(opts)...) // the TUI shows the menu
 	if addFlag {
 		argv = append(argv, codexNoAltScreen)
 	}
 	return argv, nil
+}
+
+// codexNudgeKey is Codex's "Approaching rate limits / Switch to … for lower
+// credit usage?" menu: shown near a window's end for a ChatGPT login, it
+// takes the Enter of a post typed into the seat and switches the model,
+// losing the post (docs/clis.md G8). Pullcept turns it off unless the
+// options say otherwise.
+const codexNudgeKey = "notice.hide_rate_limit_model_nudge"
+
+// codexNoNudge is the -c that hides the menu, none when opts set the key.
+func codexNoNudge(opts []string) []string {
+	for _, w := range opts {
+		if strings.Contains(w, codexNudgeKey) {
+			return nil
+		}
+	}
+	return []string{codexConfig, codexNudgeKey + "=true"}
 }
 
 // codexServer is the room server as one TOML inline table (docs/clis.md):

@@ -113,6 +113,7 @@ func (b *lineBuilder) codexAppServer(opts []string) ([]string, *CodexServerPlan,
 		id = config.SessionIDPlaceholder
 	}
 	argv := []string{a.Command, codexResume, id, "--remote", "ws://127.0.0.1:" + CodexPortWord, "--remote-auth-token-env", EnvCodexRemoteToken}
+	argv = append(argv, codexNoNudge(append(slices.Clone(r.server), r.tui...))...) // the TUI shows the menu
 	argv = append(argv, r.tui...)
 	if addFlag {
 		argv = append(argv, codexNoAltScreen)

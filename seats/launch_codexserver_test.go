@@ -36,8 +36,26 @@ func wantServerLine(key string, server []string) []string {
 // wantTUILine is the whole TUI line for id and the TUI's own words.
 func wantTUILine(id string, tui []string) []string {
 	argv := []string{"codex", "resume", id, "--remote", "ws://127.0.0.1:" + CodexPortWord,
-		"--remote-auth-token-env", EnvCodexRemoteToken}
+		"--remote-auth-token-env", EnvCodexRemoteToken, "-c", codexNudgeKey + "=true"}
 	return append(argv, tui...)
+}
+
+// TestCodexNudgeOff: both modes hide Codex's rate-limit model menu, unless
+// the options set the key themselves.
+func TestCodexNudgeOff(t *testing.T) {
+	t.Parallel()
+	for _, appServer := range []bool{false, true} {
+		a := appServerAccount("")
+		a.CodexAppServer = &appServer
+		l, err := BuildLaunch(testInput(a))
+		if err != nil || !slices.Contains(l.Argv, codexNudgeKey+"=true") {
+			t.Errorf("app-server %v: %q lacks the nudge off (%v)", appServer, l.Argv, err)
+		}
+		a.LaunchOptions = "-c " + codexNudgeKey + "=false"
+		if l, err = BuildLaunch(testInput(a)); err != nil || slices.Contains(l.Argv, codexNudgeKey+"=true") {
+			t.Errorf("app-server %v: the options' own setting was overridden: %q", appServer, l.Argv)
+		}
+	}
 }
 
 // mustAppServer builds an app-server launch and checks what every such

@@ -282,7 +282,7 @@ func TestCodexLines(t *testing.T) {
 	// %q writes an ASCII path exactly as a TOML basic string does.
 
 	l := mustLaunch(t, testInput(a))
-	want := []string{"codex", "--model", "gpt-5.5", "-c", server, "--no-alt-screen"}
+	want := []string{"codex", "--model", "gpt-5.5", "-c", server, "-c", codexNudgeKey + "=true", "--no-alt-screen"}
 	if !slices.Equal(l.Argv, want) {
 		t.Errorf("fresh argv\n%q\nwant\n%q", l.Argv, want)
 	}
@@ -294,7 +294,7 @@ func TestCodexLines(t *testing.T) {
 	in.Resume, in.SessionID, in.UnseenHistory = true, testRec, true
 	l = mustLaunch(t, in)
 	resumed := strings.Replace(server, `PULLCEPT_HUE="145"}`, `PULLCEPT_HUE="145", PULLCEPT_UNSEEN_HISTORY="1"}`, 1)
-	want = []string{"codex", "resume", testRec, "--model", "gpt-5.5", "-c", resumed, "--no-alt-screen"}
+	want = []string{"codex", "resume", testRec, "--model", "gpt-5.5", "-c", resumed, "-c", codexNudgeKey + "=true", "--no-alt-screen"}
 	if !slices.Equal(l.Argv, want) || l.SessionID != testRec || !l.Resumed {
 		t.Errorf("resume argv\n%q\nwant\n%q", l.Argv, want)
 	}
