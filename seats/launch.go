@@ -242,33 +242,45 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 	if b.server != nil && hasPlaceholder(b.server.Argv) {
 		return Launch{}, fmt.Errorf("%w: %s has no place on a Codex app-server line; remove it from the launch options", ErrPlaceholder, config.SessionIDPlaceholder)
 	}
-	if in.Resume {
-		// A recorded id comes from a file a seat can write (a rollout, the
-		// log); it goes on the line only as the plain id it should be.
-		if !lineSafeWord(in.SessionID) {
-			return Launch{}, fmt.Errorf("%w: the recorded session id %q is not a plain id", ErrNoSessionID, in.SessionID)
-		}
-		l.SessionID = in.SessionID
-	}
-	if hasPlaceholder(argv) {
-		switch {
-		case in.Resume:
-		case a.Kind == config.KindCodexCLI:
-			return Launch{}, fmt.Errorf("%w: Codex makes its own session id; remove %s from the launch options", ErrPlaceholder, config.SessionIDPlaceholder)
-		default:
-			if l.SessionID, err = newID(in.NewID); err != nil {
-				return Launch{}, err
-			}
-		}
-		for i, w := range l.Argv {
-			l.Argv[i] = strings.ReplaceAll(w, config.SessionIDPlaceholder, l.SessionID)
-		}
+	if err := l.fillSessionID(in); err != nil {
+		return Launch{}, err
 	}
 	l.Preview = config.JoinWords(l.Argv)
 	if b.server != nil {
 		l.Preview = "app-server: " + config.JoinWords(b.server.Argv) + "\nterminal: " + l.Preview
 	}
 	return l, nil
+}
+
+// fillSessionID sets the session id the line uses and substitutes
+// {session_id} once, after the line is built (BuildLaunch): the resumed id
+// (only when it is a plain id: a recorded id comes from a file a seat can
+// write), or a fresh one; Codex makes its own and refuses the placeholder.
+func (l *Launch) fillSessionID(in LaunchInput) error {
+	if in.Resume {
+		if !lineSafeWord(in.SessionID) {
+			return fmt.Errorf("%w: the recorded session id %q is not a plain id", ErrNoSessionID, in.SessionID)
+		}
+		l.SessionID = in.SessionID
+	}
+	if !hasPlaceholder(l.Argv) {
+		return nil
+	}
+	switch {
+	case in.Resume:
+	case in.Account.Kind == config.KindCodexCLI:
+		return fmt.Errorf("%w: Codex makes its own session id; remove %s from the launch options", ErrPlaceholder, config.SessionIDPlaceholder)
+	default:
+		id, err := newID(in.NewID)
+		if err != nil {
+			return err
+		}
+		l.SessionID = id
+	}
+	for i, w := range l.Argv {
+		l.Argv[i] = strings.ReplaceAll(w, config.SessionIDPlaceholder, l.SessionID)
+	}
+	return nil
 }
 
 // ReadsMCPJSON reports whether seats of kind k find the room in their
