@@ -68,3 +68,33 @@ func TestCodexLimitEventShapes(t *testing.T) {
 		t.Errorf("a reset that is not a number: %v", bad.limitReset)
 	}
 }
+
+// TestCodexLimitAfterHugeLine: a 10 MB rollout line (a tool's output) is
+// skipped unread and the stop after it is still seen.
+func TestCodexLimitAfterHugeLine(t *testing.T) {
+	path := t.TempDir() + "/rollout.jsonl"
+	huge := `{"type":"response_item","payload":{"type":"function_call_output","output":"` + string(bytes.Repeat([]byte("x"), 10<<20)) + `"}}`
+	stop := `{"type":"event_msg","payload":{"type":"task_complete","error":{"codex_error_info":"usage_limit_exceeded"}}}`
+	if err := os.WriteFile(path, []byte(huge+"\n"+stop+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tail := newRolloutTail(path, 0)
+	var rep codexReport
+	var got []limitEvent
+	for range 3 { // at most codexPollMax per poll
+		if _, err := tail.poll(func(line []byte) {
+			if len(line) > codexLineMax {
+				t.Fatalf("a %d-byte line was handed on", len(line))
+			}
+			rep, _ = applyCodexLine(rep, line, time.Now())
+			if rep.event.kind != 0 {
+				got = append(got, rep.event)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got) != 1 || got[0].kind != limitStop {
+		t.Fatalf("events after a 10 MB line: %+v", got)
+	}
+}
