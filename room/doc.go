@@ -2,7 +2,9 @@
 // floor, addressing (to + @mentions), roles, the tag line, and deliver (Hub.deliver) — the
 // one path every post takes (docs/design.md §2–§4, §6; spec «会話ループ», «床»,
 // «部屋プロトコル») — with the brake on AI-to-AI loops and Pullcept's own
-// notices that enter through it (brake.go, docs/design.md §2 "The brake"). It also owns the loopback server (WebSocket frames and the
+// notices that enter through it (brake.go, docs/design.md §2 "The brake"),
+// and the notices of local MCP servers' accounts (role mcp, Hub.MCPNotice,
+// mcpnotice.go). It also owns the loopback server (WebSocket frames and the
 // POST hooks) that sidecars and seat hooks talk to.
 //
 // The package never imports UI packages. It publishes plain Go events through

@@ -34,4 +34,8 @@ var (
 	ErrNoAccount = errors.New("this connection has no account")
 	// ErrBadBrake: a negative HubOptions.Brake (0 turns the brake off).
 	ErrBadBrake = errors.New("brake must be 0 (off) or more AI posts")
+	// ErrBadNotice: an MCP notice (Hub.MCPNotice) without an account or a
+	// speaker, naming an account that is not of kind mcp, or speaking
+	// under Pullcept's own name.
+	ErrBadNotice = errors.New("bad mcp notice")
 )

@@ -63,7 +63,7 @@ type Hub struct {
 	logger   *slog.Logger
 	brake    int // HubOptions.Brake; 0: off
 
-	nextOrigin  atomic.Uint64 // origins are > 0; 0 marks app notices
+	nextOrigin  atomic.Uint64 // origins are > 0; 0 marks notices (app, mcp)
 	adminOrigin uint64        // the UI's one in-process connection, in every room
 
 	// idMu orders the reading of an account's identity with seating it
@@ -114,13 +114,15 @@ const (
 	sendUI senderKind = iota
 	sendSocket
 	sendApp // Pullcept's own notices: role app, never judged (brake.go)
+	sendMCP // a local MCP server's notices: role mcp, never judged (mcpnotice.go)
 )
 
 // sender is who hands a draft to deliver.
 type sender struct {
 	kind   senderKind
-	origin uint64   // sendUI, sendSocket; 0 for sendApp
+	origin uint64   // sendUI, sendSocket; 0 for the notices
 	skip   []string // sendApp: accounts whose terminals do not get the notice
+	as     Post     // sendMCP: the notice's speaker, full name, account and hue
 }
 
 // NewHub makes a hub with no open room. It refuses a negative
@@ -565,40 +567,23 @@ func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (delivery, error) {
 }
 
 // stampLocked makes the post of d as the room stamps it: speaker, role,
-// account and hue from the sender's seat (m), or Pullcept's own for an app
-// notice (m nil: no account, no mention processing, the text as given);
+// account and hue from the sender's seat (m), or the notice's own for an
+// app or MCP notice (m nil: no mention processing, the text as given);
 // addressees from to and the body's mentions; the message id and time.
 // Holds r.mu.
 func (h *Hub) stampLocked(r *roomState, s sender, d Draft) (Post, *member, error) {
 	var p Post
 	var m *member
-	if s.kind == sendApp {
+	switch s.kind {
+	case sendApp:
 		p = Post{Role: RoleApp, Speaker: AppSpeaker, FromApp: true, Content: d.Content}
-	} else {
-		if m = r.member(s.origin); m == nil {
-			if s.kind == sendUI {
-				return Post{}, nil, ErrNoAdmin
-			}
-			return Post{}, nil, fmt.Errorf("connection has no seat in room %q: %w", r.topic, ErrNoRoom)
-		}
-		p = Post{
-			Role:     m.role,
-			Speaker:  m.hello.Name,
-			FullName: m.hello.FullName,
-			Account:  m.hello.AccountID,
-			Hue:      m.hello.Hue,
-		}
-		body, mentions := d.Content, []string(nil)
-		if strings.ContainsAny(d.Content, "@＠") { // the roster names only when needed
-			body, mentions = takeMentions(d.Content, r.names())
-		}
-		if mentions != nil && strings.TrimSpace(body) == "" {
-			return Post{}, nil, ErrOnlyMentions
-		}
-		p.Content = body
-		p.To = Addressees(d.To)
-		for _, name := range mentions {
-			p.To = addName(p.To, name)
+	case sendMCP:
+		p = s.as
+		p.Content = d.Content
+	default:
+		var err error
+		if p, m, err = h.stampSeatLocked(r, s, d); err != nil {
+			return Post{}, nil, err
 		}
 	}
 	p.MessageID = d.MessageID
@@ -609,7 +594,40 @@ func (h *Hub) stampLocked(r *roomState, s sender, d Draft) (Post, *member, error
 	return p, m, nil
 }
 
-// commitLocked delivers the stamped post p said by origin (0: an app
+// stampSeatLocked is stampLocked for a seat's post (the UI's or a
+// socket's): the seat's names, role, account and hue; the body without
+// its mentions; the addressees. Holds r.mu.
+func (h *Hub) stampSeatLocked(r *roomState, s sender, d Draft) (Post, *member, error) {
+	m := r.member(s.origin)
+	if m == nil {
+		if s.kind == sendUI {
+			return Post{}, nil, ErrNoAdmin
+		}
+		return Post{}, nil, fmt.Errorf("connection has no seat in room %q: %w", r.topic, ErrNoRoom)
+	}
+	p := Post{
+		Role:     m.role,
+		Speaker:  m.hello.Name,
+		FullName: m.hello.FullName,
+		Account:  m.hello.AccountID,
+		Hue:      m.hello.Hue,
+	}
+	body, mentions := d.Content, []string(nil)
+	if strings.ContainsAny(d.Content, "@＠") { // the roster names only when needed
+		body, mentions = takeMentions(d.Content, r.names())
+	}
+	if mentions != nil && strings.TrimSpace(body) == "" {
+		return Post{}, nil, ErrOnlyMentions
+	}
+	p.Content = body
+	p.To = Addressees(d.To)
+	for _, name := range mentions {
+		p.To = addName(p.To, name)
+	}
+	return p, m, nil
+}
+
+// commitLocked delivers the stamped post p said by origin (0: a
 // notice): it orders it, puts it on the floor, appends it to the log,
 // counts it for the brake, enqueues the typing and emits PostDelivered
 // (then LogFailed and BrakeChanged when they apply). Holds r.mu.
