@@ -123,8 +123,10 @@ func (b *Book) Delete(id string) error {
 // (it failed, or is still loading) or not changed: the stored variables
 // are kept exactly, Env is not read and no value is opened or sealed. Hue
 // is in degrees, nil for none. CodexAppServer, when not nil, is the
-// account's codex_app_server; nil keeps the stored one. An empty ID is a
-// new account.
+// account's codex_app_server; nil keeps the stored one. Server, when not
+// empty, is the mcp-servers.json entry an mcp account answers to (a new
+// one's: NewMCPServerName); "" keeps the stored one, and other kinds
+// ignore it. An empty ID is a new account.
 type AccountEdit struct {
 	ID, Kind, Name, Nickname string
 	Hue                      *int
@@ -134,6 +136,7 @@ type AccountEdit struct {
 	Env                      string
 	KeepEnv                  bool
 	CodexAppServer           *bool
+	Server                   string
 }
 
 // Draft is the account e would save, for the launch preview: e's fields
@@ -173,6 +176,9 @@ func (b *Book) applyLocked(e AccountEdit) Account {
 	if e.CodexAppServer != nil {
 		v := *e.CodexAppServer
 		a.CodexAppServer = &v
+	}
+	if e.Server != "" && a.Kind == KindMCP {
+		a.Server = e.Server
 	}
 	return a
 }

@@ -57,7 +57,9 @@ type Config struct {
 //
 // A missing file is an empty config. Either way, when no admin account
 // exists one is added in memory (id "admin", the OS user's name, else
-// "You"): the UI needs an identity for the human.
+// "You"): the UI needs an identity for the human; and every entry of
+// mcp-servers.json without an mcp account gets one in memory
+// (AddMCPAccounts; a file that cannot be read is a warning, not an error).
 //
 // Errors wrap ErrBadFile (not JSON, wrong types, with file:line:col or the
 // account and key), ErrNoID, ErrDuplicateID or ErrBadKind; the file is never
@@ -77,6 +79,7 @@ func Load(dir string) (*Config, []string, error) {
 		}
 	}
 	c.ensureAdmin()
+	warnings = append(warnings, c.loadMCPAccounts(dir)...)
 	warnings = append(warnings, nameWarnings(path, c.Accounts)...)
 	return c, warnings, nil
 }

@@ -8,8 +8,9 @@ var (
 	// ErrNoDataDir: neither PULLCEPT_HOME nor the OS config dir is known
 	// (docs/design.md §12).
 	ErrNoDataDir = errors.New("no data directory")
-	// ErrBadFile: config.json is not valid JSON or has the wrong shape. The
-	// file is left untouched.
+	// ErrBadFile: config.json or mcp-servers.json is not valid JSON or has
+	// the wrong shape (mcp-servers.json also: not a regular file, or too
+	// big). The file is left untouched.
 	ErrBadFile = errors.New("bad config file")
 	// ErrDuplicateKey: a JSON object names one key twice (Object); which
 	// entry the user meant is not ours to guess.
