@@ -68,7 +68,7 @@ func (m *Model) accountMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 	case accountDeletedMsg:
 		return m.onAccountDeleted(msg), true
 	}
-	return nil, false
+	return m.serverMsg(msg)
 }
 
 func (m *Model) loadAccountsCmd() tea.Cmd {
@@ -149,6 +149,9 @@ func (m *Model) onAccountSaved(msg accountSavedMsg) []tea.Cmd {
 		m.overlay.editor.saving = false
 	}
 	if msg.err != nil {
+		if ed := m.overlay.editor; ed != nil && ed.serverRefused(&m.env, msg.err) {
+			return nil // a new server's fields: marked, listed, focused
+		}
 		m.editorFailed(msg.err, mEdFailed)
 		return nil
 	}
@@ -207,6 +210,10 @@ func (m *Model) setAccounts(accs []AccountInfo) {
 		m.env.selfName, m.env.selfHue, m.env.hues = self, hue, hues
 		m.env.gen++ // posts are drawn in their account's colour: every cache redraws
 	}
+	if mcp := mcpNames(accs); !maps.Equal(mcp, m.env.mcp) {
+		m.env.mcp = mcp
+		m.chat.regroup(&m.env) // a server added, renamed or deleted folds its posts anew
+	}
 	for k, p := range m.seats.panes {
 		if a, ok := m.accounts.find(k.account); ok {
 			p.name = displayAccountName(a)
@@ -214,6 +221,17 @@ func (m *Model) setAccounts(accs []AccountInfo) {
 		}
 	}
 	m.accounts.panel.changed()
+}
+
+// mcpNames is the display name of every mcp account, by id.
+func mcpNames(accs []AccountInfo) map[string]string {
+	out := map[string]string{}
+	for _, a := range accs {
+		if a.Kind == KindMCP {
+			out[a.ID] = displayAccountName(a)
+		}
+	}
+	return out
 }
 
 func sameHue(a, b *int) bool {
@@ -359,8 +377,9 @@ func (m *Model) openEditor(a AccountInfo, isNew bool) []tea.Cmd {
 	running := !isNew && (st == SeatRunning || st == SeatStarting)
 	m.overlay.editor = newEditor(a, isNew, running, a.ID != "" && a.ID == m.opts.AdminID)
 	m.overlay.editor.kinds = m.accounts.kindDefaultsFor(a.ID)
+	m.overlay.editor.srv.api = mcpServersOf(m.backend)
 	m.overlay.open = ovEditor
-	return append([]tea.Cmd{m.previewCmd(), m.loadEnvCmd()}, m.characterFollow()...)
+	return append([]tea.Cmd{m.previewCmd(), m.loadEnvCmd(), m.readServerCmd()}, m.characterFollow()...)
 }
 
 // editorUpdate hands a key or paste to the open editor and does what it
@@ -382,6 +401,8 @@ func (m *Model) editorUpdate(msg tea.Msg) []tea.Cmd {
 		return m.saveEditor()
 	case edDelete:
 		return []tea.Cmd{m.deleteAccountCmd(ed.acc)}
+	case edRestart:
+		return m.restartServer()
 	}
 	return []tea.Cmd{cmd}
 }

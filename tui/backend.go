@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pullcept/pullcept/room"
@@ -397,9 +399,117 @@ type AccountStore interface {
 	StartDir() string
 }
 
+// MCPServers is the local MCP servers the app runs (spec «ローカル MCP
+// サーバ»): each is an mcp account, whose entry in mcp-servers.json says
+// what runs (command, args, env) while the account says who speaks. The
+// account editor shows an mcp account's server: its state, a restart, its
+// fields and its stderr log. The fields are text as typed; the backend
+// reads them (args one per line, never split; env NAME=value per line,
+// split at the first "=", one pair of quotes around a whole value taken
+// off) and refuses what it cannot read with the line at fault.
+//
+// It is not part of Backend yet: the UI asks for it with a type assertion
+// (mcpServersOf) and shows no server section when the backend lacks it.
+type MCPServers interface {
+	// MCPServer returns the server of mcp account accountID: its entry
+	// and its state in this app run.
+	MCPServer(accountID string) (MCPServerInfo, error)
+	// MCPServerLog returns the server's stderr and the app's own lines
+	// about it, oldest first (the last 1000, kept across restarts).
+	MCPServerLog(accountID string) []LogLine
+	// SaveMCPServer writes command, args and env into the account's entry
+	// (the entry's other keys, the other entries and the file's other keys
+	// stay as written); a running server keeps running as it started. A
+	// refusal that names lines is a *MCPServerRefused; nothing is written
+	// then.
+	SaveMCPServer(accountID, command, args, env string) error
+	// RestartMCPServer ends the server's run and starts it again from the
+	// file (never from unsaved fields); a server whose entry is gone is
+	// only stopped. MCPServerChanged follows each change of its state.
+	RestartMCPServer(accountID string) error
+	// CreateMCPAccount makes a new mcp account: it writes a new entry with
+	// command, args and env (named from a.Name), then saves a as the
+	// entry's account, then starts the server, and returns the account as
+	// stored. a.ID is "" for a new account, or an existing account's id
+	// whose kind the editor changed to mcp. A refusal of the fields is a
+	// *MCPServerRefused and nothing is written; a server that then fails
+	// to start leaves the account made (its editor shows why).
+	CreateMCPAccount(a AccountInfo, command, args, env string) (AccountInfo, error)
+}
+
+// MCPServerState is a local MCP server's life in this app run.
+type MCPServerState int
+
+// MCP server states (spec: 未起動 / 起動中 / 実行中 / 終了 / 失敗 / 停止).
+const (
+	MCPNotStarted MCPServerState = iota // not started in this run
+	MCPStarting                         // waiting for its initialize answer
+	MCPRunning
+	MCPExited  // it ran, then its process ended (ExitCode, Reason)
+	MCPFailed  // it never got to run (Reason)
+	MCPStopped // its entry left the file and it was stopped
+)
+
+// MCPServerInfo is one mcp account's server: its entry as the file has it
+// now (Registered false: the file no longer has the entry; the account
+// stays as the speaker of what it said), and its state. Args holds one
+// argument per line, Env one NAME=value per line, values as written.
+// Stale: the entry changed since the running server started from it (a
+// restart applies it). File is mcp-servers.json's path. Warnings are what
+// the editor should say about the entry as drawn (an argument the args
+// field cannot hold as written: empty, with a line break or end spaces).
+type MCPServerInfo struct {
+	Entry      string
+	Registered bool
+	Command    string
+	Args       string
+	Env        string
+	State      MCPServerState
+	ExitCode   int
+	Reason     string
+	Stale      bool
+	File       string
+	Warnings   []string
+}
+
+// LogLine is one line of a server's log and when it arrived.
+type LogLine struct {
+	At   time.Time
+	Text string
+}
+
+// Field names of an MCPServerRefused problem.
+const (
+	FieldServerCommand = "server_command"
+	FieldServerArgs    = "server_args"
+	FieldServerEnv     = "server_env"
+)
+
+// MCPServerRefused is a refusal of a server's fields: each problem names
+// its field (FieldServer…) and, for args and env, its 1-based line.
+type MCPServerRefused struct {
+	Problems []FieldProblem
+}
+
+func (e *MCPServerRefused) Error() string {
+	var b strings.Builder
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(strings.TrimPrefix(p.Field, "server_"))
+		if p.Line > 0 {
+			b.WriteString(" line " + strconv.Itoa(p.Line))
+		}
+		b.WriteString(": " + p.Text)
+	}
+	return b.String()
+}
+
 // Event is what NextEvents carries: PostDelivered, LogFailed,
 // RosterChanged, BrakeChanged (the room's), SeatChanged (a seat's life),
-// SeatUpdated, LinesSkipped, Notice (the app's), and Resynced.
+// SeatUpdated, LinesSkipped, Notice (the app's), MCPServerChanged, and
+// Resynced.
 type Event interface{ event() }
 
 // PostDelivered: a post went through the room of Topic (docs/design.md §2).
@@ -467,17 +577,25 @@ type Notice struct {
 	Error bool
 }
 
+// MCPServerChanged: the local MCP server of mcp account AccountID changed
+// state, wrote to its log, or its entry changed: an editor open on it
+// reads it again.
+type MCPServerChanged struct {
+	AccountID string
+}
+
 // Resynced: events were lost (this UI fell behind and its queue was cut
 // off) and the stream starts afresh; the UI reloads topics, accounts, the
 // open topic and its seats.
 type Resynced struct{}
 
-func (PostDelivered) event() {}
-func (LogFailed) event()     {}
-func (RosterChanged) event() {}
-func (SeatUpdated) event()   {}
-func (BrakeChanged) event()  {}
-func (SeatChanged) event()   {}
-func (LinesSkipped) event()  {}
-func (Notice) event()        {}
-func (Resynced) event()      {}
+func (PostDelivered) event()    {}
+func (LogFailed) event()        {}
+func (RosterChanged) event()    {}
+func (SeatUpdated) event()      {}
+func (BrakeChanged) event()     {}
+func (SeatChanged) event()      {}
+func (LinesSkipped) event()     {}
+func (Notice) event()           {}
+func (MCPServerChanged) event() {}
+func (Resynced) event()         {}

@@ -29,10 +29,12 @@ const chatKeep = 1000
 type chatItem struct {
 	posts []room.Post // one post, or the run of notices it folds
 	fold  bool        // a run of notices, drawn as one "name (N)" line
+	group string      // the fold's server (foldGroup), "" for a post
 
 	lines    []string      // rendered, valid while rendered matches
 	rendered itemRenderKey // what lines were rendered from
 	chipAt   []lineChips   // where its attachment chips were drawn (chat_attach.go)
+	postLine []int         // an open fold's line of each of its posts (renderFold)
 }
 
 // itemRenderKey is everything an item's lines depend on besides its posts
@@ -43,8 +45,8 @@ type itemRenderKey struct {
 	day      string // the separator above it, "" for none
 	gen      int    // env.gen: theme, language, self
 	expanded bool
-	chip     int  // the chosen attachment chip, -1 for none
-	fresh    bool // the first unread post: the "new" rule above it
+	chip     int // the chosen attachment chip, -1 for none
+	fresh    int // the first unread post's index in the item (the "new" rule above it), -1 for none
 }
 
 func (it *chatItem) key() string     { return it.posts[0].MessageID }
@@ -103,10 +105,56 @@ func (c *chat) renderKey(e *env) chatRenderKey {
 	return chatRenderKey{c.w, c.h, e.gen, c.focused, c.sel, c.scroll, c.chip, c.loading, c.loaded, c.hasMore, c.version, c.behind}
 }
 
-// foldable reports whether p may fold with the notice run that ends in q:
-// MCP notices from the same server (same account and speaker).
-func foldable(q, p room.Post) bool {
-	return p.Role == room.RoleMCP && q.Role == room.RoleMCP && p.Account == q.Account && p.Speaker == q.Speaker
+// legacyNoticeSpeaker is the speaker of MCP notices in logs written before
+// notices had accounts (spec «#193 より前のログの行は名前で畳む»): read,
+// never written.
+const legacyNoticeSpeaker = "webhook"
+
+// foldGroup is the server whose notice p is, "" when p does not fold
+// (docs/design.md §10; spec «画面では畳む»): a post whose account is an mcp
+// account the screen knows now (by kind, not by name: a renamed server
+// folds the same, a deleted one's posts no longer fold), or one of an old
+// log spoken as "webhook" with no account. The human's and Pullcept's own
+// posts never fold.
+func foldGroup(e *env, p room.Post) string {
+	if p.FromApp || p.Role == room.RoleAdmin {
+		return ""
+	}
+	if p.Account != "" {
+		if _, ok := e.mcp[p.Account]; ok {
+			return "a\x00" + p.Account
+		}
+		return ""
+	}
+	if p.Speaker == legacyNoticeSpeaker {
+		return "w\x00" + legacyNoticeSpeaker
+	}
+	return ""
+}
+
+// foldName is a fold's heading: its mcp account's name now, or the old
+// logs' speaker.
+func foldName(e *env, it *chatItem) string {
+	p := it.posts[0]
+	if n, ok := e.mcp[p.Account]; ok && p.Account != "" {
+		return n
+	}
+	return p.Speaker
+}
+
+// group appends p to the items: into the fold that ends them when p is a
+// notice of the same server, else as an item of its own (a notice's own
+// item is a fold of one). It reports whether p joined a fold.
+func (c *chat) group(e *env, p room.Post) bool {
+	g := foldGroup(e, p)
+	if k := len(c.items); k > 0 && g != "" && c.items[k-1].group == g {
+		it := c.items[k-1]
+		it.posts = append(it.posts, p)
+		it.lines = nil
+		return true
+	}
+	c.items = append(c.items, &chatItem{posts: []room.Post{p}, fold: g != "", group: g})
+	return false
 }
 
 // postKey is what makes a post drawn once: its id, time and account. The
@@ -148,18 +196,14 @@ func (c *chat) add(e *env, posts ...room.Post) int {
 			c.oldest = p.MessageID
 		}
 		c.newest = p.MessageID
-		added := 0
-		if k := len(c.items); k > 0 && foldable(c.items[k-1].last(), p) {
-			it := c.items[k-1]
-			it.posts = append(it.posts, p)
-			it.fold = true
-			before := len(it.lines)
-			it.lines = nil
-			added = len(c.itemLines(e, k-1)) - before
-		} else {
-			c.items = append(c.items, &chatItem{posts: []room.Post{p}})
-			added = len(c.itemLines(e, len(c.items)-1))
+		before := 0 // the lines of the fold p may join, drawn before it did
+		if k := len(c.items); k > 0 && c.items[k-1].fold {
+			before = len(c.itemLines(e, k-1))
 		}
+		if !c.group(e, p) {
+			before = 0
+		}
+		added := len(c.itemLines(e, len(c.items)-1)) - before
 		if c.scroll > 0 {
 			// Keep the reader's place while they read older posts.
 			c.scroll += added
@@ -168,7 +212,7 @@ func (c *chat) add(e *env, posts ...room.Post) int {
 	}
 	if n > 0 {
 		c.changed()
-		c.trim()
+		c.trim(e)
 	}
 	return n
 }
@@ -176,7 +220,7 @@ func (c *chat) add(e *env, posts ...room.Post) int {
 // trim lets the oldest posts go while the reader follows the live end and
 // more than chatKeep+historyPage are held; they page back in from the log.
 // The selected item stays selected when it is kept.
-func (c *chat) trim() {
+func (c *chat) trim(e *env) {
 	if c.scroll > 0 || len(c.posts) <= chatKeep+historyPage {
 		return
 	}
@@ -190,14 +234,14 @@ func (c *chat) trim() {
 	}
 	c.posts = slices.Clone(c.posts[drop:])
 	c.oldest, c.hasMore = c.posts[0].MessageID, true
-	c.rebuild()
+	c.rebuild(e)
 	if c.sel >= 0 {
 		c.sel = slices.IndexFunc(c.items, func(it *chatItem) bool { return it.key() == selKey })
 	}
 }
 
 // prepend inserts an older page (oldest first) before what is loaded.
-func (c *chat) prepend(posts []room.Post, hasMore bool) {
+func (c *chat) prepend(e *env, posts []room.Post, hasMore bool) {
 	var fresh []room.Post
 	for _, p := range posts {
 		if p.MessageID == "" || c.ids[postKey(p)] {
@@ -218,24 +262,32 @@ func (c *chat) prepend(posts []room.Post, hasMore bool) {
 	if c.newest == "" {
 		c.newest = c.posts[len(c.posts)-1].MessageID
 	}
-	c.rebuild()
+	c.rebuild(e)
 }
 
 // rebuild regroups all posts into items (render caches start empty).
-func (c *chat) rebuild() {
+func (c *chat) rebuild(e *env) {
 	c.items = c.items[:0]
 	for _, p := range c.posts {
-		if k := len(c.items); k > 0 && foldable(c.items[k-1].last(), p) {
-			c.items[k-1].posts = append(c.items[k-1].posts, p)
-			c.items[k-1].fold = true
-			continue
-		}
-		c.items = append(c.items, &chatItem{posts: []room.Post{p}})
+		c.group(e, p)
 	}
 	if c.sel >= len(c.items) {
 		c.sel = len(c.items) - 1
 	}
 	c.changed()
+}
+
+// regroup folds the posts again after the mcp accounts changed (one
+// added, renamed or deleted): the selected post stays selected.
+func (c *chat) regroup(e *env) {
+	var selKey string
+	if c.sel >= 0 && c.sel < len(c.items) {
+		selKey = c.items[c.sel].key()
+	}
+	c.rebuild(e)
+	if selKey != "" {
+		c.sel = slices.IndexFunc(c.items, func(it *chatItem) bool { return holds(it.posts, selKey) })
+	}
 }
 
 // postTime parses a post's RFC 3339 time; ok is false when it does not parse.
@@ -288,13 +340,16 @@ func (c *chat) itemLines(e *env, i int) []string {
 	if sel {
 		chosen = c.chip
 	}
-	k := itemRenderKey{width: c.w, selected: sel, day: day, gen: e.gen, expanded: exp, chip: chosen,
-		fresh: c.newFrom != "" && it.posts[0].MessageID == c.newFrom}
+	fresh := -1
+	if c.newFrom != "" {
+		fresh = slices.IndexFunc(it.posts, func(p room.Post) bool { return p.MessageID == c.newFrom })
+	}
+	k := itemRenderKey{width: c.w, selected: sel, day: day, gen: e.gen, expanded: exp, chip: chosen, fresh: fresh}
 	if it.lines != nil && k == it.rendered {
 		return it.lines
 	}
 	it.rendered = k
-	it.lines = renderItem(e, it, c.w, sel, day, exp, chosen, k.fresh)
+	it.lines = renderItem(e, it, c.w, sel, day, exp, chosen, fresh)
 	return it.lines
 }
 
@@ -326,15 +381,17 @@ func hhmm(e *env, p room.Post) string {
 }
 
 // renderItem draws one item: the day separator when the day changes, the
-// "new" rule above the first unread post (fresh), a gutter column (› when selected), then the header and the wrapped body.
+// "new" rule above the first unread post (fresh: its index in the item, -1
+// for none; inside an open fold it goes above that notice), a gutter
+// column (› when selected), then the header and the wrapped body.
 // The screen's own posts sit on the right without a name (spec «画面の人の
 // 発言は右に寄せる»); notices stay left.
-func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool, chosen int, fresh bool) []string {
+func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool, chosen int, fresh int) []string {
 	var out []string
 	if day != "" {
 		out = append(out, daySeparator(e, day, w))
 	}
-	if fresh {
+	if fresh == 0 || fresh > 0 && !(it.fold && expanded) {
 		out = append(out, newSeparator(e, w))
 	}
 	it.chipAt = nil
@@ -346,7 +403,7 @@ func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool
 	p := it.posts[0]
 	switch {
 	case it.fold:
-		return append(out, renderFold(e, it, gutter, inner, expanded)...)
+		return renderFold(e, it, out, gutter, w, expanded, fresh)
 	case p.Role == room.RoleAdmin:
 		// Own by origin: only the UI's entry posts as the admin (the room
 		// never gives a socket that role). A seat named like the human is
@@ -386,27 +443,37 @@ func postHue(e *env, p room.Post) int {
 	return speakerHue(p.Hue, p.Speaker, "", nil)
 }
 
-// renderFold is a run of one server's notices: "▸ name (N)  time", and
-// every notice under it with its time while expanded.
-func renderFold(e *env, it *chatItem, gutter string, inner int, expanded bool) []string {
+// renderFold is a run of one server's notices after out (the separators
+// above it): "▸ name (N)  time" in the server's colour, its account's name
+// now; open, "▾ name (N)" and every notice under it as a normal row,
+// indented, with the "new" rule above the first unread one (fresh > 0).
+// Chips in a notice are drawn but open nothing (only a post's do).
+func renderFold(e *env, it *chatItem, out []string, gutter string, w int, expanded bool, fresh int) []string {
 	th := e.th
-	p, last := it.posts[0], it.last()
 	mark := "▸ "
 	if expanded {
 		mark = "▾ "
 	}
-	head := th.dim.Render(mark) + speakerStyle(e, p).Bold(true).Render(sanitize(p.Speaker)) + th.dim.Render(" ("+strconv.Itoa(len(it.posts))+")  "+hhmm(e, last))
-	out := []string{gutter + head}
+	head := th.dim.Render(mark) + speakerStyle(e, it.posts[0]).Bold(true).Render(sanitize(foldName(e, it))) +
+		th.dim.Render(" ("+strconv.Itoa(len(it.posts))+")  "+hhmm(e, it.last()))
+	out = append(out, gutter+head)
+	it.postLine = nil
 	if !expanded {
 		return out
 	}
-	for _, q := range it.posts {
-		for j, l := range wrapText(sanitize(q.Content), max(inner-9, 8)) {
-			prefix := strings.Repeat(" ", 9)
-			if j == 0 {
-				prefix = "   " + th.dim.Render(fitRight(hhmm(e, q), 5)) + " "
-			}
-			out = append(out, " "+prefix+l)
+	const indent = "  "
+	inner := max(w-1-len(indent), 8)
+	for i, q := range it.posts {
+		if i == fresh && i > 0 {
+			out = append(out, newSeparator(e, w))
+		}
+		it.postLine = append(it.postLine, len(out))
+		d := renderPost(e, q, " ", inner, -1)
+		for _, l := range d.lines {
+			out = append(out, indent+l)
+		}
+		for _, row := range d.chips {
+			out = append(out, indent+strings.Repeat(" ", d.left)+row)
 		}
 	}
 	return out
@@ -595,6 +662,28 @@ func (c *chat) revealSel(e *env) {
 	}
 	if after+n > c.scroll+c.h {
 		c.scroll = after + n - c.h
+	}
+}
+
+// revealPost scrolls so that post id of open fold i is on screen, at the
+// top row when it was not (a jump to a notice in a long fold).
+func (c *chat) revealPost(e *env, i int, id string) {
+	if i < 0 || i >= len(c.items) || !c.items[i].fold {
+		return
+	}
+	it := c.items[i]
+	lines := c.itemLines(e, i)
+	j := slices.IndexFunc(it.posts, func(p room.Post) bool { return p.MessageID == id })
+	if j < 0 || j >= len(it.postLine) {
+		return
+	}
+	after := 0
+	for k := len(c.items) - 1; k > i; k-- {
+		after += len(c.itemLines(e, k))
+	}
+	r := after + len(lines) - 1 - it.postLine[j] // its first row, counted up from the bottom
+	if r < c.scroll || r >= c.scroll+c.h {
+		c.scroll = max(r-c.h+1, 0)
 	}
 }
 

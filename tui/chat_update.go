@@ -78,7 +78,7 @@ func (m *Model) onHistory(msg historyDoneMsg) {
 		return
 	}
 	m.chat.tail = false
-	m.chat.prepend(msg.posts, msg.hasMore)
+	m.chat.prepend(&m.env, msg.posts, msg.hasMore)
 	if n := len(m.chat.posts); tail && n > 0 {
 		m.chat.newest = m.chat.posts[n-1].MessageID // what the reader now sees
 	}

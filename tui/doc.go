@@ -41,7 +41,8 @@
 //     open topic's id) and its rename prompt; opening, switching, renaming
 //     and deleting topics, and releasing a topic's brake.
 //   - chat.go, chat_update.go: the open topic's conversation, history
-//     paging, folds.
+//     paging, folds (an mcp account's run of notices as one "name (N)"
+//     row, by the account's kind).
 //   - input.go, input_update.go: the composer, the @ popup, posting.
 //   - attach.go, attach_picker.go, chat_attach.go, attach_backend.go: the
 //     input bar's attachment chips, the attach prompt (F4) and dropped
@@ -54,9 +55,11 @@
 //     editor's actions; editor.go is the editor widget, with its env field
 //     (editor_env.go), kind change (editor_kind.go), character and body
 //     (editor_character.go), layout — the message line above a scrolling
-//     launch preview — (editor_layout.go), and checks, save and cancel
-//     (editor_save.go); account_files.go is the AccountFiles part of
-//     Backend.
+//     launch preview — (editor_layout.go), checks, save and cancel
+//     (editor_save.go), and an mcp account's server: its state and
+//     restart, its command, args and env, its log (editor_mcp.go, through
+//     MCPServers, which a backend may implement); account_files.go is the
+//     AccountFiles part of Backend.
 //   - activity.go: what a seat is doing and using, as the panel's rows and
 //     the panes' titles say it — the activity word, usage lines with bars
 //     and reset texts, held posts — and when the next relative text

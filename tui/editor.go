@@ -27,6 +27,11 @@ const (
 	fEnv
 	fBody      // the character's body file (editor_character.go)
 	fAppServer // a Codex seat's mode: app-server (on) or hooks (off)
+	// An mcp account's server (editor_mcp.go).
+	fSrvState   // its state; the row's key restarts it
+	fSrvCommand // what it runs
+	fSrvArgs    // its arguments, one a line
+	fSrvEnv     // its environment, NAME=value a line
 )
 
 // edLabelW is the label column of the editor, wide enough for "launch
@@ -56,7 +61,8 @@ type accountEditor struct {
 	problems   []string // and the reasons it gave
 	previewSeq int      // the latest preview asked; older answers are dropped
 
-	env envState // the env field's loading, failure and drawn text (editor_env.go)
+	env envState    // the env field's loading, failure and drawn text (editor_env.go)
+	srv serverState // an mcp account's server (editor_mcp.go)
 
 	msg         string // the last refusal or failure, under the preview
 	msgErr      bool   // msg is an error (danger colour)
@@ -106,6 +112,7 @@ func newEditor(a AccountInfo, isNew, running, self bool) *accountEditor {
 	ed.initEnv(isNew)
 	ed.field = fName
 	ed.initMore()
+	ed.initServer()
 	ed.focusField()
 	return ed
 }
@@ -117,7 +124,7 @@ func (ed *accountEditor) fields() []edField {
 	case KindAdmin:
 		return fs
 	case KindMCP:
-		return append(fs, fDir, fCommand, fOptions, fEnv)
+		return append(fs, ed.serverFields()...)
 	case KindCLI:
 		// No character: a generic CLI has no output style to choose
 		// (spec «キャラクターの本文はアカウントの窓で直す»).
@@ -147,6 +154,7 @@ func (ed *accountEditor) focusField() {
 		ed.chr.area.Blur()
 		ed.chr.picking = false
 	}
+	ed.focusServer()
 }
 
 func (ed *accountEditor) moveField(delta int) {
@@ -224,6 +232,7 @@ const (
 	edCancel
 	edSave
 	edDelete
+	edRestart // the server's restart (editor_mcp.go)
 )
 
 // update handles a message while the editor is open: its own keys
@@ -238,6 +247,9 @@ func (ed *accountEditor) update(e *env, msg tea.Msg) (editorAction, tea.Cmd) {
 		if ed.field == fKind || ed.field == fHue || ed.field == fAppServer {
 			return ed.choiceKey(e, k), nil
 		}
+	}
+	if isServerField(ed.field) {
+		return ed.updateServer(e, msg)
 	}
 	var cmd tea.Cmd
 	switch {
@@ -343,6 +355,7 @@ func fieldLabel(e *env, f edField) string {
 		fKind: e.tr.t(mEdKind), fName: e.tr.t(mEdName), fNickname: e.tr.t(mEdNickname), fHue: e.tr.t(mEdHue),
 		fDir: e.tr.t(mEdDir), fCommand: e.tr.t(mEdCommand), fOptions: e.tr.t(mEdOptions), fResume: e.tr.t(mEdResume),
 		fCharacter: e.tr.t(mEdCharacter), fEnv: e.tr.t(mEdEnv), fBody: e.tr.t(mEdBody), fAppServer: e.tr.t(mEdAppServer),
+		fSrvState: e.tr.t(mEdSrvState), fSrvCommand: e.tr.t(mEdCommand), fSrvArgs: e.tr.t(mEdSrvArgs), fSrvEnv: e.tr.t(mEdEnv),
 	}[f]
 }
 
@@ -401,6 +414,8 @@ func (ed *accountEditor) fieldValue(e *env, f edField, valW int) []string {
 		return ed.bodyLines(e, valW)
 	case fCharacter:
 		return ed.characterLines(e, valW)
+	case fSrvState, fSrvCommand, fSrvArgs, fSrvEnv:
+		return ed.serverValue(e, f, valW)
 	case fEnv:
 		if f == ed.field && ed.envReadOnly(e) == "" {
 			ed.envArea.SetWidth(valW)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -70,8 +71,12 @@ func (ed *accountEditor) layoutView(e *env, maxW, maxH int) string {
 // fieldRows draws every field; focus is the range of the focused field's
 // rows.
 func (ed *accountEditor) fieldRows(e *env, valW int) (rows []string, focus [2]int) {
-	for _, f := range ed.fields() {
+	fs := ed.fields()
+	for i, f := range fs {
 		ls := ed.fieldLines(e, f, valW)
+		if isServerField(f) && (i == 0 || !isServerField(fs[i-1])) {
+			ls = append([]string{ed.serverHeader(e, edLabelW+1+valW)}, ls...)
+		}
 		if f == ed.field {
 			focus = [2]int{len(rows), len(rows) + len(ls)}
 		}
@@ -126,7 +131,10 @@ func (ed *accountEditor) previewBox(e *env, inner, h int) []string {
 		vp.SetWidth(inner)
 		vp.SetHeight(rows)
 	}
-	title := th.title.Render(e.tr.t(mEdPreview))
+	title := th.title.Render(e.tr.t(ed.boxTitle()))
+	if ed.acc.Kind == KindMCP && ed.srv.follow {
+		vp.SetYOffset(max(len(content)-rows, 0)) // the log's end
+	}
 	if len(content) > rows {
 		top := vp.YOffset()
 		km := e.keys
@@ -150,6 +158,18 @@ func (ed *accountEditor) previewBox(e *env, inner, h int) []string {
 	return out
 }
 
+// boxTitle is the preview box's title: the launch line, or an mcp
+// account's server log (the server to create, for a new one).
+func (ed *accountEditor) boxTitle() msgKey {
+	switch ed.serverMode() {
+	case srvExisting:
+		return mEdSrvLog
+	case srvNew:
+		return mEdSrvSection
+	}
+	return mEdPreview
+}
+
 // keyName is a binding's first key as the help shows it.
 func keyName(b key.Binding) string {
 	if ks := b.Keys(); len(ks) > 0 {
@@ -167,6 +187,23 @@ func (ed *accountEditor) previewContent(e *env, inner int) []string {
 	if want == ed.pvFor && ed.pvLines != nil {
 		return ed.pvLines
 	}
+	var out []string
+	if ed.acc.Kind == KindMCP {
+		out = ed.serverContent(e, inner)
+	} else {
+		out = append(ed.launchLines(e, inner), ed.problemLines(e, inner)...)
+	}
+	for i, l := range out {
+		out[i] = fit(l, inner) // once, as built: the box then only slices them
+	}
+	ed.pvFor, ed.pvLines = want, out
+	ed.pv.SetContentLines(out)
+	return out
+}
+
+// launchLines are the launch line wrapped (never cut) and how the
+// character reaches the CLI.
+func (ed *accountEditor) launchLines(e *env, inner int) []string {
 	th := e.th
 	var out []string
 	if ed.acc.Kind != KindAdmin {
@@ -179,6 +216,14 @@ func (ed *accountEditor) previewContent(e *env, inner int) []string {
 			out = append(out, "  "+th.dim.Render(l))
 		}
 	}
+	return out
+}
+
+// problemLines lists every problem: the fields' (each naming its field
+// and line; an mcp server's refused lines too) and the launch's (not for
+// an mcp account, which launches no seat).
+func (ed *accountEditor) problemLines(e *env, inner int) []string {
+	th := e.th
 	type problem struct {
 		text string
 		warn bool
@@ -187,9 +232,15 @@ func (ed *accountEditor) previewContent(e *env, inner int) []string {
 	for _, p := range ed.check.Problems {
 		ps = append(ps, problem{ed.problemText(e, p), p.Warn})
 	}
-	for _, p := range ed.problems {
-		ps = append(ps, problem{p, true})
+	for _, p := range ed.srv.problems {
+		ps = append(ps, problem{ed.problemText(e, p), p.Warn})
 	}
+	if ed.acc.Kind != KindMCP {
+		for _, p := range ed.problems {
+			ps = append(ps, problem{p, true})
+		}
+	}
+	var out []string
 	if len(ps) > 0 {
 		out = append(out, th.dangerS.Render(e.tr.t(mEdProblems)))
 	}
@@ -206,11 +257,6 @@ func (ed *accountEditor) previewContent(e *env, inner int) []string {
 			out = append(out, st.Render(prefix+l))
 		}
 	}
-	for i, l := range out {
-		out[i] = fit(l, inner) // once, as built: the box then only slices them
-	}
-	ed.pvFor, ed.pvLines = want, out
-	ed.pv.SetContentLines(out)
 	return out
 }
 
@@ -254,12 +300,13 @@ func (ed *accountEditor) problemText(e *env, p FieldProblem) string {
 var fieldOfProblem = map[string]edField{
 	FieldName: fName, FieldKind: fKind, FieldHue: fHue, FieldDir: fDir, FieldCommand: fCommand,
 	FieldOptions: fOptions, FieldResume: fResume, FieldCharacter: fCharacter, FieldBody: fBody, FieldEnv: fEnv,
+	FieldServerCommand: fSrvCommand, FieldServerArgs: fSrvArgs, FieldServerEnv: fSrvEnv,
 }
 
 // fieldProblem is the worst problem of field f: an error over a warning;
 // ok false when it has none.
 func (ed *accountEditor) fieldProblem(f edField) (p FieldProblem, ok bool) {
-	for _, q := range ed.check.Problems {
+	for _, q := range slices.Concat(ed.check.Problems, ed.srv.problems) {
 		if qf, known := fieldOfProblem[q.Field]; !known || qf != f {
 			continue
 		}

@@ -64,7 +64,9 @@ func (ed *accountEditor) initMore() {
 }
 
 // multiline reports a focused field whose arrows move between its lines.
-func (ed *accountEditor) multiline() bool { return ed.field == fEnv || ed.field == fBody }
+func (ed *accountEditor) multiline() bool {
+	return ed.field == fEnv || ed.field == fBody || ed.field == fSrvArgs || ed.field == fSrvEnv
+}
 
 // unsaved reports changes a cancel would drop.
 func (ed *accountEditor) unsaved() bool {
@@ -75,7 +77,7 @@ func (ed *accountEditor) unsaved() bool {
 	}
 	return a.Kind != o.Kind || a.Name != o.Name || a.Nickname != o.Nickname || !sameHue(a.Hue, o.Hue) ||
 		a.Dir != o.Dir || a.Command != o.Command || a.Options != o.Options || a.ResumeLine != o.ResumeLine ||
-		a.Character != o.Character || a.AppServer != o.AppServer || envChanged || ed.bodyDirty()
+		a.Character != o.Character || a.AppServer != o.AppServer || envChanged || ed.bodyDirty() || ed.serverDirty()
 }
 
 // cancelKey is Esc: it closes the styles list, asks once when there are
@@ -112,9 +114,11 @@ func (m *Model) editorKeyFirst(msg tea.Msg) ([]tea.Cmd, bool) {
 	switch {
 	case !ed.multiline() && key.Matches(k, km.PreviewUp):
 		ed.pv.PageUp()
+		ed.srv.follow = false
 		return nil, true
 	case !ed.multiline() && key.Matches(k, km.PreviewDown):
 		ed.pv.PageDown()
+		ed.srv.follow = ed.pv.AtBottom() // back at the log's end: it follows again
 		return nil, true
 	}
 	return nil, false
@@ -193,6 +197,11 @@ type editorPreparedMsg struct {
 	refused bool
 	written *CharacterBody
 	err     error
+	// srvSaved is an mcp server's fields the save wrote, srvErr why it
+	// could not (editor_mcp.go); srv the fields a new server is made with.
+	srvSaved *srvFields
+	srvErr   error
+	srv      srvFields
 }
 
 // saveEditor is ctrl+s (see the top of this file).
@@ -222,10 +231,14 @@ func (m *Model) saveEditor() []tea.Cmd {
 	ed.armed, ed.saving = "", true
 	acc, body, b := ed.collect(), c.body, m.backend
 	createFolder := acc.Kind == KindCodexCLI && !body.FolderExists
+	api, mode, srv, srvDirty := ed.srv.api, ed.serverMode(), ed.serverText(), ed.serverDirty()
 	return []tea.Cmd{func() tea.Msg {
-		out := editorPreparedMsg{ed: ed, acc: acc, check: b.CheckAccount(acc)}
+		out := editorPreparedMsg{ed: ed, acc: acc, check: b.CheckAccount(acc), srv: srv}
 		if blockingProblem(out.check, mkdir) != nil {
 			out.refused = true
+			return out
+		}
+		if out.srvSaved, out.srvErr = saveServerFirst(api, mode, acc.ID, srv, srvDirty); out.srvErr != nil {
 			return out
 		}
 		if out.check.DirMissing {
@@ -309,7 +322,16 @@ func (m *Model) editorPrepared(msg editorPreparedMsg) []tea.Cmd {
 	}
 	ed.check, ed.checkChar, ed.checkDir = msg.check, msg.acc.Character, msg.acc.Dir
 	ed.pvSeq++
+	if msg.srvSaved != nil {
+		ed.srv.drawn, ed.srv.problems = *msg.srvSaved, nil
+	}
 	switch {
+	case msg.srvErr != nil:
+		ed.saving = false
+		if !ed.serverRefused(&m.env, msg.srvErr) {
+			ed.msg, ed.msgErr = tr.t(mEdFailed, msg.srvErr), true
+		}
+		return nil
 	case msg.err != nil:
 		ed.saving = false
 		ed.msg, ed.msgErr = tr.t(mEdFailed, msg.err), true
@@ -330,6 +352,9 @@ func (m *Model) editorPrepared(msg editorPreparedMsg) []tea.Cmd {
 			ed.focusField()
 		}
 		return nil
+	}
+	if ed.serverMode() == srvNew {
+		return []tea.Cmd{m.createServerCmd(msg.acc, msg.srv)}
 	}
 	return []tea.Cmd{m.saveAccountCmd(msg.acc)}
 }

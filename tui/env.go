@@ -20,6 +20,9 @@ type env struct {
 	// one its speaker had when it was said, so a renamed or recoloured
 	// account's old posts stay the same person's (docs/design.md §10).
 	hues map[string]int
+	// mcp is every mcp account's display name now, by account id: their
+	// posts fold into "name (N)" in the chat (foldGroup).
+	mcp map[string]string
 	// gen is bumped when theme, language or self change; every render key
 	// holds it, so every cache redraws.
 	gen int

@@ -50,6 +50,8 @@ func (m *Model) onEvent(ev Event) []tea.Cmd {
 			lvl = stError
 		}
 		m.setStatus(lvl, sanitize(ev.Text))
+	case MCPServerChanged:
+		return m.onServerChanged(ev)
 	case Resynced:
 		return m.resync()
 	}

@@ -37,6 +37,7 @@ type fakeBackend struct {
 	home      string
 	att       attachFake // the Attachments part (attach_fake_test.go)
 	files     filesFake  // the AccountFiles part (account_files_fake_test.go)
+	mcp       mcpFake    // the MCPServers part (mcp_fake_test.go)
 
 	postFn func(topic string, d room.Draft) (room.Result, error)
 

@@ -460,6 +460,33 @@ const (
 	mEdMore
 	mEdBodyPasteRefused
 
+	mEdSrvSection
+	mEdSrvEntry
+	mEdSrvState
+	mEdSrvArgs
+	mEdSrvNotStarted
+	mEdSrvStarting
+	mEdSrvRunning
+	mEdSrvExited
+	mEdSrvFailed
+	mEdSrvStopped
+	mEdSrvRestartHint
+	mEdSrvSaveRestartHint
+	mEdSrvStopHint
+	mEdSrvUnregistered
+	mEdSrvStale
+	mEdSrvLoading
+	mEdSrvReadFailed
+	mEdSrvUnavailable
+	mEdSrvRestarting
+	mEdSrvRestartFailed
+	mEdSrvRestartAsked
+	mEdSrvSavedRestart
+	mEdSrvLog
+	mEdSrvLogEmpty
+	mEdSrvNewHint
+	mEdSrvWarnings
+
 	mCatalogEnd // not a text: one past the last key (the catalog test)
 )
 
@@ -863,4 +890,32 @@ var messages = map[msgKey][2]string{
 	mEdPreviewScroll:     {"%d–%d of %d · %s/%s", "%d–%d / %d · %s/%s"},
 	mEdMore:              {"… and %d more", "… ほか %d 件"},
 	mEdBodyPasteRefused:  {"Paste not taken: the body would be %d bytes in %d lines; it holds %d bytes and %d lines.", "貼り付けませんでした: 本文が %d バイト・%d 行になります。本文は %d バイト・%d 行までです。"},
+
+	// The server section of an mcp account's editor (editor_mcp.go).
+	mEdSrvSection:         {"Server", "サーバ"},
+	mEdSrvEntry:           {"entry “%s” in %s", "%[2]s の「%[1]s」"},
+	mEdSrvState:           {"state", "状態"},
+	mEdSrvArgs:            {"args (per line)", "引数（1行に1つ）"},
+	mEdSrvNotStarted:      {"not started", "未起動"},
+	mEdSrvStarting:        {"starting", "起動中"},
+	mEdSrvRunning:         {"running", "実行中"},
+	mEdSrvExited:          {"exited %d", "終了 %d"},
+	mEdSrvFailed:          {"failed", "起動失敗"},
+	mEdSrvStopped:         {"stopped", "停止"},
+	mEdSrvRestartHint:     {"%s restarts it", "%s で再起動"},
+	mEdSrvSaveRestartHint: {"%s saves the fields below and restarts it", "%s で下の欄を保存して再起動"},
+	mEdSrvStopHint:        {"%s stops it", "%s で停止"},
+	mEdSrvUnregistered:    {"not in mcp-servers.json (its entry was removed)", "mcp-servers.json にありません（エントリが消されました）"},
+	mEdSrvStale:           {"mcp-servers.json changed since it started: a restart applies it", "起動の後に mcp-servers.json が変わりました。再起動で反映します"},
+	mEdSrvLoading:         {"reading the server…", "サーバを読んでいます…"},
+	mEdSrvReadFailed:      {"Cannot read the server: %v", "サーバを読めません: %v"},
+	mEdSrvUnavailable:     {"This build runs no local MCP servers.", "このビルドはローカル MCP サーバを動かしません。"},
+	mEdSrvRestarting:      {"restarting…", "再起動しています…"},
+	mEdSrvRestartFailed:   {"Not restarted: %v", "再起動できません: %v"},
+	mEdSrvRestartAsked:    {"Restarting %s.", "%s を再起動します。"},
+	mEdSrvSavedRestart:    {"Saved the server's fields; restarting %s.", "サーバの欄を保存しました。%s を再起動します。"},
+	mEdSrvLog:             {"Server log", "サーバのログ"},
+	mEdSrvLogEmpty:        {"(nothing logged yet)", "（まだ何も出ていません）"},
+	mEdSrvNewHint:         {"Saving writes a new entry to mcp-servers.json, saves the account, then starts the server.", "保存すると mcp-servers.json に新しいエントリを書き、アカウントを保存してからサーバを起動します。"},
+	mEdSrvWarnings:        {"Note: %s", "注意: %s"},
 }

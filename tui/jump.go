@@ -79,6 +79,10 @@ func (m *Model) showJump(msg topicOpenedMsg) tea.Cmd {
 	}
 	cmd := m.setFocus(FocusChat)
 	m.chat.sel, m.chat.chip = i, 0
+	if it := m.chat.items[i]; it.fold && !m.chat.expanded[it.key()] {
+		m.chat.toggleFold(i) // a notice folded with others: its fold opens
+	}
 	m.chat.revealSel(&m.env)
+	m.chat.revealPost(&m.env, i, msg.at)
 	return cmd
 }

@@ -180,7 +180,7 @@ func (m *Model) onTopicOpened(msg topicOpenedMsg) []tea.Cmd {
 		m.setStatus(stError, m.env.tr.t(mStTopicFailed, msg.err))
 		return nil
 	}
-	m.chat.prepend(msg.posts, msg.hasMore)
+	m.chat.prepend(&m.env, msg.posts, msg.hasMore)
 	m.chat.markNew()
 	m.accounts.rosters[msg.topic] = msg.roster
 	m.input.refreshCompletion(msg.roster, m.env.selfName)
