@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/pullcept/pullcept/app/localmcp"
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
@@ -38,7 +39,9 @@ type App struct {
 	hub      *room.Hub
 	server   *room.Server
 	seats    *seats.Manager
-	notices  []string // start-up warnings for the status line
+	mcpFile  *config.MCPServers   // mcp-servers.json (mcpservers.go)
+	mcp      *localmcp.Supervisor // Pullcept's own local MCP servers
+	notices  []string             // start-up warnings for the status line
 
 	stateMu sync.Mutex // orders ui-state.json's writes (uistate.go)
 }
@@ -136,12 +139,18 @@ func (a *App) open() error {
 	// Terminals: the Manager learns the address afterwards.
 	a.seats.SetRoom(seats.RoomEndpoint{URL: a.server.URL(), HooksURL: a.server.HooksURL(), Grant: a.server.Grant})
 	a.hub.SetAdmin(room.Hello{Name: admin.DisplayName(), Hue: admin.Hue, AccountID: admin.ID})
+	lang := "en"
+	if ui, err := a.accounts.UI(); err == nil && ui.Language == "ja" {
+		lang = "ja"
+	}
+	a.openMCPServers(lang)
 	return nil
 }
 
 // Close stops seats first (their sidecars leave the room), then the server,
 // the hub and the logs. Safe on a partly opened App.
 func (a *App) Close() {
+	a.closeMCPServers() // no notice after the rooms close
 	if a.seats != nil {
 		a.seats.Close()
 	}

@@ -33,6 +33,7 @@ type Backend struct {
 	noteSub *pubsub.Subscription[tui.Event]
 	done    chan struct{}
 	once    sync.Once
+	mcpWait sync.WaitGroup // the MCP change forwarder (watchMCP)
 
 	// mu guards closed, the subscription fields' replacement (above) and
 	// skipped, the unreadable-line count last reported per topic: a count is
@@ -63,6 +64,10 @@ func NewBackend(a *App) *Backend {
 	for _, n := range a.notices {
 		b.notes.Publish(tui.Notice{Text: n})
 	}
+	if a.mcp != nil {
+		b.mcpWait.Add(1)
+		go b.watchMCP()
+	}
 	return b
 }
 
@@ -77,6 +82,7 @@ func (b *Backend) Close() {
 		b.mu.Unlock()
 		hub.Close()
 		seat.Close()
+		b.mcpWait.Wait()
 		b.notes.Close()
 	})
 }
@@ -426,6 +432,13 @@ func (b *Backend) DeleteAccount(id string) error {
 	if admin, ok := b.a.accounts.Admin(); !ok || admin.ID != id {
 		if b.a.seats.Running(id) {
 			return errAccountRunning
+		}
+	}
+	if acc, ok := b.a.accounts.Account(id); ok && acc.Kind == config.KindMCP && b.a.mcpFile != nil {
+		// The entry first: one left in the file would make the account
+		// again at the next start (spec #200).
+		if err := b.deleteMCPServer(id); err != nil && !errors.Is(err, errNoServer) {
+			return err
 		}
 	}
 	return b.a.accounts.Delete(id)
