@@ -19,9 +19,10 @@ import (
 )
 
 // bridgeEnv names the real github-webhook-mcp bridge's server/index.js
-// (with its node_modules installed). The test is opt-in: the npm registry
-// this project's machines reach has no github-webhook-mcp package, so
-// testdata/clis cannot pin it (see the package's report in the commit).
+// (its repository's mcp-server folder, after `npm ci --omit=dev` there).
+// The test is opt-in: the npm registry this project's machines reach
+// answers 404 for github-webhook-mcp, so testdata/clis cannot pin it and
+// CI cannot install it. Measured with 0.11.2 (its source at HEAD).
 const bridgeEnv = "PULLCEPT_WEBHOOK_BRIDGE"
 
 // fakeWorker is the bridge's Cloudflare Worker on loopback: the WebSocket
