@@ -40,36 +40,8 @@ func MCPArgsText(args []string) (text string, exact bool) {
 	return strings.Join(args, "\n"), exact
 }
 
-// ParseMCPEnv reads the env field: one NAME=value a line; the first "="
-// splits, so values may hold "="; spaces around the name and the value are
-// dropped; one matching pair of quotes (" or ') around the whole value is
-// taken off, as in an account's env field (a value that should keep its
-// end spaces is quoted). Blank lines are dropped. Refused, each problem
-// naming its line (and never a value), at most 20 listed: a line without
-// "=" (ErrEnvSyntax), no name before it (ErrEnvSyntax), a name with a space
-// or a control character (ErrEnvSyntax), a quote at one end only
-// (ErrEnvQuote), a value over MaxEnvValue characters (ErrEnvTooLong), a
-// name used twice (ErrEnvDuplicate). CheckMCPEnvField gives the same
-// problems one by one, with their lines.
-//
-// Names are compared case-insensitively on every system, as in an
-// account's env field: Windows reads PATH and Path as one variable, and
-// a file that runs on one system should run on every one. Any other name
-// is taken as written (these variables go to a server Pullcept starts,
-// not to a seat, so PULLCEPT_ names are allowed).
-func ParseMCPEnv(text string) ([]MCPEnv, error) {
-	env, problems := CheckMCPEnvField(text)
-	if len(problems) == 0 {
-		return env, nil
-	}
-	errs := make([]error, 0, len(problems))
-	for _, p := range problems {
-		errs = append(errs, fmt.Errorf("line %d: %w", p.Line, p.Err))
-	}
-	return nil, joinEnvErrors(errs)
-}
 
-// CheckMCPEnvField reads the env field as ParseMCPEnv does and returns the
+// CheckMCPEnvField reads the env field (one NAME=value per line) and returns the
 // variables of the good lines and one FieldError per bad line (Field
 // FieldEnv, Line its 1-based line, Err the problem without the line,
 // wrapping the sentinel; never a value), in line order.
@@ -122,9 +94,9 @@ func readMCPEnvLine(line string, n int, seen map[string]int) (MCPEnv, error) {
 }
 
 // MCPEnvText draws env for the field: NAME=value a line, a value quoted
-// ("…") when ParseMCPEnv would otherwise not read it back (spaces at its
+// ("…") when CheckMCPEnvField would otherwise not read it back (spaces at its
 // ends, a quote at an end). exact is false when no line can carry it: a
-// name ParseMCPEnv refuses or that repeats, or a value with a line break.
+// name CheckMCPEnvField refuses or that repeats, or a value with a line break.
 func MCPEnvText(env []MCPEnv) (text string, exact bool) {
 	exact = checkMCPEnvNames(env) == nil
 	lines := make([]string, 0, len(env))
@@ -162,7 +134,7 @@ func checkMCPEnvName(name string) error {
 	return nil
 }
 
-// checkMCPEnvNames applies ParseMCPEnv's name rules to a list (SetServer,
+// checkMCPEnvNames applies CheckMCPEnvField's name rules to a list (SetServer,
 // MCPEnvText), naming each problem's position.
 func checkMCPEnvNames(env []MCPEnv) error {
 	var errs []error

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -108,4 +109,33 @@ func TestParseMCPEnvErrors(t *testing.T) {
 	if _, err := ParseMCPEnv(many); err == nil || strings.Count(err.Error(), "\n") > maxEnvErrors+1 {
 		t.Errorf("500 bad lines listed as %d lines", strings.Count(err.Error(), "\n")+1)
 	}
+}
+
+// ParseMCPEnv reads the env field: one NAME=value a line; the first "="
+// splits, so values may hold "="; spaces around the name and the value are
+// dropped; one matching pair of quotes (" or ') around the whole value is
+// taken off, as in an account's env field (a value that should keep its
+// end spaces is quoted). Blank lines are dropped. Refused, each problem
+// naming its line (and never a value), at most 20 listed: a line without
+// "=" (ErrEnvSyntax), no name before it (ErrEnvSyntax), a name with a space
+// or a control character (ErrEnvSyntax), a quote at one end only
+// (ErrEnvQuote), a value over MaxEnvValue characters (ErrEnvTooLong), a
+// name used twice (ErrEnvDuplicate). CheckMCPEnvField gives the same
+// problems one by one, with their lines.
+//
+// Names are compared case-insensitively on every system, as in an
+// account's env field: Windows reads PATH and Path as one variable, and
+// a file that runs on one system should run on every one. Any other name
+// is taken as written (these variables go to a server Pullcept starts,
+// not to a seat, so PULLCEPT_ names are allowed).
+func ParseMCPEnv(text string) ([]MCPEnv, error) {
+	env, problems := CheckMCPEnvField(text)
+	if len(problems) == 0 {
+		return env, nil
+	}
+	errs := make([]error, 0, len(problems))
+	for _, p := range problems {
+		errs = append(errs, fmt.Errorf("line %d: %w", p.Line, p.Err))
+	}
+	return nil, joinEnvErrors(errs)
 }
