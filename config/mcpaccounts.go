@@ -123,7 +123,6 @@ func (c *Config) AddMCPAccounts(servers []MCPServer) (added, warnings []string) 
 		c.Accounts = append(c.Accounts, Account{ID: id, Name: s.Name, Kind: KindMCP, Server: s.Name})
 		has[s.Name] = true
 		added = append(added, id)
-		warnings = append(warnings, fmt.Sprintf("%s: server %q: account %s added (written to %s on the next save)", where, s.Name, id, FileName))
 	}
 	return added, warnings
 }
