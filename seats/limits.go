@@ -2,6 +2,7 @@ package seats
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -137,6 +138,33 @@ type limiter struct {
 	asking  bool      // Codex: a check runs
 
 	subs map[string]*subEpisode // Claude subagents, by agent id
+
+	stops []time.Time // when the recent stop notices went out (stopNoticesMax)
+}
+
+// A seat can write its own transcript or rollout: alternating refusals and
+// answers would make a stop notice each. At most stopNoticesMax stop
+// notices per seat in stopNoticeWindow reach the room; the rest are logged.
+const (
+	stopNoticesMax   = 3
+	stopNoticeWindow = 10 * time.Minute
+)
+
+// stopNotice returns text as a notice action, or a log line when this seat
+// made stopNoticesMax stop notices within stopNoticeWindow.
+func (l *limiter) stopNotice(text string, now time.Time) limitAction {
+	recent := l.stops[:0]
+	for _, t := range l.stops {
+		if now.Sub(t) < stopNoticeWindow {
+			recent = append(recent, t)
+		}
+	}
+	l.stops = recent
+	if len(l.stops) >= stopNoticesMax {
+		return limitAction{actLog, "limit: stop notice held back (" + strconv.Itoa(stopNoticesMax) + " in " + stopNoticeWindow.String() + "): " + text}
+	}
+	l.stops = append(l.stops, now)
+	return limitAction{actNotice, text}
 }
 
 func newLimiter(codex bool, name string, loc *time.Location) *limiter {
@@ -241,9 +269,9 @@ func (l *limiter) claudeStop(resetsAt time.Time, now time.Time) []limitAction {
 	}
 	switch {
 	case first && known:
-		out = append(out, limitAction{actNotice, fmt.Sprintf("%s stopped on its usage limit. It resets %s; Pullcept will type a resume prompt into it then.%s", l.name, l.when(r), noReplyNeeded)})
+		out = append(out, l.stopNotice(fmt.Sprintf("%s stopped on its usage limit. It resets %s; Pullcept will type a resume prompt into it then.%s", l.name, l.when(r), noReplyNeeded), now))
 	case first:
-		out = append(out, limitAction{actNotice, fmt.Sprintf("%s stopped on its usage limit. The reset time is not known: resume it in its terminal once the limit lifts.%s", l.name, noReplyNeeded)})
+		out = append(out, l.stopNotice(fmt.Sprintf("%s stopped on its usage limit. The reset time is not known: resume it in its terminal once the limit lifts.%s", l.name, noReplyNeeded), now))
 	case prompted && known:
 		out = append(out, limitAction{actNotice, fmt.Sprintf("%s was still on its usage limit; Pullcept will type the prompt again at %s.%s", l.name, l.when(l.promptAt), noReplyNeeded)})
 	case prompted:
@@ -275,7 +303,7 @@ func (l *limiter) codexStop(resetsAt time.Time, now time.Time) []limitAction {
 	}
 	return []limitAction{
 		{actMarkerSet, ""},
-		{actNotice, text},
+		l.stopNotice(text, now),
 		{actLog, "limit: stop seen; reset " + timeOrUnknown(r) + "; first ask at " + l.nextAsk.Format(time.RFC3339)},
 	}
 }
@@ -317,7 +345,7 @@ func (l *limiter) subStop(agent string, resetsAt, now time.Time) []limitAction {
 	if !known {
 		text = fmt.Sprintf("A subagent of %s stopped on its usage limit; the reset time is not known.%s", l.name, noReplyNeeded)
 	}
-	return []limitAction{{actNotice, text}, {actLog, "limit: subagent " + agent + " stop seen; reset " + timeOrUnknown(r)}}
+	return []limitAction{l.stopNotice(text, now), {actLog, "limit: subagent " + agent + " stop seen; reset " + timeOrUnknown(r)}}
 }
 
 // maxSubEpisodes bounds the subagent episodes kept per launch.

@@ -318,3 +318,26 @@ func TestClaudeSubagentLimit(t *testing.T) {
 		t.Error("a new episode after a normal answer was not noticed")
 	}
 }
+
+// TestLimitStopNoticeFlood: a seat writing refusals and answers into its
+// own transcript in turn gets at most three stop notices in ten minutes;
+// the rest are logged.
+func TestLimitStopNoticeFlood(t *testing.T) {
+	l := newLimiter(false, "Lin", time.UTC)
+	now := limitT0
+	notices := 0
+	for range 50 {
+		now = now.Add(time.Second)
+		if noticeText(l.event(limitEvent{kind: limitStop, resetsAt: now.Add(time.Hour)}, now)) != "" {
+			notices++
+		}
+		l.event(limitEvent{kind: limitNormal}, now)
+	}
+	if notices != stopNoticesMax {
+		t.Fatalf("%d stop notices in a minute, want %d", notices, stopNoticesMax)
+	}
+	now = now.Add(stopNoticeWindow)
+	if noticeText(l.event(limitEvent{kind: limitStop}, now)) == "" {
+		t.Error("no notice after the window")
+	}
+}
