@@ -4,9 +4,10 @@ GO        ?= go
 BIN       ?= bin/pullcept
 PKGS      := ./...
 # Go packages under testdata/ (go's ./... skips testdata): the fake model
-# APIs, the fake CLI, the shared test helpers, the real app in tmux (soak, realapp) and
-# the compare bench. Named explicitly so vet, lint and test cover them.
-TESTPKGS  := ./testdata/fakeapi/... ./testdata/fakecli/... ./testdata/testkit/... ./testdata/soak/... ./testdata/realapp/...
+# APIs, the fake CLI, the scripted local MCP server, the shared test
+# helpers, the real app in tmux (soak, realapp) and the compare bench.
+# Named explicitly so vet, lint and test cover them.
+TESTPKGS  := ./testdata/fakeapi/... ./testdata/fakecli/... ./testdata/fakemcp/... ./testdata/testkit/... ./testdata/soak/... ./testdata/realapp/...
 BENCHPKG  := ./testdata/bench/
 DOMAIN    := room seats sidecar logstore config
 CLIS_DIR  := testdata/clis

@@ -3,7 +3,6 @@ package localmcp
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -79,22 +78,6 @@ func childPid(t *testing.T, s *Supervisor, name string) int {
 		return m != nil
 	})
 	return pid
-}
-
-func init() { escapeHook = startEscapee }
-
-// startEscapee starts a sleeper in a session of its own (out of the
-// server's group) that holds the server's stdout and stderr.
-func startEscapee() {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), fakeEnv+`={"sleeper":true}`)
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "escapee failed:", err)
-		return
-	}
-	fmt.Fprintf(os.Stderr, "child pid %d\n", cmd.Process.Pid)
 }
 
 // TestStopDespiteAnEscapee: a process that left the server's group and
