@@ -29,9 +29,14 @@ build:
 run: build
 	./$(BIN)
 
-# The real clients the end-to-end tests drive (pinned in testdata/clis/package.json).
-clis: $(CLIS_DIR)/node_modules/.bin/claude
-$(CLIS_DIR)/node_modules/.bin/claude: $(CLIS_DIR)/package.json $(CLIS_DIR)/package-lock.json
+# The real clients and servers the end-to-end tests drive (pinned in
+# testdata/clis/package.json): Claude Code, Codex, the MCP inspector CLI and
+# the MCP "everything" reference server. The stamp is written after a whole
+# `npm ci`, so a checkout that had only some of them (an older package.json)
+# installs the rest, and a change of the pins installs again.
+CLIS_STAMP := $(CLIS_DIR)/node_modules/.pullcept-clis-installed
+clis: $(CLIS_STAMP)
+$(CLIS_STAMP): $(CLIS_DIR)/package.json $(CLIS_DIR)/package-lock.json
 	cd $(CLIS_DIR) && npm ci --no-audit --no-fund
 	touch $@
 

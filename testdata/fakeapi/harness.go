@@ -332,6 +332,10 @@ func CodexEnv(t testing.TB, baseURL string, workDirs ...string) ([]string, Codex
 const (
 	CLIClaude = "claude"
 	CLICodex  = "codex"
+	// CLIEverything is the MCP "everything" reference server
+	// (@modelcontextprotocol/server-everything), a node script: run it as
+	// `node <path> stdio`.
+	CLIEverything = "everything"
 )
 
 // FindCLI returns the absolute path of a pinned CLI's native binary under
@@ -339,8 +343,10 @@ const (
 // versions): "claude" → @anthropic-ai/claude-code/bin/claude.exe (the native
 // executable the postinstall step places there); "codex" → the vendored
 // binary in @openai/codex-<platform>, not the node launcher, so a test
-// process has one PID. Errors: ErrCLIMissing (run `make clis`),
-// ErrBadOptions for an unknown name.
+// process has one PID; "everything" → the reference MCP server's
+// dist/index.js (a script for node, which FindCLI does not look for).
+// Errors: ErrCLIMissing (run `make clis`), ErrBadOptions for an unknown
+// name.
 func FindCLI(name string) (string, error) {
 	dir, err := clisDir()
 	if err != nil {
@@ -360,12 +366,15 @@ func FindCLI(name string) (string, error) {
 			exe += ".exe"
 		}
 		rel = filepath.Join("@openai", pkg, "vendor", triple, "bin", exe)
+	case CLIEverything:
+		rel = filepath.Join("@modelcontextprotocol", "server-everything", "dist", "index.js")
 	default:
 		return "", fmt.Errorf("unknown cli %q: %w", name, ErrBadOptions)
 	}
 	path := filepath.Join(dir, "node_modules", rel)
 	fi, err := os.Stat(path)
-	if err != nil || fi.IsDir() || (runtime.GOOS != "windows" && fi.Mode()&0o111 == 0) {
+	script := name == CLIEverything // run by node: no exec bit needed
+	if err != nil || fi.IsDir() || (runtime.GOOS != "windows" && !script && fi.Mode()&0o111 == 0) {
 		return "", fmt.Errorf("%s not found at %s (run `make clis`): %w", name, path, ErrCLIMissing)
 	}
 	return path, nil

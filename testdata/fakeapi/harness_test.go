@@ -252,7 +252,7 @@ func TestPrepareCodexErrors(t *testing.T) {
 // has them: `make clis`), and names and platforms are checked.
 func TestFindCLI(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{CLIClaude, CLICodex} {
+	for _, name := range []string{CLIClaude, CLICodex, CLIEverything} {
 		path := CLIPath(t, name)
 		if !filepath.IsAbs(path) || !strings.Contains(path, filepath.Join("testdata", "clis", "node_modules")) {
 			t.Errorf("%s path = %s", name, path)
