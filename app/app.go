@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/pullcept/pullcept/app/localmcp"
 	"github.com/pullcept/pullcept/config"
@@ -44,12 +45,36 @@ type App struct {
 	notices  []string             // start-up warnings for the status line
 
 	stateMu sync.Mutex // orders ui-state.json's writes (uistate.go)
+
+	opts openOptions // the tests' changes (openApp); zero from Open
+}
+
+// openOptions are what a test of this package changes in what Open wires
+// (openApp); the zero value is Open's. Nothing outside the tests sets
+// them.
+type openOptions struct {
+	// pullceptPath is the seats' sidecar and status-line executable
+	// (seats.ManagerOptions.PullceptPath; "": this executable, which in a
+	// test is the test binary).
+	pullceptPath string
+	// environ is the seats' base environment (seats.ManagerOptions.Environ;
+	// nil: this process's), so a test's Claude seat talks to a fake API
+	// from an isolated home without changing the test process's env.
+	environ func() []string
+	// signatureWait caps get_event per notice of the local MCP servers
+	// (localmcp.Options.SignatureWait; 0: its default, 5 s).
+	signatureWait time.Duration
 }
 
 // Open starts everything below the UI (docs/design.md §1): nothing is shown
 // yet. dataDir "" is the default data directory (config.DataDir); version
 // goes to the app log.
 func Open(dataDir, version string) (*App, error) {
+	return openApp(dataDir, version, openOptions{})
+}
+
+// openApp is Open with a test's options.
+func openApp(dataDir, version string, opts openOptions) (*App, error) {
 	if dataDir == "" {
 		d, err := config.DataDir()
 		if err != nil {
@@ -60,7 +85,7 @@ func Open(dataDir, version string) (*App, error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	a := &App{dataDir: dataDir, version: version}
+	a := &App{dataDir: dataDir, version: version, opts: opts}
 	if err := a.open(); err != nil {
 		a.Close()
 		return nil, err
@@ -103,9 +128,11 @@ func (a *App) open() error {
 		a.notices = append(a.notices, w.Error())
 	}
 	if a.seats, err = seats.NewManager(seats.ManagerOptions{
-		Sessions: a.store,
-		Accounts: a.accounts.Account,
-		OpenEnv:  a.accounts.OpenEnv,
+		Sessions:     a.store,
+		Accounts:     a.accounts.Account,
+		OpenEnv:      a.accounts.OpenEnv,
+		PullceptPath: a.opts.pullceptPath,
+		Environ:      a.opts.environ,
 		// A Claude seat reads an attachment's path without asking.
 		AttachmentsDir: a.store.TopicAttachmentsDir,
 		Logger:         a.logger.With("part", "seats"),

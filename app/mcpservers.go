@@ -32,7 +32,7 @@ func (a *App) openMCPServers(lang string) {
 		a.logger.Info("mcp-servers.json written with the github-webhook-mcp bridge found on PATH")
 	}
 	a.mcp = localmcp.NewSupervisor(localmcp.Options{OnNotice: a.mcpNotice, Lang: lang,
-		Logger: a.logger.With("part", "mcp")})
+		Logger: a.logger.With("part", "mcp"), SignatureWait: a.opts.signatureWait})
 	list, err := a.mcpFile.List()
 	if err != nil {
 		a.notices = append(a.notices, fmt.Sprintf("%s: %v", config.MCPServersFileName, err))
