@@ -65,8 +65,8 @@ func (s *Store) writeMarkers(topicID string, m map[string]json.RawMessage) error
 }
 
 // MarkLimited marks accountID as stopped on its usage limit in topicID.
-// Errors wrap ErrBadTopicID, ErrClosed, or the file's error (an unreadable
-// file is not overwritten).
+// Errors wrap ErrBadTopicID, ErrClosed, ErrTopicDeleted, or the file's
+// error (an unreadable file is not overwritten).
 func (s *Store) MarkLimited(topicID, accountID string) error {
 	return s.changeMarker(topicID, accountID, true)
 }
@@ -77,17 +77,13 @@ func (s *Store) ClearLimited(topicID, accountID string) error {
 }
 
 func (s *Store) changeMarker(topicID, accountID string, on bool) error {
-	if err := checkTopicID(topicID); err != nil {
+	// A deleted topic takes no mark (a seat's last rollout read may come
+	// after its topic went; the file would outlive it).
+	if err := s.checkWritable(topicID); err != nil {
 		return fmt.Errorf("usage-limit mark: %w", err)
 	}
 	s.idxMu.Lock()
 	defer s.idxMu.Unlock()
-	s.mu.Lock()
-	closed := s.closed
-	s.mu.Unlock()
-	if closed {
-		return ErrClosed
-	}
 	m, err := s.readMarkers(topicID)
 	if err != nil {
 		return fmt.Errorf("usage-limit mark: %w", err)

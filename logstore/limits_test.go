@@ -69,6 +69,12 @@ func TestLimitedMarks(t *testing.T) {
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the marker outlived its topic: %v", err)
 	}
+	if err := s.MarkLimited(topic, "lay"); !errors.Is(err, ErrTopicDeleted) {
+		t.Errorf("a mark for a deleted topic: %v", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a deleted topic's marker came back: %v", err)
+	}
 	const other = "t-20261005-bbbb"
 	if err := os.WriteFile(filepath.Join(s.Dir(), "mailboxes", other+".json"), []byte("not json"), 0o600); err != nil {
 		t.Fatal(err)

@@ -22,7 +22,28 @@ const codexOpenTimeout = 2 * time.Minute
 // earlyJoin is what the room said of a seat before it was listed: an
 // app-server seat's sidecar is the server's child and joins while the TUI
 // is not started yet. goLive applies it.
-type earlyJoin struct{ joined, ready bool }
+type earlyJoin struct{ joined, ready, stopped bool }
+
+// stopStarting tells a start of key under way to give up (Stop); false
+// when none is.
+func (m *Manager) stopStarting(key seatKey) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ej := m.starting[key]
+	if ej == nil {
+		return false
+	}
+	ej.stopped = true
+	return true
+}
+
+// startStopped reports whether Stop asked key's start to give up.
+func (m *Manager) startStopped(key seatKey) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ej := m.starting[key]
+	return ej != nil && ej.stopped
+}
 
 // startCodexServer starts p's server, opens the conversation, records a new
 // conversation's id in the topic at once, and makes p's launch the TUI line

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pullcept/pullcept/config"
 )
 
 // --no-alt-screen takes no value (codex 0.169.0: "unexpected value '1' for
@@ -77,5 +79,32 @@ func TestCodexActivityV1Approvals(t *testing.T) {
 		if !a.asking() {
 			t.Errorf("%s: no wait", m)
 		}
+	}
+}
+
+// TestStopDuringStart: Stop of a seat whose start is under way (an
+// app-server seat's takes seconds) is no error and makes the start give up.
+func TestStopDuringStart(t *testing.T) {
+	m, err := NewManager(ManagerOptions{Sessions: nopSessions{}, Accounts: func(string) (config.Account, bool) { return config.Account{}, false }, PullceptPath: "/bin/true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	key := seatKey{"t", "a"}
+	if err := m.Stop("t", "a"); !errors.Is(err, ErrNoSeat) {
+		t.Fatalf("stop with nothing starting: %v", err)
+	}
+	m.startingSeat(key)
+	if err := m.Stop("t", "a"); err != nil {
+		t.Fatalf("stop during a start: %v", err)
+	}
+	if !m.startStopped(key) {
+		t.Fatal("the start was not told to give up")
+	}
+	m.mu.Lock()
+	m.startEnded(key)
+	m.mu.Unlock()
+	if m.startStopped(key) {
+		t.Fatal("the stop outlived its start")
 	}
 }

@@ -26,6 +26,9 @@ var (
 	// ErrOptionsConflict: launch options carry a flag the kind sets itself
 	// in a way that cannot be stripped (Claude's --resume/--continue).
 	ErrOptionsConflict = errors.New("launch options conflict with the kind's own flags")
+	// ErrStartStopped: Stop came while the start was under way; the start
+	// undid itself.
+	ErrStartStopped = errors.New("stopped while starting")
 	// ErrCodexOption: a launch option an app-server Codex seat has no place
 	// for, or one without its value (spec #299).
 	ErrCodexOption = errors.New("launch option refused for an app-server Codex seat")

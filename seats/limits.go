@@ -139,32 +139,50 @@ type limiter struct {
 
 	subs map[string]*subEpisode // Claude subagents, by agent id
 
-	stops []time.Time // when the recent stop notices went out (stopNoticesMax)
+	notices, prompts []time.Time // the recent ones that went out (capped)
 }
 
 // A seat can write its own transcript or rollout: alternating refusals and
-// answers would make a stop notice each. At most stopNoticesMax stop
-// notices per seat in stopNoticeWindow reach the room; the rest are logged.
+// answers would make notices and resume prompts in a loop (room notices
+// are typed into every other seat, brake or not). Per seat, at most
+// noticesMax notices and promptsMax prompts in capWindow go out; the rest
+// are logged.
 const (
-	stopNoticesMax   = 3
-	stopNoticeWindow = 10 * time.Minute
+	noticesMax = 8
+	promptsMax = 4
+	capWindow  = 10 * time.Minute
 )
 
-// stopNotice returns text as a notice action, or a log line when this seat
-// made stopNoticesMax stop notices within stopNoticeWindow.
-func (l *limiter) stopNotice(text string, now time.Time) limitAction {
-	recent := l.stops[:0]
-	for _, t := range l.stops {
-		if now.Sub(t) < stopNoticeWindow {
-			recent = append(recent, t)
+// within keeps the times of *times inside capWindow before now and reports
+// whether another fits under max (then it is counted).
+func within(times *[]time.Time, max int, now time.Time) bool {
+	kept := (*times)[:0]
+	for _, t := range *times {
+		if now.Sub(t) < capWindow {
+			kept = append(kept, t)
 		}
 	}
-	l.stops = recent
-	if len(l.stops) >= stopNoticesMax {
-		return limitAction{actLog, "limit: stop notice held back (" + strconv.Itoa(stopNoticesMax) + " in " + stopNoticeWindow.String() + "): " + text}
+	*times = kept
+	if len(kept) >= max {
+		return false
 	}
-	l.stops = append(l.stops, now)
-	return limitAction{actNotice, text}
+	*times = append(*times, now)
+	return true
+}
+
+// capped passes acts through the per-seat caps: a notice or a prompt over
+// its cap becomes a log line (a prompt whose notice was held back still
+// goes while prompts are under their cap: it is the seat's own).
+func (l *limiter) capped(acts []limitAction, now time.Time) []limitAction {
+	for i, a := range acts {
+		switch {
+		case a.kind == actNotice && !within(&l.notices, noticesMax, now):
+			acts[i] = limitAction{actLog, "limit: notice held back (" + strconv.Itoa(noticesMax) + " in " + capWindow.String() + "): " + a.text}
+		case a.kind == actPrompt && !within(&l.prompts, promptsMax, now):
+			acts[i] = limitAction{actLog, "limit: resume prompt held back (" + strconv.Itoa(promptsMax) + " in " + capWindow.String() + ")"}
+		}
+	}
+	return acts
 }
 
 func newLimiter(codex bool, name string, loc *time.Location) *limiter {
@@ -235,7 +253,7 @@ func (l *limiter) event(e limitEvent, now time.Time) []limitAction {
 	case limitSubStop:
 		return l.subStop(e.agent, e.resetsAt, now)
 	case limitSubNormal:
-		delete(l.subs, e.agent)
+		// One notice per agent and launch: its episode stays known.
 	}
 	return nil
 }
@@ -269,9 +287,9 @@ func (l *limiter) claudeStop(resetsAt time.Time, now time.Time) []limitAction {
 	}
 	switch {
 	case first && known:
-		out = append(out, l.stopNotice(fmt.Sprintf("%s stopped on its usage limit. It resets %s; Pullcept will type a resume prompt into it then.%s", l.name, l.when(r), noReplyNeeded), now))
+		out = append(out, limitAction{actNotice, fmt.Sprintf("%s stopped on its usage limit. It resets %s; Pullcept will type a resume prompt into it then.%s", l.name, l.when(r), noReplyNeeded)})
 	case first:
-		out = append(out, l.stopNotice(fmt.Sprintf("%s stopped on its usage limit. The reset time is not known: resume it in its terminal once the limit lifts.%s", l.name, noReplyNeeded), now))
+		out = append(out, limitAction{actNotice, fmt.Sprintf("%s stopped on its usage limit. The reset time is not known: resume it in its terminal once the limit lifts.%s", l.name, noReplyNeeded)})
 	case prompted && known:
 		out = append(out, limitAction{actNotice, fmt.Sprintf("%s was still on its usage limit; Pullcept will type the prompt again at %s.%s", l.name, l.when(l.promptAt), noReplyNeeded)})
 	case prompted:
@@ -303,7 +321,7 @@ func (l *limiter) codexStop(resetsAt time.Time, now time.Time) []limitAction {
 	}
 	return []limitAction{
 		{actMarkerSet, ""},
-		l.stopNotice(text, now),
+		{actNotice, text},
 		{actLog, "limit: stop seen; reset " + timeOrUnknown(r) + "; first ask at " + l.nextAsk.Format(time.RFC3339)},
 	}
 }
@@ -345,7 +363,7 @@ func (l *limiter) subStop(agent string, resetsAt, now time.Time) []limitAction {
 	if !known {
 		text = fmt.Sprintf("A subagent of %s stopped on its usage limit; the reset time is not known.%s", l.name, noReplyNeeded)
 	}
-	return []limitAction{l.stopNotice(text, now), {actLog, "limit: subagent " + agent + " stop seen; reset " + timeOrUnknown(r)}}
+	return []limitAction{{actNotice, text}, {actLog, "limit: subagent " + agent + " stop seen; reset " + timeOrUnknown(r)}}
 }
 
 // maxSubEpisodes bounds the subagent episodes kept per launch.

@@ -295,8 +295,8 @@ func TestClaudeLimitRestore(t *testing.T) {
 }
 
 // TestClaudeSubagentLimit: a subagent's stop is its own episode, noticed
-// once per launch, with one "due to lift" notice at its reset; the parent
-// stays unlimited.
+// once per agent and launch, with one "due to lift" notice at its reset;
+// the parent stays unlimited.
 func TestClaudeSubagentLimit(t *testing.T) {
 	l := newLimiter(false, "Lin", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
@@ -313,31 +313,44 @@ func TestClaudeSubagentLimit(t *testing.T) {
 	if got := kinds(c.advance(time.Hour)); !slices.Equal(got, []limitActionKind{actNotice}) {
 		t.Errorf("at its reset: %v", got)
 	}
+	// One notice per agent and launch: an answer and a new refusal of the
+	// same agent say nothing more (a seat could loop them).
 	l.event(limitEvent{kind: limitSubNormal, agent: "a1"}, c.now)
-	if acts := l.event(limitEvent{kind: limitSubStop, agent: "a1"}, c.now); noticeText(acts) == "" {
-		t.Error("a new episode after a normal answer was not noticed")
+	if acts := l.event(limitEvent{kind: limitSubStop, agent: "a1"}, c.now); noticeText(acts) != "" {
+		t.Errorf("the same agent noticed twice: %q", noticeText(acts))
 	}
 }
 
-// TestLimitStopNoticeFlood: a seat writing refusals and answers into its
-// own transcript in turn gets at most three stop notices in ten minutes;
-// the rest are logged.
-func TestLimitStopNoticeFlood(t *testing.T) {
+// TestLimitFlood: a seat writing refusals and answers into its own
+// transcript in turn (a past reset: a prompt due at once) gets at most
+// noticesMax notices and promptsMax prompts in ten minutes; the rest are
+// logged.
+func TestLimitFlood(t *testing.T) {
 	l := newLimiter(false, "Lin", time.UTC)
 	now := limitT0
-	notices := 0
-	for range 50 {
-		now = now.Add(time.Second)
-		if noticeText(l.event(limitEvent{kind: limitStop, resetsAt: now.Add(time.Hour)}, now)) != "" {
-			notices++
+	var notices, prompts int
+	count := func(acts []limitAction) {
+		for _, a := range l.capped(acts, now) {
+			switch a.kind {
+			case actNotice:
+				notices++
+			case actPrompt:
+				prompts++
+			}
 		}
-		l.event(limitEvent{kind: limitNormal}, now)
 	}
-	if notices != stopNoticesMax {
-		t.Fatalf("%d stop notices in a minute, want %d", notices, stopNoticesMax)
+	for range 120 {
+		now = now.Add(time.Second)
+		count(l.event(limitEvent{kind: limitStop, resetsAt: now.Add(-time.Hour)}, now))
+		count(l.tick(now))
+		count(l.event(limitEvent{kind: limitNormal}, now))
 	}
-	now = now.Add(stopNoticeWindow)
-	if noticeText(l.event(limitEvent{kind: limitStop}, now)) == "" {
+	if notices != noticesMax || prompts != promptsMax {
+		t.Fatalf("%d notices and %d prompts in two minutes, want %d and %d", notices, prompts, noticesMax, promptsMax)
+	}
+	now = now.Add(capWindow)
+	count(l.event(limitEvent{kind: limitStop}, now))
+	if notices != noticesMax+1 {
 		t.Error("no notice after the window")
 	}
 }

@@ -70,7 +70,7 @@ func (m *Manager) runLimit(s *Seat, step func(*limiter) []limitAction) {
 	s.limitMu.Lock()
 	defer s.limitMu.Unlock()
 	before := s.limits.info()
-	acts := step(s.limits)
+	acts := s.limits.capped(step(s.limits), m.opts.Now())
 	var notice room.Post
 	for _, a := range acts {
 		switch a.kind {

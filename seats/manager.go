@@ -411,6 +411,9 @@ func (m *Manager) Start(topicID, accountID string, cols, rows int) (StartResult,
 		if err := m.startCodexServer(p); err != nil {
 			return p.res, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 		}
+		if m.startStopped(key) {
+			return p.res, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), ErrStartStopped)
+		}
 	}
 	s, err := m.spawnSeat(p, cols, rows)
 	if err != nil {
@@ -676,6 +679,12 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 		m.mu.Unlock()
 		s.abandon()
 		return ErrManagerClosed
+	}
+	if ej := m.starting[key]; ej != nil && ej.stopped {
+		m.startEnded(key)
+		m.mu.Unlock()
+		s.abandon()
+		return ErrStartStopped
 	}
 	old := m.seats[key] // an exited seat this one replaces
 	m.seats[key] = s
@@ -1026,8 +1035,14 @@ func (m *Manager) readCodexRollout(s *Seat, t *rolloutTail, rep *codexReport) in
 // §9) and waits until its process is reaped (bounded by Proc.Kill's
 // escalation).
 func (m *Manager) Stop(topicID, accountID string) error {
+	// A start under way (an app-server seat's takes seconds) is told to
+	// give up: it undoes itself instead of going live.
+	starting := m.stopStarting(seatKey{topicID, accountID})
 	s, ok := m.Seat(topicID, accountID)
 	if !ok {
+		if starting {
+			return nil
+		}
 		return fmt.Errorf("stop seat %s in %s: %w", accountID, topicID, ErrNoSeat)
 	}
 	s.mu.Lock()

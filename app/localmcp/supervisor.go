@@ -286,10 +286,20 @@ func (s *Supervisor) WaitChange(done <-chan struct{}, seen uint64) (gen uint64, 
 	return s.signal.Wait(done, seen)
 }
 
-// note logs Pullcept's own line about srv.
+// maxNoteBytes bounds Pullcept's own line about a server: many quote what
+// the server sent, and a server may send megabytes in one line.
+const maxNoteBytes = 512
+
+// note logs Pullcept's own line about srv, cut to maxNoteBytes. The copy
+// to Options.Logger shares the stderr lines' rate (a server can make
+// Pullcept say something per push, thousands a second).
 func (s *Supervisor) note(srv *server, text string) {
-	srv.log.add(LogLine{At: time.Now(), Text: cleanLine([]byte(text), false), Own: true})
-	if s.opts.Logger != nil {
+	if len(text) > maxNoteBytes {
+		text = cutRunes(text, maxNoteBytes)
+	}
+	text = cleanLine([]byte(text), false)
+	srv.log.add(LogLine{At: time.Now(), Text: text, Own: true})
+	if s.opts.Logger != nil && srv.mirror.Allow() {
 		s.opts.Logger.Info("local MCP server", "server", srv.name, "note", text)
 	}
 	s.signal.Notify()
