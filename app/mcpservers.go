@@ -271,16 +271,24 @@ func (b *Backend) CreateMCPAccount(in tui.AccountInfo, command, args, env string
 		names[i] = s.Name
 	}
 	name := config.NewMCPServerName(in.Name, names, b.a.accounts.All())
-	if err := b.a.mcpFile.SetServer(name, cmd, argv, vars); err != nil {
-		return in, err
-	}
 	e := toEdit(in)
 	e.Kind, e.Server = string(config.KindMCP), name
 	if e.ID == "" {
 		e.ID = config.MCPAccountIDPrefix + name
 	}
+	// The account is checked before the entry is written: a refused account
+	// must leave no entry, whose command would run at the next start.
+	if _, err := b.a.accounts.Draft(e); err != nil {
+		return in, err
+	}
+	if err := b.a.mcpFile.SetServer(name, cmd, argv, vars); err != nil {
+		return in, err
+	}
 	acc, err := b.a.accounts.Save(e)
 	if err != nil {
+		if rerr := b.a.mcpFile.RemoveServer(name); rerr != nil {
+			b.a.logger.Warn("mcp-servers.json: entry of a refused account left", "server", name, "err", rerr)
+		}
 		return in, err
 	}
 	if err := b.a.mcp.Start(name, localmcp.Spec{Command: cmd, Args: argv, Env: mcpSpec(config.MCPServer{Env: vars}).Env}); err != nil {
