@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 )
 
 // edField is one field of the account editor.
@@ -93,18 +92,7 @@ func newEditor(a AccountInfo, isNew, running, self bool) *accountEditor {
 	ed.inputs[fOptions] = newField(a.Options)
 	ed.inputs[fResume] = newField(a.ResumeLine)
 	ed.inputs[fCharacter] = newField(a.Character)
-	ta := textarea.New()
-	ta.Prompt = ""
-	ta.ShowLineNumbers = false
-	ta.DynamicHeight = true
-	ta.MinHeight = 1
-	ta.MaxHeight = 5
-	ta.MaxContentHeight = contentRowsMax
-	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("enter"))
-	st := ta.Styles()
-	st.Cursor.Blink = false
-	st.Focused.CursorLine = lipgloss.NewStyle()
-	ta.SetStyles(st)
+	ta := newArea(false, 5)
 	if isNew {
 		ta.SetValue(a.Env)
 	}

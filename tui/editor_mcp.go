@@ -60,13 +60,17 @@ func mcpServersOf(b Backend) MCPServers {
 }
 
 // newServerArea is a line-numbered multi-line server field.
-func newServerArea() textarea.Model {
+func newServerArea() textarea.Model { return newArea(true, 8) }
+
+// newArea is the editor's multi-line field: Enter adds a line, it grows
+// from one row up to maxHeight, no blinking cursor, no cursor-line colour.
+func newArea(lineNumbers bool, maxHeight int) textarea.Model {
 	ta := textarea.New()
 	ta.Prompt = ""
-	ta.ShowLineNumbers = true
+	ta.ShowLineNumbers = lineNumbers
 	ta.DynamicHeight = true
 	ta.MinHeight = 1
-	ta.MaxHeight = 8
+	ta.MaxHeight = maxHeight
 	ta.MaxContentHeight = contentRowsMax
 	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("enter"))
 	st := ta.Styles()
