@@ -40,7 +40,6 @@ func MCPArgsText(args []string) (text string, exact bool) {
 	return strings.Join(args, "\n"), exact
 }
 
-
 // CheckMCPEnvField reads the env field (one NAME=value per line) and returns the
 // variables of the good lines and one FieldError per bad line (Field
 // FieldEnv, Line its 1-based line, Err the problem without the line,
