@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -60,7 +61,9 @@ func (b *Backend) ListDir(dir string) ([]tui.DirEntry, bool, error) {
 	// Read one more than shown to know there is more; never the whole of
 	// a huge folder.
 	des, err := f.ReadDir(tui.MaxDirEntries + 1)
-	if err != nil && len(des) == 0 && !errors.Is(err, fs.ErrNotExist) {
+	// An empty folder reads as io.EOF: nothing to list is no error (it
+	// showed "Cannot list the folder: list : EOF").
+	if err != nil && len(des) == 0 && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, io.EOF) {
 		return nil, false, fmt.Errorf("list %s: %w", dir, err)
 	}
 	more := len(des) > tui.MaxDirEntries

@@ -195,6 +195,9 @@ func TestListDir(t *testing.T) {
 	if err != nil || more || fmt.Sprint(got) != "[{a.txt false} {b.txt false} {sub true}]" {
 		t.Fatalf("ListDir = %v %v %v", got, more, err)
 	}
+	if got, _, err := b.ListDir(t.TempDir()); err != nil || len(got) != 0 {
+		t.Errorf("an empty folder: %v, %v", got, err)
+	}
 	if _, _, err := b.ListDir(filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing folder listed")
 	}
