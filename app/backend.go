@@ -409,8 +409,13 @@ func (b *Backend) AccountEnv(id string) (tui.EnvField, error) {
 // cannot change (spec «アカウント»: its seat would lose the working dir and
 // options it runs with).
 func (b *Backend) SaveAccount(in tui.AccountInfo) (tui.AccountInfo, error) {
-	if prev, ok := b.a.accounts.Account(in.ID); ok && string(prev.Kind) != in.Kind && b.a.seats.Running(in.ID) {
-		return in, errKindRunning
+	if prev, ok := b.a.accounts.Account(in.ID); ok && string(prev.Kind) != in.Kind {
+		if b.a.seats.Running(in.ID) {
+			return in, errKindRunning
+		}
+		if prev.Kind == config.KindMCP || in.Kind == string(config.KindMCP) {
+			return in, errKindMCP
+		}
 	}
 	a, err := b.a.accounts.Save(toEdit(in))
 	if err != nil {
@@ -419,6 +424,11 @@ func (b *Backend) SaveAccount(in tui.AccountInfo) (tui.AccountInfo, error) {
 	b.a.hub.AccountChanged(a.ID)
 	return toInfo(a), nil
 }
+
+// errKindMCP refuses turning an account into a local MCP server's or
+// back: the kind is chosen when it is made (spec #200; an mcp account
+// speaks for an entry of mcp-servers.json).
+var errKindMCP = errors.New("an MCP server's account keeps its kind: make a new account instead")
 
 // errKindRunning refuses changing the kind of an account whose seat runs.
 var errKindRunning = errors.New("account has a running seat; stop it before changing its kind")

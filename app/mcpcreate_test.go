@@ -32,3 +32,26 @@ func TestCreateMCPAccountRefusedWritesNothing(t *testing.T) {
 		t.Errorf("servers started: %q", names)
 	}
 }
+
+// TestMCPKindIsFixed: an existing account cannot become an MCP server's,
+// nor an MCP server's account another kind (spec #200).
+func TestMCPKindIsFixed(t *testing.T) {
+	a, b := openTest(t)
+	sh, ok := a.accounts.Account("sh")
+	if !ok {
+		t.Fatal("no sh account")
+	}
+	in := toInfo(sh)
+	in.Kind, in.KeepEnv = tui.KindMCP, true
+	if _, err := b.SaveAccount(in); err == nil {
+		t.Error("a CLI account became an MCP server's")
+	}
+	made, err := b.CreateMCPAccount(tui.AccountInfo{Kind: tui.KindMCP, Name: "Hooks", KeepEnv: true}, "sleep", "30", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	made.Kind, made.KeepEnv = tui.KindCLI, true
+	if _, err := b.SaveAccount(made); err == nil {
+		t.Error("an MCP server's account became a CLI")
+	}
+}
