@@ -108,3 +108,14 @@ func TestStopDuringStart(t *testing.T) {
 		t.Fatal("the stop outlived its start")
 	}
 }
+
+// nopSessions is a SessionBook with nothing recorded.
+type nopSessions struct{}
+
+func (nopSessions) Session(string, string) (string, bool)              { return "", false }
+func (nopSessions) RecordSession(string, string, string) error         { return nil }
+func (nopSessions) DropSessionIf(string, string, string) (bool, error) { return false, nil }
+func (nopSessions) EnsureTopic(string) error                           { return nil }
+func (nopSessions) LogSize(string) (int64, error)                      { return 0, nil }
+func (nopSessions) Seen(string, string) (int64, bool)                  { return 0, false }
+func (nopSessions) RecordSeen(string, string, int64) error             { return nil }

@@ -200,17 +200,6 @@ func reportRig(t *testing.T, kind config.Kind) (*Manager, *Seat, *procBuffer, *e
 	return m, s, proc, events
 }
 
-// nopSessions is a SessionBook with nothing recorded.
-type nopSessions struct{}
-
-func (nopSessions) Session(string, string) (string, bool)              { return "", false }
-func (nopSessions) RecordSession(string, string, string) error         { return nil }
-func (nopSessions) DropSessionIf(string, string, string) (bool, error) { return false, nil }
-func (nopSessions) EnsureTopic(string) error                           { return nil }
-func (nopSessions) LogSize(string) (int64, error)                      { return 0, nil }
-func (nopSessions) Seen(string, string) (int64, bool)                  { return 0, false }
-func (nopSessions) RecordSeen(string, string, int64) error             { return nil }
-
 func hookReport(event, tool string) room.Report {
 	return room.Report{Kind: room.ReportActivity, Event: event, Body: hookBody(event, tool, `{"command":"make test"}`)}
 }
