@@ -259,6 +259,8 @@ func holdReason(t seats.TypistState) tui.HoldReason {
 func (b *Backend) StartSeat(topicID, accountID string, cols, rows int) (tui.SeatStart, error) {
 	res, err := b.a.seats.Start(topicID, accountID, cols, rows)
 	if err != nil {
+		// The status line cuts a long reason; the log keeps it whole.
+		b.a.logger.Warn("seat not started", "topic", topicID, "account", accountID, "err", err)
 		return tui.SeatStart{Dropped: res.Dropped}, err
 	}
 	for _, w := range res.Warnings {

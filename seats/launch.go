@@ -248,6 +248,10 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 	l.Preview = config.JoinWords(l.Argv)
 	if b.server != nil {
 		l.Preview = "app-server: " + config.JoinWords(b.server.Argv) + "\nterminal: " + l.Preview
+		if c := b.server.Thread.describe(); c != "" {
+			// Settings that go to the conversation are on neither line.
+			l.Preview += "\nconversation: " + c
+		}
 	}
 	return l, nil
 }

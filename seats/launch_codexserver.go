@@ -51,6 +51,18 @@ type CodexThread struct {
 	Model, Approval, Sandbox, Effort string
 }
 
+// describe is t for the preview: "model gpt-5.5 · approval never · …",
+// "" when nothing was asked.
+func (t CodexThread) describe() string {
+	var parts []string
+	for _, f := range []struct{ name, v string }{{"model", t.Model}, {"approval", t.Approval}, {"sandbox", t.Sandbox}, {"effort", t.Effort}} {
+		if f.v != "" {
+			parts = append(parts, f.name+" "+f.v)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
 // Codex values the options may name (codex --help).
 var (
 	codexApprovals = []string{"untrusted", "on-request", "never"}

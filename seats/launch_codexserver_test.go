@@ -71,8 +71,12 @@ func mustAppServer(t *testing.T, in LaunchInput) Launch {
 		t.Fatalf("BuildLaunch(%q): no server plan", in.Account.LaunchOptions)
 	}
 	server, terminal, ok := strings.Cut(l.Preview, "\n")
-	if !ok || !strings.HasPrefix(server, "app-server: ") || !strings.HasPrefix(terminal, "terminal: ") || strings.Contains(terminal, "\n") {
-		t.Fatalf("Preview is not two lines app-server:/terminal:\n%s", l.Preview)
+	terminal, conversation, _ := strings.Cut(terminal, "\n")
+	if !ok || !strings.HasPrefix(server, "app-server: ") || !strings.HasPrefix(terminal, "terminal: ") {
+		t.Fatalf("Preview is not the lines app-server:/terminal:\n%s", l.Preview)
+	}
+	if want := l.Server.Thread.describe(); (want == "") != (conversation == "") || conversation != "" && conversation != "conversation: "+want {
+		t.Fatalf("Preview's conversation line %q, want the settings %q", conversation, want)
 	}
 	for _, tc := range []struct {
 		line string
@@ -389,5 +393,15 @@ func TestCodexAppServerPlaceholder(t *testing.T) {
 		if _, err := BuildLaunch(in); !errors.Is(err, ErrPlaceholder) {
 			t.Errorf("%q (resume %v): %v, want ErrPlaceholder", tc.options, tc.resume, err)
 		}
+	}
+}
+
+// TestCodexAppServerPreviewConversation: settings that go to the
+// conversation are on neither line, so the preview says them on a third.
+func TestCodexAppServerPreviewConversation(t *testing.T) {
+	t.Parallel()
+	l := mustAppServer(t, testInput(appServerAccount("--model gpt-5.5 -s workspace-write -a never -c model_reasoning_effort=low")))
+	if want := "\nconversation: model gpt-5.5 · approval never · sandbox workspace-write · effort low"; !strings.HasSuffix(l.Preview, want) {
+		t.Errorf("preview\n%s\nlacks %q", l.Preview, want)
 	}
 }
