@@ -166,11 +166,15 @@ func (a *App) open() error {
 	// Terminals: the Manager learns the address afterwards.
 	a.seats.SetRoom(seats.RoomEndpoint{URL: a.server.URL(), HooksURL: a.server.HooksURL(), Grant: a.server.Grant})
 	a.hub.SetAdmin(room.Hello{Name: admin.DisplayName(), Hue: admin.Hue, AccountID: admin.ID})
-	lang := "en"
-	if ui, err := a.accounts.UI(); err == nil && ui.Language == "ja" {
-		lang = "ja"
+	// The notices' "Signed:" line follows the UI's language (config.json
+	// or PULLCEPT_LANGUAGE, else the locale), as the UI itself picks it.
+	lang := tui.DetectLang(os.Getenv)
+	if ui, err := a.accounts.UI(); err == nil && ui.Language != "" {
+		if l, err := tui.ParseLang(ui.Language); err == nil {
+			lang = l
+		}
 	}
-	a.openMCPServers(lang)
+	a.openMCPServers(string(lang))
 	return nil
 }
 
