@@ -439,7 +439,8 @@ func TestCharacterWearers(t *testing.T) {
 func TestCharacterWarnings(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
-	codex := config.Account{Kind: config.KindCodexCLI, WorkDir: work, Character: "luna"}
+	hook := false // Li+'s hook mode; app-server mode: TestAppServerCharacterWarnings
+	codex := config.Account{Kind: config.KindCodexCLI, WorkDir: work, Character: "luna", CodexAppServer: &hook}
 	has := func(ws []string, part string) bool {
 		for _, w := range ws {
 			if strings.Contains(w, part) {
@@ -570,4 +571,32 @@ func statOrNil(t *testing.T, p string) os.FileInfo {
 		return nil
 	}
 	return fi
+}
+
+// TestAppServerCharacterWarnings: an app-server Codex seat reads the style
+// file itself, so only the file counts: missing refuses the start, no body
+// starts without a character, a good file says nothing.
+func TestAppServerCharacterWarnings(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	a := config.Account{Kind: config.KindCodexCLI, WorkDir: work, Character: "luna"}
+	if ws := CharacterWarnings(a); len(ws) != 1 || !strings.Contains(ws[0], "will not start") {
+		t.Errorf("missing file: %q", ws)
+	}
+	dir := filepath.Join(work, ".codex", "output-styles")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "luna.md"), []byte("---\nname: luna\n---\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ws := CharacterWarnings(a); len(ws) != 1 || !strings.Contains(ws[0], "no body") {
+		t.Errorf("frontmatter only: %q", ws)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "luna.md"), []byte("---\nname: other\n---\nYou are Luna.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ws := CharacterWarnings(a); len(ws) != 0 {
+		t.Errorf("a good file: %q", ws)
+	}
 }

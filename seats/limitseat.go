@@ -71,6 +71,14 @@ func (m *Manager) runLimit(s *Seat, step func(*limiter) []limitAction) {
 	defer s.limitMu.Unlock()
 	before := s.limits.info()
 	acts := s.limits.capped(step(s.limits), m.opts.Now())
+	// The panel learns the new state before the actions run: whoever sees
+	// a notice about the seat finds the seat saying the same.
+	if after := s.limits.info(); after != before {
+		s.mu.Lock()
+		s.limit = after
+		s.mu.Unlock()
+		m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account})
+	}
 	var notice room.Post
 	for _, a := range acts {
 		switch a.kind {
@@ -85,12 +93,6 @@ func (m *Manager) runLimit(s *Seat, step func(*limiter) []limitAction) {
 		case actLog:
 			m.logger.Info(a.text, "topic", s.Topic, "account", s.Account)
 		}
-	}
-	if s.limits.info() != before {
-		s.mu.Lock()
-		s.limit = s.limits.info()
-		s.mu.Unlock()
-		m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account})
 	}
 }
 
