@@ -68,6 +68,13 @@ type run struct {
 	workers    sync.WaitGroup
 	code       int // exit code, set before exited closes
 
+	// ready closes once initialize was answered: a server may push as soon
+	// as it gets `initialized`, before mcp-go counts the session as open,
+	// and a get_event called then failed at once ("not initialized"; seen
+	// under load), so calls wait for it (bounded by their own context).
+	ready     chan struct{}
+	readyOnce sync.Once
+
 	received       atomic.Uint64
 	dropped        atomic.Uint64
 	droppedUnnoted atomic.Uint64
@@ -81,7 +88,7 @@ func newRun(s *Supervisor, srv *server, spec Spec) *run {
 		pushes:  make(chan push, s.opts.QueueLen),
 		stopReq: make(chan struct{}), exited: make(chan struct{}),
 		stdoutDone: make(chan struct{}), stderrDone: make(chan struct{}),
-		done: make(chan struct{}),
+		done: make(chan struct{}), ready: make(chan struct{}),
 	}
 }
 
@@ -239,6 +246,7 @@ func (r *run) running(res *mcp.InitializeResult) {
 			st.Phase, st.Since, st.Server = Running, time.Now(), info
 		}
 	})
+	r.readyOnce.Do(func() { close(r.ready) })
 	r.note(fmt.Sprintf("running: %s (protocol %s)", info, res.ProtocolVersion))
 	if _, ok := res.Capabilities.Experimental["claude/channel"]; !ok {
 		r.note("the server does not declare claude/channel; its channel pushes are still read")
@@ -285,6 +293,11 @@ func (r *run) work() {
 // getEvent calls the bridge's get_event and returns its answer's text.
 // It is the only tool Pullcept calls (never mark_processed, spec #180).
 func (r *run) getEvent(ctx context.Context, id string) (string, error) {
+	select {
+	case <-r.ready:
+	case <-ctx.Done():
+		return "", fmt.Errorf("the server was not running yet: %w", ctx.Err())
+	}
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "get_event"
 	req.Params.Arguments = map[string]any{"event_id": id}
