@@ -20,6 +20,7 @@ func command(spec Spec) (*exec.Cmd, error) {
 	}
 	cmd := exec.Command(path, spec.Args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 	return cmd, nil
 }
 
