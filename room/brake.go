@@ -86,3 +86,18 @@ func (h *Hub) Braked(topicID string) bool {
 	defer r.mu.Unlock()
 	return r.brake.on
 }
+
+// SetBrake sets the brake of every room, open or opened later, to n AI
+// posts in a row (0: off), as config.json's "brake" changed in the
+// settings while the app runs (docs/design.md §2 "The brake"). It applies
+// from the next post on: a room whose run already reaches n brakes at its
+// next AI post; a room already braked stays braked until the human posts
+// or releases it (turning the brake off does not post for the human). A
+// negative n is refused (ErrBadBrake) and changes nothing.
+func (h *Hub) SetBrake(n int) error {
+	if n < 0 {
+		return fmt.Errorf("set brake %d: %w", n, ErrBadBrake)
+	}
+	h.brake.Store(int64(n))
+	return nil
+}

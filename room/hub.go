@@ -45,7 +45,7 @@ type HubOptions struct {
 	// Brake is how many AI posts in a row, with no post from the human,
 	// make a room stop typing AI posts into its seats (docs/design.md §2
 	// "The brake"; config.json "brake"). 0 turns the brake off; negative
-	// is refused by NewHub.
+	// is refused by NewHub. Hub.SetBrake changes it while the hub runs.
 	Brake int
 }
 
@@ -61,7 +61,7 @@ type Hub struct {
 	now      func() time.Time
 	newID    func() string
 	logger   *slog.Logger
-	brake    int // HubOptions.Brake; 0: off
+	brake    atomic.Int64 // HubOptions.Brake, then SetBrake's; 0: off (brake.go)
 
 	nextOrigin  atomic.Uint64 // origins are > 0; 0 marks notices (app, mcp)
 	adminOrigin uint64        // the UI's one in-process connection, in every room
@@ -139,9 +139,9 @@ func NewHub(opts HubOptions) (*Hub, error) {
 		now:      opts.Now,
 		newID:    opts.NewID,
 		logger:   opts.Logger,
-		brake:    opts.Brake,
 		rooms:    make(map[string]*roomState),
 	}
+	h.brake.Store(int64(opts.Brake))
 	if h.now == nil {
 		h.now = time.Now
 	}
@@ -504,7 +504,7 @@ func (h *Hub) deliver(r *roomState, s sender, d Draft) (Result, error) {
 	out, err := h.deliverLocked(r, s, d)
 	var notice delivery
 	if err == nil && out.braked {
-		notice, err = h.deliverLocked(r, sender{kind: sendApp}, Draft{Content: brakeNotice(h.brake)})
+		notice, err = h.deliverLocked(r, sender{kind: sendApp}, Draft{Content: brakeNotice(out.brakeCount)})
 		if err != nil { // the room is open and the text is ours: never expected
 			h.logger.Error("room: brake notice not delivered", "topic", r.topic, "err", err)
 			err = nil
@@ -521,9 +521,10 @@ func (h *Hub) deliver(r *roomState, s sender, d Draft) (Result, error) {
 
 // delivery is what deliverLocked did with one draft.
 type delivery struct {
-	res    Result
-	first  bool // res.Post was the first post the topic log ever got
-	braked bool // res.Post engaged the room's brake
+	res        Result
+	first      bool // res.Post was the first post the topic log ever got
+	braked     bool // res.Post engaged the room's brake
+	brakeCount int  // after how many AI posts in a row (the notice says it)
 }
 
 // noteFirst names and indexes the topic from its first post (outside the
@@ -649,7 +650,7 @@ func (h *Hub) commitLocked(r *roomState, p Post, origin uint64, skip []string) d
 			out.first = true
 		}
 	}
-	change, changed := r.brake.count(h.brake, p.Role)
+	change, changed := r.brake.count(int(h.brake.Load()), p.Role)
 	h.typeLocked(r, p, skip)
 	h.emit(PostDelivered{Topic: r.topic, Seq: r.seq, Post: p})
 	if out.res.LogErr != nil {
@@ -661,7 +662,7 @@ func (h *Hub) commitLocked(r *roomState, p Post, origin uint64, skip []string) d
 	if changed {
 		change.Topic = r.topic
 		h.emit(change)
-		out.braked = change.On
+		out.braked, out.brakeCount = change.On, change.Count
 	}
 	return out
 }
