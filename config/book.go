@@ -57,7 +57,7 @@ func (b *Book) Admin() (Account, bool) {
 	return b.cfg.Admin()
 }
 
-// UI returns config.json's UI settings (keys, language).
+// UI returns config.json's UI settings (keys, language, theme).
 func (b *Book) UI() (UI, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -11,6 +11,10 @@
 // a Vault (SystemVault: DPAPI on Windows, the OS keyring through
 // zalando/go-keyring on macOS and Linux) and opened only for a launch
 // (OpenEnv); config.json never holds one Pullcept wrote in the clear.
+// The UI's settings live in config.json too: "keys", "language", "theme"
+// (UI) and the brake (Brake); the settings overlay changes language, theme
+// and brake through Book.SetSettings, which checks them (CheckSettings)
+// and saves at once.
 // Writes are atomic (temp file, fsync, rename; WriteFileAtomic) and keep
 // every key we did not write, in place (Object).
 //

@@ -12,6 +12,9 @@ var (
 	// the wrong shape (mcp-servers.json also: not a regular file, or too
 	// big). The file is left untouched.
 	ErrBadFile = errors.New("bad config file")
+	// ErrBadSetting: a value the settings cannot take (SetSettings): a
+	// language, theme or brake outside its choices. Nothing is written.
+	ErrBadSetting = errors.New("bad setting")
 	// ErrDuplicateKey: a JSON object names one key twice (Object); which
 	// entry the user meant is not ours to guess.
 	ErrDuplicateKey = errors.New("key appears twice in one object")

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/viper"
 )
@@ -11,21 +12,36 @@ import (
 const (
 	keyKeys     = "keys"
 	keyLanguage = "language"
+	keyTheme    = "theme"
 )
+
+// The values of config.json "theme" (docs/design.md §10 "Colours adapt").
+// ThemeAuto, the key absent (or written "auto"), follows the terminal's
+// background.
+const (
+	ThemeAuto  = ""
+	ThemeLight = "light"
+	ThemeDark  = "dark"
+)
+
+// themeAutoWord is how a person may write ThemeAuto in the file.
+const themeAutoWord = "auto"
 
 // UI is the screen's own settings from config.json (docs/design.md §10, §12):
 // Keys overrides key bindings by action name (e.g. {"new_topic": ["ctrl+n"]});
-// Language is "en", "ja" or "" (from the locale).
+// Language is "en", "ja" or "" (from the locale); Theme is ThemeLight,
+// ThemeDark or ThemeAuto.
 type UI struct {
 	Keys     map[string][]string
 	Language string
+	Theme    string
 }
 
-// UI returns the UI settings: "keys" and "language" from config.json, with
-// the scalar Language overridable by the environment variable
-// PULLCEPT_LANGUAGE. Viper layers only that scalar: it lower-cases keys, so
-// it never reads the keys map (action names are ours, but the rule is
-// simple: maps stay with encoding/json). Errors name the key and wrap
+// UI returns the UI settings: "keys", "language" and "theme" from
+// config.json, with the scalar Language overridable by the environment
+// variable PULLCEPT_LANGUAGE. Viper layers only that scalar: it lower-cases
+// keys, so it never reads the keys map (action names are ours, but the rule
+// is simple: maps stay with encoding/json). Errors name the key and wrap
 // ErrBadFile.
 func (c *Config) UI() (UI, error) {
 	var ui UI
@@ -39,6 +55,11 @@ func (c *Config) UI() (UI, error) {
 			return UI{}, fmt.Errorf("%s: %q must be a string: %w", FileName, keyLanguage, ErrBadFile)
 		}
 	}
+	theme, err := c.theme()
+	if err != nil {
+		return UI{}, err
+	}
+	ui.Theme = theme
 	v := viper.New()
 	v.SetEnvPrefix("PULLCEPT")
 	if err := v.BindEnv(keyLanguage); err != nil {
@@ -47,4 +68,29 @@ func (c *Config) UI() (UI, error) {
 	v.SetDefault(keyLanguage, ui.Language)
 	ui.Language = v.GetString(keyLanguage)
 	return ui, nil
+}
+
+// theme is config.json's "theme": ThemeAuto when absent, null or "auto".
+// Anything but "light", "dark" or "auto" is an error naming the key and
+// wrapping ErrBadFile.
+func (c *Config) theme() (string, error) {
+	raw, ok := c.top.Get(keyTheme)
+	if !ok || strings.TrimSpace(string(raw)) == "null" {
+		return ThemeAuto, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		switch s {
+		case ThemeLight, ThemeDark:
+			return s, nil
+		case ThemeAuto, themeAutoWord:
+			return ThemeAuto, nil
+		}
+	}
+	got := jsonKind(raw)
+	if got == "a string" && len(raw) <= 40 {
+		got = string(raw)
+	}
+	return "", fmt.Errorf("%s: %q must be %q, %q or %q (from the terminal); got %s: %w",
+		FileName, keyTheme, ThemeLight, ThemeDark, themeAutoWord, got, ErrBadFile)
 }
