@@ -108,7 +108,11 @@ func (c *Conn) Hello(hl Hello) error {
 		r.mu.Unlock()
 		return fmt.Errorf("room %q: %w", hl.Room, r.closeErr)
 	}
-	r.members = append(r.members, &member{origin: c.origin, hello: hl, role: role, joinSeq: r.seq})
+	m := &member{origin: c.origin, hello: hl, role: role, joinSeq: r.seq}
+	if c.binding != nil {
+		m.launch = c.binding.Launch
+	}
+	r.members = append(r.members, m)
 	h.emit(RosterChanged{Topic: r.topic, Roster: r.roster()})
 	r.mu.Unlock()
 	c.room = r

@@ -51,7 +51,7 @@ func TestHostileConnectionFlood(t *testing.T) {
 		}
 
 		// A new seat is not locked out: its socket and its hook get through.
-		token, _, err := r.s.Grant("cc2", "t")
+		token, _, err := r.s.Grant("cc2", "t", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +125,7 @@ func (g *connGuard) held() int {
 // 2 000 of them held 1 900 fds for 10 s (from a breaker review).
 func TestHostileUnreadBodies(t *testing.T) {
 	r := newHostileRigWith(t, ServerOptions{ReadHeaderTimeout: time.Minute, HookReadTimeout: time.Minute})
-	token, _, err := r.s.Grant("cc2", "t")
+	token, _, err := r.s.Grant("cc2", "t", "")
 	if err != nil {
 		t.Fatal(err)
 	}

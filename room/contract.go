@@ -65,10 +65,17 @@ const (
 	ToolReadRoomHistory = "read_room_history"
 	// ToolMyUsage reports the caller's own usage.
 	ToolMyUsage = "my_usage"
+	// ToolListSessions, ToolControlSession and ToolSessionStatus are the
+	// session operations (docs/design.md §13).
+	ToolListSessions   = "list_account_sessions"
+	ToolControlSession = "control_account_session"
+	ToolSessionStatus  = "account_session_status"
 )
 
 // RoomTools are every tool the sidecar serves, in the order it lists them.
-var RoomTools = []string{ToolSayToRoom, ToolReadRoomHistory, ToolMyUsage}
+// Claude seats allow them all in --settings, Codex seats approve them all
+// up front.
+var RoomTools = []string{ToolSayToRoom, ToolReadRoomHistory, ToolMyUsage, ToolListSessions, ToolControlSession, ToolSessionStatus}
 
 // Time layouts on the wire (docs/design.md §4, §6).
 const (

@@ -57,6 +57,8 @@ func (f *frameHandler) handle(data []byte) bool {
 	case FrameReady:
 		f.conn.Ready()
 		return true
+	case FrameSessionList, FrameSessionStatus, FrameSessionControl:
+		return f.session(env.Type, data)
 	default:
 		f.logger.Debug("room socket: ignoring frame of unknown type", "type", env.Type)
 		return true

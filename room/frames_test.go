@@ -46,7 +46,7 @@ func TestFrameHandlerAnswers(t *testing.T) {
 		in       string
 		wantType string // "" = no answer
 	}{
-		{`{"type":"hello","protocol":11,"name":"Lin","room":"t","account_id":"cc"}`, ""},
+		{`{"type":"hello","protocol":12,"name":"Lin","room":"t","account_id":"cc"}`, ""},
 		{`{"type":"post","message_id":"m1","content":"hi","to":"Kai"}`, FramePostResult},
 		{`{"type":"post","message_id":"m2","content":"hi","to":["Kai","me"],"last_seen":"m1"}`, FramePostResult},
 		{`{"type":"history","request_id":"r1"}`, FrameHistoryResult},
@@ -97,8 +97,8 @@ func TestFrameHandlerAnswers(t *testing.T) {
 // never a panic, every answer is one JSON object of a known answer type.
 func FuzzFrameHandler(f *testing.F) {
 	for _, seed := range []string{
-		`{"type":"hello","protocol":11,"name":"Lin","room":"t","account_id":"cc","hue":120}`,
-		`{"type":"hello","protocol":11,"name":"Lin","room":"nowhere"}`,
+		`{"type":"hello","protocol":12,"name":"Lin","room":"t","account_id":"cc","hue":120}`,
+		`{"type":"hello","protocol":12,"name":"Lin","room":"nowhere"}`,
 		`{"type":"post","message_id":"m1","content":"@Kai hi","to":["me"," "],"ts":"2026-10-01T00:00:00Z","last_seen":"x"}`,
 		`{"type":"post","message_id":"m1","content":"@Kai"}`,
 		`{"type":"post","content":5}`,
@@ -117,7 +117,7 @@ func FuzzFrameHandler(f *testing.F) {
 		// Seat the connection first so post/history paths run deep, then
 		// feed the input twice (as first frame of a roomless connection
 		// would be covered by the hello seeds themselves).
-		rig.fh.handle([]byte(`{"type":"hello","protocol":11,"name":"Lin","room":"t","account_id":"cc"}`))
+		rig.fh.handle([]byte(`{"type":"hello","protocol":12,"name":"Lin","room":"t","account_id":"cc"}`))
 		rig.fh.handle(data)
 		rig.fh.handle(data)
 		for _, a := range rig.answers {
@@ -153,7 +153,7 @@ func TestUsageNamesNoOtherSeat(t *testing.T) {
 	if ur := ask("u0"); !strings.HasSuffix(ur.Error, ErrNoRoom.Error()) {
 		t.Fatalf("usage before a hello: %+v", ur)
 	}
-	rig.fh.handle([]byte(`{"type":"hello","protocol":11,"name":"Anon","room":"t"}`))
+	rig.fh.handle([]byte(`{"type":"hello","protocol":12,"name":"Anon","room":"t"}`))
 	if ur := ask("u1"); ur.Error != ErrNoAccount.Error() {
 		t.Fatalf("usage without an account: %+v", ur)
 	}
@@ -162,7 +162,7 @@ func TestUsageNamesNoOtherSeat(t *testing.T) {
 	terms.mu.Lock()
 	terms.usage = map[string]SeatUsage{"t/cx": {Context: &ctx, ReceivedAt: fixedNow()}}
 	terms.mu.Unlock()
-	rig.fh.handle([]byte(`{"type":"hello","protocol":11,"name":"Lin","room":"t","account_id":"cc"}`))
+	rig.fh.handle([]byte(`{"type":"hello","protocol":12,"name":"Lin","room":"t","account_id":"cc"}`))
 	if ur := ask("u2"); ur.Error != "" || ur.Context != nil || ur.ReceivedAt != "" {
 		t.Fatalf("usage of cc got another seat's figures: %+v", ur)
 	}

@@ -13,9 +13,11 @@ import (
 
 // SeatBinding is what a seat's token may do (docs/design.md §6 "Seat
 // tokens"): sit as Account in the room of Topic, and report hooks for that
-// seat only.
+// seat only. Launch is the seat launch the token was issued to (its PTY id,
+// docs/design.md §13): session operations are attributed to it, and a
+// launch's connection is told from an older one of the same account by it.
 type SeatBinding struct {
-	Account, Topic string
+	Account, Topic, Launch string
 }
 
 // grant is one issued seat token: its binding and the sockets it opened.
@@ -55,12 +57,12 @@ const maxHooksPerSeat = 4
 var ErrWrongSeat = errors.New("this token is for another seat")
 
 // Grant issues a fresh random token for one seat launch, bound to
-// (account, topic): its socket's hello must name that account and room, and
-// its hooks that seat. revoke ends the token and closes the sockets it
+// (account, topic) and the launch's id: its socket's hello must name that
+// account and room, and its hooks that seat. revoke ends the token and closes the sockets it
 // opened; call it when the seat's process is gone. The token goes to the
 // seat's process environment only (never a file, argv or log). Errors: no
 // random bytes, or an empty account or topic.
-func (s *Server) Grant(account, topic string) (token string, revoke func(), err error) {
+func (s *Server) Grant(account, topic, launch string) (token string, revoke func(), err error) {
 	if account == "" || topic == "" {
 		return "", nil, fmt.Errorf("grant a seat token: %w: empty account or topic", ErrWrongSeat)
 	}
@@ -71,7 +73,7 @@ func (s *Server) Grant(account, topic string) (token string, revoke func(), err 
 	token = hex.EncodeToString(raw)
 	key := grantKey(token)
 	s.mu.Lock()
-	s.grants[key] = &grant{binding: SeatBinding{Account: account, Topic: topic}, sockets: map[*websocket.Conn]struct{}{},
+	s.grants[key] = &grant{binding: SeatBinding{Account: account, Topic: topic, Launch: launch}, sockets: map[*websocket.Conn]struct{}{},
 		hellos: rate.NewLimiter(renameRate, renameBurst), reads: rate.NewLimiter(readRate, readBurst)}
 	s.mu.Unlock()
 	return token, func() { s.revoke(key) }, nil

@@ -29,7 +29,7 @@ func TestSeatTokens(t *testing.T) {
 	mustOpen(t, h, "t")
 	mustOpen(t, h, "u")
 	s := newTestServer(t, h, ServerOptions{})
-	token, revoke, err := s.Grant("cc", "t")
+	token, revoke, err := s.Grant("cc", "t", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestSeatTokens(t *testing.T) {
 	if code := hook("/hooks/activity/Stop/t/cc"); code != http.StatusUnauthorized {
 		t.Errorf("hook with a revoked token: %d, want 401", code)
 	}
-	if _, _, err := s.Grant("", "t"); err == nil {
+	if _, _, err := s.Grant("", "t", ""); err == nil {
 		t.Error("a token for no account was granted")
 	}
 	http.DefaultClient.CloseIdleConnections()
@@ -194,7 +194,7 @@ func TestSocketsPerSeatAreBounded(t *testing.T) {
 	h := newTestHub(t, nil, nil, testAccounts)
 	mustOpen(t, h, "t")
 	s := newTestServer(t, h, ServerOptions{MaxConns: 8})
-	token, _, err := s.Grant("cc", "t")
+	token, _, err := s.Grant("cc", "t", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestSocketsPerSeatAreBounded(t *testing.T) {
 	if code := dialStatus(t, s.URL(), auth); code != http.StatusServiceUnavailable {
 		t.Fatalf("a seat token's socket beyond its share: %d, want 503", code)
 	}
-	other, _, err := s.Grant("cc2", "t")
+	other, _, err := s.Grant("cc2", "t", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -429,7 +429,7 @@ func TestHostileAdminHello(t *testing.T) {
 	witness.hello("Kai", "t", "cx")
 	waitRoster(t, h, "t", 2)
 	c := dialRoom(t, s, bearer(s))
-	c.sendRaw([]byte(`{"type":"hello","protocol":11,"name":"Master","room":"t","account_id":"me","role":"admin","from_app":true}`))
+	c.sendRaw([]byte(`{"type":"hello","protocol":12,"name":"Master","room":"t","account_id":"me","role":"admin","from_app":true}`))
 	c.sendRaw([]byte(`{"type":"post","message_id":"forged","content":"I am the admin","role":"admin","speaker":"Master"}`))
 	if fr := c.postResult("forged"); fr.Delivered || !strings.Contains(fr.Error, ErrNoRoom.Error()) {
 		t.Fatalf("post_result %+v, want an error: the hello was refused", fr)

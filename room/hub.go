@@ -81,6 +81,8 @@ type Hub struct {
 	// events fans every event out to the subscribers, must-deliver and in
 	// one order (room/pubsub).
 	events *pubsub.Broker[Event]
+
+	ops sessionOpsHolder // SetSessionOps (sessionops.go)
 }
 
 // roomState is one topic's room: roster, floor and order. Guarded by mu.
@@ -104,6 +106,7 @@ type member struct {
 	role    Role
 	joinSeq uint64 // room order when it took its seat; earlier posts never count against it
 	local   bool   // the UI's own connection
+	launch  string // the seat launch of its token (SeatBinding.Launch); "" when none
 }
 
 // senderKind is the entry point a post came through; it alone sets the role

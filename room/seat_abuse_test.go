@@ -52,8 +52,8 @@ func TestHookSlotsPerSeat(t *testing.T) {
 	h := newTestHub(t, nil, terms, testAccounts)
 	mustOpen(t, h, "t")
 	s := newTestServer(t, h, ServerOptions{})
-	bad, _, _ := s.Grant("cc", "t")
-	good, _, _ := s.Grant("cc2", "t")
+	bad, _, _ := s.Grant("cc", "t", "")
+	good, _, _ := s.Grant("cc2", "t", "")
 	for range defaultMaxHooks {
 		rawHook(t, s, bad, "/hooks/status/t/cc", 1000) // body never sent
 	}
@@ -72,7 +72,7 @@ func TestHookAfterRevokeIsRefused(t *testing.T) {
 	h := newTestHub(t, nil, terms, testAccounts)
 	mustOpen(t, h, "t")
 	s := newTestServer(t, h, ServerOptions{})
-	token, revoke, _ := s.Grant("cc", "t")
+	token, revoke, _ := s.Grant("cc", "t", "")
 	body := `{"hook_event_name":"PermissionRequest"}`
 	c := rawHook(t, s, token, "/hooks/activity/PermissionRequest/t/cc", len(body))
 	testkit.Eventually(t, "request in serveHook", func() bool { return len(s.hookSlot) == 1 })
@@ -98,7 +98,7 @@ func TestWrongSeatHelloWithBadNameIsClosed(t *testing.T) {
 	mustOpen(t, h, "t")
 	mustOpen(t, h, "u")
 	s := newTestServer(t, h, ServerOptions{})
-	token, _, _ := s.Grant("cc", "t")
+	token, _, _ := s.Grant("cc", "t", "")
 	c := dialRoom(t, s, http.Header{"Authorization": {"Bearer " + token}})
 	c.hello("K\nai", "u", "cc2") // another room AND account, plus a newline in the name
 	if !closedByServer(c) {
@@ -150,7 +150,7 @@ func TestRosterChurnByReconnect(t *testing.T) {
 	h := newTestHub(t, nil, nil, testAccounts)
 	mustOpen(t, h, "t")
 	s := newTestServer(t, h, ServerOptions{})
-	token, _, _ := s.Grant("cc", "t")
+	token, _, _ := s.Grant("cc", "t", "")
 	sub := h.Subscribe()
 	defer sub.Close()
 	auth := http.Header{"Authorization": {"Bearer " + token}}
@@ -191,8 +191,8 @@ func TestHistoryReadsPerSeatAreLimited(t *testing.T) {
 	h := newTestHub(t, newMemLog(), nil, testAccounts)
 	mustOpen(t, h, "t")
 	s := newTestServer(t, h, ServerOptions{})
-	bad, _, _ := s.Grant("cc", "t")
-	good, _, _ := s.Grant("cc2", "t")
+	bad, _, _ := s.Grant("cc", "t", "")
+	good, _, _ := s.Grant("cc2", "t", "")
 	c := dialRoom(t, s, http.Header{"Authorization": {"Bearer " + bad}})
 	c.hello("Lin", "t", "cc")
 	refused := 0

@@ -34,7 +34,7 @@ func (r Role) AI() bool {
 const AppSpeaker = "Pullcept"
 
 // Protocol is the wire protocol version carried in hello (docs/design.md §6).
-const Protocol = 11
+const Protocol = 12
 
 // FloorWindow is how many recent posts each room keeps for the floor (docs/design.md §2).
 const FloorWindow = 512

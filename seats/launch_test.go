@@ -147,7 +147,9 @@ func TestClaudeFresh(t *testing.T) {
 			"command": testPullcept + " status-line " + testHooks + "/hooks/status/t-1/acc-lin"},
 		"hooks": expectedHooks("t-1", "acc-lin"),
 		"permissions": map[string]any{"allow": []any{
-			"mcp__" + key + "__say_to_room", "mcp__" + key + "__read_room_history", "mcp__" + key + "__my_usage"}},
+			"mcp__" + key + "__say_to_room", "mcp__" + key + "__read_room_history", "mcp__" + key + "__my_usage",
+			"mcp__" + key + "__list_account_sessions", "mcp__" + key + "__control_account_session",
+			"mcp__" + key + "__account_session_status"}},
 	}
 	if got := decodeSettings(t, js); !reflect.DeepEqual(got, wantSettings) {
 		t.Errorf("settings\n%v\nwant\n%v", got, wantSettings)

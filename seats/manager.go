@@ -46,7 +46,7 @@ type RoomEndpoint struct {
 	// and topic (room.Server.Grant, docs/design.md §6 "Seat tokens"); the
 	// Manager revokes it when the seat's process is gone. When nil, every
 	// seat gets Token (tests that run no room).
-	Grant func(account, topic string) (token string, revoke func(), err error)
+	Grant func(account, topic, launch string) (token string, revoke func(), err error)
 	Token string
 }
 
@@ -154,6 +154,8 @@ type StartResult struct {
 	Warnings []string
 	// Preview is the line that ran (no env values, no token).
 	Preview string
+	// PtyID names the launch (SeatInfo.PtyID).
+	PtyID string
 }
 
 // SeatInfo is one seat as the UI lists it.
@@ -175,6 +177,9 @@ type SeatInfo struct {
 	// SessionID is the CLI's conversation id ("" while a fresh Codex seat
 	// has none yet).
 	SessionID string
+	// PtyID names this launch (lifecycle.go): a new one per start, so a
+	// restarted seat is told from the one it replaced.
+	PtyID string
 	// Activity and Usage are the CLI's last reports (report.go); they
 	// outlive the exit as the last known.
 	Activity Activity
@@ -254,6 +259,8 @@ type Manager struct {
 	// (codexseat.go earlyJoin), by seat.
 	starting map[seatKey]*earlyJoin
 	spawn    func(PTYOptions) (Proc, error) // StartPTY; a benchmark wraps it
+
+	life lifeLocks // per-seat lifecycle locks (lifecycle.go)
 }
 
 type seatKey struct{ topic, account string }
@@ -261,6 +268,7 @@ type seatKey struct{ topic, account string }
 // Seat is one running (or exited) CLI in one topic for one account.
 type Seat struct {
 	Topic, Account string
+	ptyID          string // this launch's id (lifecycle.go)
 
 	launch  Launch
 	kind    config.Kind
@@ -383,7 +391,16 @@ func (m *Manager) WaitScreens(done <-chan struct{}, seen uint64) (gen uint64, ok
 // claimed: the claim is released here until the seat is live, then it
 // belongs to the seat's exit watcher (wait).
 func (m *Manager) Start(topicID, accountID string, cols, rows int) (StartResult, error) {
-	p, err := m.decide(topicID, accountID)
+	return m.StartWith(topicID, accountID, StartOptions{Cols: cols, Rows: rows})
+}
+
+// StartWith is Start with a start mode (lifecycle.go): StartAuto is the
+// resume rule, StartFresh never resumes, StartResume refuses (ErrNoResume)
+// unless the recorded conversation resumes. StartResult.PtyID names the
+// launch.
+func (m *Manager) StartWith(topicID, accountID string, o StartOptions) (StartResult, error) {
+	cols, rows := o.Cols, o.Rows
+	p, err := m.decide(topicID, accountID, o.Mode)
 	if err != nil {
 		return StartResult{}, err
 	}
@@ -434,6 +451,7 @@ type startPlan struct {
 	claim          Claim
 	recorded       string // the session id the topic index holds ("" = none)
 	resume         bool
+	mode           StartMode
 	launch         Launch
 	env            []string // the child's whole environment
 	res            StartResult
@@ -468,7 +486,7 @@ func (m *Manager) openEnv(a config.Account) ([]string, error) {
 
 // decide admits the start (a seat kind, the Manager open and listening, the
 // ledger place free: claimed here) and decides resume or fresh.
-func (m *Manager) decide(topicID, accountID string) (*startPlan, error) {
+func (m *Manager) decide(topicID, accountID string, mode StartMode) (*startPlan, error) {
 	acct, ok := m.opts.Accounts(accountID)
 	if !ok {
 		return nil, fmt.Errorf("start seat %s: %w", accountID, ErrUnknownAccount)
@@ -495,8 +513,12 @@ func (m *Manager) decide(topicID, accountID string) (*startPlan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start seat %s in %s: %w", accountID, topicID, err)
 	}
-	p := &startPlan{topic: topicID, account: accountID, acct: acct, room: ep, claim: claim, openEnv: env}
-	m.decideResume(p)
+	p := &startPlan{topic: topicID, account: accountID, acct: acct, room: ep, claim: claim, openEnv: env, mode: mode}
+	if err := m.decideResume(p); err != nil {
+		m.ledger.Release(claim)
+		return nil, fmt.Errorf("start seat %s: %w", acct.DisplayName(), err)
+	}
+	p.res.PtyID = newPtyID()
 	return p, nil
 }
 
@@ -504,8 +526,11 @@ func (m *Manager) decide(topicID, accountID string) (*startPlan, error) {
 // resumes when its conversation exists, and one whose transcript is gone is
 // dropped on the spot. The transcript is looked for in the environment the
 // CLI will see: an account may set its own CLAUDE_CONFIG_DIR or CODEX_HOME.
-func (m *Manager) decideResume(p *startPlan) {
+func (m *Manager) decideResume(p *startPlan) error {
 	p.recorded, _ = m.opts.Sessions.Session(p.topic, p.account)
+	if p.mode == StartFresh {
+		return nil // a new conversation; its id replaces the record
+	}
 	exists := false
 	if p.recorded != "" {
 		var err error
@@ -514,6 +539,10 @@ func (m *Manager) decideResume(p *startPlan) {
 		}
 	}
 	resume, drop, reason := DecideResume(p.acct, p.recorded, exists)
+	if p.mode == StartResume && !resume {
+		// Asked to resume: refuse, and leave the record for the human to judge.
+		return fmt.Errorf("%w: %s", ErrNoResume, resumeRefusal(p.acct, p.recorded, reason))
+	}
 	if drop {
 		if _, err := m.opts.Sessions.DropSessionIf(p.topic, p.account, p.recorded); err != nil {
 			m.logger.Warn("drop session", "err", err)
@@ -521,6 +550,7 @@ func (m *Manager) decideResume(p *startPlan) {
 		p.res.Dropped, p.res.DropReason = p.recorded, reason
 	}
 	p.resume = resume
+	return nil
 }
 
 // prepare builds the launch (PrepareLaunch registers .mcp.json), creates
@@ -572,7 +602,7 @@ func (m *Manager) prepare(p *startPlan) error {
 	p.checkEnv = slices.Clone(p.env) // no token: the release check's
 	token := p.room.Token
 	if p.room.Grant != nil {
-		t, revoke, err := p.room.Grant(p.account, p.topic)
+		t, revoke, err := p.room.Grant(p.account, p.topic, p.res.PtyID)
 		if err != nil {
 			return fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 		}
@@ -610,7 +640,7 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
-	s := &Seat{Topic: p.topic, Account: p.account, launch: l, kind: p.acct.Kind, proc: proc, server: p.server, env: p.checkEnv,
+	s := &Seat{Topic: p.topic, Account: p.account, ptyID: p.res.PtyID, launch: l, kind: p.acct.Kind, proc: proc, server: p.server, env: p.checkEnv,
 		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting,
 		revoke: p.revoke, resizeKick: make(chan struct{}, 1), output: make(chan struct{})}
 	size := [2]int{orDefault(cols, defaultCols), orDefault(rows, defaultRows)}
@@ -1234,7 +1264,7 @@ func (s *Seat) info() SeatInfo {
 	s.mu.Lock()
 	in := SeatInfo{Topic: s.Topic, Account: s.Account, Kind: s.kind, State: s.state, Pid: s.proc.Pid(),
 		Started: s.started, Argv: s.launch.Argv, Dir: s.launch.Dir, ExitCode: s.exitCode,
-		Requested: s.requested, Err: s.err, SessionID: s.launch.SessionID,
+		Requested: s.requested, Err: s.err, SessionID: s.launch.SessionID, PtyID: s.ptyID,
 		Activity: s.activity, Usage: s.usage, Warnings: s.launch.Warnings, Limit: s.limit}
 	s.mu.Unlock()
 	in.Typing = s.typist.State() // the Typist's lock is a leaf: taken after s.mu is free

@@ -773,7 +773,7 @@ func TestManagerGrantsEachSeatItsToken(t *testing.T) {
 	var granted []string
 	revoked := 0
 	r.m.SetRoom(RoomEndpoint{URL: managerRoom.URL, HooksURL: managerRoom.HooksURL,
-		Grant: func(account, topic string) (string, func(), error) {
+		Grant: func(account, topic, _ string) (string, func(), error) {
 			mu.Lock()
 			defer mu.Unlock()
 			granted = append(granted, account+"@"+topic)

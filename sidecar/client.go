@@ -567,7 +567,7 @@ func (s *session) dispatch(data []byte) {
 	switch f.Type {
 	case room.FramePostResult:
 		id = f.MessageID
-	case room.FrameHistoryResult, room.FrameUsageResult:
+	case room.FrameHistoryResult, room.FrameUsageResult, room.FrameSessionResult:
 		id = f.RequestID
 	default:
 		return

@@ -349,8 +349,16 @@ func (e *inspectorE2E) toolsList(t *testing.T) {
 		schema, _ := m["inputSchema"].(map[string]any)
 		schemas[name] = schema
 	}
-	if len(schemas) != 3 || schemas[room.ToolSayToRoom] == nil || schemas[room.ToolReadRoomHistory] == nil || schemas[room.ToolMyUsage] == nil {
+	if len(schemas) != len(room.RoomTools) {
 		t.Fatalf("tools/list = %v", list)
+	}
+	for _, name := range room.RoomTools {
+		if schemas[name] == nil {
+			t.Fatalf("tools/list lacks %s: %v", name, list)
+		}
+	}
+	if req, _ := schemas[room.ToolControlSession]["required"].([]any); len(req) != 4 {
+		t.Fatalf("control_account_session required = %v", schemas[room.ToolControlSession])
 	}
 	props := func(tool string) map[string]any {
 		p, _ := schemas[tool]["properties"].(map[string]any)

@@ -57,13 +57,13 @@ func TestToolsListAndHello(t *testing.T) {
 	for i, tool := range tools {
 		byName[tool.Name] = i
 	}
-	for _, want := range []string{room.ToolSayToRoom, room.ToolReadRoomHistory, room.ToolMyUsage} {
+	for _, want := range room.RoomTools {
 		if _, ok := byName[want]; !ok {
 			t.Fatalf("tools/list lacks %s: %+v", want, tools)
 		}
 	}
-	if len(tools) != 3 {
-		t.Fatalf("tools/list has %d tools, want 3", len(tools))
+	if len(tools) != len(room.RoomTools) {
+		t.Fatalf("tools/list has %d tools, want %d", len(tools), len(room.RoomTools))
 	}
 	say := tools[byName[room.ToolSayToRoom]]
 	to, ok := say.InputSchema.Properties["to"].(map[string]any)
@@ -143,7 +143,7 @@ func TestModernHandshake(t *testing.T) {
 	if h.init.Instructions != Instructions("Lin", false) {
 		t.Fatalf("server/discover instructions = %q", h.init.Instructions)
 	}
-	if n := len(h.listTools(t)); n != 3 {
+	if n := len(h.listTools(t)); n != len(room.RoomTools) {
 		t.Fatalf("tools/list: %d tools", n)
 	}
 	r.expect(t, room.FrameReady)

@@ -110,7 +110,7 @@ type seat struct {
 	draft *draft
 }
 
-// addTools registers the three tools on s.
+// addTools registers the room tools on s (room.RoomTools).
 func (st *seat) addTools(s *server.MCPServer) {
 	f, t := false, true
 	say := mcp.NewToolWithRawSchema(room.ToolSayToRoom, sayDescription, sayToRoomSchema)
@@ -125,6 +125,7 @@ func (st *seat) addTools(s *server.MCPServer) {
 	s.AddTool(say, st.sayToRoom)
 	s.AddTool(hist, st.readRoomHistory)
 	s.AddTool(usage, st.myUsage)
+	st.addSessionTools(s)
 }
 
 // sayArgs are say_to_room's arguments; pointers and raw JSON tell an absent

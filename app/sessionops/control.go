@@ -1,0 +1,297 @@
+package sessionops
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/time/rate"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+)
+
+// Control answers control_account_session: a retry of a recorded
+// operation (same id, requester and request) returns its record and runs
+// nothing; a new one is checked, recorded as accepted on disk and queued.
+// Errors are refusals: nothing was recorded or run.
+func (o *Ops) Control(r room.Requester, op room.SessionOperation) (room.SessionRecord, error) {
+	op = cleanOp(op)
+	if err := checkShape(op); err != nil {
+		return room.SessionRecord{}, err
+	}
+	o.mu.Lock()
+	prev := o.led.byID[op.OperationID]
+	var cp room.SessionRecord
+	if prev != nil {
+		cp = *prev
+	}
+	o.mu.Unlock()
+	if prev != nil {
+		if err := sameRequest(cp, r, op); err != nil {
+			return room.SessionRecord{}, err
+		}
+		return o.live(cp), nil
+	}
+	rule, err := o.checkRequester(r)
+	if err != nil {
+		return room.SessionRecord{}, err
+	}
+	if err := o.checkTarget(r, op, rule); err != nil {
+		return room.SessionRecord{}, err
+	}
+	rec, err := o.accept(r, op)
+	if err != nil {
+		return room.SessionRecord{}, err
+	}
+	return o.live(rec), nil
+}
+
+// cleanOp trims the request's fields.
+func cleanOp(op room.SessionOperation) room.SessionOperation {
+	for _, f := range []*string{&op.OperationID, &op.Action, &op.AccountID, &op.TopicID, &op.Mode, &op.ExpectedPtyID} {
+		*f = strings.TrimSpace(*f)
+	}
+	return op
+}
+
+// checkShape refuses a request that is not one of the three shapes
+// (docs/design.md §13): start with mode fresh or resume, stop, restart
+// with expected_pty_id and no mode.
+func checkShape(op room.SessionOperation) error {
+	switch {
+	case !operationIDPattern.MatchString(op.OperationID):
+		return fmt.Errorf("operation_id must be 1-%d letters, digits or . _ : - (your own unique name for this operation, e.g. restart-lay-01); got %q", maxIDLen, clip(op.OperationID, 40))
+	case op.AccountID == "" || op.TopicID == "":
+		return errors.New("account_id and topic_id are required: take them from list_account_sessions")
+	case len(op.AccountID) > maxIDLen || len(op.TopicID) > maxIDLen || len(op.ExpectedPtyID) > maxIDLen:
+		return fmt.Errorf("account_id, topic_id and expected_pty_id are at most %d characters", maxIDLen)
+	}
+	switch op.Action {
+	case room.ActionStart:
+		if op.Mode != room.ModeFresh && op.Mode != room.ModeResume {
+			return errors.New(`start needs mode "fresh" (a new conversation) or "resume" (the recorded one)`)
+		}
+	case room.ActionStop:
+		if op.Mode != "" {
+			return errors.New("stop takes no mode")
+		}
+	case room.ActionRestart:
+		if op.Mode != "" {
+			return errors.New("restart takes no mode: it always resumes the seat's conversation")
+		}
+		if op.ExpectedPtyID == "" {
+			return errors.New("restart needs expected_pty_id: the seat's current pty_id from list_account_sessions")
+		}
+	default:
+		return fmt.Errorf(`action must be "start", "stop" or "restart"; got %q`, clip(op.Action, 40))
+	}
+	return nil
+}
+
+// sameRequest is nil when a recorded operation is the same request from
+// the same requester account (a retry, possibly from that account's next
+// launch: a seat that restarted itself asks again).
+func sameRequest(rec room.SessionRecord, r room.Requester, op room.SessionOperation) error {
+	if rec.Requester != r.Account {
+		return fmt.Errorf("operation_id %q is already used by another seat's operation; choose a new id", op.OperationID)
+	}
+	if rec.SessionOperation != op {
+		return fmt.Errorf("operation_id %q was already used for another request (%s %s in %s); use a new id for a new request",
+			op.OperationID, rec.Action, rec.AccountID, rec.TopicID)
+	}
+	return nil
+}
+
+// checkTarget refuses a target that does not exist, does not run as a
+// seat, or lies beyond the rule, and applies the requester's rate.
+func (o *Ops) checkTarget(r room.Requester, op room.SessionOperation, rule string) error {
+	a, ok := o.host.Account(op.AccountID)
+	switch {
+	case !ok:
+		return fmt.Errorf("no account has the id %q: take account ids from list_account_sessions", clip(op.AccountID, 40))
+	case !a.Launches:
+		return fmt.Errorf("%s does not run as a seat (the human and local MCP servers cannot be started or stopped)", a.Name)
+	}
+	open := false
+	for _, t := range o.host.Topics() {
+		open = open || t.TopicID == op.TopicID
+	}
+	if !open {
+		return fmt.Errorf("no open topic has the id %q: take topic ids from list_account_sessions", clip(op.TopicID, 40))
+	}
+	if rule != config.SessionOpsAll && op.TopicID != r.Topic {
+		return errors.New(`this seat may operate only the seats of its own topic ("session_operations": "topic" in config.json)`)
+	}
+	o.mu.Lock()
+	allowed := limiter(o.controls, r.Account, rate.Every(controlEvery), controlBurst).Allow()
+	o.mu.Unlock()
+	if !allowed {
+		return fmt.Errorf("too many session operations: at most %d at once, then one every %s; nothing was recorded, try again later",
+			controlBurst, controlEvery)
+	}
+	return nil
+}
+
+// accept records op as accepted — on disk before anything runs — and
+// queues it for the worker.
+func (o *Ops) accept(r room.Requester, op room.SessionOperation) (room.SessionRecord, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return room.SessionRecord{}, errors.New("Pullcept is quitting: nothing was recorded")
+	}
+	if prev := o.led.byID[op.OperationID]; prev != nil { // the same id raced in
+		if err := sameRequest(*prev, r, op); err != nil {
+			return room.SessionRecord{}, err
+		}
+		return *prev, nil
+	}
+	now := stamp(o.opts.Now())
+	rec := &room.SessionRecord{Requester: r.Account, RequesterTopic: r.Topic,
+		RequesterPtyID: r.Launch, SessionOperation: op, State: StateAccepted, AcceptedAt: now, UpdatedAt: now}
+	if !o.led.add(rec) {
+		return room.SessionRecord{}, fmt.Errorf("%d operations are still unfinished: try again later", maxRecords)
+	}
+	if err := o.led.save(); err != nil {
+		o.led.remove(rec.OperationID)
+		return room.SessionRecord{}, fmt.Errorf("the operation could not be recorded, so nothing was run: %w", err)
+	}
+	o.pending = append(o.pending, rec.OperationID)
+	select {
+	case o.kick <- struct{}{}:
+	default:
+	}
+	return *rec, nil
+}
+
+// run executes one accepted operation: running, then its final state, each
+// saved; then the notice.
+func (o *Ops) run(id string) {
+	rec, ok := o.transition(id, StateRunning, "", nil)
+	if !ok {
+		return
+	}
+	if o.opts.BeforeRun != nil {
+		o.opts.BeforeRun(rec)
+	}
+	if o.ctx.Err() != nil {
+		return // Close marked it interrupted: it never runs
+	}
+	state, pty, err := o.execute(rec)
+	o.finish(id, state, pty, err)
+}
+
+// finish records the final state and posts the notice.
+func (o *Ops) finish(id, state, pty string, err error) {
+	rec, ok := o.transition(id, state, pty, err)
+	if !ok {
+		return
+	}
+	if nerr := o.host.Notice(rec.RequesterTopic, o.noticeText(rec)); nerr != nil {
+		o.log.Warn("session operation notice", "operation", id, "topic", rec.RequesterTopic, "err", nerr)
+	}
+	if err != nil {
+		o.log.Warn("session operation failed", "operation", id, "action", rec.Action, "account", rec.AccountID, "err", err)
+	} else {
+		o.log.Info("session operation done", "operation", id, "action", rec.Action, "account", rec.AccountID, "state", state, "pty", pty)
+	}
+}
+
+// transition moves record id to state and saves the ledger; false (and
+// nothing changed) once Close marked it interrupted.
+func (o *Ops) transition(id, state, pty string, err error) (room.SessionRecord, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	rec := o.led.byID[id]
+	if rec == nil || o.closed || finished(rec.State) {
+		return room.SessionRecord{}, false
+	}
+	rec.State, rec.UpdatedAt = state, stamp(o.opts.Now())
+	if pty != "" {
+		rec.PtyID = pty
+	}
+	if err != nil {
+		rec.Error = clip(err.Error(), maxErrLen)
+	}
+	if serr := o.led.save(); serr != nil {
+		o.log.Error("session operations: saving the ledger", "operation", id, "state", state, "err", serr)
+	}
+	return *rec, true
+}
+
+// execute runs the operation under the target's lifecycle lock: the final
+// state, the new launch's pty id, and why it failed.
+func (o *Ops) execute(rec room.SessionRecord) (state, pty string, err error) {
+	unlock, err := o.host.Lifecycle(o.ctx, rec.TopicID, rec.AccountID)
+	if err != nil {
+		return StateFailed, "", fmt.Errorf("Pullcept is quitting: %w", err)
+	}
+	defer unlock()
+	switch rec.Action {
+	case room.ActionStart:
+		for _, s := range o.host.Seats() {
+			if s.Topic == rec.TopicID && s.Account == rec.AccountID && s.State != "exited" {
+				return StateFailed, "", fmt.Errorf("it is already running (pty_id %s)", s.PtyID)
+			}
+		}
+		pty, err := o.host.Start(rec.TopicID, rec.AccountID, rec.Mode == room.ModeResume)
+		if err != nil {
+			return StateFailed, "", err
+		}
+		return StateProcessStarted, pty, nil
+	case room.ActionStop:
+		if err := o.host.Stop(rec.TopicID, rec.AccountID, rec.ExpectedPtyID); err != nil {
+			return StateFailed, "", err
+		}
+		return StateStopped, "", nil
+	}
+	// restart: every check before anything stops (docs/design.md §13)
+	if err := o.host.CheckRestart(rec.TopicID, rec.AccountID, rec.ExpectedPtyID); err != nil {
+		return StateFailed, "", fmt.Errorf("%w; it was left running", err)
+	}
+	if err := o.host.Stop(rec.TopicID, rec.AccountID, rec.ExpectedPtyID); err != nil {
+		return StateFailed, "", err
+	}
+	pty, err = o.host.Start(rec.TopicID, rec.AccountID, true)
+	if err != nil {
+		return StateFailed, "", fmt.Errorf("it stopped but did not start again: %w", err)
+	}
+	return StateProcessStarted, pty, nil
+}
+
+// pastTense of each action, for the notice.
+var pastTense = map[string]string{room.ActionStart: "started", room.ActionStop: "stopped", room.ActionRestart: "restarted"}
+
+// noticeText is the one notice of a finished operation (docs/design.md
+// §13): who did what to whom and the result, by name ("itself" when the
+// requester is the target's account); a failure adds the reason; the last
+// line is the operation id.
+func (o *Ops) noticeText(rec room.SessionRecord) string {
+	who := "An unknown account"
+	if a, ok := o.host.Account(rec.Requester); ok {
+		who = a.Name
+	}
+	whom := "an unknown account"
+	if a, ok := o.host.Account(rec.AccountID); ok {
+		whom = a.Name
+	}
+	if rec.AccountID == rec.Requester {
+		whom = "itself"
+	}
+	how := ""
+	switch {
+	case rec.Action == room.ActionStart && rec.Mode == room.ModeFresh:
+		how = " with a new conversation"
+	case rec.Action == room.ActionStart:
+		how = " resuming its conversation"
+	}
+	var b strings.Builder
+	if rec.State == StateFailed {
+		fmt.Fprintf(&b, "%s could not %s %s%s (failed).\nReason: %s\n", who, rec.Action, whom, how, rec.Error)
+	} else {
+		fmt.Fprintf(&b, "%s %s %s%s (succeeded).\n", who, pastTense[rec.Action], whom, how)
+	}
+	b.WriteString("operation_id: " + rec.OperationID)
+	return b.String()
+}

@@ -1,0 +1,441 @@
+package sessionops
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/testkit"
+)
+
+// fakeHost is an in-memory Host: seats by (topic, account), every call
+// counted, notices kept.
+type fakeHost struct {
+	mu       sync.Mutex
+	rule     string
+	seats    map[[2]string]Seat
+	next     int
+	starts   int
+	stops    int
+	notices  []string
+	startErr error
+	checkErr error
+	onStart  func()
+	locks    sync.Map // [2]string → *sync.Mutex
+}
+
+func newFakeHost() *fakeHost {
+	h := &fakeHost{rule: config.SessionOpsTopic, seats: map[[2]string]Seat{}}
+	h.seats[[2]string{"t1", "lin"}] = Seat{Topic: "t1", Account: "lin", PtyID: "pty-lin", State: "running"}
+	h.seats[[2]string{"t1", "lay"}] = Seat{Topic: "t1", Account: "lay", PtyID: "pty-lay", State: "running"}
+	return h
+}
+
+var linInT1 = room.Requester{Account: "lin", Topic: "t1", Launch: "pty-lin"}
+
+func (h *fakeHost) Account(id string) (Account, bool) {
+	for _, a := range h.Accounts() {
+		if a.ID == id {
+			return a, true
+		}
+	}
+	return Account{}, false
+}
+
+func (h *fakeHost) Accounts() []Account {
+	return []Account{{ID: "me", Name: "Alice", Kind: "admin"}, {ID: "lin", Name: "Lin", Kind: "claude_code", Launches: true},
+		{ID: "lay", Name: "Lay", Kind: "claude_code", Launches: true}, {ID: "hook", Name: "GitHub", Kind: "mcp"}}
+}
+
+func (h *fakeHost) Topics() []room.SessionTopic {
+	return []room.SessionTopic{{TopicID: "t1", Name: "one"}, {TopicID: "t2", Name: "two"}}
+}
+
+func (h *fakeHost) Seats() []Seat {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []Seat
+	for _, s := range h.seats {
+		out = append(out, s)
+	}
+	return out
+}
+
+func (h *fakeHost) Lifecycle(ctx context.Context, topic, account string) (func(), error) {
+	m, _ := h.locks.LoadOrStore([2]string{topic, account}, &sync.Mutex{})
+	m.(*sync.Mutex).Lock()
+	return m.(*sync.Mutex).Unlock, nil
+}
+
+func (h *fakeHost) Start(topic, account string, _ bool) (string, error) {
+	if h.onStart != nil {
+		h.onStart()
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.starts++
+	if h.startErr != nil {
+		return "", h.startErr
+	}
+	h.next++
+	pty := fmt.Sprintf("pty-new-%d", h.next)
+	h.seats[[2]string{topic, account}] = Seat{Topic: topic, Account: account, PtyID: pty, State: "running"}
+	return pty, nil
+}
+
+func (h *fakeHost) Stop(topic, account, ptyID string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s, ok := h.seats[[2]string{topic, account}]
+	if !ok || s.State == "exited" {
+		return errors.New("the seat is not running")
+	}
+	if ptyID != "" && s.PtyID != ptyID {
+		return errors.New("the seat runs another launch")
+	}
+	h.stops++
+	s.State = "exited"
+	h.seats[[2]string{topic, account}] = s
+	return nil
+}
+
+func (h *fakeHost) CheckRestart(topic, account, ptyID string) error { return h.checkErr }
+func (h *fakeHost) Joined(topic, ptyID string) bool                  { return false }
+func (h *fakeHost) Rule() (string, error)                            { return h.rule, nil }
+
+func (h *fakeHost) Notice(topic, text string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.notices = append(h.notices, topic+": "+text)
+	return nil
+}
+
+func (h *fakeHost) counts() (starts, stops, notices int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.starts, h.stops, len(h.notices)
+}
+
+func openOps(t *testing.T, h Host, dir string) *Ops {
+	t.Helper()
+	ops, warnings, err := Open(Options{Path: filepath.Join(dir, FileName), Host: h})
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("Open: %v %v", warnings, err)
+	}
+	t.Cleanup(func() { ops.Close(); ops.Wait() })
+	return ops
+}
+
+// waitState waits until record id reaches a final state and returns it.
+func waitState(t *testing.T, ops *Ops, id string) room.SessionRecord {
+	t.Helper()
+	var rec room.SessionRecord
+	testkit.Eventually(t, "operation "+id+" finished", func() bool {
+		var err error
+		rec, err = ops.Status(linInT1, id)
+		return err == nil && finished(rec.State)
+	})
+	return rec
+}
+
+func readLedger(t *testing.T, dir string) ledgerFile {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f ledgerFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestRestartRecordedBeforeItRunsAndRetriedOnce(t *testing.T) {
+	h, dir := newFakeHost(), t.TempDir()
+	h.onStart = func() { // the record is on disk before anything starts
+		f := readLedger(t, dir)
+		if len(f.Operations) != 1 || f.Operations[0].State != StateRunning {
+			t.Errorf("ledger at start: %+v", f.Operations)
+		}
+	}
+	ops := openOps(t, h, dir)
+	op := room.SessionOperation{OperationID: "restart-lay-01", Action: room.ActionRestart, AccountID: "lay", TopicID: "t1", ExpectedPtyID: "pty-lay"}
+	rec, err := ops.Control(linInT1, op)
+	if err != nil || rec.OperationID != op.OperationID || rec.Requester != "lin" {
+		t.Fatalf("Control = %+v, %v", rec, err)
+	}
+	done := waitState(t, ops, op.OperationID)
+	if done.State != StateProcessStarted || done.PtyID != "pty-new-1" || done.ProcessRunning == nil || !*done.ProcessRunning {
+		t.Fatalf("record = %+v", done)
+	}
+	again, err := ops.Control(room.Requester{Account: "lin", Topic: "t1", Launch: "pty-lin"}, op)
+	if err != nil || again.State != StateProcessStarted || again.PtyID != done.PtyID {
+		t.Fatalf("retry = %+v, %v", again, err)
+	}
+	if starts, stops, notices := h.counts(); starts != 1 || stops != 1 || notices != 1 {
+		t.Fatalf("starts %d stops %d notices %d, want 1 each", starts, stops, notices)
+	}
+	if want := "t1: Lin restarted Lay (succeeded).\noperation_id: restart-lay-01"; h.notices[0] != want {
+		t.Fatalf("notice %q, want %q", h.notices[0], want)
+	}
+	other := op
+	other.ExpectedPtyID = "pty-new-1"
+	if _, err := ops.Control(linInT1, other); err == nil || !strings.Contains(err.Error(), "another request") {
+		t.Fatalf("same id, other request: %v", err)
+	}
+	h.seats[[2]string{"t1", "lay"}] = Seat{Topic: "t1", Account: "lay", PtyID: "pty-new-1", State: "running"}
+	if _, err := ops.Control(room.Requester{Account: "lay", Topic: "t1", Launch: "pty-new-1"}, op); err == nil || !strings.Contains(err.Error(), "another seat") {
+		t.Fatalf("same id, other requester: %v", err)
+	}
+}
+
+func TestRestartThatCannotResumeLeavesTheSeatRunning(t *testing.T) {
+	h, dir := newFakeHost(), t.TempDir()
+	h.checkErr = errors.New("cannot resume: its transcript is gone")
+	ops := openOps(t, h, dir)
+	rec, err := ops.Control(linInT1, room.SessionOperation{OperationID: "r1", Action: room.ActionRestart, AccountID: "lin", TopicID: "t1", ExpectedPtyID: "pty-lin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := waitState(t, ops, rec.OperationID)
+	if done.State != StateFailed || !strings.Contains(done.Error, "transcript is gone; it was left running") {
+		t.Fatalf("record = %+v", done)
+	}
+	if starts, stops, _ := h.counts(); starts != 0 || stops != 0 {
+		t.Fatalf("starts %d stops %d, want none", starts, stops)
+	}
+	want := "t1: Lin could not restart itself (failed).\nReason: cannot resume: its transcript is gone; it was left running\noperation_id: r1"
+	if h.notices[0] != want {
+		t.Fatalf("notice %q, want %q", h.notices[0], want)
+	}
+}
+
+func TestStartFailureAfterStopSaysSo(t *testing.T) {
+	h, dir := newFakeHost(), t.TempDir()
+	h.startErr = errors.New("boom")
+	ops := openOps(t, h, dir)
+	if _, err := ops.Control(linInT1, room.SessionOperation{OperationID: "r2", Action: room.ActionRestart, AccountID: "lay", TopicID: "t1", ExpectedPtyID: "pty-lay"}); err != nil {
+		t.Fatal(err)
+	}
+	if done := waitState(t, ops, "r2"); done.State != StateFailed || done.Error != "it stopped but did not start again: boom" {
+		t.Fatalf("record = %+v", done)
+	}
+}
+
+func TestBadRequestsAreRefusedAndNotRecorded(t *testing.T) {
+	h, dir := newFakeHost(), t.TempDir()
+	ops := openOps(t, h, dir)
+	op := func(id, action, acct, topic, mode, pty string) room.SessionOperation {
+		return room.SessionOperation{OperationID: id, Action: action, AccountID: acct, TopicID: topic, Mode: mode, ExpectedPtyID: pty}
+	}
+	for _, c := range []struct {
+		who  room.Requester
+		op   room.SessionOperation
+		want string
+	}{
+		{linInT1, op("", "stop", "lay", "t1", "", ""), "operation_id must be"},
+		{linInT1, op("a b", "stop", "lay", "t1", "", ""), "operation_id must be"},
+		{linInT1, op(strings.Repeat("x", 200), "stop", "lay", "t1", "", ""), "operation_id must be"},
+		{linInT1, op("x", "kill", "lay", "t1", "", ""), `action must be`},
+		{linInT1, op("x", "start", "lay", "t1", "", ""), `mode "fresh"`},
+		{linInT1, op("x", "restart", "lay", "t1", "resume", "pty-lay"), "restart takes no mode"},
+		{linInT1, op("x", "restart", "lay", "t1", "", ""), "needs expected_pty_id"},
+		{linInT1, op("x", "stop", "lay", "", "", ""), "are required"},
+		{linInT1, op("x", "stop", "nobody", "t1", "", ""), "no account has the id"},
+		{linInT1, op("x", "stop", "me", "t1", "", ""), "Alice does not run as a seat"},
+		{linInT1, op("x", "stop", "hook", "t1", "", ""), "GitHub does not run as a seat"},
+		{linInT1, op("x", "stop", "lay", "t9", "", ""), "no open topic"},
+		{linInT1, op("x", "stop", "lay", "t2", "", ""), "only the seats of its own topic"},
+		{room.Requester{Account: "lin", Topic: "t1", Launch: "pty-old"}, op("x", "stop", "lay", "t1", "", ""), "only a running seat"},
+		{room.Requester{Account: "me", Topic: "t1", Launch: "pty-me"}, op("x", "stop", "lay", "t1", "", ""), "only a seat of an account"},
+	} {
+		if _, err := ops.Control(c.who, c.op); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v by %+v: %v, want %q", c.op, c.who, err, c.want)
+		}
+	}
+	h.rule = config.SessionOpsOff
+	if _, err := ops.List(linInT1); err == nil || !strings.Contains(err.Error(), "turned session operations off") {
+		t.Errorf("off: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, FileName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refusal wrote the ledger: %v", err)
+	}
+}
+
+func TestStaleExpectedPtyIDFails(t *testing.T) {
+	h, dir := newFakeHost(), t.TempDir()
+	ops := openOps(t, h, dir)
+	if _, err := ops.Control(linInT1, room.SessionOperation{OperationID: "s1", Action: room.ActionStop, AccountID: "lay", TopicID: "t1", ExpectedPtyID: "pty-gone"}); err != nil {
+		t.Fatal(err)
+	}
+	if done := waitState(t, ops, "s1"); done.State != StateFailed || !strings.Contains(done.Error, "another launch") {
+		t.Fatalf("record = %+v", done)
+	}
+	if _, stops, _ := h.counts(); stops != 0 {
+		t.Fatal("a stale pty id stopped the seat")
+	}
+}
+
+func TestAThousandRequestsASecondAreRateLimited(t *testing.T) {
+	h, dir := newFakeHost(), t.TempDir()
+	release := make(chan struct{})
+	ops, _, err := Open(Options{Path: filepath.Join(dir, FileName), Host: h, BeforeRun: func(room.SessionRecord) { <-release }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { close(release); ops.Close(); ops.Wait() })
+	accepted, refused := 0, 0
+	for i := range 1000 {
+		_, err := ops.Control(linInT1, room.SessionOperation{OperationID: fmt.Sprintf("flood-%d", i), Action: room.ActionStart,
+			AccountID: "lay", TopicID: "t1", Mode: room.ModeFresh})
+		switch {
+		case err == nil:
+			accepted++
+		case strings.Contains(err.Error(), "too many session operations"):
+			refused++
+		default:
+			t.Fatalf("op %d: %v", i, err)
+		}
+	}
+	if accepted > controlBurst+1 || refused < 1000-controlBurst-1 {
+		t.Fatalf("accepted %d, refused %d", accepted, refused)
+	}
+	if n := len(readLedger(t, dir).Operations); n != accepted {
+		t.Fatalf("ledger holds %d records, %d accepted", n, accepted)
+	}
+	for range 100 {
+		if _, err := ops.List(linInT1); err != nil {
+			if !strings.Contains(err.Error(), "too many session reads") {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+	t.Fatal("100 lists in a row were all answered")
+}
+
+func TestLedgerStaysBounded(t *testing.T) {
+	l := &ledger{path: filepath.Join(t.TempDir(), FileName), byID: map[string]*room.SessionRecord{}}
+	for i := range maxRecords + 100 {
+		if !l.add(&room.SessionRecord{SessionOperation: room.SessionOperation{OperationID: fmt.Sprint(i)}, State: StateStopped}) {
+			t.Fatal("add refused")
+		}
+	}
+	if len(l.recs) != maxRecords || l.byID["0"] != nil || l.byID[fmt.Sprint(maxRecords+99)] == nil {
+		t.Fatalf("%d records; oldest kept: %v", len(l.recs), l.byID["0"] != nil)
+	}
+	for _, r := range l.recs {
+		r.State = StateRunning
+	}
+	if l.add(&room.SessionRecord{SessionOperation: room.SessionOperation{OperationID: "more"}, State: StateAccepted}) {
+		t.Fatal("a full ledger of unfinished records took one more")
+	}
+}
+
+func TestUnfinishedRecordsBecomeInterrupted(t *testing.T) {
+	h, dir := newFakeHost(), t.TempDir()
+	hold := make(chan struct{})
+	ops, _, err := Open(Options{Path: filepath.Join(dir, FileName), Host: h, BeforeRun: func(room.SessionRecord) { <-hold }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"a", "b"} {
+		if _, err := ops.Control(linInT1, room.SessionOperation{OperationID: id, Action: room.ActionStop, AccountID: "lay", TopicID: "t1"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testkit.Eventually(t, "a running", func() bool {
+		rec, _ := ops.Status(linInT1, "a")
+		return rec.State == StateRunning
+	})
+	ops.Close()
+	close(hold)
+	ops.Wait()
+	for _, r := range readLedger(t, dir).Operations {
+		if r.State != StateInterrupted {
+			t.Fatalf("after Close: %+v", r)
+		}
+	}
+	if _, stops, notices := h.counts(); stops != 0 || notices != 0 {
+		t.Fatalf("an interrupted operation ran: stops %d notices %d", stops, notices)
+	}
+	// A crash: records left running on disk become interrupted at Open.
+	f := ledgerFile{Version: 1, Operations: []room.SessionRecord{{SessionOperation: room.SessionOperation{OperationID: "c"}, State: StateRunning}, {SessionOperation: room.SessionOperation{OperationID: "d"}, State: StateStopped}}}
+	b, _ := json.Marshal(f)
+	if err := os.WriteFile(filepath.Join(dir, FileName), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ops2 := openOps(t, h, dir)
+	if rec, _ := ops2.Status(linInT1, "c"); rec.State != StateInterrupted || rec.Error == "" {
+		t.Fatalf("c = %+v", rec)
+	}
+	if rec, _ := ops2.Status(linInT1, "d"); rec.State != StateStopped {
+		t.Fatalf("d = %+v", rec)
+	}
+}
+
+func TestBadLedgerIsSetAside(t *testing.T) {
+	for name, content := range map[string][]byte{
+		"corrupt": []byte(`{"version":1,"operations":[{"operation_id":`),
+		"huge":    append([]byte(`{"version":1,"operations":[`), make([]byte, maxLedgerBytes+1)...),
+		"version": []byte(`{"version":7,"operations":[]}`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, FileName)
+			if err := os.WriteFile(path, content, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ops, warnings, err := Open(Options{Path: path, Host: newFakeHost()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { ops.Close(); ops.Wait() }()
+			if len(warnings) != 1 || !strings.Contains(warnings[0], "set aside") {
+				t.Fatalf("warnings %q", warnings)
+			}
+			aside, _ := filepath.Glob(path + ".bad-*")
+			if len(aside) != 1 {
+				t.Fatalf("set aside: %v", aside)
+			}
+			if b, _ := os.ReadFile(aside[0]); len(b) != len(content) {
+				t.Fatalf("the set-aside file lost bytes: %d of %d", len(b), len(content))
+			}
+			if _, err := ops.Control(linInT1, room.SessionOperation{OperationID: "x", Action: room.ActionStop, AccountID: "lay", TopicID: "t1"}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestListShowsOnlyWhatTheRuleAllows(t *testing.T) {
+	h := newFakeHost()
+	h.seats[[2]string{"t2", "lay"}] = Seat{Topic: "t2", Account: "lay", PtyID: "pty-2", State: "running"}
+	ops := openOps(t, h, t.TempDir())
+	l, err := ops.List(linInT1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Rule != "topic" || len(l.Accounts) != 2 || len(l.Topics) != 1 || len(l.Seats) != 2 {
+		t.Fatalf("topic rule: %+v", l)
+	}
+	h.rule = config.SessionOpsAll
+	if l, _ = ops.List(linInT1); len(l.Topics) != 2 || len(l.Seats) != 3 {
+		t.Fatalf("all rule: %+v", l)
+	}
+	b, _ := json.Marshal(l)
+	for _, bad := range []string{"command", "env", "argv"} {
+		if strings.Contains(string(b), bad) {
+			t.Errorf("list carries %q: %s", bad, b)
+		}
+	}
+}

@@ -1,0 +1,209 @@
+package seats
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/pullcept/pullcept/config"
+)
+
+// The seat lifecycle as session operations need it (docs/design.md §13):
+// launch ids, a lock shared by the human's start/stop and the operations,
+// start modes, a stop that names the launch it means, and the resume check a
+// restart makes before it stops anything.
+
+// StartMode is how StartWith treats the topic's recorded conversation.
+type StartMode int
+
+// Start modes.
+const (
+	// StartAuto is the resume rule (docs/design.md §9): resume when the
+	// recorded conversation exists, else fresh.
+	StartAuto StartMode = iota
+	// StartFresh starts a new conversation whatever is recorded.
+	StartFresh
+	// StartResume resumes the recorded conversation or refuses (ErrNoResume).
+	StartResume
+)
+
+// StartOptions are StartWith's: the PTY size and the mode.
+type StartOptions struct {
+	Cols, Rows int
+	Mode       StartMode
+}
+
+// Sentinel errors of the lifecycle.
+var (
+	// ErrNoResume: a start that must resume cannot (nothing recorded, no
+	// resume line, the conversation is gone).
+	ErrNoResume = errors.New("cannot resume")
+	// ErrStaleLaunch: the seat runs another launch than the one named.
+	ErrStaleLaunch = errors.New("the seat runs another launch")
+	// ErrNotRunning: the seat is not running.
+	ErrNotRunning = errors.New("the seat is not running")
+)
+
+// newPtyID names one launch: "pty-" and 12 random hex digits, unique across
+// runs too (a ledger record outlives the app).
+func newPtyID() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return "pty-" + hex.EncodeToString(b)
+}
+
+// lifeLocks are the per-seat lifecycle locks (Manager.Lifecycle).
+type lifeLocks struct {
+	mu    sync.Mutex // a leaf: guards locks only
+	locks map[seatKey]*lifeLock
+}
+
+type lifeLock struct {
+	sem  chan struct{} // cap 1: held while full
+	refs int           // holders and waiters; the entry goes at 0
+}
+
+// Lifecycle takes (topic, account)'s lifecycle lock and returns its unlock:
+// the human's start and stop and every session operation take it around
+// their steps, so a restart's stop-and-start is never cut in two by the
+// human's start, and each sees the seat the other left (docs/design.md §13).
+// Start and Stop do not take it themselves. ctx bounds the wait.
+func (m *Manager) Lifecycle(ctx context.Context, topicID, accountID string) (unlock func(), err error) {
+	k := seatKey{topicID, accountID}
+	m.life.mu.Lock()
+	if m.life.locks == nil {
+		m.life.locks = map[seatKey]*lifeLock{}
+	}
+	l := m.life.locks[k]
+	if l == nil {
+		l = &lifeLock{sem: make(chan struct{}, 1)}
+		m.life.locks[k] = l
+	}
+	l.refs++
+	m.life.mu.Unlock()
+	release := func() {
+		m.life.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(m.life.locks, k)
+		}
+		m.life.mu.Unlock()
+	}
+	select {
+	case l.sem <- struct{}{}:
+	case <-ctx.Done():
+		release()
+		return nil, ctx.Err()
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			<-l.sem
+			release()
+		})
+	}, nil
+}
+
+// StopLaunch stops (topic, account)'s seat only while it runs launch
+// ptyID ("" = whichever runs): ErrStaleLaunch names the one that runs,
+// ErrNotRunning when none does. Like Stop, it returns once the process is
+// reaped.
+func (m *Manager) StopLaunch(topicID, accountID, ptyID string) error {
+	if err := m.checkLaunch(topicID, accountID, ptyID); err != nil {
+		return err
+	}
+	return m.Stop(topicID, accountID)
+}
+
+// checkLaunch is nil when (topic, account) runs launch ptyID ("" = any).
+func (m *Manager) checkLaunch(topicID, accountID, ptyID string) error {
+	s, ok := m.Seat(topicID, accountID)
+	if !ok || s.State() == StateExited {
+		return ErrNotRunning
+	}
+	if ptyID != "" && s.ptyID != ptyID {
+		return fmt.Errorf("%w: it runs %s, not %s", ErrStaleLaunch, s.ptyID, ptyID)
+	}
+	return nil
+}
+
+// CheckRestart is what a restart checks before it stops anything
+// (docs/design.md §13): the seat runs launch ptyID, its conversation id is
+// the one the topic recorded, and that conversation would resume (a resume
+// line, a transcript on disk). Never a silent fresh conversation: any
+// doubt is an error naming it.
+func (m *Manager) CheckRestart(topicID, accountID, ptyID string) error {
+	if err := m.checkLaunch(topicID, accountID, ptyID); err != nil {
+		return err
+	}
+	s, _ := m.Seat(topicID, accountID)
+	acct, ok := m.opts.Accounts(accountID)
+	if !ok {
+		return ErrUnknownAccount
+	}
+	recorded, _ := m.opts.Sessions.Session(topicID, accountID)
+	running := s.SessionID()
+	switch {
+	case recorded == "":
+		return fmt.Errorf("%w: no conversation id is recorded for it yet", ErrNoResume)
+	case running != "" && running != recorded:
+		return fmt.Errorf("%w: it runs conversation %s but the topic recorded %s", ErrNoResume, running, recorded)
+	}
+	if o := m.NextStart(topicID, accountID); o != OutlookResumes {
+		return fmt.Errorf("%w: %s", ErrNoResume, resumeRefusal(acct, recorded, outlookReason(o)))
+	}
+	return nil
+}
+
+// outlookReason says why an outlook is not a resume.
+func outlookReason(o Outlook) string {
+	switch o {
+	case OutlookNoResumeLine:
+		return "it has no resume line"
+	case OutlookGone:
+		return "its transcript is gone"
+	}
+	return "no conversation is recorded"
+}
+
+// resumeRefusal is why a start that must resume cannot.
+func resumeRefusal(a config.Account, recorded, reason string) string {
+	switch {
+	case recorded == "":
+		return "no conversation is recorded for " + a.DisplayName() + " in this topic"
+	case a.Kind == config.KindCLI && a.ResumeLine == "":
+		return a.DisplayName() + " has no resume line"
+	case reason == "":
+		return "conversation " + recorded + " cannot resume"
+	}
+	return reason
+}
+
+// SeatSize is the PTY size (topic, account)'s last seat asked for; false
+// when it has none.
+func (m *Manager) SeatSize(topicID, accountID string) (cols, rows int, ok bool) {
+	s, found := m.Seat(topicID, accountID)
+	if !found {
+		return 0, 0, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.size.want[0], s.size.want[1], true
+}
+
+// WaitExited waits until launch ptyID of (topic, account) has exited (it
+// has, when another launch or none is listed).
+func (m *Manager) WaitExited(ctx context.Context, topicID, accountID, ptyID string) error {
+	s, ok := m.Seat(topicID, accountID)
+	if !ok || s.ptyID != ptyID {
+		return nil
+	}
+	select {
+	case <-s.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

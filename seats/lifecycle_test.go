@@ -1,0 +1,103 @@
+package seats
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+)
+
+// TestStartModesLaunchesAndRestartChecks: a start that must resume
+// refuses when nothing resumes; each launch gets its own pty id; a stop
+// or restart naming another launch is refused and leaves the seat running;
+// a restart needs a resume line; with one, the seat resumes its
+// conversation under a new pty id.
+func TestStartModesLaunchesAndRestartChecks(t *testing.T) {
+	r := newManagerRig(t)
+	a := r.fakeAccount(t, "gen", "{session_id}")
+	if _, err := r.m.StartWith(managerTopic, a.ID, StartOptions{Mode: StartResume}); !errors.Is(err, ErrNoResume) {
+		t.Fatalf("resume with nothing recorded: %v", err)
+	}
+	if r.m.Running(a.ID) {
+		t.Fatal("a refused start left a seat")
+	}
+	first, err := r.m.StartWith(managerTopic, a.ID, StartOptions{Cols: 90, Rows: 20, Mode: StartFresh})
+	if err != nil || !strings.HasPrefix(first.PtyID, "pty-") || len(first.PtyID) != 16 {
+		t.Fatalf("fresh start: %+v %v", first, err)
+	}
+	s, _ := r.m.Seat(managerTopic, a.ID)
+	if s.info().PtyID != first.PtyID {
+		t.Fatalf("SeatInfo.PtyID %q, start said %q", s.info().PtyID, first.PtyID)
+	}
+	if cols, rows, ok := r.m.SeatSize(managerTopic, a.ID); !ok || cols != 90 || rows != 20 {
+		t.Fatalf("SeatSize = %d×%d %v", cols, rows, ok)
+	}
+	if err := r.m.StopLaunch(managerTopic, a.ID, "pty-000000000000"); !errors.Is(err, ErrStaleLaunch) {
+		t.Fatalf("stop of another launch: %v", err)
+	}
+	if err := r.m.CheckRestart(managerTopic, a.ID, "pty-000000000000"); !errors.Is(err, ErrStaleLaunch) {
+		t.Fatalf("restart of another launch: %v", err)
+	}
+	if err := r.m.CheckRestart(managerTopic, a.ID, first.PtyID); !errors.Is(err, ErrNoResume) || !strings.Contains(err.Error(), "no resume line") {
+		t.Fatalf("restart without a resume line: %v", err)
+	}
+	if s.State() == StateExited {
+		t.Fatal("a refused stop ended the seat")
+	}
+	a.ResumeLine = config.QuoteWord(a.Command) + " {session_id}"
+	r.book.put(a)
+	if err := r.m.CheckRestart(managerTopic, a.ID, first.PtyID); err != nil {
+		t.Fatalf("restart check with a resume line: %v", err)
+	}
+	if err := r.m.StopLaunch(managerTopic, a.ID, first.PtyID); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.m.StopLaunch(managerTopic, a.ID, first.PtyID); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("second stop: %v", err)
+	}
+	if err := r.m.WaitExited(context.Background(), managerTopic, a.ID, first.PtyID); err != nil {
+		t.Fatal(err)
+	}
+	again, err := r.m.StartWith(managerTopic, a.ID, StartOptions{Mode: StartResume})
+	if err != nil || !again.Resumed || again.SessionID != first.SessionID || again.PtyID == first.PtyID {
+		t.Fatalf("resume: %+v %v (first %+v)", again, err, first)
+	}
+}
+
+// TestLifecycleLockIsExclusive: a second holder waits until the first
+// unlocks (or its context ends); unlock is idempotent; the map empties.
+func TestLifecycleLockIsExclusive(t *testing.T) {
+	r := newManagerRig(t)
+	unlock, err := r.m.Lifecycle(context.Background(), "t", "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := r.m.Lifecycle(context.Background(), "t", "b") // another seat: free
+	if err != nil {
+		t.Fatal(err)
+	}
+	other()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := r.m.Lifecycle(ctx, "t", "a"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("second holder: %v", err)
+	}
+	got := make(chan func())
+	go func() {
+		u, _ := r.m.Lifecycle(context.Background(), "t", "a")
+		got <- u
+	}()
+	unlock()
+	unlock() // idempotent
+	u := <-got
+	u()
+	r.m.life.mu.Lock()
+	n := len(r.m.life.locks)
+	r.m.life.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d lock entries left", n)
+	}
+}
