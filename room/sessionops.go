@@ -111,11 +111,11 @@ type SessionRecord struct {
 	Requester      string `json:"requester_account_id"`
 	RequesterTopic string `json:"requester_topic_id"`
 	RequesterPtyID string `json:"requester_pty_id,omitempty"`
-	State      string `json:"state"`
-	Error      string `json:"error,omitempty"`
-	PtyID      string `json:"pty_id,omitempty"`
-	AcceptedAt string `json:"accepted_at"`
-	UpdatedAt  string `json:"updated_at"`
+	State          string `json:"state"`
+	Error          string `json:"error,omitempty"`
+	PtyID          string `json:"pty_id,omitempty"`
+	AcceptedAt     string `json:"accepted_at"`
+	UpdatedAt      string `json:"updated_at"`
 	// Set only in answers, never stored.
 	ProcessRunning *bool `json:"process_running,omitempty"`
 	RoomConnected  *bool `json:"room_connected,omitempty"`

@@ -108,8 +108,8 @@ func (h *fakeHost) Stop(topic, account, ptyID string) error {
 }
 
 func (h *fakeHost) CheckRestart(topic, account, ptyID string) error { return h.checkErr }
-func (h *fakeHost) Joined(topic, ptyID string) bool                  { return false }
-func (h *fakeHost) Rule() (string, error)                            { return h.rule, nil }
+func (h *fakeHost) Joined(topic, ptyID string) bool                 { return false }
+func (h *fakeHost) Rule() (string, error)                           { return h.rule, nil }
 
 func (h *fakeHost) Notice(topic, text string) error {
 	h.mu.Lock()
