@@ -221,15 +221,17 @@ func Run(ctx context.Context, dataDir, version string) error {
 	return tui.Run(ctx, b, opts)
 }
 
-// uiOptions are the UI's settings from config.json (keys, language).
+// uiOptions are the UI's settings from config.json (keys, language,
+// theme) and what it remembers from its last run (ui-state.json: the open
+// topic, the panels).
 func (a *App) uiOptions() (tui.Options, error) {
 	admin, _ := a.accounts.Admin()
-	opts := tui.Options{AdminID: admin.ID, Reopen: true, LastTopic: a.lastTopic()}
+	opts := tui.Options{AdminID: admin.ID, Reopen: true, LastTopic: a.lastTopic(), View: a.lastView()}
 	ui, err := a.accounts.UI()
 	if err != nil {
 		return opts, err
 	}
-	opts.Keys = ui.Keys
+	opts.Keys, opts.Theme = ui.Keys, ui.Theme
 	if ui.Language != "" {
 		if opts.Lang, err = tui.ParseLang(ui.Language); err != nil {
 			return opts, fmt.Errorf("%s language: %w", config.FileName, err)

@@ -7,7 +7,8 @@
 // app is the only package that imports both tui and the domain packages
 // (make arch checks it). It holds no rule of its own beyond the order of
 // steps that span several domain packages (opening and closing the app,
-// deleting a topic, refusing to delete an account whose seat runs):
+// deleting a topic, refusing to delete an account whose seat runs, saving
+// the settings before the running hub takes the new brake):
 // every other rule lives in the package that owns the concept, and the
 // backend only converts between the domain's types and the UI's plain data.
 //

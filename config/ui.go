@@ -24,6 +24,10 @@ const (
 	ThemeDark  = "dark"
 )
 
+// EnvLanguage names the variable that overrides config.json's "language"
+// at each start (UI).
+const EnvLanguage = "PULLCEPT_LANGUAGE"
+
 // themeAutoWord is how a person may write ThemeAuto in the file.
 const themeAutoWord = "auto"
 
@@ -61,8 +65,7 @@ func (c *Config) UI() (UI, error) {
 	}
 	ui.Theme = theme
 	v := viper.New()
-	v.SetEnvPrefix("PULLCEPT")
-	if err := v.BindEnv(keyLanguage); err != nil {
+	if err := v.BindEnv(keyLanguage, EnvLanguage); err != nil {
 		return UI{}, fmt.Errorf("language override: %w", err)
 	}
 	v.SetDefault(keyLanguage, ui.Language)

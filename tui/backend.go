@@ -31,6 +31,7 @@ type Backend interface {
 	AccountStore
 	AccountFiles
 	Attachments
+	Settings
 	Events
 }
 

@@ -73,6 +73,14 @@
 //   - overlay.go, overlay_update.go, help.go, picker.go, dialog.go: the
 //     modal layer (help, topic finder, confirmations; the editor too) and
 //     its keys; layers.go draws an overlay over the screen's rows.
+//   - settings.go, settings_update.go, settings_backend.go: the settings
+//     overlay (F3; sections on the left, the chosen one's rows on the
+//     right; each change in force at once, with no OK or Cancel): language,
+//     theme, the brake (saved in config.json through Backend.SaveSettings,
+//     one save at a time), the panels and the terminals' share (the layout,
+//     handed to Backend.RememberView whenever it moves, whatever moved it),
+//     the key map and the data folder to read; the Settings part of
+//     Backend.
 //   - status.go: the status line. keys.go, keyenc.go: key bindings and the
 //     seat key encoding. layout.go, render.go, theme.go, env.go, i18n.go:
 //     rectangles, text fitting, colours, what widgets read to render, and

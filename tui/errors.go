@@ -12,4 +12,7 @@ var (
 	ErrNoBackend = errors.New("no backend")
 	// ErrUnknownLanguage: Options.Lang names a language the catalog lacks.
 	ErrUnknownLanguage = errors.New("unknown ui language")
+	// ErrUnknownTheme: Options.Theme is none of ThemeAuto, ThemeLight and
+	// ThemeDark.
+	ErrUnknownTheme = errors.New("unknown ui theme")
 )

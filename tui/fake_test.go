@@ -38,6 +38,7 @@ type fakeBackend struct {
 	att       attachFake // the Attachments part (attach_fake_test.go)
 	files     filesFake  // the AccountFiles part (account_files_fake_test.go)
 	mcp       mcpFake    // the MCPServers part (mcp_fake_test.go)
+	set       setFake    // the Settings part (settings_fake_test.go)
 
 	postFn func(topic string, d room.Draft) (room.Result, error)
 
@@ -489,7 +490,7 @@ func press(s string) tea.KeyPressMsg {
 		"enter": tea.KeyEnter, "tab": tea.KeyTab, "esc": tea.KeyEscape, "backspace": tea.KeyBackspace,
 		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
 		"home": tea.KeyHome, "end": tea.KeyEnd, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
-		"delete": tea.KeyDelete, "space": tea.KeySpace, "f1": tea.KeyF1, "f2": tea.KeyF2,
+		"delete": tea.KeyDelete, "space": tea.KeySpace, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3,
 		"f6": tea.KeyF6, "f8": tea.KeyF8, "f9": tea.KeyF9,
 	}
 	var mod tea.KeyMod

@@ -49,7 +49,7 @@ func (m *Model) afterUpdate() []tea.Cmd {
 		cmds = append(cmds, m.setFocus(FocusInput))
 	}
 	m.resizeSeats(vis)
-	cmds = append(cmds, m.flushOps(), m.tickSpinner(), m.armRefresh(vis), m.armStatus())
+	cmds = append(cmds, m.flushOps(), m.tickSpinner(), m.armRefresh(vis), m.armStatus(), m.rememberViewCmd())
 	m.renderWidgets(vis)
 	m.renderScreen(vis)
 	return cmds
@@ -127,6 +127,8 @@ func (m *Model) renderOverlay() layer {
 		box = m.overlay.editor.view(&m.env, m.width, m.height)
 	case ovAttach:
 		box = m.overlay.attach.view(&m.env, min(m.width, 76))
+	case ovSettings:
+		box = m.overlay.settings.view(&m.env, m.settingsData(), m.width, m.height)
 	default:
 		return layer{}
 	}

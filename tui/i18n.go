@@ -487,6 +487,62 @@ const (
 	mEdSrvNewHint
 	mEdSrvWarnings
 
+	// The settings overlay (settings.go, settings_update.go).
+	mGroupSettings
+	mHelpSettings
+	mHelpSettingsLess
+	mHelpSettingsMore
+	mHelpSettingsSection
+	mHelpSettingsSectionPrev
+	mSetTitle
+	mSetSecDisplay
+	mSetSecRoom
+	mSetSecKeys
+	mSetSecData
+	mSetLanguage
+	mSetTheme
+	mSetTopics
+	mSetParticipants
+	mSetPanes
+	mSetPaneShare
+	mSetBrake
+	mSetLangLocale
+	mSetLangEnglish
+	mSetLangJapanese
+	mSetThemeAuto
+	mSetThemeLight
+	mSetThemeDark
+	mSetShown
+	mSetHidden
+	mSetShare
+	mSetBrakeN
+	mSetBrakeOff
+	mSetLanguageNote
+	mSetLanguageEnv
+	mSetThemeNote
+	mSetPanelNote
+	mSetShareNote
+	mSetBrakeNote
+	mSetBrakeKeys
+	mSetKeysNote
+	mSetFile
+	mSetColName
+	mSetColKeys
+	mSetColWhat
+	mSetDataIntro
+	mSetDataDefault
+	mSetDataEnv
+	mSetDataFlag
+	mSetDataHolds
+	mSetDataMove
+	mSetFooter
+	mSetApplied
+	mSetSaved
+	mSetLoading
+	mSetLoadFailed
+	mSetSaveFailed
+	mSetViewFailed
+
 	mCatalogEnd // not a text: one past the last key (the catalog test)
 )
 
@@ -918,4 +974,60 @@ var messages = map[msgKey][2]string{
 	mEdSrvLogEmpty:        {"(nothing logged yet)", "（まだ何も出ていません）"},
 	mEdSrvNewHint:         {"Saving writes a new entry to mcp-servers.json, saves the account, then starts the server.", "保存すると mcp-servers.json に新しいエントリを書き、アカウントを保存してからサーバを起動します。"},
 	mEdSrvWarnings:        {"Note: %s", "注意: %s"},
+
+	// The settings overlay (settings.go, settings_update.go).
+	mGroupSettings:           {"Settings", "設定"},
+	mHelpSettings:            {"settings", "設定"},
+	mHelpSettingsLess:        {"previous value, less", "前の値・減らす"},
+	mHelpSettingsMore:        {"next value, more", "次の値・増やす"},
+	mHelpSettingsSection:     {"next section", "次の項目"},
+	mHelpSettingsSectionPrev: {"previous section", "前の項目"},
+	mSetTitle:                {"Settings", "設定"},
+	mSetSecDisplay:           {"Display", "表示"},
+	mSetSecRoom:              {"Room", "部屋"},
+	mSetSecKeys:              {"Keys", "キー"},
+	mSetSecData:              {"Data folder", "データの場所"},
+	mSetLanguage:             {"Language", "言語"},
+	mSetTheme:                {"Theme", "配色"},
+	mSetTopics:               {"Topic list", "トピックの一覧"},
+	mSetParticipants:         {"Accounts panel", "アカウントの一覧"},
+	mSetPanes:                {"Seat terminals", "席の端末"},
+	mSetPaneShare:            {"Terminal height", "端末の高さ"},
+	mSetBrake:                {"AI brake", "AI 連投のブレーキ"},
+	mSetLangLocale:           {"from the locale (%s)", "ロケールに従う（%s）"},
+	mSetLangEnglish:          {"English", "English"},
+	mSetLangJapanese:         {"日本語", "日本語"},
+	mSetThemeAuto:            {"from the terminal (%s)", "端末に従う（%s）"},
+	mSetThemeLight:           {"light", "明るい"},
+	mSetThemeDark:            {"dark", "暗い"},
+	mSetShown:                {"shown", "開いている"},
+	mSetHidden:               {"hidden", "閉じている"},
+	mSetShare:                {"%d %% of the centre", "中央の %d %%"},
+	mSetBrakeN:               {"after %d AI posts in a row", "AI の発言が %d 件続いたら"},
+	mSetBrakeOff:             {"off", "切"},
+	mSetLanguageNote:         {`The screen's language. Saved in config.json "language".`, `画面の言語です。config.json の "language" に保存します。`},
+	mSetLanguageEnv:          {"%s=%s is set: it wins over this setting at each start.", "%s=%s が設定されています。起動のたびにこの設定より優先されます。"},
+	mSetThemeNote:            {`Colours for a light or a dark terminal; "from the terminal" follows its background. Saved in config.json "theme".`, `明るい端末向けか暗い端末向けかの配色です。「端末に従う」は端末の背景色に合わせます。config.json の "theme" に保存します。`},
+	mSetPanelNote:            {"%s opens or closes it anywhere. Remembered for the next start in ui-state.json.", "%s でいつでも開閉できます。次の起動のために ui-state.json に記録します。"},
+	mSetShareNote:            {"The seat terminals' share of the centre column, %d–%d %%; %s / %s change it anywhere. Remembered in ui-state.json.", "中央の列のうち席の端末が占める割合です（%d〜%d %%）。%s / %s でいつでも変えられます。ui-state.json に記録します。"},
+	mSetBrakeNote:            {`After this many AI posts in a row with no post from you, the room stops typing AI posts into the seats; your next post or %s releases it. 0 turns it off. Saved in config.json "brake"; every room follows it at once (a room already braked stays so until released).`, `あなたの発言がないまま AI の発言がこの件数続くと、部屋は AI の発言を席へ打ち込むのをやめます。あなたの次の発言か %s で解除します。0 で切です。config.json の "brake" に保存し、すべての部屋にすぐ効きます（既に止まっている部屋は解除まで止まったままです）。`},
+	mSetBrakeKeys:            {"%s / %s: one less or more; %s / %s: ten.", "%s / %s で 1 ずつ、%s / %s で 10 ずつ変えます。"},
+	mSetKeysNote:             {`View only. To change a key, give its name new keys in config.json "keys", e.g. "keys": {"new_topic": ["ctrl+n", "f5"]}, and start Pullcept again.`, `見るだけです。キーを変えるには config.json の "keys" に名前と新しいキーを書き、Pullcept を起動し直します。例: "keys": {"new_topic": ["ctrl+n", "f5"]}`},
+	mSetFile:                 {"File: %s", "ファイル: %s"},
+	mSetColName:              {"name", "名前"},
+	mSetColKeys:              {"keys", "キー"},
+	mSetColWhat:              {"what it does", "働き"},
+	mSetDataIntro:            {"Pullcept keeps its settings, accounts and topics in", "Pullcept は設定・アカウント・トピックをここに置きます"},
+	mSetDataDefault:          {"This is the default place (the OS config folder).", "既定の場所です（OS の設定フォルダ）。"},
+	mSetDataEnv:              {"%s chose it.", "%s で選ばれています。"},
+	mSetDataFlag:             {"The --data option chose it.", "--data オプションで選ばれています。"},
+	mSetDataHolds:            {"It holds config.json (settings and accounts), ui-state.json (what the screen remembers), logs/ (the topics and their attachments) and pullcept.log.", "config.json（設定とアカウント）、ui-state.json（画面が覚えていること）、logs/（トピックと添付）、pullcept.log があります。"},
+	mSetDataMove:             {"To move it: quit Pullcept, move the folder, then start Pullcept with %s set to the new place (or with --data DIR).", "移すには: Pullcept を終了してフォルダを移し、%s に新しい場所を設定して起動します（--data DIR でも）。"},
+	mSetFooter:               {"%s choose · %s change · %s section · %s close", "%s 選ぶ · %s 変える · %s 項目 · %s 閉じる"},
+	mSetApplied:              {"Changes apply at once and are saved.", "変えた時点で効き、保存されます。"},
+	mSetSaved:                {"Saved in %s.", "%s に保存しました。"},
+	mSetLoading:              {"Reading the settings…", "設定を読んでいます…"},
+	mSetLoadFailed:           {"Cannot read the settings: %s", "設定を読めません: %s"},
+	mSetSaveFailed:           {"Settings not saved: %s", "設定を保存できません: %s"},
+	mSetViewFailed:           {"The panels were not remembered: %s", "パネルの状態を記録できません: %s"},
 }

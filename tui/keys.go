@@ -20,6 +20,7 @@ type KeyMap struct {
 	// Global (any focus but a seat pane).
 	Quit               key.Binding
 	Help               key.Binding
+	Settings           key.Binding
 	FocusNext          key.Binding
 	FocusPrev          key.Binding
 	FocusInput         key.Binding
@@ -135,6 +136,16 @@ type KeyMap struct {
 	ReloadBody      key.Binding
 	PreviewUp       key.Binding
 	PreviewDown     key.Binding
+
+	// The settings overlay (settings.go): Up and Down choose a row (or
+	// scroll a section that only shows), SettingsLess and SettingsMore
+	// change its value (ScrollUp and ScrollDown by ten for a number), the
+	// section keys go to the next or previous section; Cancel or Settings
+	// closes it.
+	SettingsLess        key.Binding
+	SettingsMore        key.Binding
+	SettingsSection     key.Binding
+	SettingsSectionPrev key.Binding
 }
 
 // bindingEntry names one binding for Override and the help overlay.
@@ -154,6 +165,7 @@ func DefaultKeyMap() KeyMap {
 	k := KeyMap{
 		Quit:               nb("ctrl+q"),
 		Help:               nb("f1"),
+		Settings:           nb("f3"),
 		FocusNext:          nb("tab"),
 		FocusPrev:          nb("shift+tab"),
 		FocusInput:         nb("esc"),
@@ -224,6 +236,7 @@ func DefaultKeyMap() KeyMap {
 	}
 	k.attachmentDefaults()
 	k.editorDefaults()
+	k.settingsDefaults()
 	k.paneDefaults()
 	return k
 }
@@ -238,6 +251,16 @@ func (k *KeyMap) editorDefaults() {
 	k.ReloadBody = nb("ctrl+r")
 	k.PreviewUp = nb("pgup")
 	k.PreviewDown = nb("pgdown")
+}
+
+// settingsDefaults sets the settings overlay's keys (docs/design.md §10
+// "Settings"): ←/→ (or -/+, Space for the next choice) change the chosen
+// row's value, Tab and Shift+Tab go through the sections.
+func (k *KeyMap) settingsDefaults() {
+	k.SettingsLess = nb("left", "-")
+	k.SettingsMore = nb("right", "+", "space")
+	k.SettingsSection = nb("tab")
+	k.SettingsSectionPrev = nb("shift+tab")
 }
 
 // paneDefaults sets the keys of a seat pane (docs/design.md
@@ -310,6 +333,7 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 	return []bindingEntry{
 		{"quit", g, mHelpQuit, &k.Quit},
 		{"help", g, mHelpHelp, &k.Help},
+		{"settings", g, mHelpSettings, &k.Settings},
 		{"focus_next", g, mHelpFocusNext, &k.FocusNext},
 		{"focus_prev", g, mHelpFocusPrev, &k.FocusPrev},
 		{"focus_input", g, mHelpFocusInput, &k.FocusInput},
@@ -370,8 +394,8 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 }
 
 // modalEntries are the keys of one mode: the @ popup, the rename prompt,
-// the topic finder, pane scrollback, the editor's choices and the
-// dialogs. Overridable by name like any other; the help overlay lists them
+// the topic finder, pane scrollback, the editor's choices, the dialogs and
+// the settings overlay. Overridable by name like any other; the help overlay lists them
 // in their group (grouped).
 func (k *KeyMap) modalEntries() []bindingEntry {
 	in, tp, pn, ed := mGroupInput, mGroupTopics, mGroupPane, mGroupEditor
@@ -406,6 +430,10 @@ func (k *KeyMap) modalEntries() []bindingEntry {
 		{"reload_body", ed, mHelpReloadBody, &k.ReloadBody},
 		{"preview_up", ed, mHelpPreviewUp, &k.PreviewUp},
 		{"preview_down", ed, mHelpPreviewDown, &k.PreviewDown},
+		{"settings_less", mGroupSettings, mHelpSettingsLess, &k.SettingsLess},
+		{"settings_more", mGroupSettings, mHelpSettingsMore, &k.SettingsMore},
+		{"settings_section", mGroupSettings, mHelpSettingsSection, &k.SettingsSection},
+		{"settings_section_prev", mGroupSettings, mHelpSettingsSectionPrev, &k.SettingsSectionPrev},
 	}
 }
 

@@ -36,6 +36,14 @@ type Options struct {
 	// LightBackground starts with light colours until the terminal reports
 	// its background (tea.BackgroundColorMsg).
 	LightBackground bool
+	// Theme is config.json's "theme": ThemeLight or ThemeDark keep those
+	// colours whatever the terminal's background; ThemeAuto ("") follows
+	// it. Anything else is ErrUnknownTheme.
+	Theme string
+	// View is the layout the screen had when it last changed
+	// (Backend.RememberView); nil opens with both side columns and no
+	// terminals.
+	View *ViewState
 }
 
 // Focus is what receives keys (docs/design.md §14: a typed enum plus the
@@ -77,6 +85,8 @@ type Model struct {
 	seats    seatArea    // the open topic's seats and their panes
 	status   statusLine  // the bottom line's latest report
 
+	settings settingsState // the settings in force and their saves (settings_update.go)
+
 	screen   screen    // what View assembles besides the widgets' lines
 	quitting bool      // Quit is on its way: View draws nothing more
 	held     heldInput // input waiting while a paste is read as dropped files
@@ -107,6 +117,9 @@ func New(b Backend, opts Options) (*Model, error) {
 	if err := keys.Override(opts.Keys); err != nil {
 		return nil, fmt.Errorf("new ui: %w", err)
 	}
+	if err := checkTheme(opts.Theme); err != nil {
+		return nil, fmt.Errorf("new ui: %w", err)
+	}
 	m := &Model{
 		backend:     b,
 		opts:        opts,
@@ -118,8 +131,10 @@ func New(b Backend, opts Options) (*Model, error) {
 		seats:       newSeatArea(),
 		status:      statusLine{after: tickAfter},
 	}
+	m.settings = settingsState{theme: opts.Theme, termDark: !opts.LightBackground}
+	m.applyView(opts.View)
 	m.env = env{
-		th:       newTheme(!opts.LightBackground),
+		th:       newTheme(m.settings.dark()),
 		tr:       catalog{lang: lang},
 		keys:     &m.keys,
 		loc:      opts.Location,
@@ -180,6 +195,7 @@ var routes = [...]route{
 	(*Model).seatMsg,
 	(*Model).attachMsg,
 	(*Model).statusMsg,
+	(*Model).settingsMsg,
 	(*Model).quitMsg,
 }
 
@@ -214,7 +230,8 @@ func (m *Model) terminalMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 		m.width, m.height = msg.Width, msg.Height
 		return nil, true
 	case tea.BackgroundColorMsg:
-		m.setDark(msg.IsDark())
+		m.settings.termDark = msg.IsDark()
+		m.applyTheme()
 		return nil, true
 	case tea.KeyPressMsg:
 		return m.handleKey(msg), true
@@ -232,9 +249,11 @@ func (m *Model) terminalMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 	return nil, false
 }
 
-// setDark follows the terminal's background (docs/design.md §10 "colours
-// adapt").
-func (m *Model) setDark(dark bool) {
+// applyTheme draws in the colours of the theme setting: the terminal's
+// background when it follows the terminal (docs/design.md §10 "colours
+// adapt"), else light or dark whatever the terminal says.
+func (m *Model) applyTheme() {
+	dark := m.settings.dark()
 	if dark == m.env.th.dark {
 		return
 	}

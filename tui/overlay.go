@@ -17,10 +17,12 @@ const (
 	ovDialog
 	ovEditor
 	ovAttach
+	ovSettings
 )
 
 // overlays is the modal layer: at most one of help, the topic finder, a
-// confirmation dialog and the account editor is open at a time.
+// confirmation dialog, the account editor, the attach prompt and the
+// settings is open at a time.
 type overlays struct {
 	open    overlayKind    // which one shows; ovNone for none
 	helpOff int            // the help overlay's scroll offset in rows
@@ -28,6 +30,8 @@ type overlays struct {
 	dialog  *confirmDialog // set while open == ovDialog
 	editor  *accountEditor // set while open == ovEditor
 	attach  *attachPicker  // set while open == ovAttach
+	// settings is set while open == ovSettings.
+	settings *settingsOverlay
 }
 
 // modalBox frames content (lines no wider than inner cells) as a modal: a

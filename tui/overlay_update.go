@@ -23,11 +23,14 @@ func (m *Model) overlayKey(k tea.KeyPressMsg) []tea.Cmd {
 		return m.editorUpdate(k)
 	case ovAttach:
 		return m.attachKey(k)
+	case ovSettings:
+		return m.settingsKey(k)
 	}
 	return nil
 }
 
-// overlayPaste hands a paste to the open overlay; help and dialogs drop it.
+// overlayPaste hands a paste to the open overlay; help, dialogs and the
+// settings drop it.
 func (m *Model) overlayPaste(msg tea.PasteMsg) []tea.Cmd {
 	switch m.overlay.open {
 	case ovEditor:

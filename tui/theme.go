@@ -25,7 +25,8 @@ const (
 )
 
 // theme holds the chrome colours and styles for one background (light or dark,
-// docs/design.md §10 "colours adapt"). It is rebuilt on tea.BackgroundColorMsg.
+// docs/design.md §10 "colours adapt"). It is rebuilt on tea.BackgroundColorMsg
+// and when the theme setting changes (Model.applyTheme).
 type theme struct {
 	dark bool
 

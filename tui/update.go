@@ -66,6 +66,8 @@ func (m *Model) screenKey(k tea.KeyPressMsg) ([]tea.Cmd, bool) {
 		return m.askQuit(), true
 	case key.Matches(k, km.Help):
 		m.openHelp()
+	case key.Matches(k, km.Settings):
+		return m.openSettings(), true
 	case key.Matches(k, km.FocusNext):
 		if m.focus == FocusInput && (m.input.value() != "" || len(m.input.chips) > 0) {
 			// Text typed next would go to another area and be lost.

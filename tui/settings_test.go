@@ -1,0 +1,330 @@
+package tui
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// settingsScene is scene with the settings file of a fresh data folder.
+func settingsScene() *fakeBackend {
+	f := scene()
+	f.set.info = SettingsInfo{
+		SettingValues: SettingValues{Brake: 12},
+		BrakeMax:      1000,
+		DataDir:       "/home/u/.config/pullcept",
+		ConfigFile:    "/home/u/.config/pullcept/config.json",
+		StateFile:     "/home/u/.config/pullcept/ui-state.json",
+	}
+	return f
+}
+
+// shown is the screen as text.
+func shown(m *Model) string { return ansi.Strip(m.View().Content) }
+
+// TestSettingsKeyOpensAndCloses: F3 opens the overlay on a fresh read of
+// the settings; Esc or F3 again closes it; it is listed in help.
+func TestSettingsKeyOpensAndCloses(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	m := sceneModel(t, f, 120, 40, LangEnglish)
+	send(t, m, press("f3"))
+	if m.overlay.open != ovSettings || f.set.reads != 1 {
+		t.Fatalf("overlay %v after f3, %d reads", m.overlay.open, f.set.reads)
+	}
+	for _, want := range []string{"Settings", "Language", "from the locale (English)", "Terminal height", "55 % of the centre"} {
+		if !strings.Contains(shown(m), want) {
+			t.Fatalf("overlay lacks %q:\n%s", want, shown(m))
+		}
+	}
+	send(t, m, press("esc"))
+	if m.overlay.open != ovNone {
+		t.Fatal("esc left the settings open")
+	}
+	send(t, m, press("f3"))
+	send(t, m, press("f3"))
+	if m.overlay.open != ovNone || f.set.reads != 2 {
+		t.Fatalf("f3 twice: overlay %v, %d reads", m.overlay.open, f.set.reads)
+	}
+	send(t, m, press("f1"))
+	if !strings.Contains(shown(m), "f3") || !strings.Contains(shown(m), "settings") {
+		t.Fatal("help does not list the settings key")
+	}
+}
+
+// TestSettingsLanguageSwitchesAtOnce: the language row cycles through the
+// locale's, English and Japanese; the screen speaks the chosen one at once
+// and each choice is saved.
+func TestSettingsLanguageSwitchesAtOnce(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	m := sceneModel(t, f, 120, 40, LangEnglish)
+	send(t, m, press("f3"))
+	send(t, m, press("right"))
+	send(t, m, press("right"))
+	if m.env.tr.lang != LangJapanese {
+		t.Fatalf("language %q after choosing Japanese", m.env.tr.lang)
+	}
+	s := shown(m)
+	for _, want := range []string{"設定", "言語", "日本語", "F1 ヘルプ", "config.json に保存しました。"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("screen lacks %q after the switch:\n%s", want, s)
+		}
+	}
+	if got := m.input.ta.Placeholder; got != m.env.tr.t(mInputPlaceholder) || !strings.ContainsFunc(got, func(r rune) bool { return r > 0x3000 }) {
+		t.Fatalf("input placeholder %q not in Japanese", got)
+	}
+	want := []SettingValues{{Language: "en", Brake: 12}, {Language: "ja", Brake: 12}}
+	if !slices.Equal(f.set.saves, want) {
+		t.Fatalf("saves %+v, want %+v", f.set.saves, want)
+	}
+	// Back round to the locale's (English here), from the left too.
+	send(t, m, press("left"))
+	send(t, m, press("left"))
+	if m.env.tr.lang != LangEnglish || f.set.saves[len(f.set.saves)-1].Language != "" {
+		t.Fatalf("language %q, last save %+v", m.env.tr.lang, f.set.saves[len(f.set.saves)-1])
+	}
+}
+
+// TestSettingsThemeOverridesTheTerminal: light or dark stays whatever the
+// terminal reports; "from the terminal" follows it again.
+func TestSettingsThemeOverridesTheTerminal(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	m := sceneModel(t, f, 120, 40, LangEnglish)
+	send(t, m, press("f3"))
+	send(t, m, press("down"))
+	send(t, m, press("space")) // light
+	if m.env.th.dark || m.settings.theme != ThemeLight {
+		t.Fatalf("dark %v theme %q after choosing light", m.env.th.dark, m.settings.theme)
+	}
+	send(t, m, tea.BackgroundColorMsg{Color: blackColor{}})
+	if m.env.th.dark {
+		t.Fatal("a dark terminal overrode the light theme")
+	}
+	send(t, m, press("right")) // dark
+	send(t, m, press("right")) // from the terminal: dark, as it said
+	if !m.env.th.dark || m.settings.theme != ThemeAuto {
+		t.Fatalf("dark %v theme %q back on the terminal's", m.env.th.dark, m.settings.theme)
+	}
+	if last := f.set.saves[len(f.set.saves)-1]; last.Theme != ThemeAuto || len(f.set.saves) != 3 {
+		t.Fatalf("saves %+v", f.set.saves)
+	}
+	if !strings.Contains(shown(m), "from the terminal (dark)") {
+		t.Fatalf("theme row:\n%s", shown(m))
+	}
+}
+
+// blackColor is a terminal background that reads as dark.
+type blackColor struct{}
+
+func (blackColor) RGBA() (r, g, b, a uint32) { return 0, 0, 0, 0xffff }
+
+// TestSettingsBrake: the room's section changes the brake by one or ten,
+// between 0 (off) and the largest the file takes, each change saved.
+func TestSettingsBrake(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	f.set.info.Brake = 2
+	f.set.info.BrakeMax = 15
+	m := sceneModel(t, f, 80, 24, LangEnglish)
+	send(t, m, press("f3"))
+	send(t, m, press("tab"))
+	for _, k := range []string{"left", "left", "left"} {
+		send(t, m, press(k))
+	}
+	if !strings.Contains(shown(m), "‹ off ›") {
+		t.Fatalf("brake row at 0:\n%s", shown(m))
+	}
+	send(t, m, press("pgdown"))
+	send(t, m, press("pgdown"))
+	send(t, m, press("+"))
+	got := make([]int, 0, len(f.set.saves))
+	for _, s := range f.set.saves {
+		got = append(got, s.Brake)
+	}
+	if want := []int{1, 0, 10, 15}; !slices.Equal(got, want) {
+		t.Fatalf("brakes saved %v, want %v (clamped to 0 and the file's largest)", got, want)
+	}
+	if !strings.Contains(shown(m), "after 15 AI posts in a row") {
+		t.Fatalf("brake row:\n%s", shown(m))
+	}
+}
+
+// TestSettingsSavesOneAtATime: changes made while a save runs are saved
+// after it, once, with the last values.
+func TestSettingsSavesOneAtATime(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	m := sceneModel(t, f, 120, 40, LangEnglish)
+	send(t, m, press("f3"))
+	send(t, m, press("tab"))
+	m.Update(press("right")) // its save is not run: it is "under way"
+	if !m.settings.saving {
+		t.Fatal("no save under way")
+	}
+	m.Update(press("right"))
+	m.Update(press("right"))
+	send(t, m, settingsSavedMsg{v: SettingValues{Brake: 13}})
+	if want := []SettingValues{{Brake: 15}}; !slices.Equal(f.set.saves, want) {
+		t.Fatalf("saves %+v, want %+v", f.set.saves, want)
+	}
+	if m.settings.saving || m.settings.again {
+		t.Fatal("a save is still marked under way")
+	}
+}
+
+// TestSettingsFailedSave: a save that fails says why in the overlay and
+// on the status line, and the screen goes back to what the file keeps.
+func TestSettingsFailedSave(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	f.set.saveErr = errors.New("disk full")
+	m := sceneModel(t, f, 120, 40, LangEnglish)
+	send(t, m, press("f3"))
+	send(t, m, press("right"))
+	send(t, m, press("right"))
+	if m.env.tr.lang != LangEnglish {
+		t.Fatalf("language %q kept after the save failed", m.env.tr.lang)
+	}
+	s := shown(m)
+	if !strings.Contains(s, "Settings not saved: disk full") || !strings.Contains(m.status.text, "disk full") {
+		t.Fatalf("no word of the failure:\n%s", s)
+	}
+	if !strings.Contains(s, "from the locale (English)") {
+		t.Fatalf("the row does not show what the file keeps:\n%s", s)
+	}
+}
+
+// TestSettingsUnreadable: settings that cannot be read say so; the file's
+// values cannot be changed, the layout still can.
+func TestSettingsUnreadable(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	f.set.readErr = errors.New("permission denied")
+	m := sceneModel(t, f, 120, 40, LangEnglish)
+	send(t, m, press("f3"))
+	send(t, m, press("right"))
+	if len(f.set.saves) != 0 || !strings.Contains(shown(m), "Cannot read the settings: permission denied") {
+		t.Fatalf("saves %+v:\n%s", f.set.saves, shown(m))
+	}
+	send(t, m, press("down"))
+	send(t, m, press("down"))
+	send(t, m, press("right"))
+	if m.layoutState.showTopics {
+		t.Fatal("the topic list row did not close it")
+	}
+}
+
+// TestSettingsPanelsAreRemembered: the panels and the terminals' share,
+// changed in the overlay or by their keys, are handed to RememberView as
+// they change, once per change; a new model opens with them.
+func TestSettingsPanelsAreRemembered(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	m := sceneModel(t, f, 120, 40, LangEnglish)
+	if len(f.set.views) != 0 {
+		t.Fatalf("views remembered at start: %+v", f.set.views)
+	}
+	send(t, m, press("ctrl+b"))
+	send(t, m, press("f3"))
+	for range 3 {
+		send(t, m, press("down"))
+	}
+	send(t, m, press("space")) // accounts panel hidden
+	send(t, m, press("down"))
+	send(t, m, press("space")) // terminals shown
+	send(t, m, press("down"))
+	send(t, m, press("left")) // 50 %
+	send(t, m, press("esc"))
+	send(t, m, press("ctrl+up")) // 55 %
+	want := []ViewState{
+		{Topics: false, Participants: true, PaneShare: 55},
+		{Topics: false, Participants: false, PaneShare: 55},
+		{Panes: true, PaneShare: 55},
+		{Panes: true, PaneShare: 50},
+		{Panes: true, PaneShare: 55},
+	}
+	if !slices.Equal(f.set.views, want) {
+		t.Fatalf("views %+v, want %+v", f.set.views, want)
+	}
+
+	opts := testOptions()
+	opts.StartTopic = "t-main"
+	opts.View = &ViewState{Topics: false, Participants: true, Panes: true, PaneShare: 300}
+	m2 := newTestModel(t, settingsScene(), opts, 120, 40)
+	ls := m2.layoutState
+	if ls.showTopics || !ls.showParticipants || !m2.seats.shown || ls.paneShare != paneShareMax {
+		t.Fatalf("opened with %+v shown %v", ls, m2.seats.shown)
+	}
+}
+
+// TestSettingsReadOnlySections: the key map lists each binding's
+// config.json name with its keys and says where to change them; the data
+// section shows the folder and how to move it; both scroll.
+func TestSettingsReadOnlySections(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	f.set.info.DataDirFrom = DataDirEnv
+	m := sceneModel(t, f, 80, 24, LangEnglish)
+	send(t, m, press("f3"))
+	send(t, m, press("tab"))
+	send(t, m, press("tab"))
+	s := shown(m)
+	for _, want := range []string{`"keys"`, "/home/u/.config/pullcept/config.json", "settings               f3"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("key map lacks %q:\n%s", want, s)
+		}
+	}
+	send(t, m, press("end"))
+	if s := shown(m); !strings.Contains(s, "settings_section_prev") {
+		t.Fatalf("the end of the key map:\n%s", s)
+	}
+	send(t, m, press("home"))
+	send(t, m, press("pgdown"))
+	if m.overlay.settings.off == 0 {
+		t.Fatal("pgdown did not page the key map")
+	}
+	send(t, m, press("shift+tab"))
+	send(t, m, press("shift+tab"))
+	send(t, m, press("shift+tab"))
+	s = shown(m)
+	for _, want := range []string{"/home/u/.config/pullcept", "PULLCEPT_HOME chose it.", "--data DIR"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("data section lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// TestSettingsLanguageEnvNamed: PULLCEPT_LANGUAGE, which wins over the
+// file at each start, is named under the language row.
+func TestSettingsLanguageEnvNamed(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	f.set.info.LanguageEnv = "ja"
+	m := sceneModel(t, f, 120, 40, LangEnglish)
+	send(t, m, press("f3"))
+	if s := shown(m); !strings.Contains(s, "PULLCEPT_LANGUAGE=ja is set") {
+		t.Fatalf("no word of PULLCEPT_LANGUAGE:\n%s", s)
+	}
+}
+
+// TestThemeOption: Options.Theme draws light or dark from the start and
+// refuses an unknown theme.
+func TestThemeOption(t *testing.T) {
+	t.Parallel()
+	opts := testOptions()
+	opts.Theme = ThemeLight
+	m, err := New(newFake(), opts)
+	if err != nil || m.env.th.dark {
+		t.Fatalf("light theme: dark %v, %v", m != nil && m.env.th.dark, err)
+	}
+	opts.Theme = "blue"
+	if _, err := New(newFake(), opts); !errors.Is(err, ErrUnknownTheme) {
+		t.Fatalf("err = %v, want ErrUnknownTheme", err)
+	}
+}
