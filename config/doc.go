@@ -13,8 +13,8 @@
 // (OpenEnv); config.json never holds one Pullcept wrote in the clear.
 // The UI's settings live in config.json too: "keys", "language", "theme"
 // (UI) and the brake (Brake); the settings overlay changes language, theme
-// and brake through Book.SetSettings, which checks them (CheckSettings)
-// and saves at once.
+// and brake through Book.SetSettings, which checks them and saves at
+// once.
 // Writes are atomic (temp file, fsync, rename; WriteFileAtomic) and keep
 // every key we did not write, in place (Object).
 //

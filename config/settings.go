@@ -49,23 +49,9 @@ func (c *Config) Settings() (Settings, error) {
 	return s, nil
 }
 
-// CheckSettings refuses a value the settings cannot take, naming its key
+// The settings' own checks refuse a value they cannot take, naming its key
 // (ErrBadSetting): a language but "en", "ja" or "" (the locale), a theme
 // but ThemeLight, ThemeDark or ThemeAuto, a brake outside 0–MaxBrake.
-// Every problem is reported.
-func CheckSettings(s Settings) error {
-	var errs []error
-	if err := checkLanguage(s.Language); err != nil {
-		errs = append(errs, err)
-	}
-	if err := checkTheme(s.Theme); err != nil {
-		errs = append(errs, err)
-	}
-	if err := checkBrake(s.Brake); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
-}
 
 func checkLanguage(lang string) error {
 	switch lang {
@@ -98,9 +84,10 @@ func checkBrake(n int) error {
 // key's place (appended when new); a language or theme set back to the
 // locale's or the terminal's removes its key (absent is that default), a
 // brake is written as its number. Every other key stays as it was. Only the
-// values that change are checked (CheckSettings): a hand-written language
+// values that change are checked: a hand-written language
 // such as "ja_JP.UTF-8" stays while another setting changes. It reports
-// whether anything changed; on an error nothing did.
+// whether anything changed; on an error (every problem reported) nothing
+// did.
 func (c *Config) SetSettings(s Settings) (bool, error) {
 	cur, err := c.Settings()
 	if err != nil {
