@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/app/localmcp"
+	"github.com/pullcept/pullcept/app/sessionops"
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
@@ -42,6 +43,7 @@ type App struct {
 	seats    *seats.Manager
 	mcpFile  *config.MCPServers   // mcp-servers.json (mcpservers.go)
 	mcp      *localmcp.Supervisor // Pullcept's own local MCP servers
+	ops      *sessionops.Ops      // the seats' session operations (nil: off)
 	notices  []string             // start-up warnings for the status line
 
 	stateMu sync.Mutex // orders ui-state.json's writes (uistate.go)
@@ -64,6 +66,9 @@ type openOptions struct {
 	// signatureWait caps get_event per notice of the local MCP servers
 	// (localmcp.Options.SignatureWait; 0: its default, 5 s).
 	signatureWait time.Duration
+	// beforeSessionOp holds each session operation before it runs
+	// (sessionops.Options.BeforeRun).
+	beforeSessionOp func(room.SessionRecord)
 }
 
 // Open starts everything below the UI (docs/design.md §1): nothing is shown
@@ -175,6 +180,7 @@ func (a *App) open() error {
 		}
 	}
 	a.openMCPServers(string(lang))
+	a.openSessionOps()
 	return nil
 }
 
@@ -182,8 +188,14 @@ func (a *App) open() error {
 // the hub and the logs. Safe on a partly opened App.
 func (a *App) Close() {
 	a.closeMCPServers() // no notice after the rooms close
+	if a.ops != nil {
+		a.ops.Close() // unfinished operations become interrupted, none starts
+	}
 	if a.seats != nil {
 		a.seats.Close()
+	}
+	if a.ops != nil {
+		a.ops.Wait() // the one it ran ended with the seats
 	}
 	if a.server != nil {
 		_ = a.server.Close()

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -256,7 +257,15 @@ func holdReason(t seats.TypistState) tui.HoldReason {
 	return tui.HoldNone
 }
 
+// StartSeat and StopSeat take the seat's lifecycle lock, as the session
+// operations do (docs/design.md §13): the human's start waits for a
+// restart under way and then finds the seat running.
 func (b *Backend) StartSeat(topicID, accountID string, cols, rows int) (tui.SeatStart, error) {
+	unlock, err := b.a.seats.Lifecycle(context.Background(), topicID, accountID)
+	if err != nil {
+		return tui.SeatStart{}, err
+	}
+	defer unlock()
 	res, err := b.a.seats.Start(topicID, accountID, cols, rows)
 	if err != nil {
 		// The status line cuts a long reason; the log keeps it whole.
@@ -270,6 +279,11 @@ func (b *Backend) StartSeat(topicID, accountID string, cols, rows int) (tui.Seat
 }
 
 func (b *Backend) StopSeat(topicID, accountID string) error {
+	unlock, err := b.a.seats.Lifecycle(context.Background(), topicID, accountID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	return b.a.seats.Stop(topicID, accountID)
 }
 

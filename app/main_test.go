@@ -8,6 +8,11 @@ import (
 	"github.com/pullcept/pullcept/testdata/fakemcp"
 )
 
+// opsChildEnv names the setup file of the session-operations kill test's
+// child process: the test binary, started again, runs an App there
+// (opsChild) until killed.
+const opsChildEnv = "PULLCEPT_TEST_SESSIONOPS_CHILD"
+
 // TestMain runs the scripted local MCP server (testdata/fakemcp) when this
 // test binary was started as one (an mcp-servers.json entry of a test),
 // else the tests; fakecli.Run removes the pullcept binary the Claude seat
@@ -15,6 +20,9 @@ import (
 func TestMain(m *testing.M) {
 	if fakemcp.Serving() {
 		os.Exit(fakemcp.Main())
+	}
+	if path := os.Getenv(opsChildEnv); path != "" {
+		os.Exit(opsChild(path))
 	}
 	os.Exit(fakecli.Run(m))
 }

@@ -139,7 +139,7 @@ func (o *Ops) accept(r room.Requester, op room.SessionOperation) (room.SessionRe
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
-		return room.SessionRecord{}, errors.New("Pullcept is quitting: nothing was recorded")
+		return room.SessionRecord{}, errors.New("not recorded: Pullcept is quitting")
 	}
 	if prev := o.led.byID[op.OperationID]; prev != nil { // the same id raced in
 		if err := sameRequest(*prev, r, op); err != nil {
@@ -225,7 +225,7 @@ func (o *Ops) transition(id, state, pty string, err error) (room.SessionRecord, 
 func (o *Ops) execute(rec room.SessionRecord) (state, pty string, err error) {
 	unlock, err := o.host.Lifecycle(o.ctx, rec.TopicID, rec.AccountID)
 	if err != nil {
-		return StateFailed, "", fmt.Errorf("Pullcept is quitting: %w", err)
+		return StateFailed, "", fmt.Errorf("not run: Pullcept is quitting (%w)", err)
 	}
 	defer unlock()
 	switch rec.Action {
