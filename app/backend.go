@@ -258,7 +258,7 @@ func holdReason(t seats.TypistState) tui.HoldReason {
 }
 
 // StartSeat and StopSeat take the seat's lifecycle lock, as the session
-// operations do (docs/design.md §13): the human's start waits for a
+// operations do (docs/design.md §15): the human's start waits for a
 // restart under way and then finds the seat running.
 func (b *Backend) StartSeat(topicID, accountID string, cols, rows int) (tui.SeatStart, error) {
 	unlock, err := b.a.seats.Lifecycle(context.Background(), topicID, accountID)

@@ -12,7 +12,7 @@ import (
 
 // sessionHost is what the session operations drive (sessionops.Host): the
 // seat manager, the account book, the hub and the topic index
-// (docs/design.md §13).
+// (docs/design.md §15).
 type sessionHost struct{ a *App }
 
 var _ sessionops.Host = sessionHost{}

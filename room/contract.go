@@ -66,7 +66,7 @@ const (
 	// ToolMyUsage reports the caller's own usage.
 	ToolMyUsage = "my_usage"
 	// ToolListSessions, ToolControlSession and ToolSessionStatus are the
-	// session operations (docs/design.md §13).
+	// session operations (docs/design.md §15).
 	ToolListSessions   = "list_account_sessions"
 	ToolControlSession = "control_account_session"
 	ToolSessionStatus  = "account_session_status"

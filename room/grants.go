@@ -14,7 +14,7 @@ import (
 // SeatBinding is what a seat's token may do (docs/design.md §6 "Seat
 // tokens"): sit as Account in the room of Topic, and report hooks for that
 // seat only. Launch is the seat launch the token was issued to (its PTY id,
-// docs/design.md §13): session operations are attributed to it, and a
+// docs/design.md §15): session operations are attributed to it, and a
 // launch's connection is told from an older one of the same account by it.
 type SeatBinding struct {
 	Account, Topic, Launch string

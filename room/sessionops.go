@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 )
 
-// Session operations (docs/design.md §13): a running seat asks the app to
+// Session operations (docs/design.md §15): a running seat asks the app to
 // start, stop or restart its own seat or another's. The room carries the
 // three requests and their answer and says who asks — the seat launch its
 // token was issued to, never what a hello claims; the app (SessionOps)

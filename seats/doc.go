@@ -92,6 +92,11 @@
 // calling into the room. The Screen's reply function only enqueues into
 // the Typist, so the emulator lock is never held across a PTY write.
 //
+// A seat's lifecycle lock (Manager.Lifecycle, lifecycle.go) is taken by
+// the caller before any of these, around whole Start and Stop sequences
+// (the human's start and stop, the session operations); Start and Stop
+// never take it. Its map's own lock is a leaf.
+//
 // # Typing
 //
 // Typing (docs/design.md §5, with two measured refinements): a post is

@@ -11,7 +11,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 )
 
-// The seat lifecycle as session operations need it (docs/design.md §13):
+// The seat lifecycle as session operations need it (docs/design.md §15):
 // launch ids, a lock shared by the human's start/stop and the operations,
 // start modes, a stop that names the launch it means, and the resume check a
 // restart makes before it stops anything.
@@ -69,7 +69,7 @@ type lifeLock struct {
 // Lifecycle takes (topic, account)'s lifecycle lock and returns its unlock:
 // the human's start and stop and every session operation take it around
 // their steps, so a restart's stop-and-start is never cut in two by the
-// human's start, and each sees the seat the other left (docs/design.md §13).
+// human's start, and each sees the seat the other left (docs/design.md §15).
 // Start and Stop do not take it themselves. ctx bounds the wait.
 func (m *Manager) Lifecycle(ctx context.Context, topicID, accountID string) (unlock func(), err error) {
 	k := seatKey{topicID, accountID}
@@ -130,7 +130,7 @@ func (m *Manager) checkLaunch(topicID, accountID, ptyID string) error {
 }
 
 // CheckRestart is what a restart checks before it stops anything
-// (docs/design.md §13): the seat runs launch ptyID, its conversation id is
+// (docs/design.md §15): the seat runs launch ptyID, its conversation id is
 // the one the topic recorded, and that conversation would resume (a resume
 // line, a transcript on disk). Never a silent fresh conversation: any
 // doubt is an error naming it.

@@ -12,7 +12,7 @@ import (
 	"github.com/pullcept/pullcept/room"
 )
 
-// The session tools (docs/design.md §13): their descriptions carry the
+// The session tools (docs/design.md §15): their descriptions carry the
 // rules and one example, for the AI that calls them.
 const (
 	listSessionsDescription = "List what you may start, stop or restart: the accounts that run as seats (account_id, name), " +
@@ -64,6 +64,7 @@ func (st *seat) addSessionTools(s *server.MCPServer) {
 	ctl.Annotations = mcp.ToolAnnotation{ReadOnlyHint: &f, DestructiveHint: &t, IdempotentHint: &t, OpenWorldHint: &f}
 	status := mcp.NewToolWithRawSchema(room.ToolSessionStatus, sessionStatusDescription, sessionStatusSchema)
 	status.Annotations = mcp.ToolAnnotation{ReadOnlyHint: &t, OpenWorldHint: &f}
+	list.Meta, ctl.Meta, status.Meta = alwaysLoad(), alwaysLoad(), alwaysLoad()
 	s.AddTool(list, func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return st.sessionCall(ctx, "the session list", func(id string) any {
 			return room.SessionListFrame{Type: room.FrameSessionList, RequestID: id}

@@ -56,7 +56,7 @@ func cleanOp(op room.SessionOperation) room.SessionOperation {
 }
 
 // checkShape refuses a request that is not one of the three shapes
-// (docs/design.md §13): start with mode fresh or resume, stop, restart
+// (docs/design.md §15): start with mode fresh or resume, stop, restart
 // with expected_pty_id and no mode.
 func checkShape(op room.SessionOperation) error {
 	switch {
@@ -246,7 +246,7 @@ func (o *Ops) execute(rec room.SessionRecord) (state, pty string, err error) {
 		}
 		return StateStopped, "", nil
 	}
-	// restart: every check before anything stops (docs/design.md §13)
+	// restart: every check before anything stops (docs/design.md §15)
 	if err := o.host.CheckRestart(rec.TopicID, rec.AccountID, rec.ExpectedPtyID); err != nil {
 		return StateFailed, "", fmt.Errorf("%w; it was left running", err)
 	}
@@ -264,7 +264,7 @@ func (o *Ops) execute(rec room.SessionRecord) (state, pty string, err error) {
 var pastTense = map[string]string{room.ActionStart: "started", room.ActionStop: "stopped", room.ActionRestart: "restarted"}
 
 // noticeText is the one notice of a finished operation (docs/design.md
-// §13): who did what to whom and the result, by name ("itself" when the
+// §15): who did what to whom and the result, by name ("itself" when the
 // requester is the target's account); a failure adds the reason; the last
 // line is the operation id.
 func (o *Ops) noticeText(rec room.SessionRecord) string {

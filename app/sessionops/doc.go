@@ -1,6 +1,6 @@
 // Package sessionops runs the session operations a seat asks for through
 // its room tools — start, stop or restart its own seat or another account's
-// (docs/design.md §13) — and keeps their ledger, session-operations.json in
+// (docs/design.md §15) — and keeps their ledger, session-operations.json in
 // the data directory.
 //
 // The room (room.SessionOps) hands it each request with the seat launch

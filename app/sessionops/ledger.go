@@ -15,7 +15,7 @@ import (
 // FileName is the ledger's file in the data directory.
 const FileName = "session-operations.json"
 
-// Record states (docs/design.md §13).
+// Record states (docs/design.md §15).
 const (
 	StateAccepted       = "accepted"
 	StateRunning        = "running"
