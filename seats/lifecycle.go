@@ -192,18 +192,3 @@ func (m *Manager) SeatSize(topicID, accountID string) (cols, rows int, ok bool) 
 	defer s.mu.Unlock()
 	return s.size.want[0], s.size.want[1], true
 }
-
-// WaitExited waits until launch ptyID of (topic, account) has exited (it
-// has, when another launch or none is listed).
-func (m *Manager) WaitExited(ctx context.Context, topicID, accountID, ptyID string) error {
-	s, ok := m.Seat(topicID, accountID)
-	if !ok || s.ptyID != ptyID {
-		return nil
-	}
-	select {
-	case <-s.done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}

@@ -58,9 +58,7 @@ func TestStartModesLaunchesAndRestartChecks(t *testing.T) {
 	if err := r.m.StopLaunch(managerTopic, a.ID, first.PtyID); !errors.Is(err, ErrNotRunning) {
 		t.Fatalf("second stop: %v", err)
 	}
-	if err := r.m.WaitExited(context.Background(), managerTopic, a.ID, first.PtyID); err != nil {
-		t.Fatal(err)
-	}
+	waitDone(t, s)
 	again, err := r.m.StartWith(managerTopic, a.ID, StartOptions{Mode: StartResume})
 	if err != nil || !again.Resumed || again.SessionID != first.SessionID || again.PtyID == first.PtyID {
 		t.Fatalf("resume: %+v %v (first %+v)", again, err, first)

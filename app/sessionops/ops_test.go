@@ -118,6 +118,20 @@ func (h *fakeHost) Notice(topic, text string) error {
 	return nil
 }
 
+// waitNotices waits for n notices (posted just after the record's final
+// state) and returns them.
+func (h *fakeHost) waitNotices(t *testing.T, n int) []string {
+	t.Helper()
+	var out []string
+	testkit.Eventually(t, fmt.Sprintf("%d notices", n), func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		out = append([]string(nil), h.notices...)
+		return len(out) >= n
+	})
+	return out
+}
+
 func (h *fakeHost) counts() (starts, stops, notices int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -177,6 +191,7 @@ func TestRestartRecordedBeforeItRunsAndRetriedOnce(t *testing.T) {
 	if done.State != StateProcessStarted || done.PtyID != "pty-new-1" || done.ProcessRunning == nil || !*done.ProcessRunning {
 		t.Fatalf("record = %+v", done)
 	}
+	notices := h.waitNotices(t, 1)
 	again, err := ops.Control(room.Requester{Account: "lin", Topic: "t1", Launch: "pty-lin"}, op)
 	if err != nil || again.State != StateProcessStarted || again.PtyID != done.PtyID {
 		t.Fatalf("retry = %+v, %v", again, err)
@@ -184,15 +199,17 @@ func TestRestartRecordedBeforeItRunsAndRetriedOnce(t *testing.T) {
 	if starts, stops, notices := h.counts(); starts != 1 || stops != 1 || notices != 1 {
 		t.Fatalf("starts %d stops %d notices %d, want 1 each", starts, stops, notices)
 	}
-	if want := "t1: Lin restarted Lay (succeeded).\noperation_id: restart-lay-01"; h.notices[0] != want {
-		t.Fatalf("notice %q, want %q", h.notices[0], want)
+	if want := "t1: Lin restarted Lay (succeeded).\noperation_id: restart-lay-01"; notices[0] != want {
+		t.Fatalf("notice %q, want %q", notices[0], want)
 	}
 	other := op
 	other.ExpectedPtyID = "pty-new-1"
 	if _, err := ops.Control(linInT1, other); err == nil || !strings.Contains(err.Error(), "another request") {
 		t.Fatalf("same id, other request: %v", err)
 	}
+	h.mu.Lock()
 	h.seats[[2]string{"t1", "lay"}] = Seat{Topic: "t1", Account: "lay", PtyID: "pty-new-1", State: "running"}
+	h.mu.Unlock()
 	if _, err := ops.Control(room.Requester{Account: "lay", Topic: "t1", Launch: "pty-new-1"}, op); err == nil || !strings.Contains(err.Error(), "another seat") {
 		t.Fatalf("same id, other requester: %v", err)
 	}
@@ -214,8 +231,8 @@ func TestRestartThatCannotResumeLeavesTheSeatRunning(t *testing.T) {
 		t.Fatalf("starts %d stops %d, want none", starts, stops)
 	}
 	want := "t1: Lin could not restart itself (failed).\nReason: cannot resume: its transcript is gone; it was left running\noperation_id: r1"
-	if h.notices[0] != want {
-		t.Fatalf("notice %q, want %q", h.notices[0], want)
+	if got := h.waitNotices(t, 1)[0]; got != want {
+		t.Fatalf("notice %q, want %q", got, want)
 	}
 }
 
@@ -437,5 +454,41 @@ func TestListShowsOnlyWhatTheRuleAllows(t *testing.T) {
 		if strings.Contains(string(b), bad) {
 			t.Errorf("list carries %q: %s", bad, b)
 		}
+	}
+}
+
+// TestRetryAfterTheAppRestarted: the ledger outlives the app: after a
+// restart the same request returns the finished record and runs nothing,
+// another request under that id is still refused, and an id never used is
+// unknown to account_session_status.
+func TestRetryAfterTheAppRestarted(t *testing.T) {
+	h, dir := newFakeHost(), t.TempDir()
+	op := room.SessionOperation{OperationID: "stop-lay", Action: room.ActionStop, AccountID: "lay", TopicID: "t1"}
+	ops, _, err := Open(Options{Path: filepath.Join(dir, FileName), Host: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ops.Control(linInT1, op); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, ops, op.OperationID)
+	h.waitNotices(t, 1)
+	ops.Close()
+	ops.Wait()
+
+	again := openOps(t, h, dir)
+	rec, err := again.Control(linInT1, op)
+	if err != nil || rec.State != StateStopped {
+		t.Fatalf("retry after restart: %+v %v", rec, err)
+	}
+	if _, stops, notices := h.counts(); stops != 1 || notices != 1 {
+		t.Fatalf("stops %d notices %d, want 1 each", stops, notices)
+	}
+	op.Action, op.Mode = room.ActionStart, room.ModeResume
+	if _, err := again.Control(linInT1, op); err == nil || !strings.Contains(err.Error(), "another request") {
+		t.Fatalf("another request under a used id: %v", err)
+	}
+	if _, err := again.Status(linInT1, "never-used"); err == nil || !strings.Contains(err.Error(), "no operation has the id") {
+		t.Fatalf("unknown id: %v", err)
 	}
 }
