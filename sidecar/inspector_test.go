@@ -57,10 +57,11 @@ type gateTerminals struct {
 	hold chan struct{} // nil: do not wait
 }
 
-func (g *gateTerminals) Enqueue(string, string, room.Post) bool      { return false }
-func (g *gateTerminals) SidecarJoined(string, string)                {}
-func (g *gateTerminals) Reported(string, string, room.Report) bool   { return false }
-func (g *gateTerminals) Usage(string, string) (room.SeatUsage, bool) { return room.SeatUsage{}, false }
+func (g *gateTerminals) Enqueue(string, string, room.Post) bool          { return false }
+func (g *gateTerminals) SidecarJoined(string, string)                    {}
+func (g *gateTerminals) Reported(string, string, room.Report) bool       { return false }
+func (g *gateTerminals) PermissionAnswered(string, string, uint64, bool) {}
+func (g *gateTerminals) Usage(string, string) (room.SeatUsage, bool)     { return room.SeatUsage{}, false }
 
 func (g *gateTerminals) SidecarReady(topic, account string) {
 	g.mu.Lock()
