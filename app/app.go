@@ -147,6 +147,9 @@ func (a *App) open() error {
 		AppNotice: func(topicID, text string, skip ...string) (room.Post, error) {
 			return a.hub.AppNotice(topicID, text, skip...)
 		},
+		// A permission request answered in the pane closes its card in
+		// the room (room/permission.go); the same lazy reference.
+		AskClosed: func(topicID, accountID string, ask uint64) { a.hub.AskClosed(topicID, accountID, ask) },
 	}); err != nil {
 		return err
 	}

@@ -13,11 +13,12 @@ import (
 // benchmark measures the room, not a recording fake.
 type nopTerms struct{}
 
-func (nopTerms) Enqueue(string, string, Post) bool      { return true }
-func (nopTerms) SidecarJoined(string, string)           {}
-func (nopTerms) SidecarReady(string, string)            {}
-func (nopTerms) Reported(string, string, Report) bool   { return false }
-func (nopTerms) Usage(string, string) (SeatUsage, bool) { return SeatUsage{}, false }
+func (nopTerms) Enqueue(string, string, Post) bool               { return true }
+func (nopTerms) SidecarJoined(string, string)                    {}
+func (nopTerms) SidecarReady(string, string)                     {}
+func (nopTerms) Reported(string, string, Report) bool            { return false }
+func (nopTerms) PermissionAnswered(string, string, uint64, bool) {}
+func (nopTerms) Usage(string, string) (SeatUsage, bool)          { return SeatUsage{}, false }
 
 // nopLog appends nowhere.
 type nopLog struct{}

@@ -5,7 +5,10 @@
 // notices that enter through it (brake.go, docs/design.md §2 "The brake"),
 // and the notices of local MCP servers' accounts (role mcp, Hub.MCPNotice,
 // mcpnotice.go). It also owns the loopback server (WebSocket frames and the
-// POST hooks) that sidecars and seat hooks talk to.
+// POST hooks) that sidecars and seat hooks talk to, and the permission
+// cards (permission.go): a Claude Code seat's PermissionRequest hook held
+// open for the human's answer in the room (Hub.AskPermission,
+// Hub.AnswerPermission, events PermissionAsked and PermissionClosed).
 //
 // The package never imports UI packages. It publishes plain Go events through
 // Subscription (room/pubsub: must-deliver, one order for every subscriber,
@@ -20,6 +23,11 @@
 // WebSocket, the request's handler goroutine as the one reader plus one
 // writer goroutine fed by a buffered channel (owner: the Server; Close ends
 // and waits for all of them). Every one of them recovers and logs a panic.
+// A held PermissionRequest waits in its request's handler goroutine
+// (net/http's, which recovers it) in HeldAsk.Wait, at most the hub's
+// PermissionWait: it ends when the card is answered or closed, when its
+// connection closes (the request's context) or when the hub closes its
+// cards; Server.Close waits for it.
 //
 // The Server issues each seat launch its own token (Grant, grants.go): the
 // token's binding, not the hello, says which account and room a socket
@@ -35,7 +43,11 @@
 // Conn.mu → Hub.mu (rooms, admin) → roomState.mu (roster, floor,
 // log append, brake count, terminal enqueue) → the event broker's lock (held
 // while one event is queued to every subscriber, which is what gives all of
-// them one order) → Subscription.mu. Hub.reportMu is taken alone. Nothing called
+// them one order) → Subscription.mu. The ask desk's lock (permission.go)
+// is taken alone but for the event broker (a card's PermissionAsked and
+// PermissionClosed are queued under it, so they never arrive out of
+// order); Terminals.Reported and PermissionAnswered run without it, and
+// a seat's Hub.AskClosed takes it with no seat lock held. Nothing called
 // with a room lock held may take Hub.mu or block: Log.Append writes one line,
 // Terminals.Enqueue and event queueing never block. Log.NoteFirstPost (an
 // index write) and Terminals.SidecarJoined/SidecarReady run after the room

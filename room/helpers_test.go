@@ -126,6 +126,15 @@ type fakeTerms struct {
 	ready   []string // topic/account
 	reports []reported
 	usage   map[string]SeatUsage // topic/account → its reported usage
+	// answered are the card answers told (PermissionAnswered).
+	answered []answeredAsk
+}
+
+// answeredAsk is one card answer a fake seat was told of.
+type answeredAsk struct {
+	topic, account string
+	ask            uint64
+	allowed        bool
 }
 
 // reported is one hook report a fake seat took.
@@ -171,6 +180,13 @@ func (t *fakeTerms) Reported(topic, account string, r Report) bool {
 	}
 	t.reports = append(t.reports, reported{topic, account, r})
 	return true
+}
+
+// PermissionAnswered records the card answers the seat was told of.
+func (t *fakeTerms) PermissionAnswered(topic, account string, ask uint64, allowed bool) {
+	t.mu.Lock()
+	t.answered = append(t.answered, answeredAsk{topic, account, ask, allowed})
+	t.mu.Unlock()
 }
 
 // Usage answers the usage set for topic/account.

@@ -47,6 +47,10 @@ type HubOptions struct {
 	// "The brake"; config.json "brake"). 0 turns the brake off; negative
 	// is refused by NewHub. Hub.SetBrake changes it while the hub runs.
 	Brake int
+	// PermissionWait is how long a PermissionRequest hook is held for the
+	// human's answer on its card (permission.go; 0: DefaultPermissionWait,
+	// 180 s). Tests make it short.
+	PermissionWait time.Duration
 }
 
 // Hub holds every open room (one per topic), the UI's admin identity, the
@@ -83,6 +87,11 @@ type Hub struct {
 	events *pubsub.Broker[Event]
 
 	ops sessionOpsHolder // SetSessionOps (sessionops.go)
+
+	// asks are the permission requests held open for the human's answer
+	// (permission.go); askWait is how long each is held.
+	asks    askDesk
+	askWait time.Duration
 }
 
 // roomState is one topic's room: roster, floor and order. Guarded by mu.
@@ -143,6 +152,10 @@ func NewHub(opts HubOptions) (*Hub, error) {
 		newID:    opts.NewID,
 		logger:   opts.Logger,
 		rooms:    make(map[string]*roomState),
+		askWait:  opts.PermissionWait,
+	}
+	if h.askWait <= 0 {
+		h.askWait = DefaultPermissionWait
 	}
 	h.brake.Store(int64(opts.Brake))
 	if h.now == nil {
@@ -444,13 +457,19 @@ func (h *Hub) Connect() *Conn {
 // Errors: ErrNoSeat when no seat of that topic and account runs (or its
 // kind sends no hooks, or there are no terminals), ErrClosed.
 func (h *Hub) Report(topicID, accountID, kind, event string, body json.RawMessage) error {
+	return h.report(topicID, accountID, Report{Kind: kind, Event: event, Body: body})
+}
+
+// report is Report with the whole report (AskPermission names its card).
+func (h *Hub) report(topicID, accountID string, r Report) error {
 	h.mu.Lock()
 	closed := h.closed
 	h.mu.Unlock()
 	if closed {
 		return ErrClosed
 	}
-	if h.terms == nil || !h.terms.Reported(topicID, accountID, Report{Kind: kind, Event: event, Body: slices.Clone(body)}) {
+	r.Body = slices.Clone(r.Body)
+	if h.terms == nil || !h.terms.Reported(topicID, accountID, r) {
 		return fmt.Errorf("hook for %s in %s: %w", accountID, topicID, ErrNoSeat)
 	}
 	return nil
@@ -470,6 +489,7 @@ func (h *Hub) Close() {
 		r.members = nil
 		r.mu.Unlock()
 	}
+	h.closeAsks() // their cards close before the subscriptions do
 	h.events.Close()
 }
 

@@ -212,10 +212,11 @@ func (tt *typistTerms) Enqueue(topic, account string, p room.Post) bool {
 	ty.Enqueue(p)
 	return true
 }
-func (tt *typistTerms) SidecarJoined(string, string)                {}
-func (tt *typistTerms) SidecarReady(string, string)                 {}
-func (tt *typistTerms) Reported(string, string, room.Report) bool   { return false }
-func (tt *typistTerms) Usage(string, string) (room.SeatUsage, bool) { return room.SeatUsage{}, false }
+func (tt *typistTerms) SidecarJoined(string, string)                    {}
+func (tt *typistTerms) SidecarReady(string, string)                     {}
+func (tt *typistTerms) Reported(string, string, room.Report) bool       { return false }
+func (tt *typistTerms) PermissionAnswered(string, string, uint64, bool) {}
+func (tt *typistTerms) Usage(string, string) (room.SeatUsage, bool)     { return room.SeatUsage{}, false }
 
 // kinds is room.Accounts: every load account is a Claude Code seat.
 type kinds struct{}

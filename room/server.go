@@ -1,6 +1,7 @@
 package room
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
@@ -343,8 +344,9 @@ func (s *Server) authorize(header string) (key string, g *grant, ok bool) {
 }
 
 // serveHook stores one POST hook body per seat via Hub.Report and answers
-// 200 {} at once. The path is one ParseHookPath reads (HookStatusURL,
-// HookActivityURL); any other is 404.
+// 200 {} at once — but a PermissionRequest, which is held open for the
+// human's answer on its card (serveAsk). The path is one ParseHookPath
+// reads (HookStatusURL, HookActivityURL); any other is 404.
 func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, g *grant) {
 	hook, ok := ParseHookPath(r.URL.EscapedPath())
 	if !ok {
@@ -356,6 +358,40 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, g *grant) {
 		refuse(w, ErrWrongSeat.Error(), http.StatusForbidden)
 		return
 	}
+	release, ok := s.takeHookSlots(w, g)
+	if !ok {
+		return
+	}
+	body, ok := s.readHookBody(w, r, g, hook)
+	if !ok {
+		release()
+		return
+	}
+	if hook.Kind == ReportActivity && hook.Event == HookPermissionRequest {
+		held, err := s.hub.AskPermission(hook.Topic, hook.Account, json.RawMessage(body))
+		// The wait holds no hook slot: the cards have their own bounds
+		// (maxAsksPerSeat, maxAsks), and the seat's other hooks go on.
+		release()
+		if err != nil {
+			http.Error(w, "no running seat for this hook", http.StatusNotFound)
+			return
+		}
+		s.serveAsk(w, r, held)
+		return
+	}
+	defer release()
+	if err := s.hub.Report(hook.Topic, hook.Account, hook.Kind, hook.Event, json.RawMessage(body)); err != nil {
+		// No running seat takes it: refused, nothing kept.
+		http.Error(w, "no running seat for this hook", http.StatusNotFound)
+		return
+	}
+	writeHookAnswer(w, nil)
+}
+
+// takeHookSlots counts a hook request against its seat's share
+// (maxHooksPerSeat) and the server's MaxHooks; release gives them back.
+// ok is false when either is full: the request was refused with 503.
+func (s *Server) takeHookSlots(w http.ResponseWriter, g *grant) (release func(), ok bool) {
 	if g != nil {
 		// Its share of the hook slots: one seat holding requests open must
 		// not leave the others' PermissionRequests refused.
@@ -367,48 +403,94 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, g *grant) {
 		s.mu.Unlock()
 		if full {
 			refuse(w, "too many hook requests for this seat", http.StatusServiceUnavailable)
-			return
+			return nil, false
 		}
-		defer func() {
+	}
+	seat := func() {
+		if g != nil {
 			s.mu.Lock()
 			g.hooks--
 			s.mu.Unlock()
-		}()
+		}
 	}
 	select {
 	case s.hookSlot <- struct{}{}:
-		defer func() { <-s.hookSlot }()
 	default:
+		seat()
 		refuse(w, "too many hook requests", http.StatusServiceUnavailable)
-		return
+		return nil, false
 	}
+	var once sync.Once
+	return func() { once.Do(func() { <-s.hookSlot; seat() }) }, true
+}
+
+// readHookBody reads a hook's body: at most MaxHookBytes (over it 413, and
+// an activity hook still reaches its seat as its bare event), JSON (else
+// 400), from a token not revoked meanwhile (else 401). ok is false when
+// the request was refused.
+func (s *Server) readHookBody(w http.ResponseWriter, r *http.Request, g *grant, hook Hook) ([]byte, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxHookBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			s.reportBare(hook)
 			refuse(w, fmt.Sprintf("hook body over %d bytes", s.opts.MaxHookBytes), http.StatusRequestEntityTooLarge)
-			return
+			return nil, false
 		}
 		refuse(w, "reading hook body failed", http.StatusBadRequest)
-		return
+		return nil, false
 	}
 	if !json.Valid(body) {
 		http.Error(w, "hook body must be JSON", http.StatusBadRequest)
-		return
+		return nil, false
 	}
 	if g != nil && !s.granted(g) {
 		// Revoked while the body was on its way: the seat is gone.
 		refuse(w, "unauthorized", http.StatusUnauthorized)
+		return nil, false
+	}
+	return body, true
+}
+
+// serveAsk holds a PermissionRequest until its card is answered or closed
+// (HeldAsk.Wait: the human's answer on the card, the seat's answer in the
+// pane, the wait passing, the CLI dropping the request — the request's
+// context ends when its connection closes — or Close) and answers with
+// the decision or {}. The connection's deadlines are moved past the wait;
+// Close waits for it.
+func (s *Server) serveAsk(w http.ResponseWriter, r *http.Request, held *HeldAsk) {
+	ctx := r.Context()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		done, cancel := context.WithCancel(ctx)
+		cancel()
+		writeHookAnswer(w, held.Wait(done))
 		return
 	}
-	if err := s.hub.Report(hook.Topic, hook.Account, hook.Kind, hook.Event, json.RawMessage(body)); err != nil {
-		// No running seat takes it: refused, nothing kept.
-		http.Error(w, "no running seat for this hook", http.StatusNotFound)
-		return
+	s.wg.Add(1)
+	s.mu.Unlock()
+	defer s.wg.Done()
+	if hold := held.Holds(); hold > 0 {
+		// The server's read and write timeouts (HookReadTimeout,
+		// WriteWait) ran from the request's start; the read deadline also
+		// ends net/http's background read, which is what ends ctx when the
+		// CLI drops the connection.
+		rc := http.NewResponseController(w)
+		until := time.Now().Add(hold + askWriteGrace)
+		_ = rc.SetReadDeadline(until)
+		_ = rc.SetWriteDeadline(until)
+	}
+	writeHookAnswer(w, held.Wait(ctx))
+}
+
+// writeHookAnswer writes a hook's 200 answer: body, or {} when nil.
+func writeHookAnswer(w http.ResponseWriter, body []byte) {
+	if body == nil {
+		body = []byte("{}")
 	}
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = io.WriteString(w, "{}")
+	_, _ = w.Write(body)
 }
 
 // reportBare hands the seat an activity hook whose body was refused as too

@@ -142,6 +142,11 @@ type Terminals interface {
 	// refuses the hook and keeps nothing. It must not block long: the
 	// hook's CLI waits for the answer.
 	Reported(topicID, accountID string, r Report) bool
+	// PermissionAnswered tells the seat (topicID, accountID) that the
+	// human answered card ask (Report.Ask) in the room, allowing or
+	// denying: its dialog is answered (docs/design.md §11). It must not
+	// block long.
+	PermissionAnswered(topicID, accountID string, ask uint64, allowed bool)
 	// Usage is the seat (topicID, accountID)'s own last reported usage for
 	// its usage frame (docs/design.md §6, §11); ok is false when nothing was
 	// reported. Figures outlive the seat's exit until its topic is deleted.
@@ -171,6 +176,11 @@ type UsageWindow struct {
 type Report struct {
 	Kind, Event string
 	Body        json.RawMessage
+	// Ask names the card a PermissionRequest is held open for
+	// (Hub.AskPermission); 0 for every other report, and for a request the
+	// room answers {} at once. The seat closes the card with Hub.AskClosed
+	// when its dialog is answered in the pane or its CLI goes on.
+	Ask uint64
 }
 
 // Accounts tells the room the kind of an account id named in hello, which

@@ -108,9 +108,14 @@ type permWait struct {
 
 // permRequest is one open PermissionRequest: its tool for the panel, and
 // the key its tool's result must carry ("" when the body could not be read:
-// only the turn's end releases it).
+// only the turn's end releases it). ask is the room's card for it
+// (room.Report.Ask; 0: none), which closes once the request is answered
+// or ends (room.Hub.AskClosed); denied marks one denied on its card: its
+// tool never runs, so it ends at the CLI's next hook, whatever that is.
 type permRequest struct {
 	tool, key string
+	ask       uint64
+	denied    bool
 }
 
 // maxPermWait bounds the open requests kept per seat; more are not kept,
@@ -148,6 +153,66 @@ func (w permWait) done(key string) permWait {
 	return w
 }
 
+// openAsks are the cards of the requests whose dialog is believed open.
+func (w permWait) openAsks() []uint64 {
+	var out []uint64
+	for _, r := range w.pending[min(w.answered, len(w.pending)):] {
+		if r.ask != 0 {
+			out = append(out, r.ask)
+		}
+	}
+	return out
+}
+
+// closedAsks are the cards open in old whose request new no longer has
+// open: answered in the pane, or ended.
+func closedAsks(old, next permWait) []uint64 {
+	still := next.openAsks()
+	var out []uint64
+	for _, id := range old.openAsks() {
+		if !slices.Contains(still, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// answerAsk marks the request of card ask answered on the card (denied:
+// refused there). It joins the answered ones, so the pane's keys still
+// answer the oldest open dialog. A request already answered (in the pane,
+// first) or unknown is left as it is.
+func (w permWait) answerAsk(ask uint64, denied bool) permWait {
+	i := slices.IndexFunc(w.pending, func(r permRequest) bool { return r.ask == ask })
+	if ask == 0 || i < w.answered {
+		return w
+	}
+	r := w.pending[i]
+	r.denied = denied
+	p := slices.Delete(slices.Clone(w.pending), i, i+1)
+	w.pending = slices.Insert(p, w.answered, r)
+	w.answered++
+	return w
+}
+
+// dropDenied ends the requests denied on their cards: the CLI sent a hook
+// after the denial, so its dialog is gone.
+func (w permWait) dropDenied() permWait {
+	if !slices.ContainsFunc(w.pending, func(r permRequest) bool { return r.denied }) {
+		return w
+	}
+	var out permWait
+	for i, r := range w.pending {
+		if r.denied {
+			continue
+		}
+		out.pending = append(out.pending, r)
+		if i < w.answered {
+			out.answered++
+		}
+	}
+	return out
+}
+
 // permKey is what ties a PermissionRequest to its tool's result: the tool
 // name and a digest of its input (compacted; both hooks send the same
 // input, measured with Claude Code 2.1.328). "" when the body has neither.
@@ -181,6 +246,13 @@ type activityStep struct {
 // by the turn's end): an unreadable request must not let a post's "\r"
 // into its dialog.
 func applyHook(cur Activity, wait permWait, event string, body []byte, now time.Time) activityStep {
+	return applyHookAsk(cur, wait, event, body, 0, now)
+}
+
+// applyHookAsk is applyHook for a report naming a card (room.Report.Ask):
+// a PermissionRequest's request keeps it. A hook the CLI sent (its body
+// read) also ends the requests denied on their cards.
+func applyHookAsk(cur Activity, wait permWait, event string, body []byte, ask uint64, now time.Time) activityStep {
 	var top jsonObject
 	if json.Unmarshal(body, &top) != nil || top.str("hook_event_name") != event {
 		if event != hookPermissionRequest {
@@ -188,7 +260,7 @@ func applyHook(cur Activity, wait permWait, event string, body []byte, now time.
 		}
 		top = nil
 	}
-	next, nextWait := cur, wait
+	next, nextWait := cur, wait.dropDenied()
 	switch event {
 	case hookUserPromptSubmit:
 		next = Activity{Kind: ActivityThinking, Subagents: cur.Subagents}
@@ -197,10 +269,10 @@ func applyHook(cur Activity, wait permWait, event string, body []byte, now time.
 		next.Kind, next.Tool = ActivityTool, toolName(top.str("tool_name"))
 	case hookPostToolUse, hookPostToolUseFailure:
 		next.Kind, next.Tool = ActivityThinking, ""
-		nextWait = wait.done(permKey(top))
+		nextWait = nextWait.done(permKey(top))
 	case hookPermissionRequest:
-		if len(wait.pending) < maxPermWait {
-			nextWait.pending = append(slices.Clone(wait.pending), permRequest{tool: toolName(top.str("tool_name")), key: permKey(top)})
+		if len(nextWait.pending) < maxPermWait {
+			nextWait.pending = append(slices.Clone(nextWait.pending), permRequest{tool: toolName(top.str("tool_name")), key: permKey(top), ask: ask})
 		}
 	case hookSubagentStart:
 		next.Subagents++
@@ -231,6 +303,21 @@ func answerDialog(cur Activity, wait permWait, b []byte, now time.Time) activity
 	}
 	next := wait
 	next.answered++
+	act := Activity{Kind: ActivityThinking, Subagents: cur.Subagents, Since: now}
+	if next.dialogOpen() {
+		act = Activity{Kind: ActivityPermission, Tool: next.pending[next.answered].tool, Subagents: cur.Subagents, Since: cur.Since}
+	}
+	return activityStep{next: act, wait: next, changed: true}
+}
+
+// answerCard notes the human's answer to card ask in the room: its request
+// is answered (denied: refused there); the activity shows the next open
+// request, or thinking.
+func answerCard(cur Activity, wait permWait, ask uint64, denied bool, now time.Time) activityStep {
+	next := wait.answerAsk(ask, denied)
+	if next.equal(wait) {
+		return activityStep{next: cur, wait: wait}
+	}
 	act := Activity{Kind: ActivityThinking, Subagents: cur.Subagents, Since: now}
 	if next.dialogOpen() {
 		act = Activity{Kind: ActivityPermission, Tool: next.pending[next.answered].tool, Subagents: cur.Subagents, Since: cur.Since}

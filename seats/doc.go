@@ -86,6 +86,10 @@
 // The rollout watcher takes Manager.mu (the claimed ids) and Seat.mu (the
 // session id, the usage and activity) one after the other, and emits
 // SeatUpdated with neither held.
+// The room's permission cards (room/permission.go) close through
+// ManagerOptions.AskClosed, called with no seat lock held, after the hook,
+// key or exit that ended their requests was applied under Seat.mu; the
+// room's PermissionAnswered takes Manager.mu and Seat.mu in turn.
 // The room calls Manager.Enqueue while it holds its room lock: Enqueue
 // takes Manager.mu (the seat lookup), Seat.mu (via Seat.State) and the
 // Typist's lock, one after the other, and none of them is ever held while

@@ -110,6 +110,13 @@ func newRigBrake(t *testing.T, respond func(*fakeapi.Request) fakeapi.Reply, bra
 // and the brake (0: off).
 func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 	t.Helper()
+	return newRigHub(t, fo, room.HubOptions{Brake: brake})
+}
+
+// newRigHub is newRigWith with the hub's options (Log, Terminals and
+// Accounts are the rig's own).
+func newRigHub(t *testing.T, fo fakeapi.Options, ho room.HubOptions) *rig {
+	t.Helper()
 	pullcept := fakecli.PullceptBinary(t)
 	if fo.Respond == nil {
 		fo.Respond = adminOnly(fakeapi.Script{})
@@ -156,6 +163,9 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 		AppNotice: func(topicID, text string, skip ...string) (room.Post, error) {
 			return r.hub.AppNotice(topicID, text, skip...)
 		},
+		// As the app does: a permission request answered in the pane
+		// closes its card in the room.
+		AskClosed:    func(topicID, accountID string, ask uint64) { r.hub.AskClosed(topicID, accountID, ask) },
 		CheckRelease: r.checkRelease,
 		Logger:       rigLogger(t),
 		// Usage-limit tests wait 2 s after a reset, not 30 (limits_test.go
@@ -172,7 +182,8 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 	}
 	r.reports = &reportLog{}
 	terms := recordingTerminals{Manager: r.mgr, t: t, dir: os.Getenv(recordClaudeEnv), log: r.reports}
-	if r.hub, err = room.NewHub(room.HubOptions{Log: r.store, Terminals: terms, Accounts: r, Brake: brake}); err != nil {
+	ho.Log, ho.Terminals, ho.Accounts = r.store, terms, r
+	if r.hub, err = room.NewHub(ho); err != nil {
 		t.Fatalf("hub: %v", err)
 	}
 	if r.srv, err = room.NewServer(r.hub, room.ServerOptions{}); err != nil {

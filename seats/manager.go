@@ -84,6 +84,11 @@ type ManagerOptions struct {
 	// typed into every seat but the skipped accounts (room.Hub.AppNotice);
 	// the usage-limit notices go through it. nil: they are only logged.
 	AppNotice func(topicID, text string, skip ...string) (room.Post, error)
+	// AskClosed closes the room's card ask of the seat (topicID,
+	// accountID) (room.Hub.AskClosed): its permission request was answered
+	// in the pane, its CLI went on past it, or the seat ended. nil: cards
+	// close only when answered or when the room stops waiting.
+	AskClosed func(topicID, accountID string, ask uint64)
 	// LimitLocation is the time zone of reset times in notices (nil:
 	// time.Local); LimitTick how often a limiter looks at the time (0:
 	// limitTick).
@@ -315,7 +320,10 @@ type Seat struct {
 	limit    LimitInfo // what the panel shows (under mu)
 
 	updated func() // emits SeatUpdated (set before the seat is listed)
-	revoke  func() // ends the seat's room token; nil when none (RoomEndpoint.Grant)
+	// asksClosed closes the room's cards of requests answered in the pane
+	// (Manager.closeAsks; set before the seat is listed).
+	asksClosed func(ids []uint64)
+	revoke     func() // ends the seat's room token; nil when none (RoomEndpoint.Grant)
 }
 
 // NewManager returns a Manager with no seats. Call SetRoom before Start.
@@ -649,6 +657,7 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	// (TypistOptions.BracketedPaste). s.screen is set below, before the
 	// seat is listed, and posts reach the typist only once it is listed.
 	s.updated = func() { m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account}) }
+	s.asksClosed = func(ids []uint64) { m.closeAsks(s, ids) }
 	s.typist = NewTypist(proc, TypistOptions{BracketedPaste: func() bool {
 		return s.screen != nil && s.screen.BracketedPaste()
 	}, OnChange: s.updated})
@@ -866,7 +875,9 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	s.mu.Lock()
 	joined, requested := s.joined, s.requested
 	s.state, s.exitCode, s.err = StateExited, code, exitErr(code, err, requested)
+	asks := s.perm.openAsks()
 	s.mu.Unlock()
+	m.closeAsks(s, asks) // no dialog is left to answer
 
 	if s.launch.Resumed && !joined && !requested {
 		if dropped, derr := m.opts.Sessions.DropSessionIf(s.Topic, s.Account, s.launch.SessionID); derr != nil {
@@ -1291,7 +1302,10 @@ func (s *Seat) Input(b []byte) error {
 	if s.State() == StateExited {
 		return ErrNoSeat
 	}
-	toDialog, changed := s.keysToDialog(b, time.Now())
+	toDialog, changed, closed := s.keysToDialog(b, time.Now())
+	if s.asksClosed != nil && len(closed) > 0 {
+		s.asksClosed(closed) // answered here: the room's cards close
+	}
 	if !toDialog {
 		s.typist.Human(b)
 		return nil

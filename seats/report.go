@@ -1,6 +1,7 @@
 package seats
 
 import (
+	"slices"
 	"time"
 
 	"github.com/pullcept/pullcept/config"
@@ -35,7 +36,8 @@ func (SeatUpdated) seatEvent() {}
 // JSON (room.ReportStatus) or one of its http hook events
 // (room.ReportActivity). It reports false — the room refuses the hook and
 // keeps nothing — when no seat of that topic and account is running, or
-// when its kind does not report through hooks.
+// when its kind does not report through hooks. A hook that ends a request
+// the room holds a card for closes the card (ManagerOptions.AskClosed).
 func (m *Manager) Reported(topicID, accountID string, r room.Report) bool {
 	s, ok := m.Seat(topicID, accountID)
 	if !ok || s.State() == StateExited || s.kind != config.KindClaudeCode {
@@ -47,7 +49,9 @@ func (m *Manager) Reported(topicID, accountID string, r room.Report) bool {
 	case room.ReportStatus:
 		changed = s.statusReported(r.Body, now)
 	case room.ReportActivity:
-		changed = s.hookReported(r.Event, r.Body, now)
+		var closed []uint64
+		changed, closed = s.hookReported(r.Event, r.Body, r.Ask, now)
+		m.closeAsks(s, closed)
 	default:
 		return false
 	}
@@ -55,6 +59,39 @@ func (m *Manager) Reported(topicID, accountID string, r room.Report) bool {
 		m.emit(SeatUpdated{Topic: topicID, Account: accountID})
 	}
 	return true
+}
+
+// PermissionAnswered takes the human's answer to card ask of the seat
+// (topicID, accountID) in the room (room.Terminals): its request counts
+// answered, as a key in the pane would (docs/design.md §11), so posts wait
+// for the CLI to go on rather than for the dialog; a denied one ends at
+// the CLI's next hook (its tool never runs). An unknown seat or card is
+// ignored.
+func (m *Manager) PermissionAnswered(topicID, accountID string, ask uint64, allowed bool) {
+	s, ok := m.Seat(topicID, accountID)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	step := answerCard(s.activity, s.perm, ask, !allowed, m.opts.Now())
+	s.activity = step.next
+	s.setPerm(step.wait)
+	s.mu.Unlock()
+	if step.changed {
+		m.emit(SeatUpdated{Topic: topicID, Account: accountID})
+	}
+}
+
+// closeAsks closes the room's cards ids of s (ManagerOptions.AskClosed):
+// their requests were answered in the pane or ended. Called with no lock
+// held.
+func (m *Manager) closeAsks(s *Seat, ids []uint64) {
+	if m.opts.AskClosed == nil {
+		return
+	}
+	for _, id := range ids {
+		m.opts.AskClosed(s.Topic, s.Account, id)
+	}
 }
 
 // statusReported stores the usage a status line report carries.
@@ -76,14 +113,20 @@ func (s *Seat) statusReported(body []byte, now time.Time) bool {
 // (a PermissionRequest and another tool's PostToolUse arrive milliseconds
 // apart) leave the holds as the last one computed. The hold is set before
 // the hook is answered: the CLI shows its dialog only after, and no post's
-// "\r" may reach it.
-func (s *Seat) hookReported(event string, body []byte, now time.Time) bool {
+// "\r" may reach it. ask is the room's card of a PermissionRequest;
+// closed are the cards whose requests this hook ended (or a new one the
+// seat could not keep), for the room to close.
+func (s *Seat) hookReported(event string, body []byte, ask uint64, now time.Time) (changed bool, closed []uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	step := applyHook(s.activity, s.perm, event, body, now)
+	step := applyHookAsk(s.activity, s.perm, event, body, ask, now)
+	closed = closedAsks(s.perm, step.wait)
+	if ask != 0 && !slices.ContainsFunc(step.wait.pending, func(r permRequest) bool { return r.ask == ask }) {
+		closed = append(closed, ask) // over maxPermWait: not kept
+	}
 	s.activity = step.next
 	s.setPerm(step.wait)
-	return step.changed
+	return step.changed, closed
 }
 
 // setPerm stores the permission wait and sets the Typist's holds from it
@@ -121,16 +164,17 @@ func (s *Seat) setPerm(w permWait) {
 // an answer it was not is then read as text, and posts wait for the next
 // submit (shown as unsent text) rather than be glued to a digit. changed
 // reports whether the activity moved.
-func (s *Seat) keysToDialog(b []byte, now time.Time) (toDialog, changed bool) {
+func (s *Seat) keysToDialog(b []byte, now time.Time) (toDialog, changed bool, closed []uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.perm.dialogOpen() {
-		return false, false
+		return false, false, nil
 	}
 	step := answerDialog(s.activity, s.perm, b, now)
+	closed = closedAsks(s.perm, step.wait)
 	s.activity = step.next
 	s.setPerm(step.wait)
-	return optionKey(b), step.changed
+	return optionKey(b), step.changed, closed
 }
 
 // Usage is the seat (topicID, accountID)'s own last reported usage for its
