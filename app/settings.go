@@ -22,13 +22,16 @@ func (b *Backend) Settings() (tui.SettingsInfo, error) {
 		return tui.SettingsInfo{}, err
 	}
 	info := tui.SettingsInfo{
-		SettingValues: tui.SettingValues{Language: uiLanguage(s.Language), Theme: s.Theme, Brake: s.Brake},
+		SettingValues: tui.SettingValues{Language: uiLanguage(s.Language), Theme: s.Theme, Brake: s.Brake, SessionOps: s.SessionOps},
 		LanguageEnv:   os.Getenv(config.EnvLanguage),
 		BrakeMax:      config.MaxBrake,
 		DataDir:       b.a.dataDir,
 		DataDirFrom:   dataDirSource(b.a.dataDir),
 		ConfigFile:    filepath.Join(b.a.dataDir, config.FileName),
 		StateFile:     filepath.Join(b.a.dataDir, uiStateFileName),
+	}
+	if info.SessionOps == "" {
+		info.SessionOps = tui.SessionOpsTopic // the default, which the file leaves out
 	}
 	return info, nil
 }
@@ -74,7 +77,7 @@ func (b *Backend) SaveSettings(v tui.SettingValues) error {
 	if lang != "" && uiLanguage(cur.Language) == lang {
 		lang = cur.Language
 	}
-	if err := b.a.accounts.SetSettings(config.Settings{Language: lang, Theme: v.Theme, Brake: v.Brake}); err != nil {
+	if err := b.a.accounts.SetSettings(config.Settings{Language: lang, Theme: v.Theme, Brake: v.Brake, SessionOps: v.SessionOps}); err != nil {
 		return err
 	}
 	return b.a.hub.SetBrake(v.Brake)

@@ -30,7 +30,7 @@ func TestSettingsThroughTheBackend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := tui.SettingValues{Language: "ja", Theme: tui.ThemeAuto, Brake: config.DefaultBrake}
+	want := tui.SettingValues{Language: "ja", Theme: tui.ThemeAuto, Brake: config.DefaultBrake, SessionOps: tui.SessionOpsTopic}
 	if info.SettingValues != want || info.BrakeMax != config.MaxBrake || info.DataDir != a.dataDir ||
 		info.DataDirFrom != tui.DataDirFlag || info.ConfigFile != filepath.Join(a.dataDir, config.FileName) {
 		t.Fatalf("settings = %+v", info)

@@ -10,11 +10,14 @@ import (
 // (docs/design.md §10 "Settings", §12): Language as the file has it ("en",
 // "ja", or "" for the locale; PULLCEPT_LANGUAGE is not layered here: the
 // overlay says when it overrides the file), Theme (ThemeLight, ThemeDark or
-// ThemeAuto) and Brake (0 off, up to MaxBrake; DefaultBrake when absent).
+// ThemeAuto), Brake (0 off, up to MaxBrake; DefaultBrake when absent) and
+// SessionOps ("session_operations", docs/design.md §15: "" or SessionOpsTopic
+// for the default, which the file says by leaving the key out).
 type Settings struct {
-	Language string
-	Theme    string
-	Brake    int
+	Language   string
+	Theme      string
+	Brake      int
+	SessionOps string
 }
 
 // The languages a setting may choose ("" is the locale's). The file may
@@ -46,6 +49,12 @@ func (c *Config) Settings() (Settings, error) {
 	if s.Brake, err = c.Brake(); err != nil {
 		return Settings{}, err
 	}
+	if s.SessionOps, err = c.SessionOperations(); err != nil {
+		return Settings{}, err
+	}
+	if s.SessionOps == SessionOpsTopic {
+		s.SessionOps = "" // the default
+	}
 	return s, nil
 }
 
@@ -71,6 +80,14 @@ func checkTheme(theme string) error {
 		keyTheme, theme, ThemeLight, ThemeDark, ErrBadSetting)
 }
 
+func checkSessionOps(v string) error {
+	switch v {
+	case "", SessionOpsTopic, SessionOpsAll, SessionOpsOff:
+		return nil
+	}
+	return fmt.Errorf("%q: %q is not a choice: %q, %q or %q: %w", keySessionOps, v, SessionOpsTopic, SessionOpsAll, SessionOpsOff, ErrBadSetting)
+}
+
 func checkBrake(n int) error {
 	if n >= 0 && n <= MaxBrake {
 		return nil
@@ -93,6 +110,9 @@ func (c *Config) SetSettings(s Settings) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if s.SessionOps == SessionOpsTopic {
+		s.SessionOps = "" // the default: the key left out
+	}
 	var errs []error
 	if s.Language != cur.Language {
 		errs = append(errs, checkLanguage(s.Language))
@@ -102,6 +122,9 @@ func (c *Config) SetSettings(s Settings) (bool, error) {
 	}
 	if s.Brake != cur.Brake {
 		errs = append(errs, checkBrake(s.Brake))
+	}
+	if s.SessionOps != cur.SessionOps {
+		errs = append(errs, checkSessionOps(s.SessionOps))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return false, err
@@ -129,6 +152,11 @@ func (c *Config) SetSettings(s Settings) (bool, error) {
 	}
 	if s.Brake != cur.Brake {
 		if err := top.SetValue(keyBrake, s.Brake); err != nil {
+			return false, err
+		}
+	}
+	if s.SessionOps != cur.SessionOps {
+		if err := setOrDrop(keySessionOps, s.SessionOps); err != nil {
 			return false, err
 		}
 	}

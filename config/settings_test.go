@@ -23,6 +23,44 @@ const settingsFile = `{
 }
 `
 
+// TestSessionOperationsSetting: "all" and "off" are written, the default
+// ("topic") leaves the key out, anything else is refused.
+func TestSessionOperationsSetting(t *testing.T) {
+	t.Parallel()
+	b, dir := bookOn(t, settingsFile)
+	base := Settings{Language: "ja", Brake: DefaultBrake}
+	for _, v := range []string{SessionOpsAll, SessionOpsOff} {
+		s := base
+		s.SessionOps = v
+		if err := b.SetSettings(s); err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := os.ReadFile(filepath.Join(dir, FileName))
+		if !strings.Contains(string(raw), `"session_operations": "`+v+`"`) || !strings.Contains(string(raw), `"zzz": "last"`) {
+			t.Fatalf("after %q:\n%s", v, raw)
+		}
+		if got, _ := b.SessionOperations(); got != v {
+			t.Fatalf("SessionOperations = %q, want %q", got, v)
+		}
+	}
+	s := base
+	s.SessionOps = SessionOpsTopic
+	if err := b.SetSettings(s); err != nil {
+		t.Fatal(err)
+	}
+	if raw, _ := os.ReadFile(filepath.Join(dir, FileName)); strings.Contains(string(raw), "session_operations") {
+		t.Fatalf("the default kept the key:\n%s", raw)
+	}
+	s.SessionOps = "everyone"
+	if err := b.SetSettings(s); !errors.Is(err, ErrBadSetting) || !strings.Contains(err.Error(), `"session_operations"`) {
+		t.Fatalf("bad value: %v", err)
+	}
+	bad, _ := bookOn(t, `{"accounts":[{"id":"admin","name":"Me","kind":"admin"}],"session_operations":7}`)
+	if _, err := bad.SessionOperations(); !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), "a number") {
+		t.Fatalf("a number in the file: %v", err)
+	}
+}
+
 // bookOn writes body as dir's config.json and opens a Book on it.
 func bookOn(t *testing.T, body string) (*Book, string) {
 	t.Helper()

@@ -524,6 +524,11 @@ const (
 	mSetShareNote
 	mSetBrakeNote
 	mSetBrakeKeys
+	mSetSessionOps
+	mSetSessionOpsTopic
+	mSetSessionOpsAll
+	mSetSessionOpsOff
+	mSetSessionOpsNote
 	mSetKeysNote
 	mSetFile
 	mSetColName
@@ -542,6 +547,58 @@ const (
 	mSetLoadFailed
 	mSetSaveFailed
 	mSetViewFailed
+
+	// The permission cards (permission.go, permission_update.go).
+	mGroupPermission
+	mHelpPermission
+	mHelpPermAllow
+	mHelpPermAlways
+	mHelpPermDeny
+	mHelpPermReason
+	mHelpPermSend
+	mHelpPermPane
+	mHelpPermPrev
+	mHelpPermNext
+	mCardTitle
+	mCardMCP
+	mCardAgent
+	mCardTopic
+	mCardMore
+	mCardAlways
+	mCardSuggestionsCut
+	mCardRuleAllow
+	mCardRuleDeny
+	mCardRuleAsk
+	mCardRulesRemove
+	mCardRulesReplace
+	mCardMode
+	mCardDirsAdd
+	mCardDirsRemove
+	mCardDestSession
+	mCardDestLocal
+	mCardDestProject
+	mCardDestUser
+	mCardDestCLI
+	mCardReason
+	mCardSending
+	mCardFocus
+	mCardWaiting
+	mCardSendReason
+	mCardBack
+	mCardAllow
+	mCardAllowAlways
+	mCardDeny
+	mCardDenyReason
+	mCardPane
+	mCardOther
+	mStCardAsked
+	mStCardAllowed
+	mStCardAllowedAlways
+	mStCardDenied
+	mStCardTimedOut
+	mStCardElsewhere
+	mStCardFailed
+	mStCardNoPane
 
 	mCatalogEnd // not a text: one past the last key (the catalog test)
 )
@@ -1012,6 +1069,11 @@ var messages = map[msgKey][2]string{
 	mSetShareNote:            {"The seat terminals' share of the centre column, %d–%d %%; %s / %s change it anywhere. Remembered in ui-state.json.", "中央の列のうち席の端末が占める割合です（%d〜%d %%）。%s / %s でいつでも変えられます。ui-state.json に記録します。"},
 	mSetBrakeNote:            {`After this many AI posts in a row with no post from you, the room stops typing AI posts into the seats; your next post or %s releases it. 0 turns it off. Saved in config.json "brake"; every room follows it at once (a room already braked stays so until released).`, `あなたの発言がないまま AI の発言がこの件数続くと、部屋は AI の発言を席へ打ち込むのをやめます。あなたの次の発言か %s で解除します。0 で切です。config.json の "brake" に保存し、すべての部屋にすぐ効きます（既に止まっている部屋は解除まで止まったままです）。`},
 	mSetBrakeKeys:            {"%s / %s: one less or more; %s / %s: ten.", "%s / %s で 1 ずつ、%s / %s で 10 ずつ変えます。"},
+	mSetSessionOps:           {"Seats start and stop seats", "席による席の開始・終了"},
+	mSetSessionOpsTopic:      {"in their own topic", "自分のトピックの席だけ"},
+	mSetSessionOpsAll:        {"in any open topic", "開いているすべてのトピック"},
+	mSetSessionOpsOff:        {"off", "切"},
+	mSetSessionOpsNote:       {`AI seats may start, stop or restart seats (their own or another account's) with their room tools, without asking you each time; each result is a notice in the asking seat's room. A restart always resumes the same conversation or does nothing. Saved in config.json "session_operations"; applies to the next request.`, `AI の席は部屋の道具で席（自分か他のアカウント）を開始・終了・再起動できます。毎回あなたに確認はしません。結果は依頼した席の部屋に通知で残ります。再起動は必ず同じ会話を再開し、できなければ何もしません。config.json の "session_operations" に保存し、次の依頼から効きます。`},
 	mSetKeysNote:             {`View only. To change a key, give its name new keys in config.json "keys", e.g. "keys": {"new_topic": ["ctrl+n", "f5"]}, and start Pullcept again.`, `見るだけです。キーを変えるには config.json の "keys" に名前と新しいキーを書き、Pullcept を起動し直します。例: "keys": {"new_topic": ["ctrl+n", "f5"]}`},
 	mSetFile:                 {"File: %s", "ファイル: %s"},
 	mSetColName:              {"name", "名前"},
@@ -1030,4 +1092,56 @@ var messages = map[msgKey][2]string{
 	mSetLoadFailed:           {"Cannot read the settings: %s", "設定を読めません: %s"},
 	mSetSaveFailed:           {"Settings not saved: %s", "設定を保存できません: %s"},
 	mSetViewFailed:           {"The panels were not remembered: %s", "パネルの状態を記録できません: %s"},
+
+	// The permission cards (permission.go, permission_update.go).
+	mGroupPermission:     {"Permission cards", "許可の確認"},
+	mHelpPermission:      {"answer a permission card", "許可の確認に答える"},
+	mHelpPermAllow:       {"allow once", "今回だけ許可"},
+	mHelpPermAlways:      {"allow, apply its suggestions", "許可して提案も適用"},
+	mHelpPermDeny:        {"deny", "拒否"},
+	mHelpPermReason:      {"deny, with a reason", "理由を付けて拒否"},
+	mHelpPermSend:        {"send the denial", "拒否を送る"},
+	mHelpPermPane:        {"go to the seat's pane", "その席の端末へ"},
+	mHelpPermPrev:        {"previous card", "前のカード"},
+	mHelpPermNext:        {"next card", "次のカード"},
+	mCardTitle:           {"Permission", "許可の確認"},
+	mCardMCP:             {"MCP %s", "MCP %s"},
+	mCardAgent:           {"subagent %s", "サブエージェント %s"},
+	mCardTopic:           {"in %s", "トピック %s"},
+	mCardMore:            {"+%s more lines: %s's pane shows them all", "ほか %s 行: %s の端末に全部あります"},
+	mCardAlways:          {"always:", "常に:"},
+	mCardSuggestionsCut:  {"Its suggestions are too long for a card: answer in the pane to apply them.", "提案が長すぎてカードに載りません。適用するなら端末で答えてください。"},
+	mCardRuleAllow:       {"allow %s", "%s を許可"},
+	mCardRuleDeny:        {"deny %s", "%s を拒否"},
+	mCardRuleAsk:         {"ask before %s", "%s は確認する"},
+	mCardRulesRemove:     {"remove the rules %s", "ルール %s を外す"},
+	mCardRulesReplace:    {"replace the rules with %s", "ルールを %s に置き換える"},
+	mCardMode:            {"switch to %s mode", "%s モードにする"},
+	mCardDirsAdd:         {"allow the folder %s", "フォルダ %s を許可"},
+	mCardDirsRemove:      {"remove the folder %s", "フォルダ %s を外す"},
+	mCardDestSession:     {"this session", "このセッション"},
+	mCardDestLocal:       {"local settings", "ローカル設定"},
+	mCardDestProject:     {"project settings", "プロジェクト設定"},
+	mCardDestUser:        {"user settings", "ユーザー設定"},
+	mCardDestCLI:         {"command line", "コマンドライン"},
+	mCardReason:          {"Reason:", "理由:"},
+	mCardSending:         {"sending the answer…", "答えを送っています…"},
+	mCardFocus:           {"answer here", "ここで答える"},
+	mCardWaiting:         {"%d waiting", "待ち %d 件"},
+	mCardSendReason:      {"deny", "拒否"},
+	mCardBack:            {"back", "戻る"},
+	mCardAllow:           {"allow", "許可"},
+	mCardAllowAlways:     {"always", "常に許可"},
+	mCardDeny:            {"deny", "拒否"},
+	mCardDenyReason:      {"deny, why", "理由付き拒否"},
+	mCardPane:            {"%s's pane", "%s の端末"},
+	mCardOther:           {"other cards", "他のカード"},
+	mStCardAsked:         {"%s asks to use %s: %s answers it here.", "%s が %s の許可を求めています。%s でここから答えられます。"},
+	mStCardAllowed:       {"Allowed %s for %s.", "%[2]s の %[1]s を許可しました。"},
+	mStCardAllowedAlways: {"Allowed %s for %s, with its suggestions.", "%[2]s の %[1]s を許可し、提案も適用しました。"},
+	mStCardDenied:        {"Denied %s for %s.", "%[2]s の %[1]s を拒否しました。"},
+	mStCardTimedOut:      {"%s's request for %s waited too long: answer it in its pane.", "%s の %s の許可は待ち時間を過ぎました。端末で答えてください。"},
+	mStCardElsewhere:     {"%s's request for %s was answered in its pane, or it went on.", "%s の %s の許可は端末で答えられたか、先へ進みました。"},
+	mStCardFailed:        {"Not answered: %s", "答えられませんでした: %s"},
+	mStCardNoPane:        {"%s has no pane in this topic.", "%s の端末はこのトピックにありません。"},
 }

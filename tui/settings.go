@@ -38,6 +38,7 @@ const (
 	rowPanes
 	rowPaneShare
 	rowBrake
+	rowSessionOps
 )
 
 // sectionRows are the rows of a section that change something; the
@@ -47,7 +48,7 @@ func sectionRows(s settingsSection) []settingRow {
 	case secDisplay:
 		return []settingRow{rowLanguage, rowTheme, rowTopics, rowParticipants, rowPanes, rowPaneShare}
 	case secRoom:
-		return []settingRow{rowBrake}
+		return []settingRow{rowBrake, rowSessionOps}
 	}
 	return nil
 }
@@ -55,7 +56,7 @@ func sectionRows(s settingsSection) []settingRow {
 // rowLabels name the rows.
 var rowLabels = map[settingRow]msgKey{
 	rowLanguage: mSetLanguage, rowTheme: mSetTheme, rowTopics: mSetTopics, rowParticipants: mSetParticipants,
-	rowPanes: mSetPanes, rowPaneShare: mSetPaneShare, rowBrake: mSetBrake,
+	rowPanes: mSetPanes, rowPaneShare: mSetPaneShare, rowBrake: mSetBrake, rowSessionOps: mSetSessionOps,
 }
 
 // settingsOverlay is the overlay's own state: which section and row are
@@ -248,7 +249,7 @@ func settingValue(e *env, d settingsData, r settingRow) string {
 		}
 		return tr.t(mSetHidden)
 	}
-	if !st.loaded && (r == rowLanguage || r == rowTheme || r == rowBrake) {
+	if !st.loaded && (r == rowLanguage || r == rowTheme || r == rowBrake || r == rowSessionOps) {
 		return "…"
 	}
 	switch r {
@@ -272,6 +273,14 @@ func settingValue(e *env, d settingsData, r settingRow) string {
 			return tr.t(mSetBrakeOff)
 		}
 		return tr.t(mSetBrakeN, st.info.Brake)
+	case rowSessionOps:
+		switch st.info.SessionOps {
+		case SessionOpsAll:
+			return tr.t(mSetSessionOpsAll)
+		case SessionOpsOff:
+			return tr.t(mSetSessionOpsOff)
+		}
+		return tr.t(mSetSessionOpsTopic)
 	}
 	return ""
 }
@@ -325,6 +334,8 @@ func settingNote(e *env, d settingsData, r settingRow) string {
 		return tr.t(mSetBrakeNote, hk(k.ReleaseBrake)) + " " +
 			tr.t(mSetBrakeKeys, arrowKey(firstKey(k.SettingsLess)), arrowKey(firstKey(k.SettingsMore)),
 				arrowKey(firstKey(k.ScrollUp)), arrowKey(firstKey(k.ScrollDown)))
+	case rowSessionOps:
+		return tr.t(mSetSessionOpsNote)
 	}
 	return ""
 }

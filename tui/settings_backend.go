@@ -35,7 +35,17 @@ type SettingValues struct {
 	Language string
 	Theme    string
 	Brake    int
+	// SessionOps is what seats may start, stop or restart
+	// (docs/design.md §15): SessionOpsTopic, SessionOpsAll or SessionOpsOff.
+	SessionOps string
 }
+
+// Session-operation rules (config.json "session_operations").
+const (
+	SessionOpsTopic = "topic" // seats of the asking seat's own topic
+	SessionOpsAll   = "all"   // any open topic
+	SessionOpsOff   = "off"
+)
 
 // DataDirSource is how the data directory was chosen (docs/design.md §12).
 type DataDirSource int

@@ -14,7 +14,7 @@ import (
 func settingsScene() *fakeBackend {
 	f := scene()
 	f.set.info = SettingsInfo{
-		SettingValues: SettingValues{Brake: 12},
+		SettingValues: SettingValues{Brake: 12, SessionOps: SessionOpsTopic},
 		BrakeMax:      1000,
 		DataDir:       "/home/u/.config/pullcept",
 		ConfigFile:    "/home/u/.config/pullcept/config.json",
@@ -78,7 +78,7 @@ func TestSettingsLanguageSwitchesAtOnce(t *testing.T) {
 	if got := m.input.ta.Placeholder; got != m.env.tr.t(mInputPlaceholder) || !strings.ContainsFunc(got, func(r rune) bool { return r > 0x3000 }) {
 		t.Fatalf("input placeholder %q not in Japanese", got)
 	}
-	want := []SettingValues{{Language: "en", Brake: 12}, {Language: "ja", Brake: 12}}
+	want := []SettingValues{{Language: "en", Brake: 12, SessionOps: SessionOpsTopic}, {Language: "ja", Brake: 12, SessionOps: SessionOpsTopic}}
 	if !slices.Equal(f.set.saves, want) {
 		t.Fatalf("saves %+v, want %+v", f.set.saves, want)
 	}
@@ -155,6 +155,33 @@ func TestSettingsBrake(t *testing.T) {
 	}
 }
 
+// TestSettingsSessionOperations: the Room section's second row cycles
+// what seats may start and stop (own topic, any topic, off), each saved.
+func TestSettingsSessionOperations(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	m := sceneModel(t, f, 200, 60, LangEnglish)
+	send(t, m, press("f3"))
+	send(t, m, press("tab"))
+	send(t, m, press("down"))
+	if !strings.Contains(shown(m), "‹ in their own topic ›") || !strings.Contains(shown(m), `"session_operations"`) {
+		t.Fatalf("session operations row:\n%s", shown(m))
+	}
+	send(t, m, press("right"))
+	send(t, m, settingsSavedMsg{v: f.set.saves[0]})
+	send(t, m, press("right"))
+	got := make([]string, 0, len(f.set.saves))
+	for _, s := range f.set.saves {
+		got = append(got, s.SessionOps)
+	}
+	if want := []string{SessionOpsAll, SessionOpsOff}; !slices.Equal(got, want) {
+		t.Fatalf("saved %v, want %v", got, want)
+	}
+	if !strings.Contains(shown(m), "‹ off ›") {
+		t.Fatalf("after two steps:\n%s", shown(m))
+	}
+}
+
 // TestSettingsSavesOneAtATime: changes made while a save runs are saved
 // after it, once, with the last values.
 func TestSettingsSavesOneAtATime(t *testing.T) {
@@ -170,7 +197,7 @@ func TestSettingsSavesOneAtATime(t *testing.T) {
 	m.Update(press("right"))
 	m.Update(press("right"))
 	send(t, m, settingsSavedMsg{v: SettingValues{Brake: 13}})
-	if want := []SettingValues{{Brake: 15}}; !slices.Equal(f.set.saves, want) {
+	if want := []SettingValues{{Brake: 15, SessionOps: SessionOpsTopic}}; !slices.Equal(f.set.saves, want) {
 		t.Fatalf("saves %+v, want %+v", f.set.saves, want)
 	}
 	if m.settings.saving || m.settings.again {

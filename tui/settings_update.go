@@ -208,6 +208,8 @@ func (m *Model) changeSetting(d int) []tea.Cmd {
 		m.applyTheme()
 	case rowBrake:
 		v.Brake = clampInt(v.Brake+d, 0, max(s.info.BrakeMax, 0))
+	case rowSessionOps:
+		v.SessionOps = cycle([]string{SessionOpsTopic, SessionOpsAll, SessionOpsOff}, v.SessionOps, step)
 	}
 	if *v == was {
 		return nil // at an end already
