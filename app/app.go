@@ -174,17 +174,22 @@ func (a *App) open() error {
 	// Terminals: the Manager learns the address afterwards.
 	a.seats.SetRoom(seats.RoomEndpoint{URL: a.server.URL(), HooksURL: a.server.HooksURL(), Grant: a.server.Grant})
 	a.hub.SetAdmin(room.Hello{Name: admin.DisplayName(), Hue: admin.Hue, AccountID: admin.ID})
-	// The notices' "Signed:" line follows the UI's language (config.json
-	// or PULLCEPT_LANGUAGE, else the locale), as the UI itself picks it.
+	a.openMCPServers(string(a.uiLang()))
+	a.openSessionOps()
+	return nil
+}
+
+// uiLang is the UI's language as the UI picks it (config.json or
+// PULLCEPT_LANGUAGE, else the locale): the local MCP notices' "Signed:"
+// line follows it.
+func (a *App) uiLang() tui.Lang {
 	lang := tui.DetectLang(os.Getenv)
 	if ui, err := a.accounts.UI(); err == nil && ui.Language != "" {
 		if l, err := tui.ParseLang(ui.Language); err == nil {
 			lang = l
 		}
 	}
-	a.openMCPServers(string(lang))
-	a.openSessionOps()
-	return nil
+	return lang
 }
 
 // Close stops seats first (their sidecars leave the room), then the server,

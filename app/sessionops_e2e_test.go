@@ -323,25 +323,15 @@ func TestSeatRestartsAnotherSeat(t *testing.T) {
 	})
 
 	order("retry") // the same call again: the record, nothing new
-	t.Cleanup(func() {
-		if t.Failed() {
-			for _, ex := range fake.Exchanges() {
-				if ex.Request.ModelCall {
-					p, _ := ex.Request.LatestPost()
-					t.Logf("request %d (%s): latest post %q; reply %+v", ex.Request.Seq, ex.Request.Session, p.Body, ex.Reply)
-				}
-			}
-			hist, _, err := a.hub.History(topic, "", 50)
-			for _, p := range hist {
-				t.Logf("history: %s %s → %v: %q", p.MessageID, p.Speaker, p.To, p.Content)
-			}
-			t.Logf("history err %v", err)
-			for _, in := range a.seats.Seats(topic) {
-				s, _ := a.seats.Seat(topic, in.Account)
-				t.Logf("%s %v typing %+v screen:\n%s", in.Account, in.State, in.Typing, s.Screen().Text())
-			}
-		}
-	})
+	t.Cleanup(func() { dumpOps(t, a, topic, fake) })
+	checkRetry(t, a, topic, fake, after.PtyID)
+}
+
+// checkRetry: the word-for-word retry was answered with the finished
+// record (its pty id, the launch in the room), touched no seat and posted
+// no second notice.
+func checkRetry(t *testing.T, a *App, topic string, fake *fakeapi.Server, pty string) {
+	t.Helper()
 	var answers []string
 	testkit.EventuallyWithin(t, mcpRigClaude, "the retry answered", func() bool {
 		answers = nil
@@ -352,15 +342,38 @@ func TestSeatRestartsAnotherSeat(t *testing.T) {
 		}
 		return len(answers) == 2
 	})
-	if a := answers[1]; !strings.Contains(a, `"state": "process_started"`) || !strings.Contains(a, `"pty_id": "`+after.PtyID+`"`) ||
-		!strings.Contains(a, `"room_connected": true`) {
-		t.Fatalf("the retry's answer:\n%s", a)
+	if ans := answers[1]; !strings.Contains(ans, `"state": "process_started"`) || !strings.Contains(ans, `"pty_id": "`+pty+`"`) ||
+		!strings.Contains(ans, `"room_connected": true`) {
+		t.Fatalf("the retry's answer:\n%s", ans)
 	}
-	if again := opsSeat(a, topic, opsLay); again.PtyID != after.PtyID || again.State == seats.StateExited {
-		t.Fatalf("the retry touched Lay: %s → %s (%v)", after.PtyID, again.PtyID, again.State)
+	if again := opsSeat(a, topic, opsLay); again.PtyID != pty || again.State == seats.StateExited {
+		t.Fatalf("the retry touched Lay: %s → %s (%v)", pty, again.PtyID, again.State)
 	}
 	if n := len(appNotices(t, a, topic)); n != 1 {
 		t.Fatalf("%d notices after the retry, want 1", n)
+	}
+}
+
+// dumpOps logs, when the test failed, what the fake model was asked and
+// answered, the topic's posts and each seat's screen.
+func dumpOps(t *testing.T, a *App, topic string, fake *fakeapi.Server) {
+	if !t.Failed() {
+		return
+	}
+	for _, ex := range fake.Exchanges() {
+		if ex.Request.ModelCall {
+			p, _ := ex.Request.LatestPost()
+			t.Logf("request %d (%s): latest post %q; reply %+v", ex.Request.Seq, ex.Request.Session, p.Body, ex.Reply)
+		}
+	}
+	hist, _, err := a.hub.History(topic, "", 50)
+	for _, p := range hist {
+		t.Logf("history: %s %s → %v: %q", p.MessageID, p.Speaker, p.To, p.Content)
+	}
+	t.Logf("history err %v", err)
+	for _, in := range a.seats.Seats(topic) {
+		s, _ := a.seats.Seat(topic, in.Account)
+		t.Logf("%s %v typing %+v screen:\n%s", in.Account, in.State, in.Typing, s.Screen().Text())
 	}
 }
 
