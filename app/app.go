@@ -69,6 +69,9 @@ type openOptions struct {
 	// beforeSessionOp holds each session operation before it runs
 	// (sessionops.Options.BeforeRun).
 	beforeSessionOp func(room.SessionRecord)
+	// permissionWait is how long a permission card waits for the human
+	// (room.HubOptions.PermissionWait; 0: 180 s).
+	permissionWait time.Duration
 }
 
 // Open starts everything below the UI (docs/design.md §1): nothing is shown
@@ -164,6 +167,9 @@ func (a *App) open() error {
 		Identities: a.accounts,
 		Logger:     a.logger.With("part", "room"),
 		Brake:      brake,
+		// A PermissionRequest is held this long for the human's answer on
+		// its card (room/permission.go).
+		PermissionWait: a.opts.permissionWait,
 	}); err != nil {
 		return err
 	}

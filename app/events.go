@@ -135,6 +135,10 @@ func roomEvent(e room.Event) (tui.Event, bool) {
 		return tui.RosterChanged{Topic: e.Topic, Roster: roster}, true
 	case room.BrakeChanged:
 		return tui.BrakeChanged{Topic: e.Topic, On: e.On, Count: e.Count}, true
+	case room.PermissionAsked:
+		return tui.PermissionAsked{Card: permissionCard(e.Ask)}, true
+	case room.PermissionClosed:
+		return tui.PermissionClosed{ID: e.ID, Topic: e.Topic, Account: e.Account, End: permissionEnd(e.End), Allowed: e.Allowed}, true
 	}
 	return nil, false
 }

@@ -259,6 +259,14 @@ func (m *Model) partData() *partData {
 			d.failed[k.account] = v
 		}
 	}
+	for _, c := range m.cards.queue {
+		if c.Topic == m.topics.open {
+			if d.asking == nil {
+				d.asking = map[string]bool{}
+			}
+			d.asking[c.Account] = true
+		}
+	}
 	return d
 }
 

@@ -32,6 +32,7 @@ type Backend interface {
 	AccountFiles
 	Attachments
 	Settings
+	Permissions
 	Events
 }
 
@@ -508,9 +509,9 @@ func (e *MCPServerRefused) Error() string {
 }
 
 // Event is what NextEvents carries: PostDelivered, LogFailed,
-// RosterChanged, BrakeChanged (the room's), SeatChanged (a seat's life),
-// SeatUpdated, LinesSkipped, Notice (the app's), MCPServerChanged, and
-// Resynced.
+// RosterChanged, BrakeChanged, PermissionAsked, PermissionClosed (the
+// room's), SeatChanged (a seat's life), SeatUpdated, LinesSkipped, Notice
+// (the app's), MCPServerChanged, and Resynced.
 type Event interface{ event() }
 
 // PostDelivered: a post went through the room of Topic (docs/design.md §2).

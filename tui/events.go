@@ -52,6 +52,10 @@ func (m *Model) onEvent(ev Event) []tea.Cmd {
 		m.setStatus(lvl, sanitize(ev.Text))
 	case MCPServerChanged:
 		return m.onServerChanged(ev)
+	case PermissionAsked:
+		m.onPermissionAsked(ev)
+	case PermissionClosed:
+		return m.onPermissionClosed(ev)
 	case Resynced:
 		return m.resync()
 	}
@@ -65,5 +69,5 @@ func (m *Model) resync() []tea.Cmd {
 	m.chat = newChat()
 	m.chat.loading = true
 	m.chat.focused = m.focus == FocusChat
-	return []tea.Cmd{m.loadTopicsCmd(), m.loadAccountsCmd(), m.openTopicCmd(m.topics.open)}
+	return []tea.Cmd{m.loadTopicsCmd(), m.loadAccountsCmd(), m.openTopicCmd(m.topics.open), m.loadCardsCmd()}
 }

@@ -39,6 +39,7 @@ type fakeBackend struct {
 	files     filesFake  // the AccountFiles part (account_files_fake_test.go)
 	mcp       mcpFake    // the MCPServers part (mcp_fake_test.go)
 	set       setFake    // the Settings part (settings_fake_test.go)
+	perm      permFake   // the Permissions part (permission_fake_test.go)
 
 	postFn func(topic string, d room.Draft) (room.Result, error)
 
@@ -491,7 +492,7 @@ func press(s string) tea.KeyPressMsg {
 		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
 		"home": tea.KeyHome, "end": tea.KeyEnd, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
 		"delete": tea.KeyDelete, "space": tea.KeySpace, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3,
-		"f6": tea.KeyF6, "f8": tea.KeyF8, "f9": tea.KeyF9,
+		"f6": tea.KeyF6, "f7": tea.KeyF7, "f8": tea.KeyF8, "f9": tea.KeyF9,
 	}
 	var mod tea.KeyMod
 	rest := s

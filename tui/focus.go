@@ -21,8 +21,9 @@ type focusTarget struct {
 	pane  seatKey // the pane, for FocusPane
 }
 
-// focusOrder is the Tab cycle: input, chat, topics, accounts, then each
-// visible pane; hidden columns drop out.
+// focusOrder is the Tab cycle: input, chat, topics, accounts, the
+// permission card while one shows, then each visible pane; hidden columns
+// drop out.
 func (m *Model) focusOrder() []focusTarget {
 	out := []focusTarget{{focus: FocusInput}, {focus: FocusChat}}
 	if !m.layout.Topics.empty() {
@@ -30,6 +31,9 @@ func (m *Model) focusOrder() []focusTarget {
 	}
 	if !m.layout.Participants.empty() {
 		out = append(out, focusTarget{focus: FocusParticipants})
+	}
+	if !m.layout.Card.empty() {
+		out = append(out, focusTarget{focus: FocusCard})
 	}
 	if len(m.layout.Panes) > 0 {
 		for _, k := range m.visiblePanes() {
@@ -48,6 +52,12 @@ func (m *Model) cycleFocus(delta int) tea.Cmd {
 		}
 	}
 	next := order[(i+delta+len(order))%len(order)]
+	if next.focus == FocusCard {
+		m.cards.back = focusTarget{focus: FocusInput}
+	}
+	if m.focus == FocusCard {
+		m.cards.dropReason()
+	}
 	m.focusPane = next.pane
 	return m.setFocus(next.focus)
 }
@@ -62,6 +72,8 @@ func (m *Model) focusLost() bool {
 		return m.layout.Participants.empty()
 	case FocusPane:
 		return len(m.layout.Panes) == 0
+	case FocusCard:
+		return m.layout.Card.empty()
 	}
 	return false
 }

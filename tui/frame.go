@@ -67,6 +67,11 @@ func (m *Model) applyLayout(panes int) {
 		m.layoutState.inputRows = r
 		m.layout = layout(m.width, m.height, m.layoutState)
 	}
+	if want := m.cards.wantRows(&m.env, m.layout.Chat.W, m.focus == FocusCard, m.cardInfo()); want != m.layoutState.cardRows {
+		// The card's rows follow what it shows at the centre's width.
+		m.layoutState.cardRows = want
+		m.layout = layout(m.width, m.height, m.layoutState)
+	}
 	m.chat.setSize(m.layout.Chat.W, m.layout.Chat.H)
 	m.topics.setSize(m.layout.Topics.W, m.layout.Topics.H)
 	m.accounts.panel.setSize(m.layout.Participants.W, m.layout.Participants.H)
@@ -86,6 +91,7 @@ func (m *Model) renderWidgets(vis []seatKey) {
 	m.input.render(&m.env, m.layout.Input.H)
 	m.topics.render(&m.env)
 	m.accounts.panel.render(&m.env, m.partData())
+	m.renderCard()
 }
 
 // renderScreen renders what View places over and around the widgets: the
@@ -170,6 +176,10 @@ func (m *Model) placeCursor(vis []seatKey) cursorAt {
 				return paneCursor(m.seats.panes[k], m.layout.Panes[i])
 			}
 		}
+	case FocusCard:
+		if c := &m.cards; c.caretOK {
+			return cursorAt{x: m.layout.Card.X + c.caretX, y: m.layout.Card.Y + c.caretY, ok: true}
+		}
 	}
 	return cursorAt{}
 }
@@ -235,6 +245,7 @@ func (m *Model) blocks() []placed {
 	add(m.layout.Chat, m.chat.view)
 	add(m.layout.Participants, m.accounts.panel.view)
 	add(m.layout.Input, m.input.view)
+	add(m.layout.Card, m.cards.view)
 	for i, k := range m.screen.panes {
 		if i < len(m.layout.Panes) {
 			add(m.layout.Panes[i], m.seats.panes[k].view)

@@ -146,6 +146,20 @@ type KeyMap struct {
 	SettingsMore        key.Binding
 	SettingsSection     key.Binding
 	SettingsSectionPrev key.Binding
+
+	// Permission cards (permission.go): Permission (global) focuses the
+	// card shown; focused, the others answer it, go to its seat's pane or
+	// show another card, and Cancel gives focus back. PermissionSend sends
+	// a denial with the reason typed.
+	Permission       key.Binding
+	PermissionAllow  key.Binding
+	PermissionAlways key.Binding
+	PermissionDeny   key.Binding
+	PermissionReason key.Binding
+	PermissionSend   key.Binding
+	PermissionPane   key.Binding
+	PermissionPrev   key.Binding
+	PermissionNext   key.Binding
 }
 
 // bindingEntry names one binding for Override and the help overlay.
@@ -238,7 +252,26 @@ func DefaultKeyMap() KeyMap {
 	k.editorDefaults()
 	k.settingsDefaults()
 	k.paneDefaults()
+	k.permissionDefaults()
 	return k
+}
+
+// permissionDefaults sets the permission cards' keys (docs/design.md §10
+// "Permission cards"): F7 focuses the card; then y allows once, a allows
+// and applies the CLI's suggestions, n denies, r opens a line for the
+// denial's reason (Enter sends it), g goes to the seat's pane, ←/→ show
+// another card. Letters act only while the card has focus: nothing typed
+// elsewhere answers it.
+func (k *KeyMap) permissionDefaults() {
+	k.Permission = nb("f7")
+	k.PermissionAllow = nb("y")
+	k.PermissionAlways = nb("a")
+	k.PermissionDeny = nb("n")
+	k.PermissionReason = nb("r")
+	k.PermissionSend = nb("enter")
+	k.PermissionPane = nb("g")
+	k.PermissionPrev = nb("left")
+	k.PermissionNext = nb("right")
 }
 
 // editorDefaults sets the account editor's character and preview keys
@@ -334,6 +367,7 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 		{"quit", g, mHelpQuit, &k.Quit},
 		{"help", g, mHelpHelp, &k.Help},
 		{"settings", g, mHelpSettings, &k.Settings},
+		{"permission", g, mHelpPermission, &k.Permission},
 		{"focus_next", g, mHelpFocusNext, &k.FocusNext},
 		{"focus_prev", g, mHelpFocusPrev, &k.FocusPrev},
 		{"focus_input", g, mHelpFocusInput, &k.FocusInput},
@@ -434,6 +468,14 @@ func (k *KeyMap) modalEntries() []bindingEntry {
 		{"settings_more", mGroupSettings, mHelpSettingsMore, &k.SettingsMore},
 		{"settings_section", mGroupSettings, mHelpSettingsSection, &k.SettingsSection},
 		{"settings_section_prev", mGroupSettings, mHelpSettingsSectionPrev, &k.SettingsSectionPrev},
+		{"permission_allow", mGroupPermission, mHelpPermAllow, &k.PermissionAllow},
+		{"permission_always", mGroupPermission, mHelpPermAlways, &k.PermissionAlways},
+		{"permission_deny", mGroupPermission, mHelpPermDeny, &k.PermissionDeny},
+		{"permission_reason", mGroupPermission, mHelpPermReason, &k.PermissionReason},
+		{"permission_send", mGroupPermission, mHelpPermSend, &k.PermissionSend},
+		{"permission_pane", mGroupPermission, mHelpPermPane, &k.PermissionPane},
+		{"permission_prev", mGroupPermission, mHelpPermPrev, &k.PermissionPrev},
+		{"permission_next", mGroupPermission, mHelpPermNext, &k.PermissionNext},
 	}
 }
 

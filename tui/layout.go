@@ -52,6 +52,7 @@ type layoutState struct {
 	paneShare        int // percent of the centre column's height for panes
 	inputRows        int // rows inside the input bar's frame (1..maxInputBarRows)
 	topicsWant       int // the topic list's width that cuts no name (0: no wish)
+	cardRows         int // rows the permission card would like (0: no card)
 }
 
 // screenLayout is the screen cut into rectangles. Side columns span the
@@ -66,6 +67,9 @@ type screenLayout struct {
 	Status       rect
 	PaneArea     rect
 	Panes        []rect
+	// Card is the permission card's (permission.go), between the chat
+	// and the panes; empty while none waits.
+	Card rect
 }
 
 // layout cuts a w×h screen for state s. It is a pure function
@@ -123,14 +127,39 @@ func layout(w, h int, s layoutState) screenLayout {
 		}
 	}
 	chatH := centreH - paneH
+	chatH, cardH, paneH := cardSplit(chatH, paneH, cardRowsFor(s.cardRows, centreH))
 	if chatH > 0 {
 		l.Chat = rect{tw, 0, cw, chatH}
 	}
+	if cardH > 0 {
+		l.Card = rect{tw, chatH, cw, cardH}
+	}
 	if paneH > 0 {
-		l.PaneArea = rect{tw, chatH, cw, paneH}
+		l.PaneArea = rect{tw, chatH + cardH, cw, paneH}
 		l.Panes = paneGrid(l.PaneArea, s.panes)
 	}
 	return l
+}
+
+// cardSplit gives the permission card its rows: from the chat first, down
+// to chatMinH (the panes keep their size: a resize makes every CLI redraw),
+// then from the panes, which fold when they no longer fit (their rows go
+// back to the chat).
+func cardSplit(chatH, paneH, cardH int) (chat, card, panes int) {
+	fromChat := min(cardH, max(chatH-chatMinH, 0))
+	chatH -= fromChat
+	rest := cardH - fromChat
+	switch {
+	case rest > 0 && paneH > 0:
+		paneH -= rest
+		if paneH < paneMinH {
+			chatH += max(paneH, 0)
+			paneH = 0
+		}
+	case rest > 0:
+		chatH -= rest
+	}
+	return max(chatH, 0), cardH, paneH
 }
 
 // paneGrid places n panes in area: side by side when wide, stacked when

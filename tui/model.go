@@ -57,6 +57,8 @@ const (
 	FocusTopics
 	FocusParticipants
 	FocusPane
+	// FocusCard: the permission card shown (permission.go) takes the keys.
+	FocusCard
 )
 
 // Model is the root Bubble Tea model (docs/design.md §14): it owns focus,
@@ -86,6 +88,7 @@ type Model struct {
 	status   statusLine  // the bottom line's latest report
 
 	settings settingsState // the settings in force and their saves (settings_update.go)
+	cards    permCards     // the permission cards waiting (permission.go)
 
 	screen   screen    // what View assembles besides the widgets' lines
 	quitting bool      // Quit is on its way: View draws nothing more
@@ -166,6 +169,7 @@ func (m *Model) Init() tea.Cmd {
 		m.loadAccountsCmd(),
 		m.lookPathCmd(),
 		m.attachDirCmd(),
+		m.loadCardsCmd(),
 		start,
 		tea.RequestBackgroundColor,
 	)
@@ -196,6 +200,7 @@ var routes = [...]route{
 	(*Model).attachMsg,
 	(*Model).statusMsg,
 	(*Model).settingsMsg,
+	(*Model).permissionMsg,
 	(*Model).quitMsg,
 }
 

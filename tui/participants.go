@@ -95,6 +95,9 @@ type partData struct {
 	failed   map[string]string   // last start's refusal, by account
 	adminID  string
 	found    map[string]string // command → path for the first-run hint
+	// asking are the accounts whose seat in the open topic has a
+	// permission card waiting (permission.go): highlighted.
+	asking map[string]bool
 }
 
 // rows lists the selectable rows in display order.
@@ -285,6 +288,14 @@ func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter
 	nameStyle := th.hueStyle(accountHue(*a, d.adminID))
 	if seatKind(a.Kind) && (st == SeatOffline || st == SeatExited || st == SeatFailed) {
 		nameStyle = nameStyle.Faint(true)
+	}
+	if d.asking[a.ID] {
+		// A permission card waits for this seat: its name stands out, and
+		// the gutter says so unless the cursor is there.
+		nameStyle = nameStyle.Reverse(true).Bold(true)
+		if strings.TrimSpace(gutter) == "" {
+			gutter = th.accentS.Render("!")
+		}
 	}
 	s, hasSeat := d.seats[a.ID]
 	word, tn := p.badge(e, d, a, st, s, now)

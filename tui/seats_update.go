@@ -196,6 +196,7 @@ func (m *Model) onSeatsLoaded(msg seatsLoadedMsg) []tea.Cmd {
 	if msg.topic == m.topics.open {
 		m.applySeats(msg.seats)
 		cmds = append(cmds, m.snapshotCmd())
+		cmds = append(cmds, m.cardPaneArrived()...)
 	}
 	return cmds
 }

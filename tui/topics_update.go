@@ -185,7 +185,7 @@ func (m *Model) onTopicOpened(msg topicOpenedMsg) []tea.Cmd {
 	m.accounts.rosters[msg.topic] = msg.roster
 	m.input.refreshCompletion(msg.roster, m.env.selfName)
 	m.applySeats(msg.seats)
-	return []tea.Cmd{m.snapshotCmd(), m.showJump(msg)}
+	return append([]tea.Cmd{m.snapshotCmd(), m.showJump(msg)}, m.cardPaneArrived()...)
 }
 
 func (m *Model) onTopicsLoaded(msg topicsLoadedMsg) []tea.Cmd {

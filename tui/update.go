@@ -19,6 +19,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) []tea.Cmd {
 		return m.renameKey(k)
 	case m.focus == FocusPane:
 		return m.paneKeyPress(k)
+	case m.focus == FocusCard:
+		return m.cardKey(k)
 	}
 	if m.focus == FocusInput && m.input.comp.open() {
 		if cmds, ok := m.popupKey(k); ok {
@@ -68,6 +70,8 @@ func (m *Model) screenKey(k tea.KeyPressMsg) ([]tea.Cmd, bool) {
 		m.openHelp()
 	case key.Matches(k, km.Settings):
 		return m.openSettings(), true
+	case key.Matches(k, km.Permission):
+		return m.focusCard(), true
 	case key.Matches(k, km.FocusNext):
 		if m.focus == FocusInput && (m.input.value() != "" || len(m.input.chips) > 0) {
 			// Text typed next would go to another area and be lost.
@@ -168,6 +172,9 @@ func (m *Model) handlePaste(msg tea.PasteMsg) []tea.Cmd {
 	if m.focus == FocusPane {
 		return m.pastePane(msg)
 	}
+	if m.focus == FocusCard {
+		return m.cardPaste(msg)
+	}
 	if looksDropped(msg.Content) {
 		// Maybe files dropped on the terminal: the app reads the paste
 		// first (docs/design.md §10 "Attachments").
@@ -218,6 +225,8 @@ func (m *Model) handleClick(ms tea.Mouse) []tea.Cmd {
 		cmds := []tea.Cmd{m.setFocus(FocusParticipants)}
 		m.accounts.panel.click(y - l.Participants.Y)
 		return cmds
+	case l.Card.contains(x, y):
+		return m.focusCard()
 	case l.Input.contains(x, y):
 		m.inputBarClick(x-l.Input.X, y-l.Input.Y)
 		return []tea.Cmd{m.setFocus(FocusInput)}

@@ -1,0 +1,548 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The permission cards (docs/design.md §10 "Permission cards"): a seat's
+// permission request waiting for the human, drawn in its own rows between
+// the chat and the seat panes. Cards queue in arrival order; one shows at
+// a time ("1/3"). The card takes keys only once the human focuses it
+// (the permission key, a click, Tab), so nothing typed elsewhere answers
+// it; the seat asking is highlighted in the participant panel.
+
+// Card bounds.
+const (
+	// cardMinH is the card's smallest height: its borders, one row of what
+	// it asks and its keys.
+	cardMinH = 4
+	// cardMaxSummary bounds the rows of the tool's input a card shows at
+	// once; the rest is folded ("+N more lines") and the pane shows it.
+	cardMaxSummary = 8
+	// cardMaxSuggestions bounds the rows of the CLI's suggestions (each
+	// wrapped: "always" applies them, so they are read whole when they
+	// fit); cardMaxKeys the rows of the keys.
+	cardMaxSuggestions = 4
+	cardMaxKeys        = 2
+	// maxReasonRunes bounds the reason typed for a denial.
+	maxReasonRunes = 500
+)
+
+// permCards is the cards waiting and how the human is answering them.
+type permCards struct {
+	queue   []PermissionCard // arrival order (ids grow)
+	shown   int              // index of the card shown
+	back    focusTarget      // where focus goes when the card lets it go
+	typing  bool             // the denial's reason is being typed
+	reason  textinput.Model
+	sending uint64 // the card whose answer is on its way (0: none)
+	err     string // the last answer's refusal, shown on the card
+	// paneWanted is the seat whose pane the pane key asked for in a topic
+	// still being opened (cardPaneArrived).
+	paneWanted seatKey
+	// caretX, caretY are where the reason's caret is in the view (caretOK
+	// false: none shown), for the real cursor (an IME types there).
+	caretX, caretY int
+	caretOK        bool
+
+	version  int // bumped when anything the card draws changed
+	view     []string
+	rendered cardRenderKey
+}
+
+// cardRenderKey is what the card's view was drawn from.
+type cardRenderKey struct {
+	w, h, gen, version int
+	focused            bool
+	reason             string
+	caret              int
+}
+
+// current is the card shown; ok is false when none waits.
+func (c *permCards) current() (PermissionCard, bool) {
+	if len(c.queue) == 0 {
+		return PermissionCard{}, false
+	}
+	c.shown = clampInt(c.shown, 0, len(c.queue)-1)
+	return c.queue[c.shown], true
+}
+
+// add queues card (once: a card the UI already holds is replaced).
+func (c *permCards) add(card PermissionCard) {
+	c.version++
+	if i := slices.IndexFunc(c.queue, func(q PermissionCard) bool { return q.ID == card.ID }); i >= 0 {
+		c.queue[i] = card
+		return
+	}
+	i, _ := slices.BinarySearchFunc(c.queue, card.ID, func(q PermissionCard, id uint64) int { return compareIDs(q.ID, id) })
+	c.queue = slices.Insert(c.queue, i, card)
+	if i <= c.shown && len(c.queue) > 1 {
+		c.shown++ // the card on screen stays on screen
+	}
+}
+
+func compareIDs(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// remove drops card id; the reason typed for it goes with it.
+func (c *permCards) remove(id uint64) (PermissionCard, bool) {
+	i := slices.IndexFunc(c.queue, func(q PermissionCard) bool { return q.ID == id })
+	if i < 0 {
+		return PermissionCard{}, false
+	}
+	card := c.queue[i]
+	c.version++
+	if i == c.shown {
+		c.dropReason()
+		c.err = ""
+	}
+	if c.sending == id {
+		c.sending = 0
+	}
+	c.queue = slices.Delete(c.queue, i, i+1)
+	if i < c.shown || c.shown >= len(c.queue) {
+		c.shown = max(c.shown-1, 0)
+	}
+	return card, true
+}
+
+// step shows the next (d 1) or previous (-1) card, round the queue; the
+// reason typed for the one shown is dropped.
+func (c *permCards) step(d int) {
+	if n := len(c.queue); n > 1 {
+		c.dropReason()
+		c.err = ""
+		c.shown = (c.shown + d + n) % n
+		c.version++
+	}
+}
+
+// openReason opens the line for a denial's reason.
+func (c *permCards) openReason() {
+	ti := *newField("")
+	ti.Prompt = ""
+	ti.CharLimit = maxReasonRunes
+	ti.SetVirtualCursor(false)
+	ti.Focus()
+	c.reason, c.typing = ti, true
+	c.version++
+}
+
+// dropReason closes the reason's line and forgets what was typed: it is
+// never kept, logged or typed anywhere.
+func (c *permCards) dropReason() {
+	if c.typing {
+		c.version++
+	}
+	c.typing = false
+	c.reason = textinput.Model{}
+}
+
+// asking is whether account has a card waiting in topic.
+func (c *permCards) asking(topic, account string) bool {
+	return slices.ContainsFunc(c.queue, func(q PermissionCard) bool { return q.Topic == topic && q.Account == account })
+}
+
+// cardInfo is what the card needs from the rest of the screen: the seat's
+// name and colour, the topic's name when it is not the one open.
+type cardInfo struct {
+	name  string
+	hue   int
+	topic string // "" for the open topic
+}
+
+// render draws the shown card in w×h cells (the rows layout gave it).
+func (c *permCards) render(e *env, w, h int, focused bool, info cardInfo) []string {
+	k := cardRenderKey{w: w, h: h, gen: e.gen, version: c.version, focused: focused}
+	if c.typing {
+		k.reason, k.caret = c.reason.Value(), c.reason.Position()
+	}
+	if c.view != nil && k == c.rendered {
+		return c.view
+	}
+	c.rendered = k
+	card, ok := c.current()
+	if !ok || w < 8 || h < 3 {
+		c.view = block(nil, w, h)
+		return c.view
+	}
+	inner := w - 4
+	body, reasonAt := c.bodyRows(e, card, inner, h-2, focused, info)
+	c.caretOK = false
+	if cur := c.reason.Cursor(); c.typing && focused && reasonAt >= 0 && cur != nil {
+		lw := ansi.StringWidth(e.tr.t(mCardReason)) + 1
+		c.caretX, c.caretY, c.caretOK = 2+lw+min(cur.X, max(inner-lw-1, 0)), 1+reasonAt, true
+	}
+	bs := e.th.border
+	if focused {
+		bs = e.th.borderFocus
+	}
+	title := cardTitle(e, card, info, len(c.queue), c.shown, w-6)
+	out := make([]string, 0, h)
+	out = append(out, bs.Render("╭─ ")+title+sgrReset+bs.Render(" "+strings.Repeat("─", max(w-5-ansi.StringWidth(title), 0))+"╮"))
+	for _, row := range body {
+		out = append(out, bs.Render("│")+" "+fit(row, inner)+sgrReset+" "+bs.Render("│"))
+	}
+	out = append(out, bs.Render("╰"+strings.Repeat("─", w-2)+"╯"))
+	c.view = block(out, w, h)
+	return c.view
+}
+
+// wantRows is how many rows the shown card would like at width w: all of
+// what it asks (up to cardMaxSummary rows), its suggestions, its keys.
+func (c *permCards) wantRows(e *env, w int, focused bool, info cardInfo) int {
+	card, ok := c.current()
+	if !ok || w < 8 {
+		return 0
+	}
+	rows, _ := summaryRows(card, w-4, cardMaxSummary)
+	return 2 + len(rows) + len(suggestionRows(e, card, w-4, cardMaxSuggestions)) + c.extraRows() +
+		len(c.keysRows(e, card, w-4, focused, info))
+}
+
+// extraRows are the rows besides what it asks, its suggestions and keys:
+// the refusal of the last answer, the reason's line.
+func (c *permCards) extraRows() int {
+	n := 0
+	if c.err != "" {
+		n++
+	}
+	if c.typing {
+		n++
+	}
+	return n
+}
+
+// bodyRows are the card's rows inside its border, at most h: what the tool
+// would do (folded to the rows left), the suggestions, a refusal, the
+// reason's line and the keys. The keys give way last; what it asks keeps
+// at least half of the rest. reasonAt is the reason's row (-1: none).
+func (c *permCards) bodyRows(e *env, card PermissionCard, w, h int, focused bool, info cardInfo) (rows []string, reasonAt int) {
+	th := e.th
+	var tail []string
+	reasonAt = -1
+	if c.err != "" {
+		tail = append(tail, th.dangerS.Render(cut(oneLine(c.err), w)))
+	}
+	if c.typing {
+		label := e.tr.t(mCardReason)
+		c.reason.SetWidth(max(w-ansi.StringWidth(label)-2, 1))
+		reasonAt = len(tail)
+		tail = append(tail, th.accentS.Render(label)+" "+c.reason.View())
+	}
+	tail = append(tail, c.keysRows(e, card, w, focused, info)...)
+	if h <= len(tail) {
+		drop := len(tail) - max(h, 0)
+		if reasonAt >= 0 {
+			reasonAt -= drop
+		}
+		return tail[drop:], reasonAt
+	}
+	rest := h - len(tail)
+	want, _ := summaryRows(card, w, cardMaxSummary)
+	suggN := min(cardMaxSuggestions, max(rest-len(want), rest-(rest+1)/2), rest-1)
+	sugg := suggestionRows(e, card, w, suggN)
+	sum, more := summaryRows(card, w, rest-len(sugg))
+	out := make([]string, 0, h)
+	for i, r := range sum {
+		switch {
+		case i < len(sum)-1 || more == "":
+			out = append(out, th.text.Render(r))
+		case r == "":
+			out = append(out, th.dim.Render(cut(e.tr.t(mCardMore, more, oneLine(info.name)), w)))
+		default: // one row only: the first of what it asks, and how much more
+			tag := " +" + more
+			out = append(out, th.text.Render(cut(r, max(w-ansi.StringWidth(tag), 1)))+th.dim.Render(tag))
+		}
+	}
+	out = append(out, sugg...)
+	if reasonAt >= 0 {
+		reasonAt += len(out)
+	}
+	return append(out, tail...), reasonAt
+}
+
+// summaryRows are the rows of what the card's tool would do at width w,
+// at most n: each line of the summary wrapped, its control characters
+// shown as codes (never obeyed). more, when not "", counts the lines that
+// did not fit whole: the last row is then the fold's — "" for its text, or
+// (n 1) the first row, which the fold's count follows.
+func summaryRows(card PermissionCard, w, n int) (rows []string, more string) {
+	if n <= 0 {
+		return nil, ""
+	}
+	text := cardText(card.Summary)
+	if strings.TrimSpace(text) == "" {
+		text = "—"
+	}
+	lines := strings.Split(text, "\n")
+	total := len(lines)
+	if card.SummaryCut {
+		total = max(card.SummaryLines, total)
+	}
+	type row struct {
+		text string
+		last bool // the last row of its line
+	}
+	var all []row
+	read := 0 // lines wrapped into all
+	for _, l := range lines {
+		if len(all) > n {
+			break
+		}
+		wrapped := wrapText(l, max(w, 1))
+		for i, r := range wrapped {
+			all = append(all, row{r, i == len(wrapped)-1})
+		}
+		read++
+	}
+	if len(all) <= n && read == len(lines) && !card.SummaryCut {
+		for _, r := range all {
+			rows = append(rows, r.text)
+		}
+		return rows, ""
+	}
+	keep := all[:n-1]
+	whole := 0
+	for _, r := range keep {
+		rows = append(rows, r.text)
+		if r.last {
+			whole++
+		}
+	}
+	left := max(total-whole, 1)
+	if n == 1 {
+		return []string{all[0].text}, fmt.Sprint(left)
+	}
+	return append(rows, ""), fmt.Sprint(left)
+}
+
+// cardText is text from a seat as a card shows it: control characters
+// other than line breaks and tabs as their codes ("<U+001B>"), then the
+// UI's sanitizer (bidi controls as codes, CR as a line break).
+func cardText(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if r != '\n' && r != '\t' && r != '\r' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0) {
+			fmt.Fprintf(&b, "<U+%04X>", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return sanitize(b.String())
+}
+
+// suggestionRows are the CLI's suggestions ("always" applies them), each
+// wrapped under the "always:" label, at most n rows of w cells; the last
+// says how many did not fit.
+func suggestionRows(e *env, card PermissionCard, w, n int) []string {
+	th, tr := e.th, e.tr
+	if n <= 0 {
+		return nil
+	}
+	if card.SuggestionsCut {
+		return []string{th.dim.Render(cut(tr.t(mCardSuggestionsCut), w))}
+	}
+	label := tr.t(mCardAlways) + " "
+	lw := ansi.StringWidth(label)
+	pad := strings.Repeat(" ", lw)
+	var out []string
+	for i, s := range card.Suggestions {
+		lines := wrapText(suggestionText(e, s), max(w-lw, 1))
+		if len(out)+len(lines) > n {
+			left := len(card.Suggestions) - i
+			room := n - len(out)
+			if room <= 0 {
+				last := len(out) - 1
+				out[last] = ansi.Truncate(out[last], max(w-6, 1), "…") + th.dim.Render(fmt.Sprintf(" +%d", left))
+				return out
+			}
+			lines = lines[:room]
+			lines[room-1] = ansi.Truncate(lines[room-1], max(w-lw-6, 1), "…")
+			for j, l := range lines {
+				out = append(out, th.dim.Render(pad)+th.text.Render(l))
+				if j == room-1 && left > 1 {
+					out[len(out)-1] += th.dim.Render(fmt.Sprintf(" +%d", left-1))
+				}
+			}
+			break
+		}
+		for j, l := range lines {
+			lead := th.dim.Render(pad)
+			if i == 0 && j == 0 {
+				lead = th.accentS.Render(label)
+			}
+			out = append(out, lead+th.text.Render(l))
+		}
+	}
+	return out
+}
+
+// suggestionText says one suggestion in a line: what it does and where the
+// CLI keeps it.
+func suggestionText(e *env, s PermissionSuggestion) string {
+	tr := e.tr
+	var what string
+	switch s.Type {
+	case "addRules", "replaceRules", "removeRules":
+		verb := map[string]msgKey{"allow": mCardRuleAllow, "deny": mCardRuleDeny, "ask": mCardRuleAsk}[s.Behavior]
+		rules := strings.Join(s.Rules, ", ")
+		switch {
+		case s.Type == "removeRules":
+			what = tr.t(mCardRulesRemove, rules)
+		case s.Type == "replaceRules":
+			what = tr.t(mCardRulesReplace, rules)
+		case verb != 0:
+			what = tr.t(verb, rules)
+		default:
+			what = s.Behavior + " " + rules
+		}
+	case "setMode":
+		what = tr.t(mCardMode, s.Mode)
+	case "addDirectories":
+		what = tr.t(mCardDirsAdd, strings.Join(s.Directories, ", "))
+	case "removeDirectories":
+		what = tr.t(mCardDirsRemove, strings.Join(s.Directories, ", "))
+	default:
+		what = s.Type + " " + s.Other
+	}
+	if where := destinationText(e, s.Destination); where != "" {
+		what += " (" + where + ")"
+	}
+	return oneLine(cardText(what))
+}
+
+// destinationText names where the CLI keeps a suggestion.
+func destinationText(e *env, d string) string {
+	k, ok := map[string]msgKey{"session": mCardDestSession, "localSettings": mCardDestLocal, "projectSettings": mCardDestProject,
+		"userSettings": mCardDestUser, "cliArg": mCardDestCLI}[d]
+	if !ok {
+		return d
+	}
+	return e.tr.t(k)
+}
+
+// cardTitle is the border's text: the seat in its colour, the tool, its
+// MCP server, the subagent and the topic when not the open one, then which
+// card of how many; cut to w cells.
+func cardTitle(e *env, card PermissionCard, info cardInfo, n, shown, w int) string {
+	th, tr := e.th, e.tr
+	sep := th.dim.Render(" · ")
+	title := th.accentS.Bold(true).Render(tr.t(mCardTitle)) + sep +
+		th.hueStyle(info.hue).Bold(true).Render(oneLine(info.name)) + sep + th.title.Render(oneLine(cardText(card.Tool)))
+	if card.MCPServer != "" {
+		title += sep + th.dim.Render(tr.t(mCardMCP, oneLine(cardText(card.MCPServer))))
+	}
+	if card.Agent != "" {
+		title += sep + th.dim.Render(tr.t(mCardAgent, oneLine(cardText(card.Agent))))
+	}
+	if info.topic != "" {
+		title += sep + th.dim.Render(tr.t(mCardTopic, oneLine(info.topic)))
+	}
+	if n > 1 {
+		title += sep + th.accentS.Render(fmt.Sprintf("%d/%d", shown+1, n))
+	}
+	if ansi.StringWidth(title) > w {
+		title = ansi.Truncate(title, w, "…")
+	}
+	return title
+}
+
+// keysRows are the card's last rows (at most cardMaxKeys): how to focus
+// it, or, focused, its keys (the reason's while it is typed); "sending…"
+// while an answer is on its way. Whole parts wrap; what does not fit in
+// the last row drops from the end.
+func (c *permCards) keysRows(e *env, card PermissionCard, w int, focused bool, info cardInfo) []string {
+	th, tr, km := e.th, e.tr, e.keys
+	if c.sending == card.ID {
+		return []string{th.dim.Render(cut(tr.t(mCardSending), w))}
+	}
+	var parts []keyHint
+	switch {
+	case !focused:
+		parts = append(parts, keyHint{firstKey(km.Permission), tr.t(mCardFocus)})
+		if n := len(c.queue); n > 1 {
+			parts = append(parts, keyHint{"", tr.t(mCardWaiting, n)})
+		}
+	case c.typing:
+		parts = append(parts, keyHint{firstKey(km.PermissionSend), tr.t(mCardSendReason)}, keyHint{firstKey(km.Cancel), tr.t(mCardBack)})
+	default:
+		parts = append(parts, keyHint{firstKey(km.PermissionAllow), tr.t(mCardAllow)})
+		if len(card.Suggestions) > 0 {
+			parts = append(parts, keyHint{firstKey(km.PermissionAlways), tr.t(mCardAllowAlways)})
+		}
+		parts = append(parts, keyHint{firstKey(km.PermissionDeny), tr.t(mCardDeny)}, keyHint{firstKey(km.PermissionReason), tr.t(mCardDenyReason)},
+			keyHint{firstKey(km.PermissionPane), tr.t(mCardPane, oneLine(info.name))})
+		if len(c.queue) > 1 {
+			parts = append(parts, keyHint{cardKeyName(firstKey(km.PermissionPrev)) + cardKeyName(firstKey(km.PermissionNext)), tr.t(mCardOther)})
+		}
+		parts = append(parts, keyHint{firstKey(km.Cancel), tr.t(mCardBack)})
+	}
+	sep := th.dim.Render(" · ")
+	var rows []string
+	row, rowW := "", 0
+	for _, p := range parts {
+		s := th.dim.Render(p.text)
+		if p.key != "" {
+			s = th.accentS.Render(cardKeyName(p.key)) + " " + s
+		}
+		sw := ansi.StringWidth(s)
+		switch {
+		case row == "":
+			row, rowW = s, sw
+		case rowW+3+sw <= w:
+			row, rowW = row+sep+s, rowW+3+sw
+		case len(rows)+1 < cardMaxKeys:
+			rows = append(rows, row)
+			row, rowW = s, sw
+		}
+	}
+	rows = append(rows, row)
+	for i, r := range rows {
+		if ansi.StringWidth(r) > w {
+			rows[i] = ansi.Truncate(r, w, "…")
+		}
+	}
+	return rows
+}
+
+// cardKeyName is how a card writes a key: arrows as arrows, a named key as
+// the status line does (F7, Esc), a letter as it is (y, not Y).
+func cardKeyName(k string) string {
+	switch k {
+	case "left":
+		return "←"
+	case "right":
+		return "→"
+	}
+	if len([]rune(k)) <= 1 {
+		return k
+	}
+	return hintKey(k)
+}
+
+// keyHint is one "key text" part of a keys row.
+type keyHint struct{ key, text string }
+
+// cardRowsFor is how many rows the layout gives a card that would like
+// want, in a centre column of centreH rows: at most half of it, at least
+// cardMinH when that fits.
+func cardRowsFor(want, centreH int) int {
+	if want <= 0 || centreH <= 0 {
+		return 0
+	}
+	return min(want, max(centreH/2, min(cardMinH, centreH)))
+}

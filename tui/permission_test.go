@@ -1,0 +1,244 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// bashCard is Lin's request to run a command in the scene's open topic,
+// with the CLI's two suggestions, as Claude Code 2.1.328 sends them.
+func bashCard(id uint64) PermissionCard {
+	return PermissionCard{ID: id, Topic: "t-main", Account: "lin", Tool: "Bash",
+		Summary: "npm run build && npm test -- --watch=false", SummaryLines: 1,
+		Suggestions: []PermissionSuggestion{
+			{Type: "addRules", Behavior: "allow", Rules: []string{"Bash(npm run build:*)"}, Destination: "localSettings"},
+			{Type: "setMode", Mode: "acceptEdits", Destination: "session"},
+		},
+		Until: time.Date(2026, 10, 2, 14, 33, 0, 0, testLoc)}
+}
+
+// cardScene is the scene with Lin's card waiting.
+func cardScene(t *testing.T, w, h int, lang Lang, cards ...PermissionCard) (*fakeBackend, *Model) {
+	t.Helper()
+	f := scene()
+	m := sceneModel(t, f, w, h, lang)
+	f.perm.cards = cards
+	var evs []Event
+	for _, c := range cards {
+		evs = append(evs, PermissionAsked{Card: c})
+	}
+	send(t, m, eventsMsg{evs: evs})
+	return f, m
+}
+
+// TestGoldenPermissionCard: a card in the room, English and Japanese, at
+// 80×24 and 200×60 — unfocused (how to answer it), then focused (its
+// keys), and the reason's line.
+func TestGoldenPermissionCard(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		w, h int
+		lang Lang
+	}{
+		{"80x24", 80, 24, LangEnglish},
+		{"200x60", 200, 60, LangEnglish},
+		{"80x24ja", 80, 24, LangJapanese},
+		{"200x60ja", 200, 60, LangJapanese},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			second := bashCard(2) // Lin's subagent asks for an MCP tool
+			second.Tool, second.Summary = "mcp__github__create_issue", `{"title":"Release 1.4","body":"notes"}`
+			second.MCPServer, second.Agent, second.Suggestions = "github", "Explore", nil
+			_, m := cardScene(t, tc.w, tc.h, tc.lang, bashCard(1), second)
+			t.Run("waiting", func(t *testing.T) { golden.RequireEqual(t, m.View().Content) })
+			send(t, m, press("f7"))
+			t.Run("focused", func(t *testing.T) { golden.RequireEqual(t, m.View().Content) })
+			send(t, m, press("r"))
+			typeText(t, m, "not on main")
+			t.Run("reason", func(t *testing.T) { golden.RequireEqual(t, m.View().Content) })
+		})
+	}
+}
+
+// TestCardAnswers: the card takes keys only once focused (F7); y allows
+// once, a allows with the suggestions, n denies, r opens a reason line
+// whose Enter denies with it; each answer goes to the backend and the card
+// goes, focus back where it was.
+func TestCardAnswers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		keys []string
+		want PermissionAnswer
+	}{
+		{"allow", []string{"y"}, PermissionAnswer{Allow: true}},
+		{"always", []string{"a"}, PermissionAnswer{Allow: true, Always: true}},
+		{"deny", []string{"n"}, PermissionAnswer{}},
+		{"reason", []string{"r", "n", "o", "t", " ", "n", "o", "w", "enter"}, PermissionAnswer{Reason: "not now"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f, m := cardScene(t, 120, 40, LangEnglish, bashCard(7))
+			if m.layout.Card.empty() || !strings.Contains(plain(m), "npm run build && npm test") {
+				t.Fatalf("no card:\n%s", plain(m))
+			}
+			if !strings.Contains(plain(m), "Lin asks to use Bash") {
+				t.Fatalf("status line does not say so:\n%s", plain(m))
+			}
+			typeText(t, m, "y") // typed in the input bar: no answer
+			if len(f.permAnswers()) != 0 || m.input.value() != "y" {
+				t.Fatalf("a key typed in the input bar answered the card: %+v", f.permAnswers())
+			}
+			send(t, m, press("ctrl+c"))
+			send(t, m, press("f7"))
+			if m.focus != FocusCard {
+				t.Fatalf("focus %v after F7", m.focus)
+			}
+			for _, k := range tc.keys {
+				if len(k) == 1 {
+					typeText(t, m, k)
+				} else {
+					send(t, m, press(k))
+				}
+			}
+			got := f.permAnswers()
+			if len(got) != 1 || got[0] != (permAnswer{7, tc.want}) {
+				t.Fatalf("answers %+v, want %+v", got, tc.want)
+			}
+			if !m.layout.Card.empty() || len(m.cards.queue) != 0 || m.focus != FocusInput {
+				t.Fatalf("after the answer: card %+v, focus %v", m.layout.Card, m.focus)
+			}
+			if m.cards.reason.Value() != "" || strings.Contains(plain(m), "not now") {
+				t.Fatal("the reason was kept after the answer")
+			}
+		})
+	}
+}
+
+// TestCardQueueAndClose: cards queue in arrival order, ←/→ show another,
+// one closed elsewhere goes with its reason on the status line, the seat
+// asking is highlighted in the panel, Esc and a failed answer keep the
+// card, and a Resynced UI reads the cards again.
+func TestCardQueueAndClose(t *testing.T) {
+	t.Parallel()
+	b := bashCard(5)
+	b.Account = "lay"
+	f, m := cardScene(t, 120, 40, LangEnglish, bashCard(3), b)
+	if c, _ := m.cards.current(); c.ID != 3 || !strings.Contains(plain(m), "1/2") {
+		t.Fatalf("shown %d, want the first to arrive:\n%s", c.ID, plain(m))
+	}
+	if d := m.partData(); !d.asking["lin"] || !d.asking["lay"] {
+		t.Fatalf("asking = %v", d.asking)
+	}
+	send(t, m, press("f7"))
+	send(t, m, press("right"))
+	if c, _ := m.cards.current(); c.ID != 5 {
+		t.Fatalf("→ shows %d", c.ID)
+	}
+	send(t, m, press("esc"))
+	if m.focus != FocusInput || len(m.cards.queue) != 2 {
+		t.Fatalf("Esc: focus %v, %d cards", m.focus, len(m.cards.queue))
+	}
+	send(t, m, eventsMsg{evs: []Event{PermissionClosed{ID: 5, Topic: "t-main", Account: "lay", End: PermissionTimedOut}}})
+	if len(m.cards.queue) != 1 || !strings.Contains(plain(m), "waited too long") {
+		t.Fatalf("after a timeout: %d cards\n%s", len(m.cards.queue), plain(m))
+	}
+	f.perm.err = errors.New("no such permission request: it is closed")
+	send(t, m, press("f7"))
+	typeText(t, m, "y")
+	if len(m.cards.queue) != 1 || !strings.Contains(plain(m), "Not answered: no such permission request") {
+		t.Fatalf("a refused answer:\n%s", plain(m))
+	}
+	send(t, m, eventsMsg{evs: []Event{PermissionClosed{ID: 3, Topic: "t-main", Account: "lin", End: PermissionElsewhere}}})
+	if len(m.cards.queue) != 0 || m.focus != FocusInput || !m.layout.Card.empty() {
+		t.Fatalf("closed in the pane: %d cards, focus %v", len(m.cards.queue), m.focus)
+	}
+	f.perm.cards = []PermissionCard{bashCard(9)}
+	send(t, m, eventsMsg{evs: []Event{Resynced{}}})
+	if c, ok := m.cards.current(); !ok || c.ID != 9 {
+		t.Fatalf("after Resynced: %+v %v", c, ok)
+	}
+}
+
+// TestCardShowsHostileInput: what a seat's tool would do is shown, never
+// obeyed — escape sequences as codes — and folded: 10 000 lines take a
+// few rows and say how many more there are.
+func TestCardShowsHostileInput(t *testing.T) {
+	t.Parallel()
+	c := bashCard(1)
+	c.Tool = "Ba\x1b]0;pwned\x07sh"
+	c.Summary = "rm -rf ~ \x1b[2J\x1b]52;c;ZXZpbA==\x07\u202e" + strings.Repeat("\necho x", 9999)
+	c.SummaryLines = 10000
+	c.Suggestions = []PermissionSuggestion{{Type: "addDirectories", Directories: []string{"/tmp/\x1b[31mred"}, Destination: "session"}}
+	_, m := cardScene(t, 80, 24, LangEnglish, c)
+	raw := m.View().Content
+	for _, bad := range []string{"\x1b[2J", "\x1b]52", "\x1b]0;", "\x07", "\u202e", "\x1b[31mred"} {
+		if strings.Contains(raw, bad) {
+			t.Fatalf("the card wrote %q raw", bad)
+		}
+	}
+	p := plain(m)
+	for _, want := range []string{"rm -rf ~", "<U+001B>[2J<U+001B>]52;c;ZXZpbA=", "<U+0007><U+202E>", "+9999 more lines", "/tmp/<U+001B>[31mred"} {
+		if !strings.Contains(p, want) {
+			t.Fatalf("the card does not show %q:\n%s", want, p)
+		}
+	}
+	if m.layout.Card.H > 12 {
+		t.Fatalf("the card takes %d rows", m.layout.Card.H)
+	}
+}
+
+// TestCardGoesToThePane: the pane key focuses the asking seat's pane, in
+// another topic too (opened first).
+func TestCardGoesToThePane(t *testing.T) {
+	t.Parallel()
+	f, m := cardScene(t, 120, 40, LangEnglish, bashCard(1))
+	send(t, m, press("f7"))
+	typeText(t, m, "g")
+	if m.focus != FocusPane || m.focusPane != (seatKey{"t-main", "lin"}) {
+		t.Fatalf("focus %v %+v", m.focus, m.focusPane)
+	}
+	other := bashCard(2)
+	other.Topic = "t-run"
+	f.seats["t-run"] = []SeatInfo{{Topic: "t-run", Account: "lin", State: SeatRunning}}
+	send(t, m, press("ctrl+]"))
+	send(t, m, eventsMsg{evs: []Event{PermissionClosed{ID: 1, Topic: "t-main", Account: "lin", End: PermissionElsewhere}, PermissionAsked{Card: other}}})
+	if !strings.Contains(plain(m), "in Fix the flaky test") {
+		t.Fatalf("the card does not name its topic:\n%s", plain(m))
+	}
+	send(t, m, press("f7"))
+	typeText(t, m, "g")
+	if m.topics.open != "t-run" || m.focus != FocusPane || m.focusPane != (seatKey{"t-run", "lin"}) {
+		t.Fatalf("open %s, focus %v %+v", m.topics.open, m.focus, m.focusPane)
+	}
+}
+
+// TestCardLayout: the card takes rows from the chat first, then the panes,
+// never more than half the centre column.
+func TestCardLayout(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		chat, panes, card   int
+		wantChat, wantPanes int
+	}{
+		{20, 0, 6, 14, 0},
+		{10, 10, 6, 4, 10},
+		{4, 16, 6, 3, 11},
+		{3, 17, 10, 3, 7},
+		{3, 7, 6, 4, 0}, // the panes fold, their rows go to the chat
+	} {
+		chat, card, panes := cardSplit(tc.chat, tc.panes, tc.card)
+		if chat != tc.wantChat || panes != tc.wantPanes || chat+card+panes != tc.chat+tc.panes {
+			t.Errorf("cardSplit(%d, %d, %d) = %d, %d, %d", tc.chat, tc.panes, tc.card, chat, card, panes)
+		}
+	}
+	if got := cardRowsFor(30, 20); got != 10 {
+		t.Errorf("cardRowsFor(30, 20) = %d", got)
+	}
+}

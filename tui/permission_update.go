@@ -1,0 +1,295 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// How the root model drives the permission cards (permission.go): the
+// events that open and close them, the keys that answer them, and the
+// Backend calls (Permissions) in commands.
+
+// cardsLoadedMsg is PermissionCards' answer: the cards waiting now.
+type cardsLoadedMsg struct{ cards []PermissionCard }
+
+// cardAnsweredMsg is AnswerPermission's answer for card id (the reason
+// typed is not carried: it went with the call and is gone).
+type cardAnsweredMsg struct {
+	id            uint64
+	allow, always bool
+	err           error
+}
+
+// permissionMsg applies the Permissions part's answers.
+func (m *Model) permissionMsg(msg tea.Msg) ([]tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case cardsLoadedMsg:
+		m.onCardsLoaded(msg.cards)
+		return nil, true
+	case cardAnsweredMsg:
+		return m.onCardAnswered(msg), true
+	}
+	return nil, false
+}
+
+// loadCardsCmd reads the cards waiting (at start and after Resynced).
+func (m *Model) loadCardsCmd() tea.Cmd {
+	b := m.backend
+	return func() tea.Msg { return cardsLoadedMsg{cards: b.PermissionCards()} }
+}
+
+// onCardsLoaded replaces the queue with what the backend holds, keeping
+// the card shown when it still waits.
+func (m *Model) onCardsLoaded(cards []PermissionCard) {
+	c := &m.cards
+	shown, _ := c.current()
+	c.queue = nil
+	for _, card := range cards {
+		c.add(card)
+	}
+	c.shown = 0
+	for i, q := range c.queue {
+		if q.ID == shown.ID {
+			c.shown = i
+		}
+	}
+	c.version++
+	m.accounts.panel.changed()
+}
+
+// onPermissionAsked queues a new card and says so on the status line.
+func (m *Model) onPermissionAsked(ev PermissionAsked) {
+	m.cards.add(ev.Card)
+	m.accounts.panel.changed()
+	name := m.accounts.name(ev.Card.Account)
+	m.setStatus(stInfo, m.env.tr.t(mStCardAsked, name, oneLine(cardText(ev.Card.Tool)), hintKey(firstKey(m.keys.Permission))))
+}
+
+// onPermissionClosed drops a card that closed (answered here, in another
+// UI or in the pane, or no longer waited for) and says why; focus leaves
+// the card when none is left.
+func (m *Model) onPermissionClosed(ev PermissionClosed) []tea.Cmd {
+	card, ok := m.cards.remove(ev.ID)
+	if !ok {
+		return nil
+	}
+	m.accounts.panel.changed()
+	tr := m.env.tr
+	name, tool := m.accounts.name(card.Account), oneLine(cardText(card.Tool))
+	switch ev.End {
+	case PermissionTimedOut:
+		m.setStatus(stWarn, tr.t(mStCardTimedOut, name, tool))
+	case PermissionElsewhere:
+		m.setStatus(stInfo, tr.t(mStCardElsewhere, name, tool))
+	case PermissionAnswered:
+		m.setStatus(stInfo, answeredText(&m.env, name, tool, ev.Allowed, false))
+	}
+	return m.cardGone()
+}
+
+// cardGone gives focus back when the last card went.
+func (m *Model) cardGone() []tea.Cmd {
+	if m.focus == FocusCard && len(m.cards.queue) == 0 {
+		return []tea.Cmd{m.leaveCard()}
+	}
+	return nil
+}
+
+func answeredText(e *env, name, tool string, allow, always bool) string {
+	switch {
+	case allow && always:
+		return e.tr.t(mStCardAllowedAlways, tool, name)
+	case allow:
+		return e.tr.t(mStCardAllowed, tool, name)
+	}
+	return e.tr.t(mStCardDenied, tool, name)
+}
+
+// onCardAnswered applies the answer's outcome: the card goes, or stays
+// with the refusal on it (it had closed meanwhile: its PermissionClosed
+// takes it away).
+func (m *Model) onCardAnswered(msg cardAnsweredMsg) []tea.Cmd {
+	c := &m.cards
+	if c.sending == msg.id {
+		c.sending = 0
+		c.version++
+	}
+	if msg.err != nil {
+		c.err = m.env.tr.t(mStCardFailed, msg.err.Error())
+		c.version++
+		m.setStatus(stError, c.err)
+		return nil
+	}
+	card, ok := c.remove(msg.id)
+	if ok {
+		m.accounts.panel.changed()
+		m.setStatus(stInfo, answeredText(&m.env, m.accounts.name(card.Account), oneLine(cardText(card.Tool)), msg.allow, msg.always))
+	}
+	return m.cardGone()
+}
+
+// focusCard gives the card shown the keys, remembering where they were.
+func (m *Model) focusCard() []tea.Cmd {
+	if len(m.cards.queue) == 0 || m.focus == FocusCard {
+		return nil
+	}
+	m.cards.back = focusTarget{focus: m.focus, pane: m.focusPane}
+	return []tea.Cmd{m.setFocus(FocusCard)}
+}
+
+// leaveCard gives the keys back to where they were before the card took
+// them (the input bar when that is gone); a reason being typed is dropped.
+func (m *Model) leaveCard() tea.Cmd {
+	m.cards.dropReason()
+	back := m.cards.back
+	m.cards.back = focusTarget{}
+	if back.focus == FocusCard || (back.focus == FocusPane && m.seats.panes[back.pane] == nil) {
+		back = focusTarget{focus: FocusInput}
+	}
+	m.focusPane = back.pane
+	return m.setFocus(back.focus)
+}
+
+// cardKey handles a key while the card has focus: the reason's line takes
+// it while open; else the card's keys, and the global ones.
+func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
+	c := &m.cards
+	card, ok := c.current()
+	if !ok {
+		return []tea.Cmd{m.leaveCard()}
+	}
+	km := &m.keys
+	if c.typing {
+		switch {
+		case key.Matches(k, km.PermissionSend):
+			return m.answerCard(card, PermissionAnswer{Reason: c.reason.Value()})
+		case key.Matches(k, km.Cancel):
+			c.dropReason()
+			return nil
+		}
+		var cmd tea.Cmd
+		c.reason, cmd = c.reason.Update(k)
+		c.version++
+		return []tea.Cmd{cmd}
+	}
+	switch {
+	case key.Matches(k, km.Cancel):
+		return []tea.Cmd{m.leaveCard()}
+	case key.Matches(k, km.PermissionPane):
+		return m.cardPane(card)
+	case key.Matches(k, km.PermissionPrev):
+		c.step(-1)
+	case key.Matches(k, km.PermissionNext):
+		c.step(1)
+	case c.sending != 0 && m.cardAnswerKey(k):
+		// One answer at a time: wait for the first.
+	case key.Matches(k, km.PermissionAllow):
+		return m.answerCard(card, PermissionAnswer{Allow: true})
+	case key.Matches(k, km.PermissionAlways) && len(card.Suggestions) > 0:
+		return m.answerCard(card, PermissionAnswer{Allow: true, Always: true})
+	case key.Matches(k, km.PermissionDeny):
+		return m.answerCard(card, PermissionAnswer{})
+	case key.Matches(k, km.PermissionReason):
+		c.openReason()
+	default:
+		if cmds, ok := m.globalKey(k); ok {
+			return cmds
+		}
+	}
+	return nil
+}
+
+// cardAnswerKey reports whether k answers a card.
+func (m *Model) cardAnswerKey(k tea.KeyPressMsg) bool {
+	km := &m.keys
+	return key.Matches(k, km.PermissionAllow) || key.Matches(k, km.PermissionAlways) ||
+		key.Matches(k, km.PermissionDeny) || key.Matches(k, km.PermissionReason)
+}
+
+// answerCard sends the answer in a command; the reason goes with it and is
+// dropped here.
+func (m *Model) answerCard(card PermissionCard, a PermissionAnswer) []tea.Cmd {
+	c := &m.cards
+	c.dropReason()
+	c.err = ""
+	c.sending = card.ID
+	c.version++
+	b, id := m.backend, card.ID
+	allow, always := a.Allow, a.Always
+	return []tea.Cmd{func() tea.Msg {
+		return cardAnsweredMsg{id: id, allow: allow, always: always, err: b.AnswerPermission(id, a)}
+	}}
+}
+
+// cardPane goes to the pane of the card's seat: in its topic (opened
+// first when another is open), with the pane area shown. The pane of a
+// topic being opened gets focus once its seats are read (cardPaneArrived).
+func (m *Model) cardPane(card PermissionCard) []tea.Cmd {
+	k := seatKey{card.Topic, card.Account}
+	m.cards.dropReason()
+	if card.Topic == m.topics.open {
+		if _, ok := m.seats.panes[k]; !ok {
+			m.setStatus(stWarn, m.env.tr.t(mStCardNoPane, m.accounts.name(card.Account)))
+			return nil
+		}
+		m.cards.back = focusTarget{}
+		return m.focusSeatPane(k)
+	}
+	m.cards.back, m.cards.paneWanted = focusTarget{}, k
+	cmds := m.switchTopic(card.Topic)
+	if m.focus == FocusCard {
+		cmds = append(cmds, m.setFocus(FocusInput))
+	}
+	return cmds
+}
+
+// cardPaneArrived focuses the pane a card asked for once its topic's seats
+// were read.
+func (m *Model) cardPaneArrived() []tea.Cmd {
+	k := m.cards.paneWanted
+	if k.topic == "" || k.topic != m.topics.open {
+		return nil
+	}
+	m.cards.paneWanted = seatKey{}
+	if _, ok := m.seats.panes[k]; !ok {
+		m.setStatus(stWarn, m.env.tr.t(mStCardNoPane, m.accounts.name(k.account)))
+		return nil
+	}
+	return m.focusSeatPane(k)
+}
+
+// cardPaste takes a paste while the card has focus: into the reason's
+// line (one line: breaks become spaces), else nowhere.
+func (m *Model) cardPaste(msg tea.PasteMsg) []tea.Cmd {
+	c := &m.cards
+	if !c.typing {
+		return nil
+	}
+	var cmd tea.Cmd
+	c.reason, cmd = c.reason.Update(tea.PasteMsg{Content: oneLine(msg.Content)})
+	c.version++
+	return []tea.Cmd{cmd}
+}
+
+// renderCard draws the card into its rectangle (layout.Card).
+func (m *Model) renderCard() {
+	r := m.layout.Card
+	if r.empty() {
+		m.cards.view = nil
+		return
+	}
+	m.cards.render(&m.env, r.W, r.H, m.focus == FocusCard, m.cardInfo())
+}
+
+// cardInfo is what the card shown needs from the rest of the screen.
+func (m *Model) cardInfo() cardInfo {
+	card, _ := m.cards.current()
+	info := cardInfo{name: card.Account, hue: nameHue(card.Account)}
+	if a, ok := m.accounts.find(card.Account); ok {
+		info.name, info.hue = displayAccountName(a), accountHue(a, m.opts.AdminID)
+	}
+	if card.Topic != m.topics.open {
+		info.topic = m.topics.nameOf(&m.env, card.Topic)
+	}
+	return info
+}
