@@ -4,6 +4,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -205,7 +206,8 @@ func (r *cardRig) screen() string {
 // on the card the command runs and the model gets its result; denied with
 // a reason it does not run and the model gets the reason; left unanswered,
 // after the room's wait the card closes, the terminal's dialog is still
-// there and the human's answer in the pane runs the command.
+// there and the human's answer in the pane runs the command; the seat
+// stopped while its card waits closes the card.
 func TestE2EPermissionCards(t *testing.T) {
 	r := newCardRig(t)
 	exists := func(name string) bool { _, err := os.Stat(filepath.Join(r.root, name)); return err == nil }
@@ -285,6 +287,22 @@ func TestE2EPermissionCards(t *testing.T) {
 	if cards := r.b.PermissionCards(); len(cards) != 0 {
 		t.Fatalf("cards left: %+v", cards)
 	}
+
+	// The seat ends while its card waits: the card closes; a request for
+	// the exited seat is refused and opens none.
+	card = r.run("gone")
+	if err := r.b.StopSeat(r.topic, cardSeat); err != nil {
+		t.Fatal(err)
+	}
+	if c := r.closed(card.ID); c.End != tui.PermissionElsewhere {
+		t.Fatalf("closed %+v", c)
+	}
+	if _, err := r.a.hub.AskPermission(r.topic, cardSeat, []byte(`{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}`)); !errors.Is(err, room.ErrNoSeat) {
+		t.Fatalf("a request for the exited seat: %v", err)
+	}
+	if cards := r.b.PermissionCards(); len(cards) != 0 || exists("gone") {
+		t.Fatalf("after the exit: cards %+v, ran %v", cards, exists("gone"))
+	}
 	r.mu.Lock()
 	n := 0
 	for _, ev := range r.evs {
@@ -293,7 +311,7 @@ func TestE2EPermissionCards(t *testing.T) {
 		}
 	}
 	r.mu.Unlock()
-	if n != 3 {
-		t.Fatalf("%d cards asked, want 3", n)
+	if n != 4 {
+		t.Fatalf("%d cards asked, want 4", n)
 	}
 }

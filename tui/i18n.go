@@ -1108,7 +1108,7 @@ var messages = map[msgKey][2]string{
 	mCardMCP:             {"MCP %s", "MCP %s"},
 	mCardAgent:           {"subagent %s", "サブエージェント %s"},
 	mCardTopic:           {"in %s", "トピック %s"},
-	mCardMore:            {"+%s more lines: %s's pane shows them all", "ほか %s 行: %s の端末に全部あります"},
+	mCardMore:            {"+%s more lines not shown (%s's pane)", "ほか %s 行は省略（%s の端末）"},
 	mCardAlways:          {"always:", "常に:"},
 	mCardSuggestionsCut:  {"Its suggestions are too long for a card: answer in the pane to apply them.", "提案が長すぎてカードに載りません。適用するなら端末で答えてください。"},
 	mCardRuleAllow:       {"allow %s", "%s を許可"},

@@ -181,9 +181,12 @@ func (c *permCards) render(e *env, w, h int, focused bool, info cardInfo) []stri
 	inner := w - 4
 	body, reasonAt := c.bodyRows(e, card, inner, h-2, focused, info)
 	c.caretOK = false
-	if cur := c.reason.Cursor(); c.typing && focused && reasonAt >= 0 && cur != nil {
+	if c.typing && focused && reasonAt >= 0 {
+		// In cells: the input's own Cursor counts runes, and 日本語 is two
+		// cells a rune.
 		lw := ansi.StringWidth(e.tr.t(mCardReason)) + 1
-		c.caretX, c.caretY, c.caretOK = 2+lw+min(cur.X, max(inner-lw-1, 0)), 1+reasonAt, true
+		before := string([]rune(c.reason.Value())[:c.reason.Position()])
+		c.caretX, c.caretY, c.caretOK = 2+lw+min(ansi.StringWidth(before), max(inner-lw-1, 0)), 1+reasonAt, true
 	}
 	bs := e.th.border
 	if focused {
