@@ -81,6 +81,13 @@
 //     handed to Backend.RememberView whenever it moves, whatever moved it),
 //     the key map and the data folder to read; the Settings part of
 //     Backend.
+//   - permission.go, permission_update.go, permission_backend.go: the
+//     permission cards (docs/design.md §10 "Permission cards"): a seat's
+//     permission request waiting for the human, in its own rows between
+//     the chat and the panes; it takes keys only once focused (F7, Tab, a
+//     click), answers through Backend.AnswerPermission in a command, and
+//     keeps a denial's reason only until the card closes; the Permissions
+//     part of Backend.
 //   - status.go: the status line. keys.go, keyenc.go: key bindings and the
 //     seat key encoding. layout.go, render.go, theme.go, env.go, i18n.go:
 //     rectangles, text fitting, colours, what widgets read to render, and
