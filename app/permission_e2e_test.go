@@ -210,9 +210,33 @@ func (r *cardRig) screen() string {
 // stopped while its card waits closes the card.
 func TestE2EPermissionCards(t *testing.T) {
 	r := newCardRig(t)
-	exists := func(name string) bool { _, err := os.Stat(filepath.Join(r.root, name)); return err == nil }
+	r.allowOnCard()
+	r.denyOnCard()
+	r.answerInThePane()
+	r.stopWhileAsking()
+	r.mu.Lock()
+	n := 0
+	for _, ev := range r.evs {
+		if _, ok := ev.(tui.PermissionAsked); ok {
+			n++
+		}
+	}
+	r.mu.Unlock()
+	if n != 4 {
+		t.Fatalf("%d cards asked, want 4", n)
+	}
+}
 
-	// Allowed on the card.
+// exists reports whether the command touching name ran.
+func (r *cardRig) exists(name string) bool {
+	_, err := os.Stat(filepath.Join(r.root, name))
+	return err == nil
+}
+
+// allowOnCard: the card shows the command while the dialog waits in the
+// terminal; allowed on the card, it runs and the model gets its result.
+func (r *cardRig) allowOnCard() {
+	t := r.t
 	card := r.run("allowed")
 	if card.Tool != "Bash" || card.Account != cardSeat || card.Topic != r.topic ||
 		card.Summary != "touch "+config.QuoteWord(filepath.Join(r.root, "allowed")) || len(card.Suggestions) == 0 {
@@ -222,7 +246,7 @@ func TestE2EPermissionCards(t *testing.T) {
 		t.Fatalf("the backend holds %+v", cards)
 	}
 	testkit.EventuallyWithin(t, mcpRigClaude, "the dialog in the terminal", func() bool { return strings.Contains(r.screen(), "Do you want to proceed?") })
-	if exists("allowed") {
+	if r.exists("allowed") {
 		t.Fatal("the command ran before the answer")
 	}
 	if info := opsSeat(r.a, r.topic, cardSeat); info.Activity.Kind != seats.ActivityPermission {
@@ -234,12 +258,16 @@ func TestE2EPermissionCards(t *testing.T) {
 	if c := r.closed(card.ID); c.End != tui.PermissionAnswered || !c.Allowed {
 		t.Fatalf("closed %+v", c)
 	}
-	if res := r.result("allowed"); res.IsError || !exists("allowed") {
-		t.Fatalf("allowed: the model got %+v, the file is there: %v", res, exists("allowed"))
+	if res := r.result("allowed"); res.IsError || !r.exists("allowed") {
+		t.Fatalf("allowed: the model got %+v, the file is there: %v", res, r.exists("allowed"))
 	}
+}
 
-	// Denied on the card, with a reason.
-	card = r.run("denied")
+// denyOnCard: denied on the card with a reason, the command does not run
+// and the model gets the reason; the closed card takes no second answer.
+func (r *cardRig) denyOnCard() {
+	t := r.t
+	card := r.run("denied")
 	if err := r.b.AnswerPermission(card.ID, tui.PermissionAnswer{Reason: "not in this repo\nplease"}); err != nil {
 		t.Fatal(err)
 	}
@@ -249,28 +277,33 @@ func TestE2EPermissionCards(t *testing.T) {
 	if res := r.result("denied"); !res.IsError || res.Text != "not in this repo please" {
 		t.Fatalf("denied: the model got %+v", res)
 	}
-	if exists("denied") {
+	if r.exists("denied") {
 		t.Fatal("the denied command ran")
 	}
 	if err := r.b.AnswerPermission(card.ID, tui.PermissionAnswer{Allow: true}); err == nil {
 		t.Fatal("a closed card took a second answer")
 	}
+}
 
-	// No answer: the room stops waiting, the terminal's dialog decides.
+// answerInThePane: unanswered, the room stops waiting after its wait; the
+// terminal's dialog is still there and the human's Enter in the pane runs
+// the command.
+func (r *cardRig) answerInThePane() {
+	t := r.t
 	asked := time.Now()
-	card = r.run("late")
+	card := r.run("late")
 	if c := r.closed(card.ID); c.End != tui.PermissionTimedOut {
 		t.Fatalf("closed %+v", c)
 	}
 	if waited := time.Since(asked); waited < cardWait-time.Second {
 		t.Fatalf("the card closed after %v, before the wait of %v", waited, cardWait)
 	}
-	if !strings.Contains(r.screen(), "Do you want to proceed?") || exists("late") {
+	if !strings.Contains(r.screen(), "Do you want to proceed?") || r.exists("late") {
 		t.Fatalf("after the wait the dialog is gone or the command ran:\n%s", r.screen())
 	}
 	var pressed time.Time
 	testkit.EventuallyWithin(t, mcpRigClaude, "the command allowed in the pane", func() bool {
-		if exists("late") {
+		if r.exists("late") {
 			return true
 		}
 		if time.Since(pressed) > time.Second { // Claude ignores a key for a moment after its dialog shows
@@ -287,10 +320,13 @@ func TestE2EPermissionCards(t *testing.T) {
 	if cards := r.b.PermissionCards(); len(cards) != 0 {
 		t.Fatalf("cards left: %+v", cards)
 	}
+}
 
-	// The seat ends while its card waits: the card closes; a request for
-	// the exited seat is refused and opens none.
-	card = r.run("gone")
+// stopWhileAsking: the seat ends while its card waits: the card closes; a
+// request for the exited seat is refused and opens none.
+func (r *cardRig) stopWhileAsking() {
+	t := r.t
+	card := r.run("gone")
 	if err := r.b.StopSeat(r.topic, cardSeat); err != nil {
 		t.Fatal(err)
 	}
@@ -300,18 +336,7 @@ func TestE2EPermissionCards(t *testing.T) {
 	if _, err := r.a.hub.AskPermission(r.topic, cardSeat, []byte(`{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}`)); !errors.Is(err, room.ErrNoSeat) {
 		t.Fatalf("a request for the exited seat: %v", err)
 	}
-	if cards := r.b.PermissionCards(); len(cards) != 0 || exists("gone") {
-		t.Fatalf("after the exit: cards %+v, ran %v", cards, exists("gone"))
-	}
-	r.mu.Lock()
-	n := 0
-	for _, ev := range r.evs {
-		if _, ok := ev.(tui.PermissionAsked); ok {
-			n++
-		}
-	}
-	r.mu.Unlock()
-	if n != 4 {
-		t.Fatalf("%d cards asked, want 4", n)
+	if cards := r.b.PermissionCards(); len(cards) != 0 || r.exists("gone") {
+		t.Fatalf("after the exit: cards %+v, ran %v", cards, r.exists("gone"))
 	}
 }

@@ -238,19 +238,14 @@ type activityStep struct {
 	changed bool
 }
 
-// applyHook computes the activity and the permission wait after the hook
+// applyHookAsk computes the activity and the permission wait after the hook
 // event (from the URL path) with body at now. The path names the event,
 // the body only adds the tool. A body that is not a JSON object, or whose
 // hook_event_name is not the path's event, changes nothing — except a
 // PermissionRequest, which holds even then (its tool unknown, released only
 // by the turn's end): an unreadable request must not let a post's "\r"
-// into its dialog.
-func applyHook(cur Activity, wait permWait, event string, body []byte, now time.Time) activityStep {
-	return applyHookAsk(cur, wait, event, body, 0, now)
-}
-
-// applyHookAsk is applyHook for a report naming a card (room.Report.Ask):
-// a PermissionRequest's request keeps it. A hook the CLI sent (its body
+// into its dialog. ask names a PermissionRequest's card in the room
+// (room.Report.Ask): its request keeps it. A hook the CLI sent (its body
 // read) also ends the requests denied on their cards.
 func applyHookAsk(cur Activity, wait permWait, event string, body []byte, ask uint64, now time.Time) activityStep {
 	var top jsonObject

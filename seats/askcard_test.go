@@ -12,6 +12,11 @@ import (
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
+// applyHook is applyHookAsk for a report that names no card.
+func applyHook(cur Activity, wait permWait, event string, body []byte, now time.Time) activityStep {
+	return applyHookAsk(cur, wait, event, body, 0, now)
+}
+
 // closedLog records the cards a Manager closes (ManagerOptions.AskClosed).
 type closedLog struct {
 	mu  sync.Mutex

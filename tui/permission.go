@@ -150,11 +150,6 @@ func (c *permCards) dropReason() {
 	c.reason = textinput.Model{}
 }
 
-// asking is whether account has a card waiting in topic.
-func (c *permCards) asking(topic, account string) bool {
-	return slices.ContainsFunc(c.queue, func(q PermissionCard) bool { return q.Topic == topic && q.Account == account })
-}
-
 // cardInfo is what the card needs from the rest of the screen: the seat's
 // name and colour, the topic's name when it is not the one open.
 type cardInfo struct {
