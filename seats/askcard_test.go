@@ -2,128 +2,13 @@ package seats
 
 import (
 	"slices"
-	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/pullcept/pullcept/config"
-	"github.com/pullcept/pullcept/room"
-	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // applyHook is applyHookAsk for a report that names no card.
 func applyHook(cur Activity, wait permWait, event string, body []byte, now time.Time) activityStep {
 	return applyHookAsk(cur, wait, event, body, 0, now)
-}
-
-// closedLog records the cards a Manager closes (ManagerOptions.AskClosed).
-type closedLog struct {
-	mu  sync.Mutex
-	ids []uint64
-}
-
-func (l *closedLog) add(topic, account string, id uint64) {
-	l.mu.Lock()
-	l.ids = append(l.ids, id)
-	l.mu.Unlock()
-}
-
-func (l *closedLog) got() []uint64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(l.ids)
-}
-
-// cardRig is reportRig with the Manager closing cards into a log.
-func cardRig(t *testing.T) (*Manager, *Seat, *procBuffer, *closedLog) {
-	t.Helper()
-	m, s, proc, _ := reportRig(t, config.KindClaudeCode)
-	closed := &closedLog{}
-	m.opts.AskClosed = closed.add
-	s.asksClosed = func(ids []uint64) { m.closeAsks(s, ids) }
-	return m, s, proc, closed
-}
-
-func askReport(tool, input string, ask uint64) room.Report {
-	return room.Report{Kind: room.ReportActivity, Event: hookPermissionRequest, Body: hookBody(hookPermissionRequest, tool, input), Ask: ask}
-}
-
-// TestCardsCloseWhenThePaneAnswers: a request's card closes when its
-// dialog is answered in the pane (the oldest open one first), when its
-// tool's result or the turn's end shows the CLI went on, and when the
-// seat ends; the cards of requests still open stay.
-func TestCardsCloseWhenThePaneAnswers(t *testing.T) {
-	m, s, _, closed := cardRig(t)
-	m.Reported("t", "cc", askReport("Read", `{"file_path":"/a"}`, 1))
-	m.Reported("t", "cc", askReport("Read", `{"file_path":"/b"}`, 2))
-	m.Reported("t", "cc", askReport("Bash", `{"command":"ls"}`, 3))
-	if err := s.Input([]byte("1")); err != nil { // answers the first dialog
-		t.Fatal(err)
-	}
-	if got := closed.got(); !slices.Equal(got, []uint64{1}) {
-		t.Fatalf("closed %v after one answer in the pane, want [1]", got)
-	}
-	m.Reported("t", "cc", hookReport(hookPostToolUse, "Read")) // another input: no request of these
-	m.Reported("t", "cc", room.Report{Kind: room.ReportActivity, Event: hookPostToolUse, Body: hookBody(hookPostToolUse, "Read", `{"file_path":"/b"}`)})
-	if got := closed.got(); !slices.Equal(got, []uint64{1, 2}) {
-		t.Fatalf("closed %v after the second Read's result, want [1 2]", got)
-	}
-	s.mu.Lock()
-	open := s.perm.openAsks()
-	s.mu.Unlock()
-	if !slices.Equal(open, []uint64{3}) {
-		t.Fatalf("open cards %v, want [3]", open)
-	}
-	m.Reported("t", "cc", hookReport(hookStop, ""))
-	if got := closed.got(); !slices.Equal(got, []uint64{1, 2, 3}) {
-		t.Fatalf("closed %v after Stop", got)
-	}
-}
-
-// TestCardAnswerHolds: the human's answer on a card counts as the
-// dialog's answer (docs/design.md §11): posts are no longer held for the
-// permission but until the CLI goes on — an allowed tool's result, or,
-// for a denial (its tool never runs), the CLI's next hook of any kind.
-// Another dialog still open keeps the permission hold, and the pane's
-// next key answers that one, not the one answered on its card.
-func TestCardAnswerHolds(t *testing.T) {
-	m, s, proc, closed := cardRig(t)
-	m.Reported("t", "cc", askReport("Read", `{"file_path":"/a"}`, 1))
-	m.Reported("t", "cc", askReport("Bash", `{"command":"ls"}`, 2))
-	m.Enqueue("t", "cc", room.Post{MessageID: "m1", Role: room.RoleAdmin, Speaker: "Alice", Content: "hi", TS: "2026-12-01T09:00:00.000Z"})
-	m.PermissionAnswered("t", "cc", 2, false) // the second, denied on its card
-	in := s.info()
-	if in.Activity.Kind != ActivityPermission || in.Activity.Tool != "Read" || !slices.Equal(in.Typing.Holds, []string{HoldPermission}) {
-		t.Fatalf("after the card's answer, with another dialog open: %+v %v", in.Activity, in.Typing.Holds)
-	}
-	if err := s.Input([]byte("\r")); err != nil { // the pane answers the Read
-		t.Fatal(err)
-	}
-	if got := closed.got(); !slices.Equal(got, []uint64{1}) {
-		t.Fatalf("closed %v, want the Read's card only (the Bash one was answered on its card)", got)
-	}
-	testkit.Eventually(t, "held until the CLI goes on", func() bool {
-		return slices.Equal(s.info().Typing.Holds, []string{HoldAnswered})
-	})
-	m.Reported("t", "cc", room.Report{Kind: room.ReportActivity, Event: hookPostToolUse, Body: hookBody(hookPostToolUse, "Read", `{"file_path":"/a"}`)})
-	testkit.Eventually(t, "the post typed once the Read ran and the CLI went on past the denial", func() bool {
-		return strings.Contains(proc.String(), `"message_id":"m1"`)
-	})
-
-	// Allowed on its card: held until its own tool's result.
-	m.Reported("t", "cc", askReport("Bash", `{"command":"make"}`, 3))
-	m.PermissionAnswered("t", "cc", 3, true)
-	m.Reported("t", "cc", hookReport(hookPreToolUse, "Other"))
-	if h := s.info().Typing.Holds; !slices.Equal(h, []string{HoldAnswered}) {
-		t.Fatalf("an allowed request ended before its tool's result: %v", h)
-	}
-	m.Reported("t", "cc", room.Report{Kind: room.ReportActivity, Event: hookPostToolUse, Body: hookBody(hookPostToolUse, "Bash", `{"command":"make"}`)})
-	if h := s.info().Typing.Holds; len(h) != 0 {
-		t.Fatalf("held after the allowed tool's result: %v", h)
-	}
-	m.PermissionAnswered("t", "cc", 99, true) // unknown: nothing
-	m.PermissionAnswered("x", "cc", 3, true)
 }
 
 // TestCardIDsAreKeptInOrder: answering a card out of order keeps the
@@ -149,17 +34,5 @@ func TestCardIDsAreKeptInOrder(t *testing.T) {
 	denied := permWait{pending: []permRequest{{ask: 1, denied: true}, {ask: 2}}, answered: 1}.dropDenied()
 	if len(denied.pending) != 1 || denied.answered != 0 || denied.pending[0].ask != 2 {
 		t.Fatalf("dropDenied = %+v", denied)
-	}
-}
-
-// TestCardOverTheSeatsBound: a request the seat cannot keep (more than
-// maxPermWait open) has its card closed at once.
-func TestCardOverTheSeatsBound(t *testing.T) {
-	m, _, _, closed := cardRig(t)
-	for i := range maxPermWait + 1 {
-		m.Reported("t", "cc", askReport("Read", `{"file_path":"/x"}`, uint64(i+1)))
-	}
-	if got := closed.got(); !slices.Equal(got, []uint64{maxPermWait + 1}) {
-		t.Fatalf("closed %v, want the one over the bound", got)
 	}
 }
