@@ -5,6 +5,9 @@ import tea "charm.land/bubbletea/v2"
 // setFocus moves keyboard focus; the widgets draw it (it is part of their
 // render keys) and the input bar's textarea follows.
 func (m *Model) setFocus(f Focus) tea.Cmd {
+	if f != FocusCard {
+		m.cards.dropReason() // a reason typed is never kept past the card's focus
+	}
 	m.focus = f
 	m.chat.focused = f == FocusChat
 	m.topics.focused = f == FocusTopics
@@ -54,9 +57,6 @@ func (m *Model) cycleFocus(delta int) tea.Cmd {
 	next := order[(i+delta+len(order))%len(order)]
 	if next.focus == FocusCard {
 		m.cards.back = focusTarget{focus: FocusInput}
-	}
-	if m.focus == FocusCard {
-		m.cards.dropReason()
 	}
 	m.focusPane = next.pane
 	return m.setFocus(next.focus)

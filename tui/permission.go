@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/textinput"
 	"github.com/charmbracelet/x/ansi"
@@ -53,6 +54,16 @@ type permCards struct {
 	version  int // bumped when anything the card draws changed
 	view     []string
 	rendered cardRenderKey
+	// want caches wantRows for the key it was computed with.
+	want    int
+	wantKey cardWantKey
+}
+
+// cardWantKey is what wantRows depends on.
+type cardWantKey struct {
+	w, gen, version int
+	focused         bool
+	name            string
 }
 
 // cardRenderKey is what the card's view was drawn from.
@@ -205,9 +216,15 @@ func (c *permCards) wantRows(e *env, w int, focused bool, info cardInfo) int {
 	if !ok || w < 8 {
 		return 0
 	}
+	k := cardWantKey{w, e.gen, c.version, focused, info.name}
+	if k == c.wantKey && c.want > 0 {
+		return c.want
+	}
 	rows, _ := summaryRows(card, w-4, cardMaxSummary)
-	return 2 + len(rows) + len(suggestionRows(e, card, w-4, cardMaxSuggestions)) + c.extraRows() +
+	c.want = 2 + len(rows) + len(suggestionRows(e, card, w-4, cardMaxSuggestions)) + c.extraRows() +
 		len(c.keysRows(e, card, w-4, focused, info))
+	c.wantKey = k
+	return c.want
 }
 
 // extraRows are the rows besides what it asks, its suggestions and keys:
@@ -285,8 +302,7 @@ func summaryRows(card PermissionCard, w, n int) (rows []string, more string) {
 	if strings.TrimSpace(text) == "" {
 		text = "—"
 	}
-	lines := strings.Split(text, "\n")
-	total := len(lines)
+	total := strings.Count(text, "\n") + 1
 	if card.SummaryCut {
 		total = max(card.SummaryLines, total)
 	}
@@ -295,24 +311,29 @@ func summaryRows(card PermissionCard, w, n int) (rows []string, more string) {
 		last bool // the last row of its line
 	}
 	var all []row
-	read := 0 // lines wrapped into all
-	for _, l := range lines {
-		if len(all) > n {
-			break
+	rest, done := text, false
+	for !done && len(all) <= n {
+		var line string
+		line, rest, done = strings.Cut(rest, "\n")
+		done = !done
+		// Only what can show is wrapped: a 16 KiB line costs no more than
+		// a screenful.
+		whole := true
+		if limit := (n + 1) * max(w, 1) * 4; len(line) > limit {
+			line, whole = cutRunes(line, limit), false
 		}
-		wrapped := wrapText(l, max(w, 1))
+		wrapped := wrapText(line, max(w, 1))
 		for i, r := range wrapped {
-			all = append(all, row{r, i == len(wrapped)-1})
+			all = append(all, row{r, whole && i == len(wrapped)-1})
 		}
-		read++
 	}
-	if len(all) <= n && read == len(lines) && !card.SummaryCut {
+	if len(all) <= n && done && !card.SummaryCut && (len(all) == 0 || all[len(all)-1].last) {
 		for _, r := range all {
 			rows = append(rows, r.text)
 		}
 		return rows, ""
 	}
-	keep := all[:n-1]
+	keep := all[:min(n-1, len(all))]
 	whole := 0
 	for _, r := range keep {
 		rows = append(rows, r.text)
@@ -325,6 +346,17 @@ func summaryRows(card PermissionCard, w, n int) (rows []string, more string) {
 		return []string{all[0].text}, fmt.Sprint(left)
 	}
 	return append(rows, ""), fmt.Sprint(left)
+}
+
+// cutRunes cuts s to at most n bytes at a character boundary.
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // cardText is text from a seat as a card shows it: control characters

@@ -242,3 +242,23 @@ func TestCardLayout(t *testing.T) {
 		t.Errorf("cardRowsFor(30, 20) = %d", got)
 	}
 }
+
+// TestCardLongLineAndReasonDropped: a 16 KiB line takes the card's rows
+// and no more, with the fold; a reason typed is dropped when the card
+// loses focus (a click, Tab), not only when it closes.
+func TestCardLongLineAndReasonDropped(t *testing.T) {
+	t.Parallel()
+	c := bashCard(1)
+	c.Summary, c.SummaryLines, c.SummaryCut = strings.Repeat("x", 16<<10), 1, true
+	_, m := cardScene(t, 80, 24, LangEnglish, c)
+	if h := m.layout.Card.H; h > 12 || !strings.Contains(plain(m), "+1 more lines") {
+		t.Fatalf("card of %d rows:\n%s", h, plain(m))
+	}
+	send(t, m, press("f7"))
+	send(t, m, press("r"))
+	typeText(t, m, "secret reason")
+	send(t, m, mouseClick(m.layout.Chat.X+1, m.layout.Chat.Y+1))
+	if m.focus == FocusCard || m.cards.typing || m.cards.reason.Value() != "" || strings.Contains(plain(m), "secret reason") {
+		t.Fatalf("the reason outlived the card's focus: focus %v typing %v", m.focus, m.cards.typing)
+	}
+}
