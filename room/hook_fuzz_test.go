@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 )
 
 // FuzzHookRequest sends arbitrary POST hook requests through the server's
@@ -37,11 +39,18 @@ func FuzzHookRequest(f *testing.F) {
 		{"status/t/cc?token=x", `{}`, 2},
 		{"../../etc/passwd", `{}`, 0},
 		{"status/t/cc", `{"pad":"` + strings.Repeat("x", 300) + `"}`, 0},
+		{"activity/PermissionRequest/t/cc", `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}`, 0},
 	} {
 		f.Add(seed.path, []byte(seed.body), seed.auth)
 	}
 	terms := newFakeTerms("t/cc", "a/b/acc%t")
-	h := newTestHub(f, nil, terms, testAccounts)
+	// A PermissionRequest naming a tool is held for its card: here only a
+	// moment, then answered {} like any hook.
+	h, err := NewHub(HubOptions{Terminals: terms, Accounts: testAccounts, Now: fixedNow, NewID: counterIDs(), PermissionWait: 10 * time.Millisecond})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(h.Close)
 	s := newTestServer(f, h, ServerOptions{MaxHookBytes: 256})
 	port := strings.TrimPrefix(s.HooksURL(), "http://127.0.0.1:")
 	f.Fuzz(func(t *testing.T, path string, body []byte, variant uint8) {
@@ -119,4 +128,44 @@ func acceptedHook(t *testing.T, target, escaped string) (kind, topic, account st
 	}
 	t.Fatalf("%s accepted although it is no hook path", target)
 	return "", "", ""
+}
+
+// FuzzParseAsk reads arbitrary PermissionRequest bodies for a card:
+// never a panic, and what the card shows stays bounded — names without
+// hidden characters, the summary within its cap and valid UTF-8, the
+// suggestions within theirs, one raw suggestion for each shown.
+func FuzzParseAsk(f *testing.F) {
+	f.Add([]byte(`{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"},"permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"ls"}],"behavior":"allow","destination":"session"}]}`))
+	f.Add([]byte(`{"hook_event_name":"PermissionRequest","tool_name":"mcp__a__b\u001b","tool_input":"\u0000\n","mcp_server":{"name":"x\u202e"},"agent_type":7}`))
+	f.Add([]byte(`{"hook_event_name":"PermissionRequest","tool_name":"x","permission_suggestions":[1,{"type":""},{"type":"setMode","mode":{}}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		ask, raw, ok := parseAsk(body)
+		if !ok {
+			return
+		}
+		for _, name := range []string{ask.Tool, ask.MCPServer, ask.Agent} {
+			if utf8.RuneCountInString(name) > maxAskLabel+1 || strings.ContainsFunc(name, hiddenRune) {
+				t.Fatalf("a name the card shows: %q", name)
+			}
+		}
+		if len(ask.Summary) > maxAskSummary || !utf8.ValidString(ask.Summary) || ask.SummaryLines < 1 {
+			t.Fatalf("summary of %d bytes, %d lines", len(ask.Summary), ask.SummaryLines)
+		}
+		if len(ask.Suggestions) > maxSuggestions || len(raw) != len(ask.Suggestions) {
+			t.Fatalf("%d suggestions, %d raw", len(ask.Suggestions), len(raw))
+		}
+		total := 0
+		for _, r := range raw {
+			total += len(r)
+			if !json.Valid(r) {
+				t.Fatalf("a raw suggestion that is not JSON: %q", r)
+			}
+		}
+		if total > maxSuggestionBytes {
+			t.Fatalf("%d bytes of suggestions", total)
+		}
+		if b := decision(PermissionAnswer{Allow: true, Always: true}, raw); !json.Valid(b) {
+			t.Fatalf("the decision is not JSON: %q", b)
+		}
+	})
 }
