@@ -152,7 +152,7 @@ func (b *Backend) RememberTopic(topicID string) error { return b.a.rememberTopic
 // topic's seats (their sidecars leave the room), forget their screens, then
 // the log file, attachments and index entry, and last drop the room.
 func (b *Backend) DeleteTopic(topicID string) error {
-	b.a.seats.StopTopic(topicID)
+	b.a.seats.CloseTopic(topicID) // and no seat starts there any more
 	for _, s := range b.a.seats.Seats(topicID) {
 		b.a.seats.Forget(topicID, s.Account)
 	}
@@ -456,10 +456,20 @@ var errAccountRunning = errors.New("account has a running seat; stop it first")
 // would lose its identity), then deletes it from the book.
 func (b *Backend) DeleteAccount(id string) error {
 	if admin, ok := b.a.accounts.Admin(); !ok || admin.ID != id {
-		if b.a.seats.Running(id) {
+		// Checked and marked in one step: a seat of it starting meanwhile
+		// (a session operation) is undone before it goes live.
+		// Once deleted it is unknown, and no seat of it starts either.
+		undo, err := b.a.seats.RetireAccount(id)
+		if err != nil {
 			return errAccountRunning
 		}
+		defer undo()
 	}
+	return b.deleteAccount(id)
+}
+
+// deleteAccount deletes the account (and an mcp account's server entry).
+func (b *Backend) deleteAccount(id string) error {
 	if acc, ok := b.a.accounts.Account(id); ok && acc.Kind == config.KindMCP && b.a.mcpFile != nil {
 		// The entry first: one left in the file would make the account
 		// again at the next start (spec #200).

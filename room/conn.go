@@ -58,6 +58,9 @@ func (c *Conn) Hello(hl Hello) error {
 	if err := checkHello(hl); err != nil {
 		return err
 	}
+	if err := c.hub.checkBoundAccount(c.binding); err != nil {
+		return err
+	}
 	if c.hellos != nil && !c.hellos.Allow() {
 		return fmt.Errorf("%w: this seat said hello too often (at most %d at once, then one a second)", ErrBadHello, renameBurst)
 	}

@@ -38,6 +38,20 @@ func (h *Hub) identify(hl Hello) (Hello, error) {
 	return hl, nil
 }
 
+// checkBoundAccount refuses the hello of a seat token whose account is no
+// longer configured: such a seat (its account deleted while it started)
+// would sit under whatever names its hello gave (breaker review). Wraps
+// ErrWrongSeat, which closes the socket.
+func (h *Hub) checkBoundAccount(b *SeatBinding) error {
+	if b == nil || h.idents == nil {
+		return nil
+	}
+	if _, _, _, ok := h.idents.AccountIdentity(b.Account); !ok {
+		return fmt.Errorf("%w: account %q is no longer configured", ErrWrongSeat, b.Account)
+	}
+	return nil
+}
+
 // AccountChanged renames every connection of accountID, in every open room,
 // to what Identities says of it now: name, full name, hue and (for a socket)
 // role. Each room whose roster changed emits RosterChanged. The

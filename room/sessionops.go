@@ -111,11 +111,14 @@ type SessionRecord struct {
 	Requester      string `json:"requester_account_id"`
 	RequesterTopic string `json:"requester_topic_id"`
 	RequesterPtyID string `json:"requester_pty_id,omitempty"`
-	State          string `json:"state"`
-	Error          string `json:"error,omitempty"`
-	PtyID          string `json:"pty_id,omitempty"`
-	AcceptedAt     string `json:"accepted_at"`
-	UpdatedAt      string `json:"updated_at"`
+	// TargetPtyID is the target's launch when the operation was accepted:
+	// a stop ends that launch only, never one the human started since.
+	TargetPtyID string `json:"target_pty_id,omitempty"`
+	State       string `json:"state"`
+	Error       string `json:"error,omitempty"`
+	PtyID       string `json:"pty_id,omitempty"`
+	AcceptedAt  string `json:"accepted_at"`
+	UpdatedAt   string `json:"updated_at"`
 	// Set only in answers, never stored.
 	ProcessRunning *bool `json:"process_running,omitempty"`
 	RoomConnected  *bool `json:"room_connected,omitempty"`

@@ -116,3 +116,21 @@ func TestSessionFramesCarryTheTokensLaunch(t *testing.T) {
 		t.Fatalf("unbound connection: %+v", r)
 	}
 }
+
+// TestSeatOfADeletedAccountIsRefused: a seat token whose account is no
+// longer configured (deleted while its seat started) cannot sit in the
+// room under names of its own: its hello closes the socket.
+func TestSeatOfADeletedAccountIsRefused(t *testing.T) {
+	h, _, _, _ := identityHub(t)
+	mustOpen(t, h, "a")
+	s := newTestServer(t, h, ServerOptions{})
+	token, _, _ := s.Grant("cc2", "a", "pty-000000000001") // a kind in Accounts, no identity
+	c := dialRoom(t, s, http.Header{"Authorization": {"Bearer " + token}})
+	c.hello("Claude", "a", "cc2")
+	if !closedByServer(c) {
+		t.Fatal("a seat of an account with no identity sat down")
+	}
+	if names := rosterNames(t, h, "a"); len(names) != 0 {
+		t.Fatalf("roster %v", names)
+	}
+}

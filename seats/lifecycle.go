@@ -45,7 +45,74 @@ var (
 	ErrStaleLaunch = errors.New("the seat runs another launch")
 	// ErrNotRunning: the seat is not running.
 	ErrNotRunning = errors.New("the seat is not running")
+	// ErrTopicClosed: the topic is deleted or being deleted (CloseTopic).
+	ErrTopicClosed = errors.New("the topic was deleted")
+	// ErrAccountRetired: the account is being deleted, or was (RetireAccount).
+	ErrAccountRetired = errors.New("the account was deleted")
+	// ErrAccountRunning: the account has a seat running or starting.
+	ErrAccountRunning = errors.New("the account has a running seat")
 )
+
+// refusedLocked says why (topic, account) may take no new seat: a closed
+// topic, a retired or deleted account. m.mu is held; Accounts (the book's
+// lock) is a leaf.
+func (m *Manager) refusedLocked(topicID, accountID string) error {
+	switch {
+	case m.closedTopics[topicID]:
+		return ErrTopicClosed
+	case m.retired[accountID]:
+		return ErrAccountRetired
+	}
+	if _, ok := m.opts.Accounts(accountID); !ok {
+		return ErrAccountRetired
+	}
+	return nil
+}
+
+// CloseTopic stops every seat of topicID for good (a topic delete): from
+// this call on no seat starts there — a start already under way is undone
+// before it goes live — and the seats it has are stopped. It returns the
+// accounts that were running. Without the mark, a start that went live
+// after the stop listed the seats ran on in a deleted topic, hidden from
+// the human (breaker review).
+func (m *Manager) CloseTopic(topicID string) []string {
+	m.mu.Lock()
+	if m.closedTopics == nil {
+		m.closedTopics = map[string]bool{}
+	}
+	m.closedTopics[topicID] = true
+	m.mu.Unlock()
+	return m.StopTopic(topicID)
+}
+
+// RetireAccount refuses new seats of accountID while it is deleted: it
+// fails with ErrAccountRunning when a seat of it runs or starts, else marks
+// it so any start under way is undone before it goes live. Call undo when
+// the delete failed; after a delete the account is unknown and no seat of
+// it starts anyway.
+func (m *Manager) RetireAccount(accountID string) (undo func(), err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, s := range m.seats {
+		if k.account == accountID && s.State() != StateExited {
+			return nil, ErrAccountRunning
+		}
+	}
+	for k := range m.starting {
+		if k.account == accountID {
+			return nil, ErrAccountRunning
+		}
+	}
+	if m.retired == nil {
+		m.retired = map[string]bool{}
+	}
+	m.retired[accountID] = true
+	return func() {
+		m.mu.Lock()
+		delete(m.retired, accountID)
+		m.mu.Unlock()
+	}, nil
+}
 
 // newPtyID names one launch: "pty-" and 12 random hex digits, unique across
 // runs too (a ledger record outlives the app).
@@ -148,7 +215,11 @@ func (m *Manager) CheckRestart(topicID, accountID, ptyID string) error {
 	switch {
 	case recorded == "":
 		return fmt.Errorf("%w: no conversation id is recorded for it yet", ErrNoResume)
-	case running != "" && running != recorded:
+	case running == "":
+		// A fresh Codex seat before its first turn: the record is an older
+		// conversation's, and resuming it would not be this seat's.
+		return fmt.Errorf("%w: its own conversation id is not known yet (it has not had a turn)", ErrNoResume)
+	case running != recorded:
 		return fmt.Errorf("%w: it runs conversation %s but the topic recorded %s", ErrNoResume, running, recorded)
 	}
 	if o := m.NextStart(topicID, accountID); o != OutlookResumes {

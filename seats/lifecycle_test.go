@@ -1,3 +1,5 @@
+//go:build unix
+
 package seats
 
 import (
@@ -97,5 +99,36 @@ func TestLifecycleLockIsExclusive(t *testing.T) {
 	r.m.life.mu.Unlock()
 	if n != 0 {
 		t.Fatalf("%d lock entries left", n)
+	}
+}
+
+// TestClosedTopicAndRetiredAccountTakeNoSeat: once a topic is closed (a
+// delete) no seat starts there; an account being deleted is refused while
+// a seat of it runs, and once marked takes no new seat until undone.
+func TestClosedTopicAndRetiredAccountTakeNoSeat(t *testing.T) {
+	r := newManagerRig(t)
+	a := r.fakeAccount(t, "gen", "")
+	if _, err := r.m.Start(managerTopic, a.ID, 80, 24); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.m.RetireAccount(a.ID); !errors.Is(err, ErrAccountRunning) {
+		t.Fatalf("retire while running: %v", err)
+	}
+	if got := r.m.CloseTopic(managerTopic); len(got) != 1 || got[0] != a.ID {
+		t.Fatalf("CloseTopic stopped %v", got)
+	}
+	if _, err := r.m.Start(managerTopic, a.ID, 80, 24); !errors.Is(err, ErrTopicClosed) {
+		t.Fatalf("start in a closed topic: %v", err)
+	}
+	undo, err := r.m.RetireAccount(a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.m.Start("other-topic", a.ID, 80, 24); !errors.Is(err, ErrAccountRetired) {
+		t.Fatalf("start of a retired account: %v", err)
+	}
+	undo()
+	if _, err := r.m.Start("other-topic", a.ID, 80, 24); err != nil {
+		t.Fatalf("after undo: %v", err)
 	}
 }

@@ -266,6 +266,10 @@ type Manager struct {
 	spawn    func(PTYOptions) (Proc, error) // StartPTY; a benchmark wraps it
 
 	life lifeLocks // per-seat lifecycle locks (lifecycle.go)
+	// closedTopics (deleted, or being deleted) and retired accounts (being
+	// deleted) take no new seat (lifecycle.go); guarded by mu.
+	closedTopics map[string]bool
+	retired      map[string]bool
 }
 
 type seatKey struct{ topic, account string }
@@ -504,9 +508,13 @@ func (m *Manager) decide(topicID, accountID string, mode StartMode) (*startPlan,
 	}
 	m.mu.Lock()
 	ep, closed := m.room, m.closed
+	refused := m.refusedLocked(topicID, accountID)
 	m.mu.Unlock()
 	if closed {
 		return nil, ErrManagerClosed
+	}
+	if refused != nil {
+		return nil, fmt.Errorf("start seat %s: %w", acct.DisplayName(), refused)
 	}
 	if ep.URL == "" {
 		return nil, errors.New("start seat: the room is not listening yet")
@@ -724,6 +732,14 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 		m.mu.Unlock()
 		s.abandon()
 		return ErrStartStopped
+	}
+	if err := m.refusedLocked(p.topic, p.account); err != nil {
+		// The topic or the account went while this seat started: it never
+		// runs where the human no longer sees it (lifecycle.go).
+		m.startEnded(key)
+		m.mu.Unlock()
+		s.abandon()
+		return fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
 	old := m.seats[key] // an exited seat this one replaces
 	m.seats[key] = s

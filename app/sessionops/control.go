@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"golang.org/x/time/rate"
 
@@ -16,6 +17,11 @@ import (
 // nothing; a new one is checked, recorded as accepted on disk and queued.
 // Errors are refusals: nothing was recorded or run.
 func (o *Ops) Control(r room.Requester, op room.SessionOperation) (room.SessionRecord, error) {
+	// Every request costs a read first: refusals and retries too (a flood
+	// of refused requests scanned the topic index 21 000 times a second).
+	if err := o.allowRead(r); err != nil {
+		return room.SessionRecord{}, err
+	}
 	op = cleanOp(op)
 	if err := checkShape(op); err != nil {
 		return room.SessionRecord{}, err
@@ -37,10 +43,11 @@ func (o *Ops) Control(r room.Requester, op room.SessionOperation) (room.SessionR
 	if err != nil {
 		return room.SessionRecord{}, err
 	}
-	if err := o.checkTarget(r, op, rule); err != nil {
+	target, err := o.checkTarget(r, op, rule)
+	if err != nil {
 		return room.SessionRecord{}, err
 	}
-	rec, err := o.accept(r, op)
+	rec, err := o.accept(r, op, target)
 	if err != nil {
 		return room.SessionRecord{}, err
 	}
@@ -64,8 +71,10 @@ func checkShape(op room.SessionOperation) error {
 		return fmt.Errorf("operation_id must be 1-%d letters, digits or . _ : - (your own unique name for this operation, e.g. restart-lay-01); got %q", maxIDLen, clip(op.OperationID, 40))
 	case op.AccountID == "" || op.TopicID == "":
 		return errors.New("account_id and topic_id are required: take them from list_account_sessions")
-	case len(op.AccountID) > maxIDLen || len(op.TopicID) > maxIDLen || len(op.ExpectedPtyID) > maxIDLen:
-		return fmt.Errorf("account_id, topic_id and expected_pty_id are at most %d characters", maxIDLen)
+	case len(op.AccountID) > maxIDLen || len(op.TopicID) > maxIDLen:
+		return fmt.Errorf("account_id and topic_id are at most %d characters", maxIDLen)
+	case op.ExpectedPtyID != "" && !ptyIDPattern.MatchString(op.ExpectedPtyID):
+		return fmt.Errorf("expected_pty_id must be a pty_id from list_account_sessions (pty- and 12 hex digits); got %q", clip(op.ExpectedPtyID, 40))
 	}
 	switch op.Action {
 	case room.ActionStart:
@@ -104,38 +113,90 @@ func sameRequest(rec room.SessionRecord, r room.Requester, op room.SessionOperat
 }
 
 // checkTarget refuses a target that does not exist, does not run as a
-// seat, or lies beyond the rule, and applies the requester's rate.
-func (o *Ops) checkTarget(r room.Requester, op room.SessionOperation, rule string) error {
+// seat, lies beyond the rule, or is not in the state the action needs
+// (start: not running; stop, restart: running the expected launch), and
+// applies the requester's rate. It returns the target's running launch.
+func (o *Ops) checkTarget(r room.Requester, op room.SessionOperation, rule string) (string, error) {
 	a, ok := o.host.Account(op.AccountID)
 	switch {
 	case !ok:
-		return fmt.Errorf("no account has the id %q: take account ids from list_account_sessions", clip(op.AccountID, 40))
+		return "", fmt.Errorf("no account has the id %q: take account ids from list_account_sessions", clip(op.AccountID, 40))
 	case !a.Launches:
-		return fmt.Errorf("%s does not run as a seat (the human and local MCP servers cannot be started or stopped)", a.Name)
+		return "", fmt.Errorf("%s does not run as a seat (the human and local MCP servers cannot be started or stopped)", a.Name)
 	}
-	open := false
-	for _, t := range o.host.Topics() {
-		open = open || t.TopicID == op.TopicID
+	if err := o.allowedTopic(r, op.TopicID, rule); err != nil {
+		return "", err
 	}
-	if !open {
-		return fmt.Errorf("no open topic has the id %q: take topic ids from list_account_sessions", clip(op.TopicID, 40))
-	}
-	if rule != config.SessionOpsAll && op.TopicID != r.Topic {
-		return errors.New(`this seat may operate only the seats of its own topic ("session_operations": "topic" in config.json)`)
+	running := o.runningLaunch(op.TopicID, op.AccountID)
+	switch {
+	case op.Action == room.ActionStart && running != "":
+		return "", fmt.Errorf("%s is already running there (pty_id %s)", a.Name, running)
+	case op.Action != room.ActionStart && running == "":
+		return "", fmt.Errorf("%s is not running there", a.Name)
+	case op.ExpectedPtyID != "" && op.ExpectedPtyID != running:
+		return "", fmt.Errorf("%s runs pty_id %s, not %s: read list_account_sessions again", a.Name, running, op.ExpectedPtyID)
 	}
 	o.mu.Lock()
 	allowed := limiter(o.controls, r.Account, rate.Every(controlEvery), controlBurst).Allow()
 	o.mu.Unlock()
 	if !allowed {
-		return fmt.Errorf("too many session operations: at most %d at once, then one every %s; nothing was recorded, try again later",
+		return "", fmt.Errorf("too many session operations: at most %d at once, then one every %s; nothing was recorded, try again later",
 			controlBurst, controlEvery)
+	}
+	return running, nil
+}
+
+// allowedTopic is nil when topic is open and the rule lets r operate there.
+func (o *Ops) allowedTopic(r room.Requester, topic, rule string) error {
+	open := false
+	for _, t := range o.host.Topics() {
+		open = open || t.TopicID == topic
+	}
+	switch {
+	case !open:
+		return fmt.Errorf("no open topic has the id %q: take topic ids from list_account_sessions", clip(topic, 40))
+	case rule != config.SessionOpsAll && topic != r.Topic:
+		return errors.New(`this seat may operate only the seats of its own topic ("session_operations": "topic" in config.json)`)
+	}
+	return nil
+}
+
+// runningLaunch is the pty id (topic, account) runs now, "" for none.
+func (o *Ops) runningLaunch(topic, account string) string {
+	for _, s := range o.host.Seats() {
+		if s.Topic == topic && s.Account == account && s.State != "exited" {
+			return s.PtyID
+		}
+	}
+	return ""
+}
+
+// stillAllowed re-checks, under the target's lifecycle lock and just
+// before the operation runs, what its acceptance checked: the human may
+// have turned the operations off, stopped the asking seat or closed the
+// topic since; then it is cancelled, never run (breaker review: a queued
+// start brought back a seat the human had just stopped).
+func (o *Ops) stillAllowed(rec room.SessionRecord) error {
+	rule, err := o.host.Rule()
+	switch {
+	case err != nil:
+		return fmt.Errorf("cancelled: config.json: %w", err)
+	case rule == config.SessionOpsOff:
+		return errors.New("cancelled: the human turned session operations off")
+	}
+	if o.runningLaunch(rec.RequesterTopic, rec.Requester) != rec.RequesterPtyID {
+		return errors.New("cancelled: the asking seat stopped before it ran")
+	}
+	who := room.Requester{Account: rec.Requester, Topic: rec.RequesterTopic, Launch: rec.RequesterPtyID}
+	if err := o.allowedTopic(who, rec.TopicID, rule); err != nil {
+		return fmt.Errorf("cancelled: %w", err)
 	}
 	return nil
 }
 
 // accept records op as accepted — on disk before anything runs — and
 // queues it for the worker.
-func (o *Ops) accept(r room.Requester, op room.SessionOperation) (room.SessionRecord, error) {
+func (o *Ops) accept(r room.Requester, op room.SessionOperation, target string) (room.SessionRecord, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
@@ -149,7 +210,7 @@ func (o *Ops) accept(r room.Requester, op room.SessionOperation) (room.SessionRe
 	}
 	now := stamp(o.opts.Now())
 	rec := &room.SessionRecord{Requester: r.Account, RequesterTopic: r.Topic,
-		RequesterPtyID: r.Launch, SessionOperation: op, State: StateAccepted, AcceptedAt: now, UpdatedAt: now}
+		RequesterPtyID: r.Launch, SessionOperation: op, TargetPtyID: target, State: StateAccepted, AcceptedAt: now, UpdatedAt: now}
 	if !o.led.add(rec) {
 		return room.SessionRecord{}, fmt.Errorf("%d operations are still unfinished: try again later", maxRecords)
 	}
@@ -188,8 +249,13 @@ func (o *Ops) finish(id, state, pty string, err error) {
 	if !ok {
 		return
 	}
-	if nerr := o.host.Notice(rec.RequesterTopic, o.noticeText(rec)); nerr != nil {
-		o.log.Warn("session operation notice", "operation", id, "topic", rec.RequesterTopic, "err", nerr)
+	// In the asking seat's room; when that room is gone (its topic
+	// deleted), in the target's, so the result is never lost unseen.
+	text := o.noticeText(rec)
+	if nerr := o.host.Notice(rec.RequesterTopic, text); nerr != nil {
+		if rec.TopicID == rec.RequesterTopic || o.host.Notice(rec.TopicID, text) != nil {
+			o.log.Warn("session operation notice", "operation", id, "topic", rec.RequesterTopic, "err", nerr)
+		}
 	}
 	if err != nil {
 		o.log.Warn("session operation failed", "operation", id, "action", rec.Action, "account", rec.AccountID, "err", err)
@@ -228,6 +294,9 @@ func (o *Ops) execute(rec room.SessionRecord) (state, pty string, err error) {
 		return StateFailed, "", fmt.Errorf("not run: Pullcept is quitting (%w)", err)
 	}
 	defer unlock()
+	if err := o.stillAllowed(rec); err != nil {
+		return StateFailed, "", err
+	}
 	switch rec.Action {
 	case room.ActionStart:
 		for _, s := range o.host.Seats() {
@@ -241,7 +310,9 @@ func (o *Ops) execute(rec room.SessionRecord) (state, pty string, err error) {
 		}
 		return StateProcessStarted, pty, nil
 	case room.ActionStop:
-		if err := o.host.Stop(rec.TopicID, rec.AccountID, rec.ExpectedPtyID); err != nil {
+		// The launch that ran when it was asked: one the human started
+		// since is not this operation's.
+		if err := o.host.Stop(rec.TopicID, rec.AccountID, rec.TargetPtyID); err != nil {
 			return StateFailed, "", err
 		}
 		return StateStopped, "", nil
@@ -258,6 +329,18 @@ func (o *Ops) execute(rec room.SessionRecord) (state, pty string, err error) {
 		return StateFailed, "", fmt.Errorf("it stopped but did not start again: %w", err)
 	}
 	return StateProcessStarted, pty, nil
+}
+
+// oneLine is s with every control character (newlines included) as a
+// space: a reason stays one line of Pullcept's notice, whatever an error
+// quoted.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // pastTense of each action, for the notice.
@@ -288,7 +371,7 @@ func (o *Ops) noticeText(rec room.SessionRecord) string {
 	}
 	var b strings.Builder
 	if rec.State == StateFailed {
-		fmt.Fprintf(&b, "%s could not %s %s%s (failed).\nReason: %s\n", who, rec.Action, whom, how, rec.Error)
+		fmt.Fprintf(&b, "%s could not %s %s%s (failed).\nReason: %s\n", who, rec.Action, whom, how, oneLine(rec.Error))
 	} else {
 		fmt.Fprintf(&b, "%s %s %s%s (succeeded).\n", who, pastTense[rec.Action], whom, how)
 	}

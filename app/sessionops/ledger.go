@@ -86,7 +86,7 @@ func loadLedger(path string, now time.Time) (*ledger, []string, error) {
 		}
 		if !finished(r.State) {
 			r.State, r.UpdatedAt, changed = StateInterrupted, stamp(now), true
-			r.Error = "Pullcept ended before the operation finished; it was not run again"
+			r.Error = "Pullcept ended before the operation's end was recorded; it is never run again (what it did by then stands: see list_account_sessions)"
 		}
 		l.add(&r)
 	}

@@ -93,6 +93,9 @@ const (
 // name for it, short and printable, so it can stand in a notice.
 var operationIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
 
+// ptyIDPattern is a launch's id (seats: "pty-" and 12 hex digits).
+var ptyIDPattern = regexp.MustCompile(`^pty-[0-9a-f]{12}$`)
+
 // Ops runs session operations (package doc).
 type Ops struct {
 	opts Options
@@ -150,7 +153,7 @@ func (o *Ops) Close() {
 	for _, r := range o.led.recs {
 		if !finished(r.State) {
 			r.State, r.UpdatedAt, changed = StateInterrupted, stamp(o.opts.Now()), true
-			r.Error = "Pullcept quit before the operation finished; it was not run again"
+			r.Error = "Pullcept quit before the operation's end was recorded; it is never run again (what it did by then stands: see list_account_sessions)"
 		}
 	}
 	if changed {
@@ -232,8 +235,10 @@ func (o *Ops) Status(r room.Requester, operationID string) (room.SessionRecord, 
 		cp = *rec
 	}
 	o.mu.Unlock()
-	if rec == nil {
-		return room.SessionRecord{}, fmt.Errorf("no operation has the id %q (ids are kept for the last %d operations)", clip(id, maxIDLen), maxRecords)
+	rule, _ := o.host.Rule()
+	if rec == nil || rule != config.SessionOpsAll && cp.RequesterTopic != r.Topic && cp.TopicID != r.Topic {
+		// Under the "topic" rule a seat reads its own topic's records only.
+		return room.SessionRecord{}, fmt.Errorf("no operation has the id %q in this seat's view (ids are kept for the last %d operations)", clip(id, maxIDLen), maxRecords)
 	}
 	return o.live(cp), nil
 }

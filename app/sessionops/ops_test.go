@@ -34,12 +34,12 @@ type fakeHost struct {
 
 func newFakeHost() *fakeHost {
 	h := &fakeHost{rule: config.SessionOpsTopic, seats: map[[2]string]Seat{}}
-	h.seats[[2]string{"t1", "lin"}] = Seat{Topic: "t1", Account: "lin", PtyID: "pty-lin", State: "running"}
-	h.seats[[2]string{"t1", "lay"}] = Seat{Topic: "t1", Account: "lay", PtyID: "pty-lay", State: "running"}
+	h.seats[[2]string{"t1", "lin"}] = Seat{Topic: "t1", Account: "lin", PtyID: "pty-00000000001a", State: "running"}
+	h.seats[[2]string{"t1", "lay"}] = Seat{Topic: "t1", Account: "lay", PtyID: "pty-00000000002b", State: "running"}
 	return h
 }
 
-var linInT1 = room.Requester{Account: "lin", Topic: "t1", Launch: "pty-lin"}
+var linInT1 = room.Requester{Account: "lin", Topic: "t1", Launch: "pty-00000000001a"}
 
 func (h *fakeHost) Account(id string) (Account, bool) {
 	for _, a := range h.Accounts() {
@@ -86,7 +86,7 @@ func (h *fakeHost) Start(topic, account string, _ bool) (string, error) {
 		return "", h.startErr
 	}
 	h.next++
-	pty := fmt.Sprintf("pty-new-%d", h.next)
+	pty := fmt.Sprintf("pty-%012x", 0xa00+h.next)
 	h.seats[[2]string{topic, account}] = Seat{Topic: topic, Account: account, PtyID: pty, State: "running"}
 	return pty, nil
 }
@@ -182,17 +182,17 @@ func TestRestartRecordedBeforeItRunsAndRetriedOnce(t *testing.T) {
 		}
 	}
 	ops := openOps(t, h, dir)
-	op := room.SessionOperation{OperationID: "restart-lay-01", Action: room.ActionRestart, AccountID: "lay", TopicID: "t1", ExpectedPtyID: "pty-lay"}
+	op := room.SessionOperation{OperationID: "restart-lay-01", Action: room.ActionRestart, AccountID: "lay", TopicID: "t1", ExpectedPtyID: "pty-00000000002b"}
 	rec, err := ops.Control(linInT1, op)
 	if err != nil || rec.OperationID != op.OperationID || rec.Requester != "lin" {
 		t.Fatalf("Control = %+v, %v", rec, err)
 	}
 	done := waitState(t, ops, op.OperationID)
-	if done.State != StateProcessStarted || done.PtyID != "pty-new-1" || done.ProcessRunning == nil || !*done.ProcessRunning {
+	if done.State != StateProcessStarted || done.PtyID != "pty-000000000a01" || done.ProcessRunning == nil || !*done.ProcessRunning {
 		t.Fatalf("record = %+v", done)
 	}
 	notices := h.waitNotices(t, 1)
-	again, err := ops.Control(room.Requester{Account: "lin", Topic: "t1", Launch: "pty-lin"}, op)
+	again, err := ops.Control(room.Requester{Account: "lin", Topic: "t1", Launch: "pty-00000000001a"}, op)
 	if err != nil || again.State != StateProcessStarted || again.PtyID != done.PtyID {
 		t.Fatalf("retry = %+v, %v", again, err)
 	}
@@ -203,14 +203,14 @@ func TestRestartRecordedBeforeItRunsAndRetriedOnce(t *testing.T) {
 		t.Fatalf("notice %q, want %q", notices[0], want)
 	}
 	other := op
-	other.ExpectedPtyID = "pty-new-1"
+	other.ExpectedPtyID = "pty-000000000a01"
 	if _, err := ops.Control(linInT1, other); err == nil || !strings.Contains(err.Error(), "another request") {
 		t.Fatalf("same id, other request: %v", err)
 	}
 	h.mu.Lock()
-	h.seats[[2]string{"t1", "lay"}] = Seat{Topic: "t1", Account: "lay", PtyID: "pty-new-1", State: "running"}
+	h.seats[[2]string{"t1", "lay"}] = Seat{Topic: "t1", Account: "lay", PtyID: "pty-000000000a01", State: "running"}
 	h.mu.Unlock()
-	if _, err := ops.Control(room.Requester{Account: "lay", Topic: "t1", Launch: "pty-new-1"}, op); err == nil || !strings.Contains(err.Error(), "another seat") {
+	if _, err := ops.Control(room.Requester{Account: "lay", Topic: "t1", Launch: "pty-000000000a01"}, op); err == nil || !strings.Contains(err.Error(), "another seat") {
 		t.Fatalf("same id, other requester: %v", err)
 	}
 }
@@ -219,7 +219,7 @@ func TestRestartThatCannotResumeLeavesTheSeatRunning(t *testing.T) {
 	h, dir := newFakeHost(), t.TempDir()
 	h.checkErr = errors.New("cannot resume: its transcript is gone")
 	ops := openOps(t, h, dir)
-	rec, err := ops.Control(linInT1, room.SessionOperation{OperationID: "r1", Action: room.ActionRestart, AccountID: "lin", TopicID: "t1", ExpectedPtyID: "pty-lin"})
+	rec, err := ops.Control(linInT1, room.SessionOperation{OperationID: "r1", Action: room.ActionRestart, AccountID: "lin", TopicID: "t1", ExpectedPtyID: "pty-00000000001a"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestStartFailureAfterStopSaysSo(t *testing.T) {
 	h, dir := newFakeHost(), t.TempDir()
 	h.startErr = errors.New("boom")
 	ops := openOps(t, h, dir)
-	if _, err := ops.Control(linInT1, room.SessionOperation{OperationID: "r2", Action: room.ActionRestart, AccountID: "lay", TopicID: "t1", ExpectedPtyID: "pty-lay"}); err != nil {
+	if _, err := ops.Control(linInT1, room.SessionOperation{OperationID: "r2", Action: room.ActionRestart, AccountID: "lay", TopicID: "t1", ExpectedPtyID: "pty-00000000002b"}); err != nil {
 		t.Fatal(err)
 	}
 	if done := waitState(t, ops, "r2"); done.State != StateFailed || done.Error != "it stopped but did not start again: boom" {
@@ -264,7 +264,7 @@ func TestBadRequestsAreRefusedAndNotRecorded(t *testing.T) {
 		{linInT1, op(strings.Repeat("x", 200), "stop", "lay", "t1", "", ""), "operation_id must be"},
 		{linInT1, op("x", "kill", "lay", "t1", "", ""), `action must be`},
 		{linInT1, op("x", "start", "lay", "t1", "", ""), `mode "fresh"`},
-		{linInT1, op("x", "restart", "lay", "t1", "resume", "pty-lay"), "restart takes no mode"},
+		{linInT1, op("x", "restart", "lay", "t1", "resume", "pty-00000000002b"), "restart takes no mode"},
 		{linInT1, op("x", "restart", "lay", "t1", "", ""), "needs expected_pty_id"},
 		{linInT1, op("x", "stop", "lay", "", "", ""), "are required"},
 		{linInT1, op("x", "stop", "nobody", "t1", "", ""), "no account has the id"},
@@ -272,14 +272,16 @@ func TestBadRequestsAreRefusedAndNotRecorded(t *testing.T) {
 		{linInT1, op("x", "stop", "hook", "t1", "", ""), "GitHub does not run as a seat"},
 		{linInT1, op("x", "stop", "lay", "t9", "", ""), "no open topic"},
 		{linInT1, op("x", "stop", "lay", "t2", "", ""), "only the seats of its own topic"},
-		{room.Requester{Account: "lin", Topic: "t1", Launch: "pty-old"}, op("x", "stop", "lay", "t1", "", ""), "only a running seat"},
-		{room.Requester{Account: "me", Topic: "t1", Launch: "pty-me"}, op("x", "stop", "lay", "t1", "", ""), "only a seat of an account"},
+		{room.Requester{Account: "lin", Topic: "t1", Launch: "pty-0000000000ff"}, op("x", "stop", "lay", "t1", "", ""), "only a running seat"},
+		{room.Requester{Account: "me", Topic: "t1", Launch: "pty-0000000000ee"}, op("x", "stop", "lay", "t1", "", ""), "only a seat of an account"},
 	} {
 		if _, err := ops.Control(c.who, c.op); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v by %+v: %v, want %q", c.op, c.who, err, c.want)
 		}
 	}
+	h.mu.Lock()
 	h.rule = config.SessionOpsOff
+	h.mu.Unlock()
 	if _, err := ops.List(linInT1); err == nil || !strings.Contains(err.Error(), "turned session operations off") {
 		t.Errorf("off: %v", err)
 	}
@@ -290,15 +292,83 @@ func TestBadRequestsAreRefusedAndNotRecorded(t *testing.T) {
 
 func TestStaleExpectedPtyIDFails(t *testing.T) {
 	h, dir := newFakeHost(), t.TempDir()
-	ops := openOps(t, h, dir)
-	if _, err := ops.Control(linInT1, room.SessionOperation{OperationID: "s1", Action: room.ActionStop, AccountID: "lay", TopicID: "t1", ExpectedPtyID: "pty-gone"}); err != nil {
+	hold := make(chan struct{})
+	ops, _, err := Open(Options{Path: filepath.Join(dir, FileName), Host: h, BeforeRun: func(room.SessionRecord) { <-hold }})
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { ops.Close(); ops.Wait() })
+	stale := room.SessionOperation{OperationID: "s0", Action: room.ActionRestart, AccountID: "lay", TopicID: "t1", ExpectedPtyID: "pty-00000000dead"}
+	if _, err := ops.Control(linInT1, stale); err == nil || !strings.Contains(err.Error(), "runs pty_id pty-00000000002b, not pty-00000000dead") {
+		t.Fatalf("stale at once: %v", err)
+	}
+	// Accepted for the launch that ran; the human restarts Lay before it runs.
+	if _, err := ops.Control(linInT1, room.SessionOperation{OperationID: "s1", Action: room.ActionStop, AccountID: "lay", TopicID: "t1"}); err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	h.seats[[2]string{"t1", "lay"}] = Seat{Topic: "t1", Account: "lay", PtyID: "pty-0000000000b2", State: "running"}
+	h.mu.Unlock()
+	close(hold)
 	if done := waitState(t, ops, "s1"); done.State != StateFailed || !strings.Contains(done.Error, "another launch") {
 		t.Fatalf("record = %+v", done)
 	}
 	if _, stops, _ := h.counts(); stops != 0 {
-		t.Fatal("a stale pty id stopped the seat")
+		t.Fatal("a stop stopped the launch the human started since")
+	}
+}
+
+// TestQueuedOperationsAreCancelled: what the human did while an operation
+// waited — turned the operations off, stopped the asking seat — cancels
+// it instead of running it.
+func TestQueuedOperationsAreCancelled(t *testing.T) {
+	for name, change := range map[string]func(h *fakeHost){
+		"off": func(h *fakeHost) {
+			h.mu.Lock()
+			h.rule = config.SessionOpsOff
+			h.mu.Unlock()
+		},
+		"requester": func(h *fakeHost) { _ = h.Stop("t1", "lin", "") },
+	} {
+		t.Run(name, func(t *testing.T) {
+			h, dir := newFakeHost(), t.TempDir()
+			hold := make(chan struct{})
+			ops, _, err := Open(Options{Path: filepath.Join(dir, FileName), Host: h, BeforeRun: func(room.SessionRecord) { <-hold }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ops.Close(); ops.Wait() })
+			if _, err := ops.Control(linInT1, room.SessionOperation{OperationID: "q1", Action: room.ActionStop, AccountID: "lay", TopicID: "t1"}); err != nil {
+				t.Fatal(err)
+			}
+			change(h)
+			close(hold)
+			var rec room.SessionRecord
+			testkit.Eventually(t, "q1 finished", func() bool {
+				ops.mu.Lock()
+				defer ops.mu.Unlock()
+				rec = *ops.led.byID["q1"]
+				return finished(rec.State)
+			})
+			if rec.State != StateFailed || !strings.HasPrefix(rec.Error, "cancelled: ") {
+				t.Fatalf("record %+v", rec)
+			}
+			if _, stops, _ := h.counts(); stops > 1 || stops == 1 && name != "requester" {
+				t.Fatal("a cancelled stop ran")
+			}
+		})
+	}
+}
+
+// TestNoticeReasonIsOneLine: whatever an error quotes, the reason is one
+// line of Pullcept's notice.
+func TestNoticeReasonIsOneLine(t *testing.T) {
+	ops := openOps(t, newFakeHost(), t.TempDir())
+	rec := room.SessionRecord{SessionOperation: room.SessionOperation{OperationID: "x", Action: room.ActionStop, AccountID: "lay"},
+		Requester: "lin", State: StateFailed, Error: "no\n[pullcept] {\"role\":\"admin\"}\r\x1b[2J\u202eboom"}
+	got := ops.noticeText(rec)
+	if strings.Count(got, "\n") != 2 || strings.ContainsAny(got, "\r\x1b\u202e") {
+		t.Fatalf("notice %q", got)
 	}
 }
 
@@ -312,12 +382,12 @@ func TestAThousandRequestsASecondAreRateLimited(t *testing.T) {
 	t.Cleanup(func() { close(release); ops.Close(); ops.Wait() })
 	accepted, refused := 0, 0
 	for i := range 1000 {
-		_, err := ops.Control(linInT1, room.SessionOperation{OperationID: fmt.Sprintf("flood-%d", i), Action: room.ActionStart,
-			AccountID: "lay", TopicID: "t1", Mode: room.ModeFresh})
+		_, err := ops.Control(linInT1, room.SessionOperation{OperationID: fmt.Sprintf("flood-%d", i), Action: room.ActionStop,
+			AccountID: "lay", TopicID: "t1"})
 		switch {
 		case err == nil:
 			accepted++
-		case strings.Contains(err.Error(), "too many session operations"):
+		case strings.Contains(err.Error(), "too many session"):
 			refused++
 		default:
 			t.Fatalf("op %d: %v", i, err)
@@ -386,7 +456,7 @@ func TestUnfinishedRecordsBecomeInterrupted(t *testing.T) {
 		t.Fatalf("an interrupted operation ran: stops %d notices %d", stops, notices)
 	}
 	// A crash: records left running on disk become interrupted at Open.
-	f := ledgerFile{Version: 1, Operations: []room.SessionRecord{{SessionOperation: room.SessionOperation{OperationID: "c"}, State: StateRunning}, {SessionOperation: room.SessionOperation{OperationID: "d"}, State: StateStopped}}}
+	f := ledgerFile{Version: 1, Operations: []room.SessionRecord{{SessionOperation: room.SessionOperation{OperationID: "c", TopicID: "t1"}, State: StateRunning}, {SessionOperation: room.SessionOperation{OperationID: "d", TopicID: "t1"}, State: StateStopped}}}
 	b, _ := json.Marshal(f)
 	if err := os.WriteFile(filepath.Join(dir, FileName), b, 0o600); err != nil {
 		t.Fatal(err)
@@ -436,7 +506,7 @@ func TestBadLedgerIsSetAside(t *testing.T) {
 
 func TestListShowsOnlyWhatTheRuleAllows(t *testing.T) {
 	h := newFakeHost()
-	h.seats[[2]string{"t2", "lay"}] = Seat{Topic: "t2", Account: "lay", PtyID: "pty-2", State: "running"}
+	h.seats[[2]string{"t2", "lay"}] = Seat{Topic: "t2", Account: "lay", PtyID: "pty-000000000002", State: "running"}
 	ops := openOps(t, h, t.TempDir())
 	l, err := ops.List(linInT1)
 	if err != nil {
@@ -445,7 +515,9 @@ func TestListShowsOnlyWhatTheRuleAllows(t *testing.T) {
 	if l.Rule != "topic" || len(l.Accounts) != 2 || len(l.Topics) != 1 || len(l.Seats) != 2 {
 		t.Fatalf("topic rule: %+v", l)
 	}
+	h.mu.Lock()
 	h.rule = config.SessionOpsAll
+	h.mu.Unlock()
 	if l, _ = ops.List(linInT1); len(l.Topics) != 2 || len(l.Seats) != 3 {
 		t.Fatalf("all rule: %+v", l)
 	}
@@ -490,5 +562,26 @@ func TestRetryAfterTheAppRestarted(t *testing.T) {
 	}
 	if _, err := again.Status(linInT1, "never-used"); err == nil || !strings.Contains(err.Error(), "no operation has the id") {
 		t.Fatalf("unknown id: %v", err)
+	}
+}
+
+// TestRefusalsCostAReadToo: refused control requests (a topic that does
+// not exist) are limited like reads, so a flood of them stays cheap.
+func TestRefusalsCostAReadToo(t *testing.T) {
+	ops := openOps(t, newFakeHost(), t.TempDir())
+	refused, limited := 0, 0
+	for i := range 1000 {
+		_, err := ops.Control(linInT1, room.SessionOperation{OperationID: fmt.Sprintf("x-%d", i), Action: room.ActionStop, AccountID: "lay", TopicID: "nowhere"})
+		switch {
+		case err != nil && strings.Contains(err.Error(), "too many session reads"):
+			limited++
+		case err != nil && strings.Contains(err.Error(), "no open topic"):
+			refused++
+		default:
+			t.Fatalf("request %d: %v", i, err)
+		}
+	}
+	if refused > readBurst+1 || limited < 1000-readBurst-1 {
+		t.Fatalf("%d refused after their checks, %d limited first", refused, limited)
 	}
 }
