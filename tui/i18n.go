@@ -1083,7 +1083,7 @@ var messages = map[msgKey][2]string{
 	mSetDataDefault:          {"This is the default place (the OS config folder).", "既定の場所です（OS の設定フォルダ）。"},
 	mSetDataEnv:              {"%s chose it.", "%s で選ばれています。"},
 	mSetDataFlag:             {"The --data option chose it.", "--data オプションで選ばれています。"},
-	mSetDataHolds:            {"It holds config.json (settings and accounts), ui-state.json (what the screen remembers), logs/ (the topics and their attachments) and pullcept.log.", "config.json（設定とアカウント）、ui-state.json（画面が覚えていること）、logs/（トピックと添付）、pullcept.log があります。"},
+	mSetDataHolds:            {"It holds config.json (settings and accounts), mcp-servers.json (local MCP servers), session-operations.json (what seats asked to start, stop or restart), ui-state.json (what the screen remembers), logs/ (the topics and their attachments) and pullcept.log.", "config.json（設定とアカウント）、mcp-servers.json（ローカル MCP サーバー）、session-operations.json（席が依頼した開始・終了・再起動）、ui-state.json（画面が覚えていること）、logs/（トピックと添付）、pullcept.log があります。"},
 	mSetDataMove:             {"To move it: quit Pullcept, move the folder, then start Pullcept with %s set to the new place (or with --data DIR).", "移すには: Pullcept を終了してフォルダを移し、%s に新しい場所を設定して起動します（--data DIR でも）。"},
 	mSetFooter:               {"%s choose · %s change · %s section · %s close", "%s 選ぶ · %s 変える · %s 項目 · %s 閉じる"},
 	mSetApplied:              {"Changes apply at once and are saved.", "変えた時点で効き、保存されます。"},

@@ -333,7 +333,7 @@ func settingNote(e *env, d settingsData, r settingRow) string {
 	case rowBrake:
 		return tr.t(mSetBrakeNote, hk(k.ReleaseBrake)) + " " +
 			tr.t(mSetBrakeKeys, arrowKey(firstKey(k.SettingsLess)), arrowKey(firstKey(k.SettingsMore)),
-				arrowKey(firstKey(k.ScrollUp)), arrowKey(firstKey(k.ScrollDown)))
+				arrowKey(firstKey(k.ScrollDown)), arrowKey(firstKey(k.ScrollUp)))
 	case rowSessionOps:
 		return tr.t(mSetSessionOpsNote)
 	}

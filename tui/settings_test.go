@@ -140,8 +140,9 @@ func TestSettingsBrake(t *testing.T) {
 	if !strings.Contains(shown(m), "‹ off ›") {
 		t.Fatalf("brake row at 0:\n%s", shown(m))
 	}
-	send(t, m, press("pgdown"))
-	send(t, m, press("pgdown"))
+	send(t, m, press("pgdown")) // at 0 already: a number goes down with PgDn
+	send(t, m, press("pgup"))
+	send(t, m, press("pgup"))
 	send(t, m, press("+"))
 	got := make([]int, 0, len(f.set.saves))
 	for _, s := range f.set.saves {

@@ -154,11 +154,13 @@ func (m *Model) settingsKey(k tea.KeyPressMsg) []tea.Cmd {
 	return nil
 }
 
-// pageSetting pages a read-only section, or changes a number by ten.
+// pageSetting pages a read-only section (d 1: down), or changes a number
+// by ten: PgUp (d -1) raises it, as a number goes up (a newcomer found
+// PgUp lowering the brake backwards).
 func (m *Model) pageSetting(d int) []tea.Cmd {
 	o := m.overlay.settings
 	if _, ok := o.row(); ok {
-		return m.changeSetting(10 * d)
+		return m.changeSetting(-10 * d)
 	}
 	o.move(d * max(o.page-1, 1))
 	return nil
