@@ -36,10 +36,16 @@ const (
 
 // permCards is the cards waiting and how the human is answering them.
 type permCards struct {
-	queue   []PermissionCard // arrival order (ids grow)
-	shown   int              // index of the card shown
-	back    focusTarget      // where focus goes when the card lets it go
-	typing  bool             // the denial's reason is being typed
+	queue  []PermissionCard // arrival order (ids grow)
+	shown  int              // index of the card shown
+	back   focusTarget      // where focus goes when the card lets it go
+	typing bool             // the denial's reason is being typed
+	// hold: the card the keys were on went (answered, timed out, answered
+	// in the pane) while focused; keys wait for F7 (the next card) or Esc,
+	// so a key meant for that card — a second y, the rest of a reason —
+	// never answers another card, reaches a pane or becomes a post
+	// (breaker review).
+	hold    bool
 	reason  textinput.Model
 	sending uint64 // the card whose answer is on its way (0: none)
 	err     string // the last answer's refusal, shown on the card
@@ -179,6 +185,11 @@ func (c *permCards) render(e *env, w, h int, focused bool, info cardInfo) []stri
 		return c.view
 	}
 	c.rendered = k
+	if c.hold && focused && w >= 8 && h >= 3 {
+		c.view = c.holdRows(e, w)
+		c.caretOK = false
+		return c.view
+	}
 	card, ok := c.current()
 	if !ok || w < 8 || h < 3 {
 		c.view = block(nil, w, h)
@@ -212,6 +223,9 @@ func (c *permCards) render(e *env, w, h int, focused bool, info cardInfo) []stri
 // wantRows is how many rows the shown card would like at width w: all of
 // what it asks (up to cardMaxSummary rows), its suggestions, its keys.
 func (c *permCards) wantRows(e *env, w int, focused bool, info cardInfo) int {
+	if c.hold && focused && w >= 8 {
+		return 3
+	}
 	card, ok := c.current()
 	if !ok || w < 8 {
 		return 0
@@ -225,6 +239,20 @@ func (c *permCards) wantRows(e *env, w int, focused bool, info cardInfo) int {
 		len(c.keysRows(e, card, w-4, focused, info))
 	c.wantKey = k
 	return c.want
+}
+
+// holdRows is the card area while keys are held: the card went, nothing
+// more was sent; F7 shows the next one (how many wait), Esc goes back.
+func (c *permCards) holdRows(e *env, w int) []string {
+	th, tr, km := e.th, e.tr, e.keys
+	msg := tr.t(mCardHeld, cardKeyName(firstKey(km.Permission)), len(c.queue), cardKeyName(firstKey(km.Cancel)))
+	line := ansi.Truncate(msg, max(w-4, 1), "…")
+	bs := th.borderFocus
+	title := th.accentS.Render(tr.t(mCardTitle))
+	top := bs.Render("╭─ ") + title + sgrReset + bs.Render(" "+strings.Repeat("─", max(w-5-ansi.StringWidth(title), 0))+"╮")
+	mid := bs.Render("│") + " " + th.dim.Render(line) + strings.Repeat(" ", max(w-4-ansi.StringWidth(line), 0)) + " " + bs.Render("│")
+	bottom := bs.Render("╰" + strings.Repeat("─", max(w-2, 0)) + "╯")
+	return []string{top, mid, bottom}
 }
 
 // extraRows are the rows besides what it asks, its suggestions and keys:

@@ -69,6 +69,7 @@ func (m *Model) onPermissionAsked(ev PermissionAsked) {
 // UI or in the pane, or no longer waited for) and says why; focus leaves
 // the card when none is left.
 func (m *Model) onPermissionClosed(ev PermissionClosed) []tea.Cmd {
+	m.holdIfShown(ev.ID)
 	card, ok := m.cards.remove(ev.ID)
 	if !ok {
 		return nil
@@ -87,9 +88,37 @@ func (m *Model) onPermissionClosed(ev PermissionClosed) []tea.Cmd {
 	return m.cardGone()
 }
 
-// cardGone gives focus back when the last card went.
+// cardGone gives focus back when the last card went, unless keys are
+// held (holdIfShown): then the human's next key decides.
 func (m *Model) cardGone() []tea.Cmd {
-	if m.focus == FocusCard && len(m.cards.queue) == 0 {
+	if m.focus == FocusCard && len(m.cards.queue) == 0 && !m.cards.hold {
+		return []tea.Cmd{m.leaveCard()}
+	}
+	return nil
+}
+
+// holdIfShown holds the keys when card id, about to go, is the one the
+// focused card area shows (permCards.hold).
+func (m *Model) holdIfShown(id uint64) {
+	if cur, ok := m.cards.current(); ok && cur.ID == id && m.focus == FocusCard {
+		m.cards.hold = true
+		m.cards.version++
+	}
+}
+
+// heldKey handles a key while keys are held: F7 shows the next card (or
+// leaves when none waits), Esc goes back to the input bar (never to a
+// pane: the keys after it would reach a CLI); everything else waits.
+func (m *Model) heldKey(k tea.KeyPressMsg) []tea.Cmd {
+	c := &m.cards
+	switch {
+	case key.Matches(k, m.keys.Permission) && len(c.queue) > 0:
+		c.hold = false
+		c.version++
+	case key.Matches(k, m.keys.Permission), key.Matches(k, m.keys.Cancel):
+		c.hold = false
+		c.version++
+		c.back = focusTarget{focus: FocusInput}
 		return []tea.Cmd{m.leaveCard()}
 	}
 	return nil
@@ -120,6 +149,7 @@ func (m *Model) onCardAnswered(msg cardAnsweredMsg) []tea.Cmd {
 		m.setStatus(stError, c.err)
 		return nil
 	}
+	m.holdIfShown(msg.id)
 	card, ok := c.remove(msg.id)
 	if ok {
 		m.accounts.panel.changed()
@@ -134,6 +164,7 @@ func (m *Model) focusCard() []tea.Cmd {
 		return nil
 	}
 	m.cards.back = focusTarget{focus: m.focus, pane: m.focusPane}
+	m.cards.hold = false
 	return []tea.Cmd{m.setFocus(FocusCard)}
 }
 
@@ -141,6 +172,7 @@ func (m *Model) focusCard() []tea.Cmd {
 // them (the input bar when that is gone); a reason being typed is dropped.
 func (m *Model) leaveCard() tea.Cmd {
 	m.cards.dropReason()
+	m.cards.hold = false
 	back := m.cards.back
 	m.cards.back = focusTarget{}
 	if back.focus == FocusCard || (back.focus == FocusPane && m.seats.panes[back.pane] == nil) {
@@ -154,6 +186,9 @@ func (m *Model) leaveCard() tea.Cmd {
 // it while open; else the card's keys, and the global ones.
 func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
 	c := &m.cards
+	if c.hold {
+		return m.heldKey(k)
+	}
 	card, ok := c.current()
 	if !ok {
 		return []tea.Cmd{m.leaveCard()}
