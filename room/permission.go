@@ -538,13 +538,45 @@ func inputSummary(tool string, input json.RawMessage) string {
 		for _, name := range inputFields[tool] {
 			var s string
 			if json.Unmarshal(fields[name], &s) == nil && s != "" {
-				return s
+				return s + otherFields(fields, name)
 			}
 		}
 	}
 	var b bytes.Buffer
 	if json.Compact(&b, input) != nil {
 		return ""
+	}
+	return b.String()
+}
+
+// otherFields are the input's fields besides the one shown first and the
+// model's own description, one "name: value" line each in name order: what
+// decides what the tool does must be on the card too — a Bash call's
+// dangerouslyDisableSandbox, what a Write writes (breaker review: only the
+// path was shown).
+func otherFields(fields map[string]json.RawMessage, shown string) string {
+	names := make([]string, 0, len(fields))
+	for n := range fields {
+		if n != shown && n != "description" {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	for _, n := range names {
+		v := fields[n]
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			var c bytes.Buffer
+			if json.Compact(&c, v) != nil {
+				continue
+			}
+			s = c.String()
+		}
+		b.WriteString("\n" + n + ": " + s)
+		if b.Len() > maxAskSummary {
+			break
+		}
 	}
 	return b.String()
 }

@@ -360,6 +360,7 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request, g *grant) {
 	}
 	release, ok := s.takeHookSlots(w, g)
 	if !ok {
+		s.reportAsk(hook)
 		return
 	}
 	body, ok := s.readHookBody(w, r, g, hook)
@@ -437,10 +438,12 @@ func (s *Server) readHookBody(w http.ResponseWriter, r *http.Request, g *grant, 
 			refuse(w, fmt.Sprintf("hook body over %d bytes", s.opts.MaxHookBytes), http.StatusRequestEntityTooLarge)
 			return nil, false
 		}
+		s.reportAsk(hook)
 		refuse(w, "reading hook body failed", http.StatusBadRequest)
 		return nil, false
 	}
 	if !json.Valid(body) {
+		s.reportAsk(hook)
 		http.Error(w, "hook body must be JSON", http.StatusBadRequest)
 		return nil, false
 	}
@@ -505,6 +508,17 @@ func (s *Server) reportBare(hook Hook) {
 	bare, err := json.Marshal(map[string]string{"hook_event_name": hook.Event})
 	if err == nil {
 		_ = s.hub.Report(hook.Topic, hook.Account, hook.Kind, hook.Event, bare)
+	}
+}
+
+// reportAsk hands the seat a PermissionRequest refused before its card
+// (no slot, a body that does not read or parse: JSON nested past Go's
+// limit from the model's own tool input) as its bare event: the CLI shows
+// its dialog when the hook fails, and posts must wait (breaker review:
+// they were typed into the open dialog). Other hooks are only refused.
+func (s *Server) reportAsk(hook Hook) {
+	if hook.Kind == ReportActivity && hook.Event == HookPermissionRequest {
+		s.reportBare(hook)
 	}
 }
 

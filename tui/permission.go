@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/textinput"
@@ -45,10 +46,13 @@ type permCards struct {
 	// so a key meant for that card — a second y, the rest of a reason —
 	// never answers another card, reaches a pane or becomes a post
 	// (breaker review).
-	hold    bool
-	reason  textinput.Model
-	sending uint64 // the card whose answer is on its way (0: none)
-	err     string // the last answer's refusal, shown on the card
+	hold bool
+	// allShown: the card shown shows every suggestion whole at its size
+	// (set as it is drawn); "always" is offered only then.
+	allShown bool
+	reason   textinput.Model
+	sending  uint64 // the card whose answer is on its way (0: none)
+	err      string // the last answer's refusal, shown on the card
 	// paneWanted is the seat whose pane the pane key asked for in a topic
 	// still being opened (cardPaneArrived).
 	paneWanted seatKey
@@ -296,7 +300,14 @@ func (c *permCards) bodyRows(e *env, card PermissionCard, w, h int, focused bool
 	rest := h - len(tail)
 	want, _ := summaryRows(card, w, cardMaxSummary)
 	suggN := min(cardMaxSuggestions, max(rest-len(want), rest-(rest+1)/2), rest-1)
-	sugg := suggestionRows(e, card, w, suggN)
+	sugg, all := suggestionRowsAll(e, card, w, suggN)
+	if all != c.allShown {
+		// "always" is offered only while every suggestion shows whole: the
+		// keys' row follows what this size shows (breaker review: a mode
+		// change hid behind "+1" and "a" applied it).
+		c.allShown = all
+		return c.bodyRows(e, card, w, h, focused, info)
+	}
 	sum, more := summaryRows(card, w, rest-len(sugg))
 	out := make([]string, 0, h)
 	for i, r := range sum {
@@ -393,26 +404,55 @@ func cutRunes(s string, n int) string {
 func cardText(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
+	blanks := 0 // a run of blanks being counted
+	flush := func() {
+		if blanks >= cardBlankRun {
+			// A run this long would push the rest of a line out of view
+			// ("ls" + 3000 spaces + "; curl … | sh", breaker review).
+			fmt.Fprintf(&b, "<%d blanks>", blanks)
+		} else {
+			b.WriteString(strings.Repeat(" ", blanks))
+		}
+		blanks = 0
+	}
 	for _, r := range s {
-		if r != '\n' && r != '\t' && r != '\r' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0) {
+		if r != '\n' && (r == '\t' || unicode.IsSpace(r) || unicode.Is(unicode.Zs, r)) {
+			blanks++
+			continue
+		}
+		flush()
+		if r != '\n' && r != '\r' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || unicode.Is(unicode.Cf, r)) {
+			// Controls and invisible format characters (zero-width spaces,
+			// joiners, bidi marks) as codes: nothing hides on a card.
 			fmt.Fprintf(&b, "<U+%04X>", r)
 			continue
 		}
 		b.WriteRune(r)
 	}
+	flush()
 	return sanitize(b.String())
 }
+
+// cardBlankRun is the run of blanks a card shows as a count.
+const cardBlankRun = 8
 
 // suggestionRows are the CLI's suggestions ("always" applies them), each
 // wrapped under the "always:" label, at most n rows of w cells; the last
 // says how many did not fit.
 func suggestionRows(e *env, card PermissionCard, w, n int) []string {
+	rows, _ := suggestionRowsAll(e, card, w, n)
+	return rows
+}
+
+// suggestionRowsAll is suggestionRows, and whether every suggestion shows
+// whole in them ("always" is offered only then: it applies them all).
+func suggestionRowsAll(e *env, card PermissionCard, w, n int) (rows []string, all bool) {
 	th, tr := e.th, e.tr
 	if n <= 0 {
-		return nil
+		return nil, len(card.Suggestions) == 0
 	}
 	if card.SuggestionsCut {
-		return []string{th.dim.Render(cut(tr.t(mCardSuggestionsCut), w))}
+		return []string{th.dim.Render(cut(tr.t(mCardSuggestionsCut), w))}, false
 	}
 	label := tr.t(mCardAlways) + " "
 	lw := ansi.StringWidth(label)
@@ -426,7 +466,7 @@ func suggestionRows(e *env, card PermissionCard, w, n int) []string {
 			if room <= 0 {
 				last := len(out) - 1
 				out[last] = ansi.Truncate(out[last], max(w-6, 1), "…") + th.dim.Render(fmt.Sprintf(" +%d", left))
-				return out
+				return out, false
 			}
 			lines = lines[:room]
 			lines[room-1] = ansi.Truncate(lines[room-1], max(w-lw-6, 1), "…")
@@ -436,7 +476,7 @@ func suggestionRows(e *env, card PermissionCard, w, n int) []string {
 					out[len(out)-1] += th.dim.Render(fmt.Sprintf(" +%d", left-1))
 				}
 			}
-			break
+			return out, false
 		}
 		for j, l := range lines {
 			lead := th.dim.Render(pad)
@@ -446,7 +486,7 @@ func suggestionRows(e *env, card PermissionCard, w, n int) []string {
 			out = append(out, lead+th.text.Render(l))
 		}
 	}
-	return out
+	return out, true
 }
 
 // suggestionText says one suggestion in a line: what it does and where the
@@ -539,7 +579,7 @@ func (c *permCards) keysRows(e *env, card PermissionCard, w int, focused bool, i
 		parts = append(parts, keyHint{firstKey(km.PermissionSend), tr.t(mCardSendReason)}, keyHint{firstKey(km.Cancel), tr.t(mCardBack)})
 	default:
 		parts = append(parts, keyHint{firstKey(km.PermissionAllow), tr.t(mCardAllow)})
-		if len(card.Suggestions) > 0 {
+		if len(card.Suggestions) > 0 && c.allShown {
 			parts = append(parts, keyHint{firstKey(km.PermissionAlways), tr.t(mCardAllowAlways)})
 		}
 		parts = append(parts, keyHint{firstKey(km.PermissionDeny), tr.t(mCardDeny)}, keyHint{firstKey(km.PermissionReason), tr.t(mCardDenyReason)},

@@ -220,8 +220,13 @@ func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
 		// One answer at a time: wait for the first.
 	case key.Matches(k, km.PermissionAllow):
 		return m.answerCard(card, PermissionAnswer{Allow: true})
-	case key.Matches(k, km.PermissionAlways) && len(card.Suggestions) > 0:
+	case key.Matches(k, km.PermissionAlways) && len(card.Suggestions) > 0 && c.allShown:
 		return m.answerCard(card, PermissionAnswer{Allow: true, Always: true})
+	case key.Matches(k, km.PermissionAlways) && len(card.Suggestions) > 0:
+		// Not every suggestion shows at this size: nothing is applied
+		// unseen.
+		c.err = m.env.tr.t(mCardAlwaysHidden, cardKeyName(firstKey(km.PermissionPane)))
+		c.version++
 	case key.Matches(k, km.PermissionDeny):
 		return m.answerCard(card, PermissionAnswer{})
 	case key.Matches(k, km.PermissionReason):
