@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/pullcept/pullcept/config"
@@ -81,7 +82,14 @@ func (a *App) writeUIState(key string, v any) error {
 	if err != nil {
 		return err
 	}
-	return config.WriteFileAtomic(filepath.Join(a.dataDir, uiStateFileName), append(b, '\n'), 0o600)
+	path := filepath.Join(a.dataDir, uiStateFileName)
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// Read without following links, so written without either: a link
+		// planted there must not make us overwrite its target (breaker
+		// review).
+		return fmt.Errorf("%s is a symbolic link: not written (remove it to let Pullcept keep its screen state)", path)
+	}
+	return config.WriteFileAtomic(path, append(b, '\n'), 0o600)
 }
 
 // uiStateMax bounds ui-state.json: a topic id and a few flags in a small

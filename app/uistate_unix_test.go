@@ -41,3 +41,25 @@ func TestLastTopicReadsOnlyASmallFile(t *testing.T) {
 		}
 	}
 }
+
+// TestUIStateLinkIsNotWrittenThrough: ui-state.json being a symbolic
+// link, the screen's state is not written into its target (it is not
+// read through it either).
+func TestUIStateLinkIsNotWrittenThrough(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := &App{dataDir: dir, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	target := filepath.Join(t.TempDir(), "precious")
+	if err := os.WriteFile(target, []byte("precious data"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, uiStateFileName)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.rememberTopic("t-1"); err == nil {
+		t.Fatal("written through a link")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "precious data" {
+		t.Fatalf("the link's target now holds %q", b)
+	}
+}
