@@ -71,8 +71,14 @@ func runHelper(mode string) int {
 			<-winch
 		}
 	case "sleep": // say ready, then block until a signal ends the process
+		// A hangup ends it even when SIGHUP came ignored (a test run under
+		// nohup passes SIG_IGN down, and exec keeps it): exit as a
+		// SIGHUP death reads, 128+1.
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
 		fmt.Println("ready")
-		select {}
+		<-hup
+		return 128 + int(syscall.SIGHUP)
 	case "exit": // say bye and exit 7
 		fmt.Println("bye")
 		return 7
