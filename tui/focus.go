@@ -24,9 +24,11 @@ type focusTarget struct {
 	pane  seatKey // the pane, for FocusPane
 }
 
-// focusOrder is the Tab cycle: input, chat, topics, accounts, the
-// permission card while one shows, then each visible pane; hidden columns
-// drop out.
+// focusOrder is the Tab cycle: input, chat, topics, accounts and the
+// permission card while one shows; hidden columns drop out. The seat
+// panes are not in it: a focused pane takes every key, Tab included (the
+// CLIs use it), so Tab into a pane was a door with no way back but
+// Ctrl+] (newcomer reviews, stops 25 and 26). F6 enters them on purpose.
 func (m *Model) focusOrder() []focusTarget {
 	out := []focusTarget{{focus: FocusInput}, {focus: FocusChat}}
 	if !m.layout.Topics.empty() {
@@ -37,11 +39,6 @@ func (m *Model) focusOrder() []focusTarget {
 	}
 	if !m.layout.Card.empty() {
 		out = append(out, focusTarget{focus: FocusCard})
-	}
-	if len(m.layout.Panes) > 0 {
-		for _, k := range m.visiblePanes() {
-			out = append(out, focusTarget{FocusPane, k})
-		}
 	}
 	return out
 }
