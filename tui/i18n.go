@@ -526,6 +526,7 @@ const (
 	mSetBrakeKeys
 	mSetSessionOps
 	mCardHeld
+	mStNoCard
 	mCardAlwaysHidden
 	mSetSessionOpsTopic
 	mSetSessionOpsAll
@@ -1072,6 +1073,7 @@ var messages = map[msgKey][2]string{
 	mSetBrakeNote:            {`After this many AI posts in a row with no post from you, the room stops typing AI posts into the seats; your next post or %s releases it. 0 turns it off. Saved in config.json "brake"; every room follows it at once (a room already braked stays so until released).`, `あなたの発言がないまま AI の発言がこの件数続くと、部屋は AI の発言を席へ打ち込むのをやめます。あなたの次の発言か %s で解除します。0 で切です。config.json の "brake" に保存し、すべての部屋にすぐ効きます（既に止まっている部屋は解除まで止まったままです）。`},
 	mSetBrakeKeys:            {"%s / %s: one less or more; %s / %s: ten.", "%s / %s で 1 ずつ、%s / %s で 10 ずつ変えます。"},
 	mCardAlwaysHidden:        {"Not every suggestion shows at this size, so none is applied: make the window bigger, or answer in the pane (%s).", "この大きさでは提案の全部が見えないため、適用しません。ウィンドウを広げるか、ペインで答えてください（%s）。"},
+	mStNoCard:                {"No permission request is waiting.", "許可を待っている確認はありません。"},
 	mCardHeld:                {"The card you were answering went; nothing more was sent. %s: next card (%d waiting) · %s: back", "答えていたカードは閉じました。それ以上は送っていません。%s: 次のカード（残り %d）· %s: 戻る"},
 	mSetSessionOps:           {"Seats start and stop seats", "席による席の開始・終了"},
 	mSetSessionOpsTopic:      {"in their own topic", "自分のトピックの席だけ"},

@@ -160,7 +160,11 @@ func (m *Model) onCardAnswered(msg cardAnsweredMsg) []tea.Cmd {
 
 // focusCard gives the card shown the keys, remembering where they were.
 func (m *Model) focusCard() []tea.Cmd {
-	if len(m.cards.queue) == 0 || m.focus == FocusCard {
+	if len(m.cards.queue) == 0 {
+		m.setStatus(stInfo, m.env.tr.t(mStNoCard)) // the key did something: it said so
+		return nil
+	}
+	if m.focus == FocusCard {
 		return nil
 	}
 	m.cards.back = focusTarget{focus: m.focus, pane: m.focusPane}
