@@ -26,7 +26,7 @@ import (
 
 	"github.com/pullcept/pullcept/app"
 	"github.com/pullcept/pullcept/room"
-	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/sidecar"
 )
 
@@ -73,8 +73,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == room.StatusLineCommand {
 		return app.RunStatusLine(args[1:], os.Getenv, stdin, stdout, stderr)
 	}
-	if len(args) > 0 && args[0] == seats.GuardCommand {
-		return seats.RunGuard(args[1:], stderr)
+	if len(args) > 0 && args[0] == pty.GuardCommand {
+		return pty.RunGuard(args[1:], stderr)
 	}
 	if len(args) > 0 && args[0] == "export" {
 		return app.RunExport(args[1:], stdout, stderr)

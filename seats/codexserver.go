@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/pty"
 )
 
 // The server half of an app-server Codex seat (spec «Codex の席を app-server
@@ -67,7 +68,7 @@ const codexOpened = "Pullcept opened this conversation as a seat in a room. Room
 
 // codexServer is one seat's app-server: process, connection, conversation.
 type codexServer struct {
-	proc    Proc
+	proc    pty.Proc
 	conn    *codexConn
 	token   string
 	port    string
@@ -110,7 +111,7 @@ func newCodexToken() (token, digest string, err error) {
 // the PTY to its end so the server never blocks on a full terminal, and
 // the reaper waiter) are owned by the codexServer and end with the
 // process; stop waits for both.
-func startCodexProcess(spawn func(PTYOptions) (Proc, error), pullcept string, argv []string, dir string, env []string, logger *slog.Logger) (*codexServer, error) {
+func startCodexProcess(spawn func(pty.Options) (pty.Proc, error), pullcept string, argv []string, dir string, env []string, logger *slog.Logger) (*codexServer, error) {
 	token, digest, err := newCodexToken()
 	if err != nil {
 		return nil, fmt.Errorf("codex app-server: token: %w", err)
@@ -119,7 +120,7 @@ func startCodexProcess(spawn func(PTYOptions) (Proc, error), pullcept string, ar
 	for i, w := range argv {
 		line[i] = strings.ReplaceAll(w, CodexDigestWord, digest)
 	}
-	proc, err := spawn(PTYOptions{Argv: guarded(pullcept, line), Dir: dir, Env: env, Cols: 200, Rows: 50})
+	proc, err := spawn(pty.Options{Argv: pty.Guarded(pullcept, line), Dir: dir, Env: env, Cols: 200, Rows: 50})
 	if err != nil {
 		return nil, fmt.Errorf("codex app-server: %w", err)
 	}

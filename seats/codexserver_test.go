@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/pullcept/pullcept/seats/pty"
 )
 
 // TestNewCodexToken: 256 random bits in hex, with the sha256 hex of that
@@ -332,8 +334,8 @@ func (p *fakeServerProc) Close() error { return p.r.Close() }
 func TestStartCodexProcess(t *testing.T) {
 	t.Parallel()
 	p := newFakeServerProc()
-	var got PTYOptions
-	spawn := func(o PTYOptions) (Proc, error) {
+	var got pty.Options
+	spawn := func(o pty.Options) (pty.Proc, error) {
 		got = o
 		go func() {
 			_, _ = io.WriteString(p.w, "codex app-server (WebSockets)\r\n\x1b[2m  listening on: ")
@@ -382,7 +384,7 @@ func TestStartCodexProcess(t *testing.T) {
 func TestStartCodexProcessExits(t *testing.T) {
 	t.Parallel()
 	p := newFakeServerProc()
-	spawn := func(PTYOptions) (Proc, error) {
+	spawn := func(pty.Options) (pty.Proc, error) {
 		go func() {
 			_, _ = io.WriteString(p.w, "error: unexpected argument '--bogus' found\r\n\r\nUsage: codex app-server\r\n")
 			p.end(2)
@@ -400,7 +402,7 @@ func TestStartCodexProcessExits(t *testing.T) {
 	}
 
 	spawnErr := errors.New("no such file")
-	_, err = startCodexProcess(func(PTYOptions) (Proc, error) { return nil, spawnErr }, "", []string{"codex"}, "/work", nil, slog.New(slog.DiscardHandler))
+	_, err = startCodexProcess(func(pty.Options) (pty.Proc, error) { return nil, spawnErr }, "", []string{"codex"}, "/work", nil, slog.New(slog.DiscardHandler))
 	if !errors.Is(err, spawnErr) {
 		t.Errorf("spawn failure: %v", err)
 	}

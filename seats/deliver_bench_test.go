@@ -14,6 +14,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/testdata/fakecli"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
@@ -30,7 +31,7 @@ const benchWait = 60 * time.Second
 // tagTimer is a seat's Proc whose writes that carry a tag report the time
 // they returned: the moment the tag bytes were written on the PTY.
 type tagTimer struct {
-	Proc
+	pty.Proc
 	tags chan time.Time
 }
 
@@ -82,8 +83,8 @@ func BenchmarkDeliverToTagBytes8Seats(b *testing.B) {
 	}
 	defer m.Close()
 	tags := make(chan chan time.Time, 1)
-	m.spawn = func(o PTYOptions) (Proc, error) {
-		p, err := StartPTY(o)
+	m.spawn = func(o pty.Options) (pty.Proc, error) {
+		p, err := pty.Start(o)
 		if err != nil {
 			return nil, err
 		}

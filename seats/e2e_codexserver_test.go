@@ -20,6 +20,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 )
 
@@ -215,12 +216,12 @@ func waitGone(t *testing.T, pid int) {
 func TestE2ECodexAppServerFailedStart(t *testing.T) {
 	r := newRig(t, nil)
 	cody, setup := codexServerAccount(t, r, filepath.Join(t.TempDir(), "codex-home"))
-	var server seats.Proc
-	seats.SetSpawn(r.mgr, func(o seats.PTYOptions) (seats.Proc, error) {
+	var server pty.Proc
+	seats.SetSpawn(r.mgr, func(o pty.Options) (pty.Proc, error) {
 		if slices.Contains(o.Argv, "--remote") {
 			return nil, errors.New("no terminal today")
 		}
-		p, err := seats.StartPTY(o)
+		p, err := pty.Start(o)
 		server = p
 		return p, err
 	})

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/pty"
 )
 
 // recordPTYEnv names a folder; when set, everything each seat's CLI prints
@@ -29,7 +30,7 @@ func recordPTYs(t *testing.T, mgr *seats.Manager, dir string) {
 	}
 	var mu sync.Mutex
 	seq := map[string]int{}
-	seats.RecordSpawns(mgr, func(o seats.PTYOptions, p seats.Proc) seats.Proc {
+	seats.RecordSpawns(mgr, func(o pty.Options, p pty.Proc) pty.Proc {
 		name := strings.TrimSuffix(filepath.Base(o.Argv[0]), filepath.Ext(o.Argv[0]))
 		mu.Lock()
 		seq[name]++
@@ -44,7 +45,7 @@ func recordPTYs(t *testing.T, mgr *seats.Manager, dir string) {
 
 // recordedProc saves what is read from its PTY.
 type recordedProc struct {
-	seats.Proc
+	pty.Proc
 	t    *testing.T
 	path string
 	mu   sync.Mutex

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/ansi/parser"
 	"github.com/charmbracelet/x/vt"
+	"github.com/pullcept/pullcept/seats/pty"
 )
 
 // scrollbackLines caps each seat's scrollback. x/vt keeps ~130 B per cell
@@ -153,7 +154,7 @@ func NewScreen(cols, rows int, reply func([]byte)) (*Screen, error) {
 }
 
 func newScreen(cols, rows int, reply func([]byte), hold time.Duration) (*Screen, error) {
-	if err := checkSize(cols, rows); err != nil {
+	if err := pty.CheckSize(cols, rows); err != nil {
 		return nil, err
 	}
 	emu := vt.NewEmulator(cols, rows)
@@ -364,7 +365,7 @@ func (s *Screen) Flush() {
 // x/vt does not reflow: shrinking keeps the top rows (docs/dependencies.md §2.4);
 // full-screen programs redraw on their SIGWINCH.
 func (s *Screen) Resize(cols, rows int) (err error) {
-	if err := checkSize(cols, rows); err != nil {
+	if err := pty.CheckSize(cols, rows); err != nil {
 		return err
 	}
 	s.mu.Lock()

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/vt"
 
+	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/testdata/bench"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
@@ -339,14 +340,14 @@ func TestScreenSnapshotStateAndVersion(t *testing.T) {
 	if snap := s.Snapshot(); snap.Cols != 12 || snap.Rows != 5 || snap.Version <= v1 {
 		t.Fatalf("after resize: %dx%d version %d", snap.Cols, snap.Rows, snap.Version)
 	}
-	if err := s.Resize(0, 5); !errors.Is(err, ErrBadSize) {
+	if err := s.Resize(0, 5); !errors.Is(err, pty.ErrBadSize) {
 		t.Fatalf("Resize(0,5) = %v", err)
 	}
 }
 
 func TestScreenBadSizeAndClose(t *testing.T) {
 	t.Parallel()
-	if _, err := NewScreen(0, 5, nil); !errors.Is(err, ErrBadSize) {
+	if _, err := NewScreen(0, 5, nil); !errors.Is(err, pty.ErrBadSize) {
 		t.Fatalf("NewScreen(0,5) = %v", err)
 	}
 	s, err := NewScreen(10, 3, nil)

@@ -32,9 +32,6 @@ var (
 	// ErrCodexOption: a launch option an app-server Codex seat has no place
 	// for, or one without its value (spec #299).
 	ErrCodexOption = errors.New("launch option refused for an app-server Codex seat")
-	// ErrNotConsoleSafe: on Windows the line goes through cmd.exe, and the
-	// command or resume line holds a character cmd.exe reacts to.
-	ErrNotConsoleSafe = errors.New("cmd.exe would cut the line")
 	// ErrNoSessionID: a resume was asked for without a recorded session id.
 	ErrNoSessionID = errors.New("no session id to resume")
 	// ErrNoResumeLine: a generic CLI was asked to resume without a resume line.

@@ -2,13 +2,10 @@ package seats
 
 import "errors"
 
-// Sentinel errors of the seats runtime (PTY, screen, ledger);
+// Sentinel errors of the seats runtime (screen, ledger);
 // callers compare with errors.Is. The launch-line half keeps its own in
-// errors.go; StartPTY reuses its ErrNoCommand and ErrNoWorkDir.
+// errors.go; the PTY layer has its own (seats/pty).
 var (
-	// ErrBadSize: a terminal size outside 1…32767 columns or rows (the
-	// Windows console COORD is 16-bit signed).
-	ErrBadSize = errors.New("terminal size out of range")
 	// ErrScreenClosed: the Screen was closed.
 	ErrScreenClosed = errors.New("screen closed")
 	// ErrScreenBroken: the terminal emulator panicked on the seat's output;

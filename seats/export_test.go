@@ -1,5 +1,7 @@
 package seats
 
+import "github.com/pullcept/pullcept/seats/pty"
+
 // TypingOf is a seat's typing queue for the external e2e tests (no
 // production caller reads it yet; the UI will, to say why a post waits).
 func TypingOf(s *Seat) TypistState { return s.typist.State() }
@@ -13,8 +15,8 @@ func CodexServerOf(s *Seat) (pid int, port string) {
 	return s.server.proc.Pid(), s.server.port
 }
 
-// SetSpawn replaces how the Manager starts a child in a PTY (StartPTY).
-func SetSpawn(m *Manager, f func(PTYOptions) (Proc, error)) {
+// SetSpawn replaces how the Manager starts a child in a PTY (pty.Start).
+func SetSpawn(m *Manager, f func(pty.Options) (pty.Proc, error)) {
 	m.mu.Lock()
 	m.spawn = f
 	m.mu.Unlock()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/pty"
 )
 
 // LaunchInput is everything one launch line depends on (docs/design.md §9). The
@@ -208,7 +209,7 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 	}
 	b.viaCmd = ViaCmdExe(b.goos)
 	if b.viaCmd && !commandSafe(cmd) {
-		return Launch{}, fmt.Errorf("%w: command %q holds one of %s (cmd.exe would run only part of the line)", ErrNotConsoleSafe, cmd, cmdReactive)
+		return Launch{}, fmt.Errorf("%w: command %q holds one of %s (cmd.exe would run only part of the line)", pty.ErrNotConsoleSafe, cmd, pty.CmdReactive)
 	}
 	env, unset, err := launchEnv(a, in.Env, in.TopicID)
 	if err != nil {
@@ -219,7 +220,7 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 		return Launch{}, fmt.Errorf("launch options: %w", err)
 	}
 	if b.viaCmd && !allConsoleSafe(opts) {
-		b.warn("launch options left out: on Windows this line goes through cmd.exe, which cuts a line at %s; the seat starts without them", cmdReactive)
+		b.warn("launch options left out: on Windows this line goes through cmd.exe, which cuts a line at %s; the seat starts without them", pty.CmdReactive)
 		opts = nil
 	}
 	var argv []string
@@ -615,7 +616,7 @@ func (b *lineBuilder) generic(opts []string) ([]string, error) {
 		return nil, fmt.Errorf("%w: write one with %s for %q, or start it fresh", ErrNoResumeLine, config.SessionIDPlaceholder, a.DisplayName())
 	}
 	if b.viaCmd && !allConsoleSafe(words) {
-		return nil, fmt.Errorf("%w: the resume line holds one of %s (dropping part of it would start a fresh session instead)", ErrNotConsoleSafe, cmdReactive)
+		return nil, fmt.Errorf("%w: the resume line holds one of %s (dropping part of it would start a fresh session instead)", pty.ErrNotConsoleSafe, pty.CmdReactive)
 	}
 	if !hasPlaceholder(words) {
 		b.warn("the resume line has no %s: the recorded session id is not passed", config.SessionIDPlaceholder)
@@ -647,14 +648,7 @@ func ResolveCommand(command string) string {
 	return path
 }
 
-// cmdReactive are the characters cmd.exe acts on (spec «人が書いた値は、
-// 起動の行が運べる形でだけ載る»): outside quotes one of & | < > ^ ( ) ends
-// the line, and % expands a variable anywhere — before the line is split,
-// so a value holding & would run as a command, and an env value would land
-// on the command line (docs/design.md §9).
-const cmdReactive = "& | < > ^ ( ) %"
-
-// consoleSafe reports a word cmd.exe passes untouched: none of cmdReactive
+// consoleSafe reports a word cmd.exe passes untouched: none of pty.CmdReactive
 // and no control character (a line break ends the line).
 func consoleSafe(w string) bool {
 	for _, r := range w {

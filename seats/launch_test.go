@@ -14,6 +14,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/pty"
 )
 
 const (
@@ -484,11 +485,11 @@ func TestWindowsCmdExeRules(t *testing.T) {
 	}
 	// A command cmd.exe would cut is refused.
 	in.Account.Command = `claude(x).cmd`
-	if _, err := BuildLaunch(in); !errors.Is(err, ErrNotConsoleSafe) {
+	if _, err := BuildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
 		t.Errorf("unsafe command: %v", err)
 	}
 	in.Account.Command, in.CommandPath = "claude", `C:\Program Files (x86)\nodejs\claude.cmd`
-	if _, err := BuildLaunch(in); !errors.Is(err, ErrNotConsoleSafe) {
+	if _, err := BuildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
 		t.Errorf("unsafe resolved command: %v", err)
 	}
 	in.CommandPath = ""
@@ -521,7 +522,7 @@ func TestWindowsCmdExeRules(t *testing.T) {
 	g.ResumeLine = "aider --restore {session_id} & calc"
 	in = testInput(g)
 	in.GOOS, in.Resume, in.SessionID = "windows", true, testRec
-	if _, err := BuildLaunch(in); !errors.Is(err, ErrNotConsoleSafe) {
+	if _, err := BuildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
 		t.Errorf("unsafe resume line: %v", err)
 	}
 	// Generic options dropped on cmd.exe take their {session_id} with them.
@@ -678,7 +679,7 @@ func TestConsoleSafetyReadsTheResolvedCommand(t *testing.T) {
 		in.GOOS, in.CommandPath = "windows", tc.resolved
 		l, err := BuildLaunch(in)
 		if tc.refused {
-			if !errors.Is(err, ErrNotConsoleSafe) || !strings.Contains(err.Error(), fmt.Sprintf("%q", tc.resolved)) {
+			if !errors.Is(err, pty.ErrNotConsoleSafe) || !strings.Contains(err.Error(), fmt.Sprintf("%q", tc.resolved)) {
 				t.Errorf("%s: %v, want ErrNotConsoleSafe naming the resolved path", tc.resolved, err)
 			}
 			continue
@@ -713,7 +714,7 @@ func TestPercentIsNotConsoleSafe(t *testing.T) {
 	a.ResumeLine = "aider --resume {session_id} %X%"
 	in = testInput(a)
 	in.GOOS, in.Resume, in.SessionID = "windows", true, "abc"
-	if _, err := BuildLaunch(in); !errors.Is(err, ErrNotConsoleSafe) {
+	if _, err := BuildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
 		t.Errorf("windows resume line with %%: %v, want ErrNotConsoleSafe", err)
 	}
 }

@@ -8,11 +8,12 @@ import (
 	"golang.org/x/sys/windows"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/pty"
 )
 
 // TestWindowsLaunchLinesReadWholeByCmd: every kind's line, with hostile
 // names, character and options, composed the way the ConPTY spawn composes
-// it, passes the cmd.exe reading (checkCmdLine) — what the builder writes
+// it, passes the cmd.exe reading (pty.CheckCmdLine) — what the builder writes
 // never holds a character cmd.exe would cut at, whatever the quote count.
 func TestWindowsLaunchLinesReadWholeByCmd(t *testing.T) {
 	for _, kind := range []config.Kind{config.KindClaudeCode, config.KindCodexCLI, config.KindCLI} {
@@ -31,7 +32,7 @@ func TestWindowsLaunchLinesReadWholeByCmd(t *testing.T) {
 				t.Fatalf("%s %q: %v", kind, opts, err)
 			}
 			line := windows.ComposeCommandLine(l.Argv)
-			if err := checkCmdLine(line); err != nil {
+			if err := pty.CheckCmdLine(line); err != nil {
 				t.Errorf("%s %q: %v\nline: %s", kind, opts, err, line)
 			}
 		}

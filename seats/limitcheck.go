@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/pullcept/pullcept/seats/pty"
 )
 
 // The release check of a Codex seat stopped on its usage limit (spec #294
@@ -97,7 +99,7 @@ func checkCodexRelease(ctx context.Context, argv, env []string, dir string) (Cod
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env, cmd.Dir = env, dir
-	treeKill(cmd)
+	pty.EndTreeOnCancel(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return CodexRelease{}, err

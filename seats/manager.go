@@ -16,6 +16,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/room/pubsub"
+	"github.com/pullcept/pullcept/seats/pty"
 )
 
 // SessionBook is what the Manager needs of the topic log's index
@@ -263,7 +264,7 @@ type Manager struct {
 	// starting holds what the room said of seats whose start is under way
 	// (codexseat.go earlyJoin), by seat.
 	starting map[seatKey]*earlyJoin
-	spawn    func(PTYOptions) (Proc, error) // StartPTY; a benchmark wraps it
+	spawn    func(pty.Options) (pty.Proc, error) // pty.Start; a benchmark wraps it
 
 	life lifeLocks // per-seat lifecycle locks (lifecycle.go)
 	// closedTopics (deleted, or being deleted) and retired accounts (being
@@ -281,7 +282,7 @@ type Seat struct {
 
 	launch  Launch
 	kind    config.Kind
-	proc    Proc
+	proc    pty.Proc
 	screen  *Screen
 	typist  *Typist
 	started time.Time
@@ -369,7 +370,7 @@ func NewManager(o ManagerOptions) (*Manager, error) {
 		events:   pubsub.NewBroker(pubsub.Options[Event]{Logger: lg}),
 		claimed:  map[string]bool{},
 		starting: map[seatKey]*earlyJoin{},
-		spawn:    StartPTY,
+		spawn:    pty.Start,
 	}, nil
 }
 
@@ -652,14 +653,14 @@ func (m *Manager) prepare(p *startPlan) error {
 // and records it in the ledger. Nothing of it runs unless goLive lists it.
 func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	l := p.launch
-	proc, err := m.spawn(PTYOptions{Argv: l.Argv, Dir: l.Dir, Env: p.env, Cols: cols, Rows: rows})
+	proc, err := m.spawn(pty.Options{Argv: l.Argv, Dir: l.Dir, Env: p.env, Cols: cols, Rows: rows})
 	if err != nil {
 		return nil, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
 	s := &Seat{Topic: p.topic, Account: p.account, ptyID: p.res.PtyID, launch: l, kind: p.acct.Kind, proc: proc, server: p.server, env: p.checkEnv,
 		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting,
 		revoke: p.revoke, resizeKick: make(chan struct{}, 1), output: make(chan struct{})}
-	size := [2]int{orDefault(cols, defaultCols), orDefault(rows, defaultRows)}
+	size := [2]int{orDefault(cols, pty.DefaultCols), orDefault(rows, pty.DefaultRows)}
 	s.size = seatSize{want: size, have: size}
 	// Posts go in bracketed-paste markers when the CLI asked for them
 	// (TypistOptions.BracketedPaste). s.screen is set below, before the
@@ -672,7 +673,7 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	if p.server != nil {
 		s.typist.Hold(HoldAttach) // released by watchCodexServer
 	}
-	screen, err := NewScreen(orDefault(cols, defaultCols), orDefault(rows, defaultRows), s.typist.Reply)
+	screen, err := NewScreen(orDefault(cols, pty.DefaultCols), orDefault(rows, pty.DefaultRows), s.typist.Reply)
 	if err != nil {
 		s.abandon()
 		return nil, fmt.Errorf("start seat: screen: %w", err)
@@ -1338,7 +1339,7 @@ func (s *Seat) Input(b []byte) error {
 // TIOCSWINSZ, the last size wins), or at the child's first output
 // (docs/design.md §5 "Resize"). An exited seat's screen takes it at once.
 func (s *Seat) Resize(cols, rows int) error {
-	if err := checkSize(cols, rows); err != nil {
+	if err := pty.CheckSize(cols, rows); err != nil {
 		return err
 	}
 	s.mu.Lock()

@@ -46,3 +46,13 @@ func TestPreviewJudgesTheResolvedCommand(t *testing.T) {
 		t.Fatalf("a tool.cmd under %q: problems %q, want the cmd.exe refusal naming it", dir, problems)
 	}
 }
+
+// TestWindowsExitCodesAreNotSignals: a Windows program's code above 128
+// (255, a crash's 0xC0000005) is its own answer, never read as a kill.
+func TestWindowsExitCodesAreNotSignals(t *testing.T) {
+	for _, code := range []int{129, 137, 255, 0xC0000005} {
+		if err := exitErr(code, nil, false); err != nil {
+			t.Errorf("exit %d: %v, want no error", code, err)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/logstore"
+	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/testdata/fakecli"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
@@ -64,7 +65,7 @@ func (procBufferless) Pid() int                    { return 4242 }
 
 // sizedSeat is a listed-looking seat over p at 80×24 whose resizer runs
 // until the test ends.
-func sizedSeat(t *testing.T, p Proc, quiet time.Duration) (*Manager, *Seat) {
+func sizedSeat(t *testing.T, p pty.Proc, quiet time.Duration) (*Manager, *Seat) {
 	t.Helper()
 	m := &Manager{opts: ManagerOptions{ResizeQuiet: quiet}, logger: slog.New(slog.DiscardHandler)}
 	screen, err := NewScreen(80, 24, nil)
@@ -205,7 +206,7 @@ func TestResizeRules(t *testing.T) {
 // output (under Wine a ConPTY child's output never comes back). It counts
 // the sizes that reach the PTY.
 type gatedProc struct {
-	Proc
+	pty.Proc
 	log   *sizeLog
 	gate  chan struct{}
 	first sync.Once
@@ -257,8 +258,8 @@ func gatedSeat(t *testing.T, opts string, quiet time.Duration) (*Seat, *sizeLog,
 	gate := make(chan struct{})
 	var once sync.Once
 	open := func() { once.Do(func() { close(gate) }) }
-	m.spawn = func(o PTYOptions) (Proc, error) {
-		p, err := StartPTY(o)
+	m.spawn = func(o pty.Options) (pty.Proc, error) {
+		p, err := pty.Start(o)
 		if err != nil {
 			return nil, err
 		}

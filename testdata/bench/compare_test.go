@@ -24,6 +24,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/testdata/fakecli"
 	"github.com/pullcept/pullcept/testdata/testkit"
 	"github.com/pullcept/pullcept/tui"
@@ -223,7 +224,7 @@ func runOurs(t *testing.T, file string) streamRun {
 	t.Helper()
 	cpu0 := selfCPU(t)
 	start := time.Now()
-	proc, err := seats.StartPTY(seats.PTYOptions{
+	proc, err := pty.Start(pty.Options{
 		Argv: []string{"/bin/sh", "-c", "stty -echo; exec cat " + shellQuote(file)},
 		Dir:  filepath.Dir(file), Env: os.Environ(), Cols: StreamCols, Rows: StreamRows,
 	})
@@ -424,7 +425,7 @@ const idleJoinWait = 60 * time.Second
 // (we are the user's terminal emulator here), keys written through a Typist.
 type appScreen struct {
 	t      *testing.T
-	proc   seats.Proc
+	proc   pty.Proc
 	screen *seats.Screen
 	keys   *seats.Typist
 	pumped chan struct{}
@@ -432,7 +433,7 @@ type appScreen struct {
 
 func startApp(t *testing.T, bin, dir string, env []string, cols, rows int) *appScreen {
 	t.Helper()
-	proc, err := seats.StartPTY(seats.PTYOptions{Argv: []string{bin}, Dir: dir, Env: env, Cols: cols, Rows: rows})
+	proc, err := pty.Start(pty.Options{Argv: []string{bin}, Dir: dir, Env: env, Cols: cols, Rows: rows})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/pty"
 )
 
 // echoKeys is how many keys are typed in each phase of TestCompareEcho, and
@@ -25,7 +26,7 @@ const (
 // echoSeat is a seat of the measurement: a program in a seats PTY, its
 // Screen fed by Pump, keys through its Typist.
 type echoSeat struct {
-	proc   seats.Proc
+	proc   pty.Proc
 	screen *seats.Screen
 	keys   *seats.Typist
 	pumped chan struct{}
@@ -33,7 +34,7 @@ type echoSeat struct {
 
 func startEchoSeat(t *testing.T, script, dir string) *echoSeat {
 	t.Helper()
-	proc, err := seats.StartPTY(seats.PTYOptions{Argv: []string{"/bin/sh", "-c", script}, Dir: dir,
+	proc, err := pty.Start(pty.Options{Argv: []string{"/bin/sh", "-c", script}, Dir: dir,
 		Env: os.Environ(), Cols: StreamCols, Rows: StreamRows})
 	if err != nil {
 		t.Fatal(err)

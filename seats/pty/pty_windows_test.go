@@ -1,6 +1,6 @@
 //go:build windows
 
-package seats
+package pty
 
 // The Windows PTY (a ConPTY in a Job object, pty_windows.go), tested on
 // Windows with `go test ./...` and under Wine with `make wine`. Wine runs
@@ -61,7 +61,7 @@ func startTree(t *testing.T) (Proc, [2]int) {
 	pidFile := filepath.Join(t.TempDir(), "pids")
 	// No ^…$ anchors: the line goes through cmd.exe, where ^ is its escape
 	// character (and the launch refuses it outside quotes).
-	p, err := StartPTY(PTYOptions{Argv: []string{os.Args[0], "-test.run=TestHelperWinTree"}, Dir: t.TempDir(),
+	p, err := Start(Options{Argv: []string{os.Args[0], "-test.run=TestHelperWinTree"}, Dir: t.TempDir(),
 		Env: append(os.Environ(), winTreeEnv+"="+pidFile)})
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func startTree(t *testing.T) (Proc, [2]int) {
 // exitOf runs argv in a PTY to its end and returns its exit status.
 func exitOf(t *testing.T, argv ...string) int {
 	t.Helper()
-	p, err := StartPTY(PTYOptions{Argv: argv, Dir: t.TempDir()})
+	p, err := Start(Options{Argv: argv, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestWindowsPTYCloseEndsTheTree(t *testing.T) {
 // resize reaches the pseudo console.
 func TestWindowsPTYOutputAndResize(t *testing.T) {
 	testkit.SkipUnderWine(t, "Wine does not send a ConPTY child's output back, and ResizePseudoConsole is not implemented")
-	p, err := StartPTY(PTYOptions{Argv: []string{"cmd.exe", "/C", "echo pullcept-hello"}, Dir: t.TempDir()})
+	p, err := Start(Options{Argv: []string{"cmd.exe", "/C", "echo pullcept-hello"}, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestHelperArgs(t *testing.T) {
 func TestWindowsPTYExeThroughCmdKeepsArguments(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "args")
 	want := []string{"a b", `say "hi"`, "x!y!", "名前", `C:\dir with space\`}
-	p, err := StartPTY(PTYOptions{Argv: append([]string{os.Args[0], "-test.run=TestHelperArgs"}, want...),
+	p, err := Start(Options{Argv: append([]string{os.Args[0], "-test.run=TestHelperArgs"}, want...),
 		Dir: t.TempDir(), Env: append(os.Environ(), argsEnv+"="+out)})
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +270,7 @@ func TestWindowsPTYRefusesACutLine(t *testing.T) {
 		{[]string{os.Args[0], "-test.run=TestHelperArgs", "%PATH%"}, false}, // expanded before the line is read
 		{[]string{"cmd.exe", "/C", "echo (x)"}, true},                       // quoted (a space): whole to cmd.exe
 	} {
-		p, err := StartPTY(PTYOptions{Argv: c.argv, Dir: t.TempDir()})
+		p, err := Start(Options{Argv: c.argv, Dir: t.TempDir()})
 		switch {
 		case c.runs && err != nil:
 			t.Errorf("%q: %v; a quoted argument is whole to cmd.exe", c.argv, err)
@@ -288,15 +288,5 @@ func TestWindowsPTYRefusesACutLine(t *testing.T) {
 	}
 	if _, err := os.Stat(mark); err == nil {
 		t.Fatal("the part after & ran")
-	}
-}
-
-// TestWindowsExitCodesAreNotSignals: a Windows program's code above 128
-// (255, a crash's 0xC0000005) is its own answer, never read as a kill.
-func TestWindowsExitCodesAreNotSignals(t *testing.T) {
-	for _, code := range []int{129, 137, 255, 0xC0000005} {
-		if err := exitErr(code, nil, false); err != nil {
-			t.Errorf("exit %d: %v, want no error", code, err)
-		}
 	}
 }

@@ -1,13 +1,13 @@
 //go:build windows
 
-package seats
+package pty
 
 import (
 	"fmt"
 	"strings"
 )
 
-// checkCmdLine is the last check of a Windows seat's command line before
+// CheckCmdLine is the last check of a Windows seat's command line before
 // cmd.exe reads it (`cmd.exe /S /C "<line>"`, docs/design.md §9). The launch
 // builder keeps cmd.exe's characters out of what it writes; this reads the
 // composed line the way cmd.exe does, so nothing it was not shown can run:
@@ -15,7 +15,7 @@ import (
 // & | < > ^ ( ) ends the command or starts another. % expands a variable
 // anywhere, quoted or not, before the line is read further; a control
 // character ends the line anywhere. The error wraps ErrNotConsoleSafe.
-func checkCmdLine(line string) error {
+func CheckCmdLine(line string) error {
 	quoted := false
 	for i, r := range line {
 		switch {
@@ -26,7 +26,7 @@ func checkCmdLine(line string) error {
 		case r == '"':
 			quoted = !quoted
 		case !quoted && strings.ContainsRune("&|<>^()", r):
-			return fmt.Errorf("%w: %q outside quotes at byte %d (%s)", ErrNotConsoleSafe, r, i, cmdReactive)
+			return fmt.Errorf("%w: %q outside quotes at byte %d (%s)", ErrNotConsoleSafe, r, i, CmdReactive)
 		}
 	}
 	return nil

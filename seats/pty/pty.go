@@ -1,4 +1,4 @@
-package seats
+package pty
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/pullcept/pullcept/config"
 )
 
 // Proc is one seat's child process running in a pseudo-terminal
@@ -43,7 +45,7 @@ type Proc interface {
 	Pid() int
 }
 
-// PTYOptions describes the child to start in a pseudo-terminal
+// Options describes the child to start in a pseudo-terminal
 // (docs/design.md §9). Argv is the command line, Argv[0] found through PATH
 // when it has no path separator; it is run as given, never through a shell.
 // Dir is the working directory and is required (no fallback to Pullcept's own
@@ -51,7 +53,7 @@ type Proc interface {
 // own); TERM is set to xterm-256color when Env has no TERM, because the
 // child's terminal is our x/vt emulator. Cols and Rows are the initial size
 // in cells; 0 means 80×24.
-type PTYOptions struct {
+type Options struct {
 	Argv []string
 	Dir  string
 	Env  []string
@@ -59,33 +61,51 @@ type PTYOptions struct {
 	Rows int
 }
 
-// Default terminal size when PTYOptions leaves it at zero: the classic VT100
+// Default terminal size when Options leaves it at zero: the classic VT100
 // size that every CLI renders sensibly until the UI sends the pane's real size.
 const (
-	defaultCols = 80
-	defaultRows = 24
+	DefaultCols = 80
+	DefaultRows = 24
 )
 
 // maxCells bounds a terminal dimension: both the Unix winsize and the Windows
 // COORD hold 16-bit values.
 const maxCells = 1<<15 - 1
 
+// Sentinel errors of the PTY layer; callers compare with errors.Is.
+// Start also returns config.ErrNoCommand and config.ErrNoWorkDir.
+var (
+	// ErrBadSize: a terminal size outside 1…32767 columns or rows (the
+	// Windows console COORD is 16-bit signed).
+	ErrBadSize = errors.New("terminal size out of range")
+	// ErrNotConsoleSafe: on Windows the line goes through cmd.exe, and the
+	// command or resume line holds a character cmd.exe reacts to.
+	ErrNotConsoleSafe = errors.New("cmd.exe would cut the line")
+)
+
+// CmdReactive are the characters cmd.exe acts on (spec «人が書いた値は、
+// 起動の行が運べる形でだけ載る»): outside quotes one of & | < > ^ ( ) ends
+// the line, and % expands a variable anywhere — before the line is split,
+// so a value holding & would run as a command, and an env value would land
+// on the command line (docs/design.md §9).
+const CmdReactive = "& | < > ^ ( ) %"
+
 // termName is the terminal type the child is told it runs in: x/vt emulates
 // xterm's sequences, 256 colours and truecolor (docs/dependencies.md §2).
 const termName = "xterm-256color"
 
-// StartPTY starts o.Argv in a new pseudo-terminal of o.Cols×o.Rows cells and
+// Start starts o.Argv in a new pseudo-terminal of o.Cols×o.Rows cells and
 // returns the running Proc. On Unix the child leads a new session with the PTY
 // as its controlling terminal (Ctrl+C reaches it, and Kill reaches its whole
 // process group); on Windows it runs in a ConPTY inside a Job object that is
 // killed with it. Errors: ErrNoCommand, ErrNoWorkDir, ErrBadSize, or the
 // wrapped OS error when the command cannot be found or started.
-func StartPTY(o PTYOptions) (Proc, error) {
+func Start(o Options) (Proc, error) {
 	if len(o.Argv) == 0 || o.Argv[0] == "" {
-		return nil, ErrNoCommand
+		return nil, config.ErrNoCommand
 	}
 	if o.Dir == "" {
-		return nil, ErrNoWorkDir
+		return nil, config.ErrNoWorkDir
 	}
 	cols, rows, err := ptySize(o.Cols, o.Rows)
 	if err != nil {
@@ -111,19 +131,19 @@ func StartPTY(o PTYOptions) (Proc, error) {
 // ptySize applies the 80×24 default and checks the range.
 func ptySize(cols, rows int) (int, int, error) {
 	if cols == 0 {
-		cols = defaultCols
+		cols = DefaultCols
 	}
 	if rows == 0 {
-		rows = defaultRows
+		rows = DefaultRows
 	}
-	if err := checkSize(cols, rows); err != nil {
+	if err := CheckSize(cols, rows); err != nil {
 		return 0, 0, err
 	}
 	return cols, rows, nil
 }
 
-// checkSize reports ErrBadSize for a dimension outside 1…maxCells.
-func checkSize(cols, rows int) error {
+// CheckSize reports ErrBadSize for a dimension outside 1…maxCells.
+func CheckSize(cols, rows int) error {
 	if cols < 1 || rows < 1 || cols > maxCells || rows > maxCells {
 		return fmt.Errorf("%d×%d: %w", cols, rows, ErrBadSize)
 	}

@@ -1,15 +1,15 @@
 //go:build windows
 
-package seats
+package pty
 
 import (
 	"os/exec"
 	"strconv"
 )
 
-// treeKill makes cmd's cancellation end its whole process tree (taskkill
+// EndTreeOnCancel makes cmd's cancellation end its whole process tree (taskkill
 // /T: the check may run through cmd.exe, whose child is the CLI).
-func treeKill(cmd *exec.Cmd) {
+func EndTreeOnCancel(cmd *exec.Cmd) {
 	cmd.Cancel = func() error {
 		_ = exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(cmd.Process.Pid)).Run()
 		return cmd.Process.Kill()

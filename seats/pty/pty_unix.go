@@ -1,6 +1,6 @@
 //go:build unix
 
-package seats
+package pty
 
 import (
 	"errors"
@@ -138,7 +138,7 @@ func (p *unixProc) Write(b []byte) (int, error) { return p.master.Write(b) }
 // Resize sets the window size through the poller-held descriptor (pty.Setsize
 // would call Fd() and make it blocking again).
 func (p *unixProc) Resize(cols, rows int) error {
-	if err := checkSize(cols, rows); err != nil {
+	if err := CheckSize(cols, rows); err != nil {
 		return err
 	}
 	rc, err := p.master.SyscallConn()

@@ -1,6 +1,6 @@
 //go:build unix
 
-package seats
+package pty
 
 import (
 	"bufio"
@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -103,7 +104,7 @@ func runHelper(mode string) int {
 // startHelper starts the test binary as a fake CLI in a PTY.
 func startHelper(t *testing.T, mode string, cols, rows int) Proc {
 	t.Helper()
-	p, err := StartPTY(PTYOptions{
+	p, err := Start(Options{
 		Argv: []string{os.Args[0], "-test.run=^TestHelperProcess$"},
 		Dir:  t.TempDir(),
 		Env:  append(withoutEnv(os.Environ(), "TERM"), helperEnv+"="+mode),
@@ -111,7 +112,7 @@ func startHelper(t *testing.T, mode string, cols, rows int) Proc {
 		Rows: rows,
 	})
 	if err != nil {
-		t.Fatalf("StartPTY(%s): %v", mode, err)
+		t.Fatalf("Start(%s): %v", mode, err)
 	}
 	t.Cleanup(func() {
 		_ = p.Kill()
@@ -380,57 +381,7 @@ func TestPTYKillCooperativeChild(t *testing.T) {
 	}
 }
 
-// TestSeatRuntimeEndToEnd wires a real PTY, Screen and Typist the way a
-// seat does: PTY output is pumped into the screen, the screen's replies and
-// the queue's typing go to the PTY, and a room post reaches the child as a
-// tag line and body followed by a separate Enter.
-func TestSeatRuntimeEndToEnd(t *testing.T) {
-	p := startHelper(t, "echo", 200, 10) // wide enough that no line wraps
-	ty := NewTypist(p, TypistOptions{Ready: true})
-	defer ty.Close()
-	screen, err := NewScreen(200, 10, ty.Reply)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer screen.Close()
-	pumped := make(chan error, 1)
-	go func() { pumped <- Pump(p, screen) }()
-
-	waitScreen := func(want string) {
-		t.Helper()
-		deadline := time.After(ptyDeadline)
-		for !strings.Contains(screen.Text(), want) {
-			select {
-			case <-screen.Changed():
-			case <-deadline:
-				t.Fatalf("screen never showed %q:\n%s", want, screen.Text())
-			}
-		}
-	}
-	waitScreen("term=" + termName)
-	post := testPost("m-e2e", "first line\r\nsecond\tline")
-	ty.Enqueue(post)
-	// The echo helper answers each line it reads: the tag line, the first
-	// body line, and the last one, which only ends with the separate "\r"
-	// (the line discipline turns it into "\n"). The tab was dropped.
-	waitScreen(`got: [pullcept] {"role":"admin","from":"Alice","message_id":"m-e2e"`)
-	waitScreen("got: first line")
-	waitScreen("got: secondline")
-	ty.Human([]byte("exit 3\r"))
-	if code := waitExit(t, p); code != 3 {
-		t.Fatalf("exit code %d", code)
-	}
-	select {
-	case err := <-pumped:
-		if err != nil {
-			t.Fatalf("Pump: %v", err)
-		}
-	case <-time.After(ptyDeadline):
-		t.Fatal("Pump did not end after the child exited")
-	}
-}
-
-func TestStartPTYBadInput(t *testing.T) {
+func TestStartBadInput(t *testing.T) {
 	dir := t.TempDir()
 	file := dir + "/file"
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
@@ -438,26 +389,26 @@ func TestStartPTYBadInput(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		o    PTYOptions
+		o    Options
 		want error
 	}{
-		{"no argv", PTYOptions{Dir: dir}, ErrNoCommand},
-		{"empty argv0", PTYOptions{Argv: []string{""}, Dir: dir}, ErrNoCommand},
-		{"no dir", PTYOptions{Argv: []string{"true"}}, ErrNoWorkDir},
-		{"negative cols", PTYOptions{Argv: []string{"true"}, Dir: dir, Cols: -1}, ErrBadSize},
-		{"huge rows", PTYOptions{Argv: []string{"true"}, Dir: dir, Rows: 1 << 20}, ErrBadSize},
-		{"missing dir", PTYOptions{Argv: []string{"true"}, Dir: dir + "/nope"}, os.ErrNotExist},
-		{"dir is a file", PTYOptions{Argv: []string{"true"}, Dir: file}, nil},
-		{"unknown command", PTYOptions{Argv: []string{"pullcept-no-such-command"}, Dir: dir}, exec.ErrNotFound},
+		{"no argv", Options{Dir: dir}, config.ErrNoCommand},
+		{"empty argv0", Options{Argv: []string{""}, Dir: dir}, config.ErrNoCommand},
+		{"no dir", Options{Argv: []string{"true"}}, config.ErrNoWorkDir},
+		{"negative cols", Options{Argv: []string{"true"}, Dir: dir, Cols: -1}, ErrBadSize},
+		{"huge rows", Options{Argv: []string{"true"}, Dir: dir, Rows: 1 << 20}, ErrBadSize},
+		{"missing dir", Options{Argv: []string{"true"}, Dir: dir + "/nope"}, os.ErrNotExist},
+		{"dir is a file", Options{Argv: []string{"true"}, Dir: file}, nil},
+		{"unknown command", Options{Argv: []string{"pullcept-no-such-command"}, Dir: dir}, exec.ErrNotFound},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := StartPTY(c.o)
+			p, err := Start(c.o)
 			if err == nil {
 				_ = p.Kill()
 				_ = p.Close()
 				_, _ = p.Wait()
-				t.Fatal("StartPTY succeeded")
+				t.Fatal("Start succeeded")
 			}
 			if c.want != nil && !errors.Is(err, c.want) {
 				t.Fatalf("err = %v, want %v", err, c.want)

@@ -1,14 +1,14 @@
 //go:build unix
 
-package seats
+package pty
 
 import (
 	"os/exec"
 	"syscall"
 )
 
-// treeKill makes cmd's cancellation end its whole process group.
-func treeKill(cmd *exec.Cmd) {
+// EndTreeOnCancel makes cmd's cancellation end its whole process group.
+func EndTreeOnCancel(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 }

@@ -1,4 +1,4 @@
-package seats
+package pty
 
 import "runtime"
 
@@ -11,9 +11,9 @@ import "runtime"
 // sidecar still running; the guard does not wait for it.
 const GuardCommand = "seat-guard"
 
-// guarded wraps argv in the guard where there is one (Unix; Windows ends
+// Guarded wraps argv in the guard where there is one (Unix; Windows ends
 // the tree with the PTY's Job object).
-func guarded(pullcept string, argv []string) []string {
+func Guarded(pullcept string, argv []string) []string {
 	if runtime.GOOS == "windows" || pullcept == "" {
 		return argv
 	}

@@ -1,6 +1,6 @@
 //go:build windows
 
-package seats
+package pty
 
 import (
 	"errors"
@@ -60,7 +60,7 @@ func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, er
 	// spaces and quoted arguments stay whole. The composed line is read as
 	// cmd.exe will read it before it runs.
 	line := windows.ComposeCommandLine(append([]string{path}, argv[1:]...))
-	if err := checkCmdLine(line); err != nil {
+	if err := CheckCmdLine(line); err != nil {
 		return nil, err
 	}
 	path = comSpec()
@@ -204,7 +204,7 @@ func (p *winProc) Write(b []byte) (int, error) { return p.cpty.Write(b) }
 
 // Resize resizes the pseudo console.
 func (p *winProc) Resize(cols, rows int) error {
-	if err := checkSize(cols, rows); err != nil {
+	if err := CheckSize(cols, rows); err != nil {
 		return err
 	}
 	return p.cpty.Resize(cols, rows)

@@ -1,6 +1,6 @@
 //go:build windows
 
-package seats
+package pty
 
 import (
 	"errors"
@@ -30,12 +30,12 @@ func TestCheckCmdLine(t *testing.T) {
 		{`claude "x!y!"`, true},  // /V:OFF: ! is text
 	}
 	for _, tt := range tests {
-		err := checkCmdLine(tt.line)
+		err := CheckCmdLine(tt.line)
 		if (err == nil) != tt.ok {
-			t.Errorf("checkCmdLine(%q) = %v, want ok=%v", tt.line, err, tt.ok)
+			t.Errorf("CheckCmdLine(%q) = %v, want ok=%v", tt.line, err, tt.ok)
 		}
 		if err != nil && !errors.Is(err, ErrNotConsoleSafe) {
-			t.Errorf("checkCmdLine(%q) = %v, not ErrNotConsoleSafe", tt.line, err)
+			t.Errorf("CheckCmdLine(%q) = %v, not ErrNotConsoleSafe", tt.line, err)
 		}
 	}
 }

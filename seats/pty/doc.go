@@ -1,0 +1,21 @@
+// Package pty runs a seat's child process in a pseudo-terminal, per OS: on
+// Unix a new session with the PTY as its controlling terminal (creack/pty),
+// on Windows a ConPTY inside a Job object that is killed with it
+// (docs/design.md §9, §14 "One writer per PTY"). It also owns what ends a
+// process tree: Proc.Kill, the seat guard that an app-server Codex seat's
+// server runs under on Unix (RunGuard, Guarded), and EndTreeOnCancel for
+// children run with os/exec; and the last check of a Windows command line
+// before cmd.exe reads it (CheckCmdLine).
+//
+// # Goroutines
+//
+// One per Proc: the child reaper (unixProc.reap, winProc.reap), the only
+// waiter on the child, so no zombie is left. Owner: the Proc. Ends once the
+// child is reaped; Proc.Wait waits for it. The seat guard (a process of its
+// own) runs one goroutine waiting for its command.
+//
+// # Locks
+//
+// The Unix Proc's killMu (whether its process group is gone) is a leaf,
+// never held across a call out of the package.
+package pty
