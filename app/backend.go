@@ -15,6 +15,7 @@ import (
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/room/pubsub"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/terminal"
 	"github.com/pullcept/pullcept/tui"
 )
 
@@ -339,15 +340,15 @@ func (b *Backend) Snapshot(topicID, accountID string) (tui.PaneSnapshot, bool) {
 }
 
 // mouseTracking maps the seats' mouse tracking modes onto the UI's.
-func mouseTracking(t seats.MouseTracking) tui.MouseTracking {
+func mouseTracking(t terminal.MouseTracking) tui.MouseTracking {
 	switch t {
-	case seats.MouseX10:
+	case terminal.MouseX10:
 		return tui.MouseX10
-	case seats.MouseNormal:
+	case terminal.MouseNormal:
 		return tui.MouseNormal
-	case seats.MouseButtonMotion:
+	case terminal.MouseButtonMotion:
 		return tui.MouseButtonMotion
-	case seats.MouseAnyMotion:
+	case terminal.MouseAnyMotion:
 		return tui.MouseAnyMotion
 	}
 	return tui.MouseOff

@@ -17,6 +17,7 @@ import (
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/room/pubsub"
 	"github.com/pullcept/pullcept/seats/pty"
+	"github.com/pullcept/pullcept/seats/terminal"
 )
 
 // SessionBook is what the Manager needs of the topic log's index
@@ -283,7 +284,7 @@ type Seat struct {
 	launch  Launch
 	kind    config.Kind
 	proc    pty.Proc
-	screen  *Screen
+	screen  *terminal.Screen
 	typist  *Typist
 	started time.Time
 	done    chan struct{}
@@ -673,7 +674,7 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	if p.server != nil {
 		s.typist.Hold(HoldAttach) // released by watchCodexServer
 	}
-	screen, err := NewScreen(orDefault(cols, pty.DefaultCols), orDefault(rows, pty.DefaultRows), s.typist.Reply)
+	screen, err := terminal.NewScreen(orDefault(cols, pty.DefaultCols), orDefault(rows, pty.DefaultRows), s.typist.Reply)
 	if err != nil {
 		s.abandon()
 		return nil, fmt.Errorf("start seat: screen: %w", err)
@@ -846,7 +847,7 @@ func (m *Manager) pump(s *Seat) {
 			}
 		}
 	}()
-	if err := Pump(outputSignal{s}, s.screen); errors.Is(err, ErrScreenBroken) {
+	if err := terminal.Pump(outputSignal{s}, s.screen); errors.Is(err, terminal.ErrScreenBroken) {
 		// The pane is frozen from here on (its title says so): worth a line.
 		m.logger.Warn("seat terminal stopped", "topic", s.Topic, "account", s.Account, "err", err)
 	} else if err != nil {
@@ -1300,7 +1301,7 @@ func (s *Seat) info() SeatInfo {
 }
 
 // Screen is the seat's terminal emulator.
-func (s *Seat) Screen() *Screen { return s.screen }
+func (s *Seat) Screen() *terminal.Screen { return s.screen }
 
 // SessionID is the seat's session id ("" while a fresh Codex seat has none).
 func (s *Seat) SessionID() string {

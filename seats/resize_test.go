@@ -16,6 +16,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/seats/pty"
+	"github.com/pullcept/pullcept/seats/terminal"
 	"github.com/pullcept/pullcept/testdata/fakecli"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
@@ -68,7 +69,7 @@ func (procBufferless) Pid() int                    { return 4242 }
 func sizedSeat(t *testing.T, p pty.Proc, quiet time.Duration) (*Manager, *Seat) {
 	t.Helper()
 	m := &Manager{opts: ManagerOptions{ResizeQuiet: quiet}, logger: slog.New(slog.DiscardHandler)}
-	screen, err := NewScreen(80, 24, nil)
+	screen, err := terminal.NewScreen(80, 24, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/seats/pty"
+	"github.com/pullcept/pullcept/seats/terminal"
 )
 
 // runtimeDeadline bounds each wait on the echo child (a shell, started in
@@ -39,13 +40,13 @@ func TestSeatRuntimeEndToEnd(t *testing.T) {
 	p := startEcho(t, 200, 10) // wide enough that no line wraps
 	ty := NewTypist(p, TypistOptions{Ready: true})
 	defer ty.Close()
-	screen, err := NewScreen(200, 10, ty.Reply)
+	screen, err := terminal.NewScreen(200, 10, ty.Reply)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer screen.Close()
 	pumped := make(chan error, 1)
-	go func() { pumped <- Pump(p, screen) }()
+	go func() { pumped <- terminal.Pump(p, screen) }()
 
 	waitScreen := func(want string) {
 		t.Helper()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/ansi/parser"
+	"github.com/pullcept/pullcept/seats/terminal"
 )
 
 // UnsentInput reads the keys the human sends to a seat's terminal and tracks
@@ -207,7 +208,7 @@ func (r *keyReader) readHigh(b byte) {
 	case parser.EscapeState:
 		r.state = parser.GroundState
 		if b >= 0xC0 {
-			r.alt = utf8Len(b) - 1
+			r.alt = terminal.UTF8Len(b) - 1
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/terminal"
 )
 
 // TestGoldenPaneFromRecording feeds byte streams recorded from real
@@ -24,7 +24,7 @@ func TestGoldenPaneFromRecording(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			scr, err := seats.NewScreen(60, 12, nil)
+			scr, err := terminal.NewScreen(60, 12, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -25,6 +25,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/seats/pty"
+	"github.com/pullcept/pullcept/seats/terminal"
 	"github.com/pullcept/pullcept/testdata/fakecli"
 	"github.com/pullcept/pullcept/testdata/testkit"
 	"github.com/pullcept/pullcept/tui"
@@ -142,7 +143,7 @@ type streamRun struct {
 }
 
 // TestCompareStream plays the same streams through (a) our seat — `cat` in
-// a seats PTY, seats.Pump into a seats.Screen (x/vt), and the pane render
+// a seats PTY, terminal.Pump into a terminal.Screen (x/vt), and the pane render
 // step at the UI's frame rate (tui.FrameRate), which is Screen.Snapshot (the rows rendered
 // as run-length SGR strings) plus the border assembly tui/pane.go does (the
 // tui pane itself is internal to package tui) — and (b) a tmux pane (`cat`
@@ -232,7 +233,7 @@ func runOurs(t *testing.T, file string) streamRun {
 		t.Fatal(err)
 	}
 	typist := seats.NewTypist(proc, seats.TypistOptions{Ready: true})
-	screen, err := seats.NewScreen(StreamCols, StreamRows, typist.Reply)
+	screen, err := terminal.NewScreen(StreamCols, StreamRows, typist.Reply)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +276,7 @@ func runOurs(t *testing.T, file string) streamRun {
 			last = time.Now()
 		}
 	}()
-	if err := seats.Pump(proc, screen); err != nil {
+	if err := terminal.Pump(proc, screen); err != nil {
 		t.Fatal(err)
 	}
 	close(stop)
@@ -426,7 +427,7 @@ const idleJoinWait = 60 * time.Second
 type appScreen struct {
 	t      *testing.T
 	proc   pty.Proc
-	screen *seats.Screen
+	screen *terminal.Screen
 	keys   *seats.Typist
 	pumped chan struct{}
 }
@@ -439,7 +440,7 @@ func startApp(t *testing.T, bin, dir string, env []string, cols, rows int) *appS
 	}
 	a := &appScreen{t: t, proc: proc, pumped: make(chan struct{})}
 	a.keys = seats.NewTypist(proc, seats.TypistOptions{Ready: true})
-	if a.screen, err = seats.NewScreen(cols, rows, a.keys.Reply); err != nil {
+	if a.screen, err = terminal.NewScreen(cols, rows, a.keys.Reply); err != nil {
 		t.Fatal(err)
 	}
 	go func() {
@@ -449,7 +450,7 @@ func startApp(t *testing.T, bin, dir string, env []string, cols, rows int) *appS
 				t.Errorf("app screen pump panicked: %v", r)
 			}
 		}()
-		_ = seats.Pump(proc, a.screen)
+		_ = terminal.Pump(proc, a.screen)
 	}()
 	t.Cleanup(a.stop)
 	return a

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/seats/pty"
+	"github.com/pullcept/pullcept/seats/terminal"
 )
 
 // echoKeys is how many keys are typed in each phase of TestCompareEcho, and
@@ -27,7 +28,7 @@ const (
 // Screen fed by Pump, keys through its Typist.
 type echoSeat struct {
 	proc   pty.Proc
-	screen *seats.Screen
+	screen *terminal.Screen
 	keys   *seats.Typist
 	pumped chan struct{}
 }
@@ -41,7 +42,7 @@ func startEchoSeat(t *testing.T, script, dir string) *echoSeat {
 	}
 	s := &echoSeat{proc: proc, pumped: make(chan struct{})}
 	s.keys = seats.NewTypist(proc, seats.TypistOptions{Ready: true})
-	if s.screen, err = seats.NewScreen(StreamCols, StreamRows, s.keys.Reply); err != nil {
+	if s.screen, err = terminal.NewScreen(StreamCols, StreamRows, s.keys.Reply); err != nil {
 		t.Fatal(err)
 	}
 	go func() {
@@ -51,7 +52,7 @@ func startEchoSeat(t *testing.T, script, dir string) *echoSeat {
 				t.Errorf("pump panicked: %v", r)
 			}
 		}()
-		_ = seats.Pump(proc, s.screen)
+		_ = terminal.Pump(proc, s.screen)
 	}()
 	t.Cleanup(s.stop)
 	return s
@@ -91,7 +92,7 @@ func TestCompareEcho(t *testing.T) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	defer func() { close(stop); wg.Wait() }()
-	screens := []*seats.Screen{typer.screen}
+	screens := []*terminal.Screen{typer.screen}
 	var mu sync.Mutex
 	render := func() {
 		mu.Lock()
@@ -163,7 +164,7 @@ func typeKeys(t *testing.T, s *echoSeat, phase int) []time.Duration {
 }
 
 // waitScreen waits until s shows want, at most a minute.
-func waitScreen(t *testing.T, s *seats.Screen, want string) {
+func waitScreen(t *testing.T, s *terminal.Screen, want string) {
 	t.Helper()
 	deadline := time.After(time.Minute)
 	for !strings.Contains(s.Text(), want) {

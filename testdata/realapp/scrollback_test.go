@@ -5,7 +5,7 @@ package realapp
 // The scrollback a seat pane keeps, against what tmux keeps for the same
 // recorded output (docs/design.md §10 "Scrollback"): the real Claude Code's
 // and Codex's PTY output, recorded from the e2e tests (seats/testdata/pty),
-// played through a seats.Screen and through a tmux pane of the recorded
+// played through a terminal.Screen and through a tmux pane of the recorded
 // size. Claude Code 2.1 draws in the alternate screen, which keeps no
 // scrollback in tmux or xterm either: its own transcript scrolls with the
 // wheel, which the pane forwards because Claude asks for mouse reports.
@@ -20,7 +20,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/terminal"
 )
 
 // recording is one recorded seat output and the size it was recorded at.
@@ -75,7 +75,7 @@ func trimRows(s string, rows int) string {
 
 func oursPlayed(t *testing.T, r recording, data []byte) paneState {
 	t.Helper()
-	s, err := seats.NewScreen(r.cols, r.rows, nil)
+	s, err := terminal.NewScreen(r.cols, r.rows, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package seats
+package terminal
 
 import "github.com/charmbracelet/x/ansi"
 

@@ -1,4 +1,4 @@
-package seats
+package terminal
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package seats
+package terminal
 
 import (
 	"errors"
@@ -48,6 +48,15 @@ const maxHeld = 64 << 10
 // replyBuf is the read size for the emulator's replies; one read takes any
 // single reply whole.
 const replyBuf = 4096
+
+// Sentinel errors of the Screen; callers compare with errors.Is.
+var (
+	// ErrScreenClosed: the Screen was closed.
+	ErrScreenClosed = errors.New("screen closed")
+	// ErrScreenBroken: the terminal emulator panicked on the seat's output;
+	// the Screen keeps its last picture and takes nothing more.
+	ErrScreenBroken = errors.New("terminal emulator failed")
+)
 
 // Snapshot is a seat screen as the UI draws it, copied under the Screen's
 // lock (docs/design.md §10, §14 "View() only assembles cached strings").
@@ -817,7 +826,7 @@ func (s *Screen) step(b byte, off int64) {
 		}
 	case parser.CollectAction:
 		if next == parser.Utf8State {
-			m.utf8Want, m.utf8Have = utf8Len(b), 1
+			m.utf8Want, m.utf8Have = UTF8Len(b), 1
 			m.utf8[0] = b
 			m.utf8Lead, m.utf8Gnd = off, prev == parser.GroundState
 		} else {
@@ -833,7 +842,7 @@ func (s *Screen) step(b byte, off int64) {
 }
 
 // utf8Len is x/ansi's rune length for a lead byte it collects.
-func utf8Len(b byte) int {
+func UTF8Len(b byte) int {
 	switch {
 	case b >= 0xF0:
 		return 4

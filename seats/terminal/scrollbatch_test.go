@@ -1,4 +1,4 @@
-package seats
+package terminal
 
 import (
 	"bytes"
@@ -337,7 +337,7 @@ func recordedStreams(t *testing.T) map[string]recording {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no PTY recordings in testdata/pty (%v)", err)
 	}
-	files = append(files, "testdata/vim_ja.ansi", "../testdata/bench/claude_session.ansi")
+	files = append(files, "testdata/vim_ja.ansi", "../../testdata/bench/claude_session.ansi")
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
