@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/pullcept/pullcept/seats/limits"
 )
 
 // A Claude Code seat's usage-limit stops and recoveries, read from its
@@ -68,10 +70,10 @@ func quotaTime(raw json.RawMessage) time.Time {
 
 // claudeLimitEvent reads one transcript line: a stop, a normal answer, or
 // nothing (ok false).
-func claudeLimitEvent(line []byte) (limitEvent, bool) {
+func claudeLimitEvent(line []byte) (limits.Event, bool) {
 	var e claudeEntry
 	if !bytes.Contains(line, []byte(`"assistant"`)) || json.Unmarshal(line, &e) != nil || e.Type != "assistant" {
-		return limitEvent{}, false
+		return limits.Event{}, false
 	}
 	var errName string
 	_ = json.Unmarshal(e.Error, &errName)
@@ -87,40 +89,40 @@ func claudeLimitEvent(line []byte) (limitEvent, bool) {
 			reset = quotaTime(e.Message.QuotaLimits.ResetsAt)
 		}
 		if e.IsSidechain {
-			return limitEvent{kind: limitSubStop, resetsAt: reset, agent: e.AgentID}, true
+			return limits.Event{Kind: limits.SubStop, ResetsAt: reset, Agent: e.AgentID}, true
 		}
-		return limitEvent{kind: limitStop, resetsAt: reset}, true
+		return limits.Event{Kind: limits.Stop, ResetsAt: reset}, true
 	case e.APIError || e.RequestID == "" || e.Message == nil || e.Message.Model == "" || e.Message.Model == "<synthetic>":
-		return limitEvent{}, false
+		return limits.Event{}, false
 	case e.IsSidechain:
-		return limitEvent{kind: limitSubNormal, agent: e.AgentID}, true
+		return limits.Event{Kind: limits.SubNormal, Agent: e.AgentID}, true
 	}
-	return limitEvent{kind: limitNormal}, true
+	return limits.Event{Kind: limits.Normal}, true
 }
 
 // claudeLastParent reads the end of a transcript (at most claudeRestoreMax
 // bytes before size) and returns its last parent event: a launch resuming
 // on an unanswered refusal starts limited.
-func claudeLastParent(path string, size int64) (limitEvent, bool) {
+func claudeLastParent(path string, size int64) (limits.Event, bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return limitEvent{}, false
+		return limits.Event{}, false
 	}
 	defer f.Close()
 	from := max(size-claudeRestoreMax, 0)
 	b, err := io.ReadAll(io.NewSectionReader(f, from, size-from))
 	if err != nil {
-		return limitEvent{}, false
+		return limits.Event{}, false
 	}
 	if from > 0 { // the first line is cut
 		if i := bytes.IndexByte(b, '\n'); i >= 0 {
 			b = b[i+1:]
 		}
 	}
-	var last limitEvent
+	var last limits.Event
 	found := false
 	for _, line := range bytes.Split(b, []byte{'\n'}) {
-		if e, ok := claudeLimitEvent(line); ok && (e.kind == limitStop || e.kind == limitNormal) {
+		if e, ok := claudeLimitEvent(line); ok && (e.Kind == limits.Stop || e.Kind == limits.Normal) {
 			last, found = e, true
 		}
 	}
@@ -161,8 +163,8 @@ func (m *Manager) watchClaudeTranscript(s *Seat, p *startPlan) {
 	t.lineMax = claudeLineMax
 	subs := newSubagentTails(path, p.launch.SessionID)
 	if p.launch.Resumed && p.transcriptAt > 0 {
-		if e, ok := claudeLastParent(path, p.transcriptAt); ok && e.kind == limitStop {
-			m.runLimit(s, func(l *limiter) []limitAction { return l.restoreClaude(e.resetsAt, m.opts.Now()) })
+		if e, ok := claudeLastParent(path, p.transcriptAt); ok && e.Kind == limits.Stop {
+			m.runLimit(s, func(l *limits.Limiter) []limits.Action { return l.RestoreClaude(e.ResetsAt, m.opts.Now()) })
 		}
 	}
 	lastLine, lastErr := m.opts.Now(), ""

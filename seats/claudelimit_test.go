@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pullcept/pullcept/seats/limits"
 )
 
 // realClaudeLimit is the real Claude Code 2.1.328 refused on its plan's
@@ -20,13 +22,13 @@ func TestClaudeLimitEventsReal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []limitEvent
+	var got []limits.Event
 	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte{'\n'}) {
 		if e, ok := claudeLimitEvent(line); ok {
 			got = append(got, e)
 		}
 	}
-	if len(got) != 2 || got[0].kind != limitStop || got[0].resetsAt.Unix() != 1796162400 || got[1].kind != limitNormal {
+	if len(got) != 2 || got[0].Kind != limits.Stop || got[0].ResetsAt.Unix() != 1796162400 || got[1].Kind != limits.Normal {
 		t.Fatalf("events %+v, want a stop resetting at 1796162400, then a normal answer", got)
 	}
 }
@@ -39,32 +41,32 @@ func TestClaudeLimitEventShapes(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, line string
-		kind       limitEventKind
+		kind       limits.EventKind
 		reset      int64
 	}{
-		{"plan stop", refusal(`,"quotaLimits":{"resetsAt":1796162400}`), limitStop, 1796162400},
-		{"reset in ms", refusal(`,"quotaLimits":{"resetsAt":1796162400000}`), limitStop, 1796162400},
-		{"reset in the message (older)", `{"type":"assistant","isApiErrorMessage":true,"error":"rate_limit","apiError":"usage_limit_reached","message":{"model":"<synthetic>","quotaLimits":{"resetsAt":1796162400}}}`, limitStop, 1796162400},
-		{"reset not a number", refusal(`,"quotaLimits":{"resetsAt":"soon"}`), limitStop, 0},
-		{"reset in 1970", refusal(`,"quotaLimits":{"resetsAt":12}`), limitStop, 0},
-		{"reset absurdly far", refusal(`,"quotaLimits":{"resetsAt":99999999999999}`), limitStop, 0},
+		{"plan stop", refusal(`,"quotaLimits":{"resetsAt":1796162400}`), limits.Stop, 1796162400},
+		{"reset in ms", refusal(`,"quotaLimits":{"resetsAt":1796162400000}`), limits.Stop, 1796162400},
+		{"reset in the message (older)", `{"type":"assistant","isApiErrorMessage":true,"error":"rate_limit","apiError":"usage_limit_reached","message":{"model":"<synthetic>","quotaLimits":{"resetsAt":1796162400}}}`, limits.Stop, 1796162400},
+		{"reset not a number", refusal(`,"quotaLimits":{"resetsAt":"soon"}`), limits.Stop, 0},
+		{"reset in 1970", refusal(`,"quotaLimits":{"resetsAt":12}`), limits.Stop, 0},
+		{"reset absurdly far", refusal(`,"quotaLimits":{"resetsAt":99999999999999}`), limits.Stop, 0},
 		{"a 429 that is not the plan's", refusal(``), 0, 0},
 		{"other API error", `{"type":"assistant","isApiErrorMessage":true,"error":"overloaded","requestId":"r","message":{"model":"<synthetic>"}}`, 0, 0},
-		{"normal answer", `{"type":"assistant","requestId":"r2","message":{"model":"claude-opus-5-5"}}`, limitNormal, 0},
+		{"normal answer", `{"type":"assistant","requestId":"r2","message":{"model":"claude-opus-5-5"}}`, limits.Normal, 0},
 		{"synthetic answer", `{"type":"assistant","requestId":"r2","message":{"model":"<synthetic>"}}`, 0, 0},
 		{"no request id", `{"type":"assistant","message":{"model":"claude-opus-5-5"}}`, 0, 0},
-		{"subagent stop", `{"type":"assistant","isSidechain":true,"agentId":"a1","isApiErrorMessage":true,"error":"rate_limit","quotaLimits":{"resetsAt":1796162400}}`, limitSubStop, 1796162400},
-		{"subagent answer", `{"type":"assistant","isSidechain":true,"agentId":"a1","requestId":"r","message":{"model":"claude-opus-5-5"}}`, limitSubNormal, 0},
+		{"subagent stop", `{"type":"assistant","isSidechain":true,"agentId":"a1","isApiErrorMessage":true,"error":"rate_limit","quotaLimits":{"resetsAt":1796162400}}`, limits.SubStop, 1796162400},
+		{"subagent answer", `{"type":"assistant","isSidechain":true,"agentId":"a1","requestId":"r","message":{"model":"claude-opus-5-5"}}`, limits.SubNormal, 0},
 		{"user entry", `{"type":"user","message":{"role":"user","content":"assistant"}}`, 0, 0},
 		{"not json", `{"type":"assistant"`, 0, 0},
 	} {
 		e, ok := claudeLimitEvent([]byte(tc.line))
-		if ok != (tc.kind != 0) || e.kind != tc.kind {
+		if ok != (tc.kind != 0) || e.Kind != tc.kind {
 			t.Errorf("%s: %+v %v, want kind %d", tc.name, e, ok, tc.kind)
 			continue
 		}
-		if tc.reset == 0 && !e.resetsAt.IsZero() || tc.reset != 0 && e.resetsAt.Unix() != tc.reset {
-			t.Errorf("%s: reset %v, want %d", tc.name, e.resetsAt, tc.reset)
+		if tc.reset == 0 && !e.ResetsAt.IsZero() || tc.reset != 0 && e.ResetsAt.Unix() != tc.reset {
+			t.Errorf("%s: reset %v, want %d", tc.name, e.ResetsAt, tc.reset)
 		}
 	}
 }
@@ -81,11 +83,11 @@ func TestClaudeLastParent(t *testing.T) {
 	huge := `{"type":"assistant","x":"` + strings.Repeat("a", 1<<20) + `"}`
 	for _, tc := range []struct {
 		lines []string
-		want  limitEventKind
+		want  limits.EventKind
 	}{
-		{[]string{normal, refusal, `{"type":"user"}`}, limitStop},
-		{[]string{refusal, normal}, limitNormal},
-		{[]string{refusal, huge}, limitStop},
+		{[]string{normal, refusal, `{"type":"user"}`}, limits.Stop},
+		{[]string{refusal, normal}, limits.Normal},
+		{[]string{refusal, huge}, limits.Stop},
 		{[]string{`{"type":"user"}`}, 0},
 	} {
 		data := strings.Join(tc.lines, "\n") + "\n"
@@ -93,7 +95,7 @@ func TestClaudeLastParent(t *testing.T) {
 			t.Fatal(err)
 		}
 		e, ok := claudeLastParent(path, int64(len(data)))
-		if ok != (tc.want != 0) || e.kind != tc.want {
+		if ok != (tc.want != 0) || e.Kind != tc.want {
 			t.Errorf("%d lines: %+v %v, want %d", len(tc.lines), e, ok, tc.want)
 		}
 	}
@@ -115,7 +117,7 @@ func TestClaudeTranscriptTailHostile(t *testing.T) {
 	}
 	tail := newRolloutTail(path, 0)
 	tail.lineMax = claudeLineMax
-	var got []limitEvent
+	var got []limits.Event
 	feed := func(line []byte) {
 		if len(line) > claudeLineMax {
 			t.Fatalf("a line of %d bytes was handed on", len(line))
@@ -129,7 +131,7 @@ func TestClaudeTranscriptTailHostile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(got) != 1 || got[0].kind != limitStop {
+	if len(got) != 1 || got[0].Kind != limits.Stop {
 		t.Fatalf("after a 10 MB line: %+v", got)
 	}
 	if err := os.Remove(path); err != nil {
@@ -155,7 +157,7 @@ func TestClaudeTranscriptTailHostile(t *testing.T) {
 		}
 	}
 	appendLine(`{"type":"assistant","requestId":"r","message":{"model":"claude-opus-5-5"}}`)
-	if _, err := tail.poll(feed); err != nil || len(got) != 2 || got[1].kind != limitNormal {
+	if _, err := tail.poll(feed); err != nil || len(got) != 2 || got[1].Kind != limits.Normal {
 		t.Errorf("after the replacement: %v %+v", err, got)
 	}
 }

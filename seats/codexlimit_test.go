@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/pullcept/pullcept/seats/limits"
 )
 
 // TestCodexLimitEventsReal: the real Codex 0.169.0's rollout of a normal
@@ -18,26 +20,26 @@ func TestCodexLimitEventsReal(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rep codexReport
-	var got []limitEvent
+	var got []limits.Event
 	var lastReset time.Time
 	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte{'\n'}) {
 		rep, _ = applyCodexLine(rep, line, time.Now())
-		if rep.event.kind != 0 {
+		if rep.event.Kind != 0 {
 			got = append(got, rep.event)
 		}
 		lastReset = rep.limitReset
 	}
-	want := []limitEventKind{limitTurnStarted, limitNormal, limitTurnStarted, limitStop}
+	want := []limits.EventKind{limits.TurnStarted, limits.Normal, limits.TurnStarted, limits.Stop}
 	if len(got) != len(want) {
 		t.Fatalf("events %+v, want kinds %v", got, want)
 	}
 	for i, k := range want {
-		if got[i].kind != k {
+		if got[i].Kind != k {
 			t.Fatalf("event %d = %+v, want kind %d", i, got[i], k)
 		}
 	}
-	if stop := got[3]; stop.resetsAt.IsZero() || !stop.resetsAt.Equal(lastReset) || stop.resetsAt.Unix() == 1796497200 {
-		t.Errorf("stop reset %v (weekly 1796497200 is not the window used most)", stop.resetsAt)
+	if stop := got[3]; stop.ResetsAt.IsZero() || !stop.ResetsAt.Equal(lastReset) || stop.ResetsAt.Unix() == 1796497200 {
+		t.Errorf("stop reset %v (weekly 1796497200 is not the window used most)", stop.ResetsAt)
 	}
 }
 
@@ -49,10 +51,10 @@ func TestCodexLimitEventShapes(t *testing.T) {
 		r, _ := applyCodexLine(codexReport{}, []byte(s), time.Now())
 		return r
 	}
-	if e := line(`{"type":"event_msg","payload":{"type":"task_complete","error":{"message":"x","codex_error_info":{"response_too_many_failed_attempts":{"http_status_code":429}}}}}`).event; e.kind != 0 {
+	if e := line(`{"type":"event_msg","payload":{"type":"task_complete","error":{"message":"x","codex_error_info":{"response_too_many_failed_attempts":{"http_status_code":429}}}}}`).event; e.Kind != 0 {
 		t.Errorf("another failure: %+v", e)
 	}
-	if e := line(`{"type":"event_msg","payload":{"type":"task_complete","error":{"codex_error_info":"usage_limit_exceeded"}}}`).event; e.kind != limitStop || !e.resetsAt.IsZero() {
+	if e := line(`{"type":"event_msg","payload":{"type":"task_complete","error":{"codex_error_info":"usage_limit_exceeded"}}}`).event; e.Kind != limits.Stop || !e.ResetsAt.IsZero() {
 		t.Errorf("a stop with no token_count before: %+v", e)
 	}
 	tie := line(`{"type":"event_msg","payload":{"type":"token_count","rate_limits":{"limit_id":"codex","primary":{"used_percent":100,"window_minutes":10080,"resets_at":1796497200},"secondary":{"used_percent":100,"window_minutes":300,"resets_at":1796162400}}}}`)
@@ -80,21 +82,21 @@ func TestCodexLimitAfterHugeLine(t *testing.T) {
 	}
 	tail := newRolloutTail(path, 0)
 	var rep codexReport
-	var got []limitEvent
+	var got []limits.Event
 	for range 3 { // at most codexPollMax per poll
 		if _, err := tail.poll(func(line []byte) {
 			if len(line) > codexLineMax {
 				t.Fatalf("a %d-byte line was handed on", len(line))
 			}
 			rep, _ = applyCodexLine(rep, line, time.Now())
-			if rep.event.kind != 0 {
+			if rep.event.Kind != 0 {
 				got = append(got, rep.event)
 			}
 		}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if len(got) != 1 || got[0].kind != limitStop {
+	if len(got) != 1 || got[0].Kind != limits.Stop {
 		t.Fatalf("events after a 10 MB line: %+v", got)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"time"
+
+	"github.com/pullcept/pullcept/seats/limits"
 )
 
 // A Codex seat reports its usage and activity through its rollout, the
@@ -76,7 +78,7 @@ type codexReport struct {
 	usage      Usage
 	activity   Activity
 	limitReset time.Time
-	event      limitEvent
+	event      limits.Event
 }
 
 // codexLine is the part of a rollout line read here: the line's type and
@@ -139,7 +141,7 @@ func applyCodexLine(cur codexReport, line []byte, now time.Time) (next codexRepo
 		return cur, false
 	}
 	next = cur
-	next.event = limitEvent{}
+	next.event = limits.Event{}
 	p := &l.Payload
 	if l.Type == "event_msg" {
 		next.event = codexLimitEvent(p.Type, p.Error != nil, p.Error != nil && string(p.Error.Info) == `"usage_limit_exceeded"`, cur.limitReset)
@@ -206,18 +208,18 @@ func applyTokenCount(u *Usage, info *codexTokenInfo, rl *codexRateLimits) bool {
 // turn began; one ended on the plan's limit (a stop, reset at the window
 // the last token_count showed used most); one ended without error (a
 // normal turn). A turn that failed otherwise is neither.
-func codexLimitEvent(event string, failed, usageLimit bool, reset time.Time) limitEvent {
+func codexLimitEvent(event string, failed, usageLimit bool, reset time.Time) limits.Event {
 	switch {
 	case event == "task_started":
-		return limitEvent{kind: limitTurnStarted}
+		return limits.Event{Kind: limits.TurnStarted}
 	case event != "task_complete":
-		return limitEvent{}
+		return limits.Event{}
 	case usageLimit:
-		return limitEvent{kind: limitStop, resetsAt: reset}
+		return limits.Event{Kind: limits.Stop, ResetsAt: reset}
 	case !failed:
-		return limitEvent{kind: limitNormal}
+		return limits.Event{Kind: limits.Normal}
 	}
-	return limitEvent{}
+	return limits.Event{}
 }
 
 // maxUsedReset is the reset time of the window a token_count shows used

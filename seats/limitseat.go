@@ -7,6 +7,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/limits"
 )
 
 // The Manager's side of usage limits (limits.go decides): each Claude Code
@@ -31,17 +32,17 @@ const limitTick = time.Second
 // newSeatLimiter makes s's limiter (nil for kinds without limits) and, for
 // a Codex seat marked as stopped, starts it limited.
 func (m *Manager) newSeatLimiter(s *Seat, acct config.Account) {
-	var l *limiter
+	var l *limits.Limiter
 	switch acct.Kind {
 	case config.KindClaudeCode:
-		l = newLimiter(false, acct.DisplayName(), m.opts.LimitLocation)
+		l = limits.New(false, acct.DisplayName(), m.opts.LimitLocation)
 	case config.KindCodexCLI:
-		l = newLimiter(true, acct.DisplayName(), m.opts.LimitLocation)
+		l = limits.New(true, acct.DisplayName(), m.opts.LimitLocation)
 	default:
 		return
 	}
 	if m.opts.LimitGrace > 0 {
-		l.grace = m.opts.LimitGrace
+		l.Grace = m.opts.LimitGrace
 	}
 	s.limits = l
 	if acct.Kind != config.KindCodexCLI {
@@ -57,23 +58,23 @@ func (m *Manager) newSeatLimiter(s *Seat, acct config.Account) {
 		return
 	}
 	if on {
-		m.runLimit(s, func(l *limiter) []limitAction { return l.restoreCodex(m.opts.Now()) })
+		m.runLimit(s, func(l *limits.Limiter) []limits.Action { return l.RestoreCodex(m.opts.Now()) })
 	}
 }
 
 // runLimit computes actions with s's limiter and runs them, under
 // s.limitMu.
-func (m *Manager) runLimit(s *Seat, step func(*limiter) []limitAction) {
+func (m *Manager) runLimit(s *Seat, step func(*limits.Limiter) []limits.Action) {
 	if s.limits == nil {
 		return
 	}
 	s.limitMu.Lock()
 	defer s.limitMu.Unlock()
-	before := s.limits.info()
-	acts := s.limits.capped(step(s.limits), m.opts.Now())
+	before := s.limits.Info()
+	acts := s.limits.Capped(step(s.limits), m.opts.Now())
 	// The panel learns the new state before the actions run: whoever sees
 	// a notice about the seat finds the seat saying the same.
-	if after := s.limits.info(); after != before {
+	if after := s.limits.Info(); after != before {
 		s.mu.Lock()
 		s.limit = after
 		s.mu.Unlock()
@@ -81,17 +82,17 @@ func (m *Manager) runLimit(s *Seat, step func(*limiter) []limitAction) {
 	}
 	var notice room.Post
 	for _, a := range acts {
-		switch a.kind {
-		case actNotice:
-			notice = m.limitNotice(s, a.text)
-		case actPrompt:
-			m.limitPrompt(s, notice, a.text)
-		case actMarkerSet, actMarkerClear:
-			m.limitMark(s, a.kind == actMarkerSet)
-		case actAsk:
+		switch a.Kind {
+		case limits.ActNotice:
+			notice = m.limitNotice(s, a.Text)
+		case limits.ActPrompt:
+			m.limitPrompt(s, notice, a.Text)
+		case limits.ActMarkerSet, limits.ActMarkerClear:
+			m.limitMark(s, a.Kind == limits.ActMarkerSet)
+		case limits.ActAsk:
 			s.limitAsk = true // the watcher runs the check (it owns the wait)
-		case actLog:
-			m.logger.Info(a.text, "topic", s.Topic, "account", s.Account)
+		case limits.ActLog:
+			m.logger.Info(a.Text, "topic", s.Topic, "account", s.Account)
 		}
 	}
 }
@@ -147,8 +148,8 @@ func (m *Manager) limitMark(s *Seat, on bool) {
 }
 
 // feedLimit hands one transcript or rollout event to s's limiter.
-func (m *Manager) feedLimit(s *Seat, e limitEvent) {
-	m.runLimit(s, func(l *limiter) []limitAction { return l.event(e, m.opts.Now()) })
+func (m *Manager) feedLimit(s *Seat, e limits.Event) {
+	m.runLimit(s, func(l *limits.Limiter) []limits.Action { return l.Event(e, m.opts.Now()) })
 }
 
 // watchLimits ticks s's limiter each second and runs the Codex release
@@ -171,7 +172,7 @@ func (m *Manager) watchLimits(s *Seat) {
 			return
 		case <-t.C:
 		}
-		m.runLimit(s, func(l *limiter) []limitAction { return l.tick(m.opts.Now()) })
+		m.runLimit(s, func(l *limits.Limiter) []limits.Action { return l.Tick(m.opts.Now()) })
 		s.limitMu.Lock()
 		ask := s.limitAsk
 		s.limitAsk = false
@@ -183,7 +184,7 @@ func (m *Manager) watchLimits(s *Seat) {
 		if ctx.Err() != nil {
 			return // the seat ended: this launch no longer holds it
 		}
-		m.runLimit(s, func(l *limiter) []limitAction { return l.answer(rel.Allowed, rel.ResetsAt, err, m.opts.Now()) })
+		m.runLimit(s, func(l *limits.Limiter) []limits.Action { return l.Answer(rel.Allowed, rel.ResetsAt, err, m.opts.Now()) })
 	}
 }
 

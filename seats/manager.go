@@ -16,6 +16,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/room/pubsub"
+	"github.com/pullcept/pullcept/seats/limits"
 	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/seats/terminal"
 )
@@ -194,7 +195,7 @@ type SeatInfo struct {
 	// Typing is the seat's typing queue: posts held and why.
 	Typing TypistState
 	// Limit is its usage-limit state (limits.go).
-	Limit LimitInfo
+	Limit limits.Info
 	// Warnings are its launch's (a disabled .mcp.json key, stripped
 	// options …): shown on its row, not only logged.
 	Warnings []string
@@ -319,11 +320,11 @@ type Seat struct {
 	// generic CLIs); limitMu serializes it with the actions it returns;
 	// limitAsk asks the limit watcher for a release check (under limitMu).
 	// env is the seat's environment without tokens (the release check's).
-	limits   *limiter
+	limits   *limits.Limiter
 	limitMu  sync.Mutex
 	limitAsk bool
 	env      []string
-	limit    LimitInfo // what the panel shows (under mu)
+	limit    limits.Info // what the panel shows (under mu)
 
 	updated func() // emits SeatUpdated (set before the seat is listed)
 	// asksClosed closes the room's cards of requests answered in the pane
@@ -1058,12 +1059,12 @@ func (m *Manager) tailCodexRollout(s *Seat, t *rolloutTail, rep codexReport) {
 func (m *Manager) readCodexRollout(s *Seat, t *rolloutTail, rep *codexReport) int {
 	changed := false
 	now := m.opts.Now()
-	var events []limitEvent
+	var events []limits.Event
 	n, err := t.poll(func(line []byte) {
 		var c bool
 		*rep, c = applyCodexLine(*rep, line, now)
 		changed = changed || c
-		if rep.event.kind != 0 {
+		if rep.event.Kind != 0 {
 			events = append(events, rep.event)
 		}
 	})

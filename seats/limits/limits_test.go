@@ -1,4 +1,4 @@
-package seats
+package limits
 
 import (
 	"errors"
@@ -10,20 +10,20 @@ import (
 
 var limitT0 = time.Date(2026, 10, 5, 12, 0, 0, 0, time.UTC)
 
-func kinds(acts []limitAction) []limitActionKind {
-	var out []limitActionKind
+func kinds(acts []Action) []ActionKind {
+	var out []ActionKind
 	for _, a := range acts {
-		if a.kind != actLog {
-			out = append(out, a.kind)
+		if a.Kind != ActLog {
+			out = append(out, a.Kind)
 		}
 	}
 	return out
 }
 
-func noticeText(acts []limitAction) string {
+func noticeText(acts []Action) string {
 	for _, a := range acts {
-		if a.kind == actNotice {
-			return a.text
+		if a.Kind == ActNotice {
+			return a.Text
 		}
 	}
 	return ""
@@ -32,17 +32,17 @@ func noticeText(acts []limitAction) string {
 // limitClock steps a limiter through time and collects what it did.
 type limitClock struct {
 	t   *testing.T
-	l   *limiter
+	l   *Limiter
 	now time.Time
 }
 
 // advance ticks every second up to d later and returns the actions.
-func (c *limitClock) advance(d time.Duration) []limitAction {
-	var out []limitAction
+func (c *limitClock) advance(d time.Duration) []Action {
+	var out []Action
 	end := c.now.Add(d)
 	for c.now.Before(end) {
 		c.now = c.now.Add(time.Second)
-		out = append(out, c.l.tick(c.now)...)
+		out = append(out, c.l.Tick(c.now)...)
 	}
 	return out
 }
@@ -53,7 +53,7 @@ func (c *limitClock) untilAsk(max time.Duration) time.Duration {
 	start := c.now
 	for c.now.Sub(start) <= max {
 		c.now = c.now.Add(time.Second)
-		if slices.Contains(kinds(c.l.tick(c.now)), actAsk) {
+		if slices.Contains(kinds(c.l.Tick(c.now)), ActAsk) {
 			return c.now.Sub(start)
 		}
 	}
@@ -66,21 +66,21 @@ func (c *limitClock) untilAsk(max time.Duration) time.Duration {
 // named by an answer moving the next ask, and the release (marker cleared
 // before the prompt, which answers the notice).
 func TestCodexLimitSchedule(t *testing.T) {
-	l := newLimiter(true, "Lay", time.UTC)
+	l := New(true, "Lay", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
 	reset := limitT0.Add(10 * time.Minute)
-	acts := l.event(limitEvent{kind: limitStop, resetsAt: reset}, c.now)
-	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actMarkerSet, actNotice}) {
+	acts := l.Event(Event{Kind: Stop, ResetsAt: reset}, c.now)
+	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActMarkerSet, ActNotice}) {
 		t.Fatalf("stop actions %v", got)
 	}
 	if txt := noticeText(acts); !strings.Contains(txt, "Lay stopped on its usage limit. It resets Oct 5 12:10.") || !strings.HasSuffix(txt, "(no reply needed)") {
 		t.Errorf("stop notice %q", txt)
 	}
-	if in := l.info(); !in.Limited || !in.ResetsAt.Equal(reset) {
+	if in := l.Info(); !in.Limited || !in.ResetsAt.Equal(reset) {
 		t.Errorf("info %+v", in)
 	}
 	// A post's turn ending on the limit again changes nothing.
-	if acts := l.event(limitEvent{kind: limitStop, resetsAt: reset}, c.now); len(acts) != 0 {
+	if acts := l.Event(Event{Kind: Stop, ResetsAt: reset}, c.now); len(acts) != 0 {
 		t.Errorf("a second stop while limited: %v", acts)
 	}
 	if d := c.untilAsk(time.Hour); d != 10*time.Minute+limitGrace {
@@ -89,30 +89,30 @@ func TestCodexLimitSchedule(t *testing.T) {
 	no := false
 	ladder := []time.Duration{time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 15 * time.Minute, 15 * time.Minute}
 	for i, want := range ladder {
-		l.answer(&no, time.Time{}, nil, c.now)
+		l.Answer(&no, time.Time{}, nil, c.now)
 		if d := c.untilAsk(time.Hour); d != want {
 			t.Fatalf("ask %d after %s, want %s", i+2, d, want)
 		}
 	}
 	// An error or a missing verdict is "still limited" too.
-	l.answer(nil, time.Time{}, errors.New("timeout"), c.now)
+	l.Answer(nil, time.Time{}, errors.New("timeout"), c.now)
 	c.untilAsk(time.Hour)
 	// An answer naming a later reset (the weekly window) moves the next ask.
 	weekly := c.now.Add(3 * time.Hour)
-	l.answer(&no, weekly, nil, c.now)
+	l.Answer(&no, weekly, nil, c.now)
 	if d := c.untilAsk(4 * time.Hour); d != 3*time.Hour+limitGrace {
 		t.Fatalf("ask after a moved reset %s, want 3h0m30s", d)
 	}
 	yes := true
-	acts = l.answer(&yes, time.Time{}, nil, c.now)
-	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actMarkerClear, actNotice, actPrompt}) {
+	acts = l.Answer(&yes, time.Time{}, nil, c.now)
+	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActMarkerClear, ActNotice, ActPrompt}) {
 		t.Fatalf("release actions %v, want marker cleared, notice, prompt", got)
 	}
-	if l.info().Limited {
+	if l.Info().Limited {
 		t.Error("still limited after the release")
 	}
 	// The prompt's answer: a turn starts; nothing more is typed or said.
-	l.event(limitEvent{kind: limitTurnStarted}, c.now)
+	l.Event(Event{Kind: TurnStarted}, c.now)
 	if acts := c.advance(5 * time.Minute); len(kinds(acts)) != 0 {
 		t.Errorf("after the answer: %v", acts)
 	}
@@ -124,9 +124,9 @@ func TestCodexLimitUnknownAndPast(t *testing.T) {
 	for name, reset := range map[string]time.Time{
 		"unknown": {}, "past": limitT0.Add(-time.Hour), "absurd": limitT0.AddDate(40, 0, 0),
 	} {
-		l := newLimiter(true, "Lay", time.UTC)
+		l := New(true, "Lay", time.UTC)
 		c := &limitClock{t: t, l: l, now: limitT0}
-		acts := l.event(limitEvent{kind: limitStop, resetsAt: reset}, c.now)
+		acts := l.Event(Event{Kind: Stop, ResetsAt: reset}, c.now)
 		if name != "past" && !strings.Contains(noticeText(acts), "not known") {
 			t.Errorf("%s: notice %q", name, noticeText(acts))
 		}
@@ -141,33 +141,33 @@ func TestCodexLimitUnknownAndPast(t *testing.T) {
 // the seat is back. A stop after the prompt is a new episode (noticed,
 // marked, asked again).
 func TestCodexLimitAnswerWait(t *testing.T) {
-	l := newLimiter(true, "Lay", time.UTC)
+	l := New(true, "Lay", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
-	l.event(limitEvent{kind: limitStop}, c.now)
+	l.Event(Event{Kind: Stop}, c.now)
 	c.untilAsk(time.Hour)
 	yes := true
-	l.answer(&yes, time.Time{}, nil, c.now)
+	l.Answer(&yes, time.Time{}, nil, c.now)
 	acts := c.advance(limitAnswerWait - time.Second)
 	if len(kinds(acts)) != 0 {
 		t.Fatalf("before 120 s: %v", acts)
 	}
 	acts = c.advance(time.Hour)
-	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actNotice}) || !strings.Contains(noticeText(acts), "look at Lay's terminal") {
+	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActNotice}) || !strings.Contains(noticeText(acts), "look at Lay's terminal") {
 		t.Fatalf("after 120 s: %v %q", got, noticeText(acts))
 	}
-	if !l.info().LookAtTerminal {
+	if !l.Info().LookAtTerminal {
 		t.Error("the panel does not say so")
 	}
-	acts = l.event(limitEvent{kind: limitNormal}, c.now)
-	if !strings.Contains(noticeText(acts), "answered again") || l.info().LookAtTerminal {
-		t.Errorf("back: %q %+v", noticeText(acts), l.info())
+	acts = l.Event(Event{Kind: Normal}, c.now)
+	if !strings.Contains(noticeText(acts), "answered again") || l.Info().LookAtTerminal {
+		t.Errorf("back: %q %+v", noticeText(acts), l.Info())
 	}
 	// A prompt answered by a turn that hits the limit again.
-	l.event(limitEvent{kind: limitStop}, c.now)
+	l.Event(Event{Kind: Stop}, c.now)
 	c.untilAsk(time.Hour)
-	l.answer(&yes, time.Time{}, nil, c.now)
-	acts = l.event(limitEvent{kind: limitStop}, c.now)
-	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actMarkerSet, actNotice}) {
+	l.Answer(&yes, time.Time{}, nil, c.now)
+	acts = l.Event(Event{Kind: Stop}, c.now)
+	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActMarkerSet, ActNotice}) {
 		t.Errorf("a stop after the prompt: %v", got)
 	}
 	if d := c.untilAsk(time.Hour); d != limitFirstAsk {
@@ -179,12 +179,12 @@ func TestCodexLimitAnswerWait(t *testing.T) {
 // (the limit was reset by hand) moves the ask to now; it is no release by
 // itself.
 func TestCodexLimitNormalTurnAsksNow(t *testing.T) {
-	l := newLimiter(true, "Lay", time.UTC)
+	l := New(true, "Lay", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
-	l.event(limitEvent{kind: limitStop, resetsAt: limitT0.Add(5 * time.Hour)}, c.now)
+	l.Event(Event{Kind: Stop, ResetsAt: limitT0.Add(5 * time.Hour)}, c.now)
 	c.advance(time.Minute)
-	l.event(limitEvent{kind: limitNormal}, c.now)
-	if !l.info().Limited {
+	l.Event(Event{Kind: Normal}, c.now)
+	if !l.Info().Limited {
 		t.Fatal("a normal turn released a Codex seat")
 	}
 	if d := c.untilAsk(time.Minute); d != time.Second {
@@ -195,12 +195,12 @@ func TestCodexLimitNormalTurnAsksNow(t *testing.T) {
 // TestCodexLimitRestore: a launch whose marker says it stopped is limited
 // at once, asks at the first tick, and says nothing to the room.
 func TestCodexLimitRestore(t *testing.T) {
-	l := newLimiter(true, "Lay", time.UTC)
+	l := New(true, "Lay", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
-	if got := kinds(l.restoreCodex(c.now)); len(got) != 0 {
+	if got := kinds(l.RestoreCodex(c.now)); len(got) != 0 {
 		t.Errorf("restore: %v", got)
 	}
-	if !l.info().Limited {
+	if !l.Info().Limited {
 		t.Error("not limited after the restore")
 	}
 	if d := c.untilAsk(time.Minute); d != time.Second {
@@ -212,11 +212,11 @@ func TestCodexLimitRestore(t *testing.T) {
 // an unknown one; the recovery is a normal parent answer; a refusal after
 // the prompt retypes it later; the 120 s notice.
 func TestClaudeLimitSchedule(t *testing.T) {
-	l := newLimiter(false, "Lin", time.UTC)
+	l := New(false, "Lin", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
 	reset := limitT0.Add(20 * time.Minute)
-	acts := l.event(limitEvent{kind: limitStop, resetsAt: reset}, c.now)
-	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actNotice}) || !strings.Contains(noticeText(acts), "resets Oct 5 12:20") {
+	acts := l.Event(Event{Kind: Stop, ResetsAt: reset}, c.now)
+	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActNotice}) || !strings.Contains(noticeText(acts), "resets Oct 5 12:20") {
 		t.Fatalf("stop: %v %q", got, noticeText(acts))
 	}
 	acts = c.advance(20*time.Minute + limitGrace - time.Second)
@@ -224,12 +224,12 @@ func TestClaudeLimitSchedule(t *testing.T) {
 		t.Fatalf("before the reset: %v", acts)
 	}
 	acts = c.advance(time.Second)
-	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actNotice, actPrompt}) {
+	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActNotice, ActPrompt}) {
 		t.Fatalf("at reset+30s: %v", got)
 	}
 	// Refused again, naming no later reset (it passed): typed again after
 	// a minute, then two.
-	acts = l.event(limitEvent{kind: limitStop, resetsAt: reset}, c.now)
+	acts = l.Event(Event{Kind: Stop, ResetsAt: reset}, c.now)
 	if !strings.Contains(noticeText(acts), "still on its usage limit") {
 		t.Errorf("refused again: %q", noticeText(acts))
 	}
@@ -237,7 +237,7 @@ func TestClaudeLimitSchedule(t *testing.T) {
 		start := c.now
 		for {
 			c.now = c.now.Add(time.Second)
-			if slices.Contains(kinds(l.tick(c.now)), actPrompt) {
+			if slices.Contains(kinds(l.Tick(c.now)), ActPrompt) {
 				break
 			}
 			if c.now.Sub(start) > time.Hour {
@@ -247,19 +247,19 @@ func TestClaudeLimitSchedule(t *testing.T) {
 		if d := c.now.Sub(start); d != want {
 			t.Errorf("retyped after %s, want %s", d, want)
 		}
-		l.event(limitEvent{kind: limitStop, resetsAt: reset}, c.now)
+		l.Event(Event{Kind: Stop, ResetsAt: reset}, c.now)
 	}
 	// The human resumed in the terminal: a normal answer recovers; nothing
 	// is typed after.
-	acts = l.event(limitEvent{kind: limitNormal}, c.now)
-	if l.info().Limited || noticeText(acts) != "" {
-		t.Errorf("after the normal answer: %+v %q", l.info(), noticeText(acts))
+	acts = l.Event(Event{Kind: Normal}, c.now)
+	if l.Info().Limited || noticeText(acts) != "" {
+		t.Errorf("after the normal answer: %+v %q", l.Info(), noticeText(acts))
 	}
 	if acts := c.advance(time.Hour); len(kinds(acts)) != 0 {
 		t.Errorf("after the recovery: %v", acts)
 	}
 	// An unknown reset: noticed, never typed.
-	acts = l.event(limitEvent{kind: limitStop}, c.now)
+	acts = l.Event(Event{Kind: Stop}, c.now)
 	if !strings.Contains(noticeText(acts), "not known") {
 		t.Errorf("unknown reset notice %q", noticeText(acts))
 	}
@@ -267,10 +267,10 @@ func TestClaudeLimitSchedule(t *testing.T) {
 		t.Errorf("typed for an unknown reset: %v", acts)
 	}
 	// A prompt nobody answers: one notice at 120 s, no retyping.
-	l.event(limitEvent{kind: limitNormal}, c.now)
-	l.event(limitEvent{kind: limitStop, resetsAt: c.now.Add(time.Minute)}, c.now)
+	l.Event(Event{Kind: Normal}, c.now)
+	l.Event(Event{Kind: Stop, ResetsAt: c.now.Add(time.Minute)}, c.now)
 	acts = c.advance(time.Minute + limitGrace + limitAnswerWait + time.Hour)
-	if got := kinds(acts); !slices.Equal(got, []limitActionKind{actNotice, actPrompt, actNotice}) {
+	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActNotice, ActPrompt, ActNotice}) {
 		t.Errorf("unanswered prompt: %v", got)
 	}
 }
@@ -278,19 +278,19 @@ func TestClaudeLimitSchedule(t *testing.T) {
 // TestClaudeLimitRestore: a launch on a transcript ending in a refusal
 // starts limited and types at once when the reset passed.
 func TestClaudeLimitRestore(t *testing.T) {
-	l := newLimiter(false, "Lin", time.UTC)
+	l := New(false, "Lin", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
-	l.restoreClaude(limitT0.Add(-time.Hour), c.now)
-	if !l.info().Limited {
+	l.RestoreClaude(limitT0.Add(-time.Hour), c.now)
+	if !l.Info().Limited {
 		t.Fatal("not limited")
 	}
-	if got := kinds(c.advance(time.Second)); !slices.Equal(got, []limitActionKind{actNotice, actPrompt}) {
+	if got := kinds(c.advance(time.Second)); !slices.Equal(got, []ActionKind{ActNotice, ActPrompt}) {
 		t.Errorf("first tick: %v", got)
 	}
-	l2 := newLimiter(false, "Lin", time.UTC)
-	l2.restoreClaude(time.Time{}, limitT0)
-	if !l2.info().Limited || len(kinds((&limitClock{t: t, l: l2, now: limitT0}).advance(time.Hour))) != 0 {
-		t.Errorf("an unknown reset restored: %+v", l2.info())
+	l2 := New(false, "Lin", time.UTC)
+	l2.RestoreClaude(time.Time{}, limitT0)
+	if !l2.Info().Limited || len(kinds((&limitClock{t: t, l: l2, now: limitT0}).advance(time.Hour))) != 0 {
+		t.Errorf("an unknown reset restored: %+v", l2.Info())
 	}
 }
 
@@ -298,25 +298,25 @@ func TestClaudeLimitRestore(t *testing.T) {
 // once per agent and launch, with one "due to lift" notice at its reset;
 // the parent stays unlimited.
 func TestClaudeSubagentLimit(t *testing.T) {
-	l := newLimiter(false, "Lin", time.UTC)
+	l := New(false, "Lin", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
 	reset := limitT0.Add(time.Minute)
-	if txt := noticeText(l.event(limitEvent{kind: limitSubStop, agent: "a1", resetsAt: reset}, c.now)); !strings.Contains(txt, "subagent of Lin") {
+	if txt := noticeText(l.Event(Event{Kind: SubStop, Agent: "a1", ResetsAt: reset}, c.now)); !strings.Contains(txt, "subagent of Lin") {
 		t.Errorf("sub stop notice %q", txt)
 	}
-	if acts := l.event(limitEvent{kind: limitSubStop, agent: "a1", resetsAt: reset}, c.now); len(acts) != 0 {
+	if acts := l.Event(Event{Kind: SubStop, Agent: "a1", ResetsAt: reset}, c.now); len(acts) != 0 {
 		t.Errorf("the same episode again: %v", acts)
 	}
-	if l.info().Limited {
+	if l.Info().Limited {
 		t.Error("a subagent's stop limited the parent")
 	}
-	if got := kinds(c.advance(time.Hour)); !slices.Equal(got, []limitActionKind{actNotice}) {
+	if got := kinds(c.advance(time.Hour)); !slices.Equal(got, []ActionKind{ActNotice}) {
 		t.Errorf("at its reset: %v", got)
 	}
 	// One notice per agent and launch: an answer and a new refusal of the
 	// same agent say nothing more (a seat could loop them).
-	l.event(limitEvent{kind: limitSubNormal, agent: "a1"}, c.now)
-	if acts := l.event(limitEvent{kind: limitSubStop, agent: "a1"}, c.now); noticeText(acts) != "" {
+	l.Event(Event{Kind: SubNormal, Agent: "a1"}, c.now)
+	if acts := l.Event(Event{Kind: SubStop, Agent: "a1"}, c.now); noticeText(acts) != "" {
 		t.Errorf("the same agent noticed twice: %q", noticeText(acts))
 	}
 }
@@ -326,30 +326,30 @@ func TestClaudeSubagentLimit(t *testing.T) {
 // noticesMax notices and promptsMax prompts in ten minutes; the rest are
 // logged.
 func TestLimitFlood(t *testing.T) {
-	l := newLimiter(false, "Lin", time.UTC)
+	l := New(false, "Lin", time.UTC)
 	now := limitT0
 	var notices, prompts int
-	count := func(acts []limitAction) {
-		for _, a := range l.capped(acts, now) {
-			switch a.kind {
-			case actNotice:
+	count := func(acts []Action) {
+		for _, a := range l.Capped(acts, now) {
+			switch a.Kind {
+			case ActNotice:
 				notices++
-			case actPrompt:
+			case ActPrompt:
 				prompts++
 			}
 		}
 	}
 	for range 120 {
 		now = now.Add(time.Second)
-		count(l.event(limitEvent{kind: limitStop, resetsAt: now.Add(-time.Hour)}, now))
-		count(l.tick(now))
-		count(l.event(limitEvent{kind: limitNormal}, now))
+		count(l.Event(Event{Kind: Stop, ResetsAt: now.Add(-time.Hour)}, now))
+		count(l.Tick(now))
+		count(l.Event(Event{Kind: Normal}, now))
 	}
 	if notices != noticesMax || prompts != promptsMax {
 		t.Fatalf("%d notices and %d prompts in two minutes, want %d and %d", notices, prompts, noticesMax, promptsMax)
 	}
 	now = now.Add(capWindow)
-	count(l.event(limitEvent{kind: limitStop}, now))
+	count(l.Event(Event{Kind: Stop}, now))
 	if notices != noticesMax+1 {
 		t.Error("no notice after the window")
 	}

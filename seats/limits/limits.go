@@ -1,24 +1,10 @@
-package seats
+package limits
 
 import (
 	"fmt"
 	"strconv"
 	"time"
 )
-
-// Usage-limit episodes of a seat (docs/design.md §11 "Usage limits"; spec
-// «Codex の席が利用上限で止まったとき（#294）», «止まっている席の印（#312）»,
-// «Claude 親の利用上限と手動再開（#342）», «利用上限の通知主体を移行する（#355）»,
-// «解除予定時刻に親の再開を試す（#357）»).
-//
-// A limiter is the decision half, with no clock, goroutine or I/O of its
-// own: the seat's watcher feeds it what the transcript or rollout says
-// (limitEvent), the time (tick) and, for Codex, the release check's answer;
-// it returns what to do (limitAction) — room notices, the resume prompt,
-// the marker, a release check, log lines. The stop is read from the
-// CLI's own record, never from usage percentages; a release is never
-// guessed: Claude's is its next normal parent answer, Codex's the
-// server's "ordinary usage allowed".
 
 // Limit timings (spec: GRACE, ANSWER_WAIT, BACKOFF).
 const (
@@ -50,8 +36,8 @@ const (
 	noReplyNeeded       = " (no reply needed)"
 )
 
-// LimitInfo is a seat's usage-limit state as the panel shows it.
-type LimitInfo struct {
+// Info is a seat's usage-limit state as the panel shows it.
+type Info struct {
 	// Limited: the seat stopped on its plan's limit and has not recovered.
 	Limited bool
 	// ResetsAt is when the limit is said to lift (zero: unknown).
@@ -63,53 +49,53 @@ type LimitInfo struct {
 	NextCheck time.Time
 }
 
-// limitEventKind is what a transcript or rollout line says.
-type limitEventKind int
+// EventKind is what a transcript or rollout line says.
+type EventKind int
 
 const (
-	// limitStop: the seat's turn was refused on the plan's limit (Claude:
+	// Stop: the seat's turn was refused on the plan's limit (Claude:
 	// a parent refusal entry; Codex: a usage_limit_exceeded turn).
-	limitStop limitEventKind = iota + 1
-	// limitNormal: a normal answer (Claude: a parent answer with a real
+	Stop EventKind = iota + 1
+	// Normal: a normal answer (Claude: a parent answer with a real
 	// request id and model; Codex: a turn that ended without error).
-	limitNormal
-	// limitTurnStarted: a Codex turn began (an answer to the prompt).
-	limitTurnStarted
-	// limitSubStop / limitSubNormal: a Claude subagent's refusal / normal
+	Normal
+	// TurnStarted: a Codex turn began (an answer to the prompt).
+	TurnStarted
+	// SubStop / SubNormal: a Claude subagent's refusal / normal
 	// answer (Agent names it).
-	limitSubStop
-	limitSubNormal
+	SubStop
+	SubNormal
 )
 
-// limitEvent is one line's meaning.
-type limitEvent struct {
-	kind     limitEventKind
-	resetsAt time.Time // zero: unknown
-	agent    string
+// Event is one line's meaning.
+type Event struct {
+	Kind     EventKind
+	ResetsAt time.Time // zero: unknown
+	Agent    string
 }
 
-// limitActionKind is what the watcher must do.
-type limitActionKind int
+// ActionKind is what the watcher must do.
+type ActionKind int
 
 const (
-	// actNotice: a room notice (Pullcept, role app) not typed into the seat.
-	actNotice limitActionKind = iota + 1
-	// actPrompt: type text into the seat, tagged as the notice just before
+	// ActNotice: a room notice (Pullcept, role app) not typed into the seat.
+	ActNotice ActionKind = iota + 1
+	// ActPrompt: type text into the seat, tagged as the notice just before
 	// it in the same batch (its message id).
-	actPrompt
-	// actMarkerSet / actMarkerClear: the (topic, account) marker (Codex).
-	actMarkerSet
-	actMarkerClear
-	// actAsk: run the release check now (Codex); its answer comes back
-	// through limiter.answer.
-	actAsk
-	// actLog: one line in pullcept.log.
-	actLog
+	ActPrompt
+	// ActMarkerSet / ActMarkerClear: the (topic, account) marker (Codex).
+	ActMarkerSet
+	ActMarkerClear
+	// ActAsk: run the release check now (Codex); its answer comes back
+	// through Limiter.Answer.
+	ActAsk
+	// ActLog: one line in pullcept.log.
+	ActLog
 )
 
-type limitAction struct {
-	kind limitActionKind
-	text string
+type Action struct {
+	Kind ActionKind
+	Text string
 }
 
 // subEpisode is a Claude subagent's stop.
@@ -118,11 +104,11 @@ type subEpisode struct {
 	noticed  bool // the "due to lift" notice went out
 }
 
-// limiter is one seat's episode state (one per launch; Codex's marker
+// Limiter is one seat's episode state (one per launch; Codex's marker
 // carries the stop across launches).
-type limiter struct {
+type Limiter struct {
 	codex bool
-	grace time.Duration  // limitGrace (tests shorten it)
+	Grace time.Duration  // limitGrace (tests shorten it)
 	name  string         // the seat's name in the texts
 	loc   *time.Location // for reset times in the texts
 
@@ -170,31 +156,34 @@ func within(times *[]time.Time, max int, now time.Time) bool {
 	return true
 }
 
-// capped passes acts through the per-seat caps: a notice or a prompt over
+// Capped passes acts through the per-seat caps: a notice or a prompt over
 // its cap becomes a log line (a prompt whose notice was held back still
 // goes while prompts are under their cap: it is the seat's own).
-func (l *limiter) capped(acts []limitAction, now time.Time) []limitAction {
+func (l *Limiter) Capped(acts []Action, now time.Time) []Action {
 	for i, a := range acts {
 		switch {
-		case a.kind == actNotice && !within(&l.notices, noticesMax, now):
-			acts[i] = limitAction{actLog, "limit: notice held back (" + strconv.Itoa(noticesMax) + " in " + capWindow.String() + "): " + a.text}
-		case a.kind == actPrompt && !within(&l.prompts, promptsMax, now):
-			acts[i] = limitAction{actLog, "limit: resume prompt held back (" + strconv.Itoa(promptsMax) + " in " + capWindow.String() + ")"}
+		case a.Kind == ActNotice && !within(&l.notices, noticesMax, now):
+			acts[i] = Action{ActLog, "limit: notice held back (" + strconv.Itoa(noticesMax) + " in " + capWindow.String() + "): " + a.Text}
+		case a.Kind == ActPrompt && !within(&l.prompts, promptsMax, now):
+			acts[i] = Action{ActLog, "limit: resume prompt held back (" + strconv.Itoa(promptsMax) + " in " + capWindow.String() + ")"}
 		}
 	}
 	return acts
 }
 
-func newLimiter(codex bool, name string, loc *time.Location) *limiter {
+// New is a seat's Limiter: codex selects Codex's rules (release checks, the
+// marker) over Claude Code's; name is the seat's name in the texts, loc the
+// time zone of reset times in them (nil: time.Local).
+func New(codex bool, name string, loc *time.Location) *Limiter {
 	if loc == nil {
 		loc = time.Local
 	}
-	return &limiter{codex: codex, name: name, loc: loc, grace: limitGrace, subs: map[string]*subEpisode{}}
+	return &Limiter{codex: codex, name: name, loc: loc, Grace: limitGrace, subs: map[string]*subEpisode{}}
 }
 
-// info is what the panel shows.
-func (l *limiter) info() LimitInfo {
-	in := LimitInfo{Limited: l.limited, ResetsAt: l.resetsAt, LookAtTerminal: l.looked}
+// Info is what the panel shows.
+func (l *Limiter) Info() Info {
+	in := Info{Limited: l.limited, ResetsAt: l.resetsAt, LookAtTerminal: l.looked}
 	if l.limited && !l.asking {
 		in.NextCheck = l.nextAsk
 	}
@@ -202,7 +191,7 @@ func (l *limiter) info() LimitInfo {
 }
 
 // when formats a reset time for a notice ("Oct 5 22:45", local time).
-func (l *limiter) when(t time.Time) string { return t.In(l.loc).Format("Jan 2 15:04") }
+func (l *Limiter) when(t time.Time) string { return t.In(l.loc).Format("Jan 2 15:04") }
 
 // believable keeps a reset time only when it is neither zero nor absurdly
 // far (a refusal naming one years away is read as unknown).
@@ -213,46 +202,46 @@ func believable(t, now time.Time) (time.Time, bool) {
 	return t, true
 }
 
-// restoreCodex starts a launch of a seat whose marker says it stopped: it
+// RestoreCodex starts a launch of a seat whose marker says it stopped: it
 // is limited from the start and asked at the first tick (the marker keeps
 // no reset time; it may have passed). No notice: it was given at the stop.
-func (l *limiter) restoreCodex(now time.Time) []limitAction {
+func (l *Limiter) RestoreCodex(now time.Time) []Action {
 	l.limited, l.nextAsk, l.attempts = true, now, 0
-	return []limitAction{{actLog, "limit: started limited (marker); asking now"}}
+	return []Action{{ActLog, "limit: started limited (marker); asking now"}}
 }
 
-// restoreClaude starts a launch on a transcript whose last parent event is
+// RestoreClaude starts a launch on a transcript whose last parent event is
 // an unanswered refusal: limited, with the prompt scheduled for its reset
 // (at once when it passed; none when unknown).
-func (l *limiter) restoreClaude(resetsAt, now time.Time) []limitAction {
+func (l *Limiter) RestoreClaude(resetsAt, now time.Time) []Action {
 	l.limited = true
 	r, ok := believable(resetsAt, now)
 	l.resetsAt = r
 	if !ok {
-		return []limitAction{{actLog, "limit: started limited (last parent event is a refusal); reset unknown, no prompt"}}
+		return []Action{{ActLog, "limit: started limited (last parent event is a refusal); reset unknown, no prompt"}}
 	}
-	l.promptAt = maxTime(r.Add(l.grace), now)
-	return []limitAction{{actLog, "limit: started limited (last parent event is a refusal); prompt at " + l.promptAt.Format(time.RFC3339)}}
+	l.promptAt = maxTime(r.Add(l.Grace), now)
+	return []Action{{ActLog, "limit: started limited (last parent event is a refusal); prompt at " + l.promptAt.Format(time.RFC3339)}}
 }
 
-// event applies one line's meaning at now.
-func (l *limiter) event(e limitEvent, now time.Time) []limitAction {
-	switch e.kind {
-	case limitStop:
+// Event applies one line's meaning at now.
+func (l *Limiter) Event(e Event, now time.Time) []Action {
+	switch e.Kind {
+	case Stop:
 		if l.codex {
-			return l.codexStop(e.resetsAt, now)
+			return l.codexStop(e.ResetsAt, now)
 		}
-		return l.claudeStop(e.resetsAt, now)
-	case limitNormal:
+		return l.claudeStop(e.ResetsAt, now)
+	case Normal:
 		return l.normal(now)
-	case limitTurnStarted:
+	case TurnStarted:
 		if !l.promptedAt.IsZero() {
 			l.promptedAt = time.Time{}
-			return []limitAction{{actLog, "limit: the prompt was answered (a turn began)"}}
+			return []Action{{ActLog, "limit: the prompt was answered (a turn began)"}}
 		}
-	case limitSubStop:
-		return l.subStop(e.agent, e.resetsAt, now)
-	case limitSubNormal:
+	case SubStop:
+		return l.subStop(e.Agent, e.ResetsAt, now)
+	case SubNormal:
 		// One notice per agent and launch: its episode stays known.
 	}
 	return nil
@@ -262,11 +251,11 @@ func (l *limiter) event(e limitEvent, now time.Time) []limitAction {
 // prompt scheduled when the reset is known); one after the typed prompt
 // means the limit had not lifted yet (the prompt is typed again later); one
 // while limited (the human retried) only moves the schedule.
-func (l *limiter) claudeStop(resetsAt time.Time, now time.Time) []limitAction {
+func (l *Limiter) claudeStop(resetsAt time.Time, now time.Time) []Action {
 	r, known := believable(resetsAt, now)
-	var out []limitAction
+	var out []Action
 	if !resetsAt.IsZero() && !known {
-		out = append(out, limitAction{actLog, "limit: reset time " + resetsAt.UTC().Format(time.RFC3339) + " not believed (too far)"})
+		out = append(out, Action{ActLog, "limit: reset time " + resetsAt.UTC().Format(time.RFC3339) + " not believed (too far)"})
 	}
 	prompted := !l.promptedAt.IsZero()
 	first := !l.limited
@@ -278,31 +267,31 @@ func (l *limiter) claudeStop(resetsAt time.Time, now time.Time) []limitAction {
 	case !known:
 		l.promptAt = time.Time{}
 	case prompted:
-		l.promptAt = r.Add(l.grace)
+		l.promptAt = r.Add(l.Grace)
 		if !l.promptAt.After(now.Add(time.Minute)) {
 			l.promptAt = now.Add(backoff(l.attempts - 1))
 		}
 	default:
-		l.promptAt = maxTime(r.Add(l.grace), now)
+		l.promptAt = maxTime(r.Add(l.Grace), now)
 	}
 	switch {
 	case first && known:
-		out = append(out, limitAction{actNotice, fmt.Sprintf("%s stopped on its usage limit. It resets %s; Pullcept will type a resume prompt into it then.%s", l.name, l.when(r), noReplyNeeded)})
+		out = append(out, Action{ActNotice, fmt.Sprintf("%s stopped on its usage limit. It resets %s; Pullcept will type a resume prompt into it then.%s", l.name, l.when(r), noReplyNeeded)})
 	case first:
-		out = append(out, limitAction{actNotice, fmt.Sprintf("%s stopped on its usage limit. The reset time is not known: resume it in its terminal once the limit lifts.%s", l.name, noReplyNeeded)})
+		out = append(out, Action{ActNotice, fmt.Sprintf("%s stopped on its usage limit. The reset time is not known: resume it in its terminal once the limit lifts.%s", l.name, noReplyNeeded)})
 	case prompted && known:
-		out = append(out, limitAction{actNotice, fmt.Sprintf("%s was still on its usage limit; Pullcept will type the prompt again at %s.%s", l.name, l.when(l.promptAt), noReplyNeeded)})
+		out = append(out, Action{ActNotice, fmt.Sprintf("%s was still on its usage limit; Pullcept will type the prompt again at %s.%s", l.name, l.when(l.promptAt), noReplyNeeded)})
 	case prompted:
-		out = append(out, limitAction{actNotice, fmt.Sprintf("%s was still on its usage limit and the reset time is not known: resume it in its terminal.%s", l.name, noReplyNeeded)})
+		out = append(out, Action{ActNotice, fmt.Sprintf("%s was still on its usage limit and the reset time is not known: resume it in its terminal.%s", l.name, noReplyNeeded)})
 	}
-	return append(out, limitAction{actLog, "limit: stop seen; reset " + timeOrUnknown(r) + "; prompt at " + timeOrUnknown(l.promptAt)})
+	return append(out, Action{ActLog, "limit: stop seen; reset " + timeOrUnknown(r) + "; prompt at " + timeOrUnknown(l.promptAt)})
 }
 
 // codexStop: a usage_limit_exceeded turn. A first one, or one after the
 // release prompt (the limit had not lifted after all), starts an episode:
 // notice, marker, first ask. One while limited (a post's turn) changes
 // nothing but a later reset time.
-func (l *limiter) codexStop(resetsAt time.Time, now time.Time) []limitAction {
+func (l *Limiter) codexStop(resetsAt time.Time, now time.Time) []Action {
 	r, known := believable(resetsAt, now)
 	if l.limited && l.promptedAt.IsZero() {
 		if known && r.After(l.resetsAt) {
@@ -312,32 +301,32 @@ func (l *limiter) codexStop(resetsAt time.Time, now time.Time) []limitAction {
 	}
 	l.limited, l.resetsAt, l.promptedAt, l.attempts = true, r, time.Time{}, 0
 	l.nextAsk = now.Add(limitFirstAsk)
-	if known && r.Add(l.grace).After(now) {
-		l.nextAsk = r.Add(l.grace)
+	if known && r.Add(l.Grace).After(now) {
+		l.nextAsk = r.Add(l.Grace)
 	}
 	text := fmt.Sprintf("%s stopped on its usage limit. It resets %s.%s", l.name, l.when(r), noReplyNeeded)
 	if !known {
 		text = fmt.Sprintf("%s stopped on its usage limit. The reset time is not known.%s", l.name, noReplyNeeded)
 	}
-	return []limitAction{
-		{actMarkerSet, ""},
-		{actNotice, text},
-		{actLog, "limit: stop seen; reset " + timeOrUnknown(r) + "; first ask at " + l.nextAsk.Format(time.RFC3339)},
+	return []Action{
+		{ActMarkerSet, ""},
+		{ActNotice, text},
+		{ActLog, "limit: stop seen; reset " + timeOrUnknown(r) + "; first ask at " + l.nextAsk.Format(time.RFC3339)},
 	}
 }
 
 // normal: a normal answer. Claude: the recovery. Codex: a turn that went
 // through while limited moves the next ask to now (never a release by
 // itself); one after the prompt is its answer.
-func (l *limiter) normal(now time.Time) []limitAction {
-	var out []limitAction
+func (l *Limiter) normal(now time.Time) []Action {
+	var out []Action
 	if !l.promptedAt.IsZero() {
 		l.promptedAt = time.Time{}
-		out = append(out, limitAction{actLog, "limit: the prompt was answered"})
+		out = append(out, Action{ActLog, "limit: the prompt was answered"})
 	}
 	if l.looked {
 		l.looked = false
-		out = append(out, limitAction{actNotice, fmt.Sprintf("%s answered again; the earlier \"look at its terminal\" is resolved.%s", l.name, noReplyNeeded)})
+		out = append(out, Action{ActNotice, fmt.Sprintf("%s answered again; the earlier \"look at its terminal\" is resolved.%s", l.name, noReplyNeeded)})
 	}
 	if !l.limited {
 		return out
@@ -346,14 +335,14 @@ func (l *limiter) normal(now time.Time) []limitAction {
 		if !l.asking {
 			l.nextAsk = now
 		}
-		return append(out, limitAction{actLog, "limit: a turn ended normally while limited; asking now"})
+		return append(out, Action{ActLog, "limit: a turn ended normally while limited; asking now"})
 	}
 	l.limited, l.resetsAt, l.promptAt, l.attempts = false, time.Time{}, time.Time{}, 0
-	return append(out, limitAction{actLog, "limit: recovered (a normal parent answer)"})
+	return append(out, Action{ActLog, "limit: recovered (a normal parent answer)"})
 }
 
 // subStop: a Claude subagent's refusal, its own episode, noticed once.
-func (l *limiter) subStop(agent string, resetsAt, now time.Time) []limitAction {
+func (l *Limiter) subStop(agent string, resetsAt, now time.Time) []Action {
 	if _, ok := l.subs[agent]; ok || len(l.subs) >= maxSubEpisodes {
 		return nil
 	}
@@ -363,47 +352,47 @@ func (l *limiter) subStop(agent string, resetsAt, now time.Time) []limitAction {
 	if !known {
 		text = fmt.Sprintf("A subagent of %s stopped on its usage limit; the reset time is not known.%s", l.name, noReplyNeeded)
 	}
-	return []limitAction{{actNotice, text}, {actLog, "limit: subagent " + agent + " stop seen; reset " + timeOrUnknown(r)}}
+	return []Action{{ActNotice, text}, {ActLog, "limit: subagent " + agent + " stop seen; reset " + timeOrUnknown(r)}}
 }
 
 // maxSubEpisodes bounds the subagent episodes kept per launch.
 const maxSubEpisodes = 64
 
-// tick does what is due at now.
-func (l *limiter) tick(now time.Time) []limitAction {
-	var out []limitAction
+// Tick does what is due at now.
+func (l *Limiter) Tick(now time.Time) []Action {
+	var out []Action
 	if !l.promptedAt.IsZero() && !now.Before(l.promptedAt.Add(limitAnswerWait)) {
 		l.promptedAt, l.looked = time.Time{}, true
 		out = append(out,
-			limitAction{actNotice, fmt.Sprintf("%s did not answer the resume prompt in %s: look at %s's terminal (a login, a dialog, …).%s", l.name, limitAnswerWait, l.name, noReplyNeeded)},
-			limitAction{actLog, "limit: no answer to the prompt; other cause"})
+			Action{ActNotice, fmt.Sprintf("%s did not answer the resume prompt in %s: look at %s's terminal (a login, a dialog, …).%s", l.name, limitAnswerWait, l.name, noReplyNeeded)},
+			Action{ActLog, "limit: no answer to the prompt; other cause"})
 	}
 	switch {
 	case l.codex && l.limited && !l.asking && !l.nextAsk.IsZero() && !now.Before(l.nextAsk):
 		l.asking = true
-		out = append(out, limitAction{actAsk, ""}, limitAction{actLog, "limit: asking whether the limit lifted"})
+		out = append(out, Action{ActAsk, ""}, Action{ActLog, "limit: asking whether the limit lifted"})
 	case !l.codex && l.limited && !l.promptAt.IsZero() && !now.Before(l.promptAt):
 		l.promptAt, l.promptedAt = time.Time{}, now
 		out = append(out,
-			limitAction{actNotice, fmt.Sprintf("%s's usage limit was due to lift; Pullcept types a resume prompt into it.%s", l.name, noReplyNeeded)},
-			limitAction{actPrompt, claudeResumePrompt},
-			limitAction{actLog, "limit: prompt typed"})
+			Action{ActNotice, fmt.Sprintf("%s's usage limit was due to lift; Pullcept types a resume prompt into it.%s", l.name, noReplyNeeded)},
+			Action{ActPrompt, claudeResumePrompt},
+			Action{ActLog, "limit: prompt typed"})
 	}
 	for agent, s := range l.subs {
 		if !s.noticed && !s.resetsAt.IsZero() && !now.Before(s.resetsAt) {
 			s.noticed = true
-			out = append(out, limitAction{actNotice, fmt.Sprintf("The usage limit of a subagent of %s was due to lift; its recovery is not confirmed (it can be retried in the terminal).%s", l.name, noReplyNeeded)},
-				limitAction{actLog, "limit: subagent " + agent + " reset time passed"})
+			out = append(out, Action{ActNotice, fmt.Sprintf("The usage limit of a subagent of %s was due to lift; its recovery is not confirmed (it can be retried in the terminal).%s", l.name, noReplyNeeded)},
+				Action{ActLog, "limit: subagent " + agent + " reset time passed"})
 		}
 	}
 	return out
 }
 
-// answer takes the release check's answer (Codex): allowed true releases
+// Answer takes the release check's answer (Codex): allowed true releases
 // (marker cleared first, then the notice and the prompt); anything else —
 // false, unknown, an error — is "still limited", asked again after the
 // back-off or 30 s after a later reset the answer names.
-func (l *limiter) answer(allowed *bool, resetsAt time.Time, err error, now time.Time) []limitAction {
+func (l *Limiter) Answer(allowed *bool, resetsAt time.Time, err error, now time.Time) []Action {
 	l.asking = false
 	if !l.limited {
 		return nil
@@ -411,19 +400,19 @@ func (l *limiter) answer(allowed *bool, resetsAt time.Time, err error, now time.
 	if allowed != nil && *allowed && err == nil {
 		l.limited, l.nextAsk, l.attempts, l.resetsAt = false, time.Time{}, 0, time.Time{}
 		l.promptedAt = now
-		return []limitAction{
-			{actMarkerClear, ""},
-			{actNotice, fmt.Sprintf("%s's usage limit has lifted; Pullcept types a resume prompt into it.%s", l.name, noReplyNeeded)},
-			{actPrompt, codexContinuePrompt},
-			{actLog, "limit: released (ordinary usage allowed); prompt typed"},
+		return []Action{
+			{ActMarkerClear, ""},
+			{ActNotice, fmt.Sprintf("%s's usage limit has lifted; Pullcept types a resume prompt into it.%s", l.name, noReplyNeeded)},
+			{ActPrompt, codexContinuePrompt},
+			{ActLog, "limit: released (ordinary usage allowed); prompt typed"},
 		}
 	}
 	l.nextAsk = now.Add(backoff(l.attempts))
 	l.attempts++
 	if r, ok := believable(resetsAt, now); ok {
 		l.resetsAt = r
-		if r.Add(l.grace).After(l.nextAsk) {
-			l.nextAsk = r.Add(l.grace)
+		if r.Add(l.Grace).After(l.nextAsk) {
+			l.nextAsk = r.Add(l.Grace)
 		}
 	}
 	why := "not allowed yet"
@@ -433,7 +422,7 @@ func (l *limiter) answer(allowed *bool, resetsAt time.Time, err error, now time.
 	case allowed == nil:
 		why = "no verdict in the answer"
 	}
-	return []limitAction{{actLog, "limit: still limited (" + why + "); next ask at " + l.nextAsk.Format(time.RFC3339)}}
+	return []Action{{ActLog, "limit: still limited (" + why + "); next ask at " + l.nextAsk.Format(time.RFC3339)}}
 }
 
 func maxTime(a, b time.Time) time.Time {
