@@ -212,29 +212,6 @@ func CharacterWearers(k config.Kind, workDir, name, selfID string, accounts []co
 	return out
 }
 
-// codexCharacterEnv adds a Codex seat's character to its environment as
-// LI_PLUS_OUTPUT_STYLE (#281 hook mode; the name only: the body never
-// rides argv or the environment). An empty character adds nothing, and
-// the launch removes an inherited value (Launch.Unset) so the project's
-// default applies. The account's own env may not set the variable
-// (ErrEnvAppOwned); a name outside #281's grammar refuses the launch
-// (ErrCharacterName): Li+'s loader would refuse it, and never falls back.
-func codexCharacterEnv(a config.Account, env []string) ([]string, error) {
-	for _, v := range a.Env {
-		if strings.EqualFold(v.Name, EnvOutputStyle) {
-			return nil, fmt.Errorf("env: %w: %s (write the style's name in the character field)", ErrEnvAppOwned, v.Name)
-		}
-	}
-	name := strings.TrimSpace(a.Character)
-	if name == "" {
-		return env, nil
-	}
-	if err := CheckCodexCharacter(name); err != nil {
-		return nil, fmt.Errorf("character: %w", err)
-	}
-	return append(env, EnvOutputStyle+"="+name), nil
-}
-
 // unsetEnv is env without the variables named in unset (compared
 // case-insensitively: Windows reads names that way).
 func unsetEnv(env, unset []string) []string {
@@ -287,30 +264,4 @@ func CreateWorkDir(dir string) error {
 		return fmt.Errorf("create working directory: %w", err)
 	}
 	return CheckWorkDir(dir)
-}
-
-// launchEnv is a launch's extra environment (processEnv) and, for a Codex
-// seat, its character (codexCharacterEnv) and the inherited variable it
-// removes.
-func launchEnv(a config.Account, opened []string, topicID string) (env, unset []string, err error) {
-	if env, err = processEnv(a, opened, topicID); err != nil {
-		return nil, nil, err
-	}
-	if a.Kind != config.KindCodexCLI {
-		return env, nil, nil
-	}
-	if CodexAppServer(a) {
-		// The character travels in the conversation's developer
-		// instructions (codexserver.go), never in the environment.
-		if a.Character != "" {
-			if err := CheckCodexCharacter(a.Character); err != nil {
-				return nil, nil, err
-			}
-		}
-		return env, []string{EnvOutputStyle}, nil
-	}
-	if env, err = codexCharacterEnv(a, env); err != nil {
-		return nil, nil, err
-	}
-	return env, []string{EnvOutputStyle}, nil
 }

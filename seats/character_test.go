@@ -530,12 +530,12 @@ func TestCodexCharacterLaunch(t *testing.T) {
 		t.Fatalf("an inherited %s is not removed: %q", EnvOutputStyle, l.Unset)
 	}
 	a.Character = "Luna the Cat"
-	if _, err := BuildLaunch(testInput(a)); !errors.Is(err, ErrCharacterName) {
+	if _, err := buildLaunch(testInput(a)); !errors.Is(err, ErrCharacterName) {
 		t.Fatalf("bad name: %v", err)
 	}
 	a.Character = "luna"
 	a.Env = append(a.Env, config.EnvVar{Name: "li_plus_output_style", Value: "x"})
-	if _, err := BuildLaunch(testInput(a)); !errors.Is(err, ErrEnvAppOwned) {
+	if _, err := buildLaunch(testInput(a)); !errors.Is(err, ErrEnvAppOwned) {
 		t.Fatalf("the account's own %s: %v", EnvOutputStyle, err)
 	}
 	c := testAccount(config.KindClaudeCode)

@@ -3,9 +3,7 @@ package seats
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -143,59 +141,6 @@ func claudeTranscript(configDir, workDir, sessionID string) string {
 		}
 	}
 	return first
-}
-
-// watchClaudeTranscript follows a Claude seat's transcript for its limiter
-// (a goSeat goroutine, ended at Seat.Done): a resumed seat first reads the
-// transcript's last parent event (an unanswered refusal starts it
-// limited), then, fresh or resumed, the tail from where the file ended at
-// the start, each second while lines come, each 10 s after a minute
-// without one. A transcript that is missing, deleted or replaced is
-// logged and looked for again, never a crash.
-func (m *Manager) watchClaudeTranscript(s *Seat, p *startPlan) {
-	dir, err := ClaudeConfigDir(SeatGetenv(p.launch.Env, m.getenv))
-	if err != nil || p.launch.SessionID == "" {
-		m.logger.Debug("limit: no Claude transcript to watch", "topic", s.Topic, "account", s.Account, "err", err)
-		return
-	}
-	path := claudeTranscript(dir, p.acct.WorkDir, p.launch.SessionID)
-	t := newRolloutTail(path, p.transcriptAt)
-	t.lineMax = claudeLineMax
-	subs := newSubagentTails(path, p.launch.SessionID)
-	if p.launch.Resumed && p.transcriptAt > 0 {
-		if e, ok := claudeLastParent(path, p.transcriptAt); ok && e.Kind == limits.Stop {
-			m.runLimit(s, func(l *limits.Limiter) []limits.Action { return l.RestoreClaude(e.ResetsAt, m.opts.Now()) })
-		}
-	}
-	lastLine, lastErr := m.opts.Now(), ""
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		final := false
-		select {
-		case <-s.done:
-			final = true
-		case <-timer.C:
-		}
-		feed := func(line []byte) {
-			if e, ok := claudeLimitEvent(line); ok {
-				m.feedLimit(s, e)
-			}
-		}
-		n, err := t.poll(feed)
-		n += subs.poll(feed)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) && err.Error() != lastErr {
-			lastErr = err.Error()
-			m.logger.Warn("limit: transcript", "topic", s.Topic, "account", s.Account, "err", err)
-		}
-		if n > 0 {
-			lastLine = m.opts.Now()
-		}
-		if final {
-			return
-		}
-		timer.Reset(codexTailEvery(m.opts.Now().Sub(lastLine), m.opts.CodexPoll))
-	}
 }
 
 // maxSubagentTails bounds the subagent transcripts followed per seat.

@@ -4,109 +4,230 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
+	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/limits"
 )
 
-// The Manager's side of app-server Codex seats (codexserver.go): start the
-// server before the TUI, adopt it when the seat goes live, watch it while
-// the seat runs (docs/design.md §9 "Codex app-server seats").
+// The Codex adapter's side of a running seat (docs/design.md §9 "Codex
+// app-server seats", §11): in app-server mode it starts the server before
+// the terminal, adopts it when the seat goes live and watches it while the
+// seat runs (codexserver.go); in both modes it follows the seat's rollout
+// for its session id, usage, activity and usage-limit events
+// (codexrollout.go).
 
 // codexOpenTimeout bounds opening the conversation (connect, initialize,
 // config/read, thread/start or thread/resume, inject): each call has its
 // own bound too (codexCallTimeout).
 const codexOpenTimeout = 2 * time.Minute
 
-// earlyJoin is what the room said of a seat before it was listed: an
-// app-server seat's sidecar is the server's child and joins while the TUI
-// is not started yet. goLive applies it.
-type earlyJoin struct{ joined, ready, stopped bool }
+// codexAdapter is Codex CLI's Adapter. One serves every Codex seat of a
+// Manager: claimed holds the session ids its seats recorded this run, so
+// two fresh seats sharing a working directory and CODEX_HOME never take
+// the same rollout.
+type codexAdapter struct {
+	// poll is how often a fresh seat's rollout is looked for and the tail
+	// read while lines come (ManagerOptions.CodexPoll).
+	poll time.Duration
+	// check replaces the release check (ManagerOptions.CheckRelease; nil:
+	// CheckCodexRelease).
+	check func(ctx context.Context, acct config.Account, env []string) (CodexRelease, error)
 
-// stopStarting tells a start of key under way to give up (Stop); false
-// when none is.
-func (m *Manager) stopStarting(key seatKey) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	ej := m.starting[key]
-	if ej == nil {
+	mu      sync.Mutex
+	claimed map[string]bool
+}
+
+func newCodexAdapter(poll time.Duration, check func(context.Context, config.Account, []string) (CodexRelease, error)) *codexAdapter {
+	return &codexAdapter{poll: poll, check: check, claimed: map[string]bool{}}
+}
+
+// claim marks id as a seat's; false when another seat has it.
+func (c *codexAdapter) claim(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.claimed[id] {
 		return false
 	}
-	ej.stopped = true
+	c.claimed[id] = true
 	return true
 }
 
-// startStopped reports whether Stop asked key's start to give up.
-func (m *Manager) startStopped(key seatKey) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	ej := m.starting[key]
-	return ej != nil && ej.stopped
+func (c *codexAdapter) unclaim(id string) {
+	c.mu.Lock()
+	delete(c.claimed, id)
+	c.mu.Unlock()
 }
 
-// startCodexServer starts p's server, opens the conversation, records a new
-// conversation's id in the topic at once, and makes p's launch the TUI line
-// attached to it, with the bearer token in the TUI's environment only.
-// Start's cleanup (abandonCodexServer) undoes it when the seat does not go
-// live.
-func (m *Manager) startCodexServer(p *startPlan) error {
-	l := p.launch
-	cs, err := startCodexProcess(m.spawn, m.opts.PullceptPath, l.Server.Argv, l.Dir, p.serverEnv, m.logger)
+// UsesAttachments: Codex asks for any folder outside its sandbox itself.
+func (*codexAdapter) UsesAttachments() bool { return false }
+
+// Conversation: Codex's rollout of id under its home.
+func (*codexAdapter) Conversation(_ config.Account, id string, getenv func(string) string) (Conversation, error) {
+	home, err := CodexHome(getenv)
+	if err != nil {
+		return ConversationGone, err
+	}
+	if _, ok := CodexRollout(home, id); ok {
+		return ConversationResumes, nil
+	}
+	return ConversationGone, nil
+}
+
+// Release runs the release check (limitcheck.go) for a's Codex.
+func (c *codexAdapter) Release(ctx context.Context, a config.Account, env []string) (CodexRelease, error) {
+	if c.check != nil {
+		return c.check(ctx, a, env)
+	}
+	return CheckCodexRelease(ctx, a, env)
+}
+
+// Prepare readies a Codex launch. Hook mode: the token goes into the
+// TUI's environment (it starts the sidecar), and a resumed seat's rollout
+// length is noted last before the spawn (a resumed Codex may append at
+// startup, docs/clis.md §3.6). App-server mode: the server starts here,
+// with the token (the sidecar is its child), the conversation is opened,
+// and the TUI line and environment are made to attach to it.
+func (c *codexAdapter) Prepare(ctx context.Context, p *Launching) (Run, error) {
+	r := &codexRun{a: c, acct: p.Account, resumed: p.Launch.Resumed, getenv: p.Getenv, logger: p.Logger}
+	if p.Launch.Server == nil {
+		p.Env = WithToken(p.Env, p.Token)
+		if p.Launch.Resumed {
+			if home, err := CodexHome(p.Getenv); err == nil {
+				r.rollout, r.rolloutAt = codexRolloutSize(home, p.Launch.SessionID)
+			}
+		}
+		return r, nil
+	}
+	if err := r.startServer(ctx, p); err != nil {
+		if r.server != nil {
+			r.Abandon()
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+// codexRun is one Codex launch. act is an app-server seat's activity as
+// its server's notes tell it; it is read and written only inside
+// SeatHandle.Report, under the seat's lock.
+type codexRun struct {
+	a       *codexAdapter
+	acct    config.Account
+	resumed bool
+	getenv  func(string) string
+	logger  *slog.Logger
+	// rollout and rolloutAt are a resumed hook-mode seat's rollout and its
+	// length before the spawn: where the tail starts.
+	rollout   string
+	rolloutAt int64
+
+	server *codexServer // app-server mode (nil in hook mode)
+	record func(string) error
+	drop   func(string)
+	act    *codexActivity
+}
+
+// Holds: an app-server seat's typing waits for its TUI to attach
+// (HoldAttach, released by watchServer).
+func (r *codexRun) Holds() []string {
+	if r.server != nil {
+		return []string{HoldAttach}
+	}
+	return nil
+}
+
+// LimitRules: Codex's (limits.Codex).
+func (*codexRun) LimitRules() limits.Rules { return limits.Codex }
+
+// Tasks: the rollout watcher, and an app-server seat's server watcher.
+func (r *codexRun) Tasks(s SeatHandle) []Task {
+	tasks := []Task{{Name: "rollout", Run: func() { r.watchRollout(s) }}}
+	if r.server != nil {
+		tasks = append(tasks, Task{Name: "codex-server", Run: func() { r.watchServer(s) }})
+	}
+	return tasks
+}
+
+// Report: Codex sends no hooks.
+func (*codexRun) Report(SeatHandle, room.Report) bool { return false }
+
+// Ended stops the server with its seat (its tree with it).
+func (r *codexRun) Ended() {
+	if r.server != nil {
+		r.server.stop()
+	}
+}
+
+// startServer starts the seat's server, opens the conversation, records a
+// new conversation's id in the topic at once, and makes p's launch the TUI
+// line attached to it, with the bearer token in the TUI's environment
+// only. Abandon undoes it when the seat does not go live.
+func (r *codexRun) startServer(ctx context.Context, p *Launching) error {
+	l := p.Launch
+	plan, ok := l.Server.(*CodexServerPlan)
+	if !ok {
+		return fmt.Errorf("codex app-server: no server plan (%T)", l.Server)
+	}
+	cs, err := startCodexProcess(p.Spawn, p.PullceptPath, plan.Argv, l.Dir, WithToken(p.Env, p.Token), p.Logger)
 	if err != nil {
 		return err
 	}
-	p.server = cs
-	o := codexOpen{cwd: l.Dir, plan: l.Server, key: l.MCPKey, acct: p.acct}
+	r.server, r.record, r.drop = cs, p.Record, p.Drop
+	o := codexOpen{cwd: l.Dir, plan: plan, key: l.MCPKey, acct: p.Account}
 	if l.Resumed {
 		o.resume = l.SessionID
 	}
-	if p.acct.Character != "" {
-		o.readBody = func() (string, error) { return codexCharacterBody(p.acct) }
+	if p.Account.Character != "" {
+		o.readBody = func() (string, error) { return codexCharacterBody(p.Account) }
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), codexOpenTimeout)
+	ctx, cancel := context.WithTimeout(ctx, codexOpenTimeout)
 	defer cancel()
 	if err := cs.open(ctx, o); err != nil {
 		return fmt.Errorf("%w%s", err, cs.tail())
 	}
 	if !l.Resumed {
-		m.mu.Lock()
-		m.claimed[cs.thread] = true
-		m.mu.Unlock()
-		if err := m.opts.Sessions.RecordSession(p.topic, p.account, cs.thread); err != nil {
+		r.a.claim(cs.thread)
+		if err := p.Record(cs.thread); err != nil {
 			return fmt.Errorf("record the conversation %s: %w", cs.thread, err)
 		}
-		p.launch.SessionID, p.res.SessionID = cs.thread, cs.thread
+		l.SessionID = cs.thread
 	}
 	argv := make([]string, len(l.Argv))
 	for i, w := range l.Argv {
 		w = strings.ReplaceAll(w, CodexPortWord, cs.port)
 		argv[i] = strings.ReplaceAll(w, CodexThreadWord, cs.thread)
 	}
-	p.launch.Argv = argv
-	p.env = append(p.env, EnvCodexRemoteToken+"="+cs.token)
+	l.Argv = argv
+	p.Env = append(p.Env, EnvCodexRemoteToken+"="+cs.token)
 	cs.mark = cs.conn.seq() // notes after this one come after the TUI started
-	m.logger.Info("codex app-server ready", "topic", p.topic, "account", p.account, "pid", cs.proc.Pid(),
+	p.Logger.Info("codex app-server ready", "topic", p.Topic, "account", p.Account.ID, "pid", cs.proc.Pid(),
 		"port", cs.port, "thread", cs.thread, "resumed", l.Resumed)
 	return nil
 }
 
-// abandonCodexServer undoes startCodexServer for a seat that does not go
-// live: the conversation it created is deleted and its record dropped, then
-// the server's tree is ended (spec #299 «起動の途中で失敗したら、作った会話を
+// Abandon undoes startServer for a seat that does not go live: the
+// conversation it created is deleted and its record dropped, then the
+// server's tree is ended (spec #299 «起動の途中で失敗したら、作った会話を
 // thread/delete で消してから server を止める»).
-func (m *Manager) abandonCodexServer(p *startPlan) {
-	cs := p.server
+func (r *codexRun) Abandon() {
+	cs := r.server
+	if cs == nil {
+		return
+	}
 	if cs.created {
 		if err := cs.deleteThread(); err != nil {
-			m.logger.Warn("codex app-server: delete the conversation of a failed start", "thread", cs.thread, "err", err)
+			r.logger.Warn("codex app-server: delete the conversation of a failed start", "thread", cs.thread, "err", err)
 		}
-		if _, err := m.opts.Sessions.DropSessionIf(p.topic, p.account, cs.thread); err != nil {
-			m.logger.Warn("drop session", "err", err)
+		if r.drop != nil {
+			r.drop(cs.thread)
 		}
-		m.mu.Lock()
-		delete(m.claimed, cs.thread)
-		m.mu.Unlock()
+		r.a.unclaim(cs.thread)
 	}
 	cs.stop()
 }
@@ -143,34 +264,38 @@ func stripFrontmatter(text string) string {
 	return strings.TrimLeft(after, "\r\n")
 }
 
-// adoptCodexServer makes the live seat s the reader of its server's notes:
-// the ones kept since the conversation opened first, then each as it comes.
-// Room typing already waits for the TUI to attach (HoldAttach, set by
-// spawnSeat before the seat could take a post).
-func (m *Manager) adoptCodexServer(s *Seat, cs *codexServer) {
-	s.mu.Lock()
-	s.codexAct = newCodexActivity(cs.thread)
-	s.usage = Usage{Model: cs.answer.Model, Effort: cs.answer.Effort, At: m.opts.Now()}
-	s.mu.Unlock()
-	cs.conn.setHandler(func(n codexNote) { m.codexNote(s, cs, n) })
+// Live makes the live seat the reader of its server's notes: the ones kept
+// since the conversation opened first, then each as it comes. Room typing
+// already waits for the TUI to attach (Holds).
+func (r *codexRun) Live(s SeatHandle) {
+	cs := r.server
+	if cs == nil {
+		return
+	}
+	s.Report(func(x *Reported) bool {
+		r.act = newCodexActivity(cs.thread)
+		x.Usage = Usage{Model: cs.answer.Model, Effort: cs.answer.Effort, At: s.Now()}
+		return true
+	})
+	cs.conn.setHandler(func(n codexNote) { r.note(s, n) })
 }
 
-// codexNote applies one note of s's server to its activity and typing holds.
-func (m *Manager) codexNote(s *Seat, cs *codexServer, n codexNote) {
-	now := m.opts.Now()
-	s.mu.Lock()
-	changed := s.codexAct.apply(n, now)
-	s.activity = s.codexAct.act
-	if w := s.codexAct.perm(s.perm); !w.equal(s.perm) {
-		s.setPerm(w)
-		changed = true
-	}
-	s.mu.Unlock()
+// note applies one note of the seat's server to its activity and typing
+// holds.
+func (r *codexRun) note(s SeatHandle, n codexNote) {
+	cs := r.server
+	now := s.Now()
+	s.Report(func(x *Reported) bool {
+		changed := r.act.apply(n, now)
+		x.Activity = r.act.act
+		if w := r.act.perm(x.Perm); !w.equal(x.Perm) {
+			x.Perm = w
+			changed = true
+		}
+		return changed
+	})
 	if n.Seq > cs.mark && noteThread(n) == cs.thread {
 		cs.attachOnce.Do(func() { close(cs.attached) })
-	}
-	if changed {
-		m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account})
 	}
 }
 
@@ -185,16 +310,17 @@ func noteThread(n codexNote) string {
 	return b.ThreadID
 }
 
-// watchCodexServer runs while s lives (a goSeat goroutine, doc.go): it
-// lets room typing go once the TUI attached, shows a lost connection as an
-// unknown activity, and ends the TUI when the server dies under it (the
-// seat then shows exited with a notice; the server is never restarted).
-func (m *Manager) watchCodexServer(s *Seat, cs *codexServer) {
-	output, attached, conn := s.output, cs.attached, cs.conn.Done()
+// watchServer runs while the seat lives (a seat Task): it lets room typing
+// go once the TUI attached, shows a lost connection as an unknown
+// activity, and ends the TUI when the server dies under it (the seat then
+// shows exited with a notice; the server is never restarted).
+func (r *codexRun) watchServer(s SeatHandle) {
+	cs := r.server
+	output, attached, conn := s.Output(), cs.attached, cs.conn.Done()
 	var fallback <-chan time.Time
 	for {
 		select {
-		case <-s.done:
+		case <-s.Done():
 			return
 		case <-output:
 			output = nil
@@ -203,64 +329,164 @@ func (m *Manager) watchCodexServer(s *Seat, cs *codexServer) {
 			fallback = t.C
 		case <-attached:
 			attached, fallback = nil, nil
-			s.typist.Release(HoldAttach)
+			s.Release(HoldAttach)
 		case <-fallback:
 			attached, fallback = nil, nil
-			m.logger.Info("codex seat: no note of the TUI attaching; room typing goes on", "topic", s.Topic, "account", s.Account)
-			s.typist.Release(HoldAttach)
+			s.Logger().Info("codex seat: no note of the TUI attaching; room typing goes on", "topic", s.Topic(), "account", s.Account())
+			s.Release(HoldAttach)
 		case <-conn:
 			conn = nil
-			s.mu.Lock()
-			s.activity = Activity{}
-			s.codexAct = newCodexActivity(cs.thread)
-			s.setPerm(permWait{})
-			s.mu.Unlock()
-			m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account})
+			s.Report(func(x *Reported) bool {
+				x.Activity = Activity{}
+				r.act = newCodexActivity(cs.thread)
+				x.Perm = permWait{}
+				return true
+			})
 			if !cs.stopping.Load() {
-				m.logger.Warn("codex app-server connection lost; the seat's activity is unknown", "topic", s.Topic, "account", s.Account)
+				s.Logger().Warn("codex app-server connection lost; the seat's activity is unknown", "topic", s.Topic(), "account", s.Account())
 			}
 		case <-cs.exited:
 			if cs.stopping.Load() {
 				return
 			}
-			m.notice(s.Topic, s.Account, true, "the Codex app-server of this seat exited (code %d); its terminal is closed%s", cs.code, cs.tail())
-			_ = s.proc.Kill()
+			s.Notice(true, "the Codex app-server of this seat exited (code %d); its terminal is closed%s", cs.code, cs.tail())
+			_ = s.Kill()
 			return
 		}
 	}
 }
 
-// startingSeat notes a start in progress for key (earlyJoin).
-func (m *Manager) startingSeat(key seatKey) {
-	m.mu.Lock()
-	m.starting[key] = &earlyJoin{}
-	m.mu.Unlock()
+// watchRollout follows the seat's rollout (docs/design.md §9, §11): a
+// fresh seat's first, to record its session id once its first turn
+// creates it; then, fresh or resumed, its tail, for the seat's usage and
+// activity. A resumed seat's tail starts where the file ended when the
+// seat started (rolloutAt), so the previous run's figures never show as
+// this run's.
+func (r *codexRun) watchRollout(s SeatHandle) {
+	path := r.rollout
+	var seed codexReport
+	if cs := r.server; cs != nil {
+		// The server named the conversation's rollout and its settings.
+		path = cs.path
+		seed.usage = Usage{Model: cs.answer.Model, Effort: cs.answer.Effort}
+		if path == "" {
+			return
+		}
+	}
+	switch {
+	case path == "" && r.resumed:
+		s.Logger().Debug("codex rollout of the resumed session not found", "topic", s.Topic(), "account", s.Account())
+		return
+	case path == "":
+		cs, ok := r.findRollout(s)
+		if !ok {
+			return
+		}
+		path = cs.Path
+	}
+	r.tailRollout(s, newRolloutTail(path, r.rolloutAt), seed)
 }
 
-// startEnded forgets key's start; it returns what the room said meanwhile.
-// Caller holds m.mu.
-func (m *Manager) startEnded(key seatKey) earlyJoin {
-	ej := m.starting[key]
-	delete(m.starting, key)
-	if ej == nil {
-		return earlyJoin{}
+// findRollout waits for a fresh seat's rollout and records its session id
+// (docs/design.md §9), skipping ids other seats claimed. Codex writes its
+// physical working directory into the rollout, so a working directory
+// reached through a symlink (macOS: /var → /private/var) is matched in its
+// resolved form too. ok is false when CODEX_HOME cannot be found or the
+// seat ended first.
+func (r *codexRun) findRollout(s SeatHandle) (CodexSession, bool) {
+	home, err := CodexHome(r.getenv)
+	if err != nil {
+		s.Notice(true, "cannot find CODEX_HOME for %s: %v", r.acct.DisplayName(), err)
+		return CodexSession{}, false
 	}
-	return *ej
+	cwds := []string{r.acct.WorkDir}
+	if resolved, err := filepath.EvalSymlinks(r.acct.WorkDir); err == nil && resolved != r.acct.WorkDir {
+		cwds = append(cwds, resolved)
+	}
+	since := s.Started().Add(-2 * time.Second) // file times have coarse resolution on some systems
+	t := time.NewTicker(r.a.poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.Done():
+			return CodexSession{}, false
+		case <-t.C:
+		}
+		var found []CodexSession
+		for _, cwd := range cwds {
+			list, err := CodexRolloutsSince(home, cwd, since)
+			if err != nil {
+				s.Logger().Debug("codex rollouts", "err", err)
+				continue
+			}
+			found = append(found, list...)
+		}
+		for _, cs := range found {
+			if r.a.claim(cs.ID) {
+				s.SessionFound(cs.ID)
+				return cs, true
+			}
+		}
+	}
 }
 
-// earlySidecar records a join or ready of a seat still starting; false
-// when no start of key is in progress.
-func (m *Manager) earlySidecar(key seatKey, ready bool) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	ej := m.starting[key]
-	if ej == nil {
-		return false
+// tailRollout reads what the seat's Codex appends to its rollout and keeps
+// the seat's usage and activity (docs/design.md §11): every poll (1 s)
+// while lines come, every 10 s after a minute without one
+// (codexTailEvery). It ends at Done, after a last read that takes the
+// lines written before the exit.
+func (r *codexRun) tailRollout(s SeatHandle, t *rolloutTail, rep codexReport) {
+	// rep is the seat's: nothing is known of this run yet but what the
+	// start learnt (an app-server seat's model and effort).
+	lastLine := s.Now()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-s.Done():
+			r.readRollout(s, t, &rep)
+			return
+		case <-timer.C:
+		}
+		if r.readRollout(s, t, &rep) > 0 {
+			lastLine = s.Now()
+		}
+		timer.Reset(codexTailEvery(s.Now().Sub(lastLine), r.a.poll))
 	}
-	if ready {
-		ej.ready = true
-	} else {
-		ej.joined = true
+}
+
+// readRollout applies the lines appended since the last read to rep,
+// stores the result in the seat and has it announce a change of something
+// shown. It returns how many lines ended.
+func (r *codexRun) readRollout(s SeatHandle, t *rolloutTail, rep *codexReport) int {
+	changed := false
+	now := s.Now()
+	var events []limits.Event
+	n, err := t.poll(func(line []byte) {
+		var c bool
+		*rep, c = applyCodexLine(*rep, line, now)
+		changed = changed || c
+		if rep.event.Kind != 0 {
+			events = append(events, rep.event)
+		}
+	})
+	defer func() { // after the seat's figures are stored: the limiter reads none of them
+		for _, e := range events {
+			s.Limit(func(l *limits.Limiter, now time.Time) []limits.Action { return l.Event(e, now) })
+		}
+	}()
+	if err != nil {
+		s.Logger().Debug("codex rollout tail", "topic", s.Topic(), "account", s.Account(), "err", err)
 	}
-	return true
+	if n == 0 {
+		return 0
+	}
+	s.Report(func(x *Reported) bool {
+		x.Usage = rep.usage
+		if r.server == nil { // an app-server seat's activity comes from its server
+			x.Activity = rep.activity
+		}
+		return changed
+	})
+	return n
 }

@@ -44,8 +44,9 @@ func TestCodexSeatTail(t *testing.T) {
 	lines := rolloutLines(t, realRollout)
 	first := slices.IndexFunc(lines, func(l []byte) bool { return bytes.Contains(l, []byte(`"type":"task_complete"`)) })
 	tail, rep := newRolloutTail(path, 0), codexReport{}
+	r, h := &codexRun{a: newCodexAdapter(time.Second, nil)}, seatHandle{m: m, s: s}
 	appendFile(t, path, string(bytes.Join(lines[:first], []byte("\n")))+"\n")
-	if n := m.readCodexRollout(s, tail, &rep); n != first {
+	if n := r.readRollout(h, tail, &rep); n != first {
 		t.Fatalf("read %d lines, want %d", n, first)
 	}
 	if in := s.info(); in.Usage.Context == nil || *in.Usage.Context != 7 || in.Usage.Effort != "high" || in.Activity.Kind != ActivityThinking {
@@ -55,14 +56,14 @@ func TestCodexSeatTail(t *testing.T) {
 		t.Fatalf("%d SeatUpdated for one read, want 1", n)
 	}
 	appendFile(t, path, string(realLine(t, "token_usage_record", 0))+"\nnot json\n"+string(realLine(t, "token_count", 1))+"\n")
-	if n := m.readCodexRollout(s, tail, &rep); n != 3 || updates() != 1 {
+	if n := r.readRollout(h, tail, &rep); n != 3 || updates() != 1 {
 		t.Fatalf("lines that change nothing shown: %d read, SeatUpdated sent", n)
 	}
-	if m.readCodexRollout(s, tail, &rep) != 0 {
+	if r.readRollout(h, tail, &rep) != 0 {
 		t.Fatal("an unchanged rollout gave lines")
 	}
 	appendFile(t, path, string(lines[first])+"\n")
-	if m.readCodexRollout(s, tail, &rep); s.info().Activity.Kind != ActivityIdle || updates() != 2 {
+	if r.readRollout(h, tail, &rep); s.info().Activity.Kind != ActivityIdle || updates() != 2 {
 		t.Fatalf("after task_complete: %+v", s.info().Activity)
 	}
 }
@@ -71,13 +72,13 @@ func TestCodexSeatTail(t *testing.T) {
 // with its seat, after a last read of the lines written before the exit.
 func TestCodexSeatTailEnds(t *testing.T) {
 	m, s, _, _ := reportRig(t, config.KindCodexCLI)
-	m.opts.CodexPoll = 5 * time.Millisecond
+	r, h := &codexRun{a: newCodexAdapter(5*time.Millisecond, nil)}, seatHandle{m: m, s: s}
 	path := filepath.Join(t.TempDir(), "rollout.jsonl")
 	appendFile(t, path, "")
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
-		m.tailCodexRollout(s, newRolloutTail(path, 0), codexReport{})
+		r.tailRollout(h, newRolloutTail(path, 0), codexReport{})
 	}()
 	appendFile(t, path, string(realLine(t, "turn_context", 0))+"\n")
 	testkit.Eventually(t, "the model shown", func() bool { return s.info().Usage.Model == "gpt-5.5" })

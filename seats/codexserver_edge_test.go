@@ -15,12 +15,12 @@ import (
 // times"): a value is refused, a repeat goes on the line once.
 func TestCodexAppServerNoAltScreenValue(t *testing.T) {
 	// Codex refuses the flag twice: a repeat goes on the line once.
-	l, err := BuildLaunch(testInput(appServerAccount("--no-alt-screen --no-alt-screen")))
+	l, err := buildLaunch(testInput(appServerAccount("--no-alt-screen --no-alt-screen")))
 	if err != nil || strings.Count(strings.Join(l.Argv, " "), "--no-alt-screen") != 1 {
 		t.Errorf("a repeated --no-alt-screen: err %v, TUI line %q", err, l.Argv)
 	}
 	for _, o := range []string{"--no-alt-screen=1"} {
-		l, err := BuildLaunch(testInput(appServerAccount(o)))
+		l, err := buildLaunch(testInput(appServerAccount(o)))
 		if !errors.Is(err, ErrCodexOption) {
 			t.Errorf("%q: err %v, TUI line %q", o, err, l.Argv)
 		}
@@ -32,17 +32,17 @@ func TestCodexAppServerNoAltScreenValue(t *testing.T) {
 func TestCodexAppServerChecksRoom(t *testing.T) {
 	in := testInput(appServerAccount(""))
 	in.RoomURL = "ws://example.com/room"
-	if _, err := BuildLaunch(in); !errors.Is(err, ErrRoomAddress) {
+	if _, err := buildLaunch(in); !errors.Is(err, ErrRoomAddress) {
 		t.Errorf("non-loopback room: %v", err)
 	}
 	in = testInput(appServerAccount(""))
 	in.RoomURL = ""
-	if _, err := BuildLaunch(in); !errors.Is(err, ErrRoomAddress) {
+	if _, err := buildLaunch(in); !errors.Is(err, ErrRoomAddress) {
 		t.Errorf("no room: %v", err)
 	}
 	in = testInput(appServerAccount(""))
 	in.PullceptPath = "pullcept"
-	if _, err := BuildLaunch(in); !errors.Is(err, ErrNoPullceptPath) {
+	if _, err := buildLaunch(in); !errors.Is(err, ErrNoPullceptPath) {
 		t.Errorf("relative pullcept path: %v", err)
 	}
 }
@@ -54,9 +54,9 @@ func TestCodexAppServerPlaceholderInModel(t *testing.T) {
 		if resume {
 			in.Resume, in.SessionID = true, testRec
 		}
-		l, err := BuildLaunch(in)
+		l, err := buildLaunch(in)
 		if !errors.Is(err, ErrPlaceholder) {
-			t.Errorf("resume %v: err %v, thread model %q", resume, err, l.Server.Thread.Model)
+			t.Errorf("resume %v: err %v, thread model %q", resume, err, codexPlan(l).Thread.Model)
 		}
 	}
 }

@@ -44,7 +44,7 @@ func TestAppLaunchEnvIsReserved(t *testing.T) {
 			t.Errorf("the env field accepts %s: %v", n, err)
 		}
 	}
-	l, err := BuildLaunch(testInput(testAccount(config.KindCLI)))
+	l, err := buildLaunch(testInput(testAccount(config.KindCLI)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,10 +9,11 @@ func TypingOf(s *Seat) TypistState { return s.typist.State() }
 // CodexServerOf is an app-server Codex seat's server process id and port
 // (0, "" for other seats).
 func CodexServerOf(s *Seat) (pid int, port string) {
-	if s.server == nil {
+	r, ok := s.run.(*codexRun)
+	if !ok || r.server == nil {
 		return 0, ""
 	}
-	return s.server.proc.Pid(), s.server.port
+	return r.server.proc.Pid(), r.server.port
 }
 
 // SetSpawn replaces how the Manager starts a child in a PTY (pty.Start).

@@ -100,45 +100,36 @@ type Launch struct {
 	// Warnings say what the line leaves out or changed and why (a stripped
 	// --session-id, dropped options, a status line not added).
 	Warnings []string
-	// Server is an app-server Codex seat's server half (nil for every other
-	// seat): Argv is then the TUI line, with CodexPortWord and, for a
-	// fresh seat, CodexThreadWord where the start puts the port and the
-	// conversation id (launch_codexserver.go).
-	Server *CodexServerPlan
+	// Server is the server half of a seat whose CLI runs as a server and a
+	// terminal attached to it (an app-server Codex seat; nil for every
+	// other seat): Argv is then the terminal's line, with words the start
+	// fills in (the port, a fresh conversation's id).
+	Server Server
 }
 
-// Claude Code flags the launch reads or adds.
-const (
-	flagSettings               = "--settings"
-	flagResume                 = "--resume"
-	flagContinue               = "--continue"
-	flagAppendSystemPrompt     = "--append-system-prompt"
-	flagAppendSystemPromptFile = "--append-system-prompt-file"
-)
+// Server is a launch's server half as its kind planned it (Launch.Server).
+type Server interface {
+	// ServerLine is the server's command line.
+	ServerLine() []string
+	// Describe is what the conversation is asked to run with, beyond both
+	// lines, for the preview ("" when nothing is).
+	Describe() string
+}
 
-// Codex CLI words the launch reads or adds.
-const (
-	codexResume      = "resume"
-	codexConfig      = "-c"
-	codexConfigLong  = "--config"
-	codexNoAltScreen = "--no-alt-screen"
-	codexAltKey      = "tui.alternate_screen"
-)
-
-// Hook shape («Claude Code の席は自分の様子を hook で知らせる»).
-const (
-	// hookTimeout bounds how long Claude waits on our reply to a hook in
-	// seconds: it waits before every tool, and the loopback room answers at
-	// once.
-	hookTimeout = 5
-	// permissionHookTimeout is longer because the room may hold a
-	// permission request up to 180 s for the human's answer (#336).
-	permissionHookTimeout = 190
-)
-
-// HookEvents are the Claude Code events posted to /hooks/activity
-// (docs/design.md §11); the room refuses any other (room.HookEvents).
-var HookEvents = room.HookEvents
+// Kind is one CLI kind's part of a launch (docs/design.md §9): whether it
+// finds the room in its working directory's .mcp.json, and its line.
+// The seat kinds' adapters implement it (seats/cli).
+type Kind interface {
+	// ReadsMCPJSON reports whether the CLI finds the room in its working
+	// directory's .mcp.json (Prepare registers the seat's entry there).
+	ReadsMCPJSON() bool
+	// Line builds the command line from the account's launch options
+	// (already split, and emptied when cmd.exe could not take them). It
+	// reads b.In, may record warnings (b.Warn), environment (b.SetEnv,
+	// b.Unset) and a server half (b.Server). {session_id} in what it
+	// returns is substituted after it.
+	Line(b *lineBuilder, opts []string) ([]string, error)
+}
 
 // RoomPrompt is the sentence a fresh Claude seat gets with
 // --append-system-prompt (docs/design.md §9, «席は部屋の道具の名を起動時に受け取る»):
@@ -153,23 +144,9 @@ func RoomPrompt(key string) string {
 		key + " - follow them once they arrive."
 }
 
-// BuildLaunch builds the one line a seat runs (docs/design.md §9; the editor
-// previews the same Launch):
-//
-//   - Claude Code fresh: <command> <options> --session-id <new id>
-//     --settings '<json>' --append-system-prompt '<RoomPrompt>'; resume:
-//     <command> --resume <id> <options> --settings '<json>' (the system
-//     prompt is recorded once per conversation, so resume adds none).
-//     Settings: enabledMcpjsonServers [own key], disabledMcpjsonServers
-//     [MCPJSON.Others], outputStyle (the character), statusLine and http
-//     hooks to HooksURL. --session-id in the options is stripped (warning);
-//     no --append-system-prompt when the options have it or -file.
-//   - Codex CLI: <command> [resume <id>] <options> -c 'mcp_servers.<key>={…}'
-//     --no-alt-screen (unless the account chose the alternate screen or the
-//     options decide it); the character, if any, in the environment as
-//     LI_PLUS_OUTPUT_STYLE (#281 hook mode), an inherited one removed.
-//   - generic CLI: <command> <options> as written; resume: the account's
-//     resume line.
+// BuildLaunch builds the one line a seat of kind k runs (docs/design.md §9;
+// the editor previews the same Launch): the checks every kind shares, the
+// account's environment, the launch options split, then k's Line.
 //
 // {session_id} is substituted once, after the line is built: a fresh id
 // (recorded as Launch.SessionID) or the resumed one. On Windows, when the
@@ -178,15 +155,13 @@ func RoomPrompt(key string) string {
 // writes into JSON or TOML is escaped so cmd.exe sees none of them.
 //
 // Refusals wrap: ErrKindNotLaunched, ErrNoWorkDir, ErrNoCommand, ErrNoTopic,
-// ErrOwnSettings, ErrOptionsConflict, ErrNotConsoleSafe, ErrNoSessionID,
-// ErrNoResumeLine, ErrPlaceholder, ErrRoomAddress, ErrNoPullceptPath,
-// ErrCharacterName and ErrEnvAppOwned (a Codex character, #281),
+// pty.ErrNotConsoleSafe, ErrNoSessionID, ErrPlaceholder,
 // config.ErrEnvReserved, config.ErrEnvSyntax, config.ErrUnterminatedQuote,
-// config.ErrBadScreenMode. BuildLaunch reads and writes no file.
-func BuildLaunch(in LaunchInput) (Launch, error) {
+// and those of k's Line. BuildLaunch reads and writes no file.
+func BuildLaunch(in LaunchInput, k Kind) (Launch, error) {
 	a := in.Account
 	switch {
-	case !a.Kind.Launches():
+	case !a.Kind.Launches() || k == nil:
 		return Launch{}, fmt.Errorf("%w: %q is %s", ErrKindNotLaunched, a.DisplayName(), a.Kind)
 	case strings.TrimSpace(a.WorkDir) == "":
 		return Launch{}, fmt.Errorf("%w: set one for %q", ErrNoWorkDir, a.DisplayName())
@@ -211,10 +186,11 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 	if b.viaCmd && !commandSafe(cmd) {
 		return Launch{}, fmt.Errorf("%w: command %q holds one of %s (cmd.exe would run only part of the line)", pty.ErrNotConsoleSafe, cmd, pty.CmdReactive)
 	}
-	env, unset, err := launchEnv(a, in.Env, in.TopicID)
+	env, err := processEnv(a, in.Env, in.TopicID)
 	if err != nil {
 		return Launch{}, err
 	}
+	b.env = env
 	opts, err := config.SplitWords(a.LaunchOptions)
 	if err != nil {
 		return Launch{}, fmt.Errorf("launch options: %w", err)
@@ -223,33 +199,18 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 		b.warn("launch options left out: on Windows this line goes through cmd.exe, which cuts a line at %s; the seat starts without them", pty.CmdReactive)
 		opts = nil
 	}
-	var argv []string
-	switch a.Kind {
-	case config.KindClaudeCode:
-		argv, err = b.claude(opts)
-	case config.KindCodexCLI:
-		if CodexAppServer(a) {
-			argv, b.server, err = b.codexAppServer(opts)
-		} else {
-			argv, err = b.codex(opts)
-		}
-	default:
-		argv, err = b.generic(opts)
-	}
+	argv, err := k.Line(b, opts)
 	if err != nil {
 		return Launch{}, err
 	}
-	l := Launch{Argv: argv, Env: env, Unset: unset, Dir: a.WorkDir, Resumed: in.Resume, MCPKey: b.key, Warnings: b.warnings, Server: b.server}
-	if b.server != nil && hasPlaceholder(b.server.Argv) {
-		return Launch{}, fmt.Errorf("%w: %s has no place on a Codex app-server line; remove it from the launch options", ErrPlaceholder, config.SessionIDPlaceholder)
-	}
+	l := Launch{Argv: argv, Env: b.env, Unset: b.unset, Dir: a.WorkDir, Resumed: in.Resume, MCPKey: b.key, Warnings: b.warnings, Server: b.server}
 	if err := l.fillSessionID(in); err != nil {
 		return Launch{}, err
 	}
 	l.Preview = config.JoinWords(l.Argv)
 	if b.server != nil {
-		l.Preview = "app-server: " + config.JoinWords(b.server.Argv) + "\nterminal: " + l.Preview
-		if c := b.server.Thread.describe(); c != "" {
+		l.Preview = "app-server: " + config.JoinWords(b.server.ServerLine()) + "\nterminal: " + l.Preview
+		if c := b.server.Describe(); c != "" {
 			// Settings that go to the conversation are on neither line.
 			l.Preview += "\nconversation: " + c
 		}
@@ -260,7 +221,7 @@ func BuildLaunch(in LaunchInput) (Launch, error) {
 // fillSessionID sets the session id the line uses and substitutes
 // {session_id} once, after the line is built (BuildLaunch): the resumed id
 // (only when it is a plain id: a recorded id comes from a file a seat can
-// write), or a fresh one; Codex makes its own and refuses the placeholder.
+// write), or a fresh one.
 func (l *Launch) fillSessionID(in LaunchInput) error {
 	if in.Resume {
 		if !lineSafeWord(in.SessionID) {
@@ -271,11 +232,7 @@ func (l *Launch) fillSessionID(in LaunchInput) error {
 	if !hasPlaceholder(l.Argv) {
 		return nil
 	}
-	switch {
-	case in.Resume:
-	case in.Account.Kind == config.KindCodexCLI:
-		return fmt.Errorf("%w: Codex makes its own session id; remove %s from the launch options", ErrPlaceholder, config.SessionIDPlaceholder)
-	default:
+	if !in.Resume {
 		id, err := newID(in.NewID)
 		if err != nil {
 			return err
@@ -288,25 +245,18 @@ func (l *Launch) fillSessionID(in LaunchInput) error {
 	return nil
 }
 
-// ReadsMCPJSON reports whether seats of kind k find the room in their
-// working directory's .mcp.json: Claude Code and generic CLIs do; Codex gets
-// its room server on the command line only (spec #297) and writes no file.
-func ReadsMCPJSON(k config.Kind) bool {
-	return k == config.KindClaudeCode || k == config.KindCLI
-}
-
 // PrepareLaunch is BuildLaunch with the seat directory's .mcp.json handled in
-// the order docs/design.md §9 needs, for kinds that read it (ReadsMCPJSON):
+// the order docs/design.md §9 needs, for kinds that read it (Kind.ReadsMCPJSON):
 // it reads the file (in.MCPJSON is replaced by what it holds), builds the
 // line (a refusal writes nothing, so no entry of a refused seat is left
 // behind), then registers the seat's entry with in.RoomURL and
 // in.UnseenHistory. When .claude/settings.local.json disables the seat's key
 // (a past "continue without" answer), a warning says so; the file is never
 // edited. Errors are BuildLaunch's, InspectMCPJSON's and Register's.
-func PrepareLaunch(in LaunchInput) (Launch, error) {
+func PrepareLaunch(in LaunchInput, k Kind) (Launch, error) {
 	a := in.Account
-	if !ReadsMCPJSON(a.Kind) || strings.TrimSpace(a.WorkDir) == "" || !filepath.IsAbs(a.WorkDir) {
-		return BuildLaunch(in)
+	if !k.ReadsMCPJSON() || strings.TrimSpace(a.WorkDir) == "" || !filepath.IsAbs(a.WorkDir) {
+		return BuildLaunch(in, k)
 	}
 	key := MCPKey(a.ID, in.TopicID)
 	if err := checkLoopback(in.RoomURL, "ws"); err != nil {
@@ -317,7 +267,7 @@ func PrepareLaunch(in LaunchInput) (Launch, error) {
 		return Launch{}, err
 	}
 	in.MCPJSON = &st
-	l, err := BuildLaunch(in)
+	l, err := BuildLaunch(in, k)
 	if err != nil {
 		return Launch{}, err
 	}
@@ -335,294 +285,31 @@ func PrepareLaunch(in LaunchInput) (Launch, error) {
 	return l, nil
 }
 
-// lineBuilder holds one BuildLaunch's derived facts.
+// lineBuilder holds one BuildLaunch's derived facts for its Kind's Line:
+// the input, the target OS, whether the line goes through cmd.exe, the
+// seat's .mcp.json / server key, and what the Line records.
 type lineBuilder struct {
-	in       LaunchInput
-	goos     string
-	viaCmd   bool
-	key      string
+	in     LaunchInput
+	goos   string
+	viaCmd bool
+	key    string
+	server Server // the launch's server half (Launch.Server), set by a Line
+
 	warnings []string
-	server   *CodexServerPlan // an app-server Codex seat's server half
+	env      []string // Launch.Env
+	unset    []string // Launch.Unset
 }
 
+// warn records why the line leaves something out or changed it.
 func (b *lineBuilder) warn(format string, args ...any) {
 	b.warnings = append(b.warnings, fmt.Sprintf(format, args...))
 }
 
-// claude builds a Claude Code line (docs/design.md §9).
-func (b *lineBuilder) claude(opts []string) ([]string, error) {
-	a, in := b.in.Account, b.in
-	for _, w := range opts {
-		if w == "-r" || w == "-c" || config.HasFlag([]string{w}, flagResume) || config.HasFlag([]string{w}, flagContinue) {
-			return nil, fmt.Errorf("%w: %q in the launch options; the claude_code kind resumes by itself (remove it)", ErrOptionsConflict, w)
-		}
-	}
-	opts, removed := config.RemoveFlag(opts, config.SessionIDFlag)
-	if removed != nil {
-		b.warn("%s removed from the launch options: the claude_code kind gives the session id itself", strings.Join(removed, ", "))
-	}
-	var others []string
-	if in.MCPJSON != nil {
-		others = in.MCPJSON.Others
-	}
-	character := strings.TrimSpace(a.Character)
-	var settings []string
-	if config.HasFlag(opts, flagSettings) {
-		var why []string
-		if character != "" {
-			why = append(why, fmt.Sprintf("the character %q (outputStyle)", character))
-		}
-		if len(others) > 0 {
-			why = append(why, fmt.Sprintf("disabling the other room entries in .mcp.json (%s)", strings.Join(others, ", ")))
-		}
-		if len(why) > 0 {
-			return nil, fmt.Errorf("%w while the launch must add settings for %s; two --settings on one line are not merged, so remove yours or move it into the account", ErrOwnSettings, strings.Join(why, " and "))
-		}
-		b.warn("launch options carry their own --settings: Pullcept adds none, so this seat must approve %s itself and gets no status line or activity hooks", b.key)
-	} else {
-		js, err := b.claudeSettings(others, character)
-		if err != nil {
-			return nil, err
-		}
-		settings = []string{flagSettings, js}
-	}
-	argv := []string{a.Command}
-	if in.Resume {
-		argv = append(argv, flagResume, config.SessionIDPlaceholder)
-	}
-	argv = append(argv, opts...)
-	if !in.Resume {
-		argv = append(argv, config.SessionIDFlag, config.SessionIDPlaceholder)
-	}
-	argv = append(argv, settings...)
-	if !in.Resume && !config.HasFlag(opts, flagAppendSystemPrompt) && !config.HasFlag(opts, flagAppendSystemPromptFile) {
-		argv = append(argv, flagAppendSystemPrompt, RoomPrompt(b.key))
-	}
-	return argv, nil
-}
+// setEnv adds NAME=value to the launch's environment (Launch.Env).
+func (b *lineBuilder) setEnv(kv string) { b.env = append(b.env, kv) }
 
-// RoomToolNames are the full Claude Code tool names of the room tools under
-// the .mcp.json key (mcp__<key>__<tool>).
-func RoomToolNames(key string) []string {
-	names := make([]string, len(room.RoomTools))
-	for i, t := range room.RoomTools {
-		names[i] = ToolName(key, t)
-	}
-	return names
-}
-
-// claudeSettings is the inline --settings JSON (docs/design.md §9, §11).
-func (b *lineBuilder) claudeSettings(others []string, character string) (string, error) {
-	type statusLine struct {
-		Type    string `json:"type"`
-		Command string `json:"command"`
-	}
-	type httpHook struct {
-		Type           string            `json:"type"`
-		URL            string            `json:"url"`
-		Timeout        int               `json:"timeout"`
-		Headers        map[string]string `json:"headers"`
-		AllowedEnvVars []string          `json:"allowedEnvVars"`
-	}
-	type hookGroup struct {
-		Hooks []httpHook `json:"hooks"`
-	}
-	type permissions struct {
-		Allow []string `json:"allow"`
-		Dirs  []string `json:"additionalDirectories,omitempty"`
-	}
-	settings := struct {
-		Enabled     []string               `json:"enabledMcpjsonServers"`
-		Disabled    []string               `json:"disabledMcpjsonServers,omitempty"`
-		Permissions permissions            `json:"permissions"`
-		OutputStyle string                 `json:"outputStyle,omitempty"`
-		StatusLine  *statusLine            `json:"statusLine,omitempty"`
-		Hooks       map[string][]hookGroup `json:"hooks,omitempty"`
-	}{Enabled: []string{b.key}, Disabled: others, OutputStyle: character,
-		// The room's own tools never ask the human: a seat in default
-		// permission mode would otherwise stop on every say_to_room
-		// (docs/clis.md); Codex approves them with
-		// default_tools_approval_mode="approve" the same way.
-		Permissions: permissions{Allow: RoomToolNames(b.key)}}
-	if d := b.in.AttachmentsDir; d != "" && filepath.IsAbs(d) {
-		settings.Permissions.Dirs = []string{d}
-	}
-
-	base, err := b.statusAndHooksBase()
-	if err != nil {
-		return "", err
-	}
-	if base != "" {
-		settings.StatusLine = &statusLine{Type: "command", Command: b.statusCommand(base)}
-		settings.Hooks = map[string][]hookGroup{}
-		for _, ev := range HookEvents {
-			timeout := hookTimeout
-			if ev == "PermissionRequest" {
-				timeout = permissionHookTimeout
-			}
-			settings.Hooks[ev] = []hookGroup{{Hooks: []httpHook{{
-				Type:           "http",
-				URL:            room.HookActivityURL(base, ev, b.in.TopicID, b.in.Account.ID),
-				Timeout:        timeout,
-				Headers:        map[string]string{"Authorization": "Bearer $" + room.EnvRoomToken},
-				AllowedEnvVars: []string{room.EnvRoomToken},
-			}}}}
-		}
-	}
-	return b.encodeJSON(settings)
-}
-
-// statusAndHooksBase checks what the status line and hooks need and returns
-// the hooks base URL, or "" (with a warning) when they cannot ride this line.
-func (b *lineBuilder) statusAndHooksBase() (string, error) {
-	in := b.in
-	if in.HooksURL == "" {
-		return "", fmt.Errorf("%w: no hooks URL for the status line and hooks", ErrRoomAddress)
-	}
-	if err := checkLoopback(in.HooksURL, "http"); err != nil {
-		return "", err
-	}
-	if !filepath.IsAbs(in.PullceptPath) {
-		return "", fmt.Errorf("%w: %q", ErrNoPullceptPath, in.PullceptPath)
-	}
-	base := strings.TrimRight(in.HooksURL, "/")
-	if b.goos == "windows" {
-		// Git Bash runs the status-line command and reads an unquoted \ as an
-		// escape; words outside the safe set cannot ride unquoted either.
-		p := filepath.ToSlash(in.PullceptPath)
-		if !lineSafeWord(p) || !lineSafeWord(base) {
-			b.warn("no status line or activity hooks: %q or %q holds characters other than ASCII letters, digits and / : . _ - that the Windows status-line shell cannot take unquoted", p, base)
-			return "", nil
-		}
-	}
-	return base, nil
-}
-
-// statusCommand is the statusLine command: <pullcept> status-line <url>.
-func (b *lineBuilder) statusCommand(base string) string {
-	path := b.in.PullceptPath
-	if b.goos == "windows" {
-		path = filepath.ToSlash(path)
-	} else {
-		path = config.QuoteWord(path)
-	}
-	return path + " " + room.StatusLineCommand + " " + room.HookStatusURL(base, b.in.TopicID, b.in.Account.ID)
-}
-
-// codex builds a Codex CLI line (docs/design.md §9, docs/clis.md).
-func (b *lineBuilder) codex(opts []string) ([]string, error) {
-	a, in := b.in.Account, b.in
-	if err := checkLoopback(in.RoomURL, "ws"); err != nil {
-		return nil, err
-	}
-	if !filepath.IsAbs(in.PullceptPath) {
-		return nil, fmt.Errorf("%w: %q", ErrNoPullceptPath, in.PullceptPath)
-	}
-	var addFlag bool
-	switch a.ScreenMode {
-	case config.ScreenInline:
-		addFlag = !codexDecidesScreen(opts)
-	case config.ScreenAlt:
-	default:
-		return nil, fmt.Errorf("%w %q", config.ErrBadScreenMode, a.ScreenMode)
-	}
-	argv := []string{a.Command}
-	if in.Resume {
-		argv = append(argv, codexResume, config.SessionIDPlaceholder)
-	}
-	argv = append(argv, opts...)
-	argv = append(argv, codexConfig, "mcp_servers."+b.key+"="+b.codexServer())
-	argv = append(argv, codexNoNudge(opts)...) // the TUI shows the menu
-	if addFlag {
-		argv = append(argv, codexNoAltScreen)
-	}
-	return argv, nil
-}
-
-// codexNudgeKey is Codex's "Approaching rate limits / Switch to … for lower
-// credit usage?" menu: shown near a window's end for a ChatGPT login, it
-// takes the Enter of a post typed into the seat and switches the model,
-// losing the post (docs/clis.md G8). Pullcept turns it off unless the
-// options say otherwise.
-const codexNudgeKey = "notice.hide_rate_limit_model_nudge"
-
-// codexNoNudge is the -c that hides the menu, none when opts set the key.
-func codexNoNudge(opts []string) []string {
-	for _, w := range opts {
-		if strings.Contains(w, codexNudgeKey) {
-			return nil
-		}
-	}
-	return []string{codexConfig, codexNudgeKey + "=true"}
-}
-
-// codexServer is the room server as one TOML inline table (docs/clis.md):
-// our sidecar, the non-secret variables by value, the process-only ones by
-// name, enabled, tools approved without a prompt.
-func (b *lineBuilder) codexServer() string {
-	a, in := b.in.Account, b.in
-	var t strings.Builder
-	t.WriteString("{command=")
-	t.WriteString(b.tomlString(in.PullceptPath))
-	t.WriteString(", args=[")
-	for i, arg := range sidecarArgs {
-		if i > 0 {
-			t.WriteString(", ")
-		}
-		t.WriteString(b.tomlString(arg))
-	}
-	t.WriteString("], env={")
-	for i, v := range sidecarVars(in.RoomURL, a.DisplayName(), a.ID, in.TopicID, a.Hue, in.UnseenHistory) {
-		if i > 0 {
-			t.WriteString(", ")
-		}
-		t.WriteString(v.Name + "=" + b.tomlString(v.Value))
-	}
-	t.WriteString("}, env_vars=[")
-	t.WriteString(b.tomlString(room.EnvRoomToken) + ", " + b.tomlString(room.EnvLaunchedAs))
-	t.WriteString(`], enabled=true, default_tools_approval_mode="approve"}`)
-	return t.String()
-}
-
-// codexDecidesScreen reports options that already choose the screen:
-// --no-alt-screen, or a -c/--config of tui.alternate_screen.
-func codexDecidesScreen(opts []string) bool {
-	for i, w := range opts {
-		switch {
-		case w == codexNoAltScreen:
-			return true
-		case (w == codexConfig || w == codexConfigLong) && i+1 < len(opts):
-			if strings.HasPrefix(strings.TrimSpace(opts[i+1]), codexAltKey) {
-				return true
-			}
-		case strings.HasPrefix(w, codexConfigLong+"="+codexAltKey), strings.HasPrefix(w, codexConfig+codexAltKey):
-			return true
-		}
-	}
-	return false
-}
-
-// generic builds a generic CLI line: the person's own.
-func (b *lineBuilder) generic(opts []string) ([]string, error) {
-	a, in := b.in.Account, b.in
-	if !in.Resume {
-		return append([]string{a.Command}, opts...), nil
-	}
-	words, err := config.SplitWords(a.ResumeLine)
-	if err != nil {
-		return nil, fmt.Errorf("resume line: %w", err)
-	}
-	if len(words) == 0 {
-		return nil, fmt.Errorf("%w: write one with %s for %q, or start it fresh", ErrNoResumeLine, config.SessionIDPlaceholder, a.DisplayName())
-	}
-	if b.viaCmd && !allConsoleSafe(words) {
-		return nil, fmt.Errorf("%w: the resume line holds one of %s (dropping part of it would start a fresh session instead)", pty.ErrNotConsoleSafe, pty.CmdReactive)
-	}
-	if !hasPlaceholder(words) {
-		b.warn("the resume line has no %s: the recorded session id is not passed", config.SessionIDPlaceholder)
-	}
-	return words, nil
-}
+// unsetVar names a variable the seat must not inherit (Launch.Unset).
+func (b *lineBuilder) unsetVar(name string) { b.unset = append(b.unset, name) }
 
 // ViaCmdExe reports whether a launch on goos runs through cmd.exe: every
 // Windows launch does (`cmd.exe /S /C "<line>"`, spec «起動とアカウント»: an

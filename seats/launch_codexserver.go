@@ -51,6 +51,13 @@ type CodexThread struct {
 	Model, Approval, Sandbox, Effort string
 }
 
+// ServerLine is the server's command line (launch.Server).
+func (p *CodexServerPlan) ServerLine() []string { return p.Argv }
+
+// Describe is what the conversation is asked to run with, for the preview
+// (launch.Server).
+func (p *CodexServerPlan) Describe() string { return p.Thread.describe() }
+
 // describe is t for the preview: "model gpt-5.5 · approval never · …",
 // "" when nothing was asked.
 func (t CodexThread) describe() string {
@@ -83,33 +90,33 @@ var (
 //   - the TUI line: -c tui.*, --no-alt-screen;
 //   - anything else is refused, naming it (-C/--cd: the account's working
 //     directory says where the seat runs).
-func (b *lineBuilder) codexAppServer(opts []string) ([]string, *CodexServerPlan, error) {
+func codexAppServer(b *lineBuilder, opts []string) ([]string, error) {
 	a, in := b.in.Account, b.in
 	if err := checkLoopback(in.RoomURL, "ws"); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if !filepath.IsAbs(in.PullceptPath) {
-		return nil, nil, fmt.Errorf("%w: %q", ErrNoPullceptPath, in.PullceptPath)
+		return nil, fmt.Errorf("%w: %q", ErrNoPullceptPath, in.PullceptPath)
 	}
 	r := &codexRoute{plan: &CodexServerPlan{}, fromFlag: map[string]bool{}}
 	for i := 0; i < len(opts); i++ {
 		used, err := r.option(opts[i], opts[i+1:])
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		i += used
 	}
 	plan := r.plan
 	for _, v := range []string{plan.Thread.Model, plan.Thread.Effort} {
 		if strings.Contains(v, config.SessionIDPlaceholder) {
-			return nil, nil, fmt.Errorf("%w: %s has no place in an app-server seat's settings", ErrPlaceholder, config.SessionIDPlaceholder)
+			return nil, fmt.Errorf("%w: %s has no place in an app-server seat's settings", ErrPlaceholder, config.SessionIDPlaceholder)
 		}
 	}
 	if plan.Thread.Effort != "" {
 		plan.Config = map[string]any{"model_reasoning_effort": plan.Thread.Effort}
 	}
 	plan.Argv = append([]string{a.Command}, r.server...)
-	plan.Argv = append(plan.Argv, codexConfig, "mcp_servers."+b.key+"="+b.codexServer(),
+	plan.Argv = append(plan.Argv, codexConfig, "mcp_servers."+b.key+"="+codexRoomTable(b),
 		"app-server", "--listen", "ws://127.0.0.1:0", "--ws-auth", "capability-token", "--ws-token-sha256", CodexDigestWord)
 
 	addFlag := false
@@ -118,7 +125,10 @@ func (b *lineBuilder) codexAppServer(opts []string) ([]string, *CodexServerPlan,
 		addFlag = !codexDecidesScreen(r.tui)
 	case config.ScreenAlt:
 	default:
-		return nil, nil, fmt.Errorf("%w %q", config.ErrBadScreenMode, a.ScreenMode)
+		return nil, fmt.Errorf("%w %q", config.ErrBadScreenMode, a.ScreenMode)
+	}
+	if hasPlaceholder(plan.Argv) {
+		return nil, fmt.Errorf("%w: %s has no place on a Codex app-server line; remove it from the launch options", ErrPlaceholder, config.SessionIDPlaceholder)
 	}
 	id := CodexThreadWord
 	if in.Resume {
@@ -130,7 +140,8 @@ func (b *lineBuilder) codexAppServer(opts []string) ([]string, *CodexServerPlan,
 	if addFlag {
 		argv = append(argv, codexNoAltScreen)
 	}
-	return argv, plan, nil
+	b.server = plan
+	return argv, nil
 }
 
 // codexRoute sorts an app-server seat's launch options (codexAppServer).

@@ -47,12 +47,12 @@ func TestCodexNudgeOff(t *testing.T) {
 	for _, appServer := range []bool{false, true} {
 		a := appServerAccount("")
 		a.CodexAppServer = &appServer
-		l, err := BuildLaunch(testInput(a))
+		l, err := buildLaunch(testInput(a))
 		if err != nil || !slices.Contains(l.Argv, codexNudgeKey+"=true") {
 			t.Errorf("app-server %v: %q lacks the nudge off (%v)", appServer, l.Argv, err)
 		}
 		a.LaunchOptions = "-c " + codexNudgeKey + "=false"
-		if l, err = BuildLaunch(testInput(a)); err != nil || slices.Contains(l.Argv, codexNudgeKey+"=true") {
+		if l, err = buildLaunch(testInput(a)); err != nil || slices.Contains(l.Argv, codexNudgeKey+"=true") {
 			t.Errorf("app-server %v: the options' own setting was overridden: %q", appServer, l.Argv)
 		}
 	}
@@ -63,26 +63,26 @@ func TestCodexNudgeOff(t *testing.T) {
 // the two lines, and no env value or token on either line.
 func mustAppServer(t *testing.T, in LaunchInput) Launch {
 	t.Helper()
-	l, err := BuildLaunch(in)
+	l, err := buildLaunch(in)
 	if err != nil {
-		t.Fatalf("BuildLaunch(%q): %v", in.Account.LaunchOptions, err)
+		t.Fatalf("buildLaunch(%q): %v", in.Account.LaunchOptions, err)
 	}
 	if l.Server == nil {
-		t.Fatalf("BuildLaunch(%q): no server plan", in.Account.LaunchOptions)
+		t.Fatalf("buildLaunch(%q): no server plan", in.Account.LaunchOptions)
 	}
 	server, terminal, ok := strings.Cut(l.Preview, "\n")
 	terminal, conversation, _ := strings.Cut(terminal, "\n")
 	if !ok || !strings.HasPrefix(server, "app-server: ") || !strings.HasPrefix(terminal, "terminal: ") {
 		t.Fatalf("Preview is not the lines app-server:/terminal:\n%s", l.Preview)
 	}
-	if want := l.Server.Thread.describe(); (want == "") != (conversation == "") || conversation != "" && conversation != "conversation: "+want {
+	if want := codexPlan(l).Thread.describe(); (want == "") != (conversation == "") || conversation != "" && conversation != "conversation: "+want {
 		t.Fatalf("Preview's conversation line %q, want the settings %q", conversation, want)
 	}
 	for _, tc := range []struct {
 		line string
 		argv []string
 	}{
-		{strings.TrimPrefix(server, "app-server: "), l.Server.Argv},
+		{strings.TrimPrefix(server, "app-server: "), codexPlan(l).Argv},
 		{strings.TrimPrefix(terminal, "terminal: "), l.Argv},
 	} {
 		back, err := config.SplitWords(tc.line)
@@ -90,7 +90,7 @@ func mustAppServer(t *testing.T, in LaunchInput) Launch {
 			t.Fatalf("preview line %q does not read back as %q (%v)", tc.line, tc.argv, err)
 		}
 	}
-	for _, w := range slices.Concat([]string{l.Preview}, l.Argv, l.Server.Argv, l.Warnings) {
+	for _, w := range slices.Concat([]string{l.Preview}, l.Argv, codexPlan(l).Argv, l.Warnings) {
 		if strings.Contains(w, testSecret) {
 			t.Fatalf("env value on a line: %q", w)
 		}
@@ -113,16 +113,16 @@ func TestCodexAppServerLines(t *testing.T) {
 	a := appServerAccount("")
 	key := MCPKey(a.ID, testTopic)
 	l := mustAppServer(t, testInput(a))
-	if want := wantServerLine(key, nil); !slices.Equal(l.Server.Argv, want) {
-		t.Errorf("server line\n%q\nwant\n%q", l.Server.Argv, want)
+	if want := wantServerLine(key, nil); !slices.Equal(codexPlan(l).Argv, want) {
+		t.Errorf("server line\n%q\nwant\n%q", codexPlan(l).Argv, want)
 	}
 	if want := wantTUILine(CodexThreadWord, []string{"--no-alt-screen"}); !slices.Equal(l.Argv, want) {
 		t.Errorf("TUI line\n%q\nwant\n%q", l.Argv, want)
 	}
-	if l.SessionID != "" || l.Resumed || l.MCPKey != key || l.Server.Thread != (CodexThread{}) || l.Server.Config != nil {
-		t.Errorf("fresh launch: SessionID %q Resumed %v key %q thread %+v config %v", l.SessionID, l.Resumed, l.MCPKey, l.Server.Thread, l.Server.Config)
+	if l.SessionID != "" || l.Resumed || l.MCPKey != key || codexPlan(l).Thread != (CodexThread{}) || codexPlan(l).Config != nil {
+		t.Errorf("fresh launch: SessionID %q Resumed %v key %q thread %+v config %v", l.SessionID, l.Resumed, l.MCPKey, codexPlan(l).Thread, codexPlan(l).Config)
 	}
-	wantPreview := "app-server: " + config.JoinWords(l.Server.Argv) + "\nterminal: " + config.JoinWords(l.Argv)
+	wantPreview := "app-server: " + config.JoinWords(codexPlan(l).Argv) + "\nterminal: " + config.JoinWords(l.Argv)
 	if l.Preview != wantPreview {
 		t.Errorf("Preview\n%s\nwant\n%s", l.Preview, wantPreview)
 	}
@@ -146,8 +146,8 @@ func TestCodexAppServerLines(t *testing.T) {
 	}
 	wantServer := wantServerLine(key, nil)
 	wantServer[2] = "mcp_servers." + key + "=" + strings.TrimPrefix(codexRoomServer(key, `, PULLCEPT_UNSEEN_HISTORY="1"`), "mcp_servers."+key+"=")
-	if !slices.Equal(l.Server.Argv, wantServer) {
-		t.Errorf("resumed server line\n%q\nwant\n%q", l.Server.Argv, wantServer)
+	if !slices.Equal(codexPlan(l).Argv, wantServer) {
+		t.Errorf("resumed server line\n%q\nwant\n%q", codexPlan(l).Argv, wantServer)
 	}
 	if strings.Contains(l.Preview, CodexThreadWord) || strings.Contains(l.Preview, config.SessionIDPlaceholder) {
 		t.Errorf("resumed preview still holds a placeholder:\n%s", l.Preview)
@@ -177,8 +177,8 @@ func TestCodexAppServerMode(t *testing.T) {
 			continue
 		}
 		l := mustAppServer(t, testInput(a))
-		if l.Server.Thread.Model != "gpt-5.5" {
-			t.Errorf("%s: thread %+v", tc.name, l.Server.Thread)
+		if codexPlan(l).Thread.Model != "gpt-5.5" {
+			t.Errorf("%s: thread %+v", tc.name, codexPlan(l).Thread)
 		}
 	}
 	// Only Codex accounts have an app-server mode.
@@ -267,14 +267,14 @@ func TestCodexAppServerRouting(t *testing.T) {
 			t.Parallel()
 			a := appServerAccount(tt.options)
 			l := mustAppServer(t, testInput(a))
-			if l.Server.Thread != tt.thread {
-				t.Errorf("thread %+v, want %+v", l.Server.Thread, tt.thread)
+			if codexPlan(l).Thread != tt.thread {
+				t.Errorf("thread %+v, want %+v", codexPlan(l).Thread, tt.thread)
 			}
-			if !maps.Equal(l.Server.Config, tt.config) || (l.Server.Config == nil) != (tt.config == nil) {
-				t.Errorf("config %v, want %v", l.Server.Config, tt.config)
+			if !maps.Equal(codexPlan(l).Config, tt.config) || (codexPlan(l).Config == nil) != (tt.config == nil) {
+				t.Errorf("config %v, want %v", codexPlan(l).Config, tt.config)
 			}
-			if want := wantServerLine(MCPKey(a.ID, testTopic), tt.server); !slices.Equal(l.Server.Argv, want) {
-				t.Errorf("server line\n%q\nwant\n%q", l.Server.Argv, want)
+			if want := wantServerLine(MCPKey(a.ID, testTopic), tt.server); !slices.Equal(codexPlan(l).Argv, want) {
+				t.Errorf("server line\n%q\nwant\n%q", codexPlan(l).Argv, want)
 			}
 			if want := wantTUILine(CodexThreadWord, tt.tui); !slices.Equal(l.Argv, want) {
 				t.Errorf("TUI line\n%q\nwant\n%q", l.Argv, want)
@@ -304,13 +304,13 @@ func TestCodexAppServerScreenMode(t *testing.T) {
 		if want := wantTUILine(CodexThreadWord, tc.want); !slices.Equal(l.Argv, want) {
 			t.Errorf("mode %q options %q: TUI line\n%q\nwant\n%q", tc.mode, tc.options, l.Argv, want)
 		}
-		if slices.Contains(l.Server.Argv, "--no-alt-screen") {
-			t.Errorf("mode %q options %q: --no-alt-screen on the server line %q", tc.mode, tc.options, l.Server.Argv)
+		if slices.Contains(codexPlan(l).Argv, "--no-alt-screen") {
+			t.Errorf("mode %q options %q: --no-alt-screen on the server line %q", tc.mode, tc.options, codexPlan(l).Argv)
 		}
 	}
 	a := appServerAccount("")
 	a.ScreenMode = "fancy"
-	if _, err := BuildLaunch(testInput(a)); !errors.Is(err, config.ErrBadScreenMode) {
+	if _, err := buildLaunch(testInput(a)); !errors.Is(err, config.ErrBadScreenMode) {
 		t.Errorf("unknown screen mode: %v", err)
 	}
 }
@@ -359,7 +359,7 @@ func TestCodexAppServerRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		a := appServerAccount(tt.options)
-		l, err := BuildLaunch(testInput(a))
+		l, err := buildLaunch(testInput(a))
 		if !errors.Is(err, ErrCodexOption) {
 			t.Errorf("%q: err %v (launch %q), want ErrCodexOption", tt.options, err, l.Argv)
 			continue
@@ -390,7 +390,7 @@ func TestCodexAppServerPlaceholder(t *testing.T) {
 		if tc.resume {
 			in.Resume, in.SessionID = true, testRec
 		}
-		if _, err := BuildLaunch(in); !errors.Is(err, ErrPlaceholder) {
+		if _, err := buildLaunch(in); !errors.Is(err, ErrPlaceholder) {
 			t.Errorf("%q (resume %v): %v, want ErrPlaceholder", tc.options, tc.resume, err)
 		}
 	}

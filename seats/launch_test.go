@@ -68,7 +68,7 @@ func testInput(a config.Account) LaunchInput {
 
 func mustLaunch(t *testing.T, in LaunchInput) Launch {
 	t.Helper()
-	l, err := BuildLaunch(in)
+	l, err := buildLaunch(in)
 	if err != nil {
 		t.Fatalf("BuildLaunch: %v", err)
 	}
@@ -235,7 +235,7 @@ func TestClaudeOwnSettings(t *testing.T) {
 	a.LaunchOptions = `--settings '{"model":"opus"}'`
 
 	// A character to declare: refused, and the reason says which.
-	_, err := BuildLaunch(testInput(a))
+	_, err := buildLaunch(testInput(a))
 	if !errors.Is(err, ErrOwnSettings) || !strings.Contains(err.Error(), "character") {
 		t.Errorf("with a character: %v", err)
 	}
@@ -243,7 +243,7 @@ func TestClaudeOwnSettings(t *testing.T) {
 	a.Character = ""
 	in := testInput(a)
 	in.MCPJSON = &MCPJSONState{Others: []string{"pullcept-room-x-0123456789"}}
-	_, err = BuildLaunch(in)
+	_, err = buildLaunch(in)
 	if !errors.Is(err, ErrOwnSettings) || !strings.Contains(err.Error(), "pullcept-room-x-0123456789") {
 		t.Errorf("with other entries: %v", err)
 	}
@@ -326,7 +326,7 @@ func TestCodexScreenMode(t *testing.T) {
 	}
 	a := testAccount(config.KindCodexCLI)
 	a.ScreenMode = "fancy"
-	if _, err := BuildLaunch(testInput(a)); !errors.Is(err, config.ErrBadScreenMode) {
+	if _, err := buildLaunch(testInput(a)); !errors.Is(err, config.ErrBadScreenMode) {
 		t.Errorf("unknown screen mode: %v", err)
 	}
 }
@@ -335,7 +335,7 @@ func TestCodexPlaceholderAndEscaping(t *testing.T) {
 	t.Parallel()
 	a := testAccount(config.KindCodexCLI)
 	a.LaunchOptions = "--note {session_id}"
-	if _, err := BuildLaunch(testInput(a)); !errors.Is(err, ErrPlaceholder) {
+	if _, err := buildLaunch(testInput(a)); !errors.Is(err, ErrPlaceholder) {
 		t.Errorf("fresh Codex with {session_id}: %v", err)
 	}
 	in := testInput(a)
@@ -387,7 +387,7 @@ func TestGenericLines(t *testing.T) {
 	}
 	a.ResumeLine = ""
 	in.Account = a
-	if _, err := BuildLaunch(in); !errors.Is(err, ErrNoResumeLine) {
+	if _, err := buildLaunch(in); !errors.Is(err, ErrNoResumeLine) {
 		t.Errorf("resume without a line: %v", err)
 	}
 }
@@ -435,7 +435,7 @@ func TestBuildLaunchRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := BuildLaunch(tt.in)
+			_, err := buildLaunch(tt.in)
 			if err == nil || (tt.want != nil && !errors.Is(err, tt.want)) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
@@ -485,11 +485,11 @@ func TestWindowsCmdExeRules(t *testing.T) {
 	}
 	// A command cmd.exe would cut is refused.
 	in.Account.Command = `claude(x).cmd`
-	if _, err := BuildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
+	if _, err := buildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
 		t.Errorf("unsafe command: %v", err)
 	}
 	in.Account.Command, in.CommandPath = "claude", `C:\Program Files (x86)\nodejs\claude.cmd`
-	if _, err := BuildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
+	if _, err := buildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
 		t.Errorf("unsafe resolved command: %v", err)
 	}
 	in.CommandPath = ""
@@ -522,7 +522,7 @@ func TestWindowsCmdExeRules(t *testing.T) {
 	g.ResumeLine = "aider --restore {session_id} & calc"
 	in = testInput(g)
 	in.GOOS, in.Resume, in.SessionID = "windows", true, testRec
-	if _, err := BuildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
+	if _, err := buildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
 		t.Errorf("unsafe resume line: %v", err)
 	}
 	// Generic options dropped on cmd.exe take their {session_id} with them.
@@ -575,7 +575,7 @@ func FuzzBuildLaunch(f *testing.F) {
 		if windows {
 			in.GOOS = "windows"
 		}
-		l, err := BuildLaunch(in)
+		l, err := buildLaunch(in)
 		if err != nil {
 			return
 		}
@@ -605,7 +605,7 @@ func TestPrepareLaunch(t *testing.T) {
 	}
 	a := testAccount(config.KindClaudeCode)
 	a.WorkDir = dir
-	l, err := PrepareLaunch(testInput(a))
+	l, err := prepareLaunch(testInput(a))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -622,7 +622,7 @@ func TestPrepareLaunch(t *testing.T) {
 	before := readFile(t, filepath.Join(dir, ".mcp.json"))
 	b := testAccount(config.KindClaudeCode)
 	b.ID, b.WorkDir, b.LaunchOptions = "acc-new", dir, "--settings {}"
-	if _, err := PrepareLaunch(testInput(b)); !errors.Is(err, ErrOwnSettings) {
+	if _, err := prepareLaunch(testInput(b)); !errors.Is(err, ErrOwnSettings) {
 		t.Fatalf("want ErrOwnSettings, got %v", err)
 	}
 	if string(readFile(t, filepath.Join(dir, ".mcp.json"))) != string(before) {
@@ -636,7 +636,7 @@ func TestPrepareLaunch(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".claude", "settings.local.json"), []byte(`{"disabledMcpjsonServers":["`+l.MCPKey+`"]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l, err = PrepareLaunch(testInput(a))
+	l, err = prepareLaunch(testInput(a))
 	if err != nil || len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "settings.local.json disables "+l.MCPKey) {
 		t.Errorf("disabled key not reported: %q %v", l.Warnings, err)
 	}
@@ -644,7 +644,7 @@ func TestPrepareLaunch(t *testing.T) {
 	// Codex writes no file.
 	cx := testAccount(config.KindCodexCLI)
 	cx.WorkDir = t.TempDir()
-	if _, err := PrepareLaunch(testInput(cx)); err != nil {
+	if _, err := prepareLaunch(testInput(cx)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(cx.WorkDir, ".mcp.json")); !errors.Is(err, os.ErrNotExist) {
@@ -677,7 +677,7 @@ func TestConsoleSafetyReadsTheResolvedCommand(t *testing.T) {
 	} {
 		in := testInput(a)
 		in.GOOS, in.CommandPath = "windows", tc.resolved
-		l, err := BuildLaunch(in)
+		l, err := buildLaunch(in)
 		if tc.refused {
 			if !errors.Is(err, pty.ErrNotConsoleSafe) || !strings.Contains(err.Error(), fmt.Sprintf("%q", tc.resolved)) {
 				t.Errorf("%s: %v, want ErrNotConsoleSafe naming the resolved path", tc.resolved, err)
@@ -714,7 +714,7 @@ func TestPercentIsNotConsoleSafe(t *testing.T) {
 	a.ResumeLine = "aider --resume {session_id} %X%"
 	in = testInput(a)
 	in.GOOS, in.Resume, in.SessionID = "windows", true, "abc"
-	if _, err := BuildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
+	if _, err := buildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
 		t.Errorf("windows resume line with %%: %v, want ErrNotConsoleSafe", err)
 	}
 }
@@ -728,7 +728,7 @@ func TestRecordedSessionIDMustBePlain(t *testing.T) {
 		in.Resume = true
 		for _, id := range []string{"x&calc", "%TOKEN%", "a b", "id\nnext"} {
 			in.SessionID = id
-			if _, err := BuildLaunch(in); !errors.Is(err, ErrNoSessionID) {
+			if _, err := buildLaunch(in); !errors.Is(err, ErrNoSessionID) {
 				t.Errorf("%s resume with id %q: %v, want ErrNoSessionID", kind, id, err)
 			}
 		}

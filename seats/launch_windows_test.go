@@ -27,7 +27,7 @@ func TestWindowsLaunchLinesReadWholeByCmd(t *testing.T) {
 			in := testInput(a)
 			in.GOOS = "windows"
 			in.TopicID = `t&(1)`
-			l, err := BuildLaunch(in)
+			l, err := buildLaunch(in)
 			if err != nil {
 				t.Fatalf("%s %q: %v", kind, opts, err)
 			}

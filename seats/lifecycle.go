@@ -263,3 +263,64 @@ func (m *Manager) SeatSize(topicID, accountID string) (cols, rows int, ok bool) 
 	defer s.mu.Unlock()
 	return s.size.want[0], s.size.want[1], true
 }
+
+// earlyJoin is what the room said of a seat before it was listed: an
+// app-server seat's sidecar is the server's child and joins while the TUI
+// is not started yet. goLive applies it.
+type earlyJoin struct{ joined, ready, stopped bool }
+
+// stopStarting tells a start of key under way to give up (Stop); false
+// when none is.
+func (m *Manager) stopStarting(key seatKey) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ej := m.starting[key]
+	if ej == nil {
+		return false
+	}
+	ej.stopped = true
+	return true
+}
+
+// startStopped reports whether Stop asked key's start to give up.
+func (m *Manager) startStopped(key seatKey) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ej := m.starting[key]
+	return ej != nil && ej.stopped
+}
+
+// startingSeat notes a start in progress for key (earlyJoin).
+func (m *Manager) startingSeat(key seatKey) {
+	m.mu.Lock()
+	m.starting[key] = &earlyJoin{}
+	m.mu.Unlock()
+}
+
+// startEnded forgets key's start; it returns what the room said meanwhile.
+// Caller holds m.mu.
+func (m *Manager) startEnded(key seatKey) earlyJoin {
+	ej := m.starting[key]
+	delete(m.starting, key)
+	if ej == nil {
+		return earlyJoin{}
+	}
+	return *ej
+}
+
+// earlySidecar records a join or ready of a seat still starting; false
+// when no start of key is in progress.
+func (m *Manager) earlySidecar(key seatKey, ready bool) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ej := m.starting[key]
+	if ej == nil {
+		return false
+	}
+	if ready {
+		ej.ready = true
+	} else {
+		ej.joined = true
+	}
+	return true
+}

@@ -2,6 +2,7 @@ package seats
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"time"
 
@@ -29,23 +30,20 @@ type LimitMarks interface {
 // limitTick is how often a limiter looks at the time.
 const limitTick = time.Second
 
-// newSeatLimiter makes s's limiter (nil for kinds without limits) and, for
-// a Codex seat marked as stopped, starts it limited.
+// newSeatLimiter makes s's limiter under its kind's rules (none for kinds
+// without limits) and, for a seat whose stop is marked (Codex), starts it
+// limited when the mark is set.
 func (m *Manager) newSeatLimiter(s *Seat, acct config.Account) {
-	var l *limits.Limiter
-	switch acct.Kind {
-	case config.KindClaudeCode:
-		l = limits.New(false, acct.DisplayName(), m.opts.LimitLocation)
-	case config.KindCodexCLI:
-		l = limits.New(true, acct.DisplayName(), m.opts.LimitLocation)
-	default:
+	rules := s.run.LimitRules()
+	if rules == 0 {
 		return
 	}
+	l := limits.New(rules, acct.DisplayName(), m.opts.LimitLocation)
 	if m.opts.LimitGrace > 0 {
 		l.Grace = m.opts.LimitGrace
 	}
 	s.limits = l
-	if acct.Kind != config.KindCodexCLI {
+	if !l.Marked() {
 		return
 	}
 	marks, ok := m.opts.Sessions.(LimitMarks)
@@ -188,17 +186,18 @@ func (m *Manager) watchLimits(s *Seat) {
 	}
 }
 
-// askRelease runs the release check for s's account (ManagerOptions.
-// CheckRelease in tests).
+// askRelease runs the release check of s's kind (Releaser) for its
+// account.
 func (m *Manager) askRelease(ctx context.Context, s *Seat) (CodexRelease, error) {
 	acct, ok := m.opts.Accounts(s.Account)
 	if !ok {
 		return CodexRelease{}, ErrUnknownAccount
 	}
-	if m.opts.CheckRelease != nil {
-		return m.opts.CheckRelease(ctx, acct, s.env)
+	r, ok := m.kinds[s.kind].(Releaser)
+	if !ok {
+		return CodexRelease{}, fmt.Errorf("%s seats have no release check", s.kind)
 	}
-	return CheckCodexRelease(ctx, acct, s.env)
+	return r.Release(ctx, acct, s.env)
 }
 
 // CheckCodexRelease runs the release check for acct's Codex with the

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -262,7 +261,7 @@ type Manager struct {
 	events  *pubsub.Broker[Event]
 	changed pubsub.Signal // some seat's screen changed (coalesced)
 	wg      sync.WaitGroup
-	claimed map[string]bool // Codex session ids already recorded by a seat this run
+	kinds   map[config.Kind]Adapter // the seat kinds (kinds.go)
 	// starting holds what the room said of seats whose start is under way
 	// (codexseat.go earlyJoin), by seat.
 	starting map[seatKey]*earlyJoin
@@ -310,11 +309,9 @@ type Seat struct {
 	perm      permWait // its open permission requests (activity.go)
 	usage     Usage    // its last reported usage
 
-	// server is an app-server Codex seat's server (nil for other seats);
-	// it ends with the seat (wait). codexAct is its activity as the
-	// server's notes tell it (guarded by mu).
-	server   *codexServer
-	codexAct *codexActivity
+	// run is the launch's kind-specific part (its Adapter's Run): what
+	// reports its activity and usage, what it runs beside the process.
+	run Run
 
 	// limits decides the seat's usage-limit episodes (limits.go; nil for
 	// generic CLIs); limitMu serializes it with the actions it returns;
@@ -370,7 +367,7 @@ func NewManager(o ManagerOptions) (*Manager, error) {
 		logger:   lg,
 		seats:    map[seatKey]*Seat{},
 		events:   pubsub.NewBroker(pubsub.Options[Event]{Logger: lg}),
-		claimed:  map[string]bool{},
+		kinds:    newKinds(o),
 		starting: map[seatKey]*earlyJoin{},
 		spawn:    pty.Start,
 	}, nil
@@ -427,8 +424,8 @@ func (m *Manager) StartWith(topicID, accountID string, o StartOptions) (StartRes
 			m.mu.Lock()
 			m.startEnded(key)
 			m.mu.Unlock()
-			if p.server != nil {
-				m.abandonCodexServer(p)
+			if p.run != nil {
+				p.run.Abandon()
 			}
 			if p.revoke != nil {
 				p.revoke()
@@ -439,13 +436,11 @@ func (m *Manager) StartWith(topicID, accountID string, o StartOptions) (StartRes
 	if err := m.prepare(p); err != nil {
 		return p.res, err
 	}
-	if p.launch.Server != nil {
-		if err := m.startCodexServer(p); err != nil {
-			return p.res, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
-		}
-		if m.startStopped(key) {
-			return p.res, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), ErrStartStopped)
-		}
+	if err := m.prepareRun(p); err != nil {
+		return p.res, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
+	}
+	if m.startStopped(key) {
+		return p.res, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), ErrStartStopped)
 	}
 	s, err := m.spawnSeat(p, cols, rows)
 	if err != nil {
@@ -470,19 +465,12 @@ type startPlan struct {
 	launch         Launch
 	env            []string // the child's whole environment
 	res            StartResult
-	// rollout and rolloutAt are a resumed Codex seat's rollout and its
-	// length before the spawn: where the seat's tail starts.
-	rollout   string
-	rolloutAt int64
-	// transcriptAt is a resumed Claude seat's transcript length before the
-	// spawn (its limit tail starts there; claudelimit.go).
-	transcriptAt int64
-	// server is an app-server Codex seat's server once started
-	// (codexserver.go); serverEnv is its environment (the room token is
-	// there, not in the TUI's).
-	server    *codexServer
-	serverEnv []string
-	checkEnv  []string // the seat's environment without any token
+	adapter        Adapter // the kind's
+	run            Run     // the launch's kind-specific part, once prepared (prepareRun)
+	token          string  // the seat launch's room token
+	// checkEnv is the seat's environment without any token (the release
+	// check's).
+	checkEnv []string
 	// revoke ends the seat's token (RoomEndpoint.Grant); nil when none was
 	// granted. Start calls it when the seat does not go live, Manager.wait
 	// when its process is gone.
@@ -506,7 +494,8 @@ func (m *Manager) decide(topicID, accountID string, mode StartMode) (*startPlan,
 	if !ok {
 		return nil, fmt.Errorf("start seat %s: %w", accountID, ErrUnknownAccount)
 	}
-	if !acct.Kind.Launches() {
+	ad, ok := m.kinds[acct.Kind]
+	if !ok || !acct.Kind.Launches() {
 		return nil, fmt.Errorf("start seat %s: kind %s does not run as a seat: %w", accountID, acct.Kind, ErrNotASeat)
 	}
 	m.mu.Lock()
@@ -532,7 +521,7 @@ func (m *Manager) decide(topicID, accountID string, mode StartMode) (*startPlan,
 	if err != nil {
 		return nil, fmt.Errorf("start seat %s in %s: %w", accountID, topicID, err)
 	}
-	p := &startPlan{topic: topicID, account: accountID, acct: acct, room: ep, claim: claim, openEnv: env, mode: mode}
+	p := &startPlan{topic: topicID, account: accountID, acct: acct, adapter: ad, room: ep, claim: claim, openEnv: env, mode: mode}
 	if err := m.decideResume(p); err != nil {
 		m.ledger.Release(claim)
 		return nil, fmt.Errorf("start seat %s: %w", acct.DisplayName(), err)
@@ -543,21 +532,16 @@ func (m *Manager) decide(topicID, accountID string, mode StartMode) (*startPlan,
 
 // decideResume applies the resume rule (docs/design.md §9): a recorded id
 // resumes when its conversation exists, and one whose transcript is gone is
-// dropped on the spot. The transcript is looked for in the environment the
-// CLI will see: an account may set its own CLAUDE_CONFIG_DIR or CODEX_HOME.
+// dropped on the spot. The conversation is looked for in the environment
+// the CLI will see: an account may set its own CLAUDE_CONFIG_DIR or
+// CODEX_HOME.
 func (m *Manager) decideResume(p *startPlan) error {
 	p.recorded, _ = m.opts.Sessions.Session(p.topic, p.account)
 	if p.mode == StartFresh {
 		return nil // a new conversation; its id replaces the record
 	}
-	exists := false
-	if p.recorded != "" {
-		var err error
-		if exists, err = TranscriptExists(p.acct, SeatGetenv(p.openEnv, m.getenv), p.recorded); err != nil {
-			m.logger.Warn("transcript check", "topic", p.topic, "account", p.account, "err", err)
-		}
-	}
-	resume, drop, reason := DecideResume(p.acct, p.recorded, exists)
+	c := m.conversation(p.adapter, p.acct, p.recorded, p.openEnv)
+	resume, drop, reason := DecideResume(p.acct, p.recorded, c)
 	if p.mode == StartResume && !resume {
 		// Asked to resume: refuse, and leave the record for the human to judge.
 		return fmt.Errorf("%w: %s", ErrNoResume, resumeRefusal(p.acct, p.recorded, reason))
@@ -597,14 +581,14 @@ func (m *Manager) prepare(p *startPlan) error {
 		in.SessionID = p.recorded
 	}
 	var attachWarn string
-	if m.opts.AttachmentsDir != nil && p.acct.Kind == config.KindClaudeCode {
+	if m.opts.AttachmentsDir != nil && p.adapter.UsesAttachments() {
 		if d, err := m.opts.AttachmentsDir(p.topic); err != nil {
 			attachWarn = fmt.Sprintf("attachments: %v; the seat will ask before it reads one", err)
 		} else {
 			in.AttachmentsDir = d
 		}
 	}
-	l, err := PrepareLaunch(in)
+	l, err := PrepareLaunch(in, p.adapter)
 	if err != nil {
 		return fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
@@ -619,35 +603,37 @@ func (m *Manager) prepare(p *startPlan) error {
 	}
 	p.env = append(unsetEnv(seatBaseEnv(m.opts.Environ()), l.Unset), l.Env...)
 	p.checkEnv = slices.Clone(p.env) // no token: the release check's
-	token := p.room.Token
+	p.token = p.room.Token
 	if p.room.Grant != nil {
 		t, revoke, err := p.room.Grant(p.account, p.topic, p.res.PtyID)
 		if err != nil {
 			return fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 		}
-		token, p.revoke = t, revoke
+		p.token, p.revoke = t, revoke
 	}
-	if l.Server != nil {
-		// The room's sidecar is the server's child: the token goes there.
-		// The TUI gets its bearer token at the spawn (startCodexServer).
-		p.serverEnv = append(slices.Clone(p.env), room.EnvRoomToken+"="+token)
-	} else {
-		p.env = append(p.env, room.EnvRoomToken+"="+token)
-	}
-	// Last before the spawn: a resumed Codex may append at startup
-	// (docs/clis.md §3.6).
-	if p.acct.Kind == config.KindClaudeCode && l.Resumed {
-		if dir, err := ClaudeConfigDir(SeatGetenv(p.openEnv, m.getenv)); err == nil {
-			if fi, err := os.Stat(claudeTranscript(dir, p.acct.WorkDir, l.SessionID)); err == nil {
-				p.transcriptAt = fi.Size()
+	return nil
+}
+
+// prepareRun hands the launch to its kind (Adapter.Prepare), last before
+// the spawn: the token goes where the kind's sidecar runs, and an
+// app-server Codex seat's server starts (and opens its conversation) here.
+func (m *Manager) prepareRun(p *startPlan) error {
+	ln := &Launching{Topic: p.topic, Account: p.acct, Launch: &p.launch, Env: p.env, Token: p.token,
+		Getenv: SeatGetenv(p.openEnv, m.getenv), PullceptPath: m.opts.PullceptPath, Spawn: m.spawn, Logger: m.logger,
+		Record: func(id string) error {
+			return m.opts.Sessions.RecordSession(p.topic, p.account, id)
+		},
+		Drop: func(id string) {
+			if _, err := m.opts.Sessions.DropSessionIf(p.topic, p.account, id); err != nil {
+				m.logger.Warn("drop session", "err", err)
 			}
-		}
+		}}
+	run, err := p.adapter.Prepare(context.Background(), ln)
+	if err != nil {
+		return err
 	}
-	if p.acct.Kind == config.KindCodexCLI && l.Resumed {
-		if home, err := CodexHome(SeatGetenv(p.openEnv, m.getenv)); err == nil {
-			p.rollout, p.rolloutAt = codexRolloutSize(home, l.SessionID)
-		}
-	}
+	p.run, p.env = run, ln.Env
+	p.res.SessionID = p.launch.SessionID
 	return nil
 }
 
@@ -659,7 +645,7 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
-	s := &Seat{Topic: p.topic, Account: p.account, ptyID: p.res.PtyID, launch: l, kind: p.acct.Kind, proc: proc, server: p.server, env: p.checkEnv,
+	s := &Seat{Topic: p.topic, Account: p.account, ptyID: p.res.PtyID, launch: l, kind: p.acct.Kind, proc: proc, run: p.run, env: p.checkEnv,
 		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting,
 		revoke: p.revoke, resizeKick: make(chan struct{}, 1), output: make(chan struct{})}
 	size := [2]int{orDefault(cols, pty.DefaultCols), orDefault(rows, pty.DefaultRows)}
@@ -672,8 +658,8 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	s.typist = NewTypist(proc, TypistOptions{BracketedPaste: func() bool {
 		return s.screen != nil && s.screen.BracketedPaste()
 	}, OnChange: s.updated})
-	if p.server != nil {
-		s.typist.Hold(HoldAttach) // released by watchCodexServer
+	for _, h := range p.run.Holds() {
+		s.typist.Hold(h) // released by the run
 	}
 	screen, err := terminal.NewScreen(orDefault(cols, pty.DefaultCols), orDefault(rows, pty.DefaultRows), s.typist.Reply)
 	if err != nil {
@@ -707,21 +693,12 @@ func (s *Seat) abandon() {
 // this Start fail; and the goroutines are counted before Close can wait for
 // them.
 func (m *Manager) goLive(p *startPlan, s *Seat) error {
-	watchRollout := p.acct.Kind == config.KindCodexCLI
-	goroutines := 3
-	if watchRollout {
-		goroutines++
-	}
-	if p.server != nil {
-		goroutines++ // the server watcher
-	}
+	h := seatHandle{m: m, s: s}
+	tasks := s.run.Tasks(h)
+	goroutines := 3 + len(tasks)
 	m.newSeatLimiter(s, p.acct)
 	if s.limits != nil {
 		goroutines++ // the limit watcher
-	}
-	watchTranscript := p.acct.Kind == config.KindClaudeCode
-	if watchTranscript {
-		goroutines++
 	}
 	key := seatKey{p.topic, p.account}
 	m.mu.Lock()
@@ -768,21 +745,15 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 	if early.ready {
 		m.SidecarReady(p.topic, p.account)
 	}
+	s.run.Live(h)
 	m.goSeat("pump", s, func() { m.pump(s) })
 	m.goSeat("wait", s, func() { m.wait(s, p.claim) })
 	m.goSeat("resize", s, func() { m.resizer(s) })
-	if watchRollout {
-		m.goSeat("rollout", s, func() { m.watchCodexRollout(s, p) })
-	}
 	if s.limits != nil {
 		m.goSeat("limits", s, func() { m.watchLimits(s) })
 	}
-	if watchTranscript {
-		m.goSeat("transcript", s, func() { m.watchClaudeTranscript(s, p) })
-	}
-	if p.server != nil {
-		m.adoptCodexServer(s, p.server)
-		m.goSeat("codex-server", s, func() { m.watchCodexServer(s, p.server) })
+	for _, t := range tasks {
+		m.goSeat(t.Name, s, t.Run)
 	}
 	m.logger.Info("seat started", "topic", p.topic, "account", p.account, "pid", s.proc.Pid(), "resumed", p.launch.Resumed)
 	return nil
@@ -882,9 +853,7 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	s.ptyClosed = true
 	s.ptyMu.Unlock()
 	_ = s.proc.Close()
-	if s.server != nil {
-		s.server.stop() // the server dies with its seat, its tree with it
-	}
+	s.run.Ended()             // what the kind runs beside the seat ends with it
 	queue := s.typist.State() // what Close drops: posts held or not typed yet
 	_ = s.typist.Close()
 	if s.revoke != nil {
@@ -916,7 +885,7 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	// The seat's .mcp.json entry points at this seat's room only while it
 	// runs: leave nothing stale for someone opening the directory later (the
 	// next start registers it again).
-	if ReadsMCPJSON(s.kind) && s.launch.MCPKey != "" && s.launch.Dir != "" {
+	if m.kinds[s.kind].ReadsMCPJSON() && s.launch.MCPKey != "" && s.launch.Dir != "" {
 		if uerr := Unregister(s.launch.Dir, s.launch.MCPKey, s.launch.MCPCreated); uerr != nil {
 			m.logger.Warn("unregister .mcp.json entry", "dir", s.launch.Dir, "key", s.launch.MCPKey, "err", uerr)
 		}
@@ -938,157 +907,6 @@ func (m *Manager) recordSeen(s *Seat) {
 	if err != nil {
 		m.logger.Debug("record seen", "topic", s.Topic, "account", s.Account, "err", err)
 	}
-}
-
-// watchCodexRollout follows a Codex seat's rollout (docs/design.md §9,
-// §11): a fresh seat's first, to record its session id once its first turn
-// creates it; then, fresh or resumed, its tail, for the seat's usage and
-// activity. A resumed seat's tail starts where the file ended when the seat
-// started (p.rolloutAt), so the previous run's figures never show as this
-// run's.
-func (m *Manager) watchCodexRollout(s *Seat, p *startPlan) {
-	path := p.rollout
-	var seed codexReport
-	if p.server != nil {
-		// The server named the conversation's rollout and its settings.
-		path = p.server.path
-		seed.usage = Usage{Model: p.server.answer.Model, Effort: p.server.answer.Effort}
-		if path == "" {
-			return
-		}
-	}
-	switch {
-	case path == "" && p.launch.Resumed:
-		m.logger.Debug("codex rollout of the resumed session not found", "topic", s.Topic, "account", s.Account)
-		return
-	case path == "":
-		cs, ok := m.findCodexRollout(s, p.acct)
-		if !ok {
-			return
-		}
-		path = cs.Path
-	}
-	m.tailCodexRollout(s, newRolloutTail(path, p.rolloutAt), seed)
-}
-
-// findCodexRollout waits for a fresh Codex seat's rollout and records its
-// session id (docs/design.md §9), skipping ids other seats claimed. Codex
-// writes its physical working directory into the rollout, so a working
-// directory reached through a symlink (macOS: /var → /private/var) is
-// matched in its resolved form too. ok is false when CODEX_HOME cannot be
-// found or the seat ended first.
-func (m *Manager) findCodexRollout(s *Seat, acct config.Account) (CodexSession, bool) {
-	home, err := CodexHome(SeatGetenv(s.launch.Env, m.getenv))
-	if err != nil {
-		m.notice(s.Topic, s.Account, true, "cannot find CODEX_HOME for %s: %v", acct.DisplayName(), err)
-		return CodexSession{}, false
-	}
-	cwds := []string{acct.WorkDir}
-	if resolved, err := filepath.EvalSymlinks(acct.WorkDir); err == nil && resolved != acct.WorkDir {
-		cwds = append(cwds, resolved)
-	}
-	since := s.started.Add(-2 * time.Second) // file times have coarse resolution on some systems
-	t := time.NewTicker(m.opts.CodexPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.done:
-			return CodexSession{}, false
-		case <-t.C:
-		}
-		var found []CodexSession
-		for _, cwd := range cwds {
-			list, err := CodexRolloutsSince(home, cwd, since)
-			if err != nil {
-				m.logger.Debug("codex rollouts", "err", err)
-				continue
-			}
-			found = append(found, list...)
-		}
-		for _, cs := range found {
-			m.mu.Lock()
-			taken := m.claimed[cs.ID]
-			if !taken {
-				m.claimed[cs.ID] = true
-			}
-			m.mu.Unlock()
-			if taken {
-				continue
-			}
-			// The seat knows its id before the record is written, so
-			// whoever reads the record finds the seat agreeing with it.
-			s.mu.Lock()
-			s.launch.SessionID = cs.ID
-			s.mu.Unlock()
-			if err := m.opts.Sessions.RecordSession(s.Topic, s.Account, cs.ID); err != nil {
-				m.notice(s.Topic, s.Account, true, "could not record the Codex session of %s: %v", acct.DisplayName(), err)
-			}
-			return cs, true
-		}
-	}
-}
-
-// tailCodexRollout reads what the seat's Codex appends to its rollout and
-// keeps the seat's usage and activity (docs/design.md §11): every CodexPoll
-// (1 s) while lines come, every 10 s after a minute without one
-// (codexTailEvery). It ends at Seat.Done, after a last read that takes the
-// lines written before the exit.
-func (m *Manager) tailCodexRollout(s *Seat, t *rolloutTail, rep codexReport) {
-	// rep is the seat's: nothing is known of this run yet but what the
-	// start learnt (an app-server seat's model and effort).
-	lastLine := m.opts.Now()
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-s.done:
-			m.readCodexRollout(s, t, &rep)
-			return
-		case <-timer.C:
-		}
-		if m.readCodexRollout(s, t, &rep) > 0 {
-			lastLine = m.opts.Now()
-		}
-		timer.Reset(codexTailEvery(m.opts.Now().Sub(lastLine), m.opts.CodexPoll))
-	}
-}
-
-// readCodexRollout applies the lines appended since the last read to rep,
-// stores the result in the seat (under Seat.mu) and emits SeatUpdated when
-// something shown changed. It returns how many lines ended.
-func (m *Manager) readCodexRollout(s *Seat, t *rolloutTail, rep *codexReport) int {
-	changed := false
-	now := m.opts.Now()
-	var events []limits.Event
-	n, err := t.poll(func(line []byte) {
-		var c bool
-		*rep, c = applyCodexLine(*rep, line, now)
-		changed = changed || c
-		if rep.event.Kind != 0 {
-			events = append(events, rep.event)
-		}
-	})
-	defer func() { // after the seat's figures are stored: the limiter reads none of them
-		for _, e := range events {
-			m.feedLimit(s, e)
-		}
-	}()
-	if err != nil {
-		m.logger.Debug("codex rollout tail", "topic", s.Topic, "account", s.Account, "err", err)
-	}
-	if n == 0 {
-		return 0
-	}
-	s.mu.Lock()
-	s.usage = rep.usage
-	if s.server == nil { // an app-server seat's activity comes from its server
-		s.activity = rep.activity
-	}
-	s.mu.Unlock()
-	if changed {
-		m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account})
-	}
-	return n
 }
 
 // Stop stops the seat on the user's request (never a failure, docs/design.md
@@ -1383,12 +1201,13 @@ func (m *Manager) Preview(a config.Account) (line string, problems []string) {
 	in := LaunchInput{Account: a, TopicID: previewTopic, PullceptPath: m.opts.PullceptPath,
 		RoomURL: ep.URL, HooksURL: ep.HooksURL, CommandPath: ResolveCommand(a.Command),
 		NewID: func() (string, error) { return previewSessionID, nil }}
-	if ReadsMCPJSON(a.Kind) && a.WorkDir != "" {
+	ad := m.kinds[a.Kind] // nil for a kind that does not launch: BuildLaunch says so
+	if ad != nil && ad.ReadsMCPJSON() && a.WorkDir != "" {
 		if st, err := InspectMCPJSON(a.WorkDir, MCPKey(a.ID, in.TopicID), in.RoomURL); err == nil {
 			in.MCPJSON = &st
 		}
 	}
-	l, err := BuildLaunch(in)
+	l, err := BuildLaunch(in, ad)
 	if err != nil {
 		return "", []string{err.Error()}
 	}

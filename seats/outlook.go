@@ -28,19 +28,16 @@ func (m *Manager) NextStart(topicID, accountID string) Outlook {
 	if !ok {
 		return OutlookNoSession
 	}
-	recorded, _ := m.opts.Sessions.Session(topicID, accountID)
-	exists := false
-	if recorded != "" {
-		var env []string
-		if s, ok := m.Seat(topicID, accountID); ok {
-			env = s.launch.Env
-		}
-		var err error
-		if exists, err = TranscriptExists(acct, SeatGetenv(env, m.getenv), recorded); err != nil {
-			m.logger.Debug("transcript check", "topic", topicID, "account", accountID, "err", err)
-		}
+	ad, ok := m.kinds[acct.Kind]
+	if !ok {
+		return OutlookNoSession
 	}
-	resume, drop, _ := DecideResume(acct, recorded, exists)
+	recorded, _ := m.opts.Sessions.Session(topicID, accountID)
+	var env []string
+	if s, ok := m.Seat(topicID, accountID); ok {
+		env = s.launch.Env
+	}
+	resume, drop, _ := DecideResume(acct, recorded, m.conversation(ad, acct, recorded, env))
 	switch {
 	case resume:
 		return OutlookResumes

@@ -1,10 +1,8 @@
 package seats
 
 import (
-	"slices"
 	"time"
 
-	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 )
 
@@ -32,33 +30,18 @@ type SeatUpdated struct{ Topic, Account string }
 func (SeatUpdated) seatEvent() {}
 
 // Reported takes a hook report of the seat (topicID, accountID) from the
-// room (room.Terminals, docs/design.md §6, §11): Claude Code's status line
-// JSON (room.ReportStatus) or one of its http hook events
-// (room.ReportActivity). It reports false — the room refuses the hook and
-// keeps nothing — when no seat of that topic and account is running, or
-// when its kind does not report through hooks. A hook that ends a request
-// the room holds a card for closes the card (ManagerOptions.AskClosed).
+// room (room.Terminals, docs/design.md §6, §11) and hands it to its kind
+// (Run.Report: Claude Code's status line JSON and http hook events). It
+// reports false — the room refuses the hook and keeps nothing — when no
+// seat of that topic and account is running, or when its kind does not
+// report through hooks. A hook that ends a request the room holds a card
+// for closes the card (ManagerOptions.AskClosed).
 func (m *Manager) Reported(topicID, accountID string, r room.Report) bool {
 	s, ok := m.Seat(topicID, accountID)
-	if !ok || s.State() == StateExited || s.kind != config.KindClaudeCode {
+	if !ok || s.State() == StateExited {
 		return false
 	}
-	now := m.opts.Now()
-	changed := false
-	switch r.Kind {
-	case room.ReportStatus:
-		changed = s.statusReported(r.Body, now)
-	case room.ReportActivity:
-		var closed []uint64
-		changed, closed = s.hookReported(r.Event, r.Body, r.Ask, now)
-		m.closeAsks(s, closed)
-	default:
-		return false
-	}
-	if changed {
-		m.emit(SeatUpdated{Topic: topicID, Account: accountID})
-	}
-	return true
+	return s.run.Report(seatHandle{m: m, s: s}, r)
 }
 
 // PermissionAnswered takes the human's answer to card ask of the seat
@@ -92,41 +75,6 @@ func (m *Manager) closeAsks(s *Seat, ids []uint64) {
 	for _, id := range ids {
 		m.opts.AskClosed(s.Topic, s.Account, id)
 	}
-}
-
-// statusReported stores the usage a status line report carries.
-func (s *Seat) statusReported(body []byte, now time.Time) bool {
-	st, ok := ParseClaudeStatus(body)
-	if !ok {
-		return false
-	}
-	u := Usage{Model: st.Model(), Effort: st.Effort, Context: st.Context, FiveHour: st.FiveHour,
-		Weekly: st.Weekly, FiveHourResets: st.FiveHourResets, WeeklyResets: st.WeeklyResets, At: now}
-	s.mu.Lock()
-	s.usage = u
-	s.mu.Unlock()
-	return true
-}
-
-// hookReported moves the seat's activity and its permission wait, and sets
-// the typing holds the wait implies — under s.mu, so that two hooks racing
-// (a PermissionRequest and another tool's PostToolUse arrive milliseconds
-// apart) leave the holds as the last one computed. The hold is set before
-// the hook is answered: the CLI shows its dialog only after, and no post's
-// "\r" may reach it. ask is the room's card of a PermissionRequest;
-// closed are the cards whose requests this hook ended (or a new one the
-// seat could not keep), for the room to close.
-func (s *Seat) hookReported(event string, body []byte, ask uint64, now time.Time) (changed bool, closed []uint64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	step := applyHookAsk(s.activity, s.perm, event, body, ask, now)
-	closed = closedAsks(s.perm, step.wait)
-	if ask != 0 && !slices.ContainsFunc(step.wait.pending, func(r permRequest) bool { return r.ask == ask }) {
-		closed = append(closed, ask) // over maxPermWait: not kept
-	}
-	s.activity = step.next
-	s.setPerm(step.wait)
-	return step.changed, closed
 }
 
 // setPerm stores the permission wait and sets the Typist's holds from it

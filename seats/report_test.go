@@ -4,6 +4,7 @@ package seats
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -186,7 +187,12 @@ func reportRig(t *testing.T, kind config.Kind) (*Manager, *Seat, *procBuffer, *e
 	}
 	events := newEventLog(m)
 	proc := &procBuffer{}
-	s := &Seat{Topic: "t", Account: "cc", kind: kind, proc: proc, state: StateRunning,
+	run, err := m.kinds[kind].Prepare(context.Background(), &Launching{Topic: "t", Account: config.Account{ID: "cc", Kind: kind},
+		Launch: &Launch{}, Getenv: func(string) string { return "" }, Logger: m.logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Seat{Topic: "t", Account: "cc", kind: kind, proc: proc, state: StateRunning, run: run,
 		done: make(chan struct{}), pumped: make(chan struct{})}
 	s.updated = func() { m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account}) }
 	s.typist = NewTypist(proc, TypistOptions{Ready: true, OnChange: s.updated})

@@ -228,65 +228,24 @@ func sameDir(a, b string) bool {
 	return a == b
 }
 
-// TranscriptExists reports whether the CLI of account a still has session
-// sessionID's conversation on disk: Claude Code's transcript (for the
-// working directory as written and as its links resolve, since the CLI
-// records its physical cwd) or Codex's rollout. getenv is the seat's
-// environment (SeatGetenv). For a generic CLI the answer is unknown and
-// false is returned; DecideResume does not read it for that kind.
-func TranscriptExists(a config.Account, getenv func(string) string, sessionID string) (bool, error) {
-	switch a.Kind {
-	case config.KindClaudeCode:
-		dir, err := ClaudeConfigDir(getenv)
-		if err != nil {
-			return false, err
-		}
-		cwds := []string{a.WorkDir}
-		if resolved, err := filepath.EvalSymlinks(a.WorkDir); err == nil && resolved != a.WorkDir {
-			cwds = append(cwds, resolved)
-		}
-		for _, cwd := range cwds {
-			_, err := os.Stat(ClaudeTranscriptPath(dir, cwd, sessionID))
-			if err == nil {
-				return true, nil
-			}
-			if !errors.Is(err, fs.ErrNotExist) {
-				return false, fmt.Errorf("check transcript: %w", err)
-			}
-		}
-		return false, nil
-	case config.KindCodexCLI:
-		home, err := CodexHome(getenv)
-		if err != nil {
-			return false, err
-		}
-		_, ok := CodexRollout(home, sessionID)
-		return ok, nil
-	}
-	return false, nil
-}
-
 // DecideResume applies docs/design.md §9's resume rule for account a in a
-// topic that recorded recordedID for it ("" = none). transcriptExists is
-// TranscriptExists' answer. A known CLI resumes only when its conversation
-// exists; a recorded id whose conversation is gone is dropped on the spot
-// (drop) and reason says so for the status line. A generic CLI resumes
-// whenever it has a resume line: where it keeps conversations is unknown, and
-// unknown is not "missing", so its record is kept. reason is "" for a plain
-// fresh start.
-func DecideResume(a config.Account, recordedID string, transcriptExists bool) (resume, drop bool, reason string) {
+// topic that recorded recordedID for it ("" = none), given what its kind
+// says of that conversation (Adapter.Conversation). A known CLI resumes
+// only when its conversation exists; a recorded id whose conversation is
+// gone is dropped on the spot (drop) and reason says so for the status
+// line. A generic CLI resumes whenever it has a resume line: where it keeps
+// conversations is unknown, and unknown is not "missing", so its record is
+// kept. reason is "" for a plain fresh start.
+func DecideResume(a config.Account, recordedID string, c Conversation) (resume, drop bool, reason string) {
 	name := a.DisplayName()
 	switch {
 	case !a.Kind.Launches():
 		return false, false, ""
 	case recordedID == "":
 		return false, false, ""
-	case a.Kind == config.KindCLI:
-		if strings.TrimSpace(a.ResumeLine) == "" {
-			return false, false, fmt.Sprintf("%s starts fresh: it has no resume line", name)
-		}
-		return true, false, fmt.Sprintf("%s resumes session %s", name, recordedID)
-	case transcriptExists:
+	case c == ConversationNoResume:
+		return false, false, fmt.Sprintf("%s starts fresh: it has no resume line", name)
+	case c == ConversationResumes:
 		return true, false, fmt.Sprintf("%s resumes session %s", name, recordedID)
 	}
 	return false, true, fmt.Sprintf("%s starts fresh: the conversation of session %s is gone, so the record was dropped", name, recordedID)

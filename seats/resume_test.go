@@ -145,7 +145,7 @@ func TestTranscriptExists(t *testing.T) {
 	work := t.TempDir()
 	get := envMap(map[string]string{"CLAUDE_CONFIG_DIR": cfg, "CODEX_HOME": cfg})
 	claude := config.Account{Kind: config.KindClaudeCode, WorkDir: work}
-	if ok, err := TranscriptExists(claude, get, testRec); ok || err != nil {
+	if ok, err := transcriptExists(claude, get, testRec); ok || err != nil {
 		t.Errorf("before the transcript: %v %v", ok, err)
 	}
 	p := ClaudeTranscriptPath(cfg, work, testRec)
@@ -155,18 +155,18 @@ func TestTranscriptExists(t *testing.T) {
 	if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := TranscriptExists(claude, get, testRec); !ok || err != nil {
+	if ok, err := transcriptExists(claude, get, testRec); !ok || err != nil {
 		t.Errorf("transcript not found: %v %v", ok, err)
 	}
 	codex := config.Account{Kind: config.KindCodexCLI, WorkDir: work}
-	if ok, _ := TranscriptExists(codex, get, testRec); ok {
+	if ok, _ := transcriptExists(codex, get, testRec); ok {
 		t.Error("codex rollout found before it exists")
 	}
 	writeRollout(t, cfg, time.Now(), testRec, work, true)
-	if ok, err := TranscriptExists(codex, get, testRec); !ok || err != nil {
+	if ok, err := transcriptExists(codex, get, testRec); !ok || err != nil {
 		t.Errorf("codex rollout not found: %v %v", ok, err)
 	}
-	if ok, err := TranscriptExists(config.Account{Kind: config.KindCLI}, get, testRec); ok || err != nil {
+	if ok, err := transcriptExists(config.Account{Kind: config.KindCLI}, get, testRec); ok || err != nil {
 		t.Errorf("generic CLI: %v %v", ok, err)
 	}
 }
@@ -193,7 +193,7 @@ func TestTranscriptExistsThroughLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := config.Account{Kind: config.KindClaudeCode, WorkDir: link}
-	if ok, err := TranscriptExists(a, envMap(map[string]string{"CLAUDE_CONFIG_DIR": cfg}), testRec); !ok || err != nil {
+	if ok, err := transcriptExists(a, envMap(map[string]string{"CLAUDE_CONFIG_DIR": cfg}), testRec); !ok || err != nil {
 		t.Errorf("transcript under the physical cwd not found: %v %v", ok, err)
 	}
 }
@@ -209,21 +209,21 @@ func TestDecideResume(t *testing.T) {
 		name         string
 		a            config.Account
 		id           string
-		exists       bool
+		c            Conversation
 		resume, drop bool
 		reason       bool
 	}{
-		{"no record", claude, "", false, false, false, false},
-		{"claude with transcript", claude, testRec, true, true, false, true},
-		{"claude transcript gone", claude, testRec, false, false, true, true},
-		{"codex rollout gone", codex, testRec, false, false, true, true},
-		{"codex with rollout", codex, testRec, true, true, false, true},
-		{"generic with line: unknown is not missing", generic, testRec, false, true, false, true},
-		{"generic without line keeps the record", bare, testRec, false, false, false, true},
-		{"admin", admin, testRec, true, false, false, false},
+		{"no record", claude, "", 0, false, false, false},
+		{"claude with transcript", claude, testRec, ConversationResumes, true, false, true},
+		{"claude transcript gone", claude, testRec, ConversationGone, false, true, true},
+		{"codex rollout gone", codex, testRec, ConversationGone, false, true, true},
+		{"codex with rollout", codex, testRec, ConversationResumes, true, false, true},
+		{"generic with line: unknown is not missing", generic, testRec, conversationOf(generic), true, false, true},
+		{"generic without line keeps the record", bare, testRec, conversationOf(bare), false, false, true},
+		{"admin", admin, testRec, ConversationResumes, false, false, false},
 	}
 	for _, tt := range tests {
-		resume, drop, reason := DecideResume(tt.a, tt.id, tt.exists)
+		resume, drop, reason := DecideResume(tt.a, tt.id, tt.c)
 		if resume != tt.resume || drop != tt.drop || (reason != "") != tt.reason {
 			t.Errorf("%s: resume %v drop %v reason %q", tt.name, resume, drop, reason)
 		}

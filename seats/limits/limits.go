@@ -171,15 +171,32 @@ func (l *Limiter) Capped(acts []Action, now time.Time) []Action {
 	return acts
 }
 
-// New is a seat's Limiter: codex selects Codex's rules (release checks, the
-// marker) over Claude Code's; name is the seat's name in the texts, loc the
-// time zone of reset times in them (nil: time.Local).
-func New(codex bool, name string, loc *time.Location) *Limiter {
+// Rules are whose usage-limit rules a Limiter follows.
+type Rules int
+
+// The CLIs' rules.
+const (
+	// Claude: a stop is read from the transcript, the recovery is the next
+	// normal parent answer, the resume prompt is typed at the reset time.
+	Claude Rules = iota + 1
+	// Codex: a stop is read from the rollout and marked for the next
+	// launches; the release is asked of the server (Answer).
+	Codex
+)
+
+// New is a seat's Limiter under rules r; name is the seat's name in the
+// texts, loc the time zone of reset times in them (nil: time.Local).
+func New(r Rules, name string, loc *time.Location) *Limiter {
 	if loc == nil {
 		loc = time.Local
 	}
-	return &Limiter{codex: codex, name: name, loc: loc, Grace: limitGrace, subs: map[string]*subEpisode{}}
+	return &Limiter{codex: r == Codex, name: name, loc: loc, Grace: limitGrace, subs: map[string]*subEpisode{}}
 }
+
+// Marked reports whether the seat's stop is marked across launches
+// (Codex): a new launch restores it (RestoreCodex), and the actions set
+// and clear the mark.
+func (l *Limiter) Marked() bool { return l.codex }
 
 // Info is what the panel shows.
 func (l *Limiter) Info() Info {

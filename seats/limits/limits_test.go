@@ -66,7 +66,7 @@ func (c *limitClock) untilAsk(max time.Duration) time.Duration {
 // named by an answer moving the next ask, and the release (marker cleared
 // before the prompt, which answers the notice).
 func TestCodexLimitSchedule(t *testing.T) {
-	l := New(true, "Lay", time.UTC)
+	l := New(Codex, "Lay", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
 	reset := limitT0.Add(10 * time.Minute)
 	acts := l.Event(Event{Kind: Stop, ResetsAt: reset}, c.now)
@@ -124,7 +124,7 @@ func TestCodexLimitUnknownAndPast(t *testing.T) {
 	for name, reset := range map[string]time.Time{
 		"unknown": {}, "past": limitT0.Add(-time.Hour), "absurd": limitT0.AddDate(40, 0, 0),
 	} {
-		l := New(true, "Lay", time.UTC)
+		l := New(Codex, "Lay", time.UTC)
 		c := &limitClock{t: t, l: l, now: limitT0}
 		acts := l.Event(Event{Kind: Stop, ResetsAt: reset}, c.now)
 		if name != "past" && !strings.Contains(noticeText(acts), "not known") {
@@ -141,7 +141,7 @@ func TestCodexLimitUnknownAndPast(t *testing.T) {
 // the seat is back. A stop after the prompt is a new episode (noticed,
 // marked, asked again).
 func TestCodexLimitAnswerWait(t *testing.T) {
-	l := New(true, "Lay", time.UTC)
+	l := New(Codex, "Lay", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
 	l.Event(Event{Kind: Stop}, c.now)
 	c.untilAsk(time.Hour)
@@ -179,7 +179,7 @@ func TestCodexLimitAnswerWait(t *testing.T) {
 // (the limit was reset by hand) moves the ask to now; it is no release by
 // itself.
 func TestCodexLimitNormalTurnAsksNow(t *testing.T) {
-	l := New(true, "Lay", time.UTC)
+	l := New(Codex, "Lay", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
 	l.Event(Event{Kind: Stop, ResetsAt: limitT0.Add(5 * time.Hour)}, c.now)
 	c.advance(time.Minute)
@@ -195,7 +195,7 @@ func TestCodexLimitNormalTurnAsksNow(t *testing.T) {
 // TestCodexLimitRestore: a launch whose marker says it stopped is limited
 // at once, asks at the first tick, and says nothing to the room.
 func TestCodexLimitRestore(t *testing.T) {
-	l := New(true, "Lay", time.UTC)
+	l := New(Codex, "Lay", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
 	if got := kinds(l.RestoreCodex(c.now)); len(got) != 0 {
 		t.Errorf("restore: %v", got)
@@ -212,7 +212,7 @@ func TestCodexLimitRestore(t *testing.T) {
 // an unknown one; the recovery is a normal parent answer; a refusal after
 // the prompt retypes it later; the 120 s notice.
 func TestClaudeLimitSchedule(t *testing.T) {
-	l := New(false, "Lin", time.UTC)
+	l := New(Claude, "Lin", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
 	reset := limitT0.Add(20 * time.Minute)
 	acts := l.Event(Event{Kind: Stop, ResetsAt: reset}, c.now)
@@ -278,7 +278,7 @@ func TestClaudeLimitSchedule(t *testing.T) {
 // TestClaudeLimitRestore: a launch on a transcript ending in a refusal
 // starts limited and types at once when the reset passed.
 func TestClaudeLimitRestore(t *testing.T) {
-	l := New(false, "Lin", time.UTC)
+	l := New(Claude, "Lin", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
 	l.RestoreClaude(limitT0.Add(-time.Hour), c.now)
 	if !l.Info().Limited {
@@ -287,7 +287,7 @@ func TestClaudeLimitRestore(t *testing.T) {
 	if got := kinds(c.advance(time.Second)); !slices.Equal(got, []ActionKind{ActNotice, ActPrompt}) {
 		t.Errorf("first tick: %v", got)
 	}
-	l2 := New(false, "Lin", time.UTC)
+	l2 := New(Claude, "Lin", time.UTC)
 	l2.RestoreClaude(time.Time{}, limitT0)
 	if !l2.Info().Limited || len(kinds((&limitClock{t: t, l: l2, now: limitT0}).advance(time.Hour))) != 0 {
 		t.Errorf("an unknown reset restored: %+v", l2.Info())
@@ -298,7 +298,7 @@ func TestClaudeLimitRestore(t *testing.T) {
 // once per agent and launch, with one "due to lift" notice at its reset;
 // the parent stays unlimited.
 func TestClaudeSubagentLimit(t *testing.T) {
-	l := New(false, "Lin", time.UTC)
+	l := New(Claude, "Lin", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
 	reset := limitT0.Add(time.Minute)
 	if txt := noticeText(l.Event(Event{Kind: SubStop, Agent: "a1", ResetsAt: reset}, c.now)); !strings.Contains(txt, "subagent of Lin") {
@@ -326,7 +326,7 @@ func TestClaudeSubagentLimit(t *testing.T) {
 // noticesMax notices and promptsMax prompts in ten minutes; the rest are
 // logged.
 func TestLimitFlood(t *testing.T) {
-	l := New(false, "Lin", time.UTC)
+	l := New(Claude, "Lin", time.UTC)
 	now := limitT0
 	var notices, prompts int
 	count := func(acts []Action) {

@@ -1,0 +1,175 @@
+package seats
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/limits"
+	"github.com/pullcept/pullcept/seats/pty"
+)
+
+// Adapter is one CLI kind's part of its seats (docs/design.md §9, §11;
+// docs/architecture.md "Seat kinds"): its launch line, its resume rule,
+// and per launch a Run — where the seat's activity, usage and usage-limit
+// events come from, and what holds its typing. The seats Manager keeps one
+// Adapter per kind that launches (seats/kinds.go): a seat kind is one
+// package implementing it.
+type Adapter interface {
+	Kind
+	// UsesAttachments reports whether the CLI reads the topic's
+	// attachments folder without asking (LaunchInput.AttachmentsDir): the
+	// Manager makes the folder for its launches only.
+	UsesAttachments() bool
+	// Conversation says what the CLI of account a would do with its
+	// recorded conversation id, in the seat's environment getenv (where
+	// the CLI keeps its files): the resume rule (docs/design.md §9) reads
+	// it. An error (a home folder not found) counts as the conversation
+	// gone.
+	Conversation(a config.Account, id string, getenv func(string) string) (Conversation, error)
+	// Prepare readies one launch after its line is built and before its
+	// process is spawned: it sets p.Env to the child's whole environment
+	// (the room token where the kind needs it), may fill p.Launch's words,
+	// may record a conversation the start opened (p.Record), and may start
+	// a process of its own (an app-server Codex seat's server). ctx bounds
+	// it. The Run it returns lives until the seat's end, or until Abandon.
+	Prepare(ctx context.Context, p *Launching) (Run, error)
+}
+
+// Conversation is what a kind's CLI would do with a recorded conversation.
+type Conversation int
+
+// Conversations.
+const (
+	// ConversationResumes: the conversation resumes (it is on disk, or the
+	// kind cannot tell and has a way to resume).
+	ConversationResumes Conversation = iota + 1
+	// ConversationGone: the conversation is not on disk; the record is
+	// dropped and the seat starts fresh.
+	ConversationGone
+	// ConversationNoResume: the kind cannot resume it (a generic CLI
+	// without a resume line): it starts fresh, the record is kept.
+	ConversationNoResume
+)
+
+// Releaser is an Adapter whose seats' usage limits end only when a check
+// says so (Codex: its app-server's rate limits, limitcheck.go).
+type Releaser interface {
+	// Release asks whether account a's ordinary usage is allowed again,
+	// with the seat's environment env (no room token in it).
+	Release(ctx context.Context, a config.Account, env []string) (CodexRelease, error)
+}
+
+// Launching is one launch between its line and its spawn (Adapter.Prepare).
+type Launching struct {
+	Topic   string
+	Account config.Account
+	// Launch is the built line; Prepare may fill in the words only the
+	// start knows (an app-server seat's port and conversation id) and the
+	// session id.
+	Launch *Launch
+	// Env is the child's environment without the room token; Prepare sets
+	// it to the whole environment (WithToken for most kinds).
+	Env []string
+	// Token is the seat launch's room token (docs/design.md §6): it goes
+	// to the process that runs the sidecar, never into a file or argv.
+	Token string
+	// Getenv looks a variable up in the environment the seat's CLI will
+	// see (SeatGetenv): where it keeps its files.
+	Getenv func(string) string
+	// PullceptPath is our own executable (the seat guard, the sidecar).
+	PullceptPath string
+	// Spawn starts a child in a PTY (pty.Start; tests wrap it).
+	Spawn func(pty.Options) (pty.Proc, error)
+	// Record records a conversation id the start opened in the topic
+	// (before the seat is live); Drop drops it again.
+	Record func(id string) error
+	Drop   func(id string)
+	Logger *slog.Logger
+}
+
+// WithToken is env with the room token in it: the child's whole
+// environment for a kind whose CLI starts the sidecar itself.
+func WithToken(env []string, token string) []string {
+	return append(env, room.EnvRoomToken+"="+token)
+}
+
+// Run is one launch's kind-specific part, from Adapter.Prepare to the
+// seat's end. The Manager calls Holds, LimitRules and Tasks before the
+// seat is listed, Live once it is, Report from the room's hooks, and
+// Ended after the process was reaped; Abandon instead of all that when the
+// launch does not go live.
+type Run interface {
+	// Holds are the typing holds the seat starts with (docs/design.md §5),
+	// released by the Run (Seat.Release).
+	Holds() []string
+	// LimitRules are the seat's usage-limit rules (0: none).
+	LimitRules() limits.Rules
+	// Tasks are the goroutines the seat needs while it lives; the Manager
+	// runs each one, counted, recovered and waited for (doc.go). Each must
+	// return once s.Done() is closed. Tasks has no side effect.
+	Tasks(s SeatHandle) []Task
+	// Live is called once the seat is listed, before its Tasks run.
+	Live(s SeatHandle)
+	// Report takes a hook report of the seat (room.Terminals.Reported):
+	// false when the kind takes none, and the room refuses it.
+	Report(s SeatHandle, r room.Report) bool
+	// Ended ends what the Run started (a server process) once the seat's
+	// process was reaped, and waits for it.
+	Ended()
+	// Abandon undoes Prepare for a launch that does not go live.
+	Abandon()
+}
+
+// Task is one goroutine of a seat (Run.Tasks); Name is for the log.
+type Task struct {
+	Name string
+	Run  func()
+}
+
+// SeatHandle is what a Run may do with its live seat. Every method is safe
+// from any goroutine; none may be called with a lock of the Run's own held
+// that Report's f also takes.
+type SeatHandle interface {
+	Topic() string
+	Account() string
+	// Started is when the process was spawned.
+	Started() time.Time
+	// Done is closed once the seat's process has exited and been reaped.
+	Done() <-chan struct{}
+	// Output is closed at the child's first output.
+	Output() <-chan struct{}
+	Now() time.Time
+	Logger() *slog.Logger
+	// Report applies f to what the seat's CLI reported, under the seat's
+	// lock; f returns whether anything shown changed, and the seat then
+	// announces it (SeatUpdated). The permission wait f leaves sets the
+	// typing holds; the cards in Reported.Closed close after the lock.
+	Report(f func(*Reported) bool)
+	// Release releases a typing hold (Run.Holds).
+	Release(hold string)
+	// Limit runs one step of the seat's usage limiter (nil when its kind
+	// has none) and the actions it returns.
+	Limit(step func(l *limits.Limiter, now time.Time) []limits.Action)
+	// Notice shows a status line about the seat.
+	Notice(isErr bool, format string, args ...any)
+	// Kill ends the seat's process tree.
+	Kill() error
+	// SessionFound gives a fresh seat the conversation id its CLI made
+	// (Codex's rollout): the seat knows it first, then the topic records it.
+	SessionFound(id string)
+}
+
+// Reported is what a seat's CLI reported, as the seat keeps it.
+type Reported struct {
+	Activity Activity
+	Usage    Usage
+	// Perm is the seat's open permission requests; the typing holds follow
+	// it (docs/design.md §5).
+	Perm permWait
+	// Closed are the room's cards whose requests ended (Report closes them
+	// once the seat's lock is released).
+	Closed []uint64
+}

@@ -1,0 +1,181 @@
+package seats
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/limits"
+)
+
+// UsesAttachments: a Claude seat reads the topic's attachments folder
+// without asking (permissions.additionalDirectories).
+func (*claudeAdapter) UsesAttachments() bool { return true }
+
+// Conversation: Claude Code's transcript of id, for the working directory
+// as written or as its links resolve (the CLI records its physical cwd).
+func (*claudeAdapter) Conversation(a config.Account, id string, getenv func(string) string) (Conversation, error) {
+	dir, err := ClaudeConfigDir(getenv)
+	if err != nil {
+		return ConversationGone, err
+	}
+	cwds := []string{a.WorkDir}
+	if resolved, err := filepath.EvalSymlinks(a.WorkDir); err == nil && resolved != a.WorkDir {
+		cwds = append(cwds, resolved)
+	}
+	for _, cwd := range cwds {
+		_, err := os.Stat(ClaudeTranscriptPath(dir, cwd, id))
+		if err == nil {
+			return ConversationResumes, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return ConversationGone, fmt.Errorf("check transcript: %w", err)
+		}
+	}
+	return ConversationGone, nil
+}
+
+// Prepare gives the CLI the room token (its sidecar is its child) and, for
+// a resumed seat, notes how long its transcript is before the spawn: the
+// limit tail starts there.
+func (c *claudeAdapter) Prepare(_ context.Context, p *Launching) (Run, error) {
+	p.Env = WithToken(p.Env, p.Token)
+	r := &claudeRun{poll: c.poll, workDir: p.Account.WorkDir, sessionID: p.Launch.SessionID, resumed: p.Launch.Resumed, getenv: p.Getenv}
+	if p.Launch.Resumed {
+		if dir, err := ClaudeConfigDir(p.Getenv); err == nil {
+			if fi, err := os.Stat(claudeTranscript(dir, p.Account.WorkDir, p.Launch.SessionID)); err == nil {
+				r.transcriptAt = fi.Size()
+			}
+		}
+	}
+	return r, nil
+}
+
+// claudeRun is one Claude Code launch: its hooks and status line report
+// its activity and usage (Report), its transcript its usage-limit stops
+// (watchTranscript).
+type claudeRun struct {
+	poll      time.Duration
+	workDir   string
+	sessionID string
+	resumed   bool
+	getenv    func(string) string
+	// transcriptAt is a resumed seat's transcript length before the spawn.
+	transcriptAt int64
+}
+
+// Holds: none at the start; a permission dialog holds through Report.
+func (*claudeRun) Holds() []string { return nil }
+
+// LimitRules: Claude Code's (limits.Claude).
+func (*claudeRun) LimitRules() limits.Rules { return limits.Claude }
+
+// Tasks: the transcript watcher.
+func (r *claudeRun) Tasks(s SeatHandle) []Task {
+	return []Task{{Name: "transcript", Run: func() { r.watchTranscript(s) }}}
+}
+
+// Live: nothing to adopt.
+func (*claudeRun) Live(SeatHandle) {}
+
+// Ended: nothing of its own runs.
+func (*claudeRun) Ended() {}
+
+// Abandon: Prepare started nothing.
+func (*claudeRun) Abandon() {}
+
+// Report takes Claude Code's status line JSON (room.ReportStatus: the
+// seat's usage) or one of its http hook events (room.ReportActivity: its
+// activity and permission wait, docs/design.md §11). A hook that ends a
+// request the room holds a card for closes the card.
+func (*claudeRun) Report(s SeatHandle, rep room.Report) bool {
+	now := s.Now()
+	switch rep.Kind {
+	case room.ReportStatus:
+		st, ok := ParseClaudeStatus(rep.Body)
+		if !ok {
+			return true
+		}
+		u := Usage{Model: st.Model(), Effort: st.Effort, Context: st.Context, FiveHour: st.FiveHour,
+			Weekly: st.Weekly, FiveHourResets: st.FiveHourResets, WeeklyResets: st.WeeklyResets, At: now}
+		s.Report(func(x *Reported) bool {
+			x.Usage = u
+			return true
+		})
+	case room.ReportActivity:
+		// The hold is set before the hook is answered: the CLI shows its
+		// dialog only after, and no post's "\r" may reach it.
+		s.Report(func(x *Reported) bool {
+			step := applyHookAsk(x.Activity, x.Perm, rep.Event, rep.Body, rep.Ask, now)
+			x.Closed = closedAsks(x.Perm, step.wait)
+			if rep.Ask != 0 && !slices.ContainsFunc(step.wait.pending, func(q permRequest) bool { return q.ask == rep.Ask }) {
+				x.Closed = append(x.Closed, rep.Ask) // over maxPermWait: not kept
+			}
+			x.Activity, x.Perm = step.next, step.wait
+			return step.changed
+		})
+	default:
+		return false
+	}
+	return true
+}
+
+// watchTranscript follows the seat's transcript for its limiter (a seat
+// Task, ended at Done): a resumed seat first reads the transcript's last
+// parent event (an unanswered refusal starts it limited), then, fresh or
+// resumed, the tail from where the file ended at the start, each poll
+// while lines come, each 10 s after a minute without one. A transcript
+// that is missing, deleted or replaced is logged and looked for again,
+// never a crash.
+func (r *claudeRun) watchTranscript(s SeatHandle) {
+	dir, err := ClaudeConfigDir(r.getenv)
+	if err != nil || r.sessionID == "" {
+		s.Logger().Debug("limit: no Claude transcript to watch", "topic", s.Topic(), "account", s.Account(), "err", err)
+		return
+	}
+	path := claudeTranscript(dir, r.workDir, r.sessionID)
+	t := newRolloutTail(path, r.transcriptAt)
+	t.lineMax = claudeLineMax
+	subs := newSubagentTails(path, r.sessionID)
+	if r.resumed && r.transcriptAt > 0 {
+		if e, ok := claudeLastParent(path, r.transcriptAt); ok && e.Kind == limits.Stop {
+			s.Limit(func(l *limits.Limiter, now time.Time) []limits.Action { return l.RestoreClaude(e.ResetsAt, now) })
+		}
+	}
+	lastLine, lastErr := s.Now(), ""
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		final := false
+		select {
+		case <-s.Done():
+			final = true
+		case <-timer.C:
+		}
+		feed := func(line []byte) {
+			if e, ok := claudeLimitEvent(line); ok {
+				s.Limit(func(l *limits.Limiter, now time.Time) []limits.Action { return l.Event(e, now) })
+			}
+		}
+		n, err := t.poll(feed)
+		n += subs.poll(feed)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && err.Error() != lastErr {
+			lastErr = err.Error()
+			s.Logger().Warn("limit: transcript", "topic", s.Topic(), "account", s.Account(), "err", err)
+		}
+		if n > 0 {
+			lastLine = s.Now()
+		}
+		if final {
+			return
+		}
+		timer.Reset(codexTailEvery(s.Now().Sub(lastLine), r.poll))
+	}
+}

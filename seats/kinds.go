@@ -1,0 +1,92 @@
+package seats
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/limits"
+)
+
+// newKinds are the Manager's seat kinds, one Adapter per kind that
+// launches (docs/architecture.md "Seat kinds"). A new kind is its package
+// and one line here.
+func newKinds(o ManagerOptions) map[config.Kind]Adapter {
+	return map[config.Kind]Adapter{
+		config.KindClaudeCode: &claudeAdapter{poll: o.CodexPoll},
+		config.KindCodexCLI:   newCodexAdapter(o.CodexPoll, o.CheckRelease),
+		config.KindCLI:        genericAdapter{},
+	}
+}
+
+// conversation asks ad what a's CLI would do with the recorded id, in the
+// seat's environment (the account's opened env over the process's); ""
+// is no conversation.
+func (m *Manager) conversation(ad Adapter, a config.Account, recorded string, env []string) Conversation {
+	if recorded == "" {
+		return 0
+	}
+	c, err := ad.Conversation(a, recorded, SeatGetenv(env, m.getenv))
+	if err != nil {
+		m.logger.Warn("conversation check", "account", a.ID, "err", err)
+	}
+	return c
+}
+
+// seatHandle is a live seat as its Run sees it (SeatHandle).
+type seatHandle struct {
+	m *Manager
+	s *Seat
+}
+
+var _ SeatHandle = seatHandle{}
+
+func (h seatHandle) Topic() string           { return h.s.Topic }
+func (h seatHandle) Account() string         { return h.s.Account }
+func (h seatHandle) Started() time.Time      { return h.s.started }
+func (h seatHandle) Done() <-chan struct{}   { return h.s.done }
+func (h seatHandle) Output() <-chan struct{} { return h.s.output }
+func (h seatHandle) Now() time.Time          { return h.m.opts.Now() }
+func (h seatHandle) Logger() *slog.Logger    { return h.m.logger }
+func (h seatHandle) Kill() error             { return h.s.proc.Kill() }
+func (h seatHandle) Release(hold string)     { h.s.typist.Release(hold) }
+
+// Report applies f under Seat.mu; a changed permission wait sets the
+// typing holds there too (setPerm), so two reports racing leave the holds
+// as the last one computed.
+func (h seatHandle) Report(f func(*Reported) bool) {
+	s := h.s
+	s.mu.Lock()
+	x := Reported{Activity: s.activity, Usage: s.usage, Perm: s.perm}
+	changed := f(&x)
+	s.activity, s.usage = x.Activity, x.Usage
+	if !x.Perm.equal(s.perm) {
+		s.setPerm(x.Perm)
+	}
+	s.mu.Unlock()
+	h.m.closeAsks(s, x.Closed)
+	if changed {
+		h.m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account})
+	}
+}
+
+func (h seatHandle) Limit(step func(l *limits.Limiter, now time.Time) []limits.Action) {
+	h.m.runLimit(h.s, func(l *limits.Limiter) []limits.Action { return step(l, h.m.opts.Now()) })
+}
+
+func (h seatHandle) Notice(isErr bool, format string, args ...any) {
+	h.m.notice(h.s.Topic, h.s.Account, isErr, "%s", fmt.Sprintf(format, args...))
+}
+
+// SessionFound: the seat knows its id before the record is written, so
+// whoever reads the record finds the seat agreeing with it.
+func (h seatHandle) SessionFound(id string) {
+	s := h.s
+	s.mu.Lock()
+	s.launch.SessionID = id
+	s.mu.Unlock()
+	if err := h.m.opts.Sessions.RecordSession(s.Topic, s.Account, id); err != nil {
+		h.Notice(true, "could not record the session of %s: %v", s.Account, err)
+	}
+}

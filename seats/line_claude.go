@@ -1,0 +1,216 @@
+package seats
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+)
+
+// Claude Code flags the launch reads or adds.
+const (
+	flagSettings               = "--settings"
+	flagResume                 = "--resume"
+	flagContinue               = "--continue"
+	flagAppendSystemPrompt     = "--append-system-prompt"
+	flagAppendSystemPromptFile = "--append-system-prompt-file"
+)
+
+// Hook shape («Claude Code の席は自分の様子を hook で知らせる»).
+const (
+	// hookTimeout bounds how long Claude waits on our reply to a hook in
+	// seconds: it waits before every tool, and the loopback room answers at
+	// once.
+	hookTimeout = 5
+	// permissionHookTimeout is longer because the room may hold a
+	// permission request up to 180 s for the human's answer (#336).
+	permissionHookTimeout = 190
+)
+
+// HookEvents are the Claude Code events posted to /hooks/activity
+// (docs/design.md §11); the room refuses any other (room.HookEvents).
+var HookEvents = room.HookEvents
+
+// claudeAdapter is Claude Code's Adapter.
+type claudeAdapter struct {
+	// poll is how often the transcript is read while lines come
+	// (ManagerOptions.CodexPoll).
+	poll time.Duration
+}
+
+// ReadsMCPJSON: Claude Code finds the room in the working directory's
+// .mcp.json.
+func (*claudeAdapter) ReadsMCPJSON() bool { return true }
+
+// Line builds a Claude Code line (docs/design.md §9): fresh, <command>
+// <options> --session-id <new id> --settings '<json>' --append-system-prompt
+// '<RoomPrompt>'; resume, <command> --resume <id> <options> --settings
+// '<json>' (the system prompt is recorded once per conversation, so resume
+// adds none). Settings: enabledMcpjsonServers [own key],
+// disabledMcpjsonServers [MCPJSON.Others], outputStyle (the character),
+// statusLine and http hooks to HooksURL. --session-id in the options is
+// stripped (warning); no --append-system-prompt when the options have it or
+// -file. Refusals wrap ErrOwnSettings, ErrOptionsConflict, ErrRoomAddress
+// and ErrNoPullceptPath.
+func (*claudeAdapter) Line(b *lineBuilder, opts []string) ([]string, error) {
+	a, in := b.in.Account, b.in
+	for _, w := range opts {
+		if w == "-r" || w == "-c" || config.HasFlag([]string{w}, flagResume) || config.HasFlag([]string{w}, flagContinue) {
+			return nil, fmt.Errorf("%w: %q in the launch options; the claude_code kind resumes by itself (remove it)", ErrOptionsConflict, w)
+		}
+	}
+	opts, removed := config.RemoveFlag(opts, config.SessionIDFlag)
+	if removed != nil {
+		b.warn("%s removed from the launch options: the claude_code kind gives the session id itself", strings.Join(removed, ", "))
+	}
+	var others []string
+	if in.MCPJSON != nil {
+		others = in.MCPJSON.Others
+	}
+	character := strings.TrimSpace(a.Character)
+	var settings []string
+	if config.HasFlag(opts, flagSettings) {
+		var why []string
+		if character != "" {
+			why = append(why, fmt.Sprintf("the character %q (outputStyle)", character))
+		}
+		if len(others) > 0 {
+			why = append(why, fmt.Sprintf("disabling the other room entries in .mcp.json (%s)", strings.Join(others, ", ")))
+		}
+		if len(why) > 0 {
+			return nil, fmt.Errorf("%w while the launch must add settings for %s; two --settings on one line are not merged, so remove yours or move it into the account", ErrOwnSettings, strings.Join(why, " and "))
+		}
+		b.warn("launch options carry their own --settings: Pullcept adds none, so this seat must approve %s itself and gets no status line or activity hooks", b.key)
+	} else {
+		js, err := claudeSettings(b, others, character)
+		if err != nil {
+			return nil, err
+		}
+		settings = []string{flagSettings, js}
+	}
+	argv := []string{a.Command}
+	if in.Resume {
+		argv = append(argv, flagResume, config.SessionIDPlaceholder)
+	}
+	argv = append(argv, opts...)
+	if !in.Resume {
+		argv = append(argv, config.SessionIDFlag, config.SessionIDPlaceholder)
+	}
+	argv = append(argv, settings...)
+	if !in.Resume && !config.HasFlag(opts, flagAppendSystemPrompt) && !config.HasFlag(opts, flagAppendSystemPromptFile) {
+		argv = append(argv, flagAppendSystemPrompt, RoomPrompt(b.key))
+	}
+	return argv, nil
+}
+
+// RoomToolNames are the full Claude Code tool names of the room tools under
+// the .mcp.json key (mcp__<key>__<tool>).
+func RoomToolNames(key string) []string {
+	names := make([]string, len(room.RoomTools))
+	for i, t := range room.RoomTools {
+		names[i] = ToolName(key, t)
+	}
+	return names
+}
+
+// claudeSettings is the inline --settings JSON (docs/design.md §9, §11).
+func claudeSettings(b *lineBuilder, others []string, character string) (string, error) {
+	type statusLine struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+	}
+	type httpHook struct {
+		Type           string            `json:"type"`
+		URL            string            `json:"url"`
+		Timeout        int               `json:"timeout"`
+		Headers        map[string]string `json:"headers"`
+		AllowedEnvVars []string          `json:"allowedEnvVars"`
+	}
+	type hookGroup struct {
+		Hooks []httpHook `json:"hooks"`
+	}
+	type permissions struct {
+		Allow []string `json:"allow"`
+		Dirs  []string `json:"additionalDirectories,omitempty"`
+	}
+	settings := struct {
+		Enabled     []string               `json:"enabledMcpjsonServers"`
+		Disabled    []string               `json:"disabledMcpjsonServers,omitempty"`
+		Permissions permissions            `json:"permissions"`
+		OutputStyle string                 `json:"outputStyle,omitempty"`
+		StatusLine  *statusLine            `json:"statusLine,omitempty"`
+		Hooks       map[string][]hookGroup `json:"hooks,omitempty"`
+	}{Enabled: []string{b.key}, Disabled: others, OutputStyle: character,
+		// The room's own tools never ask the human: a seat in default
+		// permission mode would otherwise stop on every say_to_room
+		// (docs/clis.md); Codex approves them with
+		// default_tools_approval_mode="approve" the same way.
+		Permissions: permissions{Allow: RoomToolNames(b.key)}}
+	if d := b.in.AttachmentsDir; d != "" && filepath.IsAbs(d) {
+		settings.Permissions.Dirs = []string{d}
+	}
+
+	base, err := statusAndHooksBase(b)
+	if err != nil {
+		return "", err
+	}
+	if base != "" {
+		settings.StatusLine = &statusLine{Type: "command", Command: statusCommand(b, base)}
+		settings.Hooks = map[string][]hookGroup{}
+		for _, ev := range HookEvents {
+			timeout := hookTimeout
+			if ev == "PermissionRequest" {
+				timeout = permissionHookTimeout
+			}
+			settings.Hooks[ev] = []hookGroup{{Hooks: []httpHook{{
+				Type:           "http",
+				URL:            room.HookActivityURL(base, ev, b.in.TopicID, b.in.Account.ID),
+				Timeout:        timeout,
+				Headers:        map[string]string{"Authorization": "Bearer $" + room.EnvRoomToken},
+				AllowedEnvVars: []string{room.EnvRoomToken},
+			}}}}
+		}
+	}
+	return b.encodeJSON(settings)
+}
+
+// statusAndHooksBase checks what the status line and hooks need and returns
+// the hooks base URL, or "" (with a warning) when they cannot ride this line.
+func statusAndHooksBase(b *lineBuilder) (string, error) {
+	in := b.in
+	if in.HooksURL == "" {
+		return "", fmt.Errorf("%w: no hooks URL for the status line and hooks", ErrRoomAddress)
+	}
+	if err := checkLoopback(in.HooksURL, "http"); err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(in.PullceptPath) {
+		return "", fmt.Errorf("%w: %q", ErrNoPullceptPath, in.PullceptPath)
+	}
+	base := strings.TrimRight(in.HooksURL, "/")
+	if b.goos == "windows" {
+		// Git Bash runs the status-line command and reads an unquoted \ as an
+		// escape; words outside the safe set cannot ride unquoted either.
+		p := filepath.ToSlash(in.PullceptPath)
+		if !lineSafeWord(p) || !lineSafeWord(base) {
+			b.warn("no status line or activity hooks: %q or %q holds characters other than ASCII letters, digits and / : . _ - that the Windows status-line shell cannot take unquoted", p, base)
+			return "", nil
+		}
+	}
+	return base, nil
+}
+
+// statusCommand is the statusLine command: <pullcept> status-line <url>.
+func statusCommand(b *lineBuilder, base string) string {
+	path := b.in.PullceptPath
+	if b.goos == "windows" {
+		path = filepath.ToSlash(path)
+	} else {
+		path = config.QuoteWord(path)
+	}
+	return path + " " + room.StatusLineCommand + " " + room.HookStatusURL(base, b.in.TopicID, b.in.Account.ID)
+}
+

@@ -1,0 +1,73 @@
+package seats
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/limits"
+	"github.com/pullcept/pullcept/seats/pty"
+)
+
+// genericAdapter is a generic CLI's Adapter: the person's own line.
+type genericAdapter struct{}
+
+// ReadsMCPJSON: a generic CLI that speaks MCP finds the room in the working
+// directory's .mcp.json.
+func (genericAdapter) ReadsMCPJSON() bool { return true }
+
+// Line is the command and options as written; a resume is the account's
+// resume line (ErrNoResumeLine when it has none; pty.ErrNotConsoleSafe when
+// cmd.exe would cut it).
+func (genericAdapter) Line(b *lineBuilder, opts []string) ([]string, error) {
+	a, in := b.in.Account, b.in
+	if !in.Resume {
+		return append([]string{a.Command}, opts...), nil
+	}
+	words, err := config.SplitWords(a.ResumeLine)
+	if err != nil {
+		return nil, fmt.Errorf("resume line: %w", err)
+	}
+	if len(words) == 0 {
+		return nil, fmt.Errorf("%w: write one with %s for %q, or start it fresh", ErrNoResumeLine, config.SessionIDPlaceholder, a.DisplayName())
+	}
+	if b.viaCmd && !allConsoleSafe(words) {
+		return nil, fmt.Errorf("%w: the resume line holds one of %s (dropping part of it would start a fresh session instead)", pty.ErrNotConsoleSafe, pty.CmdReactive)
+	}
+	if !hasPlaceholder(words) {
+		b.warn("the resume line has no %s: the recorded session id is not passed", config.SessionIDPlaceholder)
+	}
+	return words, nil
+}
+
+// UsesAttachments: a generic CLI gets no folder rules.
+func (genericAdapter) UsesAttachments() bool { return false }
+
+// Conversation: where a generic CLI keeps its conversations is unknown,
+// and unknown is not "missing": it resumes whenever it has a resume line.
+func (genericAdapter) Conversation(a config.Account, _ string, _ func(string) string) (Conversation, error) {
+	if strings.TrimSpace(a.ResumeLine) == "" {
+		return ConversationNoResume, nil
+	}
+	return ConversationResumes, nil
+}
+
+// Prepare gives the CLI the room token: a sidecar it starts inherits it.
+func (genericAdapter) Prepare(_ context.Context, p *Launching) (Run, error) {
+	p.Env = WithToken(p.Env, p.Token)
+	return genericRun{}, nil
+}
+
+// genericRun is a generic CLI's launch: bytes written is all that is known
+// of it (docs/design.md §5), so it reports nothing and holds nothing.
+type genericRun struct{}
+
+func (genericRun) Holds() []string                     { return nil }
+func (genericRun) LimitRules() limits.Rules            { return 0 }
+func (genericRun) Tasks(SeatHandle) []Task             { return nil }
+func (genericRun) Live(SeatHandle)                     {}
+func (genericRun) Report(SeatHandle, room.Report) bool { return false }
+func (genericRun) Ended()                              {}
+func (genericRun) Abandon()                            {}
