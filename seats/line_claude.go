@@ -213,4 +213,3 @@ func statusCommand(b *lineBuilder, base string) string {
 	}
 	return path + " " + room.StatusLineCommand + " " + room.HookStatusURL(base, b.in.TopicID, b.in.Account.ID)
 }
-

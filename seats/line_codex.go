@@ -140,7 +140,6 @@ func codexDecidesScreen(opts []string) bool {
 	return false
 }
 
-
 // codexCharacterEnv adds a Codex seat's character to its environment as
 // LI_PLUS_OUTPUT_STYLE (#281 hook mode; the name only: the body never
 // rides argv or the environment), and removes an inherited value
