@@ -45,17 +45,6 @@ func TestLongPostBody(t *testing.T) {
 	if data, _ := os.ReadFile(path); string(data) != body {
 		t.Fatal("a second save wrote over the first")
 	}
-	// The room drops the file of a post it did not deliver with it; only
-	// a long post's file.
-	if err := s.DropBody("t1", name2); err != nil {
-		t.Fatalf("DropBody(%q): %v", name2, err)
-	}
-	if _, err := os.Lstat(path2); !os.IsNotExist(err) {
-		t.Fatalf("dropped body file %s: %v", path2, err)
-	}
-	if err := s.DropBody("t1", "notes.txt"); err == nil {
-		t.Fatal("DropBody removed a file that is not a long post's")
-	}
 	if err := s.Append("t1", Record{MessageID: "m1", Speaker: "Lin", Content: body, TS: "2026-10-01T00:00:00Z", BodyFile: name}); err != nil {
 		t.Fatal(err)
 	}
@@ -82,5 +71,25 @@ func TestLongPostBody(t *testing.T) {
 	}
 	if got := s.BodyPath("t1", "../t1.jsonl"); got != "" {
 		t.Fatalf("BodyPath outside the folder = %q", got)
+	}
+}
+
+// TestDropBody: the room drops the body file of a post it did not deliver
+// with it (refused, rejected by the floor, stamped with other text); only
+// a long post's file goes.
+func TestDropBody(t *testing.T) {
+	s, _ := openStore(t)
+	name, path, err := s.SaveBody("t1", "m1", strings.Repeat("x", BodyInline+1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DropBody("t1", name); err != nil {
+		t.Fatalf("DropBody(%q): %v", name, err)
+	}
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Fatalf("dropped body file %s: %v", path, err)
+	}
+	if err := s.DropBody("t1", "notes.txt"); err == nil {
+		t.Fatal("DropBody removed a file that is not a long post's")
 	}
 }
