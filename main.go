@@ -1,12 +1,14 @@
 // Command pullcept is a terminal chat room for AI coding CLIs and their human
 // (docs/design.md §1). main.go only reads the command line and hands over:
 // the UI and everything below it to app.Run, the sidecar to sidecar.Run, the
-// status line to app.RunStatusLine. Subcommands:
+// status line to app.RunStatusLine, an export to app.RunExport, the seat
+// guard to seats.RunGuard. Subcommands:
 //
-//	pullcept                 the terminal UI
+//	pullcept                 the terminal UI (--data DIR: another data directory)
 //	pullcept sidecar         the MCP stdio server a seat's CLI starts from .mcp.json
 //	pullcept status-line URL Claude Code's statusLine command: forwards its JSON to the room
 //	pullcept export TOPIC    write a topic as Markdown (app.RunExport)
+//	pullcept seat-guard -- CMD…  runs a Codex app-server seat's server; not run by hand
 //	pullcept --version       print the version
 //	pullcept --help          print usage
 //

@@ -8,6 +8,7 @@ type roomLog interface {
 	NoteFirstPost(topicID string, rec Record) error
 	Page(topicID, before string, limit int) (recs []Record, hasMore bool, err error)
 	SaveBody(topicID, messageID, body string) (name, path string, err error)
+	DropBody(topicID, name string) error
 	BodyPath(topicID, name string) string
 }
 

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -64,9 +65,10 @@ func bodyFileName(messageID string) string {
 // post's log line as body_file) and absolute path. An existing file is
 // never overwritten: a name already taken (an id reused after a restart)
 // gets a random suffix, "-<8 hex>". Unlike SaveAttachment the file is not
-// fsynced: it is written under the room lock, and the log line holds the
-// same text. Errors wrap ErrBadTopicID, ErrTopicDeleted, ErrAttachmentLink,
-// ErrClosed or the I/O error.
+// fsynced: the log line holds the same text (and is not fsynced either).
+// The room calls it before it takes its lock, so the file exists before
+// any post names it. Errors wrap ErrBadTopicID, ErrTopicDeleted,
+// ErrAttachmentLink, ErrClosed or the I/O error.
 func (s *Store) SaveBody(topicID, messageID, body string) (name, path string, err error) {
 	if err := s.checkWritable(topicID); err != nil {
 		return "", "", fmt.Errorf("save long post: %w", err)
@@ -103,6 +105,25 @@ func (s *Store) SaveBody(topicID, messageID, body string) (name, path string, er
 		return cand, p, nil
 	}
 	return "", "", fmt.Errorf("save long post %q in topic %s: the name and 3 others were taken", stem, topicID)
+}
+
+// DropBody removes the body file name of topicID that SaveBody wrote for a
+// post the room did not deliver with it (refused, rejected by the floor,
+// or stamped with other text). Only a long post's file ("post-…") is
+// removed, never through a link. Errors wrap ErrBadTopicID,
+// ErrAttachmentLink or the I/O error.
+func (s *Store) DropBody(topicID, name string) error {
+	if !strings.HasPrefix(name, longPostPrefix) {
+		return fmt.Errorf("drop body %q in topic %s: not a long post's file", name, topicID)
+	}
+	p, err := s.AttachmentPath(topicID, name)
+	if err != nil {
+		return fmt.Errorf("drop body: %w", err)
+	}
+	if err := os.Remove(p); err != nil {
+		return fmt.Errorf("drop body: %w", err)
+	}
+	return nil
 }
 
 // BodyPath is the absolute path of a long post's body file name (a log

@@ -73,3 +73,23 @@ func TestLongPostBody(t *testing.T) {
 		t.Fatalf("BodyPath outside the folder = %q", got)
 	}
 }
+
+// TestDropBody: the room drops the body file of a post it did not deliver
+// with it (refused, rejected by the floor, stamped with other text); only
+// a long post's file goes.
+func TestDropBody(t *testing.T) {
+	s, _ := openStore(t)
+	name, path, err := s.SaveBody("t1", "m1", strings.Repeat("x", BodyInline+1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DropBody("t1", name); err != nil {
+		t.Fatalf("DropBody(%q): %v", name, err)
+	}
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Fatalf("dropped body file %s: %v", path, err)
+	}
+	if err := s.DropBody("t1", "notes.txt"); err == nil {
+		t.Fatal("DropBody removed a file that is not a long post's")
+	}
+}

@@ -30,6 +30,7 @@ func (nopLog) Page(string, string, int) ([]logstore.Record, bool, error) {
 }
 func (nopLog) SaveBody(string, string, string) (string, string, error) { return "", "", nil }
 func (nopLog) BodyPath(string, string) string                          { return "" }
+func (nopLog) DropBody(string, string) error                           { return nil }
 
 // BenchmarkDeliver8Seats: one Deliver in a room of 8 seat connections (each
 // its own account, all typed into) plus the UI, with one subscriber draining

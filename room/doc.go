@@ -48,8 +48,14 @@
 // PermissionClosed are queued under it, so they never arrive out of
 // order); Terminals.Reported and PermissionAnswered run without it, and
 // a seat's Hub.AskClosed takes it with no seat lock held. Nothing called
-// with a room lock held may take Hub.mu or block: Log.Append writes one line,
-// Terminals.Enqueue and event queueing never block. Log.NoteFirstPost (an
-// index write) and Terminals.SidecarJoined/SidecarReady run after the room
-// lock is released.
+// with a room lock held may take Hub.mu or block: Log.Append writes one line
+// (the only file I/O under the lock), Terminals.Enqueue and event queueing
+// never block. A long post's body file (Log.SaveBody, longbody.go) is
+// written before deliver takes the room lock, with the body the room will
+// stamp, so the file exists before any post names it; if the stamp under
+// the lock differs (a rename changed which @mentions match), nothing is
+// delivered and the file is written again, at most 4 times in all, then
+// the post goes without a file. A file no delivered post names is removed
+// (Log.DropBody) after the lock, like Log.NoteFirstPost (an index write)
+// and Terminals.SidecarJoined/SidecarReady.
 package room

@@ -74,6 +74,17 @@ func (l *memLog) SaveBody(topic, id, body string) (string, string, error) {
 	return name, "mem:" + name, nil
 }
 
+// DropBody forgets a body SaveBody kept.
+func (l *memLog) DropBody(topic, name string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.bodies[name]; !ok {
+		return fmt.Errorf("drop body %q: %w", name, errNotInLog)
+	}
+	delete(l.bodies, name)
+	return nil
+}
+
 func (l *memLog) BodyPath(topic, name string) string {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -512,8 +512,9 @@ func (h *Hub) room(topicID string) (*roomState, error) {
 // judges the floor, stamps the post, orders it, appends it to the log,
 // counts it for the brake, enqueues the typing and the events. A post that
 // engages the brake is followed, in the same acquisition, by the app notice
-// that says so. The index write for a topic's first post happens after the
-// lock (docs/design.md §2: index writes outside the lock).
+// that says so. A long post's body file is written before the lock and
+// the index write for a topic's first post after it (docs/design.md §2:
+// nothing slow under the lock; longbody.go).
 func (h *Hub) deliver(r *roomState, s sender, d Draft) (Result, error) {
 	if strings.TrimSpace(d.Content) == "" {
 		return Result{}, ErrEmptyPost
@@ -523,23 +524,36 @@ func (h *Hub) deliver(r *roomState, s sender, d Draft) (Result, error) {
 		// would be one log line over logstore.MaxLineBytes.
 		return Result{}, fmt.Errorf("%w: %d bytes, the limit is %d", ErrPostTooLong, len(d.Content), MaxPostBytes)
 	}
+	long := h.writeLong(r, s, &d)
+	for try := 1; ; try++ {
+		out, notice, err := h.deliverOnce(r, s, d, long)
+		h.dropUnused(r.topic, long)
+		if err != nil {
+			return Result{}, err
+		}
+		if !out.restamped {
+			h.noteFirst(r, out)
+			h.noteFirst(r, notice)
+			return out.res, nil
+		}
+		long = h.rewriteLong(r.topic, d.MessageID, out.text, try)
+	}
+}
+
+// deliverOnce is one acquisition of the room lock: the draft, and the
+// brake's app notice when the draft engaged the brake.
+func (h *Hub) deliverOnce(r *roomState, s sender, d Draft, long *longBody) (out, notice delivery, err error) {
 	r.mu.Lock()
-	out, err := h.deliverLocked(r, s, d)
-	var notice delivery
+	defer r.mu.Unlock()
+	out, err = h.deliverLocked(r, s, d, long)
 	if err == nil && out.braked {
-		notice, err = h.deliverLocked(r, sender{kind: sendApp}, Draft{Content: brakeNotice(out.brakeCount)})
+		notice, err = h.deliverLocked(r, sender{kind: sendApp}, Draft{Content: brakeNotice(out.brakeCount)}, nil)
 		if err != nil { // the room is open and the text is ours: never expected
 			h.logger.Error("room: brake notice not delivered", "topic", r.topic, "err", err)
 			err = nil
 		}
 	}
-	r.mu.Unlock()
-	if err != nil {
-		return Result{}, err
-	}
-	h.noteFirst(r, out)
-	h.noteFirst(r, notice)
-	return out.res, nil
+	return out, notice, err
 }
 
 // delivery is what deliverLocked did with one draft.
@@ -548,6 +562,11 @@ type delivery struct {
 	first      bool // res.Post was the first post the topic log ever got
 	braked     bool // res.Post engaged the room's brake
 	brakeCount int  // after how many AI posts in a row (the notice says it)
+	// restamped: nothing was delivered, because the post is long and its
+	// body file does not hold text, the body stamped under the lock
+	// (longBody.holds); deliver writes text and tries again.
+	restamped bool
+	text      string
 }
 
 // noteFirst names and indexes the topic from its first post (outside the
@@ -564,8 +583,9 @@ func (h *Hub) noteFirst(r *roomState, out delivery) {
 }
 
 // deliverLocked is deliver's body for one draft under r.mu: stamp, judge
-// (notices are never judged, docs/design.md §2), then commit.
-func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (delivery, error) {
+// (notices are never judged, docs/design.md §2), then commit. long is the
+// body file written for d before the lock (nil when d is not long).
+func (h *Hub) deliverLocked(r *roomState, s sender, d Draft, long *longBody) (delivery, error) {
 	if r.closeErr != nil {
 		return delivery{}, r.closeErr
 	}
@@ -578,16 +598,19 @@ func (h *Hub) deliverLocked(r *roomState, s sender, d Draft) (delivery, error) {
 	if err != nil {
 		return delivery{}, err
 	}
-	if m == nil {
-		r.ids.add(p, 0, d.Content)
-		return h.commitLocked(r, p, 0, s.skip), nil
+	origin, skip := uint64(0), s.skip
+	if m != nil {
+		// Every post but a notice is judged, the UI's too (docs/design.md §2).
+		if missed := r.floor.judge(d.LastSeen, m.origin, m.joinSeq); len(missed) > 0 {
+			return delivery{res: Result{Delivered: false, Post: p, Missed: missed}}, nil
+		}
+		origin, skip = m.origin, nil
 	}
-	// Every post but a notice is judged, the UI's too (docs/design.md §2).
-	if missed := r.floor.judge(d.LastSeen, m.origin, m.joinSeq); len(missed) > 0 {
-		return delivery{res: Result{Delivered: false, Post: p, Missed: missed}}, nil
+	if h.log != nil && !long.holds(p.Content) {
+		return delivery{restamped: true, text: p.Content}, nil
 	}
-	r.ids.add(p, m.origin, d.Content)
-	return h.commitLocked(r, p, m.origin, nil), nil
+	r.ids.add(p, origin, d.Content)
+	return h.commitLocked(r, p, origin, skip, long), nil
 }
 
 // stampLocked makes the post of d as the room stamps it: speaker, role,
@@ -654,12 +677,13 @@ func (h *Hub) stampSeatLocked(r *roomState, s sender, d Draft) (Post, *member, e
 // commitLocked delivers the stamped post p said by origin (0: a
 // notice): it orders it, puts it on the floor, appends it to the log,
 // counts it for the brake, enqueues the typing and emits PostDelivered
-// (then LogFailed and BrakeChanged when they apply). Holds r.mu.
-func (h *Hub) commitLocked(r *roomState, p Post, origin uint64, skip []string) delivery {
+// (then LogFailed and BrakeChanged when they apply). A long post names
+// long, its body file written before the lock. Holds r.mu.
+func (h *Hub) commitLocked(r *roomState, p Post, origin uint64, skip []string, long *longBody) delivery {
 	rec := toRecord(p)
 	var bodyErr error
 	if h.log != nil {
-		p, rec.BodyFile, bodyErr = h.keepLongLocked(r, p)
+		p, rec.BodyFile, bodyErr = keepLong(p, long)
 	}
 	r.seq++
 	r.floor.push(floorEntry{post: p, origin: origin, seq: r.seq})
@@ -688,27 +712,6 @@ func (h *Hub) commitLocked(r *roomState, p Post, origin uint64, skip []string) d
 		out.braked, out.brakeCount = change.On, change.Count
 	}
 	return out
-}
-
-// keepLongLocked makes a long post's in-memory form (docs/design.md §8
-// "Long posts"): its whole body goes to a file of its own (and, whole, to
-// the log line), and the post the floor, the seats, the chat and the sender
-// get carries the first logstore.BodyInline bytes, its Size and the file's
-// path. It returns p unchanged for other posts. A failed file write is
-// returned to be told and costs nothing else: the log line keeps the text.
-// Holds r.mu.
-func (h *Hub) keepLongLocked(r *roomState, p Post) (Post, string, error) {
-	clipped, cut := logstore.ClipBody(p.Content)
-	if !cut {
-		return p, "", nil
-	}
-	name, path, err := h.log.SaveBody(r.topic, p.MessageID, p.Content)
-	if err != nil {
-		err = fmt.Errorf("save the whole text of long post %s in topic %q: %w", p.MessageID, r.topic, err)
-		h.logger.Warn("room: long post file not written; the log keeps the text", "topic", r.topic, "err", err)
-	}
-	p.Size, p.Content, p.BodyFile = len(p.Content), strings.Clone(clipped), path
-	return p, name, err
 }
 
 // typeLocked enqueues p for every seated account but the speaker's, each

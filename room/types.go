@@ -213,8 +213,12 @@ type Log interface {
 	// before ("" = from the end), oldest first, and whether older ones exist.
 	Page(topicID, before string, limit int) (recs []logstore.Record, hasMore bool, err error)
 	// SaveBody writes a long post's whole body to a new file and returns
-	// its name (kept in the log line) and path. Called inside the room lock.
+	// its name (kept in the log line) and path. Called before the room
+	// lock is taken, never under it.
 	SaveBody(topicID, messageID, body string) (name, path string, err error)
+	// DropBody removes a body file SaveBody wrote for a post that was not
+	// delivered with it. Called after the room lock is released.
+	DropBody(topicID, name string) error
 	// BodyPath is the path of a body file name, "" when it is gone.
 	BodyPath(topicID, name string) string
 }

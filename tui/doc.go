@@ -25,8 +25,10 @@
 //     re-renders into cached lines only when its render key (size, env.gen,
 //     focus, cursor, a data version…) moved; the status line, overlays,
 //     the @ popup and the cursor are rendered there too. View only joins
-//     cached strings (render.go compose) and composites the overlay with
-//     the Lip Gloss compositor.
+//     cached strings (render.go compose) and draws the @ popup and the
+//     modal over the rows they cover (layers.go overlayLayers, which cuts
+//     only those rows; it replaced Lip Gloss's compositor, which drew the
+//     whole screen cell by cell: ~5 ms a frame under the editor).
 //
 // Files. X.go is a widget (its state and rendering); X_update.go is how
 // the root model drives it: its keys, commands, messages and results.

@@ -1,7 +1,7 @@
-// Package bench holds the side-by-side speed comparisons of (docs/design.md §13, "Speed,
-// side by side with what users would pick instead"): Pullcept's seat
-// emulator against a tmux pane on one recorded ANSI stream, and the idle CPU
-// of eight seats against claude-squad's tmux polling. It lives under
+// Package bench holds the side-by-side speed comparisons of
+// docs/design.md §13 "Speed" (`make compare`): Pullcept's seat emulator
+// against a tmux pane on one recorded ANSI stream, and the idle CPU of
+// eight seats against claude-squad's tmux polling. It lives under
 // testdata so `go test ./...` never runs it; `make compare` does
 // (testdata/bench/compare.sh).
 //

@@ -1,10 +1,11 @@
 // Package fakecli is the fake coding CLI of Pullcept's tests: a tiny
 // generic CLI that a test binary becomes when a seat re-executes it
-// (docs/design.md §14: fake CLIs run in a real PTY by re-executing the
-// test binary, so a test needs no program of its own on the machine). It
-// prints Ready, echoes every line it reads from its terminal, exits with a
-// chosen status on request, and can join the room through the real sidecar
-// the way Claude Code does, by reading the seat's .mcp.json (JoinRoom).
+// (docs/design.md §13 "Fake CLIs in a real PTY": fake CLIs run in a real
+// PTY by re-executing the test binary, so a test needs no program of its
+// own on the machine). It prints Ready, echoes every line it reads from
+// its terminal, exits with a chosen status on request, and can join the
+// room through the real sidecar the way Claude Code does, by reading the
+// seat's .mcp.json (JoinRoom).
 //
 // With -echo it is the worst case of a model: it answers every post typed
 // into it with one say_to_room, so two such seats answer each other without

@@ -1,7 +1,8 @@
 // Package fakemcp is the scripted local MCP server of Pullcept's tests: a
 // stdio MCP server that a test binary becomes when it is re-executed with
-// Env set (docs/design.md §14: helper processes re-execute the test binary,
-// so a test needs no program of its own on the machine). It stands in for
+// Env set (docs/design.md §13 "Fake CLIs in a real PTY": helper processes
+// re-execute the test binary, so a test needs no program of its own on the
+// machine). It stands in for
 // github-webhook-mcp (spec «webhook の通知»): it declares the
 // experimental claude/channel capability, writes channel pushes
 // (notifications/claude/channel, the event id in meta.message_id) and
