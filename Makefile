@@ -23,7 +23,7 @@ DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 GOCYCLO     := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
 GOLANGCI    := github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 
-.PHONY: build run test unit vet lint fmt-check arch cross clis fuzz bench newcomer clean soak compare wine
+.PHONY: build run test unit vet lint subjects fmt-check arch cross clis fuzz bench newcomer clean soak compare wine
 
 build:
 	$(GO) build -o $(BIN) .
@@ -74,11 +74,37 @@ arch:
 	if [ -n "$$both" ]; then echo "arch: only app may import both tui and the domain:"; echo "$$both"; fail=1; fi; \
 	[ $$fail -eq 0 ] && echo "arch: ok"
 
+# Commit subjects are at most 72 characters (git's one-line form: the why
+# and the figures go in the body). Checked from main's head when the rule
+# came in, d9693d0 (issue 28), to HEAD: older subjects stay as they are.
+# Characters, not bytes: UTF-8 continuation bytes are not counted. Skipped,
+# saying so, without git, outside a repository (a tarball), or without that
+# commit (a shallow clone).
+SUBJECT_CUTOFF := d9693d09cf47ccec457670c0c08c30f5f4ca2e52
+SUBJECT_MAX    := 72
+GIT            ?= git
+subjects:
+	@if ! command -v $(GIT) >/dev/null 2>&1; then \
+	  echo "subjects: skipped: no git"; \
+	elif ! $(GIT) rev-parse --git-dir >/dev/null 2>&1; then \
+	  echo "subjects: skipped: not a git repository"; \
+	elif ! $(GIT) cat-file -e '$(SUBJECT_CUTOFF)^{commit}' 2>/dev/null; then \
+	  echo "subjects: skipped: commit $(SUBJECT_CUTOFF) is not in this history"; \
+	else \
+	  long=$$($(GIT) log --format='%h %s' $(SUBJECT_CUTOFF)..HEAD | while IFS= read -r line; do \
+	    n=$$(( $$(printf '%s' "$${line#* }" | LC_ALL=C tr -d '\200-\277' | wc -c) )); \
+	    if [ $$n -gt $(SUBJECT_MAX) ]; then echo "  $$n: $$line"; fi; \
+	  done); \
+	  if [ -n "$$long" ]; then echo "subjects: over $(SUBJECT_MAX) characters (put the detail in the body):"; echo "$$long"; exit 1; fi; \
+	  echo "subjects: ok"; \
+	fi
+
 # The code budget (docs/design.md §14): staticcheck clean; no function
 # unreachable from main (deadcode; test helpers live in _test.go files);
 # cyclomatic complexity at most 30 (gocyclo, tests included); no non-test
-# function over 80 lines (golangci-lint's funlen, .ci/golangci.yml).
-lint:
+# function over 80 lines (golangci-lint's funlen, .ci/golangci.yml); commit
+# subjects (subjects, above).
+lint: subjects
 	$(GO) run $(STATICCHECK) $(PKGS) $(TESTPKGS) $(BENCHPKG)
 	@out=$$($(GO) run $(DEADCODE) $(PKGS)); \
 	if [ -n "$$out" ]; then echo "deadcode: unreachable from main:"; echo "$$out"; exit 1; fi
