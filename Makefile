@@ -9,7 +9,9 @@ PKGS      := ./...
 # compare bench. Named explicitly so vet, lint and test cover them.
 TESTPKGS  := ./testdata/fakeapi/... ./testdata/fakecli/... ./testdata/fakemcp/... ./testdata/testkit/... ./testdata/soak/... ./testdata/realapp/... ./testdata/docscheck/...
 BENCHPKG  := ./testdata/bench/
-DOMAIN    := room seats sidecar logstore config
+# Domain code (make arch): no UI library, no tui or app. app/localmcp and
+# app/sessionops live under app but are domain code app wires in.
+DOMAIN    := room seats sidecar logstore config app/localmcp app/sessionops
 CLIS_DIR  := testdata/clis
 FUZZTIME  ?= 20s
 BENCHTIME ?= 1s
@@ -21,7 +23,7 @@ DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 GOCYCLO     := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
 GOLANGCI    := github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 
-.PHONY: build run test unit vet lint fmt-check arch cross clis fuzz bench newcomer clean soak compare wine
+.PHONY: build run test unit vet lint subjects fmt-check arch cross clis fuzz bench newcomer clean soak compare wine
 
 build:
 	$(GO) build -o $(BIN) .
@@ -54,10 +56,10 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go' 2>/dev/null | grep -v '^$(CLIS_DIR)/' || find . -name '*.go' -not -path './$(CLIS_DIR)/*')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-# The layer rules (docs/design.md §1, §14): domain packages never depend on
-# the UI libraries or on tui; tui reaches the domain only through room's
-# plain wire types (never seats, sidecar, logstore, config or app); app is
-# the only package that imports both tui and a domain package.
+# The layer rules (docs/design.md §1, §14): domain packages (DOMAIN) never
+# depend on the UI libraries or on tui or app; tui reaches the domain only
+# through room's plain wire types (never seats, sidecar, logstore, config or
+# app); app is the only package that imports both tui and a domain package.
 UI_LIBS := ^(charm\.land/(bubbletea|lipgloss|bubbles)|github\.com/charmbracelet/(bubbletea|lipgloss|bubbles))
 arch:
 	@fail=0; for p in $(DOMAIN); do \
@@ -67,18 +69,43 @@ arch:
 	bad=$$($(GO) list -f '{{join .Imports "\n"}}' ./tui/ | grep -E '/pullcept/(seats|sidecar|logstore|config|app)(/|$$)' || true); \
 	if [ -n "$$bad" ]; then echo "arch: tui depends on domain packages other than room's types:"; echo "$$bad"; fail=1; fi; \
 	both=$$($(GO) list -f '{{.ImportPath}} {{join .Imports " "}}' $(PKGS) | \
-	  awk '/\/pullcept\/tui( |$$)/ && / github\.com\/pullcept\/pullcept\/(room|seats|sidecar|logstore|config)( |\/|$$)/ {print $$1}' | \
+	  awk '/\/pullcept\/tui( |$$)/ && / github\.com\/pullcept\/pullcept\/(room|seats|sidecar|logstore|config|app\/localmcp|app\/sessionops)( |\/|$$)/ {print $$1}' | \
 	  grep -v -E '/pullcept/(app|tui)$$' || true); \
 	if [ -n "$$both" ]; then echo "arch: only app may import both tui and the domain:"; echo "$$both"; fail=1; fi; \
 	[ $$fail -eq 0 ] && echo "arch: ok"
 
+# Commit subjects are at most 72 characters (git's one-line form: the why
+# and the figures go in the body). Checked from main's head when the rule
+# came in, d9693d0 (issue 28), to HEAD: older subjects stay as they are.
+# Characters, not bytes: UTF-8 continuation bytes are not counted. Skipped,
+# saying so, without git, outside a repository (a tarball), or without that
+# commit (a shallow clone).
+SUBJECT_CUTOFF := d9693d09cf47ccec457670c0c08c30f5f4ca2e52
+SUBJECT_MAX    := 72
+GIT            ?= git
+subjects:
+	@if ! command -v $(GIT) >/dev/null 2>&1; then \
+	  echo "subjects: skipped: no git"; \
+	elif ! $(GIT) rev-parse --git-dir >/dev/null 2>&1; then \
+	  echo "subjects: skipped: not a git repository"; \
+	elif ! $(GIT) cat-file -e '$(SUBJECT_CUTOFF)^{commit}' 2>/dev/null; then \
+	  echo "subjects: skipped: commit $(SUBJECT_CUTOFF) is not in this history"; \
+	else \
+	  long=$$($(GIT) log --format='%h %s' $(SUBJECT_CUTOFF)..HEAD | while IFS= read -r line; do \
+	    n=$$(( $$(printf '%s' "$${line#* }" | LC_ALL=C tr -d '\200-\277' | wc -c) )); \
+	    if [ $$n -gt $(SUBJECT_MAX) ]; then echo "  $$n: $$line"; fi; \
+	  done); \
+	  if [ -n "$$long" ]; then echo "subjects: over $(SUBJECT_MAX) characters (put the detail in the body):"; echo "$$long"; exit 1; fi; \
+	  echo "subjects: ok"; \
+	fi
+
 # The code budget (docs/design.md §14): staticcheck clean; no function
 # unreachable from main (deadcode; test helpers live in _test.go files);
 # cyclomatic complexity at most 30 (gocyclo, tests included); no non-test
-# function over 80 lines (golangci-lint's funlen, .ci/golangci.yml); and
-# the docs name only paths, identifiers and sections that exist
-# (testdata/docscheck, issue 28).
-lint:
+# function over 80 lines (golangci-lint's funlen, .ci/golangci.yml); commit
+# subjects (subjects, above); and the docs name only paths, identifiers and
+# sections that exist (testdata/docscheck, issue 28).
+lint: subjects
 	$(GO) run $(STATICCHECK) $(PKGS) $(TESTPKGS) $(BENCHPKG)
 	@out=$$($(GO) run $(DEADCODE) $(PKGS)); \
 	if [ -n "$$out" ]; then echo "deadcode: unreachable from main:"; echo "$$out"; exit 1; fi

@@ -3,8 +3,8 @@ package app
 import (
 	"context"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/pullcept/pullcept/room/textcut"
 	"github.com/pullcept/pullcept/tui"
 )
 
@@ -26,8 +26,8 @@ func (b *Backend) SearchPosts(ctx context.Context, query string, limit int) ([]t
 	for _, h := range hits {
 		c := h.Record.Content
 		out = append(out, tui.PostHit{Topic: h.Topic, MessageID: h.Record.MessageID, Speaker: h.Record.Speaker, TS: h.Record.TS,
-			Before: oneLine(tailBytes(c[:h.Start], hitBefore)), Match: oneLine(c[h.Start:h.End]),
-			After: oneLine(headBytes(c[h.End:], hitAfter)), Next: h.Next, Later: h.After})
+			Before: oneLine(textcut.LastBytes(c[:h.Start], hitBefore)), Match: oneLine(c[h.Start:h.End]),
+			After: oneLine(textcut.Bytes(c[h.End:], hitAfter)), Next: h.Next, Later: h.After})
 	}
 	return out, more, nil
 }
@@ -40,27 +40,4 @@ func oneLine(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// headBytes is s's first n bytes or fewer, cut at a character.
-func headBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// tailBytes is s's last n bytes or fewer, cut at a character.
-func tailBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := len(s) - n
-	for i < len(s) && !utf8.RuneStart(s[i]) {
-		i++
-	}
-	return s[i:]
 }

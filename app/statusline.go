@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/room/textcut"
 	"github.com/pullcept/pullcept/seats"
 )
 
@@ -93,8 +95,8 @@ func footerText(s string) string {
 		}
 		return r
 	}, s)
-	if r := []rune(s); len(r) > 48 {
-		s = string(r[:48]) + "…"
+	if utf8.RuneCountInString(s) > 48 {
+		s = textcut.Runes(s, 48) + "…"
 	}
 	return s
 }

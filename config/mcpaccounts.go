@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/pullcept/pullcept/room/textcut"
 )
 
 // Local MCP servers and their accounts (spec «ローカル MCP サーバ», «アカウント»
@@ -69,21 +71,12 @@ func NewMCPServerName(accountName string, entries []string, accounts []Account) 
 			taken[name] = true
 		}
 	}
-	name := cutRunes(base, MaxNameRunes)
+	name := textcut.Runes(base, MaxNameRunes)
 	for n := 2; taken[name]; n++ {
 		suffix := "-" + strconv.Itoa(n)
-		name = cutRunes(base, MaxNameRunes-len(suffix)) + suffix
+		name = textcut.Runes(base, MaxNameRunes-len(suffix)) + suffix
 	}
 	return name
-}
-
-// cutRunes is s cut to at most n characters.
-func cutRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n])
 }
 
 // AddMCPAccounts gives every entry of servers that has no account of kind

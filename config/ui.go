@@ -45,8 +45,9 @@ type UI struct {
 // config.json, with the scalar Language overridable by the environment
 // variable PULLCEPT_LANGUAGE. Viper layers only that scalar: it lower-cases
 // keys, so it never reads the keys map (action names are ours, but the rule
-// is simple: maps stay with encoding/json). Errors name the key and wrap
-// ErrBadFile.
+// is simple: maps stay with encoding/json), and its getters coerce a wrong
+// value where we refuse it (docs/dependencies.md §6 says why it stays that
+// small). Errors name the key and wrap ErrBadFile.
 func (c *Config) UI() (UI, error) {
 	var ui UI
 	if raw, ok := c.top.Get(keyKeys); ok {

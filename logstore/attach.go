@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pullcept/pullcept/room/textcut"
 )
 
 // Attachment name limits (spec «添付は保存したファイルのパスで届く»).
@@ -151,16 +153,9 @@ func AttachmentName(raw string) string {
 
 // cutName returns stem+ext cut (in the stem) to the attachment name limits.
 func cutName(stem, ext string) string {
-	maxRunes := attachmentNameRunes - utf8.RuneCountInString(ext)
-	maxBytes := attachmentNameBytes - len(ext)
-	n, runes := 0, 0
-	for i, r := range stem {
-		if runes == maxRunes || i+utf8.RuneLen(r) > maxBytes {
-			break
-		}
-		n, runes = i+utf8.RuneLen(r), runes+1
-	}
-	return strings.TrimRight(stem[:n], ". ") + ext
+	stem = textcut.Runes(stem, attachmentNameRunes-utf8.RuneCountInString(ext))
+	stem = textcut.Bytes(stem, attachmentNameBytes-len(ext))
+	return strings.TrimRight(stem, ". ") + ext
 }
 
 // SaveAttachment stores the bytes of r as an attachment of topicID and

@@ -10,7 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/pullcept/pullcept/room/textcut"
 )
 
 // BodyInline is the most of a post's body Pullcept holds in memory, types
@@ -29,11 +30,7 @@ func ClipBody(body string) (string, bool) {
 	if len(body) <= BodyInline {
 		return body, false
 	}
-	cut := BodyInline
-	for cut > 0 && !utf8.RuneStart(body[cut]) {
-		cut--
-	}
-	return body[:cut], true
+	return textcut.Bytes(body, BodyInline), true
 }
 
 // longPostPrefix starts a long post's body file name.

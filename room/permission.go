@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pullcept/pullcept/room/textcut"
 )
 
 // Permission cards (docs/design.md §6 "Permission requests", §11; spec
@@ -449,18 +451,7 @@ func DenyReason(s string) string {
 		}
 		return r
 	}, s)
-	return cutUTF8(strings.TrimSpace(s), MaxDenyReason)
-}
-
-// cutUTF8 cuts s to at most n bytes at a character boundary.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return textcut.Bytes(strings.TrimSpace(s), MaxDenyReason)
 }
 
 // label keeps a name for the card: no hidden characters, at most
@@ -473,7 +464,7 @@ func label(s string) string {
 		return r
 	}, strings.ToValidUTF8(s, "\uFFFD"))
 	if utf8.RuneCountInString(s) > maxAskLabel {
-		s = string([]rune(s)[:maxAskLabel]) + "…"
+		s = textcut.Runes(s, maxAskLabel) + "…"
 	}
 	return s
 }
@@ -513,7 +504,7 @@ func parseAsk(body json.RawMessage) (ask PermissionAsk, raw []json.RawMessage, o
 	sum := inputSummary(tool, top["tool_input"])
 	ask.SummaryLines = strings.Count(sum, "\n") + 1
 	if len(sum) > maxAskSummary {
-		sum, ask.SummaryCut = cutUTF8(sum, maxAskSummary), true
+		sum, ask.SummaryCut = textcut.Bytes(sum, maxAskSummary), true
 	}
 	ask.Summary = strings.ToValidUTF8(sum, "\uFFFD")
 	ask.Suggestions, raw, ask.SuggestionsCut = parseSuggestions(top["permission_suggestions"])

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pullcept/pullcept/room/textcut"
 )
 
 // What a seat is doing, as its CLI reports it (docs/design.md §11; spec
@@ -330,7 +332,7 @@ func toolName(s string) string {
 		return r
 	}, s)
 	if utf8.RuneCountInString(s) > maxToolName {
-		s = string([]rune(s)[:maxToolName]) + "…"
+		s = textcut.Runes(s, maxToolName) + "…"
 	}
 	return s
 }

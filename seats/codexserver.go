@@ -14,11 +14,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room/textcut"
 	"github.com/pullcept/pullcept/seats/pty"
 )
 
@@ -205,11 +205,7 @@ func (cs *codexServer) keep(raw []byte) string {
 		return r
 	}, l)
 	if len(l) > codexServerLineMax {
-		cut := codexServerLineMax
-		for cut > 0 && !utf8.RuneStart(l[cut]) {
-			cut--
-		}
-		l = l[:cut] + "…"
+		l = textcut.Bytes(l, codexServerLineMax) + "…"
 	}
 	if l != "" {
 		cs.lines = append(cs.lines, l)

@@ -2,11 +2,13 @@ package tui
 
 import (
 	"maps"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/room/textcut"
 )
 
 // The accounts feature (docs/design.md §9): the account list and who this
@@ -348,8 +350,8 @@ func (m *Model) copySessionID(a AccountInfo) []tea.Cmd {
 		return nil
 	}
 	short := id
-	if r := []rune(id); len(r) > 8 {
-		short = string(r[:8]) + "…"
+	if utf8.RuneCountInString(id) > 8 {
+		short = textcut.Runes(id, 8) + "…"
 	}
 	m.setStatus(stInfo, tr.t(mStCopied, short, name))
 	return []tea.Cmd{tea.SetClipboard(id)}

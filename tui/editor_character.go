@@ -12,19 +12,6 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// fitLeft keeps the end of s (a path: its file name matters most) within
-// w cells, cutting its start with "…".
-func fitLeft(s string, w int) string {
-	sw := ansi.StringWidth(s)
-	switch {
-	case sw <= w:
-		return s
-	case w <= 1:
-		return "…"
-	}
-	return "…" + ansi.TruncateLeft(s, sw-w+1, "")
-}
-
 // The account editor's character (docs/design.md §9 "Character"; spec
 // «アカウントはキャラクターを持つ», «キャラクターの本文はアカウントの窓で
 // 直す», «Codex のキャラ選択（#281）»): the character field with a list of

@@ -423,7 +423,7 @@ func detailLines(e *env, name string, s SeatInfo, w, maxH int) []string {
 			out = append(out, indent+th.text.Render(l))
 		}
 	}
-	out = append(out, row(mDetDir, cutLeft(orDash(oneLine(s.Dir)), vw)), row(mDetStarted, startedText(e, s.Started)))
+	out = append(out, row(mDetDir, fitLeft(orDash(oneLine(s.Dir)), vw)), row(mDetStarted, startedText(e, s.Started)))
 	for _, wn := range s.Warnings {
 		for i, l := range wrapCut(oneLine(wn), w-4, 8) {
 			mark := "  "
@@ -445,21 +445,6 @@ func firstKey(b key.Binding) string {
 		return ks[0]
 	}
 	return ""
-}
-
-// cutLeft keeps the end of plain s in w cells, "…" in front when cut (a
-// path's last elements say the most).
-func cutLeft(s string, w int) string {
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	r := []rune(s)
-	for i := range r {
-		if t := string(r[i:]); ansi.StringWidth(t) <= w-1 {
-			return "…" + t
-		}
-	}
-	return "…"
 }
 
 // startedText is when a seat started, in the UI's time format: "14:02"

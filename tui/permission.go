@@ -5,10 +5,11 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/textinput"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pullcept/pullcept/room/textcut"
 )
 
 // The permission cards (docs/design.md §10 "Permission cards"): a seat's
@@ -359,7 +360,7 @@ func summaryRows(card PermissionCard, w, n int) (rows []string, more string) {
 		// a screenful.
 		whole := true
 		if limit := (n + 1) * max(w, 1) * 4; len(line) > limit {
-			line, whole = cutRunes(line, limit), false
+			line, whole = textcut.Bytes(line, limit), false
 		}
 		wrapped := wrapText(line, max(w, 1))
 		for i, r := range wrapped {
@@ -385,17 +386,6 @@ func summaryRows(card PermissionCard, w, n int) (rows []string, more string) {
 		return []string{all[0].text}, fmt.Sprint(left)
 	}
 	return append(rows, ""), fmt.Sprint(left)
-}
-
-// cutRunes cuts s to at most n bytes at a character boundary.
-func cutRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // cardText is text from a seat as a card shows it: control characters

@@ -255,7 +255,7 @@ func (p *topicPicker) hitRow(e *env, h PostHit, w int, selected bool) string {
 	matchW := ansi.StringWidth(match)
 	before := ""
 	if bw := min(room/3, room-matchW); bw > 0 {
-		before = cutLeft(sanitize(h.Before), bw)
+		before = fitLeft(sanitize(h.Before), bw)
 	}
 	after := fit(sanitize(h.After), max(room-matchW-ansi.StringWidth(before), 0))
 	return base.Render(name+before) + mark.Render(match) + base.Render(after)

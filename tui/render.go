@@ -13,6 +13,25 @@ import (
 // never bleed into its neighbour on the same screen row.
 const sgrReset = "\x1b[m"
 
+// fitLeft keeps the end of plain s (a path: its last elements say the
+// most) within w cells, cutting its start with "…". ansi.TruncateLeft keeps
+// a wide character the cut runs through, one cell too many, so that cut
+// goes one cell further.
+func fitLeft(s string, w int) string {
+	sw := ansi.StringWidth(s)
+	switch {
+	case sw <= w:
+		return s
+	case w <= 1:
+		return "…"
+	}
+	t := ansi.TruncateLeft(s, sw-w+1, "")
+	if ansi.StringWidth(t) > w-1 {
+		t = ansi.TruncateLeft(s, sw-w+2, "")
+	}
+	return "…" + t
+}
+
 // fit truncates s (which may hold ANSI styling) to w cells and pads it with
 // spaces to exactly w cells. Widths follow x/ansi's grapheme widths, so
 // Japanese and emoji count as two cells.

@@ -6,6 +6,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pullcept/pullcept/room/textcut"
 )
 
 // MaxLogLines is how many lines a server's log keeps (spec «ローカル MCP
@@ -76,9 +78,5 @@ func cleanLine(raw []byte, cut bool) string {
 	if len(s) <= MaxLineBytes && !cut {
 		return s
 	}
-	end := min(len(s), MaxLineBytes-len("…"))
-	for end > 0 && end < len(s) && !utf8.RuneStart(s[end]) {
-		end--
-	}
-	return s[:end] + "…"
+	return textcut.Bytes(s, MaxLineBytes-len("…")) + "…"
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pullcept/pullcept/room/textcut"
 )
 
 // ChannelMethod is the notification a channel server pushes:
@@ -210,7 +212,7 @@ func (r *run) channelPush(params json.RawMessage) {
 	}
 	content := *p.Content
 	if len(content) > maxPushContent {
-		content = cutRunes(content, maxPushContent)
+		content = textcut.Bytes(content, maxPushContent)
 		r.note(fmt.Sprintf("event %s: content cut to %d KiB", id, maxPushContent>>10))
 	}
 	select {
@@ -301,16 +303,5 @@ func preview(b []byte) string {
 	if len(b) <= n {
 		return string(b)
 	}
-	return cutRunes(string(b[:n+4]), n) + "…"
-}
-
-// cutRunes cuts s to at most n bytes on a rune boundary.
-func cutRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return textcut.Bytes(string(b[:n+1]), n) + "…" // byte n says whether n splits a character
 }

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/pullcept/pullcept/room/pubsub"
+	"github.com/pullcept/pullcept/room/textcut"
 )
 
 // Defaults of Options (spec «ローカル MCP サーバ», «アプリは webhook の通知に
@@ -295,7 +296,7 @@ const maxNoteBytes = 512
 // Pullcept say something per push, thousands a second).
 func (s *Supervisor) note(srv *server, text string) {
 	if len(text) > maxNoteBytes {
-		text = cutRunes(text, maxNoteBytes)
+		text = textcut.Bytes(text, maxNoteBytes)
 	}
 	text = cleanLine([]byte(text), false)
 	srv.log.add(LogLine{At: time.Now(), Text: text, Own: true})

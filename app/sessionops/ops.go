@@ -16,6 +16,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/room/textcut"
 )
 
 // Account is what the operations need of an account.
@@ -278,10 +279,11 @@ func (o *Ops) checkRequester(r room.Requester) (string, error) {
 	return rule, nil
 }
 
-// clip cuts s to n bytes for an error message.
+// clip cuts s to at most n bytes, between characters, for an error
+// message.
 func clip(s string, n int) string {
 	if len(s) > n {
-		return s[:n] + "…"
+		return textcut.Bytes(s, n) + "…"
 	}
 	return s
 }

@@ -290,6 +290,18 @@ func TestBadRequestsAreRefusedAndNotRecorded(t *testing.T) {
 	}
 }
 
+// A refusal quotes at most 40 bytes of what the seat sent, cut between
+// characters: 14 kana are 42 bytes, and a cut at byte 40 left the first
+// byte of the 14th in the message (a broken character, quoted as \xe3).
+func TestRefusalQuotesWholeCharacters(t *testing.T) {
+	ops := openOps(t, newFakeHost(), t.TempDir())
+	id := strings.Repeat("あ", 14)
+	_, err := ops.Control(linInT1, room.SessionOperation{OperationID: "x", Action: "stop", AccountID: id, TopicID: "t1"})
+	if want := fmt.Sprintf("%q", strings.Repeat("あ", 13)+"…"); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want it to quote %s", err, want)
+	}
+}
+
 func TestStaleExpectedPtyIDFails(t *testing.T) {
 	h, dir := newFakeHost(), t.TempDir()
 	hold := make(chan struct{})
