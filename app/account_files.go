@@ -8,6 +8,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/tui"
 )
 
@@ -106,7 +107,7 @@ func (b *Backend) styleGetenv(id string) func(string) string {
 	for _, v := range stored.Env {
 		if v.Name == "CLAUDE_CONFIG_DIR" {
 			if opened, err := b.a.accounts.OpenEnv(stored); err == nil {
-				return seats.SeatGetenv(opened, os.Getenv)
+				return launch.SeatGetenv(opened, os.Getenv)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/limits"
 	"github.com/pullcept/pullcept/seats/pty"
 )
@@ -18,7 +19,7 @@ import (
 // Adapter per kind that launches (seats/kinds.go): a seat kind is one
 // package implementing it.
 type Adapter interface {
-	Kind
+	launch.Kind
 	// UsesAttachments reports whether the CLI reads the topic's
 	// attachments folder without asking (LaunchInput.AttachmentsDir): the
 	// Manager makes the folder for its launches only.
@@ -69,7 +70,7 @@ type Launching struct {
 	// Launch is the built line; Prepare may fill in the words only the
 	// start knows (an app-server seat's port and conversation id) and the
 	// session id.
-	Launch *Launch
+	Launch *launch.Launch
 	// Env is the child's environment without the room token; Prepare sets
 	// it to the whole environment (WithToken for most kinds).
 	Env []string

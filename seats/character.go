@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/launch"
 )
 
 // An account's character (docs/design.md §9 "Character"; spec «アカウントは
@@ -32,6 +33,13 @@ const maxCodexCharacter = 128
 // stylesDirName is the folder both CLIs' styles live in, under .claude or .codex.
 const stylesDirName = "output-styles"
 
+// The CLIs' folders in a working directory (and, for Claude, its user
+// folder's name under the home folder).
+const (
+	claudeFolder = ".claude"
+	codexFolder  = ".codex"
+)
+
 // Ways a character reaches its CLI (CharacterVia).
 const (
 	ViaOutputStyle = "outputStyle"  // Claude Code: --settings '{"outputStyle": …}'
@@ -54,9 +62,9 @@ func CharacterVia(k config.Kind) string {
 func characterHome(k config.Kind) string {
 	switch k {
 	case config.KindClaudeCode:
-		return claudeDirName
+		return claudeFolder
 	case config.KindCodexCLI:
-		return codexDirName
+		return codexFolder
 	}
 	return ""
 }
@@ -160,9 +168,9 @@ func stylesRel(k config.Kind) string {
 func CheckWorkDir(dir string) error {
 	switch {
 	case strings.TrimSpace(dir) == "":
-		return ErrNoWorkDir
+		return launch.ErrNoWorkDir
 	case !filepath.IsAbs(dir):
-		return fmt.Errorf("%w: %q is not an absolute path", ErrNoWorkDir, dir)
+		return fmt.Errorf("%w: %q is not an absolute path", launch.ErrNoWorkDir, dir)
 	}
 	fi, err := os.Stat(dir)
 	switch {
@@ -212,26 +220,6 @@ func CharacterWearers(k config.Kind, workDir, name, selfID string, accounts []co
 	return out
 }
 
-// unsetEnv is env without the variables named in unset (compared
-// case-insensitively: Windows reads names that way).
-func unsetEnv(env, unset []string) []string {
-	if len(unset) == 0 {
-		return env
-	}
-	out := env[:0:0]
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		drop := false
-		for _, u := range unset {
-			drop = drop || strings.EqualFold(name, u)
-		}
-		if !drop {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
-
 // ClaudeStyleWarning says when a Claude Code account's character names no
 // style its CLI would find (ListStyles in the environment getenv gives):
 // the seat then starts with the default style. "" when it is found, or for
@@ -258,7 +246,7 @@ func ClaudeStyleWarning(a config.Account, getenv func(string) string) string {
 // not exist). Errors wrap ErrNoWorkDir, ErrWorkDirNotDir or the OS's.
 func CreateWorkDir(dir string) error {
 	if strings.TrimSpace(dir) == "" || !filepath.IsAbs(dir) {
-		return fmt.Errorf("%w: %q is not an absolute path", ErrNoWorkDir, dir)
+		return fmt.Errorf("%w: %q is not an absolute path", launch.ErrNoWorkDir, dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create working directory: %w", err)

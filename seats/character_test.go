@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -68,8 +69,8 @@ func TestCheckWorkDir(t *testing.T) {
 		want error
 	}{
 		{dir, nil},
-		{"", ErrNoWorkDir},
-		{"relative/dir", ErrNoWorkDir},
+		{"", launch.ErrNoWorkDir},
+		{"relative/dir", launch.ErrNoWorkDir},
 		{filepath.Join(dir, "missing"), ErrWorkDirMissing},
 		{file, ErrWorkDirNotDir},
 	} {
@@ -255,7 +256,7 @@ func TestCharacterRefusals(t *testing.T) {
 	if _, err := OpenCharacter(config.KindClaudeCode, filepath.Join(work, "missing"), "Lin"); !errors.Is(err, ErrWorkDirMissing) {
 		t.Errorf("missing work dir: %v", err)
 	}
-	if _, err := OpenCharacter(config.KindClaudeCode, "relative", "Lin"); !errors.Is(err, ErrNoWorkDir) {
+	if _, err := OpenCharacter(config.KindClaudeCode, "relative", "Lin"); !errors.Is(err, launch.ErrNoWorkDir) {
 		t.Errorf("relative work dir: %v", err)
 	}
 }
@@ -542,7 +543,7 @@ func TestCodexCharacterLaunch(t *testing.T) {
 	if l := mustLaunch(t, testInput(c)); len(l.Unset) != 0 || !strings.Contains(l.Preview, `"outputStyle":"character_Lin"`) {
 		t.Fatalf("Claude: unset %q, line %s", l.Unset, l.Preview)
 	}
-	if got := unsetEnv([]string{"A=1", "li_plus_output_style=x", "LI_PLUS_OUTPUT_STYLE=y", "B=2"}, []string{EnvOutputStyle}); !slices.Equal(got, []string{"A=1", "B=2"}) {
+	if got := launch.UnsetEnv([]string{"A=1", "li_plus_output_style=x", "LI_PLUS_OUTPUT_STYLE=y", "B=2"}, []string{EnvOutputStyle}); !slices.Equal(got, []string{"A=1", "B=2"}) {
 		t.Fatalf("unsetEnv = %q", got)
 	}
 }
@@ -553,7 +554,7 @@ func TestCreateWorkDir(t *testing.T) {
 	if err := CreateWorkDir(dir); err != nil || CheckWorkDir(dir) != nil {
 		t.Fatalf("CreateWorkDir: %v", err)
 	}
-	if err := CreateWorkDir("rel"); !errors.Is(err, ErrNoWorkDir) {
+	if err := CreateWorkDir("rel"); !errors.Is(err, launch.ErrNoWorkDir) {
 		t.Fatalf("relative: %v", err)
 	}
 	file := filepath.Join(t.TempDir(), "f")

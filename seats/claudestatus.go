@@ -2,7 +2,6 @@ package seats
 
 import (
 	"encoding/json"
-	"math"
 	"time"
 )
 
@@ -91,15 +90,6 @@ func (o jsonObject) epoch(key string) time.Time {
 	return time.Time{}
 }
 
-// epochTime is Unix seconds as a time; zero outside the years 2001–2199 (a
-// value in milliseconds, or a garbage one, is no reset time).
-func epochTime(sec float64) time.Time {
-	if sec < 1e9 || sec > 7e9 {
-		return time.Time{}
-	}
-	return time.Unix(int64(sec), 0)
-}
-
 // percent is the number at key, nil when absent, not a number or not a
 // plausible percentage.
 func (o jsonObject) percent(key string) *float64 {
@@ -108,18 +98,4 @@ func (o jsonObject) percent(key string) *float64 {
 		return plausiblePercent(v)
 	}
 	return nil
-}
-
-// maxPercent bounds a used percentage taken from a CLI: a plan window can
-// be over 100 % (overage), but a figure past this is no measurement and
-// would only print as a long number.
-const maxPercent = 1000
-
-// plausiblePercent is v when it is a percentage we can show, else nil
-// (unknown, "—").
-func plausiblePercent(v float64) *float64 {
-	if math.IsNaN(v) || v < 0 || v > maxPercent {
-		return nil
-	}
-	return &v
 }

@@ -1,11 +1,7 @@
 package seats
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"math"
 	"os"
 	"time"
@@ -18,37 +14,6 @@ import (
 // «Codex の席は自分の様子を rollout で知らせる»). The line shapes read here
 // are Codex 0.169.0's (docs/clis.md §3.6; real lines in
 // testdata/codex-0.169.0-rollout.jsonl).
-
-// codexLineMax bounds one rollout line kept in memory. The lines read here
-// are under 4 KiB (turn_context ~3.8 KiB, token_count ~0.8 KiB); tool output
-// lines reach megabytes and are skipped without being kept.
-const codexLineMax = 64 << 10
-
-// codexReadChunk is how much of the rollout one read takes; codexPollMax
-// bounds one poll (the rest waits for the next), so a huge rollout (a
-// sparse file, docs/dependencies.md §9.6) never holds the tail long.
-const (
-	codexReadChunk = 32 << 10
-	codexPollMax   = 8 << 20
-)
-
-// Polling the rollout (docs/design.md §11): every second while lines come,
-// every 10 s after a minute without one, so an idle seat costs one stat
-// every 10 s.
-const (
-	codexTailSlow    = 10 * time.Second
-	codexTailIdleFor = time.Minute
-)
-
-// codexTailEvery is the wait before the next look at the rollout when the
-// last new line came idle ago: fast (CodexPoll, 1 s) during a minute, then
-// codexTailSlow.
-func codexTailEvery(idle, fast time.Duration) time.Duration {
-	if idle >= codexTailIdleFor {
-		return max(codexTailSlow, fast)
-	}
-	return fast
-}
 
 // Codex's /status context formula (codex-rs TokenUsage::
 // percent_of_context_window_remaining): the first 12 000 tokens (prompts,
@@ -311,101 +276,6 @@ func sameReport(a, b codexReport) bool {
 
 func samePercent(a, b *float64) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
-}
-
-// rolloutTail reads what is appended to a rollout, from a remembered offset:
-// the file is never read again from its start. A line without its newline
-// yet waits (its bytes are kept, at most codexLineMax); a longer line is
-// dropped as it streams by. Only its owner goroutine uses it.
-type rolloutTail struct {
-	path     string
-	offset   int64  // bytes consumed: complete lines and the partial one
-	partial  []byte // the current line's bytes so far
-	skipping bool   // the current line is over lineMax: dropped up to its newline
-	buf      []byte
-	lineMax  int // the longest line kept (0: codexLineMax)
-}
-
-func newRolloutTail(path string, offset int64) *rolloutTail {
-	return &rolloutTail{path: path, offset: offset}
-}
-
-// poll reads what was appended since the last poll (at most codexPollMax
-// bytes) and hands each complete line of at most codexLineMax bytes to line
-// (the slice is reused after it returns). It returns how many lines ended,
-// skipped ones included. Only a regular file is opened: a FIFO would block
-// the open. A file that shrank is another file: its tail is taken from its
-// current end.
-func (t *rolloutTail) poll(line func([]byte)) (int, error) {
-	fi, err := os.Stat(t.path)
-	if err != nil {
-		return 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		return 0, fmt.Errorf("rollout %s is not a regular file", t.path)
-	}
-	size := min(fi.Size(), t.offset+codexPollMax)
-	if size < t.offset {
-		err := fmt.Errorf("rollout %s shrank from %d to %d bytes", t.path, t.offset, size)
-		t.offset, t.partial, t.skipping = size, t.partial[:0], false
-		return 0, err
-	}
-	if size == t.offset {
-		return 0, nil
-	}
-	f, err := os.Open(t.path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	if t.buf == nil {
-		t.buf = make([]byte, codexReadChunk)
-	}
-	r := io.NewSectionReader(f, t.offset, size-t.offset)
-	ended := 0
-	for {
-		n, err := r.Read(t.buf)
-		ended += t.feed(t.buf[:n], line)
-		t.offset += int64(n)
-		if errors.Is(err, io.EOF) {
-			return ended, nil
-		}
-		if err != nil {
-			return ended, err
-		}
-	}
-}
-
-// feed splits b into lines, joining the partial line kept from before.
-func (t *rolloutTail) feed(b []byte, line func([]byte)) int {
-	ended := 0
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		chunk := b
-		if i >= 0 {
-			chunk = b[:i]
-		}
-		limit := t.lineMax
-		if limit == 0 {
-			limit = codexLineMax
-		}
-		if !t.skipping && len(t.partial)+len(chunk) > limit {
-			t.skipping, t.partial = true, t.partial[:0]
-		}
-		if !t.skipping {
-			t.partial = append(t.partial, chunk...)
-		}
-		if i < 0 {
-			return ended
-		}
-		if !t.skipping {
-			line(t.partial)
-		}
-		ended++
-		t.partial, t.skipping = t.partial[:0], false
-		b = b[i+1:]
-	}
-	return ended
 }
 
 // codexRolloutSize is a resumed seat's starting offset: the rollout's length

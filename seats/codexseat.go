@@ -247,23 +247,6 @@ func codexCharacterBody(a config.Account) (string, error) {
 	return stripFrontmatter(f.Text), nil
 }
 
-// stripFrontmatter drops a leading YAML frontmatter block (--- … ---).
-func stripFrontmatter(text string) string {
-	rest, ok := strings.CutPrefix(text, "---\n")
-	if !ok {
-		return text
-	}
-	end := strings.Index(rest, "\n---")
-	if end < 0 {
-		return text
-	}
-	after := rest[end+4:]
-	if after != "" && after[0] != '\n' && after[0] != '\r' {
-		return text
-	}
-	return strings.TrimLeft(after, "\r\n")
-}
-
 // Live makes the live seat the reader of its server's notes: the ones kept
 // since the conversation opened first, then each as it comes. Room typing
 // already waits for the TUI to attach (Holds).

@@ -19,6 +19,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room/textcut"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/pty"
 )
 
@@ -309,7 +310,7 @@ func (cs *codexServer) open(ctx context.Context, o codexOpen) error {
 	}
 	cs.thread, cs.path = answer.Thread.ID, answer.Thread.Path
 	cs.answer = answer.settings()
-	if cs.thread == "" || !lineSafeWord(cs.thread) {
+	if cs.thread == "" || !launch.LineSafeWord(cs.thread) {
 		return fmt.Errorf("codex app-server answered conversation id %q, not a plain id", cs.thread)
 	}
 	if o.resume != "" && cs.thread != o.resume {
@@ -355,7 +356,7 @@ func (cs *codexServer) instructions(ctx context.Context, o codexOpen) (string, e
 			parts = append(parts, body)
 		}
 	}
-	parts = append(parts, RoomPrompt(o.key))
+	parts = append(parts, launch.RoomPrompt(o.key))
 	return strings.Join(parts, "\n\n"), nil
 }
 

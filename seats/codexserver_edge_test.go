@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/launch"
 )
 
 // --no-alt-screen takes no value (codex 0.169.0: "unexpected value '1' for
@@ -32,17 +33,17 @@ func TestCodexAppServerNoAltScreenValue(t *testing.T) {
 func TestCodexAppServerChecksRoom(t *testing.T) {
 	in := testInput(appServerAccount(""))
 	in.RoomURL = "ws://example.com/room"
-	if _, err := buildLaunch(in); !errors.Is(err, ErrRoomAddress) {
+	if _, err := buildLaunch(in); !errors.Is(err, launch.ErrRoomAddress) {
 		t.Errorf("non-loopback room: %v", err)
 	}
 	in = testInput(appServerAccount(""))
 	in.RoomURL = ""
-	if _, err := buildLaunch(in); !errors.Is(err, ErrRoomAddress) {
+	if _, err := buildLaunch(in); !errors.Is(err, launch.ErrRoomAddress) {
 		t.Errorf("no room: %v", err)
 	}
 	in = testInput(appServerAccount(""))
 	in.PullceptPath = "pullcept"
-	if _, err := buildLaunch(in); !errors.Is(err, ErrNoPullceptPath) {
+	if _, err := buildLaunch(in); !errors.Is(err, launch.ErrNoPullceptPath) {
 		t.Errorf("relative pullcept path: %v", err)
 	}
 }
@@ -55,7 +56,7 @@ func TestCodexAppServerPlaceholderInModel(t *testing.T) {
 			in.Resume, in.SessionID = true, testRec
 		}
 		l, err := buildLaunch(in)
-		if !errors.Is(err, ErrPlaceholder) {
+		if !errors.Is(err, launch.ErrPlaceholder) {
 			t.Errorf("resume %v: err %v, thread model %q", resume, err, codexPlan(l).Thread.Model)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 )
 
@@ -31,7 +32,7 @@ func TestE2EClaudeCharacter(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(styles, "quiet.md"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	getenv := seats.SeatGetenv(env, func(string) string { return "" })
+	getenv := launch.SeatGetenv(env, func(string) string { return "" })
 	found, err := seats.ListStyles(ada.Kind, ada.WorkDir, getenv)
 	if err != nil || len(found) != 1 || found[0].Name != "Quiet Ada" {
 		t.Fatalf("ListStyles = %+v, %v", found, err)

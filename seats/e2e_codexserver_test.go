@@ -20,6 +20,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 )
@@ -101,7 +102,7 @@ func TestE2ECodexAppServer(t *testing.T) {
 	checkFirstTurn(t, exs, hello, "hello", "reply to: hello")
 	// Blank lines between the parts; the body's own bytes (its last line
 	// end too) unchanged (spec #303).
-	want := "USER RULES: be brief.\n\nYou are Luna, CHARACTER BODY.\n\n\n" + seats.RoomPrompt(seats.MCPKey(cody.ID, e2eTopic))
+	want := "USER RULES: be brief.\n\nYou are Luna, CHARACTER BODY.\n\n\n" + launch.RoomPrompt(launch.MCPKey(cody.ID, e2eTopic))
 	i := slices.IndexFunc(exs, func(ex fakeapi.Exchange) bool { return len(carrying(ex.Request, hello.MessageID)) > 0 })
 	if i < 0 || !slices.ContainsFunc(exs[i].Request.Messages, func(m fakeapi.Message) bool {
 		return m.Role == fakeapi.RoleDeveloper && slices.Contains(m.Texts, want)

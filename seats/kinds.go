@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/limits"
 )
 
@@ -27,7 +28,7 @@ func (m *Manager) conversation(ad Adapter, a config.Account, recorded string, en
 	if recorded == "" {
 		return 0
 	}
-	c, err := ad.Conversation(a, recorded, SeatGetenv(env, m.getenv))
+	c, err := ad.Conversation(a, recorded, launch.SeatGetenv(env, m.getenv))
 	if err != nil {
 		m.logger.Warn("conversation check", "account", a.ID, "err", err)
 	}

@@ -1,26 +1,32 @@
 package seats
 
-import "github.com/pullcept/pullcept/config"
+import (
+	"os"
+	"testing"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/launch"
+)
 
 // buildLaunch is BuildLaunch with the Adapter of in's kind (nil for a kind
 // that does not launch).
-func buildLaunch(in LaunchInput) (Launch, error) {
-	var k Kind
+func buildLaunch(in launch.Input) (launch.Launch, error) {
+	var k launch.Kind
 	if ad, ok := newKinds(ManagerOptions{})[in.Account.Kind]; ok {
 		k = ad
 	}
-	return BuildLaunch(in, k)
+	return launch.Build(in, k)
 }
 
 // codexPlan is an app-server Codex launch's server plan (nil for others).
-func codexPlan(l Launch) *CodexServerPlan {
+func codexPlan(l launch.Launch) *CodexServerPlan {
 	p, _ := l.Server.(*CodexServerPlan)
 	return p
 }
 
 // prepareLaunch is PrepareLaunch with the Adapter of in's kind.
-func prepareLaunch(in LaunchInput) (Launch, error) {
-	return PrepareLaunch(in, newKinds(ManagerOptions{})[in.Account.Kind])
+func prepareLaunch(in launch.Input) (launch.Launch, error) {
+	return launch.Prepare(in, newKinds(ManagerOptions{})[in.Account.Kind])
 }
 
 // transcriptExists reports whether a's kind says its conversation id
@@ -38,4 +44,18 @@ func transcriptExists(a config.Account, getenv func(string) string, id string) (
 func conversationOf(a config.Account) Conversation {
 	c, _ := newKinds(ManagerOptions{})[a.Kind].Conversation(a, "id", func(string) string { return "" })
 	return c
+}
+
+func testEntry(account, topic string) launch.MCPEntry {
+	hue := 145
+	return launch.EntryFor(config.Account{ID: account, Name: "Claude " + account, Nickname: "N" + account, Hue: &hue}, topic, testPullcept, false)
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

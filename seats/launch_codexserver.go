@@ -9,6 +9,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/launch"
 )
 
 // An app-server Codex seat (spec «Codex の席を app-server 経由で起動する
@@ -90,13 +91,13 @@ var (
 //   - the TUI line: -c tui.*, --no-alt-screen;
 //   - anything else is refused, naming it (-C/--cd: the account's working
 //     directory says where the seat runs).
-func codexAppServer(b *lineBuilder, opts []string) ([]string, error) {
-	a, in := b.in.Account, b.in
-	if err := checkLoopback(in.RoomURL, "ws"); err != nil {
+func codexAppServer(b *launch.Builder, opts []string) ([]string, error) {
+	a, in := b.In.Account, b.In
+	if err := launch.CheckLoopback(in.RoomURL, "ws"); err != nil {
 		return nil, err
 	}
 	if !filepath.IsAbs(in.PullceptPath) {
-		return nil, fmt.Errorf("%w: %q", ErrNoPullceptPath, in.PullceptPath)
+		return nil, fmt.Errorf("%w: %q", launch.ErrNoPullceptPath, in.PullceptPath)
 	}
 	r := &codexRoute{plan: &CodexServerPlan{}, fromFlag: map[string]bool{}}
 	for i := 0; i < len(opts); i++ {
@@ -109,14 +110,14 @@ func codexAppServer(b *lineBuilder, opts []string) ([]string, error) {
 	plan := r.plan
 	for _, v := range []string{plan.Thread.Model, plan.Thread.Effort} {
 		if strings.Contains(v, config.SessionIDPlaceholder) {
-			return nil, fmt.Errorf("%w: %s has no place in an app-server seat's settings", ErrPlaceholder, config.SessionIDPlaceholder)
+			return nil, fmt.Errorf("%w: %s has no place in an app-server seat's settings", launch.ErrPlaceholder, config.SessionIDPlaceholder)
 		}
 	}
 	if plan.Thread.Effort != "" {
 		plan.Config = map[string]any{"model_reasoning_effort": plan.Thread.Effort}
 	}
 	plan.Argv = append([]string{a.Command}, r.server...)
-	plan.Argv = append(plan.Argv, codexConfig, "mcp_servers."+b.key+"="+codexRoomTable(b),
+	plan.Argv = append(plan.Argv, codexConfig, "mcp_servers."+b.Key+"="+codexRoomTable(b),
 		"app-server", "--listen", "ws://127.0.0.1:0", "--ws-auth", "capability-token", "--ws-token-sha256", CodexDigestWord)
 
 	addFlag := false
@@ -127,8 +128,8 @@ func codexAppServer(b *lineBuilder, opts []string) ([]string, error) {
 	default:
 		return nil, fmt.Errorf("%w %q", config.ErrBadScreenMode, a.ScreenMode)
 	}
-	if hasPlaceholder(plan.Argv) {
-		return nil, fmt.Errorf("%w: %s has no place on a Codex app-server line; remove it from the launch options", ErrPlaceholder, config.SessionIDPlaceholder)
+	if launch.HasPlaceholder(plan.Argv) {
+		return nil, fmt.Errorf("%w: %s has no place on a Codex app-server line; remove it from the launch options", launch.ErrPlaceholder, config.SessionIDPlaceholder)
 	}
 	id := CodexThreadWord
 	if in.Resume {
@@ -140,7 +141,7 @@ func codexAppServer(b *lineBuilder, opts []string) ([]string, error) {
 	if addFlag {
 		argv = append(argv, codexNoAltScreen)
 	}
-	b.server = plan
+	b.Server = plan
 	return argv, nil
 }
 

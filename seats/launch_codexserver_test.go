@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/launch"
 )
 
 // appServerAccount is testAccount's Codex account in app-server mode with
@@ -61,7 +62,7 @@ func TestCodexNudgeOff(t *testing.T) {
 // mustAppServer builds an app-server launch and checks what every such
 // launch must hold: a server plan, the two-line preview that reads back as
 // the two lines, and no env value or token on either line.
-func mustAppServer(t *testing.T, in LaunchInput) Launch {
+func mustAppServer(t *testing.T, in launch.Input) launch.Launch {
 	t.Helper()
 	l, err := buildLaunch(in)
 	if err != nil {
@@ -111,7 +112,7 @@ func mustAppServer(t *testing.T, in LaunchInput) Launch {
 func TestCodexAppServerLines(t *testing.T) {
 	t.Parallel()
 	a := appServerAccount("")
-	key := MCPKey(a.ID, testTopic)
+	key := launch.MCPKey(a.ID, testTopic)
 	l := mustAppServer(t, testInput(a))
 	if want := wantServerLine(key, nil); !slices.Equal(codexPlan(l).Argv, want) {
 		t.Errorf("server line\n%q\nwant\n%q", codexPlan(l).Argv, want)
@@ -273,7 +274,7 @@ func TestCodexAppServerRouting(t *testing.T) {
 			if !maps.Equal(codexPlan(l).Config, tt.config) || (codexPlan(l).Config == nil) != (tt.config == nil) {
 				t.Errorf("config %v, want %v", codexPlan(l).Config, tt.config)
 			}
-			if want := wantServerLine(MCPKey(a.ID, testTopic), tt.server); !slices.Equal(codexPlan(l).Argv, want) {
+			if want := wantServerLine(launch.MCPKey(a.ID, testTopic), tt.server); !slices.Equal(codexPlan(l).Argv, want) {
 				t.Errorf("server line\n%q\nwant\n%q", codexPlan(l).Argv, want)
 			}
 			if want := wantTUILine(CodexThreadWord, tt.tui); !slices.Equal(l.Argv, want) {
@@ -390,7 +391,7 @@ func TestCodexAppServerPlaceholder(t *testing.T) {
 		if tc.resume {
 			in.Resume, in.SessionID = true, testRec
 		}
-		if _, err := buildLaunch(in); !errors.Is(err, ErrPlaceholder) {
+		if _, err := buildLaunch(in); !errors.Is(err, launch.ErrPlaceholder) {
 			t.Errorf("%q (resume %v): %v, want ErrPlaceholder", tc.options, tc.resume, err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/pty"
 )
 
@@ -57,8 +58,8 @@ func testAccount(kind config.Kind) config.Account {
 	return a
 }
 
-func testInput(a config.Account) LaunchInput {
-	return LaunchInput{
+func testInput(a config.Account) launch.Input {
+	return launch.Input{
 		Account: a, TopicID: testTopic, PullceptPath: testPullcept,
 		RoomURL: testRoom, HooksURL: testHooks, GOOS: "linux",
 		NewID: func() (string, error) { return testID, nil },
@@ -66,7 +67,7 @@ func testInput(a config.Account) LaunchInput {
 	}
 }
 
-func mustLaunch(t *testing.T, in LaunchInput) Launch {
+func mustLaunch(t *testing.T, in launch.Input) launch.Launch {
 	t.Helper()
 	l, err := buildLaunch(in)
 	if err != nil {
@@ -128,15 +129,15 @@ func decodeSettings(t *testing.T, js string) map[string]any {
 func TestClaudeFresh(t *testing.T) {
 	t.Parallel()
 	a := testAccount(config.KindClaudeCode)
-	key := MCPKey(a.ID, testTopic)
-	sibling := MCPKey("acc-lay", testTopic)
+	key := launch.MCPKey(a.ID, testTopic)
+	sibling := launch.MCPKey("acc-lay", testTopic)
 	in := testInput(a)
-	in.MCPJSON = &MCPJSONState{Key: key, Others: []string{sibling, "pullcept-room-manual"}}
+	in.MCPJSON = &launch.State{Key: key, Others: []string{sibling, "pullcept-room-manual"}}
 	l := mustLaunch(t, in)
 
 	argv, js := argvWithout(l.Argv, "--settings")
 	want := []string{"claude", "--dangerously-skip-permissions", "--session-id", testID,
-		"--settings", "<--settings>", "--append-system-prompt", RoomPrompt(key)}
+		"--settings", "<--settings>", "--append-system-prompt", launch.RoomPrompt(key)}
 	if !slices.Equal(argv, want) {
 		t.Errorf("argv\n%q\nwant\n%q", argv, want)
 	}
@@ -172,7 +173,7 @@ func TestClaudeFresh(t *testing.T) {
 func TestClaudeLineVariants(t *testing.T) {
 	t.Parallel()
 	base := testAccount(config.KindClaudeCode)
-	key := MCPKey(base.ID, testTopic)
+	key := launch.MCPKey(base.ID, testTopic)
 	tests := []struct {
 		name     string
 		options  string
@@ -181,13 +182,13 @@ func TestClaudeLineVariants(t *testing.T) {
 		warnings int
 	}{
 		{"session id stripped", "-v --session-id {session_id} --session-id=abc", false,
-			[]string{"claude", "-v", "--session-id", testID, "--settings", "<settings>", "--append-system-prompt", RoomPrompt(key)}, 1},
+			[]string{"claude", "-v", "--session-id", testID, "--settings", "<settings>", "--append-system-prompt", launch.RoomPrompt(key)}, 1},
 		{"own system prompt", "--append-system-prompt 'be brief'", false,
 			[]string{"claude", "--append-system-prompt", "be brief", "--session-id", testID, "--settings", "<settings>"}, 0},
 		{"own system prompt file", "--append-system-prompt-file=/p.txt", false,
 			[]string{"claude", "--append-system-prompt-file=/p.txt", "--session-id", testID, "--settings", "<settings>"}, 0},
 		{"placeholder in options", "--name={session_id}", false,
-			[]string{"claude", "--name=" + testID, "--session-id", testID, "--settings", "<settings>", "--append-system-prompt", RoomPrompt(key)}, 0},
+			[]string{"claude", "--name=" + testID, "--session-id", testID, "--settings", "<settings>", "--append-system-prompt", launch.RoomPrompt(key)}, 0},
 		{"resume", "--dangerously-skip-permissions", true,
 			[]string{"claude", "--resume", testRec, "--dangerously-skip-permissions", "--settings", "<settings>"}, 0},
 		{"resume strips session id", "--session-id x -v", true,
@@ -242,14 +243,14 @@ func TestClaudeOwnSettings(t *testing.T) {
 	// Other room entries to disable: refused, naming them.
 	a.Character = ""
 	in := testInput(a)
-	in.MCPJSON = &MCPJSONState{Others: []string{"pullcept-room-x-0123456789"}}
+	in.MCPJSON = &launch.State{Others: []string{"pullcept-room-x-0123456789"}}
 	_, err = buildLaunch(in)
 	if !errors.Is(err, ErrOwnSettings) || !strings.Contains(err.Error(), "pullcept-room-x-0123456789") {
 		t.Errorf("with other entries: %v", err)
 	}
 	// Nothing to add: passes through untouched, with a warning.
 	l := mustLaunch(t, testInput(a))
-	want := []string{"claude", "--settings", `{"model":"opus"}`, "--session-id", testID, "--append-system-prompt", RoomPrompt(l.MCPKey)}
+	want := []string{"claude", "--settings", `{"model":"opus"}`, "--session-id", testID, "--append-system-prompt", launch.RoomPrompt(l.MCPKey)}
 	if !slices.Equal(l.Argv, want) || len(l.Warnings) != 1 {
 		t.Errorf("argv %q warnings %q", l.Argv, l.Warnings)
 	}
@@ -279,7 +280,7 @@ func TestClaudePercentEncodesSeat(t *testing.T) {
 func TestCodexLines(t *testing.T) {
 	t.Parallel()
 	a := testAccount(config.KindCodexCLI)
-	key := MCPKey(a.ID, testTopic)
+	key := launch.MCPKey(a.ID, testTopic)
 	server := fmt.Sprintf(`mcp_servers.%s={command=%q, args=["sidecar"], env={PULLCEPT_ROOM_URL=%q, PULLCEPT_AGENT_NAME="Lin", PULLCEPT_ACCOUNT_ID="acc-lin", PULLCEPT_ROOM_ID="t-1", PULLCEPT_HUE="145"}, env_vars=["PULLCEPT_ROOM_TOKEN", "PULLCEPT_LAUNCHED_AS"], enabled=true, default_tools_approval_mode="approve"}`,
 		key, testPullcept, testRoom)
 	// %q writes an ASCII path exactly as a TOML basic string does.
@@ -335,7 +336,7 @@ func TestCodexPlaceholderAndEscaping(t *testing.T) {
 	t.Parallel()
 	a := testAccount(config.KindCodexCLI)
 	a.LaunchOptions = "--note {session_id}"
-	if _, err := buildLaunch(testInput(a)); !errors.Is(err, ErrPlaceholder) {
+	if _, err := buildLaunch(testInput(a)); !errors.Is(err, launch.ErrPlaceholder) {
 		t.Errorf("fresh Codex with {session_id}: %v", err)
 	}
 	in := testInput(a)
@@ -359,7 +360,7 @@ func TestGenericLines(t *testing.T) {
 	if !slices.Equal(l.Argv, []string{"aider", "--yes"}) || l.SessionID != "" {
 		t.Errorf("plain generic: %q id %q", l.Argv, l.SessionID)
 	}
-	if m := mustLaunch(t, testInput(a)); m.MCPKey != MCPKey(a.ID, testTopic) {
+	if m := mustLaunch(t, testInput(a)); m.MCPKey != launch.MCPKey(a.ID, testTopic) {
 		t.Errorf("key %q", m.MCPKey)
 	}
 
@@ -387,7 +388,7 @@ func TestGenericLines(t *testing.T) {
 	}
 	a.ResumeLine = ""
 	in.Account = a
-	if _, err := buildLaunch(in); !errors.Is(err, ErrNoResumeLine) {
+	if _, err := buildLaunch(in); !errors.Is(err, launch.ErrNoResumeLine) {
 		t.Errorf("resume without a line: %v", err)
 	}
 }
@@ -395,41 +396,41 @@ func TestGenericLines(t *testing.T) {
 func TestBuildLaunchRefusals(t *testing.T) {
 	t.Parallel()
 	claude := testAccount(config.KindClaudeCode)
-	with := func(f func(*LaunchInput)) LaunchInput {
+	with := func(f func(*launch.Input)) launch.Input {
 		in := testInput(claude)
 		f(&in)
 		return in
 	}
 	tests := []struct {
 		name string
-		in   LaunchInput
+		in   launch.Input
 		want error
 	}{
-		{"admin", with(func(in *LaunchInput) { in.Account.Kind = config.KindAdmin }), ErrKindNotLaunched},
-		{"mcp", with(func(in *LaunchInput) { in.Account.Kind = config.KindMCP }), ErrKindNotLaunched},
-		{"no work dir", with(func(in *LaunchInput) { in.Account.WorkDir = "" }), ErrNoWorkDir},
-		{"relative work dir", with(func(in *LaunchInput) { in.Account.WorkDir = "rel/dir" }), ErrNoWorkDir},
-		{"no command", with(func(in *LaunchInput) { in.Account.Command = " " }), ErrNoCommand},
-		{"no topic", with(func(in *LaunchInput) { in.TopicID = "" }), ErrNoTopic},
-		{"resume without id", with(func(in *LaunchInput) { in.Resume = true }), ErrNoSessionID},
-		{"unclosed quote", with(func(in *LaunchInput) { in.Account.LaunchOptions = `--x "open` }), config.ErrUnterminatedQuote},
-		{"--resume in options", with(func(in *LaunchInput) { in.Account.LaunchOptions = "--resume abc" }), ErrOptionsConflict},
-		{"--continue in options", with(func(in *LaunchInput) { in.Account.LaunchOptions = "-c" }), ErrOptionsConflict},
-		{"hooks not loopback", with(func(in *LaunchInput) { in.HooksURL = "http://192.0.2.1:80" }), ErrRoomAddress},
-		{"no hooks URL", with(func(in *LaunchInput) { in.HooksURL = "" }), ErrRoomAddress},
-		{"relative pullcept", with(func(in *LaunchInput) { in.PullceptPath = "pullcept" }), ErrNoPullceptPath},
-		{"reserved env", with(func(in *LaunchInput) {
+		{"admin", with(func(in *launch.Input) { in.Account.Kind = config.KindAdmin }), launch.ErrKindNotLaunched},
+		{"mcp", with(func(in *launch.Input) { in.Account.Kind = config.KindMCP }), launch.ErrKindNotLaunched},
+		{"no work dir", with(func(in *launch.Input) { in.Account.WorkDir = "" }), launch.ErrNoWorkDir},
+		{"relative work dir", with(func(in *launch.Input) { in.Account.WorkDir = "rel/dir" }), launch.ErrNoWorkDir},
+		{"no command", with(func(in *launch.Input) { in.Account.Command = " " }), launch.ErrNoCommand},
+		{"no topic", with(func(in *launch.Input) { in.TopicID = "" }), launch.ErrNoTopic},
+		{"resume without id", with(func(in *launch.Input) { in.Resume = true }), launch.ErrNoSessionID},
+		{"unclosed quote", with(func(in *launch.Input) { in.Account.LaunchOptions = `--x "open` }), config.ErrUnterminatedQuote},
+		{"--resume in options", with(func(in *launch.Input) { in.Account.LaunchOptions = "--resume abc" }), ErrOptionsConflict},
+		{"--continue in options", with(func(in *launch.Input) { in.Account.LaunchOptions = "-c" }), ErrOptionsConflict},
+		{"hooks not loopback", with(func(in *launch.Input) { in.HooksURL = "http://192.0.2.1:80" }), launch.ErrRoomAddress},
+		{"no hooks URL", with(func(in *launch.Input) { in.HooksURL = "" }), launch.ErrRoomAddress},
+		{"relative pullcept", with(func(in *launch.Input) { in.PullceptPath = "pullcept" }), launch.ErrNoPullceptPath},
+		{"reserved env", with(func(in *launch.Input) {
 			in.Account.Env = []config.EnvVar{{Name: "PULLCEPT_LAUNCHED_AS", Value: "other"}}
 		}), config.ErrEnvReserved},
-		{"codex room not loopback", with(func(in *LaunchInput) {
+		{"codex room not loopback", with(func(in *launch.Input) {
 			in.Account = testAccount(config.KindCodexCLI)
 			in.RoomURL = "ws://example.com/room"
-		}), ErrRoomAddress},
-		{"codex room wrong scheme", with(func(in *LaunchInput) {
+		}), launch.ErrRoomAddress},
+		{"codex room wrong scheme", with(func(in *launch.Input) {
 			in.Account = testAccount(config.KindCodexCLI)
 			in.RoomURL = testHooks
-		}), ErrRoomAddress},
-		{"bad id maker", with(func(in *LaunchInput) {
+		}), launch.ErrRoomAddress},
+		{"bad id maker", with(func(in *launch.Input) {
 			in.NewID = func() (string, error) { return "", nil }
 		}), nil},
 	}
@@ -453,7 +454,7 @@ func TestWindowsCmdExeRules(t *testing.T) {
 	a.Character = "Lin & Lay (test) 100%"
 	in := testInput(a)
 	in.GOOS = "windows"
-	in.MCPJSON = &MCPJSONState{Others: []string{"pullcept-room-odd(name)"}}
+	in.MCPJSON = &launch.State{Others: []string{"pullcept-room-odd(name)"}}
 	l := mustLaunch(t, in)
 	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "cmd.exe") {
 		t.Errorf("warnings %q", l.Warnings)
@@ -462,7 +463,7 @@ func TestWindowsCmdExeRules(t *testing.T) {
 		t.Errorf("unsafe options were not dropped as a whole: %q", l.Argv)
 	}
 	for _, w := range l.Argv {
-		if !consoleSafe(w) {
+		if !launch.ConsoleSafe(w) {
 			t.Errorf("argument %q holds something cmd.exe reacts to", w)
 		}
 	}
@@ -509,7 +510,7 @@ func TestWindowsCmdExeRules(t *testing.T) {
 	in.GOOS = "windows"
 	l = mustLaunch(t, in)
 	for _, w := range l.Argv {
-		if !consoleSafe(w) || strings.Contains(w, "%") {
+		if !launch.ConsoleSafe(w) || strings.Contains(w, "%") {
 			t.Errorf("codex argument %q holds something cmd.exe reacts to", w)
 		}
 	}
@@ -537,7 +538,7 @@ func TestWindowsCmdExeRules(t *testing.T) {
 func TestViaCmdExe(t *testing.T) {
 	t.Parallel()
 	for goos, want := range map[string]bool{"linux": false, "darwin": false, "windows": true} {
-		if got := ViaCmdExe(goos); got != want {
+		if got := launch.ViaCmdExe(goos); got != want {
 			t.Errorf("ViaCmdExe(%q) = %v", goos, got)
 		}
 	}
@@ -545,14 +546,14 @@ func TestViaCmdExe(t *testing.T) {
 
 func TestRoomPromptIsLineSafe(t *testing.T) {
 	t.Parallel()
-	key := MCPKey("8f14e45f-ceea-467a-b160-6f14e45fceea", "topic-with-a-long-id")
-	p := RoomPrompt(key)
+	key := launch.MCPKey("8f14e45f-ceea-467a-b160-6f14e45fceea", "topic-with-a-long-id")
+	p := launch.RoomPrompt(key)
 	for _, r := range p {
-		if !lineSafeText(r) {
+		if !launch.LineSafeText(r) {
 			t.Fatalf("RoomPrompt holds %q, outside the line-safe set: %s", r, p)
 		}
 	}
-	if !strings.Contains(p, ToolName(key, "say_to_room")) || !strings.Contains(p, "reaches nobody") {
+	if !strings.Contains(p, launch.ToolName(key, "say_to_room")) || !strings.Contains(p, "reaches nobody") {
 		t.Errorf("RoomPrompt = %s", p)
 	}
 }
@@ -586,9 +587,9 @@ func FuzzBuildLaunch(f *testing.F) {
 		if strings.Contains(l.Preview, testSecret) {
 			t.Fatal("env value in the preview")
 		}
-		if ViaCmdExe(in.GOOS) {
+		if launch.ViaCmdExe(in.GOOS) {
 			for _, w := range l.Argv {
-				if !consoleSafe(w) {
+				if !launch.ConsoleSafe(w) {
 					t.Fatalf("cmd.exe line holds %q", w)
 				}
 			}
@@ -600,7 +601,7 @@ func TestPrepareLaunch(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	sibling := testEntry("lay", testTopic)
-	if _, err := Register(dir, sibling, testRoom); err != nil {
+	if _, err := launch.Register(dir, sibling, testRoom); err != nil {
 		t.Fatal(err)
 	}
 	a := testAccount(config.KindClaudeCode)
@@ -613,7 +614,7 @@ func TestPrepareLaunch(t *testing.T) {
 	if m := decodeSettings(t, js); !reflect.DeepEqual(m["disabledMcpjsonServers"], []any{sibling.Key}) {
 		t.Errorf("sibling not disabled: %v", m["disabledMcpjsonServers"])
 	}
-	st, err := InspectMCPJSON(dir, "none", testRoom)
+	st, err := launch.InspectMCPJSON(dir, "none", testRoom)
 	if err != nil || !slices.Contains(st.Others, l.MCPKey) {
 		t.Errorf("own entry not registered: %+v %v", st, err)
 	}
@@ -728,7 +729,7 @@ func TestRecordedSessionIDMustBePlain(t *testing.T) {
 		in.Resume = true
 		for _, id := range []string{"x&calc", "%TOKEN%", "a b", "id\nnext"} {
 			in.SessionID = id
-			if _, err := buildLaunch(in); !errors.Is(err, ErrNoSessionID) {
+			if _, err := buildLaunch(in); !errors.Is(err, launch.ErrNoSessionID) {
 				t.Errorf("%s resume with id %q: %v, want ErrNoSessionID", kind, id, err)
 			}
 		}
@@ -751,14 +752,14 @@ func TestResolveCommandFindsTheFileOnPATH(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", dir)
-	got := ResolveCommand("tool")
+	got := launch.ResolveCommand("tool")
 	if !strings.EqualFold(got, filepath.Join(dir, file)) {
 		t.Fatalf("ResolveCommand(tool) = %q, want %q", got, filepath.Join(dir, file))
 	}
-	if got := ResolveCommand(filepath.Join(dir, file)); got != "" {
+	if got := launch.ResolveCommand(filepath.Join(dir, file)); got != "" {
 		t.Fatalf("a path resolved to %q", got)
 	}
-	if got := ResolveCommand("no-such-tool"); got != "" {
+	if got := launch.ResolveCommand("no-such-tool"); got != "" {
 		t.Fatalf("a missing name resolved to %q", got)
 	}
 }
@@ -780,7 +781,7 @@ func TestClaudeReadsTheTopicsAttachments(t *testing.T) {
 		if got, _ := perms["additionalDirectories"].([]any); len(got) != 1 || got[0] != dir {
 			t.Errorf("%s: additionalDirectories = %v, want [%s]", goos, perms["additionalDirectories"], dir)
 		}
-		if goos == "windows" && !consoleSafe(js) {
+		if goos == "windows" && !launch.ConsoleSafe(js) {
 			t.Errorf("windows: the settings hold a character cmd.exe reacts to: %s", js)
 		}
 	}
@@ -788,5 +789,34 @@ func TestClaudeReadsTheTopicsAttachments(t *testing.T) {
 	_, js := argvWithout(mustLaunch(t, in).Argv, "--settings")
 	if perms, _ := decodeSettings(t, js)["permissions"].(map[string]any); perms["additionalDirectories"] != nil {
 		t.Errorf("no folder given, yet additionalDirectories = %v", perms["additionalDirectories"])
+	}
+}
+
+// Every variable a launch sets itself is refused in an account's env field,
+// so no account can shadow it («アカウントは環境変数を持つ»).
+func TestAppLaunchEnvIsReserved(t *testing.T) {
+	t.Parallel()
+	names := append(slices.Clone(launch.AppLaunchEnv), room.EnvRoomURL, room.EnvAgentName, room.EnvAccountID, room.EnvRoomID, room.EnvHue, room.EnvUnseenHistory)
+	for _, n := range names {
+		if _, err := config.SettleEnv(n+"=x", nil, nil); !errors.Is(err, config.ErrEnvReserved) {
+			t.Errorf("the env field accepts %s: %v", n, err)
+		}
+	}
+	l, err := buildLaunch(testInput(testAccount(config.KindCLI)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := 0
+	for _, e := range l.Env {
+		name, _, _ := strings.Cut(e, "=")
+		if slices.Contains(launch.AppLaunchEnv, name) {
+			set++
+			if !errors.Is(config.CheckEnvName(name), config.ErrEnvReserved) {
+				t.Errorf("launch variable %s is not reserved", name)
+			}
+		}
+	}
+	if set != 2 {
+		t.Errorf("launch env %q should set %s and %s", l.Env, room.EnvLaunchedAs, room.EnvRoomID)
 	}
 }

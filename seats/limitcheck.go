@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/pty"
 )
 
@@ -167,4 +170,11 @@ func codexCheckExchange(w io.Writer, r io.Reader) (CodexRelease, error) {
 		return CodexRelease{}, fmt.Errorf("codex app-server (release check): %w", err)
 	}
 	return CodexRelease{}, errors.New("codex app-server (release check): ended without an answer")
+}
+
+// CheckCodexRelease runs the release check for acct's Codex with the
+// seat's environment env (limitcheck.go).
+func CheckCodexRelease(ctx context.Context, acct config.Account, env []string) (CodexRelease, error) {
+	argv := codexCheckCommand(launch.ResolveCommandOr(acct.Command), runtime.GOOS)
+	return checkCodexRelease(ctx, argv, env, acct.WorkDir)
 }

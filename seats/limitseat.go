@@ -3,7 +3,6 @@ package seats
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/pullcept/pullcept/config"
@@ -198,20 +197,4 @@ func (m *Manager) askRelease(ctx context.Context, s *Seat) (CodexRelease, error)
 		return CodexRelease{}, fmt.Errorf("%s seats have no release check", s.kind)
 	}
 	return r.Release(ctx, acct, s.env)
-}
-
-// CheckCodexRelease runs the release check for acct's Codex with the
-// seat's environment env (limitcheck.go).
-func CheckCodexRelease(ctx context.Context, acct config.Account, env []string) (CodexRelease, error) {
-	argv := codexCheckCommand(ResolveCommandOr(acct.Command), runtime.GOOS)
-	return checkCodexRelease(ctx, argv, env, acct.WorkDir)
-}
-
-// ResolveCommandOr is ResolveCommand, or the command as written when it is
-// not found (the check then fails with the spawn's error).
-func ResolveCommandOr(command string) string {
-	if p := ResolveCommand(command); p != "" {
-		return p
-	}
-	return command
 }

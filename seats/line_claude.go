@@ -8,6 +8,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/launch"
 )
 
 // Claude Code flags the launch reads or adds.
@@ -55,8 +56,8 @@ func (*claudeAdapter) ReadsMCPJSON() bool { return true }
 // stripped (warning); no --append-system-prompt when the options have it or
 // -file. Refusals wrap ErrOwnSettings, ErrOptionsConflict, ErrRoomAddress
 // and ErrNoPullceptPath.
-func (*claudeAdapter) Line(b *lineBuilder, opts []string) ([]string, error) {
-	a, in := b.in.Account, b.in
+func (*claudeAdapter) Line(b *launch.Builder, opts []string) ([]string, error) {
+	a, in := b.In.Account, b.In
 	for _, w := range opts {
 		if w == "-r" || w == "-c" || config.HasFlag([]string{w}, flagResume) || config.HasFlag([]string{w}, flagContinue) {
 			return nil, fmt.Errorf("%w: %q in the launch options; the claude_code kind resumes by itself (remove it)", ErrOptionsConflict, w)
@@ -64,7 +65,7 @@ func (*claudeAdapter) Line(b *lineBuilder, opts []string) ([]string, error) {
 	}
 	opts, removed := config.RemoveFlag(opts, config.SessionIDFlag)
 	if removed != nil {
-		b.warn("%s removed from the launch options: the claude_code kind gives the session id itself", strings.Join(removed, ", "))
+		b.Warn("%s removed from the launch options: the claude_code kind gives the session id itself", strings.Join(removed, ", "))
 	}
 	var others []string
 	if in.MCPJSON != nil {
@@ -83,7 +84,7 @@ func (*claudeAdapter) Line(b *lineBuilder, opts []string) ([]string, error) {
 		if len(why) > 0 {
 			return nil, fmt.Errorf("%w while the launch must add settings for %s; two --settings on one line are not merged, so remove yours or move it into the account", ErrOwnSettings, strings.Join(why, " and "))
 		}
-		b.warn("launch options carry their own --settings: Pullcept adds none, so this seat must approve %s itself and gets no status line or activity hooks", b.key)
+		b.Warn("launch options carry their own --settings: Pullcept adds none, so this seat must approve %s itself and gets no status line or activity hooks", b.Key)
 	} else {
 		js, err := claudeSettings(b, others, character)
 		if err != nil {
@@ -101,7 +102,7 @@ func (*claudeAdapter) Line(b *lineBuilder, opts []string) ([]string, error) {
 	}
 	argv = append(argv, settings...)
 	if !in.Resume && !config.HasFlag(opts, flagAppendSystemPrompt) && !config.HasFlag(opts, flagAppendSystemPromptFile) {
-		argv = append(argv, flagAppendSystemPrompt, RoomPrompt(b.key))
+		argv = append(argv, flagAppendSystemPrompt, launch.RoomPrompt(b.Key))
 	}
 	return argv, nil
 }
@@ -111,13 +112,13 @@ func (*claudeAdapter) Line(b *lineBuilder, opts []string) ([]string, error) {
 func RoomToolNames(key string) []string {
 	names := make([]string, len(room.RoomTools))
 	for i, t := range room.RoomTools {
-		names[i] = ToolName(key, t)
+		names[i] = launch.ToolName(key, t)
 	}
 	return names
 }
 
 // claudeSettings is the inline --settings JSON (docs/design.md §9, §11).
-func claudeSettings(b *lineBuilder, others []string, character string) (string, error) {
+func claudeSettings(b *launch.Builder, others []string, character string) (string, error) {
 	type statusLine struct {
 		Type    string `json:"type"`
 		Command string `json:"command"`
@@ -143,13 +144,13 @@ func claudeSettings(b *lineBuilder, others []string, character string) (string, 
 		OutputStyle string                 `json:"outputStyle,omitempty"`
 		StatusLine  *statusLine            `json:"statusLine,omitempty"`
 		Hooks       map[string][]hookGroup `json:"hooks,omitempty"`
-	}{Enabled: []string{b.key}, Disabled: others, OutputStyle: character,
+	}{Enabled: []string{b.Key}, Disabled: others, OutputStyle: character,
 		// The room's own tools never ask the human: a seat in default
 		// permission mode would otherwise stop on every say_to_room
 		// (docs/clis.md); Codex approves them with
 		// default_tools_approval_mode="approve" the same way.
-		Permissions: permissions{Allow: RoomToolNames(b.key)}}
-	if d := b.in.AttachmentsDir; d != "" && filepath.IsAbs(d) {
+		Permissions: permissions{Allow: RoomToolNames(b.Key)}}
+	if d := b.In.AttachmentsDir; d != "" && filepath.IsAbs(d) {
 		settings.Permissions.Dirs = []string{d}
 	}
 
@@ -167,36 +168,36 @@ func claudeSettings(b *lineBuilder, others []string, character string) (string, 
 			}
 			settings.Hooks[ev] = []hookGroup{{Hooks: []httpHook{{
 				Type:           "http",
-				URL:            room.HookActivityURL(base, ev, b.in.TopicID, b.in.Account.ID),
+				URL:            room.HookActivityURL(base, ev, b.In.TopicID, b.In.Account.ID),
 				Timeout:        timeout,
 				Headers:        map[string]string{"Authorization": "Bearer $" + room.EnvRoomToken},
 				AllowedEnvVars: []string{room.EnvRoomToken},
 			}}}}
 		}
 	}
-	return b.encodeJSON(settings)
+	return b.EncodeJSON(settings)
 }
 
 // statusAndHooksBase checks what the status line and hooks need and returns
 // the hooks base URL, or "" (with a warning) when they cannot ride this line.
-func statusAndHooksBase(b *lineBuilder) (string, error) {
-	in := b.in
+func statusAndHooksBase(b *launch.Builder) (string, error) {
+	in := b.In
 	if in.HooksURL == "" {
-		return "", fmt.Errorf("%w: no hooks URL for the status line and hooks", ErrRoomAddress)
+		return "", fmt.Errorf("%w: no hooks URL for the status line and hooks", launch.ErrRoomAddress)
 	}
-	if err := checkLoopback(in.HooksURL, "http"); err != nil {
+	if err := launch.CheckLoopback(in.HooksURL, "http"); err != nil {
 		return "", err
 	}
 	if !filepath.IsAbs(in.PullceptPath) {
-		return "", fmt.Errorf("%w: %q", ErrNoPullceptPath, in.PullceptPath)
+		return "", fmt.Errorf("%w: %q", launch.ErrNoPullceptPath, in.PullceptPath)
 	}
 	base := strings.TrimRight(in.HooksURL, "/")
-	if b.goos == "windows" {
+	if b.GOOS == "windows" {
 		// Git Bash runs the status-line command and reads an unquoted \ as an
 		// escape; words outside the safe set cannot ride unquoted either.
 		p := filepath.ToSlash(in.PullceptPath)
-		if !lineSafeWord(p) || !lineSafeWord(base) {
-			b.warn("no status line or activity hooks: %q or %q holds characters other than ASCII letters, digits and / : . _ - that the Windows status-line shell cannot take unquoted", p, base)
+		if !launch.LineSafeWord(p) || !launch.LineSafeWord(base) {
+			b.Warn("no status line or activity hooks: %q or %q holds characters other than ASCII letters, digits and / : . _ - that the Windows status-line shell cannot take unquoted", p, base)
 			return "", nil
 		}
 	}
@@ -204,12 +205,12 @@ func statusAndHooksBase(b *lineBuilder) (string, error) {
 }
 
 // statusCommand is the statusLine command: <pullcept> status-line <url>.
-func statusCommand(b *lineBuilder, base string) string {
-	path := b.in.PullceptPath
-	if b.goos == "windows" {
+func statusCommand(b *launch.Builder, base string) string {
+	path := b.In.PullceptPath
+	if b.GOOS == "windows" {
 		path = filepath.ToSlash(path)
 	} else {
 		path = config.QuoteWord(path)
 	}
-	return path + " " + room.StatusLineCommand + " " + room.HookStatusURL(base, b.in.TopicID, b.in.Account.ID)
+	return path + " " + room.StatusLineCommand + " " + room.HookStatusURL(base, b.In.TopicID, b.In.Account.ID)
 }

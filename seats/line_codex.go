@@ -7,6 +7,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/launch"
 )
 
 // Codex CLI words the launch reads or adds.
@@ -30,31 +31,31 @@ func (*codexAdapter) ReadsMCPJSON() bool { return false }
 // in the environment as LI_PLUS_OUTPUT_STYLE (#281 hook mode). An inherited
 // LI_PLUS_OUTPUT_STYLE is removed either way. Codex makes its own session
 // id: a fresh seat's {session_id} is refused (ErrPlaceholder).
-func (*codexAdapter) Line(b *lineBuilder, opts []string) ([]string, error) {
+func (*codexAdapter) Line(b *launch.Builder, opts []string) ([]string, error) {
 	if err := codexCharacterEnv(b); err != nil {
 		return nil, err
 	}
 	var argv []string
 	var err error
-	if CodexAppServer(b.in.Account) {
+	if CodexAppServer(b.In.Account) {
 		argv, err = codexAppServer(b, opts)
 	} else {
 		argv, err = codexHookLine(b, opts)
 	}
-	if err == nil && !b.in.Resume && hasPlaceholder(argv) {
-		err = fmt.Errorf("%w: Codex makes its own session id; remove %s from the launch options", ErrPlaceholder, config.SessionIDPlaceholder)
+	if err == nil && !b.In.Resume && launch.HasPlaceholder(argv) {
+		err = fmt.Errorf("%w: Codex makes its own session id; remove %s from the launch options", launch.ErrPlaceholder, config.SessionIDPlaceholder)
 	}
 	return argv, err
 }
 
 // codexHookLine is a hook-mode Codex line (Line).
-func codexHookLine(b *lineBuilder, opts []string) ([]string, error) {
-	a, in := b.in.Account, b.in
-	if err := checkLoopback(in.RoomURL, "ws"); err != nil {
+func codexHookLine(b *launch.Builder, opts []string) ([]string, error) {
+	a, in := b.In.Account, b.In
+	if err := launch.CheckLoopback(in.RoomURL, "ws"); err != nil {
 		return nil, err
 	}
 	if !filepath.IsAbs(in.PullceptPath) {
-		return nil, fmt.Errorf("%w: %q", ErrNoPullceptPath, in.PullceptPath)
+		return nil, fmt.Errorf("%w: %q", launch.ErrNoPullceptPath, in.PullceptPath)
 	}
 	var addFlag bool
 	switch a.ScreenMode {
@@ -69,7 +70,7 @@ func codexHookLine(b *lineBuilder, opts []string) ([]string, error) {
 		argv = append(argv, codexResume, config.SessionIDPlaceholder)
 	}
 	argv = append(argv, opts...)
-	argv = append(argv, codexConfig, "mcp_servers."+b.key+"="+codexRoomTable(b))
+	argv = append(argv, codexConfig, "mcp_servers."+b.Key+"="+codexRoomTable(b))
 	argv = append(argv, codexNoNudge(opts)...) // the TUI shows the menu
 	if addFlag {
 		argv = append(argv, codexNoAltScreen)
@@ -97,27 +98,27 @@ func codexNoNudge(opts []string) []string {
 // codexRoomTable is the room server as one TOML inline table (docs/clis.md):
 // our sidecar, the non-secret variables by value, the process-only ones by
 // name, enabled, tools approved without a prompt.
-func codexRoomTable(b *lineBuilder) string {
-	a, in := b.in.Account, b.in
+func codexRoomTable(b *launch.Builder) string {
+	a, in := b.In.Account, b.In
 	var t strings.Builder
 	t.WriteString("{command=")
-	t.WriteString(b.tomlString(in.PullceptPath))
+	t.WriteString(b.TOMLString(in.PullceptPath))
 	t.WriteString(", args=[")
-	for i, arg := range sidecarArgs {
+	for i, arg := range launch.SidecarArgs {
 		if i > 0 {
 			t.WriteString(", ")
 		}
-		t.WriteString(b.tomlString(arg))
+		t.WriteString(b.TOMLString(arg))
 	}
 	t.WriteString("], env={")
-	for i, v := range sidecarVars(in.RoomURL, a.DisplayName(), a.ID, in.TopicID, a.Hue, in.UnseenHistory) {
+	for i, v := range launch.SidecarVars(in.RoomURL, a.DisplayName(), a.ID, in.TopicID, a.Hue, in.UnseenHistory) {
 		if i > 0 {
 			t.WriteString(", ")
 		}
-		t.WriteString(v.Name + "=" + b.tomlString(v.Value))
+		t.WriteString(v.Name + "=" + b.TOMLString(v.Value))
 	}
 	t.WriteString("}, env_vars=[")
-	t.WriteString(b.tomlString(room.EnvRoomToken) + ", " + b.tomlString(room.EnvLaunchedAs))
+	t.WriteString(b.TOMLString(room.EnvRoomToken) + ", " + b.TOMLString(room.EnvLaunchedAs))
 	t.WriteString(`], enabled=true, default_tools_approval_mode="approve"}`)
 	return t.String()
 }
@@ -149,9 +150,9 @@ func codexDecidesScreen(opts []string) bool {
 // (ErrCharacterName): Li+'s loader would refuse it, and never falls back.
 // An app-server seat's character travels in the conversation's developer
 // instructions (codexserver.go), never in the environment.
-func codexCharacterEnv(b *lineBuilder) error {
-	a := b.in.Account
-	b.unsetVar(EnvOutputStyle)
+func codexCharacterEnv(b *launch.Builder) error {
+	a := b.In.Account
+	b.Unset(EnvOutputStyle)
 	name := strings.TrimSpace(a.Character)
 	if CodexAppServer(a) {
 		if a.Character != "" {
@@ -170,6 +171,6 @@ func codexCharacterEnv(b *lineBuilder) error {
 	if err := CheckCodexCharacter(name); err != nil {
 		return fmt.Errorf("character: %w", err)
 	}
-	b.setEnv(EnvOutputStyle + "=" + name)
+	b.SetEnv(EnvOutputStyle + "=" + name)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/limits"
 	"github.com/pullcept/pullcept/seats/pty"
 )
@@ -21,8 +22,8 @@ func (genericAdapter) ReadsMCPJSON() bool { return true }
 // Line is the command and options as written; a resume is the account's
 // resume line (ErrNoResumeLine when it has none; pty.ErrNotConsoleSafe when
 // cmd.exe would cut it).
-func (genericAdapter) Line(b *lineBuilder, opts []string) ([]string, error) {
-	a, in := b.in.Account, b.in
+func (genericAdapter) Line(b *launch.Builder, opts []string) ([]string, error) {
+	a, in := b.In.Account, b.In
 	if !in.Resume {
 		return append([]string{a.Command}, opts...), nil
 	}
@@ -31,13 +32,13 @@ func (genericAdapter) Line(b *lineBuilder, opts []string) ([]string, error) {
 		return nil, fmt.Errorf("resume line: %w", err)
 	}
 	if len(words) == 0 {
-		return nil, fmt.Errorf("%w: write one with %s for %q, or start it fresh", ErrNoResumeLine, config.SessionIDPlaceholder, a.DisplayName())
+		return nil, fmt.Errorf("%w: write one with %s for %q, or start it fresh", launch.ErrNoResumeLine, config.SessionIDPlaceholder, a.DisplayName())
 	}
-	if b.viaCmd && !allConsoleSafe(words) {
+	if b.ViaCmd && !launch.AllConsoleSafe(words) {
 		return nil, fmt.Errorf("%w: the resume line holds one of %s (dropping part of it would start a fresh session instead)", pty.ErrNotConsoleSafe, pty.CmdReactive)
 	}
-	if !hasPlaceholder(words) {
-		b.warn("the resume line has no %s: the recorded session id is not passed", config.SessionIDPlaceholder)
+	if !launch.HasPlaceholder(words) {
+		b.Warn("the resume line has no %s: the recorded session id is not passed", config.SessionIDPlaceholder)
 	}
 	return words, nil
 }

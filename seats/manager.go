@@ -15,6 +15,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/room/pubsub"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/limits"
 	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/seats/terminal"
@@ -281,7 +282,7 @@ type Seat struct {
 	Topic, Account string
 	ptyID          string // this launch's id (lifecycle.go)
 
-	launch  Launch
+	launch  launch.Launch
 	kind    config.Kind
 	proc    pty.Proc
 	screen  *terminal.Screen
@@ -462,7 +463,7 @@ type startPlan struct {
 	recorded       string // the session id the topic index holds ("" = none)
 	resume         bool
 	mode           StartMode
-	launch         Launch
+	launch         launch.Launch
 	env            []string // the child's whole environment
 	res            StartResult
 	adapter        Adapter // the kind's
@@ -566,7 +567,7 @@ func (m *Manager) prepare(p *startPlan) error {
 		m.logger.Warn("log size", "topic", p.topic, "err", err)
 	}
 	seen, seenKnown := m.opts.Sessions.Seen(p.topic, p.account)
-	in := LaunchInput{
+	in := launch.Input{
 		Account:       p.acct,
 		TopicID:       p.topic,
 		Resume:        p.resume,
@@ -574,7 +575,7 @@ func (m *Manager) prepare(p *startPlan) error {
 		RoomURL:       p.room.URL,
 		HooksURL:      p.room.HooksURL,
 		UnseenHistory: UnseenHistory(size, p.resume, seen, seenKnown),
-		CommandPath:   ResolveCommand(p.acct.Command),
+		CommandPath:   launch.ResolveCommand(p.acct.Command),
 		Env:           p.openEnv,
 	}
 	if p.resume {
@@ -588,11 +589,11 @@ func (m *Manager) prepare(p *startPlan) error {
 			in.AttachmentsDir = d
 		}
 	}
-	l, err := PrepareLaunch(in, p.adapter)
+	l, err := launch.Prepare(in, p.adapter)
 	if err != nil {
 		return fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
-	l.Warnings = append(l.Warnings, m.characterWarnings(p.acct, SeatGetenv(p.openEnv, m.getenv))...)
+	l.Warnings = append(l.Warnings, Warnings(p.acct, launch.SeatGetenv(p.openEnv, m.getenv))...)
 	if attachWarn != "" {
 		l.Warnings = append(l.Warnings, attachWarn)
 	}
@@ -601,7 +602,7 @@ func (m *Manager) prepare(p *startPlan) error {
 	if err := m.opts.Sessions.EnsureTopic(p.topic); err != nil {
 		return fmt.Errorf("start seat: topic %s: %w", p.topic, err)
 	}
-	p.env = append(unsetEnv(seatBaseEnv(m.opts.Environ()), l.Unset), l.Env...)
+	p.env = append(launch.UnsetEnv(launch.BaseEnv(m.opts.Environ()), l.Unset), l.Env...)
 	p.checkEnv = slices.Clone(p.env) // no token: the release check's
 	p.token = p.room.Token
 	if p.room.Grant != nil {
@@ -619,7 +620,7 @@ func (m *Manager) prepare(p *startPlan) error {
 // app-server Codex seat's server starts (and opens its conversation) here.
 func (m *Manager) prepareRun(p *startPlan) error {
 	ln := &Launching{Topic: p.topic, Account: p.acct, Launch: &p.launch, Env: p.env, Token: p.token,
-		Getenv: SeatGetenv(p.openEnv, m.getenv), PullceptPath: m.opts.PullceptPath, Spawn: m.spawn, Logger: m.logger,
+		Getenv: launch.SeatGetenv(p.openEnv, m.getenv), PullceptPath: m.opts.PullceptPath, Spawn: m.spawn, Logger: m.logger,
 		Record: func(id string) error {
 			return m.opts.Sessions.RecordSession(p.topic, p.account, id)
 		},
@@ -886,7 +887,7 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	// runs: leave nothing stale for someone opening the directory later (the
 	// next start registers it again).
 	if m.kinds[s.kind].ReadsMCPJSON() && s.launch.MCPKey != "" && s.launch.Dir != "" {
-		if uerr := Unregister(s.launch.Dir, s.launch.MCPKey, s.launch.MCPCreated); uerr != nil {
+		if uerr := launch.Unregister(s.launch.Dir, s.launch.MCPKey, s.launch.MCPCreated); uerr != nil {
 			m.logger.Warn("unregister .mcp.json entry", "dir", s.launch.Dir, "key", s.launch.MCPKey, "err", uerr)
 		}
 	}
@@ -1198,39 +1199,18 @@ func (m *Manager) Preview(a config.Account) (line string, problems []string) {
 	m.mu.Lock()
 	ep := m.room
 	m.mu.Unlock()
-	in := LaunchInput{Account: a, TopicID: previewTopic, PullceptPath: m.opts.PullceptPath,
-		RoomURL: ep.URL, HooksURL: ep.HooksURL, CommandPath: ResolveCommand(a.Command),
+	in := launch.Input{Account: a, TopicID: previewTopic, PullceptPath: m.opts.PullceptPath,
+		RoomURL: ep.URL, HooksURL: ep.HooksURL, CommandPath: launch.ResolveCommand(a.Command),
 		NewID: func() (string, error) { return previewSessionID, nil }}
 	ad := m.kinds[a.Kind] // nil for a kind that does not launch: BuildLaunch says so
 	if ad != nil && ad.ReadsMCPJSON() && a.WorkDir != "" {
-		if st, err := InspectMCPJSON(a.WorkDir, MCPKey(a.ID, in.TopicID), in.RoomURL); err == nil {
+		if st, err := launch.InspectMCPJSON(a.WorkDir, launch.MCPKey(a.ID, in.TopicID), in.RoomURL); err == nil {
 			in.MCPJSON = &st
 		}
 	}
-	l, err := BuildLaunch(in, ad)
+	l, err := launch.Build(in, ad)
 	if err != nil {
 		return "", []string{err.Error()}
 	}
-	// A preview opens no value: a CLAUDE_CONFIG_DIR of the account's own is
-	// not known here, so the style lookup is left to the launch then.
-	getenv := m.getenv
-	for _, v := range a.Env {
-		if v.Name == envClaudeConfigDir {
-			getenv = nil
-		}
-	}
-	return l.Preview, append(l.Warnings, m.characterWarnings(a, getenv)...)
-}
-
-// characterWarnings are the launch warnings about a's character
-// (CharacterWarnings, and for Claude ClaudeStyleWarning in getenv's
-// environment unless getenv is nil). They read the working directory.
-func (m *Manager) characterWarnings(a config.Account, getenv func(string) string) []string {
-	out := CharacterWarnings(a)
-	if getenv != nil {
-		if w := ClaudeStyleWarning(a, getenv); w != "" {
-			out = append(out, w)
-		}
-	}
-	return out
+	return l.Preview, append(l.Warnings, PreviewWarnings(a, m.getenv)...)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/testdata/fakecli"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
@@ -689,7 +690,7 @@ func TestManagerPreview(t *testing.T) {
 	if len(problems) != 0 {
 		t.Fatalf("problems = %q", problems)
 	}
-	for _, want := range []string{"claude", "--session-id '" + previewSessionID + "'", MCPKey(previewAccount, previewTopic), managerRoom.HooksURL} {
+	for _, want := range []string{"claude", "--session-id '" + previewSessionID + "'", launch.MCPKey(previewAccount, previewTopic), managerRoom.HooksURL} {
 		if !strings.Contains(line, want) {
 			t.Errorf("preview lacks %q:\n%s", want, line)
 		}

@@ -6,22 +6,6 @@ import (
 	"github.com/pullcept/pullcept/room"
 )
 
-// Usage is a seat's last reported usage (docs/design.md §11): the model and
-// effort it runs, and the used percentages of its context window and of its
-// plan's 5-hour and 7-day windows with their reset times. A nil percentage
-// or a zero time is unknown — shown as "—", never 0 %. At is when the
-// report arrived (zero: none yet). The figures outlive the seat's exit:
-// they are the last known.
-type Usage struct {
-	Model, Effort  string
-	Context        *float64
-	FiveHour       *float64
-	Weekly         *float64
-	FiveHourResets time.Time
-	WeeklyResets   time.Time
-	At             time.Time
-}
-
 // SeatUpdated: a seat's activity, usage or typing queue changed (its
 // SeatInfo, read again, says how). It carries no state of its own so that
 // the newest read always wins.

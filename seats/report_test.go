@@ -14,6 +14,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -188,7 +189,7 @@ func reportRig(t *testing.T, kind config.Kind) (*Manager, *Seat, *procBuffer, *e
 	events := newEventLog(m)
 	proc := &procBuffer{}
 	run, err := m.kinds[kind].Prepare(context.Background(), &Launching{Topic: "t", Account: config.Account{ID: "cc", Kind: kind},
-		Launch: &Launch{}, Getenv: func(string) string { return "" }, Logger: m.logger})
+		Launch: &launch.Launch{}, Getenv: func(string) string { return "" }, Logger: m.logger})
 	if err != nil {
 		t.Fatal(err)
 	}

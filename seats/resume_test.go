@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/launch"
 )
 
 func TestClaudeProjectSlug(t *testing.T) {
@@ -58,7 +59,7 @@ func TestConfigDirs(t *testing.T) {
 	if d, _ := CodexHome(envMap(map[string]string{"CODEX_HOME": "/cx"})); d != "/cx" {
 		t.Errorf("CODEX_HOME ignored: %q", d)
 	}
-	if _, err := ClaudeConfigDir(envMap(nil)); !errors.Is(err, ErrNoHome) {
+	if _, err := ClaudeConfigDir(envMap(nil)); !errors.Is(err, launch.ErrNoHome) {
 		t.Errorf("no home: %v", err)
 	}
 	// An account's own CLAUDE_CONFIG_DIR wins over the process's.
@@ -67,7 +68,7 @@ func TestConfigDirs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	get := SeatGetenv(opened, envMap(map[string]string{"CLAUDE_CONFIG_DIR": "/proc", "CODEX_HOME": "/proc-cx"}))
+	get := launch.SeatGetenv(opened, envMap(map[string]string{"CLAUDE_CONFIG_DIR": "/proc", "CODEX_HOME": "/proc-cx"}))
 	if d, _ := ClaudeConfigDir(get); d != "/acct" {
 		t.Errorf("account CLAUDE_CONFIG_DIR: %q", d)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/launch"
 )
 
 // Style is an output style a CLI would find (ListStyles).
@@ -59,20 +60,20 @@ const maxStyleFiles = 500
 // MaxCharacterBytes (a folder may hold anything: a FIFO is not waited on).
 func ListStyles(k config.Kind, workDir string, getenv func(string) string) ([]Style, error) {
 	if !filepath.IsAbs(workDir) {
-		return nil, fmt.Errorf("%w: %q is not an absolute path", ErrNoWorkDir, workDir)
+		return nil, fmt.Errorf("%w: %q is not an absolute path", launch.ErrNoWorkDir, workDir)
 	}
 	var out []Style
 	switch k {
 	case config.KindClaudeCode:
-		home, _ := homeDir(getenv)
+		home, _ := launch.HomeDir(getenv)
 		for _, d := range claudeProjectDirs(workDir, home) {
-			out = append(out, stylesIn(filepath.Join(d, claudeDirName, stylesDirName), ScopeProject, true)...)
+			out = append(out, stylesIn(filepath.Join(d, claudeFolder, stylesDirName), ScopeProject, true)...)
 		}
 		if cfg, err := ClaudeConfigDir(getenv); err == nil {
 			out = append(out, stylesIn(filepath.Join(cfg, stylesDirName), ScopeUser, true)...)
 		}
 	case config.KindCodexCLI:
-		for _, s := range stylesIn(filepath.Join(workDir, codexDirName, stylesDirName), ScopeProject, false) {
+		for _, s := range stylesIn(filepath.Join(workDir, codexFolder, stylesDirName), ScopeProject, false) {
 			if CheckCodexCharacter(s.Name) == nil {
 				out = append(out, s)
 			}
@@ -159,7 +160,7 @@ func CharacterWarnings(a config.Account) []string {
 		return codexDefaultWarnings(a.WorkDir)
 	case name == "" || CheckCharacterName(a.Kind, name) != nil:
 		return nil
-	case CodexAppServer(a):
+	case a.AppServer():
 		return appServerCharacterWarnings(a.WorkDir, name)
 	}
 	cf, err := OpenCharacter(a.Kind, a.WorkDir, name)
@@ -209,7 +210,7 @@ func frontNameEffect(k config.Kind) string {
 // back to (#281): with .codex/output-styles present and no [liplus]
 // output_style in the project's .codex/config.toml, character_instance.md.
 func codexDefaultWarnings(workDir string) []string {
-	folder := filepath.Join(workDir, codexDirName, stylesDirName)
+	folder := filepath.Join(workDir, codexFolder, stylesDirName)
 	if fi, err := os.Stat(folder); err != nil || !fi.IsDir() {
 		return nil
 	}
@@ -233,7 +234,7 @@ func codexDefaultWarnings(workDir string) []string {
 // liplusSelector is [liplus] output_style of workDir's .codex/config.toml:
 // a style name, "false" (persona off), or "" when unset or no file.
 func liplusSelector(workDir string) (string, error) {
-	data, err := config.ReadRegularFile(filepath.Join(workDir, codexDirName, "config.toml"), 1<<20, true)
+	data, err := config.ReadRegularFile(filepath.Join(workDir, codexFolder, "config.toml"), 1<<20, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -257,4 +258,46 @@ func liplusSelector(workDir string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// stripFrontmatter drops a leading YAML frontmatter block (--- … ---).
+func stripFrontmatter(text string) string {
+	rest, ok := strings.CutPrefix(text, "---\n")
+	if !ok {
+		return text
+	}
+	end := strings.Index(rest, "\n---")
+	if end < 0 {
+		return text
+	}
+	after := rest[end+4:]
+	if after != "" && after[0] != '\n' && after[0] != '\r' {
+		return text
+	}
+	return strings.TrimLeft(after, "\r\n")
+}
+
+// Warnings are the launch warnings about a's character: CharacterWarnings,
+// and for Claude ClaudeStyleWarning in getenv's environment unless getenv
+// is nil. They read the working directory.
+func Warnings(a config.Account, getenv func(string) string) []string {
+	out := CharacterWarnings(a)
+	if getenv != nil {
+		if w := ClaudeStyleWarning(a, getenv); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// PreviewWarnings are Warnings for the editor's preview, which opens no
+// env value: a CLAUDE_CONFIG_DIR of the account's own is not known there,
+// so the style lookup is left to the launch.
+func PreviewWarnings(a config.Account, getenv func(string) string) []string {
+	for _, v := range a.Env {
+		if v.Name == envClaudeConfigDir {
+			getenv = nil
+		}
+	}
+	return Warnings(a, getenv)
 }

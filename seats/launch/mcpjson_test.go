@@ -1,4 +1,4 @@
-package seats
+package launch
 
 import (
 	"bytes"
@@ -13,8 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/pullcept/pullcept/config"
 )
 
 func TestMCPKey(t *testing.T) {
@@ -51,20 +49,6 @@ func TestMCPKey(t *testing.T) {
 	if got := MCPKey("リン", "t"); len(got) != len("pullcept-room-")+10 {
 		t.Errorf("empty slug key = %q", got)
 	}
-}
-
-func testEntry(account, topic string) MCPEntry {
-	hue := 145
-	return EntryFor(config.Account{ID: account, Name: "Claude " + account, Nickname: "N" + account, Hue: &hue}, topic, testPullcept, false)
-}
-
-func readFile(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }
 
 func TestRegisterNewFile(t *testing.T) {

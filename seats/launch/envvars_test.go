@@ -1,9 +1,8 @@
-package seats
+package launch
 
 import (
 	"errors"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/pullcept/pullcept/config"
@@ -34,48 +33,19 @@ func TestProcessEnv(t *testing.T) {
 	}
 }
 
-// Every variable a launch sets itself is refused in an account's env field,
-// so no account can shadow it («アカウントは環境変数を持つ»).
-func TestAppLaunchEnvIsReserved(t *testing.T) {
-	t.Parallel()
-	names := append(slices.Clone(AppLaunchEnv), room.EnvRoomURL, room.EnvAgentName, room.EnvAccountID, room.EnvRoomID, room.EnvHue, room.EnvUnseenHistory)
-	for _, n := range names {
-		if _, err := config.SettleEnv(n+"=x", nil, nil); !errors.Is(err, config.ErrEnvReserved) {
-			t.Errorf("the env field accepts %s: %v", n, err)
-		}
-	}
-	l, err := buildLaunch(testInput(testAccount(config.KindCLI)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	set := 0
-	for _, e := range l.Env {
-		name, _, _ := strings.Cut(e, "=")
-		if slices.Contains(AppLaunchEnv, name) {
-			set++
-			if !errors.Is(config.CheckEnvName(name), config.ErrEnvReserved) {
-				t.Errorf("launch variable %s is not reserved", name)
-			}
-		}
-	}
-	if set != 2 {
-		t.Errorf("launch env %q should set %s and %s", l.Env, room.EnvLaunchedAs, room.EnvRoomID)
-	}
-}
-
 func TestSidecarVars(t *testing.T) {
 	t.Parallel()
 	hue := 0
-	got := sidecarVars("ws://127.0.0.1:1", "Lin", "acc", "t", &hue, true)
+	got := SidecarVars("ws://127.0.0.1:1", "Lin", "acc", "t", &hue, true)
 	want := []config.EnvVar{
 		{Name: room.EnvRoomURL, Value: "ws://127.0.0.1:1"}, {Name: room.EnvAgentName, Value: "Lin"},
 		{Name: room.EnvAccountID, Value: "acc"}, {Name: room.EnvRoomID, Value: "t"},
 		{Name: room.EnvHue, Value: "0"}, {Name: room.EnvUnseenHistory, Value: "1"},
 	}
 	if !slices.Equal(got, want) {
-		t.Errorf("sidecarVars = %q", got)
+		t.Errorf("SidecarVars = %q", got)
 	}
-	if got := sidecarVars("u", "n", "a", "t", nil, false); len(got) != 4 {
+	if got := SidecarVars("u", "n", "a", "t", nil, false); len(got) != 4 {
 		t.Errorf("hue and unseen mark must be absent when not declared: %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package seats
+package launch
 
 import (
 	"bytes"
@@ -17,10 +17,10 @@ import (
 	"github.com/pullcept/pullcept/seats/pty"
 )
 
-// LaunchInput is everything one launch line depends on (docs/design.md §9). The
+// Input is everything one launch line depends on (docs/design.md §9). The
 // same input builds the editor's preview and the spawned line, so the two
 // cannot differ.
-type LaunchInput struct {
+type Input struct {
 	// Account is the account to seat.
 	Account config.Account
 	// TopicID is the room (topic) the seat joins.
@@ -45,7 +45,7 @@ type LaunchInput struct {
 	// MCPJSON is what the seat directory's .mcp.json holds (InspectMCPJSON
 	// or Register); its Others become Claude's disabledMcpjsonServers. Nil
 	// means no other entries.
-	MCPJSON *MCPJSONState
+	MCPJSON *State
 	// AttachmentsDir is the topic's attachments folder: a Claude seat may
 	// read it without asking (permissions.additionalDirectories), so an
 	// attachment's path is enough in default permission mode too. Empty:
@@ -66,7 +66,7 @@ type LaunchInput struct {
 	NewID func() (string, error)
 }
 
-// Launch is one seat's process as BuildLaunch decided it.
+// Launch is one seat's process as Build decided it.
 type Launch struct {
 	// Argv is the command and its arguments; Argv[0] is the command as
 	// written (the spawner resolves it on PATH).
@@ -118,7 +118,7 @@ type Server interface {
 
 // Kind is one CLI kind's part of a launch (docs/design.md §9): whether it
 // finds the room in its working directory's .mcp.json, and its line.
-// The seat kinds' adapters implement it (seats/cli).
+// The seat kinds' adapters implement it (seats/cli.Adapter).
 type Kind interface {
 	// ReadsMCPJSON reports whether the CLI finds the room in its working
 	// directory's .mcp.json (Prepare registers the seat's entry there).
@@ -128,7 +128,7 @@ type Kind interface {
 	// reads b.In, may record warnings (b.Warn), environment (b.SetEnv,
 	// b.Unset) and a server half (b.Server). {session_id} in what it
 	// returns is substituted after it.
-	Line(b *lineBuilder, opts []string) ([]string, error)
+	Line(b *Builder, opts []string) ([]string, error)
 }
 
 // RoomPrompt is the sentence a fresh Claude seat gets with
@@ -144,7 +144,7 @@ func RoomPrompt(key string) string {
 		key + " - follow them once they arrive."
 }
 
-// BuildLaunch builds the one line a seat of kind k runs (docs/design.md §9;
+// Build builds the one line a seat of kind k runs (docs/design.md §9;
 // the editor previews the same Launch): the checks every kind shares, the
 // account's environment, the launch options split, then k's Line.
 //
@@ -157,8 +157,8 @@ func RoomPrompt(key string) string {
 // Refusals wrap: ErrKindNotLaunched, ErrNoWorkDir, ErrNoCommand, ErrNoTopic,
 // pty.ErrNotConsoleSafe, ErrNoSessionID, ErrPlaceholder,
 // config.ErrEnvReserved, config.ErrEnvSyntax, config.ErrUnterminatedQuote,
-// and those of k's Line. BuildLaunch reads and writes no file.
-func BuildLaunch(in LaunchInput, k Kind) (Launch, error) {
+// and those of k's Line. Build reads and writes no file.
+func Build(in Input, k Kind) (Launch, error) {
 	a := in.Account
 	switch {
 	case !a.Kind.Launches() || k == nil:
@@ -174,16 +174,16 @@ func BuildLaunch(in LaunchInput, k Kind) (Launch, error) {
 	case in.Resume && in.SessionID == "":
 		return Launch{}, ErrNoSessionID
 	}
-	b := &lineBuilder{in: in, goos: in.GOOS, key: MCPKey(a.ID, in.TopicID)}
-	if b.goos == "" {
-		b.goos = runtime.GOOS
+	b := &Builder{In: in, GOOS: in.GOOS, Key: MCPKey(a.ID, in.TopicID)}
+	if b.GOOS == "" {
+		b.GOOS = runtime.GOOS
 	}
 	cmd := in.CommandPath
 	if cmd == "" {
 		cmd = a.Command
 	}
-	b.viaCmd = ViaCmdExe(b.goos)
-	if b.viaCmd && !commandSafe(cmd) {
+	b.ViaCmd = ViaCmdExe(b.GOOS)
+	if b.ViaCmd && !commandSafe(cmd) {
 		return Launch{}, fmt.Errorf("%w: command %q holds one of %s (cmd.exe would run only part of the line)", pty.ErrNotConsoleSafe, cmd, pty.CmdReactive)
 	}
 	env, err := processEnv(a, in.Env, in.TopicID)
@@ -195,22 +195,22 @@ func BuildLaunch(in LaunchInput, k Kind) (Launch, error) {
 	if err != nil {
 		return Launch{}, fmt.Errorf("launch options: %w", err)
 	}
-	if b.viaCmd && !allConsoleSafe(opts) {
-		b.warn("launch options left out: on Windows this line goes through cmd.exe, which cuts a line at %s; the seat starts without them", pty.CmdReactive)
+	if b.ViaCmd && !AllConsoleSafe(opts) {
+		b.Warn("launch options left out: on Windows this line goes through cmd.exe, which cuts a line at %s; the seat starts without them", pty.CmdReactive)
 		opts = nil
 	}
 	argv, err := k.Line(b, opts)
 	if err != nil {
 		return Launch{}, err
 	}
-	l := Launch{Argv: argv, Env: b.env, Unset: b.unset, Dir: a.WorkDir, Resumed: in.Resume, MCPKey: b.key, Warnings: b.warnings, Server: b.server}
+	l := Launch{Argv: argv, Env: b.env, Unset: b.unset, Dir: a.WorkDir, Resumed: in.Resume, MCPKey: b.Key, Warnings: b.warnings, Server: b.Server}
 	if err := l.fillSessionID(in); err != nil {
 		return Launch{}, err
 	}
 	l.Preview = config.JoinWords(l.Argv)
-	if b.server != nil {
-		l.Preview = "app-server: " + config.JoinWords(b.server.ServerLine()) + "\nterminal: " + l.Preview
-		if c := b.server.Describe(); c != "" {
+	if b.Server != nil {
+		l.Preview = "app-server: " + config.JoinWords(b.Server.ServerLine()) + "\nterminal: " + l.Preview
+		if c := b.Server.Describe(); c != "" {
 			// Settings that go to the conversation are on neither line.
 			l.Preview += "\nconversation: " + c
 		}
@@ -219,17 +219,17 @@ func BuildLaunch(in LaunchInput, k Kind) (Launch, error) {
 }
 
 // fillSessionID sets the session id the line uses and substitutes
-// {session_id} once, after the line is built (BuildLaunch): the resumed id
+// {session_id} once, after the line is built (Build): the resumed id
 // (only when it is a plain id: a recorded id comes from a file a seat can
 // write), or a fresh one.
-func (l *Launch) fillSessionID(in LaunchInput) error {
+func (l *Launch) fillSessionID(in Input) error {
 	if in.Resume {
-		if !lineSafeWord(in.SessionID) {
+		if !LineSafeWord(in.SessionID) {
 			return fmt.Errorf("%w: the recorded session id %q is not a plain id", ErrNoSessionID, in.SessionID)
 		}
 		l.SessionID = in.SessionID
 	}
-	if !hasPlaceholder(l.Argv) {
+	if !HasPlaceholder(l.Argv) {
 		return nil
 	}
 	if !in.Resume {
@@ -245,21 +245,21 @@ func (l *Launch) fillSessionID(in LaunchInput) error {
 	return nil
 }
 
-// PrepareLaunch is BuildLaunch with the seat directory's .mcp.json handled in
+// Prepare is Build with the seat directory's .mcp.json handled in
 // the order docs/design.md §9 needs, for kinds that read it (Kind.ReadsMCPJSON):
 // it reads the file (in.MCPJSON is replaced by what it holds), builds the
 // line (a refusal writes nothing, so no entry of a refused seat is left
 // behind), then registers the seat's entry with in.RoomURL and
 // in.UnseenHistory. When .claude/settings.local.json disables the seat's key
 // (a past "continue without" answer), a warning says so; the file is never
-// edited. Errors are BuildLaunch's, InspectMCPJSON's and Register's.
-func PrepareLaunch(in LaunchInput, k Kind) (Launch, error) {
+// edited. Errors are Build's, InspectMCPJSON's and Register's.
+func Prepare(in Input, k Kind) (Launch, error) {
 	a := in.Account
 	if !k.ReadsMCPJSON() || strings.TrimSpace(a.WorkDir) == "" || !filepath.IsAbs(a.WorkDir) {
-		return BuildLaunch(in, k)
+		return Build(in, k)
 	}
 	key := MCPKey(a.ID, in.TopicID)
-	if err := checkLoopback(in.RoomURL, "ws"); err != nil {
+	if err := CheckLoopback(in.RoomURL, "ws"); err != nil {
 		return Launch{}, err
 	}
 	st, err := InspectMCPJSON(a.WorkDir, key, in.RoomURL)
@@ -267,7 +267,7 @@ func PrepareLaunch(in LaunchInput, k Kind) (Launch, error) {
 		return Launch{}, err
 	}
 	in.MCPJSON = &st
-	l, err := BuildLaunch(in, k)
+	l, err := Build(in, k)
 	if err != nil {
 		return Launch{}, err
 	}
@@ -285,31 +285,32 @@ func PrepareLaunch(in LaunchInput, k Kind) (Launch, error) {
 	return l, nil
 }
 
-// lineBuilder holds one BuildLaunch's derived facts for its Kind's Line:
-// the input, the target OS, whether the line goes through cmd.exe, the
-// seat's .mcp.json / server key, and what the Line records.
-type lineBuilder struct {
-	in     LaunchInput
-	goos   string
-	viaCmd bool
-	key    string
-	server Server // the launch's server half (Launch.Server), set by a Line
+// Builder holds one Build's derived facts for its Kind's Line: the input
+// (In), the target OS (GOOS), whether the line goes through cmd.exe
+// (ViaCmd), the seat's .mcp.json / server key (Key), and what the Line
+// records: warnings, environment, and the server half (Server).
+type Builder struct {
+	In     Input
+	GOOS   string
+	ViaCmd bool
+	Key    string
+	Server Server // the launch's server half (Launch.Server), set by a Line
 
 	warnings []string
 	env      []string // Launch.Env
 	unset    []string // Launch.Unset
 }
 
-// warn records why the line leaves something out or changed it.
-func (b *lineBuilder) warn(format string, args ...any) {
+// Warn records why the line leaves something out or changed it.
+func (b *Builder) Warn(format string, args ...any) {
 	b.warnings = append(b.warnings, fmt.Sprintf(format, args...))
 }
 
-// setEnv adds NAME=value to the launch's environment (Launch.Env).
-func (b *lineBuilder) setEnv(kv string) { b.env = append(b.env, kv) }
+// SetEnv adds NAME=value to the launch's environment (Launch.Env).
+func (b *Builder) SetEnv(kv string) { b.env = append(b.env, kv) }
 
-// unsetVar names a variable the seat must not inherit (Launch.Unset).
-func (b *lineBuilder) unsetVar(name string) { b.unset = append(b.unset, name) }
+// Unset names a variable the seat must not inherit (Launch.Unset).
+func (b *Builder) Unset(name string) { b.unset = append(b.unset, name) }
 
 // ViaCmdExe reports whether a launch on goos runs through cmd.exe: every
 // Windows launch does (`cmd.exe /S /C "<line>"`, spec «起動とアカウント»: an
@@ -335,9 +336,9 @@ func ResolveCommand(command string) string {
 	return path
 }
 
-// consoleSafe reports a word cmd.exe passes untouched: none of pty.CmdReactive
+// ConsoleSafe reports a word cmd.exe passes untouched: none of pty.CmdReactive
 // and no control character (a line break ends the line).
-func consoleSafe(w string) bool {
+func ConsoleSafe(w string) bool {
 	for _, r := range w {
 		if r < 0x20 || r == 0x7f || strings.ContainsRune("&|<>^()%", r) {
 			return false
@@ -346,13 +347,13 @@ func consoleSafe(w string) bool {
 	return true
 }
 
-// commandSafe judges the command as cmd.exe reads its word: consoleSafe,
+// commandSafe judges the command as cmd.exe reads its word: ConsoleSafe,
 // or — for a program other than a batch script — a path with a space,
 // which goes on the line quoted whole, so & | < > ^ ( ) inside it are text
 // (C:\Program Files (x86)\…\claude.exe). A .cmd or .bat stays strict: npm's
 // launchers expand their own path inside parenthesised blocks.
 func commandSafe(cmd string) bool {
-	if consoleSafe(cmd) {
+	if ConsoleSafe(cmd) {
 		return true
 	}
 	ext := strings.ToLower(filepath.Ext(cmd))
@@ -367,17 +368,18 @@ func commandSafe(cmd string) bool {
 	return true
 }
 
-func allConsoleSafe(words []string) bool {
+// AllConsoleSafe reports whether every word is ConsoleSafe.
+func AllConsoleSafe(words []string) bool {
 	for _, w := range words {
-		if !consoleSafe(w) {
+		if !ConsoleSafe(w) {
 			return false
 		}
 	}
 	return true
 }
 
-// lineSafeWord: ASCII letters, digits and / : . _ - only (spec line_safe_word).
-func lineSafeWord(w string) bool {
+// LineSafeWord: ASCII letters, digits and / : . _ - only (spec line_safe_word).
+func LineSafeWord(w string) bool {
 	for i := 0; i < len(w); i++ {
 		if !lineSafeByte(w[i]) {
 			return false
@@ -390,17 +392,17 @@ func lineSafeByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("/:._-", c) >= 0
 }
 
-// lineSafeText: lineSafeWord plus the space (spec line_safe_text), for
+// LineSafeText: LineSafeWord plus the space (spec line_safe_text), for
 // contents of one quoted argument.
-func lineSafeText(r rune) bool {
+func LineSafeText(r rune) bool {
 	return r == ' ' || r < utf8.RuneSelf && lineSafeByte(byte(r))
 }
 
-// encodeJSON marshals v; on a cmd.exe line every byte outside the line-safe
+// EncodeJSON marshals v; on a cmd.exe line every byte outside the line-safe
 // set (and outside JSON's own structure) is written as \uXXXX, so the
 // argument holds nothing cmd.exe reacts to while Claude reads the same
 // values.
-func (b *lineBuilder) encodeJSON(v any) (string, error) {
+func (b *Builder) EncodeJSON(v any) (string, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -408,7 +410,7 @@ func (b *lineBuilder) encodeJSON(v any) (string, error) {
 		return "", err
 	}
 	s := strings.TrimSuffix(buf.String(), "\n")
-	if !b.viaCmd {
+	if !b.ViaCmd {
 		return s, nil
 	}
 	// Inside JSON strings escape everything unsafe; structure characters
@@ -437,7 +439,7 @@ func (b *lineBuilder) encodeJSON(v any) (string, error) {
 		case r == '"':
 			inString = false
 			out.WriteRune(r)
-		case lineSafeText(r):
+		case LineSafeText(r):
 			out.WriteRune(r)
 		default:
 			writeUnicodeEscape(&out, r, false)
@@ -447,15 +449,15 @@ func (b *lineBuilder) encodeJSON(v any) (string, error) {
 	return out.String(), nil
 }
 
-// tomlString is s as a TOML basic string. On a cmd.exe line every character
+// TOMLString is s as a TOML basic string. On a cmd.exe line every character
 // outside the line-safe set is a \u escape (spec: "文字列の % は TOML escape").
-func (b *lineBuilder) tomlString(s string) string {
+func (b *Builder) TOMLString(s string) string {
 	var out strings.Builder
 	out.WriteByte('"')
 	for _, r := range s {
 		switch {
 		case r == '"' || r == '\\':
-			if b.viaCmd {
+			if b.ViaCmd {
 				writeUnicodeEscape(&out, r, true)
 			} else {
 				out.WriteByte('\\')
@@ -463,7 +465,7 @@ func (b *lineBuilder) tomlString(s string) string {
 			}
 		case r < 0x20 || r == 0x7f:
 			writeUnicodeEscape(&out, r, true)
-		case b.viaCmd && !lineSafeText(r):
+		case b.ViaCmd && !LineSafeText(r):
 			writeUnicodeEscape(&out, r, true)
 		default:
 			out.WriteRune(r)
@@ -487,16 +489,17 @@ func writeUnicodeEscape(out *strings.Builder, r rune, toml bool) {
 	}
 }
 
-// checkLoopback accepts a URL of the given scheme whose host is a loopback
+// CheckLoopback accepts a URL of the given scheme whose host is a loopback
 // address or localhost: nothing may reach beyond this machine.
-func checkLoopback(raw, scheme string) error {
+func CheckLoopback(raw, scheme string) error {
 	if err := room.CheckLoopbackURL(raw, scheme); err != nil {
 		return fmt.Errorf("%w: %w", ErrRoomAddress, err)
 	}
 	return nil
 }
 
-func hasPlaceholder(words []string) bool {
+// HasPlaceholder reports whether a word holds {session_id}.
+func HasPlaceholder(words []string) bool {
 	for _, w := range words {
 		if strings.Contains(w, config.SessionIDPlaceholder) {
 			return true
@@ -522,4 +525,13 @@ func newID(gen func() (string, error)) (string, error) {
 		return "", fmt.Errorf("new session id: empty")
 	}
 	return id, nil
+}
+
+// ResolveCommandOr is ResolveCommand, or the command as written when it is
+// not found (the check then fails with the spawn's error).
+func ResolveCommandOr(command string) string {
+	if p := ResolveCommand(command); p != "" {
+		return p
+	}
+	return command
 }

@@ -1,4 +1,4 @@
-package seats
+package launch
 
 import (
 	"crypto/sha256"
@@ -45,8 +45,8 @@ const (
 	mcpJSONPerm fs.FileMode = 0o644
 )
 
-// sidecarArgs are the arguments that start our sidecar (docs/design.md §7).
-var sidecarArgs = []string{room.SidecarCommand}
+// SidecarArgs are the arguments that start our sidecar (docs/design.md §7).
+var SidecarArgs = []string{room.SidecarCommand}
 
 // MCPKey returns the .mcp.json server key of (accountID, topicID)
 // (docs/design.md §9): "pullcept-room-<slug>-<hash>" where slug is the
@@ -114,10 +114,10 @@ func (e MCPEntry) key() string {
 	return MCPKey(e.AccountID, e.TopicID)
 }
 
-// MCPJSONState is what a seat directory's .mcp.json holds for one launch, as
+// State is what a seat directory's .mcp.json holds for one launch, as
 // registering leaves it: the launch builds Claude's disabledMcpjsonServers
 // from Others.
-type MCPJSONState struct {
+type State struct {
 	// Path is <dir>/.mcp.json.
 	Path string
 	// Key is the seat's own key.
@@ -158,13 +158,13 @@ func lockMCPJSON(path string) func() {
 // so a refusal (e.g. ErrOwnSettings) leaves the file untouched; the
 // editor's preview reads it too. A missing file or directory is an empty
 // state. Errors wrap ErrMCPJSON (invalid JSON, wrong shape).
-func InspectMCPJSON(dir, ownKey, currentRoomURL string) (MCPJSONState, error) {
+func InspectMCPJSON(dir, ownKey, currentRoomURL string) (State, error) {
 	path := filepath.Join(dir, mcpJSONName)
 	unlock := lockMCPJSON(path)
 	defer unlock()
 	_, servers, _, err := readMCPJSON(path, true)
 	if err != nil {
-		return MCPJSONState{}, err
+		return State{}, err
 	}
 	st := survey(path, ownKey, currentRoomURL, servers)
 	st.Others = append(st.Others, roomKeysAbove(dir, ownKey, st.Others)...)
@@ -214,29 +214,29 @@ func roomKeysAbove(dir, ownKey string, seen []string) []string {
 // missing file is created; the write is atomic. Invalid JSON in the user's
 // file is an error wrapping ErrMCPJSON and the file is untouched. The token
 // is never written. It returns the state after the write.
-func Register(dir string, entry MCPEntry, currentRoomURL string) (MCPJSONState, error) {
+func Register(dir string, entry MCPEntry, currentRoomURL string) (State, error) {
 	key := entry.key()
 	switch {
 	case !filepath.IsAbs(entry.PullceptPath):
-		return MCPJSONState{}, fmt.Errorf("register %s: %w: %q", key, ErrNoPullceptPath, entry.PullceptPath)
+		return State{}, fmt.Errorf("register %s: %w: %q", key, ErrNoPullceptPath, entry.PullceptPath)
 	case currentRoomURL == "":
-		return MCPJSONState{}, fmt.Errorf("register %s: %w: no room URL", key, ErrRoomAddress)
+		return State{}, fmt.Errorf("register %s: %w: no room URL", key, ErrRoomAddress)
 	}
 	path := filepath.Join(dir, mcpJSONName)
 	unlock := lockMCPJSON(path)
 	defer unlock()
 	top, servers, before, err := readMCPJSON(path, true)
 	if err != nil {
-		return MCPJSONState{}, err
+		return State{}, err
 	}
 	st := survey(path, key, currentRoomURL, servers)
 	for _, k := range st.Dead {
 		servers.Delete(k)
 	}
 	var env config.Object
-	for _, v := range sidecarVars(currentRoomURL, entry.AgentName, entry.AccountID, entry.TopicID, entry.Hue, entry.UnseenHistory) {
+	for _, v := range SidecarVars(currentRoomURL, entry.AgentName, entry.AccountID, entry.TopicID, entry.Hue, entry.UnseenHistory) {
 		if err := env.SetValue(v.Name, v.Value); err != nil {
-			return MCPJSONState{}, err
+			return State{}, err
 		}
 	}
 	var own config.Object
@@ -244,20 +244,20 @@ func Register(dir string, entry MCPEntry, currentRoomURL string) (MCPJSONState, 
 		k string
 		v any
 	}{
-		{"type", "stdio"}, {"command", entry.PullceptPath}, {"args", sidecarArgs}, {"env", env}, {"alwaysLoad", true},
+		{"type", "stdio"}, {"command", entry.PullceptPath}, {"args", SidecarArgs}, {"env", env}, {"alwaysLoad", true},
 	} {
 		if err := own.SetValue(f.k, f.v); err != nil {
-			return MCPJSONState{}, err
+			return State{}, err
 		}
 	}
 	if err := servers.SetValue(key, own); err != nil {
-		return MCPJSONState{}, err
+		return State{}, err
 	}
 	if err := top.SetValue(mcpJSONServers, servers); err != nil {
-		return MCPJSONState{}, err
+		return State{}, err
 	}
 	if err := writeMCPJSON(path, top, before); err != nil {
-		return MCPJSONState{}, err
+		return State{}, err
 	}
 	st.Created = before == nil
 	return st, nil
@@ -357,8 +357,8 @@ func readMCPJSON(path string, own bool) (top, servers config.Object, before []by
 
 // survey applies the registration predicate to servers: which
 // pullcept-room* keys are dead (another room URL) and which stay.
-func survey(path, ownKey, currentRoomURL string, servers config.Object) MCPJSONState {
-	st := MCPJSONState{Path: path, Key: ownKey}
+func survey(path, ownKey, currentRoomURL string, servers config.Object) State {
+	st := State{Path: path, Key: ownKey}
 	for _, k := range servers.Keys() {
 		if !strings.HasPrefix(k, MCPKeyPrefix) || k == ownKey {
 			continue

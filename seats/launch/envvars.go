@@ -1,7 +1,9 @@
-package seats
+package launch
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +13,7 @@ import (
 )
 
 // AppLaunchEnv names every variable a launch sets on the CLI's process:
-// BuildLaunch sets room.EnvLaunchedAs and room.EnvRoomID (the topic, for hooks that
+// Build sets room.EnvLaunchedAs and room.EnvRoomID (the topic, for hooks that
 // read only their environment, spec #264), the caller adds room.EnvRoomToken at
 // spawn. All start with config.ReservedEnvPrefix, so no account can set them.
 var AppLaunchEnv = []string{room.EnvLaunchedAs, room.EnvRoomID, room.EnvRoomToken}
@@ -36,11 +38,11 @@ var notInherited = []string{
 	"XTERM_VERSION", "XTERM_SHELL", "XTERM_LOCALE", "__CFBundleIdentifier",
 }
 
-// seatBaseEnv is Pullcept's environment as its seats inherit it: the
+// BaseEnv is Pullcept's environment as its seats inherit it: the
 // user's own variables, without Pullcept's (PULLCEPT_HOME, and any
 // PULLCEPT_* of an outer Pullcept this one runs in a seat of — its room
 // token included) and notInherited. The launch then adds the seat's own.
-func seatBaseEnv(env []string) []string {
+func BaseEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
@@ -52,10 +54,10 @@ func seatBaseEnv(env []string) []string {
 	return out
 }
 
-// sidecarVars are the sidecar's entry variables in the order they are
+// SidecarVars are the sidecar's entry variables in the order they are
 // written: room URL, agent name, account, room (topic), hue when declared,
 // the unseen-history mark when set.
-func sidecarVars(roomURL, agentName, accountID, topicID string, hue *int, unseen bool) []config.EnvVar {
+func SidecarVars(roomURL, agentName, accountID, topicID string, hue *int, unseen bool) []config.EnvVar {
 	vars := []config.EnvVar{
 		{Name: room.EnvRoomURL, Value: roomURL},
 		{Name: room.EnvAgentName, Value: agentName},
@@ -110,3 +112,37 @@ func SeatGetenv(env []string, base func(string) string) func(string) string {
 		return base(name)
 	}
 }
+
+func HomeDir(getenv func(string) string) (string, error) {
+	name := "HOME"
+	if runtime.GOOS == "windows" {
+		name = "USERPROFILE"
+	}
+	if h := getenv(name); h != "" {
+		return h, nil
+	}
+	return "", fmt.Errorf("%w: %s is not set", ErrNoHome, name)
+}
+
+// UnsetEnv is env without the variables named in unset (compared
+// case-insensitively: Windows reads names that way).
+func UnsetEnv(env, unset []string) []string {
+	if len(unset) == 0 {
+		return env
+	}
+	out := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		drop := false
+		for _, u := range unset {
+			drop = drop || strings.EqualFold(name, u)
+		}
+		if !drop {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// ErrNoHome: neither the CLI's config variable nor a home directory is set.
+var ErrNoHome = errors.New("no home directory")

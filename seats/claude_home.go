@@ -1,0 +1,65 @@
+package seats
+
+import (
+	"path/filepath"
+	"strconv"
+	"unicode/utf16"
+
+	"github.com/pullcept/pullcept/seats/launch"
+)
+
+const envClaudeConfigDir = "CLAUDE_CONFIG_DIR"
+
+const claudeDirName = ".claude"
+
+const claudeProjectsDir = "projects"
+
+// claudeSlugMax is Claude Code's cap on a project directory name; a
+// longer slug is cut and given a hash suffix (docs/clis.md).
+const claudeSlugMax = 200
+
+// ClaudeConfigDir is where Claude Code keeps its data for an environment:
+// $CLAUDE_CONFIG_DIR, else <home>/.claude (HOME; USERPROFILE on Windows).
+// Pass SeatGetenv so an account's own CLAUDE_CONFIG_DIR counts. The error
+// wraps ErrNoHome.
+func ClaudeConfigDir(getenv func(string) string) (string, error) {
+	if d := getenv(envClaudeConfigDir); d != "" {
+		return d, nil
+	}
+	home, err := launch.HomeDir(getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, claudeDirName), nil
+}
+
+// ClaudeTranscriptPath is where Claude Code writes session sessionID started
+// in cwd: <claudeConfigDir>/projects/<slug>/<sessionID>.jsonl. The slug is
+// cwd with every UTF-16 unit that is not an ASCII letter or digit replaced
+// by "-"; past 200 units it is cut to 200 and "-" plus the base-36 absolute
+// value of the Java-style 32-bit hash of cwd is appended (docs/clis.md).
+func ClaudeTranscriptPath(claudeConfigDir, cwd, sessionID string) string {
+	return filepath.Join(claudeConfigDir, claudeProjectsDir, claudeProjectSlug(cwd), sessionID+".jsonl")
+}
+
+func claudeProjectSlug(cwd string) string {
+	units := utf16.Encode([]rune(cwd))
+	slug := make([]byte, len(units))
+	var h int32
+	for i, u := range units {
+		h = (h << 5) - h + int32(u) // wraps like JavaScript's "| 0"
+		if u < 0x80 && (u >= 'a' && u <= 'z' || u >= 'A' && u <= 'Z' || u >= '0' && u <= '9') {
+			slug[i] = byte(u)
+		} else {
+			slug[i] = '-'
+		}
+	}
+	if len(slug) <= claudeSlugMax {
+		return string(slug)
+	}
+	abs := int64(h)
+	if abs < 0 {
+		abs = -abs
+	}
+	return string(slug[:claudeSlugMax]) + "-" + strconv.FormatInt(abs, 36)
+}

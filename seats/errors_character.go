@@ -1,0 +1,34 @@
+package seats
+
+import "errors"
+
+// Sentinel errors of an account's character and working directory
+// (docs/design.md §9 "Character").
+var (
+	// ErrWorkDirMissing: the working directory does not exist.
+	ErrWorkDirMissing = errors.New("working directory does not exist")
+	// ErrWorkDirNotDir: the working directory is not a directory.
+	ErrWorkDirNotDir = errors.New("working directory is not a directory")
+	// ErrCharacterName: a character name that cannot name its body file
+	// (a separator, .., a Windows reserved name …) or breaks Codex's
+	// grammar (#281).
+	ErrCharacterName = errors.New("bad character name")
+	// ErrCharacterOutside: the body file, followed through its links,
+	// leaves the working directory.
+	ErrCharacterOutside = errors.New("character file is outside the working directory")
+	// ErrCharacterNotFile: the body file is a folder, FIFO, device or socket.
+	ErrCharacterNotFile = errors.New("character file is not a regular file")
+	// ErrCharacterTooBig: a body over MaxCharacterBytes.
+	ErrCharacterTooBig = errors.New("character file is too big")
+	// ErrCharacterNotUTF8: a body file that is not UTF-8.
+	ErrCharacterNotUTF8 = errors.New("character file is not UTF-8")
+	// ErrCharacterChanged: the body file changed since the editor read it.
+	ErrCharacterChanged = errors.New("character file changed since it was opened")
+	// ErrCodexStylesFolder: writing would create .codex/output-styles, which
+	// switches every Codex seat in the folder to Li+'s file mode (#281); the
+	// person must ask for it.
+	ErrCodexStylesFolder = errors.New(".codex/output-styles does not exist")
+	// ErrEnvAppOwned: an account's env sets a variable the launch sets
+	// itself (LI_PLUS_OUTPUT_STYLE for a Codex seat).
+	ErrEnvAppOwned = errors.New("env var is set by the character field")
+)

@@ -1,0 +1,91 @@
+package seats
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"time"
+)
+
+// Hook events Pullcept registers for Claude Code seats (the http hooks in
+// the launch line, HookEvents) and what each means for the activity.
+const (
+	hookUserPromptSubmit   = "UserPromptSubmit"
+	hookPreToolUse         = "PreToolUse"
+	hookPostToolUse        = "PostToolUse"
+	hookPostToolUseFailure = "PostToolUseFailure"
+	hookPermissionRequest  = "PermissionRequest"
+	hookSubagentStart      = "SubagentStart"
+	hookSubagentStop       = "SubagentStop"
+	hookStop               = "Stop"
+)
+
+// permKey is what ties a PermissionRequest to its tool's result: the tool
+// name and a digest of its input (compacted; both hooks send the same
+// input, measured with Claude Code 2.1.328). "" when the body has neither.
+func permKey(top jsonObject) string {
+	name := top.str("tool_name")
+	input, ok := top["tool_input"]
+	if name == "" || !ok {
+		return ""
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, input) != nil {
+		return ""
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	return name + "\x00" + hex.EncodeToString(sum[:])
+}
+
+// applyHookAsk computes the activity and the permission wait after the hook
+// event (from the URL path) with body at now. The path names the event,
+// the body only adds the tool. A body that is not a JSON object, or whose
+// hook_event_name is not the path's event, changes nothing — except a
+// PermissionRequest, which holds even then (its tool unknown, released only
+// by the turn's end): an unreadable request must not let a post's "\r"
+// into its dialog. ask names a PermissionRequest's card in the room
+// (room.Report.Ask): its request keeps it. A hook the CLI sent (its body
+// read) also ends the requests denied on their cards.
+func applyHookAsk(cur Activity, wait permWait, event string, body []byte, ask uint64, now time.Time) activityStep {
+	var top jsonObject
+	if json.Unmarshal(body, &top) != nil || top.str("hook_event_name") != event {
+		if event != hookPermissionRequest {
+			return activityStep{next: cur, wait: wait}
+		}
+		top = nil
+	}
+	next, nextWait := cur, wait.dropDenied()
+	switch event {
+	case hookUserPromptSubmit:
+		next = Activity{Kind: ActivityThinking, Subagents: cur.Subagents}
+		nextWait = permWait{}
+	case hookPreToolUse:
+		next.Kind, next.Tool = ActivityTool, toolName(top.str("tool_name"))
+	case hookPostToolUse, hookPostToolUseFailure:
+		next.Kind, next.Tool = ActivityThinking, ""
+		nextWait = nextWait.done(permKey(top))
+	case hookPermissionRequest:
+		if len(nextWait.pending) < maxPermWait {
+			nextWait.pending = append(slices.Clone(nextWait.pending), permRequest{tool: toolName(top.str("tool_name")), key: permKey(top), ask: ask})
+		}
+	case hookSubagentStart:
+		next.Subagents++
+	case hookSubagentStop:
+		next.Subagents = max(next.Subagents-1, 0)
+	case hookStop:
+		next = Activity{Kind: ActivityIdle}
+		nextWait = permWait{}
+	default:
+		return activityStep{next: cur, wait: wait}
+	}
+	if nextWait.dialogOpen() {
+		next.Kind, next.Tool = ActivityPermission, nextWait.pending[nextWait.answered].tool
+	}
+	next.Since = cur.Since
+	if next.Kind != cur.Kind || event == hookUserPromptSubmit || event == hookStop {
+		next.Since = now
+	}
+	return activityStep{next: next, wait: nextWait, changed: next != cur || !nextWait.equal(wait)}
+}
