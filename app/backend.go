@@ -15,6 +15,7 @@ import (
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/room/pubsub"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/terminal"
 	"github.com/pullcept/pullcept/tui"
 )
@@ -224,15 +225,15 @@ func clonePct(p *float64) *float64 {
 }
 
 // activityKind maps the seats' activity kinds onto the UI's.
-func activityKind(k seats.ActivityKind) tui.ActivityKind {
+func activityKind(k cli.ActivityKind) tui.ActivityKind {
 	switch k {
-	case seats.ActivityThinking:
+	case cli.ActivityThinking:
 		return tui.ActivityThinking
-	case seats.ActivityTool:
+	case cli.ActivityTool:
 		return tui.ActivityTool
-	case seats.ActivityPermission:
+	case cli.ActivityPermission:
 		return tui.ActivityPermission
-	case seats.ActivityIdle:
+	case cli.ActivityIdle:
 		return tui.ActivityIdle
 	}
 	return tui.ActivityUnknown
@@ -246,7 +247,7 @@ func holdReason(t seats.TypistState) tui.HoldReason {
 		return tui.HoldNone
 	case !t.Ready:
 		return tui.HoldNotReady
-	case slices.Contains(t.Holds, seats.HoldPermission):
+	case slices.Contains(t.Holds, cli.HoldPermission):
 		return tui.HoldPermission
 	case slices.Contains(t.Holds, seats.HoldAttach):
 		return tui.HoldNotReady // an app-server seat's TUI is attaching

@@ -9,6 +9,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/tui"
 )
 
@@ -89,9 +90,9 @@ func TestHoldReason(t *testing.T) {
 	}{
 		{seats.TypistState{Ready: true}, tui.HoldNone},
 		{seats.TypistState{Queued: 1}, tui.HoldNotReady},
-		{seats.TypistState{Ready: true, Queued: 1, Holds: []string{seats.HoldPermission}}, tui.HoldPermission},
-		{seats.TypistState{Ready: true, Queued: 2, Holds: []string{seats.HoldAnswered}}, tui.HoldAnswered},
-		{seats.TypistState{Ready: true, Queued: 1, Holds: []string{seats.HoldAnswered, seats.HoldPermission}}, tui.HoldPermission},
+		{seats.TypistState{Ready: true, Queued: 1, Holds: []string{cli.HoldPermission}}, tui.HoldPermission},
+		{seats.TypistState{Ready: true, Queued: 2, Holds: []string{cli.HoldAnswered}}, tui.HoldAnswered},
+		{seats.TypistState{Ready: true, Queued: 1, Holds: []string{cli.HoldAnswered, cli.HoldPermission}}, tui.HoldPermission},
 		{seats.TypistState{Ready: true, Queued: 1, Unsent: true}, tui.HoldUnsent},
 	} {
 		if got := holdReason(tc.st); got != tc.want {

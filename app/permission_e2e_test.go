@@ -14,7 +14,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
-	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 	"github.com/pullcept/pullcept/testdata/fakecli"
 	"github.com/pullcept/pullcept/testdata/testkit"
@@ -249,7 +249,7 @@ func (r *cardRig) allowOnCard() {
 	if r.exists("allowed") {
 		t.Fatal("the command ran before the answer")
 	}
-	if info := opsSeat(r.a, r.topic, cardSeat); info.Activity.Kind != seats.ActivityPermission {
+	if info := opsSeat(r.a, r.topic, cardSeat); info.Activity.Kind != cli.ActivityPermission {
 		t.Fatalf("Lin's activity %+v, want waiting for permission", info.Activity)
 	}
 	if err := r.b.AnswerPermission(card.ID, tui.PermissionAnswer{Allow: true}); err != nil {

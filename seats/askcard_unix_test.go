@@ -10,6 +10,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -66,7 +67,7 @@ func TestCardsCloseWhenThePaneAnswers(t *testing.T) {
 		t.Fatalf("closed %v after the second Read's result, want [1 2]", got)
 	}
 	s.mu.Lock()
-	open := s.perm.openAsks()
+	open := s.perm.OpenAsks()
 	s.mu.Unlock()
 	if !slices.Equal(open, []uint64{3}) {
 		t.Fatalf("open cards %v, want [3]", open)
@@ -90,7 +91,7 @@ func TestCardAnswerHolds(t *testing.T) {
 	m.Enqueue("t", "cc", room.Post{MessageID: "m1", Role: room.RoleAdmin, Speaker: "Alice", Content: "hi", TS: "2026-12-01T09:00:00.000Z"})
 	m.PermissionAnswered("t", "cc", 2, false) // the second, denied on its card
 	in := s.info()
-	if in.Activity.Kind != ActivityPermission || in.Activity.Tool != "Read" || !slices.Equal(in.Typing.Holds, []string{HoldPermission}) {
+	if in.Activity.Kind != cli.ActivityPermission || in.Activity.Tool != "Read" || !slices.Equal(in.Typing.Holds, []string{cli.HoldPermission}) {
 		t.Fatalf("after the card's answer, with another dialog open: %+v %v", in.Activity, in.Typing.Holds)
 	}
 	if err := s.Input([]byte("\r")); err != nil { // the pane answers the Read
@@ -100,7 +101,7 @@ func TestCardAnswerHolds(t *testing.T) {
 		t.Fatalf("closed %v, want the Read's card only (the Bash one was answered on its card)", got)
 	}
 	testkit.Eventually(t, "held until the CLI goes on", func() bool {
-		return slices.Equal(s.info().Typing.Holds, []string{HoldAnswered})
+		return slices.Equal(s.info().Typing.Holds, []string{cli.HoldAnswered})
 	})
 	m.Reported("t", "cc", room.Report{Kind: room.ReportActivity, Event: hookPostToolUse, Body: hookBody(hookPostToolUse, "Read", `{"file_path":"/a"}`)})
 	testkit.Eventually(t, "the post typed once the Read ran and the CLI went on past the denial", func() bool {
@@ -111,7 +112,7 @@ func TestCardAnswerHolds(t *testing.T) {
 	m.Reported("t", "cc", askReport("Bash", `{"command":"make"}`, 3))
 	m.PermissionAnswered("t", "cc", 3, true)
 	m.Reported("t", "cc", hookReport(hookPreToolUse, "Other"))
-	if h := s.info().Typing.Holds; !slices.Equal(h, []string{HoldAnswered}) {
+	if h := s.info().Typing.Holds; !slices.Equal(h, []string{cli.HoldAnswered}) {
 		t.Fatalf("an allowed request ended before its tool's result: %v", h)
 	}
 	m.Reported("t", "cc", room.Report{Kind: room.ReportActivity, Event: hookPostToolUse, Body: hookBody(hookPostToolUse, "Bash", `{"command":"make"}`)})
@@ -126,10 +127,10 @@ func TestCardAnswerHolds(t *testing.T) {
 // maxPermWait open) has its card closed at once.
 func TestCardOverTheSeatsBound(t *testing.T) {
 	m, _, _, closed := cardRig(t)
-	for i := range maxPermWait + 1 {
+	for i := range cli.MaxPermWait + 1 {
 		m.Reported("t", "cc", askReport("Read", `{"file_path":"/x"}`, uint64(i+1)))
 	}
-	if got := closed.got(); !slices.Equal(got, []uint64{maxPermWait + 1}) {
+	if got := closed.got(); !slices.Equal(got, []uint64{cli.MaxPermWait + 1}) {
 		t.Fatalf("closed %v, want the one over the bound", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/limits"
 )
 
@@ -63,7 +64,7 @@ func quotaTime(raw json.RawMessage) time.Time {
 	if f > 1e12 {
 		f /= 1000
 	}
-	return epochTime(f)
+	return cli.EpochTime(f)
 }
 
 // claudeLimitEvent reads one transcript line: a stop, a normal answer, or
@@ -151,11 +152,11 @@ const maxSubagentTails = 32
 // their end (the previous run's), new ones from their beginning.
 type subagentTails struct {
 	dir   string
-	tails map[string]*rolloutTail
+	tails map[string]*cli.Tail
 }
 
 func newSubagentTails(transcript, sessionID string) *subagentTails {
-	st := &subagentTails{dir: filepath.Join(filepath.Dir(transcript), sessionID, "subagents"), tails: map[string]*rolloutTail{}}
+	st := &subagentTails{dir: filepath.Join(filepath.Dir(transcript), sessionID, "subagents"), tails: map[string]*cli.Tail{}}
 	for _, path := range st.list() {
 		var size int64
 		if fi, err := os.Stat(path); err == nil {
@@ -175,8 +176,8 @@ func (st *subagentTails) add(path string, offset int64) {
 	if len(st.tails) >= maxSubagentTails {
 		return
 	}
-	t := newRolloutTail(path, offset)
-	t.lineMax = claudeLineMax
+	t := cli.NewTail(path, offset)
+	t.LineMax = claudeLineMax
 	st.tails[path] = t
 }
 
@@ -189,7 +190,7 @@ func (st *subagentTails) poll(line func([]byte)) int {
 	}
 	n := 0
 	for _, t := range st.tails {
-		k, _ := t.poll(line)
+		k, _ := t.Poll(line)
 		n += k
 	}
 	return n

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/limits"
 )
 
@@ -115,8 +116,8 @@ func TestClaudeTranscriptTailHostile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(big+"\n"+refusal+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tail := newRolloutTail(path, 0)
-	tail.lineMax = claudeLineMax
+	tail := cli.NewTail(path, 0)
+	tail.LineMax = claudeLineMax
 	var got []limits.Event
 	feed := func(line []byte) {
 		if len(line) > claudeLineMax {
@@ -127,7 +128,7 @@ func TestClaudeTranscriptTailHostile(t *testing.T) {
 		}
 	}
 	for range 3 { // codexPollMax per poll
-		if _, err := tail.poll(feed); err != nil {
+		if _, err := tail.Poll(feed); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -137,13 +138,13 @@ func TestClaudeTranscriptTailHostile(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tail.poll(feed); err == nil {
+	if _, err := tail.Poll(feed); err == nil {
 		t.Error("a deleted transcript polled without an error")
 	}
 	if err := os.WriteFile(path, []byte(refusal+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tail.poll(feed); err == nil || !strings.Contains(err.Error(), "shrank") {
+	if _, err := tail.Poll(feed); err == nil || !strings.Contains(err.Error(), "shrank") {
 		t.Errorf("a replaced transcript: %v", err)
 	}
 	appendLine := func(s string) {
@@ -157,7 +158,7 @@ func TestClaudeTranscriptTailHostile(t *testing.T) {
 		}
 	}
 	appendLine(`{"type":"assistant","requestId":"r","message":{"model":"claude-opus-5-5"}}`)
-	if _, err := tail.poll(feed); err != nil || len(got) != 2 || got[1].Kind != limits.Normal {
+	if _, err := tail.Poll(feed); err != nil || len(got) != 2 || got[1].Kind != limits.Normal {
 		t.Errorf("after the replacement: %v %+v", err, got)
 	}
 }

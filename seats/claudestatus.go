@@ -3,6 +3,8 @@ package seats
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/pullcept/pullcept/seats/cli"
 )
 
 // ClaudeStatus is what the participant panel and the status-line footer
@@ -85,7 +87,7 @@ func (o jsonObject) str(key string) string {
 func (o jsonObject) epoch(key string) time.Time {
 	var sec float64
 	if raw, ok := o[key]; ok && json.Unmarshal(raw, &sec) == nil {
-		return epochTime(sec)
+		return cli.EpochTime(sec)
 	}
 	return time.Time{}
 }
@@ -95,7 +97,7 @@ func (o jsonObject) epoch(key string) time.Time {
 func (o jsonObject) percent(key string) *float64 {
 	var v float64
 	if raw, ok := o[key]; ok && json.Unmarshal(raw, &v) == nil {
-		return plausiblePercent(v)
+		return cli.PlausiblePercent(v)
 	}
 	return nil
 }

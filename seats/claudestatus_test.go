@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/pullcept/pullcept/seats/cli"
 )
 
 // TestParseClaudeStatus reads the fields the panel shows from a status line
@@ -92,24 +94,24 @@ func TestApplyHookCaptured(t *testing.T) {
 	t.Parallel()
 	const test = "TestE2EClaudePermissionHold"
 	now := time.Unix(1796100000, 0)
-	cur, wait := Activity{}, permWait{}
+	cur, wait := cli.Activity{}, cli.PermWait{}
 	for _, want := range []struct {
 		event string
-		kind  ActivityKind
+		kind  cli.ActivityKind
 		tool  string
 		held  bool
 	}{
-		{hookUserPromptSubmit, ActivityThinking, "", false},
-		{hookPreToolUse, ActivityTool, "Bash", false},
-		{hookPermissionRequest, ActivityPermission, "Bash", true},
-		{hookPostToolUse, ActivityThinking, "", false}, // its own result: tool and input match
-		{hookStop, ActivityIdle, "", false},
+		{hookUserPromptSubmit, cli.ActivityThinking, "", false},
+		{hookPreToolUse, cli.ActivityTool, "Bash", false},
+		{hookPermissionRequest, cli.ActivityPermission, "Bash", true},
+		{hookPostToolUse, cli.ActivityThinking, "", false}, // its own result: tool and input match
+		{hookStop, cli.ActivityIdle, "", false},
 	} {
 		now = now.Add(time.Second)
 		step := applyHook(cur, wait, want.event, claudeCapture(t, test, "hook-"+want.event+".json"), now)
-		if p, _ := step.wait.holds(); !step.changed || step.next.Kind != want.kind || step.next.Tool != want.tool || p != want.held {
+		if p, _ := step.Wait.Holds(); !step.Changed || step.Next.Kind != want.kind || step.Next.Tool != want.tool || p != want.held {
 			t.Fatalf("%s: step %+v, want %v %q held %v", want.event, step, want.kind, want.tool, want.held)
 		}
-		cur, wait = step.next, step.wait
+		cur, wait = step.Next, step.Wait
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/limits"
 )
 
@@ -80,12 +81,12 @@ func TestCodexLimitAfterHugeLine(t *testing.T) {
 	if err := os.WriteFile(path, []byte(huge+"\n"+stop+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tail := newRolloutTail(path, 0)
+	tail := cli.NewTail(path, 0)
 	var rep codexReport
 	var got []limits.Event
 	for range 3 { // at most codexPollMax per poll
-		if _, err := tail.poll(func(line []byte) {
-			if len(line) > codexLineMax {
+		if _, err := tail.Poll(func(line []byte) {
+			if len(line) > cli.DefaultLineMax {
 				t.Fatalf("a %d-byte line was handed on", len(line))
 			}
 			rep, _ = applyCodexLine(rep, line, time.Now())

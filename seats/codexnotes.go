@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/pullcept/pullcept/seats/cli"
 )
 
 // A Codex app-server seat's activity, read from its server's notifications
@@ -43,7 +45,7 @@ const maxCodexAsks = 64
 // codexActivity is what the notifications told so far.
 type codexActivity struct {
 	thread  string
-	act     Activity
+	act     cli.Activity
 	waiting bool              // the thread's status says it waits on approval or input
 	asks    map[string]string // open server requests of the thread → tool
 	tool    string            // the tool of the item running now ("" none)
@@ -115,7 +117,7 @@ func (a *codexActivity) apply(n codexNote, now time.Time) bool {
 			tool = a.tool
 		}
 		if len(a.asks) < maxCodexAsks {
-			a.asks[n.ID] = toolName(tool)
+			a.asks[n.ID] = cli.ToolName(tool)
 		}
 		return a.settle(before, now)
 	}
@@ -130,18 +132,18 @@ func (a *codexActivity) apply(n codexNote, now time.Time) bool {
 		case "active":
 			a.waiting = slices.Contains(b.Status.ActiveFlags, "waitingOnApproval") ||
 				slices.Contains(b.Status.ActiveFlags, "waitingOnUserInput")
-			if a.act.Kind == ActivityIdle || a.act.Kind == ActivityUnknown {
-				a.act = Activity{Kind: ActivityThinking}
+			if a.act.Kind == cli.ActivityIdle || a.act.Kind == cli.ActivityUnknown {
+				a.act = cli.Activity{Kind: cli.ActivityThinking}
 			}
 		case "notLoaded":
 			a.idle()
-			a.act = Activity{}
+			a.act = cli.Activity{}
 		}
 	case noteThreadClosed:
 		a.idle()
-		a.act = Activity{}
+		a.act = cli.Activity{}
 	case noteTurnStarted:
-		a.act, a.tool, a.waiting = Activity{Kind: ActivityThinking}, "", false
+		a.act, a.tool, a.waiting = cli.Activity{Kind: cli.ActivityThinking}, "", false
 		clear(a.asks)
 	case noteTurnCompleted:
 		a.idle()
@@ -154,11 +156,11 @@ func (a *codexActivity) apply(n codexNote, now time.Time) bool {
 			return false
 		}
 		if n.Method == noteItemStarted {
-			a.tool = toolName(tool)
-			a.act.Kind, a.act.Tool = ActivityTool, a.tool
+			a.tool = cli.ToolName(tool)
+			a.act.Kind, a.act.Tool = cli.ActivityTool, a.tool
 		} else {
 			a.tool = ""
-			a.act.Kind, a.act.Tool = ActivityThinking, ""
+			a.act.Kind, a.act.Tool = cli.ActivityThinking, ""
 		}
 	case noteReqResolved:
 		delete(a.asks, rpcID(b.RequestID))
@@ -170,7 +172,7 @@ func (a *codexActivity) apply(n codexNote, now time.Time) bool {
 
 // idle ends the turn: nothing runs, nothing waits.
 func (a *codexActivity) idle() {
-	a.act, a.tool, a.waiting = Activity{Kind: ActivityIdle}, "", false
+	a.act, a.tool, a.waiting = cli.Activity{Kind: cli.ActivityIdle}, "", false
 	clear(a.asks)
 }
 
@@ -179,18 +181,18 @@ func (a *codexActivity) asking() bool { return a.waiting || len(a.asks) > 0 }
 
 // settle makes the activity show a wait on the human, dates a changed kind
 // and reports whether anything shown moved.
-func (a *codexActivity) settle(before Activity, now time.Time) bool {
+func (a *codexActivity) settle(before cli.Activity, now time.Time) bool {
 	if a.asking() {
 		tool := a.tool
 		for _, t := range a.asks {
 			tool = t
 			break
 		}
-		a.act.Kind, a.act.Tool = ActivityPermission, tool
-	} else if a.act.Kind == ActivityPermission {
-		a.act.Kind, a.act.Tool = ActivityThinking, ""
+		a.act.Kind, a.act.Tool = cli.ActivityPermission, tool
+	} else if a.act.Kind == cli.ActivityPermission {
+		a.act.Kind, a.act.Tool = cli.ActivityThinking, ""
 		if a.tool != "" {
-			a.act.Kind, a.act.Tool = ActivityTool, a.tool
+			a.act.Kind, a.act.Tool = cli.ActivityTool, a.tool
 		}
 	}
 	a.act.Since = before.Since
@@ -204,9 +206,9 @@ func (a *codexActivity) settle(before Activity, now time.Time) bool {
 // server tells it: one open request while the thread waits on the human,
 // keeping an answer the human's keys gave in the pane until the server
 // says the wait ended.
-func (a *codexActivity) perm(old permWait) permWait {
+func (a *codexActivity) perm(old cli.PermWait) cli.PermWait {
 	if !a.asking() {
-		return permWait{}
+		return cli.PermWait{}
 	}
-	return permWait{pending: []permRequest{{tool: a.act.Tool, key: "codex"}}, answered: min(old.answered, 1)}
+	return cli.PermWait{Pending: []cli.PermRequest{{Tool: a.act.Tool, Key: "codex"}}, Answered: min(old.Answered, 1)}
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/pullcept/pullcept/seats/cli"
 )
 
 // codexTestNote is a notification as the reader delivers it.
@@ -64,7 +66,7 @@ type codexStepper struct {
 	now time.Time
 }
 
-func (s *codexStepper) step(n codexNote, changed bool, kind ActivityKind, tool string) {
+func (s *codexStepper) step(n codexNote, changed bool, kind cli.ActivityKind, tool string) {
 	s.t.Helper()
 	s.now = s.now.Add(time.Second)
 	before := s.a.act
@@ -93,26 +95,26 @@ func newCodexStepper(t *testing.T) *codexStepper {
 func TestCodexActivityTurn(t *testing.T) {
 	t.Parallel()
 	s := newCodexStepper(t)
-	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, ActivityThinking, "")
-	s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "reasoning", "id": "r"})), false, ActivityThinking, "")
-	s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "commandExecution", "id": "i", "command": "ls"})), true, ActivityTool, "shell")
-	s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "mcpToolCall", "id": "j", "server": "pullcept-room-x", "tool": "say_to_room"})), true, ActivityTool, "say_to_room")
-	s.step(codexTestNote(t, noteItemCompleted, codexItem("T", map[string]any{"type": "mcpToolCall", "id": "j", "server": "pullcept-room-x", "tool": "say_to_room"})), true, ActivityThinking, "")
+	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, cli.ActivityThinking, "")
+	s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "reasoning", "id": "r"})), false, cli.ActivityThinking, "")
+	s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "commandExecution", "id": "i", "command": "ls"})), true, cli.ActivityTool, "shell")
+	s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "mcpToolCall", "id": "j", "server": "pullcept-room-x", "tool": "say_to_room"})), true, cli.ActivityTool, "say_to_room")
+	s.step(codexTestNote(t, noteItemCompleted, codexItem("T", map[string]any{"type": "mcpToolCall", "id": "j", "server": "pullcept-room-x", "tool": "say_to_room"})), true, cli.ActivityThinking, "")
 	// A repeated note moves nothing shown.
-	s.step(codexTestNote(t, noteItemCompleted, codexItem("T", map[string]any{"type": "mcpToolCall", "id": "j", "tool": "say_to_room"})), false, ActivityThinking, "")
-	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), false, ActivityThinking, "")
-	s.step(codexTestNote(t, noteItemCompleted, codexItem("T", map[string]any{"type": "agentMessage", "id": "m", "text": "hi"})), false, ActivityThinking, "")
-	s.step(codexTestNote(t, noteTurnCompleted, codexTurn("T")), true, ActivityIdle, "")
-	s.step(codexTestNote(t, noteTurnCompleted, codexTurn("T")), false, ActivityIdle, "")
+	s.step(codexTestNote(t, noteItemCompleted, codexItem("T", map[string]any{"type": "mcpToolCall", "id": "j", "tool": "say_to_room"})), false, cli.ActivityThinking, "")
+	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), false, cli.ActivityThinking, "")
+	s.step(codexTestNote(t, noteItemCompleted, codexItem("T", map[string]any{"type": "agentMessage", "id": "m", "text": "hi"})), false, cli.ActivityThinking, "")
+	s.step(codexTestNote(t, noteTurnCompleted, codexTurn("T")), true, cli.ActivityIdle, "")
+	s.step(codexTestNote(t, noteTurnCompleted, codexTurn("T")), false, cli.ActivityIdle, "")
 	// The thread's status: active from idle is thinking; idle and
 	// systemError end it; notLoaded and closed are unknown.
-	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), true, ActivityThinking, "")
-	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "idle")), true, ActivityIdle, "")
-	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), true, ActivityThinking, "")
-	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "systemError")), true, ActivityIdle, "")
-	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "notLoaded")), true, ActivityUnknown, "")
-	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, ActivityThinking, "")
-	s.step(codexTestNote(t, noteThreadClosed, map[string]any{"threadId": "T"}), true, ActivityUnknown, "")
+	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), true, cli.ActivityThinking, "")
+	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "idle")), true, cli.ActivityIdle, "")
+	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), true, cli.ActivityThinking, "")
+	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "systemError")), true, cli.ActivityIdle, "")
+	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "notLoaded")), true, cli.ActivityUnknown, "")
+	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, cli.ActivityThinking, "")
+	s.step(codexTestNote(t, noteThreadClosed, map[string]any{"threadId": "T"}), true, cli.ActivityUnknown, "")
 }
 
 // TestCodexActivityActiveKeepsTool: an active status while a tool runs
@@ -120,9 +122,9 @@ func TestCodexActivityTurn(t *testing.T) {
 func TestCodexActivityActiveKeepsTool(t *testing.T) {
 	t.Parallel()
 	s := newCodexStepper(t)
-	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, ActivityThinking, "")
-	s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "fileChange", "id": "f"})), true, ActivityTool, "apply_patch")
-	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), false, ActivityTool, "apply_patch")
+	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, cli.ActivityThinking, "")
+	s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "fileChange", "id": "f"})), true, cli.ActivityTool, "apply_patch")
+	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), false, cli.ActivityTool, "apply_patch")
 }
 
 // TestCodexItemTools: the tool each item type names.
@@ -151,12 +153,12 @@ func TestCodexItemTools(t *testing.T) {
 		a := newCodexActivity("T")
 		changed := a.apply(codexTestNote(t, noteItemStarted, codexItem("T", tc.item)), time.Now())
 		if tc.tool == "" {
-			if changed || a.act.Kind != ActivityUnknown {
+			if changed || a.act.Kind != cli.ActivityUnknown {
 				t.Errorf("%v: no tool, but changed %v to %v %q", tc.item, changed, a.act.Kind, a.act.Tool)
 			}
 			continue
 		}
-		if !changed || a.act.Kind != ActivityTool || a.act.Tool != tc.tool {
+		if !changed || a.act.Kind != cli.ActivityTool || a.act.Tool != tc.tool {
 			t.Errorf("%v: changed %v activity %v %q, want tool %q", tc.item, changed, a.act.Kind, a.act.Tool, tc.tool)
 		}
 	}
@@ -167,7 +169,7 @@ func TestCodexItemTools(t *testing.T) {
 func TestCodexActivityOtherThreads(t *testing.T) {
 	t.Parallel()
 	s := newCodexStepper(t)
-	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, ActivityThinking, "")
+	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, cli.ActivityThinking, "")
 	for _, n := range []codexNote{
 		codexTestNote(t, noteTurnCompleted, codexTurn("sub")),
 		codexTestNote(t, noteThreadStatus, codexStatus("sub", "active", "waitingOnApproval")),
@@ -184,7 +186,7 @@ func TestCodexActivityOtherThreads(t *testing.T) {
 		codexTestNote(t, noteItemStarted, map[string]any{"threadId": "T"}),  // no item
 		codexTestRequest(t, "2", "item/tool/call", codexApproval("T")),      // a request that asks nobody
 	} {
-		s.step(n, false, ActivityThinking, "")
+		s.step(n, false, cli.ActivityThinking, "")
 		if s.a.asking() {
 			t.Fatalf("%s %s: asking", n.Method, n.Params)
 		}
@@ -197,20 +199,20 @@ func TestCodexActivityStatusWait(t *testing.T) {
 	t.Parallel()
 	for _, flag := range []string{"waitingOnApproval", "waitingOnUserInput"} {
 		s := newCodexStepper(t)
-		s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, ActivityThinking, "")
-		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active", flag)), true, ActivityPermission, "")
-		if w := s.a.perm(permWait{}); len(w.pending) != 1 || w.pending[0] != (permRequest{tool: "", key: "codex"}) || w.answered != 0 {
+		s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, cli.ActivityThinking, "")
+		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active", flag)), true, cli.ActivityPermission, "")
+		if w := s.a.perm(cli.PermWait{}); len(w.Pending) != 1 || w.Pending[0] != (cli.PermRequest{Tool: "", Key: "codex"}) || w.Answered != 0 {
 			t.Fatalf("%s: perm %+v", flag, w)
 		}
-		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), true, ActivityThinking, "")
-		if s.a.asking() || !s.a.perm(permWait{pending: []permRequest{{key: "codex"}}, answered: 1}).equal(permWait{}) {
+		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), true, cli.ActivityThinking, "")
+		if s.a.asking() || !s.a.perm(cli.PermWait{Pending: []cli.PermRequest{{Key: "codex"}}, Answered: 1}).Equal(cli.PermWait{}) {
 			t.Fatalf("%s: the wait did not end", flag)
 		}
-		s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "commandExecution"})), true, ActivityTool, "shell")
-		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active", "waitingOnApproval", flag)), true, ActivityPermission, "shell")
-		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), true, ActivityTool, "shell")
-		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active", flag)), true, ActivityPermission, "shell")
-		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "idle")), true, ActivityIdle, "")
+		s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "commandExecution"})), true, cli.ActivityTool, "shell")
+		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active", "waitingOnApproval", flag)), true, cli.ActivityPermission, "shell")
+		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), true, cli.ActivityTool, "shell")
+		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active", flag)), true, cli.ActivityPermission, "shell")
+		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "idle")), true, cli.ActivityIdle, "")
 		if s.a.asking() {
 			t.Fatalf("%s: idle still asking", flag)
 		}
@@ -225,16 +227,16 @@ func TestCodexActivityRequests(t *testing.T) {
 	for method, tool := range codexAsks {
 		for _, rawID := range []string{"7", `"req-7"`, "0"} {
 			s := newCodexStepper(t)
-			s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, ActivityThinking, "")
-			s.step(codexTestRequest(t, rawID, method, codexApproval("T")), true, ActivityPermission, tool)
+			s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, cli.ActivityThinking, "")
+			s.step(codexTestRequest(t, rawID, method, codexApproval("T")), true, cli.ActivityPermission, tool)
 			// The same id in the other type is another request.
 			other := `"7"`
 			if rawID != "7" {
 				other = "7"
 			}
-			s.step(codexTestNote(t, noteReqResolved, codexResolved("T", other)), false, ActivityPermission, tool)
-			s.step(codexTestNote(t, noteReqResolved, codexResolved("sub", rawID)), false, ActivityPermission, tool)
-			s.step(codexTestNote(t, noteReqResolved, codexResolved("T", rawID)), true, ActivityThinking, "")
+			s.step(codexTestNote(t, noteReqResolved, codexResolved("T", other)), false, cli.ActivityPermission, tool)
+			s.step(codexTestNote(t, noteReqResolved, codexResolved("sub", rawID)), false, cli.ActivityPermission, tool)
+			s.step(codexTestNote(t, noteReqResolved, codexResolved("T", rawID)), true, cli.ActivityThinking, "")
 			if s.a.asking() {
 				t.Fatalf("%s %s: still asking after resolved", method, rawID)
 			}
@@ -243,10 +245,10 @@ func TestCodexActivityRequests(t *testing.T) {
 	// A request while a tool runs names that tool, and its release goes
 	// back to it.
 	s := newCodexStepper(t)
-	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, ActivityThinking, "")
-	s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "mcpToolCall", "server": "gh", "tool": "create_issue"})), true, ActivityTool, "create_issue")
-	s.step(codexTestRequest(t, "3", "mcpServer/elicitation/request", map[string]any{"threadId": "T", "turnId": "u", "serverName": "gh"}), true, ActivityPermission, "create_issue")
-	s.step(codexTestNote(t, noteReqResolved, codexResolved("T", "3")), true, ActivityTool, "create_issue")
+	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, cli.ActivityThinking, "")
+	s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "mcpToolCall", "server": "gh", "tool": "create_issue"})), true, cli.ActivityTool, "create_issue")
+	s.step(codexTestRequest(t, "3", "mcpServer/elicitation/request", map[string]any{"threadId": "T", "turnId": "u", "serverName": "gh"}), true, cli.ActivityPermission, "create_issue")
+	s.step(codexTestNote(t, noteReqResolved, codexResolved("T", "3")), true, cli.ActivityTool, "create_issue")
 }
 
 // TestCodexActivityRequestsAndStatus: the wait lasts while any open
@@ -254,22 +256,22 @@ func TestCodexActivityRequests(t *testing.T) {
 func TestCodexActivityRequestsAndStatus(t *testing.T) {
 	t.Parallel()
 	s := newCodexStepper(t)
-	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, ActivityThinking, "")
-	s.step(codexTestRequest(t, "1", "item/commandExecution/requestApproval", codexApproval("T")), true, ActivityPermission, "shell")
-	s.step(codexTestRequest(t, "2", "item/commandExecution/requestApproval", codexApproval("T")), false, ActivityPermission, "shell")
-	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active", "waitingOnApproval")), false, ActivityPermission, "shell")
-	s.step(codexTestNote(t, noteReqResolved, codexResolved("T", "1")), false, ActivityPermission, "shell")
+	s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, cli.ActivityThinking, "")
+	s.step(codexTestRequest(t, "1", "item/commandExecution/requestApproval", codexApproval("T")), true, cli.ActivityPermission, "shell")
+	s.step(codexTestRequest(t, "2", "item/commandExecution/requestApproval", codexApproval("T")), false, cli.ActivityPermission, "shell")
+	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active", "waitingOnApproval")), false, cli.ActivityPermission, "shell")
+	s.step(codexTestNote(t, noteReqResolved, codexResolved("T", "1")), false, cli.ActivityPermission, "shell")
 	// With no request open the flags' wait names the tool running (none).
-	s.step(codexTestNote(t, noteReqResolved, codexResolved("T", "2")), true, ActivityPermission, "")
+	s.step(codexTestNote(t, noteReqResolved, codexResolved("T", "2")), true, cli.ActivityPermission, "")
 	if !s.a.asking() {
 		t.Fatal("the status flag no longer holds the wait")
 	}
-	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), true, ActivityThinking, "")
+	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), true, cli.ActivityThinking, "")
 
 	// A request still open holds after the flags cleared.
-	s.step(codexTestRequest(t, "3", "item/fileChange/requestApproval", codexApproval("T")), true, ActivityPermission, "apply_patch")
-	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), false, ActivityPermission, "apply_patch")
-	s.step(codexTestNote(t, noteReqResolved, codexResolved("T", "3")), true, ActivityThinking, "")
+	s.step(codexTestRequest(t, "3", "item/fileChange/requestApproval", codexApproval("T")), true, cli.ActivityPermission, "apply_patch")
+	s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), false, cli.ActivityPermission, "apply_patch")
+	s.step(codexTestNote(t, noteReqResolved, codexResolved("T", "3")), true, cli.ActivityThinking, "")
 }
 
 // TestCodexActivityTurnEndsWaits: turn/completed, turn/started and idle
@@ -278,24 +280,24 @@ func TestCodexActivityTurnEndsWaits(t *testing.T) {
 	t.Parallel()
 	for _, end := range []struct {
 		n    codexNote
-		kind ActivityKind
+		kind cli.ActivityKind
 	}{
-		{codexTestNote(t, noteTurnCompleted, codexTurn("T")), ActivityIdle},
-		{codexTestNote(t, noteTurnStarted, codexTurn("T")), ActivityThinking},
-		{codexTestNote(t, noteThreadStatus, codexStatus("T", "idle")), ActivityIdle},
-		{codexTestNote(t, noteThreadClosed, map[string]any{"threadId": "T"}), ActivityUnknown},
+		{codexTestNote(t, noteTurnCompleted, codexTurn("T")), cli.ActivityIdle},
+		{codexTestNote(t, noteTurnStarted, codexTurn("T")), cli.ActivityThinking},
+		{codexTestNote(t, noteThreadStatus, codexStatus("T", "idle")), cli.ActivityIdle},
+		{codexTestNote(t, noteThreadClosed, map[string]any{"threadId": "T"}), cli.ActivityUnknown},
 	} {
 		s := newCodexStepper(t)
-		s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, ActivityThinking, "")
-		s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "commandExecution"})), true, ActivityTool, "shell")
-		s.step(codexTestRequest(t, "1", "item/commandExecution/requestApproval", codexApproval("T")), true, ActivityPermission, "shell")
-		s.step(codexTestRequest(t, `"q"`, "item/tool/requestUserInput", codexApproval("T")), false, ActivityPermission, "shell")
-		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active", "waitingOnUserInput")), false, ActivityPermission, "shell")
+		s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, cli.ActivityThinking, "")
+		s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "commandExecution"})), true, cli.ActivityTool, "shell")
+		s.step(codexTestRequest(t, "1", "item/commandExecution/requestApproval", codexApproval("T")), true, cli.ActivityPermission, "shell")
+		s.step(codexTestRequest(t, `"q"`, "item/tool/requestUserInput", codexApproval("T")), false, cli.ActivityPermission, "shell")
+		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active", "waitingOnUserInput")), false, cli.ActivityPermission, "shell")
 		s.step(end.n, true, end.kind, "")
 		if s.a.asking() || len(s.a.asks) != 0 || s.a.tool != "" {
 			t.Fatalf("%s: asks %v tool %q after the end", end.n.Method, s.a.asks, s.a.tool)
 		}
-		if w := s.a.perm(permWait{pending: []permRequest{{key: "codex"}}, answered: 1}); !w.equal(permWait{}) {
+		if w := s.a.perm(cli.PermWait{Pending: []cli.PermRequest{{Key: "codex"}}, Answered: 1}); !w.Equal(cli.PermWait{}) {
 			t.Fatalf("%s: perm %+v after the end", end.n.Method, w)
 		}
 	}
@@ -306,33 +308,33 @@ func TestCodexActivityTurnEndsWaits(t *testing.T) {
 func TestCodexActivityPerm(t *testing.T) {
 	t.Parallel()
 	a := newCodexActivity("T")
-	if w := a.perm(permWait{pending: []permRequest{{tool: "x", key: "codex"}}, answered: 1}); !w.equal(permWait{}) {
+	if w := a.perm(cli.PermWait{Pending: []cli.PermRequest{{Tool: "x", Key: "codex"}}, Answered: 1}); !w.Equal(cli.PermWait{}) {
 		t.Fatalf("no wait: perm %+v", w)
 	}
 	now := time.Now()
 	a.apply(codexTestNote(t, noteTurnStarted, codexTurn("T")), now)
 	a.apply(codexTestRequest(t, "5", "item/permissions/requestApproval", codexApproval("T")), now)
-	want := permWait{pending: []permRequest{{tool: "permissions", key: "codex"}}}
+	want := cli.PermWait{Pending: []cli.PermRequest{{Tool: "permissions", Key: "codex"}}}
 	for _, tc := range []struct {
-		old      permWait
+		old      cli.PermWait
 		answered int
 	}{
-		{permWait{}, 0},
-		{permWait{pending: []permRequest{{tool: "permissions", key: "codex"}}}, 0},
-		{permWait{pending: []permRequest{{tool: "permissions", key: "codex"}}, answered: 1}, 1},
-		{permWait{pending: []permRequest{{key: "a"}, {key: "b"}, {key: "c"}}, answered: 3}, 1},
+		{cli.PermWait{}, 0},
+		{cli.PermWait{Pending: []cli.PermRequest{{Tool: "permissions", Key: "codex"}}}, 0},
+		{cli.PermWait{Pending: []cli.PermRequest{{Tool: "permissions", Key: "codex"}}, Answered: 1}, 1},
+		{cli.PermWait{Pending: []cli.PermRequest{{Key: "a"}, {Key: "b"}, {Key: "c"}}, Answered: 3}, 1},
 	} {
-		want.answered = tc.answered
+		want.Answered = tc.answered
 		w := a.perm(tc.old)
-		if !w.equal(want) {
+		if !w.Equal(want) {
 			t.Errorf("perm(%+v) = %+v, want %+v", tc.old, w, want)
 		}
-		if perm, answered := w.holds(); perm == (tc.answered == 1) || answered != (tc.answered == 1) {
+		if perm, answered := w.Holds(); perm == (tc.answered == 1) || answered != (tc.answered == 1) {
 			t.Errorf("perm(%+v) holds permission %v answered %v", tc.old, perm, answered)
 		}
 	}
 	a.apply(codexTestNote(t, noteReqResolved, codexResolved("T", "5")), now)
-	if w := a.perm(permWait{pending: []permRequest{{tool: "permissions", key: "codex"}}, answered: 1}); !w.equal(permWait{}) {
+	if w := a.perm(cli.PermWait{Pending: []cli.PermRequest{{Tool: "permissions", Key: "codex"}}, Answered: 1}); !w.Equal(cli.PermWait{}) {
 		t.Fatalf("after resolved: perm %+v", w)
 	}
 }
@@ -348,7 +350,7 @@ func TestCodexActivityAsksCap(t *testing.T) {
 	const n = maxCodexAsks + 36
 	for i := 1; i <= n; i++ {
 		a.apply(codexTestRequest(t, strconv.Itoa(i), "item/commandExecution/requestApproval", codexApproval("T")), now)
-		if !a.asking() || a.act.Kind != ActivityPermission {
+		if !a.asking() || a.act.Kind != cli.ActivityPermission {
 			t.Fatalf("request %d: not asking (%v)", i, a.act.Kind)
 		}
 	}
@@ -363,7 +365,7 @@ func TestCodexActivityAsksCap(t *testing.T) {
 	for i := 1; i <= maxCodexAsks; i++ {
 		a.apply(codexTestNote(t, noteReqResolved, codexResolved("T", strconv.Itoa(i))), now)
 	}
-	if a.asking() || a.act.Kind != ActivityThinking {
+	if a.asking() || a.act.Kind != cli.ActivityThinking {
 		t.Fatalf("after the kept requests resolved: asking %v, %v", a.asking(), a.act.Kind)
 	}
 	// A resolved id past the cap is nothing to release.

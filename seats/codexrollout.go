@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/limits"
 )
 
@@ -40,8 +41,8 @@ func codexContextUsed(total, window int64) float64 {
 // token_count showed used most, and what the line just read means for it
 // (event.kind 0: nothing).
 type codexReport struct {
-	usage      Usage
-	activity   Activity
+	usage      cli.Usage
+	activity   cli.Activity
 	limitReset time.Time
 	event      limits.Event
 }
@@ -136,7 +137,7 @@ func applyCodexLine(cur codexReport, line []byte, now time.Time) (next codexRepo
 // carries. Either half may be missing (Codex writes info-only and
 // limits-only token_counts); the other stays as it was. It reports whether
 // anything was read.
-func applyTokenCount(u *Usage, info *codexTokenInfo, rl *codexRateLimits) bool {
+func applyTokenCount(u *cli.Usage, info *codexTokenInfo, rl *codexRateLimits) bool {
 	read := false
 	if info != nil && info.Last != nil && info.Last.Total != nil && info.Window != nil && *info.Window > 0 {
 		c := codexContextUsed(int64(*info.Last.Total), int64(*info.Window))
@@ -151,13 +152,13 @@ func applyTokenCount(u *Usage, info *codexTokenInfo, rl *codexRateLimits) bool {
 		if w == nil || w.Minutes == nil || w.UsedPercent == nil {
 			continue
 		}
-		used := plausiblePercent(*w.UsedPercent)
+		used := cli.PlausiblePercent(*w.UsedPercent)
 		if used == nil {
 			continue
 		}
 		var resets time.Time
 		if w.ResetsAt != nil {
-			resets = epochTime(*w.ResetsAt)
+			resets = cli.EpochTime(*w.ResetsAt)
 		}
 		switch *w.Minutes {
 		case codexFiveHourMinutes:
@@ -198,7 +199,7 @@ func maxUsedReset(rl *codexRateLimits, cur time.Time) time.Time {
 		if w == nil || w.UsedPercent == nil || w.ResetsAt == nil {
 			continue
 		}
-		at := epochTime(*w.ResetsAt)
+		at := cli.EpochTime(*w.ResetsAt)
 		if at.IsZero() {
 			continue
 		}
@@ -214,12 +215,12 @@ func maxUsedReset(rl *codexRateLimits, cur time.Time) time.Time {
 
 // turnActivity moves the activity on a turn's event: task_started →
 // thinking, task_complete or turn_aborted → idle since then.
-func turnActivity(cur Activity, event string, at time.Time) Activity {
+func turnActivity(cur cli.Activity, event string, at time.Time) cli.Activity {
 	switch event {
 	case "task_started":
-		return Activity{Kind: ActivityThinking, Since: at}
+		return cli.Activity{Kind: cli.ActivityThinking, Since: at}
 	case "task_complete", "turn_aborted":
-		return Activity{Kind: ActivityIdle, Since: at}
+		return cli.Activity{Kind: cli.ActivityIdle, Since: at}
 	}
 	return cur
 }
@@ -227,20 +228,20 @@ func turnActivity(cur Activity, event string, at time.Time) Activity {
 // toolActivity moves the activity on a response item: a tool call → the
 // tool runs, its output → thinking again. An MCP tool is named as Claude
 // Code names it, mcp__<server>__<tool> (Codex's namespace is mcp__<server>).
-func toolActivity(cur Activity, item, namespace, name string, at time.Time) Activity {
+func toolActivity(cur cli.Activity, item, namespace, name string, at time.Time) cli.Activity {
 	next := cur
 	switch item {
 	case "function_call", "custom_tool_call":
 		if namespace != "" {
 			name = namespace + "__" + name
 		}
-		next.Kind, next.Tool = ActivityTool, toolName(name)
+		next.Kind, next.Tool = cli.ActivityTool, cli.ToolName(name)
 	case "local_shell_call":
-		next.Kind, next.Tool = ActivityTool, "shell"
+		next.Kind, next.Tool = cli.ActivityTool, "shell"
 	case "tool_search_call":
-		next.Kind, next.Tool = ActivityTool, "tool_search"
+		next.Kind, next.Tool = cli.ActivityTool, "tool_search"
 	case "function_call_output", "custom_tool_call_output", "tool_search_output":
-		next.Kind, next.Tool = ActivityThinking, ""
+		next.Kind, next.Tool = cli.ActivityThinking, ""
 	default:
 		return cur
 	}

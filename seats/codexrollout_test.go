@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pullcept/pullcept/seats/cli"
 )
 
 // realRollout is a rollout Codex 0.169.0 wrote in the e2e test
@@ -81,9 +83,9 @@ func ts(s string) time.Time {
 // known is a report with every figure set, for lines that must keep them.
 func known(now time.Time) codexReport {
 	return codexReport{
-		usage: Usage{Model: "gpt-5.5", Effort: "high", Context: pct(30), FiveHour: pct(1), Weekly: pct(2),
+		usage: cli.Usage{Model: "gpt-5.5", Effort: "high", Context: pct(30), FiveHour: pct(1), Weekly: pct(2),
 			FiveHourResets: time.Unix(1796000000, 0), WeeklyResets: time.Unix(1797000000, 0), At: now.Add(-time.Minute)},
-		activity: Activity{Kind: ActivityThinking, Since: now.Add(-time.Minute)},
+		activity: cli.Activity{Kind: cli.ActivityThinking, Since: now.Add(-time.Minute)},
 	}
 }
 
@@ -111,11 +113,11 @@ func TestApplyCodexLine(t *testing.T) {
 		want codexReport
 	}{
 		{"turn_context high", realLine(t, "turn_context", 0), codexReport{},
-			codexReport{usage: Usage{Model: "gpt-5.5", Effort: "high", At: now}}},
+			codexReport{usage: cli.Usage{Model: "gpt-5.5", Effort: "high", At: now}}},
 		{"turn_context low keeps the figures", realLine(t, "turn_context", 1), base,
 			with(func(r *codexReport) { r.usage.Effort = "low"; readNow(r) })},
 		{"token_count: windows by length", realLine(t, "token_count", 0), codexReport{},
-			codexReport{usage: Usage{Context: pct(7), FiveHour: pct(12.5), Weekly: pct(40),
+			codexReport{usage: cli.Usage{Context: pct(7), FiveHour: pct(12.5), Weekly: pct(40),
 				FiveHourResets: realFiveHourResets, WeeklyResets: realWeeklyResets, At: now}}},
 		{"token_count after the resume", realLine(t, "token_count", 3), base,
 			with(func(r *codexReport) {
@@ -126,21 +128,23 @@ func TestApplyCodexLine(t *testing.T) {
 		{"codex_other limits ignored, its context read", other, base,
 			with(func(r *codexReport) { r.usage.Context = pct(7); readNow(r) })},
 		{"task_started", realLine(t, "task_started", 0), codexReport{},
-			codexReport{activity: Activity{Kind: ActivityThinking, Since: ts("2026-12-01T07:55:48.808Z")}}},
+			codexReport{activity: cli.Activity{Kind: cli.ActivityThinking, Since: ts("2026-12-01T07:55:48.808Z")}}},
 		{"tool_search_call", realLine(t, "tool_search_call", 0), base,
 			with(func(r *codexReport) {
-				r.activity = Activity{Kind: ActivityTool, Tool: "tool_search", Since: ts("2026-12-01T07:55:48.940Z")}
+				r.activity = cli.Activity{Kind: cli.ActivityTool, Tool: "tool_search", Since: ts("2026-12-01T07:55:48.940Z")}
 			})},
 		{"function_call names the MCP tool as Claude does", realLine(t, "function_call", 0), base,
 			with(func(r *codexReport) {
-				r.activity = Activity{Kind: ActivityTool, Tool: "mcp__pullcept_room_cody_417eb30e5c__say_to_room",
+				r.activity = cli.Activity{Kind: cli.ActivityTool, Tool: "mcp__pullcept_room_cody_417eb30e5c__say_to_room",
 					Since: ts("2026-12-01T07:55:48.981Z")}
 			})},
 		{"function_call_output", realLine(t, "function_call_output", 0),
-			codexReport{activity: Activity{Kind: ActivityTool, Tool: "x", Since: now}},
-			codexReport{activity: Activity{Kind: ActivityThinking, Since: ts("2026-12-01T07:55:49.000Z")}}},
+			codexReport{activity: cli.Activity{Kind: cli.ActivityTool, Tool: "x", Since: now}},
+			codexReport{activity: cli.Activity{Kind: cli.ActivityThinking, Since: ts("2026-12-01T07:55:49.000Z")}}},
 		{"task_complete", realLine(t, "task_complete", 0), base,
-			with(func(r *codexReport) { r.activity = Activity{Kind: ActivityIdle, Since: ts("2026-12-01T07:55:49.069Z")} })},
+			with(func(r *codexReport) {
+				r.activity = cli.Activity{Kind: cli.ActivityIdle, Since: ts("2026-12-01T07:55:49.069Z")}
+			})},
 		{"session_meta", realLine(t, "session_meta", 0), base, base},
 		{"world_state", realLine(t, "world_state", 0), base, base},
 		{"token_usage_record", realLine(t, "token_usage_record", 0), base, base},
@@ -208,13 +212,17 @@ func syntheticCodexLines(now time.Time, base codexReport, with func(func(*codexR
 		{"info without last usage", tc(`"info":{"model_context_window":258400}`), base, base},
 		{"used_percent not a number", tc(`"rate_limits":{"primary":{"used_percent":"9","window_minutes":300}}`), base, base},
 		{"task_complete without a time", []byte(`{"type":"event_msg","payload":{"type":"task_complete"}}`), base,
-			with(func(r *codexReport) { r.activity = Activity{Kind: ActivityIdle, Since: now} })},
+			with(func(r *codexReport) { r.activity = cli.Activity{Kind: cli.ActivityIdle, Since: now} })},
 		{"turn_aborted", []byte(`{"timestamp":"2026-12-01T08:00:00Z","type":"event_msg","payload":{"type":"turn_aborted"}}`), base,
-			with(func(r *codexReport) { r.activity = Activity{Kind: ActivityIdle, Since: ts("2026-12-01T08:00:00Z")} })},
+			with(func(r *codexReport) {
+				r.activity = cli.Activity{Kind: cli.ActivityIdle, Since: ts("2026-12-01T08:00:00Z")}
+			})},
 		{"custom tool", []byte(`{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch\u001b[2J"}}`), base,
-			with(func(r *codexReport) { r.activity = Activity{Kind: ActivityTool, Tool: "apply_patch[2J", Since: now} })},
+			with(func(r *codexReport) {
+				r.activity = cli.Activity{Kind: cli.ActivityTool, Tool: "apply_patch[2J", Since: now}
+			})},
 		{"local shell", []byte(`{"type":"response_item","payload":{"type":"local_shell_call"}}`), base,
-			with(func(r *codexReport) { r.activity = Activity{Kind: ActivityTool, Tool: "shell", Since: now} })},
+			with(func(r *codexReport) { r.activity = cli.Activity{Kind: cli.ActivityTool, Tool: "shell", Since: now} })},
 		{"other event", []byte(`{"type":"event_msg","payload":{"type":"agent_message"}}`), base, base},
 	}
 }
@@ -244,14 +252,14 @@ func TestApplyCodexRolloutReplay(t *testing.T) {
 	completes := 0
 	for _, l := range rolloutLines(t, realRollout) {
 		rep, _ = applyCodexLine(rep, l, now)
-		if rep.activity.Kind == ActivityIdle && completes == 0 {
+		if rep.activity.Kind == cli.ActivityIdle && completes == 0 {
 			afterFirst, completes = rep, 1
 		}
 	}
 	want := func(effort string, context float64, idle string) codexReport {
-		return codexReport{usage: Usage{Model: "gpt-5.5", Effort: effort, Context: pct(context), FiveHour: pct(12.5), Weekly: pct(40),
+		return codexReport{usage: cli.Usage{Model: "gpt-5.5", Effort: effort, Context: pct(context), FiveHour: pct(12.5), Weekly: pct(40),
 			FiveHourResets: realFiveHourResets, WeeklyResets: realWeeklyResets, At: now},
-			activity: Activity{Kind: ActivityIdle, Since: ts(idle)}}
+			activity: cli.Activity{Kind: cli.ActivityIdle, Since: ts(idle)}}
 	}
 	if w := want("high", 7, "2026-12-01T07:55:49.069Z"); !sameReport(afterFirst, w) {
 		t.Errorf("after the first turn:\n got  %s\n want %s", showReport(afterFirst), showReport(w))
@@ -285,23 +293,19 @@ func TestCodexContextUsed(t *testing.T) {
 	}
 }
 
-// TestCodexTailEvery: 1 s while lines come, 10 s after a minute without
-// one, back to 1 s when one comes (idle is since the last line).
-func TestCodexTailEvery(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		idle, fast, want time.Duration
-	}{
-		{0, time.Second, time.Second},
-		{59 * time.Second, time.Second, time.Second},
-		{time.Minute, time.Second, 10 * time.Second},
-		{time.Hour, time.Second, 10 * time.Second},
-		{time.Hour, 30 * time.Second, 30 * time.Second}, // a slower CodexPoll is never sped up
-		{0, 5 * time.Millisecond, 5 * time.Millisecond},
-	} {
-		if got := codexTailEvery(c.idle, c.fast); got != c.want {
-			t.Errorf("codexTailEvery(%v, %v) = %v, want %v", c.idle, c.fast, got, c.want)
-		}
+// BenchmarkCodexRolloutLine is the tail's cost per line: parse and apply
+// one typical token_count line of Codex 0.169.0 (~840 bytes).
+func BenchmarkCodexRolloutLine(b *testing.B) {
+	line := realLine(b, "token_count", 0)
+	now := time.Now()
+	var rep codexReport
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		rep, _ = applyCodexLine(rep, line, now)
+	}
+	if rep.usage.Context == nil {
+		b.Fatal("the line was not read")
 	}
 }
 
@@ -320,105 +324,6 @@ func appendFile(t *testing.T, path, s string) {
 	}
 }
 
-// pollLines polls tail once and returns the lines it handed over.
-func pollLines(t *testing.T, tail *rolloutTail) ([]string, int) {
-	t.Helper()
-	var got []string
-	n, err := tail.poll(func(l []byte) { got = append(got, string(l)) })
-	if err != nil {
-		t.Fatalf("poll: %v", err)
-	}
-	return got, n
-}
-
-// TestRolloutTail: the tail reads only what was appended, from its offset;
-// a torn line waits for its newline; a line over 64 KiB is dropped without
-// being kept; a resumed seat's tail starts at the end.
-func TestRolloutTail(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), "rollout.jsonl")
-	appendFile(t, path, "old 1\nold 2\n")
-	fi, _ := os.Stat(path)
-	tail := newRolloutTail(path, fi.Size()) // a resume: from the end
-	if got, n := pollLines(t, tail); len(got) != 0 || n != 0 {
-		t.Fatalf("a resumed tail read %q", got)
-	}
-	appendFile(t, path, "one\ntw")
-	if got, _ := pollLines(t, tail); strings.Join(got, "|") != "one" {
-		t.Fatalf("got %q, want one (the torn line waits)", got)
-	}
-	if got, n := pollLines(t, tail); len(got) != 0 || n != 0 {
-		t.Fatalf("an unchanged file gave %q", got)
-	}
-	appendFile(t, path, "o\nthree\n")
-	if got, _ := pollLines(t, tail); strings.Join(got, "|") != "two|three" {
-		t.Fatalf("got %q, want two|three", got)
-	}
-	if fi, _ := os.Stat(path); tail.offset != fi.Size() {
-		t.Fatalf("offset %d, file %d", tail.offset, fi.Size())
-	}
-	// A line of 200 KiB written in steps: never kept, never handed over.
-	big := strings.Repeat("x", 50<<10)
-	for range 4 {
-		appendFile(t, path, big)
-		if got, n := pollLines(t, tail); len(got) != 0 || n != 0 || len(tail.partial) > codexLineMax {
-			t.Fatalf("a long line's part gave %d lines, %d kept", len(got), len(tail.partial))
-		}
-	}
-	if !tail.skipping || len(tail.partial) != 0 {
-		t.Fatalf("the long line is kept (%d bytes) or not skipped", len(tail.partial))
-	}
-	appendFile(t, path, "x\nafter\n")
-	if got, n := pollLines(t, tail); strings.Join(got, "|") != "after" || n != 2 {
-		t.Fatalf("got %q (%d ended), want after (2 ended)", got, n)
-	}
-	// A line of exactly 64 KiB is still read.
-	edge := strings.Repeat("y", codexLineMax)
-	appendFile(t, path, edge+"\n")
-	if got, _ := pollLines(t, tail); len(got) != 1 || got[0] != edge {
-		t.Fatalf("the 64 KiB line was not read whole")
-	}
-}
-
-// TestRolloutTailErrors: a missing file is an error; a file that shrank is
-// read on from its new end.
-func TestRolloutTailErrors(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), "rollout.jsonl")
-	tail := newRolloutTail(path, 0)
-	if _, err := tail.poll(func([]byte) {}); err == nil {
-		t.Fatal("no error for a missing rollout")
-	}
-	appendFile(t, path, "one\ntwo\n")
-	pollLines(t, tail)
-	if err := os.WriteFile(path, []byte("n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tail.poll(func([]byte) {}); err == nil || tail.offset != 1 {
-		t.Fatalf("shrunk file: err %v, offset %d", err, tail.offset)
-	}
-	appendFile(t, path, "ew\n")
-	if got, _ := pollLines(t, tail); strings.Join(got, "|") != "ew" {
-		t.Fatalf("after the shrink got %q", got)
-	}
-}
-
-// BenchmarkCodexRolloutLine is the tail's cost per line: parse and apply
-// one typical token_count line of Codex 0.169.0 (~840 bytes).
-func BenchmarkCodexRolloutLine(b *testing.B) {
-	line := realLine(b, "token_count", 0)
-	now := time.Now()
-	var rep codexReport
-	b.SetBytes(int64(len(line)))
-	b.ReportAllocs()
-	for b.Loop() {
-		rep, _ = applyCodexLine(rep, line, now)
-	}
-	if rep.usage.Context == nil {
-		b.Fatal("the line was not read")
-	}
-}
-
 // BenchmarkCodexRolloutIdlePoll is what an idle Codex seat's tail costs per
 // poll when nothing was appended: one stat. It polls every 1 s, then every
 // 10 s after a minute idle (codexTailEvery), so 8 idle seats cost 8 of
@@ -432,10 +337,10 @@ func BenchmarkCodexRolloutIdlePoll(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tail := newRolloutTail(path, fi.Size())
+	tail := cli.NewTail(path, fi.Size())
 	b.ReportAllocs()
 	for b.Loop() {
-		if n, err := tail.poll(func([]byte) {}); n != 0 || err != nil {
+		if n, err := tail.Poll(func([]byte) {}); n != 0 || err != nil {
 			b.Fatalf("idle poll: %d lines, %v", n, err)
 		}
 	}

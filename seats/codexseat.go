@@ -12,6 +12,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/limits"
 )
 
@@ -37,13 +38,13 @@ type codexAdapter struct {
 	poll time.Duration
 	// check replaces the release check (ManagerOptions.CheckRelease; nil:
 	// CheckCodexRelease).
-	check func(ctx context.Context, acct config.Account, env []string) (CodexRelease, error)
+	check func(ctx context.Context, acct config.Account, env []string) (limits.Release, error)
 
 	mu      sync.Mutex
 	claimed map[string]bool
 }
 
-func newCodexAdapter(poll time.Duration, check func(context.Context, config.Account, []string) (CodexRelease, error)) *codexAdapter {
+func newCodexAdapter(poll time.Duration, check func(context.Context, config.Account, []string) (limits.Release, error)) *codexAdapter {
 	return &codexAdapter{poll: poll, check: check, claimed: map[string]bool{}}
 }
 
@@ -68,19 +69,19 @@ func (c *codexAdapter) unclaim(id string) {
 func (*codexAdapter) UsesAttachments() bool { return false }
 
 // Conversation: Codex's rollout of id under its home.
-func (*codexAdapter) Conversation(_ config.Account, id string, getenv func(string) string) (Conversation, error) {
+func (*codexAdapter) Conversation(_ config.Account, id string, getenv func(string) string) (cli.Conversation, error) {
 	home, err := CodexHome(getenv)
 	if err != nil {
-		return ConversationGone, err
+		return cli.ConversationGone, err
 	}
 	if _, ok := CodexRollout(home, id); ok {
-		return ConversationResumes, nil
+		return cli.ConversationResumes, nil
 	}
-	return ConversationGone, nil
+	return cli.ConversationGone, nil
 }
 
 // Release runs the release check (limitcheck.go) for a's Codex.
-func (c *codexAdapter) Release(ctx context.Context, a config.Account, env []string) (CodexRelease, error) {
+func (c *codexAdapter) Release(ctx context.Context, a config.Account, env []string) (limits.Release, error) {
 	if c.check != nil {
 		return c.check(ctx, a, env)
 	}
@@ -93,10 +94,10 @@ func (c *codexAdapter) Release(ctx context.Context, a config.Account, env []stri
 // startup, docs/clis.md §3.6). App-server mode: the server starts here,
 // with the token (the sidecar is its child), the conversation is opened,
 // and the TUI line and environment are made to attach to it.
-func (c *codexAdapter) Prepare(ctx context.Context, p *Launching) (Run, error) {
+func (c *codexAdapter) Prepare(ctx context.Context, p *cli.Launching) (cli.Run, error) {
 	r := &codexRun{a: c, acct: p.Account, resumed: p.Launch.Resumed, getenv: p.Getenv, logger: p.Logger}
 	if p.Launch.Server == nil {
-		p.Env = WithToken(p.Env, p.Token)
+		p.Env = cli.WithToken(p.Env, p.Token)
 		if p.Launch.Resumed {
 			if home, err := CodexHome(p.Getenv); err == nil {
 				r.rollout, r.rolloutAt = codexRolloutSize(home, p.Launch.SessionID)
@@ -146,16 +147,16 @@ func (r *codexRun) Holds() []string {
 func (*codexRun) LimitRules() limits.Rules { return limits.Codex }
 
 // Tasks: the rollout watcher, and an app-server seat's server watcher.
-func (r *codexRun) Tasks(s SeatHandle) []Task {
-	tasks := []Task{{Name: "rollout", Run: func() { r.watchRollout(s) }}}
+func (r *codexRun) Tasks(s cli.Seat) []cli.Task {
+	tasks := []cli.Task{{Name: "rollout", Run: func() { r.watchRollout(s) }}}
 	if r.server != nil {
-		tasks = append(tasks, Task{Name: "codex-server", Run: func() { r.watchServer(s) }})
+		tasks = append(tasks, cli.Task{Name: "codex-server", Run: func() { r.watchServer(s) }})
 	}
 	return tasks
 }
 
 // Report: Codex sends no hooks.
-func (*codexRun) Report(SeatHandle, room.Report) bool { return false }
+func (*codexRun) Report(cli.Seat, room.Report) bool { return false }
 
 // Ended stops the server with its seat (its tree with it).
 func (r *codexRun) Ended() {
@@ -168,13 +169,13 @@ func (r *codexRun) Ended() {
 // new conversation's id in the topic at once, and makes p's launch the TUI
 // line attached to it, with the bearer token in the TUI's environment
 // only. Abandon undoes it when the seat does not go live.
-func (r *codexRun) startServer(ctx context.Context, p *Launching) error {
+func (r *codexRun) startServer(ctx context.Context, p *cli.Launching) error {
 	l := p.Launch
 	plan, ok := l.Server.(*CodexServerPlan)
 	if !ok {
 		return fmt.Errorf("codex app-server: no server plan (%T)", l.Server)
 	}
-	cs, err := startCodexProcess(p.Spawn, p.PullceptPath, plan.Argv, l.Dir, WithToken(p.Env, p.Token), p.Logger)
+	cs, err := startCodexProcess(p.Spawn, p.PullceptPath, plan.Argv, l.Dir, cli.WithToken(p.Env, p.Token), p.Logger)
 	if err != nil {
 		return err
 	}
@@ -250,14 +251,14 @@ func codexCharacterBody(a config.Account) (string, error) {
 // Live makes the live seat the reader of its server's notes: the ones kept
 // since the conversation opened first, then each as it comes. Room typing
 // already waits for the TUI to attach (Holds).
-func (r *codexRun) Live(s SeatHandle) {
+func (r *codexRun) Live(s cli.Seat) {
 	cs := r.server
 	if cs == nil {
 		return
 	}
-	s.Report(func(x *Reported) bool {
+	s.Report(func(x *cli.Reported) bool {
 		r.act = newCodexActivity(cs.thread)
-		x.Usage = Usage{Model: cs.answer.Model, Effort: cs.answer.Effort, At: s.Now()}
+		x.Usage = cli.Usage{Model: cs.answer.Model, Effort: cs.answer.Effort, At: s.Now()}
 		return true
 	})
 	cs.conn.setHandler(func(n codexNote) { r.note(s, n) })
@@ -265,13 +266,13 @@ func (r *codexRun) Live(s SeatHandle) {
 
 // note applies one note of the seat's server to its activity and typing
 // holds.
-func (r *codexRun) note(s SeatHandle, n codexNote) {
+func (r *codexRun) note(s cli.Seat, n codexNote) {
 	cs := r.server
 	now := s.Now()
-	s.Report(func(x *Reported) bool {
+	s.Report(func(x *cli.Reported) bool {
 		changed := r.act.apply(n, now)
 		x.Activity = r.act.act
-		if w := r.act.perm(x.Perm); !w.equal(x.Perm) {
+		if w := r.act.perm(x.Perm); !w.Equal(x.Perm) {
 			x.Perm = w
 			changed = true
 		}
@@ -297,7 +298,7 @@ func noteThread(n codexNote) string {
 // go once the TUI attached, shows a lost connection as an unknown
 // activity, and ends the TUI when the server dies under it (the seat then
 // shows exited with a notice; the server is never restarted).
-func (r *codexRun) watchServer(s SeatHandle) {
+func (r *codexRun) watchServer(s cli.Seat) {
 	cs := r.server
 	output, attached, conn := s.Output(), cs.attached, cs.conn.Done()
 	var fallback <-chan time.Time
@@ -319,10 +320,10 @@ func (r *codexRun) watchServer(s SeatHandle) {
 			s.Release(HoldAttach)
 		case <-conn:
 			conn = nil
-			s.Report(func(x *Reported) bool {
-				x.Activity = Activity{}
+			s.Report(func(x *cli.Reported) bool {
+				x.Activity = cli.Activity{}
 				r.act = newCodexActivity(cs.thread)
-				x.Perm = permWait{}
+				x.Perm = cli.PermWait{}
 				return true
 			})
 			if !cs.stopping.Load() {
@@ -345,13 +346,13 @@ func (r *codexRun) watchServer(s SeatHandle) {
 // activity. A resumed seat's tail starts where the file ended when the
 // seat started (rolloutAt), so the previous run's figures never show as
 // this run's.
-func (r *codexRun) watchRollout(s SeatHandle) {
+func (r *codexRun) watchRollout(s cli.Seat) {
 	path := r.rollout
 	var seed codexReport
 	if cs := r.server; cs != nil {
 		// The server named the conversation's rollout and its settings.
 		path = cs.path
-		seed.usage = Usage{Model: cs.answer.Model, Effort: cs.answer.Effort}
+		seed.usage = cli.Usage{Model: cs.answer.Model, Effort: cs.answer.Effort}
 		if path == "" {
 			return
 		}
@@ -367,7 +368,7 @@ func (r *codexRun) watchRollout(s SeatHandle) {
 		}
 		path = cs.Path
 	}
-	r.tailRollout(s, newRolloutTail(path, r.rolloutAt), seed)
+	r.tailRollout(s, cli.NewTail(path, r.rolloutAt), seed)
 }
 
 // findRollout waits for a fresh seat's rollout and records its session id
@@ -376,7 +377,7 @@ func (r *codexRun) watchRollout(s SeatHandle) {
 // reached through a symlink (macOS: /var → /private/var) is matched in its
 // resolved form too. ok is false when CODEX_HOME cannot be found or the
 // seat ended first.
-func (r *codexRun) findRollout(s SeatHandle) (CodexSession, bool) {
+func (r *codexRun) findRollout(s cli.Seat) (CodexSession, bool) {
 	home, err := CodexHome(r.getenv)
 	if err != nil {
 		s.Notice(true, "cannot find CODEX_HOME for %s: %v", r.acct.DisplayName(), err)
@@ -418,7 +419,7 @@ func (r *codexRun) findRollout(s SeatHandle) (CodexSession, bool) {
 // while lines come, every 10 s after a minute without one
 // (codexTailEvery). It ends at Done, after a last read that takes the
 // lines written before the exit.
-func (r *codexRun) tailRollout(s SeatHandle, t *rolloutTail, rep codexReport) {
+func (r *codexRun) tailRollout(s cli.Seat, t *cli.Tail, rep codexReport) {
 	// rep is the seat's: nothing is known of this run yet but what the
 	// start learnt (an app-server seat's model and effort).
 	lastLine := s.Now()
@@ -434,18 +435,18 @@ func (r *codexRun) tailRollout(s SeatHandle, t *rolloutTail, rep codexReport) {
 		if r.readRollout(s, t, &rep) > 0 {
 			lastLine = s.Now()
 		}
-		timer.Reset(codexTailEvery(s.Now().Sub(lastLine), r.a.poll))
+		timer.Reset(cli.TailEvery(s.Now().Sub(lastLine), r.a.poll))
 	}
 }
 
 // readRollout applies the lines appended since the last read to rep,
 // stores the result in the seat and has it announce a change of something
 // shown. It returns how many lines ended.
-func (r *codexRun) readRollout(s SeatHandle, t *rolloutTail, rep *codexReport) int {
+func (r *codexRun) readRollout(s cli.Seat, t *cli.Tail, rep *codexReport) int {
 	changed := false
 	now := s.Now()
 	var events []limits.Event
-	n, err := t.poll(func(line []byte) {
+	n, err := t.Poll(func(line []byte) {
 		var c bool
 		*rep, c = applyCodexLine(*rep, line, now)
 		changed = changed || c
@@ -464,7 +465,7 @@ func (r *codexRun) readRollout(s SeatHandle, t *rolloutTail, rep *codexReport) i
 	if n == 0 {
 		return 0
 	}
-	s.Report(func(x *Reported) bool {
+	s.Report(func(x *cli.Reported) bool {
 		x.Usage = rep.usage
 		if r.server == nil { // an app-server seat's activity comes from its server
 			x.Activity = rep.activity

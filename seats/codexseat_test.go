@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -43,13 +42,13 @@ func TestCodexSeatTail(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rollout.jsonl")
 	lines := rolloutLines(t, realRollout)
 	first := slices.IndexFunc(lines, func(l []byte) bool { return bytes.Contains(l, []byte(`"type":"task_complete"`)) })
-	tail, rep := newRolloutTail(path, 0), codexReport{}
+	tail, rep := cli.NewTail(path, 0), codexReport{}
 	r, h := &codexRun{a: newCodexAdapter(time.Second, nil)}, seatHandle{m: m, s: s}
 	appendFile(t, path, string(bytes.Join(lines[:first], []byte("\n")))+"\n")
 	if n := r.readRollout(h, tail, &rep); n != first {
 		t.Fatalf("read %d lines, want %d", n, first)
 	}
-	if in := s.info(); in.Usage.Context == nil || *in.Usage.Context != 7 || in.Usage.Effort != "high" || in.Activity.Kind != ActivityThinking {
+	if in := s.info(); in.Usage.Context == nil || *in.Usage.Context != 7 || in.Usage.Effort != "high" || in.Activity.Kind != cli.ActivityThinking {
 		t.Fatalf("after the first turn's lines: %+v, %+v", in.Usage, in.Activity)
 	}
 	if n := updates(); n != 1 {
@@ -63,7 +62,7 @@ func TestCodexSeatTail(t *testing.T) {
 		t.Fatal("an unchanged rollout gave lines")
 	}
 	appendFile(t, path, string(lines[first])+"\n")
-	if r.readRollout(h, tail, &rep); s.info().Activity.Kind != ActivityIdle || updates() != 2 {
+	if r.readRollout(h, tail, &rep); s.info().Activity.Kind != cli.ActivityIdle || updates() != 2 {
 		t.Fatalf("after task_complete: %+v", s.info().Activity)
 	}
 }
@@ -78,7 +77,7 @@ func TestCodexSeatTailEnds(t *testing.T) {
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
-		r.tailRollout(h, newRolloutTail(path, 0), codexReport{})
+		r.tailRollout(h, cli.NewTail(path, 0), codexReport{})
 	}()
 	appendFile(t, path, string(realLine(t, "turn_context", 0))+"\n")
 	testkit.Eventually(t, "the model shown", func() bool { return s.info().Usage.Model == "gpt-5.5" })
@@ -89,32 +88,7 @@ func TestCodexSeatTailEnds(t *testing.T) {
 	case <-time.After(managerWait):
 		t.Fatal("the tail outlived its seat")
 	}
-	if a := s.info().Activity; a.Kind != ActivityIdle {
+	if a := s.info().Activity; a.Kind != cli.ActivityIdle {
 		t.Fatalf("activity after the exit = %+v, want idle (the last read)", a)
-	}
-}
-
-// TestRolloutTailHostile: a FIFO in a rollout's place is never opened (the
-// open would block); one poll reads at most codexPollMax, the next one the
-// rest.
-func TestRolloutTailHostile(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := newRolloutTail(fifo, 0).poll(func([]byte) {}); err == nil {
-		t.Fatal("a FIFO was taken for a rollout")
-	}
-	path := filepath.Join(dir, "big.jsonl")
-	line := strings.Repeat("z", 1023) + "\n"
-	appendFile(t, path, strings.Repeat(line, codexPollMax/len(line)+100))
-	tail := newRolloutTail(path, 0)
-	if _, n := pollLines(t, tail); n != codexPollMax/len(line) || tail.offset != codexPollMax {
-		t.Fatalf("first poll: %d lines to offset %d, want %d lines to %d", n, tail.offset, codexPollMax/len(line), codexPollMax)
-	}
-	if _, n := pollLines(t, tail); n != 100 {
-		t.Fatalf("second poll: %d lines, want 100", n)
 	}
 }

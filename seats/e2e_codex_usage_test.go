@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 )
 
@@ -80,7 +81,7 @@ func waitCodexUsage(t *testing.T, r *rig, id string, s *seats.Seat, f *codexUsag
 	e2eUntil(t, id+" idle with its usage", func() bool {
 		in = r.seatInfo(id)
 		u := in.Usage
-		return in.Activity.Kind == seats.ActivityIdle && u.Context != nil && u.FiveHour != nil && u.Weekly != nil
+		return in.Activity.Kind == cli.ActivityIdle && u.Context != nil && u.FiveHour != nil && u.Weekly != nil
 	}, s.Done())
 	u, a := in.Usage, in.Activity
 	if u.Model != want.model || u.Effort != want.effort {

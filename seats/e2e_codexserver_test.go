@@ -20,6 +20,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
@@ -118,7 +119,7 @@ func TestE2ECodexAppServer(t *testing.T) {
 		t.Errorf("no developer message\n%q\nin the model call; developer texts:\n%q", want, devs)
 	}
 	e2eUntil(t, "Cody idle after its turn (the server's turn/completed)", func() bool {
-		return r.seatInfo(cody.ID).Activity.Kind == seats.ActivityIdle
+		return r.seatInfo(cody.ID).Activity.Kind == cli.ActivityIdle
 	}, s.Done())
 
 	// The server takes only its token.
@@ -275,10 +276,10 @@ func TestE2ECodexAppServerApproval(t *testing.T) {
 	r.post("run it @Cody")
 	e2eUntil(t, "Cody waiting on the human's approval", func() bool {
 		a := r.seatInfo(cody.ID).Activity
-		return a.Kind == seats.ActivityPermission
+		return a.Kind == cli.ActivityPermission
 	}, s.Done())
-	if h := seats.TypingOf(s).Holds; !slices.Contains(h, seats.HoldPermission) {
-		t.Fatalf("typing holds while the dialog is open = %q, want %q", h, seats.HoldPermission)
+	if h := seats.TypingOf(s).Holds; !slices.Contains(h, cli.HoldPermission) {
+		t.Fatalf("typing holds while the dialog is open = %q, want %q", h, cli.HoldPermission)
 	}
 	e2eUntil(t, "the approval dialog on Cody's screen", func() bool {
 		return strings.Contains(seatText(s), "touch approved.txt") && strings.Contains(strings.ToLower(seatText(s)), "yes")
@@ -303,7 +304,7 @@ func TestE2ECodexAppServerApproval(t *testing.T) {
 	if reply.MessageID == later.MessageID {
 		t.Fatal("impossible")
 	}
-	if h := seats.TypingOf(s).Holds; slices.Contains(h, seats.HoldPermission) {
+	if h := seats.TypingOf(s).Holds; slices.Contains(h, cli.HoldPermission) {
 		t.Errorf("holds after the approval = %q", h)
 	}
 }

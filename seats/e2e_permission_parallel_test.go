@@ -15,6 +15,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 )
 
@@ -114,7 +115,7 @@ func TestE2EClaudeParallelToolKeepsTheHold(t *testing.T) {
 		return strings.Contains(r.s.Screen().Text(), "Do you want to proceed?")
 	}, r.s.Done())
 	post := r.post("a post while the dialog is open @Ada")
-	r.heldFor(1, seats.HoldPermission)
+	r.heldFor(1, cli.HoldPermission)
 	if r.sawResult("SECRET-OUTSIDE") || r.reports.has("PostToolUse", "a.txt") {
 		t.Fatal("the outside file was read before the human answered")
 	}
@@ -141,7 +142,7 @@ func TestE2EClaudeTwoDialogs(t *testing.T) {
 		return r.reports.has("PermissionRequest", "a.txt") && r.reports.has("PermissionRequest", "b.txt")
 	}, r.s.Done())
 	post := r.post("a post while two dialogs wait @Ada")
-	r.heldFor(1, seats.HoldPermission)
+	r.heldFor(1, cli.HoldPermission)
 
 	// The first answer shows "2 of 2"; the first Read may run at once, and
 	// its result must not release the post while the second dialog waits.
@@ -154,7 +155,7 @@ func TestE2EClaudeTwoDialogs(t *testing.T) {
 	}
 	// Keys the dialog ignored were counted as answers: the reason may say
 	// answered, but the post is held until the second Read's own result.
-	r.heldFor(1, seats.HoldPermission, seats.HoldAnswered)
+	r.heldFor(1, cli.HoldPermission, cli.HoldAnswered)
 	if !strings.Contains(r.s.Screen().Text(), "Do you want to proceed?") {
 		t.Fatalf("the second dialog is not on screen:\n%s", r.s.Screen().Text())
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 )
 
@@ -70,7 +71,7 @@ func TestE2EClaudePermissionHold(t *testing.T) {
 
 	run := r.post(permissionAsk + " @Ada")
 	e2eUntil(t, "Ada waits for permission", func() bool {
-		return r.seatInfo(ada.ID).Activity.Kind == seats.ActivityPermission
+		return r.seatInfo(ada.ID).Activity.Kind == cli.ActivityPermission
 	}, s.Done())
 	e2eUntil(t, "the permission dialog on Ada's screen", func() bool {
 		return strings.Contains(s.Screen().Text(), "Do you want to proceed?")

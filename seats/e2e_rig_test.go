@@ -21,6 +21,8 @@ import (
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/cli"
+	"github.com/pullcept/pullcept/seats/limits"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 	"github.com/pullcept/pullcept/testdata/fakecli"
 	"github.com/pullcept/pullcept/testdata/testkit"
@@ -68,7 +70,7 @@ type rig struct {
 	// skip is how far the Manager's clock runs ahead (ns).
 	skip atomic.Int64
 	// release replaces the Codex release check when set (checkRelease).
-	release func(ctx context.Context, acct config.Account, env []string) (seats.CodexRelease, error)
+	release func(ctx context.Context, acct config.Account, env []string) (limits.Release, error)
 }
 
 // reportLog keeps the hook reports the seats took, in order.
@@ -220,7 +222,7 @@ func newRigHub(t *testing.T, fo fakeapi.Options, ho room.HubOptions) *rig {
 
 // checkRelease is the Codex release check: the test's own when it set
 // one (rig.release), else the real one.
-func (r *rig) checkRelease(ctx context.Context, acct config.Account, env []string) (seats.CodexRelease, error) {
+func (r *rig) checkRelease(ctx context.Context, acct config.Account, env []string) (limits.Release, error) {
 	r.mu.Lock()
 	f := r.release
 	r.mu.Unlock()
@@ -467,7 +469,7 @@ func (r *rig) waitStop(id string, after time.Time) {
 	r.t.Helper()
 	testkit.Eventually(r.t, id+"'s Stop hook", func() bool {
 		a := r.seatInfo(id).Activity
-		return a.Kind == seats.ActivityIdle && a.Since.After(after)
+		return a.Kind == cli.ActivityIdle && a.Since.After(after)
 	})
 }
 

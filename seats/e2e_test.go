@@ -15,6 +15,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
@@ -339,7 +340,7 @@ func checkClaudeLimits(t *testing.T, r *rig, id string, want fakeapi.ClaudeLimit
 // lastStop is when account id's seat last reported a turn's end, while it
 // is idle (zero otherwise), so a later waitStop sees only a newer one.
 func (r *rig) lastStop(id string) time.Time {
-	if a := r.seatInfo(id).Activity; a.Kind == seats.ActivityIdle {
+	if a := r.seatInfo(id).Activity; a.Kind == cli.ActivityIdle {
 		return a.Since
 	}
 	return time.Time{}
@@ -589,7 +590,7 @@ func TestE2ECodexRoundTripAndResume(t *testing.T) {
 	hello := r.post("hello @Cody")
 	<-f.held
 	e2eUntil(t, "Cody thinking while its answer is held", func() bool {
-		return r.seatInfo(cody.ID).Activity.Kind == seats.ActivityThinking
+		return r.seatInfo(cody.ID).Activity.Kind == cli.ActivityThinking
 	}, s.Done())
 	f.release()
 	reply := r.waitPost("Cody's reply", func(p room.Post) bool { return p.Account == cody.ID })
@@ -675,7 +676,7 @@ func codexResumes(t *testing.T, r *rig, id, session string) (*seats.Seat, room.P
 		t.Errorf("resumed argv = %q, want <codex> resume %s … -c mcp_servers.…", argv, session)
 	}
 	r.waitReady(id, s)
-	if in := r.seatInfo(id); in.Usage != (seats.Usage{}) || in.Activity != (seats.Activity{}) {
+	if in := r.seatInfo(id); in.Usage != (cli.Usage{}) || in.Activity != (cli.Activity{}) {
 		t.Errorf("the resumed seat shows %+v, %+v before its first turn, want nothing", in.Usage, in.Activity)
 	}
 	calls := len(r.sessionCalls(session))

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/pullcept/pullcept/seats/cli"
 )
 
 // Hook events Pullcept registers for Claude Code seats (the http hooks in
@@ -48,44 +50,44 @@ func permKey(top jsonObject) string {
 // into its dialog. ask names a PermissionRequest's card in the room
 // (room.Report.Ask): its request keeps it. A hook the CLI sent (its body
 // read) also ends the requests denied on their cards.
-func applyHookAsk(cur Activity, wait permWait, event string, body []byte, ask uint64, now time.Time) activityStep {
+func applyHookAsk(cur cli.Activity, wait cli.PermWait, event string, body []byte, ask uint64, now time.Time) cli.Step {
 	var top jsonObject
 	if json.Unmarshal(body, &top) != nil || top.str("hook_event_name") != event {
 		if event != hookPermissionRequest {
-			return activityStep{next: cur, wait: wait}
+			return cli.Step{Next: cur, Wait: wait}
 		}
 		top = nil
 	}
-	next, nextWait := cur, wait.dropDenied()
+	next, nextWait := cur, wait.DropDenied()
 	switch event {
 	case hookUserPromptSubmit:
-		next = Activity{Kind: ActivityThinking, Subagents: cur.Subagents}
-		nextWait = permWait{}
+		next = cli.Activity{Kind: cli.ActivityThinking, Subagents: cur.Subagents}
+		nextWait = cli.PermWait{}
 	case hookPreToolUse:
-		next.Kind, next.Tool = ActivityTool, toolName(top.str("tool_name"))
+		next.Kind, next.Tool = cli.ActivityTool, cli.ToolName(top.str("tool_name"))
 	case hookPostToolUse, hookPostToolUseFailure:
-		next.Kind, next.Tool = ActivityThinking, ""
-		nextWait = nextWait.done(permKey(top))
+		next.Kind, next.Tool = cli.ActivityThinking, ""
+		nextWait = nextWait.Done(permKey(top))
 	case hookPermissionRequest:
-		if len(nextWait.pending) < maxPermWait {
-			nextWait.pending = append(slices.Clone(nextWait.pending), permRequest{tool: toolName(top.str("tool_name")), key: permKey(top), ask: ask})
+		if len(nextWait.Pending) < cli.MaxPermWait {
+			nextWait.Pending = append(slices.Clone(nextWait.Pending), cli.PermRequest{Tool: cli.ToolName(top.str("tool_name")), Key: permKey(top), Ask: ask})
 		}
 	case hookSubagentStart:
 		next.Subagents++
 	case hookSubagentStop:
 		next.Subagents = max(next.Subagents-1, 0)
 	case hookStop:
-		next = Activity{Kind: ActivityIdle}
-		nextWait = permWait{}
+		next = cli.Activity{Kind: cli.ActivityIdle}
+		nextWait = cli.PermWait{}
 	default:
-		return activityStep{next: cur, wait: wait}
+		return cli.Step{Next: cur, Wait: wait}
 	}
-	if nextWait.dialogOpen() {
-		next.Kind, next.Tool = ActivityPermission, nextWait.pending[nextWait.answered].tool
+	if nextWait.DialogOpen() {
+		next.Kind, next.Tool = cli.ActivityPermission, nextWait.Pending[nextWait.Answered].Tool
 	}
 	next.Since = cur.Since
 	if next.Kind != cur.Kind || event == hookUserPromptSubmit || event == hookStop {
 		next.Since = now
 	}
-	return activityStep{next: next, wait: nextWait, changed: next != cur || !nextWait.equal(wait)}
+	return cli.Step{Next: next, Wait: nextWait, Changed: next != cur || !nextWait.Equal(wait)}
 }

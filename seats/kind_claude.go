@@ -12,6 +12,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/limits"
 )
 
@@ -21,10 +22,10 @@ func (*claudeAdapter) UsesAttachments() bool { return true }
 
 // Conversation: Claude Code's transcript of id, for the working directory
 // as written or as its links resolve (the CLI records its physical cwd).
-func (*claudeAdapter) Conversation(a config.Account, id string, getenv func(string) string) (Conversation, error) {
+func (*claudeAdapter) Conversation(a config.Account, id string, getenv func(string) string) (cli.Conversation, error) {
 	dir, err := ClaudeConfigDir(getenv)
 	if err != nil {
-		return ConversationGone, err
+		return cli.ConversationGone, err
 	}
 	cwds := []string{a.WorkDir}
 	if resolved, err := filepath.EvalSymlinks(a.WorkDir); err == nil && resolved != a.WorkDir {
@@ -33,20 +34,20 @@ func (*claudeAdapter) Conversation(a config.Account, id string, getenv func(stri
 	for _, cwd := range cwds {
 		_, err := os.Stat(ClaudeTranscriptPath(dir, cwd, id))
 		if err == nil {
-			return ConversationResumes, nil
+			return cli.ConversationResumes, nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
-			return ConversationGone, fmt.Errorf("check transcript: %w", err)
+			return cli.ConversationGone, fmt.Errorf("check transcript: %w", err)
 		}
 	}
-	return ConversationGone, nil
+	return cli.ConversationGone, nil
 }
 
 // Prepare gives the CLI the room token (its sidecar is its child) and, for
 // a resumed seat, notes how long its transcript is before the spawn: the
 // limit tail starts there.
-func (c *claudeAdapter) Prepare(_ context.Context, p *Launching) (Run, error) {
-	p.Env = WithToken(p.Env, p.Token)
+func (c *claudeAdapter) Prepare(_ context.Context, p *cli.Launching) (cli.Run, error) {
+	p.Env = cli.WithToken(p.Env, p.Token)
 	r := &claudeRun{poll: c.poll, workDir: p.Account.WorkDir, sessionID: p.Launch.SessionID, resumed: p.Launch.Resumed, getenv: p.Getenv}
 	if p.Launch.Resumed {
 		if dir, err := ClaudeConfigDir(p.Getenv); err == nil {
@@ -78,12 +79,12 @@ func (*claudeRun) Holds() []string { return nil }
 func (*claudeRun) LimitRules() limits.Rules { return limits.Claude }
 
 // Tasks: the transcript watcher.
-func (r *claudeRun) Tasks(s SeatHandle) []Task {
-	return []Task{{Name: "transcript", Run: func() { r.watchTranscript(s) }}}
+func (r *claudeRun) Tasks(s cli.Seat) []cli.Task {
+	return []cli.Task{{Name: "transcript", Run: func() { r.watchTranscript(s) }}}
 }
 
 // Live: nothing to adopt.
-func (*claudeRun) Live(SeatHandle) {}
+func (*claudeRun) Live(cli.Seat) {}
 
 // Ended: nothing of its own runs.
 func (*claudeRun) Ended() {}
@@ -95,7 +96,7 @@ func (*claudeRun) Abandon() {}
 // seat's usage) or one of its http hook events (room.ReportActivity: its
 // activity and permission wait, docs/design.md §11). A hook that ends a
 // request the room holds a card for closes the card.
-func (*claudeRun) Report(s SeatHandle, rep room.Report) bool {
+func (*claudeRun) Report(s cli.Seat, rep room.Report) bool {
 	now := s.Now()
 	switch rep.Kind {
 	case room.ReportStatus:
@@ -103,23 +104,23 @@ func (*claudeRun) Report(s SeatHandle, rep room.Report) bool {
 		if !ok {
 			return true
 		}
-		u := Usage{Model: st.Model(), Effort: st.Effort, Context: st.Context, FiveHour: st.FiveHour,
+		u := cli.Usage{Model: st.Model(), Effort: st.Effort, Context: st.Context, FiveHour: st.FiveHour,
 			Weekly: st.Weekly, FiveHourResets: st.FiveHourResets, WeeklyResets: st.WeeklyResets, At: now}
-		s.Report(func(x *Reported) bool {
+		s.Report(func(x *cli.Reported) bool {
 			x.Usage = u
 			return true
 		})
 	case room.ReportActivity:
 		// The hold is set before the hook is answered: the CLI shows its
 		// dialog only after, and no post's "\r" may reach it.
-		s.Report(func(x *Reported) bool {
+		s.Report(func(x *cli.Reported) bool {
 			step := applyHookAsk(x.Activity, x.Perm, rep.Event, rep.Body, rep.Ask, now)
-			x.Closed = closedAsks(x.Perm, step.wait)
-			if rep.Ask != 0 && !slices.ContainsFunc(step.wait.pending, func(q permRequest) bool { return q.ask == rep.Ask }) {
+			x.Closed = cli.ClosedAsks(x.Perm, step.Wait)
+			if rep.Ask != 0 && !slices.ContainsFunc(step.Wait.Pending, func(q cli.PermRequest) bool { return q.Ask == rep.Ask }) {
 				x.Closed = append(x.Closed, rep.Ask) // over maxPermWait: not kept
 			}
-			x.Activity, x.Perm = step.next, step.wait
-			return step.changed
+			x.Activity, x.Perm = step.Next, step.Wait
+			return step.Changed
 		})
 	default:
 		return false
@@ -134,15 +135,15 @@ func (*claudeRun) Report(s SeatHandle, rep room.Report) bool {
 // while lines come, each 10 s after a minute without one. A transcript
 // that is missing, deleted or replaced is logged and looked for again,
 // never a crash.
-func (r *claudeRun) watchTranscript(s SeatHandle) {
+func (r *claudeRun) watchTranscript(s cli.Seat) {
 	dir, err := ClaudeConfigDir(r.getenv)
 	if err != nil || r.sessionID == "" {
 		s.Logger().Debug("limit: no Claude transcript to watch", "topic", s.Topic(), "account", s.Account(), "err", err)
 		return
 	}
 	path := claudeTranscript(dir, r.workDir, r.sessionID)
-	t := newRolloutTail(path, r.transcriptAt)
-	t.lineMax = claudeLineMax
+	t := cli.NewTail(path, r.transcriptAt)
+	t.LineMax = claudeLineMax
 	subs := newSubagentTails(path, r.sessionID)
 	if r.resumed && r.transcriptAt > 0 {
 		if e, ok := claudeLastParent(path, r.transcriptAt); ok && e.Kind == limits.Stop {
@@ -164,7 +165,7 @@ func (r *claudeRun) watchTranscript(s SeatHandle) {
 				s.Limit(func(l *limits.Limiter, now time.Time) []limits.Action { return l.Event(e, now) })
 			}
 		}
-		n, err := t.poll(feed)
+		n, err := t.Poll(feed)
 		n += subs.poll(feed)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) && err.Error() != lastErr {
 			lastErr = err.Error()
@@ -176,6 +177,6 @@ func (r *claudeRun) watchTranscript(s SeatHandle) {
 		if final {
 			return
 		}
-		timer.Reset(codexTailEvery(s.Now().Sub(lastLine), r.poll))
+		timer.Reset(cli.TailEvery(s.Now().Sub(lastLine), r.poll))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/limits"
 )
@@ -13,8 +14,8 @@ import (
 // newKinds are the Manager's seat kinds, one Adapter per kind that
 // launches (docs/architecture.md "Seat kinds"). A new kind is its package
 // and one line here.
-func newKinds(o ManagerOptions) map[config.Kind]Adapter {
-	return map[config.Kind]Adapter{
+func newKinds(o ManagerOptions) map[config.Kind]cli.Adapter {
+	return map[config.Kind]cli.Adapter{
 		config.KindClaudeCode: &claudeAdapter{poll: o.CodexPoll},
 		config.KindCodexCLI:   newCodexAdapter(o.CodexPoll, o.CheckRelease),
 		config.KindCLI:        genericAdapter{},
@@ -24,7 +25,7 @@ func newKinds(o ManagerOptions) map[config.Kind]Adapter {
 // conversation asks ad what a's CLI would do with the recorded id, in the
 // seat's environment (the account's opened env over the process's); ""
 // is no conversation.
-func (m *Manager) conversation(ad Adapter, a config.Account, recorded string, env []string) Conversation {
+func (m *Manager) conversation(ad cli.Adapter, a config.Account, recorded string, env []string) cli.Conversation {
 	if recorded == "" {
 		return 0
 	}
@@ -41,7 +42,7 @@ type seatHandle struct {
 	s *Seat
 }
 
-var _ SeatHandle = seatHandle{}
+var _ cli.Seat = seatHandle{}
 
 func (h seatHandle) Topic() string           { return h.s.Topic }
 func (h seatHandle) Account() string         { return h.s.Account }
@@ -56,13 +57,13 @@ func (h seatHandle) Release(hold string)     { h.s.typist.Release(hold) }
 // Report applies f under Seat.mu; a changed permission wait sets the
 // typing holds there too (setPerm), so two reports racing leave the holds
 // as the last one computed.
-func (h seatHandle) Report(f func(*Reported) bool) {
+func (h seatHandle) Report(f func(*cli.Reported) bool) {
 	s := h.s
 	s.mu.Lock()
-	x := Reported{Activity: s.activity, Usage: s.usage, Perm: s.perm}
+	x := cli.Reported{Activity: s.activity, Usage: s.usage, Perm: s.perm}
 	changed := f(&x)
 	s.activity, s.usage = x.Activity, x.Usage
-	if !x.Perm.equal(s.perm) {
+	if !x.Perm.Equal(s.perm) {
 		s.setPerm(x.Perm)
 	}
 	s.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
@@ -37,11 +38,11 @@ func transcriptExists(a config.Account, getenv func(string) string, id string) (
 		return false, nil
 	}
 	c, err := ad.Conversation(a, id, getenv)
-	return c == ConversationResumes && a.Kind != config.KindCLI, err
+	return c == cli.ConversationResumes && a.Kind != config.KindCLI, err
 }
 
 // conversationOf is what a's kind says of a conversation it has no file of.
-func conversationOf(a config.Account) Conversation {
+func conversationOf(a config.Account) cli.Conversation {
 	c, _ := newKinds(ManagerOptions{})[a.Kind].Conversation(a, "id", func(string) string { return "" })
 	return c
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/launch"
+	"github.com/pullcept/pullcept/seats/limits"
 	"github.com/pullcept/pullcept/seats/pty"
 )
 
@@ -33,14 +34,6 @@ const codexCheckTimeout = 20 * time.Second
 // codexCheckMaxLine bounds one line read from the server.
 const codexCheckMaxLine = 4 << 20
 
-// CodexRelease is a release check's answer: Allowed nil when the server
-// gave no verdict; ResetsAt the reset of the window used most (the later
-// one on a tie), zero when none.
-type CodexRelease struct {
-	Allowed  *bool
-	ResetsAt time.Time
-}
-
 // codexReleaseAnswer is the part of account/rateLimits/read's answer read.
 type codexReleaseAnswer struct {
 	OrdinaryUsageAllowed *bool `json:"ordinaryUsageAllowed"`
@@ -56,8 +49,8 @@ type codexReleaseWindow struct {
 }
 
 // release reads the verdict and the reset of the window used most.
-func (r codexReleaseAnswer) release() CodexRelease {
-	out := CodexRelease{Allowed: r.OrdinaryUsageAllowed}
+func (r codexReleaseAnswer) release() limits.Release {
+	out := limits.Release{Allowed: r.OrdinaryUsageAllowed}
 	if r.RateLimits == nil {
 		return out
 	}
@@ -97,7 +90,7 @@ func pathExt(p string) string {
 
 // checkCodexRelease runs one check. env is the seat's whole environment;
 // dir its working directory.
-func checkCodexRelease(ctx context.Context, argv, env []string, dir string) (CodexRelease, error) {
+func checkCodexRelease(ctx context.Context, argv, env []string, dir string) (limits.Release, error) {
 	ctx, cancel := context.WithTimeout(ctx, codexCheckTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -105,15 +98,15 @@ func checkCodexRelease(ctx context.Context, argv, env []string, dir string) (Cod
 	pty.EndTreeOnCancel(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return CodexRelease{}, err
+		return limits.Release{}, err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return CodexRelease{}, err
+		return limits.Release{}, err
 	}
 	cmd.Stderr = io.Discard
 	if err := cmd.Start(); err != nil {
-		return CodexRelease{}, fmt.Errorf("codex app-server (release check): %w", err)
+		return limits.Release{}, fmt.Errorf("codex app-server (release check): %w", err)
 	}
 	rel, err := codexCheckExchange(stdin, stdout)
 	_ = stdin.Close() // the server ends when its input does
@@ -126,13 +119,13 @@ func checkCodexRelease(ctx context.Context, argv, env []string, dir string) (Cod
 		<-done
 	}
 	if ctx.Err() != nil && err != nil {
-		return CodexRelease{}, fmt.Errorf("codex app-server (release check): no answer in %s", codexCheckTimeout)
+		return limits.Release{}, fmt.Errorf("codex app-server (release check): no answer in %s", codexCheckTimeout)
 	}
 	return rel, err
 }
 
 // codexCheckExchange sends the three messages and reads the answer.
-func codexCheckExchange(w io.Writer, r io.Reader) (CodexRelease, error) {
+func codexCheckExchange(w io.Writer, r io.Reader) (limits.Release, error) {
 	msgs := []map[string]any{
 		{"id": 1, "method": "initialize", "params": map[string]any{"clientInfo": map[string]any{"name": "pullcept", "title": "Pullcept", "version": "1"}}},
 		{"method": "initialized"},
@@ -141,7 +134,7 @@ func codexCheckExchange(w io.Writer, r io.Reader) (CodexRelease, error) {
 	for _, m := range msgs {
 		b, _ := json.Marshal(m)
 		if _, err := w.Write(append(b, '\n')); err != nil {
-			return CodexRelease{}, fmt.Errorf("codex app-server (release check): write: %w", err)
+			return limits.Release{}, fmt.Errorf("codex app-server (release check): write: %w", err)
 		}
 	}
 	sc := bufio.NewScanner(r)
@@ -158,23 +151,23 @@ func codexCheckExchange(w io.Writer, r io.Reader) (CodexRelease, error) {
 			continue
 		}
 		if msg.Error != nil {
-			return CodexRelease{}, fmt.Errorf("codex app-server (release check): %s", msg.Error.Message)
+			return limits.Release{}, fmt.Errorf("codex app-server (release check): %s", msg.Error.Message)
 		}
 		var rl codexReleaseAnswer
 		if err := json.Unmarshal(msg.Result, &rl); err != nil {
-			return CodexRelease{}, fmt.Errorf("codex app-server (release check): unreadable answer: %w", err)
+			return limits.Release{}, fmt.Errorf("codex app-server (release check): unreadable answer: %w", err)
 		}
 		return rl.release(), nil
 	}
 	if err := sc.Err(); err != nil {
-		return CodexRelease{}, fmt.Errorf("codex app-server (release check): %w", err)
+		return limits.Release{}, fmt.Errorf("codex app-server (release check): %w", err)
 	}
-	return CodexRelease{}, errors.New("codex app-server (release check): ended without an answer")
+	return limits.Release{}, errors.New("codex app-server (release check): ended without an answer")
 }
 
 // CheckCodexRelease runs the release check for acct's Codex with the
 // seat's environment env (limitcheck.go).
-func CheckCodexRelease(ctx context.Context, acct config.Account, env []string) (CodexRelease, error) {
+func CheckCodexRelease(ctx context.Context, acct config.Account, env []string) (limits.Release, error) {
 	argv := codexCheckCommand(launch.ResolveCommandOr(acct.Command), runtime.GOOS)
 	return checkCodexRelease(ctx, argv, env, acct.WorkDir)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/limits"
 )
 
@@ -187,14 +188,14 @@ func (m *Manager) watchLimits(s *Seat) {
 
 // askRelease runs the release check of s's kind (Releaser) for its
 // account.
-func (m *Manager) askRelease(ctx context.Context, s *Seat) (CodexRelease, error) {
+func (m *Manager) askRelease(ctx context.Context, s *Seat) (limits.Release, error) {
 	acct, ok := m.opts.Accounts(s.Account)
 	if !ok {
-		return CodexRelease{}, ErrUnknownAccount
+		return limits.Release{}, ErrUnknownAccount
 	}
-	r, ok := m.kinds[s.kind].(Releaser)
+	r, ok := m.kinds[s.kind].(cli.Releaser)
 	if !ok {
-		return CodexRelease{}, fmt.Errorf("%s seats have no release check", s.kind)
+		return limits.Release{}, fmt.Errorf("%s seats have no release check", s.kind)
 	}
 	return r.Release(ctx, acct, s.env)
 }

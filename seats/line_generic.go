@@ -7,6 +7,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/limits"
 	"github.com/pullcept/pullcept/seats/pty"
@@ -48,16 +49,16 @@ func (genericAdapter) UsesAttachments() bool { return false }
 
 // Conversation: where a generic CLI keeps its conversations is unknown,
 // and unknown is not "missing": it resumes whenever it has a resume line.
-func (genericAdapter) Conversation(a config.Account, _ string, _ func(string) string) (Conversation, error) {
+func (genericAdapter) Conversation(a config.Account, _ string, _ func(string) string) (cli.Conversation, error) {
 	if strings.TrimSpace(a.ResumeLine) == "" {
-		return ConversationNoResume, nil
+		return cli.ConversationNoResume, nil
 	}
-	return ConversationResumes, nil
+	return cli.ConversationResumes, nil
 }
 
 // Prepare gives the CLI the room token: a sidecar it starts inherits it.
-func (genericAdapter) Prepare(_ context.Context, p *Launching) (Run, error) {
-	p.Env = WithToken(p.Env, p.Token)
+func (genericAdapter) Prepare(_ context.Context, p *cli.Launching) (cli.Run, error) {
+	p.Env = cli.WithToken(p.Env, p.Token)
 	return genericRun{}, nil
 }
 
@@ -65,10 +66,10 @@ func (genericAdapter) Prepare(_ context.Context, p *Launching) (Run, error) {
 // of it (docs/design.md §5), so it reports nothing and holds nothing.
 type genericRun struct{}
 
-func (genericRun) Holds() []string                     { return nil }
-func (genericRun) LimitRules() limits.Rules            { return 0 }
-func (genericRun) Tasks(SeatHandle) []Task             { return nil }
-func (genericRun) Live(SeatHandle)                     {}
-func (genericRun) Report(SeatHandle, room.Report) bool { return false }
-func (genericRun) Ended()                              {}
-func (genericRun) Abandon()                            {}
+func (genericRun) Holds() []string                   { return nil }
+func (genericRun) LimitRules() limits.Rules          { return 0 }
+func (genericRun) Tasks(cli.Seat) []cli.Task         { return nil }
+func (genericRun) Live(cli.Seat)                     {}
+func (genericRun) Report(cli.Seat, room.Report) bool { return false }
+func (genericRun) Ended()                            {}
+func (genericRun) Abandon()                          {}

@@ -15,6 +15,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/room/pubsub"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/limits"
 	"github.com/pullcept/pullcept/seats/pty"
@@ -102,7 +103,7 @@ type ManagerOptions struct {
 	LimitGrace time.Duration
 	// CheckRelease replaces the Codex release check (tests; nil: run
 	// `codex app-server` over stdio, limitcheck.go).
-	CheckRelease func(ctx context.Context, acct config.Account, env []string) (CodexRelease, error)
+	CheckRelease func(ctx context.Context, acct config.Account, env []string) (limits.Release, error)
 }
 
 // codexPollEvery: a fresh Codex seat writes its rollout at its first turn;
@@ -190,8 +191,8 @@ type SeatInfo struct {
 	PtyID string
 	// Activity and Usage are the CLI's last reports (report.go); they
 	// outlive the exit as the last known.
-	Activity Activity
-	Usage    Usage
+	Activity cli.Activity
+	Usage    cli.Usage
 	// Typing is the seat's typing queue: posts held and why.
 	Typing TypistState
 	// Limit is its usage-limit state (limits.go).
@@ -262,7 +263,7 @@ type Manager struct {
 	events  *pubsub.Broker[Event]
 	changed pubsub.Signal // some seat's screen changed (coalesced)
 	wg      sync.WaitGroup
-	kinds   map[config.Kind]Adapter // the seat kinds (kinds.go)
+	kinds   map[config.Kind]cli.Adapter // the seat kinds (kinds.go)
 	// starting holds what the room said of seats whose start is under way
 	// (codexseat.go earlyJoin), by seat.
 	starting map[seatKey]*earlyJoin
@@ -306,13 +307,13 @@ type Seat struct {
 	requested bool
 	exitCode  int
 	err       error
-	activity  Activity // the CLI's last reported activity (report.go)
-	perm      permWait // its open permission requests (activity.go)
-	usage     Usage    // its last reported usage
+	activity  cli.Activity // the CLI's last reported activity (report.go)
+	perm      cli.PermWait // its open permission requests (activity.go)
+	usage     cli.Usage    // its last reported usage
 
 	// run is the launch's kind-specific part (its Adapter's Run): what
 	// reports its activity and usage, what it runs beside the process.
-	run Run
+	run cli.Run
 
 	// limits decides the seat's usage-limit episodes (limits.go; nil for
 	// generic CLIs); limitMu serializes it with the actions it returns;
@@ -466,9 +467,9 @@ type startPlan struct {
 	launch         launch.Launch
 	env            []string // the child's whole environment
 	res            StartResult
-	adapter        Adapter // the kind's
-	run            Run     // the launch's kind-specific part, once prepared (prepareRun)
-	token          string  // the seat launch's room token
+	adapter        cli.Adapter // the kind's
+	run            cli.Run     // the launch's kind-specific part, once prepared (prepareRun)
+	token          string      // the seat launch's room token
 	// checkEnv is the seat's environment without any token (the release
 	// check's).
 	checkEnv []string
@@ -619,7 +620,7 @@ func (m *Manager) prepare(p *startPlan) error {
 // the spawn: the token goes where the kind's sidecar runs, and an
 // app-server Codex seat's server starts (and opens its conversation) here.
 func (m *Manager) prepareRun(p *startPlan) error {
-	ln := &Launching{Topic: p.topic, Account: p.acct, Launch: &p.launch, Env: p.env, Token: p.token,
+	ln := &cli.Launching{Topic: p.topic, Account: p.acct, Launch: &p.launch, Env: p.env, Token: p.token,
 		Getenv: launch.SeatGetenv(p.openEnv, m.getenv), PullceptPath: m.opts.PullceptPath, Spawn: m.spawn, Logger: m.logger,
 		Record: func(id string) error {
 			return m.opts.Sessions.RecordSession(p.topic, p.account, id)
@@ -864,7 +865,7 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	s.mu.Lock()
 	joined, requested := s.joined, s.requested
 	s.state, s.exitCode, s.err = StateExited, code, exitErr(code, err, requested)
-	asks := s.perm.openAsks()
+	asks := s.perm.OpenAsks()
 	s.mu.Unlock()
 	m.closeAsks(s, asks) // no dialog is left to answer
 

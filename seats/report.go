@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/cli"
 )
 
 // SeatUpdated: a seat's activity, usage or typing queue changed (its
@@ -40,11 +41,11 @@ func (m *Manager) PermissionAnswered(topicID, accountID string, ask uint64, allo
 		return
 	}
 	s.mu.Lock()
-	step := answerCard(s.activity, s.perm, ask, !allowed, m.opts.Now())
-	s.activity = step.next
-	s.setPerm(step.wait)
+	step := cli.AnswerCard(s.activity, s.perm, ask, !allowed, m.opts.Now())
+	s.activity = step.Next
+	s.setPerm(step.Wait)
 	s.mu.Unlock()
-	if step.changed {
+	if step.Changed {
 		m.emit(SeatUpdated{Topic: topicID, Account: accountID})
 	}
 }
@@ -64,13 +65,13 @@ func (m *Manager) closeAsks(s *Seat, ids []uint64) {
 // setPerm stores the permission wait and sets the Typist's holds from it
 // (the new one before the old is released: no gap to type in). Caller
 // holds s.mu (lock order: Seat.mu, then the Typist's).
-func (s *Seat) setPerm(w permWait) {
+func (s *Seat) setPerm(w cli.PermWait) {
 	s.perm = w
-	permission, answered := w.holds()
+	permission, answered := w.Holds()
 	for _, h := range []struct {
 		reason string
 		on     bool
-	}{{HoldPermission, permission}, {HoldAnswered, answered}} {
+	}{{cli.HoldPermission, permission}, {cli.HoldAnswered, answered}} {
 		if h.on {
 			s.typist.Hold(h.reason)
 		}
@@ -78,7 +79,7 @@ func (s *Seat) setPerm(w permWait) {
 	for _, h := range []struct {
 		reason string
 		on     bool
-	}{{HoldPermission, permission}, {HoldAnswered, answered}} {
+	}{{cli.HoldPermission, permission}, {cli.HoldAnswered, answered}} {
 		if !h.on {
 			s.typist.Release(h.reason)
 		}
@@ -99,14 +100,14 @@ func (s *Seat) setPerm(w permWait) {
 func (s *Seat) keysToDialog(b []byte, now time.Time) (toDialog, changed bool, closed []uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.perm.dialogOpen() {
+	if !s.perm.DialogOpen() {
 		return false, false, nil
 	}
-	step := answerDialog(s.activity, s.perm, b, now)
-	closed = closedAsks(s.perm, step.wait)
-	s.activity = step.next
-	s.setPerm(step.wait)
-	return optionKey(b), step.changed, closed
+	step := cli.AnswerDialog(s.activity, s.perm, b, now)
+	closed = cli.ClosedAsks(s.perm, step.Wait)
+	s.activity = step.Next
+	s.setPerm(step.Wait)
+	return cli.OptionKey(b), step.Changed, closed
 }
 
 // Usage is the seat (topicID, accountID)'s own last reported usage for its

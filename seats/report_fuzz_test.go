@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/pullcept/pullcept/seats/cli"
 )
 
 // FuzzHookAndStatusBodies: any hook or status line body a seat's CLI sends
@@ -22,21 +24,21 @@ func FuzzHookAndStatusBodies(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		st, _ := ParseClaudeStatus([]byte(body))
 		for _, p := range []*float64{st.Context, st.FiveHour, st.Weekly} {
-			if p != nil && (*p < 0 || *p > maxPercent || *p != *p) {
+			if p != nil && (*p < 0 || *p > cli.MaxPercent || *p != *p) {
 				t.Fatalf("implausible percentage %v from %q", *p, body)
 			}
 		}
 		for _, ev := range []string{hookUserPromptSubmit, hookPreToolUse, hookPostToolUse, hookPermissionRequest, hookStop} {
-			step := applyHook(Activity{}, permWait{}, ev, []byte(body), now)
-			if len([]rune(step.next.Tool)) > maxToolName+1 {
-				t.Fatalf("tool name %q kept whole", step.next.Tool)
+			step := applyHook(cli.Activity{}, cli.PermWait{}, ev, []byte(body), now)
+			if len([]rune(step.Next.Tool)) > cli.MaxToolName+1 {
+				t.Fatalf("tool name %q kept whole", step.Next.Tool)
 			}
-			for _, r := range step.next.Tool {
+			for _, r := range step.Next.Tool {
 				if unicode.IsControl(r) {
-					t.Fatalf("tool name %q has a control", step.next.Tool)
+					t.Fatalf("tool name %q has a control", step.Next.Tool)
 				}
 			}
-			if p, _ := step.wait.holds(); ev == hookPermissionRequest && !p {
+			if p, _ := step.Wait.Holds(); ev == hookPermissionRequest && !p {
 				t.Fatalf("PermissionRequest %q did not hold", body)
 			}
 		}

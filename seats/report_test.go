@@ -14,6 +14,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
@@ -25,41 +26,41 @@ func TestApplyHook(t *testing.T) {
 	t.Parallel()
 	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
-	cur, wait := Activity{}, permWait{}
+	cur, wait := cli.Activity{}, cli.PermWait{}
 	steps := []struct {
 		event, tool string
-		want        Activity
+		want        cli.Activity
 		permission  bool // HoldPermission after the step
 	}{
-		{hookUserPromptSubmit, "", Activity{Kind: ActivityThinking, Since: at(0)}, false},
-		{hookPreToolUse, "Bash", Activity{Kind: ActivityTool, Tool: "Bash", Since: at(1)}, false},
-		{hookPermissionRequest, "Bash", Activity{Kind: ActivityPermission, Tool: "Bash", Since: at(2)}, true},
-		{hookPostToolUse, "Bash", Activity{Kind: ActivityThinking, Since: at(3)}, false},
-		{hookSubagentStart, "", Activity{Kind: ActivityThinking, Subagents: 1, Since: at(3)}, false},
-		{hookSubagentStart, "", Activity{Kind: ActivityThinking, Subagents: 2, Since: at(3)}, false},
-		{hookPreToolUse, "mcp__s__read", Activity{Kind: ActivityTool, Tool: "mcp__s__read", Subagents: 2, Since: at(6)}, false},
-		{hookPostToolUseFailure, "mcp__s__read", Activity{Kind: ActivityThinking, Subagents: 2, Since: at(7)}, false},
-		{hookSubagentStop, "", Activity{Kind: ActivityThinking, Subagents: 1, Since: at(7)}, false},
-		{hookStop, "", Activity{Kind: ActivityIdle, Since: at(9)}, false},
+		{hookUserPromptSubmit, "", cli.Activity{Kind: cli.ActivityThinking, Since: at(0)}, false},
+		{hookPreToolUse, "Bash", cli.Activity{Kind: cli.ActivityTool, Tool: "Bash", Since: at(1)}, false},
+		{hookPermissionRequest, "Bash", cli.Activity{Kind: cli.ActivityPermission, Tool: "Bash", Since: at(2)}, true},
+		{hookPostToolUse, "Bash", cli.Activity{Kind: cli.ActivityThinking, Since: at(3)}, false},
+		{hookSubagentStart, "", cli.Activity{Kind: cli.ActivityThinking, Subagents: 1, Since: at(3)}, false},
+		{hookSubagentStart, "", cli.Activity{Kind: cli.ActivityThinking, Subagents: 2, Since: at(3)}, false},
+		{hookPreToolUse, "mcp__s__read", cli.Activity{Kind: cli.ActivityTool, Tool: "mcp__s__read", Subagents: 2, Since: at(6)}, false},
+		{hookPostToolUseFailure, "mcp__s__read", cli.Activity{Kind: cli.ActivityThinking, Subagents: 2, Since: at(7)}, false},
+		{hookSubagentStop, "", cli.Activity{Kind: cli.ActivityThinking, Subagents: 1, Since: at(7)}, false},
+		{hookStop, "", cli.Activity{Kind: cli.ActivityIdle, Since: at(9)}, false},
 	}
 	for i, s := range steps {
 		step := applyHook(cur, wait, s.event, hookBody(s.event, s.tool, `"same input"`), at(i))
-		if permission, _ := step.wait.holds(); step.next != s.want || permission != s.permission {
-			t.Fatalf("step %d %s: %+v wait %+v, want %+v permission %v", i, s.event, step.next, step.wait, s.want, s.permission)
+		if permission, _ := step.Wait.Holds(); step.Next != s.want || permission != s.permission {
+			t.Fatalf("step %d %s: %+v wait %+v, want %+v permission %v", i, s.event, step.Next, step.Wait, s.want, s.permission)
 		}
-		cur, wait = step.next, step.wait
+		cur, wait = step.Next, step.Wait
 	}
 	for _, bad := range []struct{ event, body string }{
 		{hookStop, "not json"},
 		{hookStop, `{"hook_event_name":"PreToolUse","tool_name":"Bash"}`},
 		{"Unregistered", `{"hook_event_name":"Unregistered"}`},
 	} {
-		if step := applyHook(cur, wait, bad.event, []byte(bad.body), at(20)); step.changed || step.next != cur || !step.wait.equal(wait) {
+		if step := applyHook(cur, wait, bad.event, []byte(bad.body), at(20)); step.Changed || step.Next != cur || !step.Wait.Equal(wait) {
 			t.Errorf("%s %q moved the activity: %+v", bad.event, bad.body, step)
 		}
 	}
 	step := applyHook(cur, wait, hookPreToolUse, hookBody(hookPreToolUse, "Ba\x1b[31msh\n"+strings.Repeat("x", 200), "{}"), at(30))
-	if tool := step.next.Tool; strings.ContainsAny(tool, "\x1b\n") || len([]rune(tool)) != maxToolName+1 || !strings.HasPrefix(tool, "Ba[31msh") {
+	if tool := step.Next.Tool; strings.ContainsAny(tool, "\x1b\n") || len([]rune(tool)) != cli.MaxToolName+1 || !strings.HasPrefix(tool, "Ba[31msh") {
 		t.Fatalf("tool name kept as %q", tool)
 	}
 }
@@ -79,41 +80,41 @@ func hookBody(event, tool, input string) []byte {
 func TestPermissionWaitPerRequest(t *testing.T) {
 	t.Parallel()
 	now := time.Unix(1796100000, 0)
-	cur, wait := Activity{}, permWait{}
+	cur, wait := cli.Activity{}, cli.PermWait{}
 	apply := func(event, tool, input string) {
 		t.Helper()
 		step := applyHook(cur, wait, event, hookBody(event, tool, input), now)
-		cur, wait = step.next, step.wait
+		cur, wait = step.Next, step.Wait
 	}
-	holds := func() (bool, bool) { return wait.holds() }
+	holds := func() (bool, bool) { return wait.Holds() }
 	outside, inside := `{"file_path":"/elsewhere/a.txt"}`, `{"file_path": "/work/inside.txt"}`
 	apply(hookPreToolUse, "Read", inside)
 	apply(hookPreToolUse, "Read", outside)
 	apply(hookPermissionRequest, "Read", outside)
 	apply(hookPostToolUse, "Read", inside) // the other, parallel Read
-	if p, _ := holds(); !p || cur.Kind != ActivityPermission {
+	if p, _ := holds(); !p || cur.Kind != cli.ActivityPermission {
 		t.Fatalf("another tool's result ended the wait: %+v %+v", cur, wait)
 	}
 	apply(hookPostToolUse, "Read", `{ "file_path" : "/elsewhere/a.txt" }`) // same input, other spacing
-	if p, a := holds(); p || a || cur.Kind != ActivityThinking {
+	if p, a := holds(); p || a || cur.Kind != cli.ActivityThinking {
 		t.Fatalf("its own tool's result did not end the wait: %+v %+v", cur, wait)
 	}
 
 	// Two dialogs: "1 of 2", "2 of 2".
 	apply(hookPermissionRequest, "Read", outside)
 	apply(hookPermissionRequest, "Write", `{"file_path":"/elsewhere/b.txt"}`)
-	step := answerDialog(cur, wait, []byte("1"), now)
-	cur, wait = step.next, step.wait
-	if p, _ := holds(); !p || cur.Kind != ActivityPermission || cur.Tool != "Write" {
+	step := cli.AnswerDialog(cur, wait, []byte("1"), now)
+	cur, wait = step.Next, step.Wait
+	if p, _ := holds(); !p || cur.Kind != cli.ActivityPermission || cur.Tool != "Write" {
 		t.Fatalf("after one answer of two: %+v %+v", cur, wait)
 	}
 	apply(hookPostToolUse, "Read", outside)
 	if p, _ := holds(); !p {
 		t.Fatalf("the first tool's result ended the second dialog's wait: %+v", wait)
 	}
-	step = answerDialog(cur, wait, []byte("\r"), now)
-	cur, wait = step.next, step.wait
-	if p, a := holds(); p || !a || cur.Kind != ActivityThinking {
+	step = cli.AnswerDialog(cur, wait, []byte("\r"), now)
+	cur, wait = step.Next, step.Wait
+	if p, a := holds(); p || !a || cur.Kind != cli.ActivityThinking {
 		t.Fatalf("both answered, one result to come: %+v %+v", cur, wait)
 	}
 	apply(hookPostToolUseFailure, "Write", `{"file_path":"/elsewhere/b.txt"}`)
@@ -124,32 +125,16 @@ func TestPermissionWaitPerRequest(t *testing.T) {
 	// A request whose body cannot be read still holds; only the turn's
 	// end releases it.
 	for _, body := range []string{`{"hook_event_name":"PermissionRequest","tool_name":"Bash","agent_id":7,"tool_input":5}`, "{", `{"hook_event_name":"Stop"}`} {
-		step := applyHook(Activity{}, permWait{}, hookPermissionRequest, []byte(body), now)
-		if p, _ := step.wait.holds(); !p || step.next.Kind != ActivityPermission {
+		step := applyHook(cli.Activity{}, cli.PermWait{}, hookPermissionRequest, []byte(body), now)
+		if p, _ := step.Wait.Holds(); !p || step.Next.Kind != cli.ActivityPermission {
 			t.Errorf("PermissionRequest %q did not hold: %+v", body, step)
 		}
-		after := applyHook(step.next, step.wait, hookPostToolUse, hookBody(hookPostToolUse, "", "{}"), now)
-		if p, _ := after.wait.holds(); !p {
+		after := applyHook(step.Next, step.Wait, hookPostToolUse, hookBody(hookPostToolUse, "", "{}"), now)
+		if p, _ := after.Wait.Holds(); !p {
 			t.Errorf("an unmatched result released %q", body)
 		}
-		if end := applyHook(after.next, after.wait, hookStop, hookBody(hookStop, "", "{}"), now); len(end.wait.pending) != 0 {
-			t.Errorf("Stop left %+v", end.wait)
-		}
-	}
-}
-
-// TestAnswersDialog: a lone Enter, Esc, digit, y or n answers; text and
-// sequences do not.
-func TestAnswersDialog(t *testing.T) {
-	t.Parallel()
-	for _, k := range []string{"\r", "\x1b", "1", "3", "y", "N"} {
-		if !answersDialog([]byte(k)) {
-			t.Errorf("%q does not answer the dialog", k)
-		}
-	}
-	for _, k := range []string{"", "a", "yes", "\x1b[A", "\x03", " "} {
-		if answersDialog([]byte(k)) {
-			t.Errorf("%q answers the dialog", k)
+		if end := applyHook(after.Next, after.Wait, hookStop, hookBody(hookStop, "", "{}"), now); len(end.Wait.Pending) != 0 {
+			t.Errorf("Stop left %+v", end.Wait)
 		}
 	}
 }
@@ -188,7 +173,7 @@ func reportRig(t *testing.T, kind config.Kind) (*Manager, *Seat, *procBuffer, *e
 	}
 	events := newEventLog(m)
 	proc := &procBuffer{}
-	run, err := m.kinds[kind].Prepare(context.Background(), &Launching{Topic: "t", Account: config.Account{ID: "cc", Kind: kind},
+	run, err := m.kinds[kind].Prepare(context.Background(), &cli.Launching{Topic: "t", Account: config.Account{ID: "cc", Kind: kind},
 		Launch: &launch.Launch{}, Getenv: func(string) string { return "" }, Logger: m.logger})
 	if err != nil {
 		t.Fatal(err)
@@ -235,15 +220,15 @@ func TestReportedHoldsPostsDuringPermission(t *testing.T) {
 			m.Enqueue("t", "cc", room.Post{MessageID: "m1", Role: room.RoleAdmin, Speaker: "Alice", Content: "hi", TS: "2026-12-01T09:00:00.000Z"})
 			testkit.Eventually(t, "the post held, shown in the seat's info", func() bool {
 				in := s.info()
-				return in.Activity.Kind == ActivityPermission && in.Activity.Tool == "Bash" && in.Typing.Queued == 1 &&
-					slices.Equal(in.Typing.Holds, []string{HoldPermission})
+				return in.Activity.Kind == cli.ActivityPermission && in.Activity.Tool == "Bash" && in.Typing.Queued == 1 &&
+					slices.Equal(in.Typing.Holds, []string{cli.HoldPermission})
 			})
 			if err := s.Input([]byte(tc.key)); err != nil { // the human answers in the pane
 				t.Fatal(err)
 			}
 			testkit.Eventually(t, "the answer noted", func() bool {
 				in := s.info()
-				return in.Activity.Kind == ActivityThinking && slices.Equal(in.Typing.Holds, []string{HoldAnswered})
+				return in.Activity.Kind == cli.ActivityThinking && slices.Equal(in.Typing.Holds, []string{cli.HoldAnswered})
 			})
 			if strings.Contains(proc.String(), "[pullcept]") || s.info().Typing.Queued != 1 {
 				t.Fatal("a post was typed on the answer, before the CLI went on")
@@ -315,8 +300,8 @@ func TestReportedRefusals(t *testing.T) {
 // bare event; a bare PermissionRequest still starts the hold, tool unknown.
 func TestBarePermissionRequestHolds(t *testing.T) {
 	t.Parallel()
-	step := applyHook(Activity{}, permWait{}, hookPermissionRequest, []byte(`{"hook_event_name":"PermissionRequest"}`), time.Unix(1796100000, 0))
-	if p, _ := step.wait.holds(); !p || step.next.Kind != ActivityPermission || step.next.Tool != "" {
+	step := applyHook(cli.Activity{}, cli.PermWait{}, hookPermissionRequest, []byte(`{"hook_event_name":"PermissionRequest"}`), time.Unix(1796100000, 0))
+	if p, _ := step.Wait.Holds(); !p || step.Next.Kind != cli.ActivityPermission || step.Next.Tool != "" {
 		t.Fatalf("step = %+v", step)
 	}
 }

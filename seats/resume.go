@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/cli"
 )
 
 // DecideResume applies docs/design.md §9's resume rule for account a in a
@@ -14,16 +15,16 @@ import (
 // line. A generic CLI resumes whenever it has a resume line: where it keeps
 // conversations is unknown, and unknown is not "missing", so its record is
 // kept. reason is "" for a plain fresh start.
-func DecideResume(a config.Account, recordedID string, c Conversation) (resume, drop bool, reason string) {
+func DecideResume(a config.Account, recordedID string, c cli.Conversation) (resume, drop bool, reason string) {
 	name := a.DisplayName()
 	switch {
 	case !a.Kind.Launches():
 		return false, false, ""
 	case recordedID == "":
 		return false, false, ""
-	case c == ConversationNoResume:
+	case c == cli.ConversationNoResume:
 		return false, false, fmt.Sprintf("%s starts fresh: it has no resume line", name)
-	case c == ConversationResumes:
+	case c == cli.ConversationResumes:
 		return true, false, fmt.Sprintf("%s resumes session %s", name, recordedID)
 	}
 	return false, true, fmt.Sprintf("%s starts fresh: the conversation of session %s is gone, so the record was dropped", name, recordedID)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
@@ -210,18 +211,18 @@ func TestDecideResume(t *testing.T) {
 		name         string
 		a            config.Account
 		id           string
-		c            Conversation
+		c            cli.Conversation
 		resume, drop bool
 		reason       bool
 	}{
 		{"no record", claude, "", 0, false, false, false},
-		{"claude with transcript", claude, testRec, ConversationResumes, true, false, true},
-		{"claude transcript gone", claude, testRec, ConversationGone, false, true, true},
-		{"codex rollout gone", codex, testRec, ConversationGone, false, true, true},
-		{"codex with rollout", codex, testRec, ConversationResumes, true, false, true},
+		{"claude with transcript", claude, testRec, cli.ConversationResumes, true, false, true},
+		{"claude transcript gone", claude, testRec, cli.ConversationGone, false, true, true},
+		{"codex rollout gone", codex, testRec, cli.ConversationGone, false, true, true},
+		{"codex with rollout", codex, testRec, cli.ConversationResumes, true, false, true},
 		{"generic with line: unknown is not missing", generic, testRec, conversationOf(generic), true, false, true},
 		{"generic without line keeps the record", bare, testRec, conversationOf(bare), false, false, true},
-		{"admin", admin, testRec, ConversationResumes, false, false, false},
+		{"admin", admin, testRec, cli.ConversationResumes, false, false, false},
 	}
 	for _, tt := range tests {
 		resume, drop, reason := DecideResume(tt.a, tt.id, tt.c)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -526,12 +527,12 @@ func TestTypistHoldDefersEnter(t *testing.T) {
 	ty.Enqueue(testPost("m1", "one"))
 	w.waitN(t, 1)
 	c.waitArmed(t, typingGap)
-	ty.Hold(HoldPermission)
+	ty.Hold(cli.HoldPermission)
 	c.Advance(typingGap)
 	if got := datas(settle(t, ty, w)); len(got) != 1 {
 		t.Fatalf("writes while held after the gap: %q, want only the text", got)
 	}
-	ty.Release(HoldPermission)
+	ty.Release(cli.HoldPermission)
 	if ws := w.waitN(t, 2); ws[1].data != "\r" {
 		t.Fatalf("writes after the release: %q", datas(ws))
 	}
@@ -546,19 +547,19 @@ func TestTypistOnChange(t *testing.T) {
 	var n atomic.Int32
 	ty := NewTypist(w, TypistOptions{Clock: c, Ready: true, OnChange: func() { n.Add(1) }})
 	t.Cleanup(func() { _ = ty.Close() })
-	ty.Hold(HoldPermission)
+	ty.Hold(cli.HoldPermission)
 	ty.Enqueue(testPost("m1", "one"))
 	settle(t, ty, w)
 	if got := n.Load(); got != 2 {
 		t.Fatalf("OnChange after a hold and a queued post = %d, want 2", got)
 	}
-	ty.Hold(HoldPermission) // no change
+	ty.Hold(cli.HoldPermission) // no change
 	ty.Human([]byte("\x1b[A"))
 	settle(t, ty, w)
 	if got := n.Load(); got != 2 {
 		t.Fatalf("OnChange after nothing the UI shows moved = %d, want 2", got)
 	}
-	ty.Release(HoldPermission)
+	ty.Release(cli.HoldPermission)
 	c.waitArmed(t, typingGap)
 	c.Advance(typingGap)
 	w.waitN(t, 2)

@@ -1,4 +1,4 @@
-package seats
+package cli
 
 import (
 	"bytes"
@@ -9,61 +9,64 @@ import (
 	"time"
 )
 
-// codexLineMax bounds one rollout line kept in memory. The lines read here
+// DefaultLineMax bounds one rollout line kept in memory. The lines read here
 // are under 4 KiB (turn_context ~3.8 KiB, token_count ~0.8 KiB); tool output
 // lines reach megabytes and are skipped without being kept.
-const codexLineMax = 64 << 10
+const DefaultLineMax = 64 << 10
 
-// codexReadChunk is how much of the rollout one read takes; codexPollMax
+// readChunk is how much of the rollout one read takes; pollMax
 // bounds one poll (the rest waits for the next), so a huge rollout (a
 // sparse file, docs/dependencies.md §9.6) never holds the tail long.
 const (
-	codexReadChunk = 32 << 10
-	codexPollMax   = 8 << 20
+	readChunk = 32 << 10
+	pollMax   = 8 << 20
 )
 
 // Polling the rollout (docs/design.md §11): every second while lines come,
 // every 10 s after a minute without one, so an idle seat costs one stat
 // every 10 s.
 const (
-	codexTailSlow    = 10 * time.Second
-	codexTailIdleFor = time.Minute
+	tailSlow    = 10 * time.Second
+	tailIdleFor = time.Minute
 )
 
-// codexTailEvery is the wait before the next look at the rollout when the
+// TailEvery is the wait before the next look at the rollout when the
 // last new line came idle ago: fast (CodexPoll, 1 s) during a minute, then
-// codexTailSlow.
-func codexTailEvery(idle, fast time.Duration) time.Duration {
-	if idle >= codexTailIdleFor {
-		return max(codexTailSlow, fast)
+// tailSlow.
+func TailEvery(idle, fast time.Duration) time.Duration {
+	if idle >= tailIdleFor {
+		return max(tailSlow, fast)
 	}
 	return fast
 }
 
-// rolloutTail reads what is appended to a rollout, from a remembered offset:
+// Tail reads what is appended to a JSONL file (a Codex rollout, a Claude
+// transcript), from a remembered offset:
 // the file is never read again from its start. A line without its newline
-// yet waits (its bytes are kept, at most codexLineMax); a longer line is
+// yet waits (its bytes are kept, at most DefaultLineMax); a longer line is
 // dropped as it streams by. Only its owner goroutine uses it.
-type rolloutTail struct {
+type Tail struct {
 	path     string
 	offset   int64  // bytes consumed: complete lines and the partial one
 	partial  []byte // the current line's bytes so far
 	skipping bool   // the current line is over lineMax: dropped up to its newline
 	buf      []byte
-	lineMax  int // the longest line kept (0: codexLineMax)
+	LineMax  int // the longest line kept (0: DefaultLineMax)
 }
 
-func newRolloutTail(path string, offset int64) *rolloutTail {
-	return &rolloutTail{path: path, offset: offset}
+// NewTail follows path from offset (0: its start; a resumed seat's file
+// length before its spawn, so the last run's lines are never read again).
+func NewTail(path string, offset int64) *Tail {
+	return &Tail{path: path, offset: offset}
 }
 
-// poll reads what was appended since the last poll (at most codexPollMax
-// bytes) and hands each complete line of at most codexLineMax bytes to line
+// Poll reads what was appended since the last poll (at most pollMax
+// bytes) and hands each complete line of at most DefaultLineMax bytes to line
 // (the slice is reused after it returns). It returns how many lines ended,
 // skipped ones included. Only a regular file is opened: a FIFO would block
 // the open. A file that shrank is another file: its tail is taken from its
 // current end.
-func (t *rolloutTail) poll(line func([]byte)) (int, error) {
+func (t *Tail) Poll(line func([]byte)) (int, error) {
 	fi, err := os.Stat(t.path)
 	if err != nil {
 		return 0, err
@@ -71,7 +74,7 @@ func (t *rolloutTail) poll(line func([]byte)) (int, error) {
 	if !fi.Mode().IsRegular() {
 		return 0, fmt.Errorf("rollout %s is not a regular file", t.path)
 	}
-	size := min(fi.Size(), t.offset+codexPollMax)
+	size := min(fi.Size(), t.offset+pollMax)
 	if size < t.offset {
 		err := fmt.Errorf("rollout %s shrank from %d to %d bytes", t.path, t.offset, size)
 		t.offset, t.partial, t.skipping = size, t.partial[:0], false
@@ -86,7 +89,7 @@ func (t *rolloutTail) poll(line func([]byte)) (int, error) {
 	}
 	defer f.Close()
 	if t.buf == nil {
-		t.buf = make([]byte, codexReadChunk)
+		t.buf = make([]byte, readChunk)
 	}
 	r := io.NewSectionReader(f, t.offset, size-t.offset)
 	ended := 0
@@ -104,7 +107,7 @@ func (t *rolloutTail) poll(line func([]byte)) (int, error) {
 }
 
 // feed splits b into lines, joining the partial line kept from before.
-func (t *rolloutTail) feed(b []byte, line func([]byte)) int {
+func (t *Tail) feed(b []byte, line func([]byte)) int {
 	ended := 0
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
@@ -112,9 +115,9 @@ func (t *rolloutTail) feed(b []byte, line func([]byte)) int {
 		if i >= 0 {
 			chunk = b[:i]
 		}
-		limit := t.lineMax
+		limit := t.LineMax
 		if limit == 0 {
-			limit = codexLineMax
+			limit = DefaultLineMax
 		}
 		if !t.skipping && len(t.partial)+len(chunk) > limit {
 			t.skipping, t.partial = true, t.partial[:0]

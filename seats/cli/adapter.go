@@ -1,4 +1,4 @@
-package seats
+package cli
 
 import (
 	"context"
@@ -60,7 +60,7 @@ const (
 type Releaser interface {
 	// Release asks whether account a's ordinary usage is allowed again,
 	// with the seat's environment env (no room token in it).
-	Release(ctx context.Context, a config.Account, env []string) (CodexRelease, error)
+	Release(ctx context.Context, a config.Account, env []string) (limits.Release, error)
 }
 
 // Launching is one launch between its line and its spawn (Adapter.Prepare).
@@ -111,12 +111,12 @@ type Run interface {
 	// Tasks are the goroutines the seat needs while it lives; the Manager
 	// runs each one, counted, recovered and waited for (doc.go). Each must
 	// return once s.Done() is closed. Tasks has no side effect.
-	Tasks(s SeatHandle) []Task
+	Tasks(s Seat) []Task
 	// Live is called once the seat is listed, before its Tasks run.
-	Live(s SeatHandle)
+	Live(s Seat)
 	// Report takes a hook report of the seat (room.Terminals.Reported):
 	// false when the kind takes none, and the room refuses it.
-	Report(s SeatHandle, r room.Report) bool
+	Report(s Seat, r room.Report) bool
 	// Ended ends what the Run started (a server process) once the seat's
 	// process was reaped, and waits for it.
 	Ended()
@@ -130,10 +130,10 @@ type Task struct {
 	Run  func()
 }
 
-// SeatHandle is what a Run may do with its live seat. Every method is safe
+// Seat is what a Run may do with its live seat. Every method is safe
 // from any goroutine; none may be called with a lock of the Run's own held
 // that Report's f also takes.
-type SeatHandle interface {
+type Seat interface {
 	Topic() string
 	Account() string
 	// Started is when the process was spawned.
@@ -169,7 +169,7 @@ type Reported struct {
 	Usage    Usage
 	// Perm is the seat's open permission requests; the typing holds follow
 	// it (docs/design.md §5).
-	Perm permWait
+	Perm PermWait
 	// Closed are the room's cards whose requests ended (Report closes them
 	// once the seat's lock is released).
 	Closed []uint64

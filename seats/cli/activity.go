@@ -1,4 +1,4 @@
-package seats
+package cli
 
 import (
 	"slices"
@@ -12,7 +12,8 @@ import (
 // What a seat is doing, as its CLI reports it (docs/design.md §11; spec
 // «Claude Code の席は自分の様子を hook で知らせる», «走っているアカウントが何を
 // しているか»). Claude Code seats report through http hooks, Codex seats
-// through their rollout; the app never reads terminal output for it.
+// through their rollout or app-server notes; the app never reads terminal
+// output for it.
 
 // ActivityKind is the stage of a seat's turn.
 type ActivityKind int
@@ -74,11 +75,11 @@ const (
 	HoldAnswered   = "answered"
 )
 
-// maxToolName bounds a tool name kept from a hook body: names are short
+// MaxToolName bounds a tool name kept from a hook body: names are short
 // (Bash, mcp__server__tool); a longer one is cut, never stored whole.
-const maxToolName = 96
+const MaxToolName = 96
 
-// permWait is a seat's open permission requests (docs/design.md §11): the
+// PermWait is a seat's open permission requests (docs/design.md §11): the
 // PermissionRequests whose tool has not reported a result yet, oldest
 // first, and how many of them the human answered in the pane. Claude Code
 // asks for several at once ("1 of 2") and runs tools in parallel, so one
@@ -86,75 +87,76 @@ const maxToolName = 96
 // its own tool's PostToolUse or PostToolUseFailure (matched by tool name
 // and input — the PermissionRequest carries no tool_use_id), or with the
 // turn (Stop, the next prompt).
-type permWait struct {
-	pending  []permRequest
-	answered int // the oldest `answered` of pending were answered in the pane
+type PermWait struct {
+	Pending  []PermRequest
+	Answered int // the oldest `answered` of pending were answered in the pane
 }
 
-// permRequest is one open PermissionRequest: its tool for the panel, and
+// PermRequest is one open PermissionRequest: its tool for the panel, and
 // the key its tool's result must carry ("" when the body could not be read:
 // only the turn's end releases it). ask is the room's card for it
 // (room.Report.Ask; 0: none), which closes once the request is answered
 // or ends (room.Hub.AskClosed); denied marks one denied on its card: its
 // tool never runs, so it ends at the CLI's next hook, whatever that is.
-type permRequest struct {
-	tool, key string
-	ask       uint64
-	denied    bool
+type PermRequest struct {
+	Tool, Key string
+	Ask       uint64
+	Denied    bool
 }
 
-// maxPermWait bounds the open requests kept per seat; more are not kept,
+// MaxPermWait bounds the open requests kept per seat; more are not kept,
 // and the ones kept still hold (a hostile seat only holds its own posts).
-const maxPermWait = 64
+const MaxPermWait = 64
 
-// dialogOpen reports whether a dialog is believed on screen: a request the
+// DialogOpen reports whether a dialog is believed on screen: a request the
 // human has not answered.
-func (w permWait) dialogOpen() bool { return len(w.pending) > w.answered }
+func (w PermWait) DialogOpen() bool { return len(w.Pending) > w.Answered }
 
-// holds are the Typist hold reasons w implies: HoldPermission while a
+// Holds are the Typist hold reasons w implies: HoldPermission while a
 // dialog is open, HoldAnswered while every request is answered but some
 // tool has not reported yet.
-func (w permWait) holds() (permission, answered bool) {
-	return w.dialogOpen(), len(w.pending) > 0 && !w.dialogOpen()
+func (w PermWait) Holds() (permission, answered bool) {
+	return w.DialogOpen(), len(w.Pending) > 0 && !w.DialogOpen()
 }
 
-func (w permWait) equal(o permWait) bool {
-	return w.answered == o.answered && slices.Equal(w.pending, o.pending)
+// Equal reports whether w and o hold the same requests, answered alike.
+func (w PermWait) Equal(o PermWait) bool {
+	return w.Answered == o.Answered && slices.Equal(w.Pending, o.Pending)
 }
 
-// done removes the oldest request with key, if any.
-func (w permWait) done(key string) permWait {
+// Done removes the oldest request with key, if any.
+func (w PermWait) Done(key string) PermWait {
 	if key == "" {
 		return w
 	}
-	i := slices.IndexFunc(w.pending, func(r permRequest) bool { return r.key == key })
+	i := slices.IndexFunc(w.Pending, func(r PermRequest) bool { return r.Key == key })
 	if i < 0 {
 		return w
 	}
-	w.pending = slices.Delete(slices.Clone(w.pending), i, i+1)
-	if i < w.answered {
-		w.answered--
+	w.Pending = slices.Delete(slices.Clone(w.Pending), i, i+1)
+	if i < w.Answered {
+		w.Answered--
 	}
 	return w
 }
 
-// openAsks are the cards of the requests whose dialog is believed open.
-func (w permWait) openAsks() []uint64 {
+// OpenAsks are the cards of the requests whose dialog is believed open.
+func (w PermWait) OpenAsks() []uint64 {
 	var out []uint64
-	for _, r := range w.pending[min(w.answered, len(w.pending)):] {
-		if r.ask != 0 {
-			out = append(out, r.ask)
+	for _, r := range w.Pending[min(w.Answered, len(w.Pending)):] {
+		if r.Ask != 0 {
+			out = append(out, r.Ask)
 		}
 	}
 	return out
 }
 
-// closedAsks are the cards open in old whose request new no longer has
+// ClosedAsks are the cards open in old whose request new no longer has
 // open: answered in the pane, or ended.
-func closedAsks(old, next permWait) []uint64 {
-	still := next.openAsks()
+func ClosedAsks(old, next PermWait) []uint64 {
+	still := next.OpenAsks()
 	var out []uint64
-	for _, id := range old.openAsks() {
+	for _, id := range old.OpenAsks() {
 		if !slices.Contains(still, id) {
 			out = append(out, id)
 		}
@@ -162,99 +164,99 @@ func closedAsks(old, next permWait) []uint64 {
 	return out
 }
 
-// answerAsk marks the request of card ask answered on the card (denied:
+// AnswerAsk marks the request of card ask answered on the card (denied:
 // refused there). It joins the answered ones, so the pane's keys still
 // answer the oldest open dialog. A request already answered (in the pane,
 // first) or unknown is left as it is.
-func (w permWait) answerAsk(ask uint64, denied bool) permWait {
-	i := slices.IndexFunc(w.pending, func(r permRequest) bool { return r.ask == ask })
-	if ask == 0 || i < w.answered {
+func (w PermWait) AnswerAsk(ask uint64, denied bool) PermWait {
+	i := slices.IndexFunc(w.Pending, func(r PermRequest) bool { return r.Ask == ask })
+	if ask == 0 || i < w.Answered {
 		return w
 	}
-	r := w.pending[i]
-	r.denied = denied
-	p := slices.Delete(slices.Clone(w.pending), i, i+1)
-	w.pending = slices.Insert(p, w.answered, r)
-	w.answered++
+	r := w.Pending[i]
+	r.Denied = denied
+	p := slices.Delete(slices.Clone(w.Pending), i, i+1)
+	w.Pending = slices.Insert(p, w.Answered, r)
+	w.Answered++
 	return w
 }
 
-// dropDenied ends the requests denied on their cards: the CLI sent a hook
+// DropDenied ends the requests denied on their cards: the CLI sent a hook
 // after the denial, so its dialog is gone.
-func (w permWait) dropDenied() permWait {
-	if !slices.ContainsFunc(w.pending, func(r permRequest) bool { return r.denied }) {
+func (w PermWait) DropDenied() PermWait {
+	if !slices.ContainsFunc(w.Pending, func(r PermRequest) bool { return r.Denied }) {
 		return w
 	}
-	var out permWait
-	for i, r := range w.pending {
-		if r.denied {
+	var out PermWait
+	for i, r := range w.Pending {
+		if r.Denied {
 			continue
 		}
-		out.pending = append(out.pending, r)
-		if i < w.answered {
-			out.answered++
+		out.Pending = append(out.Pending, r)
+		if i < w.Answered {
+			out.Answered++
 		}
 	}
 	return out
 }
 
-// activityStep is what one hook changes: the new activity and permission
+// Step is what one hook changes: the new activity and permission
 // wait, and whether anything the panel shows moved.
-type activityStep struct {
-	next    Activity
-	wait    permWait
-	changed bool
+type Step struct {
+	Next    Activity
+	Wait    PermWait
+	Changed bool
 }
 
-// answerDialog notes one write of the human's keys while a permission
+// AnswerDialog notes one write of the human's keys while a permission
 // dialog is believed open: an answering key (answersDialog) answers the
 // oldest open request; the activity shows the next open one, or thinking.
-func answerDialog(cur Activity, wait permWait, b []byte, now time.Time) activityStep {
-	if !wait.dialogOpen() || !answersDialog(b) {
-		return activityStep{next: cur, wait: wait}
+func AnswerDialog(cur Activity, wait PermWait, b []byte, now time.Time) Step {
+	if !wait.DialogOpen() || !answersDialog(b) {
+		return Step{Next: cur, Wait: wait}
 	}
 	next := wait
-	next.answered++
+	next.Answered++
 	act := Activity{Kind: ActivityThinking, Subagents: cur.Subagents, Since: now}
-	if next.dialogOpen() {
-		act = Activity{Kind: ActivityPermission, Tool: next.pending[next.answered].tool, Subagents: cur.Subagents, Since: cur.Since}
+	if next.DialogOpen() {
+		act = Activity{Kind: ActivityPermission, Tool: next.Pending[next.Answered].Tool, Subagents: cur.Subagents, Since: cur.Since}
 	}
-	return activityStep{next: act, wait: next, changed: true}
+	return Step{Next: act, Wait: next, Changed: true}
 }
 
-// answerCard notes the human's answer to card ask in the room: its request
+// AnswerCard notes the human's answer to card ask in the room: its request
 // is answered (denied: refused there); the activity shows the next open
 // request, or thinking.
-func answerCard(cur Activity, wait permWait, ask uint64, denied bool, now time.Time) activityStep {
-	next := wait.answerAsk(ask, denied)
-	if next.equal(wait) {
-		return activityStep{next: cur, wait: wait}
+func AnswerCard(cur Activity, wait PermWait, ask uint64, denied bool, now time.Time) Step {
+	next := wait.AnswerAsk(ask, denied)
+	if next.Equal(wait) {
+		return Step{Next: cur, Wait: wait}
 	}
 	act := Activity{Kind: ActivityThinking, Subagents: cur.Subagents, Since: now}
-	if next.dialogOpen() {
-		act = Activity{Kind: ActivityPermission, Tool: next.pending[next.answered].tool, Subagents: cur.Subagents, Since: cur.Since}
+	if next.DialogOpen() {
+		act = Activity{Kind: ActivityPermission, Tool: next.Pending[next.Answered].Tool, Subagents: cur.Subagents, Since: cur.Since}
 	}
-	return activityStep{next: act, wait: next, changed: true}
+	return Step{Next: act, Wait: next, Changed: true}
 }
 
-// toolName keeps a tool name short and free of control characters: it is
+// ToolName keeps a tool name short and free of control characters: it is
 // shown in the panel and in the pane's title.
-func toolName(s string) string {
+func ToolName(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 			return -1
 		}
 		return r
 	}, s)
-	if utf8.RuneCountInString(s) > maxToolName {
-		s = textcut.Runes(s, maxToolName) + "…"
+	if utf8.RuneCountInString(s) > MaxToolName {
+		s = textcut.Runes(s, MaxToolName) + "…"
 	}
 	return s
 }
 
-// optionKey reports whether one write of the human's keys picks a dialog
+// OptionKey reports whether one write of the human's keys picks a dialog
 // option by itself: a digit, y or n.
-func optionKey(b []byte) bool {
+func OptionKey(b []byte) bool {
 	return len(b) == 1 && answersDialog(b) && b[0] != '\r' && b[0] != 0x1b
 }
 
