@@ -14,7 +14,7 @@ import (
 
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/room/textcut"
-	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/cli/claude"
 )
 
 // statusLineMax bounds the status JSON read from Claude Code's stdin; the
@@ -47,7 +47,7 @@ func RunStatusLine(args []string, getenv func(string) string, stdin io.Reader, s
 		return 1
 	}
 	// The line is best effort; the room gets the raw JSON.
-	status, _ := seats.ParseClaudeStatus(body)
+	status, _ := claude.ParseStatus(body)
 
 	note := ""
 	if err := postStatus(target.String(), getenv(room.EnvRoomToken), body); err != nil {

@@ -43,7 +43,7 @@ func cardRig(t *testing.T) (*Manager, *Seat, *procBuffer, *closedLog) {
 }
 
 func askReport(tool, input string, ask uint64) room.Report {
-	return room.Report{Kind: room.ReportActivity, Event: hookPermissionRequest, Body: hookBody(hookPermissionRequest, tool, input), Ask: ask}
+	return room.Report{Kind: room.ReportActivity, Event: "PermissionRequest", Body: hookBody("PermissionRequest", tool, input), Ask: ask}
 }
 
 // TestCardsCloseWhenThePaneAnswers: a request's card closes when its
@@ -61,8 +61,8 @@ func TestCardsCloseWhenThePaneAnswers(t *testing.T) {
 	if got := closed.got(); !slices.Equal(got, []uint64{1}) {
 		t.Fatalf("closed %v after one answer in the pane, want [1]", got)
 	}
-	m.Reported("t", "cc", hookReport(hookPostToolUse, "Read")) // another input: no request of these
-	m.Reported("t", "cc", room.Report{Kind: room.ReportActivity, Event: hookPostToolUse, Body: hookBody(hookPostToolUse, "Read", `{"file_path":"/b"}`)})
+	m.Reported("t", "cc", hookReport("PostToolUse", "Read")) // another input: no request of these
+	m.Reported("t", "cc", room.Report{Kind: room.ReportActivity, Event: "PostToolUse", Body: hookBody("PostToolUse", "Read", `{"file_path":"/b"}`)})
 	if got := closed.got(); !slices.Equal(got, []uint64{1, 2}) {
 		t.Fatalf("closed %v after the second Read's result, want [1 2]", got)
 	}
@@ -72,7 +72,7 @@ func TestCardsCloseWhenThePaneAnswers(t *testing.T) {
 	if !slices.Equal(open, []uint64{3}) {
 		t.Fatalf("open cards %v, want [3]", open)
 	}
-	m.Reported("t", "cc", hookReport(hookStop, ""))
+	m.Reported("t", "cc", hookReport("Stop", ""))
 	if got := closed.got(); !slices.Equal(got, []uint64{1, 2, 3}) {
 		t.Fatalf("closed %v after Stop", got)
 	}
@@ -103,7 +103,7 @@ func TestCardAnswerHolds(t *testing.T) {
 	testkit.Eventually(t, "held until the CLI goes on", func() bool {
 		return slices.Equal(s.info().Typing.Holds, []string{cli.HoldAnswered})
 	})
-	m.Reported("t", "cc", room.Report{Kind: room.ReportActivity, Event: hookPostToolUse, Body: hookBody(hookPostToolUse, "Read", `{"file_path":"/a"}`)})
+	m.Reported("t", "cc", room.Report{Kind: room.ReportActivity, Event: "PostToolUse", Body: hookBody("PostToolUse", "Read", `{"file_path":"/a"}`)})
 	testkit.Eventually(t, "the post typed once the Read ran and the CLI went on past the denial", func() bool {
 		return strings.Contains(proc.String(), `"message_id":"m1"`)
 	})
@@ -111,11 +111,11 @@ func TestCardAnswerHolds(t *testing.T) {
 	// Allowed on its card: held until its own tool's result.
 	m.Reported("t", "cc", askReport("Bash", `{"command":"make"}`, 3))
 	m.PermissionAnswered("t", "cc", 3, true)
-	m.Reported("t", "cc", hookReport(hookPreToolUse, "Other"))
+	m.Reported("t", "cc", hookReport("PreToolUse", "Other"))
 	if h := s.info().Typing.Holds; !slices.Equal(h, []string{cli.HoldAnswered}) {
 		t.Fatalf("an allowed request ended before its tool's result: %v", h)
 	}
-	m.Reported("t", "cc", room.Report{Kind: room.ReportActivity, Event: hookPostToolUse, Body: hookBody(hookPostToolUse, "Bash", `{"command":"make"}`)})
+	m.Reported("t", "cc", room.Report{Kind: room.ReportActivity, Event: "PostToolUse", Body: hookBody("PostToolUse", "Bash", `{"command":"make"}`)})
 	if h := s.info().Typing.Holds; len(h) != 0 {
 		t.Fatalf("held after the allowed tool's result: %v", h)
 	}

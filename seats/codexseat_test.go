@@ -20,7 +20,7 @@ import (
 // changed; the seat takes no hooks.
 func TestCodexSeatTail(t *testing.T) {
 	m, s, _, events := reportRig(t, config.KindCodexCLI)
-	if m.Reported("t", "cc", hookReport(hookStop, "")) {
+	if m.Reported("t", "cc", hookReport("Stop", "")) {
 		t.Fatal("a Codex seat took a hook")
 	}
 	// updates counts the SeatUpdated events so far: a marker notice sent

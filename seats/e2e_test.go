@@ -16,6 +16,7 @@ import (
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/seats/cli"
+	"github.com/pullcept/pullcept/seats/cli/claude"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
@@ -159,7 +160,7 @@ func TestE2EClaudeResume(t *testing.T) {
 	ada := r.claudeAccount("ada", "Ada")
 
 	first, hello := claudeFirstTurn(t, r, ada)
-	transcript := seats.ClaudeTranscriptPath(setup.ConfigDir, ada.WorkDir, first.SessionID)
+	transcript := claude.TranscriptPath(setup.ConfigDir, ada.WorkDir, first.SessionID)
 	if _, err := os.Stat(transcript); err != nil {
 		t.Fatalf("transcript after the first turn: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/cli"
+	"github.com/pullcept/pullcept/seats/cli/claude"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/limits"
 )
@@ -16,7 +17,7 @@ import (
 // and one line here.
 func newKinds(o ManagerOptions) map[config.Kind]cli.Adapter {
 	return map[config.Kind]cli.Adapter{
-		config.KindClaudeCode: &claudeAdapter{poll: o.CodexPoll},
+		config.KindClaudeCode: &claude.Adapter{Poll: o.CodexPoll},
 		config.KindCodexCLI:   newCodexAdapter(o.CodexPoll, o.CheckRelease),
 		config.KindCLI:        genericAdapter{},
 	}

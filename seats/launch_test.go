@@ -14,6 +14,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/cli/claude"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/pty"
 )
@@ -101,7 +102,7 @@ func argvWithout(argv []string, flag string) ([]string, string) {
 
 func expectedHooks(topicSeg, accountSeg string) map[string]any {
 	hooks := map[string]any{}
-	for _, ev := range HookEvents {
+	for _, ev := range claude.HookEvents {
 		timeout := 5.0
 		if ev == "PermissionRequest" {
 			timeout = 190
@@ -237,7 +238,7 @@ func TestClaudeOwnSettings(t *testing.T) {
 
 	// A character to declare: refused, and the reason says which.
 	_, err := buildLaunch(testInput(a))
-	if !errors.Is(err, ErrOwnSettings) || !strings.Contains(err.Error(), "character") {
+	if !errors.Is(err, claude.ErrOwnSettings) || !strings.Contains(err.Error(), "character") {
 		t.Errorf("with a character: %v", err)
 	}
 	// Other room entries to disable: refused, naming them.
@@ -245,7 +246,7 @@ func TestClaudeOwnSettings(t *testing.T) {
 	in := testInput(a)
 	in.MCPJSON = &launch.State{Others: []string{"pullcept-room-x-0123456789"}}
 	_, err = buildLaunch(in)
-	if !errors.Is(err, ErrOwnSettings) || !strings.Contains(err.Error(), "pullcept-room-x-0123456789") {
+	if !errors.Is(err, claude.ErrOwnSettings) || !strings.Contains(err.Error(), "pullcept-room-x-0123456789") {
 		t.Errorf("with other entries: %v", err)
 	}
 	// Nothing to add: passes through untouched, with a warning.
@@ -395,9 +396,9 @@ func TestGenericLines(t *testing.T) {
 
 func TestBuildLaunchRefusals(t *testing.T) {
 	t.Parallel()
-	claude := testAccount(config.KindClaudeCode)
+	cc := testAccount(config.KindClaudeCode)
 	with := func(f func(*launch.Input)) launch.Input {
-		in := testInput(claude)
+		in := testInput(cc)
 		f(&in)
 		return in
 	}
@@ -414,8 +415,8 @@ func TestBuildLaunchRefusals(t *testing.T) {
 		{"no topic", with(func(in *launch.Input) { in.TopicID = "" }), launch.ErrNoTopic},
 		{"resume without id", with(func(in *launch.Input) { in.Resume = true }), launch.ErrNoSessionID},
 		{"unclosed quote", with(func(in *launch.Input) { in.Account.LaunchOptions = `--x "open` }), config.ErrUnterminatedQuote},
-		{"--resume in options", with(func(in *launch.Input) { in.Account.LaunchOptions = "--resume abc" }), ErrOptionsConflict},
-		{"--continue in options", with(func(in *launch.Input) { in.Account.LaunchOptions = "-c" }), ErrOptionsConflict},
+		{"--resume in options", with(func(in *launch.Input) { in.Account.LaunchOptions = "--resume abc" }), claude.ErrOptionsConflict},
+		{"--continue in options", with(func(in *launch.Input) { in.Account.LaunchOptions = "-c" }), claude.ErrOptionsConflict},
 		{"hooks not loopback", with(func(in *launch.Input) { in.HooksURL = "http://192.0.2.1:80" }), launch.ErrRoomAddress},
 		{"no hooks URL", with(func(in *launch.Input) { in.HooksURL = "" }), launch.ErrRoomAddress},
 		{"relative pullcept", with(func(in *launch.Input) { in.PullceptPath = "pullcept" }), launch.ErrNoPullceptPath},
@@ -623,7 +624,7 @@ func TestPrepareLaunch(t *testing.T) {
 	before := readFile(t, filepath.Join(dir, ".mcp.json"))
 	b := testAccount(config.KindClaudeCode)
 	b.ID, b.WorkDir, b.LaunchOptions = "acc-new", dir, "--settings {}"
-	if _, err := prepareLaunch(testInput(b)); !errors.Is(err, ErrOwnSettings) {
+	if _, err := prepareLaunch(testInput(b)); !errors.Is(err, claude.ErrOwnSettings) {
 		t.Fatalf("want ErrOwnSettings, got %v", err)
 	}
 	if string(readFile(t, filepath.Join(dir, ".mcp.json"))) != string(before) {

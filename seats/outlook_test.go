@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/cli/claude"
 )
 
 // NextStart tells the quit dialog which seats resume next time: nothing
@@ -45,7 +46,7 @@ func TestNextStartJudgesAsStartWould(t *testing.T) {
 	if s, _ := r.store.Session(managerTopic, cc.ID); s != id {
 		t.Fatalf("judging dropped the record: %q", s)
 	}
-	path := ClaudeTranscriptPath(home, r.dir, id)
+	path := claude.TranscriptPath(home, r.dir, id)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/cli/claude"
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
@@ -69,7 +70,7 @@ func ListStyles(k config.Kind, workDir string, getenv func(string) string) ([]St
 		for _, d := range claudeProjectDirs(workDir, home) {
 			out = append(out, stylesIn(filepath.Join(d, claudeFolder, stylesDirName), ScopeProject, true)...)
 		}
-		if cfg, err := ClaudeConfigDir(getenv); err == nil {
+		if cfg, err := claude.ConfigDir(getenv); err == nil {
 			out = append(out, stylesIn(filepath.Join(cfg, stylesDirName), ScopeUser, true)...)
 		}
 	case config.KindCodexCLI:
@@ -295,7 +296,7 @@ func Warnings(a config.Account, getenv func(string) string) []string {
 // so the style lookup is left to the launch.
 func PreviewWarnings(a config.Account, getenv func(string) string) []string {
 	for _, v := range a.Env {
-		if v.Name == envClaudeConfigDir {
+		if v.Name == claude.EnvConfigDir {
 			getenv = nil
 		}
 	}

@@ -1,4 +1,4 @@
-package seats
+package claude
 
 import (
 	"encoding/json"
@@ -7,13 +7,13 @@ import (
 	"github.com/pullcept/pullcept/seats/cli"
 )
 
-// ClaudeStatus is what the participant panel and the status-line footer
+// Status is what the participant panel and the status-line footer
 // read from Claude Code's status line JSON (docs/clis.md §2.9): the model,
 // the effort level, and the used percentages of the context window and of
 // the plan's 5-hour and 7-day windows (those two only for subscriptions).
 // A percentage is nil when Claude Code did not send it — unknown, shown as
 // "—", never 0 %.
-type ClaudeStatus struct {
+type Status struct {
 	ModelName string // model.display_name
 	ModelID   string // model.id
 	Effort    string // effort.level
@@ -27,29 +27,29 @@ type ClaudeStatus struct {
 }
 
 // Model is the model's display name, else its id.
-func (s ClaudeStatus) Model() string {
+func (s Status) Model() string {
 	if s.ModelName != "" {
 		return s.ModelName
 	}
 	return s.ModelID
 }
 
-// ParseClaudeStatus reads Claude Code's status line JSON (the shape of
+// ParseStatus reads Claude Code's status line JSON (the shape of
 // 2.1.328: model.display_name, model.id, effort.level,
 // context_window.used_percentage, rate_limits.five_hour.used_percentage,
 // rate_limits.seven_day.used_percentage). Every field is read on its own: a
 // field that is missing or of another type stays unknown and the others
 // still count, so a CLI that changes one field does not blank the panel.
 // ok is false only when body is not a JSON object.
-func ParseClaudeStatus(body []byte) (ClaudeStatus, bool) {
+func ParseStatus(body []byte) (Status, bool) {
 	var top jsonObject
 	if json.Unmarshal(body, &top) != nil || top == nil {
-		return ClaudeStatus{}, false
+		return Status{}, false
 	}
 	model, effort := top.object("model"), top.object("effort")
 	limits := top.object("rate_limits")
 	five, week := limits.object("five_hour"), limits.object("seven_day")
-	return ClaudeStatus{
+	return Status{
 		ModelName:      model.str("display_name"),
 		ModelID:        model.str("id"),
 		Effort:         effort.str("level"),

@@ -1,4 +1,4 @@
-package seats
+package claude
 
 import (
 	"fmt"
@@ -35,16 +35,16 @@ const (
 // (docs/design.md §11); the room refuses any other (room.HookEvents).
 var HookEvents = room.HookEvents
 
-// claudeAdapter is Claude Code's Adapter.
-type claudeAdapter struct {
-	// poll is how often the transcript is read while lines come
+// Adapter is Claude Code's cli.Adapter.
+type Adapter struct {
+	// Poll is how often the transcript is read while lines come
 	// (ManagerOptions.CodexPoll).
-	poll time.Duration
+	Poll time.Duration
 }
 
 // ReadsMCPJSON: Claude Code finds the room in the working directory's
 // .mcp.json.
-func (*claudeAdapter) ReadsMCPJSON() bool { return true }
+func (*Adapter) ReadsMCPJSON() bool { return true }
 
 // Line builds a Claude Code line (docs/design.md §9): fresh, <command>
 // <options> --session-id <new id> --settings '<json>' --append-system-prompt
@@ -56,7 +56,7 @@ func (*claudeAdapter) ReadsMCPJSON() bool { return true }
 // stripped (warning); no --append-system-prompt when the options have it or
 // -file. Refusals wrap ErrOwnSettings, ErrOptionsConflict, ErrRoomAddress
 // and ErrNoPullceptPath.
-func (*claudeAdapter) Line(b *launch.Builder, opts []string) ([]string, error) {
+func (*Adapter) Line(b *launch.Builder, opts []string) ([]string, error) {
 	a, in := b.In.Account, b.In
 	for _, w := range opts {
 		if w == "-r" || w == "-c" || config.HasFlag([]string{w}, flagResume) || config.HasFlag([]string{w}, flagContinue) {

@@ -1,4 +1,4 @@
-package seats
+package claude
 
 import (
 	"path/filepath"
@@ -8,22 +8,24 @@ import (
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
-const envClaudeConfigDir = "CLAUDE_CONFIG_DIR"
+// Where Claude Code keeps its conversations (docs/design.md §9,
+// docs/clis.md).
+const (
+	// EnvConfigDir names Claude Code's data folder when set.
+	EnvConfigDir      = "CLAUDE_CONFIG_DIR"
+	claudeDirName     = ".claude"
+	claudeProjectsDir = "projects"
+	// claudeSlugMax is Claude Code's cap on a project directory name; a
+	// longer slug is cut and given a hash suffix (docs/clis.md).
+	claudeSlugMax = 200
+)
 
-const claudeDirName = ".claude"
-
-const claudeProjectsDir = "projects"
-
-// claudeSlugMax is Claude Code's cap on a project directory name; a
-// longer slug is cut and given a hash suffix (docs/clis.md).
-const claudeSlugMax = 200
-
-// ClaudeConfigDir is where Claude Code keeps its data for an environment:
+// ConfigDir is where Claude Code keeps its data for an environment:
 // $CLAUDE_CONFIG_DIR, else <home>/.claude (HOME; USERPROFILE on Windows).
 // Pass SeatGetenv so an account's own CLAUDE_CONFIG_DIR counts. The error
 // wraps ErrNoHome.
-func ClaudeConfigDir(getenv func(string) string) (string, error) {
-	if d := getenv(envClaudeConfigDir); d != "" {
+func ConfigDir(getenv func(string) string) (string, error) {
+	if d := getenv(EnvConfigDir); d != "" {
 		return d, nil
 	}
 	home, err := launch.HomeDir(getenv)
@@ -33,12 +35,12 @@ func ClaudeConfigDir(getenv func(string) string) (string, error) {
 	return filepath.Join(home, claudeDirName), nil
 }
 
-// ClaudeTranscriptPath is where Claude Code writes session sessionID started
+// TranscriptPath is where Claude Code writes session sessionID started
 // in cwd: <claudeConfigDir>/projects/<slug>/<sessionID>.jsonl. The slug is
 // cwd with every UTF-16 unit that is not an ASCII letter or digit replaced
 // by "-"; past 200 units it is cut to 200 and "-" plus the base-36 absolute
 // value of the Java-style 32-bit hash of cwd is appended (docs/clis.md).
-func ClaudeTranscriptPath(claudeConfigDir, cwd, sessionID string) string {
+func TranscriptPath(claudeConfigDir, cwd, sessionID string) string {
 	return filepath.Join(claudeConfigDir, claudeProjectsDir, claudeProjectSlug(cwd), sessionID+".jsonl")
 }
 

@@ -1,4 +1,4 @@
-package seats
+package claude
 
 import (
 	"context"
@@ -18,12 +18,12 @@ import (
 
 // UsesAttachments: a Claude seat reads the topic's attachments folder
 // without asking (permissions.additionalDirectories).
-func (*claudeAdapter) UsesAttachments() bool { return true }
+func (*Adapter) UsesAttachments() bool { return true }
 
 // Conversation: Claude Code's transcript of id, for the working directory
 // as written or as its links resolve (the CLI records its physical cwd).
-func (*claudeAdapter) Conversation(a config.Account, id string, getenv func(string) string) (cli.Conversation, error) {
-	dir, err := ClaudeConfigDir(getenv)
+func (*Adapter) Conversation(a config.Account, id string, getenv func(string) string) (cli.Conversation, error) {
+	dir, err := ConfigDir(getenv)
 	if err != nil {
 		return cli.ConversationGone, err
 	}
@@ -32,7 +32,7 @@ func (*claudeAdapter) Conversation(a config.Account, id string, getenv func(stri
 		cwds = append(cwds, resolved)
 	}
 	for _, cwd := range cwds {
-		_, err := os.Stat(ClaudeTranscriptPath(dir, cwd, id))
+		_, err := os.Stat(TranscriptPath(dir, cwd, id))
 		if err == nil {
 			return cli.ConversationResumes, nil
 		}
@@ -46,11 +46,11 @@ func (*claudeAdapter) Conversation(a config.Account, id string, getenv func(stri
 // Prepare gives the CLI the room token (its sidecar is its child) and, for
 // a resumed seat, notes how long its transcript is before the spawn: the
 // limit tail starts there.
-func (c *claudeAdapter) Prepare(_ context.Context, p *cli.Launching) (cli.Run, error) {
+func (c *Adapter) Prepare(_ context.Context, p *cli.Launching) (cli.Run, error) {
 	p.Env = cli.WithToken(p.Env, p.Token)
-	r := &claudeRun{poll: c.poll, workDir: p.Account.WorkDir, sessionID: p.Launch.SessionID, resumed: p.Launch.Resumed, getenv: p.Getenv}
+	r := &claudeRun{poll: c.Poll, workDir: p.Account.WorkDir, sessionID: p.Launch.SessionID, resumed: p.Launch.Resumed, getenv: p.Getenv}
 	if p.Launch.Resumed {
-		if dir, err := ClaudeConfigDir(p.Getenv); err == nil {
+		if dir, err := ConfigDir(p.Getenv); err == nil {
 			if fi, err := os.Stat(claudeTranscript(dir, p.Account.WorkDir, p.Launch.SessionID)); err == nil {
 				r.transcriptAt = fi.Size()
 			}
@@ -100,7 +100,7 @@ func (*claudeRun) Report(s cli.Seat, rep room.Report) bool {
 	now := s.Now()
 	switch rep.Kind {
 	case room.ReportStatus:
-		st, ok := ParseClaudeStatus(rep.Body)
+		st, ok := ParseStatus(rep.Body)
 		if !ok {
 			return true
 		}
@@ -136,7 +136,7 @@ func (*claudeRun) Report(s cli.Seat, rep room.Report) bool {
 // that is missing, deleted or replaced is logged and looked for again,
 // never a crash.
 func (r *claudeRun) watchTranscript(s cli.Seat) {
-	dir, err := ClaudeConfigDir(r.getenv)
+	dir, err := ConfigDir(r.getenv)
 	if err != nil || r.sessionID == "" {
 		s.Logger().Debug("limit: no Claude transcript to watch", "topic", s.Topic(), "account", s.Account(), "err", err)
 		return

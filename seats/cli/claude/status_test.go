@@ -1,4 +1,4 @@
-package seats
+package claude
 
 import (
 	"os"
@@ -16,7 +16,7 @@ func TestParseClaudeStatus(t *testing.T) {
 	body := `{"session_id":"s","model":{"id":"claude-opus-5","display_name":"Opus 5"},"effort":{"level":"high"},
 		"context_window":{"used_percentage":12.5,"total_input_tokens":1},
 		"rate_limits":{"five_hour":{"used_percentage":40,"resets_at":1},"seven_day":{"used_percentage":7}}}`
-	st, ok := ParseClaudeStatus([]byte(body))
+	st, ok := ParseStatus([]byte(body))
 	if !ok || st.Model() != "Opus 5" || st.Effort != "high" {
 		t.Fatalf("status = %+v, %v", st, ok)
 	}
@@ -30,25 +30,25 @@ func TestParseClaudeStatus(t *testing.T) {
 	}
 	// An API-key session has no rate limits; a model without a display
 	// name shows its id.
-	st, ok = ParseClaudeStatus([]byte(`{"model":{"id":"claude-x"},"context_window":{}}`))
+	st, ok = ParseStatus([]byte(`{"model":{"id":"claude-x"},"context_window":{}}`))
 	if !ok || st.Model() != "claude-x" || st.Context != nil || st.FiveHour != nil || st.Weekly != nil {
 		t.Fatalf("bare status = %+v, %v", st, ok)
 	}
 	// A figure that is no percentage is unknown, not a 300-digit number.
-	st, _ = ParseClaudeStatus([]byte(`{"context_window":{"used_percentage":1e300},"rate_limits":{"five_hour":{"used_percentage":-3},"seven_day":{"used_percentage":104}}}`))
+	st, _ = ParseStatus([]byte(`{"context_window":{"used_percentage":1e300},"rate_limits":{"five_hour":{"used_percentage":-3},"seven_day":{"used_percentage":104}}}`))
 	if st.Context != nil || st.FiveHour != nil || st.Weekly == nil || *st.Weekly != 104 {
 		t.Fatalf("implausible percentages = %v %v %v", st.Context, st.FiveHour, st.Weekly)
 	}
-	if _, ok := ParseClaudeStatus([]byte("not json")); ok {
+	if _, ok := ParseStatus([]byte("not json")); ok {
 		t.Fatal("non-JSON status parsed")
 	}
 	// Reset times are Unix seconds; a value in milliseconds is no time.
-	st, _ = ParseClaudeStatus([]byte(`{"rate_limits":{"five_hour":{"used_percentage":1,"resets_at":1796100000},"seven_day":{"resets_at":1796100000000}}}`))
+	st, _ = ParseStatus([]byte(`{"rate_limits":{"five_hour":{"used_percentage":1,"resets_at":1796100000},"seven_day":{"resets_at":1796100000000}}}`))
 	if !st.FiveHourResets.Equal(time.Unix(1796100000, 0)) || !st.WeeklyResets.IsZero() {
 		t.Fatalf("resets = %v, %v", st.FiveHourResets, st.WeeklyResets)
 	}
 	// A field of an unexpected type is unknown; the others still count.
-	st, ok = ParseClaudeStatus([]byte(`{"model":{"display_name":"Opus 4","id":7},"effort":"high",
+	st, ok = ParseStatus([]byte(`{"model":{"display_name":"Opus 4","id":7},"effort":"high",
 		"context_window":{"used_percentage":42},"rate_limits":{"five_hour":"n/a","seven_day":{"used_percentage":"x"}}}`))
 	if !ok || st.Model() != "Opus 4" || st.Effort != "" || st.Context == nil || *st.Context != 42 || st.FiveHour != nil || st.Weekly != nil {
 		t.Fatalf("status with odd fields = %+v, %v", st, ok)
@@ -72,7 +72,7 @@ func claudeCapture(t *testing.T, test, name string) []byte {
 // the plan windows stay unknown while model, effort and context are read.
 func TestParseClaudeStatusCaptured(t *testing.T) {
 	t.Parallel()
-	st, ok := ParseClaudeStatus(claudeCapture(t, "TestE2EClaudeRoundTrip", "statusline.json"))
+	st, ok := ParseStatus(claudeCapture(t, "TestE2EClaudeRoundTrip", "statusline.json"))
 	if !ok || st.Model() != "Opus 5.5" || st.ModelID != "claude-opus-5-5" || st.Effort != "medium" {
 		t.Fatalf("status = %+v, %v", st, ok)
 	}
@@ -82,7 +82,7 @@ func TestParseClaudeStatusCaptured(t *testing.T) {
 	if !st.FiveHourResets.Equal(time.Unix(1796127526, 0)) || !st.WeeklyResets.Equal(time.Unix(1796476126, 0)) {
 		t.Fatalf("resets %v, %v", st.FiveHourResets, st.WeeklyResets)
 	}
-	st, ok = ParseClaudeStatus(claudeCapture(t, "TestE2EClaudePermissionHold", "statusline.json"))
+	st, ok = ParseStatus(claudeCapture(t, "TestE2EClaudePermissionHold", "statusline.json"))
 	if !ok || st.Model() != "Opus 5.5" || st.Context == nil || st.FiveHour != nil || st.Weekly != nil || !st.FiveHourResets.IsZero() {
 		t.Fatalf("API-key status = %+v, %v", st, ok)
 	}

@@ -1,4 +1,4 @@
-package seats
+package claude
 
 import (
 	"bytes"
@@ -131,12 +131,12 @@ func claudeLastParent(path string, size int64) (limits.Event, bool) {
 // claudeTranscript is where a Claude seat's transcript is (its cwd as
 // written or as its links resolve; the first that exists, else the first).
 func claudeTranscript(configDir, workDir, sessionID string) string {
-	first := ClaudeTranscriptPath(configDir, workDir, sessionID)
+	first := TranscriptPath(configDir, workDir, sessionID)
 	if _, err := os.Stat(first); err == nil {
 		return first
 	}
 	if resolved, err := filepath.EvalSymlinks(workDir); err == nil && resolved != workDir {
-		p := ClaudeTranscriptPath(configDir, resolved, sessionID)
+		p := TranscriptPath(configDir, resolved, sessionID)
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}

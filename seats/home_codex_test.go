@@ -1,0 +1,121 @@
+package seats
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/cli"
+	"github.com/pullcept/pullcept/seats/launch"
+)
+
+// writeRollout writes a Codex rollout whose first line is session_meta.
+func writeRollout(t *testing.T, home string, started time.Time, id, cwd string, complete bool) string {
+	t.Helper()
+	u := started.UTC()
+	dir := filepath.Join(home, "sessions", u.Format("2006"), u.Format("01"), u.Format("02"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("rollout-%s-%s.jsonl", u.Format("2006-01-02T15-04-05"), id))
+	line := fmt.Sprintf(`{"timestamp":%q,"type":"session_meta","payload":{"id":%q,"timestamp":%q,"cwd":%q,"originator":"codex-tui","cli_version":"0.169.0","instructions":%q}}`,
+		u.Format(time.RFC3339Nano), id, u.Format(time.RFC3339Nano), cwd, strings.Repeat("base instructions ", 4000))
+	if complete {
+		line += "\n" + `{"timestamp":"x","type":"turn_context","payload":{"model":"gpt-5.5"}}` + "\n"
+	}
+	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestCodexRollouts(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	cwd := filepath.Join(testRoot(), "work", "x")
+	launched := time.Now().Add(-time.Minute)
+	const (
+		old    = "019a0000-0000-7000-8000-000000000001"
+		other  = "019a0000-0000-7000-8000-000000000002"
+		first  = "019a0000-0000-7000-8000-000000000003"
+		second = "019a0000-0000-7000-8000-000000000004"
+		torn   = "019a0000-0000-7000-8000-000000000005"
+	)
+	oldPath := writeRollout(t, home, launched.Add(-48*time.Hour), old, cwd, true)
+	writeRollout(t, home, launched.Add(5*time.Second), other, filepath.Join(testRoot(), "elsewhere"), true)
+	firstPath := writeRollout(t, home, launched.Add(10*time.Second), first, cwd, true)
+	secondPath := writeRollout(t, home, launched.Add(20*time.Second), second, cwd+string(filepath.Separator), true)
+	writeRollout(t, home, launched.Add(30*time.Second), torn, cwd, false)
+
+	if p, ok := CodexRollout(home, old); !ok || p != oldPath {
+		t.Errorf("CodexRollout(old) = %q, %v", p, ok)
+	}
+	for _, id := range []string{"019a0000-0000-7000-8000-00000000000f", "*", "../x", ""} {
+		if _, ok := CodexRollout(home, id); ok {
+			t.Errorf("CodexRollout(%q) found something", id)
+		}
+	}
+	all, err := CodexRolloutsSince(home, cwd, launched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Oldest first (the cwd written with a trailing separator matches), the
+	// other directory's and the torn one left out.
+	if len(all) != 2 || all[0].ID != first || all[0].Path != firstPath || all[1].ID != second || all[1].Path != secondPath {
+		t.Errorf("CodexRolloutsSince = %+v", all)
+	}
+	if got, err := CodexRolloutsSince(home, cwd, time.Now().Add(time.Hour)); len(got) != 0 || err != nil {
+		t.Errorf("nothing after a future time expected: %+v %v", got, err)
+	}
+	if got, err := CodexRolloutsSince(t.TempDir(), cwd, launched); len(got) != 0 || err != nil {
+		t.Errorf("empty CODEX_HOME: %+v %v", got, err)
+	}
+}
+
+// TestCodexHome: $CODEX_HOME, else <home>/.codex; a name-only CODEX_HOME
+// of the account inherits the process's.
+func TestCodexHome(t *testing.T) {
+	t.Parallel()
+	homeVar := "HOME"
+	if runtime.GOOS == "windows" {
+		homeVar = "USERPROFILE"
+	}
+	home := filepath.Join(testRoot(), "home", "me")
+	get := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	if d, err := CodexHome(get(map[string]string{homeVar: home})); err != nil || d != filepath.Join(home, ".codex") {
+		t.Errorf("CodexHome = %q, %v", d, err)
+	}
+	if d, _ := CodexHome(get(map[string]string{"CODEX_HOME": "/cx"})); d != "/cx" {
+		t.Errorf("CODEX_HOME ignored: %q", d)
+	}
+	a := config.Account{Env: []config.EnvVar{{Name: "CODEX_HOME", Value: ""}}}
+	opened, err := config.OpenEnv(a.Env, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := CodexHome(launch.SeatGetenv(opened, get(map[string]string{"CODEX_HOME": "/proc-cx"}))); d != "/proc-cx" {
+		t.Errorf("name-only CODEX_HOME must inherit: %q", d)
+	}
+}
+
+// TestCodexConversation: a Codex conversation resumes while its rollout is
+// under CODEX_HOME.
+func TestCodexConversation(t *testing.T) {
+	t.Parallel()
+	const id = "99999999-8888-4777-8666-555555555555"
+	home, work := t.TempDir(), t.TempDir()
+	get := func(k string) string { return map[string]string{"CODEX_HOME": home}[k] }
+	a := config.Account{Kind: config.KindCodexCLI, WorkDir: work}
+	if c, _ := newCodexAdapter(time.Second, nil).Conversation(a, id, get); c != cli.ConversationGone {
+		t.Errorf("before the rollout: %v", c)
+	}
+	writeRollout(t, home, time.Now(), id, work, true)
+	if c, err := newCodexAdapter(time.Second, nil).Conversation(a, id, get); c != cli.ConversationResumes || err != nil {
+		t.Errorf("rollout not found: %v %v", c, err)
+	}
+}
