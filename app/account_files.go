@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/pullcept/pullcept/config"
-	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/character"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/tui"
 )
@@ -38,7 +38,7 @@ var fieldOf = map[string]string{
 // directory exists, and the character's name for its kind.
 func (b *Backend) CheckAccount(in tui.AccountInfo) tui.AccountCheck {
 	a := b.editDraft(in)
-	out := tui.AccountCheck{CharacterVia: seats.CharacterVia(a.Kind)}
+	out := tui.AccountCheck{CharacterVia: character.Via(a.Kind)}
 	add := func(field string, line int, err error, warn bool) {
 		if f, ok := fieldOf[field]; ok {
 			field = f
@@ -64,19 +64,19 @@ func (b *Backend) CheckAccount(in tui.AccountInfo) tui.AccountCheck {
 	}
 	if a.Kind == config.KindCodexCLI {
 		for _, n := range names {
-			if strings.EqualFold(n.Name, seats.EnvOutputStyle) {
+			if strings.EqualFold(n.Name, character.EnvOutputStyle) {
 				add(tui.FieldEnv, n.Line, seatsOwned(n.Name), false)
 			}
 		}
 	}
 	if a.Kind.Launches() && filepath.IsAbs(a.WorkDir) {
-		if err := seats.CheckWorkDir(a.WorkDir); err != nil {
-			out.DirMissing = errors.Is(err, seats.ErrWorkDirMissing)
+		if err := character.CheckWorkDir(a.WorkDir); err != nil {
+			out.DirMissing = errors.Is(err, character.ErrWorkDirMissing)
 			add(tui.FieldDir, 0, err, false)
 		}
 	}
 	if out.CharacterVia != "" {
-		if err := seats.CheckCharacterName(a.Kind, a.Character); err != nil {
+		if err := character.CheckName(a.Kind, a.Character); err != nil {
 			// A Claude name that cannot name a file still selects a style;
 			// only its body cannot be edited here. Codex's loader refuses it.
 			add(tui.FieldCharacter, 0, err, a.Kind != config.KindCodexCLI)
@@ -88,11 +88,11 @@ func (b *Backend) CheckAccount(in tui.AccountInfo) tui.AccountCheck {
 // seatsOwned is the refusal of an env line setting the variable a Codex
 // seat's character travels in.
 func seatsOwned(name string) error {
-	return errors.Join(seats.ErrEnvAppOwned, errors.New(name+": write the style's name in the character field"))
+	return errors.Join(character.ErrEnvAppOwned, errors.New(name+": write the style's name in the character field"))
 }
 
 // CreateWorkDir makes the working directory (seats.CreateWorkDir).
-func (b *Backend) CreateWorkDir(dir string) error { return seats.CreateWorkDir(dir) }
+func (b *Backend) CreateWorkDir(dir string) error { return character.CreateWorkDir(dir) }
 
 // styleGetenv is the environment the account's CLI would see, for finding
 // its styles: the account's own CLAUDE_CONFIG_DIR, when its stored env
@@ -118,13 +118,13 @@ func (b *Backend) styleGetenv(id string) func(string) string {
 // (seats.ListStyles).
 func (b *Backend) CharacterStyles(in tui.AccountInfo) ([]tui.CharacterStyle, error) {
 	a := b.editDraft(in)
-	styles, err := seats.ListStyles(a.Kind, a.WorkDir, b.styleGetenv(in.ID))
+	styles, err := character.ListStyles(a.Kind, a.WorkDir, b.styleGetenv(in.ID))
 	if err != nil {
 		return nil, err
 	}
 	out := make([]tui.CharacterStyle, 0, len(styles))
 	for _, s := range styles {
-		out = append(out, tui.CharacterStyle{Name: s.Name, File: s.Path, User: s.Scope == seats.ScopeUser})
+		out = append(out, tui.CharacterStyle{Name: s.Name, File: s.Path, User: s.Scope == character.ScopeUser})
 	}
 	return out, nil
 }
@@ -134,10 +134,10 @@ func (b *Backend) CharacterStyles(in tui.AccountInfo) ([]tui.CharacterStyle, err
 // comes from when it is another.
 func (b *Backend) OpenCharacter(in tui.AccountInfo) (tui.CharacterBody, error) {
 	a := b.editDraft(in)
-	cf, err := seats.OpenCharacter(a.Kind, a.WorkDir, a.Character)
-	if errors.Is(err, seats.ErrWorkDirMissing) {
+	cf, err := character.Open(a.Kind, a.WorkDir, a.Character)
+	if errors.Is(err, character.ErrWorkDirMissing) {
 		// A working dir to be made with the save: its body is a new file.
-		rel, relErr := seats.CharacterRel(a.Kind, a.Character)
+		rel, relErr := character.Rel(a.Kind, a.Character)
 		if relErr != nil {
 			return tui.CharacterBody{}, relErr
 		}
@@ -149,11 +149,11 @@ func (b *Backend) OpenCharacter(in tui.AccountInfo) (tui.CharacterBody, error) {
 	return b.characterBody(in, a, cf), nil
 }
 
-func (b *Backend) characterBody(in tui.AccountInfo, a config.Account, cf seats.CharacterFile) tui.CharacterBody {
+func (b *Backend) characterBody(in tui.AccountInfo, a config.Account, cf character.File) tui.CharacterBody {
 	body := tui.CharacterBody{Path: cf.Path, Exists: cf.Exists, FolderExists: cf.FolderExists, Text: cf.Text,
 		BOM: cf.BOM, CRLF: cf.CRLF, Fingerprint: cf.Fingerprint, FrontName: cf.FrontName, FrontLine: cf.FrontLine,
-		WornBy: seats.CharacterWearers(a.Kind, a.WorkDir, a.Character, in.ID, b.a.accounts.All())}
-	if styles, err := seats.ListStyles(a.Kind, a.WorkDir, b.styleGetenv(in.ID)); err == nil {
+		WornBy: character.Wearers(a.Kind, a.WorkDir, a.Character, in.ID, b.a.accounts.All())}
+	if styles, err := character.ListStyles(a.Kind, a.WorkDir, b.styleGetenv(in.ID)); err == nil {
 		name := strings.TrimSpace(a.Character)
 		for _, s := range styles {
 			if s.Name == name {
@@ -171,7 +171,7 @@ func (b *Backend) characterBody(in tui.AccountInfo, a config.Account, cf seats.C
 // read in, refused when the file changed since.
 func (b *Backend) SaveCharacter(in tui.AccountInfo, opened tui.CharacterBody, text string, createFolder bool) (tui.CharacterBody, error) {
 	a := b.editDraft(in)
-	cf, err := seats.WriteCharacter(seats.CharacterWrite{Kind: a.Kind, WorkDir: a.WorkDir, Name: a.Character, Text: text,
+	cf, err := character.Write(character.Body{Kind: a.Kind, WorkDir: a.WorkDir, Name: a.Character, Text: text,
 		BOM: opened.BOM, CRLF: opened.CRLF, Fingerprint: opened.Fingerprint, CreateFolder: createFolder})
 	if err != nil {
 		return tui.CharacterBody{}, err
@@ -183,5 +183,5 @@ func (b *Backend) SaveCharacter(in tui.AccountInfo, opened tui.CharacterBody, te
 // (seats.PrepareCharacterEdit).
 func (b *Backend) PrepareCharacterEdit(in tui.AccountInfo, createFolder bool) (string, error) {
 	a := b.editDraft(in)
-	return seats.PrepareCharacterEdit(a.Kind, a.WorkDir, a.Character, createFolder)
+	return character.PrepareEdit(a.Kind, a.WorkDir, a.Character, createFolder)
 }

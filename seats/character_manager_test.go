@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/character"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -19,7 +20,7 @@ import (
 // default applies). The fake CLI stands in for codex ("--" ends its flags
 // before the line's -c and --no-alt-screen).
 func TestManagerCodexCharacterEnv(t *testing.T) {
-	t.Setenv(EnvOutputStyle, "inherited")
+	t.Setenv(character.EnvOutputStyle, "inherited")
 	r := newManagerRig(t)
 	for _, tc := range []struct {
 		id, character, want string
@@ -42,15 +43,15 @@ func TestManagerCodexCharacterEnv(t *testing.T) {
 		})
 		var got []string
 		for _, kv := range env {
-			if name, v, _ := strings.Cut(kv, "="); strings.EqualFold(name, EnvOutputStyle) {
+			if name, v, _ := strings.Cut(kv, "="); strings.EqualFold(name, character.EnvOutputStyle) {
 				got = append(got, v)
 			}
 		}
 		switch {
 		case tc.want == "" && len(got) != 0:
-			t.Errorf("%s: no character, yet %s=%q", tc.id, EnvOutputStyle, got)
+			t.Errorf("%s: no character, yet %s=%q", tc.id, character.EnvOutputStyle, got)
 		case tc.want != "" && (len(got) != 1 || got[0] != tc.want):
-			t.Errorf("%s: %s = %q, want [%s]", tc.id, EnvOutputStyle, got, tc.want)
+			t.Errorf("%s: %s = %q, want [%s]", tc.id, character.EnvOutputStyle, got, tc.want)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/character"
 	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/limits"
 )
@@ -238,14 +239,14 @@ func (r *codexRun) Abandon() {
 // whose file is missing refuses the start (never a seat without the
 // character it was given).
 func codexCharacterBody(a config.Account) (string, error) {
-	f, err := OpenCharacter(config.KindCodexCLI, a.WorkDir, a.Character)
+	f, err := character.Open(config.KindCodexCLI, a.WorkDir, a.Character)
 	if err != nil {
 		return "", err
 	}
 	if !f.Exists {
-		return "", fmt.Errorf("%w: character %q: %s does not exist", ErrCharacterName, a.Character, f.Rel)
+		return "", fmt.Errorf("%w: character %q: %s does not exist", character.ErrName, a.Character, f.Rel)
 	}
-	return stripFrontmatter(f.Text), nil
+	return character.StripFrontmatter(f.Text), nil
 }
 
 // Live makes the live seat the reader of its server's notes: the ones kept

@@ -230,34 +230,6 @@ func TestCheckCodexAnswer(t *testing.T) {
 	}
 }
 
-// TestStripFrontmatter: the character's body without a leading YAML
-// frontmatter; text without a closed one is kept whole.
-func TestStripFrontmatter(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct{ in, want string }{
-		{"---\nname: Lin\ndescription: quiet\n---\nLin speaks softly.\n", "Lin speaks softly.\n"},
-		{"---\nname: Lin\n---\n\n\nbody\n\nmore", "body\n\nmore"},
-		{"---\nname: Lin\n---", ""},
-		{"---\nname: Lin\n---\r\nbody", "body"},
-		{"no frontmatter\n---\nx", "no frontmatter\n---\nx"},
-		{"---\nname: Lin\nnever closed", "---\nname: Lin\nnever closed"},
-		{"---\nname: Lin\n---more\nbody", "---\nname: Lin\n---more\nbody"},
-		{" ---\nname: Lin\n---\nbody", " ---\nname: Lin\n---\nbody"},
-		{"---\na: 1\n---\nbody\n---\nnot front\n---\n", "body\n---\nnot front\n---\n"},
-		{"", ""},
-		{"plain body", "plain body"},
-	} {
-		if got := stripFrontmatter(tc.in); got != tc.want {
-			t.Errorf("stripFrontmatter(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	// The frontmatter frontmatterName reads is the one stripped.
-	text := "---\nname: Lin\n---\nbody"
-	if name, _ := frontmatterName(text); name != "Lin" || stripFrontmatter(text) != "body" {
-		t.Errorf("frontmatterName %q, body %q", name, stripFrontmatter(text))
-	}
-}
-
 // TestCodexServerKeepIsText: kept lines hold no control characters.
 func TestCodexServerKeepIsText(t *testing.T) {
 	t.Parallel()

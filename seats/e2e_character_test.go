@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/seats/character"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 )
@@ -33,7 +33,7 @@ func TestE2EClaudeCharacter(t *testing.T) {
 		t.Fatal(err)
 	}
 	getenv := launch.SeatGetenv(env, func(string) string { return "" })
-	found, err := seats.ListStyles(ada.Kind, ada.WorkDir, getenv)
+	found, err := character.ListStyles(ada.Kind, ada.WorkDir, getenv)
 	if err != nil || len(found) != 1 || found[0].Name != "Quiet Ada" {
 		t.Fatalf("ListStyles = %+v, %v", found, err)
 	}

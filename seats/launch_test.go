@@ -14,6 +14,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/character"
 	"github.com/pullcept/pullcept/seats/cli/claude"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/pty"
@@ -819,5 +820,48 @@ func TestAppLaunchEnvIsReserved(t *testing.T) {
 	}
 	if set != 2 {
 		t.Errorf("launch env %q should set %s and %s", l.Env, room.EnvLaunchedAs, room.EnvRoomID)
+	}
+}
+
+// TestCodexCharacterLaunch: a Codex seat's character is LI_PLUS_OUTPUT_STYLE
+// in its environment, never on the line; without one nothing is set and
+// an inherited value is removed; a name outside #281's grammar and the
+// variable in the account's own env are refused.
+func TestCodexCharacterLaunch(t *testing.T) {
+	t.Parallel()
+	a := testAccount(config.KindCodexCLI)
+	a.Character = "character_codex_luna"
+	l := mustLaunch(t, testInput(a))
+	if !slices.Contains(l.Env, character.EnvOutputStyle+"=character_codex_luna") || !slices.Equal(l.Unset, []string{character.EnvOutputStyle}) {
+		t.Fatalf("env %q, unset %q", l.Env, l.Unset)
+	}
+	if strings.Contains(l.Preview, "luna") {
+		t.Fatalf("the character is on the line: %s", l.Preview)
+	}
+	a.Character = ""
+	l = mustLaunch(t, testInput(a))
+	for _, kv := range l.Env {
+		if strings.HasPrefix(kv, character.EnvOutputStyle+"=") {
+			t.Fatalf("no character, env has %s", kv)
+		}
+	}
+	if !slices.Equal(l.Unset, []string{character.EnvOutputStyle}) {
+		t.Fatalf("an inherited %s is not removed: %q", character.EnvOutputStyle, l.Unset)
+	}
+	a.Character = "Luna the Cat"
+	if _, err := buildLaunch(testInput(a)); !errors.Is(err, character.ErrName) {
+		t.Fatalf("bad name: %v", err)
+	}
+	a.Character = "luna"
+	a.Env = append(a.Env, config.EnvVar{Name: "li_plus_output_style", Value: "x"})
+	if _, err := buildLaunch(testInput(a)); !errors.Is(err, character.ErrEnvAppOwned) {
+		t.Fatalf("the account's own %s: %v", character.EnvOutputStyle, err)
+	}
+	c := testAccount(config.KindClaudeCode)
+	if l := mustLaunch(t, testInput(c)); len(l.Unset) != 0 || !strings.Contains(l.Preview, `"outputStyle":"character_Lin"`) {
+		t.Fatalf("Claude: unset %q, line %s", l.Unset, l.Preview)
+	}
+	if got := launch.UnsetEnv([]string{"A=1", "li_plus_output_style=x", "LI_PLUS_OUTPUT_STYLE=y", "B=2"}, []string{character.EnvOutputStyle}); !slices.Equal(got, []string{"A=1", "B=2"}) {
+		t.Fatalf("unsetEnv = %q", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/character"
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
@@ -152,25 +153,25 @@ func codexDecidesScreen(opts []string) bool {
 // instructions (codexserver.go), never in the environment.
 func codexCharacterEnv(b *launch.Builder) error {
 	a := b.In.Account
-	b.Unset(EnvOutputStyle)
+	b.Unset(character.EnvOutputStyle)
 	name := strings.TrimSpace(a.Character)
 	if CodexAppServer(a) {
 		if a.Character != "" {
-			return CheckCodexCharacter(a.Character)
+			return character.CheckCodexName(a.Character)
 		}
 		return nil
 	}
 	for _, v := range a.Env {
-		if strings.EqualFold(v.Name, EnvOutputStyle) {
-			return fmt.Errorf("env: %w: %s (write the style's name in the character field)", ErrEnvAppOwned, v.Name)
+		if strings.EqualFold(v.Name, character.EnvOutputStyle) {
+			return fmt.Errorf("env: %w: %s (write the style's name in the character field)", character.ErrEnvAppOwned, v.Name)
 		}
 	}
 	if name == "" {
 		return nil
 	}
-	if err := CheckCodexCharacter(name); err != nil {
+	if err := character.CheckCodexName(name); err != nil {
 		return fmt.Errorf("character: %w", err)
 	}
-	b.SetEnv(EnvOutputStyle + "=" + name)
+	b.SetEnv(character.EnvOutputStyle + "=" + name)
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/room/pubsub"
+	"github.com/pullcept/pullcept/seats/character"
 	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/limits"
@@ -594,7 +595,7 @@ func (m *Manager) prepare(p *startPlan) error {
 	if err != nil {
 		return fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
-	l.Warnings = append(l.Warnings, Warnings(p.acct, launch.SeatGetenv(p.openEnv, m.getenv))...)
+	l.Warnings = append(l.Warnings, character.Warnings(p.acct, launch.SeatGetenv(p.openEnv, m.getenv))...)
 	if attachWarn != "" {
 		l.Warnings = append(l.Warnings, attachWarn)
 	}
@@ -1213,5 +1214,5 @@ func (m *Manager) Preview(a config.Account) (line string, problems []string) {
 	if err != nil {
 		return "", []string{err.Error()}
 	}
-	return l.Preview, append(l.Warnings, PreviewWarnings(a, m.getenv)...)
+	return l.Preview, append(l.Warnings, character.PreviewWarnings(a, m.getenv)...)
 }

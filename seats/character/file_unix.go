@@ -1,6 +1,6 @@
 //go:build !windows
 
-package seats
+package character
 
 import "syscall"
 

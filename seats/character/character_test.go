@@ -1,4 +1,4 @@
-package seats
+package character
 
 import (
 	"bytes"
@@ -18,13 +18,13 @@ import (
 func TestCheckCodexCharacter(t *testing.T) {
 	t.Parallel()
 	for _, ok := range []string{"character_codex_luna", "a", "A1-b_2", "9lives", strings.Repeat("x", 128)} {
-		if err := CheckCodexCharacter(ok); err != nil {
+		if err := CheckCodexName(ok); err != nil {
 			t.Errorf("%q refused: %v", ok, err)
 		}
 	}
 	for _, bad := range []string{"", "_luna", "-luna", "luna.md", "lu na", "ルナ", "luna/x", strings.Repeat("x", 129), "a\x00"} {
-		if err := CheckCodexCharacter(bad); !errors.Is(err, ErrCharacterName) {
-			t.Errorf("%q: err %v, want ErrCharacterName", bad, err)
+		if err := CheckCodexName(bad); !errors.Is(err, ErrName) {
+			t.Errorf("%q: err %v, want ErrName", bad, err)
 		}
 	}
 }
@@ -32,26 +32,26 @@ func TestCheckCodexCharacter(t *testing.T) {
 func TestCheckCharacterName(t *testing.T) {
 	t.Parallel()
 	for _, ok := range []string{"", "Lin", "Claude Lin", "character_Instance", "リン", "con-artist", "CONSOLE", "a.b", " Lin "} {
-		if err := CheckCharacterName(config.KindClaudeCode, ok); err != nil {
+		if err := CheckName(config.KindClaudeCode, ok); err != nil {
 			t.Errorf("%q refused: %v", ok, err)
 		}
 	}
 	for _, bad := range []string{".", "..", "a/b", `a\b`, "../x", "a:b", `a"b`, "a|b", "a?", "a*", "a<b", "Lin.", "CON", "con", "Nul", "COM1", "lpt9", "CON.txt", "COM¹", "a\tb", "a\x7fb", strings.Repeat("x", 253)} {
-		if err := CheckCharacterName(config.KindClaudeCode, bad); !errors.Is(err, ErrCharacterName) {
-			t.Errorf("%q: err %v, want ErrCharacterName", bad, err)
+		if err := CheckName(config.KindClaudeCode, bad); !errors.Is(err, ErrName) {
+			t.Errorf("%q: err %v, want ErrName", bad, err)
 		}
 	}
-	if err := CheckCharacterName(config.KindCodexCLI, "Claude Lin"); !errors.Is(err, ErrCharacterName) {
+	if err := CheckName(config.KindCodexCLI, "Claude Lin"); !errors.Is(err, ErrName) {
 		t.Errorf("a Codex name with a space: %v", err)
 	}
-	if _, err := CharacterRel(config.KindCLI, "x"); !errors.Is(err, ErrCharacterName) {
+	if _, err := Rel(config.KindCLI, "x"); !errors.Is(err, ErrName) {
 		t.Errorf("a generic CLI has a character file: %v", err)
 	}
-	rel, err := CharacterRel(config.KindCodexCLI, "character_codex_luna")
+	rel, err := Rel(config.KindCodexCLI, "character_codex_luna")
 	if err != nil || rel != filepath.Join(".codex", "output-styles", "character_codex_luna.md") {
 		t.Errorf("Codex rel = %q, %v", rel, err)
 	}
-	rel, err = CharacterRel(config.KindClaudeCode, " Lin ")
+	rel, err = Rel(config.KindClaudeCode, " Lin ")
 	if err != nil || rel != filepath.Join(".claude", "output-styles", "Lin.md") {
 		t.Errorf("Claude rel = %q, %v", rel, err)
 	}
@@ -111,24 +111,24 @@ func TestCharacterRoundTrip(t *testing.T) {
 			work := t.TempDir()
 			path := filepath.Join(work, ".claude", "output-styles", "Lin.md")
 			writeFile(t, path, tc.data)
-			cf, err := OpenCharacter(config.KindClaudeCode, work, "Lin")
+			cf, err := Open(config.KindClaudeCode, work, "Lin")
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !cf.Exists || !cf.FolderExists || cf.BOM != tc.bom || cf.CRLF != tc.crlf || strings.Contains(cf.Text, "\r") || cf.Path != path {
 				t.Fatalf("read %+v", cf)
 			}
-			if !bytes.Equal(EncodeCharacter(cf.Text, cf.BOM, cf.CRLF), tc.data) {
+			if !bytes.Equal(Encode(cf.Text, cf.BOM, cf.CRLF), tc.data) {
 				t.Fatalf("encoding the text back gives other bytes")
 			}
-			w := CharacterWrite{Kind: config.KindClaudeCode, WorkDir: work, Name: "Lin", Text: cf.Text + "More.\n",
+			w := Body{Kind: config.KindClaudeCode, WorkDir: work, Name: "Lin", Text: cf.Text + "More.\n",
 				BOM: cf.BOM, CRLF: cf.CRLF, Fingerprint: cf.Fingerprint}
-			got, err := WriteCharacter(w)
+			got, err := Write(w)
 			if err != nil {
 				t.Fatal(err)
 			}
 			data, _ := os.ReadFile(path)
-			want := append(append([]byte(nil), tc.data...), EncodeCharacter("More.\n", false, tc.crlf)...)
+			want := append(append([]byte(nil), tc.data...), Encode("More.\n", false, tc.crlf)...)
 			if !bytes.Equal(data, want) {
 				t.Fatalf("file = %q, want %q", data, want)
 			}
@@ -146,7 +146,7 @@ func TestCharacterMixedLineEnds(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
 	writeFile(t, filepath.Join(work, ".claude", "output-styles", "Lin.md"), []byte("a\r\nb\nc\r\n"))
-	cf, err := OpenCharacter(config.KindClaudeCode, work, "Lin")
+	cf, err := Open(config.KindClaudeCode, work, "Lin")
 	if err != nil || cf.CRLF || cf.Text != "a\r\nb\nc\r\n" {
 		t.Fatalf("%+v, %v", cf, err)
 	}
@@ -158,28 +158,28 @@ func TestCharacterMixedLineEnds(t *testing.T) {
 func TestCharacterCreate(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
-	cf, err := OpenCharacter(config.KindClaudeCode, work, "Lin")
+	cf, err := Open(config.KindClaudeCode, work, "Lin")
 	if err != nil || cf.Exists || cf.FolderExists || cf.Text != "" || cf.Fingerprint != "" {
 		t.Fatalf("missing file: %+v, %v", cf, err)
 	}
-	if _, err := WriteCharacter(CharacterWrite{Kind: config.KindClaudeCode, WorkDir: work, Name: "Lin", Text: "hi\n"}); err != nil {
+	if _, err := Write(Body{Kind: config.KindClaudeCode, WorkDir: work, Name: "Lin", Text: "hi\n"}); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(work, ".claude", "output-styles", "Lin.md")); string(b) != "hi\n" {
 		t.Fatalf("file = %q", b)
 	}
-	w := CharacterWrite{Kind: config.KindCodexCLI, WorkDir: work, Name: "luna", Text: "hi\n"}
-	if _, err := WriteCharacter(w); !errors.Is(err, ErrCodexStylesFolder) {
+	w := Body{Kind: config.KindCodexCLI, WorkDir: work, Name: "luna", Text: "hi\n"}
+	if _, err := Write(w); !errors.Is(err, ErrCodexStylesFolder) {
 		t.Fatalf("Codex folder made unasked: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(work, ".codex")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf(".codex exists after a refusal: %v", err)
 	}
-	if _, err := PrepareCharacterEdit(config.KindCodexCLI, work, "luna", false); !errors.Is(err, ErrCodexStylesFolder) {
-		t.Fatalf("PrepareCharacterEdit made the Codex folder unasked: %v", err)
+	if _, err := PrepareEdit(config.KindCodexCLI, work, "luna", false); !errors.Is(err, ErrCodexStylesFolder) {
+		t.Fatalf("PrepareEdit made the Codex folder unasked: %v", err)
 	}
 	w.CreateFolder = true
-	if _, err := WriteCharacter(w); err != nil {
+	if _, err := Write(w); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(work, ".codex", "output-styles", "luna.md")); string(b) != "hi\n" {
@@ -195,27 +195,27 @@ func TestCharacterChangedElsewhere(t *testing.T) {
 	work := t.TempDir()
 	path := filepath.Join(work, ".claude", "output-styles", "Lin.md")
 	writeFile(t, path, []byte("one\n"))
-	cf, err := OpenCharacter(config.KindClaudeCode, work, "Lin")
+	cf, err := Open(config.KindClaudeCode, work, "Lin")
 	if err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, path, []byte("two\n"))
-	w := CharacterWrite{Kind: config.KindClaudeCode, WorkDir: work, Name: "Lin", Text: "mine\n", Fingerprint: cf.Fingerprint}
-	if _, err := WriteCharacter(w); !errors.Is(err, ErrCharacterChanged) {
-		t.Fatalf("err = %v, want ErrCharacterChanged", err)
+	w := Body{Kind: config.KindClaudeCode, WorkDir: work, Name: "Lin", Text: "mine\n", Fingerprint: cf.Fingerprint}
+	if _, err := Write(w); !errors.Is(err, ErrChanged) {
+		t.Fatalf("err = %v, want ErrChanged", err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "two\n" {
 		t.Fatalf("file = %q, want the other writer's", b)
 	}
 	w.Fingerprint = "" // opened when there was no file: one appeared since
-	if _, err := WriteCharacter(w); !errors.Is(err, ErrCharacterChanged) {
+	if _, err := Write(w); !errors.Is(err, ErrChanged) {
 		t.Fatalf("a file that appeared: %v", err)
 	}
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
 	w.Fingerprint = cf.Fingerprint // opened while it existed: it vanished since
-	if _, err := WriteCharacter(w); !errors.Is(err, ErrCharacterChanged) {
+	if _, err := Write(w); !errors.Is(err, ErrChanged) {
 		t.Fatalf("a file that vanished: %v", err)
 	}
 }
@@ -227,8 +227,8 @@ func TestCharacterRefusals(t *testing.T) {
 	work := t.TempDir()
 	styles := filepath.Join(work, ".claude", "output-styles")
 	writeFile(t, filepath.Join(styles, "latin1.md"), []byte("caf\xe9\n"))
-	writeFile(t, filepath.Join(styles, "big.md"), bytes.Repeat([]byte("x"), MaxCharacterBytes+1))
-	writeFile(t, filepath.Join(styles, "full.md"), bytes.Repeat([]byte("x"), MaxCharacterBytes))
+	writeFile(t, filepath.Join(styles, "big.md"), bytes.Repeat([]byte("x"), MaxBytes+1))
+	writeFile(t, filepath.Join(styles, "full.md"), bytes.Repeat([]byte("x"), MaxBytes))
 	if err := os.Mkdir(filepath.Join(styles, "dir.md"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -236,27 +236,27 @@ func TestCharacterRefusals(t *testing.T) {
 		name string
 		want error
 	}{
-		{"latin1", ErrCharacterNotUTF8},
-		{"big", ErrCharacterTooBig},
-		{"dir", ErrCharacterNotFile},
-		{"../x", ErrCharacterName},
+		{"latin1", ErrNotUTF8},
+		{"big", ErrTooBig},
+		{"dir", ErrNotFile},
+		{"../x", ErrName},
 	} {
-		if _, err := OpenCharacter(config.KindClaudeCode, work, tc.name); !errors.Is(err, tc.want) {
+		if _, err := Open(config.KindClaudeCode, work, tc.name); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	if _, err := OpenCharacter(config.KindClaudeCode, work, "full"); err != nil {
+	if _, err := Open(config.KindClaudeCode, work, "full"); err != nil {
 		t.Errorf("a body of exactly the limit: %v", err)
 	}
-	cf, _ := OpenCharacter(config.KindClaudeCode, work, "full")
-	w := CharacterWrite{Kind: config.KindClaudeCode, WorkDir: work, Name: "full", Text: cf.Text + "y", Fingerprint: cf.Fingerprint}
-	if _, err := WriteCharacter(w); !errors.Is(err, ErrCharacterTooBig) {
+	cf, _ := Open(config.KindClaudeCode, work, "full")
+	w := Body{Kind: config.KindClaudeCode, WorkDir: work, Name: "full", Text: cf.Text + "y", Fingerprint: cf.Fingerprint}
+	if _, err := Write(w); !errors.Is(err, ErrTooBig) {
 		t.Errorf("a body over the limit written: %v", err)
 	}
-	if _, err := OpenCharacter(config.KindClaudeCode, filepath.Join(work, "missing"), "Lin"); !errors.Is(err, ErrWorkDirMissing) {
+	if _, err := Open(config.KindClaudeCode, filepath.Join(work, "missing"), "Lin"); !errors.Is(err, ErrWorkDirMissing) {
 		t.Errorf("missing work dir: %v", err)
 	}
-	if _, err := OpenCharacter(config.KindClaudeCode, "relative", "Lin"); !errors.Is(err, launch.ErrNoWorkDir) {
+	if _, err := Open(config.KindClaudeCode, "relative", "Lin"); !errors.Is(err, launch.ErrNoWorkDir) {
 		t.Errorf("relative work dir: %v", err)
 	}
 }
@@ -292,11 +292,11 @@ func TestCharacterLinks(t *testing.T) {
 	if err := os.Link(shared, filepath.Join(styles, "Hard.md")); err != nil {
 		t.Fatal(err)
 	}
-	cf, err := OpenCharacter(config.KindClaudeCode, work, "Lin")
+	cf, err := Open(config.KindClaudeCode, work, "Lin")
 	if err != nil || cf.Text != "shared\n" {
 		t.Fatalf("inside link: %+v, %v", cf, err)
 	}
-	if _, err := WriteCharacter(CharacterWrite{Kind: config.KindClaudeCode, WorkDir: work, Name: "Lin", Text: "edited\n", Fingerprint: cf.Fingerprint}); err != nil {
+	if _, err := Write(Body{Kind: config.KindClaudeCode, WorkDir: work, Name: "Lin", Text: "edited\n", Fingerprint: cf.Fingerprint}); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(filepath.Join(styles, "Lin.md")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -307,14 +307,14 @@ func TestCharacterLinks(t *testing.T) {
 			t.Fatalf("%s = %q, want the edit", p, b)
 		}
 	}
-	if _, err := OpenCharacter(config.KindClaudeCode, work, "Out"); !errors.Is(err, ErrCharacterOutside) {
+	if _, err := Open(config.KindClaudeCode, work, "Out"); !errors.Is(err, ErrOutside) {
 		t.Fatalf("outside link read: %v", err)
 	}
-	w := CharacterWrite{Kind: config.KindClaudeCode, WorkDir: work, Name: "Out", Text: "pwned\n"}
-	if _, err := WriteCharacter(w); !errors.Is(err, ErrCharacterOutside) {
+	w := Body{Kind: config.KindClaudeCode, WorkDir: work, Name: "Out", Text: "pwned\n"}
+	if _, err := Write(w); !errors.Is(err, ErrOutside) {
 		t.Fatalf("outside link written: %v", err)
 	}
-	if _, err := PrepareCharacterEdit(config.KindClaudeCode, work, "Out", false); !errors.Is(err, ErrCharacterOutside) {
+	if _, err := PrepareEdit(config.KindClaudeCode, work, "Out", false); !errors.Is(err, ErrOutside) {
 		t.Fatalf("outside link handed to an editor: %v", err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(outside, "secret.md")); string(b) != "secret\n" {
@@ -326,7 +326,7 @@ func TestCharacterLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.WorkDir, w.Name = work2, "New"
-	if _, err := WriteCharacter(w); !errors.Is(err, ErrCharacterOutside) {
+	if _, err := Write(w); !errors.Is(err, ErrOutside) {
 		t.Fatalf("a folder linked outside was written into: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(outside, "output-styles")); !errors.Is(err, os.ErrNotExist) {
@@ -428,7 +428,7 @@ func TestCharacterWearers(t *testing.T) {
 	if a, b := statOrNil(t, work), statOrNil(t, alias); !os.SameFile(a, b) {
 		want = want[:1] // Wine makes the link but does not resolve it
 	}
-	if got := CharacterWearers(config.KindClaudeCode, work, "Lin", "me", accs); !slices.Equal(got, want) {
+	if got := Wearers(config.KindClaudeCode, work, "Lin", "me", accs); !slices.Equal(got, want) {
 		t.Fatalf("wearers %v, want %v", got, want)
 	}
 }
@@ -450,49 +450,49 @@ func TestCharacterWarnings(t *testing.T) {
 		}
 		return false
 	}
-	if ws := CharacterWarnings(codex); !has(ws, "does not exist here") {
+	if ws := FileWarnings(codex); !has(ws, "does not exist here") {
 		t.Errorf("no folder: %v", ws)
 	}
 	styles := filepath.Join(work, ".codex", "output-styles")
 	if err := os.MkdirAll(styles, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if ws := CharacterWarnings(codex); !has(ws, "luna.md does not exist") {
+	if ws := FileWarnings(codex); !has(ws, "luna.md does not exist") {
 		t.Errorf("no file: %v", ws)
 	}
 	writeFile(t, filepath.Join(styles, "luna.md"), []byte(" \n"))
-	if ws := CharacterWarnings(codex); !has(ws, "is empty") {
+	if ws := FileWarnings(codex); !has(ws, "is empty") {
 		t.Errorf("empty file: %v", ws)
 	}
 	writeFile(t, filepath.Join(styles, "luna.md"), []byte("---\nname: Luna\n---\nLuna.\n"))
-	if ws := CharacterWarnings(codex); !has(ws, `names itself "Luna" (line 2)`) {
+	if ws := FileWarnings(codex); !has(ws, `names itself "Luna" (line 2)`) {
 		t.Errorf("name differs: %v", ws)
 	}
 	writeFile(t, filepath.Join(styles, "luna.md"), []byte("---\nname: luna\n---\nLuna.\n"))
-	if ws := CharacterWarnings(codex); len(ws) != 0 {
+	if ws := FileWarnings(codex); len(ws) != 0 {
 		t.Errorf("a good style warned: %v", ws)
 	}
 	codex.Character = ""
-	if ws := CharacterWarnings(codex); !has(ws, "character_instance.md") {
+	if ws := FileWarnings(codex); !has(ws, "character_instance.md") {
 		t.Errorf("no default style: %v", ws)
 	}
 	writeFile(t, filepath.Join(work, ".codex", "config.toml"), []byte("[liplus]\noutput_style = false\n"))
-	if ws := CharacterWarnings(codex); len(ws) != 0 {
+	if ws := FileWarnings(codex); len(ws) != 0 {
 		t.Errorf("persona off, still warned: %v", ws)
 	}
 	writeFile(t, filepath.Join(work, ".codex", "config.toml"), []byte("[liplus]\noutput_style = \"luna\"\n"))
-	if ws := CharacterWarnings(codex); len(ws) != 0 {
+	if ws := FileWarnings(codex); len(ws) != 0 {
 		t.Errorf("selector luna exists, still warned: %v", ws)
 	}
-	if ws := CharacterWarnings(config.Account{Kind: config.KindClaudeCode, WorkDir: work}); len(ws) != 0 {
+	if ws := FileWarnings(config.Account{Kind: config.KindClaudeCode, WorkDir: work}); len(ws) != 0 {
 		t.Errorf("Claude without a character warned: %v", ws)
 	}
 	claude := config.Account{Kind: config.KindClaudeCode, WorkDir: work, Character: "Lin"}
-	if ws := CharacterWarnings(claude); len(ws) != 0 {
+	if ws := FileWarnings(claude); len(ws) != 0 {
 		t.Errorf("Claude without a file here (a user style perhaps) warned: %v", ws)
 	}
 	writeFile(t, filepath.Join(work, ".claude", "output-styles", "Lin.md"), []byte("---\nname: Claude Lin\n---\n"))
-	if ws := CharacterWarnings(claude); !has(ws, "Claude selects a style by its name:") {
+	if ws := FileWarnings(claude); !has(ws, "Claude selects a style by its name:") {
 		t.Errorf("Claude name differs: %v", ws)
 	}
 	env := map[string]string{"HOME": t.TempDir()}
@@ -502,49 +502,6 @@ func TestCharacterWarnings(t *testing.T) {
 	claude.Character = "Claude Lin"
 	if w := ClaudeStyleWarning(claude, func(k string) string { return env[k] }); w != "" {
 		t.Errorf("found style warned: %q", w)
-	}
-}
-
-// TestCodexCharacterLaunch: a Codex seat's character is LI_PLUS_OUTPUT_STYLE
-// in its environment, never on the line; without one nothing is set and
-// an inherited value is removed; a name outside #281's grammar and the
-// variable in the account's own env are refused.
-func TestCodexCharacterLaunch(t *testing.T) {
-	t.Parallel()
-	a := testAccount(config.KindCodexCLI)
-	a.Character = "character_codex_luna"
-	l := mustLaunch(t, testInput(a))
-	if !slices.Contains(l.Env, EnvOutputStyle+"=character_codex_luna") || !slices.Equal(l.Unset, []string{EnvOutputStyle}) {
-		t.Fatalf("env %q, unset %q", l.Env, l.Unset)
-	}
-	if strings.Contains(l.Preview, "luna") {
-		t.Fatalf("the character is on the line: %s", l.Preview)
-	}
-	a.Character = ""
-	l = mustLaunch(t, testInput(a))
-	for _, kv := range l.Env {
-		if strings.HasPrefix(kv, EnvOutputStyle+"=") {
-			t.Fatalf("no character, env has %s", kv)
-		}
-	}
-	if !slices.Equal(l.Unset, []string{EnvOutputStyle}) {
-		t.Fatalf("an inherited %s is not removed: %q", EnvOutputStyle, l.Unset)
-	}
-	a.Character = "Luna the Cat"
-	if _, err := buildLaunch(testInput(a)); !errors.Is(err, ErrCharacterName) {
-		t.Fatalf("bad name: %v", err)
-	}
-	a.Character = "luna"
-	a.Env = append(a.Env, config.EnvVar{Name: "li_plus_output_style", Value: "x"})
-	if _, err := buildLaunch(testInput(a)); !errors.Is(err, ErrEnvAppOwned) {
-		t.Fatalf("the account's own %s: %v", EnvOutputStyle, err)
-	}
-	c := testAccount(config.KindClaudeCode)
-	if l := mustLaunch(t, testInput(c)); len(l.Unset) != 0 || !strings.Contains(l.Preview, `"outputStyle":"character_Lin"`) {
-		t.Fatalf("Claude: unset %q, line %s", l.Unset, l.Preview)
-	}
-	if got := launch.UnsetEnv([]string{"A=1", "li_plus_output_style=x", "LI_PLUS_OUTPUT_STYLE=y", "B=2"}, []string{EnvOutputStyle}); !slices.Equal(got, []string{"A=1", "B=2"}) {
-		t.Fatalf("unsetEnv = %q", got)
 	}
 }
 
@@ -581,7 +538,7 @@ func TestAppServerCharacterWarnings(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
 	a := config.Account{Kind: config.KindCodexCLI, WorkDir: work, Character: "luna"}
-	if ws := CharacterWarnings(a); len(ws) != 1 || !strings.Contains(ws[0], "will not start") {
+	if ws := FileWarnings(a); len(ws) != 1 || !strings.Contains(ws[0], "will not start") {
 		t.Errorf("missing file: %q", ws)
 	}
 	dir := filepath.Join(work, ".codex", "output-styles")
@@ -591,13 +548,41 @@ func TestAppServerCharacterWarnings(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "luna.md"), []byte("---\nname: luna\n---\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if ws := CharacterWarnings(a); len(ws) != 1 || !strings.Contains(ws[0], "no body") {
+	if ws := FileWarnings(a); len(ws) != 1 || !strings.Contains(ws[0], "no body") {
 		t.Errorf("frontmatter only: %q", ws)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "luna.md"), []byte("---\nname: other\n---\nYou are Luna.\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if ws := CharacterWarnings(a); len(ws) != 0 {
+	if ws := FileWarnings(a); len(ws) != 0 {
 		t.Errorf("a good file: %q", ws)
+	}
+}
+
+// TestStripFrontmatter: the character's body without a leading YAML
+// frontmatter; text without a closed one is kept whole.
+func TestStripFrontmatter(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"---\nname: Lin\ndescription: quiet\n---\nLin speaks softly.\n", "Lin speaks softly.\n"},
+		{"---\nname: Lin\n---\n\n\nbody\n\nmore", "body\n\nmore"},
+		{"---\nname: Lin\n---", ""},
+		{"---\nname: Lin\n---\r\nbody", "body"},
+		{"no frontmatter\n---\nx", "no frontmatter\n---\nx"},
+		{"---\nname: Lin\nnever closed", "---\nname: Lin\nnever closed"},
+		{"---\nname: Lin\n---more\nbody", "---\nname: Lin\n---more\nbody"},
+		{" ---\nname: Lin\n---\nbody", " ---\nname: Lin\n---\nbody"},
+		{"---\na: 1\n---\nbody\n---\nnot front\n---\n", "body\n---\nnot front\n---\n"},
+		{"", ""},
+		{"plain body", "plain body"},
+	} {
+		if got := StripFrontmatter(tc.in); got != tc.want {
+			t.Errorf("StripFrontmatter(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// The frontmatter frontmatterName reads is the one stripped.
+	text := "---\nname: Lin\n---\nbody"
+	if name, _ := frontmatterName(text); name != "Lin" || StripFrontmatter(text) != "body" {
+		t.Errorf("frontmatterName %q, body %q", name, StripFrontmatter(text))
 	}
 }

@@ -1,4 +1,4 @@
-package seats
+package character
 
 import (
 	"errors"
@@ -58,7 +58,7 @@ const maxStyleFiles = 500
 //
 // Folders that do not exist are skipped; a file that cannot be read is
 // listed by its file name. Files are read as regular files of at most
-// MaxCharacterBytes (a folder may hold anything: a FIFO is not waited on).
+// MaxBytes (a folder may hold anything: a FIFO is not waited on).
 func ListStyles(k config.Kind, workDir string, getenv func(string) string) ([]Style, error) {
 	if !filepath.IsAbs(workDir) {
 		return nil, fmt.Errorf("%w: %q is not an absolute path", launch.ErrNoWorkDir, workDir)
@@ -75,7 +75,7 @@ func ListStyles(k config.Kind, workDir string, getenv func(string) string) ([]St
 		}
 	case config.KindCodexCLI:
 		for _, s := range stylesIn(filepath.Join(workDir, codexFolder, stylesDirName), ScopeProject, false) {
-			if CheckCodexCharacter(s.Name) == nil {
+			if CheckCodexName(s.Name) == nil {
 				out = append(out, s)
 			}
 		}
@@ -124,7 +124,7 @@ func stylesIn(folder string, scope StyleScope, byFront bool) []Style {
 		path := filepath.Join(folder, e.Name())
 		s := Style{Name: stem, Path: path, Scope: scope}
 		if byFront {
-			if data, err := config.ReadRegularFile(path, MaxCharacterBytes, true); err == nil {
+			if data, err := config.ReadRegularFile(path, MaxBytes, true); err == nil {
 				if cf, err := decodeCharacter(data); err == nil && cf.FrontName != "" {
 					s.Name = cf.FrontName
 				}
@@ -136,7 +136,7 @@ func stylesIn(folder string, scope StyleScope, byFront bool) []Style {
 	return out
 }
 
-// CharacterWarnings are what can be checked of account a's character
+// FileWarnings are what can be checked of account a's character
 // without running the CLI, as launch warnings (the seat still starts):
 //
 //   - Codex: without Li+'s Python helper the loader's own validation
@@ -151,20 +151,20 @@ func stylesIn(folder string, scope StyleScope, byFront bool) []Style {
 //     .codex/config.toml) is there.
 //   - Claude Code: the body file, when the working directory holds one
 //     under the character's name, names itself the same in its frontmatter.
-func CharacterWarnings(a config.Account) []string {
-	if CharacterVia(a.Kind) == "" || CheckWorkDir(a.WorkDir) != nil {
+func FileWarnings(a config.Account) []string {
+	if Via(a.Kind) == "" || CheckWorkDir(a.WorkDir) != nil {
 		return nil
 	}
 	name := strings.TrimSpace(a.Character)
 	switch {
 	case name == "" && a.Kind == config.KindCodexCLI:
 		return codexDefaultWarnings(a.WorkDir)
-	case name == "" || CheckCharacterName(a.Kind, name) != nil:
+	case name == "" || CheckName(a.Kind, name) != nil:
 		return nil
 	case a.AppServer():
 		return appServerCharacterWarnings(a.WorkDir, name)
 	}
-	cf, err := OpenCharacter(a.Kind, a.WorkDir, name)
+	cf, err := Open(a.Kind, a.WorkDir, name)
 	var out []string
 	switch {
 	case err != nil:
@@ -186,13 +186,13 @@ func CharacterWarnings(a config.Account) []string {
 // appServerCharacterWarnings: an app-server Codex seat sends the style
 // file's body itself (codexseat.go), so only the file counts.
 func appServerCharacterWarnings(workDir, name string) []string {
-	cf, err := OpenCharacter(config.KindCodexCLI, workDir, name)
+	cf, err := Open(config.KindCodexCLI, workDir, name)
 	switch {
 	case err != nil:
 		return []string{fmt.Sprintf("character %q: %v", name, err)}
 	case !cf.Exists:
 		return []string{fmt.Sprintf("character %q: %s does not exist: the seat will not start (app-server mode sends this file's body in the conversation's developer instructions)", name, cf.Path)}
-	case strings.TrimSpace(stripFrontmatter(cf.Text)) == "":
+	case strings.TrimSpace(StripFrontmatter(cf.Text)) == "":
 		return []string{fmt.Sprintf("character %q: %s has no body: the seat starts without a character", name, cf.Path)}
 	}
 	return nil
@@ -261,8 +261,8 @@ func liplusSelector(workDir string) (string, error) {
 	return "", nil
 }
 
-// stripFrontmatter drops a leading YAML frontmatter block (--- … ---).
-func stripFrontmatter(text string) string {
+// StripFrontmatter drops a leading YAML frontmatter block (--- … ---).
+func StripFrontmatter(text string) string {
 	rest, ok := strings.CutPrefix(text, "---\n")
 	if !ok {
 		return text
@@ -278,11 +278,11 @@ func stripFrontmatter(text string) string {
 	return strings.TrimLeft(after, "\r\n")
 }
 
-// Warnings are the launch warnings about a's character: CharacterWarnings,
+// Warnings are the launch warnings about a's character: FileWarnings,
 // and for Claude ClaudeStyleWarning in getenv's environment unless getenv
 // is nil. They read the working directory.
 func Warnings(a config.Account, getenv func(string) string) []string {
-	out := CharacterWarnings(a)
+	out := FileWarnings(a)
 	if getenv != nil {
 		if w := ClaudeStyleWarning(a, getenv); w != "" {
 			out = append(out, w)

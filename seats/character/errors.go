@@ -1,4 +1,4 @@
-package seats
+package character
 
 import "errors"
 
@@ -9,21 +9,21 @@ var (
 	ErrWorkDirMissing = errors.New("working directory does not exist")
 	// ErrWorkDirNotDir: the working directory is not a directory.
 	ErrWorkDirNotDir = errors.New("working directory is not a directory")
-	// ErrCharacterName: a character name that cannot name its body file
+	// ErrName: a character name that cannot name its body file
 	// (a separator, .., a Windows reserved name …) or breaks Codex's
 	// grammar (#281).
-	ErrCharacterName = errors.New("bad character name")
-	// ErrCharacterOutside: the body file, followed through its links,
+	ErrName = errors.New("bad character name")
+	// ErrOutside: the body file, followed through its links,
 	// leaves the working directory.
-	ErrCharacterOutside = errors.New("character file is outside the working directory")
-	// ErrCharacterNotFile: the body file is a folder, FIFO, device or socket.
-	ErrCharacterNotFile = errors.New("character file is not a regular file")
-	// ErrCharacterTooBig: a body over MaxCharacterBytes.
-	ErrCharacterTooBig = errors.New("character file is too big")
-	// ErrCharacterNotUTF8: a body file that is not UTF-8.
-	ErrCharacterNotUTF8 = errors.New("character file is not UTF-8")
-	// ErrCharacterChanged: the body file changed since the editor read it.
-	ErrCharacterChanged = errors.New("character file changed since it was opened")
+	ErrOutside = errors.New("character file is outside the working directory")
+	// ErrNotFile: the body file is a folder, FIFO, device or socket.
+	ErrNotFile = errors.New("character file is not a regular file")
+	// ErrTooBig: a body over MaxBytes.
+	ErrTooBig = errors.New("character file is too big")
+	// ErrNotUTF8: a body file that is not UTF-8.
+	ErrNotUTF8 = errors.New("character file is not UTF-8")
+	// ErrChanged: the body file changed since the editor read it.
+	ErrChanged = errors.New("character file changed since it was opened")
 	// ErrCodexStylesFolder: writing would create .codex/output-styles, which
 	// switches every Codex seat in the folder to Li+'s file mode (#281); the
 	// person must ask for it.

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package seats
+package character
 
 import (
 	"errors"
@@ -24,11 +24,11 @@ func TestCharacterFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(styles, "Lin.md"), 0o644); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	if _, err := OpenCharacter(config.KindClaudeCode, work, "Lin"); !errors.Is(err, ErrCharacterNotFile) {
+	if _, err := Open(config.KindClaudeCode, work, "Lin"); !errors.Is(err, ErrNotFile) {
 		t.Fatalf("FIFO read: %v", err)
 	}
-	w := CharacterWrite{Kind: config.KindClaudeCode, WorkDir: work, Name: "Lin", Text: "x"}
-	if _, err := WriteCharacter(w); !errors.Is(err, ErrCharacterNotFile) {
+	w := Body{Kind: config.KindClaudeCode, WorkDir: work, Name: "Lin", Text: "x"}
+	if _, err := Write(w); !errors.Is(err, ErrNotFile) {
 		t.Fatalf("FIFO written: %v", err)
 	}
 	if styles, _ := ListStyles(config.KindClaudeCode, work, func(string) string { return "" }); len(styles) != 1 || styles[0].Name != "Lin" {

@@ -1,4 +1,4 @@
-package seats
+package character
 
 import (
 	"fmt"
@@ -10,22 +10,14 @@ import (
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
-// An account's character (docs/design.md §9 "Character"; spec «アカウントは
-// キャラクターを持つ», «キャラクターの本文はアカウントの窓で直す», «Codex の
-// キャラ選択（#281）»): the output style its CLI speaks in. A Claude Code seat
-// gets the name as outputStyle in --settings (Claude picks the style whose
-// frontmatter name: it is); a Codex seat gets it in its process environment
-// as LI_PLUS_OUTPUT_STYLE, which Li+'s SessionStart hook reads (hook mode,
-// #281). The body lives in <working dir>/<.claude|.codex>/output-styles/<name>.md.
-
 // EnvOutputStyle is the variable a Codex seat's character travels in
 // (#281): Li+'s output-style hook reads it. The app owns it: an account's
 // env may not set it, and a seat without a character does not inherit it.
 const EnvOutputStyle = "LI_PLUS_OUTPUT_STYLE"
 
-// MaxCharacterBytes bounds a character body: the Li+ loader's cap, the
+// MaxBytes bounds a character body: the Li+ loader's cap, the
 // same for both kinds (spec «キャラクターの本文はアカウントの窓で直す»).
-const MaxCharacterBytes = 128 << 10
+const MaxBytes = 128 << 10
 
 // maxCodexCharacter is the longest Codex character name (#281).
 const maxCodexCharacter = 128
@@ -40,15 +32,15 @@ const (
 	codexFolder  = ".codex"
 )
 
-// Ways a character reaches its CLI (CharacterVia).
+// Ways a character reaches its CLI (Via).
 const (
 	ViaOutputStyle = "outputStyle"  // Claude Code: --settings '{"outputStyle": …}'
 	ViaEnv         = EnvOutputStyle // Codex CLI: the seat's environment (#281 hook mode)
 )
 
-// CharacterVia says how kind k's seats get the account's character: "" for
+// Via says how kind k's seats get the account's character: "" for
 // kinds that have none (generic CLIs, admin, mcp).
-func CharacterVia(k config.Kind) string {
+func Via(k config.Kind) string {
 	switch k {
 	case config.KindClaudeCode:
 		return ViaOutputStyle
@@ -69,18 +61,18 @@ func characterHome(k config.Kind) string {
 	return ""
 }
 
-// CheckCodexCharacter applies #281's grammar: an ASCII letter or digit,
+// CheckCodexName applies #281's grammar: an ASCII letter or digit,
 // then letters, digits, "_" and "-", at most 128 (case-sensitive). Errors
-// wrap ErrCharacterName.
-func CheckCodexCharacter(name string) error {
+// wrap ErrName.
+func CheckCodexName(name string) error {
 	if name == "" || len(name) > maxCodexCharacter {
-		return fmt.Errorf("%w: %q: 1 to %d characters (Codex)", ErrCharacterName, name, maxCodexCharacter)
+		return fmt.Errorf("%w: %q: 1 to %d characters (Codex)", ErrName, name, maxCodexCharacter)
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 		if !alnum && (i == 0 || c != '_' && c != '-') {
-			return fmt.Errorf("%w: %q: an ASCII letter or digit first, then letters, digits, _ and - (Codex)", ErrCharacterName, name)
+			return fmt.Errorf("%w: %q: an ASCII letter or digit first, then letters, digits, _ and - (Codex)", ErrName, name)
 		}
 	}
 	return nil
@@ -100,20 +92,20 @@ var windowsReserved = map[string]bool{
 // bytes on the common file systems).
 const maxCharacterFileName = 255 - len(".md")
 
-// CheckCharacterName says whether name (trimmed, as the launch uses it)
+// CheckName says whether name (trimmed, as the launch uses it)
 // can name kind k's body file <name>.md (spec: a plain file name — no
 // separator, not . or .., nothing Windows forbids or reserves — and for
 // Codex #281's grammar). "" is no character and passes. Errors wrap
-// ErrCharacterName.
-func CheckCharacterName(k config.Kind, name string) error {
+// ErrName.
+func CheckName(k config.Kind, name string) error {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return nil
 	}
 	if k == config.KindCodexCLI {
-		return CheckCodexCharacter(name)
+		return CheckCodexName(name)
 	}
-	bad := func(why string) error { return fmt.Errorf("%w: %q %s", ErrCharacterName, name, why) }
+	bad := func(why string) error { return fmt.Errorf("%w: %q %s", ErrName, name, why) }
 	switch {
 	case name == "." || name == "..":
 		return bad("is not a file name")
@@ -139,19 +131,19 @@ func CheckCharacterName(k config.Kind, name string) error {
 	return nil
 }
 
-// CharacterRel is kind k's body file for name relative to the working
+// Rel is kind k's body file for name relative to the working
 // directory: <.claude|.codex>/output-styles/<name>.md. Errors wrap
-// ErrCharacterName (a kind without characters, or a bad name).
-func CharacterRel(k config.Kind, name string) (string, error) {
+// ErrName (a kind without characters, or a bad name).
+func Rel(k config.Kind, name string) (string, error) {
 	home := characterHome(k)
 	if home == "" {
-		return "", fmt.Errorf("%w: %s accounts have no character", ErrCharacterName, k)
+		return "", fmt.Errorf("%w: %s accounts have no character", ErrName, k)
 	}
 	name = strings.TrimSpace(name)
 	if name == "" {
-		return "", fmt.Errorf("%w: no character named", ErrCharacterName)
+		return "", fmt.Errorf("%w: no character named", ErrName)
 	}
-	if err := CheckCharacterName(k, name); err != nil {
+	if err := CheckName(k, name); err != nil {
 		return "", err
 	}
 	return filepath.Join(home, stylesDirName, name+".md"), nil
@@ -184,14 +176,14 @@ func CheckWorkDir(dir string) error {
 	return nil
 }
 
-// CharacterWearers names the other accounts whose character is the same
+// Wearers names the other accounts whose character is the same
 // body file as kind k's character name in workDir (spec: saving it changes
 // their character too). Only accounts that name a character count: an
 // empty one wears the folder's default, which this does not resolve. The
 // same file is the same path, or — when both exist — the same file through
 // links (a shared working directory reached by two paths).
-func CharacterWearers(k config.Kind, workDir, name, selfID string, accounts []config.Account) []string {
-	rel, err := CharacterRel(k, name)
+func Wearers(k config.Kind, workDir, name, selfID string, accounts []config.Account) []string {
+	rel, err := Rel(k, name)
 	if err != nil || !filepath.IsAbs(workDir) {
 		return nil
 	}
@@ -202,7 +194,7 @@ func CharacterWearers(k config.Kind, workDir, name, selfID string, accounts []co
 		if a.ID == selfID || characterHome(a.Kind) != characterHome(k) || !filepath.IsAbs(a.WorkDir) {
 			continue
 		}
-		r, err := CharacterRel(a.Kind, a.Character)
+		r, err := Rel(a.Kind, a.Character)
 		if err != nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package seats
+package character
 
 import (
 	"bytes"
@@ -23,13 +23,13 @@ import (
 // links are followed only while they stay inside it (an absolute link is
 // refused by os.Root even when it points inside). A file that exists is
 // rewritten in place, so a style shared by a link stays one file. Only
-// UTF-8 files of at most MaxCharacterBytes open; the BOM and the line-end
+// UTF-8 files of at most MaxBytes open; the BOM and the line-end
 // form (all CRLF, else LF) read are written back. A write names the bytes
 // it expects to replace (Fingerprint) and is refused when the file changed
-// since (ErrCharacterChanged).
+// since (ErrChanged).
 
-// CharacterFile is a body file as read (OpenCharacter) or just written.
-type CharacterFile struct {
+// File is a body file as read (Open) or just written.
+type File struct {
 	// Path is the file's absolute path (<work dir>/<rel>).
 	Path string
 	// Rel is Path relative to the working directory.
@@ -43,7 +43,7 @@ type CharacterFile struct {
 	// line ends when the file's were all CRLF (else as read: a lone CR or a
 	// mix stays in the text, and an editor that cannot hold it says so).
 	Text string
-	// BOM and CRLF are the file's form, written back by WriteCharacter.
+	// BOM and CRLF are the file's form, written back by Write.
 	BOM, CRLF bool
 	// Fingerprint identifies the bytes read (a SHA-256 in hex); "" when the
 	// file does not exist.
@@ -54,8 +54,8 @@ type CharacterFile struct {
 	FrontLine int
 }
 
-// CharacterWrite is a body to write for an account's character.
-type CharacterWrite struct {
+// Body is a body to write for an account's character.
+type Body struct {
 	Kind    config.Kind
 	WorkDir string
 	Name    string
@@ -87,27 +87,27 @@ func openWorkRoot(workDir string) (*os.Root, error) {
 	return r, nil
 }
 
-// OpenCharacter reads the body file of kind k's character name in workDir.
-// A missing file is no error (Exists false). Errors wrap ErrCharacterName,
-// ErrNoWorkDir, ErrWorkDirMissing, ErrWorkDirNotDir, ErrCharacterOutside,
-// ErrCharacterNotFile, ErrCharacterTooBig or ErrCharacterNotUTF8.
-func OpenCharacter(k config.Kind, workDir, name string) (CharacterFile, error) {
-	rel, err := CharacterRel(k, name)
+// Open reads the body file of kind k's character name in workDir.
+// A missing file is no error (Exists false). Errors wrap ErrName,
+// ErrNoWorkDir, ErrWorkDirMissing, ErrWorkDirNotDir, ErrOutside,
+// ErrNotFile, ErrTooBig or ErrNotUTF8.
+func Open(k config.Kind, workDir, name string) (File, error) {
+	rel, err := Rel(k, name)
 	if err != nil {
-		return CharacterFile{}, err
+		return File{}, err
 	}
 	root, err := openWorkRoot(workDir)
 	if err != nil {
-		return CharacterFile{}, err
+		return File{}, err
 	}
 	defer root.Close()
 	data, exists, err := readCharacter(root, workDir, rel)
 	if err != nil {
-		return CharacterFile{}, err
+		return File{}, err
 	}
 	cf, err := decodeCharacter(data)
 	if err != nil {
-		return CharacterFile{}, fmt.Errorf("%s: %w", filepath.Join(workDir, rel), err)
+		return File{}, fmt.Errorf("%s: %w", filepath.Join(workDir, rel), err)
 	}
 	cf.Path, cf.Rel, cf.Exists = filepath.Join(workDir, rel), rel, exists
 	if !exists {
@@ -123,7 +123,7 @@ func folderExists(root *os.Root, rel string) bool {
 }
 
 // readCharacter reads rel under root: a regular file of at most
-// MaxCharacterBytes, opened without waiting on a FIFO. A missing file is
+// MaxBytes, opened without waiting on a FIFO. A missing file is
 // (nil, false, nil).
 func readCharacter(root *os.Root, workDir, rel string) ([]byte, bool, error) {
 	path := filepath.Join(workDir, rel)
@@ -135,7 +135,7 @@ func readCharacter(root *os.Root, workDir, rel string) ([]byte, bool, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, false, nil
 	case err != nil:
-		return nil, false, fmt.Errorf("%w: %s: %w", ErrCharacterOutside, path, err)
+		return nil, false, fmt.Errorf("%w: %s: %w", ErrOutside, path, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
@@ -143,14 +143,14 @@ func readCharacter(root *os.Root, workDir, rel string) ([]byte, bool, error) {
 		return nil, false, fmt.Errorf("%s: %w", path, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, false, fmt.Errorf("%w: %s (%v)", ErrCharacterNotFile, path, fi.Mode().Type())
+		return nil, false, fmt.Errorf("%w: %s (%v)", ErrNotFile, path, fi.Mode().Type())
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxCharacterBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", path, err)
 	}
-	if len(data) > MaxCharacterBytes {
-		return nil, false, fmt.Errorf("%w: %s is over %d bytes", ErrCharacterTooBig, path, MaxCharacterBytes)
+	if len(data) > MaxBytes {
+		return nil, false, fmt.Errorf("%w: %s is over %d bytes", ErrTooBig, path, MaxBytes)
 	}
 	return data, true, nil
 }
@@ -158,7 +158,7 @@ func readCharacter(root *os.Root, workDir, rel string) ([]byte, bool, error) {
 // checkInside refuses rel when, followed through its links, it leaves
 // workDir (spec: the file must stay inside the working directory through
 // links and junctions). os.Root enforces the same on every access; this
-// names the refusal (ErrCharacterOutside) and also catches an absolute
+// names the refusal (ErrOutside) and also catches an absolute
 // link, which os.Root refuses with a less telling error.
 func checkInside(workDir, rel string) error {
 	base, err := filepath.EvalSymlinks(workDir)
@@ -181,17 +181,17 @@ func checkInside(workDir, rel string) error {
 		p = parent
 	}
 	if r, err := filepath.Rel(base, p); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("%w: %s leads to %s", ErrCharacterOutside, filepath.Join(workDir, rel), p)
+		return fmt.Errorf("%w: %s leads to %s", ErrOutside, filepath.Join(workDir, rel), p)
 	}
 	return nil
 }
 
 // decodeCharacter reads a file's bytes as an editor holds them.
-func decodeCharacter(data []byte) (CharacterFile, error) {
+func decodeCharacter(data []byte) (File, error) {
 	if !utf8.Valid(data) {
-		return CharacterFile{}, ErrCharacterNotUTF8
+		return File{}, ErrNotUTF8
 	}
-	cf := CharacterFile{Fingerprint: fingerprint(data)}
+	cf := File{Fingerprint: fingerprint(data)}
 	if bytes.HasPrefix(data, utf8BOM) {
 		cf.BOM, data = true, data[len(utf8BOM):]
 	}
@@ -204,9 +204,9 @@ func decodeCharacter(data []byte) (CharacterFile, error) {
 	return cf, nil
 }
 
-// EncodeCharacter is the file's bytes for text (LF line ends) in the form
-// bom/crlf: the inverse of what OpenCharacter hands the editor.
-func EncodeCharacter(text string, bom, crlf bool) []byte {
+// Encode is the file's bytes for text (LF line ends) in the form
+// bom/crlf: the inverse of what Open hands the editor.
+func Encode(text string, bom, crlf bool) []byte {
 	if crlf {
 		text = strings.ReplaceAll(text, "\n", "\r\n")
 	}
@@ -252,55 +252,55 @@ func frontmatterName(text string) (string, int) {
 	return "", 0
 }
 
-// WriteCharacter writes w's body to its file, in place when the file exists
+// Write writes w's body to its file, in place when the file exists
 // (a link keeps pointing at the one file), creating the output-styles
 // folder and the file when missing. Nothing is written when the bytes
-// would not change. Refusals (nothing written) wrap OpenCharacter's, plus
-// ErrCharacterChanged (the file is not the bytes w.Fingerprint names),
-// ErrCharacterTooBig and ErrCodexStylesFolder (a Codex folder to make
+// would not change. Refusals (nothing written) wrap Open's, plus
+// ErrChanged (the file is not the bytes w.Fingerprint names),
+// ErrTooBig and ErrCodexStylesFolder (a Codex folder to make
 // without w.CreateFolder). It returns the file as written.
-func WriteCharacter(w CharacterWrite) (CharacterFile, error) {
-	rel, err := CharacterRel(w.Kind, w.Name)
+func Write(w Body) (File, error) {
+	rel, err := Rel(w.Kind, w.Name)
 	if err != nil {
-		return CharacterFile{}, err
+		return File{}, err
 	}
-	data := EncodeCharacter(w.Text, w.BOM, w.CRLF)
+	data := Encode(w.Text, w.BOM, w.CRLF)
 	path := filepath.Join(w.WorkDir, rel)
-	if len(data) > MaxCharacterBytes {
-		return CharacterFile{}, fmt.Errorf("%w: %s would be %d bytes, the limit is %d", ErrCharacterTooBig, path, len(data), MaxCharacterBytes)
+	if len(data) > MaxBytes {
+		return File{}, fmt.Errorf("%w: %s would be %d bytes, the limit is %d", ErrTooBig, path, len(data), MaxBytes)
 	}
 	root, err := openWorkRoot(w.WorkDir)
 	if err != nil {
-		return CharacterFile{}, err
+		return File{}, err
 	}
 	defer root.Close()
 	folder := stylesRel(w.Kind)
 	if !folderExists(root, folder) {
 		if w.Kind == config.KindCodexCLI && !w.CreateFolder {
-			return CharacterFile{}, fmt.Errorf("%w: %s", ErrCodexStylesFolder, filepath.Join(w.WorkDir, folder))
+			return File{}, fmt.Errorf("%w: %s", ErrCodexStylesFolder, filepath.Join(w.WorkDir, folder))
 		}
 		if err := checkInside(w.WorkDir, folder); err != nil {
-			return CharacterFile{}, err
+			return File{}, err
 		}
 		if err := root.MkdirAll(folder, 0o755); err != nil {
-			return CharacterFile{}, fmt.Errorf("%w: %s: %w", ErrCharacterOutside, filepath.Join(w.WorkDir, folder), err)
+			return File{}, fmt.Errorf("%w: %s: %w", ErrOutside, filepath.Join(w.WorkDir, folder), err)
 		}
 	}
 	cur, exists, err := readCharacter(root, w.WorkDir, rel)
 	if err != nil {
-		return CharacterFile{}, err
+		return File{}, err
 	}
 	if have := fingerprintOf(cur, exists); have != w.Fingerprint {
-		return CharacterFile{}, fmt.Errorf("%w: %s", ErrCharacterChanged, path)
+		return File{}, fmt.Errorf("%w: %s", ErrChanged, path)
 	}
 	if !exists || !bytes.Equal(cur, data) {
 		if err := writeInPlace(root, rel, path, data, exists); err != nil {
-			return CharacterFile{}, err
+			return File{}, err
 		}
 	}
 	cf, err := decodeCharacter(data)
 	if err != nil {
-		return CharacterFile{}, err
+		return File{}, err
 	}
 	cf.Path, cf.Rel, cf.Exists, cf.FolderExists = path, rel, true, true
 	return cf, nil
@@ -339,12 +339,12 @@ func writeInPlace(root *os.Root, rel, path string, data []byte, exists bool) err
 	return nil
 }
 
-// PrepareCharacterEdit makes the body file's folder when it is missing (for
-// Codex only when createFolder, as WriteCharacter) and returns the file's
+// PrepareEdit makes the body file's folder when it is missing (for
+// Codex only when createFolder, as Write) and returns the file's
 // absolute path, checked to stay inside workDir: for an outside editor
 // ($VISUAL, $EDITOR) to open. The file itself is not created.
-func PrepareCharacterEdit(k config.Kind, workDir, name string, createFolder bool) (string, error) {
-	rel, err := CharacterRel(k, name)
+func PrepareEdit(k config.Kind, workDir, name string, createFolder bool) (string, error) {
+	rel, err := Rel(k, name)
 	if err != nil {
 		return "", err
 	}
@@ -362,7 +362,7 @@ func PrepareCharacterEdit(k config.Kind, workDir, name string, createFolder bool
 			return "", fmt.Errorf("%w: %s", ErrCodexStylesFolder, filepath.Join(workDir, folder))
 		}
 		if err := root.MkdirAll(folder, 0o755); err != nil {
-			return "", fmt.Errorf("%w: %s: %w", ErrCharacterOutside, filepath.Join(workDir, folder), err)
+			return "", fmt.Errorf("%w: %s: %w", ErrOutside, filepath.Join(workDir, folder), err)
 		}
 	}
 	return filepath.Join(workDir, rel), nil

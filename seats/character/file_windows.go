@@ -1,6 +1,6 @@
 //go:build windows
 
-package seats
+package character
 
 // openNoBlockFlag is nothing on Windows: it has no FIFOs in the file
 // system (named pipes live under \\.\pipe\).
