@@ -16,6 +16,7 @@ import (
 	"github.com/pullcept/pullcept/room/pubsub"
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/seats/cli"
+	"github.com/pullcept/pullcept/seats/cli/codex"
 	"github.com/pullcept/pullcept/seats/terminal"
 	"github.com/pullcept/pullcept/tui"
 )
@@ -249,7 +250,7 @@ func holdReason(t seats.TypistState) tui.HoldReason {
 		return tui.HoldNotReady
 	case slices.Contains(t.Holds, cli.HoldPermission):
 		return tui.HoldPermission
-	case slices.Contains(t.Holds, seats.HoldAttach):
+	case slices.Contains(t.Holds, codex.HoldAttach):
 		return tui.HoldNotReady // an app-server seat's TUI is attaching
 	case len(t.Holds) > 0:
 		return tui.HoldAnswered

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/seats/cli"
+	"github.com/pullcept/pullcept/seats/cli/codex"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 )
 
@@ -112,7 +113,7 @@ func recordRollout(t *testing.T, codexHome, session string) {
 	if dst == "" {
 		return
 	}
-	src, ok := seats.CodexRollout(codexHome, session)
+	src, ok := codex.Rollout(codexHome, session)
 	if !ok {
 		t.Fatalf("no rollout of %s to record", session)
 	}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/room"
-	"github.com/pullcept/pullcept/seats"
 )
 
 // codexChildEnv runs TestCodexAppServerChild as a stand-in for Pullcept:
@@ -106,6 +105,7 @@ func TestCodexAppServerChild(t *testing.T) {
 	dir := os.Getenv(rigDirEnv)
 	r := newRig(t, nil)
 	cody, _ := codexServerAccount(t, r, filepath.Join(dir, "codex-home"))
+	server := serverSpawns(r)
 	res, s := r.start(cody.ID)
 	r.waitReady(cody.ID, s)
 	switch mode {
@@ -115,7 +115,7 @@ func TestCodexAppServerChild(t *testing.T) {
 		}
 		r.post("hello @Cody")
 		r.waitPost("Cody's reply", func(p room.Post) bool { return p.Account == cody.ID && p.Content == "reply to: hello" })
-		pid, _ := seats.CodexServerOf(s)
+		pid := server()
 		st := codexChildState{Session: res.SessionID, TUI: r.seatInfo(cody.ID).Pid, Server: pid, Family: descendants(pid)}
 		b, _ := json.Marshal(st)
 		tmp := filepath.Join(dir, "state.json.tmp")

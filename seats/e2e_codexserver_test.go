@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/seats/cli"
+	"github.com/pullcept/pullcept/seats/cli/codex"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
@@ -63,6 +65,7 @@ func codexServerAccount(t *testing.T, r *rig, home string) (config.Account, fake
 func TestE2ECodexAppServer(t *testing.T) {
 	r := newRig(t, nil)
 	cody, setup := codexServerAccount(t, r, filepath.Join(t.TempDir(), "codex-home"))
+	server := serverSpawns(r)
 
 	res, s := r.start(cody.ID)
 	if res.Resumed || res.SessionID == "" {
@@ -71,10 +74,10 @@ func TestE2ECodexAppServer(t *testing.T) {
 	if got, _ := r.store.Session(e2eTopic, cody.ID); got != res.SessionID {
 		t.Fatalf("the topic records %q right after the start, want %q", got, res.SessionID)
 	}
-	if _, ok := seats.CodexRollout(setup.Home, res.SessionID); !ok {
+	if _, ok := codex.Rollout(setup.Home, res.SessionID); !ok {
 		t.Errorf("no rollout of %s before any turn (the opening developer item writes it)", res.SessionID)
 	}
-	for _, want := range []string{"app-server: ", "--ws-token-sha256 '<sha256>'", "\nterminal: ", "resume '<conversation id>' --remote 'ws://127.0.0.1:<port>' --remote-auth-token-env " + seats.EnvCodexRemoteToken} {
+	for _, want := range []string{"app-server: ", "--ws-token-sha256 '<sha256>'", "\nterminal: ", "resume '<conversation id>' --remote 'ws://127.0.0.1:<port>' --remote-auth-token-env " + codex.EnvRemoteToken} {
 		if !strings.Contains(res.Preview, want) {
 			t.Errorf("preview lacks %q:\n%s", want, res.Preview)
 		}
@@ -88,9 +91,9 @@ func TestE2ECodexAppServer(t *testing.T) {
 	if info.Usage.Model != "gpt-5.5" {
 		t.Errorf("model shown before the first turn = %q, want gpt-5.5 (the server's answer)", info.Usage.Model)
 	}
-	pid, port := seats.CodexServerOf(s)
+	pid, port := server(), remotePort(info.Argv)
 	if pid == 0 || port == "" {
-		t.Fatal("no app-server of the seat")
+		t.Fatalf("no app-server of the seat (pid %d, TUI argv %q)", pid, info.Argv)
 	}
 	r.waitReady(cody.ID, s)
 
@@ -307,4 +310,36 @@ func TestE2ECodexAppServerApproval(t *testing.T) {
 	if h := seats.TypingOf(s).Holds; slices.Contains(h, cli.HoldPermission) {
 		t.Errorf("holds after the approval = %q", h)
 	}
+}
+
+// serverSpawns makes r's Manager start its PTYs with pty.Start and notes
+// the app-server's process (its line holds "app-server"): the returned
+// function gives its pid (0: none yet).
+func serverSpawns(r *rig) func() int {
+	var mu sync.Mutex
+	pid := 0
+	seats.SetSpawn(r.mgr, func(o pty.Options) (pty.Proc, error) {
+		p, err := pty.Start(o)
+		if err == nil && slices.Contains(o.Argv, "app-server") {
+			mu.Lock()
+			pid = p.Pid()
+			mu.Unlock()
+		}
+		return p, err
+	})
+	return func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return pid
+	}
+}
+
+// remotePort is the port of the TUI line's --remote ws://127.0.0.1:<port>.
+func remotePort(argv []string) string {
+	i := slices.Index(argv, "--remote")
+	if i < 0 || i+1 >= len(argv) {
+		return ""
+	}
+	_, port, _ := strings.Cut(strings.TrimPrefix(argv[i+1], "ws://"), ":")
+	return port
 }

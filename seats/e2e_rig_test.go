@@ -22,6 +22,7 @@ import (
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/seats/cli"
+	"github.com/pullcept/pullcept/seats/cli/codex"
 	"github.com/pullcept/pullcept/seats/limits"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 	"github.com/pullcept/pullcept/testdata/fakecli"
@@ -229,7 +230,7 @@ func (r *rig) checkRelease(ctx context.Context, acct config.Account, env []strin
 	if f != nil {
 		return f(ctx, acct, env)
 	}
-	return seats.CheckCodexRelease(ctx, acct, env)
+	return codex.CheckRelease(ctx, acct, env)
 }
 
 // rigLogger is the Manager's log: into the test's output when

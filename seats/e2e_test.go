@@ -17,6 +17,7 @@ import (
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/cli/claude"
+	"github.com/pullcept/pullcept/seats/cli/codex"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
@@ -638,7 +639,7 @@ func codexSessionRecorded(t *testing.T, r *rig, id string, s *seats.Seat, codexH
 	if got := s.SessionID(); got != session {
 		t.Errorf("Seat.SessionID = %q, want the recorded %q", got, session)
 	}
-	if _, ok := seats.CodexRollout(codexHome, session); !ok {
+	if _, ok := codex.Rollout(codexHome, session); !ok {
 		t.Errorf("no rollout of the recorded session %s under %s", session, codexHome)
 	}
 	return session

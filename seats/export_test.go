@@ -6,16 +6,6 @@ import "github.com/pullcept/pullcept/seats/pty"
 // production caller reads it yet; the UI will, to say why a post waits).
 func TypingOf(s *Seat) TypistState { return s.typist.State() }
 
-// CodexServerOf is an app-server Codex seat's server process id and port
-// (0, "" for other seats).
-func CodexServerOf(s *Seat) (pid int, port string) {
-	r, ok := s.run.(*codexRun)
-	if !ok || r.server == nil {
-		return 0, ""
-	}
-	return r.server.proc.Pid(), r.server.port
-}
-
 // SetSpawn replaces how the Manager starts a child in a PTY (pty.Start).
 func SetSpawn(m *Manager, f func(pty.Options) (pty.Proc, error)) {
 	m.mu.Lock()

@@ -8,6 +8,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/cli/claude"
+	"github.com/pullcept/pullcept/seats/cli/codex"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/limits"
 )
@@ -18,7 +19,7 @@ import (
 func newKinds(o ManagerOptions) map[config.Kind]cli.Adapter {
 	return map[config.Kind]cli.Adapter{
 		config.KindClaudeCode: &claude.Adapter{Poll: o.CodexPoll},
-		config.KindCodexCLI:   newCodexAdapter(o.CodexPoll, o.CheckRelease),
+		config.KindCodexCLI:   codex.New(o.CodexPoll, o.CheckRelease),
 		config.KindCLI:        genericAdapter{},
 	}
 }

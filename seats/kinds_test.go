@@ -19,12 +19,6 @@ func buildLaunch(in launch.Input) (launch.Launch, error) {
 	return launch.Build(in, k)
 }
 
-// codexPlan is an app-server Codex launch's server plan (nil for others).
-func codexPlan(l launch.Launch) *CodexServerPlan {
-	p, _ := l.Server.(*CodexServerPlan)
-	return p
-}
-
 // prepareLaunch is PrepareLaunch with the Adapter of in's kind.
 func prepareLaunch(in launch.Input) (launch.Launch, error) {
 	return launch.Prepare(in, newKinds(ManagerOptions{})[in.Account.Kind])

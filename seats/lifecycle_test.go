@@ -132,3 +132,47 @@ func TestClosedTopicAndRetiredAccountTakeNoSeat(t *testing.T) {
 		t.Fatalf("after undo: %v", err)
 	}
 }
+
+// TestStopDuringStart: Stop of a seat whose start is under way (an
+// app-server seat's takes seconds) is no error and makes the start give up.
+func TestStopDuringStart(t *testing.T) {
+	m, err := NewManager(ManagerOptions{Sessions: nopSessions{}, Accounts: func(string) (config.Account, bool) { return config.Account{}, false }, PullceptPath: "/bin/true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	key := seatKey{"t", "a"}
+	if err := m.Stop("t", "a"); !errors.Is(err, ErrNoSeat) {
+		t.Fatalf("stop with nothing starting: %v", err)
+	}
+	m.startingSeat(key)
+	if err := m.Stop("t", "a"); err != nil {
+		t.Fatalf("stop during a start: %v", err)
+	}
+	if !m.startStopped(key) {
+		t.Fatal("the start was not told to give up")
+	}
+	m.mu.Lock()
+	m.startEnded(key)
+	m.mu.Unlock()
+	if m.startStopped(key) {
+		t.Fatal("the stop outlived its start")
+	}
+}
+
+// nopSessions is a SessionBook with nothing recorded.
+type nopSessions struct{}
+
+func (nopSessions) Session(string, string) (string, bool) { return "", false }
+
+func (nopSessions) RecordSession(string, string, string) error { return nil }
+
+func (nopSessions) DropSessionIf(string, string, string) (bool, error) { return false, nil }
+
+func (nopSessions) EnsureTopic(string) error { return nil }
+
+func (nopSessions) LogSize(string) (int64, error) { return 0, nil }
+
+func (nopSessions) Seen(string, string) (int64, bool) { return 0, false }
+
+func (nopSessions) RecordSeen(string, string, int64) error { return nil }

@@ -177,8 +177,10 @@ func TestReportedRefusals(t *testing.T) {
 	if got := s.info().Usage; got.Model != "Opus 5" {
 		t.Fatalf("the last known usage did not outlive the exit: %+v", got)
 	}
-	cli, _, _, _ := reportRig(t, config.KindCLI)
-	if cli.Reported("t", "cc", hookReport("Stop", "")) {
-		t.Fatal("a generic CLI seat took a Claude hook")
+	for _, k := range []config.Kind{config.KindCLI, config.KindCodexCLI} {
+		other, _, _, _ := reportRig(t, k)
+		if other.Reported("t", "cc", hookReport("Stop", "")) {
+			t.Fatalf("a %s seat took a Claude hook", k)
+		}
 	}
 }

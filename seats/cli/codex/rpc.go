@@ -1,4 +1,4 @@
-package seats
+package codex
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package seats
+package codex
 
 import (
 	"context"
@@ -17,40 +17,33 @@ import (
 	"github.com/pullcept/pullcept/seats/limits"
 )
 
-// The Codex adapter's side of a running seat (docs/design.md §9 "Codex
-// app-server seats", §11): in app-server mode it starts the server before
-// the terminal, adopts it when the seat goes live and watches it while the
-// seat runs (codexserver.go); in both modes it follows the seat's rollout
-// for its session id, usage, activity and usage-limit events
-// (codexrollout.go).
-
 // codexOpenTimeout bounds opening the conversation (connect, initialize,
 // config/read, thread/start or thread/resume, inject): each call has its
 // own bound too (codexCallTimeout).
 const codexOpenTimeout = 2 * time.Minute
 
-// codexAdapter is Codex CLI's Adapter. One serves every Codex seat of a
+// Adapter is Codex CLI's Adapter. One serves every Codex seat of a
 // Manager: claimed holds the session ids its seats recorded this run, so
 // two fresh seats sharing a working directory and CODEX_HOME never take
 // the same rollout.
-type codexAdapter struct {
+type Adapter struct {
 	// poll is how often a fresh seat's rollout is looked for and the tail
 	// read while lines come (ManagerOptions.CodexPoll).
 	poll time.Duration
 	// check replaces the release check (ManagerOptions.CheckRelease; nil:
-	// CheckCodexRelease).
+	// CheckRelease).
 	check func(ctx context.Context, acct config.Account, env []string) (limits.Release, error)
 
 	mu      sync.Mutex
 	claimed map[string]bool
 }
 
-func newCodexAdapter(poll time.Duration, check func(context.Context, config.Account, []string) (limits.Release, error)) *codexAdapter {
-	return &codexAdapter{poll: poll, check: check, claimed: map[string]bool{}}
+func New(poll time.Duration, check func(context.Context, config.Account, []string) (limits.Release, error)) *Adapter {
+	return &Adapter{poll: poll, check: check, claimed: map[string]bool{}}
 }
 
 // claim marks id as a seat's; false when another seat has it.
-func (c *codexAdapter) claim(id string) bool {
+func (c *Adapter) claim(id string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.claimed[id] {
@@ -60,33 +53,33 @@ func (c *codexAdapter) claim(id string) bool {
 	return true
 }
 
-func (c *codexAdapter) unclaim(id string) {
+func (c *Adapter) unclaim(id string) {
 	c.mu.Lock()
 	delete(c.claimed, id)
 	c.mu.Unlock()
 }
 
 // UsesAttachments: Codex asks for any folder outside its sandbox itself.
-func (*codexAdapter) UsesAttachments() bool { return false }
+func (*Adapter) UsesAttachments() bool { return false }
 
 // Conversation: Codex's rollout of id under its home.
-func (*codexAdapter) Conversation(_ config.Account, id string, getenv func(string) string) (cli.Conversation, error) {
-	home, err := CodexHome(getenv)
+func (*Adapter) Conversation(_ config.Account, id string, getenv func(string) string) (cli.Conversation, error) {
+	home, err := Home(getenv)
 	if err != nil {
 		return cli.ConversationGone, err
 	}
-	if _, ok := CodexRollout(home, id); ok {
+	if _, ok := Rollout(home, id); ok {
 		return cli.ConversationResumes, nil
 	}
 	return cli.ConversationGone, nil
 }
 
-// Release runs the release check (limitcheck.go) for a's Codex.
-func (c *codexAdapter) Release(ctx context.Context, a config.Account, env []string) (limits.Release, error) {
+// Release runs the release check (release.go) for a's Codex.
+func (c *Adapter) Release(ctx context.Context, a config.Account, env []string) (limits.Release, error) {
 	if c.check != nil {
 		return c.check(ctx, a, env)
 	}
-	return CheckCodexRelease(ctx, a, env)
+	return CheckRelease(ctx, a, env)
 }
 
 // Prepare readies a Codex launch. Hook mode: the token goes into the
@@ -95,12 +88,12 @@ func (c *codexAdapter) Release(ctx context.Context, a config.Account, env []stri
 // startup, docs/clis.md §3.6). App-server mode: the server starts here,
 // with the token (the sidecar is its child), the conversation is opened,
 // and the TUI line and environment are made to attach to it.
-func (c *codexAdapter) Prepare(ctx context.Context, p *cli.Launching) (cli.Run, error) {
+func (c *Adapter) Prepare(ctx context.Context, p *cli.Launching) (cli.Run, error) {
 	r := &codexRun{a: c, acct: p.Account, resumed: p.Launch.Resumed, getenv: p.Getenv, logger: p.Logger}
 	if p.Launch.Server == nil {
 		p.Env = cli.WithToken(p.Env, p.Token)
 		if p.Launch.Resumed {
-			if home, err := CodexHome(p.Getenv); err == nil {
+			if home, err := Home(p.Getenv); err == nil {
 				r.rollout, r.rolloutAt = codexRolloutSize(home, p.Launch.SessionID)
 			}
 		}
@@ -119,7 +112,7 @@ func (c *codexAdapter) Prepare(ctx context.Context, p *cli.Launching) (cli.Run, 
 // its server's notes tell it; it is read and written only inside
 // SeatHandle.Report, under the seat's lock.
 type codexRun struct {
-	a       *codexAdapter
+	a       *Adapter
 	acct    config.Account
 	resumed bool
 	getenv  func(string) string
@@ -172,7 +165,7 @@ func (r *codexRun) Ended() {
 // only. Abandon undoes it when the seat does not go live.
 func (r *codexRun) startServer(ctx context.Context, p *cli.Launching) error {
 	l := p.Launch
-	plan, ok := l.Server.(*CodexServerPlan)
+	plan, ok := l.Server.(*ServerPlan)
 	if !ok {
 		return fmt.Errorf("codex app-server: no server plan (%T)", l.Server)
 	}
@@ -202,11 +195,11 @@ func (r *codexRun) startServer(ctx context.Context, p *cli.Launching) error {
 	}
 	argv := make([]string, len(l.Argv))
 	for i, w := range l.Argv {
-		w = strings.ReplaceAll(w, CodexPortWord, cs.port)
-		argv[i] = strings.ReplaceAll(w, CodexThreadWord, cs.thread)
+		w = strings.ReplaceAll(w, PortWord, cs.port)
+		argv[i] = strings.ReplaceAll(w, ThreadWord, cs.thread)
 	}
 	l.Argv = argv
-	p.Env = append(p.Env, EnvCodexRemoteToken+"="+cs.token)
+	p.Env = append(p.Env, EnvRemoteToken+"="+cs.token)
 	cs.mark = cs.conn.seq() // notes after this one come after the TUI started
 	p.Logger.Info("codex app-server ready", "topic", p.Topic, "account", p.Account.ID, "pid", cs.proc.Pid(),
 		"port", cs.port, "thread", cs.thread, "resumed", l.Resumed)
@@ -378,11 +371,11 @@ func (r *codexRun) watchRollout(s cli.Seat) {
 // reached through a symlink (macOS: /var → /private/var) is matched in its
 // resolved form too. ok is false when CODEX_HOME cannot be found or the
 // seat ended first.
-func (r *codexRun) findRollout(s cli.Seat) (CodexSession, bool) {
-	home, err := CodexHome(r.getenv)
+func (r *codexRun) findRollout(s cli.Seat) (Session, bool) {
+	home, err := Home(r.getenv)
 	if err != nil {
 		s.Notice(true, "cannot find CODEX_HOME for %s: %v", r.acct.DisplayName(), err)
-		return CodexSession{}, false
+		return Session{}, false
 	}
 	cwds := []string{r.acct.WorkDir}
 	if resolved, err := filepath.EvalSymlinks(r.acct.WorkDir); err == nil && resolved != r.acct.WorkDir {
@@ -394,12 +387,12 @@ func (r *codexRun) findRollout(s cli.Seat) (CodexSession, bool) {
 	for {
 		select {
 		case <-s.Done():
-			return CodexSession{}, false
+			return Session{}, false
 		case <-t.C:
 		}
-		var found []CodexSession
+		var found []Session
 		for _, cwd := range cwds {
-			list, err := CodexRolloutsSince(home, cwd, since)
+			list, err := RolloutsSince(home, cwd, since)
 			if err != nil {
 				s.Logger().Debug("codex rollouts", "err", err)
 				continue

@@ -1,4 +1,4 @@
-package seats
+package codex
 
 import (
 	"encoding/json"
@@ -283,7 +283,7 @@ func samePercent(a, b *float64) bool {
 // when the seat starts, so the previous run's lines are never read as this
 // run's (0 when there is none).
 func codexRolloutSize(home, sessionID string) (string, int64) {
-	path, ok := CodexRollout(home, sessionID)
+	path, ok := Rollout(home, sessionID)
 	if !ok {
 		return "", 0
 	}

@@ -1,4 +1,4 @@
-package seats
+package codex
 
 import (
 	"fmt"
@@ -17,51 +17,51 @@ import (
 // own `codex app-server` on a loopback port, and the real TUI attached to
 // the conversation Pullcept opened there. BuildLaunch decides both; the
 // Manager fills in what only the start knows (the token's digest, the port,
-// the conversation id) and runs them (codexserver.go).
+// the conversation id) and runs them (server.go).
 
 // Words of the two lines only the start knows; the preview shows them so.
 const (
-	CodexDigestWord = "<sha256>"
-	CodexPortWord   = "<port>"
-	CodexThreadWord = "<conversation id>"
+	DigestWord = "<sha256>"
+	PortWord   = "<port>"
+	ThreadWord = "<conversation id>"
 )
 
-// EnvCodexRemoteToken names the variable the TUI reads its bearer token
+// EnvRemoteToken names the variable the TUI reads its bearer token
 // from (--remote-auth-token-env). Pullcept sets it in the TUI's environment
 // only; an account's env cannot (names starting with PULLCEPT_ are the
 // app's).
-const EnvCodexRemoteToken = "PULLCEPT_CODEX_REMOTE_TOKEN"
+const EnvRemoteToken = "PULLCEPT_CODEX_REMOTE_TOKEN"
 
-// CodexServerPlan is the server half of an app-server seat's launch.
-type CodexServerPlan struct {
+// ServerPlan is the server half of an app-server seat's launch.
+type ServerPlan struct {
 	// Argv is the server line: <command> <server options> -c
 	// mcp_servers.<key>={…} app-server --listen ws://127.0.0.1:0 --ws-auth
-	// capability-token --ws-token-sha256 <sha256> (CodexDigestWord stands
+	// capability-token --ws-token-sha256 <sha256> (DigestWord stands
 	// for the digest).
 	Argv []string
 	// Thread is what the conversation is asked to run with ("" = the
 	// server's own choice); the server's answer must say the same.
-	Thread CodexThread
+	Thread Thread
 	// Config are the conversation's config overrides (thread/start's
 	// config): model_reasoning_effort when an effort was asked.
 	Config map[string]any
 }
 
-// CodexThread is a conversation's settings, as asked and as answered.
-type CodexThread struct {
+// Thread is a conversation's settings, as asked and as answered.
+type Thread struct {
 	Model, Approval, Sandbox, Effort string
 }
 
 // ServerLine is the server's command line (launch.Server).
-func (p *CodexServerPlan) ServerLine() []string { return p.Argv }
+func (p *ServerPlan) ServerLine() []string { return p.Argv }
 
 // Describe is what the conversation is asked to run with, for the preview
 // (launch.Server).
-func (p *CodexServerPlan) Describe() string { return p.Thread.describe() }
+func (p *ServerPlan) Describe() string { return p.Thread.describe() }
 
 // describe is t for the preview: "model gpt-5.5 · approval never · …",
 // "" when nothing was asked.
-func (t CodexThread) describe() string {
+func (t Thread) describe() string {
 	var parts []string
 	for _, f := range []struct{ name, v string }{{"model", t.Model}, {"approval", t.Approval}, {"sandbox", t.Sandbox}, {"effort", t.Effort}} {
 		if f.v != "" {
@@ -99,7 +99,7 @@ func codexAppServer(b *launch.Builder, opts []string) ([]string, error) {
 	if !filepath.IsAbs(in.PullceptPath) {
 		return nil, fmt.Errorf("%w: %q", launch.ErrNoPullceptPath, in.PullceptPath)
 	}
-	r := &codexRoute{plan: &CodexServerPlan{}, fromFlag: map[string]bool{}}
+	r := &codexRoute{plan: &ServerPlan{}, fromFlag: map[string]bool{}}
 	for i := 0; i < len(opts); i++ {
 		used, err := r.option(opts[i], opts[i+1:])
 		if err != nil {
@@ -118,7 +118,7 @@ func codexAppServer(b *launch.Builder, opts []string) ([]string, error) {
 	}
 	plan.Argv = append([]string{a.Command}, r.server...)
 	plan.Argv = append(plan.Argv, codexConfig, "mcp_servers."+b.Key+"="+codexRoomTable(b),
-		"app-server", "--listen", "ws://127.0.0.1:0", "--ws-auth", "capability-token", "--ws-token-sha256", CodexDigestWord)
+		"app-server", "--listen", "ws://127.0.0.1:0", "--ws-auth", "capability-token", "--ws-token-sha256", DigestWord)
 
 	addFlag := false
 	switch a.ScreenMode {
@@ -131,11 +131,11 @@ func codexAppServer(b *launch.Builder, opts []string) ([]string, error) {
 	if launch.HasPlaceholder(plan.Argv) {
 		return nil, fmt.Errorf("%w: %s has no place on a Codex app-server line; remove it from the launch options", launch.ErrPlaceholder, config.SessionIDPlaceholder)
 	}
-	id := CodexThreadWord
+	id := ThreadWord
 	if in.Resume {
 		id = config.SessionIDPlaceholder
 	}
-	argv := []string{a.Command, codexResume, id, "--remote", "ws://127.0.0.1:" + CodexPortWord, "--remote-auth-token-env", EnvCodexRemoteToken}
+	argv := []string{a.Command, codexResume, id, "--remote", "ws://127.0.0.1:" + PortWord, "--remote-auth-token-env", EnvRemoteToken}
 	argv = append(argv, codexNoNudge(append(slices.Clone(r.server), r.tui...))...) // the TUI shows the menu
 	argv = append(argv, r.tui...)
 	if addFlag {
@@ -147,7 +147,7 @@ func codexAppServer(b *launch.Builder, opts []string) ([]string, error) {
 
 // codexRoute sorts an app-server seat's launch options (codexAppServer).
 type codexRoute struct {
-	plan        *CodexServerPlan
+	plan        *ServerPlan
 	server, tui []string
 	fromFlag    map[string]bool // conversation settings a flag set (a flag beats a -c)
 }
@@ -164,14 +164,14 @@ func (r *codexRoute) option(w string, rest []string) (used int, err error) {
 		case hasInline:
 			return inline, nil
 		case len(rest) == 0:
-			return "", fmt.Errorf("%w: %s needs a value", ErrCodexOption, name)
+			return "", fmt.Errorf("%w: %s needs a value", ErrOption, name)
 		}
 		used = 1
 		return rest[0], nil
 	}
 	noValue := func() error {
 		if hasInline {
-			return fmt.Errorf("%w: %s takes no value", ErrCodexOption, name)
+			return fmt.Errorf("%w: %s takes no value", ErrOption, name)
 		}
 		return nil
 	}
@@ -214,9 +214,9 @@ func (r *codexRoute) option(w string, rest []string) (used int, err error) {
 		}
 		return 0, nil
 	case "-C", "--cd":
-		return 0, fmt.Errorf("%w: %s: the account's working directory says where the seat runs", ErrCodexOption, name)
+		return 0, fmt.Errorf("%w: %s: the account's working directory says where the seat runs", ErrOption, name)
 	}
-	return 0, fmt.Errorf("%w: %q has no place in an app-server seat (the conversation, the server line or the terminal line); use hook mode for it, or remove it", ErrCodexOption, w)
+	return 0, fmt.Errorf("%w: %q has no place in an app-server seat (the conversation, the server line or the terminal line); use hook mode for it, or remove it", ErrOption, w)
 }
 
 // setFlag sets a conversation setting from the flag named flag (err: its
@@ -226,7 +226,7 @@ func (r *codexRoute) setFlag(dst *string, field, flag, v string, err error, allo
 		return err
 	}
 	if allowed != nil && !slices.Contains(allowed, v) {
-		return fmt.Errorf("%w: %s %q (want one of %s)", ErrCodexOption, flag, v, strings.Join(allowed, ", "))
+		return fmt.Errorf("%w: %s %q (want one of %s)", ErrOption, flag, v, strings.Join(allowed, ", "))
 	}
 	*dst, r.fromFlag[field] = v, true
 	return nil
@@ -242,7 +242,7 @@ func (r *codexRoute) config(name, kv string) error {
 	key, raw, ok := strings.Cut(kv, "=")
 	key = strings.TrimSpace(key)
 	if !ok || key == "" {
-		return fmt.Errorf("%w: %s %q is not key=value", ErrCodexOption, name, kv)
+		return fmt.Errorf("%w: %s %q is not key=value", ErrOption, name, kv)
 	}
 	if key == "tui" || strings.HasPrefix(key, "tui.") {
 		r.tui = append(r.tui, codexConfig, kv)
@@ -272,7 +272,7 @@ func codexConfigString(raw string) string {
 	return strings.TrimSpace(raw)
 }
 
-// CodexAppServer reports whether a's seats start in app-server mode (spec
+// AppServer reports whether a's seats start in app-server mode (spec
 // #299: the standard for Codex accounts; an explicit false keeps hook
 // mode).
-func CodexAppServer(a config.Account) bool { return a.AppServer() }
+func AppServer(a config.Account) bool { return a.AppServer() }

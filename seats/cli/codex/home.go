@@ -1,4 +1,4 @@
-package seats
+package codex
 
 import (
 	"bufio"
@@ -29,9 +29,9 @@ const (
 	rolloutFirstLineMax = 8 << 20
 )
 
-// CodexHome is Codex CLI's home for an environment: $CODEX_HOME, else
+// Home is Codex CLI's home for an environment: $CODEX_HOME, else
 // <home>/.codex. The error wraps ErrNoHome.
-func CodexHome(getenv func(string) string) (string, error) {
+func Home(getenv func(string) string) (string, error) {
 	if d := getenv(envCodexHome); d != "" {
 		return d, nil
 	}
@@ -42,10 +42,10 @@ func CodexHome(getenv func(string) string) (string, error) {
 	return filepath.Join(home, codexDirName), nil
 }
 
-// CodexRollout finds the rollout file of Codex session sessionID under
+// Rollout finds the rollout file of Codex session sessionID under
 // <codexHome>/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl. ok is false
 // when there is none (or the id is not a plain UUID-like word).
-func CodexRollout(codexHome, sessionID string) (path string, ok bool) {
+func Rollout(codexHome, sessionID string) (path string, ok bool) {
 	if !plainID(sessionID) {
 		return "", false
 	}
@@ -72,15 +72,15 @@ func plainID(id string) bool {
 	return true
 }
 
-// CodexSession is a Codex rollout as its first line (session_meta) says.
-type CodexSession struct {
+// Session is a Codex rollout as its first line (session_meta) says.
+type Session struct {
 	ID      string
 	Cwd     string
 	Path    string
 	Started time.Time
 }
 
-// CodexRolloutsSince lists rollouts of sessions started in cwd at or after
+// RolloutsSince lists rollouts of sessions started in cwd at or after
 // since, oldest first. Codex writes a rollout lazily at the first turn, so
 // a fresh seat's id is known only then; the caller polls and takes the one
 // that is not another seat's (two Codex seats sharing a cwd and CODEX_HOME
@@ -89,8 +89,8 @@ type CodexSession struct {
 // UTC), reads each candidate's first line, and skips files whose first line
 // is not complete yet. cwd is compared cleaned (case-insensitively on
 // Windows).
-func CodexRolloutsSince(codexHome, cwd string, since time.Time) ([]CodexSession, error) {
-	var found []CodexSession
+func RolloutsSince(codexHome, cwd string, since time.Time) ([]Session, error) {
+	var found []Session
 	root := filepath.Join(codexHome, codexSessionsDir)
 	start := since.UTC().AddDate(0, 0, -1)
 	end := time.Now().UTC().AddDate(0, 0, 1)
@@ -122,15 +122,15 @@ func CodexRolloutsSince(codexHome, cwd string, since time.Time) ([]CodexSession,
 // readSessionMeta reads a rollout's first line:
 // {"timestamp": …, "type": "session_meta", "payload": {"id", "timestamp", "cwd", …}}.
 // The start time is payload.timestamp, else the line's.
-func readSessionMeta(path string) (CodexSession, bool) {
+func readSessionMeta(path string) (Session, bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return CodexSession{}, false
+		return Session{}, false
 	}
 	defer f.Close()
 	line, err := bufio.NewReaderSize(io.LimitReader(f, rolloutFirstLineMax), 64<<10).ReadBytes('\n')
 	if err != nil {
-		return CodexSession{}, false // no complete first line yet
+		return Session{}, false // no complete first line yet
 	}
 	var meta struct {
 		Timestamp string `json:"timestamp"`
@@ -142,7 +142,7 @@ func readSessionMeta(path string) (CodexSession, bool) {
 		} `json:"payload"`
 	}
 	if json.Unmarshal(line, &meta) != nil || meta.Type != "session_meta" || meta.Payload.ID == "" {
-		return CodexSession{}, false
+		return Session{}, false
 	}
 	ts := meta.Payload.Timestamp
 	if ts == "" {
@@ -150,9 +150,9 @@ func readSessionMeta(path string) (CodexSession, bool) {
 	}
 	started, err := time.Parse(time.RFC3339Nano, ts)
 	if err != nil {
-		return CodexSession{}, false
+		return Session{}, false
 	}
-	return CodexSession{ID: meta.Payload.ID, Cwd: meta.Payload.Cwd, Path: path, Started: started}, true
+	return Session{ID: meta.Payload.ID, Cwd: meta.Payload.Cwd, Path: path, Started: started}, true
 }
 
 func sameDir(a, b string) bool {

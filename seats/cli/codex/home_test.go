@@ -1,4 +1,4 @@
-package seats
+package codex
 
 import (
 	"fmt"
@@ -52,27 +52,27 @@ func TestCodexRollouts(t *testing.T) {
 	secondPath := writeRollout(t, home, launched.Add(20*time.Second), second, cwd+string(filepath.Separator), true)
 	writeRollout(t, home, launched.Add(30*time.Second), torn, cwd, false)
 
-	if p, ok := CodexRollout(home, old); !ok || p != oldPath {
-		t.Errorf("CodexRollout(old) = %q, %v", p, ok)
+	if p, ok := Rollout(home, old); !ok || p != oldPath {
+		t.Errorf("Rollout(old) = %q, %v", p, ok)
 	}
 	for _, id := range []string{"019a0000-0000-7000-8000-00000000000f", "*", "../x", ""} {
-		if _, ok := CodexRollout(home, id); ok {
-			t.Errorf("CodexRollout(%q) found something", id)
+		if _, ok := Rollout(home, id); ok {
+			t.Errorf("Rollout(%q) found something", id)
 		}
 	}
-	all, err := CodexRolloutsSince(home, cwd, launched)
+	all, err := RolloutsSince(home, cwd, launched)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Oldest first (the cwd written with a trailing separator matches), the
 	// other directory's and the torn one left out.
 	if len(all) != 2 || all[0].ID != first || all[0].Path != firstPath || all[1].ID != second || all[1].Path != secondPath {
-		t.Errorf("CodexRolloutsSince = %+v", all)
+		t.Errorf("RolloutsSince = %+v", all)
 	}
-	if got, err := CodexRolloutsSince(home, cwd, time.Now().Add(time.Hour)); len(got) != 0 || err != nil {
+	if got, err := RolloutsSince(home, cwd, time.Now().Add(time.Hour)); len(got) != 0 || err != nil {
 		t.Errorf("nothing after a future time expected: %+v %v", got, err)
 	}
-	if got, err := CodexRolloutsSince(t.TempDir(), cwd, launched); len(got) != 0 || err != nil {
+	if got, err := RolloutsSince(t.TempDir(), cwd, launched); len(got) != 0 || err != nil {
 		t.Errorf("empty CODEX_HOME: %+v %v", got, err)
 	}
 }
@@ -87,10 +87,10 @@ func TestCodexHome(t *testing.T) {
 	}
 	home := filepath.Join(testRoot(), "home", "me")
 	get := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	if d, err := CodexHome(get(map[string]string{homeVar: home})); err != nil || d != filepath.Join(home, ".codex") {
-		t.Errorf("CodexHome = %q, %v", d, err)
+	if d, err := Home(get(map[string]string{homeVar: home})); err != nil || d != filepath.Join(home, ".codex") {
+		t.Errorf("Home = %q, %v", d, err)
 	}
-	if d, _ := CodexHome(get(map[string]string{"CODEX_HOME": "/cx"})); d != "/cx" {
+	if d, _ := Home(get(map[string]string{"CODEX_HOME": "/cx"})); d != "/cx" {
 		t.Errorf("CODEX_HOME ignored: %q", d)
 	}
 	a := config.Account{Env: []config.EnvVar{{Name: "CODEX_HOME", Value: ""}}}
@@ -98,7 +98,7 @@ func TestCodexHome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := CodexHome(launch.SeatGetenv(opened, get(map[string]string{"CODEX_HOME": "/proc-cx"}))); d != "/proc-cx" {
+	if d, _ := Home(launch.SeatGetenv(opened, get(map[string]string{"CODEX_HOME": "/proc-cx"}))); d != "/proc-cx" {
 		t.Errorf("name-only CODEX_HOME must inherit: %q", d)
 	}
 }
@@ -111,11 +111,11 @@ func TestCodexConversation(t *testing.T) {
 	home, work := t.TempDir(), t.TempDir()
 	get := func(k string) string { return map[string]string{"CODEX_HOME": home}[k] }
 	a := config.Account{Kind: config.KindCodexCLI, WorkDir: work}
-	if c, _ := newCodexAdapter(time.Second, nil).Conversation(a, id, get); c != cli.ConversationGone {
+	if c, _ := New(time.Second, nil).Conversation(a, id, get); c != cli.ConversationGone {
 		t.Errorf("before the rollout: %v", c)
 	}
 	writeRollout(t, home, time.Now(), id, work, true)
-	if c, err := newCodexAdapter(time.Second, nil).Conversation(a, id, get); c != cli.ConversationResumes || err != nil {
+	if c, err := New(time.Second, nil).Conversation(a, id, get); c != cli.ConversationResumes || err != nil {
 		t.Errorf("rollout not found: %v %v", c, err)
 	}
 }

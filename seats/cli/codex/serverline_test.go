@@ -1,4 +1,4 @@
-package seats
+package codex
 
 import (
 	"errors"
@@ -31,13 +31,13 @@ func codexRoomServer(key, unseen string) string {
 func wantServerLine(key string, server []string) []string {
 	argv := append([]string{"codex"}, server...)
 	return append(argv, "-c", codexRoomServer(key, ""), "app-server", "--listen", "ws://127.0.0.1:0",
-		"--ws-auth", "capability-token", "--ws-token-sha256", CodexDigestWord)
+		"--ws-auth", "capability-token", "--ws-token-sha256", DigestWord)
 }
 
 // wantTUILine is the whole TUI line for id and the TUI's own words.
 func wantTUILine(id string, tui []string) []string {
-	argv := []string{"codex", "resume", id, "--remote", "ws://127.0.0.1:" + CodexPortWord,
-		"--remote-auth-token-env", EnvCodexRemoteToken, "-c", codexNudgeKey + "=true"}
+	argv := []string{"codex", "resume", id, "--remote", "ws://127.0.0.1:" + PortWord,
+		"--remote-auth-token-env", EnvRemoteToken, "-c", codexNudgeKey + "=true"}
 	return append(argv, tui...)
 }
 
@@ -95,12 +95,12 @@ func mustAppServer(t *testing.T, in launch.Input) launch.Launch {
 		if strings.Contains(w, testSecret) {
 			t.Fatalf("env value on a line: %q", w)
 		}
-		if strings.Contains(w, EnvCodexRemoteToken+"=") {
+		if strings.Contains(w, EnvRemoteToken+"=") {
 			t.Fatalf("a token value on a line: %q", w)
 		}
 	}
 	for _, e := range l.Env {
-		if strings.HasPrefix(e, EnvCodexRemoteToken+"=") {
+		if strings.HasPrefix(e, EnvRemoteToken+"=") {
 			t.Fatalf("BuildLaunch put the remote token in the env: %q", e)
 		}
 	}
@@ -117,17 +117,17 @@ func TestCodexAppServerLines(t *testing.T) {
 	if want := wantServerLine(key, nil); !slices.Equal(codexPlan(l).Argv, want) {
 		t.Errorf("server line\n%q\nwant\n%q", codexPlan(l).Argv, want)
 	}
-	if want := wantTUILine(CodexThreadWord, []string{"--no-alt-screen"}); !slices.Equal(l.Argv, want) {
+	if want := wantTUILine(ThreadWord, []string{"--no-alt-screen"}); !slices.Equal(l.Argv, want) {
 		t.Errorf("TUI line\n%q\nwant\n%q", l.Argv, want)
 	}
-	if l.SessionID != "" || l.Resumed || l.MCPKey != key || codexPlan(l).Thread != (CodexThread{}) || codexPlan(l).Config != nil {
+	if l.SessionID != "" || l.Resumed || l.MCPKey != key || codexPlan(l).Thread != (Thread{}) || codexPlan(l).Config != nil {
 		t.Errorf("fresh launch: SessionID %q Resumed %v key %q thread %+v config %v", l.SessionID, l.Resumed, l.MCPKey, codexPlan(l).Thread, codexPlan(l).Config)
 	}
 	wantPreview := "app-server: " + config.JoinWords(codexPlan(l).Argv) + "\nterminal: " + config.JoinWords(l.Argv)
 	if l.Preview != wantPreview {
 		t.Errorf("Preview\n%s\nwant\n%s", l.Preview, wantPreview)
 	}
-	for _, w := range []string{"--ws-token-sha256 '<sha256>'", "resume '<conversation id>' --remote 'ws://127.0.0.1:<port>' --remote-auth-token-env " + EnvCodexRemoteToken} {
+	for _, w := range []string{"--ws-token-sha256 '<sha256>'", "resume '<conversation id>' --remote 'ws://127.0.0.1:<port>' --remote-auth-token-env " + EnvRemoteToken} {
 		if !strings.Contains(l.Preview, w) {
 			t.Errorf("Preview lacks %q:\n%s", w, l.Preview)
 		}
@@ -150,7 +150,7 @@ func TestCodexAppServerLines(t *testing.T) {
 	if !slices.Equal(codexPlan(l).Argv, wantServer) {
 		t.Errorf("resumed server line\n%q\nwant\n%q", codexPlan(l).Argv, wantServer)
 	}
-	if strings.Contains(l.Preview, CodexThreadWord) || strings.Contains(l.Preview, config.SessionIDPlaceholder) {
+	if strings.Contains(l.Preview, ThreadWord) || strings.Contains(l.Preview, config.SessionIDPlaceholder) {
 		t.Errorf("resumed preview still holds a placeholder:\n%s", l.Preview)
 	}
 }
@@ -167,8 +167,8 @@ func TestCodexAppServerMode(t *testing.T) {
 	}{{"nil", nil, true}, {"true", &on, true}, {"false", &off, false}} {
 		a := testAccount(config.KindCodexCLI)
 		a.CodexAppServer = tc.mode
-		if got := CodexAppServer(a); got != tc.server {
-			t.Errorf("%s: CodexAppServer = %v", tc.name, got)
+		if got := AppServer(a); got != tc.server {
+			t.Errorf("%s: AppServer = %v", tc.name, got)
 		}
 		if !tc.server {
 			l := mustLaunch(t, testInput(a))
@@ -197,69 +197,69 @@ func TestCodexAppServerRouting(t *testing.T) {
 	const nas = "--no-alt-screen"
 	tests := []struct {
 		options string
-		thread  CodexThread
+		thread  Thread
 		config  map[string]any
 		server  []string // the server line's words before the room server
 		tui     []string // the TUI line's words after its fixed start
 	}{
-		{"", CodexThread{}, nil, nil, []string{nas}},
-		{"-m gpt-5.5", CodexThread{Model: "gpt-5.5"}, nil, nil, []string{nas}},
-		{"--model gpt-5.5", CodexThread{Model: "gpt-5.5"}, nil, nil, []string{nas}},
-		{"--model=gpt-5.5", CodexThread{Model: "gpt-5.5"}, nil, nil, []string{nas}},
-		{"-a untrusted", CodexThread{Approval: "untrusted"}, nil, nil, []string{nas}},
-		{"-a on-request", CodexThread{Approval: "on-request"}, nil, nil, []string{nas}},
-		{"-a never", CodexThread{Approval: "never"}, nil, nil, []string{nas}},
-		{"--ask-for-approval never", CodexThread{Approval: "never"}, nil, nil, []string{nas}},
-		{"--ask-for-approval=on-request", CodexThread{Approval: "on-request"}, nil, nil, []string{nas}},
-		{"-s read-only", CodexThread{Sandbox: "read-only"}, nil, nil, []string{nas}},
-		{"--sandbox workspace-write", CodexThread{Sandbox: "workspace-write"}, nil, nil, []string{nas}},
-		{"--sandbox=danger-full-access", CodexThread{Sandbox: "danger-full-access"}, nil, nil, []string{nas}},
-		{"--yolo", CodexThread{Approval: "never", Sandbox: "danger-full-access"}, nil, nil, []string{nas}},
-		{"--dangerously-bypass-approvals-and-sandbox", CodexThread{Approval: "never", Sandbox: "danger-full-access"}, nil, nil, []string{nas}},
+		{"", Thread{}, nil, nil, []string{nas}},
+		{"-m gpt-5.5", Thread{Model: "gpt-5.5"}, nil, nil, []string{nas}},
+		{"--model gpt-5.5", Thread{Model: "gpt-5.5"}, nil, nil, []string{nas}},
+		{"--model=gpt-5.5", Thread{Model: "gpt-5.5"}, nil, nil, []string{nas}},
+		{"-a untrusted", Thread{Approval: "untrusted"}, nil, nil, []string{nas}},
+		{"-a on-request", Thread{Approval: "on-request"}, nil, nil, []string{nas}},
+		{"-a never", Thread{Approval: "never"}, nil, nil, []string{nas}},
+		{"--ask-for-approval never", Thread{Approval: "never"}, nil, nil, []string{nas}},
+		{"--ask-for-approval=on-request", Thread{Approval: "on-request"}, nil, nil, []string{nas}},
+		{"-s read-only", Thread{Sandbox: "read-only"}, nil, nil, []string{nas}},
+		{"--sandbox workspace-write", Thread{Sandbox: "workspace-write"}, nil, nil, []string{nas}},
+		{"--sandbox=danger-full-access", Thread{Sandbox: "danger-full-access"}, nil, nil, []string{nas}},
+		{"--yolo", Thread{Approval: "never", Sandbox: "danger-full-access"}, nil, nil, []string{nas}},
+		{"--dangerously-bypass-approvals-and-sandbox", Thread{Approval: "never", Sandbox: "danger-full-access"}, nil, nil, []string{nas}},
 
 		// -c of a conversation setting: the conversation and the server line.
-		{"-c model=o3", CodexThread{Model: "o3"}, nil, []string{"-c", "model=o3"}, []string{nas}},
-		{`-c 'model="gpt-5.5"'`, CodexThread{Model: "gpt-5.5"}, nil, []string{"-c", `model="gpt-5.5"`}, []string{nas}},
-		{"-c approval_policy=never", CodexThread{Approval: "never"}, nil, []string{"-c", "approval_policy=never"}, []string{nas}},
-		{`--config 'sandbox_mode="read-only"'`, CodexThread{Sandbox: "read-only"}, nil, []string{"-c", `sandbox_mode="read-only"`}, []string{nas}},
-		{"--config=model_reasoning_effort=high", CodexThread{Effort: "high"}, map[string]any{"model_reasoning_effort": "high"},
+		{"-c model=o3", Thread{Model: "o3"}, nil, []string{"-c", "model=o3"}, []string{nas}},
+		{`-c 'model="gpt-5.5"'`, Thread{Model: "gpt-5.5"}, nil, []string{"-c", `model="gpt-5.5"`}, []string{nas}},
+		{"-c approval_policy=never", Thread{Approval: "never"}, nil, []string{"-c", "approval_policy=never"}, []string{nas}},
+		{`--config 'sandbox_mode="read-only"'`, Thread{Sandbox: "read-only"}, nil, []string{"-c", `sandbox_mode="read-only"`}, []string{nas}},
+		{"--config=model_reasoning_effort=high", Thread{Effort: "high"}, map[string]any{"model_reasoning_effort": "high"},
 			[]string{"-c", "model_reasoning_effort=high"}, []string{nas}},
-		{"-c ' model = o3'", CodexThread{Model: "o3"}, nil, []string{"-c", " model = o3"}, []string{nas}},
-		{"-c model=a -c model=b", CodexThread{Model: "b"}, nil, []string{"-c", "model=a", "-c", "model=b"}, []string{nas}},
+		{"-c ' model = o3'", Thread{Model: "o3"}, nil, []string{"-c", " model = o3"}, []string{nas}},
+		{"-c model=a -c model=b", Thread{Model: "b"}, nil, []string{"-c", "model=a", "-c", "model=b"}, []string{nas}},
 
 		// A flag beats the -c of its setting, before or after it.
-		{"-m flag -c model=conf", CodexThread{Model: "flag"}, nil, []string{"-c", "model=conf"}, []string{nas}},
-		{"-c model=conf -m flag", CodexThread{Model: "flag"}, nil, []string{"-c", "model=conf"}, []string{nas}},
-		{"-a untrusted -c approval_policy=never", CodexThread{Approval: "untrusted"}, nil, []string{"-c", "approval_policy=never"}, []string{nas}},
-		{"-c approval_policy=never -a untrusted", CodexThread{Approval: "untrusted"}, nil, []string{"-c", "approval_policy=never"}, []string{nas}},
-		{"-c sandbox_mode=read-only -s workspace-write", CodexThread{Sandbox: "workspace-write"}, nil, []string{"-c", "sandbox_mode=read-only"}, []string{nas}},
-		{"-s workspace-write -c sandbox_mode=read-only", CodexThread{Sandbox: "workspace-write"}, nil, []string{"-c", "sandbox_mode=read-only"}, []string{nas}},
-		{"--yolo -c approval_policy=untrusted -c sandbox_mode=read-only", CodexThread{Approval: "never", Sandbox: "danger-full-access"}, nil,
+		{"-m flag -c model=conf", Thread{Model: "flag"}, nil, []string{"-c", "model=conf"}, []string{nas}},
+		{"-c model=conf -m flag", Thread{Model: "flag"}, nil, []string{"-c", "model=conf"}, []string{nas}},
+		{"-a untrusted -c approval_policy=never", Thread{Approval: "untrusted"}, nil, []string{"-c", "approval_policy=never"}, []string{nas}},
+		{"-c approval_policy=never -a untrusted", Thread{Approval: "untrusted"}, nil, []string{"-c", "approval_policy=never"}, []string{nas}},
+		{"-c sandbox_mode=read-only -s workspace-write", Thread{Sandbox: "workspace-write"}, nil, []string{"-c", "sandbox_mode=read-only"}, []string{nas}},
+		{"-s workspace-write -c sandbox_mode=read-only", Thread{Sandbox: "workspace-write"}, nil, []string{"-c", "sandbox_mode=read-only"}, []string{nas}},
+		{"--yolo -c approval_policy=untrusted -c sandbox_mode=read-only", Thread{Approval: "never", Sandbox: "danger-full-access"}, nil,
 			[]string{"-c", "approval_policy=untrusted", "-c", "sandbox_mode=read-only"}, []string{nas}},
-		{"-c approval_policy=untrusted -c sandbox_mode=read-only --yolo", CodexThread{Approval: "never", Sandbox: "danger-full-access"}, nil,
+		{"-c approval_policy=untrusted -c sandbox_mode=read-only --yolo", Thread{Approval: "never", Sandbox: "danger-full-access"}, nil,
 			[]string{"-c", "approval_policy=untrusted", "-c", "sandbox_mode=read-only"}, []string{nas}},
 
 		// Other -c: the server line only.
-		{"-c model_provider=oss", CodexThread{}, nil, []string{"-c", "model_provider=oss"}, []string{nas}},
-		{"--config features.web_search=true", CodexThread{}, nil, []string{"-c", "features.web_search=true"}, []string{nas}},
-		{"-c tuition=1", CodexThread{}, nil, []string{"-c", "tuition=1"}, []string{nas}},
+		{"-c model_provider=oss", Thread{}, nil, []string{"-c", "model_provider=oss"}, []string{nas}},
+		{"--config features.web_search=true", Thread{}, nil, []string{"-c", "features.web_search=true"}, []string{nas}},
+		{"-c tuition=1", Thread{}, nil, []string{"-c", "tuition=1"}, []string{nas}},
 
 		// tui.*: the TUI line only.
-		{"-c tui.notifications=true", CodexThread{}, nil, nil, []string{"-c", "tui.notifications=true", nas}},
-		{"--config=tui.animations=false", CodexThread{}, nil, nil, []string{"-c", "tui.animations=false", nas}},
-		{"-c tui.alternate_screen=never", CodexThread{}, nil, nil, []string{"-c", "tui.alternate_screen=never"}},
-		{"--config tui.alternate_screen=always", CodexThread{}, nil, nil, []string{"-c", "tui.alternate_screen=always"}},
+		{"-c tui.notifications=true", Thread{}, nil, nil, []string{"-c", "tui.notifications=true", nas}},
+		{"--config=tui.animations=false", Thread{}, nil, nil, []string{"-c", "tui.animations=false", nas}},
+		{"-c tui.alternate_screen=never", Thread{}, nil, nil, []string{"-c", "tui.alternate_screen=never"}},
+		{"--config tui.alternate_screen=always", Thread{}, nil, nil, []string{"-c", "tui.alternate_screen=always"}},
 
 		// --enable/--disable: the server line.
-		{"--enable unified_exec", CodexThread{}, nil, []string{"--enable", "unified_exec"}, []string{nas}},
-		{"--disable=web_search --enable x", CodexThread{}, nil, []string{"--disable", "web_search", "--enable", "x"}, []string{nas}},
+		{"--enable unified_exec", Thread{}, nil, []string{"--enable", "unified_exec"}, []string{nas}},
+		{"--disable=web_search --enable x", Thread{}, nil, []string{"--disable", "web_search", "--enable", "x"}, []string{nas}},
 
 		// --no-alt-screen: the TUI line, once.
-		{"--no-alt-screen", CodexThread{}, nil, nil, []string{nas}},
+		{"--no-alt-screen", Thread{}, nil, nil, []string{nas}},
 
 		// All at once, each to its place, in order.
 		{"-m gpt-5.5 -c tui.notifications=true --enable a -c model_reasoning_effort=low -s read-only --no-alt-screen -c x.y=1",
-			CodexThread{Model: "gpt-5.5", Sandbox: "read-only", Effort: "low"}, map[string]any{"model_reasoning_effort": "low"},
+			Thread{Model: "gpt-5.5", Sandbox: "read-only", Effort: "low"}, map[string]any{"model_reasoning_effort": "low"},
 			[]string{"--enable", "a", "-c", "model_reasoning_effort=low", "-c", "x.y=1"},
 			[]string{"-c", "tui.notifications=true", nas}},
 	}
@@ -277,7 +277,7 @@ func TestCodexAppServerRouting(t *testing.T) {
 			if want := wantServerLine(launch.MCPKey(a.ID, testTopic), tt.server); !slices.Equal(codexPlan(l).Argv, want) {
 				t.Errorf("server line\n%q\nwant\n%q", codexPlan(l).Argv, want)
 			}
-			if want := wantTUILine(CodexThreadWord, tt.tui); !slices.Equal(l.Argv, want) {
+			if want := wantTUILine(ThreadWord, tt.tui); !slices.Equal(l.Argv, want) {
 				t.Errorf("TUI line\n%q\nwant\n%q", l.Argv, want)
 			}
 		})
@@ -302,7 +302,7 @@ func TestCodexAppServerScreenMode(t *testing.T) {
 		a := appServerAccount(tc.options)
 		a.ScreenMode = tc.mode
 		l := mustAppServer(t, testInput(a))
-		if want := wantTUILine(CodexThreadWord, tc.want); !slices.Equal(l.Argv, want) {
+		if want := wantTUILine(ThreadWord, tc.want); !slices.Equal(l.Argv, want) {
 			t.Errorf("mode %q options %q: TUI line\n%q\nwant\n%q", tc.mode, tc.options, l.Argv, want)
 		}
 		if slices.Contains(codexPlan(l).Argv, "--no-alt-screen") {
@@ -361,8 +361,8 @@ func TestCodexAppServerRefusals(t *testing.T) {
 	for _, tt := range tests {
 		a := appServerAccount(tt.options)
 		l, err := buildLaunch(testInput(a))
-		if !errors.Is(err, ErrCodexOption) {
-			t.Errorf("%q: err %v (launch %q), want ErrCodexOption", tt.options, err, l.Argv)
+		if !errors.Is(err, ErrOption) {
+			t.Errorf("%q: err %v (launch %q), want ErrOption", tt.options, err, l.Argv)
 			continue
 		}
 		for _, s := range tt.says {

@@ -1,4 +1,4 @@
-package seats
+package codex
 
 import (
 	"bufio"
@@ -165,9 +165,9 @@ func codexCheckExchange(w io.Writer, r io.Reader) (limits.Release, error) {
 	return limits.Release{}, errors.New("codex app-server (release check): ended without an answer")
 }
 
-// CheckCodexRelease runs the release check for acct's Codex with the
-// seat's environment env (limitcheck.go).
-func CheckCodexRelease(ctx context.Context, acct config.Account, env []string) (limits.Release, error) {
+// CheckRelease runs the release check for acct's Codex with the
+// seat's environment env (release.go).
+func CheckRelease(ctx context.Context, acct config.Account, env []string) (limits.Release, error) {
 	argv := codexCheckCommand(launch.ResolveCommandOr(acct.Command), runtime.GOOS)
 	return checkCodexRelease(ctx, argv, env, acct.WorkDir)
 }

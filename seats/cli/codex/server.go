@@ -1,4 +1,4 @@
-package seats
+package codex
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"regexp"
@@ -74,9 +73,9 @@ type codexServer struct {
 	token   string
 	port    string
 	thread  string
-	path    string      // the rollout the server named (thread.path)
-	answer  CodexThread // what the server said the conversation runs with
-	created bool        // this start opened the conversation
+	path    string // the rollout the server named (thread.path)
+	answer  Thread // what the server said the conversation runs with
+	created bool   // this start opened the conversation
 
 	exited  chan struct{} // closed when the process was reaped
 	code    int
@@ -119,7 +118,7 @@ func startCodexProcess(spawn func(pty.Options) (pty.Proc, error), pullcept strin
 	}
 	line := make([]string, len(argv))
 	for i, w := range argv {
-		line[i] = strings.ReplaceAll(w, CodexDigestWord, digest)
+		line[i] = strings.ReplaceAll(w, DigestWord, digest)
 	}
 	proc, err := spawn(pty.Options{Argv: pty.Guarded(pullcept, line), Dir: dir, Env: env, Cols: 200, Rows: 50})
 	if err != nil {
@@ -246,7 +245,7 @@ func (cs *codexServer) stop() {
 type codexOpen struct {
 	cwd      string
 	resume   string // the conversation to resume ("" = a new one)
-	plan     *CodexServerPlan
+	plan     *ServerPlan
 	key      string // the seat's room server key (RoomPrompt)
 	acct     config.Account
 	readBody func() (string, error) // the character's body ("" = none)
@@ -381,8 +380,8 @@ var codexSandboxAnswer = map[string]string{
 	"readOnly": "read-only", "workspaceWrite": "workspace-write", "dangerFullAccess": "danger-full-access",
 }
 
-func (a codexThreadAnswer) settings() CodexThread {
-	t := CodexThread{Model: a.Model, Sandbox: codexSandboxAnswer[a.Sandbox.Type]}
+func (a codexThreadAnswer) settings() Thread {
+	t := Thread{Model: a.Model, Sandbox: codexSandboxAnswer[a.Sandbox.Type]}
 	if t.Sandbox == "" {
 		t.Sandbox = a.Sandbox.Type
 	}
@@ -397,13 +396,9 @@ func (a codexThreadAnswer) settings() CodexThread {
 	return t
 }
 
-// ErrCodexMismatch: the server's conversation does not run with what was
-// asked.
-var ErrCodexMismatch = errors.New("the Codex app-server did not take the settings asked for")
-
 // checkCodexAnswer compares what was asked (non-empty fields) with the
 // answer.
-func checkCodexAnswer(asked, got CodexThread) error {
+func checkCodexAnswer(asked, got Thread) error {
 	var bad []string
 	for _, f := range []struct{ name, asked, got string }{
 		{"model", asked.Model, got.Model}, {"approval", asked.Approval, got.Approval},
@@ -414,7 +409,7 @@ func checkCodexAnswer(asked, got CodexThread) error {
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("%w: %s", ErrCodexMismatch, strings.Join(bad, "; "))
+		return fmt.Errorf("%w: %s", ErrMismatch, strings.Join(bad, "; "))
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package seats
+package codex
 
 import (
 	"fmt"
@@ -22,23 +22,23 @@ const (
 
 // ReadsMCPJSON: Codex gets its room server on the command line only (spec
 // #297) and writes no file.
-func (*codexAdapter) ReadsMCPJSON() bool { return false }
+func (*Adapter) ReadsMCPJSON() bool { return false }
 
 // Line builds a Codex CLI line (docs/design.md §9, docs/clis.md): in app-server
-// mode (CodexAppServer) the terminal's line and the server's
+// mode (AppServer) the terminal's line and the server's
 // (codexAppServer); in hook mode <command> [resume <id>] <options> -c
 // 'mcp_servers.<key>={…}' --no-alt-screen (unless the account chose the
 // alternate screen or the options decide it), with the character, if any,
 // in the environment as LI_PLUS_OUTPUT_STYLE (#281 hook mode). An inherited
 // LI_PLUS_OUTPUT_STYLE is removed either way. Codex makes its own session
 // id: a fresh seat's {session_id} is refused (ErrPlaceholder).
-func (*codexAdapter) Line(b *launch.Builder, opts []string) ([]string, error) {
+func (*Adapter) Line(b *launch.Builder, opts []string) ([]string, error) {
 	if err := codexCharacterEnv(b); err != nil {
 		return nil, err
 	}
 	var argv []string
 	var err error
-	if CodexAppServer(b.In.Account) {
+	if AppServer(b.In.Account) {
 		argv, err = codexAppServer(b, opts)
 	} else {
 		argv, err = codexHookLine(b, opts)
@@ -150,12 +150,12 @@ func codexDecidesScreen(opts []string) bool {
 // (ErrEnvAppOwned); a name outside #281's grammar refuses the launch
 // (ErrCharacterName): Li+'s loader would refuse it, and never falls back.
 // An app-server seat's character travels in the conversation's developer
-// instructions (codexserver.go), never in the environment.
+// instructions (server.go), never in the environment.
 func codexCharacterEnv(b *launch.Builder) error {
 	a := b.In.Account
 	b.Unset(character.EnvOutputStyle)
 	name := strings.TrimSpace(a.Character)
-	if CodexAppServer(a) {
+	if AppServer(a) {
 		if a.Character != "" {
 			return character.CheckCodexName(a.Character)
 		}

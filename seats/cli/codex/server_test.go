@@ -1,4 +1,4 @@
-package seats
+package codex
 
 import (
 	"crypto/sha256"
@@ -162,18 +162,18 @@ func TestCodexThreadAnswerSettings(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		answer string
-		want   CodexThread
+		want   Thread
 	}{
 		{`{"model":"gpt-5.5","modelProvider":"openai","cwd":"/w","approvalPolicy":"on-request","approvalsReviewer":"user",
 			"sandbox":{"type":"readOnly","networkAccess":false},"reasoningEffort":"high","thread":{"id":"T","path":"/r.jsonl"}}`,
-			CodexThread{Model: "gpt-5.5", Approval: "on-request", Sandbox: "read-only", Effort: "high"}},
+			Thread{Model: "gpt-5.5", Approval: "on-request", Sandbox: "read-only", Effort: "high"}},
 		{`{"model":"o3","approvalPolicy":"never","sandbox":{"type":"workspaceWrite","writableRoots":[],"networkAccess":false},"reasoningEffort":null,"thread":{"id":"T"}}`,
-			CodexThread{Model: "o3", Approval: "never", Sandbox: "workspace-write"}},
+			Thread{Model: "o3", Approval: "never", Sandbox: "workspace-write"}},
 		{`{"model":"m","approvalPolicy":"untrusted","sandbox":{"type":"dangerFullAccess"},"thread":{"id":"T"}}`,
-			CodexThread{Model: "m", Approval: "untrusted", Sandbox: "danger-full-access"}},
+			Thread{Model: "m", Approval: "untrusted", Sandbox: "danger-full-access"}},
 		{`{"model":"m","approvalPolicy":{"granular":{"mcp_elicitations":true,"rules":true,"sandbox_approval":false}},"sandbox":{"type":"externalSandbox","networkAccess":"restricted"},"thread":{"id":"T"}}`,
-			CodexThread{Model: "m", Approval: "granular", Sandbox: "externalSandbox"}},
-		{`{"thread":{"id":"T"}}`, CodexThread{}},
+			Thread{Model: "m", Approval: "granular", Sandbox: "externalSandbox"}},
+		{`{"thread":{"id":"T"}}`, Thread{}},
 	} {
 		var a codexThreadAnswer
 		if err := json.Unmarshal([]byte(tc.answer), &a); err != nil {
@@ -192,8 +192,8 @@ func TestCodexThreadAnswerSettings(t *testing.T) {
 // the ones not asked are the server's choice.
 func TestCheckCodexAnswer(t *testing.T) {
 	t.Parallel()
-	got := CodexThread{Model: "gpt-5.5", Approval: "on-request", Sandbox: "read-only", Effort: "high"}
-	for _, asked := range []CodexThread{
+	got := Thread{Model: "gpt-5.5", Approval: "on-request", Sandbox: "read-only", Effort: "high"}
+	for _, asked := range []Thread{
 		{}, got, {Model: "gpt-5.5"}, {Approval: "on-request", Sandbox: "read-only"}, {Effort: "high"},
 	} {
 		if err := checkCodexAnswer(asked, got); err != nil {
@@ -201,18 +201,18 @@ func TestCheckCodexAnswer(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		asked CodexThread
+		asked Thread
 		says  []string
 	}{
-		{CodexThread{Model: "o3"}, []string{`model "o3", answered "gpt-5.5"`}},
-		{CodexThread{Approval: "never"}, []string{`approval "never", answered "on-request"`}},
-		{CodexThread{Sandbox: "danger-full-access"}, []string{`sandbox "danger-full-access", answered "read-only"`}},
-		{CodexThread{Effort: "low"}, []string{`effort "low", answered "high"`}},
-		{CodexThread{Model: "o3", Effort: "low", Approval: "on-request"}, []string{`model "o3", answered "gpt-5.5"; effort "low", answered "high"`}},
+		{Thread{Model: "o3"}, []string{`model "o3", answered "gpt-5.5"`}},
+		{Thread{Approval: "never"}, []string{`approval "never", answered "on-request"`}},
+		{Thread{Sandbox: "danger-full-access"}, []string{`sandbox "danger-full-access", answered "read-only"`}},
+		{Thread{Effort: "low"}, []string{`effort "low", answered "high"`}},
+		{Thread{Model: "o3", Effort: "low", Approval: "on-request"}, []string{`model "o3", answered "gpt-5.5"; effort "low", answered "high"`}},
 	} {
 		err := checkCodexAnswer(tc.asked, got)
-		if !errors.Is(err, ErrCodexMismatch) {
-			t.Errorf("asked %+v: %v, want ErrCodexMismatch", tc.asked, err)
+		if !errors.Is(err, ErrMismatch) {
+			t.Errorf("asked %+v: %v, want ErrMismatch", tc.asked, err)
 			continue
 		}
 		for _, s := range tc.says {
@@ -225,7 +225,7 @@ func TestCheckCodexAnswer(t *testing.T) {
 		}
 	}
 	// An answer without a setting asked is a mismatch too.
-	if err := checkCodexAnswer(CodexThread{Effort: "high"}, CodexThread{}); !errors.Is(err, ErrCodexMismatch) {
+	if err := checkCodexAnswer(Thread{Effort: "high"}, Thread{}); !errors.Is(err, ErrMismatch) {
 		t.Errorf("effort asked, none answered: %v", err)
 	}
 }
@@ -315,7 +315,7 @@ func TestStartCodexProcess(t *testing.T) {
 		}()
 		return p, nil
 	}
-	argv := []string{"codex", "-c", "x=1", "app-server", "--ws-token-sha256", CodexDigestWord}
+	argv := []string{"codex", "-c", "x=1", "app-server", "--ws-token-sha256", DigestWord}
 	cs, err := startCodexProcess(spawn, "", argv, "/work", []string{"A=1"}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +325,7 @@ func TestStartCodexProcess(t *testing.T) {
 	if !slices.Equal(got.Argv, want) || got.Dir != "/work" || !slices.Equal(got.Env, []string{"A=1"}) {
 		t.Errorf("spawned %+v, want argv %q", got, want)
 	}
-	if argv[5] != CodexDigestWord {
+	if argv[5] != DigestWord {
 		t.Errorf("the plan's argv was changed: %q", argv)
 	}
 	if slices.ContainsFunc(got.Argv, func(w string) bool { return strings.Contains(w, cs.token) }) {

@@ -1,0 +1,35 @@
+// Package codex is Codex CLI's seat adapter (cli.Adapter; docs/design.md §9
+// "Codex app-server seats", §11; docs/clis.md §3). Its launch line comes in
+// two modes: hook mode, the TUI with the room server on its command line
+// (line.go), and app-server mode, the default, where Pullcept starts the
+// seat's own `codex app-server`, opens (or resumes) the conversation over
+// its WebSocket with the character and the room sentence as developer
+// instructions, and then attaches the TUI to it (serverline.go,
+// server.go, rpc.go). Its resume rule is the rollout under CODEX_HOME
+// (home.go). Per launch a run follows the rollout for the seat's session
+// id, usage, activity and usage-limit stops (rollout.go) and, in
+// app-server mode, reads the server's notes for activity and permission
+// waits (notes.go); the release check asks a short-lived app-server whether
+// ordinary usage is allowed again (release.go).
+//
+// # Goroutines
+//
+// Per seat, run by the seats Manager as seat Tasks: the rollout watcher
+// (run.watchRollout: finds a fresh seat's rollout, then tails it; ends at
+// the seat's Done after a last read) and, in app-server mode, the server
+// watcher (run.watchServer: releases HoldAttach once the TUI attached,
+// shows a lost connection, ends the TUI when the server dies; ends at
+// Done). The server itself has three goroutines owned by its codexServer,
+// started in Adapter.Prepare before the seat is listed: its output reader
+// (the server's PTY, read to EOF), its reaper waiter, and the WebSocket
+// reader (codexConn.read: answers to their callers, notes to the seat).
+// codexServer.stop ends and waits for all three; Run.Ended calls it once
+// the TUI's process was reaped, Run.Abandon for a start that failed.
+//
+// # Locks
+//
+// Adapter.mu (the claimed session ids) and the codexServer's and
+// codexConn's locks are leaves. A note changes the seat only inside
+// cli.Seat.Report, under the seat's lock, which is also the only place the
+// run's app-server activity (run.act) is read or written.
+package codex

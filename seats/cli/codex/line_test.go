@@ -1,0 +1,128 @@
+package codex
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/character"
+	"github.com/pullcept/pullcept/seats/launch"
+)
+
+func TestCodexLines(t *testing.T) {
+	t.Parallel()
+	a := testAccount(config.KindCodexCLI)
+	key := launch.MCPKey(a.ID, testTopic)
+	server := fmt.Sprintf(`mcp_servers.%s={command=%q, args=["sidecar"], env={PULLCEPT_ROOM_URL=%q, PULLCEPT_AGENT_NAME="Lin", PULLCEPT_ACCOUNT_ID="acc-lin", PULLCEPT_ROOM_ID="t-1", PULLCEPT_HUE="145"}, env_vars=["PULLCEPT_ROOM_TOKEN", "PULLCEPT_LAUNCHED_AS"], enabled=true, default_tools_approval_mode="approve"}`,
+		key, testPullcept, testRoom)
+	// %q writes an ASCII path exactly as a TOML basic string does.
+
+	l := mustLaunch(t, testInput(a))
+	want := []string{"codex", "--model", "gpt-5.5", "-c", server, "-c", codexNudgeKey + "=true", "--no-alt-screen"}
+	if !slices.Equal(l.Argv, want) {
+		t.Errorf("fresh argv\n%q\nwant\n%q", l.Argv, want)
+	}
+	if l.SessionID != "" || l.MCPKey != key {
+		t.Errorf("fresh Codex SessionID %q (want none: read from the rollout later), key %q", l.SessionID, l.MCPKey)
+	}
+
+	in := testInput(a)
+	in.Resume, in.SessionID, in.UnseenHistory = true, testRec, true
+	l = mustLaunch(t, in)
+	resumed := strings.Replace(server, `PULLCEPT_HUE="145"}`, `PULLCEPT_HUE="145", PULLCEPT_UNSEEN_HISTORY="1"}`, 1)
+	want = []string{"codex", "resume", testRec, "--model", "gpt-5.5", "-c", resumed, "-c", codexNudgeKey + "=true", "--no-alt-screen"}
+	if !slices.Equal(l.Argv, want) || l.SessionID != testRec || !l.Resumed {
+		t.Errorf("resume argv\n%q\nwant\n%q", l.Argv, want)
+	}
+}
+
+func TestCodexScreenMode(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		mode, options string
+		flag          int
+	}{
+		{config.ScreenInline, "", 1},
+		{config.ScreenAlt, "", 0},
+		{config.ScreenInline, "--no-alt-screen", 1},
+		{config.ScreenInline, "-c tui.alternate_screen=never", 0},
+		{config.ScreenInline, "--config=tui.alternate_screen=always", 0},
+		{config.ScreenInline, "--config tui.alternate_screen=auto", 0},
+	}
+	for _, tt := range tests {
+		a := testAccount(config.KindCodexCLI)
+		a.ScreenMode, a.LaunchOptions = tt.mode, tt.options
+		l := mustLaunch(t, testInput(a))
+		if got := strings.Count(l.Preview, "--no-alt-screen"); got != tt.flag {
+			t.Errorf("mode %q options %q: %q", tt.mode, tt.options, l.Argv)
+		}
+	}
+	a := testAccount(config.KindCodexCLI)
+	a.ScreenMode = "fancy"
+	if _, err := buildLaunch(testInput(a)); !errors.Is(err, config.ErrBadScreenMode) {
+		t.Errorf("unknown screen mode: %v", err)
+	}
+}
+
+func TestCodexPlaceholderAndEscaping(t *testing.T) {
+	t.Parallel()
+	a := testAccount(config.KindCodexCLI)
+	a.LaunchOptions = "--note {session_id}"
+	if _, err := buildLaunch(testInput(a)); !errors.Is(err, launch.ErrPlaceholder) {
+		t.Errorf("fresh Codex with {session_id}: %v", err)
+	}
+	in := testInput(a)
+	in.Resume, in.SessionID = true, testRec
+	if l := mustLaunch(t, in); !slices.Contains(l.Argv, testRec) || strings.Contains(l.Preview, "{session_id}") {
+		t.Errorf("resume did not substitute: %q", l.Argv)
+	}
+
+	a = testAccount(config.KindCodexCLI)
+	a.Nickname = "Lin \"the\" \\ one\x01x"
+	l := mustLaunch(t, testInput(a))
+	if !strings.Contains(l.Argv[4], `PULLCEPT_AGENT_NAME="Lin \"the\" \\ one\u0001x"`) {
+		t.Errorf("TOML escaping: %s", l.Argv[4])
+	}
+}
+
+// TestCodexCharacterLaunch: a Codex seat's character is LI_PLUS_OUTPUT_STYLE
+// in its environment, never on the line; without one nothing is set and
+// an inherited value is removed; a name outside #281's grammar and the
+// variable in the account's own env are refused.
+func TestCodexCharacterLaunch(t *testing.T) {
+	t.Parallel()
+	a := testAccount(config.KindCodexCLI)
+	a.Character = "character_codex_luna"
+	l := mustLaunch(t, testInput(a))
+	if !slices.Contains(l.Env, character.EnvOutputStyle+"=character_codex_luna") || !slices.Equal(l.Unset, []string{character.EnvOutputStyle}) {
+		t.Fatalf("env %q, unset %q", l.Env, l.Unset)
+	}
+	if strings.Contains(l.Preview, "luna") {
+		t.Fatalf("the character is on the line: %s", l.Preview)
+	}
+	a.Character = ""
+	l = mustLaunch(t, testInput(a))
+	for _, kv := range l.Env {
+		if strings.HasPrefix(kv, character.EnvOutputStyle+"=") {
+			t.Fatalf("no character, env has %s", kv)
+		}
+	}
+	if !slices.Equal(l.Unset, []string{character.EnvOutputStyle}) {
+		t.Fatalf("an inherited %s is not removed: %q", character.EnvOutputStyle, l.Unset)
+	}
+	a.Character = "Luna the Cat"
+	if _, err := buildLaunch(testInput(a)); !errors.Is(err, character.ErrName) {
+		t.Fatalf("bad name: %v", err)
+	}
+	a.Character = "luna"
+	a.Env = append(a.Env, config.EnvVar{Name: "li_plus_output_style", Value: "x"})
+	if _, err := buildLaunch(testInput(a)); !errors.Is(err, character.ErrEnvAppOwned) {
+		t.Fatalf("the account's own %s: %v", character.EnvOutputStyle, err)
+	}
+	if got := launch.UnsetEnv([]string{"A=1", "li_plus_output_style=x", "LI_PLUS_OUTPUT_STYLE=y", "B=2"}, []string{character.EnvOutputStyle}); !slices.Equal(got, []string{"A=1", "B=2"}) {
+		t.Fatalf("unsetEnv = %q", got)
+	}
+}

@@ -1,0 +1,233 @@
+package seats
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/cli/claude"
+	"github.com/pullcept/pullcept/seats/launch"
+)
+
+func expectedHooks(topicSeg, accountSeg string) map[string]any {
+	hooks := map[string]any{}
+	for _, ev := range claude.HookEvents {
+		timeout := 5.0
+		if ev == "PermissionRequest" {
+			timeout = 190
+		}
+		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{
+			"type":           "http",
+			"url":            testHooks + "/hooks/activity/" + ev + "/" + topicSeg + "/" + accountSeg,
+			"timeout":        timeout,
+			"headers":        map[string]any{"Authorization": "Bearer $PULLCEPT_ROOM_TOKEN"},
+			"allowedEnvVars": []any{"PULLCEPT_ROOM_TOKEN"},
+		}}}}
+	}
+	return hooks
+}
+
+func decodeSettings(t *testing.T, js string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(js), &m); err != nil {
+		t.Fatalf("--settings is not JSON: %v\n%s", err, js)
+	}
+	return m
+}
+
+func TestClaudeFresh(t *testing.T) {
+	t.Parallel()
+	a := testAccount(config.KindClaudeCode)
+	key := launch.MCPKey(a.ID, testTopic)
+	sibling := launch.MCPKey("acc-lay", testTopic)
+	in := testInput(a)
+	in.MCPJSON = &launch.State{Key: key, Others: []string{sibling, "pullcept-room-manual"}}
+	l := mustLaunch(t, in)
+
+	argv, js := argvWithout(l.Argv, "--settings")
+	want := []string{"claude", "--dangerously-skip-permissions", "--session-id", testID,
+		"--settings", "<--settings>", "--append-system-prompt", launch.RoomPrompt(key)}
+	if !slices.Equal(argv, want) {
+		t.Errorf("argv\n%q\nwant\n%q", argv, want)
+	}
+	wantSettings := map[string]any{
+		"enabledMcpjsonServers":  []any{key},
+		"disabledMcpjsonServers": []any{sibling, "pullcept-room-manual"},
+		"outputStyle":            "character_Lin",
+		"statusLine": map[string]any{"type": "command",
+			"command": testPullcept + " status-line " + testHooks + "/hooks/status/t-1/acc-lin"},
+		"hooks": expectedHooks("t-1", "acc-lin"),
+		"permissions": map[string]any{"allow": []any{
+			"mcp__" + key + "__say_to_room", "mcp__" + key + "__read_room_history", "mcp__" + key + "__my_usage",
+			"mcp__" + key + "__list_account_sessions", "mcp__" + key + "__control_account_session",
+			"mcp__" + key + "__account_session_status"}},
+	}
+	if got := decodeSettings(t, js); !reflect.DeepEqual(got, wantSettings) {
+		t.Errorf("settings\n%v\nwant\n%v", got, wantSettings)
+	}
+	if l.SessionID != testID || l.Resumed || l.MCPKey != key || l.Dir != a.WorkDir || len(l.Warnings) != 0 {
+		t.Errorf("launch = %+v", l)
+	}
+	wantEnv := []string{"GH_TOKEN=" + testSecret, "PULLCEPT_LAUNCHED_AS=acc-lin", "PULLCEPT_ROOM_ID=t-1"}
+	if !slices.Equal(l.Env, wantEnv) {
+		t.Errorf("env %q, want %q", l.Env, wantEnv)
+	}
+	for _, e := range l.Env {
+		if strings.HasPrefix(e, room.EnvRoomToken+"=") {
+			t.Error("BuildLaunch set the room token")
+		}
+	}
+}
+
+func TestClaudeLineVariants(t *testing.T) {
+	t.Parallel()
+	base := testAccount(config.KindClaudeCode)
+	key := launch.MCPKey(base.ID, testTopic)
+	tests := []struct {
+		name     string
+		options  string
+		resume   bool
+		want     []string // "<settings>" stands for the settings JSON
+		warnings int
+	}{
+		{"session id stripped", "-v --session-id {session_id} --session-id=abc", false,
+			[]string{"claude", "-v", "--session-id", testID, "--settings", "<settings>", "--append-system-prompt", launch.RoomPrompt(key)}, 1},
+		{"own system prompt", "--append-system-prompt 'be brief'", false,
+			[]string{"claude", "--append-system-prompt", "be brief", "--session-id", testID, "--settings", "<settings>"}, 0},
+		{"own system prompt file", "--append-system-prompt-file=/p.txt", false,
+			[]string{"claude", "--append-system-prompt-file=/p.txt", "--session-id", testID, "--settings", "<settings>"}, 0},
+		{"placeholder in options", "--name={session_id}", false,
+			[]string{"claude", "--name=" + testID, "--session-id", testID, "--settings", "<settings>", "--append-system-prompt", launch.RoomPrompt(key)}, 0},
+		{"resume", "--dangerously-skip-permissions", true,
+			[]string{"claude", "--resume", testRec, "--dangerously-skip-permissions", "--settings", "<settings>"}, 0},
+		{"resume strips session id", "--session-id x -v", true,
+			[]string{"claude", "--resume", testRec, "-v", "--settings", "<settings>"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := base
+			a.LaunchOptions = tt.options
+			in := testInput(a)
+			if tt.resume {
+				in.Resume, in.SessionID = true, testRec
+			}
+			l := mustLaunch(t, in)
+			got, js := argvWithout(l.Argv, "--settings")
+			want := slices.Clone(tt.want)
+			for i := range want {
+				if want[i] == "<settings>" {
+					want[i] = "<--settings>"
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("argv\n%q\nwant\n%q", got, want)
+			}
+			if m := decodeSettings(t, js); !reflect.DeepEqual(m["enabledMcpjsonServers"], []any{key}) {
+				t.Errorf("settings lack the enable list: %v", m)
+			}
+			if len(l.Warnings) != tt.warnings {
+				t.Errorf("warnings %q, want %d", l.Warnings, tt.warnings)
+			}
+			wantID := testID
+			if tt.resume {
+				wantID = testRec
+			}
+			if l.SessionID != wantID || l.Resumed != tt.resume {
+				t.Errorf("SessionID %q Resumed %v", l.SessionID, l.Resumed)
+			}
+		})
+	}
+}
+
+func TestClaudeOwnSettings(t *testing.T) {
+	t.Parallel()
+	a := testAccount(config.KindClaudeCode)
+	a.LaunchOptions = `--settings '{"model":"opus"}'`
+
+	// A character to declare: refused, and the reason says which.
+	_, err := buildLaunch(testInput(a))
+	if !errors.Is(err, claude.ErrOwnSettings) || !strings.Contains(err.Error(), "character") {
+		t.Errorf("with a character: %v", err)
+	}
+	// Other room entries to disable: refused, naming them.
+	a.Character = ""
+	in := testInput(a)
+	in.MCPJSON = &launch.State{Others: []string{"pullcept-room-x-0123456789"}}
+	_, err = buildLaunch(in)
+	if !errors.Is(err, claude.ErrOwnSettings) || !strings.Contains(err.Error(), "pullcept-room-x-0123456789") {
+		t.Errorf("with other entries: %v", err)
+	}
+	// Nothing to add: passes through untouched, with a warning.
+	l := mustLaunch(t, testInput(a))
+	want := []string{"claude", "--settings", `{"model":"opus"}`, "--session-id", testID, "--append-system-prompt", launch.RoomPrompt(l.MCPKey)}
+	if !slices.Equal(l.Argv, want) || len(l.Warnings) != 1 {
+		t.Errorf("argv %q warnings %q", l.Argv, l.Warnings)
+	}
+	a.LaunchOptions = "--settings=/home/me/s.json"
+	if l := mustLaunch(t, testInput(a)); strings.Count(strings.Join(l.Argv, " "), "--settings") != 1 {
+		t.Errorf("--settings= form not recognised: %q", l.Argv)
+	}
+}
+
+func TestClaudePercentEncodesSeat(t *testing.T) {
+	t.Parallel()
+	a := testAccount(config.KindClaudeCode)
+	a.ID = "ü&id 1"
+	in := testInput(a)
+	in.TopicID = "t/1?x"
+	l := mustLaunch(t, in)
+	_, js := argvWithout(l.Argv, "--settings")
+	m := decodeSettings(t, js)
+	if !reflect.DeepEqual(m["hooks"], expectedHooks("t%2F1%3Fx", "%C3%BC%26id%201")) {
+		t.Errorf("hooks = %v", m["hooks"])
+	}
+	if cmd := m["statusLine"].(map[string]any)["command"]; !strings.HasSuffix(cmd.(string), "/hooks/status/t%2F1%3Fx/%C3%BC%26id%201") {
+		t.Errorf("status line = %v", cmd)
+	}
+}
+
+// TestClaudeReadsTheTopicsAttachments: the topic's attachments folder is
+// a folder the seat reads without asking (permissions.additionalDirectories),
+// so in default permission mode an attachment's path is enough; on a
+// cmd.exe line the path is \u escaped like everything Pullcept writes and
+// decodes back whole.
+func TestClaudeReadsTheTopicsAttachments(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(testRoot(), "data (x86)", "attachments", "トピック")
+	for _, goos := range []string{"linux", "windows"} {
+		in := testInput(testAccount(config.KindClaudeCode))
+		in.GOOS, in.AttachmentsDir = goos, dir
+		l := mustLaunch(t, in)
+		_, js := argvWithout(l.Argv, "--settings")
+		perms, _ := decodeSettings(t, js)["permissions"].(map[string]any)
+		if got, _ := perms["additionalDirectories"].([]any); len(got) != 1 || got[0] != dir {
+			t.Errorf("%s: additionalDirectories = %v, want [%s]", goos, perms["additionalDirectories"], dir)
+		}
+		if goos == "windows" && !launch.ConsoleSafe(js) {
+			t.Errorf("windows: the settings hold a character cmd.exe reacts to: %s", js)
+		}
+	}
+	in := testInput(testAccount(config.KindClaudeCode))
+	_, js := argvWithout(mustLaunch(t, in).Argv, "--settings")
+	if perms, _ := decodeSettings(t, js)["permissions"].(map[string]any); perms["additionalDirectories"] != nil {
+		t.Errorf("no folder given, yet additionalDirectories = %v", perms["additionalDirectories"])
+	}
+}
+
+// TestClaudeCharacterIsOutputStyle: a Claude seat's character rides
+// --settings as outputStyle; nothing is set in or removed from its
+// environment (a Codex seat's travels there, seats/cli/codex).
+func TestClaudeCharacterIsOutputStyle(t *testing.T) {
+	t.Parallel()
+	c := testAccount(config.KindClaudeCode)
+	if l := mustLaunch(t, testInput(c)); len(l.Unset) != 0 || !strings.Contains(l.Preview, `"outputStyle":"character_Lin"`) {
+		t.Fatalf("Claude: unset %q, line %s", l.Unset, l.Preview)
+	}
+}

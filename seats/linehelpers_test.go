@@ -1,0 +1,33 @@
+package seats
+
+import (
+	"testing"
+
+	"github.com/pullcept/pullcept/seats/launch"
+	"github.com/pullcept/pullcept/testdata/launchkit"
+)
+
+// The shared launch fixtures (testdata/launchkit) under this package's
+// names.
+const (
+	testID     = launchkit.ID
+	testRec    = launchkit.Rec
+	testSecret = launchkit.Secret
+	testHooks  = launchkit.Hooks
+	testTopic  = launchkit.Topic
+	testRoom   = launchkit.Room
+)
+
+var (
+	testAccount  = launchkit.Account
+	testInput    = launchkit.Input
+	argvWithout  = launchkit.ArgvWithout
+	testRoot     = launchkit.Root
+	testPullcept = launchkit.Pullcept
+)
+
+// mustLaunch builds in's line with its kind's adapter (launchkit.Build).
+func mustLaunch(t *testing.T, in launch.Input) launch.Launch {
+	t.Helper()
+	return launchkit.Build(t, in, newKinds(ManagerOptions{})[in.Account.Kind])
+}
