@@ -9,6 +9,7 @@ import (
 	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/cli/claude"
 	"github.com/pullcept/pullcept/seats/cli/codex"
+	"github.com/pullcept/pullcept/seats/cli/generic"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/limits"
 )
@@ -20,7 +21,7 @@ func newKinds(o ManagerOptions) map[config.Kind]cli.Adapter {
 	return map[config.Kind]cli.Adapter{
 		config.KindClaudeCode: &claude.Adapter{Poll: o.CodexPoll},
 		config.KindCodexCLI:   codex.New(o.CodexPoll, o.CheckRelease),
-		config.KindCLI:        genericAdapter{},
+		config.KindCLI:        generic.Adapter{},
 	}
 }
 

@@ -1,4 +1,4 @@
-package seats
+package generic
 
 import (
 	"context"
@@ -13,17 +13,17 @@ import (
 	"github.com/pullcept/pullcept/seats/pty"
 )
 
-// genericAdapter is a generic CLI's Adapter: the person's own line.
-type genericAdapter struct{}
+// Adapter is a generic CLI's cli.Adapter: the person's own line.
+type Adapter struct{}
 
 // ReadsMCPJSON: a generic CLI that speaks MCP finds the room in the working
 // directory's .mcp.json.
-func (genericAdapter) ReadsMCPJSON() bool { return true }
+func (Adapter) ReadsMCPJSON() bool { return true }
 
 // Line is the command and options as written; a resume is the account's
 // resume line (ErrNoResumeLine when it has none; pty.ErrNotConsoleSafe when
 // cmd.exe would cut it).
-func (genericAdapter) Line(b *launch.Builder, opts []string) ([]string, error) {
+func (Adapter) Line(b *launch.Builder, opts []string) ([]string, error) {
 	a, in := b.In.Account, b.In
 	if !in.Resume {
 		return append([]string{a.Command}, opts...), nil
@@ -45,11 +45,11 @@ func (genericAdapter) Line(b *launch.Builder, opts []string) ([]string, error) {
 }
 
 // UsesAttachments: a generic CLI gets no folder rules.
-func (genericAdapter) UsesAttachments() bool { return false }
+func (Adapter) UsesAttachments() bool { return false }
 
 // Conversation: where a generic CLI keeps its conversations is unknown,
 // and unknown is not "missing": it resumes whenever it has a resume line.
-func (genericAdapter) Conversation(a config.Account, _ string, _ func(string) string) (cli.Conversation, error) {
+func (Adapter) Conversation(a config.Account, _ string, _ func(string) string) (cli.Conversation, error) {
 	if strings.TrimSpace(a.ResumeLine) == "" {
 		return cli.ConversationNoResume, nil
 	}
@@ -57,7 +57,7 @@ func (genericAdapter) Conversation(a config.Account, _ string, _ func(string) st
 }
 
 // Prepare gives the CLI the room token: a sidecar it starts inherits it.
-func (genericAdapter) Prepare(_ context.Context, p *cli.Launching) (cli.Run, error) {
+func (Adapter) Prepare(_ context.Context, p *cli.Launching) (cli.Run, error) {
 	p.Env = cli.WithToken(p.Env, p.Token)
 	return genericRun{}, nil
 }

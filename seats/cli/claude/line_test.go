@@ -1,7 +1,6 @@
-package seats
+package claude
 
 import (
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"reflect"
@@ -11,13 +10,12 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
-	"github.com/pullcept/pullcept/seats/cli/claude"
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
 func expectedHooks(topicSeg, accountSeg string) map[string]any {
 	hooks := map[string]any{}
-	for _, ev := range claude.HookEvents {
+	for _, ev := range HookEvents {
 		timeout := 5.0
 		if ev == "PermissionRequest" {
 			timeout = 190
@@ -31,15 +29,6 @@ func expectedHooks(topicSeg, accountSeg string) map[string]any {
 		}}}}
 	}
 	return hooks
-}
-
-func decodeSettings(t *testing.T, js string) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(js), &m); err != nil {
-		t.Fatalf("--settings is not JSON: %v\n%s", err, js)
-	}
-	return m
 }
 
 func TestClaudeFresh(t *testing.T) {
@@ -153,7 +142,7 @@ func TestClaudeOwnSettings(t *testing.T) {
 
 	// A character to declare: refused, and the reason says which.
 	_, err := buildLaunch(testInput(a))
-	if !errors.Is(err, claude.ErrOwnSettings) || !strings.Contains(err.Error(), "character") {
+	if !errors.Is(err, ErrOwnSettings) || !strings.Contains(err.Error(), "character") {
 		t.Errorf("with a character: %v", err)
 	}
 	// Other room entries to disable: refused, naming them.
@@ -161,7 +150,7 @@ func TestClaudeOwnSettings(t *testing.T) {
 	in := testInput(a)
 	in.MCPJSON = &launch.State{Others: []string{"pullcept-room-x-0123456789"}}
 	_, err = buildLaunch(in)
-	if !errors.Is(err, claude.ErrOwnSettings) || !strings.Contains(err.Error(), "pullcept-room-x-0123456789") {
+	if !errors.Is(err, ErrOwnSettings) || !strings.Contains(err.Error(), "pullcept-room-x-0123456789") {
 		t.Errorf("with other entries: %v", err)
 	}
 	// Nothing to add: passes through untouched, with a warning.

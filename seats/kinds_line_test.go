@@ -1,12 +1,16 @@
 package seats
 
+// The lines of every kind the Manager registers keep the rules every line
+// shares (seats/launch): refusals, cmd.exe safety, no secret in argv or
+// preview, .mcp.json handling. Each kind's own line is tested in its
+// package (seats/cli/...).
+
 import (
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -157,29 +161,6 @@ func TestWindowsCmdExeRules(t *testing.T) {
 	in.GOOS = "windows"
 	if l := mustLaunch(t, in); l.SessionID != "" || !slices.Equal(l.Argv, []string{"aider"}) {
 		t.Errorf("dropped options still handed out an id: %q %q", l.Argv, l.SessionID)
-	}
-}
-
-func TestViaCmdExe(t *testing.T) {
-	t.Parallel()
-	for goos, want := range map[string]bool{"linux": false, "darwin": false, "windows": true} {
-		if got := launch.ViaCmdExe(goos); got != want {
-			t.Errorf("ViaCmdExe(%q) = %v", goos, got)
-		}
-	}
-}
-
-func TestRoomPromptIsLineSafe(t *testing.T) {
-	t.Parallel()
-	key := launch.MCPKey("8f14e45f-ceea-467a-b160-6f14e45fceea", "topic-with-a-long-id")
-	p := launch.RoomPrompt(key)
-	for _, r := range p {
-		if !launch.LineSafeText(r) {
-			t.Fatalf("RoomPrompt holds %q, outside the line-safe set: %s", r, p)
-		}
-	}
-	if !strings.Contains(p, launch.ToolName(key, "say_to_room")) || !strings.Contains(p, "reaches nobody") {
-		t.Errorf("RoomPrompt = %s", p)
 	}
 }
 
@@ -360,32 +341,6 @@ func TestRecordedSessionIDMustBePlain(t *testing.T) {
 		}
 		in.SessionID = "0193f0a1-7c1e-7d2a-9b1c-3f4e5d6a7b8c"
 		mustLaunch(t, in)
-	}
-}
-
-// TestResolveCommandFindsTheFileOnPATH: a bare name resolves the way the
-// spawn resolves it — on Windows with PATHEXT, so "tool" is tool.cmd —
-// and a path is left as written.
-func TestResolveCommandFindsTheFileOnPATH(t *testing.T) {
-	dir := t.TempDir()
-	file := "tool"
-	if runtime.GOOS == "windows" {
-		file = "tool.cmd"
-		t.Setenv("PATHEXT", ".COM;.EXE;.BAT;.CMD")
-	}
-	if err := os.WriteFile(filepath.Join(dir, file), []byte("@echo off\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", dir)
-	got := launch.ResolveCommand("tool")
-	if !strings.EqualFold(got, filepath.Join(dir, file)) {
-		t.Fatalf("ResolveCommand(tool) = %q, want %q", got, filepath.Join(dir, file))
-	}
-	if got := launch.ResolveCommand(filepath.Join(dir, file)); got != "" {
-		t.Fatalf("a path resolved to %q", got)
-	}
-	if got := launch.ResolveCommand("no-such-tool"); got != "" {
-		t.Fatalf("a missing name resolved to %q", got)
 	}
 }
 

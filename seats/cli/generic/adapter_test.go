@@ -1,4 +1,4 @@
-package seats
+package generic
 
 import (
 	"errors"
