@@ -2,7 +2,7 @@
 // (docs/design.md §1). main.go only reads the command line and hands over:
 // the UI and everything below it to app.Run, the sidecar to sidecar.Run, the
 // status line to app.RunStatusLine, an export to app.RunExport, the seat
-// guard to seats.RunGuard. Subcommands:
+// guard to pty.RunGuard. Subcommands:
 //
 //	pullcept                 the terminal UI (--data DIR: another data directory)
 //	pullcept sidecar         the MCP stdio server a seat's CLI starts from .mcp.json

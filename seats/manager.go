@@ -103,7 +103,7 @@ type ManagerOptions struct {
 	// the first release check (end-to-end tests; 0: limitGrace).
 	LimitGrace time.Duration
 	// CheckRelease replaces the Codex release check (tests; nil: run
-	// `codex app-server` over stdio, limitcheck.go).
+	// `codex app-server` over stdio, seats/cli/codex/release.go).
 	CheckRelease func(ctx context.Context, acct config.Account, env []string) (limits.Release, error)
 }
 
@@ -190,7 +190,7 @@ type SeatInfo struct {
 	// PtyID names this launch (lifecycle.go): a new one per start, so a
 	// restarted seat is told from the one it replaced.
 	PtyID string
-	// Activity and Usage are the CLI's last reports (report.go); they
+	// Activity and Usage are the CLI's last reports (its kind's Run, through cli.Seat.Report); they
 	// outlive the exit as the last known.
 	Activity cli.Activity
 	Usage    cli.Usage
@@ -266,7 +266,7 @@ type Manager struct {
 	wg      sync.WaitGroup
 	kinds   map[config.Kind]cli.Adapter // the seat kinds (kinds.go)
 	// starting holds what the room said of seats whose start is under way
-	// (codexseat.go earlyJoin), by seat.
+	// (lifecycle.go earlyJoin), by seat.
 	starting map[seatKey]*earlyJoin
 	spawn    func(pty.Options) (pty.Proc, error) // pty.Start; a benchmark wraps it
 
@@ -308,8 +308,8 @@ type Seat struct {
 	requested bool
 	exitCode  int
 	err       error
-	activity  cli.Activity // the CLI's last reported activity (report.go)
-	perm      cli.PermWait // its open permission requests (activity.go)
+	activity  cli.Activity // the CLI's last reported activity (cli.Seat.Report)
+	perm      cli.PermWait // its open permission requests (cli.PermWait)
 	usage     cli.Usage    // its last reported usage
 
 	// run is the launch's kind-specific part (its Adapter's Run): what

@@ -184,7 +184,7 @@ func FileWarnings(a config.Account) []string {
 }
 
 // appServerCharacterWarnings: an app-server Codex seat sends the style
-// file's body itself (codexseat.go), so only the file counts.
+// file's body itself (seats/cli/codex), so only the file counts.
 func appServerCharacterWarnings(workDir, name string) []string {
 	cf, err := Open(config.KindCodexCLI, workDir, name)
 	switch {

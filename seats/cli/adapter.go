@@ -56,7 +56,7 @@ const (
 )
 
 // Releaser is an Adapter whose seats' usage limits end only when a check
-// says so (Codex: its app-server's rate limits, limitcheck.go).
+// says so (Codex: its app-server's rate limits, seats/cli/codex/release.go).
 type Releaser interface {
 	// Release asks whether account a's ordinary usage is allowed again,
 	// with the seat's environment env (no room token in it).

@@ -44,7 +44,7 @@ func RunGuard(args []string, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "pullcept seat-guard: %v\n", err)
 			return 1
 		}
-		return exitCode(cmd.ProcessState) // pty_unix.go: 128+N for signal N
+		return exitCode(cmd.ProcessState) // 128+N for signal N, as Proc.Wait
 	case <-sigs:
 		killSession()
 		return 128 + int(syscall.SIGKILL)

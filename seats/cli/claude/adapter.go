@@ -48,7 +48,7 @@ func (*Adapter) Conversation(a config.Account, id string, getenv func(string) st
 // limit tail starts there.
 func (c *Adapter) Prepare(_ context.Context, p *cli.Launching) (cli.Run, error) {
 	p.Env = cli.WithToken(p.Env, p.Token)
-	r := &claudeRun{poll: c.Poll, workDir: p.Account.WorkDir, sessionID: p.Launch.SessionID, resumed: p.Launch.Resumed, getenv: p.Getenv}
+	r := &run{poll: c.Poll, workDir: p.Account.WorkDir, sessionID: p.Launch.SessionID, resumed: p.Launch.Resumed, getenv: p.Getenv}
 	if p.Launch.Resumed {
 		if dir, err := ConfigDir(p.Getenv); err == nil {
 			if fi, err := os.Stat(claudeTranscript(dir, p.Account.WorkDir, p.Launch.SessionID)); err == nil {
@@ -59,10 +59,10 @@ func (c *Adapter) Prepare(_ context.Context, p *cli.Launching) (cli.Run, error) 
 	return r, nil
 }
 
-// claudeRun is one Claude Code launch: its hooks and status line report
+// run is one Claude Code launch: its hooks and status line report
 // its activity and usage (Report), its transcript its usage-limit stops
 // (watchTranscript).
-type claudeRun struct {
+type run struct {
 	poll      time.Duration
 	workDir   string
 	sessionID string
@@ -73,30 +73,30 @@ type claudeRun struct {
 }
 
 // Holds: none at the start; a permission dialog holds through Report.
-func (*claudeRun) Holds() []string { return nil }
+func (*run) Holds() []string { return nil }
 
 // LimitRules: Claude Code's (limits.Claude).
-func (*claudeRun) LimitRules() limits.Rules { return limits.Claude }
+func (*run) LimitRules() limits.Rules { return limits.Claude }
 
 // Tasks: the transcript watcher.
-func (r *claudeRun) Tasks(s cli.Seat) []cli.Task {
+func (r *run) Tasks(s cli.Seat) []cli.Task {
 	return []cli.Task{{Name: "transcript", Run: func() { r.watchTranscript(s) }}}
 }
 
 // Live: nothing to adopt.
-func (*claudeRun) Live(cli.Seat) {}
+func (*run) Live(cli.Seat) {}
 
 // Ended: nothing of its own runs.
-func (*claudeRun) Ended() {}
+func (*run) Ended() {}
 
 // Abandon: Prepare started nothing.
-func (*claudeRun) Abandon() {}
+func (*run) Abandon() {}
 
 // Report takes Claude Code's status line JSON (room.ReportStatus: the
 // seat's usage) or one of its http hook events (room.ReportActivity: its
 // activity and permission wait, docs/design.md §11). A hook that ends a
 // request the room holds a card for closes the card.
-func (*claudeRun) Report(s cli.Seat, rep room.Report) bool {
+func (*run) Report(s cli.Seat, rep room.Report) bool {
 	now := s.Now()
 	switch rep.Kind {
 	case room.ReportStatus:
@@ -135,7 +135,7 @@ func (*claudeRun) Report(s cli.Seat, rep room.Report) bool {
 // while lines come, each 10 s after a minute without one. A transcript
 // that is missing, deleted or replaced is logged and looked for again,
 // never a crash.
-func (r *claudeRun) watchTranscript(s cli.Seat) {
+func (r *run) watchTranscript(s cli.Seat) {
 	dir, err := ConfigDir(r.getenv)
 	if err != nil || r.sessionID == "" {
 		s.Logger().Debug("limit: no Claude transcript to watch", "topic", s.Topic(), "account", s.Account(), "err", err)

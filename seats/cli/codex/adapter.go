@@ -89,7 +89,7 @@ func (c *Adapter) Release(ctx context.Context, a config.Account, env []string) (
 // with the token (the sidecar is its child), the conversation is opened,
 // and the TUI line and environment are made to attach to it.
 func (c *Adapter) Prepare(ctx context.Context, p *cli.Launching) (cli.Run, error) {
-	r := &codexRun{a: c, acct: p.Account, resumed: p.Launch.Resumed, getenv: p.Getenv, logger: p.Logger}
+	r := &run{a: c, acct: p.Account, resumed: p.Launch.Resumed, getenv: p.Getenv, logger: p.Logger}
 	if p.Launch.Server == nil {
 		p.Env = cli.WithToken(p.Env, p.Token)
 		if p.Launch.Resumed {
@@ -108,10 +108,10 @@ func (c *Adapter) Prepare(ctx context.Context, p *cli.Launching) (cli.Run, error
 	return r, nil
 }
 
-// codexRun is one Codex launch. act is an app-server seat's activity as
+// run is one Codex launch. act is an app-server seat's activity as
 // its server's notes tell it; it is read and written only inside
 // SeatHandle.Report, under the seat's lock.
-type codexRun struct {
+type run struct {
 	a       *Adapter
 	acct    config.Account
 	resumed bool
@@ -130,7 +130,7 @@ type codexRun struct {
 
 // Holds: an app-server seat's typing waits for its TUI to attach
 // (HoldAttach, released by watchServer).
-func (r *codexRun) Holds() []string {
+func (r *run) Holds() []string {
 	if r.server != nil {
 		return []string{HoldAttach}
 	}
@@ -138,10 +138,10 @@ func (r *codexRun) Holds() []string {
 }
 
 // LimitRules: Codex's (limits.Codex).
-func (*codexRun) LimitRules() limits.Rules { return limits.Codex }
+func (*run) LimitRules() limits.Rules { return limits.Codex }
 
 // Tasks: the rollout watcher, and an app-server seat's server watcher.
-func (r *codexRun) Tasks(s cli.Seat) []cli.Task {
+func (r *run) Tasks(s cli.Seat) []cli.Task {
 	tasks := []cli.Task{{Name: "rollout", Run: func() { r.watchRollout(s) }}}
 	if r.server != nil {
 		tasks = append(tasks, cli.Task{Name: "codex-server", Run: func() { r.watchServer(s) }})
@@ -150,10 +150,10 @@ func (r *codexRun) Tasks(s cli.Seat) []cli.Task {
 }
 
 // Report: Codex sends no hooks.
-func (*codexRun) Report(cli.Seat, room.Report) bool { return false }
+func (*run) Report(cli.Seat, room.Report) bool { return false }
 
 // Ended stops the server with its seat (its tree with it).
-func (r *codexRun) Ended() {
+func (r *run) Ended() {
 	if r.server != nil {
 		r.server.stop()
 	}
@@ -163,7 +163,7 @@ func (r *codexRun) Ended() {
 // new conversation's id in the topic at once, and makes p's launch the TUI
 // line attached to it, with the bearer token in the TUI's environment
 // only. Abandon undoes it when the seat does not go live.
-func (r *codexRun) startServer(ctx context.Context, p *cli.Launching) error {
+func (r *run) startServer(ctx context.Context, p *cli.Launching) error {
 	l := p.Launch
 	plan, ok := l.Server.(*ServerPlan)
 	if !ok {
@@ -210,7 +210,7 @@ func (r *codexRun) startServer(ctx context.Context, p *cli.Launching) error {
 // conversation it created is deleted and its record dropped, then the
 // server's tree is ended (spec #299 «起動の途中で失敗したら、作った会話を
 // thread/delete で消してから server を止める»).
-func (r *codexRun) Abandon() {
+func (r *run) Abandon() {
 	cs := r.server
 	if cs == nil {
 		return
@@ -245,7 +245,7 @@ func codexCharacterBody(a config.Account) (string, error) {
 // Live makes the live seat the reader of its server's notes: the ones kept
 // since the conversation opened first, then each as it comes. Room typing
 // already waits for the TUI to attach (Holds).
-func (r *codexRun) Live(s cli.Seat) {
+func (r *run) Live(s cli.Seat) {
 	cs := r.server
 	if cs == nil {
 		return
@@ -260,7 +260,7 @@ func (r *codexRun) Live(s cli.Seat) {
 
 // note applies one note of the seat's server to its activity and typing
 // holds.
-func (r *codexRun) note(s cli.Seat, n codexNote) {
+func (r *run) note(s cli.Seat, n codexNote) {
 	cs := r.server
 	now := s.Now()
 	s.Report(func(x *cli.Reported) bool {
@@ -292,7 +292,7 @@ func noteThread(n codexNote) string {
 // go once the TUI attached, shows a lost connection as an unknown
 // activity, and ends the TUI when the server dies under it (the seat then
 // shows exited with a notice; the server is never restarted).
-func (r *codexRun) watchServer(s cli.Seat) {
+func (r *run) watchServer(s cli.Seat) {
 	cs := r.server
 	output, attached, conn := s.Output(), cs.attached, cs.conn.Done()
 	var fallback <-chan time.Time
@@ -340,7 +340,7 @@ func (r *codexRun) watchServer(s cli.Seat) {
 // activity. A resumed seat's tail starts where the file ended when the
 // seat started (rolloutAt), so the previous run's figures never show as
 // this run's.
-func (r *codexRun) watchRollout(s cli.Seat) {
+func (r *run) watchRollout(s cli.Seat) {
 	path := r.rollout
 	var seed codexReport
 	if cs := r.server; cs != nil {
@@ -371,7 +371,7 @@ func (r *codexRun) watchRollout(s cli.Seat) {
 // reached through a symlink (macOS: /var → /private/var) is matched in its
 // resolved form too. ok is false when CODEX_HOME cannot be found or the
 // seat ended first.
-func (r *codexRun) findRollout(s cli.Seat) (Session, bool) {
+func (r *run) findRollout(s cli.Seat) (Session, bool) {
 	home, err := Home(r.getenv)
 	if err != nil {
 		s.Notice(true, "cannot find CODEX_HOME for %s: %v", r.acct.DisplayName(), err)
@@ -413,7 +413,7 @@ func (r *codexRun) findRollout(s cli.Seat) (Session, bool) {
 // while lines come, every 10 s after a minute without one
 // (codexTailEvery). It ends at Done, after a last read that takes the
 // lines written before the exit.
-func (r *codexRun) tailRollout(s cli.Seat, t *cli.Tail, rep codexReport) {
+func (r *run) tailRollout(s cli.Seat, t *cli.Tail, rep codexReport) {
 	// rep is the seat's: nothing is known of this run yet but what the
 	// start learnt (an app-server seat's model and effort).
 	lastLine := s.Now()
@@ -436,7 +436,7 @@ func (r *codexRun) tailRollout(s cli.Seat, t *cli.Tail, rep codexReport) {
 // readRollout applies the lines appended since the last read to rep,
 // stores the result in the seat and has it announce a change of something
 // shown. It returns how many lines ended.
-func (r *codexRun) readRollout(s cli.Seat, t *cli.Tail, rep *codexReport) int {
+func (r *run) readRollout(s cli.Seat, t *cli.Tail, rep *codexReport) int {
 	changed := false
 	now := s.Now()
 	var events []limits.Event

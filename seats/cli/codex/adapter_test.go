@@ -93,7 +93,7 @@ func TestCodexSeatTail(t *testing.T) {
 	lines := rolloutLines(t, realRollout)
 	first := slices.IndexFunc(lines, func(l []byte) bool { return bytes.Contains(l, []byte(`"type":"task_complete"`)) })
 	tail, rep := cli.NewTail(path, 0), codexReport{}
-	r := &codexRun{a: New(time.Second, nil)}
+	r := &run{a: New(time.Second, nil)}
 	appendFile(t, path, string(bytes.Join(lines[:first], []byte("\n")))+"\n")
 	if n := r.readRollout(s, tail, &rep); n != first {
 		t.Fatalf("read %d lines, want %d", n, first)
@@ -123,7 +123,7 @@ func TestCodexSeatTail(t *testing.T) {
 func TestCodexSeatTailEnds(t *testing.T) {
 	t.Parallel()
 	s := newFakeSeat()
-	r := &codexRun{a: New(5*time.Millisecond, nil)}
+	r := &run{a: New(5*time.Millisecond, nil)}
 	path := filepath.Join(t.TempDir(), "rollout.jsonl")
 	appendFile(t, path, "")
 	ended := make(chan struct{})

@@ -1,5 +1,5 @@
 // Package codex is Codex CLI's seat adapter (cli.Adapter; docs/design.md §9
-// "Codex app-server seats", §11; docs/clis.md §3). Its launch line comes in
+// "Codex CLI", §11; docs/clis.md §3). Its launch line comes in
 // two modes: hook mode, the TUI with the room server on its command line
 // (line.go), and app-server mode, the default, where Pullcept starts the
 // seat's own `codex app-server`, opens (or resumes) the conversation over

@@ -202,7 +202,7 @@ func (a *codexActivity) settle(before cli.Activity, now time.Time) bool {
 	return a.act != before
 }
 
-// perm is the seat's permission wait (the typing holds, activity.go) as the
+// perm is the seat's permission wait (the typing holds, cli.PermWait) as the
 // server tells it: one open request while the thread waits on the human,
 // keeping an answer the human's keys gave in the pane until the server
 // says the wait ended.

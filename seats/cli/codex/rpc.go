@@ -14,7 +14,7 @@ import (
 )
 
 // The client side of a Codex seat's app-server (docs/clis.md §3.7,
-// docs/design.md §9 "Codex app-server seats"): JSON-RPC objects, one per
+// docs/design.md §9 "App-server mode"): JSON-RPC objects, one per
 // WebSocket text message, without a "jsonrpc" member (what Codex 0.169.0
 // sends and accepts). Pullcept stays connected for the seat's life and reads
 // the notifications of the seat's thread for its activity; it answers no

@@ -23,7 +23,7 @@ import (
 )
 
 // The server half of an app-server Codex seat (spec «Codex の席を app-server
-// 経由で起動する（#299）», docs/design.md §9 "Codex app-server seats",
+// 経由で起動する（#299）», docs/design.md §9 "App-server mode",
 // docs/clis.md §3.7): Pullcept starts `codex … app-server` for the seat,
 // reads its port, opens (or resumes) the conversation over its WebSocket,
 // and only then starts the TUI attached to it.
