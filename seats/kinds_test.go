@@ -24,17 +24,6 @@ func prepareLaunch(in launch.Input) (launch.Launch, error) {
 	return launch.Prepare(in, newKinds(ManagerOptions{})[in.Account.Kind])
 }
 
-// transcriptExists reports whether a's kind says its conversation id
-// resumes in the environment getenv.
-func transcriptExists(a config.Account, getenv func(string) string, id string) (bool, error) {
-	ad, ok := newKinds(ManagerOptions{})[a.Kind]
-	if !ok {
-		return false, nil
-	}
-	c, err := ad.Conversation(a, id, getenv)
-	return c == cli.ConversationResumes && a.Kind != config.KindCLI, err
-}
-
 // conversationOf is what a's kind says of a conversation it has no file of.
 func conversationOf(a config.Account) cli.Conversation {
 	c, _ := newKinds(ManagerOptions{})[a.Kind].Conversation(a, "id", func(string) string { return "" })

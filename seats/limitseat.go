@@ -145,11 +145,6 @@ func (m *Manager) limitMark(s *Seat, on bool) {
 	}
 }
 
-// feedLimit hands one transcript or rollout event to s's limiter.
-func (m *Manager) feedLimit(s *Seat, e limits.Event) {
-	m.runLimit(s, func(l *limits.Limiter) []limits.Action { return l.Event(e, m.opts.Now()) })
-}
-
 // watchLimits ticks s's limiter each second and runs the Codex release
 // checks it asks for (one at a time, ended with the seat).
 func (m *Manager) watchLimits(s *Seat) {

@@ -8,8 +8,6 @@ import (
 	"github.com/pullcept/pullcept/seats/cli"
 )
 
-func envMap(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-
 func TestDecideResume(t *testing.T) {
 	t.Parallel()
 	claude := config.Account{Name: "Lin", Kind: config.KindClaudeCode}

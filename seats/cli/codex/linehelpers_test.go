@@ -21,7 +21,6 @@ const (
 var (
 	testAccount  = launchkit.Account
 	testInput    = launchkit.Input
-	argvWithout  = launchkit.ArgvWithout
 	testRoot     = launchkit.Root
 	testPullcept = launchkit.Pullcept
 )

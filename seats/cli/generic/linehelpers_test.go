@@ -19,11 +19,8 @@ const (
 )
 
 var (
-	testAccount  = launchkit.Account
-	testInput    = launchkit.Input
-	argvWithout  = launchkit.ArgvWithout
-	testRoot     = launchkit.Root
-	testPullcept = launchkit.Pullcept
+	testAccount = launchkit.Account
+	testInput   = launchkit.Input
 )
 
 // buildLaunch builds in's line with the generic adapter.
