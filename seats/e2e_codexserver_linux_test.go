@@ -19,6 +19,7 @@ import (
 
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // codexChildEnv runs TestCodexAppServerChild as a stand-in for Pullcept:
@@ -75,7 +76,7 @@ func TestE2ECodexAppServerSurvivesNothing(t *testing.T) {
 	go func() { exited <- first.Wait() }()
 	var st codexChildState
 	ok := false
-	deadline := time.After(3 * time.Minute)
+	deadline := time.After(testkit.Slow(3 * time.Minute))
 	for !ok {
 		select {
 		case err := <-exited:
@@ -84,7 +85,7 @@ func TestE2ECodexAppServerSurvivesNothing(t *testing.T) {
 		case <-deadline:
 			_ = first.Process.Kill()
 			dump("first")
-			t.Fatal("the first child wrote no state in 3 minutes")
+			t.Fatalf("the first child wrote no state in %v", testkit.Slow(3*time.Minute))
 		case <-time.After(50 * time.Millisecond):
 		}
 		if b, err := os.ReadFile(state); err == nil && json.Unmarshal(b, &st) == nil && st.Session != "" {
@@ -148,7 +149,7 @@ func TestCodexAppServerChild(t *testing.T) {
 		if err := os.Rename(tmp, filepath.Join(dir, "state.json")); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(5 * time.Minute) // killed long before: the test's subject is the kill
+		time.Sleep(testkit.Slow(5 * time.Minute)) // killed long before: the test's subject is the kill
 		t.Fatal("not killed")
 	case "resume":
 		var st codexChildState
