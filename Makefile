@@ -16,6 +16,17 @@ CLIS_DIR  := testdata/clis
 FUZZTIME  ?= 20s
 BENCHTIME ?= 1s
 SOAK      ?= 60s
+# The slow factor every test deadline is multiplied by (testdata/testkit.Slow,
+# docs/design.md §13): PULLCEPT_TEST_SLOW when set (a positive number), else 1,
+# 2 with CI set, raised to the load average per CPU when that is higher (at
+# most 8) — the rule testkit follows. go test's -timeout (30 minutes per
+# test binary at 1) is scaled by it too, never below 30 minutes.
+SLOW_FACTOR = $(shell awk -v s="$$PULLCEPT_TEST_SLOW" -v ci="$$CI" -v n="$$(nproc 2>/dev/null || echo 1)" 'BEGIN { \
+  if (s != "") { print s + 0; exit } \
+  f = (ci != "") ? 2 : 1; \
+  if ((getline l < "/proc/loadavg") > 0) { split(l, a, " "); g = a[1] / n; if (g > 8) g = 8; if (g > f) f = g } \
+  print f }')
+TEST_TIMEOUT = $(shell awk -v f="$(SLOW_FACTOR)" 'BEGIN { if (f < 1) f = 1; printf "%ds", 1800 * f }')
 
 # Lint tools, pinned; `go run pkg@version` builds each once into the Go cache.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -47,7 +58,7 @@ $(CLIS_STAMP): $(CLIS_DIR)/package.json $(CLIS_DIR)/package-lock.json
 test: fmt-check vet arch lint cross clis unit
 
 unit:
-	$(GO) test -race -timeout 30m $(PKGS) $(TESTPKGS)
+	$(GO) test -race -timeout $(TEST_TIMEOUT) $(PKGS) $(TESTPKGS)
 
 vet:
 	$(GO) vet $(PKGS) $(TESTPKGS) $(BENCHPKG)
@@ -144,9 +155,9 @@ bench:
 # every flood and a tokenless user holding connections, while a person types
 # (testdata/soak). `make test` runs the short variants.
 soak:
-	PULLCEPT_SOAK=$(SOAK) $(GO) test -race -count=1 -timeout 30m -run '^TestLoadSoak$$' -v ./room/
-	PULLCEPT_SOAK=$(SOAK) $(GO) test -race -count=1 -timeout 30m -run '^(TestHostile|TestLongPosts)' -v ./room/
-	PULLCEPT_SOAK=$(SOAK) $(GO) test -count=1 -timeout 30m -run '^TestSoakRealApp$$' -v ./testdata/soak/
+	PULLCEPT_SOAK=$(SOAK) $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -run '^TestLoadSoak$$' -v ./room/
+	PULLCEPT_SOAK=$(SOAK) $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -run '^(TestHostile|TestLongPosts)' -v ./room/
+	PULLCEPT_SOAK=$(SOAK) $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^TestSoakRealApp$$' -v ./testdata/soak/
 
 # Side by side with tmux and claude-squad's polling (docs/design.md §13): the recorded
 # 50 MB ANSI stream through our seat vs a tmux pane, and the idle CPU of 8

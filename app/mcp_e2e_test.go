@@ -27,14 +27,20 @@ import (
 // Claude Code seat (testdata/clis, against testdata/fakeapi) sits in a
 // topic's room.
 const (
-	mcpRigServer  = "hook"          // the mcp-servers.json entry
-	mcpRigAccount = "mcp-hook"      // its mcp account (config.json)
-	mcpRigSpeaker = "GitHub"        // that account's name
-	mcpRigSeat    = "lin"           // the Claude Code account
-	mcpRigWait    = 3 * time.Second // the App's signature wait here (openOptions.signatureWait)
+	mcpRigServer  = "hook"     // the mcp-servers.json entry
+	mcpRigAccount = "mcp-hook" // its mcp account (config.json)
+	mcpRigSpeaker = "GitHub"   // that account's name
+	mcpRigSeat    = "lin"      // the Claude Code account
+)
+
+var (
+	// mcpRigWait is the App's signature wait here (openOptions.signatureWait):
+	// the fake server answers get_event at once, and that answer must
+	// beat it on a loaded box too, so it is scaled like a deadline.
+	mcpRigWait = testkit.Slow(3 * time.Second)
 	// mcpRigClaude bounds a wait on the real Claude Code: it starts and
 	// answers in seconds, several times that with -race on a loaded box.
-	mcpRigClaude = 90 * time.Second
+	mcpRigClaude = testkit.Slow(90 * time.Second)
 )
 
 // mcpRig is an App on a fresh data dir with the scripted server running,
@@ -242,7 +248,7 @@ func TestMCPNoticesReachAClaudeSeat(t *testing.T) {
 
 	signed, signedWant := commentPush("ev-2", "Fixed in #2.\r\n\r\n\u2014 Lin", 0)
 	plain, plainWant := commentPush("ev-3", "Fixed in #2.", 0)
-	slow, slowWant := commentPush("ev-4", "Fixed in #3.\n\u2014 Lin", int((mcpRigWait + 3*time.Second).Milliseconds()))
+	slow, slowWant := commentPush("ev-4", "Fixed in #3.\n\u2014 Lin", int((mcpRigWait + testkit.Slow(3*time.Second)).Milliseconds()))
 	for _, p := range []fakemcp.Push{signed, plain, slow, {ID: "ev-5", Content: "[push] o/r\nby octocat"}} {
 		r.ctl.Push(p)
 	}

@@ -32,10 +32,12 @@ const (
 	// cardRun is the body of a post that makes the model run
 	// "touch <root>/<name>": "run <name>".
 	cardRun = "run "
-	// cardWait is the room's wait for the human in this test (180 s in
-	// the app): the no-answer run waits it out.
-	cardWait = 6 * time.Second
 )
+
+// cardWait is the room's wait for the human in this test (180 s in the
+// app): the no-answer run waits it out, and the answered runs must beat
+// it on a loaded box too, so it is scaled like a deadline.
+var cardWait = testkit.Slow(6 * time.Second)
 
 // cardRig is an App with one Claude Code seat in default permission mode,
 // the UI's Backend and every event it gave the UI.

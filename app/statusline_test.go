@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // TestStatusLineForwardsWithToken: the status line posts Claude Code's JSON
@@ -45,7 +46,7 @@ func TestStatusLineForwardsWithToken(t *testing.T) {
 		if string(b) != in {
 			t.Fatalf("forwarded %q", b)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testkit.Wait):
 		t.Fatal("status never reached the room")
 	}
 	if line := out.String(); line != "pullcept · Opus 5.5 · ctx 12%\n" {

@@ -163,7 +163,9 @@ func (k *killRound) waitStarted(t *testing.T, cmd *exec.Cmd, round, next int) {
 
 // killWatch is how long one round watches for a kill inside a write before
 // killing wherever the helper is (a round still checks everything then).
-const killWatch = 5 * time.Second
+// Scaled: the busy watcher shares a loaded box with the helper, and the
+// test needs one kill inside a write in 12 rounds.
+var killWatch = testkit.Slow(5 * time.Second)
 
 // TestKillDashNine runs the helper for several rounds on one data dir,
 // SIGKILLing it each time (inside the write of a long line when the watcher
@@ -404,5 +406,5 @@ func checkLogAfterKill(t *testing.T, s *Store, topic string, appended, torn int)
 }
 
 // killStartWait bounds the helper's start and first writes: a -race test
-// binary on a loaded 2-core box starts in seconds.
-const killStartWait = 60 * time.Second
+// binary on a loaded 2-core box starts in seconds (scaled).
+var killStartWait = testkit.Slow(60 * time.Second)

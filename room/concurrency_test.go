@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // TestConcurrentPosters: 16 sockets post 50 posts each at once through the
@@ -62,7 +64,7 @@ func collectPosts(h *Hub, n, total int) func() [][]PostDelivered {
 		collect.Add(1)
 		go func() {
 			defer collect.Done()
-			deadline := time.After(2 * time.Minute)
+			deadline := time.After(testkit.Slow(2 * time.Minute))
 			for len(seen[i]) < total {
 				select {
 				case e, ok := <-sub.C():
@@ -189,7 +191,7 @@ func (c *client) tryPost(id, content, lastSeen string) (PostResultFrame, error) 
 	if err := c.ws.WriteJSON(PostFrame{Type: FramePost, MessageID: id, Content: content, LastSeen: lastSeen}); err != nil {
 		return PostResultFrame{}, err
 	}
-	_ = c.ws.SetReadDeadline(time.Now().Add(time.Minute))
+	_ = c.ws.SetReadDeadline(time.Now().Add(testkit.Slow(time.Minute)))
 	var fr PostResultFrame
 	if err := c.ws.ReadJSON(&fr); err != nil {
 		return fr, err

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // TestHostileConnectionFlood: a local user without the token opens far
@@ -87,7 +89,9 @@ func TestHostileConnectionFlood(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			defer reportPanic(t)
-			_ = c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+			// How long a connection the server closed may take to read as
+			// closed (scaled: the server's closing goroutine may lag).
+			_ = c.SetReadDeadline(time.Now().Add(testkit.Slow(300 * time.Millisecond)))
 			_, err := io.ReadAll(c)
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {
@@ -124,7 +128,10 @@ func (g *connGuard) held() int {
 // connection is active, not idle, so the idle cap never counted it, and
 // 2 000 of them held 1 900 fds for 10 s (from a breaker review).
 func TestHostileUnreadBodies(t *testing.T) {
-	r := newHostileRigWith(t, ServerOptions{ReadHeaderTimeout: time.Minute, HookReadTimeout: time.Minute})
+	// "At once": each connection is read until closed for 2 s, far below
+	// the read timeouts of a minute; both are scaled alike.
+	r := newHostileRigWith(t, ServerOptions{ReadHeaderTimeout: testkit.Slow(time.Minute), HookReadTimeout: testkit.Slow(time.Minute)})
+	unreadBodyWait := testkit.Slow(2 * time.Second)
 	token, _, err := r.s.Grant("cc2", "t", "")
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +166,7 @@ func TestHostileUnreadBodies(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			defer reportPanic(t)
-			_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
+			_ = c.SetReadDeadline(time.Now().Add(unreadBodyWait))
 			_, err := io.ReadAll(c) // the answer, then EOF when closed
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {
@@ -168,7 +175,7 @@ func TestHostileUnreadBodies(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	t.Logf("unread bodies: %d of %d connections still open 2 s after their answer", open.Load(), n)
+	t.Logf("unread bodies: %d of %d connections still open %v after their answer", open.Load(), n, unreadBodyWait)
 	if open.Load() > 0 {
 		t.Fatalf("%d connections kept open waiting for a body", open.Load())
 	}

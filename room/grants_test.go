@@ -165,7 +165,7 @@ func TestSendQueueBoundedByBytes(t *testing.T) {
 		}
 	}
 	// The peer reads nothing until the server has given up on it.
-	testkit.EventuallyWithin(t, 30*time.Second, "the server closed the socket that does not read", func() bool {
+	testkit.EventuallyWithin(t, testkit.Slow(30*time.Second), "the server closed the socket that does not read", func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return len(s.sockets) == 0

@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/logstore"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
-// waitFor bounds every wait on a condition in these tests.
-const waitFor = 10 * time.Second
+// waitFor bounds every wait on a condition in these tests (scaled:
+// testkit.Slow).
+var waitFor = testkit.Slow(10 * time.Second)
 
 // memLog is a recording fake Log: records per topic in append order.
 type memLog struct {

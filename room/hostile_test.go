@@ -114,7 +114,7 @@ func startPoster(t *testing.T, s *Server, h *Hub) *steadyPoster {
 // answer during an attack. It is not a speed check (posts take well under a
 // millisecond, and a shared 2-core box running -race can pause for seconds):
 // it catches a room that stopped answering for the length of an attack.
-const posterStall = waitFor
+var posterStall = waitFor
 
 // during runs attack and checks that the participant kept posting: its
 // posts were answered throughout (no wait longer than posterStall) and at
@@ -334,7 +334,7 @@ func TestHostileSlowloris(t *testing.T) {
 				}
 			}()
 			// The server answers (408/400) or just closes; either ends it.
-			_ = conn.SetReadDeadline(time.Now().Add(4 * opts.HookReadTimeout))
+			_ = conn.SetReadDeadline(time.Now().Add(testkit.Slow(4 * opts.HookReadTimeout)))
 			line, _ := bufio.NewReader(conn).ReadString('\n')
 			ended <- strings.TrimSpace(line)
 		}()

@@ -46,9 +46,6 @@ const (
 	// ~3,200 posts and many rejections, short enough for a -race suite on a
 	// shared 2-core box.
 	loadShort = 4 * time.Second
-	// loadDrain bounds the wait, after the last post, for every subscriber
-	// and typing queue to have everything (they lag by milliseconds).
-	loadDrain = 60 * time.Second
 	// loadTopic is the one room all clients sit in.
 	loadTopic = "load-topic"
 	// rssSlack is the memory growth the run may show on top of doubling:
@@ -56,6 +53,10 @@ const (
 	// test's own bookkeeping (the ids of every post, ~3 MB in the soak).
 	rssSlack = 50 << 20
 )
+
+// loadDrain bounds the wait, after the last post, for every subscriber and
+// typing queue to have everything (they lag by milliseconds; scaled).
+var loadDrain = testkit.Slow(60 * time.Second)
 
 // soakDuration is how long the load runs: PULLCEPT_SOAK (a Go duration, as
 // in `make soak`) or loadShort.
@@ -699,7 +700,7 @@ func postOnce(ws *websocket.Conn, id, content, lastSeen string) (room.PostResult
 	if err := ws.WriteJSON(room.PostFrame{Type: room.FramePost, MessageID: id, Content: content, LastSeen: lastSeen}); err != nil {
 		return room.PostResultFrame{}, fmt.Errorf("write post %s: %w", id, err)
 	}
-	_ = ws.SetReadDeadline(time.Now().Add(time.Minute))
+	_ = ws.SetReadDeadline(time.Now().Add(testkit.Slow(time.Minute)))
 	var fr room.PostResultFrame
 	if err := ws.ReadJSON(&fr); err != nil {
 		return fr, fmt.Errorf("read post_result %s: %w", id, err)

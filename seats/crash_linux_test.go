@@ -27,7 +27,7 @@ import (
 
 // crashWait bounds every wait: a shell starts and dies in milliseconds; the
 // margin is for a loaded 2-core box.
-const crashWait = 30 * time.Second
+var crashWait = testkit.Slow(30 * time.Second)
 
 const crashTopic = "crash-topic"
 

@@ -26,7 +26,7 @@ import (
 const benchPace = 250 * time.Millisecond
 
 // benchWait bounds every wait of the benchmark's setup and of one post.
-const benchWait = 60 * time.Second
+var benchWait = testkit.Slow(60 * time.Second)
 
 // tagTimer is a seat's Proc whose writes that carry a tag report the time
 // they returned: the moment the tag bytes were written on the PTY.

@@ -32,8 +32,8 @@ import (
 // e2eWait bounds each wait on a real CLI. A healthy Claude Code or Codex
 // seat starts and answers a post in 5–15 s on the 2-core CI box; the box is
 // shared and the test binary runs with -race, so a step may take several
-// times that. 90 s is far above any healthy step.
-const e2eWait = 90 * time.Second
+// times that. 90 s is far above any healthy step (scaled: testkit.Slow).
+var e2eWait = testkit.Slow(90 * time.Second)
 
 // e2eTopic is the topic (room) every e2e test seats its CLIs in.
 const e2eTopic = "0196f0a0-0000-7000-8000-00000000e2e0"

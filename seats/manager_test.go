@@ -25,7 +25,7 @@ import (
 // managerWait bounds every wait on a fake CLI seat: a -race test binary
 // re-executing itself in a PTY starts in well under a second; 30 s leaves
 // room for a 2-core box that other engineers load too.
-const managerWait = 30 * time.Second
+var managerWait = testkit.Slow(30 * time.Second)
 
 // The room a Manager unit test points seats at. No room listens there: the
 // fake CLIs of these tests do not start their sidecar, and the tests play

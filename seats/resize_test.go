@@ -102,7 +102,9 @@ func (s *Seat) begun() bool {
 func TestResizeRules(t *testing.T) {
 	t.Run("burst", func(t *testing.T) {
 		p := &fakeSizeProc{}
-		_, s := sizedSeat(t, p, 500*time.Millisecond)
+		// The quiet window is scaled: the 20 sizes must all come within
+		// it, and a loaded box may pause the loop (issue 28).
+		_, s := sizedSeat(t, p, testkit.Slow(500*time.Millisecond))
 		s.startedForTest()
 		testkit.Eventually(t, "the first output seen", s.begun)
 		for i := range 20 {
@@ -284,7 +286,8 @@ func gatedSeat(t *testing.T, opts string, quiet time.Duration) (*Seat, *sizeLog,
 // TestSeatResizeBurstReachesThePTYOnce: a burst of sizes on a running seat
 // is one resize of its real PTY, the last size.
 func TestSeatResizeBurstReachesThePTYOnce(t *testing.T) {
-	s, log, open := gatedSeat(t, "", 300*time.Millisecond)
+	// Scaled: the burst must come within the quiet window (issue 28).
+	s, log, open := gatedSeat(t, "", testkit.Slow(300*time.Millisecond))
 	open()
 	testkit.Eventually(t, "the child's first output seen", s.begun)
 	for i := range 20 {

@@ -15,7 +15,7 @@ import (
 )
 
 // typingDeadline bounds every wait on the writer goroutine.
-const typingDeadline = 10 * time.Second
+var typingDeadline = testkit.Slow(10 * time.Second)
 
 // fakeClock is a manual clock: After returns a channel that fires when
 // Advance passes its deadline.

@@ -24,8 +24,9 @@ import (
 )
 
 // waitLong bounds every wait in these tests: far above any healthy run on a
-// loaded 2-core box, so a timeout means a hang, never slowness.
-const waitLong = 20 * time.Second
+// loaded 2-core box, so a timeout means a hang, never slowness (scaled:
+// testkit.Slow).
+var waitLong = testkit.Slow(20 * time.Second)
 
 // testToken is the fake room's bearer token.
 const testToken = "test-token-5f0c2a9e"

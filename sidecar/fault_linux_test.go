@@ -148,9 +148,9 @@ func callText(t *testing.T, c *client.Client, name string, args map[string]any) 
 
 // unreachableWithin bounds a tool call while the room is gone: the real
 // sidecar's reconnect wait (defaultTuning, 5 s) plus 10 s a loaded box may
-// add. It tells an answer from a hang (a hang runs into waitLong), it is not
-// a speed check.
-var unreachableWithin = defaultTuning().reconnectWait + 10*time.Second
+// add (scaled). It tells an answer after the reconnect wait from a hang (a
+// hang runs into waitLong), it is not a speed check.
+var unreachableWithin = defaultTuning().reconnectWait + testkit.Slow(10*time.Second)
 
 // TestRoomRestartNewPortNewToken (docs/design.md §13, faults): the real `pullcept
 // sidecar` joins a real room; the app restarts, so the room comes back on a

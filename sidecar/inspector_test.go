@@ -33,7 +33,7 @@ import (
 
 // inspectorRun bounds one Inspector invocation (two node start-ups and the
 // sidecar) on a loaded 2-core box.
-const inspectorRun = 3 * time.Minute
+var inspectorRun = testkit.Slow(3 * time.Minute)
 
 const e2eTopic = "topic-e2e"
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // TestSessionTools: each session tool sends its frame with the caller's
@@ -16,7 +17,9 @@ import (
 func TestSessionTools(t *testing.T) {
 	r := newFakeRoom(t)
 	tune := testTuning()
-	tune.answerTimeout = 500 * time.Millisecond
+	// Scaled: the fake room answers at once, and on a loaded box that
+	// answer must still beat the wait; the lost answer waits it out.
+	tune.answerTimeout = testkit.Slow(500 * time.Millisecond)
 	h := startSidecar(t, testEnv(r.url()), tune, true)
 	r.expectHello(t)
 	h.listTools(t)

@@ -56,8 +56,18 @@ mkdir -p "$work/seat" "$work/data"
   >"$work/fake.out" 2>"$work/fake.err" &
 fake_pid=$!
 
-# wait_for FILE-or-PANE PATTERN SECONDS
-deadline() { echo $(( $(date +%s) + $1 )); }
+# Every wait's seconds are scaled by the slow factor, as the Go tests'
+# deadlines are (testdata/testkit.Slow, docs/design.md §13): PULLCEPT_TEST_SLOW
+# when set, else 1 (2 with CI set), raised to the load average per CPU (at
+# most 8).
+slow=$(awk -v s="${PULLCEPT_TEST_SLOW:-}" -v ci="${CI:-}" -v n="$(nproc 2>/dev/null || echo 1)" 'BEGIN {
+  if (s != "") { if (s !~ /^ *[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)? *$/ || s + 0 <= 0) exit 1; print s + 0; exit }
+  f = (ci != "") ? 2 : 1
+  if ((getline l < "/proc/loadavg") > 0) { split(l, a, " "); g = a[1] / n; if (g > 8) g = 8; if (g > f) f = g }
+  print f }') || { echo "newcomer: PULLCEPT_TEST_SLOW=$PULLCEPT_TEST_SLOW: want a positive number" >&2; exit 1; }
+echo "newcomer: waits scaled ×$slow"
+# deadline SECONDS: the time SECONDS (scaled) from now.
+deadline() { echo $(( $(date +%s) + $(awk -v s="$1" -v f="$slow" 'BEGIN { printf "%d", s * f + 0.999 }') )); }
 wait_file() {
   local end; end=$(deadline "$2")
   until [ -s "$1" ]; do
@@ -121,7 +131,8 @@ wait_screen "· 2 · F1 help" 60 "Claudia's sidecar joined the room (the room co
 
 # Back to the input bar: "@" + part of the name, Tab completes, then the message.
 tmux -L "$sock" send-keys -t nc Escape
-sleep 0.3 # a key right after Esc would arrive as Alt+key
+# A key right after Esc would arrive as Alt+key: wait until the app took it.
+wait_gone "› Claudia" 5 "the accounts panel lets the focus go"
 tmux -L "$sock" send-keys -t nc -l "@Cla"
 wait_screen "@Cla" 5 "the input shows the partial mention"
 tmux -L "$sock" send-keys -t nc Tab

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // quitOnClose wraps the model so a real program ends once the event stream
@@ -38,7 +40,7 @@ func TestBridgeDeliversEveryEventInARealProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Slow(30*time.Second))
 	defer cancel()
 	p := tea.NewProgram(quitOnClose{m}, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	const n = chatKeep // all of them held: the chat lets none go yet

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -19,7 +18,7 @@ func TestRunEndsWithItsContext(t *testing.T) {
 	t.Parallel()
 	f := newFake()
 	f.events = make(chan Event)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Wait)
 	defer cancel()
 	errc := make(chan error, 1)
 	go func() {

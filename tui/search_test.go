@@ -9,6 +9,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // searchModel has two topics: "t-open" (open, a few posts) and "t-far",
@@ -134,7 +136,7 @@ func TestFinderCancelsTheSearchItLeaves(t *testing.T) {
 		select {
 		case msg := <-ch:
 			return msg.(searchDoneMsg)
-		case <-time.After(10 * time.Second):
+		case <-time.After(testkit.Wait):
 			t.Fatal("the search did not end")
 		}
 		return searchDoneMsg{}

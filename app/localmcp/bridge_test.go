@@ -191,7 +191,9 @@ func TestRealBridgeNotices(t *testing.T) {
 		t.Fatal(err)
 	}
 	var notes sink
-	s := NewSupervisor(Options{OnNotice: notes.add, Lang: "ja", Grace: 500 * time.Millisecond})
+	// The signature wait is scaled: the bridge's answer to get_event must
+	// beat it on a loaded box.
+	s := NewSupervisor(Options{OnNotice: notes.add, Lang: "ja", Grace: 500 * time.Millisecond, SignatureWait: testkit.Slow(DefaultSignatureWait)})
 	spec := Spec{Command: "node", Args: []string{bridge},
 		Env: []string{"HOME=" + home, "USERPROFILE=" + home, "WEBHOOK_WORKER_URL=" + worker.srv.URL}}
 	if err := s.Start("github-webhook-mcp", spec); err != nil {

@@ -57,9 +57,10 @@ func TestDeathChild(t *testing.T) {
 	if pidFile == "" {
 		t.Skip("run by TestServerDiesWithPullcept")
 	}
-	// sleep ignores its stdin and writes nothing: only a signal ends it.
+	// sleep ignores its stdin and writes nothing: only a signal ends it,
+	// long after the test's scaled wait for it to go.
 	s := NewSupervisor(Options{})
-	if err := s.Start("x", Spec{Command: "sleep", Args: []string{"120"}}); err != nil {
+	if err := s.Start("x", Spec{Command: "sleep", Args: []string{strconv.Itoa(int(testkit.Slow(120 * time.Second).Seconds()))}}); err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, "started", func() bool { return s.State("x").Pid > 0 })
@@ -69,5 +70,5 @@ func TestDeathChild(t *testing.T) {
 	if err := os.Rename(pidFile+".tmp", pidFile); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Minute) // killed long before: the kill is the subject
+	time.Sleep(testkit.Slow(2 * time.Minute)) // killed long before: the kill is the subject
 }

@@ -79,7 +79,10 @@ func payload(key, body string) json.RawMessage {
 // arrival order, each with its processed line once, no mark_processed.
 func TestNoticesFromAServer(t *testing.T) {
 	var notes sink
-	s := newSupervisor(t, Options{OnNotice: notes.add, SignatureWait: 2 * time.Second, Lang: "en"})
+	// The wait is scaled: the fake answers C, D and F at once, and those
+	// answers must beat it on a loaded box; A is held past it.
+	wait := testkit.Slow(2 * time.Second)
+	s := newSupervisor(t, Options{OnNotice: notes.add, SignatureWait: wait, Lang: "en"})
 	url := "https://github.com/o/r/issues/1"
 	cfg := fakeConfig{
 		Lines: []string{
@@ -116,7 +119,7 @@ func TestNoticesFromAServer(t *testing.T) {
 	// stderr (the fake's "tools/call" lines) is read apart from stdout
 	for _, line := range []string{"tools/call get_event A", "tools/call get_event C", "tools/call get_event D",
 		"tools/call get_event G", "dropped a channel push without an event id: [issues] o/r",
-		"event A: no signature read: get_event gave no answer within 2s", "running: fake-bridge 0.0.1"} {
+		fmt.Sprintf("event A: no signature read: get_event gave no answer within %v", wait), "running: fake-bridge 0.0.1"} {
 		waitLog(t, s, "hook", line)
 	}
 	log := logText(s, "hook")
@@ -270,7 +273,7 @@ func TestStderrFloodStaysBounded(t *testing.T) {
 	if err := s.Start("x", fakeSpec(t, fakeConfig{StderrBytes: mb << 20})); err != nil {
 		t.Fatal(err)
 	}
-	testkit.EventuallyWithin(t, 5*time.Minute, "the flood's end", func() bool {
+	testkit.EventuallyWithin(t, testkit.Slow(5*time.Minute), "the flood's end", func() bool {
 		return strings.Contains(logText(s, "x"), "flood done")
 	})
 	waitPhase(t, s, "x", Running)

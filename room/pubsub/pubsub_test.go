@@ -5,11 +5,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // wait bounds every blocking step of these tests; a healthy run takes
-// microseconds.
-const wait = 5 * time.Second
+// microseconds (scaled: testkit.Slow).
+var wait = testkit.Slow(5 * time.Second)
 
 // recv reads n events from s or fails.
 func recv(t *testing.T, s *Subscription[int], n int) []int {

@@ -33,7 +33,7 @@ const helperEnv = "PULLCEPT_SEATS_HELPER"
 
 // ptyDeadline bounds every wait on a child in these tests. Generous: a -race
 // test binary re-executing itself on 2 busy cores starts in ~0.1–1 s.
-const ptyDeadline = 20 * time.Second
+var ptyDeadline = testkit.Slow(20 * time.Second)
 
 // TestHelperProcess is not a test: it is the fake CLI the PTY tests start.
 func TestHelperProcess(t *testing.T) {
@@ -365,19 +365,15 @@ func TestPTYKillEndsWholeGroup(t *testing.T) {
 func TestPTYKillCooperativeChild(t *testing.T) {
 	p := startHelper(t, "sleep", 80, 24)
 	collect(p).waitFor(t, "ready")
-	start := time.Now()
 	if err := p.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	// SIGHUP and SIGTERM go out back to back; either may be the one that
-	// ends it first. Never SIGKILL: the child did not need the grace.
+	// ends it first. Never SIGKILL: the child did not need the grace (the
+	// exit code says which signal ended it; timing the Kill said the same
+	// and failed under load, issue 28).
 	if code := waitExit(t, p); code != 128+int(syscall.SIGHUP) && code != 128+int(syscall.SIGTERM) {
-		t.Fatalf("exit code %d, want %d or %d", code, 128+int(syscall.SIGHUP), 128+int(syscall.SIGTERM))
-	}
-	// Not a timing assertion on speed, only that the SIGKILL grace was not
-	// spent on a child that dies on the first signals.
-	if d := time.Since(start); d >= killGrace+time.Second {
-		t.Fatalf("Kill of a cooperative child took %v", d)
+		t.Fatalf("exit code %d, want %d or %d (%d: the SIGKILL after the grace)", code, 128+int(syscall.SIGHUP), 128+int(syscall.SIGTERM), 128+int(syscall.SIGKILL))
 	}
 }
 

@@ -23,7 +23,7 @@ import (
 )
 
 // screenDeadline bounds every wait on a Screen goroutine in these tests.
-const screenDeadline = 10 * time.Second
+var screenDeadline = testkit.Slow(10 * time.Second)
 
 // testScreen is a Screen without the flush timer: tests call Flush, so the
 // result never depends on timing.

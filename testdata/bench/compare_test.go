@@ -419,8 +419,8 @@ type idleSquadRun struct {
 func (r idleSquadRun) total() time.Duration { return r.server + r.clients + r.poller }
 
 // idleJoinWait bounds every wait on the app's screen: a loaded 2-core box
-// starts eight seats, each joining the room, in seconds.
-const idleJoinWait = 60 * time.Second
+// starts eight seats, each joining the room, in seconds (scaled).
+var idleJoinWait = testkit.Slow(60 * time.Second)
 
 // appScreen is the terminal the real app runs in: a seats PTY and Screen
 // (we are the user's terminal emulator here), keys written through a Typist.

@@ -15,6 +15,7 @@ import (
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/seats/terminal"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // echoKeys is how many keys are typed in each phase of TestCompareEcho, and
@@ -163,10 +164,10 @@ func typeKeys(t *testing.T, s *echoSeat, phase int) []time.Duration {
 	return out
 }
 
-// waitScreen waits until s shows want, at most a minute.
+// waitScreen waits until s shows want, at most a minute (scaled).
 func waitScreen(t *testing.T, s *terminal.Screen, want string) {
 	t.Helper()
-	deadline := time.After(time.Minute)
+	deadline := time.After(testkit.Slow(time.Minute))
 	for !strings.Contains(s.Text(), want) {
 		select {
 		case <-s.Changed():

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // These tests prove the fakes with the real, pinned CLIs (docs/design.md §13): each
@@ -26,8 +28,9 @@ import (
 // draft re-send (Script.Resend) is proven through the real CLIs too.
 
 // stepWait bounds each wait on the CLI: a healthy run takes a few seconds
-// per step on the 2-core CI box; 60 s leaves room for a loaded machine.
-const stepWait = 60 * time.Second
+// per step on the 2-core CI box; 60 s leaves room for a loaded machine
+// (scaled: testkit.Slow).
+var stepWait = testkit.Slow(60 * time.Second)
 
 // The post typed into the CLI, and the missed post the first say_to_room
 // call is rejected with.

@@ -19,6 +19,8 @@ import (
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // typingGap is the pause between a post and its Enter, as the room types
@@ -27,8 +29,8 @@ import (
 const typingGap = 200 * time.Millisecond
 
 // exitWait bounds how long a CLI may take to exit after its quit keys or
-// a signal; both CLIs exit in well under a second when healthy.
-const exitWait = 20 * time.Second
+// a signal; both CLIs exit in well under a second when healthy (scaled).
+var exitWait = testkit.Slow(20 * time.Second)
 
 // ttyCols, ttyRows: a roomy pane, so no footer hint is cut off.
 const ttyCols, ttyRows = 160, 50
@@ -317,10 +319,11 @@ func (c *cliTTY) typePost(ctx context.Context, tagLine, body string) {
 
 // quitRetry is how long quit waits after its first Ctrl+C for the exit or
 // the "press again" hint before pressing once more. Both CLIs react within
-// ~150 ms when idle; 5 s covers a loaded 2-core box. Pressing again after
-// the CLI began to exit would reach it as SIGINT once it restored the
-// terminal's cooked mode, so quit never presses early.
-const quitRetry = 5 * time.Second
+// ~150 ms when idle; 5 s covers a loaded 2-core box (scaled: an early
+// press is the harm). Pressing again after the CLI began to exit would
+// reach it as SIGINT once it restored the terminal's cooked mode, so quit
+// never presses early.
+var quitRetry = testkit.Slow(5 * time.Second)
 
 // busyMarker is shown by both TUIs while a turn runs (Claude Code's footer,
 // Codex's "Working (… • esc to interrupt)" line); Ctrl+C then interrupts

@@ -14,11 +14,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // testWait bounds every wait in these tests; loopback requests take
-// milliseconds, so hitting it means a hang.
-const testWait = 10 * time.Second
+// milliseconds, so hitting it means a hang (scaled).
+var testWait = testkit.Slow(10 * time.Second)
 
 func newServer(t *testing.T, opts Options) *Server {
 	t.Helper()

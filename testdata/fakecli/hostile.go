@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // HostileReport is what a -hostile CLI writes to its -out file: per flood,
@@ -144,7 +145,8 @@ func (h *hostile) seated(ctx context.Context, name string) (*websocket.Conn, err
 	return ws, nil
 }
 
-// answer reads one frame (within d); "closed" when the room ended the socket.
+// answer reads one frame (within d); "closed" when the room ended the
+// socket, "no answer" when none came within d.
 func answer(ws *websocket.Conn, d time.Duration) (map[string]any, string) {
 	_ = ws.SetReadDeadline(time.Now().Add(d))
 	var fr map[string]any
@@ -152,6 +154,10 @@ func answer(ws *websocket.Conn, d time.Duration) (map[string]any, string) {
 		var ce *websocket.CloseError
 		if errors.As(err, &ce) {
 			return nil, fmt.Sprintf("closed %d", ce.Code)
+		}
+		var ne interface{ Timeout() bool }
+		if errors.As(err, &ne) && ne.Timeout() {
+			return nil, noAnswer
 		}
 		return nil, "closed"
 	}
@@ -164,6 +170,13 @@ func answer(ws *websocket.Conn, d time.Duration) (map[string]any, string) {
 	return fr, "rejected"
 }
 
+// answerWait bounds the wait for the room's answer to a frame: it answers
+// at once, so a timeout means it stalled (scaled: testkit.Slow).
+var answerWait = testkit.Slow(30 * time.Second)
+
+// noAnswer is answer's kind when no frame came within its wait.
+const noAnswer = "no answer"
+
 // post sends one post frame and reads its answer, learning missed posts.
 func (h *hostile) post(ws *websocket.Conn, pf room.PostFrame) (map[string]any, string) {
 	pf.Type = room.FramePost
@@ -171,7 +184,7 @@ func (h *hostile) post(ws *websocket.Conn, pf room.PostFrame) (map[string]any, s
 		return nil, "closed"
 	}
 	for {
-		fr, kind := answer(ws, 30*time.Second)
+		fr, kind := answer(ws, answerWait)
 		if fr != nil && fr["type"] != room.FramePostResult {
 			continue
 		}
@@ -224,14 +237,16 @@ func (h *hostile) toFlood(ctx context.Context) error {
 		to[i] = fmt.Sprintf("n%d", i)
 	}
 	for i := 0; i < 3 && ctx.Err() == nil; i++ {
-		start := time.Now()
 		_, kind := h.post(ws, room.PostFrame{MessageID: newID("to"), Content: "to everyone", To: to, LastSeen: h.seen.get()})
 		h.tally(flood, kind)
 		if kind == "delivered" {
 			return errors.New("a post to 90 000 names was delivered")
 		}
-		if took := time.Since(start); took > 5*time.Second {
-			return fmt.Errorf("the answer took %v", took)
+		// Refused, not stalled: an answer came. How fast is not asserted
+		// (a 5 s bound is a timing assertion, issue 28); that the room
+		// refuses before its lock is room's TestToIsBounded.
+		if kind == noAnswer {
+			return fmt.Errorf("no answer within %v", answerWait)
 		}
 	}
 	return nil
@@ -287,7 +302,7 @@ func (h *hostile) historyHog(ctx context.Context) error {
 
 func (h *hostile) hookFlood(ctx context.Context) error {
 	const flood = "status hooks for other seats"
-	client := &http.Client{Timeout: 10 * time.Second}
+	client := &http.Client{Timeout: testkit.Slow(10 * time.Second)}
 	for i := 0; i < 400 && ctx.Err() == nil; i++ {
 		url := room.HookStatusURL(h.hooks, fmt.Sprintf("topic-%d", i), fmt.Sprintf("acct-%d", i))
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(`{"model":{"display_name":"\u001b]8;;x\u0007m"}}`))

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // protocol is the MCP revision the fake CLI pins in initialize: the one
@@ -23,8 +24,8 @@ const protocol = "2025-06-18"
 
 // joinWait bounds the MCP handshake with the sidecar: the sidecar answers
 // at once; a -race binary on a loaded 2-core box needs a few seconds to
-// start.
-const joinWait = 60 * time.Second
+// start (scaled: testkit.Slow).
+var joinWait = testkit.Slow(60 * time.Second)
 
 // mcpServer is one mcpServers entry of .mcp.json.
 type mcpServer struct {
@@ -94,8 +95,8 @@ func dial(ctx context.Context, key string, e mcpServer) (*client.Client, error) 
 }
 
 // sayWait bounds one say_to_room call (the sidecar answers within 30 s,
-// docs/design.md §7).
-const sayWait = 40 * time.Second
+// docs/design.md §7; scaled).
+var sayWait = testkit.Slow(40 * time.Second)
 
 // Answered is the line -echo prints after answering post messageID;
 // delivered is whether the room took the answer (a floor rejection is not).

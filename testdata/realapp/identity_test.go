@@ -89,15 +89,15 @@ func (a *app) keys(keys ...string) {
 	}
 }
 
-// press sends one key and waits (at most a second: some keys change
-// nothing) until the screen, styles included, shows its effect, so the
-// next key is sent to what the person would see.
+// press sends one key and waits (at most a second, scaled: some keys
+// change nothing) until the screen, styles included, shows its effect, so
+// the next key is sent to what the person would see.
 func (a *app) press(key string) {
 	a.t.Helper()
 	styled := func() string { return a.tmuxOrEmpty("capture-pane", "-p", "-e", "-t", "app") }
 	before := styled()
 	a.keys(key)
-	deadline := time.NewTimer(time.Second)
+	deadline := time.NewTimer(testkit.Slow(time.Second))
 	defer deadline.Stop()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
@@ -115,7 +115,7 @@ func (a *app) press(key string) {
 func (a *app) leavePanel() {
 	a.t.Helper()
 	a.keys("Escape")
-	testkit.EventuallyWithin(a.t, 10*time.Second, "the panel lets the focus go", func() bool { return a.panelCursor() == "" })
+	testkit.EventuallyWithin(a.t, testkit.Slow(10*time.Second), "the panel lets the focus go", func() bool { return a.panelCursor() == "" })
 }
 
 func (a *app) screenOrEmpty() string { return a.tmuxOrEmpty("capture-pane", "-p", "-t", "app") }
@@ -124,7 +124,7 @@ func (a *app) screenOrEmpty() string { return a.tmuxOrEmpty("capture-pane", "-p"
 func (a *app) waitScreen(what, want string) string {
 	a.t.Helper()
 	var s string
-	testkit.EventuallyWithin(a.t, 20*time.Second, what, func() bool {
+	testkit.EventuallyWithin(a.t, testkit.Wait, what, func() bool {
 		s = a.screenOrEmpty()
 		return strings.Contains(s, want)
 	})
@@ -139,7 +139,7 @@ func (a *app) quit() {
 		return
 	}
 	_ = syscall.Kill(pid, syscall.SIGTERM)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testkit.Slow(10 * time.Second))
 	for time.Now().Before(deadline) && syscall.Kill(pid, 0) == nil {
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -225,7 +225,7 @@ func (a *app) say(prefix, wantPopup, body string) map[string]any {
 	a.waitScreen("the @ popup offers "+wantPopup, "│@"+wantPopup+" │")
 	a.keys("Tab", body, "Enter")
 	var tag map[string]any
-	testkit.EventuallyWithin(a.t, 20*time.Second, "the seat read "+body, func() bool {
+	testkit.EventuallyWithin(a.t, testkit.Wait, "the seat read "+body, func() bool {
 		lines, _ := fakecli.Lines(a.lines)
 		for i := 1; i < len(lines); i++ {
 			if strings.Contains(lines[i], body) {

@@ -52,14 +52,16 @@ func plan(t *testing.T) soakPlan {
 	return soakPlan{honest: 16, rate: 800, dur: d, unauth: 3000, long: true}
 }
 
-// Bounds the long run is held to (the short one only reports them): the
-// median of the human's keystroke echo through tmux, and the app's peak
-// resident memory (measured: 190–240 MiB, of which the log's and body
-// files' page cache is not part).
-const (
-	echoBound = 100 * time.Millisecond
-	rssBound  = 400 << 20
-)
+// rssBound is the app's peak resident memory the long run is held to (the
+// short one only reports it; measured: 190–240 MiB, of which the log's and
+// body files' page cache is not part). The keystroke echo is measured and
+// printed beside a plain cat's, never bounded: speed is not asserted in
+// tests (issue 28; `make compare` measures it against tmux).
+const rssBound = 400 << 20
+
+// echoWait bounds the wait for one typed key to come back: it tells a lost
+// key from a slow one (scaled: testkit.Slow).
+var echoWait = testkit.Slow(10 * time.Second)
 
 // TestSoakRealApp: the pullcept binary runs in tmux at 200×60 with honest
 // seats posting through their real sidecars and one hostile seat running
@@ -123,12 +125,6 @@ func TestSoakRealApp(t *testing.T) {
 		if len(hostile.Floods) < 10 {
 			t.Errorf("only %d of the 10 floods ran", len(hostile.Floods))
 		}
-		// The median is the app's own cost: on this 2-core box under this
-		// load a plain cat in tmux also waits hundreds of ms at its worst
-		// (printed above), so the tail measures the machine, not Pullcept.
-		if pct(0.5) > echoBound {
-			t.Errorf("keystroke echo median %v, bound %v", pct(0.5), echoBound)
-		}
 		if peak > rssBound {
 			t.Errorf("RSS peaked at %d MiB, bound %d MiB", peak>>20, rssBound>>20)
 		}
@@ -188,14 +184,31 @@ func newRig(t *testing.T, p soakPlan) *rig {
 		}
 		if pid, err := strconv.Atoi(strings.TrimSpace(r.tmux(t, "display-message", "-p", "-t", "soak", "#{pane_pid}"))); err == nil {
 			_ = syscall.Kill(pid, syscall.SIGTERM)
-			time.Sleep(5 * time.Second)
+			// Its seats stop on the way out; then the server goes (or the
+			// wait ends: this is cleanup, nothing fails here).
+			waitGone(pid, testkit.Slow(5*time.Second))
 		}
 		_ = exec.Command("tmux", "-L", r.sock, "kill-server").Run()
 	})
-	testkit.EventuallyWithin(t, 30*time.Second, "the app shows its accounts", func() bool {
+	testkit.EventuallyWithin(t, testkit.Slow(30*time.Second), "the app shows its accounts", func() bool {
 		return strings.Contains(r.screenOrEmpty(), "Seat 00")
 	})
 	return r
+}
+
+// waitGone polls until pid no longer runs or d passed.
+func waitGone(pid int, d time.Duration) {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for syscall.Kill(pid, 0) == nil {
+		select {
+		case <-deadline.C:
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 func (r *rig) out(id string) string   { return filepath.Join(r.work, "out-"+id+".json") }
@@ -231,7 +244,7 @@ func (r *rig) screen(t *testing.T) string {
 // tools).
 func (r *rig) startSeats(t *testing.T) {
 	t.Helper()
-	testkit.EventuallyWithin(t, 10*time.Second, "the accounts panel has focus", func() bool {
+	testkit.EventuallyWithin(t, testkit.Slow(10*time.Second), "the accounts panel has focus", func() bool {
 		if strings.Contains(r.screenOrEmpty(), "› Alice") {
 			return true
 		}
@@ -244,19 +257,24 @@ func (r *rig) startSeats(t *testing.T) {
 		r.keys(t, "Down")
 		r.keys(t, "s")
 		path := r.lines(id)
-		testkit.EventuallyWithin(t, 60*time.Second, id+"'s seat joined its room", func() bool {
+		testkit.EventuallyWithin(t, testkit.Slow(60*time.Second), id+"'s seat joined its room", func() bool {
 			_, err := os.Stat(path)
 			return err == nil
 		})
 	}
+	// A key right after Esc would arrive as Alt+key: the next one waits
+	// until the app took the Esc (the panel's cursor is gone).
 	r.keys(t, "Escape")
-	time.Sleep(400 * time.Millisecond) // a key right after Esc would arrive as Alt+key
+	panelCursor := regexp.MustCompile(`› (Alice|Seat \d|Mallory)`)
+	testkit.Eventually(t, "the accounts panel lets the focus go", func() bool {
+		return !panelCursor.MatchString(r.screenOrEmpty())
+	})
 	// Hide the topic list: it shows the topic's name — the first honest
 	// post's body, whole since the list grows with its names — beside the
 	// chat, and checkChat reads the screen for post bodies in order (it
 	// leaves out the status line, which names the topic too).
 	r.keys(t, "C-b")
-	testkit.EventuallyWithin(t, 10*time.Second, "the topic list is hidden", func() bool {
+	testkit.EventuallyWithin(t, testkit.Slow(10*time.Second), "the topic list is hidden", func() bool {
 		return !strings.Contains(r.screenOrEmpty(), "Topics")
 	})
 }
@@ -351,8 +369,8 @@ func (p *echoProbe) echo(t *testing.T) time.Duration {
 	sent := time.Now()
 	p.r.tmux(t, "send-keys", "-t", p.target, "-l", "z")
 	for {
-		if time.Since(sent) > 10*time.Second {
-			t.Fatalf("a key typed into %s did not come back within 10 s", p.target)
+		if time.Since(sent) > echoWait {
+			t.Fatalf("a key typed into %s did not come back within %v", p.target, echoWait)
 		}
 		n, _ := p.f.Read(p.buf)
 		if n == 0 {
@@ -459,7 +477,7 @@ func sampleRSS(t *testing.T, pid int) func() int64 {
 func (r *rig) waitResults(t *testing.T) []fakecli.LoadResult {
 	t.Helper()
 	var out []fakecli.LoadResult
-	testkit.EventuallyWithin(t, 2*time.Minute, "every seat wrote its result", func() bool {
+	testkit.EventuallyWithin(t, testkit.Slow(2*time.Minute), "every seat wrote its result", func() bool {
 		out = out[:0]
 		for _, id := range r.accounts {
 			res, err := fakecli.ReadResult[fakecli.LoadResult](r.out(id))

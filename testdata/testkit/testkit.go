@@ -1,5 +1,6 @@
 // Package testkit holds the helpers every test package of Pullcept shares
-// (docs/design.md §13): one way to wait on a condition with a deadline, the
+// (docs/design.md §13): one way to wait on a condition with a deadline, one
+// way to scale a deadline to the machine (Slow, PULLCEPT_TEST_SLOW), the
 // one way to skip a test under Wine for a Wine gap, and (Linux) a private
 // Secret Service for the tests that seal env values in the OS keyring
 // (StartSecretService). It
@@ -13,15 +14,95 @@
 package testkit
 
 import (
+	"fmt"
+	"math"
 	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-// Wait is the deadline Eventually gives a condition: far above what a
-// healthy run needs (milliseconds), enough for a -race binary on a loaded
-// two-core machine starting real processes.
-const Wait = 20 * time.Second
+// SlowEnv names the slow factor: a positive number every test deadline is
+// multiplied by (Slow). Unset, the factor is 1, or 2 when CI is set (a
+// shared CI box), raised to the load average per CPU when that is higher,
+// at most maxAutoSlow: a machine running 8 runnable threads per core gives
+// each about an eighth of a core. Set, it is used as it is (CI can pin it;
+// 1 turns the automatic raise off). The Makefile scales go test's -timeout
+// by the same rule.
+const SlowEnv = "PULLCEPT_TEST_SLOW"
+
+// maxAutoSlow caps the factor taken from the load average.
+const maxAutoSlow = 8
+
+// Slow scales a deadline of a test to this machine: d times the slow factor
+// (SlowEnv), which is decided once per test binary, at its first use. Every
+// deadline a test can fail on goes through it exactly once, where it is
+// defined (`var stepWait = testkit.Slow(60 * time.Second)`): Eventually,
+// EventuallyWithin and Wait take deadlines already scaled. A bad SlowEnv
+// value panics: every test would otherwise run with deadlines nobody chose.
+// Slow is for deadlines only, never for a time the product is asked to
+// wait or a pace the test keeps.
+func Slow(d time.Duration) time.Duration {
+	x := float64(d) * slowFactor()
+	if x >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(x)
+}
+
+var slowOnce = sync.OnceValue(func() float64 {
+	f, err := decideSlow(os.Getenv(SlowEnv), os.Getenv("CI") != "", loadPerCPU())
+	if err != nil {
+		panic(err)
+	}
+	return f
+})
+
+// slowFactor is the factor Slow multiplies by.
+func slowFactor() float64 { return slowOnce() }
+
+// decideSlow is the slow factor: env when set (a positive number), else 1
+// (2 when ci), raised to load (the load average per CPU) up to maxAutoSlow.
+func decideSlow(env string, ci bool, load float64) (float64, error) {
+	if env = strings.TrimSpace(env); env != "" {
+		f, err := strconv.ParseFloat(env, 64)
+		if err != nil || !(f > 0) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("%s=%q: want a positive number (docs/design.md §13)", SlowEnv, env)
+		}
+		return f, nil
+	}
+	f := 1.0
+	if ci {
+		f = 2
+	}
+	return math.Max(f, math.Min(load, maxAutoSlow)), nil
+}
+
+// loadPerCPU is the one-minute load average over the CPUs this process
+// may use (Linux /proc/loadavg; 0 where there is none).
+func loadPerCPU() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	fields := strings.Fields(string(b))
+	if len(fields) == 0 {
+		return 0
+	}
+	l, err := strconv.ParseFloat(fields[0], 64)
+	if err != nil {
+		return 0
+	}
+	return l / float64(runtime.NumCPU())
+}
+
+// Wait is the deadline Eventually gives a condition, scaled (Slow): 20 s,
+// far above what a healthy run needs (milliseconds), enough for a -race
+// binary on a loaded two-core machine starting real processes.
+var Wait = Slow(20 * time.Second)
 
 // poll is how often Eventually looks again: short against the latencies
 // under test, long enough not to load the machine.
@@ -34,7 +115,8 @@ func Eventually(t testing.TB, what string, cond func() bool) {
 	EventuallyWithin(t, Wait, what, cond)
 }
 
-// EventuallyWithin is Eventually with its own deadline.
+// EventuallyWithin is Eventually with its own deadline d, already scaled
+// (Slow).
 func EventuallyWithin(t testing.TB, d time.Duration, what string, cond func() bool) {
 	t.Helper()
 	if cond() {
@@ -54,7 +136,7 @@ func EventuallyWithin(t testing.TB, d time.Duration, what string, cond func() bo
 			if cond() {
 				return
 			}
-			t.Fatalf("waited %v for %s", d, what)
+			t.Fatalf("waited %v for %s (deadlines ×%g here, %s)", d, what, slowFactor(), SlowEnv)
 		}
 	}
 }

@@ -460,12 +460,10 @@ func TestCodexConnServerCloses(t *testing.T) {
 	case <-time.After(testkit.Wait):
 		t.Fatal("Done not closed")
 	}
-	start := time.Now()
+	// At once: a call that waited for an answer would end with its own
+	// timeout's error, not errCodexConnClosed (no timing: issue 28).
 	if err := c.call(context.Background(), "after", nil, nil); !errors.Is(err, errCodexConnClosed) {
 		t.Fatalf("call after close: %v", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("a call after the close took %v", d)
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // TestRun: the command prints both base URLs, serves the fake on them,
@@ -56,7 +58,7 @@ func TestRun(t *testing.T) {
 		if code != 0 {
 			t.Errorf("exit code %d, stderr %s", code, stderr.String())
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testkit.Wait):
 		t.Fatal("run did not return after its context ended")
 	}
 	rec, err := os.ReadFile(record)
