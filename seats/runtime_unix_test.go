@@ -9,11 +9,12 @@ import (
 
 	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/seats/terminal"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // runtimeDeadline bounds each wait on the echo child (a shell, started in
 // well under a second even on a busy machine).
-const runtimeDeadline = 20 * time.Second
+var runtimeDeadline = testkit.Slow(20 * time.Second)
 
 // startEcho starts a shell in a PTY that prints its TERM, then answers each
 // line it reads with "got: <line>" and exits with N on "exit N".

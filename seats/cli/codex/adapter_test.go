@@ -137,7 +137,7 @@ func TestCodexSeatTailEnds(t *testing.T) {
 	close(s.done)
 	select {
 	case <-ended:
-	case <-time.After(30 * time.Second):
+	case <-time.After(testkit.Slow(30 * time.Second)):
 		t.Fatal("the tail outlived its seat")
 	}
 	if in, _ := s.state(); in.Activity.Kind != cli.ActivityIdle {
