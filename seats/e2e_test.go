@@ -3,12 +3,14 @@
 package seats_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/cli/claude"
 	"github.com/pullcept/pullcept/seats/cli/codex"
+	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
@@ -738,7 +741,26 @@ func TestE2EGenericCLISessionID(t *testing.T) {
 // a pause after the previous "\r": the "\r" and the second post arrived in
 // one read and Claude Code sent both posts as ONE text).
 func TestE2EPostsBackToBackStaySeparate(t *testing.T) {
+	backToBack(t, 0)
+}
+
+// TestE2EPostsBackToBackStarved is the back-to-back case with Claude Code
+// stopped (SIGSTOP) for 1.5 s from post one's write: it reads post one, its
+// "\r" and post two in one read unless the second post waits for the CLI to
+// take the first "\r" (TypistOptions.AnswerWait). Before that wait it sent
+// both posts as one text every time (issue 28).
+func TestE2EPostsBackToBackStarved(t *testing.T) {
+	backToBack(t, 1500*time.Millisecond)
+}
+
+// backToBack posts two posts back to back to one Claude seat, stopping the
+// CLI for stall from the first post's write (0: never), and checks they
+// reach its model as two texts.
+func backToBack(t *testing.T, stall time.Duration) {
 	r := newRig(t, adminOnly(fakeapi.Script{Resend: true}))
+	if stall > 0 {
+		stallFirstPost(r.mgr, stall)
+	}
 	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
 	r.setEnv(env)
 	ada := r.claudeAccount("ada", "Ada")
@@ -775,8 +797,8 @@ func TestE2EPostsBackToBackStaySeparate(t *testing.T) {
 	}, s.Done())
 	if merged != "" {
 		t.Fatalf("Claude Code sent both posts as ONE text: the Enter typed after post one was lost, read in one go "+
-			"with post two by a starved CLI (a product fault: the typing queue paces posts by time, not by the "+
-			"CLI's taking the first; see issue 28): %q", merged)
+			"with post two by a starved CLI (the typing queue typed post two before the CLI took the first "+
+			"\"\\r\": TypistOptions.AnswerWait, issue 28): %q", merged)
 	}
 	r.waitPost("Ada's reply to two", isReply)
 	for _, p := range []room.Post{one, two} {
@@ -802,4 +824,29 @@ func TestE2EPostsBackToBackStaySeparate(t *testing.T) {
 	if st := seats.TypingOf(s); st.Queued != 0 {
 		t.Errorf("typing state at the end = %+v, want nothing queued", st)
 	}
+}
+
+// stallFirstPost makes every seat of m stop its CLI's process group
+// (SIGSTOP) right after the first post's text is written to it, for d
+// (then SIGCONT): a CLI starved across the typing gap.
+func stallFirstPost(m *seats.Manager, d time.Duration) {
+	seats.RecordSpawns(m, func(_ pty.Options, p pty.Proc) pty.Proc { return &stalledProc{Proc: p, d: d} })
+}
+
+type stalledProc struct {
+	pty.Proc
+	d    time.Duration
+	once sync.Once
+}
+
+func (p *stalledProc) Write(b []byte) (int, error) {
+	n, err := p.Proc.Write(b)
+	if bytes.Contains(b, []byte("[pullcept] ")) {
+		p.once.Do(func() {
+			pgid := p.Pid()
+			_ = syscall.Kill(-pgid, syscall.SIGSTOP)
+			time.AfterFunc(p.d, func() { _ = syscall.Kill(-pgid, syscall.SIGCONT) })
+		})
+	}
+	return n, err
 }

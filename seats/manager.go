@@ -248,7 +248,7 @@ type SeatNotice struct {
 func (SeatChanged) seatEvent() {}
 func (SeatNotice) seatEvent()  {}
 
-// Manager runs the seats: launch (BuildLaunch/PrepareLaunch), PTY, screen,
+// Manager runs the seats: launch (launch.Build/launch.Prepare), PTY, screen,
 // typing queue and the ledger, and it implements room.Terminals so the room
 // types posts into them (docs/design.md §2, §5, §9). Its goroutines and
 // lock order are stated once, in the package doc (doc.go).
@@ -401,7 +401,7 @@ func (m *Manager) WaitScreens(done <-chan struct{}, seen uint64) (gen uint64, ok
 // §9) in four steps: decide (the account, the ledger claim, resume or
 // fresh), prepare (.mcp.json, the line, the topic, the environment), spawn
 // (the PTY, typing queue and screen) and go live (list the seat, start its
-// goroutines). Errors: ErrSeatTaken, launch refusals from BuildLaunch
+// goroutines). Errors: ErrSeatTaken, launch refusals from launch.Build
 // (wrapped), spawn errors, ErrManagerClosed. A failed start leaves nothing
 // claimed: the claim is released here until the seat is live, then it
 // belongs to the seat's exit watcher (wait).
@@ -559,7 +559,7 @@ func (m *Manager) decideResume(p *startPlan) error {
 	return nil
 }
 
-// prepare builds the launch (PrepareLaunch registers .mcp.json), creates
+// prepare builds the launch (launch.Prepare registers .mcp.json), creates
 // the topic's index entry on its first seat start (lazy topic creation)
 // and assembles the child's environment, the room token only there
 // (docs/design.md §7).
@@ -660,7 +660,7 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	s.asksClosed = func(ids []uint64) { m.closeAsks(s, ids) }
 	s.typist = NewTypist(proc, TypistOptions{BracketedPaste: func() bool {
 		return s.screen != nil && s.screen.BracketedPaste()
-	}, OnChange: s.updated})
+	}, OnChange: s.updated, AnswerWait: answerWait})
 	for _, h := range p.run.Holds() {
 		s.typist.Hold(h) // released by the run
 	}
@@ -1204,7 +1204,7 @@ func (m *Manager) Preview(a config.Account) (line string, problems []string) {
 	in := launch.Input{Account: a, TopicID: previewTopic, PullceptPath: m.opts.PullceptPath,
 		RoomURL: ep.URL, HooksURL: ep.HooksURL, CommandPath: launch.ResolveCommand(a.Command),
 		NewID: func() (string, error) { return previewSessionID, nil }}
-	ad := m.kinds[a.Kind] // nil for a kind that does not launch: BuildLaunch says so
+	ad := m.kinds[a.Kind] // nil for a kind that does not launch: launch.Build says so
 	if ad != nil && ad.ReadsMCPJSON() && a.WorkDir != "" {
 		if st, err := launch.InspectMCPJSON(a.WorkDir, launch.MCPKey(a.ID, in.TopicID), in.RoomURL); err == nil {
 			in.MCPJSON = &st

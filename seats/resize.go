@@ -27,13 +27,17 @@ type winchSender interface {
 }
 
 // outputSignal is the seat's PTY as the reader sees it: the first byte the
-// child writes closes Seat.output (the child has started).
+// child writes closes Seat.output (the child has started), and every read
+// tells the typing queue the CLI drew something (Typist.Output).
 type outputSignal struct{ s *Seat }
 
 func (o outputSignal) Read(b []byte) (int, error) {
 	n, err := o.s.proc.Read(b)
 	if n > 0 {
 		o.s.outputOnce.Do(func() { close(o.s.output) })
+		if o.s.typist != nil {
+			o.s.typist.Output()
+		}
 	}
 	return n, err
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -31,6 +32,15 @@ import (
 // in both real CLIs even without the wait; it stays for programs that do
 // not ask for bracketed paste, at the cost of typingGap between posts.
 const typingGap = 200 * time.Millisecond
+
+// answerWait bounds how long the next post waits for the terminal to show
+// that the CLI took the previous post's "\r" (TypistOptions.AnswerWait): a
+// CLI that draws nothing for an Enter (none measured) gets its next post
+// this long after the "\r". Long enough for a CLI starved for seconds — it
+// draws nothing while it is not scheduled, which is when two posts would
+// reach it in one read — and short enough that a silent program is only
+// slow, never stuck.
+const answerWait = 10 * time.Second
 
 // readyFallback is how long after its sidecar's hello a seat's queue waits
 // for the `ready` frame before typing anyway (docs/design.md §7 "Startup
@@ -70,6 +80,16 @@ type TypistOptions struct {
 	// markers (see postPasteStart). Nil: never. Called on the writer
 	// goroutine; it must not block.
 	BracketedPaste func() bool
+	// AnswerWait makes the next post wait, after a post's "\r", until the
+	// terminal showed output after that "\r" (Output: the CLI ran and took
+	// its Enter — both real CLIs redraw their input box), or AnswerWait
+	// passed (answerWait for a seat). Only time separated two posts before:
+	// a CLI starved across the gap (measured with Claude Code 2.1.328
+	// stopped 1.5 s from a post's write) read post, "\r", post, "\r" in
+	// one read and took the first "\r" as a newline of one long paste, so
+	// two posts reached its model as one message. 0: no wait (tests of the
+	// gap alone).
+	AnswerWait time.Duration
 }
 
 // postPasteStart and postPasteEnd mark a post's text as one paste when the
@@ -108,9 +128,10 @@ type TypistState struct {
 // Keys and replies are written at once, in order, never held. A post is typed
 // as its tag line, "\n" and its normalized body in ONE write (between
 // bracketed-paste markers when the program asked for them), then "\r"
-// typingGap later in a separate write; the next post waits for that "\r", and
-// any post's text waits until nothing was written to the PTY for typingGap
-// (see typingGap). A post is held — and typed in order later — while the seat
+// typingGap later in a separate write; the next post waits for that "\r",
+// then for the terminal to show output after it (the CLI took its Enter,
+// TypistOptions.AnswerWait), and any post's text waits until nothing was
+// written to the PTY for typingGap (see typingGap). A post is held — and typed in order later — while the seat
 // is not ready (its sidecar has not reported `ready`, docs/design.md §7),
 // while any Hold reason is set (a permission prompt), or while the human has
 // unsent text on the line (UnsentInput). Whether to hold is decided when the
@@ -124,6 +145,12 @@ type Typist struct {
 	loc    *time.Location
 	paste  func() bool // TypistOptions.BracketedPaste
 	change func()      // TypistOptions.OnChange
+	answer time.Duration
+
+	// outputs counts the PTY reads that brought output (Output); answering
+	// is set while the writer waits for one after a post's "\r".
+	outputs   atomic.Uint64
+	answering atomic.Bool
 
 	mu      sync.Mutex
 	input   []keys   // keys and replies not written yet
@@ -160,6 +187,7 @@ func NewTypist(w io.Writer, o TypistOptions) *Typist {
 		ready:  o.Ready,
 		paste:  o.BracketedPaste,
 		change: o.OnChange,
+		answer: o.AnswerWait,
 		holds:  map[string]bool{},
 		wake:   make(chan struct{}, 1),
 		quit:   make(chan struct{}),
@@ -221,6 +249,17 @@ func (t *Typist) push(b []byte, tracked bool) {
 	}
 	t.mu.Unlock()
 	t.poke()
+}
+
+// Output notes that the terminal showed output: the PTY reader calls it
+// for every read that brought bytes. Cheap (one atomic add); it wakes the
+// writer only while a post waits for the CLI to take the previous "\r"
+// (TypistOptions.AnswerWait).
+func (t *Typist) Output() {
+	t.outputs.Add(1)
+	if t.answering.Load() {
+		t.poke()
+	}
 }
 
 // Ready releases the not-ready hold: the seat's sidecar reported `ready`
@@ -342,6 +381,10 @@ type writerState struct {
 	armed     bool             // the ready fallback was started (once per Typist)
 	enterDue  bool             // the gap is over: the post's "\r" goes next
 	lastWrite time.Time        // of a key, reply or "\r" (zero: none yet)
+	// answerAt is the output count when the last post's "\r" was written
+	// and answerBy its AnswerWait (nil: not waiting for the CLI to take it).
+	answerAt uint64
+	answerBy <-chan time.Time
 }
 
 // turn writes what is due, then waits for the next wake-up or pause. It
@@ -394,8 +437,35 @@ func (w *writerState) writeEnter() bool {
 		return false
 	}
 	w.lastWrite = t.clock.Now()
+	if t.answer > 0 {
+		w.answerAt, w.answerBy = t.outputs.Load(), t.clock.After(t.answer)
+		t.answering.Store(true)
+	}
 	t.changed()
 	return true
+}
+
+// answered reports whether the next post may go as far as the last one's
+// "\r" is concerned: nothing waits, or the terminal showed output since
+// (then the quiet time before the next text starts again, from now: the CLI
+// is still drawing its answer).
+func (w *writerState) answered() bool {
+	t := w.t
+	if w.answerBy == nil {
+		return true
+	}
+	if t.outputs.Load() == w.answerAt {
+		return false
+	}
+	w.answerDone()
+	w.lastWrite = t.clock.Now()
+	return true
+}
+
+// answerDone ends the wait for the CLI to take the last "\r".
+func (w *writerState) answerDone() {
+	w.answerBy = nil
+	w.t.answering.Store(false)
 }
 
 // armFallback starts the ready fallback once, at the first turn after
@@ -416,7 +486,7 @@ func (w *writerState) armFallback() {
 // over (docs/design.md §5).
 func (w *writerState) typePost() bool {
 	t := w.t
-	if w.gap != nil || w.silence != nil || !t.postDue() {
+	if w.gap != nil || w.silence != nil || !w.answered() || !t.postDue() {
 		return true
 	}
 	if wait := typingGap - t.clock.Now().Sub(w.lastWrite); !w.lastWrite.IsZero() && wait > 0 {
@@ -449,6 +519,8 @@ func (w *writerState) wait() bool {
 		w.gap, w.enterDue = nil, true
 	case <-w.silence:
 		w.silence = nil
+	case <-w.answerBy:
+		w.answerDone() // the CLI drew nothing for its Enter: go on
 	case <-w.fallback:
 		w.fallback = nil
 		t.mu.Lock()
