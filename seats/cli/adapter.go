@@ -21,7 +21,7 @@ import (
 type Adapter interface {
 	launch.Kind
 	// UsesAttachments reports whether the CLI reads the topic's
-	// attachments folder without asking (LaunchInput.AttachmentsDir): the
+	// attachments folder without asking (launch.Input.AttachmentsDir): the
 	// Manager makes the folder for its launches only.
 	UsesAttachments() bool
 	// Conversation says what the CLI of account a would do with its
@@ -142,6 +142,9 @@ type Seat interface {
 	Done() <-chan struct{}
 	// Output is closed at the child's first output.
 	Output() <-chan struct{}
+	// Pasting reports whether the CLI asked its terminal for bracketed
+	// paste (?2004): it reads its keys raw, in an input box of its own.
+	Pasting() bool
 	Now() time.Time
 	Logger() *slog.Logger
 	// Report applies f to what the seat's CLI reported, under the seat's

@@ -289,13 +289,13 @@ func noteThread(n codexNote) string {
 }
 
 // watchServer runs while the seat lives (a seat Task): it lets room typing
-// go once the TUI attached, shows a lost connection as an unknown
-// activity, and ends the TUI when the server dies under it (the seat then
-// shows exited with a notice; the server is never restarted).
+// go once the TUI attached (attachWait), shows a lost connection as an
+// unknown activity, and ends the TUI when the server dies under it (the
+// seat then shows exited with a notice; the server is never restarted).
 func (r *run) watchServer(s cli.Seat) {
 	cs := r.server
 	output, attached, conn := s.Output(), cs.attached, cs.conn.Done()
-	var fallback <-chan time.Time
+	aw := attachWait{s: s, started: time.Now()}
 	for {
 		select {
 		case <-s.Done():
@@ -304,14 +304,17 @@ func (r *run) watchServer(s cli.Seat) {
 			output = nil
 			t := time.NewTimer(codexAttachFallback)
 			defer t.Stop()
-			fallback = t.C
+			aw.fallback = t.C
 		case <-attached:
-			attached, fallback = nil, nil
-			s.Release(HoldAttach)
-		case <-fallback:
-			attached, fallback = nil, nil
-			s.Logger().Info("codex seat: no note of the TUI attaching; room typing goes on", "topic", s.Topic(), "account", s.Account())
-			s.Release(HoldAttach)
+			attached, aw.fallback = nil, nil
+			aw.due()
+		case <-aw.fallback:
+			aw.fallback = nil
+			s.Logger().Info("codex seat: no note of the TUI attaching; room typing goes on once it reads keys", "topic", s.Topic(), "account", s.Account())
+			aw.due()
+		case <-aw.look:
+			aw.look = nil
+			aw.due()
 		case <-conn:
 			conn = nil
 			s.Report(func(x *cli.Reported) bool {
@@ -332,6 +335,32 @@ func (r *run) watchServer(s cli.Seat) {
 			return
 		}
 	}
+}
+
+// attachWait releases HoldAttach once it is due — the TUI's attach note,
+// or codexAttachFallback after its first output — and the TUI reads its
+// keys raw (it asked for bracketed paste); a note is no proof of that (the
+// server sends notes of the thread of its own), and a post typed into the
+// cooked terminal is lost (codexAttachFallback). A TUI that never asks for
+// bracketed paste gets its posts codexAttachLimit after its start.
+type attachWait struct {
+	s        cli.Seat
+	started  time.Time
+	fallback <-chan time.Time // the fallback after the first output
+	look     <-chan time.Time // the next look for raw mode
+	released bool
+}
+
+func (a *attachWait) due() {
+	if a.released {
+		return
+	}
+	if !a.s.Pasting() && time.Since(a.started) < codexAttachLimit {
+		a.look = time.After(codexAttachLook)
+		return
+	}
+	a.released, a.fallback, a.look = true, nil, nil
+	a.s.Release(HoldAttach)
 }
 
 // watchRollout follows the seat's rollout (docs/design.md §9, §11): a

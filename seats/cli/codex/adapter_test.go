@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 // limit steps and the notices.
 type fakeSeat struct {
 	done, output chan struct{}
+	cooked       atomic.Bool // the TUI has not asked for bracketed paste yet
 
 	mu       sync.Mutex
 	rep      cli.Reported
@@ -40,6 +42,7 @@ func (f *fakeSeat) Account() string         { return "cc" }
 func (f *fakeSeat) Started() time.Time      { return time.Now() }
 func (f *fakeSeat) Done() <-chan struct{}   { return f.done }
 func (f *fakeSeat) Output() <-chan struct{} { return f.output }
+func (f *fakeSeat) Pasting() bool           { return !f.cooked.Load() }
 func (f *fakeSeat) Now() time.Time          { return time.Now() }
 func (f *fakeSeat) Logger() *slog.Logger    { return slog.New(slog.DiscardHandler) }
 func (f *fakeSeat) Kill() error             { return nil }
@@ -143,4 +146,43 @@ func TestCodexSeatTailEnds(t *testing.T) {
 	if in, _ := s.state(); in.Activity.Kind != cli.ActivityIdle {
 		t.Fatalf("activity after the exit = %+v, want idle (the last read)", in.Activity)
 	}
+}
+
+// TestAttachWaitsForRawMode: HoldAttach stays while the TUI reads its
+// terminal cooked, whatever said the attach was due, and goes once it
+// asked for bracketed paste.
+func TestAttachWaitsForRawMode(t *testing.T) {
+	t.Parallel()
+	s := newFakeSeat()
+	s.cooked.Store(true)
+	a := attachWait{s: s, started: time.Now()}
+	a.due()
+	if s.releasedHolds() != 0 || a.look == nil {
+		t.Fatal("HoldAttach let go of a TUI still cooked")
+	}
+	s.cooked.Store(false)
+	<-a.look
+	a.look = nil
+	a.due()
+	if s.releasedHolds() != 1 {
+		t.Fatal("HoldAttach kept once the TUI reads raw")
+	}
+	a.due()
+	if s.releasedHolds() != 1 {
+		t.Fatal("HoldAttach released twice")
+	}
+	// A TUI that never goes raw gets its posts after codexAttachLimit.
+	late := newFakeSeat()
+	late.cooked.Store(true)
+	b := attachWait{s: late, started: time.Now().Add(-codexAttachLimit)}
+	b.due()
+	if late.releasedHolds() != 1 {
+		t.Fatal("HoldAttach held past its limit")
+	}
+}
+
+func (f *fakeSeat) releasedHolds() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.released)
 }

@@ -54,11 +54,26 @@ const (
 // it, before the TUI has its composer, and a post typed then loses its
 // "\r" (docs/clis.md §3.4). Released at the first note of the seat's thread
 // after the TUI started (its resume of the conversation: Codex 0.169.0 sends
-// thread/goal/cleared), or codexAttachFallback after the TUI's first output.
+// thread/goal/cleared), or codexAttachFallback after the TUI's first
+// output; either way only once the TUI reads its keys raw (it asked for
+// bracketed paste).
 const HoldAttach = "attaching"
 
-// codexAttachFallback releases HoldAttach when no note came.
-const codexAttachFallback = 5 * time.Second
+// codexAttachFallback releases HoldAttach when no note came: this long
+// after the TUI's first output, and then at the first look
+// (codexAttachLook) that finds the TUI asking for bracketed paste. The
+// first output alone is no proof: Codex prints a warning (a temporary
+// CODEX_HOME) before it takes its terminal raw, and a post typed into the
+// cooked terminal was echoed, its "\r" turned into a newline, and left in
+// the composer (issue 28, a TUI starved for 7 s from that warning).
+// codexAttachLimit ends the wait for raw mode: a TUI that never asks for
+// bracketed paste still gets its posts, this long after its start. The
+// attach note waits for raw mode too (attachWait).
+const (
+	codexAttachFallback = 5 * time.Second
+	codexAttachLook     = 250 * time.Millisecond
+	codexAttachLimit    = time.Minute
+)
 
 // codexOpened is the developer item recorded in a new conversation (spec
 // #299: a conversation with no item is not written, and the TUI cannot

@@ -15,7 +15,7 @@ import (
 // An app-server Codex seat (spec «Codex の席を app-server 経由で起動する
 // （#299）», docs/design.md §9 "App-server mode") runs two lines: its
 // own `codex app-server` on a loopback port, and the real TUI attached to
-// the conversation Pullcept opened there. BuildLaunch decides both; the
+// the conversation Pullcept opened there. launch.Build decides both; the
 // Manager fills in what only the start knows (the token's digest, the port,
 // the conversation id) and runs them (server.go).
 
