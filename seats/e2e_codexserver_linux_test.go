@@ -42,15 +42,15 @@ type codexChildState struct {
 // Pullcept on the same data resumes the same conversation, which answers
 // the next post.
 //
-// On a loaded machine a post can stay in Codex's composer, unanswered: a
-// fault of the product, not of this test (issue 28). Codex prints a warning
-// before its TUI takes the terminal raw (its CODEX_HOME is under a
-// temporary folder here); HoldAttach's fallback counts 5 s from that first
-// output, and when the TUI needs longer to go raw the post is typed into a
-// cooked terminal, which echoes it and turns its "\r" into "\n": the TUI
-// reads two lines and no Enter. A failed child prints its TUI's trace
-// (tuiTrace) naming this; PULLCEPT_TEST_STALL_TUI=7s reproduces it
-// without load.
+// On a loaded machine a post used to stay in Codex's composer, unanswered:
+// a fault of the product (issue 28). Codex prints a warning before its TUI
+// takes the terminal raw (its CODEX_HOME is under a temporary folder here),
+// and HoldAttach let typing go at a note of the thread or 5 s after that
+// first output, so a post could be typed into a cooked terminal, which
+// echoed it and turned its "\r" into "\n": the TUI read two lines and no
+// Enter. HoldAttach now also waits for the TUI to read its keys raw
+// (TestE2ECodexAppServerStarvedTUI). A failed child prints its TUI's trace
+// (tuiTrace); PULLCEPT_TEST_STALL_TUI=7s stalls it here too.
 func TestE2ECodexAppServerSurvivesNothing(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state.json")
@@ -195,11 +195,10 @@ func TestCodexAppServerChild(t *testing.T) {
 // discipline then. A failed wait prints it (report): a post left in the
 // composer then shows what the TUI could read of it.
 //
-// With PULLCEPT_TEST_STALL_TUI set to a duration, the TUI is stopped
-// (SIGSTOP) at its first output for that long: how a loaded machine starves
-// it (issue 28). With 7s, the first child's or the resumed child's post is
-// typed by the attach fallback into a terminal still cooked in some runs,
-// and the post stays in the composer: the product fault the report names.
+// With a stall (PULLCEPT_TEST_STALL_TUI, traceTUIStalled), the TUI is
+// stopped (SIGSTOP) at its first output for that long: how a loaded machine
+// starves it (issue 28). With 7s the post used to be typed into a terminal
+// still cooked, and stayed in the composer: the fault the report names.
 type tuiTrace struct {
 	pty.Proc
 	start time.Time
@@ -219,17 +218,26 @@ type tuiWrite struct {
 }
 
 // traceTUI makes mgr start the app-server seat's TUI (`codex resume …
-// --remote`) through a tuiTrace, which it returns.
+// --remote`) through a tuiTrace, which it returns; PULLCEPT_TEST_STALL_TUI
+// stalls the TUI (traceTUIStalled).
 func traceTUI(t *testing.T, mgr *seats.Manager) *tuiTrace {
 	t.Helper()
-	tr := &tuiTrace{pasteOn: -1}
+	var stall time.Duration
 	if v := os.Getenv("PULLCEPT_TEST_STALL_TUI"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
 			t.Fatalf("PULLCEPT_TEST_STALL_TUI: %v", err)
 		}
-		tr.stall = d
+		stall = d
 	}
+	return traceTUIStalled(t, mgr, stall)
+}
+
+// traceTUIStalled is traceTUI with the TUI stopped (SIGSTOP) for stall at
+// its first output (0: never).
+func traceTUIStalled(t *testing.T, mgr *seats.Manager, stall time.Duration) *tuiTrace {
+	t.Helper()
+	tr := &tuiTrace{pasteOn: -1, stall: stall}
 	seats.RecordSpawns(mgr, func(o pty.Options, p pty.Proc) pty.Proc {
 		if !slices.Contains(o.Argv, "--remote") {
 			return p
@@ -342,7 +350,7 @@ func (tr *tuiTrace) report() string {
 	case strings.HasPrefix(p[0].line, "cooked"):
 		fmt.Fprintf(&b, "the post was typed at %s into a terminal the TUI had not taken raw yet: the terminal echoed it, "+
 			"turned its \"\\r\" into \"\\n\" and the TUI read two lines of text with no Enter; room typing was let go "+
-			"before the TUI could read keys (HoldAttach, seats/codexserver.go: the attach note or the fallback after the first output)", since(p[0].at))
+			"before the TUI could read keys (HoldAttach, seats/cli/codex/adapter.go attachWait: raw mode is awaited)", since(p[0].at))
 	case tr.pasteOn < 0 || p[0].at < tr.pasteOn:
 		fmt.Fprintf(&b, "the post was typed at %s, before the TUI turned bracketed paste on (%s): unmarked, its \"\\r\" can be "+
 			"read with it as a newline of the paste (docs/clis.md §3.4)", since(p[0].at), since(tr.pasteOn))
@@ -350,4 +358,25 @@ func (tr *tuiTrace) report() string {
 		fmt.Fprintf(&b, "the post was typed at %s into a %s terminal, after the TUI turned bracketed paste on (%s)", since(p[0].at), p[0].line, since(tr.pasteOn))
 	}
 	return b.String()
+}
+
+// TestE2ECodexAppServerStarvedTUI: an app-server seat's TUI stopped for 7 s
+// at its first output (before it takes its terminal raw) still gets the
+// first post as a post it submits: room typing waits for the TUI to read
+// its keys raw, not only for a note of the thread or the first output
+// (issue 28: typed into the cooked terminal, the post stayed in the
+// composer, 6 of 7 runs).
+func TestE2ECodexAppServerStarvedTUI(t *testing.T) {
+	r := newRig(t, nil)
+	cody, _ := codexServerAccount(t, r, filepath.Join(t.TempDir(), "codex-home"))
+	tty := traceTUIStalled(t, r.mgr, 7*time.Second)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(tty.report())
+		}
+	})
+	_, s := r.start(cody.ID)
+	r.waitReady(cody.ID, s)
+	r.post("hello @Cody")
+	r.waitPost("Cody's reply", func(p room.Post) bool { return p.Account == cody.ID && p.Content == "reply to: hello" })
 }

@@ -52,6 +52,7 @@ func (h seatHandle) Account() string         { return h.s.Account }
 func (h seatHandle) Started() time.Time      { return h.s.started }
 func (h seatHandle) Done() <-chan struct{}   { return h.s.done }
 func (h seatHandle) Output() <-chan struct{} { return h.s.output }
+func (h seatHandle) Pasting() bool           { return h.s.screen != nil && h.s.screen.BracketedPaste() }
 func (h seatHandle) Now() time.Time          { return h.m.opts.Now() }
 func (h seatHandle) Logger() *slog.Logger    { return h.m.logger }
 func (h seatHandle) Kill() error             { return h.s.proc.Kill() }

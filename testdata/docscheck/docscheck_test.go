@@ -100,6 +100,7 @@ func TestEachProblemIsCaught(t *testing.T) {
 		{"a package's name", "README.md", "", "\n`room.Gone`\n", "README.md:10: room.Gone: package room declares no Gone"},
 		{"a member through the package", "README.md", "", "\n`room.Hub.Gone`\n", "README.md:10: room.Hub.Gone: type room.Hub has no field or method Gone"},
 		{"a camelCase name", "README.md", "", "\n`typeLockd`\n", "README.md:10: typeLockd: no identifier or string in the Go code is named so"},
+		{"a PascalCase name", "README.md", "", "\n`ErrNoSeatt`\n", "README.md:10: ErrNoSeatt: no identifier or string in the Go code is named so"},
 		{"a test", "README.md", "", "\n`TestGone`\n", "README.md:10: TestGone: no such test, benchmark or fuzz target in a _test.go file"},
 		{"a section", "README.md", "", "\nSee docs/design.md §7.\n", "README.md:10: docs/design.md §7: no such numbered section"},
 		{"a bare section", "README.md", "", "\nSee §3.\n", "README.md:10: docs/design.md §3: no such numbered section"},

@@ -46,9 +46,11 @@
 // Anything else (tea.Cmd, json.Marshal, a JSON path) is not ours. A bare
 // word is checked only when it is a test's name (Test…, Benchmark…, Fuzz…:
 // a func of a test file) or, in Markdown backticks outside those two
-// docs, camelCase with a lower-case first letter (typeLocked, alwaysLoad):
-// an identifier or a word of a string literal somewhere in the Go code
-// (xxxMsg stands for a kind of name; prose may be camelCase, as macOS is).
+// docs, camelCase (typeLocked, alwaysLoad) or two-word PascalCase
+// (ErrNoSeat, PostToolUse): an identifier or a word of a string literal
+// somewhere in the Go code (xxxMsg and XxxOptions stand for a kind of name;
+// a few Windows calls are other people's, foreignNames; prose may be
+// camelCase, as macOS is).
 //
 // Sections. "§N" (N like 9 or 2.17) must be a numbered heading ("## §9 …",
 // "### 2.17 …") of the document it refers to: the .md named right before
