@@ -1,6 +1,7 @@
 package room
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -156,7 +157,11 @@ func TestSendQueueBoundedByBytes(t *testing.T) {
 	// A long write wait: the server must give up on the peer by the queue's
 	// bound, not because a write timed out.
 	s := newTestServer(t, h, ServerOptions{SendQueueBytes: 64 << 10, WriteWait: 5 * time.Minute})
-	c := dialRoom(t, s, bearer(s))
+	// The peer's own receive buffer is small and fixed: Linux grows a
+	// socket's up to tcp_rmem's max (32 MiB on the CI box), and a loaded
+	// run gave it the time to take all 64 answers without the server ever
+	// queuing one (issue 28), which proves nothing about the bound.
+	c := dialRoomSmallBuffer(t, s, bearer(s), 64<<10)
 	c.hello("Lin", "t", "cc")
 	for i := range 64 {
 		b, _ := json.Marshal(HistoryFrame{Type: FrameHistory, RequestID: fmt.Sprint("h", i), Limit: 200})
@@ -173,8 +178,16 @@ func TestSendQueueBoundedByBytes(t *testing.T) {
 	answers := 0
 	_ = c.ws.SetReadDeadline(time.Now().Add(waitFor))
 	for {
-		if _, _, err := c.ws.ReadMessage(); err != nil {
+		_, m, err := c.ws.ReadMessage()
+		if err != nil {
 			break
+		}
+		// Each answer must be the ~800 KiB history this test is about; a
+		// small refusal instead would let all 64 through and say nothing
+		// of the bound.
+		var res HistoryResultFrame
+		if err := json.Unmarshal(m, &res); err != nil || res.Error != "" || len(res.Posts) == 0 {
+			t.Fatalf("answer %d is not a history of the posts (%d bytes, %v): %.200s", answers, len(m), err, m)
 		}
 		answers++
 	}
@@ -234,4 +247,29 @@ func TestRefusedPostHasNoDelivered(t *testing.T) {
 	if strings.Contains(raw, `"delivered"`) || !strings.Contains(raw, `"error"`) || !strings.Contains(raw, ErrNoRoom.Error()) {
 		t.Fatalf("refused post answered %s", raw)
 	}
+}
+
+// dialRoomSmallBuffer is dialRoom with the client's socket receive buffer
+// set to size bytes (SO_RCVBUF, which also stops the kernel growing it).
+func dialRoomSmallBuffer(t *testing.T, s *Server, hdr http.Header, size int) *client {
+	t.Helper()
+	d := websocket.Dialer{NetDialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		if tc, ok := c.(*net.TCPConn); ok {
+			if err := tc.SetReadBuffer(size); err != nil {
+				c.Close()
+				return nil, err
+			}
+		}
+		return c, nil
+	}}
+	ws, _, err := d.Dial(s.URL(), hdr)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return &client{t: t, ws: ws}
 }
