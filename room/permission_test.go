@@ -16,7 +16,7 @@ import (
 )
 
 // askBody is a PermissionRequest body as Claude Code 2.1.328 sends it
-// (seats/testdata/claude-2.1.328/TestE2EClaudePermissionHold), for tool
+// (seats/cli/claude/testdata/claude-2.1.328/TestE2EClaudePermissionHold), for tool
 // with input.
 func askBody(tool, input string) string {
 	return `{"session_id":"s","hook_event_name":"PermissionRequest","permission_mode":"default","tool_name":` +

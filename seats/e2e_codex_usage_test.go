@@ -103,8 +103,8 @@ func waitCodexUsage(t *testing.T, r *rig, id string, s *seats.Seat, f *codexUsag
 }
 
 // recordRolloutEnv names a file the Codex e2e test copies the session's
-// rollout to: how seats/testdata/codex-0.169.0-rollout.jsonl was recorded
-// (see seats/testdata/README.md).
+// rollout to: how seats/cli/codex/testdata/codex-0.169.0-rollout.jsonl was recorded
+// (see seats/cli/codex/testdata/README.md).
 const recordRolloutEnv = "PULLCEPT_RECORD_ROLLOUT"
 
 func recordRollout(t *testing.T, codexHome, session string) {

@@ -17,7 +17,7 @@ import (
 // recordPTYEnv names a folder; when set, everything each seat's CLI prints
 // to its terminal is saved below it, unedited, as the seat's Screen reads
 // it: <test>/<command>-<n>.<part>.<cols>x<rows>.ansi, a new part at every
-// resize (seats/testdata/README.md). TestScreenBatchedRecordedCLIs replays
+// resize (seats/terminal/testdata/README.md). TestScreenBatchedRecordedCLIs replays
 // them.
 const recordPTYEnv = "PULLCEPT_RECORD_PTY"
 

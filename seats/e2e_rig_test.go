@@ -256,7 +256,7 @@ const rigDirEnv = "PULLCEPT_TEST_RIG_DIR"
 // recordClaudeEnv names a folder; when set, every status line and hook
 // body a seat's CLI reports is saved below it unedited, the newest of each
 // kind winning: <test>/statusline.json and <test>/hook-<Event>.json
-// (seats/testdata/README.md).
+// (seats/cli/claude/testdata/README.md).
 const recordClaudeEnv = "PULLCEPT_RECORD_CLAUDE"
 
 // recordingTerminals is the seat Manager as the hub's Terminals, saving

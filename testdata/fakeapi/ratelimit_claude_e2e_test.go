@@ -36,7 +36,7 @@ const (
 
 // recordLimitEnv names a file the TUI test writes the transcript's lines
 // to, from the refusal to the end of the recovered turn, with the temporary
-// paths replaced: how seats/testdata/claude-2.1.328-rate-limit.jsonl was
+// paths replaced: how seats/cli/claude/testdata/claude-2.1.328-rate-limit.jsonl was
 // recorded.
 const recordLimitEnv = "PULLCEPT_RECORD_CLAUDE_LIMIT"
 

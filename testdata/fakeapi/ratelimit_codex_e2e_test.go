@@ -27,7 +27,7 @@ import (
 // answers from the fake ChatGPT backend (account/rateLimits/read).
 
 // recordRolloutEnv names a file TestCodexUsageLimitRealCLI copies its
-// rollout to (how seats/testdata/codex-0.169.0-usage-limit.jsonl was
+// rollout to (how seats/cli/codex/testdata/codex-0.169.0-usage-limit.jsonl was
 // recorded).
 const recordRolloutEnv = "FAKEAPI_RECORD_ROLLOUT"
 

@@ -4,7 +4,7 @@ package realapp
 
 // The scrollback a seat pane keeps, against what tmux keeps for the same
 // recorded output (docs/design.md §10 "Scrollback"): the real Claude Code's
-// and Codex's PTY output, recorded from the e2e tests (seats/testdata/pty),
+// and Codex's PTY output, recorded from the e2e tests (seats/terminal/testdata/pty),
 // played through a terminal.Screen and through a tmux pane of the recorded
 // size. Claude Code 2.1 draws in the alternate screen, which keeps no
 // scrollback in tmux or xterm either: its own transcript scrolls with the
@@ -34,9 +34,9 @@ var recordedSize = regexp.MustCompile(`\.(\d+)x(\d+)\.ansi$`)
 
 func recordings(t *testing.T) []recording {
 	t.Helper()
-	files, err := filepath.Glob("../../seats/testdata/pty/*.ansi")
+	files, err := filepath.Glob("../../seats/terminal/testdata/pty/*.ansi")
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings in seats/testdata/pty: %v", err)
+		t.Fatalf("no recordings in seats/terminal/testdata/pty: %v", err)
 	}
 	var out []recording
 	for _, f := range files {

@@ -12,7 +12,7 @@ import (
 )
 
 // realClaudeLimit is the real Claude Code 2.1.328 refused on its plan's
-// limit, then answering again (seats/testdata/README.md).
+// limit, then answering again (seats/cli/claude/testdata/README.md).
 const realClaudeLimit = "testdata/claude-2.1.328-rate-limit.jsonl"
 
 // TestClaudeLimitEventsReal: the recorded refusal is a stop with its

@@ -56,7 +56,7 @@ func TestParseClaudeStatus(t *testing.T) {
 }
 
 // claudeCapture reads a status line or hook body the real Claude Code
-// 2.1.328 sent in an e2e test (seats/testdata/README.md).
+// 2.1.328 sent in an e2e test (seats/cli/claude/testdata/README.md).
 func claudeCapture(t *testing.T, test, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "claude-2.1.328", test, name))

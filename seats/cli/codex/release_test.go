@@ -11,7 +11,7 @@ import (
 )
 
 // TestCodexLimitEventsReal: the real Codex 0.169.0's rollout of a normal
-// turn and a turn refused on the plan's limit (seats/testdata/README.md)
+// turn and a turn refused on the plan's limit (seats/cli/codex/testdata/README.md)
 // gives: a turn began, a normal end, a turn began, a stop whose reset is
 // the window the last token_count showed used most (the 5-hour one at
 // 100 %).
