@@ -433,12 +433,15 @@ func (w *writerState) writeEnter() bool {
 	}
 	w.enterDue = false
 	t := w.t
+	// Counted before the write: the answer may come while it runs (a
+	// cooked terminal echoes inside the write itself).
+	at := t.outputs.Load()
 	if !t.write([]byte{'\r'}, func() { t.unsent.Reset(); t.typing = false }) {
 		return false
 	}
 	w.lastWrite = t.clock.Now()
 	if t.answer > 0 {
-		w.answerAt, w.answerBy = t.outputs.Load(), t.clock.After(t.answer)
+		w.answerAt, w.answerBy = at, t.clock.After(t.answer)
 		t.answering.Store(true)
 	}
 	t.changed()

@@ -69,3 +69,41 @@ func TestTypistOutputBeforeAPostIsNoAnswer(t *testing.T) {
 		t.Fatalf("post 2 typed on output from before the \\r: %q", datas(got))
 	}
 }
+
+// echoWriter is a recWriter whose terminal answers a "\r" while it is
+// being written, as a cooked terminal's echo does.
+type echoWriter struct {
+	*recWriter
+	ty *Typist
+}
+
+func (w *echoWriter) Write(p []byte) (int, error) {
+	if string(p) == "\r" && w.ty != nil {
+		w.ty.Output()
+	}
+	return w.recWriter.Write(p)
+}
+
+// TestTypistAnswerDuringTheEnterWrite: output that comes while the "\r" is
+// being written is the CLI's answer (the terminal echoed it), not output
+// from before: the next post does not wait AnswerWait for another.
+func TestTypistAnswerDuringTheEnterWrite(t *testing.T) {
+	t.Parallel()
+	c := newFakeClock()
+	w := &echoWriter{recWriter: newRecWriter(c)}
+	ty := NewTypist(w, TypistOptions{Clock: c, Location: time.FixedZone("JST", 9*3600), Ready: true, AnswerWait: time.Minute})
+	w.ty = ty
+	t.Cleanup(func() { _ = ty.Close() })
+	ty.Enqueue(testPost("m1", "one"))
+	ty.Enqueue(testPost("m2", "two"))
+	w.waitN(t, 1)
+	c.waitArmed(t, typingGap)
+	c.Advance(typingGap)
+	w.waitN(t, 2)
+	c.waitArmed(t, time.Minute)
+	c.waitArmed(t, typingGap) // the quiet time after the answer, not the minute
+	c.Advance(typingGap)
+	if ws := w.waitN(t, 3); ws[2].data != payload("m2", "two") {
+		t.Fatalf("write 3 = %q, want post 2", ws[2].data)
+	}
+}
