@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/cli"
 )
 
 // The seat lifecycle as session operations need it (docs/design.md §15):
@@ -223,9 +224,22 @@ func (m *Manager) CheckRestart(topicID, accountID, ptyID string) error {
 		return fmt.Errorf("%w: it runs conversation %s but the topic recorded %s", ErrNoResume, running, recorded)
 	}
 	if o := m.NextStart(topicID, accountID); o != OutlookResumes {
-		return fmt.Errorf("%w: %s", ErrNoResume, resumeRefusal(acct, recorded, outlookReason(o)))
+		return fmt.Errorf("%w: %s", ErrNoResume, resumeRefusal(acct, recorded, outlookConversation(o), outlookReason(o)))
 	}
 	return nil
+}
+
+// outlookConversation is the kind's answer an outlook stands for.
+func outlookConversation(o Outlook) cli.Conversation {
+	switch o {
+	case OutlookResumes:
+		return cli.ConversationResumes
+	case OutlookNoResumeLine:
+		return cli.ConversationNoResume
+	case OutlookGone:
+		return cli.ConversationGone
+	}
+	return 0
 }
 
 // outlookReason says why an outlook is not a resume.
@@ -239,12 +253,13 @@ func outlookReason(o Outlook) string {
 	return "no conversation is recorded"
 }
 
-// resumeRefusal is why a start that must resume cannot.
-func resumeRefusal(a config.Account, recorded, reason string) string {
+// resumeRefusal is why a start that must resume cannot, given what its
+// kind said of the conversation (c).
+func resumeRefusal(a config.Account, recorded string, c cli.Conversation, reason string) string {
 	switch {
 	case recorded == "":
 		return "no conversation is recorded for " + a.DisplayName() + " in this topic"
-	case a.Kind == config.KindCLI && a.ResumeLine == "":
+	case c == cli.ConversationNoResume:
 		return a.DisplayName() + " has no resume line"
 	case reason == "":
 		return "conversation " + recorded + " cannot resume"
@@ -267,7 +282,13 @@ func (m *Manager) SeatSize(topicID, accountID string) (cols, rows int, ok bool) 
 // earlyJoin is what the room said of a seat before it was listed: an
 // app-server seat's sidecar is the server's child and joins while the TUI
 // is not started yet. goLive applies it.
-type earlyJoin struct{ joined, ready, stopped bool }
+type earlyJoin struct {
+	joined, ready, stopped bool
+	// cancel ends the start's context (cli.Adapter.Prepare's): Stop and
+	// Close call it, so a Codex server's start gives up at once instead of
+	// after its own bounds.
+	cancel context.CancelFunc
+}
 
 // stopStarting tells a start of key under way to give up (Stop); false
 // when none is.
@@ -279,6 +300,9 @@ func (m *Manager) stopStarting(key seatKey) bool {
 		return false
 	}
 	ej.stopped = true
+	if ej.cancel != nil {
+		ej.cancel()
+	}
 	return true
 }
 
@@ -290,10 +314,25 @@ func (m *Manager) startStopped(key seatKey) bool {
 	return ej != nil && ej.stopped
 }
 
-// startingSeat notes a start in progress for key (earlyJoin).
-func (m *Manager) startingSeat(key seatKey) {
+// startGaveUp says why key's start was told to give up: ErrManagerClosed,
+// ErrStartStopped, or nil when it was not.
+func (m *Manager) startGaveUp(key seatKey) error {
 	m.mu.Lock()
-	m.starting[key] = &earlyJoin{}
+	defer m.mu.Unlock()
+	switch ej := m.starting[key]; {
+	case m.closed:
+		return ErrManagerClosed
+	case ej != nil && ej.stopped:
+		return ErrStartStopped
+	}
+	return nil
+}
+
+// startingSeat notes a start in progress for key (earlyJoin), which cancel
+// ends early.
+func (m *Manager) startingSeat(key seatKey, cancel context.CancelFunc) {
+	m.mu.Lock()
+	m.starting[key] = &earlyJoin{cancel: cancel}
 	m.mu.Unlock()
 }
 

@@ -145,12 +145,14 @@ func TestStopDuringStart(t *testing.T) {
 	if err := m.Stop("t", "a"); !errors.Is(err, ErrNoSeat) {
 		t.Fatalf("stop with nothing starting: %v", err)
 	}
-	m.startingSeat(key)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m.startingSeat(key, cancel)
 	if err := m.Stop("t", "a"); err != nil {
 		t.Fatalf("stop during a start: %v", err)
 	}
-	if !m.startStopped(key) {
-		t.Fatal("the start was not told to give up")
+	if !m.startStopped(key) || ctx.Err() == nil {
+		t.Fatal("the start was not told to give up (its context not cancelled)")
 	}
 	m.mu.Lock()
 	m.startEnded(key)

@@ -70,9 +70,10 @@ type ManagerOptions struct {
 	Logger *slog.Logger
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
-	// CodexPoll is how often a fresh Codex seat's rollout is looked for
-	// (0: codexPollEvery).
-	CodexPoll time.Duration
+	// TailPoll is how often the kinds read the files their CLIs append to
+	// while lines come (a Codex rollout, a Claude transcript) and look for
+	// a fresh Codex seat's rollout (0: tailPollEvery).
+	TailPoll time.Duration
 	// AttachmentsDir makes and returns a topic's attachments folder, which
 	// a Claude seat may read without asking (nil: none; an error is a
 	// warning, the seat starts without it).
@@ -107,10 +108,11 @@ type ManagerOptions struct {
 	CheckRelease func(ctx context.Context, acct config.Account, env []string) (limits.Release, error)
 }
 
-// codexPollEvery: a fresh Codex seat writes its rollout at its first turn;
-// a second is quick enough to record the id before a user would stop it and
-// costs one directory walk under $CODEX_HOME/sessions/<today>.
-const codexPollEvery = time.Second
+// tailPollEvery: a fresh Codex seat writes its rollout at its first turn;
+// a second is quick enough to record the id before a user would stop it,
+// and to show a turn's usage while it runs, at the cost of one stat of the
+// file (or one directory walk under $CODEX_HOME/sessions/<today>).
+const tailPollEvery = time.Second
 
 // outputDrain bounds how long a seat's exit waits for the PTY reader to
 // reach EOF before the PTY is closed. The child's last output (Codex prints
@@ -196,20 +198,22 @@ type SeatInfo struct {
 	Usage    cli.Usage
 	// Typing is the seat's typing queue: posts held and why.
 	Typing TypistState
-	// Limit is its usage-limit state (limits.go).
+	// Limit is its usage-limit state (seats/limits).
 	Limit limits.Info
 	// Warnings are its launch's (a disabled .mcp.json key, stripped
 	// options …): shown on its row, not only logged.
 	Warnings []string
+	// MayNotJoin is true for a kind whose CLI may never join the room
+	// (cli.Adapter.Joins false: a generic CLI, bash has no MCP).
+	MayNotJoin bool
 }
 
-// Shown is the stage a person sees in the participant panel. A generic
-// CLI may never join the room (bash has no MCP), so for it a running
-// process already shows as running: its liveness is its process
-// (docs/design.md §9). Every other kind shows starting until its sidecar
-// joined.
+// Shown is the stage a person sees in the participant panel. A CLI that
+// may never join the room shows running as soon as its process runs: its
+// liveness is its process (docs/design.md §9). Every other kind shows
+// starting until its sidecar joined.
 func (i SeatInfo) Shown() State {
-	if i.State == StateStarting && i.Kind == config.KindCLI {
+	if i.State == StateStarting && i.MayNotJoin {
 		return StateRunning
 	}
 	return i.State
@@ -286,6 +290,7 @@ type Seat struct {
 
 	launch  launch.Launch
 	kind    config.Kind
+	joins   bool // its kind's CLI always joins the room (cli.Adapter.Joins)
 	proc    pty.Proc
 	screen  *terminal.Screen
 	typist  *Typist
@@ -316,7 +321,7 @@ type Seat struct {
 	// reports its activity and usage, what it runs beside the process.
 	run cli.Run
 
-	// limits decides the seat's usage-limit episodes (limits.go; nil for
+	// limits decides the seat's usage-limit episodes (seats/limits; nil for
 	// generic CLIs); limitMu serializes it with the actions it returns;
 	// limitAsk asks the limit watcher for a release check (under limitMu).
 	// env is the seat's environment without tokens (the release check's).
@@ -351,8 +356,8 @@ func NewManager(o ManagerOptions) (*Manager, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.CodexPoll <= 0 {
-		o.CodexPoll = codexPollEvery
+	if o.TailPoll <= 0 {
+		o.TailPoll = tailPollEvery
 	}
 	if o.ResizeQuiet <= 0 {
 		o.ResizeQuiet = resizeQuiet
@@ -420,7 +425,9 @@ func (m *Manager) StartWith(topicID, accountID string, o StartOptions) (StartRes
 		return StartResult{}, err
 	}
 	key := seatKey{topicID, accountID}
-	m.startingSeat(key)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m.startingSeat(key, cancel)
 	live := false
 	defer func() {
 		if !live {
@@ -433,13 +440,17 @@ func (m *Manager) StartWith(topicID, accountID string, o StartOptions) (StartRes
 			if p.revoke != nil {
 				p.revoke()
 			}
+			m.unregister(p.adapter, p.launch)
 			m.ledger.Release(p.claim)
 		}
 	}()
 	if err := m.prepare(p); err != nil {
 		return p.res, err
 	}
-	if err := m.prepareRun(p); err != nil {
+	if err := m.prepareRun(ctx, p); err != nil {
+		if gave := m.startGaveUp(key); gave != nil {
+			err = gave // Stop or Close cancelled the kind's start
+		}
 		return p.res, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
 	if m.startStopped(key) {
@@ -547,7 +558,7 @@ func (m *Manager) decideResume(p *startPlan) error {
 	resume, drop, reason := DecideResume(p.acct, p.recorded, c)
 	if p.mode == StartResume && !resume {
 		// Asked to resume: refuse, and leave the record for the human to judge.
-		return fmt.Errorf("%w: %s", ErrNoResume, resumeRefusal(p.acct, p.recorded, reason))
+		return fmt.Errorf("%w: %s", ErrNoResume, resumeRefusal(p.acct, p.recorded, c, reason))
 	}
 	if drop {
 		if _, err := m.opts.Sessions.DropSessionIf(p.topic, p.account, p.recorded); err != nil {
@@ -620,7 +631,7 @@ func (m *Manager) prepare(p *startPlan) error {
 // prepareRun hands the launch to its kind (Adapter.Prepare), last before
 // the spawn: the token goes where the kind's sidecar runs, and an
 // app-server Codex seat's server starts (and opens its conversation) here.
-func (m *Manager) prepareRun(p *startPlan) error {
+func (m *Manager) prepareRun(ctx context.Context, p *startPlan) error {
 	ln := &cli.Launching{Topic: p.topic, Account: p.acct, Launch: &p.launch, Env: p.env, Token: p.token,
 		Getenv: launch.SeatGetenv(p.openEnv, m.getenv), PullceptPath: m.opts.PullceptPath, Spawn: m.spawn, Logger: m.logger,
 		Record: func(id string) error {
@@ -631,7 +642,7 @@ func (m *Manager) prepareRun(p *startPlan) error {
 				m.logger.Warn("drop session", "err", err)
 			}
 		}}
-	run, err := p.adapter.Prepare(context.Background(), ln)
+	run, err := p.adapter.Prepare(ctx, ln)
 	if err != nil {
 		return err
 	}
@@ -648,7 +659,7 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
-	s := &Seat{Topic: p.topic, Account: p.account, ptyID: p.res.PtyID, launch: l, kind: p.acct.Kind, proc: proc, run: p.run, env: p.checkEnv,
+	s := &Seat{Topic: p.topic, Account: p.account, ptyID: p.res.PtyID, launch: l, kind: p.acct.Kind, joins: p.adapter.Joins(), proc: proc, run: p.run, env: p.checkEnv,
 		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting,
 		revoke: p.revoke, resizeKick: make(chan struct{}, 1), output: make(chan struct{})}
 	size := [2]int{orDefault(cols, pty.DefaultCols), orDefault(rows, pty.DefaultRows)}
@@ -888,15 +899,24 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 	// The seat's .mcp.json entry points at this seat's room only while it
 	// runs: leave nothing stale for someone opening the directory later (the
 	// next start registers it again).
-	if m.kinds[s.kind].ReadsMCPJSON() && s.launch.MCPKey != "" && s.launch.Dir != "" {
-		if uerr := launch.Unregister(s.launch.Dir, s.launch.MCPKey, s.launch.MCPCreated); uerr != nil {
-			m.logger.Warn("unregister .mcp.json entry", "dir", s.launch.Dir, "key", s.launch.MCPKey, "err", uerr)
-		}
-	}
+	m.unregister(m.kinds[s.kind], s.launch)
 	m.emit(SeatChanged{Info: s.info()})
 	m.ledger.Release(claim)
 	close(s.done)
 	m.logger.Info("seat exited", "topic", s.Topic, "account", s.Account, "code", code, "requested", requested)
+}
+
+// unregister removes l's .mcp.json entry (launch.Prepare registered it for
+// kinds that read the file): at the seat's exit, and when its start fails
+// after the line was prepared, so no entry is left pointing at a room for
+// a seat that does not run there.
+func (m *Manager) unregister(k cli.Adapter, l launch.Launch) {
+	if k == nil || !k.ReadsMCPJSON() || l.MCPKey == "" || l.Dir == "" {
+		return
+	}
+	if err := launch.Unregister(l.Dir, l.MCPKey, l.MCPCreated); err != nil {
+		m.logger.Warn("unregister .mcp.json entry", "dir", l.Dir, "key", l.MCPKey, "err", err)
+	}
 }
 
 // recordSeen notes how far the topic's log went while s ran (every post
@@ -1026,6 +1046,11 @@ func (m *Manager) Close() {
 		return
 	}
 	m.closed = true
+	for _, ej := range m.starting {
+		if ej.cancel != nil {
+			ej.cancel() // a start under way gives up; goLive refuses it anyway
+		}
+	}
 	list := make([]*Seat, 0, len(m.seats))
 	for _, s := range m.seats {
 		list = append(list, s)
@@ -1116,7 +1141,7 @@ func (s *Seat) info() SeatInfo {
 	in := SeatInfo{Topic: s.Topic, Account: s.Account, Kind: s.kind, State: s.state, Pid: s.proc.Pid(),
 		Started: s.started, Argv: s.launch.Argv, Dir: s.launch.Dir, ExitCode: s.exitCode,
 		Requested: s.requested, Err: s.err, SessionID: s.launch.SessionID, PtyID: s.ptyID,
-		Activity: s.activity, Usage: s.usage, Warnings: s.launch.Warnings, Limit: s.limit}
+		Activity: s.activity, Usage: s.usage, Warnings: s.launch.Warnings, Limit: s.limit, MayNotJoin: !s.joins}
 	s.mu.Unlock()
 	in.Typing = s.typist.State() // the Typist's lock is a leaf: taken after s.mu is free
 	return in

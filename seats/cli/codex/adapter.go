@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -28,7 +29,7 @@ const codexOpenTimeout = 2 * time.Minute
 // the same rollout.
 type Adapter struct {
 	// poll is how often a fresh seat's rollout is looked for and the tail
-	// read while lines come (ManagerOptions.CodexPoll).
+	// read while lines come (ManagerOptions.TailPoll).
 	poll time.Duration
 	// check replaces the release check (ManagerOptions.CheckRelease; nil:
 	// CheckRelease).
@@ -58,6 +59,10 @@ func (c *Adapter) unclaim(id string) {
 	delete(c.claimed, id)
 	c.mu.Unlock()
 }
+
+// Joins: Codex always starts the room's sidecar (the server does, in
+// app-server mode).
+func (*Adapter) Joins() bool { return true }
 
 // UsesAttachments: Codex asks for any folder outside its sandbox itself.
 func (*Adapter) UsesAttachments() bool { return false }
@@ -110,7 +115,7 @@ func (c *Adapter) Prepare(ctx context.Context, p *cli.Launching) (cli.Run, error
 
 // run is one Codex launch. act is an app-server seat's activity as
 // its server's notes tell it; it is read and written only inside
-// SeatHandle.Report, under the seat's lock.
+// cli.Seat.Report, under the seat's lock.
 type run struct {
 	a       *Adapter
 	acct    config.Account
@@ -169,7 +174,7 @@ func (r *run) startServer(ctx context.Context, p *cli.Launching) error {
 	if !ok {
 		return fmt.Errorf("codex app-server: no server plan (%T)", l.Server)
 	}
-	cs, err := startCodexProcess(p.Spawn, p.PullceptPath, plan.Argv, l.Dir, cli.WithToken(p.Env, p.Token), p.Logger)
+	cs, err := startCodexProcess(ctx, p.Spawn, p.PullceptPath, plan.Argv, l.Dir, cli.WithToken(p.Env, p.Token), p.Logger)
 	if err != nil {
 		return err
 	}
@@ -343,6 +348,13 @@ func (r *run) watchServer(s cli.Seat) {
 // server sends notes of the thread of its own), and a post typed into the
 // cooked terminal is lost (codexAttachFallback). A TUI that never asks for
 // bracketed paste gets its posts codexAttachLimit after its start.
+// pasteReported: the terminal shows the TUI's request for bracketed
+// paste. Windows' built-in ConPTY may not pass ?2004h on
+// (docs/dependencies.md §8: open), and waiting for it there would hold
+// every app-server seat's posts for codexAttachLimit; there the note or
+// the fallback alone releases, as before.
+const pasteReported = runtime.GOOS != "windows"
+
 type attachWait struct {
 	s        cli.Seat
 	started  time.Time
@@ -355,7 +367,7 @@ func (a *attachWait) due() {
 	if a.released {
 		return
 	}
-	if !a.s.Pasting() && time.Since(a.started) < codexAttachLimit {
+	if pasteReported && !a.s.Pasting() && time.Since(a.started) < codexAttachLimit {
 		a.look = time.After(codexAttachLook)
 		return
 	}
@@ -440,7 +452,7 @@ func (r *run) findRollout(s cli.Seat) (Session, bool) {
 // tailRollout reads what the seat's Codex appends to its rollout and keeps
 // the seat's usage and activity (docs/design.md §11): every poll (1 s)
 // while lines come, every 10 s after a minute without one
-// (codexTailEvery). It ends at Done, after a last read that takes the
+// (cli.TailEvery). It ends at Done, after a last read that takes the
 // lines written before the exit.
 func (r *run) tailRollout(s cli.Seat, t *cli.Tail, rep codexReport) {
 	// rep is the seat's: nothing is known of this run yet but what the

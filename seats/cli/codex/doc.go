@@ -12,6 +12,13 @@
 // waits (notes.go); the release check asks a short-lived app-server whether
 // ordinary usage is allowed again (release.go).
 //
+// Codex rules that live elsewhere, each with the concept it belongs to:
+// its character's grammar and LI_PLUS_OUTPUT_STYLE (seats/character), its
+// usage-limit rules and the stop marker (seats/limits, run by
+// seats/limitseat.go), the account's app-server switch (config.Account's
+// AppServer, the editor's toggle in tui), and the attach hold's name in
+// the UI (app/backend.go holdReason).
+//
 // # Goroutines
 //
 // Per seat, run by the seats Manager as seat Tasks: the rollout watcher
@@ -24,7 +31,10 @@
 // (the server's PTY, read to EOF), its reaper waiter, and the WebSocket
 // reader (codexConn.read: answers to their callers, notes to the seat).
 // codexServer.stop ends and waits for all three; Run.Ended calls it once
-// the TUI's process was reaped, Run.Abandon for a start that failed.
+// the TUI's process was reaped, Run.Abandon for a start that failed. A
+// release check (release.go, run by the seats Manager's limit watcher)
+// waits for its short-lived app-server in one goroutine of its own, which
+// ends when that process does (killed after 5 s); the check waits for it.
 //
 // # Locks
 //

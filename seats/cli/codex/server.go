@@ -126,7 +126,7 @@ func newCodexToken() (token, digest string, err error) {
 // the PTY to its end so the server never blocks on a full terminal, and
 // the reaper waiter) are owned by the codexServer and end with the
 // process; stop waits for both.
-func startCodexProcess(spawn func(pty.Options) (pty.Proc, error), pullcept string, argv []string, dir string, env []string, logger *slog.Logger) (*codexServer, error) {
+func startCodexProcess(ctx context.Context, spawn func(pty.Options) (pty.Proc, error), pullcept string, argv []string, dir string, env []string, logger *slog.Logger) (*codexServer, error) {
 	token, digest, err := newCodexToken()
 	if err != nil {
 		return nil, fmt.Errorf("codex app-server: token: %w", err)
@@ -143,6 +143,11 @@ func startCodexProcess(spawn func(pty.Options) (pty.Proc, error), pullcept strin
 	port := make(chan string, 1)
 	go func() {
 		defer close(cs.exited)
+		defer func() {
+			if r := recover(); r != nil {
+				logger.Error("codex app-server reaper panic", "panic", r)
+			}
+		}()
 		cs.code, _ = proc.Wait()
 	}()
 	go func() {
@@ -160,6 +165,9 @@ func startCodexProcess(spawn func(pty.Options) (pty.Proc, error), pullcept strin
 	case <-cs.exited:
 		cs.stop()
 		return nil, fmt.Errorf("codex app-server exited (code %d) before it listened%s", cs.code, cs.tail())
+	case <-ctx.Done():
+		cs.stop()
+		return nil, fmt.Errorf("codex app-server: %w", ctx.Err())
 	case <-time.After(codexServerStart):
 		cs.stop()
 		return nil, fmt.Errorf("codex app-server did not listen within %s%s", codexServerStart, cs.tail())

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -316,7 +317,7 @@ func TestStartCodexProcess(t *testing.T) {
 		return p, nil
 	}
 	argv := []string{"codex", "-c", "x=1", "app-server", "--ws-token-sha256", DigestWord}
-	cs, err := startCodexProcess(spawn, "", argv, "/work", []string{"A=1"}, slog.New(slog.DiscardHandler))
+	cs, err := startCodexProcess(context.Background(), spawn, "", argv, "/work", []string{"A=1"}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +364,7 @@ func TestStartCodexProcessExits(t *testing.T) {
 		}()
 		return p, nil
 	}
-	cs, err := startCodexProcess(spawn, "", []string{"codex", "app-server"}, "/work", nil, slog.New(slog.DiscardHandler))
+	cs, err := startCodexProcess(context.Background(), spawn, "", []string{"codex", "app-server"}, "/work", nil, slog.New(slog.DiscardHandler))
 	if err == nil {
 		cs.stop()
 		t.Fatal("a server that exited started")
@@ -374,7 +375,7 @@ func TestStartCodexProcessExits(t *testing.T) {
 	}
 
 	spawnErr := errors.New("no such file")
-	_, err = startCodexProcess(func(pty.Options) (pty.Proc, error) { return nil, spawnErr }, "", []string{"codex"}, "/work", nil, slog.New(slog.DiscardHandler))
+	_, err = startCodexProcess(context.Background(), func(pty.Options) (pty.Proc, error) { return nil, spawnErr }, "", []string{"codex"}, "/work", nil, slog.New(slog.DiscardHandler))
 	if !errors.Is(err, spawnErr) {
 		t.Errorf("spawn failure: %v", err)
 	}
