@@ -62,11 +62,9 @@ func (b *Backend) CheckAccount(in tui.AccountInfo) tui.AccountCheck {
 			add(fe.Field, fe.Line, fe.Err, false)
 		}
 	}
-	if a.Kind == config.KindCodexCLI {
-		for _, n := range names {
-			if strings.EqualFold(n.Name, character.EnvOutputStyle) {
-				add(tui.FieldEnv, n.Line, seatsOwned(n.Name), false)
-			}
+	for _, n := range names {
+		if character.OwnsEnv(a.Kind, n.Name) {
+			add(tui.FieldEnv, n.Line, seatsOwned(n.Name), false)
 		}
 	}
 	if a.Kind.Launches() && filepath.IsAbs(a.WorkDir) {
@@ -167,7 +165,7 @@ func (b *Backend) characterBody(in tui.AccountInfo, a config.Account, cf charact
 	return body
 }
 
-// SaveCharacter writes the body (seats.WriteCharacter) in the form it was
+// SaveCharacter writes the body (character.Write) in the form it was
 // read in, refused when the file changed since.
 func (b *Backend) SaveCharacter(in tui.AccountInfo, opened tui.CharacterBody, text string, createFolder bool) (tui.CharacterBody, error) {
 	a := b.editDraft(in)

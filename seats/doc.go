@@ -30,8 +30,8 @@
 //   - Read-ahead (inside terminal.Pump): reads the PTY into a few buffers
 //     while the Screen works on an earlier read. Owner: the PTY reader
 //     (Pump), which waits for it; it ends at the PTY's EOF or close.
-//   - Exit watcher (Manager.wait: Proc.Wait, drain, close the PTY and the
-//     Typist, end the kind's run (cli.Run.Ended), unregister .mcp.json,
+//   - Exit watcher (Manager.wait: Proc.Wait, drain, close the PTY, end the
+//     kind's run (cli.Run.Ended), close the Typist, unregister .mcp.json,
 //     announce "exited", free the ledger place, close Seat.Done). Owner:
 //     the Manager. Ends once the child is reaped and cleaned up. Waited for
 //     by Manager.Close; Stop waits for its Seat.Done.
@@ -42,7 +42,9 @@
 //   - Limit watcher (Manager.watchLimits, limitseat.go; seats whose kind
 //     has limit rules): ticks the limiter each second and runs the release
 //     checks it asks for, one at a time. Owner: the Manager. Ends at
-//     Seat.Done. Waited for by Manager.Close.
+//     Seat.Done. Waited for by Manager.Close. Beside it, one goroutine
+//     cancels a running release check at Seat.Done; it ends with the
+//     watcher (its deferred cancel).
 //   - The kind's tasks (cli.Run.Tasks): Claude Code's transcript watcher;
 //     Codex's rollout watcher and, for an app-server seat, its server
 //     watcher (seats/cli/claude and seats/cli/codex say what each does).

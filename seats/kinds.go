@@ -19,8 +19,8 @@ import (
 // and one line here.
 func newKinds(o ManagerOptions) map[config.Kind]cli.Adapter {
 	return map[config.Kind]cli.Adapter{
-		config.KindClaudeCode: &claude.Adapter{Poll: o.CodexPoll},
-		config.KindCodexCLI:   codex.New(o.CodexPoll, o.CheckRelease),
+		config.KindClaudeCode: &claude.Adapter{Poll: o.TailPoll},
+		config.KindCodexCLI:   codex.New(o.TailPoll, o.CheckRelease),
 		config.KindCLI:        generic.Adapter{},
 	}
 }
@@ -39,7 +39,7 @@ func (m *Manager) conversation(ad cli.Adapter, a config.Account, recorded string
 	return c
 }
 
-// seatHandle is a live seat as its Run sees it (SeatHandle).
+// seatHandle is a live seat as its Run sees it (cli.Seat).
 type seatHandle struct {
 	m *Manager
 	s *Seat

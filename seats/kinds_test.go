@@ -9,7 +9,7 @@ import (
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
-// buildLaunch is BuildLaunch with the Adapter of in's kind (nil for a kind
+// buildLaunch is launch.Build with the Adapter of in's kind (nil for a kind
 // that does not launch).
 func buildLaunch(in launch.Input) (launch.Launch, error) {
 	var k launch.Kind
@@ -19,7 +19,7 @@ func buildLaunch(in launch.Input) (launch.Launch, error) {
 	return launch.Build(in, k)
 }
 
-// prepareLaunch is PrepareLaunch with the Adapter of in's kind.
+// prepareLaunch is launch.Prepare with the Adapter of in's kind.
 func prepareLaunch(in launch.Input) (launch.Launch, error) {
 	return launch.Prepare(in, newKinds(ManagerOptions{})[in.Account.Kind])
 }

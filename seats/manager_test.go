@@ -672,7 +672,8 @@ func TestSeatInfoShown(t *testing.T) {
 		{config.KindCLI, StateExited, StateExited},
 		{config.KindClaudeCode, StateRunning, StateRunning},
 	} {
-		if got := (SeatInfo{Kind: c.kind, State: c.state}).Shown(); got != c.want {
+		mayNotJoin := !newKinds(ManagerOptions{})[c.kind].Joins()
+		if got := (SeatInfo{Kind: c.kind, State: c.state, MayNotJoin: mayNotJoin}).Shown(); got != c.want {
 			t.Errorf("%s %v shows %v, want %v", c.kind, c.state, got, c.want)
 		}
 	}

@@ -38,6 +38,13 @@ const (
 	ViaEnv         = EnvOutputStyle // Codex CLI: the seat's environment (#281 hook mode)
 )
 
+// OwnsEnv reports whether kind k's character field owns the variable
+// name (LI_PLUS_OUTPUT_STYLE for Codex, compared case-insensitively as
+// Windows does): an account's env may not set it (ErrEnvAppOwned).
+func OwnsEnv(k config.Kind, name string) bool {
+	return Via(k) == ViaEnv && strings.EqualFold(name, EnvOutputStyle)
+}
+
 // Via says how kind k's seats get the account's character: "" for
 // kinds that have none (generic CLIs, admin, mcp).
 func Via(k config.Kind) string {

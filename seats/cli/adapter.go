@@ -20,6 +20,11 @@ import (
 // package implementing it.
 type Adapter interface {
 	launch.Kind
+	// Joins reports whether the kind's CLI always joins the room (its
+	// sidecar from .mcp.json or its command line): then its seat shows
+	// starting until it did. A generic CLI may never join (bash has no
+	// MCP): its seat shows running once its process runs.
+	Joins() bool
 	// UsesAttachments reports whether the CLI reads the topic's
 	// attachments folder without asking (launch.Input.AttachmentsDir): the
 	// Manager makes the folder for its launches only.
@@ -34,8 +39,10 @@ type Adapter interface {
 	// process is spawned: it sets p.Env to the child's whole environment
 	// (the room token where the kind needs it), may fill p.Launch's words,
 	// may record a conversation the start opened (p.Record), and may start
-	// a process of its own (an app-server Codex seat's server). ctx bounds
-	// it. The Run it returns lives until the seat's end, or until Abandon.
+	// a process of its own (an app-server Codex seat's server). ctx ends
+	// when the human stops the start or the app quits. On an error Prepare
+	// has undone what it started itself (no Run, so no Abandon follows);
+	// the Run it returns lives until the seat's end, or until Abandon.
 	Prepare(ctx context.Context, p *Launching) (Run, error)
 }
 
@@ -130,9 +137,10 @@ type Task struct {
 	Run  func()
 }
 
-// Seat is what a Run may do with its live seat. Every method is safe
-// from any goroutine; none may be called with a lock of the Run's own held
-// that Report's f also takes.
+// Seat is what a Run may do with its live seat. Every method is safe from
+// any goroutine; none may be called with a lock of the Run's own held that
+// Report's f also takes, and Report's f must not call back into the Seat
+// (it runs under the seat's lock).
 type Seat interface {
 	Topic() string
 	Account() string
@@ -154,8 +162,8 @@ type Seat interface {
 	Report(f func(*Reported) bool)
 	// Release releases a typing hold (Run.Holds).
 	Release(hold string)
-	// Limit runs one step of the seat's usage limiter (nil when its kind
-	// has none) and the actions it returns.
+	// Limit runs one step of the seat's usage limiter and the actions it
+	// returns; nothing happens when the kind has no limit rules.
 	Limit(step func(l *limits.Limiter, now time.Time) []limits.Action)
 	// Notice shows a status line about the seat.
 	Notice(isErr bool, format string, args ...any)

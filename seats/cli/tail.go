@@ -31,7 +31,7 @@ const (
 )
 
 // TailEvery is the wait before the next look at the rollout when the
-// last new line came idle ago: fast (CodexPoll, 1 s) during a minute, then
+// last new line came idle ago: fast (TailPoll, 1 s) during a minute, then
 // tailSlow.
 func TailEvery(idle, fast time.Duration) time.Duration {
 	if idle >= tailIdleFor {
@@ -49,7 +49,7 @@ type Tail struct {
 	path     string
 	offset   int64  // bytes consumed: complete lines and the partial one
 	partial  []byte // the current line's bytes so far
-	skipping bool   // the current line is over lineMax: dropped up to its newline
+	skipping bool   // the current line is over LineMax: dropped up to its newline
 	buf      []byte
 	LineMax  int // the longest line kept (0: DefaultLineMax)
 }

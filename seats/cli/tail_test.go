@@ -19,7 +19,7 @@ func TestCodexTailEvery(t *testing.T) {
 		{59 * time.Second, time.Second, time.Second},
 		{time.Minute, time.Second, 10 * time.Second},
 		{time.Hour, time.Second, 10 * time.Second},
-		{time.Hour, 30 * time.Second, 30 * time.Second}, // a slower CodexPoll is never sped up
+		{time.Hour, 30 * time.Second, 30 * time.Second}, // a slower TailPoll is never sped up
 		{0, 5 * time.Millisecond, 5 * time.Millisecond},
 	} {
 		if got := TailEvery(c.idle, c.fast); got != c.want {

@@ -85,7 +85,7 @@ type Launch struct {
 	// SessionID is the id this launch uses: a fresh Claude seat's new id, a
 	// generic CLI's substituted {session_id}, or the resumed id. "" when the
 	// line hands out none (a fresh Codex seat: read it later from the
-	// rollout, NewestCodexRolloutSince).
+	// rollout, codex.RolloutsSince).
 	SessionID string
 	// Resumed is true when Argv is the kind's resume line.
 	Resumed bool

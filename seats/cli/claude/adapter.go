@@ -16,6 +16,9 @@ import (
 	"github.com/pullcept/pullcept/seats/limits"
 )
 
+// Joins: Claude Code always starts the room's sidecar.
+func (*Adapter) Joins() bool { return true }
+
 // UsesAttachments: a Claude seat reads the topic's attachments folder
 // without asking (permissions.additionalDirectories).
 func (*Adapter) UsesAttachments() bool { return true }
@@ -117,7 +120,7 @@ func (*run) Report(s cli.Seat, rep room.Report) bool {
 			step := applyHookAsk(x.Activity, x.Perm, rep.Event, rep.Body, rep.Ask, now)
 			x.Closed = cli.ClosedAsks(x.Perm, step.Wait)
 			if rep.Ask != 0 && !slices.ContainsFunc(step.Wait.Pending, func(q cli.PermRequest) bool { return q.Ask == rep.Ask }) {
-				x.Closed = append(x.Closed, rep.Ask) // over maxPermWait: not kept
+				x.Closed = append(x.Closed, rep.Ask) // over cli.MaxPermWait: not kept
 			}
 			x.Activity, x.Perm = step.Next, step.Wait
 			return step.Changed

@@ -54,7 +54,7 @@ type claudeQuota struct {
 }
 
 // quotaTime reads a reset time: Unix seconds (milliseconds when it is too
-// large for seconds) in the years epochTime accepts; zero otherwise (not a
+// large for seconds) in the years cli.EpochTime accepts; zero otherwise (not a
 // number, in the past century, absurdly far).
 func quotaTime(raw json.RawMessage) time.Time {
 	f, err := strconv.ParseFloat(string(raw), 64)

@@ -38,7 +38,7 @@ var HookEvents = room.HookEvents
 // Adapter is Claude Code's cli.Adapter.
 type Adapter struct {
 	// Poll is how often the transcript is read while lines come
-	// (ManagerOptions.CodexPoll).
+	// (ManagerOptions.TailPoll).
 	Poll time.Duration
 }
 

@@ -83,7 +83,7 @@ func (o jsonObject) str(key string) string {
 }
 
 // epoch is the Unix time in seconds at key; zero when absent, not a
-// number, or not a plausible time (epochTime).
+// number, or not a plausible time (cli.EpochTime).
 func (o jsonObject) epoch(key string) time.Time {
 	var sec float64
 	if raw, ok := o[key]; ok && json.Unmarshal(raw, &sec) == nil {

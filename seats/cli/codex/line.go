@@ -148,7 +148,7 @@ func codexDecidesScreen(opts []string) bool {
 // (Launch.Unset) so that without a character the project's default
 // applies. The account's own env may not set the variable
 // (ErrEnvAppOwned); a name outside #281's grammar refuses the launch
-// (ErrCharacterName): Li+'s loader would refuse it, and never falls back.
+// (character.ErrName): Li+'s loader would refuse it, and never falls back.
 // An app-server seat's character travels in the conversation's developer
 // instructions (server.go), never in the environment.
 func codexCharacterEnv(b *launch.Builder) error {
@@ -162,7 +162,7 @@ func codexCharacterEnv(b *launch.Builder) error {
 		return nil
 	}
 	for _, v := range a.Env {
-		if strings.EqualFold(v.Name, character.EnvOutputStyle) {
+		if character.OwnsEnv(a.Kind, v.Name) {
 			return fmt.Errorf("env: %w: %s (write the style's name in the character field)", character.ErrEnvAppOwned, v.Name)
 		}
 	}

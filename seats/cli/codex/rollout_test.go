@@ -326,7 +326,7 @@ func appendFile(t *testing.T, path, s string) {
 
 // BenchmarkCodexRolloutIdlePoll is what an idle Codex seat's tail costs per
 // poll when nothing was appended: one stat. It polls every 1 s, then every
-// 10 s after a minute idle (codexTailEvery), so 8 idle seats cost 8 of
+// 10 s after a minute idle (cli.TailEvery), so 8 idle seats cost 8 of
 // these a second at most — no busy loop.
 func BenchmarkCodexRolloutIdlePoll(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "rollout.jsonl")

@@ -44,6 +44,9 @@ func (Adapter) Line(b *launch.Builder, opts []string) ([]string, error) {
 	return words, nil
 }
 
+// Joins: a generic CLI may never join the room (one without MCP).
+func (Adapter) Joins() bool { return false }
+
 // UsesAttachments: a generic CLI gets no folder rules.
 func (Adapter) UsesAttachments() bool { return false }
 
