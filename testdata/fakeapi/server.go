@@ -77,6 +77,13 @@ type Server struct {
 
 	ids     atomic.Int64  // tool call / message ids
 	closing chan struct{} // closed by Close: releases held replies
+
+	// logMu orders Options.Logf with Close: a handler still running after
+	// http.Server.Close (which does not wait for handlers) must not log to
+	// a test that has ended (the race detector caught t.Logf racing the
+	// test's end under load, issue 28). logClosed: Close began.
+	logMu     sync.RWMutex
+	logClosed bool
 }
 
 // New returns a Server with opts. It fails with ErrBadOptions when Addr is
@@ -155,6 +162,9 @@ func (s *Server) URL() string {
 // and waits for the accept goroutine. It returns the accept loop's error, if
 // it failed. Closing twice is a no-op.
 func (s *Server) Close() error {
+	s.logMu.Lock() // waits for a log line under way; none after
+	s.logClosed = true
+	s.logMu.Unlock()
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -233,7 +243,12 @@ func (s *Server) nextSeq() int {
 func (s *Server) nextID() int64 { return s.ids.Add(1) }
 
 func (s *Server) logf(format string, args ...any) {
-	if s.opts.Logf != nil {
+	if s.opts.Logf == nil {
+		return
+	}
+	s.logMu.RLock()
+	defer s.logMu.RUnlock()
+	if !s.logClosed {
 		s.opts.Logf(format, args...)
 	}
 }
