@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pullcept/pullcept/testdata/launchkit"
+
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats/cli/claude"
@@ -24,9 +26,9 @@ import (
 
 func TestBuildLaunchRefusals(t *testing.T) {
 	t.Parallel()
-	cc := testAccount(config.KindClaudeCode)
+	cc := launchkit.Account(config.KindClaudeCode)
 	with := func(f func(*launch.Input)) launch.Input {
-		in := testInput(cc)
+		in := launchkit.Input(cc)
 		f(&in)
 		return in
 	}
@@ -52,12 +54,12 @@ func TestBuildLaunchRefusals(t *testing.T) {
 			in.Account.Env = []config.EnvVar{{Name: "PULLCEPT_LAUNCHED_AS", Value: "other"}}
 		}), config.ErrEnvReserved},
 		{"codex room not loopback", with(func(in *launch.Input) {
-			in.Account = testAccount(config.KindCodexCLI)
+			in.Account = launchkit.Account(config.KindCodexCLI)
 			in.RoomURL = "ws://example.com/room"
 		}), launch.ErrRoomAddress},
 		{"codex room wrong scheme", with(func(in *launch.Input) {
-			in.Account = testAccount(config.KindCodexCLI)
-			in.RoomURL = testHooks
+			in.Account = launchkit.Account(config.KindCodexCLI)
+			in.RoomURL = launchkit.Hooks
 		}), launch.ErrRoomAddress},
 		{"bad id maker", with(func(in *launch.Input) {
 			in.NewID = func() (string, error) { return "", nil }
@@ -69,7 +71,7 @@ func TestBuildLaunchRefusals(t *testing.T) {
 			if err == nil || (tt.want != nil && !errors.Is(err, tt.want)) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
-			if strings.Contains(err.Error(), testSecret) || strings.Contains(err.Error(), "00ff") {
+			if strings.Contains(err.Error(), launchkit.Secret) || strings.Contains(err.Error(), "00ff") {
 				t.Errorf("error leaks an env value: %v", err)
 			}
 		})
@@ -78,10 +80,10 @@ func TestBuildLaunchRefusals(t *testing.T) {
 
 func TestWindowsCmdExeRules(t *testing.T) {
 	t.Parallel()
-	a := testAccount(config.KindClaudeCode)
+	a := launchkit.Account(config.KindClaudeCode)
 	a.LaunchOptions = "--dangerously-skip-permissions --add-dir a&b"
 	a.Character = "Lin & Lay (test) 100%"
-	in := testInput(a)
+	in := launchkit.Input(a)
 	in.GOOS = "windows"
 	in.MCPJSON = &launch.State{Others: []string{"pullcept-room-odd(name)"}}
 	l := mustLaunch(t, in)
@@ -96,7 +98,7 @@ func TestWindowsCmdExeRules(t *testing.T) {
 			t.Errorf("argument %q holds something cmd.exe reacts to", w)
 		}
 	}
-	_, js := argvWithout(l.Argv, "--settings")
+	_, js := launchkit.ArgvWithout(l.Argv, "--settings")
 	if strings.ContainsAny(js, "&()%$") {
 		t.Errorf("settings not escaped for cmd.exe: %s", js)
 	}
@@ -124,18 +126,18 @@ func TestWindowsCmdExeRules(t *testing.T) {
 	}
 	in.CommandPath = ""
 	// A pullcept path the status-line shell cannot take: no status line or hooks.
-	in = testInput(testAccount(config.KindClaudeCode))
-	in.GOOS, in.PullceptPath = "windows", filepath.Join(testRoot(), "Program Files (x86)", "pullcept.exe")
+	in = launchkit.Input(launchkit.Account(config.KindClaudeCode))
+	in.GOOS, in.PullceptPath = "windows", filepath.Join(launchkit.Root(), "Program Files (x86)", "pullcept.exe")
 	l = mustLaunch(t, in)
-	_, js = argvWithout(l.Argv, "--settings")
+	_, js = launchkit.ArgvWithout(l.Argv, "--settings")
 	if m := decodeSettings(t, js); m["statusLine"] != nil || m["hooks"] != nil || len(l.Warnings) != 1 {
 		t.Errorf("status line kept on an unsafe path: %v %q", m, l.Warnings)
 	}
 
 	// Codex: TOML strings escaped, nothing cmd.exe reacts to.
-	c := testAccount(config.KindCodexCLI)
+	c := launchkit.Account(config.KindCodexCLI)
 	c.Nickname = "A&B (x) 50%"
-	in = testInput(c)
+	in = launchkit.Input(c)
 	in.GOOS = "windows"
 	l = mustLaunch(t, in)
 	for _, w := range l.Argv {
@@ -148,16 +150,16 @@ func TestWindowsCmdExeRules(t *testing.T) {
 	}
 
 	// Generic resume line that cmd.exe would cut: refused, not trimmed.
-	g := testAccount(config.KindCLI)
+	g := launchkit.Account(config.KindCLI)
 	g.ResumeLine = "aider --restore {session_id} & calc"
-	in = testInput(g)
-	in.GOOS, in.Resume, in.SessionID = "windows", true, testRec
+	in = launchkit.Input(g)
+	in.GOOS, in.Resume, in.SessionID = "windows", true, launchkit.Rec
 	if _, err := buildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
 		t.Errorf("unsafe resume line: %v", err)
 	}
 	// Generic options dropped on cmd.exe take their {session_id} with them.
 	g.LaunchOptions = "--s {session_id} >log"
-	in = testInput(g)
+	in = launchkit.Input(g)
 	in.GOOS = "windows"
 	if l := mustLaunch(t, in); l.SessionID != "" || !slices.Equal(l.Argv, []string{"aider"}) {
 		t.Errorf("dropped options still handed out an id: %q %q", l.Argv, l.SessionID)
@@ -172,12 +174,12 @@ func FuzzBuildLaunch(f *testing.F) {
 	f.Add("codex_cli", "-c tui.alternate_screen=never", "", "A&B", "t/x", true)
 	f.Add("cli", "{session_id} \"q\"", "", "名前", "トピック", true)
 	f.Fuzz(func(t *testing.T, kind, options, character, nick, topic string, windows bool) {
-		a := testAccount(config.Kind(kind))
+		a := launchkit.Account(config.Kind(kind))
 		if !a.Kind.Launches() {
 			a.Kind = config.KindClaudeCode
 		}
 		a.LaunchOptions, a.Character, a.Nickname, a.ResumeLine = options, character, nick, options
-		in := testInput(a)
+		in := launchkit.Input(a)
 		in.TopicID = topic
 		if windows {
 			in.GOOS = "windows"
@@ -190,7 +192,7 @@ func FuzzBuildLaunch(f *testing.F) {
 		if err != nil || !slices.Equal(back, l.Argv) {
 			t.Fatalf("preview %q does not read back as %q", l.Preview, l.Argv)
 		}
-		if strings.Contains(l.Preview, testSecret) {
+		if strings.Contains(l.Preview, launchkit.Secret) {
 			t.Fatal("env value in the preview")
 		}
 		if launch.ViaCmdExe(in.GOOS) {
@@ -206,30 +208,30 @@ func FuzzBuildLaunch(f *testing.F) {
 func TestPrepareLaunch(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	sibling := testEntry("lay", testTopic)
-	if _, err := launch.Register(dir, sibling, testRoom); err != nil {
+	sibling := testEntry("lay", launchkit.Topic)
+	if _, err := launch.Register(dir, sibling, launchkit.Room); err != nil {
 		t.Fatal(err)
 	}
-	a := testAccount(config.KindClaudeCode)
+	a := launchkit.Account(config.KindClaudeCode)
 	a.WorkDir = dir
-	l, err := prepareLaunch(testInput(a))
+	l, err := prepareLaunch(launchkit.Input(a))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, js := argvWithout(l.Argv, "--settings")
+	_, js := launchkit.ArgvWithout(l.Argv, "--settings")
 	if m := decodeSettings(t, js); !reflect.DeepEqual(m["disabledMcpjsonServers"], []any{sibling.Key}) {
 		t.Errorf("sibling not disabled: %v", m["disabledMcpjsonServers"])
 	}
-	st, err := launch.InspectMCPJSON(dir, "none", testRoom)
+	st, err := launch.InspectMCPJSON(dir, "none", launchkit.Room)
 	if err != nil || !slices.Contains(st.Others, l.MCPKey) {
 		t.Errorf("own entry not registered: %+v %v", st, err)
 	}
 
 	// A refusal writes nothing.
 	before := readFile(t, filepath.Join(dir, ".mcp.json"))
-	b := testAccount(config.KindClaudeCode)
+	b := launchkit.Account(config.KindClaudeCode)
 	b.ID, b.WorkDir, b.LaunchOptions = "acc-new", dir, "--settings {}"
-	if _, err := prepareLaunch(testInput(b)); !errors.Is(err, claude.ErrOwnSettings) {
+	if _, err := prepareLaunch(launchkit.Input(b)); !errors.Is(err, claude.ErrOwnSettings) {
 		t.Fatalf("want ErrOwnSettings, got %v", err)
 	}
 	if string(readFile(t, filepath.Join(dir, ".mcp.json"))) != string(before) {
@@ -243,15 +245,15 @@ func TestPrepareLaunch(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".claude", "settings.local.json"), []byte(`{"disabledMcpjsonServers":["`+l.MCPKey+`"]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l, err = prepareLaunch(testInput(a))
+	l, err = prepareLaunch(launchkit.Input(a))
 	if err != nil || len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "settings.local.json disables "+l.MCPKey) {
 		t.Errorf("disabled key not reported: %q %v", l.Warnings, err)
 	}
 
 	// Codex writes no file.
-	cx := testAccount(config.KindCodexCLI)
+	cx := launchkit.Account(config.KindCodexCLI)
 	cx.WorkDir = t.TempDir()
-	if _, err := prepareLaunch(testInput(cx)); err != nil {
+	if _, err := prepareLaunch(launchkit.Input(cx)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(cx.WorkDir, ".mcp.json")); !errors.Is(err, os.ErrNotExist) {
@@ -267,7 +269,7 @@ func TestPrepareLaunch(t *testing.T) {
 // name as written.
 func TestConsoleSafetyReadsTheResolvedCommand(t *testing.T) {
 	t.Parallel()
-	a := testAccount(config.KindCLI)
+	a := launchkit.Account(config.KindCLI)
 	a.Command, a.LaunchOptions = "claude", "--say a&b"
 	for _, tc := range []struct {
 		resolved    string
@@ -282,7 +284,7 @@ func TestConsoleSafetyReadsTheResolvedCommand(t *testing.T) {
 		{`C:\tools\claude.exe`, false, false},
 		{"", false, false}, // not found on PATH: judged as written (a bare name may be a .cmd)
 	} {
-		in := testInput(a)
+		in := launchkit.Input(a)
 		in.GOOS, in.CommandPath = "windows", tc.resolved
 		l, err := buildLaunch(in)
 		if tc.refused {
@@ -307,9 +309,9 @@ func TestConsoleSafetyReadsTheResolvedCommand(t *testing.T) {
 // keeps them.
 func TestPercentIsNotConsoleSafe(t *testing.T) {
 	t.Parallel()
-	a := testAccount(config.KindCLI)
+	a := launchkit.Account(config.KindCLI)
 	a.LaunchOptions = "--say %GH_TOKEN%"
-	in := testInput(a)
+	in := launchkit.Input(a)
 	if l := mustLaunch(t, in); !slices.Contains(l.Argv, "%GH_TOKEN%") {
 		t.Errorf("linux: options lost: %q", l.Argv)
 	}
@@ -319,7 +321,7 @@ func TestPercentIsNotConsoleSafe(t *testing.T) {
 		t.Errorf("windows: %% option kept (%q), warnings %q", l.Argv, l.Warnings)
 	}
 	a.ResumeLine = "aider --resume {session_id} %X%"
-	in = testInput(a)
+	in = launchkit.Input(a)
 	in.GOOS, in.Resume, in.SessionID = "windows", true, "abc"
 	if _, err := buildLaunch(in); !errors.Is(err, pty.ErrNotConsoleSafe) {
 		t.Errorf("windows resume line with %%: %v, want ErrNotConsoleSafe", err)
@@ -331,7 +333,7 @@ func TestPercentIsNotConsoleSafe(t *testing.T) {
 func TestRecordedSessionIDMustBePlain(t *testing.T) {
 	t.Parallel()
 	for _, kind := range []config.Kind{config.KindClaudeCode, config.KindCodexCLI} {
-		in := testInput(testAccount(kind))
+		in := launchkit.Input(launchkit.Account(kind))
 		in.Resume = true
 		for _, id := range []string{"x&calc", "%TOKEN%", "a b", "id\nnext"} {
 			in.SessionID = id
@@ -354,7 +356,7 @@ func TestAppLaunchEnvIsReserved(t *testing.T) {
 			t.Errorf("the env field accepts %s: %v", n, err)
 		}
 	}
-	l, err := buildLaunch(testInput(testAccount(config.KindCLI)))
+	l, err := buildLaunch(launchkit.Input(launchkit.Account(config.KindCLI)))
 	if err != nil {
 		t.Fatal(err)
 	}

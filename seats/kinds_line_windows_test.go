@@ -5,6 +5,8 @@ package seats
 import (
 	"testing"
 
+	"github.com/pullcept/pullcept/testdata/launchkit"
+
 	"golang.org/x/sys/windows"
 
 	"github.com/pullcept/pullcept/config"
@@ -17,14 +19,14 @@ import (
 // never holds a character cmd.exe would cut at, whatever the quote count.
 func TestWindowsLaunchLinesReadWholeByCmd(t *testing.T) {
 	for _, kind := range []config.Kind{config.KindClaudeCode, config.KindCodexCLI, config.KindCLI} {
-		a := testAccount(kind)
+		a := launchkit.Account(kind)
 		a.Nickname, a.Character = `A&B "q" (x)`, `be "nice" & <kind> | 100% ^ 名前`
 		if kind == config.KindCodexCLI {
 			a.Character = "character_codex_luna" // Codex takes a plain style name only (#281)
 		}
 		for _, opts := range []string{`--x "a b"`, `--name 'a"b'`, `--x a&b`, `--y "(z)"`} {
 			a.LaunchOptions = opts
-			in := testInput(a)
+			in := launchkit.Input(a)
 			in.GOOS = "windows"
 			in.TopicID = `t&(1)`
 			l, err := buildLaunch(in)

@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/pullcept/pullcept/testdata/launchkit"
+
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/launch"
@@ -32,7 +34,7 @@ func conversationOf(a config.Account) cli.Conversation {
 
 func testEntry(account, topic string) launch.MCPEntry {
 	hue := 145
-	return launch.EntryFor(config.Account{ID: account, Name: "Claude " + account, Nickname: "N" + account, Hue: &hue}, topic, testPullcept, false)
+	return launch.EntryFor(config.Account{ID: account, Name: "Claude " + account, Nickname: "N" + account, Hue: &hue}, topic, launchkit.Pullcept, false)
 }
 
 func readFile(t *testing.T, path string) []byte {

@@ -8,31 +8,13 @@ import (
 	"github.com/pullcept/pullcept/testdata/launchkit"
 )
 
-// The shared launch fixtures (testdata/launchkit) under this package's
-// names.
-const (
-	testID     = launchkit.ID
-	testRec    = launchkit.Rec
-	testSecret = launchkit.Secret
-	testHooks  = launchkit.Hooks
-	testTopic  = launchkit.Topic
-	testRoom   = launchkit.Room
-)
-
-var (
-	testAccount  = launchkit.Account
-	testInput    = launchkit.Input
-	argvWithout  = launchkit.ArgvWithout
-	testRoot     = launchkit.Root
-	testPullcept = launchkit.Pullcept
-)
-
 // mustLaunch builds in's line with its kind's adapter (launchkit.Build).
 func mustLaunch(t *testing.T, in launch.Input) launch.Launch {
 	t.Helper()
 	return launchkit.Build(t, in, newKinds(ManagerOptions{})[in.Account.Kind])
 }
 
+// decodeSettings reads the --settings JSON.
 func decodeSettings(t *testing.T, js string) map[string]any {
 	t.Helper()
 	var m map[string]any

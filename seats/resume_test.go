@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pullcept/pullcept/testdata/launchkit"
+
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/cli"
 )
@@ -24,13 +26,13 @@ func TestDecideResume(t *testing.T) {
 		reason       bool
 	}{
 		{"no record", claude, "", 0, false, false, false},
-		{"claude with transcript", claude, testRec, cli.ConversationResumes, true, false, true},
-		{"claude transcript gone", claude, testRec, cli.ConversationGone, false, true, true},
-		{"codex rollout gone", codex, testRec, cli.ConversationGone, false, true, true},
-		{"codex with rollout", codex, testRec, cli.ConversationResumes, true, false, true},
-		{"generic with line: unknown is not missing", generic, testRec, conversationOf(generic), true, false, true},
-		{"generic without line keeps the record", bare, testRec, conversationOf(bare), false, false, true},
-		{"admin", admin, testRec, cli.ConversationResumes, false, false, false},
+		{"claude with transcript", claude, launchkit.Rec, cli.ConversationResumes, true, false, true},
+		{"claude transcript gone", claude, launchkit.Rec, cli.ConversationGone, false, true, true},
+		{"codex rollout gone", codex, launchkit.Rec, cli.ConversationGone, false, true, true},
+		{"codex with rollout", codex, launchkit.Rec, cli.ConversationResumes, true, false, true},
+		{"generic with line: unknown is not missing", generic, launchkit.Rec, conversationOf(generic), true, false, true},
+		{"generic without line keeps the record", bare, launchkit.Rec, conversationOf(bare), false, false, true},
+		{"admin", admin, launchkit.Rec, cli.ConversationResumes, false, false, false},
 	}
 	for _, tt := range tests {
 		resume, drop, reason := DecideResume(tt.a, tt.id, tt.c)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // TestCodexTailEvery: 1 s while lines come, 10 s after a minute without
@@ -45,20 +47,20 @@ func pollLines(t *testing.T, tail *Tail) ([]string, int) {
 func TestRolloutTail(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "rollout.jsonl")
-	appendFile(t, path, "old 1\nold 2\n")
+	testkit.AppendFile(t, path, "old 1\nold 2\n")
 	fi, _ := os.Stat(path)
 	tail := NewTail(path, fi.Size()) // a resume: from the end
 	if got, n := pollLines(t, tail); len(got) != 0 || n != 0 {
 		t.Fatalf("a resumed tail read %q", got)
 	}
-	appendFile(t, path, "one\ntw")
+	testkit.AppendFile(t, path, "one\ntw")
 	if got, _ := pollLines(t, tail); strings.Join(got, "|") != "one" {
 		t.Fatalf("got %q, want one (the torn line waits)", got)
 	}
 	if got, n := pollLines(t, tail); len(got) != 0 || n != 0 {
 		t.Fatalf("an unchanged file gave %q", got)
 	}
-	appendFile(t, path, "o\nthree\n")
+	testkit.AppendFile(t, path, "o\nthree\n")
 	if got, _ := pollLines(t, tail); strings.Join(got, "|") != "two|three" {
 		t.Fatalf("got %q, want two|three", got)
 	}
@@ -68,7 +70,7 @@ func TestRolloutTail(t *testing.T) {
 	// A line of 200 KiB written in steps: never kept, never handed over.
 	big := strings.Repeat("x", 50<<10)
 	for range 4 {
-		appendFile(t, path, big)
+		testkit.AppendFile(t, path, big)
 		if got, n := pollLines(t, tail); len(got) != 0 || n != 0 || len(tail.partial) > DefaultLineMax {
 			t.Fatalf("a long line's part gave %d lines, %d kept", len(got), len(tail.partial))
 		}
@@ -76,13 +78,13 @@ func TestRolloutTail(t *testing.T) {
 	if !tail.skipping || len(tail.partial) != 0 {
 		t.Fatalf("the long line is kept (%d bytes) or not skipped", len(tail.partial))
 	}
-	appendFile(t, path, "x\nafter\n")
+	testkit.AppendFile(t, path, "x\nafter\n")
 	if got, n := pollLines(t, tail); strings.Join(got, "|") != "after" || n != 2 {
 		t.Fatalf("got %q (%d ended), want after (2 ended)", got, n)
 	}
 	// A line of exactly 64 KiB is still read.
 	edge := strings.Repeat("y", DefaultLineMax)
-	appendFile(t, path, edge+"\n")
+	testkit.AppendFile(t, path, edge+"\n")
 	if got, _ := pollLines(t, tail); len(got) != 1 || got[0] != edge {
 		t.Fatalf("the 64 KiB line was not read whole")
 	}
@@ -97,7 +99,7 @@ func TestRolloutTailErrors(t *testing.T) {
 	if _, err := tail.Poll(func([]byte) {}); err == nil {
 		t.Fatal("no error for a missing rollout")
 	}
-	appendFile(t, path, "one\ntwo\n")
+	testkit.AppendFile(t, path, "one\ntwo\n")
 	pollLines(t, tail)
 	if err := os.WriteFile(path, []byte("n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -105,23 +107,8 @@ func TestRolloutTailErrors(t *testing.T) {
 	if _, err := tail.Poll(func([]byte) {}); err == nil || tail.offset != 1 {
 		t.Fatalf("shrunk file: err %v, offset %d", err, tail.offset)
 	}
-	appendFile(t, path, "ew\n")
+	testkit.AppendFile(t, path, "ew\n")
 	if got, _ := pollLines(t, tail); strings.Join(got, "|") != "ew" {
 		t.Fatalf("after the shrink got %q", got)
-	}
-}
-
-// appendFile appends s to the file at path (made when missing).
-func appendFile(t *testing.T, path, s string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString(s); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
 	}
 }

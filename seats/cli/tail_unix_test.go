@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // TestRolloutTailHostile: a FIFO in a rollout's place is never opened (the
@@ -24,7 +26,7 @@ func TestRolloutTailHostile(t *testing.T) {
 	}
 	path := filepath.Join(dir, "big.jsonl")
 	line := strings.Repeat("z", 1023) + "\n"
-	appendFile(t, path, strings.Repeat(line, pollMax/len(line)+100))
+	testkit.AppendFile(t, path, strings.Repeat(line, pollMax/len(line)+100))
 	tail := NewTail(path, 0)
 	if _, n := pollLines(t, tail); n != pollMax/len(line) || tail.offset != pollMax {
 		t.Fatalf("first poll: %d lines to offset %d, want %d lines to %d", n, tail.offset, pollMax/len(line), pollMax)

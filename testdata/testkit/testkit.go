@@ -153,3 +153,19 @@ func SkipUnderWine(t testing.TB, why string) {
 		t.Skipf("under Wine: %s", why)
 	}
 }
+
+// AppendFile appends s to the file at path, made when missing: how a CLI
+// grows the JSONL files the seats tail (a Codex rollout, a transcript).
+func AppendFile(t testing.TB, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pullcept/pullcept/testdata/launchkit"
+
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats/launch"
@@ -22,7 +24,7 @@ func expectedHooks(topicSeg, accountSeg string) map[string]any {
 		}
 		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{
 			"type":           "http",
-			"url":            testHooks + "/hooks/activity/" + ev + "/" + topicSeg + "/" + accountSeg,
+			"url":            launchkit.Hooks + "/hooks/activity/" + ev + "/" + topicSeg + "/" + accountSeg,
 			"timeout":        timeout,
 			"headers":        map[string]any{"Authorization": "Bearer $PULLCEPT_ROOM_TOKEN"},
 			"allowedEnvVars": []any{"PULLCEPT_ROOM_TOKEN"},
@@ -33,15 +35,15 @@ func expectedHooks(topicSeg, accountSeg string) map[string]any {
 
 func TestClaudeFresh(t *testing.T) {
 	t.Parallel()
-	a := testAccount(config.KindClaudeCode)
-	key := launch.MCPKey(a.ID, testTopic)
-	sibling := launch.MCPKey("acc-lay", testTopic)
-	in := testInput(a)
+	a := launchkit.Account(config.KindClaudeCode)
+	key := launch.MCPKey(a.ID, launchkit.Topic)
+	sibling := launch.MCPKey("acc-lay", launchkit.Topic)
+	in := launchkit.Input(a)
 	in.MCPJSON = &launch.State{Key: key, Others: []string{sibling, "pullcept-room-manual"}}
 	l := mustLaunch(t, in)
 
-	argv, js := argvWithout(l.Argv, "--settings")
-	want := []string{"claude", "--dangerously-skip-permissions", "--session-id", testID,
+	argv, js := launchkit.ArgvWithout(l.Argv, "--settings")
+	want := []string{"claude", "--dangerously-skip-permissions", "--session-id", launchkit.ID,
 		"--settings", "<--settings>", "--append-system-prompt", launch.RoomPrompt(key)}
 	if !slices.Equal(argv, want) {
 		t.Errorf("argv\n%q\nwant\n%q", argv, want)
@@ -51,7 +53,7 @@ func TestClaudeFresh(t *testing.T) {
 		"disabledMcpjsonServers": []any{sibling, "pullcept-room-manual"},
 		"outputStyle":            "character_Lin",
 		"statusLine": map[string]any{"type": "command",
-			"command": testPullcept + " status-line " + testHooks + "/hooks/status/t-1/acc-lin"},
+			"command": launchkit.Pullcept + " status-line " + launchkit.Hooks + "/hooks/status/t-1/acc-lin"},
 		"hooks": expectedHooks("t-1", "acc-lin"),
 		"permissions": map[string]any{"allow": []any{
 			"mcp__" + key + "__say_to_room", "mcp__" + key + "__read_room_history", "mcp__" + key + "__my_usage",
@@ -61,10 +63,10 @@ func TestClaudeFresh(t *testing.T) {
 	if got := decodeSettings(t, js); !reflect.DeepEqual(got, wantSettings) {
 		t.Errorf("settings\n%v\nwant\n%v", got, wantSettings)
 	}
-	if l.SessionID != testID || l.Resumed || l.MCPKey != key || l.Dir != a.WorkDir || len(l.Warnings) != 0 {
+	if l.SessionID != launchkit.ID || l.Resumed || l.MCPKey != key || l.Dir != a.WorkDir || len(l.Warnings) != 0 {
 		t.Errorf("launch = %+v", l)
 	}
-	wantEnv := []string{"GH_TOKEN=" + testSecret, "PULLCEPT_LAUNCHED_AS=acc-lin", "PULLCEPT_ROOM_ID=t-1"}
+	wantEnv := []string{"GH_TOKEN=" + launchkit.Secret, "PULLCEPT_LAUNCHED_AS=acc-lin", "PULLCEPT_ROOM_ID=t-1"}
 	if !slices.Equal(l.Env, wantEnv) {
 		t.Errorf("env %q, want %q", l.Env, wantEnv)
 	}
@@ -77,8 +79,8 @@ func TestClaudeFresh(t *testing.T) {
 
 func TestClaudeLineVariants(t *testing.T) {
 	t.Parallel()
-	base := testAccount(config.KindClaudeCode)
-	key := launch.MCPKey(base.ID, testTopic)
+	base := launchkit.Account(config.KindClaudeCode)
+	key := launch.MCPKey(base.ID, launchkit.Topic)
 	tests := []struct {
 		name     string
 		options  string
@@ -87,28 +89,28 @@ func TestClaudeLineVariants(t *testing.T) {
 		warnings int
 	}{
 		{"session id stripped", "-v --session-id {session_id} --session-id=abc", false,
-			[]string{"claude", "-v", "--session-id", testID, "--settings", "<settings>", "--append-system-prompt", launch.RoomPrompt(key)}, 1},
+			[]string{"claude", "-v", "--session-id", launchkit.ID, "--settings", "<settings>", "--append-system-prompt", launch.RoomPrompt(key)}, 1},
 		{"own system prompt", "--append-system-prompt 'be brief'", false,
-			[]string{"claude", "--append-system-prompt", "be brief", "--session-id", testID, "--settings", "<settings>"}, 0},
+			[]string{"claude", "--append-system-prompt", "be brief", "--session-id", launchkit.ID, "--settings", "<settings>"}, 0},
 		{"own system prompt file", "--append-system-prompt-file=/p.txt", false,
-			[]string{"claude", "--append-system-prompt-file=/p.txt", "--session-id", testID, "--settings", "<settings>"}, 0},
+			[]string{"claude", "--append-system-prompt-file=/p.txt", "--session-id", launchkit.ID, "--settings", "<settings>"}, 0},
 		{"placeholder in options", "--name={session_id}", false,
-			[]string{"claude", "--name=" + testID, "--session-id", testID, "--settings", "<settings>", "--append-system-prompt", launch.RoomPrompt(key)}, 0},
+			[]string{"claude", "--name=" + launchkit.ID, "--session-id", launchkit.ID, "--settings", "<settings>", "--append-system-prompt", launch.RoomPrompt(key)}, 0},
 		{"resume", "--dangerously-skip-permissions", true,
-			[]string{"claude", "--resume", testRec, "--dangerously-skip-permissions", "--settings", "<settings>"}, 0},
+			[]string{"claude", "--resume", launchkit.Rec, "--dangerously-skip-permissions", "--settings", "<settings>"}, 0},
 		{"resume strips session id", "--session-id x -v", true,
-			[]string{"claude", "--resume", testRec, "-v", "--settings", "<settings>"}, 1},
+			[]string{"claude", "--resume", launchkit.Rec, "-v", "--settings", "<settings>"}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := base
 			a.LaunchOptions = tt.options
-			in := testInput(a)
+			in := launchkit.Input(a)
 			if tt.resume {
-				in.Resume, in.SessionID = true, testRec
+				in.Resume, in.SessionID = true, launchkit.Rec
 			}
 			l := mustLaunch(t, in)
-			got, js := argvWithout(l.Argv, "--settings")
+			got, js := launchkit.ArgvWithout(l.Argv, "--settings")
 			want := slices.Clone(tt.want)
 			for i := range want {
 				if want[i] == "<settings>" {
@@ -124,9 +126,9 @@ func TestClaudeLineVariants(t *testing.T) {
 			if len(l.Warnings) != tt.warnings {
 				t.Errorf("warnings %q, want %d", l.Warnings, tt.warnings)
 			}
-			wantID := testID
+			wantID := launchkit.ID
 			if tt.resume {
-				wantID = testRec
+				wantID = launchkit.Rec
 			}
 			if l.SessionID != wantID || l.Resumed != tt.resume {
 				t.Errorf("SessionID %q Resumed %v", l.SessionID, l.Resumed)
@@ -137,42 +139,42 @@ func TestClaudeLineVariants(t *testing.T) {
 
 func TestClaudeOwnSettings(t *testing.T) {
 	t.Parallel()
-	a := testAccount(config.KindClaudeCode)
+	a := launchkit.Account(config.KindClaudeCode)
 	a.LaunchOptions = `--settings '{"model":"opus"}'`
 
 	// A character to declare: refused, and the reason says which.
-	_, err := buildLaunch(testInput(a))
+	_, err := buildLaunch(launchkit.Input(a))
 	if !errors.Is(err, ErrOwnSettings) || !strings.Contains(err.Error(), "character") {
 		t.Errorf("with a character: %v", err)
 	}
 	// Other room entries to disable: refused, naming them.
 	a.Character = ""
-	in := testInput(a)
+	in := launchkit.Input(a)
 	in.MCPJSON = &launch.State{Others: []string{"pullcept-room-x-0123456789"}}
 	_, err = buildLaunch(in)
 	if !errors.Is(err, ErrOwnSettings) || !strings.Contains(err.Error(), "pullcept-room-x-0123456789") {
 		t.Errorf("with other entries: %v", err)
 	}
 	// Nothing to add: passes through untouched, with a warning.
-	l := mustLaunch(t, testInput(a))
-	want := []string{"claude", "--settings", `{"model":"opus"}`, "--session-id", testID, "--append-system-prompt", launch.RoomPrompt(l.MCPKey)}
+	l := mustLaunch(t, launchkit.Input(a))
+	want := []string{"claude", "--settings", `{"model":"opus"}`, "--session-id", launchkit.ID, "--append-system-prompt", launch.RoomPrompt(l.MCPKey)}
 	if !slices.Equal(l.Argv, want) || len(l.Warnings) != 1 {
 		t.Errorf("argv %q warnings %q", l.Argv, l.Warnings)
 	}
 	a.LaunchOptions = "--settings=/home/me/s.json"
-	if l := mustLaunch(t, testInput(a)); strings.Count(strings.Join(l.Argv, " "), "--settings") != 1 {
+	if l := mustLaunch(t, launchkit.Input(a)); strings.Count(strings.Join(l.Argv, " "), "--settings") != 1 {
 		t.Errorf("--settings= form not recognised: %q", l.Argv)
 	}
 }
 
 func TestClaudePercentEncodesSeat(t *testing.T) {
 	t.Parallel()
-	a := testAccount(config.KindClaudeCode)
+	a := launchkit.Account(config.KindClaudeCode)
 	a.ID = "ü&id 1"
-	in := testInput(a)
+	in := launchkit.Input(a)
 	in.TopicID = "t/1?x"
 	l := mustLaunch(t, in)
-	_, js := argvWithout(l.Argv, "--settings")
+	_, js := launchkit.ArgvWithout(l.Argv, "--settings")
 	m := decodeSettings(t, js)
 	if !reflect.DeepEqual(m["hooks"], expectedHooks("t%2F1%3Fx", "%C3%BC%26id%201")) {
 		t.Errorf("hooks = %v", m["hooks"])
@@ -189,12 +191,12 @@ func TestClaudePercentEncodesSeat(t *testing.T) {
 // decodes back whole.
 func TestClaudeReadsTheTopicsAttachments(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(testRoot(), "data (x86)", "attachments", "トピック")
+	dir := filepath.Join(launchkit.Root(), "data (x86)", "attachments", "トピック")
 	for _, goos := range []string{"linux", "windows"} {
-		in := testInput(testAccount(config.KindClaudeCode))
+		in := launchkit.Input(launchkit.Account(config.KindClaudeCode))
 		in.GOOS, in.AttachmentsDir = goos, dir
 		l := mustLaunch(t, in)
-		_, js := argvWithout(l.Argv, "--settings")
+		_, js := launchkit.ArgvWithout(l.Argv, "--settings")
 		perms, _ := decodeSettings(t, js)["permissions"].(map[string]any)
 		if got, _ := perms["additionalDirectories"].([]any); len(got) != 1 || got[0] != dir {
 			t.Errorf("%s: additionalDirectories = %v, want [%s]", goos, perms["additionalDirectories"], dir)
@@ -203,8 +205,8 @@ func TestClaudeReadsTheTopicsAttachments(t *testing.T) {
 			t.Errorf("windows: the settings hold a character cmd.exe reacts to: %s", js)
 		}
 	}
-	in := testInput(testAccount(config.KindClaudeCode))
-	_, js := argvWithout(mustLaunch(t, in).Argv, "--settings")
+	in := launchkit.Input(launchkit.Account(config.KindClaudeCode))
+	_, js := launchkit.ArgvWithout(mustLaunch(t, in).Argv, "--settings")
 	if perms, _ := decodeSettings(t, js)["permissions"].(map[string]any); perms["additionalDirectories"] != nil {
 		t.Errorf("no folder given, yet additionalDirectories = %v", perms["additionalDirectories"])
 	}
@@ -215,8 +217,8 @@ func TestClaudeReadsTheTopicsAttachments(t *testing.T) {
 // environment (a Codex seat's travels there, seats/cli/codex).
 func TestClaudeCharacterIsOutputStyle(t *testing.T) {
 	t.Parallel()
-	c := testAccount(config.KindClaudeCode)
-	if l := mustLaunch(t, testInput(c)); len(l.Unset) != 0 || !strings.Contains(l.Preview, `"outputStyle":"character_Lin"`) {
+	c := launchkit.Account(config.KindClaudeCode)
+	if l := mustLaunch(t, launchkit.Input(c)); len(l.Unset) != 0 || !strings.Contains(l.Preview, `"outputStyle":"character_Lin"`) {
 		t.Fatalf("Claude: unset %q, line %s", l.Unset, l.Preview)
 	}
 }

@@ -8,25 +8,6 @@ import (
 	"github.com/pullcept/pullcept/testdata/launchkit"
 )
 
-// The shared launch fixtures (testdata/launchkit) under this package's
-// names.
-const (
-	testID     = launchkit.ID
-	testRec    = launchkit.Rec
-	testSecret = launchkit.Secret
-	testHooks  = launchkit.Hooks
-	testTopic  = launchkit.Topic
-	testRoom   = launchkit.Room
-)
-
-var (
-	testAccount  = launchkit.Account
-	testInput    = launchkit.Input
-	argvWithout  = launchkit.ArgvWithout
-	testRoot     = launchkit.Root
-	testPullcept = launchkit.Pullcept
-)
-
 // buildLaunch builds in's line with the Claude adapter.
 func buildLaunch(in launch.Input) (launch.Launch, error) { return launch.Build(in, &Adapter{}) }
 

@@ -97,14 +97,14 @@ func TestCodexSeatTail(t *testing.T) {
 	first := slices.IndexFunc(lines, func(l []byte) bool { return bytes.Contains(l, []byte(`"type":"task_complete"`)) })
 	tail, rep := cli.NewTail(path, 0), codexReport{}
 	r := &run{a: New(time.Second, nil)}
-	appendFile(t, path, string(bytes.Join(lines[:first], []byte("\n")))+"\n")
+	testkit.AppendFile(t, path, string(bytes.Join(lines[:first], []byte("\n")))+"\n")
 	if n := r.readRollout(s, tail, &rep); n != first {
 		t.Fatalf("read %d lines, want %d", n, first)
 	}
 	if in, n := s.state(); in.Usage.Context == nil || *in.Usage.Context != 7 || in.Usage.Effort != "high" || in.Activity.Kind != cli.ActivityThinking || n != 1 {
 		t.Fatalf("after the first turn's lines: %+v, %+v, %d updates (want 1)", in.Usage, in.Activity, n)
 	}
-	appendFile(t, path, string(realLine(t, "token_usage_record", 0))+"\nnot json\n"+string(realLine(t, "token_count", 1))+"\n")
+	testkit.AppendFile(t, path, string(realLine(t, "token_usage_record", 0))+"\nnot json\n"+string(realLine(t, "token_count", 1))+"\n")
 	if n := r.readRollout(s, tail, &rep); n != 3 {
 		t.Fatalf("lines that change nothing shown: %d read", n)
 	}
@@ -114,7 +114,7 @@ func TestCodexSeatTail(t *testing.T) {
 	if r.readRollout(s, tail, &rep) != 0 {
 		t.Fatal("an unchanged rollout gave lines")
 	}
-	appendFile(t, path, string(lines[first])+"\n")
+	testkit.AppendFile(t, path, string(lines[first])+"\n")
 	r.readRollout(s, tail, &rep)
 	if in, n := s.state(); in.Activity.Kind != cli.ActivityIdle || n != 2 {
 		t.Fatalf("after task_complete: %+v, %d updates", in.Activity, n)
@@ -128,15 +128,15 @@ func TestCodexSeatTailEnds(t *testing.T) {
 	s := newFakeSeat()
 	r := &run{a: New(5*time.Millisecond, nil)}
 	path := filepath.Join(t.TempDir(), "rollout.jsonl")
-	appendFile(t, path, "")
+	testkit.AppendFile(t, path, "")
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
 		r.tailRollout(s, cli.NewTail(path, 0), codexReport{})
 	}()
-	appendFile(t, path, string(realLine(t, "turn_context", 0))+"\n")
+	testkit.AppendFile(t, path, string(realLine(t, "turn_context", 0))+"\n")
 	testkit.Eventually(t, "the model shown", func() bool { in, _ := s.state(); return in.Usage.Model == "gpt-5.5" })
-	appendFile(t, path, string(realLine(t, "task_complete", 0))+"\n")
+	testkit.AppendFile(t, path, string(realLine(t, "task_complete", 0))+"\n")
 	close(s.done)
 	select {
 	case <-ended:

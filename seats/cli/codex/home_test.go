@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pullcept/pullcept/testdata/launchkit"
+
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/launch"
@@ -37,7 +39,7 @@ func writeRollout(t *testing.T, home string, started time.Time, id, cwd string, 
 func TestCodexRollouts(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
-	cwd := filepath.Join(testRoot(), "work", "x")
+	cwd := filepath.Join(launchkit.Root(), "work", "x")
 	launched := time.Now().Add(-time.Minute)
 	const (
 		old    = "019a0000-0000-7000-8000-000000000001"
@@ -47,7 +49,7 @@ func TestCodexRollouts(t *testing.T) {
 		torn   = "019a0000-0000-7000-8000-000000000005"
 	)
 	oldPath := writeRollout(t, home, launched.Add(-48*time.Hour), old, cwd, true)
-	writeRollout(t, home, launched.Add(5*time.Second), other, filepath.Join(testRoot(), "elsewhere"), true)
+	writeRollout(t, home, launched.Add(5*time.Second), other, filepath.Join(launchkit.Root(), "elsewhere"), true)
 	firstPath := writeRollout(t, home, launched.Add(10*time.Second), first, cwd, true)
 	secondPath := writeRollout(t, home, launched.Add(20*time.Second), second, cwd+string(filepath.Separator), true)
 	writeRollout(t, home, launched.Add(30*time.Second), torn, cwd, false)
@@ -85,7 +87,7 @@ func TestCodexHome(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		homeVar = "USERPROFILE"
 	}
-	home := filepath.Join(testRoot(), "home", "me")
+	home := filepath.Join(launchkit.Root(), "home", "me")
 	get := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	if d, err := Home(get(map[string]string{homeVar: home})); err != nil || d != filepath.Join(home, ".codex") {
 		t.Errorf("Home = %q, %v", d, err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pullcept/pullcept/testdata/launchkit"
+
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/character"
 	"github.com/pullcept/pullcept/seats/launch"
@@ -14,13 +16,13 @@ import (
 
 func TestCodexLines(t *testing.T) {
 	t.Parallel()
-	a := testAccount(config.KindCodexCLI)
-	key := launch.MCPKey(a.ID, testTopic)
+	a := launchkit.Account(config.KindCodexCLI)
+	key := launch.MCPKey(a.ID, launchkit.Topic)
 	server := fmt.Sprintf(`mcp_servers.%s={command=%q, args=["sidecar"], env={PULLCEPT_ROOM_URL=%q, PULLCEPT_AGENT_NAME="Lin", PULLCEPT_ACCOUNT_ID="acc-lin", PULLCEPT_ROOM_ID="t-1", PULLCEPT_HUE="145"}, env_vars=["PULLCEPT_ROOM_TOKEN", "PULLCEPT_LAUNCHED_AS"], enabled=true, default_tools_approval_mode="approve"}`,
-		key, testPullcept, testRoom)
+		key, launchkit.Pullcept, launchkit.Room)
 	// %q writes an ASCII path exactly as a TOML basic string does.
 
-	l := mustLaunch(t, testInput(a))
+	l := mustLaunch(t, launchkit.Input(a))
 	want := []string{"codex", "--model", "gpt-5.5", "-c", server, "-c", codexNudgeKey + "=true", "--no-alt-screen"}
 	if !slices.Equal(l.Argv, want) {
 		t.Errorf("fresh argv\n%q\nwant\n%q", l.Argv, want)
@@ -29,12 +31,12 @@ func TestCodexLines(t *testing.T) {
 		t.Errorf("fresh Codex SessionID %q (want none: read from the rollout later), key %q", l.SessionID, l.MCPKey)
 	}
 
-	in := testInput(a)
-	in.Resume, in.SessionID, in.UnseenHistory = true, testRec, true
+	in := launchkit.Input(a)
+	in.Resume, in.SessionID, in.UnseenHistory = true, launchkit.Rec, true
 	l = mustLaunch(t, in)
 	resumed := strings.Replace(server, `PULLCEPT_HUE="145"}`, `PULLCEPT_HUE="145", PULLCEPT_UNSEEN_HISTORY="1"}`, 1)
-	want = []string{"codex", "resume", testRec, "--model", "gpt-5.5", "-c", resumed, "-c", codexNudgeKey + "=true", "--no-alt-screen"}
-	if !slices.Equal(l.Argv, want) || l.SessionID != testRec || !l.Resumed {
+	want = []string{"codex", "resume", launchkit.Rec, "--model", "gpt-5.5", "-c", resumed, "-c", codexNudgeKey + "=true", "--no-alt-screen"}
+	if !slices.Equal(l.Argv, want) || l.SessionID != launchkit.Rec || !l.Resumed {
 		t.Errorf("resume argv\n%q\nwant\n%q", l.Argv, want)
 	}
 }
@@ -53,36 +55,36 @@ func TestCodexScreenMode(t *testing.T) {
 		{config.ScreenInline, "--config tui.alternate_screen=auto", 0},
 	}
 	for _, tt := range tests {
-		a := testAccount(config.KindCodexCLI)
+		a := launchkit.Account(config.KindCodexCLI)
 		a.ScreenMode, a.LaunchOptions = tt.mode, tt.options
-		l := mustLaunch(t, testInput(a))
+		l := mustLaunch(t, launchkit.Input(a))
 		if got := strings.Count(l.Preview, "--no-alt-screen"); got != tt.flag {
 			t.Errorf("mode %q options %q: %q", tt.mode, tt.options, l.Argv)
 		}
 	}
-	a := testAccount(config.KindCodexCLI)
+	a := launchkit.Account(config.KindCodexCLI)
 	a.ScreenMode = "fancy"
-	if _, err := buildLaunch(testInput(a)); !errors.Is(err, config.ErrBadScreenMode) {
+	if _, err := buildLaunch(launchkit.Input(a)); !errors.Is(err, config.ErrBadScreenMode) {
 		t.Errorf("unknown screen mode: %v", err)
 	}
 }
 
 func TestCodexPlaceholderAndEscaping(t *testing.T) {
 	t.Parallel()
-	a := testAccount(config.KindCodexCLI)
+	a := launchkit.Account(config.KindCodexCLI)
 	a.LaunchOptions = "--note {session_id}"
-	if _, err := buildLaunch(testInput(a)); !errors.Is(err, launch.ErrPlaceholder) {
+	if _, err := buildLaunch(launchkit.Input(a)); !errors.Is(err, launch.ErrPlaceholder) {
 		t.Errorf("fresh Codex with {session_id}: %v", err)
 	}
-	in := testInput(a)
-	in.Resume, in.SessionID = true, testRec
-	if l := mustLaunch(t, in); !slices.Contains(l.Argv, testRec) || strings.Contains(l.Preview, "{session_id}") {
+	in := launchkit.Input(a)
+	in.Resume, in.SessionID = true, launchkit.Rec
+	if l := mustLaunch(t, in); !slices.Contains(l.Argv, launchkit.Rec) || strings.Contains(l.Preview, "{session_id}") {
 		t.Errorf("resume did not substitute: %q", l.Argv)
 	}
 
-	a = testAccount(config.KindCodexCLI)
+	a = launchkit.Account(config.KindCodexCLI)
 	a.Nickname = "Lin \"the\" \\ one\x01x"
-	l := mustLaunch(t, testInput(a))
+	l := mustLaunch(t, launchkit.Input(a))
 	if !strings.Contains(l.Argv[4], `PULLCEPT_AGENT_NAME="Lin \"the\" \\ one\u0001x"`) {
 		t.Errorf("TOML escaping: %s", l.Argv[4])
 	}
@@ -94,9 +96,9 @@ func TestCodexPlaceholderAndEscaping(t *testing.T) {
 // variable in the account's own env are refused.
 func TestCodexCharacterLaunch(t *testing.T) {
 	t.Parallel()
-	a := testAccount(config.KindCodexCLI)
+	a := launchkit.Account(config.KindCodexCLI)
 	a.Character = "character_codex_luna"
-	l := mustLaunch(t, testInput(a))
+	l := mustLaunch(t, launchkit.Input(a))
 	if !slices.Contains(l.Env, character.EnvOutputStyle+"=character_codex_luna") || !slices.Equal(l.Unset, []string{character.EnvOutputStyle}) {
 		t.Fatalf("env %q, unset %q", l.Env, l.Unset)
 	}
@@ -104,7 +106,7 @@ func TestCodexCharacterLaunch(t *testing.T) {
 		t.Fatalf("the character is on the line: %s", l.Preview)
 	}
 	a.Character = ""
-	l = mustLaunch(t, testInput(a))
+	l = mustLaunch(t, launchkit.Input(a))
 	for _, kv := range l.Env {
 		if strings.HasPrefix(kv, character.EnvOutputStyle+"=") {
 			t.Fatalf("no character, env has %s", kv)
@@ -114,12 +116,12 @@ func TestCodexCharacterLaunch(t *testing.T) {
 		t.Fatalf("an inherited %s is not removed: %q", character.EnvOutputStyle, l.Unset)
 	}
 	a.Character = "Luna the Cat"
-	if _, err := buildLaunch(testInput(a)); !errors.Is(err, character.ErrName) {
+	if _, err := buildLaunch(launchkit.Input(a)); !errors.Is(err, character.ErrName) {
 		t.Fatalf("bad name: %v", err)
 	}
 	a.Character = "luna"
 	a.Env = append(a.Env, config.EnvVar{Name: "li_plus_output_style", Value: "x"})
-	if _, err := buildLaunch(testInput(a)); !errors.Is(err, character.ErrEnvAppOwned) {
+	if _, err := buildLaunch(launchkit.Input(a)); !errors.Is(err, character.ErrEnvAppOwned) {
 		t.Fatalf("the account's own %s: %v", character.EnvOutputStyle, err)
 	}
 	if got := launch.UnsetEnv([]string{"A=1", "li_plus_output_style=x", "LI_PLUS_OUTPUT_STYLE=y", "B=2"}, []string{character.EnvOutputStyle}); !slices.Equal(got, []string{"A=1", "B=2"}) {

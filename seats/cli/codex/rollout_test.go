@@ -309,21 +309,6 @@ func BenchmarkCodexRolloutLine(b *testing.B) {
 	}
 }
 
-// appendFile appends s to path.
-func appendFile(t *testing.T, path, s string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString(s); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // BenchmarkCodexRolloutIdlePoll is what an idle Codex seat's tail costs per
 // poll when nothing was appended: one stat. It polls every 1 s, then every
 // 10 s after a minute idle (cli.TailEvery), so 8 idle seats cost 8 of

@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/pullcept/pullcept/testdata/launchkit"
+
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
@@ -15,12 +17,12 @@ import (
 // times"): a value is refused, a repeat goes on the line once.
 func TestCodexAppServerNoAltScreenValue(t *testing.T) {
 	// Codex refuses the flag twice: a repeat goes on the line once.
-	l, err := buildLaunch(testInput(appServerAccount("--no-alt-screen --no-alt-screen")))
+	l, err := buildLaunch(launchkit.Input(appServerAccount("--no-alt-screen --no-alt-screen")))
 	if err != nil || strings.Count(strings.Join(l.Argv, " "), "--no-alt-screen") != 1 {
 		t.Errorf("a repeated --no-alt-screen: err %v, TUI line %q", err, l.Argv)
 	}
 	for _, o := range []string{"--no-alt-screen=1"} {
-		l, err := buildLaunch(testInput(appServerAccount(o)))
+		l, err := buildLaunch(launchkit.Input(appServerAccount(o)))
 		if !errors.Is(err, ErrOption) {
 			t.Errorf("%q: err %v, TUI line %q", o, err, l.Argv)
 		}
@@ -30,17 +32,17 @@ func TestCodexAppServerNoAltScreenValue(t *testing.T) {
 // The room server on the server line must be loopback and the sidecar
 // path absolute, as on the hook line.
 func TestCodexAppServerChecksRoom(t *testing.T) {
-	in := testInput(appServerAccount(""))
+	in := launchkit.Input(appServerAccount(""))
 	in.RoomURL = "ws://example.com/room"
 	if _, err := buildLaunch(in); !errors.Is(err, launch.ErrRoomAddress) {
 		t.Errorf("non-loopback room: %v", err)
 	}
-	in = testInput(appServerAccount(""))
+	in = launchkit.Input(appServerAccount(""))
 	in.RoomURL = ""
 	if _, err := buildLaunch(in); !errors.Is(err, launch.ErrRoomAddress) {
 		t.Errorf("no room: %v", err)
 	}
-	in = testInput(appServerAccount(""))
+	in = launchkit.Input(appServerAccount(""))
 	in.PullceptPath = "pullcept"
 	if _, err := buildLaunch(in); !errors.Is(err, launch.ErrNoPullceptPath) {
 		t.Errorf("relative pullcept path: %v", err)
@@ -50,9 +52,9 @@ func TestCodexAppServerChecksRoom(t *testing.T) {
 // {session_id} in -m goes into the conversation's model, on no line.
 func TestCodexAppServerPlaceholderInModel(t *testing.T) {
 	for _, resume := range []bool{false, true} {
-		in := testInput(appServerAccount("-m {session_id}"))
+		in := launchkit.Input(appServerAccount("-m {session_id}"))
 		if resume {
-			in.Resume, in.SessionID = true, testRec
+			in.Resume, in.SessionID = true, launchkit.Rec
 		}
 		l, err := buildLaunch(in)
 		if !errors.Is(err, launch.ErrPlaceholder) {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pullcept/pullcept/testdata/launchkit"
+
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/launch"
 )
@@ -15,7 +17,7 @@ import (
 // appServerAccount is testAccount's Codex account in app-server mode with
 // the given launch options.
 func appServerAccount(options string) config.Account {
-	a := testAccount(config.KindCodexCLI)
+	a := launchkit.Account(config.KindCodexCLI)
 	a.CodexAppServer = nil // the default: app-server mode
 	a.LaunchOptions = options
 	return a
@@ -24,7 +26,7 @@ func appServerAccount(options string) config.Account {
 // codexRoomServer is the -c value carrying the room server for testInput.
 func codexRoomServer(key, unseen string) string {
 	return fmt.Sprintf(`mcp_servers.%s={command=%q, args=["sidecar"], env={PULLCEPT_ROOM_URL=%q, PULLCEPT_AGENT_NAME="Lin", PULLCEPT_ACCOUNT_ID="acc-lin", PULLCEPT_ROOM_ID="t-1", PULLCEPT_HUE="145"%s}, env_vars=["PULLCEPT_ROOM_TOKEN", "PULLCEPT_LAUNCHED_AS"], enabled=true, default_tools_approval_mode="approve"}`,
-		key, testPullcept, testRoom, unseen)
+		key, launchkit.Pullcept, launchkit.Room, unseen)
 }
 
 // wantServerLine is the whole server line for options routed to server.
@@ -48,12 +50,12 @@ func TestCodexNudgeOff(t *testing.T) {
 	for _, appServer := range []bool{false, true} {
 		a := appServerAccount("")
 		a.CodexAppServer = &appServer
-		l, err := buildLaunch(testInput(a))
+		l, err := buildLaunch(launchkit.Input(a))
 		if err != nil || !slices.Contains(l.Argv, codexNudgeKey+"=true") {
 			t.Errorf("app-server %v: %q lacks the nudge off (%v)", appServer, l.Argv, err)
 		}
 		a.LaunchOptions = "-c " + codexNudgeKey + "=false"
-		if l, err = buildLaunch(testInput(a)); err != nil || slices.Contains(l.Argv, codexNudgeKey+"=true") {
+		if l, err = buildLaunch(launchkit.Input(a)); err != nil || slices.Contains(l.Argv, codexNudgeKey+"=true") {
 			t.Errorf("app-server %v: the options' own setting was overridden: %q", appServer, l.Argv)
 		}
 	}
@@ -92,7 +94,7 @@ func mustAppServer(t *testing.T, in launch.Input) launch.Launch {
 		}
 	}
 	for _, w := range slices.Concat([]string{l.Preview}, l.Argv, codexPlan(l).Argv, l.Warnings) {
-		if strings.Contains(w, testSecret) {
+		if strings.Contains(w, launchkit.Secret) {
 			t.Fatalf("env value on a line: %q", w)
 		}
 		if strings.Contains(w, EnvRemoteToken+"=") {
@@ -112,8 +114,8 @@ func mustAppServer(t *testing.T, in launch.Input) launch.Launch {
 func TestCodexAppServerLines(t *testing.T) {
 	t.Parallel()
 	a := appServerAccount("")
-	key := launch.MCPKey(a.ID, testTopic)
-	l := mustAppServer(t, testInput(a))
+	key := launch.MCPKey(a.ID, launchkit.Topic)
+	l := mustAppServer(t, launchkit.Input(a))
 	if want := wantServerLine(key, nil); !slices.Equal(codexPlan(l).Argv, want) {
 		t.Errorf("server line\n%q\nwant\n%q", codexPlan(l).Argv, want)
 	}
@@ -132,17 +134,17 @@ func TestCodexAppServerLines(t *testing.T) {
 			t.Errorf("Preview lacks %q:\n%s", w, l.Preview)
 		}
 	}
-	if !slices.Contains(l.Env, "GH_TOKEN="+testSecret) {
+	if !slices.Contains(l.Env, "GH_TOKEN="+launchkit.Secret) {
 		t.Errorf("the account's env is not in Env: %q", l.Env)
 	}
 
-	in := testInput(a)
-	in.Resume, in.SessionID, in.UnseenHistory = true, testRec, true
+	in := launchkit.Input(a)
+	in.Resume, in.SessionID, in.UnseenHistory = true, launchkit.Rec, true
 	l = mustAppServer(t, in)
-	if want := wantTUILine(testRec, []string{"--no-alt-screen"}); !slices.Equal(l.Argv, want) {
+	if want := wantTUILine(launchkit.Rec, []string{"--no-alt-screen"}); !slices.Equal(l.Argv, want) {
 		t.Errorf("resumed TUI line\n%q\nwant\n%q", l.Argv, want)
 	}
-	if !l.Resumed || l.SessionID != testRec {
+	if !l.Resumed || l.SessionID != launchkit.Rec {
 		t.Errorf("resumed: Resumed %v SessionID %q", l.Resumed, l.SessionID)
 	}
 	wantServer := wantServerLine(key, nil)
@@ -165,27 +167,27 @@ func TestCodexAppServerMode(t *testing.T) {
 		mode   *bool
 		server bool
 	}{{"nil", nil, true}, {"true", &on, true}, {"false", &off, false}} {
-		a := testAccount(config.KindCodexCLI)
+		a := launchkit.Account(config.KindCodexCLI)
 		a.CodexAppServer = tc.mode
 		if got := AppServer(a); got != tc.server {
 			t.Errorf("%s: AppServer = %v", tc.name, got)
 		}
 		if !tc.server {
-			l := mustLaunch(t, testInput(a))
+			l := mustLaunch(t, launchkit.Input(a))
 			if l.Server != nil || strings.Contains(l.Preview, "app-server") || !slices.Contains(l.Argv, "--model") {
 				t.Errorf("%s: hook mode launch %q server %+v", tc.name, l.Argv, l.Server)
 			}
 			continue
 		}
-		l := mustAppServer(t, testInput(a))
+		l := mustAppServer(t, launchkit.Input(a))
 		if codexPlan(l).Thread.Model != "gpt-5.5" {
 			t.Errorf("%s: thread %+v", tc.name, codexPlan(l).Thread)
 		}
 	}
 	// Only Codex accounts have an app-server mode.
-	a := testAccount(config.KindClaudeCode)
+	a := launchkit.Account(config.KindClaudeCode)
 	a.CodexAppServer = &on
-	if l := mustLaunch(t, testInput(a)); l.Server != nil {
+	if l := mustLaunch(t, launchkit.Input(a)); l.Server != nil {
 		t.Errorf("a Claude account got a server plan: %+v", l.Server)
 	}
 }
@@ -267,14 +269,14 @@ func TestCodexAppServerRouting(t *testing.T) {
 		t.Run(tt.options, func(t *testing.T) {
 			t.Parallel()
 			a := appServerAccount(tt.options)
-			l := mustAppServer(t, testInput(a))
+			l := mustAppServer(t, launchkit.Input(a))
 			if codexPlan(l).Thread != tt.thread {
 				t.Errorf("thread %+v, want %+v", codexPlan(l).Thread, tt.thread)
 			}
 			if !maps.Equal(codexPlan(l).Config, tt.config) || (codexPlan(l).Config == nil) != (tt.config == nil) {
 				t.Errorf("config %v, want %v", codexPlan(l).Config, tt.config)
 			}
-			if want := wantServerLine(launch.MCPKey(a.ID, testTopic), tt.server); !slices.Equal(codexPlan(l).Argv, want) {
+			if want := wantServerLine(launch.MCPKey(a.ID, launchkit.Topic), tt.server); !slices.Equal(codexPlan(l).Argv, want) {
 				t.Errorf("server line\n%q\nwant\n%q", codexPlan(l).Argv, want)
 			}
 			if want := wantTUILine(ThreadWord, tt.tui); !slices.Equal(l.Argv, want) {
@@ -301,7 +303,7 @@ func TestCodexAppServerScreenMode(t *testing.T) {
 	} {
 		a := appServerAccount(tc.options)
 		a.ScreenMode = tc.mode
-		l := mustAppServer(t, testInput(a))
+		l := mustAppServer(t, launchkit.Input(a))
 		if want := wantTUILine(ThreadWord, tc.want); !slices.Equal(l.Argv, want) {
 			t.Errorf("mode %q options %q: TUI line\n%q\nwant\n%q", tc.mode, tc.options, l.Argv, want)
 		}
@@ -311,7 +313,7 @@ func TestCodexAppServerScreenMode(t *testing.T) {
 	}
 	a := appServerAccount("")
 	a.ScreenMode = "fancy"
-	if _, err := buildLaunch(testInput(a)); !errors.Is(err, config.ErrBadScreenMode) {
+	if _, err := buildLaunch(launchkit.Input(a)); !errors.Is(err, config.ErrBadScreenMode) {
 		t.Errorf("unknown screen mode: %v", err)
 	}
 }
@@ -360,7 +362,7 @@ func TestCodexAppServerRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		a := appServerAccount(tt.options)
-		l, err := buildLaunch(testInput(a))
+		l, err := buildLaunch(launchkit.Input(a))
 		if !errors.Is(err, ErrOption) {
 			t.Errorf("%q: err %v (launch %q), want ErrOption", tt.options, err, l.Argv)
 			continue
@@ -387,9 +389,9 @@ func TestCodexAppServerPlaceholder(t *testing.T) {
 		{"--disable=x{session_id}", true},
 		{"-c tui.note={session_id}", false},
 	} {
-		in := testInput(appServerAccount(tc.options))
+		in := launchkit.Input(appServerAccount(tc.options))
 		if tc.resume {
-			in.Resume, in.SessionID = true, testRec
+			in.Resume, in.SessionID = true, launchkit.Rec
 		}
 		if _, err := buildLaunch(in); !errors.Is(err, launch.ErrPlaceholder) {
 			t.Errorf("%q (resume %v): %v, want ErrPlaceholder", tc.options, tc.resume, err)
@@ -401,7 +403,7 @@ func TestCodexAppServerPlaceholder(t *testing.T) {
 // conversation are on neither line, so the preview says them on a third.
 func TestCodexAppServerPreviewConversation(t *testing.T) {
 	t.Parallel()
-	l := mustAppServer(t, testInput(appServerAccount("--model gpt-5.5 -s workspace-write -a never -c model_reasoning_effort=low")))
+	l := mustAppServer(t, launchkit.Input(appServerAccount("--model gpt-5.5 -s workspace-write -a never -c model_reasoning_effort=low")))
 	if want := "\nconversation: model gpt-5.5 · approval never · sandbox workspace-write · effort low"; !strings.HasSuffix(l.Preview, want) {
 		t.Errorf("preview\n%s\nlacks %q", l.Preview, want)
 	}

@@ -5,36 +5,38 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/pullcept/pullcept/testdata/launchkit"
+
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
 func TestGenericLines(t *testing.T) {
 	t.Parallel()
-	a := testAccount(config.KindCLI)
-	l := mustLaunch(t, testInput(a))
+	a := launchkit.Account(config.KindCLI)
+	l := mustLaunch(t, launchkit.Input(a))
 	if !slices.Equal(l.Argv, []string{"aider", "--yes"}) || l.SessionID != "" {
 		t.Errorf("plain generic: %q id %q", l.Argv, l.SessionID)
 	}
-	if m := mustLaunch(t, testInput(a)); m.MCPKey != launch.MCPKey(a.ID, testTopic) {
+	if m := mustLaunch(t, launchkit.Input(a)); m.MCPKey != launch.MCPKey(a.ID, launchkit.Topic) {
 		t.Errorf("key %q", m.MCPKey)
 	}
 
 	calls := 0
 	a.LaunchOptions = "--session {session_id} --log=/tmp/{session_id}.log"
-	in := testInput(a)
-	in.NewID = func() (string, error) { calls++; return testID, nil }
+	in := launchkit.Input(a)
+	in.NewID = func() (string, error) { calls++; return launchkit.ID, nil }
 	l = mustLaunch(t, in)
-	want := []string{"aider", "--session", testID, "--log=/tmp/" + testID + ".log"}
-	if !slices.Equal(l.Argv, want) || l.SessionID != testID || calls != 1 {
+	want := []string{"aider", "--session", launchkit.ID, "--log=/tmp/" + launchkit.ID + ".log"}
+	if !slices.Equal(l.Argv, want) || l.SessionID != launchkit.ID || calls != 1 {
 		t.Errorf("generic with placeholder: %q id %q (%d ids made)", l.Argv, l.SessionID, calls)
 	}
 
 	a.ResumeLine = "aider --restore {session_id} --yes"
-	in = testInput(a)
-	in.Resume, in.SessionID = true, testRec
+	in = launchkit.Input(a)
+	in.Resume, in.SessionID = true, launchkit.Rec
 	l = mustLaunch(t, in)
-	if !slices.Equal(l.Argv, []string{"aider", "--restore", testRec, "--yes"}) || l.SessionID != testRec {
+	if !slices.Equal(l.Argv, []string{"aider", "--restore", launchkit.Rec, "--yes"}) || l.SessionID != launchkit.Rec {
 		t.Errorf("generic resume: %q", l.Argv)
 	}
 	a.ResumeLine = "aider --continue"

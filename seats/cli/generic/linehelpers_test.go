@@ -7,22 +7,6 @@ import (
 	"github.com/pullcept/pullcept/testdata/launchkit"
 )
 
-// The shared launch fixtures (testdata/launchkit) under this package's
-// names.
-const (
-	testID     = launchkit.ID
-	testRec    = launchkit.Rec
-	testSecret = launchkit.Secret
-	testHooks  = launchkit.Hooks
-	testTopic  = launchkit.Topic
-	testRoom   = launchkit.Room
-)
-
-var (
-	testAccount = launchkit.Account
-	testInput   = launchkit.Input
-)
-
 // buildLaunch builds in's line with the generic adapter.
 func buildLaunch(in launch.Input) (launch.Launch, error) { return launch.Build(in, Adapter{}) }
 
