@@ -44,6 +44,14 @@ type Options struct {
 	// (Backend.RememberView); nil opens with both side columns and no
 	// terminals.
 	View *ViewState
+	// Served is set for a UI that `pullcept server` shows on an attached
+	// client's terminal (RunOn, docs/serve.md): quitting detaches — the
+	// seats keep running — unless the human chooses to stop everything,
+	// which calls StopAll (from a command; it returns at once and the
+	// server ends every UI). Nothing reads this process's clipboard then:
+	// it is the server host's, not the human's.
+	Served  bool
+	StopAll func()
 }
 
 // Focus is what receives keys (docs/design.md §14: a typed enum plus the
