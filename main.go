@@ -4,7 +4,9 @@
 // status line to app.RunStatusLine, an export to app.RunExport, the seat
 // guard to pty.RunGuard. Subcommands:
 //
-//	pullcept                 the terminal UI (--data DIR: another data directory)
+//	pullcept                 the terminal UI, attached to the data directory's server
+//	                         (started when none runs); --no-server: in this process
+//	pullcept attach|ls|kill-server|server  the served mode (app/client, app.Serve)
 //	pullcept sidecar         the MCP stdio server a seat's CLI starts from .mcp.json
 //	pullcept status-line URL Claude Code's statusLine command: forwards its JSON to the room
 //	pullcept export TOPIC    write a topic as Markdown (app.RunExport)
@@ -24,9 +26,13 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/pullcept/pullcept/app"
+	"github.com/pullcept/pullcept/app/client"
+	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/sidecar"
@@ -53,7 +59,12 @@ func versionString() string {
 const usage = `Pullcept — a chat room for AI coding CLIs and their human.
 
 Usage:
-  pullcept [flags]          start the terminal UI
+  pullcept [flags]          the terminal UI: attach to this data directory's server, starting it
+                            when none runs (the seats keep running when the window closes)
+  pullcept attach           attach to the running server (ssh -t HOST pullcept attach works too)
+  pullcept ls               list the server, its attached terminals and the seats of every topic
+  pullcept kill-server      stop every seat, then the server
+  pullcept server           run the server in the foreground (for a service manager)
   pullcept sidecar          MCP stdio server for a seat (started by the CLI from .mcp.json)
   pullcept status-line URL  Claude Code status line command (set by Pullcept; forwards to the room)
   pullcept export TOPIC [-o FILE] [--data DIR]
@@ -64,6 +75,7 @@ Flags:
   --version                 print the version and exit
   --help                    print this help and exit
   --data DIR                data directory (default: $PULLCEPT_HOME, else the OS config dir + /pullcept)
+  --no-server               run the UI and the seats in this process: they end with this window
 
 Environment:
   PULLCEPT_HOME             data directory (config.json, logs/)
@@ -90,11 +102,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	if len(args) > 0 {
+		switch args[0] {
+		case "server", "attach", "ls", "kill-server":
+			return runServed(args[0], args[1:], stdout, stderr)
+		}
+	}
 	fs := flag.NewFlagSet("pullcept", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors and usage are printed below, once
 	fs.Usage = func() {}
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	dataDir := fs.String("data", "", "data directory")
+	noServer := fs.Bool("no-server", false, "run in this process")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
@@ -111,8 +130,75 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pullcept: unknown command %q\n\n%s", fs.Arg(0), usage)
 		return 2
 	}
+	if !*noServer && app.ServeSupported {
+		code, err := client.Attach(client.Options{DataDir: *dataDir, Start: true})
+		if err != nil {
+			fmt.Fprintf(stderr, "pullcept: %v\n", err)
+		}
+		return code
+	}
 	if err := app.Run(context.Background(), *dataDir, versionString()); err != nil {
 		fmt.Fprintf(stderr, "pullcept: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// runServed runs the served mode's commands (docs/serve.md): the server
+// itself, or a client of it.
+func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("pullcept "+cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dataDir := fs.String("data", "", "data directory")
+	exitEmpty := fs.Duration("exit-empty", app.DefaultExitEmpty, "end after this long with no client and no seat (0: never)")
+	readyFD := fs.Int(strings.TrimPrefix(client.ReadyFDFlag, "--"), 0, "readiness pipe")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || (cmd != "server" && (*readyFD != 0)) {
+		if err == nil {
+			err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		}
+		fmt.Fprintf(stderr, "pullcept %s: %v\n\n%s", cmd, err, usage)
+		return 2
+	}
+	switch cmd {
+	case "server":
+		o := app.ServeOptions{ExitEmpty: *exitEmpty}
+		if *readyFD > 0 {
+			f := os.NewFile(uintptr(*readyFD), "ready")
+			var once sync.Once
+			o.Ready = func(err error) {
+				once.Do(func() {
+					if err != nil {
+						fmt.Fprintf(f, "%v\n", err)
+					} else {
+						fmt.Fprintln(f, "ok")
+					}
+					_ = f.Close()
+				})
+			}
+		}
+		if err := app.Serve(context.Background(), *dataDir, versionString(), o); err != nil {
+			fmt.Fprintf(stderr, "pullcept server: %v\n", err)
+			return 1
+		}
+		return 0
+	case "attach":
+		code, err := client.Attach(client.Options{DataDir: *dataDir})
+		if err != nil {
+			fmt.Fprintf(stderr, "pullcept attach: %v\n", err)
+		}
+		return code
+	}
+	dir := *dataDir
+	if dir == "" {
+		d, err := config.DataDir()
+		if err != nil {
+			fmt.Fprintf(stderr, "pullcept %s: %v\n", cmd, err)
+			return 1
+		}
+		dir = d
+	}
+	if err := client.Command(dir, cmd, stdout); err != nil {
+		fmt.Fprintf(stderr, "pullcept %s: %v\n", cmd, err)
 		return 1
 	}
 	return 0

@@ -1,0 +1,434 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"charm.land/ssh"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats"
+	"github.com/pullcept/pullcept/tui"
+)
+
+// ServeOptions are `pullcept server`'s settings (docs/serve.md).
+type ServeOptions struct {
+	// ExitEmpty ends the server once no client has been attached and no
+	// seat has run for this long (tmux's exit-empty); 0 never.
+	ExitEmpty time.Duration
+	// Ready is called once the socket listens (the starter's readiness
+	// pipe); err is why the server did not start.
+	Ready func(err error)
+}
+
+// DefaultExitEmpty is how long an empty server waits before it ends: long
+// enough for the client that started it to attach.
+const DefaultExitEmpty = 10 * time.Second
+
+// attachClient is one attached terminal, for `pullcept ls`.
+type attachClient struct {
+	id      int
+	term    string
+	cols    int
+	rows    int
+	since   time.Time
+	running bool // its UI runs (false: an exec such as ls)
+}
+
+// server is the running `pullcept server`: the App and the SSH server on
+// its socket, one UI per attached session (docs/serve.md).
+type server struct {
+	a       *App
+	sock    string
+	logger  *slog.Logger
+	started time.Time
+	version string
+
+	stop     chan struct{} // closed by the first stop request
+	stopOnce sync.Once
+	sessions sync.WaitGroup
+
+	mu      sync.Mutex // leaf: clients, nextID, idleAt
+	clients map[int]*attachClient
+	nextID  int
+	idleAt  time.Time // since when nothing is attached and no seat runs
+}
+
+// serverInfo is server.json: which server runs. Never the room's token.
+type serverInfo struct {
+	PID      int       `json:"pid"`
+	Version  string    `json:"version"`
+	Socket   string    `json:"socket"`
+	HostKey  string    `json:"host_key"` // SHA256 fingerprint
+	Started  time.Time `json:"started"`
+	DataDir  string    `json:"data_dir"`
+	Protocol string    `json:"protocol"`
+}
+
+// Serve runs `pullcept server` for dataDir until ctx ends, a client asks
+// for everything to stop (`pullcept kill-server`, or "stop everything" in
+// a UI), SIGTERM/SIGINT arrive, or it stays empty for o.ExitEmpty. It then
+// ends every UI, stops the seats in App.Close's order and removes its
+// socket. SIGHUP is ignored: the server has no terminal to lose.
+func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err error) {
+	ready := o.Ready
+	if ready == nil {
+		ready = func(error) {}
+	}
+	defer func() {
+		if err != nil {
+			ready(err)
+		}
+	}()
+	signal.Ignore(syscall.SIGHUP)
+	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	a, err := Open(dataDir, version)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	s := &server{a: a, logger: a.logger.With("part", "serve"), started: time.Now(), version: version,
+		stop: make(chan struct{}), clients: map[int]*attachClient{}, idleAt: time.Now()}
+	host, client, err := config.ServeKeys(a.dataDir)
+	if err != nil {
+		return fmt.Errorf("server keys: %w", err)
+	}
+	if s.sock, err = config.SocketPath(a.dataDir); err != nil {
+		return err
+	}
+	ln, err := listenSocket(s.sock)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(s.sock)
+	infoPath := filepath.Join(a.dataDir, config.ServerInfoFile)
+	if err := s.writeInfo(infoPath, host); err != nil {
+		_ = ln.Close()
+		return err
+	}
+	defer os.Remove(infoPath)
+	srv := s.sshServer(host, client)
+	served := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.logger.Error("ssh server panicked", "panic", r, "stack", string(debug.Stack()))
+				served <- fmt.Errorf("ssh server: panic: %v", r)
+			}
+		}()
+		served <- srv.Serve(ln)
+	}()
+	s.logger.Info("server listening", "socket", s.sock, "pid", os.Getpid())
+	ready(nil)
+	var why string
+	select {
+	case <-ctx.Done():
+		why = "signal"
+	case <-s.stop:
+		why = "stop requested"
+	case <-s.emptyFor(o.ExitEmpty):
+		why = "empty"
+	case err := <-served:
+		why = fmt.Sprintf("listener ended: %v", err)
+	}
+	s.logger.Info("server stopping", "why", why)
+	// The UIs end first (their sessions close, each program quits and
+	// its Backend closes), then App.Close stops the seats in its order.
+	_ = srv.Close()
+	s.sessions.Wait()
+	return nil
+}
+
+// requestStop ends the server: every UI, then every seat. Idempotent.
+func (s *server) requestStop() { s.stopOnce.Do(func() { close(s.stop) }) }
+
+// emptyFor returns a channel closed once nothing is attached and no seat
+// has been live for d (checked every second); nil for d == 0: never.
+func (s *server) emptyFor(d time.Duration) <-chan struct{} {
+	if d <= 0 {
+		return nil
+	}
+	out := make(chan struct{})
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.logger.Error("exit-empty check panicked", "panic", r)
+			}
+		}()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+			}
+			busy := s.liveSeats() > 0
+			s.mu.Lock()
+			if busy || len(s.clients) > 0 {
+				s.idleAt = time.Now()
+			}
+			idle := time.Since(s.idleAt)
+			s.mu.Unlock()
+			if idle >= d {
+				close(out)
+				return
+			}
+		}
+	}()
+	return out
+}
+
+func (s *server) liveSeats() int {
+	n := 0
+	for _, si := range s.a.seats.Seats("") {
+		if si.State != seats.StateExited {
+			n++
+		}
+	}
+	return n
+}
+
+// writeInfo writes server.json: pid, version, socket and the host key's
+// fingerprint, so a person (and `pullcept ls`) can tell which server runs.
+func (s *server) writeInfo(path string, host gossh.Signer) error {
+	b, err := json.MarshalIndent(serverInfo{PID: os.Getpid(), Version: s.version, Socket: s.sock,
+		HostKey: gossh.FingerprintSHA256(host.PublicKey()), Started: s.started, DataDir: s.a.dataDir,
+		Protocol: "ssh"}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return config.WriteFileAtomic(path, append(b, '\n'), 0o600)
+}
+
+// sshServer is the SSH server on the socket: public-key auth with the
+// client key of this data directory only (no password, no keyboard
+// questions, no forwarding: charm.land/ssh offers only "session" channels
+// unless told otherwise), one handler per session.
+func (s *server) sshServer(host, client gossh.Signer) *ssh.Server {
+	want := client.PublicKey().Marshal()
+	srv := &ssh.Server{
+		Handler: s.handle,
+		// With no auth handler at all charm.land/ssh lets everyone in
+		// (NoClientAuth): this one must stay.
+		PublicKeyHandler: func(_ ssh.Context, key ssh.PublicKey) bool {
+			return slices.Equal(key.Marshal(), want)
+		},
+		HandshakeTimeout: 10 * time.Second,
+		Version:          "Pullcept",
+	}
+	srv.AddHostKey(host)
+	return srv
+}
+
+// handle serves one SSH session: an attached terminal (no command), or
+// one of the exec commands `ls`, `kill-server`, `version`.
+func (s *server) handle(sess ssh.Session) {
+	s.sessions.Add(1)
+	defer s.sessions.Done()
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger.Error("session panicked", "panic", r, "stack", string(debug.Stack()))
+			_ = sess.Exit(1)
+		}
+	}()
+	cmd := sess.Command()
+	if len(cmd) == 0 {
+		_ = sess.Exit(s.attach(sess))
+		return
+	}
+	switch cmd[0] {
+	case "ls":
+		s.list(sess)
+		_ = sess.Exit(0)
+	case "kill-server":
+		fmt.Fprintln(sess, "pullcept: stopping the seats, then the server")
+		s.requestStop()
+		_ = sess.Exit(0)
+	case "version":
+		fmt.Fprintln(sess, s.version)
+		_ = sess.Exit(0)
+	default:
+		fmt.Fprintf(sess.Stderr(), "pullcept server: unknown command %q\n", cmd[0])
+		_ = sess.Exit(2)
+	}
+}
+
+// clientEnv is what of an attached client's environment its UI reads:
+// the terminal's type and colours, the locale and the time zone. Nothing
+// else is kept, and none of it reaches a seat (seats run with the
+// server's environment).
+var clientEnv = []string{"TERM", "COLORTERM", "NO_COLOR", "CLICOLOR_FORCE", "TERM_PROGRAM", "WT_SESSION",
+	"LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "TZ"}
+
+// maxEnvValue caps one client variable's value.
+const maxEnvValue = 256
+
+// filterEnv keeps clientEnv's variables, each value cut at maxEnvValue.
+func filterEnv(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || !slices.Contains(clientEnv, k) {
+			continue
+		}
+		if len(v) > maxEnvValue {
+			continue
+		}
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// attach runs one UI on the session's terminal until its human detaches
+// or stops everything, or the session ends; it returns the exit status.
+func (s *server) attach(sess ssh.Session) int {
+	pty, windows, ok := sess.Pty()
+	if !ok {
+		fmt.Fprintln(sess.Stderr(), "pullcept: attaching needs a terminal (ssh -t)")
+		return 1
+	}
+	c := s.addClient(pty.Term, pty.Window.Width, pty.Window.Height)
+	defer s.dropClient(c)
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel()
+	go func() { // ends the UI when the server stops
+		select {
+		case <-s.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	resize := make(chan tui.Size)
+	go func() {
+		defer func() { _ = recover() }()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case w, ok := <-windows:
+				if !ok {
+					return
+				}
+				s.resized(c, w.Width, w.Height)
+				select {
+				case resize <- tui.Size{Width: w.Width, Height: w.Height}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	opts, err := s.a.uiOptions()
+	if err != nil {
+		fmt.Fprintf(sess.Stderr(), "pullcept: %v\n", err)
+		return 1
+	}
+	opts.Served = true
+	opts.StopAll = s.requestStop
+	b := NewBackend(s.a)
+	defer b.Close()
+	env := append(filterEnv(sess.Environ()), "TERM="+pty.Term)
+	err = tui.RunOn(ctx, b, opts, tui.Terminal{In: sess, Out: sess, Width: pty.Window.Width, Height: pty.Window.Height,
+		Resize: resize, Env: env})
+	if err != nil {
+		s.logger.Warn("attached UI ended with an error", "client", c.id, "err", err)
+		return 1
+	}
+	return 0
+}
+
+func (s *server) addClient(term string, cols, rows int) *attachClient {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	c := &attachClient{id: s.nextID, term: term, cols: cols, rows: rows, since: time.Now(), running: true}
+	s.clients[c.id] = c
+	s.logger.Info("client attached", "client", c.id, "term", term, "size", fmt.Sprintf("%dx%d", cols, rows))
+	return c
+}
+
+func (s *server) dropClient(c *attachClient) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.clients, c.id)
+	s.idleAt = time.Now()
+	s.logger.Info("client detached", "client", c.id)
+}
+
+func (s *server) resized(c *attachClient, cols, rows int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.cols, c.rows = cols, rows
+}
+
+// list writes `pullcept ls`: the server, its clients, and the seats of
+// every topic with their state. Names and states only: no token, no
+// command line, no environment.
+func (s *server) list(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "server\tpid %d\tversion %s\tsince %s\n", os.Getpid(), s.version, s.started.Format(time.DateTime))
+	fmt.Fprintf(tw, "data\t%s\n", s.a.dataDir)
+	s.mu.Lock()
+	cs := make([]attachClient, 0, len(s.clients))
+	for _, c := range s.clients {
+		cs = append(cs, *c)
+	}
+	s.mu.Unlock()
+	slices.SortFunc(cs, func(a, b attachClient) int { return a.id - b.id })
+	fmt.Fprintf(tw, "clients\t%d\n", len(cs))
+	for _, c := range cs {
+		fmt.Fprintf(tw, "  client %d\t%dx%d\t%s\tsince %s\n", c.id, c.cols, c.rows, c.term, c.since.Format(time.DateTime))
+	}
+	names := map[string]string{}
+	if ts, err := s.a.store.Topics(); err == nil {
+		for _, t := range ts {
+			names[t.ID] = t.Name
+		}
+	}
+	list := s.a.seats.Seats("")
+	slices.SortFunc(list, func(a, b seats.SeatInfo) int {
+		return strings.Compare(a.Topic+"\x00"+a.Account, b.Topic+"\x00"+b.Account)
+	})
+	fmt.Fprintf(tw, "seats\t%d\n", len(list))
+	for _, si := range list {
+		topic := names[si.Topic]
+		if topic == "" {
+			topic = si.Topic
+		}
+		name := si.Account
+		if acc, ok := s.a.accounts.Account(si.Account); ok {
+			name = acc.DisplayName()
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\tpid %d\n", topic, name, stateWord(si.Shown()), si.Pid)
+	}
+	_ = tw.Flush()
+}
+
+// stateWord names a seat's stage for `pullcept ls`.
+func stateWord(st seats.State) string {
+	switch st {
+	case seats.StateStarting:
+		return "starting"
+	case seats.StateRunning:
+		return "running"
+	case seats.StateExited:
+		return "exited"
+	}
+	return "offline"
+}

@@ -1,0 +1,148 @@
+package config
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// The files a data directory's server keeps (docs/serve.md): both keys are
+// the server's and its local client's alone — 0600 in the 0700 data
+// directory, like the room token they never contain.
+const (
+	// HostKeyFile is the server's SSH host key; a client pins its public
+	// half (a wrong host key is refused).
+	HostKeyFile = "serve_host_ed25519"
+	// ClientKeyFile is the key `pullcept attach` signs in with; the
+	// server's socket accepts no other.
+	ClientKeyFile = "serve_client_ed25519"
+	// ServerInfoFile says which server runs (pid, version, socket, host
+	// key fingerprint) — never the room token.
+	ServerInfoFile = "server.json"
+	// ServeLogFile takes the server's stderr (a UI's caught panic).
+	ServeLogFile = "serve.log"
+	// StartLockFile orders starts: the one that holds it may replace a
+	// stale socket and start the server.
+	StartLockFile = "start.lock"
+)
+
+// ErrSocketDirUnsafe: the directory the server's socket would live in is
+// not this user's alone (owner or mode); nothing is created in it.
+var ErrSocketDirUnsafe = errors.New("the socket directory is not yours alone")
+
+// SocketPath is where dataDir's server listens: a 0700 directory of this
+// user's ($XDG_RUNTIME_DIR/pullcept, else $TMPDIR/pullcept-UID), named by
+// the data directory's hash, so one server per data directory and a short
+// path (macOS allows 104 bytes). The directory is created when missing and
+// refused (ErrSocketDirUnsafe) unless it is this user's with no group or
+// other bits — a socket another user could reach or replace is never used.
+func SocketPath(dataDir string) (string, error) {
+	abs, err := filepath.Abs(dataDir)
+	if err != nil {
+		return "", err
+	}
+	dir, err := socketDir()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(dir, hex.EncodeToString(sum[:8])+".sock"), nil
+}
+
+// socketDir is the per-user directory of the servers' sockets, made safe.
+func socketDir() (string, error) {
+	var dir string
+	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {
+		dir = filepath.Join(rt, "pullcept")
+	} else {
+		dir = filepath.Join(os.TempDir(), fmt.Sprintf("pullcept-%d", os.Getuid()))
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", fmt.Errorf("socket directory: %w", err)
+	}
+	if err := checkPrivateDir(dir); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// ServeKeys returns the server's host key and its client's key for
+// dataDir, creating either when missing (ed25519, 0600, written whole or
+// not at all).
+func ServeKeys(dataDir string) (host, client ssh.Signer, err error) {
+	if host, err = loadOrCreateKey(filepath.Join(dataDir, HostKeyFile)); err != nil {
+		return nil, nil, err
+	}
+	if client, err = loadOrCreateKey(filepath.Join(dataDir, ClientKeyFile)); err != nil {
+		return nil, nil, err
+	}
+	return host, client, nil
+}
+
+// LoadServeKeys reads both keys without creating them: a client attaches
+// only to a server that made them.
+func LoadServeKeys(dataDir string) (host, client ssh.Signer, err error) {
+	if host, err = loadKey(filepath.Join(dataDir, HostKeyFile)); err != nil {
+		return nil, nil, err
+	}
+	if client, err = loadKey(filepath.Join(dataDir, ClientKeyFile)); err != nil {
+		return nil, nil, err
+	}
+	return host, client, nil
+}
+
+func loadOrCreateKey(path string) (ssh.Signer, error) {
+	s, err := loadKey(path)
+	if err == nil || !errors.Is(err, os.ErrNotExist) {
+		return s, err
+	}
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	block, err := ssh.MarshalPrivateKey(priv, "pullcept")
+	if err != nil {
+		return nil, err
+	}
+	if err := WriteFileAtomic(path, pem.EncodeToMemory(block), 0o600); err != nil {
+		return nil, fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	return loadKey(path)
+}
+
+func loadKey(path string) (ssh.Signer, error) {
+	if err := checkPrivateFile(path); err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := ssh.ParsePrivateKey(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return s, nil
+}
+
+// checkPrivateFile refuses a key file others may read (a copied or
+// restored key keeps its mode): an SSH client refuses such keys too.
+func checkPrivateFile(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+		return fmt.Errorf("%s: mode %#o lets others read it; run chmod 600 %s", filepath.Base(path), fi.Mode().Perm(), path)
+	}
+	return nil
+}
