@@ -13,6 +13,8 @@
 #   5. create a second topic (ctrl+n); from it find a post of the first (ctrl+p) and jump there;
 #      switch topics (alt+up / alt+down), seat still running
 #   6. pullcept export writes the first topic as Markdown
+#   7. close the window: pullcept ls lists the seat still running; pullcept attach in a new
+#      window shows the chat; pullcept kill-server stops the seat and the server (docs/serve.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -34,6 +36,8 @@ cleanup() {
     echo "---- fake model ----" >&2
     tail -20 "$work/fake.err" >&2 || true
   fi
+  # Pullcept's server outlives its windows: stop it (and its seats) first.
+  "$work/pullcept" kill-server --data "$work/data" >/dev/null 2>&1 || true
   tmux -L "$sock" kill-server 2>/dev/null || true
   [ -n "$fake_pid" ] && kill "$fake_pid" 2>/dev/null || true
   wait 2>/dev/null || true
@@ -193,6 +197,36 @@ grep -q "please review the parser" "$work/export.md" || { echo "newcomer: export
 grep -q "^# " "$work/export.md" || { echo "newcomer: export has no title" >&2; exit 1; }
 echo "ok: pullcept export wrote the topic as Markdown"
 
+# Close the window: Pullcept's server keeps the room and Claudia's seat.
+tmux -L "$sock" kill-session -t nc
+end=$(deadline 20)
+until "$work/pullcept" ls --data "$work/data" >"$work/ls.txt" 2>&1 && grep -q "^clients *0" "$work/ls.txt"; do
+  [ "$(date +%s)" -lt "$end" ] || { echo "newcomer: the server did not see the window go" >&2; cat "$work/ls.txt" >&2; exit 1; }
+  sleep 0.3
+done
+grep -q "Claudia *running" "$work/ls.txt" || { echo "newcomer: Claudia's seat did not outlive the window" >&2; cat "$work/ls.txt" >&2; exit 1; }
+claude_pid=$(sed -n 's/.*Claudia *running *pid \([0-9]*\).*/\1/p' "$work/ls.txt")
+kill -0 "$claude_pid" || { echo "newcomer: Claudia's CLI (pid $claude_pid) is gone" >&2; exit 1; }
+echo "ok: the window closed, pullcept ls lists Claudia's seat running (pid $claude_pid)"
+
+# Attach from a new window: the same topic and chat.
+tmux -L "$sock" new-session -d -s nc -x 200 -y 50 \
+  "bash -c 'export TERM=xterm-256color; exec \"$work/pullcept\" attach --data \"$work/data\"'"
+wait_screen "reply to: please review the parser" 20 "pullcept attach shows the chat with Claudia's reply"
+
+# kill-server stops the seat, then the server, and removes its socket.
+server_pid=$(sed -n 's/.*"pid": *\([0-9]*\).*/\1/p' "$work/data/server.json")
+"$work/pullcept" kill-server --data "$work/data"
+end=$(deadline 30)
+while kill -0 "$server_pid" 2>/dev/null || kill -0 "$claude_pid" 2>/dev/null; do
+  [ "$(date +%s)" -lt "$end" ] || { echo "newcomer: kill-server left the server ($server_pid) or Claudia ($claude_pid) running" >&2; exit 1; }
+  sleep 0.3
+done
+if "$work/pullcept" ls --data "$work/data" >/dev/null 2>&1; then
+  echo "newcomer: pullcept ls still finds a server after kill-server" >&2; exit 1
+fi
+echo "ok: pullcept kill-server stopped Claudia's seat and the server"
+
 echo "---- final screen ----"
-screen
+screen || true
 echo "newcomer: PASS"

@@ -434,7 +434,7 @@ type appScreen struct {
 
 func startApp(t *testing.T, bin, dir string, env []string, cols, rows int) *appScreen {
 	t.Helper()
-	proc, err := pty.Start(pty.Options{Argv: []string{bin}, Dir: dir, Env: env, Cols: cols, Rows: rows})
+	proc, err := pty.Start(pty.Options{Argv: []string{bin, "--no-server"}, Dir: dir, Env: env, Cols: cols, Rows: rows})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func startApp(t *testing.T) *app {
 	// The seat inherits the app's environment: FAKECLI makes the test
 	// binary it runs the fake CLI (no env value is stored in the account).
 	a.tmux("new-session", "-d", "-s", "app", "-x", "200", "-y", "60",
-		"env", "PULLCEPT_HOME="+data, fakecli.Env+"=1", "TERM=xterm-256color", "LANG=C.UTF-8", fakecli.PullceptBinary(t))
+		"env", "PULLCEPT_HOME="+data, fakecli.Env+"=1", "TERM=xterm-256color", "LANG=C.UTF-8", fakecli.PullceptBinary(t), "--no-server")
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("last screen:\n%s", a.screenOrEmpty())

@@ -69,7 +69,7 @@ func newRig(t *testing.T, w, h int, lang string, seats ...seat) *rig {
 	fakecli.WriteConfig(t, data, map[string]any{"language": lang}, accts...)
 	bin := fakecli.PullceptBinary(t)
 	r.tmux("-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h),
-		"env", "PULLCEPT_HOME="+data, "TERM=xterm-256color", "LANG=C.UTF-8", bin)
+		"env", "PULLCEPT_HOME="+data, "TERM=xterm-256color", "LANG=C.UTF-8", bin, "--no-server")
 	// tmux keeps what the app writes with OSC 52 as a paste buffer: the
 	// clipboard as the app's terminal sees it.
 	r.tmux("set-option", "-s", "set-clipboard", "on")

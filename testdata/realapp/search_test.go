@@ -51,7 +51,7 @@ func startOn(t *testing.T, data string) *app {
 		t.Fatal(err)
 	}
 	a.tmux("new-session", "-d", "-s", "app", "-x", "160", "-y", "45",
-		"env", "PULLCEPT_HOME="+data, "TERM=xterm-256color", "LANG=C.UTF-8", fakecli.PullceptBinary(t))
+		"env", "PULLCEPT_HOME="+data, "TERM=xterm-256color", "LANG=C.UTF-8", fakecli.PullceptBinary(t), "--no-server")
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("last screen:\n%s", a.screenOrEmpty())

@@ -57,7 +57,7 @@ func TestSettingsLanguageStaysAfterARestart(t *testing.T) {
 	testkit.Eventually(t, "the app quit", func() bool { return syscall.Kill(pid, 0) != nil })
 
 	r.tmux("-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", "80", "-y", "24",
-		"env", "PULLCEPT_HOME="+data, "TERM=xterm-256color", "LANG=C.UTF-8", fakecli.PullceptBinary(t))
+		"env", "PULLCEPT_HOME="+data, "TERM=xterm-256color", "LANG=C.UTF-8", fakecli.PullceptBinary(t), "--no-server")
 	again := r.appPID()
 	t.Cleanup(func() {
 		_ = syscall.Kill(again, syscall.SIGTERM)

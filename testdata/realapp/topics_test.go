@@ -71,7 +71,7 @@ func newTopicsRig(t *testing.T, w, h int, accounts ...map[string]any) *topicsRig
 func (r *topicsRig) start() {
 	r.t.Helper()
 	r.tmux("-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", strconv.Itoa(r.w), "-y", strconv.Itoa(r.h),
-		"env", "PULLCEPT_HOME="+r.data, "TERM=xterm-256color", "LANG=C.UTF-8", fakecli.PullceptBinary(r.t))
+		"env", "PULLCEPT_HOME="+r.data, "TERM=xterm-256color", "LANG=C.UTF-8", fakecli.PullceptBinary(r.t), "--no-server")
 	r.pid = r.appPID()
 	r.waitScreen("the app is up", func(s string) bool { return strings.Contains(s, "F1 help") })
 }

@@ -177,7 +177,7 @@ func newRig(t *testing.T, p soakPlan) *rig {
 	fakecli.WriteConfig(t, r.data, nil, accts...)
 	bin := fakecli.PullceptBinary(t)
 	r.tmux(t, "new-session", "-d", "-s", "soak", "-x", "200", "-y", "60",
-		"env", "PULLCEPT_HOME="+r.data, "TERM=xterm-256color", "LANG=C.UTF-8", bin)
+		"env", "PULLCEPT_HOME="+r.data, "TERM=xterm-256color", "LANG=C.UTF-8", bin, "--no-server")
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("last screen:\n%s", r.screenOrEmpty())

@@ -1,0 +1,257 @@
+package realapp
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/testdata/fakecli"
+	"github.com/pullcept/pullcept/testdata/testkit"
+)
+
+// served is the pullcept binary in served mode (docs/serve.md): windows
+// are tmux sessions of one tmux server, each running a client, and the
+// Pullcept server outlives them.
+type served struct {
+	t    *testing.T
+	bin  string
+	sock string // the tmux server's
+	data string
+	work string
+	env  []string
+}
+
+func newServed(t *testing.T) *served {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatalf("tmux is needed (apt-get install tmux): %v", err)
+	}
+	work := t.TempDir()
+	s := &served{t: t, bin: fakecli.PullceptBinary(t), sock: fmt.Sprintf("pullcept-served-%d-%s", os.Getpid(), t.Name()),
+		data: filepath.Join(work, "data"), work: work}
+	s.env = []string{"PULLCEPT_HOME=" + s.data, "TERM=xterm-256color", "LANG=C.UTF-8"}
+	t.Cleanup(func() {
+		if t.Failed() {
+			out, _ := exec.Command("tmux", "-L", s.sock, "list-sessions", "-F", "#{session_name}").Output()
+			for _, w := range strings.Fields(string(out)) {
+				t.Logf("last screen of %s:\n%s", w, s.screen(w))
+			}
+			t.Logf("pullcept ls:\n%s", s.ls())
+		}
+		// Whatever happened, no server and no seat outlive the test.
+		_ = exec.Command(s.bin, "kill-server", "--data", s.data).Run()
+		if pid := s.serverPID(); pid > 0 {
+			testkit.Eventually(t, "the server ended", func() bool { return syscall.Kill(pid, 0) != nil })
+		}
+		_ = exec.Command("tmux", "-L", s.sock, "kill-server").Run()
+	})
+	return s
+}
+
+// window opens a tmux session running pullcept with args at w×h.
+func (s *served) window(name string, w, h int, args ...string) {
+	s.t.Helper()
+	cmd := append([]string{"-f", "/dev/null", "new-session", "-d", "-s", name, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "env"},
+		s.env...)
+	cmd = append(cmd, s.bin)
+	s.tmux(append(cmd, args...)...)
+}
+
+func (s *served) tmux(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", s.sock}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (s *served) screen(name string) string {
+	out, _ := exec.Command("tmux", "-L", s.sock, "capture-pane", "-p", "-t", name).Output()
+	return string(out)
+}
+
+func (s *served) waitScreen(name, what string, ok func(string) bool) string {
+	s.t.Helper()
+	var got string
+	testkit.Eventually(s.t, name+": "+what, func() bool { got = s.screen(name); return ok(got) })
+	return got
+}
+
+// ls is `pullcept ls`'s output ("" when it fails).
+func (s *served) ls() string {
+	out, err := exec.Command(s.bin, "ls", "--data", s.data).CombinedOutput()
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
+
+// serverPID is server.json's pid (0: none).
+func (s *served) serverPID() int {
+	b, err := os.ReadFile(filepath.Join(s.data, "server.json"))
+	if err != nil {
+		return 0
+	}
+	m := regexp.MustCompile(`"pid":\s*(\d+)`).FindSubmatch(b)
+	if m == nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(string(m[1]))
+	return pid
+}
+
+// seatPID is the pid `pullcept ls` gives the named seat when it runs.
+func seatPID(ls, name string) int {
+	m := regexp.MustCompile(regexp.QuoteMeta(name) + `\s+running\s+pid (\d+)`).FindStringSubmatch(ls)
+	if m == nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(m[1])
+	return pid
+}
+
+// TestServedSeatsOutliveTheWindow is issue 29's first "done when" with
+// fake CLIs (testdata/newcomer.sh does the real Claude Code's part): a
+// window starts pullcept and two seats — one printing a counter, one
+// answering every post — and is killed; the server and both seats go on;
+// a second window attaches and sees the same topic, its post reaches the
+// answering seat, and the answer shows in it and in a third window;
+// detaching the second leaves the third; kill-server ends both seats and
+// removes the socket.
+func TestServedSeatsOutliveTheWindow(t *testing.T) {
+	s := newServed(t)
+	count := filepath.Join(s.work, "count")
+	counter := filepath.Join(s.work, "counter.sh")
+	if err := os.WriteFile(counter, []byte("#!/bin/sh\ni=0\nwhile :; do i=$((i+1)); echo \"tick $i\"; echo $i > "+count+".new; mv "+count+".new "+count+"; sleep 0.2; done\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	lines := filepath.Join(s.work, "lines.jsonl")
+	for _, d := range []string{s.data, filepath.Join(s.work, "c"), filepath.Join(s.work, "e")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fakecli.WriteConfig(t, s.data, map[string]any{"language": "en"},
+		fakecli.ConfigAccount{ID: "cnt", Name: "Counter", Kind: "cli", Cwd: filepath.Join(s.work, "c"), Command: counter},
+		fakecli.ConfigAccount{ID: "echo", Name: "Echo", Kind: "cli", Cwd: filepath.Join(s.work, "e"), Command: fakecli.Command(t),
+			Options: "-join -echo -lines " + lines, Env: fakecli.SeatEnv()})
+
+	s.window("w1", 120, 40)
+	s.waitScreen("w1", "the accounts panel", func(x string) bool { return strings.Contains(x, "Echo") })
+	for range 3 {
+		s.tmux("send-keys", "-t", "w1", "Tab")
+	}
+	s.waitScreen("w1", "the accounts panel has focus", func(x string) bool { return strings.Contains(x, "› Alice") })
+	s.tmux("send-keys", "-t", "w1", "Down", "s", "Down", "s")
+	var ls string
+	testkit.Eventually(t, "pullcept ls lists both seats running", func() bool {
+		ls = s.ls()
+		return seatPID(ls, "Counter") > 0 && seatPID(ls, "Echo") > 0
+	})
+	counterPID, echoPID := seatPID(ls, "Counter"), seatPID(ls, "Echo")
+	s.waitScreen("w1", "both seats running, the cursor on Echo", func(x string) bool {
+		return strings.Count(x, "running") == 2 && strings.Contains(x, "› Echo")
+	})
+	s.tmux("send-keys", "-t", "w1", "Escape")
+	// A key right after Esc would arrive as Alt+key: wait until the panel
+	// let the focus go.
+	s.waitScreen("w1", "the accounts panel lets the focus go", func(x string) bool { return !strings.Contains(x, "› Echo") })
+	s.tmux("send-keys", "-t", "w1", "-l", "@Echo first from one")
+	s.tmux("send-keys", "-t", "w1", "Enter")
+	s.waitScreen("w1", "Echo's answer", func(x string) bool { return strings.Contains(x, "re ") })
+
+	// The window goes (its terminal hangs up): the server keeps the seats.
+	s.tmux("kill-session", "-t", "w1")
+	testkit.Eventually(t, "pullcept ls: no client, both seats running", func() bool {
+		ls = s.ls()
+		return clients(ls) == 0 && seatPID(ls, "Counter") == counterPID && seatPID(ls, "Echo") == echoPID
+	})
+	before := readCount(t, count)
+	testkit.Eventually(t, "the counter keeps counting", func() bool { return readCount(t, count) > before+2 })
+
+	// Two more windows attach: the same topic and chat.
+	s.window("w2", 100, 30, "attach")
+	s.window("w3", 80, 24, "attach")
+	for _, w := range []string{"w2", "w3"} {
+		s.waitScreen(w, "the first post", func(x string) bool { return strings.Contains(x, "first from one") })
+	}
+	s.tmux("send-keys", "-t", "w2", "-l", "@Echo second from two")
+	s.tmux("send-keys", "-t", "w2", "Enter")
+	testkit.Eventually(t, "Echo read the post of window two", func() bool {
+		got, _ := fakecli.Lines(lines)
+		for _, l := range got {
+			if strings.Contains(l, "second from two") {
+				return true
+			}
+		}
+		return false
+	})
+	for _, w := range []string{"w2", "w3"} {
+		s.waitScreen(w, "the post and Echo's second answer", func(x string) bool {
+			return strings.Contains(x, "second from two") && strings.Count(x, "re ") >= 2
+		})
+	}
+
+	// Ctrl+Q in window two: detach (the safe answer has the focus); window
+	// three stays attached and the seats run on.
+	s.tmux("send-keys", "-t", "w2", "C-q")
+	s.waitScreen("w2", "the leave dialog", func(x string) bool { return strings.Contains(x, "Detach") })
+	s.tmux("send-keys", "-t", "w2", "Enter")
+	testkit.Eventually(t, "window two's client ended, window three's stays", func() bool {
+		ls = s.ls()
+		return clients(ls) == 1 && seatPID(ls, "Counter") == counterPID
+	})
+	s.tmux("send-keys", "-t", "w3", "-l", "@Echo third from three")
+	s.tmux("send-keys", "-t", "w3", "Enter")
+	s.waitScreen("w3", "window three still works", func(x string) bool { return strings.Contains(x, "third from three") })
+
+	// kill-server: both seats end, then the server; the socket goes.
+	server := s.serverPID()
+	if out, err := exec.Command(s.bin, "kill-server", "--data", s.data).CombinedOutput(); err != nil {
+		t.Fatalf("kill-server: %v\n%s", err, out)
+	}
+	testkit.Eventually(t, "the seats and the server ended", func() bool {
+		return syscall.Kill(counterPID, 0) != nil && syscall.Kill(echoPID, 0) != nil && syscall.Kill(server, 0) != nil
+	})
+	if out, err := exec.Command(s.bin, "ls", "--data", s.data).CombinedOutput(); err == nil {
+		t.Fatalf("pullcept ls after kill-server found a server:\n%s", out)
+	}
+	sock, err := config.SocketPath(s.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(sock); err == nil {
+		t.Errorf("the socket %s is left after kill-server", sock)
+	}
+	if _, err := os.Stat(filepath.Join(s.data, "server.json")); err == nil {
+		t.Error("server.json is left after kill-server")
+	}
+}
+
+func readCount(t *testing.T, path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return n
+}
+
+// clients is the number of attached terminals `pullcept ls` gives (-1:
+// none given).
+func clients(ls string) int {
+	m := regexp.MustCompile(`(?m)^clients\s+(\d+)`).FindStringSubmatch(ls)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
