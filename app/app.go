@@ -226,18 +226,24 @@ func (a *App) Close() {
 	_ = a.lock.Unlock() // last: everything below has let go of the directory
 }
 
-// Run starts the terminal UI on this terminal and everything below it, and
-// returns when the UI quits, ctx ends, or the process gets SIGINT/SIGTERM.
-// Signals are caught only while the UI runs: during start-up and while the
-// seats are stopped at the end, a signal ends the process as usual.
+// Run starts the terminal UI on this terminal and everything below it
+// (`pullcept --no-server`), and returns when the UI quits, ctx ends, or the
+// process gets SIGINT, SIGTERM or SIGHUP (the terminal closed: its window,
+// or the SSH link). Each runs the orderly end: the seats stop in order,
+// their .mcp.json entries go, the logs close (App.Close). SIGINT and
+// SIGTERM are caught only while the UI runs; a SIGHUP during the end is
+// ignored, since the terminal it is about is already gone.
 func Run(ctx context.Context, dataDir, version string) error {
 	a, err := Open(dataDir, version)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	// Deferred last, so it runs first: once the UI ended no hangup may cut
+	// the seats' stop short.
+	defer signal.Ignore(syscall.SIGHUP)
 	opts, err := a.uiOptions()
 	if err != nil {
 		return err

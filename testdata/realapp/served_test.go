@@ -255,3 +255,87 @@ func clients(ls string) int {
 	n, _ := strconv.Atoi(m[1])
 	return n
 }
+
+// TestHangupStopsTheSingleProcessInOrder: `pullcept --no-server` whose
+// terminal goes (tmux kill-session hangs its pane up, as closing a window
+// or losing an SSH link does) runs the orderly end: its seat's process
+// ends and the seat's .mcp.json entry is removed. Without the SIGHUP
+// handler the process dies on the spot and the entry stays.
+func TestHangupStopsTheSingleProcessInOrder(t *testing.T) {
+	s := newServed(t)
+	cwd := filepath.Join(s.work, "e")
+	lines := filepath.Join(s.work, "lines.jsonl")
+	for _, d := range []string{s.data, cwd} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fakecli.WriteConfig(t, s.data, map[string]any{"language": "en"},
+		fakecli.ConfigAccount{ID: "echo", Name: "Echo", Kind: "cli", Cwd: cwd, Command: fakecli.Command(t),
+			Options: "-join -echo -lines " + lines, Env: fakecli.SeatEnv()})
+	s.window("w1", 120, 40, "--no-server")
+	s.waitScreen("w1", "the accounts panel", func(x string) bool { return strings.Contains(x, "Echo") })
+	appPID, err := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", "w1", "#{pane_pid}")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		s.tmux("send-keys", "-t", "w1", "Tab")
+	}
+	s.waitScreen("w1", "the accounts panel has focus", func(x string) bool { return strings.Contains(x, "› Alice") })
+	s.tmux("send-keys", "-t", "w1", "Down", "s")
+	s.waitScreen("w1", "Echo joined the room", func(x string) bool { return strings.Contains(x, "· 2 · F1 help") })
+	mcp := filepath.Join(cwd, ".mcp.json")
+	if b, err := os.ReadFile(mcp); err != nil || !strings.Contains(string(b), "pullcept") {
+		t.Fatalf(".mcp.json has no Pullcept entry while the seat runs: %v\n%s", err, b)
+	}
+	seat := childPIDs(appPID)
+	if len(seat) == 0 {
+		t.Fatal("no seat process under the app")
+	}
+
+	s.tmux("kill-session", "-t", "w1")
+	testkit.Eventually(t, "the app and its seat ended", func() bool {
+		if syscall.Kill(appPID, 0) == nil {
+			return false
+		}
+		for _, p := range seat {
+			if syscall.Kill(p, 0) == nil {
+				return false
+			}
+		}
+		return true
+	})
+	if b, err := os.ReadFile(mcp); err == nil && strings.Contains(string(b), "pullcept") {
+		t.Errorf("the hangup left the seat's .mcp.json entry:\n%s", b)
+	}
+	log, _ := os.ReadFile(filepath.Join(s.data, "pullcept.log"))
+	if !strings.Contains(string(log), "seat") {
+		t.Logf("app log:\n%s", log)
+	}
+}
+
+// childPIDs are the pids whose parent is pid (Linux /proc).
+func childPIDs(pid int) []int {
+	var out []int
+	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, d := range dirs {
+		b, err := os.ReadFile(d)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …; comm may hold spaces: cut at the last ')'.
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			if p, err := strconv.Atoi(strings.Fields(s)[0]); err == nil {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
