@@ -385,7 +385,7 @@ func (m *Model) quickCreate(q quickKind) []tea.Cmd {
 func (m *Model) openEditor(a AccountInfo, isNew bool) []tea.Cmd {
 	st := m.partData().state(a.ID)
 	running := !isNew && (st == SeatRunning || st == SeatStarting)
-	m.overlay.editor = newEditor(a, isNew, running, a.ID != "" && a.ID == m.opts.AdminID)
+	m.overlay.editor = newEditor(&m.env, a, isNew, running, a.ID != "" && a.ID == m.opts.AdminID)
 	m.overlay.editor.kinds = m.accounts.kindDefaultsFor(a.ID)
 	m.overlay.editor.srv.api = mcpServersOf(m.backend)
 	m.overlay.open = ovEditor

@@ -29,7 +29,7 @@ type attachPicker struct {
 }
 
 func newAttachPicker(e *env, start string) *attachPicker {
-	ti := *newField(start)
+	ti := *newField(e, start)
 	ti.Prompt = "› "
 	ti.Placeholder = e.tr.t(mAttachPlaceholder)
 	ti.CharLimit = 4096 // a path: the longest any OS takes

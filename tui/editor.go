@@ -73,9 +73,10 @@ type accountEditor struct {
 
 // newField is a one-line input with a steady virtual cursor: a blinking one
 // would need a timer message stream for no gain in a modal.
-func newField(value string) *textinput.Model {
+func newField(e *env, value string) *textinput.Model {
 	ti := textinput.New()
 	ti.Prompt = ""
+	e.noHostPaste(&ti.KeyMap.Paste)
 	st := ti.Styles()
 	st.Cursor.Blink = false
 	ti.SetStyles(st)
@@ -83,24 +84,24 @@ func newField(value string) *textinput.Model {
 	return &ti
 }
 
-func newEditor(a AccountInfo, isNew, running, self bool) *accountEditor {
+func newEditor(e *env, a AccountInfo, isNew, running, self bool) *accountEditor {
 	ed := &accountEditor{acc: a, isNew: isNew, running: running, self: self, inputs: map[edField]*textinput.Model{}}
-	ed.inputs[fName] = newField(a.Name)
-	ed.inputs[fNickname] = newField(a.Nickname)
-	ed.inputs[fDir] = newField(a.Dir)
-	ed.inputs[fCommand] = newField(a.Command)
-	ed.inputs[fOptions] = newField(a.Options)
-	ed.inputs[fResume] = newField(a.ResumeLine)
-	ed.inputs[fCharacter] = newField(a.Character)
-	ta := newArea(false, 5)
+	ed.inputs[fName] = newField(e, a.Name)
+	ed.inputs[fNickname] = newField(e, a.Nickname)
+	ed.inputs[fDir] = newField(e, a.Dir)
+	ed.inputs[fCommand] = newField(e, a.Command)
+	ed.inputs[fOptions] = newField(e, a.Options)
+	ed.inputs[fResume] = newField(e, a.ResumeLine)
+	ed.inputs[fCharacter] = newField(e, a.Character)
+	ta := newArea(e, false, 5)
 	if isNew {
 		ta.SetValue(a.Env)
 	}
 	ed.envArea = ta
 	ed.initEnv(isNew)
 	ed.field = fName
-	ed.initMore()
-	ed.initServer()
+	ed.initMore(e)
+	ed.initServer(e)
 	ed.focusField()
 	return ed
 }

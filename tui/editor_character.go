@@ -74,9 +74,10 @@ func placeText(p string) string {
 
 // newBodyArea is the body field: a textarea with line numbers (problems
 // name lines), growing to the rows the modal gives it.
-func newBodyArea() textarea.Model {
+func newBodyArea(e *env) textarea.Model {
 	ta := textarea.New()
 	ta.Prompt = ""
+	e.noHostPaste(&ta.KeyMap.Paste)
 	ta.ShowLineNumbers = true
 	ta.MaxHeight = 0
 	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("enter"))

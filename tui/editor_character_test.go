@@ -38,7 +38,7 @@ func flat(m *Model) string {
 func TestEditorCharacterFieldsByKind(t *testing.T) {
 	t.Parallel()
 	for kind, want := range map[string]bool{KindClaudeCode: true, KindCodexCLI: true, KindCLI: false, KindMCP: false, KindAdmin: false} {
-		ed := newEditor(AccountInfo{Kind: kind, Name: "x"}, true, false, false)
+		ed := newEditor(&env{}, AccountInfo{Kind: kind, Name: "x"}, true, false, false)
 		fs := ed.fields()
 		if slices.Contains(fs, fCharacter) != want || slices.Contains(fs, fBody) != want {
 			t.Errorf("%s: fields %v", kind, fs)

@@ -60,13 +60,14 @@ func mcpServersOf(b Backend) MCPServers {
 }
 
 // newServerArea is a line-numbered multi-line server field.
-func newServerArea() textarea.Model { return newArea(true, 8) }
+func newServerArea(e *env) textarea.Model { return newArea(e, true, 8) }
 
 // newArea is the editor's multi-line field: Enter adds a line, it grows
 // from one row up to maxHeight, no blinking cursor, no cursor-line colour.
-func newArea(lineNumbers bool, maxHeight int) textarea.Model {
+func newArea(e *env, lineNumbers bool, maxHeight int) textarea.Model {
 	ta := textarea.New()
 	ta.Prompt = ""
+	e.noHostPaste(&ta.KeyMap.Paste)
 	ta.ShowLineNumbers = lineNumbers
 	ta.DynamicHeight = true
 	ta.MinHeight = 1
@@ -82,9 +83,9 @@ func newArea(lineNumbers bool, maxHeight int) textarea.Model {
 
 // initServer starts the section: an mcp account's fields wait for its
 // server to be read.
-func (ed *accountEditor) initServer() {
-	ed.inputs[fSrvCommand] = newField("")
-	ed.srv.args, ed.srv.env = newServerArea(), newServerArea()
+func (ed *accountEditor) initServer(e *env) {
+	ed.inputs[fSrvCommand] = newField(e, "")
+	ed.srv.args, ed.srv.env = newServerArea(e), newServerArea(e)
 	ed.srv.follow = true
 	ed.srv.loading = ed.serverMode() == srvExisting
 }

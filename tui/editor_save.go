@@ -56,8 +56,8 @@ type editorMore struct {
 }
 
 // initMore starts the state beyond the fields, once they are set.
-func (ed *accountEditor) initMore() {
-	ed.chr.area = newBodyArea()
+func (ed *accountEditor) initMore(e *env) {
+	ed.chr.area = newBodyArea(e)
 	ed.pv = newPreviewBox()
 	ed.exec = execEditor
 	ed.orig = ed.collect()

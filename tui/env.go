@@ -1,6 +1,10 @@
 package tui
 
-import "time"
+import (
+	"time"
+
+	"charm.land/bubbles/v2/key"
+)
 
 // env is what widgets need to render: theme, text catalog, clock, and who
 // this screen is. The root model owns it; widgets only read it.
@@ -23,7 +27,28 @@ type env struct {
 	// mcp is every mcp account's display name now, by account id: their
 	// posts fold into "name (N)" in the chat (foldGroup).
 	mcp map[string]string
+	// served: a UI of `pullcept server` (Options.Served). The clipboard
+	// this process can read is then the server host's, not the human's.
+	served bool
 	// gen is bumped when theme, language or self change; every render key
 	// holds it, so every cache redraws.
 	gen int
+}
+
+// noHostPaste unbinds a text field's clipboard key (bubbles' Paste reads
+// the clipboard of the machine this process runs on) in a served UI. The
+// client terminal's own paste still arrives as a tea.PasteMsg.
+func (e *env) noHostPaste(b *key.Binding) {
+	if e.served {
+		*b = key.NewBinding()
+	}
+}
+
+// helpText is a help row's description: in a served UI the quit key
+// detaches.
+func (e *env) helpText(k msgKey) string {
+	if e.served && k == mHelpQuit {
+		k = mHelpQuitServed
+	}
+	return e.tr.t(k)
 }

@@ -128,7 +128,7 @@ func (m *Model) renderOverlay() layer {
 	case ovPicker:
 		box = m.overlay.picker.view(&m.env, min(m.width, 72), min(m.height, 20))
 	case ovDialog:
-		box = m.overlay.dialog.view(&m.env, m.width)
+		box = m.overlay.dialog.view(&m.env, m.width, m.height)
 	case ovEditor:
 		box = m.overlay.editor.view(&m.env, m.width, m.height)
 	case ovAttach:

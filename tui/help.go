@@ -53,7 +53,7 @@ func layoutHelp(e *env, maxW, maxH int) *helpLayout {
 	widths := make([]int, 0, len(entries))
 	for _, en := range entries {
 		keyW = max(keyW, ansi.StringWidth(keysLabel(*en.b)))
-		w := ansi.StringWidth(e.tr.t(en.help))
+		w := ansi.StringWidth(e.helpText(en.help))
 		descW = max(descW, w)
 		widths = append(widths, w)
 	}
@@ -110,7 +110,7 @@ func helpBlocks(e *env, entries []bindingEntry, kw, dw int) []helpBlock {
 			lines = append(lines, e.th.accentS.Render(e.tr.t(group)))
 		}
 		keys := wrapKeys(en.b.Keys(), kw)
-		desc := wrapWords(e.tr.t(en.help), dw)
+		desc := wrapWords(e.helpText(en.help), dw)
 		for i := range max(len(keys), len(desc)) {
 			var k, d string
 			if i < len(keys) {

@@ -79,6 +79,7 @@ const (
 	mGroupEditor
 
 	mHelpQuit
+	mHelpQuitServed
 	mHelpHelp
 	mHelpFocusNext
 	mHelpFocusPrev
@@ -155,6 +156,7 @@ const (
 	mHelpHistoryPrev
 	mHelpHistoryNext
 	mStClearQuitHint
+	mStClearDetachHint
 	mStTabKeepsText
 
 	mTopicsTitle
@@ -366,6 +368,11 @@ const (
 	mQuitNoSession
 	mQuitNoResumeLine
 	mQuitGone
+	mDlgDetach
+	mDlgStopAll
+	mLeaveTitle
+	mLeaveDetachLine
+	mLeaveStopLine
 
 	mStLogFailed
 	mStSkipped
@@ -617,6 +624,7 @@ var messages = map[msgKey][2]string{
 	mGroupEditor:       {"Editor and dialogs", "編集とダイアログ"},
 
 	mHelpQuit:               {"quit", "終了"},
+	mHelpQuitServed:         {"detach (seats run on)", "切り離す（席は動き続ける）"},
 	mHelpHelp:               {"this help", "このヘルプ"},
 	mHelpFocusNext:          {"next area (from the input bar only when it is empty)", "次の面へ（入力欄からは空のときだけ）"},
 	mHelpFocusPrev:          {"previous area", "前の面へ"},
@@ -693,6 +701,7 @@ var messages = map[msgKey][2]string{
 	mHelpHistoryPrev:        {"your previous post in this topic (empty input)", "このトピックでの自分の前の発言（空の入力欄で）"},
 	mHelpHistoryNext:        {"your next post (while recalling)", "自分の次の発言（呼び出し中）"},
 	mStClearQuitHint:        {"Nothing to clear. %s quits.", "消す入力はありません。終了は %s です。"},
+	mStClearDetachHint:      {"Nothing to clear. %s detaches.", "消す入力はありません。切り離しは %s です。"},
 	mStTabKeepsText:         {"%s keeps to typed text; %s moves on.", "入力中の %s は入力欄のまま。移るには %s。"},
 
 	mTopicsTitle:       {"Topics", "トピック"},
@@ -911,6 +920,13 @@ var messages = map[msgKey][2]string{
 	mQuitNoSession:    {"starts fresh (no conversation recorded yet)", "新しく始まります（会話はまだ記録されていません）"},
 	mQuitNoResumeLine: {"starts fresh (its account has no resume line)", "新しく始まります（アカウントに再開の行がありません）"},
 	mQuitGone:         {"starts fresh (its conversation was not found)", "新しく始まります（会話が見つかりません）"},
+
+	// Quitting a UI of `pullcept server` (overlay_update.go onQuitOutlook).
+	mDlgDetach:       {"Detach", "切り離す"},
+	mDlgStopAll:      {"Stop everything", "すべて終了"},
+	mLeaveTitle:      {"Leave Pullcept", "Pullcept から離れる"},
+	mLeaveDetachLine: {"Detach: the seats keep running, and “pullcept attach” brings this screen back.", "切り離す：席は動き続けます。pullcept attach でこの画面に戻れます。"},
+	mLeaveStopLine:   {"Stop everything: every running seat stops and the server ends. When you start one again in its topic, it:", "すべて終了：走っている席をすべて止めて、サーバーを終えます。そのトピックでまた起動すると:"},
 
 	mStLogFailed:      {"Log write failed in “%s”: %v (the post was delivered)", "「%s」のログに書けません: %v（発言は届いています）"},
 	mStSkipped:        {"Skipped %d unreadable log lines in “%s”.", "「%s」のログで読めない行を %d 行飛ばしました。"},

@@ -95,6 +95,7 @@ func newInputBar(e *env, keys *KeyMap) *inputBar {
 	ta.KeyMap.PageDown = key.NewBinding()
 	ta.KeyMap.SelectAll = key.NewBinding()
 	ta.KeyMap.TransposeCharacterBackward = key.NewBinding()
+	e.noHostPaste(&ta.KeyMap.Paste)
 	ta.Placeholder = e.tr.t(mInputPlaceholder)
 	ib := &inputBar{ta: ta}
 	ib.applyTheme(e)

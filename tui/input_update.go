@@ -141,7 +141,11 @@ func (m *Model) inputKey(k tea.KeyPressMsg) []tea.Cmd {
 		if m.input.value() == "" && len(m.input.chips) == 0 {
 			// Never a quit (issue 14): Ctrl+C clears in shells and chat
 			// apps, and a second press must not lose the seats.
-			m.setStatus(stInfo, m.env.tr.t(mStClearQuitHint, hintKey(firstKey(km.Quit))))
+			hint := mStClearQuitHint
+			if m.opts.Served {
+				hint = mStClearDetachHint
+			}
+			m.setStatus(stInfo, m.env.tr.t(hint, hintKey(firstKey(km.Quit))))
 			return nil
 		}
 		m.input.setValue("")

@@ -137,7 +137,6 @@ func New(b Backend, opts Options) (*Model, error) {
 		keys:        keys,
 		layoutState: layoutState{showTopics: true, showParticipants: true, paneShare: paneShareDefault, inputRows: 1},
 		chat:        newChat(),
-		topics:      newTopicList(),
 		accounts:    newAccountBook(),
 		seats:       newSeatArea(),
 		status:      statusLine{after: tickAfter},
@@ -151,7 +150,9 @@ func New(b Backend, opts Options) (*Model, error) {
 		loc:      opts.Location,
 		now:      opts.Now,
 		selfName: "human",
+		served:   opts.Served,
 	}
+	m.topics = newTopicList(&m.env)
 	m.input = newInputBar(&m.env, &m.keys)
 	m.input.setFocus(true)
 	m.chat.loading = true

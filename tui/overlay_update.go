@@ -108,7 +108,8 @@ func (m *Model) pickerKey(k tea.KeyPressMsg) []tea.Cmd {
 }
 
 // dialogKey answers a confirmation: Deny and Cancel close it, Confirm says
-// yes, ChooseAnswer presses the focused button (Cancel at first).
+// yes (the safe answer where there is one), ChooseAnswer presses the
+// focused button (Cancel at first, or the safe answer).
 func (m *Model) dialogKey(k tea.KeyPressMsg) []tea.Cmd {
 	km := &m.keys
 	d := m.overlay.dialog
@@ -117,24 +118,30 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) []tea.Cmd {
 		m.closeOverlay()
 		return nil
 	case key.Matches(k, km.SwitchAnswer):
-		d.onYes = !d.onYes
+		d.switchAnswer()
 		return nil
 	case key.Matches(k, km.Confirm):
-		return m.answerDialog(true)
+		return m.answerDialog(d.confirmAnswer())
 	case key.Matches(k, km.ChooseAnswer):
-		return m.answerDialog(d.onYes)
+		return m.answerDialog(d.choice)
 	}
 	return nil
 }
 
-// answerDialog closes the dialog and, on yes, does what it asked about.
-func (m *Model) answerDialog(yes bool) []tea.Cmd {
+// answerDialog closes the dialog and does what the answer chose.
+func (m *Model) answerDialog(choice int) []tea.Cmd {
 	d := m.overlay.dialog
 	m.closeOverlay()
-	if !yes {
+	if choice == answerCancel {
 		return nil
 	}
 	switch d.kind {
+	case dialogLeave:
+		m.quitting = true
+		if choice == answerSafe {
+			return []tea.Cmd{tea.Quit} // detach: the server keeps the seats
+		}
+		return []tea.Cmd{stopAllCmd(m.opts.StopAll)}
 	case dialogQuit:
 		m.quitting = true
 		return []tea.Cmd{tea.Quit}
@@ -148,7 +155,9 @@ func (m *Model) answerDialog(yes bool) []tea.Cmd {
 
 // askQuit quits at once when no seat runs, else asks first (spec «アプリの
 // 終了»: closing stops every running seat); the question is asked once the
-// backend said which seats run and which of them resume next time.
+// backend said which seats run and which of them resume next time. A
+// served UI's quit detaches: with seats running it asks whether to stop
+// everything instead.
 func (m *Model) askQuit() []tea.Cmd {
 	running := len(m.runningSeatNames()) > 0
 	for _, t := range m.topics.items {
@@ -176,7 +185,8 @@ func (m *Model) quitMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 // onQuitOutlook asks before quitting: quitting stops every seat, named
 // with its topic, and says which resume their conversation when started
 // again in that topic and which start fresh, and why (docs/design.md §9).
-// Nothing running by now quits at once.
+// A served UI asks whether to detach or stop everything. Nothing running
+// by now quits at once.
 func (m *Model) onQuitOutlook(msg quitOutlookMsg) []tea.Cmd {
 	if len(msg.seats) == 0 {
 		m.quitting = true
@@ -200,12 +210,30 @@ func (m *Model) onQuitOutlook(msg quitOutlookMsg) []tea.Cmd {
 		return cmp.Compare(m.accounts.name(a.Account), m.accounts.name(b.Account))
 	})
 	tr := m.env.tr
-	lines := []string{tr.t(mQuitLine)}
-	for _, s := range seats {
-		lines = append(lines, tr.t(mQuitSeat, m.accounts.name(s.Account), m.topics.nameOf(&m.env, s.Topic), tr.t(nextStartText(s.Next))))
+	d := &confirmDialog{kind: dialogQuit, title: tr.t(mQuitTitle), action: tr.t(mDlgQuit)}
+	d.lines = []string{tr.t(mQuitLine)}
+	if m.opts.Served {
+		// Detach has the focus: leaving the seats running is the safe way
+		// out (and what a tmux user expects).
+		d = &confirmDialog{kind: dialogLeave, title: tr.t(mLeaveTitle), safe: tr.t(mDlgDetach), action: tr.t(mDlgStopAll), choice: answerSafe}
+		d.lines = []string{tr.t(mLeaveDetachLine), tr.t(mLeaveStopLine)}
 	}
-	m.openDialog(&confirmDialog{kind: dialogQuit, title: tr.t(mQuitTitle), lines: lines, action: tr.t(mDlgQuit)})
+	for _, s := range seats {
+		d.lines = append(d.lines, tr.t(mQuitSeat, m.accounts.name(s.Account), m.topics.nameOf(&m.env, s.Topic), tr.t(nextStartText(s.Next))))
+	}
+	m.openDialog(d)
 	return nil
+}
+
+// stopAllCmd stops every seat and ends the server (Options.StopAll), then
+// this program. StopAll is I/O, so it runs in a command.
+func stopAllCmd(stopAll func()) tea.Cmd {
+	return func() tea.Msg {
+		if stopAll != nil {
+			stopAll()
+		}
+		return tea.Quit()
+	}
 }
 
 // nextStartText says what a seat's next start does.

@@ -182,8 +182,8 @@ type findHit struct{ line, col, w int }
 
 // open shows the prompt; the real cursor sits at its caret (an IME types a
 // Japanese query there).
-func (f *paneFind) open() {
-	ti := *newField("")
+func (f *paneFind) open(e *env) {
+	ti := *newField(e, "")
 	ti.Prompt = "/"
 	ti.CharLimit = 200
 	ti.SetVirtualCursor(false)

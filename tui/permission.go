@@ -152,8 +152,8 @@ func (c *permCards) step(d int) {
 }
 
 // openReason opens the line for a denial's reason.
-func (c *permCards) openReason() {
-	ti := *newField("")
+func (c *permCards) openReason(e *env) {
+	ti := *newField(e, "")
 	ti.Prompt = ""
 	ti.CharLimit = maxReasonRunes
 	ti.SetVirtualCursor(false)

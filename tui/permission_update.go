@@ -234,7 +234,7 @@ func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
 	case key.Matches(k, km.PermissionDeny):
 		return m.answerCard(card, PermissionAnswer{})
 	case key.Matches(k, km.PermissionReason):
-		c.openReason()
+		c.openReason(&m.env)
 	default:
 		if cmds, ok := m.globalKey(k); ok {
 			return cmds

@@ -63,8 +63,8 @@ type searchDoneMsg struct {
 	err  error
 }
 
-func newTopicPicker(items []TopicInfo, name func(string) string) *topicPicker {
-	ti := *newField("")
+func newTopicPicker(e *env, items []TopicInfo, name func(string) string) *topicPicker {
+	ti := *newField(e, "")
 	ti.Prompt = "› "
 	ti.Focus()
 	return &topicPicker{in: ti, items: items, name: name, titles: items}

@@ -134,7 +134,7 @@ func TestFinderTitlesAreBounded(t *testing.T) {
 	for _, q := range []string{"topic 1", "topic 12", "topic 123", "Topic 1"} {
 		p.in.SetValue(q)
 		_ = m.pickerChanged()
-		fresh := newTopicPicker(p.items, p.name)
+		fresh := newTopicPicker(&env{}, p.items, p.name)
 		fresh.filter(&m.env, q)
 		if len(p.titles) != len(fresh.titles) || p.more != fresh.more {
 			t.Fatalf("%q typed on: %d titles (more %v), fresh: %d (more %v)", q, len(p.titles), p.more, len(fresh.titles), fresh.more)

@@ -688,7 +688,7 @@ func (m *Model) scrollbackKey(p *pane, k tea.KeyPressMsg) []tea.Cmd {
 	case key.Matches(k, km.ScrollbackExit):
 		m.leaveScrollback(p)
 	case key.Matches(k, km.ScrollbackSearch):
-		p.find.open()
+		p.find.open(&m.env)
 		p.local++
 	case key.Matches(k, km.SearchNext):
 		p.findStep(-1, rows)

@@ -373,7 +373,7 @@ func keyMapLines(e *env, d settingsData, w int) []string {
 			out = append(out, e.th.accentS.Render(e.tr.t(group)))
 		}
 		keys := wrapKeys(en.b.Keys(), kw)
-		desc := wrapWords(e.tr.t(en.help), dw)
+		desc := wrapWords(e.helpText(en.help), dw)
 		for i := range max(len(keys), len(desc)) {
 			name, k, ds := "", "", ""
 			if i == 0 {

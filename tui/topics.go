@@ -69,8 +69,8 @@ const brakeMark = "‖"
 // newRowID marks the "+ New topic" row in rowID.
 const newRowID = "\x00new"
 
-func newTopicList() *topicList {
-	ti := *newField("")
+func newTopicList(e *env) *topicList {
+	ti := *newField(e, "")
 	ti.CharLimit = 200
 	return &topicList{unread: map[string]bool{}, unreadN: map[string]int{}, addressed: map[string]bool{}, braked: map[string]bool{}, rename: ti}
 }

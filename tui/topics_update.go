@@ -414,6 +414,6 @@ func (m *Model) askDeleteTopic(id string) []tea.Cmd {
 
 // openPicker opens the topic finder over the list as it is now.
 func (m *Model) openPicker() {
-	m.overlay.picker = newTopicPicker(m.topics.items, func(id string) string { return m.topics.nameOf(&m.env, id) })
+	m.overlay.picker = newTopicPicker(&m.env, m.topics.items, func(id string) string { return m.topics.nameOf(&m.env, id) })
 	m.overlay.open = ovPicker
 }
