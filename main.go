@@ -6,7 +6,7 @@
 //
 //	pullcept                 the terminal UI, attached to the data directory's server
 //	                         (started when none runs); --no-server: in this process
-//	pullcept attach|ls|kill-server|server  the served mode (app/client, app.Serve)
+//	pullcept attach|ls|kill-server|server  the served mode (app/attachclient, app.Serve)
 //	pullcept sidecar         the MCP stdio server a seat's CLI starts from .mcp.json
 //	pullcept status-line URL Claude Code's statusLine command: forwards its JSON to the room
 //	pullcept export TOPIC    write a topic as Markdown (app.RunExport)
@@ -31,7 +31,7 @@ import (
 	"syscall"
 
 	"github.com/pullcept/pullcept/app"
-	"github.com/pullcept/pullcept/app/client"
+	"github.com/pullcept/pullcept/app/attachclient"
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats/pty"
@@ -131,7 +131,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if !*noServer && app.ServeSupported {
-		code, err := client.Attach(client.Options{DataDir: *dataDir, Start: true})
+		code, err := attachclient.Attach(attachclient.Options{DataDir: *dataDir, Start: true})
 		if err != nil {
 			fmt.Fprintf(stderr, "pullcept: %v\n", err)
 		}
@@ -151,7 +151,7 @@ func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	dataDir := fs.String("data", "", "data directory")
 	exitEmpty := fs.Duration("exit-empty", app.DefaultExitEmpty, "end after this long with no client and no seat (0: never)")
-	readyFD := fs.Int(strings.TrimPrefix(client.ReadyFDFlag, "--"), 0, "readiness pipe")
+	readyFD := fs.Int(strings.TrimPrefix(attachclient.ReadyFDFlag, "--"), 0, "readiness pipe")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || (cmd != "server" && (*readyFD != 0)) {
 		if err == nil {
 			err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -182,7 +182,7 @@ func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	case "attach":
-		code, err := client.Attach(client.Options{DataDir: *dataDir})
+		code, err := attachclient.Attach(attachclient.Options{DataDir: *dataDir})
 		if err != nil {
 			fmt.Fprintf(stderr, "pullcept attach: %v\n", err)
 		}
@@ -197,7 +197,7 @@ func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
 		}
 		dir = d
 	}
-	if err := client.Command(dir, cmd, stdout); err != nil {
+	if err := attachclient.Command(dir, cmd, stdout); err != nil {
 		fmt.Fprintf(stderr, "pullcept %s: %v\n", cmd, err)
 		return 1
 	}

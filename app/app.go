@@ -48,6 +48,10 @@ type App struct {
 
 	stateMu sync.Mutex // orders ui-state.json's writes (uistate.go)
 
+	// What the UIs of a served App share (shared.go).
+	rooms roomHolds
+	sizes seatSizes
+
 	opts openOptions // the tests' changes (openApp); zero from Open
 }
 

@@ -23,8 +23,9 @@ import (
 
 // Backend adapts the domain to one UI (tui.Backend, docs/design.md §10):
 // conversions only, plus the cross-domain orders this package owns. Each UI
-// gets its own Backend with its own event subscriptions, so several UIs can
-// share one App (a headless server with attachable UIs is planned).
+// gets its own Backend with its own event subscriptions, so several UIs
+// share one App (`pullcept server`, docs/serve.md; shared.go has what they
+// share).
 type Backend struct {
 	a *App
 
@@ -86,6 +87,12 @@ func (b *Backend) Close() {
 		b.mu.Unlock()
 		hub.Close()
 		seat.Close()
+		b.a.rooms.releaseAll(b)
+		b.a.sizes.leave(b, func(k seatKey, cols, rows int) {
+			if s, ok := b.a.seats.Seat(k.topic, k.account); ok {
+				_ = s.Resize(cols, rows)
+			}
+		})
 		b.mcpWait.Wait()
 		b.notes.Close()
 	})
@@ -96,7 +103,7 @@ func (b *Backend) Close() {
 // Post opens the topic's room if needed (the UI's first post in a topic
 // nobody joined yet) and delivers the admin's draft.
 func (b *Backend) Post(topicID string, d room.Draft) (room.Result, error) {
-	if err := b.a.hub.OpenRoom(topicID); err != nil {
+	if err := b.OpenRoom(topicID); err != nil {
 		return room.Result{}, err
 	}
 	return b.a.hub.Post(topicID, d)
@@ -120,9 +127,24 @@ func (b *Backend) History(topicID, before string, limit int) ([]room.Post, bool,
 }
 
 func (b *Backend) Roster(topicID string) ([]room.Member, error) { return b.a.hub.Roster(topicID) }
-func (b *Backend) OpenRoom(topicID string) error                { return b.a.hub.OpenRoom(topicID) }
-func (b *Backend) CloseRoom(topicID string)                     { b.a.hub.CloseRoom(topicID) }
-func (b *Backend) ReleaseBrake(topicID string) error            { return b.a.hub.ReleaseBrake(topicID) }
+
+// OpenRoom opens the topic's room and holds it for this UI; CloseRoom lets
+// the hold go and drops the room only when no other UI holds it
+// (shared.go).
+func (b *Backend) OpenRoom(topicID string) error {
+	if err := b.a.hub.OpenRoom(topicID); err != nil {
+		return err
+	}
+	b.a.rooms.hold(topicID, b)
+	return nil
+}
+
+func (b *Backend) CloseRoom(topicID string) {
+	if b.a.rooms.release(topicID, b) {
+		b.a.hub.CloseRoom(topicID)
+	}
+}
+func (b *Backend) ReleaseBrake(topicID string) error { return b.a.hub.ReleaseBrake(topicID) }
 
 // --- TopicStore ---
 
@@ -163,6 +185,7 @@ func (b *Backend) DeleteTopic(topicID string) error {
 		return err
 	}
 	b.a.hub.CloseRoom(topicID)
+	b.a.rooms.forget(topicID)
 	return nil
 }
 
@@ -278,6 +301,7 @@ func (b *Backend) StartSeat(topicID, accountID string, cols, rows int) (tui.Seat
 	for _, w := range res.Warnings {
 		b.a.logger.Warn("launch warning", "topic", topicID, "account", accountID, "warning", w)
 	}
+	b.a.sizes.started(seatKey{topicID, accountID}, b, cols, rows)
 	return tui.SeatStart{Resumed: res.Resumed, SessionID: res.SessionID, Dropped: res.Dropped, Warnings: res.Warnings}, nil
 }
 
@@ -369,20 +393,27 @@ func (b *Backend) Scrollback(topicID, accountID string) []string {
 	return s.Screen().ScrollbackLines(max(0, n-scrollbackView), scrollbackView)
 }
 
+// SendInput types into the seat; the seat's size then follows this UI
+// (shared.go: the UI that last typed into a seat owns its size).
 func (b *Backend) SendInput(topicID, accountID string, p []byte) error {
 	s, err := b.seat(topicID, accountID)
 	if err != nil {
 		return err
 	}
+	if err := b.a.sizes.claim(seatKey{topicID, accountID}, b, s.Resize); err != nil {
+		return err
+	}
 	return s.Input(p)
 }
 
+// Resize asks for the seat's size; it applies when this UI owns the
+// seat's size (or nobody does), else it waits for this UI to type there.
 func (b *Backend) Resize(topicID, accountID string, cols, rows int) error {
 	s, err := b.seat(topicID, accountID)
 	if err != nil {
 		return err
 	}
-	return s.Resize(cols, rows)
+	return b.a.sizes.want(seatKey{topicID, accountID}, b, cols, rows, s.Resize)
 }
 
 // --- AccountStore ---

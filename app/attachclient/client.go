@@ -1,4 +1,4 @@
-// Package client is `pullcept attach`'s side of a served Pullcept
+// Package attachclient is `pullcept attach`'s side of a served Pullcept
 // (docs/serve.md): it finds the data directory's server (starting one when
 // asked), signs in over SSH on the server's Unix socket with the data
 // directory's client key, pins the server's host key, and then only
@@ -10,7 +10,7 @@
 // Goroutines: Attach runs two per session (stdin → the session; window
 // size changes → the session), both ending with the process or the
 // session; none outlives a Command.
-package client
+package attachclient
 
 import (
 	"errors"
