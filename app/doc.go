@@ -8,6 +8,11 @@
 // them to the UI's Backend (tui/backend.go). It also runs the `pullcept
 // status-line` and `pullcept export` subcommands.
 //
+// `pullcept server` (Serve, docs/serve.md) opens the App once and shows one
+// UI per attached SSH session on its Unix socket, each with its own
+// Backend; what they share (the rooms they hold, whose size a seat takes)
+// is shared.go. `pullcept --no-server` (Run) is the single process.
+//
 // app is the only package that imports both tui and the domain packages
 // (make arch checks it). It holds no rule of its own beyond the order of
 // steps that span several domain packages (opening and closing the app,
@@ -27,7 +32,14 @@
 // Backend holds (room/pubsub pumps, owned by the hub and the seat manager)
 // and return when the Backend closes.
 //
+// Served goroutines (serve.go): charm.land/ssh's accept loop and per
+// connection its own; per session the handler running the UI (tui.RunOn),
+// a window-change forwarder and a stop watcher; the exit-empty ticker. The
+// server's Close ends every session, and Serve waits for the handlers
+// before App.Close stops the seats. Each recovers a panic into the log.
+//
 // Lock order: Backend.mu (closed, the subscriptions replaced after a
-// cut-off, the skipped-lines counts) and App.stateMu (ui-state.json's
-// writes, held across one atomic write) are leaves.
+// cut-off, the skipped-lines counts), App.stateMu (ui-state.json's
+// writes, held across one atomic write), roomHolds.mu and server.mu are
+// leaves; seatSizes.mu is held across a seat's Resize (Seat.mu only).
 package app
