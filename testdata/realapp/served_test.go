@@ -34,7 +34,7 @@ func newServed(t *testing.T) *served {
 		t.Fatalf("tmux is needed (apt-get install tmux): %v", err)
 	}
 	work := t.TempDir()
-	s := &served{t: t, bin: fakecli.PullceptBinary(t), sock: fmt.Sprintf("pullcept-served-%d-%s", os.Getpid(), t.Name()),
+	s := &served{t: t, bin: fakecli.PullceptBinary(t), sock: fmt.Sprintf("pullcept-served-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-")),
 		data: filepath.Join(work, "data"), work: work}
 	s.env = []string{"PULLCEPT_HOME=" + s.data, "TERM=xterm-256color", "LANG=C.UTF-8"}
 	t.Cleanup(func() {
@@ -338,4 +338,67 @@ func childPIDs(pid int) []int {
 		}
 	}
 	return out
+}
+
+// TestServedScreenEqualsTheSingleProcess: the same data directory drawn
+// through the attach path (the server's UI → SSH → pullcept attach →
+// tmux) equals the single process's direct drawing, cell for cell with
+// colours and the cursor, at 80×24 and 200×60 — what a renderer that
+// assumed another newline mapping would break (docs/serve.md "Bubble Tea
+// over a socket").
+func TestServedScreenEqualsTheSingleProcess(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			s := newServed(t)
+			if err := os.MkdirAll(s.data, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			fakecli.WriteConfig(t, s.data, map[string]any{"language": "ja"},
+				fakecli.ConfigAccount{ID: "sh", Name: "Shell", Kind: "cli", Cwd: s.work, Command: "/bin/sh"})
+			w, h := size[0], size[1]
+			// A topic with posts of both widths, then quit: both runs below
+			// reopen it.
+			s.window("seed", w, h, "--no-server")
+			s.waitScreen("seed", "the app", func(x string) bool { return strings.Contains(x, "Shell") })
+			for _, p := range []string{"hello 世界 from the seed", "a second, longer line that wraps or not depending on the width of the chat column here"} {
+				s.tmux("send-keys", "-t", "seed", "-l", p)
+				s.tmux("send-keys", "-t", "seed", "Enter")
+				s.waitScreen("seed", "the post", func(x string) bool { return strings.Contains(x, p[:12]) })
+			}
+			s.tmux("send-keys", "-t", "seed", "C-q")
+			testkit.Eventually(t, "the seed run quit", func() bool { return !s.hasSession("seed") })
+
+			direct := s.still("direct", w, h, "--no-server")
+			s.tmux("send-keys", "-t", "direct", "C-q")
+			testkit.Eventually(t, "the direct run quit", func() bool { return !s.hasSession("direct") })
+			served := s.still("served", w, h)
+			if direct != served {
+				t.Errorf("the attached screen differs from the direct one\n--- direct\n%s\n--- served\n%s", direct, served)
+			}
+		})
+	}
+}
+
+// still starts a window and returns its screen with styles (capture-pane
+// -e) and the cursor, once two captures in a row agree and the chat shows.
+func (s *served) still(name string, w, h int, args ...string) string {
+	s.t.Helper()
+	s.window(name, w, h, args...)
+	var last string
+	testkit.Eventually(s.t, name+": a still screen", func() bool {
+		out, err := exec.Command("tmux", "-L", s.sock, "capture-pane", "-p", "-e", "-t", name).Output()
+		if err != nil {
+			return false
+		}
+		cur, _ := exec.Command("tmux", "-L", s.sock, "display-message", "-p", "-t", name, "#{cursor_x},#{cursor_y},#{cursor_flag}").Output()
+		now := string(out) + "\ncursor " + string(cur)
+		same := now == last && strings.Contains(now, "hello")
+		last = now
+		return same
+	})
+	return last
+}
+
+func (s *served) hasSession(name string) bool {
+	return exec.Command("tmux", "-L", s.sock, "has-session", "-t", name).Run() == nil
 }
