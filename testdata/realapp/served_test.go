@@ -6,10 +6,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/testdata/fakecli"
@@ -401,4 +403,87 @@ func (s *served) still(name string, w, h int, args ...string) string {
 
 func (s *served) hasSession(name string) bool {
 	return exec.Command("tmux", "-L", s.sock, "has-session", "-t", name).Run() == nil
+}
+
+// windowEnv is window with variables of this terminal's own (LANG, TZ).
+func (s *served) windowEnv(name string, w, h int, env []string, args ...string) {
+	s.t.Helper()
+	saved := s.env
+	s.env = append(slices.Clone(saved), env...)
+	defer func() { s.env = saved }()
+	s.window(name, w, h, args...)
+}
+
+// TestServedClientOwnsItsTerminal: each attached terminal gets its own
+// language and time zone (from its LANG and TZ, config.json naming none),
+// Ctrl+Z in one never stops the server, and a copy from a seat's
+// scrollback lands in that client's terminal clipboard (OSC 52), not the
+// server host's.
+func TestServedClientOwnsItsTerminal(t *testing.T) {
+	s := newServed(t)
+	counter := filepath.Join(s.work, "counter.sh")
+	if err := os.WriteFile(counter, []byte("#!/bin/sh\ni=0\nwhile :; do i=$((i+1)); echo \"tick $i\"; sleep 0.2; done\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(s.data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fakecli.WriteConfig(t, s.data, nil,
+		fakecli.ConfigAccount{ID: "cnt", Name: "Counter", Kind: "cli", Cwd: s.work, Command: counter})
+	s.windowEnv("english", 120, 40, []string{"TZ=UTC"})
+	s.waitScreen("english", "the English UI", func(x string) bool { return strings.Contains(x, "Accounts") })
+	t0 := time.Now()
+	s.tmux("send-keys", "-t", "english", "-l", "what time is it")
+	s.tmux("send-keys", "-t", "english", "Enter")
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shows := func(x string, loc *time.Location) bool {
+		for _, at := range []time.Time{t0, t0.Add(time.Minute)} {
+			if strings.Contains(x, at.In(loc).Format("15:04")) {
+				return true
+			}
+		}
+		return false
+	}
+	s.waitScreen("english", "the post at UTC's time", func(x string) bool {
+		return strings.Contains(x, "what time is it") && shows(x, time.UTC)
+	})
+	// Attached after the post, the second terminal opens its topic.
+	s.windowEnv("japanese", 120, 40, []string{"LANG=ja_JP.UTF-8", "TZ=Asia/Tokyo"}, "attach")
+	s.waitScreen("japanese", "the Japanese UI", func(x string) bool { return strings.Contains(x, "アカウント") })
+	s.waitScreen("japanese", "the post at Tokyo's time", func(x string) bool {
+		return strings.Contains(x, "what time is it") && shows(x, tokyo) && !shows(x, time.UTC)
+	})
+
+	// Ctrl+Z: nothing stops; both UIs still answer.
+	server := s.serverPID()
+	s.tmux("send-keys", "-t", "japanese", "C-z")
+	s.tmux("send-keys", "-t", "japanese", "-l", "still here")
+	s.waitScreen("japanese", "the UI after Ctrl+Z", func(x string) bool { return strings.Contains(x, "still here") })
+	if st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", server)); err != nil || strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+1:]))[0] == "T" {
+		t.Fatalf("the server stopped after Ctrl+Z: %v %s", err, st)
+	}
+	s.tmux("send-keys", "-t", "japanese", "C-u")
+
+	// A copy from the Counter's scrollback reaches the client's terminal.
+	s.tmux("set-option", "-s", "set-clipboard", "on")
+	for range 3 {
+		s.tmux("send-keys", "-t", "japanese", "Tab")
+	}
+	s.waitScreen("japanese", "the accounts panel has focus", func(x string) bool { return strings.Contains(x, "› Alice") })
+	s.tmux("send-keys", "-t", "japanese", "Down", "s")
+	s.waitScreen("japanese", "the Counter runs", func(x string) bool { return strings.Contains(x, "稼働中") })
+	s.tmux("send-keys", "-t", "japanese", "C-t")
+	// Enough ticks that some scrolled off into the scrollback.
+	s.waitScreen("japanese", "the Counter's pane", func(x string) bool { return strings.Contains(x, "tick 60") })
+	s.tmux("send-keys", "-t", "japanese", "F6")
+	s.tmux("send-keys", "-t", "japanese", "S-PPage")
+	s.waitScreen("japanese", "the Counter's scrollback", func(x string) bool { return strings.Contains(x, "スクロールバック") })
+	s.tmux("send-keys", "-t", "japanese", "3", "y")
+	testkit.Eventually(t, "the copy in the client's terminal clipboard", func() bool {
+		out, _ := exec.Command("tmux", "-L", s.sock, "show-buffer").Output()
+		return strings.Contains(string(out), "tick")
+	})
 }
