@@ -65,6 +65,9 @@ Usage:
   pullcept ls               list the server, its attached terminals and the seats of every topic
   pullcept kill-server      stop every seat, then the server
   pullcept server           run the server in the foreground (for a service manager)
+      [--exit-empty 10s]    end after this long with no terminal and no seat (0: never)
+      [--ssh [HOST:]PORT]   also listen for SSH (loopback unless HOST), public keys only, from
+      [--authorized-keys F] F (default: authorized_keys in the data directory)
   pullcept sidecar          MCP stdio server for a seat (started by the CLI from .mcp.json)
   pullcept status-line URL  Claude Code status line command (set by Pullcept; forwards to the room)
   pullcept export TOPIC [-o FILE] [--data DIR]
@@ -152,7 +155,9 @@ func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
 	dataDir := fs.String("data", "", "data directory")
 	exitEmpty := fs.Duration("exit-empty", app.DefaultExitEmpty, "end after this long with no client and no seat (0: never)")
 	readyFD := fs.Int(strings.TrimPrefix(attachclient.ReadyFDFlag, "--"), 0, "readiness pipe")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || (cmd != "server" && (*readyFD != 0)) {
+	sshAddr := fs.String("ssh", "", "the embedded SSH listener's address")
+	keys := fs.String("authorized-keys", "", "the embedded SSH listener's keys")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || (cmd != "server" && (*readyFD != 0 || *sshAddr != "" || *keys != "")) {
 		if err == nil {
 			err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 		}
@@ -161,7 +166,7 @@ func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
 	}
 	switch cmd {
 	case "server":
-		o := app.ServeOptions{ExitEmpty: *exitEmpty}
+		o := app.ServeOptions{ExitEmpty: *exitEmpty, SSH: *sshAddr, AuthorizedKeys: *keys}
 		if *readyFD > 0 {
 			f := os.NewFile(uintptr(*readyFD), "ready")
 			var once sync.Once
@@ -196,6 +201,13 @@ func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		dir = d
+	}
+	if cmd == "kill-server" {
+		if err := attachclient.KillServer(dir, stdout); err != nil {
+			fmt.Fprintf(stderr, "pullcept %s: %v\n", cmd, err)
+			return 1
+		}
+		return 0
 	}
 	if err := attachclient.Command(dir, cmd, stdout); err != nil {
 		fmt.Fprintf(stderr, "pullcept %s: %v\n", cmd, err)

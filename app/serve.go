@@ -33,6 +33,12 @@ type ServeOptions struct {
 	// Ready is called once the socket listens (the starter's readiness
 	// pipe); err is why the server did not start.
 	Ready func(err error)
+	// SSH opts in to the embedded SSH listener on this address (a bare
+	// port is loopback's), for hosts without an sshd; AuthorizedKeys is
+	// its key list ("" the data directory's authorized_keys). It starts
+	// only with at least one key (serve_ssh.go).
+	SSH            string
+	AuthorizedKeys string
 }
 
 // DefaultExitEmpty is how long an empty server waits before it ends: long
@@ -57,6 +63,8 @@ type server struct {
 	logger  *slog.Logger
 	started time.Time
 	version string
+	sshAddr string         // the embedded listener's, "" when off
+	closers []func() error // the embedded listener's server
 
 	stop     chan struct{} // closed by the first stop request
 	stopOnce sync.Once
@@ -66,17 +74,6 @@ type server struct {
 	clients map[int]*attachClient
 	nextID  int
 	idleAt  time.Time // since when nothing is attached and no seat runs
-}
-
-// serverInfo is server.json: which server runs. Never the room's token.
-type serverInfo struct {
-	PID      int       `json:"pid"`
-	Version  string    `json:"version"`
-	Socket   string    `json:"socket"`
-	HostKey  string    `json:"host_key"` // SHA256 fingerprint
-	Started  time.Time `json:"started"`
-	DataDir  string    `json:"data_dir"`
-	Protocol string    `json:"protocol"`
 }
 
 // Serve runs `pullcept server` for dataDir until ctx ends, a client asks
@@ -101,7 +98,10 @@ func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err er
 	if err != nil {
 		return err
 	}
-	defer a.Close()
+	// The end's order: every UI, then the seats (App.Close), and only then
+	// the socket and server.json go — "no server" means the seats stopped.
+	closeApp := sync.OnceFunc(a.Close)
+	defer closeApp()
 	s := &server{a: a, logger: a.logger.With("part", "serve"), started: time.Now(), version: version,
 		stop: make(chan struct{}), clients: map[int]*attachClient{}, idleAt: time.Now()}
 	host, client, err := config.ServeKeys(a.dataDir)
@@ -116,6 +116,21 @@ func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err er
 		return err
 	}
 	defer os.Remove(s.sock)
+	if o.SSH != "" {
+		keys := o.AuthorizedKeys
+		if keys == "" {
+			keys = filepath.Join(a.dataDir, AuthorizedKeysFile)
+		}
+		tcp, tln, err := s.listenSSH(o.SSH, keys, host)
+		if err != nil {
+			_ = ln.Close()
+			return err
+		}
+		s.sshAddr = tln.Addr().String()
+		go s.serveSSH(tcp, tln)
+		s.closers = append(s.closers, tcp.Close)
+		s.logger.Info("ssh listener", "addr", s.sshAddr, "authorized_keys", keys)
+	}
 	infoPath := filepath.Join(a.dataDir, config.ServerInfoFile)
 	if err := s.writeInfo(infoPath, host); err != nil {
 		_ = ln.Close()
@@ -149,8 +164,13 @@ func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err er
 	s.logger.Info("server stopping", "why", why)
 	// The UIs end first (their sessions close, each program quits and
 	// its Backend closes), then App.Close stops the seats in its order.
+	s.requestStop() // every UI ends, whichever listener it came by
 	_ = srv.Close()
+	for _, c := range s.closers {
+		_ = c()
+	}
 	s.sessions.Wait()
+	closeApp()
 	return nil
 }
 
@@ -207,9 +227,9 @@ func (s *server) liveSeats() int {
 // writeInfo writes server.json: pid, version, socket and the host key's
 // fingerprint, so a person (and `pullcept ls`) can tell which server runs.
 func (s *server) writeInfo(path string, host gossh.Signer) error {
-	b, err := json.MarshalIndent(serverInfo{PID: os.Getpid(), Version: s.version, Socket: s.sock,
+	b, err := json.MarshalIndent(config.ServerInfo{PID: os.Getpid(), Version: s.version, Socket: s.sock,
 		HostKey: gossh.FingerprintSHA256(host.PublicKey()), Started: s.started, DataDir: s.a.dataDir,
-		Protocol: "ssh"}, "", "  ")
+		Protocol: "ssh", SSH: s.sshAddr}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -258,8 +278,10 @@ func (s *server) handle(sess ssh.Session) {
 		_ = sess.Exit(0)
 	case "kill-server":
 		fmt.Fprintln(sess, "pullcept: stopping the seats, then the server")
-		s.requestStop()
+		// The answer first: a server quick to stop would cut the link
+		// before its exit status left (the client waits for the end).
 		_ = sess.Exit(0)
+		s.requestStop()
 	case "version":
 		fmt.Fprintln(sess, s.version)
 		_ = sess.Exit(0)
@@ -384,6 +406,9 @@ func (s *server) list(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "server\tpid %d\tversion %s\tsince %s\n", os.Getpid(), s.version, s.started.Format(time.DateTime))
 	fmt.Fprintf(tw, "data\t%s\n", s.a.dataDir)
+	if s.sshAddr != "" {
+		fmt.Fprintf(tw, "ssh\t%s\n", s.sshAddr)
+	}
 	s.mu.Lock()
 	cs := make([]attachClient, 0, len(s.clients))
 	for _, c := range s.clients {

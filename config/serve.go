@@ -5,12 +5,14 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 )
@@ -34,6 +36,37 @@ const (
 	// stale socket and start the server.
 	StartLockFile = "start.lock"
 )
+
+// ServerInfo is server.json: which server runs for a data directory, so
+// a person and a client find it. Never the room's token.
+type ServerInfo struct {
+	PID      int       `json:"pid"`
+	Version  string    `json:"version"`
+	Socket   string    `json:"socket"`
+	HostKey  string    `json:"host_key"` // SHA256 fingerprint
+	Started  time.Time `json:"started"`
+	DataDir  string    `json:"data_dir"`
+	Protocol string    `json:"protocol"`
+	SSH      string    `json:"ssh,omitempty"` // the embedded listener's address
+}
+
+// ReadServerInfo reads dataDir's server.json (os.ErrNotExist: none).
+func ReadServerInfo(dataDir string) (ServerInfo, error) {
+	var in ServerInfo
+	b, err := os.ReadFile(filepath.Join(dataDir, ServerInfoFile))
+	if err != nil {
+		return in, err
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return in, fmt.Errorf("%s: %w", ServerInfoFile, err)
+	}
+	return in, nil
+}
+
+// CheckSocketDir refuses a socket directory that is not this user's
+// alone (ErrSocketDirUnsafe): a client checks the one server.json names
+// before it connects there.
+func CheckSocketDir(dir string) error { return checkPrivateDir(dir) }
 
 // ErrSocketDirUnsafe: the directory the server's socket would live in is
 // not this user's alone (owner or mode); nothing is created in it.

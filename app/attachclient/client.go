@@ -33,7 +33,7 @@ var ErrNoServer = errors.New("no server is running for this data directory")
 // Dial signs in to dataDir's server. A refused sign-in or a wrong host key
 // is an error; a missing or silent socket is ErrNoServer.
 func Dial(dataDir string) (*ssh.Client, error) {
-	sock, err := config.SocketPath(dataDir)
+	sock, err := socketOf(dataDir)
 	if err != nil {
 		return nil, err
 	}
@@ -47,6 +47,19 @@ func Dial(dataDir string) (*ssh.Client, error) {
 		return nil, fmt.Errorf("the server's keys: %w", err)
 	}
 	return DialConn(conn, sock, host.PublicKey(), key)
+}
+
+// socketOf is where dataDir's server listens: the socket server.json
+// names when its directory is this user's alone (a server started where
+// XDG_RUNTIME_DIR was set, attached from an ssh login where it is not),
+// else the one this environment gives (config.SocketPath).
+func socketOf(dataDir string) (string, error) {
+	if in, err := config.ReadServerInfo(dataDir); err == nil && in.Socket != "" && filepath.IsAbs(in.Socket) {
+		if config.CheckSocketDir(filepath.Dir(in.Socket)) == nil {
+			return in.Socket, nil
+		}
+	}
+	return config.SocketPath(dataDir)
 }
 
 // DialConn signs in over conn with key, accepting only hostKey.
@@ -90,3 +103,28 @@ func Command(dataDir, name string, out io.Writer) error {
 
 // logPath is where a started server's stderr goes.
 func logPath(dataDir string) string { return filepath.Join(dataDir, config.ServeLogFile) }
+
+// killWait bounds how long kill-server waits for the server to end (its
+// seats stop first; a CLI that ignores its hangup is killed after a grace).
+const killWait = 2 * time.Minute
+
+// KillServer asks dataDir's server to stop its seats and end, and returns
+// once it ended (its process is gone), so a script can start another.
+func KillServer(dataDir string, out io.Writer) error {
+	in, _ := config.ReadServerInfo(dataDir)
+	if err := Command(dataDir, "kill-server", out); err != nil {
+		return err
+	}
+	if in.PID <= 0 {
+		return nil
+	}
+	deadline := time.Now().Add(killWait)
+	for processAlive(in.PID) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the server (pid %d) still runs after %s; see %s", in.PID, killWait, logPath(dataDir))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	fmt.Fprintln(out, "pullcept: the server ended")
+	return nil
+}

@@ -47,9 +47,11 @@ func newServed(t *testing.T) *served {
 			}
 			t.Logf("pullcept ls:\n%s", s.ls())
 		}
-		// Whatever happened, no server and no seat outlive the test.
+		// Whatever happened, no server and no seat outlive the test (the
+		// pid first: the server removes server.json on its way out).
+		pid := s.serverPID()
 		_ = exec.Command(s.bin, "kill-server", "--data", s.data).Run()
-		if pid := s.serverPID(); pid > 0 {
+		if pid > 0 {
 			testkit.Eventually(t, "the server ended", func() bool { return syscall.Kill(pid, 0) != nil })
 		}
 		_ = exec.Command("tmux", "-L", s.sock, "kill-server").Run()
