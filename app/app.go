@@ -52,6 +52,12 @@ type App struct {
 	rooms roomHolds
 	sizes seatSizes
 
+	// running-seats.json: the seats running now and those a crash left
+	// (resumable.go), kept by the recorder goroutine until marksStop.
+	marks     *seatMarks
+	marksStop chan struct{}
+	marksDone chan struct{}
+
 	opts openOptions // the tests' changes (openApp); zero from Open
 }
 
@@ -160,6 +166,16 @@ func (a *App) open() error {
 	}); err != nil {
 		return err
 	}
+	marks, err := loadSeatMarks(a.dataDir)
+	if err != nil {
+		a.notices = append(a.notices, err.Error())
+	}
+	a.marks = marks
+	if left := marks.list(""); len(left) > 0 {
+		a.notices = append(a.notices, fmt.Sprintf("%d seat(s) ran when Pullcept last ended: each is listed as resumable in its topic; s starts it", len(left)))
+	}
+	a.marksStop, a.marksDone = make(chan struct{}), make(chan struct{})
+	go a.recordSeats(a.marksStop, a.marksDone)
 	brake, err := a.accounts.Brake()
 	if err != nil {
 		return err
@@ -211,6 +227,15 @@ func (a *App) Close() {
 	}
 	if a.seats != nil {
 		a.seats.Close()
+	}
+	if a.marksStop != nil {
+		close(a.marksStop)
+		<-a.marksDone
+		// Every seat stopped: none is left running in the file.
+		if err := a.marks.sync(a.seats.Seats("")); err != nil {
+			a.logger.Warn("running seats not recorded", "err", err)
+		}
+		a.marksStop = nil
 	}
 	if a.ops != nil {
 		a.ops.Wait() // the one it ran ended with the seats

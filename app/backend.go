@@ -186,6 +186,9 @@ func (b *Backend) DeleteTopic(topicID string) error {
 	}
 	b.a.hub.CloseRoom(topicID)
 	b.a.rooms.forget(topicID)
+	if _, err := b.a.marks.drop(func(k seatKey) bool { return k.topic == topicID }); err != nil {
+		b.a.logger.Warn("running seats not recorded", "err", err)
+	}
 	return nil
 }
 
@@ -214,11 +217,20 @@ func errText(err error) string {
 	return err.Error()
 }
 
+// Seats lists the topic's seats, and after them the seats a crash left
+// there (resumable.go): offline, Resumable, until started or dismissed.
 func (b *Backend) Seats(topicID string) []tui.SeatInfo {
 	list := b.a.seats.Seats(topicID)
 	out := make([]tui.SeatInfo, 0, len(list))
+	known := map[string]bool{}
 	for _, s := range list {
 		out = append(out, seatInfo(s))
+		known[s.Topic+"\x00"+s.Account] = true
+	}
+	for _, r := range b.a.marks.list(topicID) {
+		if !known[r.Topic+"\x00"+r.Account] {
+			out = append(out, tui.SeatInfo{Topic: r.Topic, Account: r.Account, State: tui.SeatOffline, Resumable: true, Started: r.Since})
+		}
 	}
 	return out
 }
@@ -311,7 +323,14 @@ func (b *Backend) StopSeat(topicID, accountID string) error {
 		return err
 	}
 	defer unlock()
-	return b.a.seats.Stop(topicID, accountID)
+	err = b.a.seats.Stop(topicID, accountID)
+	if errors.Is(err, seats.ErrNoSeat) {
+		// The stop key on a seat a crash left: it is no longer offered.
+		if dropped, derr := b.a.marks.drop(func(k seatKey) bool { return k == (seatKey{topicID, accountID}) }); dropped {
+			return derr
+		}
+	}
+	return err
 }
 
 // ForgetSeat drops an exited seat's screen: the human closed its pane.
@@ -511,7 +530,13 @@ func (b *Backend) deleteAccount(id string) error {
 			return err
 		}
 	}
-	return b.a.accounts.Delete(id)
+	if err := b.a.accounts.Delete(id); err != nil {
+		return err
+	}
+	if _, err := b.a.marks.drop(func(k seatKey) bool { return k.account == id }); err != nil {
+		b.a.logger.Warn("running seats not recorded", "err", err)
+	}
+	return nil
 }
 
 func (b *Backend) Preview(in tui.AccountInfo) (string, []string) {

@@ -21,7 +21,9 @@
 // every other rule lives in the package that owns the concept, and the
 // backend only converts between the domain's types and the UI's plain data.
 //
-// Goroutines: one of its own, per Backend: the MCP change forwarder
+// Goroutines: one per App, the running-seats recorder (resumable.go:
+// keeps running-seats.json in step with the seat manager; ended and waited
+// for by App.Close after the seats stopped). One per Backend: the MCP change forwarder
 // (Backend.watchMCP: the local MCP supervisor's changes become
 // tui.MCPServerChanged events; ended and waited for by Backend.Close; it
 // recovers a panic into the app log). The session-operations worker and
@@ -40,6 +42,7 @@
 //
 // Lock order: Backend.mu (closed, the subscriptions replaced after a
 // cut-off, the skipped-lines counts), App.stateMu (ui-state.json's
-// writes, held across one atomic write), roomHolds.mu and server.mu are
+// writes, held across one atomic write), roomHolds.mu, seatMarks.mu
+// (running-seats.json, held across one atomic write) and server.mu are
 // leaves; seatSizes.mu is held across a seat's Resize (Seat.mu only).
 package app

@@ -145,15 +145,19 @@ const (
 // the panes need it. The five usage fields are "unknown" while nil or empty
 // (shown as "—", never 0%); percentages are 0–100 and may exceed 100.
 type SeatInfo struct {
-	Topic    string
-	Account  string
-	State    SeatState
-	ExitCode int
-	Model    string
-	Effort   string
-	FiveHour *float64
-	Weekly   *float64
-	Context  *float64
+	Topic   string
+	Account string
+	State   SeatState
+	// Resumable: an offline seat that ran when Pullcept last ended (a
+	// crash, a reboot); the start key resumes its conversation, the stop
+	// key stops offering it. Started is when it had started.
+	Resumable bool
+	ExitCode  int
+	Model     string
+	Effort    string
+	FiveHour  *float64
+	Weekly    *float64
+	Context   *float64
 	// FiveHourResets and WeeklyResets are when the plan's windows start
 	// over (zero: unknown); UsageAt is when the usage figures arrived (zero:
 	// none yet). After the seat's exit they are the last known.

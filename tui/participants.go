@@ -388,6 +388,9 @@ func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState, 
 	case st == SeatFailed:
 		return tr.t(mPartsFailed), toneDanger
 	}
+	if s.Resumable {
+		return tr.t(mPartsResumable), toneBusy
+	}
 	return tr.t(mPartsOffline), toneDim
 }
 

@@ -489,3 +489,61 @@ func TestServedClientOwnsItsTerminal(t *testing.T) {
 		return strings.Contains(string(out), "tick")
 	})
 }
+
+// TestServedCrashOffersTheSeatsAsResumable: the server killed with
+// SIGKILL takes its seat with it (the PTY hangs up); the next pullcept
+// starts a new server over the stale socket and lists the seat as
+// resumable — not running: nothing spends tokens without the human — and
+// one key starts it again.
+func TestServedCrashOffersTheSeatsAsResumable(t *testing.T) {
+	s := newServed(t)
+	lines := filepath.Join(s.work, "lines.jsonl")
+	cwd := filepath.Join(s.work, "e")
+	for _, d := range []string{s.data, cwd} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fakecli.WriteConfig(t, s.data, map[string]any{"language": "en"},
+		fakecli.ConfigAccount{ID: "echo", Name: "Echo", Kind: "cli", Cwd: cwd, Command: fakecli.Command(t),
+			Options: "-join -echo -lines " + lines, Env: fakecli.SeatEnv()})
+	s.window("w1", 120, 40)
+	s.waitScreen("w1", "the accounts panel", func(x string) bool { return strings.Contains(x, "Echo") })
+	s.tmux("send-keys", "-t", "w1", "-l", "before the crash")
+	s.tmux("send-keys", "-t", "w1", "Enter")
+	for range 3 {
+		s.tmux("send-keys", "-t", "w1", "Tab")
+	}
+	s.waitScreen("w1", "the accounts panel has focus", func(x string) bool { return strings.Contains(x, "› Alice") })
+	s.tmux("send-keys", "-t", "w1", "Down", "s")
+	var ls string
+	testkit.Eventually(t, "Echo runs", func() bool { ls = s.ls(); return seatPID(ls, "Echo") > 0 })
+	seat, server := seatPID(ls, "Echo"), s.serverPID()
+	sock, err := config.SocketPath(s.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	if err := syscall.Kill(server, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, "the server and its seat are gone", func() bool {
+		return syscall.Kill(server, 0) != nil && syscall.Kill(seat, 0) != nil
+	})
+	if _, err := os.Lstat(sock); err != nil {
+		t.Fatalf("SIGKILL left no socket to replace: %v", err)
+	}
+
+	s.window("w2", 120, 40)
+	s.waitScreen("w2", "Echo listed as resumable", func(x string) bool { return regexp.MustCompile(`Echo\s+resumable`).MatchString(x) })
+	if ls = s.ls(); seatPID(ls, "Echo") != 0 || s.serverPID() == server {
+		t.Fatalf("after the restart, before any key:\n%s", ls)
+	}
+	for range 3 {
+		s.tmux("send-keys", "-t", "w2", "Tab")
+	}
+	s.waitScreen("w2", "the accounts panel has focus", func(x string) bool { return strings.Contains(x, "› Alice") })
+	s.tmux("send-keys", "-t", "w2", "Down", "s")
+	testkit.Eventually(t, "one key brought Echo back", func() bool { return seatPID(s.ls(), "Echo") > 0 })
+	s.waitScreen("w2", "Echo no longer resumable", func(x string) bool { return !strings.Contains(x, "resumable") })
+}
