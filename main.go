@@ -140,12 +140,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return code
 	}
-	if err := app.Run(context.Background(), *dataDir, versionString()); err != nil {
+	var notices []string
+	if !*noServer {
+		// Here only where the server does not run yet (Windows): say that
+		// the seats end with this window, as the issue asks.
+		notices = append(notices, noServerNotice)
+	}
+	if err := app.Run(context.Background(), *dataDir, versionString(), notices...); err != nil {
 		fmt.Fprintf(stderr, "pullcept: %v\n", err)
 		return 1
 	}
 	return 0
 }
+
+// noServerNotice is the start-up notice where `pullcept server` cannot
+// run (docs/serve.md "Windows").
+const noServerNotice = "Seats end with this window here: pullcept server does not run on this OS yet (docs/serve.md)"
 
 // runServed runs the served mode's commands (docs/serve.md): the server
 // itself, or a client of it.

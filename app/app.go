@@ -261,13 +261,15 @@ func (a *App) Close() {
 // or the SSH link). Each runs the orderly end: the seats stop in order,
 // their .mcp.json entries go, the logs close (App.Close). SIGINT and
 // SIGTERM are caught only while the UI runs; a SIGHUP during the end is
-// ignored, since the terminal it is about is already gone.
-func Run(ctx context.Context, dataDir, version string) error {
+// ignored, since the terminal it is about is already gone. notices are
+// shown at start, after Open's.
+func Run(ctx context.Context, dataDir, version string, notices ...string) error {
 	a, err := Open(dataDir, version)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
+	a.notices = append(a.notices, notices...)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	// Deferred last, so it runs first: once the UI ended no hangup may cut
