@@ -105,6 +105,9 @@ func TestGoldenScreens(t *testing.T) {
 		lang   Lang
 		braked bool
 	}{
+		{"60x20", 60, 20, LangEnglish, false}, // a phone over SSH (docs/serve.md)
+		{"60x20ja", 60, 20, LangJapanese, false},
+		{"80x24ja", 80, 24, LangJapanese, false},
 		{"80x24", 80, 24, LangEnglish, false},
 		{"120x40", 120, 40, LangEnglish, false},
 		{"200x60", 200, 60, LangEnglish, false},
