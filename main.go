@@ -147,6 +147,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		notices = append(notices, noServerNotice)
 	}
 	if err := app.Run(context.Background(), *dataDir, versionString(), notices...); err != nil {
+		if errors.Is(err, config.ErrDataDirBusy) && app.ServeSupported {
+			err = fmt.Errorf("%w\n(a pullcept server holds it: pullcept attach shows it, pullcept kill-server ends it)", err)
+		}
 		fmt.Fprintf(stderr, "pullcept: %v\n", err)
 		return 1
 	}
@@ -198,6 +201,10 @@ func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "attach":
 		code, err := attachclient.Attach(attachclient.Options{DataDir: *dataDir})
+		if errors.Is(err, attachclient.ErrNoServer) {
+			fmt.Fprintln(stderr, "pullcept attach: no server runs for this data directory; plain pullcept starts one")
+			return 1
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "pullcept attach: %v\n", err)
 		}
@@ -213,13 +220,20 @@ func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
 		dir = d
 	}
 	if cmd == "kill-server" {
-		if err := attachclient.KillServer(dir, stdout); err != nil {
+		if err := attachclient.KillServer(dir, stdout); errors.Is(err, attachclient.ErrNoServer) {
+			fmt.Fprintf(stderr, "pullcept %s: no server runs for %s\n", cmd, dir)
+			return 1
+		} else if err != nil {
 			fmt.Fprintf(stderr, "pullcept %s: %v\n", cmd, err)
 			return 1
 		}
 		return 0
 	}
 	if err := attachclient.Command(dir, cmd, stdout); err != nil {
+		if errors.Is(err, attachclient.ErrNoServer) {
+			fmt.Fprintf(stderr, "pullcept %s: no server runs for %s\n", cmd, dir)
+			return 1
+		}
 		fmt.Fprintf(stderr, "pullcept %s: %v\n", cmd, err)
 		return 1
 	}
