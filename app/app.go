@@ -166,16 +166,7 @@ func (a *App) open() error {
 	}); err != nil {
 		return err
 	}
-	marks, err := loadSeatMarks(a.dataDir)
-	if err != nil {
-		a.notices = append(a.notices, err.Error())
-	}
-	a.marks = marks
-	if left := marks.list(""); len(left) > 0 {
-		a.notices = append(a.notices, fmt.Sprintf("%d seat(s) ran when Pullcept last ended: each is listed as resumable in its topic; s starts it", len(left)))
-	}
-	a.marksStop, a.marksDone = make(chan struct{}), make(chan struct{})
-	go a.recordSeats(a.marksStop, a.marksDone)
+	a.openSeatMarks()
 	brake, err := a.accounts.Brake()
 	if err != nil {
 		return err

@@ -161,6 +161,21 @@ func (m *seatMarks) writeLocked() error {
 	return nil
 }
 
+// openSeatMarks reads what the last run left in running-seats.json (a
+// notice names the seats a crash left) and starts the recorder.
+func (a *App) openSeatMarks() {
+	marks, err := loadSeatMarks(a.dataDir)
+	if err != nil {
+		a.notices = append(a.notices, err.Error())
+	}
+	a.marks = marks
+	if left := marks.list(""); len(left) > 0 {
+		a.notices = append(a.notices, fmt.Sprintf("%d seat(s) ran when Pullcept last ended: each is listed as resumable in its topic; s starts it", len(left)))
+	}
+	a.marksStop, a.marksDone = make(chan struct{}), make(chan struct{})
+	go a.recordSeats(a.marksStop, a.marksDone)
+}
+
 // recordSeats keeps running-seats.json in step with the Manager until
 // App.Close closes marksStop. It is the App's one goroutine of its own; a
 // cut-off subscription (it fell behind) is taken again.

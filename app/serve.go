@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -94,7 +95,11 @@ func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err er
 	signal.Ignore(syscall.SIGHUP)
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	a, err := Open(dataDir, version)
+	// The seats' environment is the server's as it started (tmux's global
+	// environment): a copy, so nothing set in this process later — let
+	// alone a client's variables — can reach a seat's launch.
+	env := os.Environ()
+	a, err := openApp(dataDir, version, openOptions{environ: func() []string { return slices.Clone(env) }})
 	if err != nil {
 		return err
 	}
@@ -116,20 +121,9 @@ func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err er
 		return err
 	}
 	defer os.Remove(s.sock)
-	if o.SSH != "" {
-		keys := o.AuthorizedKeys
-		if keys == "" {
-			keys = filepath.Join(a.dataDir, AuthorizedKeysFile)
-		}
-		tcp, tln, err := s.listenSSH(o.SSH, keys, host)
-		if err != nil {
-			_ = ln.Close()
-			return err
-		}
-		s.sshAddr = tln.Addr().String()
-		go s.serveSSH(tcp, tln)
-		s.closers = append(s.closers, tcp.Close)
-		s.logger.Info("ssh listener", "addr", s.sshAddr, "authorized_keys", keys)
+	if err := s.startSSH(o, host); err != nil {
+		_ = ln.Close()
+		return err
 	}
 	infoPath := filepath.Join(a.dataDir, config.ServerInfoFile)
 	if err := s.writeInfo(infoPath, host); err != nil {
@@ -138,16 +132,7 @@ func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err er
 	}
 	defer os.Remove(infoPath)
 	srv := s.sshServer(host, client)
-	served := make(chan error, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				s.logger.Error("ssh server panicked", "panic", r, "stack", string(debug.Stack()))
-				served <- fmt.Errorf("ssh server: panic: %v", r)
-			}
-		}()
-		served <- srv.Serve(ln)
-	}()
+	served := s.serveSocket(srv, ln)
 	s.logger.Info("server listening", "socket", s.sock, "pid", os.Getpid())
 	ready(nil)
 	var why string
@@ -172,6 +157,42 @@ func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err er
 	s.sessions.Wait()
 	closeApp()
 	return nil
+}
+
+// startSSH starts the opt-in embedded listener (o.SSH, serve_ssh.go);
+// the end closes it with the socket's server.
+func (s *server) startSSH(o ServeOptions, host gossh.Signer) error {
+	if o.SSH == "" {
+		return nil
+	}
+	keys := o.AuthorizedKeys
+	if keys == "" {
+		keys = filepath.Join(s.a.dataDir, AuthorizedKeysFile)
+	}
+	tcp, tln, err := s.listenSSH(o.SSH, keys, host)
+	if err != nil {
+		return err
+	}
+	s.sshAddr = tln.Addr().String()
+	go s.serveSSH(tcp, tln)
+	s.closers = append(s.closers, tcp.Close)
+	s.logger.Info("ssh listener", "addr", s.sshAddr, "authorized_keys", keys)
+	return nil
+}
+
+// serveSocket runs the socket's SSH server; the channel says why it ended.
+func (s *server) serveSocket(srv *ssh.Server, ln net.Listener) <-chan error {
+	served := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.logger.Error("ssh server panicked", "panic", r, "stack", string(debug.Stack()))
+				served <- fmt.Errorf("ssh server: panic: %v", r)
+			}
+		}()
+		served <- srv.Serve(ln)
+	}()
+	return served
 }
 
 // requestStop ends the server: every UI, then every seat. Idempotent.
