@@ -13,8 +13,10 @@
 #   5. create a second topic (ctrl+n); from it find a post of the first (ctrl+p) and jump there;
 #      switch topics (alt+up / alt+down), seat still running
 #   6. pullcept export writes the first topic as Markdown
-#   7. close the window: pullcept ls lists the seat still running; pullcept attach in a new
-#      window shows the chat; pullcept kill-server stops the seat and the server (docs/serve.md)
+#   7. a second seat prints a counter; close the window: pullcept ls lists both seats running and
+#      the counter grows; pullcept attach in two new windows shows the chat; a post from one
+#      reaches Claudia and her reply shows in both; Ctrl+Q -> detach in one leaves the other;
+#      pullcept kill-server stops both seats and the server and removes the socket (docs/serve.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -109,10 +111,19 @@ cat >"$work/data/config.json" <<EOF
 {
   "accounts": [
     {"id": "admin", "name": "Alice", "kind": "admin"},
-    {"id": "claudia", "name": "Claudia", "kind": "claude_code", "cwd": "$work/seat", "command": "$claude_bin"}
+    {"id": "claudia", "name": "Claudia", "kind": "claude_code", "cwd": "$work/seat", "command": "$claude_bin"},
+    {"id": "counter", "name": "Counter", "kind": "cli", "cwd": "$work/seat", "command": "$work/counter.sh"}
   ]
 }
 EOF
+# A seat that only prints a counter (and keeps it in a file): it shows the
+# seats run on while no window is attached.
+cat >"$work/counter.sh" <<EOF
+#!/bin/sh
+i=0
+while :; do i=\$((i+1)); echo "tick \$i"; echo \$i >"$work/count.new"; mv "$work/count.new" "$work/count"; sleep 0.2; done
+EOF
+chmod +x "$work/counter.sh"
 
 # Start Pullcept in a 200x50 terminal, with the Claude environment the fake prepared.
 tmux -L "$sock" new-session -d -s nc -x 200 -y 50 \
@@ -132,6 +143,14 @@ wait_screen "› Claudia" 5 "Claudia's row is selected"
 tmux -L "$sock" send-keys -t nc s
 wait_screen "running" 60 "Claudia's seat is running"
 wait_screen "· 2 · F1 help" 60 "Claudia's sidecar joined the room (the room counts two)"
+# The Counter, the next row: it never joins the room (a plain program).
+tmux -L "$sock" send-keys -t nc Down
+wait_screen "› Counter" 5 "Counter's row is selected"
+tmux -L "$sock" send-keys -t nc s
+wait_file "$work/count" 30
+echo "ok: the Counter's seat runs"
+tmux -L "$sock" send-keys -t nc Up
+wait_screen "› Claudia" 5 "back on Claudia's row"
 
 # Back to the input bar: "@" + part of the name, Tab completes, then the message.
 tmux -L "$sock" send-keys -t nc Escape
@@ -205,28 +224,71 @@ until "$work/pullcept" ls --data "$work/data" >"$work/ls.txt" 2>&1 && grep -q "^
   sleep 0.3
 done
 grep -q "Claudia *running" "$work/ls.txt" || { echo "newcomer: Claudia's seat did not outlive the window" >&2; cat "$work/ls.txt" >&2; exit 1; }
+grep -q "Counter *running" "$work/ls.txt" || { echo "newcomer: the Counter's seat did not outlive the window" >&2; cat "$work/ls.txt" >&2; exit 1; }
 claude_pid=$(sed -n 's/.*Claudia *running *pid \([0-9]*\).*/\1/p' "$work/ls.txt")
+counter_pid=$(sed -n 's/.*Counter *running *pid \([0-9]*\).*/\1/p' "$work/ls.txt")
 kill -0 "$claude_pid" || { echo "newcomer: Claudia's CLI (pid $claude_pid) is gone" >&2; exit 1; }
-echo "ok: the window closed, pullcept ls lists Claudia's seat running (pid $claude_pid)"
+echo "ok: the window closed, pullcept ls lists Claudia (pid $claude_pid) and the Counter (pid $counter_pid) running"
+before=$(cat "$work/count")
+end=$(deadline 10)
+until [ "$(cat "$work/count")" -gt $((before + 2)) ]; do
+  [ "$(date +%s)" -lt "$end" ] || { echo "newcomer: the counter stopped at $before with no window" >&2; exit 1; }
+  sleep 0.2
+done
+echo "ok: the counter keeps counting with no window ($before -> $(cat "$work/count"))"
 
-# Attach from a new window: the same topic and chat.
-tmux -L "$sock" new-session -d -s nc -x 200 -y 50 \
-  "bash -c 'export TERM=xterm-256color; exec \"$work/pullcept\" attach --data \"$work/data\"'"
+# Attach from two new windows: the same topic and chat in both.
+attach_cmd="bash -c 'export TERM=xterm-256color; exec \"$work/pullcept\" attach --data \"$work/data\"'"
+tmux -L "$sock" new-session -d -s nc -x 200 -y 50 "$attach_cmd"
+tmux -L "$sock" new-session -d -s third -x 120 -y 40 "$attach_cmd"
 wait_screen "reply to: please review the parser" 20 "pullcept attach shows the chat with Claudia's reply"
+screen_third() { tmux -L "$sock" capture-pane -t third -p; }
+wait_third() { # PATTERN SECONDS WHAT
+  local end; end=$(deadline "$2")
+  until screen_third | grep -qF -- "$1"; do
+    [ "$(date +%s)" -lt "$end" ] || { echo "newcomer: timed out waiting in the third window for: $3 ($1)" >&2; screen_third >&2; return 1; }
+    sleep 0.3
+  done
+  echo "ok: $3"
+}
+wait_third "reply to: please review the parser" 20 "a third window attached alongside shows the chat too"
+
+# A post from the second window reaches Claudia; her reply shows in both.
+tmux -L "$sock" send-keys -t nc -l "@Cla"
+wait_screen "@Cla" 5 "the input shows the partial mention"
+tmux -L "$sock" send-keys -t nc Tab
+tmux -L "$sock" send-keys -t nc -l "and the lexer too"
+tmux -L "$sock" send-keys -t nc Enter
+wait_screen "reply to: and the lexer too" 120 "Claudia answers the post of the second window"
+wait_third "reply to: and the lexer too" 20 "the third window shows her answer"
+
+# Ctrl+Q in the second window: detach (the focused answer); the third stays.
+tmux -L "$sock" send-keys -t nc C-q
+wait_screen "Detach" 10 "Ctrl+Q asks: detach or stop everything"
+tmux -L "$sock" send-keys -t nc Enter
+end=$(deadline 20)
+until "$work/pullcept" ls --data "$work/data" >"$work/ls.txt" 2>&1 && grep -q "^clients *1" "$work/ls.txt"; do
+  [ "$(date +%s)" -lt "$end" ] || { echo "newcomer: the second window did not detach" >&2; cat "$work/ls.txt" >&2; exit 1; }
+  sleep 0.3
+done
+grep -q "Claudia *running" "$work/ls.txt" || { echo "newcomer: detaching stopped Claudia" >&2; cat "$work/ls.txt" >&2; exit 1; }
+wait_third "reply to: and the lexer too" 5 "the third window is still attached"
+echo "ok: detaching the second window left the third attached and the seats running"
 
 # kill-server stops the seat, then the server, and removes its socket.
 server_pid=$(sed -n 's/.*"pid": *\([0-9]*\).*/\1/p' "$work/data/server.json")
+sock_path=$(sed -n 's/.*"socket": *"\([^"]*\)".*/\1/p' "$work/data/server.json")
 "$work/pullcept" kill-server --data "$work/data"
 end=$(deadline 30)
-while kill -0 "$server_pid" 2>/dev/null || kill -0 "$claude_pid" 2>/dev/null; do
-  [ "$(date +%s)" -lt "$end" ] || { echo "newcomer: kill-server left the server ($server_pid) or Claudia ($claude_pid) running" >&2; exit 1; }
+while kill -0 "$server_pid" 2>/dev/null || kill -0 "$claude_pid" 2>/dev/null || kill -0 "$counter_pid" 2>/dev/null; do
+  [ "$(date +%s)" -lt "$end" ] || { echo "newcomer: kill-server left the server ($server_pid), Claudia ($claude_pid) or the Counter ($counter_pid) running" >&2; exit 1; }
   sleep 0.3
 done
 if "$work/pullcept" ls --data "$work/data" >/dev/null 2>&1; then
   echo "newcomer: pullcept ls still finds a server after kill-server" >&2; exit 1
 fi
-echo "ok: pullcept kill-server stopped Claudia's seat and the server"
+[ -n "$sock_path" ] && [ ! -e "$sock_path" ] || { echo "newcomer: the socket ($sock_path) is left after kill-server" >&2; exit 1; }
+echo "ok: pullcept kill-server stopped both seats and the server, and removed its socket"
 
-echo "---- final screen ----"
-screen || true
+# Every window's client ended with the server: no final screen to show.
 echo "newcomer: PASS"
