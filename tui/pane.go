@@ -227,12 +227,26 @@ func (p *pane) bodyRows(e *env, r rect) []string {
 // bottom; first is the index of its first row in scrollback + screen.
 func (p *pane) window(rows int) (src []string, first int) {
 	if !p.scrolling {
-		return p.snap.Rows, len(p.sb)
+		top := p.liveTop(rows)
+		return p.snap.Rows[top:], len(p.sb) + top
 	}
 	all := p.lines()
 	end := len(all) - p.sbOff
 	start := max(end-rows, 0)
 	return all[start:end], start
+}
+
+// liveTop is the first row of the seat's screen a pane of rows rows
+// shows: 0 when the screen fits; else it pans to keep the seat's cursor in
+// view, as tmux does for a client smaller than its window — the seat's
+// size follows another attached terminal (docs/serve.md "Two UIs, one
+// room"), and a CLI's prompt at the bottom stays visible.
+func (p *pane) liveTop(rows int) int {
+	n := len(p.snap.Rows)
+	if rows <= 0 || n <= rows {
+		return 0
+	}
+	return clampInt(p.snap.CursorY-rows+1, 0, n-rows)
 }
 
 // lines is the scrollback followed by the screen.
@@ -259,8 +273,9 @@ func (p *pane) cursor(r rect) (x, y int, hidden, ok bool) {
 		return 0, 0, false, false
 	}
 	cols, rows := innerSize(r)
-	if p.snap.CursorX < 0 || p.snap.CursorY < 0 || p.snap.CursorX >= cols || p.snap.CursorY >= rows {
+	y = p.snap.CursorY - p.liveTop(rows)
+	if p.snap.CursorX < 0 || y < 0 || p.snap.CursorX >= cols || y >= rows {
 		return 0, 0, false, false
 	}
-	return r.X + 1 + p.snap.CursorX, r.Y + 1 + p.snap.CursorY, !p.snap.CursorVisible, true
+	return r.X + 1 + p.snap.CursorX, r.Y + 1 + y, !p.snap.CursorVisible, true
 }

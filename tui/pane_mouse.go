@@ -47,6 +47,10 @@ func innerCell(r rect, x, y int) (ix, iy int, in bool) {
 
 // sendMouse queues the report of ms for p's seat, in order with its keys.
 func (m *Model) sendMouse(p *pane, kind mouseKind, ms tea.Mouse, x, y int) {
+	if r, ok := m.paneRect(p.key); ok {
+		_, rows := innerSize(r)
+		y += p.liveTop(rows) // the row of the seat's screen, when panned
+	}
 	if b := encodeMouse(p.snap.Mouse, kind, ms, x, y); len(b) > 0 {
 		m.seats.writes = append(m.seats.writes, seatOp{seat: p.key, input: b})
 	}
