@@ -297,3 +297,14 @@ func NewAccountID(name string, taken func(id string) bool) (string, error) {
 	}
 	return "", fmt.Errorf("new account id for %q: %w", name, ErrNoFreeID)
 }
+
+// Reread takes in the top-level keys a person edited by hand in
+// config.json since this run last read or wrote it (the accounts stay the
+// running app's): a UI that attaches to a long-running server then shows
+// the file's keys, theme and language. A file that does not read is left
+// alone (ErrBadFile) and memory stays as it was.
+func (b *Book) Reread() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cfg.rereadTop(b.dir)
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,6 +44,10 @@ type Config struct {
 	Accounts []Account
 
 	top Object
+	// base is the file's top level as this run last read or wrote it:
+	// Save keeps the file's own value of every key not changed since
+	// (mergeDisk).
+	base Object
 	// fromTabs: the accounts were read from the legacy "tabs" key, which
 	// Save replaces with "accounts".
 	fromTabs bool
@@ -89,6 +94,7 @@ func (c *Config) decode(path string, data []byte) ([]string, error) {
 	if err := json.Unmarshal(data, &c.top); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadFile, jsonFileError(path, data, err))
 	}
+	c.base = c.top.Clone()
 	var warnings []string
 	key := keyAccounts
 	raw, ok := c.top.Get(keyAccounts)
@@ -247,7 +253,10 @@ func (c *Config) Save(dir string) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	top := c.top.Clone()
+	top, err := c.mergeDisk(dir)
+	if err != nil {
+		return err
+	}
 	accounts := c.Accounts
 	if accounts == nil {
 		accounts = []Account{}
@@ -270,7 +279,44 @@ func (c *Config) Save(dir string) error {
 		return err
 	}
 	c.top, c.fromTabs = top, false
+	c.base = top.Clone()
 	return nil
+}
+
+// mergeDisk is what Save writes besides the accounts: a top-level key this
+// run changed (memory differs from what it last read or wrote) is ours;
+// every other key is the file's as it is now, so what a person edited by
+// hand while Pullcept ran — a server may run for days — is kept, not
+// written over with what was read at start (a key added, changed or
+// removed). A file that no longer reads as JSON is not written over
+// (ErrBadFile): the person is editing it.
+func (c *Config) mergeDisk(dir string) (Object, error) {
+	data, err := os.ReadFile(filepath.Join(dir, FileName))
+	if errors.Is(err, fs.ErrNotExist) || c.base.vals == nil {
+		return c.top.Clone(), nil
+	}
+	if err != nil {
+		return Object{}, fmt.Errorf("read %s: %w", FileName, err)
+	}
+	var disk Object
+	if err := json.Unmarshal(data, &disk); err != nil {
+		return Object{}, fmt.Errorf("%w: %s changed on disk and does not read (%v); nothing was saved", ErrBadFile, FileName, err)
+	}
+	out := disk.Clone()
+	for _, k := range c.top.Keys() {
+		ours, _ := c.top.Get(k)
+		base, had := c.base.Get(k)
+		if had && bytes.Equal(ours, base) {
+			continue // unchanged here: the file's (edited, or removed) stands
+		}
+		out.Set(k, ours)
+	}
+	for _, k := range c.base.Keys() {
+		if !c.top.Has(k) {
+			out.Delete(k) // this run removed it
+		}
+	}
+	return out, nil
 }
 
 // renameKey returns o with key from renamed to to, in the same position.
@@ -284,4 +330,30 @@ func renameKey(o Object, from, to string) Object {
 		out.Set(k, v)
 	}
 	return out
+}
+
+// rereadTop takes into memory what a person changed by hand in the file's
+// top level since this run last read or wrote it (mergeDisk's rule), but
+// the accounts, which the running app owns: keys, theme and language
+// edited while a server runs reach the next terminal that attaches.
+func (c *Config) rereadTop(dir string) error {
+	top, err := c.mergeDisk(dir)
+	if err != nil {
+		return err
+	}
+	for _, k := range []string{keyAccounts, keyLegacyTabs} {
+		if v, ok := c.top.Get(k); ok {
+			top.Set(k, v)
+		} else {
+			top.Delete(k)
+		}
+	}
+	c.top = top
+	if data, err := os.ReadFile(filepath.Join(dir, FileName)); err == nil {
+		var disk Object
+		if json.Unmarshal(data, &disk) == nil {
+			c.base = disk
+		}
+	}
+	return nil
 }
