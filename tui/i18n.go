@@ -915,7 +915,7 @@ var messages = map[msgKey][2]string{
 	mStopTitle: {"Stop seat", "セッションの終了"},
 	mStopLine:  {"Stop %s in this topic?", "このトピックの %s を終了します。"},
 	mQuitTitle: {"Quit Pullcept", "アプリの終了"},
-	mQuitLine:  {"Quitting stops every running seat. When you start one again in its topic, it:", "終了すると、走っている席はすべて止まります。そのトピックでまた起動すると:"},
+	mQuitLine:  {"Quitting stops every running seat. When you start one again in its topic, it:", "終了すると、稼働中の席はすべて止まります。そのトピックでまた起動すると："},
 	mQuitSeat:  {"• %s in “%s”: %s", "• %s（「%s」）: %s"},
 
 	mQuitResumes:      {"resumes its conversation", "会話を再開します"},
@@ -928,7 +928,7 @@ var messages = map[msgKey][2]string{
 	mDlgStopAll:      {"Stop everything", "すべて終了"},
 	mLeaveTitle:      {"Leave Pullcept", "Pullcept から離れる"},
 	mLeaveDetachLine: {"Detach: the seats keep running, and “pullcept attach” brings this screen back.", "切り離す：席は動き続けます。pullcept attach でこの画面に戻れます。"},
-	mLeaveStopLine:   {"Stop everything: every running seat stops and the server ends. When you start one again in its topic, it:", "すべて終了：走っている席をすべて止めて、サーバーを終えます。そのトピックでまた起動すると:"},
+	mLeaveStopLine:   {"Stop everything: every running seat stops, the server ends and every attached window closes. When you start one again in its topic, it:", "すべて終了：稼働中の席をすべて止め、サーバーを終えます（接続中のほかの窓も閉じます）。そのトピックでまた起動すると："},
 
 	mStLogFailed:      {"Log write failed in “%s”: %v (the post was delivered)", "「%s」のログに書けません: %v（発言は届いています）"},
 	mStSkipped:        {"Skipped %d unreadable log lines in “%s”.", "「%s」のログで読めない行を %d 行飛ばしました。"},
@@ -1108,7 +1108,7 @@ var messages = map[msgKey][2]string{
 	mSetDataEnv:              {"%s chose it.", "%s で選ばれています。"},
 	mSetDataFlag:             {"The --data option chose it.", "--data オプションで選ばれています。"},
 	mSetDataHolds:            {"It holds config.json (settings and accounts), mcp-servers.json (local MCP servers), session-operations.json (what seats asked to start, stop or restart), ui-state.json (what the screen remembers), logs/ (the topics and their attachments) and pullcept.log.", "config.json（設定とアカウント）、mcp-servers.json（ローカル MCP サーバー）、session-operations.json（席が依頼した開始・終了・再起動）、ui-state.json（画面が覚えていること）、logs/（トピックと添付）、pullcept.log があります。"},
-	mSetDataMove:             {"To move it: quit Pullcept, move the folder, then start Pullcept with %s set to the new place (or with --data DIR).", "移すには: Pullcept を終了してフォルダを移し、%s に新しい場所を設定して起動します（--data DIR でも）。"},
+	mSetDataMove:             {"To move it: quit Pullcept (with a server: pullcept kill-server), move the folder, then start Pullcept with %s set to the new place (or with --data DIR).", "移すには：Pullcept を終了し（サーバーなら pullcept kill-server）、フォルダを移して、%s に新しい場所を設定して起動します（--data DIR でも）。"},
 	mSetFooter:               {"%s choose · %s change · %s section · %s close", "%s 選ぶ · %s 変える · %s 項目 · %s 閉じる"},
 	mSetApplied:              {"Changes apply at once and are saved.", "変えた時点で効き、保存されます。"},
 	mSetSaved:                {"Saved in %s.", "%s に保存しました。"},
