@@ -290,6 +290,9 @@ func TestServedAttachOverOpenSSH(t *testing.T) {
 	s.waitScreen("w1", "Echo running, the cursor on it", func(x string) bool {
 		return strings.Contains(x, "running") && strings.Contains(x, "› Echo")
 	})
+	// A post reaches the seats in the room when it is sent: wait for Echo's
+	// sidecar to join.
+	s.waitScreen("w1", "Echo joined the room", func(x string) bool { return strings.Contains(x, "· 2 · F1 help") })
 	s.tmux("send-keys", "-t", "w1", "Escape")
 	s.waitScreen("w1", "the accounts panel lets the focus go", func(x string) bool { return !strings.Contains(x, "› Echo") })
 	s.tmux("send-keys", "-t", "w1", "-l", "@Echo first from one")

@@ -161,6 +161,9 @@ func TestServedSeatsOutliveTheWindow(t *testing.T) {
 		return seatPID(ls, "Counter") > 0 && seatPID(ls, "Echo") > 0
 	})
 	counterPID, echoPID := seatPID(ls, "Counter"), seatPID(ls, "Echo")
+	// A post reaches the seats in the room when it is sent: wait for Echo's
+	// sidecar to join (the room counts Alice and Echo; Counter never joins).
+	s.waitScreen("w1", "Echo joined the room", func(x string) bool { return strings.Contains(x, "· 2 · F1 help") })
 	s.waitScreen("w1", "both seats running, the cursor on Echo", func(x string) bool {
 		return strings.Count(x, "running") == 2 && strings.Contains(x, "› Echo")
 	})
