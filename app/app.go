@@ -264,8 +264,10 @@ func Run(ctx context.Context, dataDir, version string, notices ...string) error 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	// Deferred last, so it runs first: once the UI ended no hangup may cut
-	// the seats' stop short.
-	defer signal.Ignore(syscall.SIGHUP)
+	// the seats' stop short. Caught and dropped, not ignored: an ignored
+	// signal stays ignored in every child, and a seat started meanwhile
+	// would outlive its PTY's hangup.
+	defer holdHangup()
 	opts, err := a.uiOptions()
 	if err != nil {
 		return err
@@ -292,4 +294,12 @@ func (a *App) uiOptions() (tui.Options, error) {
 		}
 	}
 	return opts, nil
+}
+
+// holdHangup catches SIGHUP, and nothing reads it (signal.Notify never
+// blocks: one waits in the buffer, later ones are dropped), until the
+// process ends. Unlike signal.Ignore, a caught signal is reset to its
+// default in a child at exec, so a seat still ends with its PTY's hangup.
+func holdHangup() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
 }

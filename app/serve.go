@@ -81,7 +81,8 @@ type server struct {
 // for everything to stop (`pullcept kill-server`, or "stop everything" in
 // a UI), SIGTERM/SIGINT arrive, or it stays empty for o.ExitEmpty. It then
 // ends every UI, stops the seats in App.Close's order and removes its
-// socket. SIGHUP is ignored: the server has no terminal to lose.
+// socket. SIGHUP is caught and dropped: the server has no terminal to
+// lose (and an ignored SIGHUP would pass to the seats).
 func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err error) {
 	ready := o.Ready
 	if ready == nil {
@@ -92,7 +93,7 @@ func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err er
 			ready(err)
 		}
 	}()
-	signal.Ignore(syscall.SIGHUP)
+	holdHangup() // not signal.Ignore: the seats inherit an ignored SIGHUP
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	// The seats' environment is the server's as it started (tmux's global

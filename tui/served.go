@@ -39,6 +39,9 @@ type Size struct{ Width, Height int }
 // terminal goes away, or ctx ends. Like Run, a panic is the program's
 // alone: Bubble Tea recovers it and only this client's UI ends.
 func RunOn(ctx context.Context, b Backend, opts Options, t Terminal) error {
+	if !SizeOK(t.Width, t.Height) {
+		return fmt.Errorf("run ui: %w: %d×%d", ErrTerminalSize, t.Width, t.Height)
+	}
 	getenv := envLookup(t.Env)
 	opts.Getenv = getenv
 	if opts.Location == nil {
@@ -82,7 +85,9 @@ func RunOn(ctx context.Context, b Backend, opts Options, t Terminal) error {
 				if !ok {
 					return
 				}
-				p.Send(tea.WindowSizeMsg{Width: s.Width, Height: s.Height})
+				if SizeOK(s.Width, s.Height) {
+					p.Send(tea.WindowSizeMsg{Width: s.Width, Height: s.Height})
+				}
 			}
 		}
 	}()
@@ -92,6 +97,18 @@ func RunOn(ctx context.Context, b Backend, opts Options, t Terminal) error {
 		return fmt.Errorf("run ui: %w", err)
 	}
 	return nil
+}
+
+// ErrTerminalSize: an attaching terminal asked for a size no terminal has;
+// a buffer of it would take the server's memory (a 100000×100000 request
+// ran it out of memory in Bubble Tea's first frame, issue 29's review).
+var ErrTerminalSize = errors.New("terminal size out of range")
+
+// SizeOK is Bubble Tea's own bound for a window size (it drops resizes
+// beyond it, but not the size a program starts with): each side 1–4096,
+// at most 1<<20 cells.
+func SizeOK(w, h int) bool {
+	return w >= 1 && h >= 1 && w <= 4096 && h <= 4096 && w*h <= 1<<20
 }
 
 // envLookup is os.Getenv over a client's KEY=VALUE list (the last one wins,

@@ -161,6 +161,11 @@ func TestServedSeatsOutliveTheWindow(t *testing.T) {
 		return seatPID(ls, "Counter") > 0 && seatPID(ls, "Echo") > 0
 	})
 	counterPID, echoPID := seatPID(ls, "Counter"), seatPID(ls, "Echo")
+	// The seats end with their PTY's hangup if the server dies: none of
+	// them may inherit an ignored SIGHUP from it.
+	if ign := sigIgnored(t, counterPID); ign&1 != 0 {
+		t.Fatalf("the Counter's seat ignores SIGHUP (SigIgn %#x): it would outlive a dead server", ign)
+	}
 	// A post reaches the seats in the room when it is sent: wait for Echo's
 	// sidecar to join (the room counts Alice and Echo; Counter never joins).
 	s.waitScreen("w1", "Echo joined the room", func(x string) bool { return strings.Contains(x, "· 2 · F1 help") })
@@ -549,4 +554,22 @@ func TestServedCrashOffersTheSeatsAsResumable(t *testing.T) {
 	s.tmux("send-keys", "-t", "w2", "Down", "s")
 	testkit.Eventually(t, "one key brought Echo back", func() bool { return seatPID(s.ls(), "Echo") > 0 })
 	s.waitScreen("w2", "Echo no longer resumable", func(x string) bool { return !strings.Contains(x, "resumable") })
+}
+
+// sigIgnored is the SigIgn mask of pid (bit n-1: signal n).
+func sigIgnored(t *testing.T, pid int) uint64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^SigIgn:\s*([0-9a-f]+)`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no SigIgn in /proc/%d/status", pid)
+	}
+	v, err := strconv.ParseUint(string(m[1]), 16, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
