@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -24,8 +25,29 @@ import (
 // started only by the human's key (docs/serve.md "After a crash").
 const RunningSeatsFile = "running-seats.json"
 
-// maxSeatMarks bounds what is read back (a file edited by hand).
-const maxSeatMarks = 1000
+// maxSeatMarks and maxSeatMarksBytes bound what is read back (a file
+// edited by hand, or by a seat: a 250 MB one took 1 GB to read).
+const (
+	maxSeatMarks      = 1000
+	maxSeatMarksBytes = 1 << 20
+)
+
+// readCapped reads path when it holds at most max bytes.
+func readCapped(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("over %d bytes", max)
+	}
+	return b, nil
+}
 
 // seatMark is one seat of running-seats.json.
 type seatMark struct {
@@ -52,12 +74,12 @@ type seatMarks struct {
 func loadSeatMarks(dataDir string) (*seatMarks, error) {
 	m := &seatMarks{path: filepath.Join(dataDir, RunningSeatsFile), running: map[seatKey]seatMark{},
 		resumable: map[seatKey]seatMark{}}
-	b, err := os.ReadFile(m.path)
+	b, err := readCapped(m.path, maxSeatMarksBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return m, nil
 	}
 	if err != nil {
-		return m, fmt.Errorf("%s: %w", RunningSeatsFile, err)
+		return m, fmt.Errorf("%s: %w (the seats a crash left are not offered)", RunningSeatsFile, err)
 	}
 	var doc struct {
 		Seats []seatMark `json:"seats"`
@@ -169,6 +191,9 @@ func (a *App) openSeatMarks() {
 		a.notices = append(a.notices, err.Error())
 	}
 	a.marks = marks
+	// Seats of accounts that no longer exist are not offered (nothing
+	// could start them, and the human could not dismiss them).
+	_, _ = marks.drop(func(k seatKey) bool { _, ok := a.accounts.Account(k.account); return !ok })
 	if left := marks.list(""); len(left) > 0 {
 		a.notices = append(a.notices, fmt.Sprintf("%d seat(s) ran when Pullcept last ended: each is listed as resumable in its topic; s starts it", len(left)))
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -121,6 +122,7 @@ func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err er
 	if err != nil {
 		return err
 	}
+	ln = newLimitListener(ln, maxSocketConns, 0)
 	defer os.Remove(s.sock)
 	if err := s.startSSH(o, host); err != nil {
 		_ = ln.Close()
@@ -150,7 +152,12 @@ func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err er
 	s.logger.Info("server stopping", "why", why)
 	// The UIs end first (their sessions close, each program quits and
 	// its Backend closes), then App.Close stops the seats in its order.
-	s.requestStop() // every UI ends, whichever listener it came by
+	// Every UI quits, whichever listener it came by, restoring its
+	// client's terminal and sending its exit status; only then do the
+	// connections close (closing them first left terminals in the
+	// alternate screen with the mouse on).
+	s.requestStop()
+	s.waitSessions(uiQuitWait + time.Second)
 	_ = srv.Close()
 	for _, c := range s.closers {
 		_ = c()
@@ -194,6 +201,20 @@ func (s *server) serveSocket(srv *ssh.Server, ln net.Listener) <-chan error {
 		served <- srv.Serve(ln)
 	}()
 	return served
+}
+
+// uiQuitWait bounds how long a stopping server waits for its UIs to quit
+// on their own before it cuts them off.
+const uiQuitWait = 5 * time.Second
+
+// waitSessions waits for the session handlers to end, at most d.
+func (s *server) waitSessions(d time.Duration) {
+	done := make(chan struct{})
+	go func() { s.sessions.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
 }
 
 // requestStop ends the server: every UI, then every seat. Idempotent.
@@ -273,6 +294,10 @@ func (s *server) sshServer(host, client gossh.Signer) *ssh.Server {
 		},
 		HandshakeTimeout: 10 * time.Second,
 		Version:          "Pullcept",
+		ChannelHandlers:  map[string]ssh.ChannelHandler{"session": limitedSessions},
+		ServerConfigCallback: func(ssh.Context) *gossh.ServerConfig {
+			return &gossh.ServerConfig{MaxAuthTries: 3}
+		},
 	}
 	srv.AddHostKey(host)
 	return srv
@@ -300,10 +325,18 @@ func (s *server) handle(sess ssh.Session) {
 		_ = sess.Exit(0)
 	case "kill-server":
 		fmt.Fprintln(sess, "pullcept: stopping the seats, then the server")
-		// The answer first: a server quick to stop would cut the link
-		// before its exit status left (the client waits for the end).
+		// The answer first, and the stop once the client hung up (at most
+		// a second later): a server quick to stop cut the link before the
+		// client had read its exit status (broken pipe). The client then
+		// waits for the server's process to end.
 		_ = sess.Exit(0)
-		s.requestStop()
+		go func() {
+			select {
+			case <-sess.Context().Done():
+			case <-time.After(time.Second):
+			}
+			s.requestStop()
+		}()
 	case "version":
 		fmt.Fprintln(sess, s.version)
 		_ = sess.Exit(0)
@@ -347,13 +380,23 @@ func (s *server) attach(sess ssh.Session) int {
 		fmt.Fprintln(sess.Stderr(), "pullcept: attaching needs a terminal (ssh -t)")
 		return 1
 	}
-	c := s.addClient(pty.Term, pty.Window.Width, pty.Window.Height)
+	term := cleanTerm(pty.Term)
+	c, ok := s.addClient(term, pty.Window.Width, pty.Window.Height)
+	if !ok {
+		fmt.Fprintf(sess.Stderr(), "pullcept: %d terminals are attached already, the most one server shows\n", maxAttachedUIs)
+		return 1
+	}
 	defer s.dropClient(c)
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
-	go func() { // ends the UI when the server stops
+	go func() { // the UI quits (tui.Terminal.Quit) when the server stops; this ends one that will not
 		select {
 		case <-s.stop:
+		case <-ctx.Done():
+			return
+		}
+		select {
+		case <-time.After(uiQuitWait):
 			cancel()
 		case <-ctx.Done():
 		}
@@ -387,9 +430,13 @@ func (s *server) attach(sess ssh.Session) int {
 	opts.StopAll = s.requestStop
 	b := NewBackend(s.a)
 	defer b.Close()
-	env := append(filterEnv(sess.Environ()), "TERM="+pty.Term)
+	env := append(filterEnv(sess.Environ()), "TERM="+term)
 	err = tui.RunOn(ctx, b, opts, tui.Terminal{In: sess, Out: sess, Width: pty.Window.Width, Height: pty.Window.Height,
-		Resize: resize, Env: env})
+		Resize: resize, Env: env, Quit: s.stop})
+	if errors.Is(err, tui.ErrTerminalSize) {
+		fmt.Fprintf(sess.Stderr(), "pullcept: a %d×%d terminal is beyond what the UI draws (4096 a side, 1 048 576 cells)\n", pty.Window.Width, pty.Window.Height)
+		return 1
+	}
 	if err != nil {
 		s.logger.Warn("attached UI ended with an error", "client", c.id, "err", err)
 		return 1
@@ -397,14 +444,33 @@ func (s *server) attach(sess ssh.Session) int {
 	return 0
 }
 
-func (s *server) addClient(term string, cols, rows int) *attachClient {
+func (s *server) addClient(term string, cols, rows int) (*attachClient, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if len(s.clients) >= maxAttachedUIs {
+		return nil, false
+	}
 	s.nextID++
 	c := &attachClient{id: s.nextID, term: term, cols: cols, rows: rows, since: time.Now(), running: true}
 	s.clients[c.id] = c
 	s.logger.Info("client attached", "client", c.id, "term", term, "size", fmt.Sprintf("%dx%d", cols, rows))
-	return c
+	return c, true
+}
+
+// cleanTerm is a client's TERM as the UI and `pullcept ls` may use it: a
+// terminal type's name (letters, digits, ".", "_", "+", "-"), at most 64
+// bytes; anything else — escape sequences for whoever reads ls, a 250 KB
+// name — is taken as xterm-256color.
+func cleanTerm(t string) string {
+	if t == "" || len(t) > 64 {
+		return "xterm-256color"
+	}
+	for _, r := range t {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '+' || r == '-') {
+			return "xterm-256color"
+		}
+	}
+	return t
 }
 
 func (s *server) dropClient(c *attachClient) {

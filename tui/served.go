@@ -25,6 +25,10 @@ type Terminal struct {
 	// carries each later size (closed or nil: the size never changes).
 	Width, Height int
 	Resize        <-chan Size
+	// Quit, when closed, ends the UI as its human's quit would: the
+	// client's terminal is restored (alternate screen, mouse, cursor)
+	// before the session ends — the server is stopping.
+	Quit <-chan struct{}
 	// Env is the client's environment as it sent it (KEY=VALUE): TERM,
 	// COLORTERM, NO_COLOR, LANG, LC_*, TZ. It reaches the UI only — never a
 	// seat's launch.
@@ -80,6 +84,9 @@ func RunOn(ctx context.Context, b Backend, opts Options, t Terminal) error {
 		for {
 			select {
 			case <-ctx.Done():
+				return
+			case <-t.Quit:
+				p.Quit()
 				return
 			case s, ok := <-t.Resize:
 				if !ok {
