@@ -55,6 +55,8 @@ type attachClient struct {
 	rows    int
 	since   time.Time
 	running bool // its UI runs (false: an exec such as ls)
+	peer    peerInfo
+	backend *Backend // its UI's, once made (for notices)
 }
 
 // server is the running `pullcept server`: the App and the SSH server on
@@ -95,6 +97,9 @@ func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err er
 		}
 	}()
 	holdHangup() // not signal.Ignore: the seats inherit an ignored SIGHUP
+	if err := hardenServer(); err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	// The seats' environment is the server's as it started (tmux's global
@@ -298,9 +303,39 @@ func (s *server) sshServer(host, client gossh.Signer) *ssh.Server {
 		ServerConfigCallback: func(ssh.Context) *gossh.ServerConfig {
 			return &gossh.ServerConfig{MaxAuthTries: 3}
 		},
+		ConnCallback: s.vetPeer,
 	}
 	srv.AddHostKey(host)
 	return srv
+}
+
+// vetPeer refuses a connection from a process that descends from this
+// server — a seat's (lookPeer) — and tells every UI; any other peer is
+// remembered in the connection's context for the notice and ls.
+func (s *server) vetPeer(ctx ssh.Context, c net.Conn) net.Conn {
+	p, fromSeat := lookPeer(c)
+	if fromSeat {
+		s.logger.Warn("a seat's process tried to attach; refused", "peer", p.String())
+		s.noticeAll(0, fmt.Sprintf("A seat tried to attach and was refused (%s).", p))
+		return nil
+	}
+	ctx.SetValue(peerKey, p)
+	return c
+}
+
+// noticeAll shows text in every attached UI but client except's (0: all).
+func (s *server) noticeAll(except int, text string) {
+	s.mu.Lock()
+	var bs []*Backend
+	for _, c := range s.clients {
+		if c.backend != nil && c.id != except {
+			bs = append(bs, c.backend)
+		}
+	}
+	s.mu.Unlock()
+	for _, b := range bs {
+		b.notes.Publish(tui.Notice{Text: text, Error: true})
+	}
 }
 
 // handle serves one SSH session: an attached terminal (no command), or
@@ -381,7 +416,8 @@ func (s *server) attach(sess ssh.Session) int {
 		return 1
 	}
 	term := cleanTerm(pty.Term)
-	c, ok := s.addClient(term, pty.Window.Width, pty.Window.Height)
+	peer, _ := sess.Context().Value(peerKey).(peerInfo)
+	c, ok := s.addClient(term, pty.Window.Width, pty.Window.Height, peer)
 	if !ok {
 		fmt.Fprintf(sess.Stderr(), "pullcept: %d terminals are attached already, the most one server shows\n", maxAttachedUIs)
 		return 1
@@ -430,6 +466,11 @@ func (s *server) attach(sess ssh.Session) int {
 	opts.StopAll = s.requestStop
 	b := NewBackend(s.a)
 	defer b.Close()
+	s.mu.Lock()
+	c.backend = b
+	s.mu.Unlock()
+	// Every other UI is told, so no terminal attaches unseen.
+	s.noticeAll(c.id, fmt.Sprintf("Another terminal attached (client %d, %s).", c.id, peer))
 	env := append(filterEnv(sess.Environ()), "TERM="+term)
 	err = tui.RunOn(ctx, b, opts, tui.Terminal{In: sess, Out: sess, Width: pty.Window.Width, Height: pty.Window.Height,
 		Resize: resize, Env: env, Quit: s.stop})
@@ -444,16 +485,16 @@ func (s *server) attach(sess ssh.Session) int {
 	return 0
 }
 
-func (s *server) addClient(term string, cols, rows int) (*attachClient, bool) {
+func (s *server) addClient(term string, cols, rows int, peer peerInfo) (*attachClient, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.clients) >= maxAttachedUIs {
 		return nil, false
 	}
 	s.nextID++
-	c := &attachClient{id: s.nextID, term: term, cols: cols, rows: rows, since: time.Now(), running: true}
+	c := &attachClient{id: s.nextID, term: term, cols: cols, rows: rows, since: time.Now(), running: true, peer: peer}
 	s.clients[c.id] = c
-	s.logger.Info("client attached", "client", c.id, "term", term, "size", fmt.Sprintf("%dx%d", cols, rows))
+	s.logger.Info("client attached", "client", c.id, "term", term, "size", fmt.Sprintf("%dx%d", cols, rows), "peer", peer.String())
 	return c, true
 }
 
@@ -506,7 +547,7 @@ func (s *server) list(w io.Writer) {
 	slices.SortFunc(cs, func(a, b attachClient) int { return a.id - b.id })
 	fmt.Fprintf(tw, "clients\t%d\n", len(cs))
 	for _, c := range cs {
-		fmt.Fprintf(tw, "  client %d\t%dx%d\t%s\tsince %s\n", c.id, c.cols, c.rows, c.term, c.since.Format(time.DateTime))
+		fmt.Fprintf(tw, "  client %d\t%dx%d\t%s\tsince %s\t%s\n", c.id, c.cols, c.rows, c.term, c.since.Format(time.DateTime), c.peer)
 	}
 	names := map[string]string{}
 	if ts, err := s.a.store.Topics(); err == nil {

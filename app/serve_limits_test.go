@@ -120,11 +120,11 @@ func isTimeout(err error) bool {
 func TestAttachedUIsAreBounded(t *testing.T) {
 	s := &server{clients: map[int]*attachClient{}, logger: discardLogger()}
 	for i := range maxAttachedUIs {
-		if _, ok := s.addClient("xterm", 80, 24); !ok {
+		if _, ok := s.addClient("xterm", 80, 24, peerInfo{}); !ok {
 			t.Fatalf("client %d refused", i+1)
 		}
 	}
-	if _, ok := s.addClient("xterm", 80, 24); ok {
+	if _, ok := s.addClient("xterm", 80, 24, peerInfo{}); ok {
 		t.Fatalf("client %d taken", maxAttachedUIs+1)
 	}
 }

@@ -139,6 +139,7 @@ func (s *server) listenSSH(addr, keysPath string, host gossh.Signer) (*ssh.Serve
 		ServerConfigCallback: func(ssh.Context) *gossh.ServerConfig {
 			return &gossh.ServerConfig{MaxAuthTries: 3}
 		},
+		ConnCallback: s.vetPeer,
 	}
 	srv.AddHostKey(host)
 	ln, err := net.Listen("tcp", addr)

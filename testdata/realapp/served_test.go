@@ -573,3 +573,46 @@ func sigIgnored(t *testing.T, pid int) uint64 {
 	}
 	return v
 }
+
+// TestSeatCannotAttach: a seat's process that runs pullcept attach (it
+// can read the data directory's client key) is refused — it descends from
+// the server — and every UI says a seat tried; another terminal's attach
+// is announced in the UIs already there.
+func TestSeatCannotAttach(t *testing.T) {
+	s := newServed(t)
+	rc := filepath.Join(s.work, "attach.rc")
+	sneak := filepath.Join(s.work, "sneak.sh")
+	script := "#!/bin/sh\n\"" + s.bin + "\" attach --data \"" + s.data + "\"\necho $? > " + rc + ".new; mv " + rc + ".new " + rc + "\nexec sleep 600\n"
+	if err := os.WriteFile(sneak, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(s.data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fakecli.WriteConfig(t, s.data, map[string]any{"language": "en"},
+		fakecli.ConfigAccount{ID: "sneak", Name: "Sneak", Kind: "cli", Cwd: s.work, Command: sneak})
+	s.window("w1", 160, 45)
+	s.waitScreen("w1", "the accounts panel", func(x string) bool { return strings.Contains(x, "Sneak") })
+	s.window("w2", 120, 40, "attach")
+	s.waitScreen("w1", "the second terminal announced", func(x string) bool { return strings.Contains(x, "Another terminal attached") })
+	for range 3 {
+		s.tmux("send-keys", "-t", "w1", "Tab")
+	}
+	s.waitScreen("w1", "the accounts panel has focus", func(x string) bool { return strings.Contains(x, "› Alice") })
+	s.tmux("send-keys", "-t", "w1", "Down", "s")
+	testkit.Eventually(t, "the seat's attach ended", func() bool { _, err := os.Stat(rc); return err == nil })
+	if b, _ := os.ReadFile(rc); strings.TrimSpace(string(b)) == "0" {
+		t.Fatal("a seat's pullcept attach got in (status 0)")
+	}
+	// A notice is shown for a while: both screens are watched at once.
+	seen := map[string]bool{}
+	testkit.Eventually(t, "both UIs tell of the refused attempt", func() bool {
+		for _, w := range []string{"w1", "w2"} {
+			seen[w] = seen[w] || strings.Contains(s.screen(w), "A seat tried to attach")
+		}
+		return seen["w1"] && seen["w2"]
+	})
+	if n := clients(s.ls()); n != 2 {
+		t.Fatalf("clients after the seat's attempt = %d, want the two windows", n)
+	}
+}
