@@ -386,7 +386,18 @@ func (s *server) handle(sess ssh.Session) {
 // else is kept, and none of it reaches a seat (seats run with the
 // server's environment).
 var clientEnv = []string{"TERM", "COLORTERM", "NO_COLOR", "CLICOLOR_FORCE", "TERM_PROGRAM", "WT_SESSION",
-	"LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "TZ"}
+	"LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "TZ", config.EnvLanguage}
+
+// envValue is the last value of key in env ("" when none).
+func envValue(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
+}
 
 // maxEnvValue caps one client variable's value.
 const maxEnvValue = 256
@@ -457,10 +468,20 @@ func (s *server) attach(sess ssh.Session) int {
 			}
 		}
 	}()
+	// config.json may have been edited by hand since the server started:
+	// this UI gets the file's keys, theme and language (not the accounts).
+	if err := s.a.accounts.Reread(); err != nil {
+		s.logger.Warn("config.json not reread", "err", err)
+	}
 	opts, err := s.a.uiOptions()
 	if err != nil {
 		fmt.Fprintf(sess.Stderr(), "pullcept: %v\n", err)
 		return 1
+	}
+	// The attaching terminal's own PULLCEPT_LANGUAGE wins, as it would
+	// over config.json for a process it started.
+	if l, err := tui.ParseLang(envValue(sess.Environ(), config.EnvLanguage)); err == nil && l != "" {
+		opts.Lang = l
 	}
 	opts.Served = true
 	opts.StopAll = s.requestStop

@@ -616,3 +616,19 @@ func TestSeatCannotAttach(t *testing.T) {
 		t.Fatalf("clients after the seat's attempt = %d, want the two windows", n)
 	}
 }
+
+// TestServedAttachReadsConfigEdits: config.json edited by hand while the
+// server runs reaches the next terminal to attach (a server runs for days;
+// "start Pullcept again" would mean stopping every seat).
+func TestServedAttachReadsConfigEdits(t *testing.T) {
+	s := newServed(t)
+	if err := os.MkdirAll(s.data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fakecli.WriteConfig(t, s.data, map[string]any{"language": "en"})
+	s.window("w1", 100, 30)
+	s.waitScreen("w1", "the English UI", func(x string) bool { return strings.Contains(x, "Accounts") })
+	fakecli.WriteConfig(t, s.data, map[string]any{"language": "ja"})
+	s.window("w2", 100, 30, "attach")
+	s.waitScreen("w2", "the language edited by hand", func(x string) bool { return strings.Contains(x, "アカウント") })
+}
