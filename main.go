@@ -133,17 +133,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pullcept: unknown command %q\n\n%s", fs.Arg(0), usage)
 		return 2
 	}
+	var notices []string
 	if !*noServer && app.ServeSupported {
 		code, err := attachclient.Attach(attachclient.Options{DataDir: *dataDir, Start: true})
-		if err != nil {
-			fmt.Fprintf(stderr, "pullcept: %v\n", err)
+		if !errors.Is(err, attachclient.ErrNoDetachedStart) {
+			if err != nil {
+				fmt.Fprintf(stderr, "pullcept: %v\n", err)
+			}
+			return code
 		}
-		return code
-	}
-	var notices []string
-	if !*noServer {
-		// Here only where the server does not run yet (Windows): say that
-		// the seats end with this window, as the issue asks.
+		// No server could outlive this terminal (Windows Terminal's job):
+		// the single process, saying why.
+		notices = append(notices, "Seats end with this window: "+err.Error()+" (docs/serve.md)")
+	} else if !*noServer {
+		// Here only where the server does not run: say that the seats end
+		// with this window, as the issue asks.
 		notices = append(notices, noServerNotice)
 	}
 	if err := app.Run(context.Background(), *dataDir, versionString(), notices...); err != nil {

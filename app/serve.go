@@ -493,7 +493,7 @@ func (s *server) attach(sess ssh.Session) int {
 	// Every other UI is told, so no terminal attaches unseen.
 	s.noticeAll(c.id, fmt.Sprintf("Another terminal attached (client %d, %s).", c.id, peer))
 	env := append(filterEnv(sess.Environ()), "TERM="+term)
-	err = tui.RunOn(ctx, b, opts, tui.Terminal{In: sess, Out: sess, Width: pty.Window.Width, Height: pty.Window.Height,
+	err = tui.RunOn(ctx, b, opts, tui.Terminal{In: sess, Out: uiOutput(sess), Width: pty.Window.Width, Height: pty.Window.Height,
 		Resize: resize, Env: env, Quit: s.stop})
 	if errors.Is(err, tui.ErrTerminalSize) {
 		fmt.Fprintf(sess.Stderr(), "pullcept: a %d×%d terminal is beyond what the UI draws (4096 a side, 1 048 576 cells)\n", pty.Window.Width, pty.Window.Height)

@@ -3,8 +3,6 @@ package config
 import (
 	"crypto/ed25519"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
 	"errors"
@@ -65,47 +63,30 @@ func ReadServerInfo(dataDir string) (ServerInfo, error) {
 
 // CheckSocketDir refuses a socket directory that is not this user's
 // alone (ErrSocketDirUnsafe): a client checks the one server.json names
-// before it connects there.
+// before it connects there. On Windows, where the pipe's ACL is the
+// check, it refuses anything but this machine's pipe namespace.
 func CheckSocketDir(dir string) error { return checkPrivateDir(dir) }
 
 // ErrSocketDirUnsafe: the directory the server's socket would live in is
 // not this user's alone (owner or mode); nothing is created in it.
 var ErrSocketDirUnsafe = errors.New("the socket directory is not yours alone")
 
-// SocketPath is where dataDir's server listens: a 0700 directory of this
+// SocketPath is where dataDir's server listens, one per data directory.
+// On Linux and macOS it is a Unix socket in a 0700 directory of this
 // user's ($XDG_RUNTIME_DIR/pullcept, else $TMPDIR/pullcept-UID), named by
-// the data directory's hash, so one server per data directory and a short
-// path (macOS allows 104 bytes). The directory is created when missing and
-// refused (ErrSocketDirUnsafe) unless it is this user's with no group or
-// other bits — a socket another user could reach or replace is never used.
+// the data directory's hash so the path stays short (macOS allows 104
+// bytes); the directory is created when missing and refused
+// (ErrSocketDirUnsafe) unless it is this user's with no group or other
+// bits — a socket another user could reach or replace is never used. On
+// Windows it is a named pipe, \\.\pipe\pullcept-<hash of the user's SID
+// and the data directory>, whose ACL admits only that user
+// (serve_windows.go).
 func SocketPath(dataDir string) (string, error) {
 	abs, err := filepath.Abs(dataDir)
 	if err != nil {
 		return "", err
 	}
-	dir, err := socketDir()
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(dir, hex.EncodeToString(sum[:8])+".sock"), nil
-}
-
-// socketDir is the per-user directory of the servers' sockets, made safe.
-func socketDir() (string, error) {
-	var dir string
-	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {
-		dir = filepath.Join(rt, "pullcept")
-	} else {
-		dir = filepath.Join(os.TempDir(), fmt.Sprintf("pullcept-%d", os.Getuid()))
-	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return "", fmt.Errorf("socket directory: %w", err)
-	}
-	if err := checkPrivateDir(dir); err != nil {
-		return "", err
-	}
-	return dir, nil
+	return socketPath(abs)
 }
 
 // ServeKeys returns the server's host key and its client's key for

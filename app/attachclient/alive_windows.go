@@ -1,14 +1,19 @@
 package attachclient
 
-import "os"
+import "golang.org/x/sys/windows"
 
-// processAlive: no server runs on Windows yet (docs/serve.md); FindProcess
-// opens a handle only to a running process.
+// stillActive is GetExitCodeProcess's answer while a process runs.
+const stillActive = 259
+
+// processAlive: pid names a process that has not ended. A process object
+// outlives its end while anyone holds a handle to it (its starter's
+// cmd.Wait does), so its exit code says, not whether it can be opened.
 func processAlive(pid int) bool {
-	p, err := os.FindProcess(pid)
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
 	if err != nil {
 		return false
 	}
-	_ = p.Release()
-	return true
+	defer func() { _ = windows.CloseHandle(h) }()
+	var code uint32
+	return windows.GetExitCodeProcess(h, &code) == nil && code == stillActive
 }

@@ -80,6 +80,11 @@ func Attach(o Options) (int, error) {
 		}
 		defer func() { _ = term.Restore(o.In.Fd(), st) }()
 	}
+	restoreOut, err := vtOutput(o.Out)
+	if err != nil {
+		return 1, err
+	}
+	defer restoreOut()
 	stopSize := watchSize(o.Out, func(w, h int) { _ = sess.WindowChange(h, w) })
 	defer stopSize()
 	if err := sess.Shell(); err != nil {

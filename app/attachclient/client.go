@@ -1,11 +1,11 @@
 // Package attachclient is `pullcept attach`'s side of a served Pullcept
 // (docs/serve.md): it finds the data directory's server (starting one when
-// asked), signs in over SSH on the server's Unix socket with the data
-// directory's client key, pins the server's host key, and then only
-// carries bytes — the terminal in raw mode, its size and the few
-// variables the UI reads; the UI itself runs in the server. It never
-// imports tui or a UI library (make arch), so what crosses the socket is
-// an SSH session, nothing Pullcept serialises.
+// asked), signs in over SSH on the server's Unix socket (a named pipe on
+// Windows) with the data directory's client key, pins the server's host
+// key, and then only carries bytes — the terminal in raw mode, its size
+// and the few variables the UI reads; the UI itself runs in the server.
+// It never imports tui or a UI library (make arch), so what crosses the
+// socket is an SSH session, nothing Pullcept serialises.
 //
 // Goroutines: Attach runs two per session (stdin → the session; window
 // size changes → the session), both ending with the process or the
@@ -19,6 +19,7 @@ import (
 	"net"
 	"os/user"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/ssh"
@@ -30,6 +31,9 @@ import (
 // answers on it).
 var ErrNoServer = errors.New("no server is running for this data directory")
 
+// dialWait bounds connecting to the server's socket or pipe.
+const dialWait = 5 * time.Second
+
 // Dial signs in to dataDir's server. A refused sign-in or a wrong host key
 // is an error; a missing or silent socket is ErrNoServer.
 func Dial(dataDir string) (*ssh.Client, error) {
@@ -37,7 +41,7 @@ func Dial(dataDir string) (*ssh.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	conn, err := net.DialTimeout("unix", sock, 5*time.Second)
+	conn, err := dialSocket(sock)
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s): %v", ErrNoServer, sock, err)
 	}
@@ -97,8 +101,23 @@ func Command(dataDir, name string, out io.Writer) error {
 		return err
 	}
 	defer sess.Close()
-	sess.Stdout, sess.Stderr = out, out
+	// One writer for both streams, which x/crypto copies from two
+	// goroutines: a bytes.Buffer taking both at once loses what it read.
+	w := &lockedWriter{w: out}
+	sess.Stdout, sess.Stderr = w, w
 	return sess.Run(name)
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // logPath is where a started server's stderr goes.

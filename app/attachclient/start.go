@@ -21,6 +21,14 @@ import (
 // (or why it did not start) there once its socket listens.
 const ReadyFDFlag = "--ready-fd"
 
+// ErrNoDetachedStart: a server started from here would end with this
+// terminal, so none is started. On Windows: this process is in a job that
+// forbids its children to leave it (Windows Terminal runs each tab's
+// programs in one and ends them with the tab). main then runs the single
+// process and says why (docs/serve.md "Windows").
+var ErrNoDetachedStart = errors.New("this terminal keeps its programs in a job they may not leave " +
+	"(Windows Terminal does), so a server started from it would end with it")
+
 // startWait bounds how long a start waits for the server to listen (it
 // opens the data directory first: logs, accounts, topics).
 const startWait = 60 * time.Second
@@ -57,9 +65,9 @@ func startAndDial(dir string, o Options) (*ssh.Client, error) {
 	return Dial(dir)
 }
 
-// spawn runs `pullcept server` for dir in a session of its own (it must
-// outlive this terminal), its output to serve.log, and waits for it to
-// say it listens.
+// spawn runs `pullcept server` for dir detached from this terminal (it
+// must outlive it: detach), its output to serve.log, and waits for it to
+// say it listens on the readiness pipe.
 func spawn(dir string, o Options) error {
 	exe := o.Exe
 	if exe == "" {
@@ -78,15 +86,18 @@ func spawn(dir string, o Options) error {
 		return err
 	}
 	defer pr.Close()
-	args := append([]string{"server", "--data", dir, ReadyFDFlag, "3"}, o.ServerArgs...)
-	cmd := exec.Command(exe, args...)
+	cmd := exec.Command(exe)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.ExtraFiles = []*os.File{pw}
-	cmd.SysProcAttr = detached()
+	fd, err := detach(cmd, pw)
+	if err != nil {
+		_ = pw.Close()
+		return err
+	}
+	cmd.Args = append([]string{exe, "server", "--data", dir, ReadyFDFlag, fd}, o.ServerArgs...)
 	err = cmd.Start()
 	_ = pw.Close()
 	if err != nil {
-		return fmt.Errorf("start the server: %w", err)
+		return startFailed(cmd, err)
 	}
 	go func() { _ = cmd.Wait() }() // reap it should it end while we wait
 	line := make(chan string, 1)

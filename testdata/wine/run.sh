@@ -2,9 +2,10 @@
 # make wine: the Windows build of Pullcept and every package's Windows test
 # binary, run under Wine (docs/design.md §13 "Windows under Wine").
 #
-# Wine is not Windows. Two of its gaps stop Go programs outright; this rig —
-# and only this rig — works around them, each in a way that reproduces what
-# real Windows does and changes nothing in the repository:
+# Wine is not Windows. Three of its gaps stop Go programs (or Pullcept's
+# server) outright; this rig — and only this rig — works around them, each
+# in a way that reproduces what real Windows does and changes nothing in
+# the repository:
 #
 #  1. Wine 8.0 has no bcryptprimitives.dll, which every Go ≥ 1.22 Windows
 #     binary loads at start (ProcessPrng, added in Wine 8.13). The rig builds
@@ -18,6 +19,17 @@
 #     fails. The rig copies that one file from the local Go toolchain, adds
 #     STATUS_NOT_IMPLEMENTED to the fallback's cases, and builds the test
 #     binaries with `go build -overlay`: the older-Windows path real Go takes.
+#  3. Wine lets a client connect to the first instance of a named pipe that
+#     go-winio creates without read or write access, which real Windows keeps
+#     unconnectable until the listener's own instances accept (go-winio's
+#     ListenPipe relies on it): a client of `pullcept server`'s pipe would
+#     wait there forever. The rig builds with go-winio's pipe.go with one
+#     line added to ListenPipe: the listener opens that first instance
+#     itself, as a client, and holds it until it closes, so every client
+#     reaches an instance that accepts — what real Windows does. The build
+#     takes that copy through a go.mod copy with a replace (`go build
+#     -modfile`; the module cache cannot be overlaid). Wine also lets a
+#     second ListenPipe take a name in use; the test of that skips.
 #
 # Tests that cannot hold under Wine (a Wine stub, not our code) skip
 # themselves when PULLCEPT_WINE=1, with the reason; the run prints them.
@@ -57,10 +69,23 @@ if ! grep -q 'NTStatus(0xC0000002)' "$work/at_windows.go"; then
   echo "wine: $src changed shape; the Deleteat fallback patch no longer applies (update testdata/wine/run.sh)" >&2
   exit 1
 fi
+# 3. go-winio's first pipe instance held by the listener itself: a patched
+# copy of the module, used through a go.mod copy that replaces it (the
+# module cache cannot be overlaid).
+winio=$(go list -m -f '{{.Dir}}' github.com/Microsoft/go-winio)
+rm -rf "$work/go-winio"; cp -r "$winio" "$work/go-winio"; chmod -R u+w "$work/go-winio"
+plug='if plug, perr := fs.CreateFile(path, fs.GENERIC_READ|fs.GENERIC_WRITE, 0, nil, fs.OPEN_EXISTING, 0, 0); perr == nil { go func() { <-l.doneCh; _ = windows.Close(plug) }() } // Wine: the first instance would take clients'
+sed "s#^\tgo l.listenerRoutine()\$#\t$plug\n\tgo l.listenerRoutine()#" "$winio/pipe.go" >"$work/go-winio/pipe.go"
+if ! grep -q 'Wine: the first instance' "$work/go-winio/pipe.go"; then
+  echo "wine: $winio/pipe.go changed shape; the first-instance patch no longer applies (update testdata/wine/run.sh)" >&2
+  exit 1
+fi
+cp go.mod "$work/go.mod"; cp go.sum "$work/go.sum"
+go mod edit -replace "github.com/Microsoft/go-winio=$work/go-winio" "$work/go.mod"
 printf '{"Replace":{"%s":"%s"}}\n' "$src" "$work/at_windows.go" >"$work/overlay.json"
 
 export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
-go build -o "$work/bin/pullcept.exe" .
+go build -modfile "$work/go.mod" -overlay "$work/overlay.json" -o "$work/bin/pullcept.exe" .
 out=$(wine "$work/bin/pullcept.exe" --version 2>&1) || { echo "wine: pullcept.exe --version failed: $out" >&2; exit 1; }
 echo "pullcept.exe --version: $out"
 wine "$work/bin/pullcept.exe" --help 2>&1 | grep -q "Pullcept" || { echo "wine: pullcept.exe --help does not say what it is" >&2; exit 1; }
@@ -99,7 +124,7 @@ for pkg in $(go list ./...); do
   if [ -z "$(go list -f '{{join .TestGoFiles " "}}{{join .XTestGoFiles " "}}' "$pkg")" ]; then
     continue
   fi
-  go test -overlay "$work/overlay.json" -c -o "$work/bin/$name.test.exe" "$pkg"
+  go test -modfile "$work/go.mod" -overlay "$work/overlay.json" -c -o "$work/bin/$name.test.exe" "$pkg"
   start=$(date +%s)
   set +e
   (cd "$dir" && timeout 900 wine "$work/bin/$name.test.exe" -test.v -test.timeout 12m) >"$work/$name.out" 2>&1
