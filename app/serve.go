@@ -96,17 +96,12 @@ func Serve(ctx context.Context, dataDir, version string, o ServeOptions) (err er
 			ready(err)
 		}
 	}()
-	holdHangup() // not signal.Ignore: the seats inherit an ignored SIGHUP
-	if err := hardenServer(); err != nil {
-		return fmt.Errorf("server: %w", err)
+	if err := prepareProcess(); err != nil {
+		return err
 	}
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	// The seats' environment is the server's as it started (tmux's global
-	// environment): a copy, so nothing set in this process later — let
-	// alone a client's variables — can reach a seat's launch.
-	env := os.Environ()
-	a, err := openApp(dataDir, version, openOptions{environ: func() []string { return slices.Clone(env) }})
+	a, err := openServed(dataDir, version)
 	if err != nil {
 		return err
 	}
@@ -220,6 +215,26 @@ func (s *server) waitSessions(d time.Duration) {
 	case <-done:
 	case <-time.After(d):
 	}
+}
+
+// openServed opens the App for a server. The seats' environment is the
+// server's as it started (tmux's global environment): a copy, so nothing
+// set in this process later — let alone a client's variables — can reach
+// a seat's launch.
+func openServed(dataDir, version string) (*App, error) {
+	env := os.Environ()
+	return openApp(dataDir, version, openOptions{environ: func() []string { return slices.Clone(env) }})
+}
+
+// prepareProcess readies this process to be a server: SIGHUP caught and
+// dropped (not signal.Ignore: the seats would inherit an ignored SIGHUP
+// and outlive their PTY's hangup), its memory closed to the seats.
+func prepareProcess() error {
+	holdHangup()
+	if err := hardenServer(); err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
+	return nil
 }
 
 // requestStop ends the server: every UI, then every seat. Idempotent.
@@ -388,8 +403,8 @@ func (s *server) handle(sess ssh.Session) {
 var clientEnv = []string{"TERM", "COLORTERM", "NO_COLOR", "CLICOLOR_FORCE", "TERM_PROGRAM", "WT_SESSION",
 	"LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "TZ", config.EnvLanguage}
 
-// envValue is the last value of key in env ("" when none).
-func envValue(env []string, key string) string {
+// lastEnv is the last value of key in env ("" when none).
+func lastEnv(env []string, key string) string {
 	v := ""
 	for _, kv := range env {
 		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
@@ -436,6 +451,37 @@ func (s *server) attach(sess ssh.Session) int {
 	defer s.dropClient(c)
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
+	resize := s.watchClient(ctx, cancel, c, windows)
+	opts, err := s.uiOptions(sess)
+	if err != nil {
+		fmt.Fprintf(sess.Stderr(), "pullcept: %v\n", err)
+		return 1
+	}
+	b := NewBackend(s.a)
+	defer b.Close()
+	s.mu.Lock()
+	c.backend = b
+	s.mu.Unlock()
+	// Every other UI is told, so no terminal attaches unseen.
+	s.noticeAll(c.id, fmt.Sprintf("Another terminal attached (client %d, %s).", c.id, peer))
+	env := append(filterEnv(sess.Environ()), "TERM="+term)
+	err = tui.RunOn(ctx, b, opts, tui.Terminal{In: sess, Out: uiOutput(sess), Width: pty.Window.Width, Height: pty.Window.Height,
+		Resize: resize, Env: env, Quit: s.stop})
+	if errors.Is(err, tui.ErrTerminalSize) {
+		fmt.Fprintf(sess.Stderr(), "pullcept: a %d×%d terminal is beyond what the UI draws (4096 a side, 1 048 576 cells)\n", pty.Window.Width, pty.Window.Height)
+		return 1
+	}
+	if err != nil {
+		s.logger.Warn("attached UI ended with an error", "client", c.id, "err", err)
+		return 1
+	}
+	return 0
+}
+
+// watchClient starts a session's two helpers: one ends a UI that did not
+// quit within uiQuitWait of the server's stop (cancel), one forwards the
+// terminal's size changes; both end with ctx.
+func (s *server) watchClient(ctx context.Context, cancel context.CancelFunc, c *attachClient, windows <-chan ssh.Window) <-chan tui.Size {
 	go func() { // the UI quits (tui.Terminal.Quit) when the server stops; this ends one that will not
 		select {
 		case <-s.stop:
@@ -468,42 +514,27 @@ func (s *server) attach(sess ssh.Session) int {
 			}
 		}
 	}()
-	// config.json may have been edited by hand since the server started:
-	// this UI gets the file's keys, theme and language (not the accounts).
+	return resize
+}
+
+// uiOptions are a served UI's: config.json's, reread (it may have been
+// edited by hand since the server started: keys, theme, language, not the
+// accounts), with the attaching terminal's own PULLCEPT_LANGUAGE winning,
+// as it would over config.json for a process it started.
+func (s *server) uiOptions(sess ssh.Session) (tui.Options, error) {
 	if err := s.a.accounts.Reread(); err != nil {
 		s.logger.Warn("config.json not reread", "err", err)
 	}
 	opts, err := s.a.uiOptions()
 	if err != nil {
-		fmt.Fprintf(sess.Stderr(), "pullcept: %v\n", err)
-		return 1
+		return opts, err
 	}
-	// The attaching terminal's own PULLCEPT_LANGUAGE wins, as it would
-	// over config.json for a process it started.
-	if l, err := tui.ParseLang(envValue(sess.Environ(), config.EnvLanguage)); err == nil && l != "" {
+	if l, err := tui.ParseLang(lastEnv(sess.Environ(), config.EnvLanguage)); err == nil && l != "" {
 		opts.Lang = l
 	}
 	opts.Served = true
 	opts.StopAll = s.requestStop
-	b := NewBackend(s.a)
-	defer b.Close()
-	s.mu.Lock()
-	c.backend = b
-	s.mu.Unlock()
-	// Every other UI is told, so no terminal attaches unseen.
-	s.noticeAll(c.id, fmt.Sprintf("Another terminal attached (client %d, %s).", c.id, peer))
-	env := append(filterEnv(sess.Environ()), "TERM="+term)
-	err = tui.RunOn(ctx, b, opts, tui.Terminal{In: sess, Out: uiOutput(sess), Width: pty.Window.Width, Height: pty.Window.Height,
-		Resize: resize, Env: env, Quit: s.stop})
-	if errors.Is(err, tui.ErrTerminalSize) {
-		fmt.Fprintf(sess.Stderr(), "pullcept: a %d×%d terminal is beyond what the UI draws (4096 a side, 1 048 576 cells)\n", pty.Window.Width, pty.Window.Height)
-		return 1
-	}
-	if err != nil {
-		s.logger.Warn("attached UI ended with an error", "client", c.id, "err", err)
-		return 1
-	}
-	return 0
+	return opts, nil
 }
 
 func (s *server) addClient(term string, cols, rows int, peer peerInfo) (*attachClient, bool) {
