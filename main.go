@@ -25,7 +25,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -105,6 +107,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	args = servedFirst(args)
 	if len(args) > 0 {
 		switch args[0] {
 		case "server", "attach", "ls", "kill-server":
@@ -164,6 +167,53 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // run (docs/serve.md "Windows").
 const noServerNotice = "Seats end with this window here: pullcept server does not run on this OS yet (docs/serve.md)"
 
+// holderNote says who holds a data directory no server serves: a
+// pullcept --no-server whose pid note is there and alive; else orElse.
+func holderNote(dir, orElse string) string {
+	if dir == "" {
+		d, err := config.DataDir()
+		if err != nil {
+			return orElse
+		}
+		dir = d
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "pullcept.pid"))
+	if err != nil {
+		return orElse
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return orElse
+	}
+	if p, err := os.FindProcess(pid); err != nil || p.Signal(syscall.Signal(0)) != nil {
+		return orElse
+	}
+	return fmt.Sprintf("; a pullcept --no-server (pid %d) has it open: its seats end with its window", pid)
+}
+
+// servedFirst moves a served-mode command given after --data DIR to the
+// front, as tmux users write it (pullcept --data DIR ls).
+func servedFirst(args []string) []string {
+	n := 0
+	switch {
+	case len(args) >= 2 && args[0] == "--data":
+		n = 2
+	case len(args) >= 1 && strings.HasPrefix(args[0], "--data="):
+		n = 1
+	default:
+		return args
+	}
+	if len(args) <= n {
+		return args
+	}
+	switch args[n] {
+	case "server", "attach", "ls", "kill-server":
+		out := append([]string{args[n]}, args[:n]...)
+		return append(out, args[n+1:]...)
+	}
+	return args
+}
+
 // runServed runs the served mode's commands (docs/serve.md): the server
 // itself, or a client of it.
 func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
@@ -206,7 +256,7 @@ func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
 	case "attach":
 		code, err := attachclient.Attach(attachclient.Options{DataDir: *dataDir})
 		if errors.Is(err, attachclient.ErrNoServer) {
-			fmt.Fprintln(stderr, "pullcept attach: no server runs for this data directory; plain pullcept starts one")
+			fmt.Fprintf(stderr, "pullcept attach: no server runs for this data directory%s\n", holderNote(*dataDir, "; plain pullcept starts one"))
 			return 1
 		}
 		if err != nil {
@@ -235,7 +285,7 @@ func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
 	}
 	if err := attachclient.Command(dir, cmd, stdout); err != nil {
 		if errors.Is(err, attachclient.ErrNoServer) {
-			fmt.Fprintf(stderr, "pullcept %s: no server runs for %s\n", cmd, dir)
+			fmt.Fprintf(stderr, "pullcept %s: no server runs for %s%s\n", cmd, dir, holderNote(dir, ""))
 			return 1
 		}
 		fmt.Fprintf(stderr, "pullcept %s: %v\n", cmd, err)

@@ -7,6 +7,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -51,7 +52,14 @@ type ServerInfo struct {
 // ReadServerInfo reads dataDir's server.json (os.ErrNotExist: none).
 func ReadServerInfo(dataDir string) (ServerInfo, error) {
 	var in ServerInfo
-	b, err := os.ReadFile(filepath.Join(dataDir, ServerInfoFile))
+	f, err := os.Open(filepath.Join(dataDir, ServerInfoFile))
+	if err != nil {
+		return in, err
+	}
+	defer f.Close()
+	// A few hundred bytes when the server wrote it: anything past 64 KiB
+	// is not ours (a 300 MB file cost every client 600 MB).
+	b, err := io.ReadAll(io.LimitReader(f, 64<<10))
 	if err != nil {
 		return in, err
 	}

@@ -5,11 +5,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/term"
 	"golang.org/x/crypto/ssh"
 )
+
+// ErrNoTerminal: attaching needs this process's input and output to be a
+// terminal (ssh needs -t for it); nothing is started.
+var ErrNoTerminal = errors.New("attaching needs a terminal (with ssh: ssh -t)")
 
 // Options say what Attach attaches and how.
 type Options struct {
@@ -33,12 +40,17 @@ type Options struct {
 // terminal's colours, the locale and the time zone (the server keeps only
 // these, app/serve.go clientEnv).
 var sentEnv = []string{"COLORTERM", "NO_COLOR", "CLICOLOR_FORCE", "TERM_PROGRAM", "WT_SESSION",
-	"LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "TZ"}
+	"LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "TZ", "PULLCEPT_LANGUAGE"}
 
 // Attach shows the data directory's server on this terminal until its
 // human detaches (exit 0), stops everything, or the link drops. It returns
 // the session's exit status.
 func Attach(o Options) (int, error) {
+	// This process's own terminal must be one; a caller that hands its own
+	// In and Out (a test's pipes) knows what they are.
+	if o.In == nil && o.Out == nil && (!term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd())) {
+		return 1, ErrNoTerminal
+	}
 	if o.In == nil {
 		o.In = os.Stdin
 	}
@@ -90,6 +102,11 @@ func Attach(o Options) (int, error) {
 	if err := sess.Shell(); err != nil {
 		return 1, err
 	}
+	// SIGTERM or SIGHUP (the window closed) end this client only: the link
+	// closes, the server's UI detaches, the raw mode is undone below.
+	var signalled atomic.Bool
+	stopSignals := onEndSignal(func() { signalled.Store(true); _ = c.Close() })
+	defer stopSignals()
 	// Not sess.Stdin: x/crypto's Wait would wait for that copy, which
 	// waits for a key after the server said goodbye.
 	go func() { _, _ = io.Copy(stdin, o.In) }()
@@ -101,7 +118,34 @@ func Attach(o Options) (int, error) {
 	case errors.As(err, &exit):
 		return exit.ExitStatus(), nil
 	}
+	// The link dropped before the UI could restore this terminal (a killed
+	// server): undo what a UI turns on, as tmux's client does when its
+	// server goes.
+	_, _ = io.WriteString(o.Out, terminalReset)
+	if signalled.Load() {
+		return 1, errors.New("ended by a signal; the server and its seats run on (pullcept attach shows them again)")
+	}
 	return 1, fmt.Errorf("the server's session ended: %w", err)
+}
+
+// terminalReset leaves the alternate screen and turns off what the UI
+// asks of a terminal: mouse reports, bracketed paste, focus events, the
+// kitty keyboard and modifyOtherKeys; the cursor shows again.
+const terminalReset = "\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1004l\x1b[<u\x1b[>4;0m\x1b[?25h\x1b[0m\r\n"
+
+// onEndSignal calls end once on SIGTERM or SIGHUP until stop is called.
+func onEndSignal(end func()) (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ch:
+			end()
+		case <-done:
+		}
+	}()
+	return func() { signal.Stop(ch); close(done) }
 }
 
 // prepare asks for a terminal of this size and type and sends the
@@ -118,9 +162,9 @@ func (o Options) prepare(sess *ssh.Session) error {
 	}
 	for _, k := range sentEnv {
 		if v := o.Getenv(k); v != "" {
-			if err := sess.Setenv(k, v); err != nil {
-				return fmt.Errorf("send %s: %w", k, err)
-			}
+			// The server may refuse one (over its size): the UI then goes
+			// without it, as a program would without the variable.
+			_ = sess.Setenv(k, v)
 		}
 	}
 	if o.Getenv("COLORTERM") == "" {
@@ -129,9 +173,7 @@ func (o Options) prepare(sess *ssh.Session) error {
 			env = append(env, k+"="+o.Getenv(k))
 		}
 		if colorprofile.Detect(o.Out, env) == colorprofile.TrueColor {
-			if err := sess.Setenv("COLORTERM", "truecolor"); err != nil {
-				return err
-			}
+			_ = sess.Setenv("COLORTERM", "truecolor")
 		}
 	}
 	return sess.RequestPty(tt, h, w, ssh.TerminalModes{})
