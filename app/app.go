@@ -222,8 +222,10 @@ func (a *App) Close() {
 	if a.marksStop != nil {
 		close(a.marksStop)
 		<-a.marksDone
-		// Every seat stopped: none is left running in the file.
-		if err := a.marks.sync(a.seats.Seats("")); err != nil {
+		// The Manager stopped every seat: none is left running in the file,
+		// whatever state a seat's last event had reached (on Windows an
+		// exit may be reported after Close returned).
+		if err := a.marks.sync(nil); err != nil {
 			a.logger.Warn("running seats not recorded", "err", err)
 		}
 		a.marksStop = nil
