@@ -10,50 +10,41 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// peerUID is the uid of the process on the other end of a Unix socket
-// (SO_PEERCRED).
-func peerUID(c net.Conn) (int, error) {
+// peerCred is the credentials of the process on the other end of a Unix
+// socket as it connected (SO_PEERCRED).
+func peerCred(c net.Conn) (*unix.Ucred, error) {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
-		return -1, fmt.Errorf("not a unix socket: %T", c)
+		return nil, fmt.Errorf("not a unix socket: %T", c)
 	}
 	raw, err := uc.SyscallConn()
 	if err != nil {
-		return -1, err
+		return nil, err
 	}
 	var cred *unix.Ucred
 	var credErr error
 	if err := raw.Control(func(fd uintptr) {
 		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
 	}); err != nil {
-		return -1, err
+		return nil, err
 	}
-	if credErr != nil {
-		return -1, credErr
+	return cred, credErr
+}
+
+// peerUID is the peer's uid.
+func peerUID(c net.Conn) (int, error) {
+	cred, err := peerCred(c)
+	if err != nil {
+		return -1, err
 	}
 	return int(cred.Uid), nil
 }
 
-// peerPID is the pid of the process on the other end of a Unix socket
-// (SO_PEERCRED), as it connected.
+// peerPID is the peer's pid.
 func peerPID(c net.Conn) (int, error) {
-	uc, ok := c.(*net.UnixConn)
-	if !ok {
-		return -1, fmt.Errorf("not a unix socket: %T", c)
-	}
-	raw, err := uc.SyscallConn()
+	cred, err := peerCred(c)
 	if err != nil {
 		return -1, err
-	}
-	var cred *unix.Ucred
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	}); err != nil {
-		return -1, err
-	}
-	if credErr != nil {
-		return -1, credErr
 	}
 	return int(cred.Pid), nil
 }
