@@ -198,20 +198,21 @@ func (a *App) openSeatMarks() {
 		a.notices = append(a.notices, fmt.Sprintf("%d seat(s) ran when Pullcept last ended: each is listed as resumable in its topic; s starts it", len(left)))
 	}
 	a.marksStop, a.marksDone = make(chan struct{}), make(chan struct{})
-	go a.recordSeats(a.marksStop, a.marksDone)
+	// Subscribed here, not in the goroutine: a seat started before the
+	// goroutine ran would be missed (under Wine it was, 3 runs in 6).
+	go a.recordSeats(a.seats.Subscribe(), a.marksStop, a.marksDone)
 }
 
 // recordSeats keeps running-seats.json in step with the Manager until
 // App.Close closes marksStop. It is the App's one goroutine of its own; a
 // cut-off subscription (it fell behind) is taken again.
-func (a *App) recordSeats(stop <-chan struct{}, done chan<- struct{}) {
+func (a *App) recordSeats(sub *pubsub.Subscription[seats.Event], stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	defer func() {
 		if r := recover(); r != nil {
 			a.logger.Error("running-seats recorder panicked", "panic", r, "stack", string(debug.Stack()))
 		}
 	}()
-	sub := a.seats.Subscribe()
 	defer func() { sub.Close() }()
 	for {
 		if err := a.marks.sync(a.seats.Seats("")); err != nil {
