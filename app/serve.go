@@ -331,15 +331,15 @@ func (s *server) vetPeer(ctx ssh.Context, c net.Conn) net.Conn {
 	p, fromSeat := lookPeer(c)
 	if fromSeat {
 		s.logger.Warn("a seat's process tried to attach; refused", "peer", p.String())
-		s.noticeAll(0, fmt.Sprintf("A seat tried to attach and was refused (%s).", p))
+		s.tellUIs(0, tui.AttachRefused{Peer: p.String()})
 		return nil
 	}
 	ctx.SetValue(peerKey, p)
 	return c
 }
 
-// noticeAll shows text in every attached UI but client except's (0: all).
-func (s *server) noticeAll(except int, text string) {
+// tellUIs hands ev to every attached UI but client except's (0: all).
+func (s *server) tellUIs(except int, ev tui.Event) {
 	s.mu.Lock()
 	var bs []*Backend
 	for _, c := range s.clients {
@@ -349,7 +349,7 @@ func (s *server) noticeAll(except int, text string) {
 	}
 	s.mu.Unlock()
 	for _, b := range bs {
-		b.notes.Publish(tui.Notice{Text: text, Error: true})
+		b.notes.Publish(ev)
 	}
 }
 
@@ -463,7 +463,7 @@ func (s *server) attach(sess ssh.Session) int {
 	c.backend = b
 	s.mu.Unlock()
 	// Every other UI is told, so no terminal attaches unseen.
-	s.noticeAll(c.id, fmt.Sprintf("Another terminal attached (client %d, %s).", c.id, peer))
+	s.tellUIs(c.id, tui.TerminalAttached{Client: c.id, Peer: peer.String()})
 	env := append(filterEnv(sess.Environ()), "TERM="+term)
 	err = tui.RunOn(ctx, b, opts, tui.Terminal{In: sess, Out: uiOutput(sess), Width: pty.Window.Width, Height: pty.Window.Height,
 		Resize: resize, Env: env, Quit: s.stop})

@@ -590,6 +590,21 @@ type MCPServerChanged struct {
 	AccountID string
 }
 
+// TerminalAttached: another terminal attached to this UI's server
+// (docs/serve.md "Seats and the socket"); Peer says whose process it is
+// (pid, executable, tty), as the server saw it. Told, so no attach goes
+// unseen.
+type TerminalAttached struct {
+	Client int
+	Peer   string
+}
+
+// AttachRefused: a seat's process tried to attach to this UI's server and
+// was refused; Peer says which process.
+type AttachRefused struct {
+	Peer string
+}
+
 // Resynced: events were lost (this UI fell behind and its queue was cut
 // off) and the stream starts afresh; the UI reloads topics, accounts, the
 // open topic and its seats.
@@ -605,3 +620,5 @@ func (LinesSkipped) event()     {}
 func (Notice) event()           {}
 func (MCPServerChanged) event() {}
 func (Resynced) event()         {}
+func (TerminalAttached) event() {}
+func (AttachRefused) event()    {}

@@ -50,6 +50,10 @@ func (m *Model) onEvent(ev Event) []tea.Cmd {
 			lvl = stError
 		}
 		m.setStatus(lvl, sanitize(ev.Text))
+	case TerminalAttached:
+		m.setStatus(stInfo, m.env.tr.t(mStTerminalAttached, ev.Client, sanitize(ev.Peer)))
+	case AttachRefused:
+		m.setStatus(stError, m.env.tr.t(mStSeatAttachRefused, sanitize(ev.Peer)))
 	case MCPServerChanged:
 		return m.onServerChanged(ev)
 	case PermissionAsked:

@@ -76,3 +76,18 @@ func (b *lockedBuf) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestServedNoticesSpeakTheUIsLanguage: the server's word that another
+// terminal attached, or that a seat tried and was refused, is shown in the
+// UI's own language, the peer's name cleaned of control characters.
+func TestServedNoticesSpeakTheUIsLanguage(t *testing.T) {
+	m := sceneModel(t, scene(), 80, 24, LangJapanese)
+	send(t, m, eventsMsg{evs: []Event{TerminalAttached{Client: 2, Peer: "pid 7 /usr/bin/pullcept on /dev/pts/3"}}})
+	if !strings.Contains(m.status.text, "別の端末が接続しました") || !strings.Contains(m.status.text, "pid 7") {
+		t.Fatalf("status = %q", m.status.text)
+	}
+	send(t, m, eventsMsg{evs: []Event{AttachRefused{Peer: "pid 9 \x1b]0;x\a/bin/sh"}}})
+	if !strings.Contains(m.status.text, "拒否されました") || strings.ContainsRune(m.status.text, '\x1b') || m.status.level != stError {
+		t.Fatalf("status = %q (level %v)", m.status.text, m.status.level)
+	}
+}
