@@ -247,6 +247,14 @@ func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
 					_ = f.Close()
 				})
 			}
+		} else {
+			// In the foreground (a service manager, a person): one line to
+			// say it runs, then its log (serve.log, pullcept.log) says the rest.
+			o.Ready = func(err error) {
+				if err == nil {
+					fmt.Fprintf(stderr, "pullcept server: running (pid %d); pullcept attach shows it, pullcept kill-server or Ctrl+C ends it\n", os.Getpid())
+				}
+			}
 		}
 		if err := app.Serve(context.Background(), *dataDir, versionString(), o); err != nil {
 			fmt.Fprintf(stderr, "pullcept server: %v\n", err)
