@@ -214,6 +214,31 @@ func servedFirst(args []string) []string {
 	return args
 }
 
+// readyReport is how a server says it listens: on the starter's
+// readiness pipe ("ok", or why not), or — in the foreground (a service
+// manager, a person) — one line on stderr; its logs say the rest.
+func readyReport(fd int, stderr io.Writer) func(error) {
+	if fd <= 0 {
+		return func(err error) {
+			if err == nil {
+				fmt.Fprintf(stderr, "pullcept server: running (pid %d); pullcept attach shows it, pullcept kill-server or Ctrl+C ends it\n", os.Getpid())
+			}
+		}
+	}
+	f := os.NewFile(uintptr(fd), "ready")
+	var once sync.Once
+	return func(err error) {
+		once.Do(func() {
+			if err != nil {
+				fmt.Fprintf(f, "%v\n", err)
+			} else {
+				fmt.Fprintln(f, "ok")
+			}
+			_ = f.Close()
+		})
+	}
+}
+
 // runServed runs the served mode's commands (docs/serve.md): the server
 // itself, or a client of it.
 func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
@@ -234,28 +259,7 @@ func runServed(cmd string, args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "server":
 		o := app.ServeOptions{ExitEmpty: *exitEmpty, SSH: *sshAddr, AuthorizedKeys: *keys}
-		if *readyFD > 0 {
-			f := os.NewFile(uintptr(*readyFD), "ready")
-			var once sync.Once
-			o.Ready = func(err error) {
-				once.Do(func() {
-					if err != nil {
-						fmt.Fprintf(f, "%v\n", err)
-					} else {
-						fmt.Fprintln(f, "ok")
-					}
-					_ = f.Close()
-				})
-			}
-		} else {
-			// In the foreground (a service manager, a person): one line to
-			// say it runs, then its log (serve.log, pullcept.log) says the rest.
-			o.Ready = func(err error) {
-				if err == nil {
-					fmt.Fprintf(stderr, "pullcept server: running (pid %d); pullcept attach shows it, pullcept kill-server or Ctrl+C ends it\n", os.Getpid())
-				}
-			}
-		}
+		o.Ready = readyReport(*readyFD, stderr)
 		if err := app.Serve(context.Background(), *dataDir, versionString(), o); err != nil {
 			fmt.Fprintf(stderr, "pullcept server: %v\n", err)
 			return 1
