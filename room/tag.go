@@ -102,3 +102,47 @@ func ClipNote(p Post) string {
 	}
 	return fmt.Sprintf("[… clipped after %d of %d bytes; %s]", len(p.Content), p.Size, where)
 }
+
+// maxTagIDs bounds the tags TagIDs reads from one text; maxTagLen is the
+// longest tag object it reads (names and addressees are capped far below).
+const (
+	maxTagIDs = 64
+	maxTagLen = 16 << 10
+)
+
+// firstJSON is the first JSON value at the start of s ("" when none ends
+// within s).
+func firstJSON(s string) string {
+	d := json.NewDecoder(strings.NewReader(s))
+	var raw json.RawMessage
+	if d.Decode(&raw) != nil {
+		return ""
+	}
+	return string(raw)
+}
+
+// TagIDs returns the message ids of the tags in text, in order: every
+// TagPrefix followed by a JSON object with a message_id, wherever it
+// starts — a CLI that sends two typed posts as one message may glue the
+// second tag to the end of the first body (docs/design.md §5 "Confirmed
+// delivery"). At most maxTagIDs; a tag whose object does not parse is
+// skipped.
+func TagIDs(text string) []string {
+	var ids []string
+	for rest := text; len(ids) < maxTagIDs; {
+		i := strings.Index(rest, TagPrefix+"{")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(TagPrefix):]
+		var f struct {
+			MessageID string `json:"message_id"`
+		}
+		// A tag is one short line: decode within a window, so a text of
+		// many prefixes with no end costs O(n), not O(n²).
+		if json.Unmarshal([]byte(firstJSON(rest[:min(len(rest), maxTagLen)])), &f) == nil && f.MessageID != "" {
+			ids = append(ids, f.MessageID)
+		}
+	}
+	return ids
+}

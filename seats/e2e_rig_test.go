@@ -76,14 +76,29 @@ type rig struct {
 
 // reportLog keeps the hook reports the seats took, in order.
 type reportLog struct {
-	mu   sync.Mutex
-	list []room.Report
+	mu    sync.Mutex
+	list  []room.Report
+	times []time.Time // when each arrived
 }
 
 func (l *reportLog) add(r room.Report) {
 	l.mu.Lock()
 	l.list = append(l.list, r)
+	l.times = append(l.times, time.Now())
 	l.mu.Unlock()
+}
+
+// firstAt is when the first report of event whose body contains part
+// arrived (zero: none).
+func (l *reportLog) firstAt(event, part string) time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i, r := range l.list {
+		if r.Event == event && strings.Contains(string(r.Body), part) {
+			return l.times[i]
+		}
+	}
+	return time.Time{}
 }
 
 // has reports whether a report of event whose body contains part arrived.
@@ -118,7 +133,7 @@ func newRigWith(t *testing.T, fo fakeapi.Options, brake int) *rig {
 
 // newRigHub is newRigWith with the hub's options (Log, Terminals and
 // Accounts are the rig's own).
-func newRigHub(t *testing.T, fo fakeapi.Options, ho room.HubOptions) *rig {
+func newRigHub(t *testing.T, fo fakeapi.Options, ho room.HubOptions, tune ...func(*seats.ManagerOptions)) *rig {
 	t.Helper()
 	pullcept := fakecli.PullceptBinary(t)
 	if fo.Respond == nil {
@@ -153,7 +168,7 @@ func newRigHub(t *testing.T, fo fakeapi.Options, ho room.HubOptions) *rig {
 	if r.store, err = logstore.Open(r.data, logstore.Options{}); err != nil {
 		t.Fatalf("log store: %v", err)
 	}
-	if r.mgr, err = seats.NewManager(seats.ManagerOptions{
+	mo := seats.ManagerOptions{
 		Sessions:     r.store,
 		Accounts:     r.account,
 		PullceptPath: pullcept,
@@ -177,7 +192,11 @@ func newRigHub(t *testing.T, fo fakeapi.Options, ho room.HubOptions) *rig {
 		// The Manager's clock runs ahead by skip (usage-limit tests jump
 		// past a reset time instead of waiting for it).
 		Now: func() time.Time { return time.Now().Add(time.Duration(r.skip.Load())) },
-	}); err != nil {
+	}
+	for _, f := range tune {
+		f(&mo)
+	}
+	if r.mgr, err = seats.NewManager(mo); err != nil {
 		t.Fatalf("seat manager: %v", err)
 	}
 	if dir := os.Getenv(recordPTYEnv); dir != "" {

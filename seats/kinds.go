@@ -70,11 +70,25 @@ func (h seatHandle) Report(f func(*cli.Reported) bool) {
 	if !x.Perm.Equal(s.perm) {
 		s.setPerm(x.Perm)
 	}
+	// A post waits while the CLI is in a turn (Typist.Busy); the Typist's
+	// lock comes after Seat.mu.
+	s.typist.Busy(inTurn(x.Activity.Kind))
 	s.mu.Unlock()
 	h.m.closeAsks(s, x.Closed)
 	if changed {
 		h.m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account})
 	}
+}
+
+// Submitted hands the CLI's submit to the seat's typing queue, which
+// confirms the post it carries (docs/design.md §5 "Confirmed delivery").
+func (h seatHandle) Submitted(text string) { h.s.typist.Submitted(text) }
+
+// inTurn reports whether an activity is a turn under way: the CLI thinks,
+// runs a tool or asks the human. Unknown is not: a seat whose reports
+// stopped must not hold its posts forever.
+func inTurn(k cli.ActivityKind) bool {
+	return k == cli.ActivityThinking || k == cli.ActivityTool || k == cli.ActivityPermission
 }
 
 func (h seatHandle) Limit(step func(l *limits.Limiter, now time.Time) []limits.Action) {

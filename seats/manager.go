@@ -74,6 +74,9 @@ type ManagerOptions struct {
 	// while lines come (a Codex rollout, a Claude transcript) and look for
 	// a fresh Codex seat's rollout (0: tailPollEvery).
 	TailPoll time.Duration
+	// ConfirmWait bounds each wait for a CLI to confirm a typed post
+	// (TypistOptions.ConfirmWait; 0: confirmWait).
+	ConfirmWait time.Duration
 	// AttachmentsDir makes and returns a topic's attachments folder, which
 	// a Claude seat may read without asking (nil: none; an error is a
 	// warning, the seat starts without it).
@@ -669,9 +672,13 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	// seat is listed, and posts reach the typist only once it is listed.
 	s.updated = func() { m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account}) }
 	s.asksClosed = func(ids []uint64) { m.closeAsks(s, ids) }
+	conf, confirms := p.adapter.(cli.Confirmer)
 	s.typist = NewTypist(proc, TypistOptions{BracketedPaste: func() bool {
 		return s.screen != nil && s.screen.BracketedPaste()
-	}, OnChange: s.updated, AnswerWait: answerWait})
+	}, OnChange: s.updated, AnswerWait: answerWait,
+		Confirm: confirms, ConfirmWait: m.opts.ConfirmWait,
+		InComposer: func(text string) Composer { return s.inComposer(conf, text) },
+		OnDelivery: func(d Delivery) { m.delivered(s, d) }})
 	for _, h := range p.run.Holds() {
 		s.typist.Hold(h) // released by the run
 	}

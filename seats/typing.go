@@ -90,7 +90,83 @@ type TypistOptions struct {
 	// two posts reached its model as one message. 0: no wait (tests of the
 	// gap alone).
 	AnswerWait time.Duration
+	// Confirm makes the queue confirm each post with the CLI
+	// (docs/design.md §5 "Confirmed delivery"): after a post's "\r" the
+	// next post waits until Submitted reports a submit that starts with its
+	// tag, and no post is typed while Busy says the CLI is in a turn. A
+	// post not confirmed within ConfirmWait is examined (InComposer); one
+	// still unconfirmed after that is marked (TypistState.Unconfirmed) and
+	// the queue waits for the human. Off: a kind that cannot confirm
+	// (a generic CLI) is typed as before.
+	Confirm bool
+	// ConfirmWait bounds each wait for a confirmation (confirmWait).
+	ConfirmWait time.Duration
+	// InComposer reads the CLI's input box off its screen and says
+	// whether it holds exactly text (a post as typed: tag, "\n", body) —
+	// then one more "\r" may submit it —, nothing, or something else or
+	// unknown. Nil: always unknown. Called on the writer goroutine; it
+	// must not block.
+	InComposer func(text string) Composer
+	// OnDelivery is called when a post is confirmed, goes unconfirmed, or
+	// a submit held more than one post (fused). Called without the
+	// Typist's lock; it must not block. Nil: not called.
+	OnDelivery func(Delivery)
 }
+
+// Delivery is what OnDelivery reports about posts typed into a seat.
+type Delivery struct {
+	Kind DeliveryKind
+	// IDs are the posts' message ids: one for Confirmed and Unconfirmed,
+	// every post of the submit for Fused.
+	IDs []string
+}
+
+// DeliveryKind says what happened to a typed post.
+type DeliveryKind int
+
+// Delivery kinds.
+const (
+	// DeliveryConfirmed: the CLI took the post as a submit of its own
+	// (also late, after it was marked unconfirmed).
+	DeliveryConfirmed DeliveryKind = iota + 1
+	// DeliveryUnconfirmed: the CLI did not confirm the post in time, also
+	// after one more Enter when the post sat in its input box.
+	DeliveryUnconfirmed
+	// DeliveryFused: one submit held more than one post typed here.
+	DeliveryFused
+	// DeliveryRetried: the post sat in the CLI's input box unconfirmed and
+	// one more Enter was typed.
+	DeliveryRetried
+)
+
+// Composer is what a CLI's input box holds (TypistOptions.InComposer).
+type Composer int
+
+// Composer answers.
+const (
+	// ComposerUnknown: something else, or the box was not found: a post
+	// typed now could be glued to what it holds.
+	ComposerUnknown Composer = iota
+	// ComposerEmpty: the box is empty.
+	ComposerEmpty
+	// ComposerHolds: the box holds exactly the post and nothing else.
+	ComposerHolds
+)
+
+// confirmWait bounds how long a typed post waits for the CLI to confirm it
+// before it is examined, and again after one more Enter. Claude Code's
+// UserPromptSubmit hook and Codex's thread note come within a second of the
+// Enter when the machine is calm; the bound is for a CLI starved for
+// seconds on a loaded machine, and a late confirmation still counts.
+const confirmWait = 15 * time.Second
+
+// maxUnconfirmed bounds the unconfirmed posts a Typist remembers for the
+// UI (oldest dropped first); maxRecent the recent posts it matches a fused
+// submit against.
+const (
+	maxUnconfirmed = 16
+	maxRecent      = 16
+)
 
 // postPasteStart and postPasteEnd mark a post's text as one paste when the
 // program asked for bracketed paste. Measured with Claude Code 2.1.328 and
@@ -118,6 +194,27 @@ type TypistState struct {
 	Queued int
 	Typing bool
 	Err    error
+	// Confirming is true for a seat whose CLI confirms each post
+	// (TypistOptions.Confirm); the fields below are kept only then.
+	Confirming bool
+	// Turn: the seat's CLI is in a turn (Busy), so the next post waits for
+	// it to end (docs/design.md §5 "Confirmed delivery").
+	Turn bool
+	// Pending is the message id of the post typed and not confirmed yet
+	// ("" none); the next post waits for it.
+	Pending string
+	// Stuck is the message id of a post the CLI did not confirm in time:
+	// the queue waits until it is confirmed late or the human submits or
+	// clears the seat's input line ("" none).
+	Stuck string
+	// Confirmed is the newest confirmed post's message id and when.
+	Confirmed   string
+	ConfirmedAt time.Time
+	// Unconfirmed are the posts the CLI never confirmed, oldest first (at
+	// most maxUnconfirmed): the chat marks them.
+	Unconfirmed []string
+	// Fused counts submits that held more than one post typed here.
+	Fused int
 }
 
 // Typist is one terminal's typing queue and the only writer of its PTY
@@ -152,18 +249,35 @@ type Typist struct {
 	outputs   atomic.Uint64
 	answering atomic.Bool
 
-	mu      sync.Mutex
-	input   []keys   // keys and replies not written yet
-	posts   [][]byte // typed posts (tag + "\n" + body) not written yet
-	ready   bool
-	joined  bool
-	holds   map[string]bool
-	unsent  UnsentInput // written by the writer goroutine only, under mu
-	typing  bool
-	waiting bool // the writer is blocked in its select (see quiet)
-	stopped bool // the writer goroutine has ended (Close or a write error)
-	err     error
-	seen    stateSig // what OnChange last reported
+	confirm     bool
+	confirmWait time.Duration
+	inComposer  func(text string) Composer
+	onDelivery  func(Delivery)
+
+	mu    sync.Mutex
+	input []keys   // keys and replies not written yet
+	posts []queued // posts not written yet
+	// Confirmed delivery (TypistOptions.Confirm): the post typed and not
+	// confirmed, the one that failed to be, whether the CLI is in a turn,
+	// and what the UI shows of it.
+	pending     string
+	pendingText []byte // the pending post as typed, for InComposer
+	stuck       string
+	busy        bool
+	confirmed   string
+	confirmedAt time.Time
+	unconfirmed []string
+	recent      []string // message ids typed, newest last (maxRecent)
+	fused       int
+	ready       bool
+	joined      bool
+	holds       map[string]bool
+	unsent      UnsentInput // written by the writer goroutine only, under mu
+	typing      bool
+	waiting     bool // the writer is blocked in its select (see quiet)
+	stopped     bool // the writer goroutine has ended (Close or a write error)
+	err         error
+	seen        stateSig // what OnChange last reported
 
 	wake chan struct{} // capacity 1: new work or a state change
 	quit chan struct{} // closed by Close
@@ -180,6 +294,9 @@ func NewTypist(w io.Writer, o TypistOptions) *Typist {
 	if o.Location == nil {
 		o.Location = time.Local
 	}
+	if o.ConfirmWait <= 0 {
+		o.ConfirmWait = confirmWait
+	}
 	t := &Typist{
 		w:      w,
 		clock:  o.Clock,
@@ -189,9 +306,14 @@ func NewTypist(w io.Writer, o TypistOptions) *Typist {
 		change: o.OnChange,
 		answer: o.AnswerWait,
 		holds:  map[string]bool{},
-		wake:   make(chan struct{}, 1),
-		quit:   make(chan struct{}),
-		done:   make(chan struct{}),
+
+		confirm:     o.Confirm,
+		confirmWait: o.ConfirmWait,
+		inComposer:  o.InComposer,
+		onDelivery:  o.OnDelivery,
+		wake:        make(chan struct{}, 1),
+		quit:        make(chan struct{}),
+		done:        make(chan struct{}),
 	}
 	go t.run()
 	return t
@@ -208,7 +330,7 @@ func (t *Typist) Enqueue(p room.Post) {
 	payload := []byte(room.Tag(p, t.loc) + "\n" + NormalizeBody(text))
 	t.mu.Lock()
 	if !t.stopped {
-		t.posts = append(t.posts, payload)
+		t.posts = append(t.posts, queued{id: p.MessageID, b: payload})
 	}
 	t.mu.Unlock()
 	t.poke()
@@ -231,6 +353,13 @@ func (t *Typist) Answer(b []byte) { t.push(b, false) }
 // never held; the tracker reads them too (replies are escape sequences,
 // which change nothing). Wire it as the Screen's reply function.
 func (t *Typist) Reply(b []byte) { t.push(b, true) }
+
+// queued is a post not written yet: its message id and its text (tag +
+// "\n" + body).
+type queued struct {
+	id string
+	b  []byte
+}
 
 // keys is one write of keys or replies; tracked ones are fed to the
 // unsent-input tracker.
@@ -303,10 +432,86 @@ func (t *Typist) Release(reason string) {
 	t.changed()
 }
 
+// Busy reports whether the seat's CLI is in a turn (its activity: thinking,
+// a tool, a permission dialog). With Confirm, no post's text is written
+// while it is: typed into a running turn a post is queued by the CLI and
+// sent with the next one as one message (Claude Code 2.1.328), or folded
+// into the turn (Codex 0.169.0), never a turn of its own
+// (docs/design.md §5 "Confirmed delivery").
+func (t *Typist) Busy(busy bool) {
+	t.mu.Lock()
+	moved := t.busy != busy
+	t.busy = busy
+	t.mu.Unlock()
+	if moved {
+		t.poke()
+		t.changed()
+	}
+}
+
+// Submitted reports a submit the CLI took as a user message of its own
+// (Claude Code's UserPromptSubmit prompt, Codex's user message), its text
+// as the CLI saw it. The post typed and not confirmed (or stuck) whose tag
+// is in it is confirmed, and the next post may go; a text holding more
+// than one post typed here is a fused submit, counted and reported. Text
+// that carries no tag of ours changes nothing (the human's own prompt).
+func (t *Typist) Submitted(text string) {
+	if !t.confirm {
+		return
+	}
+	ids := room.TagIDs(text)
+	if len(ids) == 0 {
+		return
+	}
+	var out []Delivery
+	t.mu.Lock()
+	ours := 0
+	for _, id := range ids {
+		if slices.Contains(t.recent, id) {
+			ours++
+		}
+		switch {
+		case id == "":
+		case id == t.pending:
+			t.pending, t.pendingText = "", nil
+		case id == t.stuck:
+			t.stuck = ""
+		case !slices.Contains(t.unconfirmed, id):
+			continue
+		}
+		t.unconfirmed = slices.DeleteFunc(t.unconfirmed, func(u string) bool { return u == id })
+		t.confirmed, t.confirmedAt = id, t.clock.Now()
+		out = append(out, Delivery{Kind: DeliveryConfirmed, IDs: []string{id}})
+	}
+	if ours > 1 {
+		t.fused++
+		out = append(out, Delivery{Kind: DeliveryFused, IDs: ids})
+	}
+	t.mu.Unlock()
+	if len(out) == 0 {
+		return
+	}
+	t.poke()
+	t.changed()
+	t.deliver(out...)
+}
+
+// deliver calls OnDelivery; without the lock.
+func (t *Typist) deliver(ds ...Delivery) {
+	if t.onDelivery == nil {
+		return
+	}
+	for _, d := range ds {
+		t.onDelivery(d)
+	}
+}
+
 // stateSig is the part of State the UI shows; OnChange fires when it moves.
 type stateSig struct {
-	ready, unsent bool
-	holds, queued int
+	ready, unsent, busy   bool
+	holds, queued, fused  int
+	pending, stuck, confd string
+	unconfirmed           int
 }
 
 // changed calls OnChange when the state the UI shows moved since the last
@@ -316,7 +521,8 @@ func (t *Typist) changed() {
 		return
 	}
 	t.mu.Lock()
-	sig := stateSig{ready: t.ready, unsent: !t.unsent.Empty(), holds: len(t.holds), queued: len(t.posts)}
+	sig := stateSig{ready: t.ready, unsent: !t.unsent.Empty(), busy: t.busy, holds: len(t.holds), queued: len(t.posts),
+		fused: t.fused, pending: t.pending, stuck: t.stuck, confd: t.confirmed, unconfirmed: len(t.unconfirmed)}
 	moved := sig != t.seen
 	t.seen = sig
 	t.mu.Unlock()
@@ -334,8 +540,14 @@ func (t *Typist) State() TypistState {
 		holds = append(holds, r)
 	}
 	slices.Sort(holds)
-	return TypistState{Ready: t.ready, Holds: holds, Unsent: !t.unsent.Empty(),
-		Queued: len(t.posts), Typing: t.typing, Err: t.err}
+	st := TypistState{Ready: t.ready, Holds: holds, Unsent: !t.unsent.Empty(),
+		Queued: len(t.posts), Typing: t.typing, Err: t.err, Confirming: t.confirm}
+	if t.confirm {
+		st.Turn, st.Pending, st.Stuck = t.busy, t.pending, t.stuck
+		st.Confirmed, st.ConfirmedAt = t.confirmed, t.confirmedAt
+		st.Unconfirmed, st.Fused = slices.Clone(t.unconfirmed), t.fused
+	}
+	return st
 }
 
 // Close stops the writer goroutine and waits for it; queued posts are not
@@ -385,11 +597,19 @@ type writerState struct {
 	// and answerBy its AnswerWait (nil: not waiting for the CLI to take it).
 	answerAt uint64
 	answerBy <-chan time.Time
+	// confirmBy is the bound on the wait for the CLI to confirm the
+	// pending post (nil: none runs); retried is set once one more "\r"
+	// was typed for it.
+	confirmBy <-chan time.Time
+	retried   bool
 }
 
 // turn writes what is due, then waits for the next wake-up or pause. It
 // reports false once the writer must end (Close or a write error).
 func (w *writerState) turn() bool {
+	if w.confirmBy != nil && w.t.pendingID() == "" {
+		w.confirmBy = nil // confirmed (Submitted)
+	}
 	if !w.writeInput() || !w.writeEnter() {
 		return false
 	}
@@ -412,7 +632,13 @@ func (w *writerState) writeInput() bool {
 		}
 		feed := func() {
 			if k.tracked {
+				ends := t.unsent.ends
 				t.unsent.Feed(k.b)
+				if t.unsent.ends != ends {
+					// The human sent or cleared the line: a post stuck in
+					// the CLI's input box went with it.
+					t.stuck = ""
+				}
 			}
 		}
 		if !t.write(k.b, feed) {
@@ -444,7 +670,63 @@ func (w *writerState) writeEnter() bool {
 		w.answerAt, w.answerBy = at, t.clock.After(t.answer)
 		t.answering.Store(true)
 	}
+	if t.pendingID() != "" {
+		w.confirmBy, w.retried = t.clock.After(t.confirmWait), false
+	}
 	t.changed()
+	return true
+}
+
+// pendingID is the post typed and not confirmed yet ("" none).
+func (t *Typist) pendingID() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.pending
+}
+
+// confirmDue runs when the wait for the CLI to confirm the pending post
+// is over (docs/design.md §5 "Confirmed delivery"): when its input box holds
+// exactly that post, one more "\r" (once); when the box is empty, the post
+// is marked unconfirmed and the queue goes on (nothing can be glued to
+// it); otherwise it is marked and stuck: the queue waits until the CLI
+// confirms it late or the human sends or clears the line.
+func (w *writerState) confirmDue() bool {
+	t := w.t
+	w.confirmBy = nil
+	t.mu.Lock()
+	id, text := t.pending, t.pendingText
+	mayRetry := !w.retried && len(t.holds) == 0 && t.unsent.Empty()
+	t.mu.Unlock()
+	if id == "" {
+		return true
+	}
+	box := ComposerUnknown
+	if t.inComposer != nil {
+		box = t.inComposer(string(text))
+	}
+	if box == ComposerHolds && mayRetry {
+		if !t.write([]byte{'\r'}, func() { t.unsent.Reset() }) {
+			return false
+		}
+		w.lastWrite, w.retried = t.clock.Now(), true
+		w.confirmBy = t.clock.After(t.confirmWait)
+		t.deliver(Delivery{Kind: DeliveryRetried, IDs: []string{id}})
+		return true
+	}
+	t.mu.Lock()
+	if t.pending == id {
+		t.pending, t.pendingText = "", nil
+		if box != ComposerEmpty {
+			t.stuck = id
+		}
+		t.unconfirmed = append(t.unconfirmed, id)
+		if len(t.unconfirmed) > maxUnconfirmed {
+			t.unconfirmed = slices.Delete(t.unconfirmed, 0, len(t.unconfirmed)-maxUnconfirmed)
+		}
+	}
+	t.mu.Unlock()
+	t.changed()
+	t.deliver(Delivery{Kind: DeliveryUnconfirmed, IDs: []string{id}})
 	return true
 }
 
@@ -503,6 +785,7 @@ func (w *writerState) typePost() bool {
 	if t.paste != nil && t.paste() {
 		post = slices.Concat(postPasteStart, post, postPasteEnd)
 	}
+	t.changed() // pending
 	if !t.write(post, func() { t.typing = true }) {
 		return false
 	}
@@ -524,6 +807,8 @@ func (w *writerState) wait() bool {
 		w.silence = nil
 	case <-w.answerBy:
 		w.answerDone() // the CLI drew nothing for its Enter: go on
+	case <-w.confirmBy:
+		return w.confirmDue()
 	case <-w.fallback:
 		w.fallback = nil
 		t.mu.Lock()
@@ -567,7 +852,17 @@ func (t *Typist) held() bool {
 func (t *Typist) postDue() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.posts) > 0 && t.ready && len(t.holds) == 0 && t.unsent.Empty()
+	return t.mayTypeLocked()
+}
+
+// mayTypeLocked reports whether the head post may be typed now: nothing
+// holds it, and with Confirm the previous post is confirmed (or marked),
+// none is stuck and the CLI is not in a turn. Caller holds t.mu.
+func (t *Typist) mayTypeLocked() bool {
+	if len(t.posts) == 0 || !t.ready || len(t.holds) > 0 || !t.unsent.Empty() {
+		return false
+	}
+	return !t.confirm || (t.pending == "" && t.stuck == "" && !t.busy)
 }
 
 // nextPost pops the head post if nothing holds it (decided now,
@@ -575,13 +870,22 @@ func (t *Typist) postDue() bool {
 func (t *Typist) nextPost() ([]byte, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.posts) == 0 || !t.ready || len(t.holds) > 0 || !t.unsent.Empty() {
+	if !t.mayTypeLocked() {
 		return nil, false
 	}
 	p := t.posts[0]
-	t.posts[0] = nil
+	t.posts[0] = queued{}
 	t.posts = t.posts[1:]
-	return p, true
+	if t.confirm && p.id != "" {
+		// Pending from before its text is written: a confirmation can
+		// come as soon as the CLI reads it.
+		t.pending, t.pendingText = p.id, p.b
+		t.recent = append(t.recent, p.id)
+		if len(t.recent) > maxRecent {
+			t.recent = slices.Delete(t.recent, 0, len(t.recent)-maxRecent)
+		}
+	}
+	return p.b, true
 }
 
 // write writes b to the PTY outside the lock, then applies after under it.
@@ -603,6 +907,7 @@ func (t *Typist) stop(err error) {
 	defer t.mu.Unlock()
 	t.stopped = true
 	t.input, t.posts = nil, nil
+	t.pending, t.pendingText = "", nil
 	if err != nil && t.err == nil {
 		t.err = err
 	}

@@ -38,6 +38,10 @@ type UnsentInput struct {
 	line    []byte // what is on the line, as typed
 	lastEsc bool   // the previous write was a lone Esc key
 	paste   bool   // inside a bracketed paste (its markers are separate writes)
+	// ends counts the human's submits and clears (Enter, Esc Esc, Ctrl+C,
+	// Ctrl+U): a post stuck in the CLI's input box was sent or dropped by
+	// the human then (Typist, docs/design.md §5 "Confirmed delivery").
+	ends uint64
 }
 
 // pasteEnd ends a bracketed paste (xterm ?2004); the pane sends the markers
@@ -85,9 +89,11 @@ func (u *UnsentInput) loneKey(b byte, wasEsc bool) bool {
 	switch b {
 	case '\r':
 		u.line = u.line[:0] // submit
+		u.ends++
 	case ansi.ESC:
 		if wasEsc {
 			u.line = u.line[:0] // Esc Esc
+			u.ends++
 		} else {
 			u.lastEsc = true
 		}
@@ -230,6 +236,7 @@ func (u *UnsentInput) key(b byte, single bool) {
 	switch b {
 	case 0x03, 0x15: // Ctrl+C, Ctrl+U
 		u.line = u.line[:0]
+		u.ends++
 	case 0x7f, 0x08: // Backspace
 		u.deleteRune()
 	case 0x17: // Ctrl+W

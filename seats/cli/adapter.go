@@ -62,6 +62,17 @@ const (
 	ConversationNoResume
 )
 
+// Confirmer is an Adapter whose CLI confirms each post it takes as a user
+// message of its own (docs/design.md §5 "Confirmed delivery"): its Run
+// reports each submit (Seat.Submitted) and the CLI's turns through the
+// activity, and Composer reads the CLI's input box off its screen.
+type Confirmer interface {
+	// Composer finds the CLI's input box in the screen's plain rows (the
+	// cursor on row cy) and returns its text without the box's own marks
+	// (prompt, indent); false when no box is found.
+	Composer(rows []string, cy int) (string, bool)
+}
+
 // Releaser is an Adapter whose seats' usage limits end only when a check
 // says so (Codex: its app-server's rate limits, seats/cli/codex/release.go).
 type Releaser interface {
@@ -169,6 +180,11 @@ type Seat interface {
 	Notice(isErr bool, format string, args ...any)
 	// Kill ends the seat's process tree.
 	Kill() error
+	// Submitted reports a user message the CLI took (a submit of its
+	// own), its text as the CLI saw it: the post whose tag it carries is
+	// confirmed (Confirmer). Call it without a lock the Run's Report f
+	// takes.
+	Submitted(text string)
 	// SessionFound gives a fresh seat the conversation id its CLI made
 	// (Codex's rollout): the seat knows it first, then the topic records it.
 	SessionFound(id string)

@@ -481,6 +481,20 @@ func (s *Screen) Text() string {
 	return b.String()
 }
 
+// Plain returns the screen's rows as plain text (trailing spaces removed)
+// and the cursor's row: what a seat kind reads its CLI's input box from
+// (docs/design.md §5 "Confirmed delivery").
+func (s *Screen) Plain() (rows []string, cursorY int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer s.contain(nil)
+	rows = make([]string, s.emu.Height())
+	for y := range rows {
+		rows[y] = strings.TrimRight(s.row(y).String(), " ")
+	}
+	return rows, s.emu.CursorPosition().Y
+}
+
 // row copies screen row y into s.rowBuf with orphaned wide-cell
 // placeholders blanked (see repairRow). The copy is valid until the next call.
 func (s *Screen) row(y int) uv.Line {

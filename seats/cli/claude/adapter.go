@@ -2,6 +2,7 @@ package claude
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -116,6 +117,7 @@ func (*run) Report(s cli.Seat, rep room.Report) bool {
 	case room.ReportActivity:
 		// The hold is set before the hook is answered: the CLI shows its
 		// dialog only after, and no post's "\r" may reach it.
+		defer submitted(s, rep)
 		s.Report(func(x *cli.Reported) bool {
 			step := applyHookAsk(x.Activity, x.Perm, rep.Event, rep.Body, rep.Ask, now)
 			x.Closed = cli.ClosedAsks(x.Perm, step.Wait)
@@ -129,6 +131,24 @@ func (*run) Report(s cli.Seat, rep room.Report) bool {
 		return false
 	}
 	return true
+}
+
+// submitted confirms the post a UserPromptSubmit hook carries
+// (docs/design.md §5 "Confirmed delivery"): the hook's prompt is the text
+// Claude Code took. Measured with 2.1.328: it fires when a prompt is
+// submitted, also one queued while a turn runs, so the seat types only
+// between turns (Seat.Submitted, Typist.Busy).
+func submitted(s cli.Seat, rep room.Report) {
+	if rep.Event != hookUserPromptSubmit {
+		return
+	}
+	var top jsonObject
+	if json.Unmarshal(rep.Body, &top) != nil || top.str("hook_event_name") != hookUserPromptSubmit {
+		return
+	}
+	if prompt := top.str("prompt"); prompt != "" {
+		s.Submitted(prompt)
+	}
 }
 
 // watchTranscript follows the seat's transcript for its limiter (a seat
@@ -168,7 +188,10 @@ func (r *run) watchTranscript(s cli.Seat) {
 				s.Limit(func(l *limits.Limiter, now time.Time) []limits.Action { return l.Event(e, now) })
 			}
 		}
-		n, err := t.Poll(feed)
+		n, err := t.Poll(func(line []byte) {
+			feed(line)
+			interrupted(s, line)
+		})
 		n += subs.poll(feed)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) && err.Error() != lastErr {
 			lastErr = err.Error()

@@ -280,6 +280,9 @@ func (r *run) note(s cli.Seat, n codexNote) {
 	if n.Seq > cs.mark && noteThread(n) == cs.thread {
 		cs.attachOnce.Do(func() { close(cs.attached) })
 	}
+	if text, ok := userMessageNote(n, cs.thread); ok {
+		s.Submitted(text)
+	}
 }
 
 // noteThread is the thread a note names ("" none).
@@ -474,6 +477,9 @@ func (r *run) tailRollout(s cli.Seat, t *cli.Tail, rep codexReport) {
 	}
 }
 
+// maxSubmitsRead bounds the user messages one rollout read keeps.
+const maxSubmitsRead = 64
+
 // readRollout applies the lines appended since the last read to rep,
 // stores the result in the seat and has it announce a change of something
 // shown. It returns how many lines ended.
@@ -481,7 +487,16 @@ func (r *run) readRollout(s cli.Seat, t *cli.Tail, rep *codexReport) int {
 	changed := false
 	now := s.Now()
 	var events []limits.Event
+	var texts []string
+	defer func() { // the posts the CLI took (docs/design.md §5)
+		for _, text := range texts {
+			s.Submitted(text)
+		}
+	}()
 	n, err := t.Poll(func(line []byte) {
+		if text, ok := rolloutUserText(line); ok && len(texts) < maxSubmitsRead {
+			texts = append(texts, text)
+		}
 		var c bool
 		*rep, c = applyCodexLine(*rep, line, now)
 		changed = changed || c

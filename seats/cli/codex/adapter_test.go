@@ -31,13 +31,21 @@ type fakeSeat struct {
 	limited  int
 	notices  []string
 	session  string
+	submits  []string
 }
 
 func newFakeSeat() *fakeSeat {
 	return &fakeSeat{done: make(chan struct{}), output: make(chan struct{})}
 }
 
-func (f *fakeSeat) Topic() string           { return "t" }
+func (f *fakeSeat) Topic() string { return "t" }
+
+func (f *fakeSeat) Submitted(text string) {
+	f.mu.Lock()
+	f.submits = append(f.submits, text)
+	f.mu.Unlock()
+}
+
 func (f *fakeSeat) Account() string         { return "cc" }
 func (f *fakeSeat) Started() time.Time      { return time.Now() }
 func (f *fakeSeat) Done() <-chan struct{}   { return f.done }
