@@ -249,6 +249,9 @@ func seatInfo(s seats.SeatInfo) tui.SeatInfo {
 		Limited: s.Limit.Limited, LimitResets: s.Limit.ResetsAt, LookAtTerminal: s.Limit.LookAtTerminal,
 		SessionID: s.SessionID, Command: config.JoinWords(s.Argv), Dir: s.Dir, Started: s.Started,
 		Held: s.Typing.Queued, HeldFor: holdReason(s.Typing), Warnings: slices.Clone(s.Warnings),
+		Confirming: s.Typing.Confirming, Pending: s.Typing.Pending, Stuck: s.Typing.Stuck,
+		Confirmed: s.Typing.Confirmed, ConfirmedAt: s.Typing.ConfirmedAt,
+		Unconfirmed: slices.Clone(s.Typing.Unconfirmed), Fused: s.Typing.Fused,
 	}
 }
 
@@ -291,6 +294,12 @@ func holdReason(t seats.TypistState) tui.HoldReason {
 		return tui.HoldAnswered
 	case t.Unsent:
 		return tui.HoldUnsent
+	case t.Stuck != "":
+		return tui.HoldStuck
+	case t.Pending != "":
+		return tui.HoldConfirm
+	case t.Turn:
+		return tui.HoldTurn
 	}
 	return tui.HoldNone
 }

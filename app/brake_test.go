@@ -94,6 +94,14 @@ func TestHoldReason(t *testing.T) {
 		{seats.TypistState{Ready: true, Queued: 2, Holds: []string{cli.HoldAnswered}}, tui.HoldAnswered},
 		{seats.TypistState{Ready: true, Queued: 1, Holds: []string{cli.HoldAnswered, cli.HoldPermission}}, tui.HoldPermission},
 		{seats.TypistState{Ready: true, Queued: 1, Unsent: true}, tui.HoldUnsent},
+		// Confirmed delivery (docs/design.md §5): stuck before pending
+		// before the turn; a permission hold or unsent text still wins.
+		{seats.TypistState{Ready: true, Queued: 1, Stuck: "m1", Pending: "m2", Turn: true}, tui.HoldStuck},
+		{seats.TypistState{Ready: true, Queued: 1, Pending: "m2", Turn: true}, tui.HoldConfirm},
+		{seats.TypistState{Ready: true, Queued: 1, Turn: true}, tui.HoldTurn},
+		{seats.TypistState{Ready: true, Queued: 1, Turn: true, Unsent: true}, tui.HoldUnsent},
+		{seats.TypistState{Ready: true, Queued: 1, Stuck: "m1", Holds: []string{cli.HoldPermission}}, tui.HoldPermission},
+		{seats.TypistState{Ready: true, Stuck: "m1"}, tui.HoldNone},
 	} {
 		if got := holdReason(tc.st); got != tc.want {
 			t.Errorf("holdReason(%+v) = %v, want %v", tc.st, got, tc.want)

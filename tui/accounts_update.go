@@ -222,6 +222,7 @@ func (m *Model) setAccounts(accs []AccountInfo) {
 			p.hue = speakerHue(a.Hue, p.name, "", nil)
 		}
 	}
+	m.markUntaken() // a seat renamed: its name under the posts it did not take
 	m.accounts.panel.changed()
 }
 
@@ -250,6 +251,7 @@ func (m *Model) partData() *partData {
 		failed:   map[string]string{},
 		adminID:  m.opts.AdminID,
 		found:    m.accounts.found,
+		post:     m.chat.body,
 	}
 	for k := range m.seats.starting {
 		if k.topic == m.topics.open {

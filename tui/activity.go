@@ -193,6 +193,12 @@ func heldText(e *env, s SeatInfo) string {
 		return e.tr.t(mHeldAnswered, s.Held)
 	case HoldNotReady:
 		return e.tr.t(mHeldNotReady, s.Held)
+	case HoldStuck:
+		return e.tr.t(mHeldStuck, s.Held)
+	case HoldConfirm:
+		return e.tr.t(mHeldConfirm, s.Held)
+	case HoldTurn:
+		return e.tr.t(mHeldTurn, s.Held)
 	}
 	return e.tr.t(mHeld, s.Held)
 }

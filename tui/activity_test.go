@@ -106,6 +106,9 @@ func TestHeldReasons(t *testing.T) {
 		{SeatInfo{Held: 1, HeldFor: HoldPermission}, "1 held — waiting for permission", "1件保留：許可待ち"},
 		{SeatInfo{Held: 2, HeldFor: HoldAnswered}, "2 held — until it goes on after your answer", "2件保留：答えの後の動きを待っています"},
 		{SeatInfo{Held: 3, HeldFor: HoldNotReady}, "3 held — not ready", "3件保留：準備中"},
+		{SeatInfo{Held: 2, HeldFor: HoldTurn}, "2 held — until its turn ends", "2件保留：ターンの終わりを待っています"},
+		{SeatInfo{Held: 1, HeldFor: HoldConfirm}, "1 held — until it takes the last post", "1件保留：前の投稿の受け取り待ち"},
+		{SeatInfo{Held: 3, HeldFor: HoldStuck}, "3 held — not taken: Enter in its pane sends, Ctrl+U clears", "3件保留：未受理。端末で Enter 送信、Ctrl+U 消去"},
 		{SeatInfo{Held: 4}, "4 held", "4件保留"},
 	} {
 		if got := heldText(testEnv(LangEnglish), tc.s); got != tc.en {
@@ -483,10 +486,10 @@ func TestOwnPostsByOrigin(t *testing.T) {
 	e.selfName = "Alice"
 	mine := room.Post{MessageID: "m1", Role: room.RoleAdmin, Speaker: "Alice", Account: "admin", Content: "hi", TS: "2026-12-01T09:00:00Z"}
 	impostor := room.Post{MessageID: "m2", Role: room.RoleCLI, Speaker: "Alice", Account: "evil", Content: "hi", TS: "2026-12-01T09:00:00Z"}
-	if got, want := renderItem(e, &chatItem{posts: []room.Post{mine}}, 60, false, "", false, -1, -1), renderOwn(e, mine, " ", 59, -1).lines; strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got, want := renderItem(e, &chatItem{posts: []room.Post{mine}}, 60, false, "", false, -1, -1, nil), renderOwn(e, mine, " ", 59, -1).lines; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the human's post is not drawn as own:\n%s", strings.Join(got, "\n"))
 	}
-	if got, want := renderItem(e, &chatItem{posts: []room.Post{impostor}}, 60, false, "", false, -1, -1), renderPost(e, impostor, " ", 59, -1).lines; strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got, want := renderItem(e, &chatItem{posts: []room.Post{impostor}}, 60, false, "", false, -1, -1, nil), renderPost(e, impostor, " ", 59, -1).lines; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("a seat named like the human is drawn as own:\n%s", strings.Join(got, "\n"))
 	}
 }

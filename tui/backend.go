@@ -194,6 +194,22 @@ type SeatInfo struct {
 	HeldFor HoldReason
 	// Warnings are the launch's, as StartSeat returned them.
 	Warnings []string
+	// Delivery (docs/design.md §5): Confirming is true for a seat whose CLI
+	// confirms each post typed into it; the fields below are kept only then.
+	Confirming bool
+	// Pending is the message id of the post typed and not confirmed yet
+	// ("" none); Stuck the one the CLI did not take in time, which holds the
+	// queue until the human submits or clears the seat's input line.
+	Pending string
+	Stuck   string
+	// Confirmed is the newest post the CLI took (its message id), and when.
+	Confirmed   string
+	ConfirmedAt time.Time
+	// Unconfirmed are the posts the CLI never took, oldest first: the chat
+	// marks them.
+	Unconfirmed []string
+	// Fused counts submits that held more than one post typed into it.
+	Fused int
 }
 
 // ActivityKind is the stage of a seat's turn as its CLI reports it.
@@ -229,6 +245,9 @@ const (
 	HoldPermission            // its CLI waits for a permission answer
 	HoldAnswered              // answered in the pane; waits for the CLI to go on
 	HoldUnsent                // the human has unsent text in its terminal
+	HoldStuck                 // it did not take the last post; the queue waits for the human
+	HoldConfirm               // waits for it to take the last post typed
+	HoldTurn                  // waits for its turn to end
 )
 
 // SeatStart is what StartSeat reports about a launch: whether the seat

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,7 @@ type itemRenderKey struct {
 	expanded bool
 	chip     int // the chosen attachment chip, -1 for none
 	fresh    int // the first unread post's index in the item (the "new" rule above it), -1 for none
+	untaken  int // chat.untakenGen: which posts the seats did not take
 }
 
 func (it *chatItem) key() string     { return it.posts[0].MessageID }
@@ -70,6 +72,12 @@ type chat struct {
 	loaded  bool   // the first page arrived (or failed)
 	unread  int    // posts unread when the topic was opened (markNew)
 	newFrom string // the first of them: a "new" rule is drawn above it
+
+	// untaken are the posts a seat of the topic did not take (SeatInfo
+	// Unconfirmed), by message id: the names of those seats, drawn under
+	// the post (setUntaken). untakenGen is bumped when it changes.
+	untaken    map[string][]string
+	untakenGen int
 
 	scroll  int // rows scrolled up from the bottom
 	sel     int // selected item (chat focus), -1 for none
@@ -344,13 +352,74 @@ func (c *chat) itemLines(e *env, i int) []string {
 	if c.newFrom != "" {
 		fresh = slices.IndexFunc(it.posts, func(p room.Post) bool { return p.MessageID == c.newFrom })
 	}
-	k := itemRenderKey{width: c.w, selected: sel, day: day, gen: e.gen, expanded: exp, chip: chosen, fresh: fresh}
+	k := itemRenderKey{width: c.w, selected: sel, day: day, gen: e.gen, expanded: exp, chip: chosen, fresh: fresh, untaken: c.untakenGen}
 	if it.lines != nil && k == it.rendered {
 		return it.lines
 	}
 	it.rendered = k
-	it.lines = renderItem(e, it, c.w, sel, day, exp, chosen, fresh)
+	it.lines = renderItem(e, it, c.w, sel, day, exp, chosen, fresh, c.untaken)
 	return it.lines
+}
+
+// setUntaken replaces the posts the topic's seats did not take (message id
+// → the seats' names); the items redraw only when it changed.
+func (c *chat) setUntaken(untaken map[string][]string) {
+	if maps.EqualFunc(untaken, c.untaken, slices.Equal) {
+		return
+	}
+	c.untaken = untaken
+	c.untakenGen++
+	c.changed()
+}
+
+// untakenLine is the warning under a post the seats named did not take,
+// w cells at most (docs/design.md §5: the CLI never confirmed it).
+func untakenLine(e *env, names []string, w int) string {
+	k := mChatUntaken
+	if len(names) > 1 {
+		k = mChatUntakenMany
+	}
+	return untakenLineKey(e, k, names, w)
+}
+
+// untakenLineKey is text k naming the seats names, w cells at most.
+func untakenLineKey(e *env, k msgKey, names []string, w int) string {
+	clean := make([]string, len(names))
+	for i, n := range names {
+		clean[i] = oneLine(n)
+	}
+	return e.th.accentS.Render(cut(e.tr.t(k, strings.Join(clean, ", ")), w))
+}
+
+// foldUntaken are the seats that did not take a notice of the fold, each
+// once, sorted.
+func foldUntaken(it *chatItem, untaken map[string][]string) []string {
+	if len(untaken) == 0 {
+		return nil
+	}
+	var out []string
+	for _, q := range it.posts {
+		for _, n := range untaken[q.MessageID] {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// body is the text of the loaded post with message id id, newest first.
+func (c *chat) body(id string) (string, bool) {
+	if id == "" {
+		return "", false
+	}
+	for i := len(c.posts) - 1; i >= 0; i-- {
+		if c.posts[i].MessageID == id {
+			return c.posts[i].Content, true
+		}
+	}
+	return "", false
 }
 
 // markNew finds, once the opened topic's first page arrived, the first of
@@ -386,7 +455,7 @@ func hhmm(e *env, p room.Post) string {
 // column (› when selected), then the header and the wrapped body.
 // The screen's own posts sit on the right without a name (spec «画面の人の
 // 発言は右に寄せる»); notices stay left.
-func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool, chosen int, fresh int) []string {
+func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool, chosen int, fresh int, untaken map[string][]string) []string {
 	var out []string
 	if day != "" {
 		out = append(out, daySeparator(e, day, w))
@@ -403,14 +472,22 @@ func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool
 	p := it.posts[0]
 	switch {
 	case it.fold:
-		return renderFold(e, it, out, gutter, w, expanded, fresh)
+		return renderFold(e, it, out, gutter, w, expanded, fresh, untaken)
 	case p.Role == room.RoleAdmin:
 		// Own by origin: only the UI's entry posts as the admin (the room
 		// never gives a socket that role). A seat named like the human is
 		// drawn as a seat.
-		return it.withChips(out, renderOwn(e, p, gutter, inner, chosen))
+		out = it.withChips(out, renderOwn(e, p, gutter, inner, chosen))
+		if names := untaken[p.MessageID]; len(names) > 0 {
+			out = append(out, gutter+fitRight(untakenLine(e, names, inner-1), inner))
+		}
+		return out
 	}
-	return it.withChips(out, renderPost(e, p, gutter, inner, chosen))
+	out = it.withChips(out, renderPost(e, p, gutter, inner, chosen))
+	if names := untaken[p.MessageID]; len(names) > 0 {
+		out = append(out, "   "+untakenLine(e, names, max(inner-2, 1)))
+	}
+	return out
 }
 
 // daySeparator is a dim rule across w cells with the day in its middle.
@@ -448,7 +525,7 @@ func postHue(e *env, p room.Post) int {
 // now; open, "▾ name (N)" and every notice under it as a normal row,
 // indented, with the "new" rule above the first unread one (fresh > 0).
 // Chips in a notice are drawn but open nothing (only a post's do).
-func renderFold(e *env, it *chatItem, out []string, gutter string, w int, expanded bool, fresh int) []string {
+func renderFold(e *env, it *chatItem, out []string, gutter string, w int, expanded bool, fresh int, untaken map[string][]string) []string {
 	th := e.th
 	mark := "▸ "
 	if expanded {
@@ -459,6 +536,9 @@ func renderFold(e *env, it *chatItem, out []string, gutter string, w int, expand
 	out = append(out, gutter+head)
 	it.postLine = nil
 	if !expanded {
+		if names := foldUntaken(it, untaken); len(names) > 0 {
+			out = append(out, gutter+"  "+untakenLineKey(e, mChatUntakenFold, names, max(w-3, 1)))
+		}
 		return out
 	}
 	const indent = "  "
@@ -474,6 +554,9 @@ func renderFold(e *env, it *chatItem, out []string, gutter string, w int, expand
 		}
 		for _, row := range d.chips {
 			out = append(out, indent+strings.Repeat(" ", d.left)+row)
+		}
+		if names := untaken[q.MessageID]; len(names) > 0 {
+			out = append(out, indent+"   "+untakenLine(e, names, max(inner-2, 1)))
 		}
 	}
 	return out

@@ -285,6 +285,9 @@ const (
 	mHeldPermission
 	mHeldNotReady
 	mHeldAnswered
+	mHeldTurn
+	mHeldConfirm
+	mHeldStuck
 
 	mDetTitle
 	mDetSession
@@ -293,6 +296,17 @@ const (
 	mDetStarted
 	mDetNone
 	mDetCopy
+	mDetDelivery
+	mDetTaken
+	mDetTakenPost
+	mDetPending
+	mDetPendingText
+	mDetStuck
+	mDetStuckText
+	mDetMissed
+	mDetMissedText
+	mDetFused
+	mDetFusedText
 
 	mPaneStarting
 	mPaneRunning
@@ -397,6 +411,9 @@ const (
 	mStPasteTooTall
 	mStPostTooLong
 	mChatClippedLog
+	mChatUntaken
+	mChatUntakenMany
+	mChatUntakenFold
 	mStTopicFailed
 	mStAccountsFailed
 	mStInputFailed
@@ -536,6 +553,7 @@ const (
 	mSetBrakeKeys
 	mSetSessionOps
 	mCardHeld
+	mCardAnswered
 	mStNoCard
 	mCardAlwaysHidden
 	mSetSessionOpsTopic
@@ -839,6 +857,9 @@ var messages = map[msgKey][2]string{
 	mHeldPermission:  {"%d held — waiting for permission", "%d件保留：許可待ち"},
 	mHeldNotReady:    {"%d held — not ready", "%d件保留：準備中"},
 	mHeldAnswered:    {"%d held — until it goes on after your answer", "%d件保留：答えの後の動きを待っています"},
+	mHeldTurn:        {"%d held — until its turn ends", "%d件保留：ターンの終わりを待っています"},
+	mHeldConfirm:     {"%d held — until it takes the last post", "%d件保留：前の投稿の受け取り待ち"},
+	mHeldStuck:       {"%d held — not taken: Enter in its pane sends, Ctrl+U clears", "%d件保留：未受理。端末で Enter 送信、Ctrl+U 消去"},
 
 	mDetTitle:   {"Details · %s", "詳細 · %s"},
 	mDetSession: {"session", "ID"},
@@ -847,6 +868,18 @@ var messages = map[msgKey][2]string{
 	mDetStarted: {"started", "開始"},
 	mDetNone:    {"none", "なし"},
 	mDetCopy:    {"%s copies it", "%s でコピー"},
+	// A seat whose CLI confirms each post (docs/design.md §5).
+	mDetDelivery:    {"delivery", "投稿の受け取り"},
+	mDetTaken:       {"taken", "受取"},
+	mDetTakenPost:   {`%s "%s"`, "%s「%s」"},
+	mDetPending:     {"pending", "受取待ち"},
+	mDetPendingText: {"typed, not taken yet", "打ち込み済み、受け取り待ち"},
+	mDetStuck:       {"stuck", "詰まり"},
+	mDetStuckText:   {"a post not taken: Enter in its pane sends it, Ctrl+U clears it", "投稿が未受理。端末で Enter で送信、Ctrl+U で消去"},
+	mDetMissed:      {"missed", "未受理"},
+	mDetMissedText:  {"%d never taken; see the chat", "%d件・会話に印"},
+	mDetFused:       {"fused", "結合"},
+	mDetFusedText:   {"%d× posts merged in one submit", "%d回：複数の投稿を一度に送信"},
 
 	mPaneStarting:          {"starting", "起動中"},
 	mPaneRunning:           {"running", "稼働中"},
@@ -935,7 +968,7 @@ var messages = map[msgKey][2]string{
 	mLeaveStopLine:   {"Stop everything: every running seat stops, the server ends and every attached window closes. When you start one again in its topic, it:", "すべて終了：稼働中の席をすべて止め、サーバーを終えます（接続中のほかの窓も閉じます）。そのトピックでまた起動すると："},
 
 	mStLogFailed:      {"Log write failed in “%s”: %v (the post was delivered)", "「%s」のログに書けません: %v（発言は届いています）"},
-	mStSkipped:        {"Skipped %d unreadable log lines in “%s”.", "「%s」のログで読めない行を %d 行飛ばしました。"},
+	mStSkipped:        {"Skipped %d unreadable log lines in “%s”.", "「%[2]s」のログで読めない行を %[1]d 行飛ばしました。"},
 	mStResumed:        {"%s resumed session %s.", "%s はセッション %s を再開しました。"},
 	mStFresh:          {"%s started fresh.", "%s を新しく起動しました。"},
 	mStDropped:        {"Dropped resume record %s of %s (no transcript).", "%[2]s の再開先 %[1]s を取り消しました（会話の記録がありません）。"},
@@ -953,6 +986,9 @@ var messages = map[msgKey][2]string{
 	mStPasteTooTall:   {"Paste not taken: %d rows at this width; the input holds %d. Save it as a file and give its path.", "貼り付けませんでした: この幅で %d 行になります。入力欄は %d 行までです。ファイルに保存してパスを書いてください。"},
 	mStPostTooLong:    {"Not sent: the post is %s; a post is at most 1 MiB. Save it as a file and give its path.", "送れません: 発言が %s です。発言は 1 MiB までです。ファイルに保存してパスを書いてください。"},
 	mChatClippedLog:   {"the topic's log", "トピックのログ"},
+	mChatUntaken:      {"⚠ %s did not take this post — see its pane", "⚠ %s はこの投稿を受け取っていません（端末を参照）"},
+	mChatUntakenMany:  {"⚠ %s did not take this post — see their panes", "⚠ %s はこの投稿を受け取っていません（各端末を参照）"},
+	mChatUntakenFold:  {"⚠ %s did not take a notice here — open it to see which", "⚠ %s が受け取っていない通知があります（開いて確認）"},
 	mStTopicFailed:    {"Topic could not be opened: %v", "トピックを開けません: %v"},
 	mStAccountsFailed: {"Accounts could not be read: %v", "アカウントを読めません: %v"},
 	mStInputFailed:    {"Keys did not reach %s: %v", "%s へキーが届きません: %v"},
@@ -1097,6 +1133,7 @@ var messages = map[msgKey][2]string{
 	mCardAlwaysHidden:        {"Not every suggestion shows at this size, so none is applied: make the window bigger, or answer in the pane (%s).", "この大きさでは提案の全部が見えないため、適用しません。ウィンドウを広げるか、ペインで答えてください（%s）。"},
 	mStNoCard:                {"No permission request is waiting.", "許可を待っている確認はありません。"},
 	mCardHeld:                {"The card you were answering went; nothing more was sent. %s: next card (%d waiting) · %s: back", "答えていたカードは閉じました。それ以上は送っていません。%s: 次のカード（残り %d）· %s: 戻る"},
+	mCardAnswered:            {"Answered: %s goes on. %s: next card (%d waiting) · %s: back", "回答済み。%s は先へ進みます。%s: 次のカード（残り %d）· %s: 戻る"},
 	mSetSessionOps:           {"Seats start and stop seats", "席による席の開始・終了"},
 	mSetSessionOpsTopic:      {"in their own topic", "自分のトピックの席だけ"},
 	mSetSessionOpsAll:        {"in any open topic", "開いているすべてのトピック"},

@@ -98,6 +98,19 @@ type partData struct {
 	// asking are the accounts whose seat in the open topic has a
 	// permission card waiting (permission.go): highlighted.
 	asking map[string]bool
+	// post looks a post of the open topic's chat up by message id (its
+	// body), for the details' delivery section; nil: none.
+	post func(id string) (string, bool)
+}
+
+// postBody is the body of the chat's post id, "" when the chat does not
+// hold it.
+func (d *partData) postBody(id string) string {
+	if d.post == nil {
+		return ""
+	}
+	b, _ := d.post(id)
+	return b
 }
 
 // rows lists the selectable rows in display order.
@@ -214,7 +227,7 @@ func (p *participants) render(e *env, d *partData) {
 	var details []string
 	if p.focused && p.sel < len(rows) && rows[p.sel].account != nil {
 		if s, ok := d.seats[rows[p.sel].account.ID]; ok {
-			details = detailLines(e, displayAccountName(*rows[p.sel].account), s, p.w, p.h/2)
+			details = detailLines(e, displayAccountName(*rows[p.sel].account), s, d.postBody(s.Confirmed), p.w, p.h/2)
 		}
 	}
 	listH := p.h - len(details)
@@ -397,15 +410,21 @@ func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState, 
 // detailLines are the selected seat's details, at most maxH lines of w
 // cells (spec «参加者パネル»: session id, command line, working directory,
 // start time): a rule with its name, then each value on one line — the
-// command on two, the directory keeping its end — and its launch warnings
-// in full.
-func detailLines(e *env, name string, s SeatInfo, w, maxH int) []string {
+// command on two, the directory keeping its end — the delivery of posts
+// to a seat whose CLI confirms them (taken is the body of the last post it
+// took, "" when the chat does not hold it), and its launch warnings in
+// full.
+func detailLines(e *env, name string, s SeatInfo, taken string, w, maxH int) []string {
 	th, tr := e.th, e.tr
 	title := " " + tr.t(mDetTitle, oneLine(name)) + " "
 	out := []string{th.dim.Render("─") + th.title.Render(cut(title, max(w-2, 1))) +
 		th.dim.Render(strings.Repeat("─", max(w-1-ansi.StringWidth(title), 0)))}
+	labels := []msgKey{mDetSession, mDetCommand, mDetDir, mDetStarted}
+	if s.Confirming {
+		labels = append(labels, deliveryLabels...)
+	}
 	lw := 0
-	for _, k := range []msgKey{mDetSession, mDetCommand, mDetDir, mDetStarted} {
+	for _, k := range labels {
 		lw = max(lw, ansi.StringWidth(tr.t(k)))
 	}
 	vw := max(w-lw-2, 1)
@@ -427,6 +446,9 @@ func detailLines(e *env, name string, s SeatInfo, w, maxH int) []string {
 		}
 	}
 	out = append(out, row(mDetDir, fitLeft(orDash(oneLine(s.Dir)), vw)), row(mDetStarted, startedText(e, s.Started)))
+	if s.Confirming {
+		out = append(out, deliveryLines(e, s, taken, w, lw)...)
+	}
 	for _, wn := range s.Warnings {
 		for i, l := range wrapCut(oneLine(wn), w-4, 8) {
 			mark := "  "
@@ -438,6 +460,55 @@ func detailLines(e *env, name string, s SeatInfo, w, maxH int) []string {
 	}
 	if len(out) > maxH {
 		out = out[:max(maxH, 0)]
+	}
+	return out
+}
+
+// deliveryLabels are the delivery section's labels (deliveryLines).
+var deliveryLabels = []msgKey{mDetStuck, mDetPending, mDetTaken, mDetMissed, mDetFused}
+
+// deliveryLines are the details' section on the posts typed into a seat
+// whose CLI confirms each one (docs/design.md §5), values lw+2 cells in,
+// most pressing first: the post it did not take and what the human can do
+// (the queue waits for it), the post typed and not taken yet, the last
+// post it took (when, and the start of its body, taken, when the chat
+// holds it), how many it never took, and submits that held several posts.
+func deliveryLines(e *env, s SeatInfo, taken string, w, lw int) []string {
+	th, tr := e.th, e.tr
+	vw := max(w-lw-2, 1)
+	label := " ─ " + tr.t(mDetDelivery) + " "
+	out := []string{th.dim.Render(ansi.Truncate(label+strings.Repeat("─", max(w-ansi.StringWidth(label), 0)), w, ""))}
+	rows := func(k msgKey, text string, n int, st lipgloss.Style) {
+		for i, l := range wrapCut(text, vw, n) {
+			head := strings.Repeat(" ", lw)
+			if i == 0 {
+				head = th.dim.Render(fit(tr.t(k), lw))
+			}
+			out = append(out, " "+head+" "+st.Render(l))
+		}
+	}
+	if s.Stuck != "" {
+		rows(mDetStuck, tr.t(mDetStuckText), 6, th.accentS)
+	}
+	if s.Pending != "" {
+		rows(mDetPending, tr.t(mDetPendingText), 2, th.text)
+	}
+	when := tr.t(mDetNone)
+	if s.Confirmed != "" {
+		when = startedText(e, s.ConfirmedAt)
+		if b := oneLine(taken); b != "" {
+			room := vw - ansi.StringWidth(tr.t(mDetTakenPost, when, ""))
+			if room >= 4 {
+				when = tr.t(mDetTakenPost, when, cut(b, room))
+			}
+		}
+	}
+	rows(mDetTaken, when, 1, th.text)
+	if n := len(s.Unconfirmed); n > 0 {
+		rows(mDetMissed, tr.t(mDetMissedText, n), 2, th.accentS)
+	}
+	if s.Fused > 0 {
+		rows(mDetFused, tr.t(mDetFusedText, s.Fused), 2, th.text)
 	}
 	return out
 }

@@ -48,6 +48,12 @@ type permCards struct {
 	// never answers another card, reaches a pane or becomes a post
 	// (breaker review).
 	hold bool
+	// answered: the held card went because the human answered it here
+	// (the name of its seat; "" when it went by itself).
+	answered string
+	// lastKey is the last key the card took (the one that answered it,
+	// when it did): held after the answer, its repeat is dropped.
+	lastKey string
 	// allShown: the card shown shows every suggestion whole at its size
 	// (set as it is drawn); "always" is offered only then.
 	allShown bool
@@ -246,11 +252,16 @@ func (c *permCards) wantRows(e *env, w int, focused bool, info cardInfo) int {
 	return c.want
 }
 
-// holdRows is the card area while keys are held: the card went, nothing
-// more was sent; F7 shows the next one (how many wait), Esc goes back.
+// holdRows is the card area while keys are held: the human's answer went
+// (answered), or the card went by itself and nothing more was sent; F7
+// shows the next one (how many wait), Esc goes back.
 func (c *permCards) holdRows(e *env, w int) []string {
 	th, tr, km := e.th, e.tr, e.keys
-	msg := tr.t(mCardHeld, cardKeyName(firstKey(km.Permission)), len(c.queue), cardKeyName(firstKey(km.Cancel)))
+	next, back := cardKeyName(firstKey(km.Permission)), cardKeyName(firstKey(km.Cancel))
+	msg := tr.t(mCardHeld, next, len(c.queue), back)
+	if c.answered != "" {
+		msg = tr.t(mCardAnswered, oneLine(c.answered), next, len(c.queue), back)
+	}
 	line := ansi.Truncate(msg, max(w-4, 1), "…")
 	bs := th.borderFocus
 	title := th.accentS.Render(tr.t(mCardTitle))

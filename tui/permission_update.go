@@ -69,7 +69,9 @@ func (m *Model) onPermissionAsked(ev PermissionAsked) {
 // UI or in the pane, or no longer waited for) and says why; focus leaves
 // the card when none is left.
 func (m *Model) onPermissionClosed(ev PermissionClosed) []tea.Cmd {
-	m.holdIfShown(ev.ID)
+	// Answered, and the answer this UI sent is on its way: the card went
+	// because of it (the event may come before AnswerPermission returns).
+	m.holdIfShown(ev.ID, ev.End == PermissionAnswered && m.cards.sending == ev.ID)
 	card, ok := m.cards.remove(ev.ID)
 	if !ok {
 		return nil
@@ -98,20 +100,30 @@ func (m *Model) cardGone() []tea.Cmd {
 }
 
 // holdIfShown holds the keys when card id, about to go, is the one the
-// focused card area shows (permCards.hold).
-func (m *Model) holdIfShown(id uint64) {
+// focused card area shows (permCards.hold); answered: it goes because the
+// human answered it here.
+func (m *Model) holdIfShown(id uint64, answered bool) {
 	if cur, ok := m.cards.current(); ok && cur.ID == id && m.focus == FocusCard {
 		m.cards.hold = true
+		m.cards.answered = ""
+		if answered {
+			m.cards.answered = m.accounts.name(cur.Account)
+		}
 		m.cards.version++
 	}
 }
 
 // heldKey handles a key while keys are held: F7 shows the next card (or
 // leaves when none waits), Esc goes back to the input bar (never to a
-// pane: the keys after it would reach a CLI); everything else waits.
+// pane: the keys after it would reach a CLI). After the human's own
+// answer, typed text goes to the input bar, but for a repeat of the key
+// that answered (a double press); after a card that went by itself
+// everything else waits (it may be the rest of a reason meant for it).
 func (m *Model) heldKey(k tea.KeyPressMsg) []tea.Cmd {
 	c := &m.cards
 	switch {
+	case c.answered != "" && typedText(k) && k.String() != c.lastKey:
+		return append(m.leaveHeld(), m.handleKey(k)...)
 	case key.Matches(k, m.keys.Permission) && len(c.queue) > 0:
 		c.hold = false
 		c.version++
@@ -122,6 +134,21 @@ func (m *Model) heldKey(k tea.KeyPressMsg) []tea.Cmd {
 		return []tea.Cmd{m.leaveCard()}
 	}
 	return nil
+}
+
+// leaveHeld ends the held keys and gives them to the input bar.
+func (m *Model) leaveHeld() []tea.Cmd {
+	c := &m.cards
+	c.hold = false
+	c.version++
+	c.back = focusTarget{focus: FocusInput}
+	return []tea.Cmd{m.leaveCard()}
+}
+
+// typedText reports whether k types text (no Ctrl, Alt or other modifier
+// but Shift).
+func typedText(k tea.KeyPressMsg) bool {
+	return k.Text != "" && k.Mod&^(tea.ModShift|tea.ModCapsLock|tea.ModNumLock) == 0
 }
 
 func answeredText(e *env, name, tool string, allow, always bool) string {
@@ -149,7 +176,7 @@ func (m *Model) onCardAnswered(msg cardAnsweredMsg) []tea.Cmd {
 		m.setStatus(stError, c.err)
 		return nil
 	}
-	m.holdIfShown(msg.id)
+	m.holdIfShown(msg.id, true)
 	card, ok := c.remove(msg.id)
 	if ok {
 		m.accounts.panel.changed()
@@ -193,6 +220,7 @@ func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
 	if c.hold {
 		return m.heldKey(k)
 	}
+	c.lastKey = k.String()
 	card, ok := c.current()
 	if !ok {
 		return []tea.Cmd{m.leaveCard()}
@@ -306,6 +334,9 @@ func (m *Model) cardPaneArrived() []tea.Cmd {
 // line (one line: breaks become spaces), else nowhere.
 func (m *Model) cardPaste(msg tea.PasteMsg) []tea.Cmd {
 	c := &m.cards
+	if c.hold && c.answered != "" {
+		return append(m.leaveHeld(), m.handlePaste(msg)...)
+	}
 	if !c.typing {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -397,7 +398,32 @@ func (m *Model) applySeats(ss []SeatInfo) {
 		}
 	}
 	m.syncPanes()
+	m.markUntaken()
 	m.accounts.panel.changed()
+}
+
+// markUntaken hands the chat the posts the open topic's seats did not take
+// (SeatInfo.Unconfirmed) with the names of those seats, as the chat says
+// speakers: built when the seats or the accounts change, never per frame.
+func (m *Model) markUntaken() {
+	var out map[string][]string
+	for acc, s := range m.seats.infos {
+		if !s.Confirming {
+			continue
+		}
+		for _, id := range s.Unconfirmed {
+			if out == nil {
+				out = map[string][]string{}
+			}
+			if name := m.accounts.name(acc); !slices.Contains(out[id], name) {
+				out[id] = append(out[id], name)
+			}
+		}
+	}
+	for _, names := range out {
+		slices.Sort(names)
+	}
+	m.chat.setUntaken(out)
 }
 
 // syncPanes keeps one pane per seat of the open topic (starting, running or
