@@ -104,7 +104,7 @@ const (
 // server accepts on /hooks/activity; any other event name is 404.
 var HookEvents = []string{
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-	"SubagentStart", "SubagentStop", "Stop", "UserPromptSubmit",
+	"SubagentStart", "SubagentStop", "Stop", "StopFailure", "UserPromptSubmit",
 }
 
 // HookStatusURL is the status hook of the seat (topicID, accountID) under

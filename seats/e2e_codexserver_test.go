@@ -307,6 +307,12 @@ func TestE2ECodexAppServerApproval(t *testing.T) {
 	if reply.MessageID == later.MessageID {
 		t.Fatal("impossible")
 	}
+	// Typed only once the approved turn ended: a turn of its own, not
+	// folded into the approved one (issue 30; Codex steers a post typed
+	// during a turn into it, and the model never answered it).
+	if fused := ownTurns(t, r, res.SessionID, []room.Post{later}); fused != 0 {
+		t.Errorf("%d texts held more than one post", fused)
+	}
 	if h := seats.TypingOf(s).Holds; slices.Contains(h, cli.HoldPermission) {
 		t.Errorf("holds after the approval = %q", h)
 	}

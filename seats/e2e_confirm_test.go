@@ -182,6 +182,9 @@ func TestE2EClaudeOneTurnPerPost(t *testing.T) {
 
 func claudeOneTurnPerPost(t *testing.T) ([]time.Duration, int) {
 	r := newRig(t, turnFake)
+	if os.Getenv("PULLCEPT_CONFIRM_OFF") != "" {
+		seats.NoConfirm(r.mgr) // to count the fusions without it
+	}
 	enters := newEnterLog(r.mgr)
 	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
 	r.setEnv(env)
@@ -306,4 +309,32 @@ func TestE2EClaudeDroppedEnter(t *testing.T) {
 			t.Errorf("post %q typed %d times", p.Content, n)
 		}
 	}
+}
+
+// TestE2EClaudeLongPostConfirmed: a post longer than Claude Code's paste
+// threshold (800 characters: its input box shows "[Pasted text #1 +K
+// lines]") is still confirmed — the UserPromptSubmit prompt holds the whole
+// text — and the next post follows it as a turn of its own.
+func TestE2EClaudeLongPostConfirmed(t *testing.T) {
+	r := newRig(t, turnFake)
+	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
+	r.setEnv(env)
+	ada := r.claudeAccount("ada", "Ada")
+	res, s := r.start(ada.ID)
+	r.waitReady(ada.ID, s)
+	long := r.post("a long one @Ada\n" + strings.Repeat("forty characters of a long post's body.\n", 60))
+	next := r.post("after the long one @Ada")
+	e2eUntil(t, "both posts confirmed", func() bool {
+		return seats.TypingOf(s).Confirmed == next.MessageID
+	}, s.Done())
+	if st := seats.TypingOf(s); len(st.Unconfirmed) != 0 {
+		t.Errorf("posts marked unconfirmed: %+v", st)
+	}
+	e2eUntil(t, "both posts at the model", func() bool {
+		calls := r.sessionCalls(res.SessionID)
+		has := func(id string) bool {
+			return slices.ContainsFunc(calls, func(ex fakeapi.Exchange) bool { return len(carrying(ex.Request, id)) > 0 })
+		}
+		return has(long.MessageID) && has(next.MessageID)
+	}, s.Done())
 }

@@ -109,11 +109,18 @@ func TestE2EClaudePermissionHold(t *testing.T) {
 		}
 		return false
 	}, s.Done())
-	e2eUntil(t, "the held post typed after the tool's result", func() bool {
+	// The turn goes on (the model's answer is held): the post waits for
+	// its end, never typed into it (issue 30: Claude Code would queue it
+	// and send it with the next one as one message).
+	e2eUntil(t, "the held post waiting for the turn's end", func() bool {
+		st := seats.TypingOf(s)
+		return st.Queued == 1 && st.Turn && len(st.Holds) == 0
+	}, s.Done())
+	f.release.Do(func() { close(f.hold) })
+	e2eUntil(t, "the held post typed after the turn", func() bool {
 		st := seats.TypingOf(s)
 		return st.Queued == 0 && !st.Typing && len(st.Holds) == 0
 	}, s.Done())
-	f.release.Do(func() { close(f.hold) })
 
 	var own *fakeapi.Request
 	e2eUntil(t, "the held post at the model", func() bool {

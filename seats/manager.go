@@ -276,6 +276,9 @@ type Manager struct {
 	// (lifecycle.go earlyJoin), by seat.
 	starting map[seatKey]*earlyJoin
 	spawn    func(pty.Options) (pty.Proc, error) // pty.Start; a benchmark wraps it
+	// unconfirmed types as before confirmed delivery (a test measures the
+	// difference, NoConfirm).
+	unconfirmed bool
 
 	life lifeLocks // per-seat lifecycle locks (lifecycle.go)
 	// closedTopics (deleted, or being deleted) and retired accounts (being
@@ -673,6 +676,7 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	s.updated = func() { m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account}) }
 	s.asksClosed = func(ids []uint64) { m.closeAsks(s, ids) }
 	conf, confirms := p.adapter.(cli.Confirmer)
+	confirms = confirms && !m.unconfirmed
 	s.typist = NewTypist(proc, TypistOptions{BracketedPaste: func() bool {
 		return s.screen != nil && s.screen.BracketedPaste()
 	}, OnChange: s.updated, AnswerWait: answerWait,

@@ -14,3 +14,7 @@ func RecordSpawns(m *Manager, wrap func(pty.Options, pty.Proc) pty.Proc) {
 		return wrap(o, p), nil
 	}
 }
+
+// NoConfirm makes m's seats type as they did before confirmed delivery
+// (docs/design.md §5): a test measures what it changes.
+func NoConfirm(m *Manager) { m.unconfirmed = true }

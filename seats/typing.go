@@ -235,7 +235,10 @@ type TypistState struct {
 // post reaches the head of the queue, after every key written before it, and
 // again after the quiet time; posts arriving meanwhile queue behind the held
 // ones. The app's own "\r" also submits whatever the human typed during the
-// gap, so after it the line is empty.
+// gap, so after it the line is empty. For a CLI that confirms
+// (TypistOptions.Confirm) a post is also held while the CLI is in a turn
+// and until the previous post is confirmed (docs/design.md §5 "Confirmed
+// delivery").
 type Typist struct {
 	w      io.Writer
 	clock  Clock
@@ -452,7 +455,7 @@ func (t *Typist) Busy(busy bool) {
 // Submitted reports a submit the CLI took as a user message of its own
 // (Claude Code's UserPromptSubmit prompt, Codex's user message), its text
 // as the CLI saw it. The post typed and not confirmed (or stuck) whose tag
-// is in it is confirmed, and the next post may go; a text holding more
+// opens it is confirmed, and the next post may go; a text holding more
 // than one post typed here is a fused submit, counted and reported. Text
 // that carries no tag of ours changes nothing (the human's own prompt).
 func (t *Typist) Submitted(text string) {
@@ -470,18 +473,14 @@ func (t *Typist) Submitted(text string) {
 		if slices.Contains(t.recent, id) {
 			ours++
 		}
-		switch {
-		case id == "":
-		case id == t.pending:
-			t.pending, t.pendingText = "", nil
-		case id == t.stuck:
-			t.stuck = ""
-		case !slices.Contains(t.unconfirmed, id):
-			continue
-		}
-		t.unconfirmed = slices.DeleteFunc(t.unconfirmed, func(u string) bool { return u == id })
-		t.confirmed, t.confirmedAt = id, t.clock.Now()
-		out = append(out, Delivery{Kind: DeliveryConfirmed, IDs: []string{id}})
+	}
+	// Only the first tag confirms: a post starts with its own tag, and a
+	// tag quoted in a body (a seat can write one) must not clear the mark
+	// of a post the CLI never took. The second post of a fused submit is
+	// therefore not confirmed by it: it is marked, as it never was a turn
+	// of its own (a false alarm rather than a mark a seat could clear).
+	if t.confirmLocked(ids[0]) {
+		out = append(out, Delivery{Kind: DeliveryConfirmed, IDs: ids[:1]})
 	}
 	if ours > 1 {
 		t.fused++
@@ -494,6 +493,22 @@ func (t *Typist) Submitted(text string) {
 	t.poke()
 	t.changed()
 	t.deliver(out...)
+}
+
+// confirmLocked confirms post id if it is pending, stuck or marked
+// unconfirmed, and reports whether it was. Caller holds t.mu.
+func (t *Typist) confirmLocked(id string) bool {
+	switch {
+	case id == t.pending:
+		t.pending, t.pendingText = "", nil
+	case id == t.stuck:
+		t.stuck = ""
+	case !slices.Contains(t.unconfirmed, id):
+		return false
+	}
+	t.unconfirmed = slices.DeleteFunc(t.unconfirmed, func(u string) bool { return u == id })
+	t.confirmed, t.confirmedAt = id, t.clock.Now()
+	return true
 }
 
 // deliver calls OnDelivery; without the lock.

@@ -203,7 +203,8 @@ func TestTypistFusedSubmit(t *testing.T) {
 	r.c.Advance(typingGap)
 	r.typeOne(t, 3, "m2", "two")
 	r.ty.Submitted(payload("m1", "one") + payload("m2", "two"))
-	if st := r.ty.State(); st.Fused != 1 || st.Pending != "" {
+	// Counted; m2 is not confirmed by it (it was no turn of its own).
+	if st := r.ty.State(); st.Fused != 1 || st.Pending != "m2" {
 		t.Fatalf("state: %+v", st)
 	}
 	if got := r.kinds(); !slices.Contains(got, DeliveryFused) {
@@ -239,5 +240,24 @@ func waitCond(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("waited %v for %s", typingDeadline, what)
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestTypistQuotedTagConfirmsNothing: a tag quoted in a post's body (a
+// seat can write one) neither confirms nor clears the mark of another post.
+func TestTypistQuotedTagConfirmsNothing(t *testing.T) {
+	t.Parallel()
+	r := newConfirmRig(t)
+	r.setBox(ComposerEmpty)
+	r.ty.Enqueue(testPost("m1", "one"))
+	r.typeOne(t, 1, "m1", "one")
+	r.c.Advance(testConfirmWait) // m1 unconfirmed, the box empty: on
+	waitCond(t, "m1 marked", func() bool { return len(r.ty.State().Unconfirmed) == 1 })
+	r.ty.Enqueue(testPost("m2", "quoting "+payload("m1", "one")))
+	r.typeOne(t, 3, "m2", "quoting "+payload("m1", "one"))
+	r.ty.Submitted(payload("m2", "quoting "+payload("m1", "one")))
+	st := r.ty.State()
+	if st.Confirmed != "m2" || !slices.Equal(st.Unconfirmed, []string{"m1"}) || st.Fused != 1 {
+		t.Fatalf("state after a submit quoting m1's tag: %+v (a quoted tag of ours counts as a fusion: a visible false alarm)", st)
 	}
 }

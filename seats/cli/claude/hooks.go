@@ -22,6 +22,10 @@ const (
 	hookSubagentStart      = "SubagentStart"
 	hookSubagentStop       = "SubagentStop"
 	hookStop               = "Stop"
+	// hookStopFailure ends a turn an API error ended (a usage limit, an
+	// overload): no Stop fires then, and the seat would read "thinking"
+	// with its posts held for the turn's end (docs/design.md §5).
+	hookStopFailure = "StopFailure"
 )
 
 // permKey is what ties a PermissionRequest to its tool's result: the tool
@@ -76,7 +80,7 @@ func applyHookAsk(cur cli.Activity, wait cli.PermWait, event string, body []byte
 		next.Subagents++
 	case hookSubagentStop:
 		next.Subagents = max(next.Subagents-1, 0)
-	case hookStop:
+	case hookStop, hookStopFailure:
 		next = cli.Activity{Kind: cli.ActivityIdle}
 		nextWait = cli.PermWait{}
 	default:
@@ -86,7 +90,7 @@ func applyHookAsk(cur cli.Activity, wait cli.PermWait, event string, body []byte
 		next.Kind, next.Tool = cli.ActivityPermission, nextWait.Pending[nextWait.Answered].Tool
 	}
 	next.Since = cur.Since
-	if next.Kind != cur.Kind || event == hookUserPromptSubmit || event == hookStop {
+	if next.Kind != cur.Kind || event == hookUserPromptSubmit || event == hookStop || event == hookStopFailure {
 		next.Since = now
 	}
 	return cli.Step{Next: next, Wait: nextWait, Changed: next != cur || !nextWait.Equal(wait)}
