@@ -608,6 +608,11 @@ func TestE2ECodexRoundTripAndResume(t *testing.T) {
 	fakeLines(t, linesFile, echoSeat.Done(), room.Tag(reply, time.Local), reply.Content)
 	id := codexSessionRecorded(t, r, cody.ID, s, setup.Home)
 	checkFirstTurn(t, r.sessionCalls(id), hello, "hello", "reply to: hello")
+	// Hook mode confirms the post from the rollout's user message
+	// (docs/design.md §5 "Confirmed delivery").
+	e2eUntil(t, "the post confirmed from Cody's rollout", func() bool {
+		return seats.TypingOf(s).Confirmed == hello.MessageID
+	}, s.Done())
 	// 29 100 of gpt-5.5's 258 400 tokens: Codex says "93% left".
 	waitCodexUsage(t, r, cody.ID, s, f, codexUsageWant{model: "gpt-5.5", effort: "high", context: 7, after: posted})
 
