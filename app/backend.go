@@ -282,6 +282,8 @@ func activityKind(k cli.ActivityKind) tui.ActivityKind {
 // in the order the typing queue checks them; none when nothing waits.
 func holdReason(t seats.TypistState) tui.HoldReason {
 	switch {
+	case t.Queued == 0 && t.Stuck != "":
+		return tui.HoldStuck // nothing waits, but a post sits unsent
 	case t.Queued == 0:
 		return tui.HoldNone
 	case !t.Ready:

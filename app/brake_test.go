@@ -101,7 +101,7 @@ func TestHoldReason(t *testing.T) {
 		{seats.TypistState{Ready: true, Queued: 1, Turn: true}, tui.HoldTurn},
 		{seats.TypistState{Ready: true, Queued: 1, Turn: true, Unsent: true}, tui.HoldUnsent},
 		{seats.TypistState{Ready: true, Queued: 1, Stuck: "m1", Holds: []string{cli.HoldPermission}}, tui.HoldPermission},
-		{seats.TypistState{Ready: true, Stuck: "m1"}, tui.HoldNone},
+		{seats.TypistState{Ready: true, Stuck: "m1"}, tui.HoldStuck},
 	} {
 		if got := holdReason(tc.st); got != tc.want {
 			t.Errorf("holdReason(%+v) = %v, want %v", tc.st, got, tc.want)

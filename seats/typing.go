@@ -649,9 +649,10 @@ func (w *writerState) writeInput() bool {
 			if k.tracked {
 				ends := t.unsent.ends
 				t.unsent.Feed(k.b)
-				if t.unsent.ends != ends {
-					// The human sent or cleared the line: a post stuck in
-					// the CLI's input box went with it.
+				if t.unsent.ends != ends || (len(k.b) == 1 && k.b[0] == 0x1b) {
+					// The human sent or cleared the line, or closed what
+					// held the post (a lone Esc: Claude's history search,
+					// a menu): the stuck post is the human's now.
 					t.stuck = ""
 				}
 			}

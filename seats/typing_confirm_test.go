@@ -183,10 +183,15 @@ func TestTypistStuckUnknownBox(t *testing.T) {
 	if ws := settle(t, r.ty, r.w); len(ws) != 2 {
 		t.Fatalf("writes: %q", datas(ws))
 	}
-	r.ty.Human([]byte{0x15}) // Ctrl+U
+	r.ty.Human([]byte("\x1b[A")) // a key that neither sends nor clears (↑): still stuck
+	waitCond(t, "the key written", func() bool { return len(r.w.all()) == 3 })
+	if st := r.ty.State(); st.Stuck != "m1" {
+		t.Fatalf("a typed key released the stuck post: %+v", st)
+	}
+	r.ty.Human([]byte{0x1b}) // a lone Esc closes what held it (Claude's history search)
 	r.c.waitArmed(t, typingGap)
 	r.c.Advance(typingGap)
-	r.w.waitN(t, 4)
+	r.w.waitN(t, 5)
 }
 
 // TestTypistFusedSubmit: a submit holding two posts typed here is counted

@@ -181,6 +181,9 @@ func resetAt(e *env, at, now time.Time) string {
 // heldText says how many room posts wait before the seat's terminal and
 // why; "" when none wait.
 func heldText(e *env, s SeatInfo) string {
+	if s.Held <= 0 && s.HeldFor == HoldStuck {
+		return e.tr.t(mStuckAlone) // nothing waits behind it; the post does
+	}
 	if s.Held <= 0 {
 		return ""
 	}

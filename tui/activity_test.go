@@ -109,6 +109,7 @@ func TestHeldReasons(t *testing.T) {
 		{SeatInfo{Held: 2, HeldFor: HoldTurn}, "2 held — until its turn ends", "2件保留：ターンの終わりを待っています"},
 		{SeatInfo{Held: 1, HeldFor: HoldConfirm}, "1 held — until it takes the last post", "1件保留：前の投稿の受け取り待ち"},
 		{SeatInfo{Held: 3, HeldFor: HoldStuck}, "3 held — not taken: Enter in its pane sends, Ctrl+U clears", "3件保留：未受理。端末で Enter 送信、Ctrl+U 消去"},
+		{SeatInfo{Held: 0, HeldFor: HoldStuck}, "a post not taken: Enter in its pane sends, Ctrl+U clears", "未受理の投稿：端末で Enter 送信、Ctrl+U 消去"},
 		{SeatInfo{Held: 4}, "4 held", "4件保留"},
 	} {
 		if got := heldText(testEnv(LangEnglish), tc.s); got != tc.en {

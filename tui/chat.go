@@ -373,8 +373,8 @@ func (c *chat) setUntaken(untaken map[string][]string) {
 }
 
 // untakenLine is the warning under a post the seats named did not take,
-// w cells at most (docs/design.md §5: the CLI never confirmed it).
-func untakenLine(e *env, names []string, w int) string {
+// wrapped to w cells (docs/design.md §5: the CLI never confirmed it).
+func untakenLine(e *env, names []string, w int) []string {
 	k := mChatUntaken
 	if len(names) > 1 {
 		k = mChatUntakenMany
@@ -382,13 +382,25 @@ func untakenLine(e *env, names []string, w int) string {
 	return untakenLineKey(e, k, names, w)
 }
 
-// untakenLineKey is text k naming the seats names, w cells at most.
-func untakenLineKey(e *env, k msgKey, names []string, w int) string {
+// untakenLineKey is text k naming the seats names, wrapped to w cells (at
+// most 3 rows: a long list of names is cut).
+func untakenLineKey(e *env, k msgKey, names []string, w int) []string {
+	if len(names) == 0 {
+		return nil
+	}
 	clean := make([]string, len(names))
 	for i, n := range names {
 		clean[i] = oneLine(n)
 	}
-	return e.th.accentS.Render(cut(e.tr.t(k, strings.Join(clean, ", ")), w))
+	rows := wrapText(e.tr.t(k, strings.Join(clean, ", ")), max(w, 1))
+	if len(rows) > 3 {
+		rows = rows[:3]
+		rows[2] = cut(rows[2]+" …", w)
+	}
+	for i, r := range rows {
+		rows[i] = e.th.accentS.Render(cut(r, w))
+	}
+	return rows
 }
 
 // foldUntaken are the seats that did not take a notice of the fold, each
@@ -478,14 +490,14 @@ func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool
 		// never gives a socket that role). A seat named like the human is
 		// drawn as a seat.
 		out = it.withChips(out, renderOwn(e, p, gutter, inner, chosen))
-		if names := untaken[p.MessageID]; len(names) > 0 {
-			out = append(out, gutter+fitRight(untakenLine(e, names, inner-1), inner))
+		for _, row := range untakenLine(e, untaken[p.MessageID], inner-1) {
+			out = append(out, gutter+fitRight(row, inner))
 		}
 		return out
 	}
 	out = it.withChips(out, renderPost(e, p, gutter, inner, chosen))
-	if names := untaken[p.MessageID]; len(names) > 0 {
-		out = append(out, "   "+untakenLine(e, names, max(inner-2, 1)))
+	for _, row := range untakenLine(e, untaken[p.MessageID], max(inner-2, 1)) {
+		out = append(out, "   "+row)
 	}
 	return out
 }
@@ -537,7 +549,9 @@ func renderFold(e *env, it *chatItem, out []string, gutter string, w int, expand
 	it.postLine = nil
 	if !expanded {
 		if names := foldUntaken(it, untaken); len(names) > 0 {
-			out = append(out, gutter+"  "+untakenLineKey(e, mChatUntakenFold, names, max(w-3, 1)))
+			for _, row := range untakenLineKey(e, mChatUntakenFold, names, max(w-3, 1)) {
+				out = append(out, gutter+"  "+row)
+			}
 		}
 		return out
 	}
@@ -555,8 +569,8 @@ func renderFold(e *env, it *chatItem, out []string, gutter string, w int, expand
 		for _, row := range d.chips {
 			out = append(out, indent+strings.Repeat(" ", d.left)+row)
 		}
-		if names := untaken[q.MessageID]; len(names) > 0 {
-			out = append(out, indent+"   "+untakenLine(e, names, max(inner-2, 1)))
+		for _, row := range untakenLine(e, untaken[q.MessageID], max(inner-2, 1)) {
+			out = append(out, indent+"   "+row)
 		}
 	}
 	return out

@@ -249,26 +249,28 @@ func TestChatNotTakenLineJapaneseAndNarrow(t *testing.T) {
 	}
 	for _, lang := range []Lang{LangEnglish, LangJapanese} {
 		m := sceneModel(t, f, 80, 24, lang)
-		found := false
 		for _, l := range m.chat.view {
 			if ansi.StringWidth(l) != m.chat.w {
 				t.Fatalf("%s: a chat row of %d cells in %d: %q", lang, ansi.StringWidth(l), m.chat.w, ansi.Strip(l))
 			}
 			if p := ansi.Strip(l); strings.Contains(p, "⚠ Lin") && strings.HasSuffix(strings.TrimRight(p, " "), "…") {
-				found = true
+				t.Fatalf("%s: the line is cut at 80 columns: %q", lang, p)
 			}
 		}
-		if !found {
-			t.Fatalf("%s: no cut line at 80 columns:\n%s", lang, strings.Join(chatRows(m), "\n"))
+		joined := strings.Join(chatRows(m), " ")
+		if want := map[Lang]string{LangEnglish: "pane", LangJapanese: "参照"}[lang]; !strings.Contains(joined, "⚠ Lin") || !strings.Contains(joined, want) {
+			t.Fatalf("%s: the line is not whole (wrapped) at 80 columns:\n%s", lang, strings.Join(chatRows(m), "\n"))
 		}
 	}
 }
 
-// TestCardSaysTheAnswerWent: after the human answers the focused card, the
-// box it leaves says the answer went (whichever of the answer and the
-// card's close comes first) and typed text goes to the input bar; a card
-// that went by itself, or was answered elsewhere, says nothing more was
-// sent and keeps the keys until F7 or Esc.
+// TestCardSaysTheAnswerWent: after the human answers the focused card,
+// with another card waiting, the box it leaves says the answer went
+// (whichever of the answer and the card's close comes first) and typed
+// text goes to the input bar; the last card answered gives the keys to
+// the input bar at once. A card that went by itself, or was answered
+// elsewhere, says nothing more was sent and keeps the keys until F7 or
+// Esc.
 func TestCardSaysTheAnswerWent(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -278,20 +280,20 @@ func TestCardSaysTheAnswerWent(t *testing.T) {
 		{LangEnglish, "Answered: Lin goes on.", "nothing more was sent"},
 		{LangJapanese, "回答済み。Lin は先へ進みます。", "それ以上は送っていません"},
 	} {
-		// Answered: the answer returns first.
-		_, m := cardScene(t, 120, 40, tc.lang, bashCard(1))
+		// Answered, another card waiting: the answer returns first.
+		_, m := cardScene(t, 120, 40, tc.lang, bashCard(1), bashCard(2))
 		send(t, m, press("f7"))
 		typeText(t, m, "y")
 		if v := plain(m); !strings.Contains(v, tc.answered) || strings.Contains(v, tc.wentAway) {
 			t.Fatalf("%s: after y:\n%s", tc.lang, v)
 		}
 		typeText(t, m, "next")
-		if m.focus != FocusInput || m.input.value() != "next" || !m.layout.Card.empty() {
+		if m.focus != FocusInput || m.input.value() != "next" { // card 2 still shows, not focused
 			t.Fatalf("%s: typing after the answer: focus %v, input %q", tc.lang, m.focus, m.input.value())
 		}
 
 		// Answered: the card's close comes before the answer returns.
-		_, m = cardScene(t, 120, 40, tc.lang, bashCard(1))
+		_, m = cardScene(t, 120, 40, tc.lang, bashCard(1), bashCard(2))
 		send(t, m, press("f7"))
 		_, cmd := m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
 		send(t, m, eventsMsg{evs: []Event{PermissionClosed{ID: 1, Topic: "t-main", Account: "lin", End: PermissionAnswered, Allowed: true}}})
@@ -302,6 +304,14 @@ func TestCardSaysTheAnswerWent(t *testing.T) {
 		send(t, m, tea.PasteMsg{Content: "pasted"})
 		if m.focus != FocusInput || m.input.value() != "pasted" {
 			t.Fatalf("%s: a paste after the answer: focus %v, input %q", tc.lang, m.focus, m.input.value())
+		}
+
+		// The last card answered: no box, the keys in the input bar.
+		_, m = cardScene(t, 120, 40, tc.lang, bashCard(1))
+		send(t, m, press("f7"))
+		typeText(t, m, "y")
+		if v := plain(m); strings.Contains(v, tc.answered) || strings.Contains(v, tc.wentAway) || m.focus != FocusInput {
+			t.Fatalf("%s: the last card answered: focus %v\n%s", tc.lang, m.focus, v)
 		}
 
 		// Went by itself (answered in the pane), or answered in another UI.
@@ -320,6 +330,31 @@ func TestCardSaysTheAnswerWent(t *testing.T) {
 			if m.focus != FocusInput || !m.layout.Card.empty() {
 				t.Fatalf("%s: end %v: Esc left focus %v", tc.lang, end, m.focus)
 			}
+		}
+	}
+}
+
+// TestCardRepeatWindow: after an answer (another card waiting), the key
+// that answered pressed again at once is a double press (dropped); pressed
+// later it is the start of typed text (it reaches the input bar).
+func TestCardRepeatWindow(t *testing.T) {
+	t.Parallel()
+	for _, later := range []bool{false, true} {
+		_, m := cardScene(t, 120, 40, LangEnglish, bashCard(1), bashCard(2))
+		now := time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)
+		m.env.now = func() time.Time { return now }
+		send(t, m, press("f7"))
+		typeText(t, m, "y")
+		if later {
+			now = now.Add(repeatWindow + time.Millisecond)
+		}
+		typeText(t, m, "yes")
+		want := "es"
+		if later {
+			want = "yes"
+		}
+		if m.input.value() != want {
+			t.Fatalf("later %v: input %q, want %q", later, m.input.value(), want)
 		}
 	}
 }

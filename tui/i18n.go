@@ -288,6 +288,7 @@ const (
 	mHeldTurn
 	mHeldConfirm
 	mHeldStuck
+	mStuckAlone
 
 	mDetTitle
 	mDetSession
@@ -860,6 +861,7 @@ var messages = map[msgKey][2]string{
 	mHeldTurn:        {"%d held — until its turn ends", "%d件保留：ターンの終わりを待っています"},
 	mHeldConfirm:     {"%d held — until it takes the last post", "%d件保留：前の投稿の受け取り待ち"},
 	mHeldStuck:       {"%d held — not taken: Enter in its pane sends, Ctrl+U clears", "%d件保留：未受理。端末で Enter 送信、Ctrl+U 消去"},
+	mStuckAlone:      {"a post not taken: Enter in its pane sends, Ctrl+U clears", "未受理の投稿：端末で Enter 送信、Ctrl+U 消去"},
 
 	mDetTitle:   {"Details · %s", "詳細 · %s"},
 	mDetSession: {"session", "ID"},

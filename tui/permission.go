@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"time"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -52,8 +54,10 @@ type permCards struct {
 	// (the name of its seat; "" when it went by itself).
 	answered string
 	// lastKey is the last key the card took (the one that answered it,
-	// when it did): held after the answer, its repeat is dropped.
-	lastKey string
+	// when it did): its repeat within repeatWindow of the answer
+	// (answeredAt) is dropped, a double press, not text.
+	lastKey    string
+	answeredAt time.Time
 	// allShown: the card shown shows every suggestion whole at its size
 	// (set as it is drawn); "always" is offered only then.
 	allShown bool

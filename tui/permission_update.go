@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -103,15 +105,28 @@ func (m *Model) cardGone() []tea.Cmd {
 // focused card area shows (permCards.hold); answered: it goes because the
 // human answered it here.
 func (m *Model) holdIfShown(id uint64, answered bool) {
-	if cur, ok := m.cards.current(); ok && cur.ID == id && m.focus == FocusCard {
-		m.cards.hold = true
-		m.cards.answered = ""
-		if answered {
-			m.cards.answered = m.accounts.name(cur.Account)
-		}
-		m.cards.version++
+	cur, ok := m.cards.current()
+	if !ok || cur.ID != id || m.focus != FocusCard {
+		return
 	}
+	if answered && len(m.cards.queue) <= 1 {
+		// Nothing more to answer: the keys go to the input bar at once
+		// (never to a pane), the status line says the answer went.
+		m.cards.back = focusTarget{focus: FocusInput}
+		return
+	}
+	m.cards.hold = true
+	m.cards.answered = ""
+	if answered {
+		m.cards.answered = m.accounts.name(cur.Account)
+		m.cards.answeredAt = m.env.now()
+	}
+	m.cards.version++
 }
+
+// repeatWindow is how soon after an answer its key pressed again counts
+// as a double press (dropped) rather than the start of typed text.
+const repeatWindow = 600 * time.Millisecond
 
 // heldKey handles a key while keys are held: F7 shows the next card (or
 // leaves when none waits), Esc goes back to the input bar (never to a
@@ -122,7 +137,7 @@ func (m *Model) holdIfShown(id uint64, answered bool) {
 func (m *Model) heldKey(k tea.KeyPressMsg) []tea.Cmd {
 	c := &m.cards
 	switch {
-	case c.answered != "" && typedText(k) && k.String() != c.lastKey:
+	case c.answered != "" && typedText(k) && (k.String() != c.lastKey || m.env.now().Sub(c.answeredAt) > repeatWindow):
 		return append(m.leaveHeld(), m.handleKey(k)...)
 	case key.Matches(k, m.keys.Permission) && len(c.queue) > 0:
 		c.hold = false
