@@ -32,3 +32,13 @@ func TestTagIDs(t *testing.T) {
 		t.Errorf("%d ids from 100 tags, want the cap %d", len(got), maxTagIDs)
 	}
 }
+
+// BenchmarkTagIDsAdversarial: 1 MiB of tag prefixes with no id (a seat's
+// own hook body can be that) costs a bounded number of decodes.
+func BenchmarkTagIDsAdversarial(b *testing.B) {
+	text := strings.Repeat(`[pullcept] {"message_id":[`, (1<<20)/26)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = TagIDs(text)
+	}
+}

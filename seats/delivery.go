@@ -17,8 +17,8 @@ func (s *Seat) inComposer(conf cli.Confirmer, text string) Composer {
 	if conf == nil || s.screen == nil {
 		return ComposerUnknown
 	}
-	rows, cy := s.screen.Plain()
-	box, ok := conf.Composer(rows, cy)
+	rows, cx, cy := s.screen.Plain()
+	box, ok := conf.Composer(rows, cx, cy)
 	switch {
 	case !ok:
 		return ComposerUnknown

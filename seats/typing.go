@@ -3,6 +3,7 @@ package seats
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -266,7 +267,9 @@ type Typist struct {
 	pending     string
 	pendingText []byte // the pending post as typed, for InComposer
 	stuck       string
+	stuckText   []byte // the stuck post as typed, for InComposer
 	busy        bool
+	humanSent   bool // the human sent a line; its turn not reported yet
 	confirmed   string
 	confirmedAt time.Time
 	unconfirmed []string
@@ -330,7 +333,7 @@ func (t *Typist) Enqueue(p room.Post) {
 		// A long post arrives clipped: the seat is told where the rest is.
 		text += "\n" + note
 	}
-	payload := []byte(room.Tag(p, t.loc) + "\n" + NormalizeBody(text))
+	payload := []byte(room.Tag(p, t.loc) + "\n" + keepEnter(NormalizeBody(text)))
 	t.mu.Lock()
 	if !t.stopped {
 		t.posts = append(t.posts, queued{id: p.MessageID, b: payload})
@@ -445,6 +448,9 @@ func (t *Typist) Busy(busy bool) {
 	t.mu.Lock()
 	moved := t.busy != busy
 	t.busy = busy
+	if busy {
+		t.humanSent = false // the turn the human's line started is reported
+	}
 	t.mu.Unlock()
 	if moved {
 		t.poke()
@@ -468,11 +474,16 @@ func (t *Typist) Submitted(text string) {
 	}
 	var out []Delivery
 	t.mu.Lock()
-	ours := 0
-	for _, id := range ids {
-		if slices.Contains(t.recent, id) {
+	// A fusion is a later post of ours after the first: a tag quoted in
+	// a body can only name a post typed earlier (breaker review).
+	ours, first := 0, slices.Index(t.recent, ids[0])
+	for _, id := range ids[1:] {
+		if i := slices.Index(t.recent, id); first >= 0 && i > first {
 			ours++
 		}
+	}
+	if ours > 0 {
+		ours++ // with the first
 	}
 	// Only the first tag confirms: a post starts with its own tag, and a
 	// tag quoted in a body (a seat can write one) must not clear the mark
@@ -502,7 +513,7 @@ func (t *Typist) confirmLocked(id string) bool {
 	case id == t.pending:
 		t.pending, t.pendingText = "", nil
 	case id == t.stuck:
-		t.stuck = ""
+		t.stuck, t.stuckText = "", nil
 	case !slices.Contains(t.unconfirmed, id):
 		return false
 	}
@@ -617,7 +628,21 @@ type writerState struct {
 	// was typed for it.
 	confirmBy <-chan time.Time
 	retried   bool
+	// stuckBy is the next look at the input box while a post is stuck:
+	// once it is empty (the human closed what held it: Claude's history
+	// search, a menu), the queue goes on.
+	stuckBy <-chan time.Time
+	// humanBy bounds the wait for the turn a line the human sent starts.
+	humanBy <-chan time.Time
 }
+
+// humanWait bounds how long posts wait, after the human sent a line in
+// the pane, for the CLI to report the turn it starts (a slash command
+// starts none).
+const humanWait = 3 * time.Second
+
+// stuckLook is how often the input box is read while a post is stuck.
+const stuckLook = 2 * time.Second
 
 // turn writes what is due, then waits for the next wake-up or pause. It
 // reports false once the writer must end (Close or a write error).
@@ -641,19 +666,31 @@ func (w *writerState) turn() bool {
 func (w *writerState) writeInput() bool {
 	t := w.t
 	for {
+		select {
+		case <-t.quit: // Close while keys stream in: end here
+			t.stop(nil)
+			return false
+		default:
+		}
 		k, ok := t.nextInput()
 		if !ok {
 			return true
 		}
 		feed := func() {
 			if k.tracked {
-				ends := t.unsent.ends
+				ends, sent := t.unsent.ends, t.unsent.sent
 				t.unsent.Feed(k.b)
-				if t.unsent.ends != ends || (len(k.b) == 1 && k.b[0] == 0x1b) {
-					// The human sent or cleared the line, or closed what
-					// held the post (a lone Esc: Claude's history search,
-					// a menu): the stuck post is the human's now.
-					t.stuck = ""
+				if t.confirm && t.unsent.sent != sent {
+					// The human sent a line: it starts a turn, whose
+					// report may come after the quiet time (breaker
+					// review). Posts wait for it, or for humanWait.
+					t.humanSent = true
+					w.humanBy = t.clock.After(humanWait)
+				}
+				if t.unsent.ends != ends {
+					// The human sent or cleared the line: the stuck
+					// post went with it.
+					t.stuck, t.stuckText = "", nil
 				}
 			}
 		}
@@ -693,6 +730,31 @@ func (w *writerState) writeEnter() bool {
 	return true
 }
 
+// stuckDue reads the input box while a post is stuck: empty, the queue
+// goes on (the post stays marked); anything else, another look later. A
+// key alone is no sign: Claude's Esc closes its history search but leaves
+// the box as it was (breaker review).
+func (w *writerState) stuckDue() {
+	t := w.t
+	w.stuckBy = nil
+	t.mu.Lock()
+	id, text := t.stuck, t.stuckText
+	t.mu.Unlock()
+	if id == "" {
+		return
+	}
+	if t.inComposer == nil || t.inComposer(string(text)) != ComposerEmpty {
+		w.stuckBy = t.clock.After(stuckLook)
+		return
+	}
+	t.mu.Lock()
+	if t.stuck == id {
+		t.stuck, t.stuckText = "", nil
+	}
+	t.mu.Unlock()
+	t.changed()
+}
+
 // pendingID is the post typed and not confirmed yet ("" none).
 func (t *Typist) pendingID() string {
 	t.mu.Lock()
@@ -711,7 +773,7 @@ func (w *writerState) confirmDue() bool {
 	w.confirmBy = nil
 	t.mu.Lock()
 	id, text := t.pending, t.pendingText
-	mayRetry := !w.retried && len(t.holds) == 0 && t.unsent.Empty()
+	mayRetry := !w.retried && len(t.holds) == 0 && t.unsent.Empty() && !t.busy
 	t.mu.Unlock()
 	if id == "" {
 		return true
@@ -720,7 +782,9 @@ func (w *writerState) confirmDue() bool {
 	if t.inComposer != nil {
 		box = t.inComposer(string(text))
 	}
-	if box == ComposerHolds && mayRetry {
+	if box == ComposerHolds && mayRetry && !t.held() {
+		// No turn began and no dialog opened meanwhile: the Enter goes
+		// to the box.
 		if !t.write([]byte{'\r'}, func() { t.unsent.Reset() }) {
 			return false
 		}
@@ -733,7 +797,8 @@ func (w *writerState) confirmDue() bool {
 	if t.pending == id {
 		t.pending, t.pendingText = "", nil
 		if box != ComposerEmpty {
-			t.stuck = id
+			t.stuck, t.stuckText = id, text
+			w.stuckBy = t.clock.After(stuckLook)
 		}
 		t.unconfirmed = append(t.unconfirmed, id)
 		if len(t.unconfirmed) > maxUnconfirmed {
@@ -798,6 +863,9 @@ func (w *writerState) typePost() bool {
 	if !ok {
 		return true
 	}
+	// The previous post's bound is over: it was confirmed (a timer still
+	// armed for it must not judge this one, breaker review).
+	w.confirmBy, w.retried = nil, false
 	if t.paste != nil && t.paste() {
 		post = slices.Concat(postPasteStart, post, postPasteEnd)
 	}
@@ -825,6 +893,13 @@ func (w *writerState) wait() bool {
 		w.answerDone() // the CLI drew nothing for its Enter: go on
 	case <-w.confirmBy:
 		return w.confirmDue()
+	case <-w.stuckBy:
+		w.stuckDue()
+	case <-w.humanBy:
+		w.humanBy = nil
+		t.mu.Lock()
+		t.humanSent = false
+		t.mu.Unlock()
 	case <-w.fallback:
 		w.fallback = nil
 		t.mu.Lock()
@@ -878,7 +953,7 @@ func (t *Typist) mayTypeLocked() bool {
 	if len(t.posts) == 0 || !t.ready || len(t.holds) > 0 || !t.unsent.Empty() {
 		return false
 	}
-	return !t.confirm || (t.pending == "" && t.stuck == "" && !t.busy)
+	return !t.confirm || (t.pending == "" && t.stuck == "" && !t.busy && !t.humanSent)
 }
 
 // nextPost pops the head post if nothing holds it (decided now,
@@ -927,6 +1002,23 @@ func (t *Typist) stop(err error) {
 	if err != nil && t.err == nil {
 		t.err = err
 	}
+}
+
+// enterTaker matches the end of a typed text whose Enter Claude Code
+// 2.1.328 takes for something else (breaker review, issue 30): a trailing
+// backslash continues the line, and an emoji shortcode (":+1", ":smi")
+// opens its completion, which takes the Enter. The post then sat in the
+// input box, stuck.
+var enterTaker = regexp.MustCompile(`(\\|(^|\s):[\w+\-]+)$`)
+
+// keepEnter ends text with a space when its end would take the Enter
+// (enterTaker); the log keeps the exact body, and with the space both were
+// taken (measured).
+func keepEnter(text string) string {
+	if enterTaker.MatchString(text) {
+		return text + " "
+	}
+	return text
 }
 
 // NormalizeBody prepares a post's body for typing (docs/design.md §5): "\r\n"

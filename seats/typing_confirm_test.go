@@ -123,6 +123,7 @@ func TestTypistUnconfirmedInBoxRetriesOnceThenSticks(t *testing.T) {
 	r.c.waitArmed(t, testConfirmWait)
 	r.c.Advance(testConfirmWait)
 	waitCond(t, "m1 stuck", func() bool { return r.ty.State().Stuck == "m1" })
+	r.c.waitArmed(t, stuckLook) // the box is looked at again while stuck
 	if ws := settle(t, r.ty, r.w); len(ws) != 3 {
 		t.Fatalf("writes after m1 went unconfirmed: %q", datas(ws))
 	}
@@ -171,7 +172,9 @@ func TestTypistUnconfirmedEmptyBoxGoesOn(t *testing.T) {
 }
 
 // TestTypistStuckUnknownBox: an input box that cannot be read gets no
-// Enter; the post sticks, and a clear in the pane lets the queue go on.
+// Enter; the post sticks. Keys alone release nothing (Claude's Esc closes
+// its history search and leaves the box as it was); the box read empty
+// again lets the queue go on.
 func TestTypistStuckUnknownBox(t *testing.T) {
 	t.Parallel()
 	r := newConfirmRig(t)
@@ -180,18 +183,24 @@ func TestTypistStuckUnknownBox(t *testing.T) {
 	r.typeOne(t, 1, "m1", "one")
 	r.c.Advance(testConfirmWait)
 	waitCond(t, "m1 stuck", func() bool { return r.ty.State().Stuck == "m1" })
-	if ws := settle(t, r.ty, r.w); len(ws) != 2 {
+	r.c.waitArmed(t, stuckLook)
+	r.ty.Human([]byte("\x1b[A")) // ↑: neither sends nor clears
+	r.ty.Human([]byte{0x1b})     // a lone Esc
+	waitCond(t, "the keys written", func() bool { return len(r.w.all()) == 4 })
+	r.c.Advance(stuckLook) // the box still unknown: another look
+	r.c.waitArmed(t, stuckLook)
+	if st := r.ty.State(); st.Stuck != "m1" {
+		t.Fatalf("released without the box read empty: %+v", st)
+	}
+	if ws := settle(t, r.ty, r.w); len(ws) != 4 {
 		t.Fatalf("writes: %q", datas(ws))
 	}
-	r.ty.Human([]byte("\x1b[A")) // a key that neither sends nor clears (↑): still stuck
-	waitCond(t, "the key written", func() bool { return len(r.w.all()) == 3 })
-	if st := r.ty.State(); st.Stuck != "m1" {
-		t.Fatalf("a typed key released the stuck post: %+v", st)
-	}
-	r.ty.Human([]byte{0x1b}) // a lone Esc closes what held it (Claude's history search)
-	r.c.waitArmed(t, typingGap)
-	r.c.Advance(typingGap)
+	r.setBox(ComposerEmpty)
+	r.c.Advance(stuckLook)
 	r.w.waitN(t, 5)
+	if st := r.ty.State(); st.Stuck != "" || !slices.Equal(st.Unconfirmed, []string{"m1"}) {
+		t.Fatalf("after the box read empty: %+v", st)
+	}
 }
 
 // TestTypistFusedSubmit: a submit holding two posts typed here is counted
@@ -249,7 +258,8 @@ func waitCond(t *testing.T, what string, cond func() bool) {
 }
 
 // TestTypistQuotedTagConfirmsNothing: a tag quoted in a post's body (a
-// seat can write one) neither confirms nor clears the mark of another post.
+// seat can write one) neither confirms nor clears the mark of another post,
+// nor counts as a fusion (it names a post typed earlier).
 func TestTypistQuotedTagConfirmsNothing(t *testing.T) {
 	t.Parallel()
 	r := newConfirmRig(t)
@@ -262,7 +272,72 @@ func TestTypistQuotedTagConfirmsNothing(t *testing.T) {
 	r.typeOne(t, 3, "m2", "quoting "+payload("m1", "one"))
 	r.ty.Submitted(payload("m2", "quoting "+payload("m1", "one")))
 	st := r.ty.State()
-	if st.Confirmed != "m2" || !slices.Equal(st.Unconfirmed, []string{"m1"}) || st.Fused != 1 {
-		t.Fatalf("state after a submit quoting m1's tag: %+v (a quoted tag of ours counts as a fusion: a visible false alarm)", st)
+	if st.Confirmed != "m2" || !slices.Equal(st.Unconfirmed, []string{"m1"}) || st.Fused != 0 {
+		t.Fatalf("state after a submit quoting m1's tag: %+v (a tag of an earlier post is a quote, no fusion)", st)
+	}
+}
+
+// TestKeepEnter: a text whose end would take Claude Code's Enter (a
+// trailing backslash, an emoji shortcode) gets a space; others are typed
+// as they are.
+func TestKeepEnter(t *testing.T) {
+	for in, want := range map[string]string{
+		`see C:\Users\ada\`: `see C:\Users\ada\ `,
+		"LGTM :+1":          "LGTM :+1 ",
+		":sm":               ":sm ",
+		"ends in :smi":      "ends in :smi ",
+		"10:30":             "10:30",
+		"note: done":        "note: done",
+		":thumbsup:":        ":thumbsup:",
+		"plain":             "plain",
+	} {
+		if got := keepEnter(in); got != want {
+			t.Errorf("keepEnter(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestTypistRetryNotIntoATurn: the one more Enter is not typed once the
+// CLI is in a turn (it would join the turn); the post sticks instead.
+func TestTypistRetryNotIntoATurn(t *testing.T) {
+	t.Parallel()
+	r := newConfirmRig(t)
+	r.setBox(ComposerHolds)
+	r.ty.Enqueue(testPost("m1", "one"))
+	r.typeOne(t, 1, "m1", "one")
+	r.ty.Busy(true)
+	settle(t, r.ty, r.w)
+	r.c.Advance(testConfirmWait)
+	waitCond(t, "m1 stuck", func() bool { return r.ty.State().Stuck == "m1" })
+	if ws := settle(t, r.ty, r.w); len(ws) != 2 {
+		t.Fatalf("an Enter typed into a running turn: %q", datas(ws))
+	}
+}
+
+// TestTypistWaitsForTheHumansTurn: after the human sends a line in the
+// pane, the next post waits for the CLI to report the turn it starts (a
+// late report let the post into that turn), or humanWait.
+func TestTypistWaitsForTheHumansTurn(t *testing.T) {
+	t.Parallel()
+	for _, reported := range []bool{true, false} {
+		r := newConfirmRig(t)
+		r.ty.Human([]byte("do this"))
+		r.ty.Enqueue(testPost("m1", "one"))
+		r.ty.Human([]byte("\r"))
+		r.w.waitN(t, 2)
+		r.c.waitArmed(t, humanWait)
+		r.c.Advance(typingGap)
+		if ws := settle(t, r.ty, r.w); len(ws) != 2 {
+			t.Fatalf("typed before the human's turn was reported: %q", datas(ws))
+		}
+		if reported {
+			r.ty.Busy(true)
+			r.ty.Busy(false) // the turn ran and ended
+		} else {
+			r.c.Advance(humanWait)
+		}
+		if ws := r.w.waitN(t, 3); ws[2].data != payload("m1", "one") {
+			t.Fatalf("reported %v: write 3 = %q", reported, ws[2].data)
+		}
 	}
 }

@@ -42,6 +42,8 @@ type UnsentInput struct {
 	// Ctrl+U): a post stuck in the CLI's input box was sent or dropped by
 	// the human then (Typist, docs/design.md §5 "Confirmed delivery").
 	ends uint64
+	// sent counts the human's Enters that sent a line with text on it.
+	sent uint64
 }
 
 // pasteEnd ends a bracketed paste (xterm ?2004); the pane sends the markers
@@ -88,6 +90,9 @@ func (u *UnsentInput) Feed(p []byte) {
 func (u *UnsentInput) loneKey(b byte, wasEsc bool) bool {
 	switch b {
 	case '\r':
+		if len(u.line) > 0 {
+			u.sent++
+		}
 		u.line = u.line[:0] // submit
 		u.ends++
 	case ansi.ESC:

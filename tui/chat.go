@@ -392,7 +392,13 @@ func untakenLineKey(e *env, k msgKey, names []string, w int) []string {
 	for i, n := range names {
 		clean[i] = oneLine(n)
 	}
-	rows := wrapText(e.tr.t(k, strings.Join(clean, ", ")), max(w, 1))
+	// The names are cut, never the sentence (breaker review: 64-cell
+	// names left only "⚠" and names in three rows).
+	who := strings.Join(clean, ", ")
+	if lim := max(w/2, 10); ansi.StringWidth(who) > lim {
+		who = cut(who, lim)
+	}
+	rows := wrapText(e.tr.t(k, who), max(w, 1))
 	if len(rows) > 3 {
 		rows = rows[:3]
 		rows[2] = cut(rows[2]+" …", w)

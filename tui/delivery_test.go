@@ -358,3 +358,25 @@ func TestCardRepeatWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestNotTakenLineLongNames: long or many names are cut, the sentence
+// stays (both languages).
+func TestNotTakenLineLongNames(t *testing.T) {
+	t.Parallel()
+	for lang, want := range map[Lang]string{LangEnglish: "did not take", LangJapanese: "受け取っていません"} {
+		e := testEnv(lang)
+		for _, names := range [][]string{{strings.Repeat("長い名前", 16)}, slices.Repeat([]string{"Seat"}, 12)} {
+			rows := untakenLine(e, names, 33)
+			joined := ""
+			for _, r := range rows {
+				if w := ansi.StringWidth(r); w > 33 {
+					t.Fatalf("%s: a row of %d cells", lang, w)
+				}
+				joined += ansi.Strip(r)
+			}
+			if !strings.Contains(joined, want) {
+				t.Fatalf("%s: the sentence is gone: %q", lang, joined)
+			}
+		}
+	}
+}

@@ -68,9 +68,10 @@ const (
 // activity, and Composer reads the CLI's input box off its screen.
 type Confirmer interface {
 	// Composer finds the CLI's input box in the screen's plain rows (the
-	// cursor on row cy) and returns its text without the box's own marks
-	// (prompt, indent); false when no box is found.
-	Composer(rows []string, cy int) (string, bool)
+	// cursor at column cx of row cy) and returns its text without the
+	// box's own marks (prompt, indent, a placeholder); false when no box
+	// is found.
+	Composer(rows []string, cx, cy int) (string, bool)
 }
 
 // Releaser is an Adapter whose seats' usage limits end only when a check

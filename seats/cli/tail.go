@@ -50,9 +50,18 @@ type Tail struct {
 	offset   int64  // bytes consumed: complete lines and the partial one
 	partial  []byte // the current line's bytes so far
 	skipping bool   // the current line is over LineMax: dropped up to its newline
+	head     []byte // the first headMax bytes of a line being dropped (Long)
 	buf      []byte
 	LineMax  int // the longest line kept (0: DefaultLineMax)
+	// Long, when set, gets the first headMax bytes of each line dropped
+	// for its length: a Codex turn's end carries the whole last answer
+	// (task_complete), and its kind and a user message's first line are in
+	// its head (docs/design.md §5 "Confirmed delivery").
+	Long func(head []byte)
 }
+
+// headMax is how much of a dropped line Tail.Long sees.
+const headMax = 4 << 10
 
 // NewTail follows path from offset (0: its start; a resumed seat's file
 // length before its spawn, so the last run's lines are never read again).
@@ -120,6 +129,10 @@ func (t *Tail) feed(b []byte, line func([]byte)) int {
 			limit = DefaultLineMax
 		}
 		if !t.skipping && len(t.partial)+len(chunk) > limit {
+			if t.Long != nil {
+				t.head = append(t.head[:0], t.partial[:min(len(t.partial), headMax)]...)
+				t.head = append(t.head, chunk[:min(len(chunk), headMax-len(t.head))]...)
+			}
 			t.skipping, t.partial = true, t.partial[:0]
 		}
 		if !t.skipping {
@@ -130,6 +143,8 @@ func (t *Tail) feed(b []byte, line func([]byte)) int {
 		}
 		if !t.skipping {
 			line(t.partial)
+		} else if t.Long != nil {
+			t.Long(t.head)
 		}
 		ended++
 		t.partial, t.skipping = t.partial[:0], false

@@ -112,3 +112,25 @@ func TestRolloutTailErrors(t *testing.T) {
 		t.Fatalf("after the shrink got %q", got)
 	}
 }
+
+// TestTailLongHead: a line dropped for its length hands its head to Long.
+func TestTailLongHead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	long := "HEAD" + strings.Repeat("x", 100<<10)
+	if err := os.WriteFile(path, []byte("short\n"+long+"\nafter\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tl := NewTail(path, 0)
+	var heads []string
+	tl.Long = func(h []byte) { heads = append(heads, string(h)) }
+	var lines []string
+	if _, err := tl.Poll(func(l []byte) { lines = append(lines, string(l)) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 2 || lines[0] != "short" || lines[1] != "after" {
+		t.Fatalf("lines %q", lines)
+	}
+	if len(heads) != 1 || len(heads[0]) != headMax || !strings.HasPrefix(heads[0], "HEAD") {
+		t.Fatalf("heads: %d, first %d bytes", len(heads), len(heads[0]))
+	}
+}

@@ -482,9 +482,9 @@ func (s *Screen) Text() string {
 }
 
 // Plain returns the screen's rows as plain text (trailing spaces removed)
-// and the cursor's row: what a seat kind reads its CLI's input box from
+// and the cursor's cell: what a seat kind reads its CLI's input box from
 // (docs/design.md §5 "Confirmed delivery").
-func (s *Screen) Plain() (rows []string, cursorY int) {
+func (s *Screen) Plain() (rows []string, cursorX, cursorY int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.contain(nil)
@@ -492,7 +492,8 @@ func (s *Screen) Plain() (rows []string, cursorY int) {
 	for y := range rows {
 		rows[y] = strings.TrimRight(s.row(y).String(), " ")
 	}
-	return rows, s.emu.CursorPosition().Y
+	pos := s.emu.CursorPosition()
+	return rows, pos.X, pos.Y
 }
 
 // row copies screen row y into s.rowBuf with orphaned wide-cell

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/pullcept/pullcept/seats/cli"
 )
@@ -23,8 +24,9 @@ func interrupted(s cli.Seat, line []byte) {
 		return
 	}
 	var e struct {
-		Type        string `json:"type"`
-		IsSidechain bool   `json:"isSidechain"`
+		Type        string    `json:"type"`
+		IsSidechain bool      `json:"isSidechain"`
+		Timestamp   time.Time `json:"timestamp"`
 		Message     struct {
 			Role    string          `json:"role"`
 			Content json.RawMessage `json:"content"`
@@ -39,6 +41,10 @@ func interrupted(s cli.Seat, line []byte) {
 	now := s.Now()
 	s.Report(func(x *cli.Reported) bool {
 		if x.Activity.Kind == cli.ActivityIdle && len(x.Perm.Pending) == 0 {
+			return false
+		}
+		if !e.Timestamp.IsZero() && e.Timestamp.Before(x.Activity.Since) {
+			// Read late (the tail polls): a turn began after it.
 			return false
 		}
 		x.Closed = cli.ClosedAsks(x.Perm, cli.PermWait{})
@@ -75,7 +81,7 @@ func firstText(c json.RawMessage) string {
 // prompt (2.1.328 draws it with a no-break space after the mark, history
 // rows with a plain one). The box of a long paste shows a placeholder
 // ("[Pasted text #1 +K lines]"), which never equals a post.
-func (*Adapter) Composer(rows []string, _ int) (string, bool) {
+func (*Adapter) Composer(rows []string, _, _ int) (string, bool) {
 	var rules []int
 	for i := len(rows) - 1; i >= 0 && len(rules) < 2; i-- {
 		if isRule(rows[i]) {
@@ -86,7 +92,9 @@ func (*Adapter) Composer(rows []string, _ int) (string, bool) {
 		return "", false
 	}
 	box := rows[rules[1]+1 : rules[0]]
-	first, ok := strings.CutPrefix(strings.TrimLeft(box[0], " "), "❯")
+	// The mark and the rules start at column 0; every row of the box's
+	// text is indented, so a post cannot draw a box of its own inside it.
+	first, ok := strings.CutPrefix(box[0], "❯")
 	if !ok {
 		return "", false
 	}
@@ -97,9 +105,9 @@ func (*Adapter) Composer(rows []string, _ int) (string, bool) {
 	return strings.Join(lines, "\n"), true
 }
 
-// isRule reports whether row is a horizontal rule: at least 8 "─" and
-// nothing else but spaces.
+// isRule reports whether row is a horizontal rule from column 0: at
+// least 8 "─" and nothing else but trailing spaces.
 func isRule(row string) bool {
-	t := strings.TrimSpace(row)
-	return strings.Count(t, "─") >= 8 && strings.Trim(t, "─") == ""
+	t := strings.TrimRight(row, " ")
+	return strings.HasPrefix(t, "─") && strings.Count(t, "─") >= 8 && strings.Trim(t, "─") == ""
 }

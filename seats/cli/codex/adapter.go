@@ -493,7 +493,7 @@ func (r *run) readRollout(s cli.Seat, t *cli.Tail, rep *codexReport) int {
 			s.Submitted(text)
 		}
 	}()
-	n, err := t.Poll(func(line []byte) {
+	apply := func(line []byte) {
 		if text, ok := rolloutUserText(line); ok && len(texts) < maxSubmitsRead {
 			texts = append(texts, text)
 		}
@@ -503,7 +503,15 @@ func (r *run) readRollout(s cli.Seat, t *cli.Tail, rep *codexReport) int {
 		if rep.event.Kind != 0 {
 			events = append(events, rep.event)
 		}
-	})
+	}
+	// A line too long to keep (a turn's end carrying a long answer, a
+	// long user message) is read from its head (longLine).
+	t.Long = func(head []byte) {
+		if line, ok := longLine(head); ok {
+			apply(line)
+		}
+	}
+	n, err := t.Poll(apply)
 	defer func() { // after the seat's figures are stored: the limiter reads none of them
 		for _, e := range events {
 			s.Limit(func(l *limits.Limiter, now time.Time) []limits.Action { return l.Event(e, now) })

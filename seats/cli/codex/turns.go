@@ -1,7 +1,10 @@
 package codex
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -75,12 +78,81 @@ func rolloutUserText(line []byte) (string, bool) {
 	return strings.Join(texts, "\n"), len(texts) > 0
 }
 
+// longEvent finds a rollout line's kind in its head.
+var longEvent = regexp.MustCompile(`^\{"timestamp":("[^"]*"),(?:"ordinal":\d+,)?"type":"(event_msg|response_item)","payload":\{"type":"([a-z_]+)"(?:,"id":"[^"]*")?(?:,"role":"([a-z]+)")?`)
+
+// longLine makes a line applyCodexLine and rolloutUserText can read from
+// the head of a rollout line too long to keep (cli.Tail.Long): an event's
+// kind (a task_complete carrying a long last answer: without it the seat
+// stays in its turn and its posts wait for ever) and a user message's
+// first text, cut (its tag line confirms the post). Everything else of
+// such a line is lost, as before.
+func longLine(head []byte) ([]byte, bool) {
+	m := longEvent.FindSubmatch(head)
+	if m == nil {
+		return nil, false
+	}
+	ts, typ, kind, role := m[1], string(m[2]), string(m[3]), string(m[4])
+	if typ == "event_msg" {
+		return fmt.Appendf(nil, `{"timestamp":%s,"type":"event_msg","payload":{"type":%q}}`, ts, kind), true
+	}
+	if kind != "message" || role != "user" {
+		return nil, false
+	}
+	const key = `"type":"input_text","text":"`
+	i := bytes.Index(head, []byte(key))
+	if i < 0 {
+		return nil, false
+	}
+	text := jsonStringPrefix(head[i+len(key):])
+	b, err := json.Marshal(text)
+	if err != nil {
+		return nil, false
+	}
+	return fmt.Appendf(nil, `{"timestamp":%s,"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":%s}]}}`, ts, b), true
+}
+
+// jsonStringPrefix decodes the start of a JSON string's body (after its
+// opening quote) as far as it goes: to its closing quote, or to the end of
+// b without a dangling escape.
+func jsonStringPrefix(b []byte) string {
+	end := len(b)
+	if q := closingQuote(b); q >= 0 {
+		end = q
+	}
+	for cut := end; cut >= 0 && cut >= end-6; cut-- {
+		var s string
+		if json.Unmarshal(append(append([]byte{'"'}, b[:cut]...), '"'), &s) == nil {
+			return s
+		}
+	}
+	return ""
+}
+
+// closingQuote is the index of the first unescaped quote in b (-1: none).
+func closingQuote(b []byte) int {
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+// markWidth is the cells of the composer's "› " before its text.
+const markWidth = 2
+
 // Composer reads Codex's input box (cli.Confirmer): the block that holds
 // the cursor, from its "›" row down to the blank row above the footer.
 // History messages are drawn alike in plain text (measured with 0.169.0),
 // so only the cursor tells the box; a box showing a placeholder for a long
-// paste ("[Pasted Content …]") never equals a post.
-func (*Adapter) Composer(rows []string, cy int) (string, bool) {
+// paste ("[Pasted Content …]") never equals a post. An empty box shows a
+// dim placeholder ("Ask Codex to do anything") with the cursor before it,
+// right after the mark: read as empty (breaker review).
+func (*Adapter) Composer(rows []string, cx, cy int) (string, bool) {
 	if cy < 0 || cy >= len(rows) {
 		return "", false
 	}
@@ -100,6 +172,9 @@ func (*Adapter) Composer(rows []string, cy int) (string, bool) {
 	}
 	if end >= len(rows) {
 		return "", false // no blank row, no footer under it: not the box
+	}
+	if top == cy && end == cy+1 && cx == markWidth {
+		return "", true // the cursor before a one-row text: the placeholder
 	}
 	lines := []string{strings.TrimLeft(strings.TrimPrefix(rows[top], "›"), " \u00a0")}
 	for _, r := range rows[top+1 : end] {
