@@ -128,7 +128,10 @@ func helpReads(t *testing.T, w, h int) {
 		n, _ = strconv.Atoi(g[3])
 		return a, b, n, true
 	}
-	s := r.waitScreen("the help with its counter", func(s string) bool { _, _, _, ok := counter(s); return ok })
+	// A whole page: tmux may capture a frame half drawn (CI saw the box cut
+	// at its 18th row, its rows not yet there).
+	whole := func(s string) bool { a, b, _, ok := counter(s); return ok && len(helpBody(s)) >= b-a+1 }
+	s := r.waitScreen("the help with its counter", whole)
 	// Every row of the help, paged through with PgDn.
 	rows := map[int]string{}
 	for {
@@ -147,7 +150,7 @@ func helpReads(t *testing.T, w, h int) {
 			break
 		}
 		r.keys("PageDown")
-		s = r.waitScreen("the next page", func(s2 string) bool { a2, _, _, ok := counter(s2); return ok && a2 > a })
+		s = r.waitScreen("the next page", func(s2 string) bool { a2, _, _, ok := counter(s2); return ok && a2 > a && whole(s2) })
 		if a2, _, _, _ := counter(s); a2 != min(b+1, n-(b-a)) {
 			t.Fatalf("PgDn from %d–%d (of %d) went to %d, not the next page", a, b, n, a2)
 		}
