@@ -476,9 +476,14 @@ func (t *Typist) Submitted(text string) {
 	t.mu.Lock()
 	// A fusion is a later post of ours after the first: a tag quoted in
 	// a body can only name a post typed earlier (breaker review).
-	fused, first := false, slices.Index(t.recent, ids[0])
+	ours, first := 0, slices.Index(t.recent, ids[0])
 	for _, id := range ids[1:] {
-		fused = fused || (first >= 0 && slices.Index(t.recent, id) > first)
+		if i := slices.Index(t.recent, id); first >= 0 && i > first {
+			ours++
+		}
+	}
+	if ours > 0 {
+		ours++ // with the first
 	}
 	// Only the first tag confirms: a post starts with its own tag, and a
 	// tag quoted in a body (a seat can write one) must not clear the mark
@@ -488,7 +493,7 @@ func (t *Typist) Submitted(text string) {
 	if t.confirmLocked(ids[0]) {
 		out = append(out, Delivery{Kind: DeliveryConfirmed, IDs: ids[:1]})
 	}
-	if fused {
+	if ours > 1 {
 		t.fused++
 		out = append(out, Delivery{Kind: DeliveryFused, IDs: ids})
 	}
