@@ -41,10 +41,46 @@ func openTest(t *testing.T) (*App, *Backend) {
 // ""); a successful App closes at the test's end.
 func openConfig(t *testing.T, extra string) (*App, error) {
 	t.Helper()
+	return openShell(t, `"command":`+jsonString(testShell), extra)
+}
+
+// stayFlag makes this test binary, started as a seat's CLI, wait until it
+// is killed: a seat that must stay running. Under Wine cmd.exe in a
+// pseudo console ends at once (exit 0), in 1 run of 3 before the
+// running-seats recorder saw it.
+const stayFlag = "-pullcept-test-stay"
+
+// openStaying is openTest with the sh account running this test binary
+// with stayFlag instead of the shell.
+func openStaying(t *testing.T) (*App, *Backend) {
+	t.Helper()
+	a, err := openShell(t, stayCommand(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewBackend(a)
+	t.Cleanup(b.Close)
+	return a, b
+}
+
+// stayCommand is the sh account's command members for openShell that run
+// this test binary with stayFlag.
+func stayCommand(t *testing.T) string {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return `"command":` + jsonString(self) + `,"launch_options":` + jsonString(stayFlag)
+}
+
+// openShell opens an App as openConfig does, the sh account's command
+// members being command.
+func openShell(t *testing.T, command, extra string) (*App, error) {
+	t.Helper()
 	dir := t.TempDir()
 	work := t.TempDir()
 	cfg := `{"accounts":[{"id":"admin","name":"Alice","kind":"admin"},
-		{"id":"sh","name":"Shell","kind":"cli","cwd":` + jsonString(work) + `,"command":` + jsonString(testShell) + `}],
+		{"id":"sh","name":"Shell","kind":"cli","cwd":` + jsonString(work) + `,` + command + `}],
 		"keys":{"new_topic":["ctrl+n"]}` + extra + `}`
 	if err := os.WriteFile(filepath.Join(dir, config.FileName), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)

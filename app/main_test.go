@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"testing"
+	"time"
 
 	"github.com/pullcept/pullcept/testdata/fakecli"
 	"github.com/pullcept/pullcept/testdata/fakemcp"
@@ -20,6 +21,11 @@ const opsChildEnv = "PULLCEPT_TEST_SESSIONOPS_CHILD"
 func TestMain(m *testing.M) {
 	if fakemcp.Serving() {
 		os.Exit(fakemcp.Main())
+	}
+	if len(os.Args) > 1 && os.Args[1] == stayFlag {
+		for { // until the seat is stopped (killed)
+			time.Sleep(time.Hour)
+		}
 	}
 	if path := os.Getenv(opsChildEnv); path != "" {
 		os.Exit(opsChild(path))

@@ -33,7 +33,7 @@ func runningSeats(t *testing.T, dataDir string) []string {
 // TestRunningSeatsFollowTheManager: a started seat is in
 // running-seats.json; a clean end leaves nothing there.
 func TestRunningSeatsFollowTheManager(t *testing.T) {
-	a, b := openTest(t)
+	a, b := openStaying(t)
 	topic, _ := b.NewTopic()
 	if _, err := b.StartSeat(topic, "sh", 80, 24); err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestRunningSeatsFollowTheManager(t *testing.T) {
 // else, started by the start key (then running, no longer offered), or
 // dismissed by the stop key; nothing starts by itself.
 func TestCrashLeavesResumableSeats(t *testing.T) {
-	a0, err := openConfig(t, "")
+	a0, err := openShell(t, stayCommand(t), "")
 	if err != nil {
 		t.Fatal(err)
 	}

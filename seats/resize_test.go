@@ -287,7 +287,7 @@ func gatedSeat(t *testing.T, opts string, quiet time.Duration) (*Seat, *sizeLog,
 // is one resize of its real PTY, the last size.
 func TestSeatResizeBurstReachesThePTYOnce(t *testing.T) {
 	// Scaled: the burst must come within the quiet window (issue 28).
-	s, log, open := gatedSeat(t, "", testkit.Slow(300*time.Millisecond))
+	s, log, open := gatedSeat(t, "-stay", testkit.Slow(300*time.Millisecond))
 	open()
 	testkit.Eventually(t, "the child's first output seen", s.begun)
 	for i := range 20 {
@@ -305,7 +305,7 @@ func TestSeatResizeBurstReachesThePTYOnce(t *testing.T) {
 // the child starts reaches its real PTY at the child's first output,
 // without waiting for the quiet window.
 func TestSeatResizeWhileStartingAppliedAtFirstOutput(t *testing.T) {
-	s, log, open := gatedSeat(t, "", time.Hour)
+	s, log, open := gatedSeat(t, "-stay", time.Hour)
 	if err := s.Resize(132, 43); err != nil {
 		t.Fatal(err)
 	}

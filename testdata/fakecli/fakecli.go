@@ -94,6 +94,8 @@ func Run(m *testing.M) int {
 //	             cursor hidden and parked at its own caret (prompt.go; Linux)
 //	-mouse       with -prompt: ask for mouse reports and record them
 //	-osc52 TEXT  with -prompt: first write TEXT to the clipboard (OSC 52)
+//	-stay        terminal EOF does not end it (under Wine a pseudo console
+//	             child may read EOF at once and end before a test looks)
 //
 // It prints Ready, then "got: <line>" for every line it reads; a line
 // "exit N" ends it with status N; terminal EOF, SIGHUP or SIGTERM end it
@@ -118,6 +120,7 @@ type options struct {
 	prompt    bool
 	mouse     bool
 	osc52     string
+	stay      bool
 }
 
 func parse(args []string, out io.Writer) (options, error) {
@@ -133,6 +136,7 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.prompt, "prompt", false, "")
 	fs.BoolVar(&o.mouse, "mouse", false, "")
 	fs.StringVar(&o.osc52, "osc52", "", "")
+	fs.BoolVar(&o.stay, "stay", false, "")
 	fs.IntVar(&o.load.rate, "load", 0, "")
 	fs.BoolVar(&o.load.hostile, "hostile", false, "")
 	fs.StringVar(&o.load.start, "start", "", "")
@@ -210,12 +214,16 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 		return runPrompt(ctx, o, in, out, lines, rawTerminal)
 	}
 	fmt.Fprintln(out, Ready)
-	return echo(ctx, in, out, lines, answer)
+	code, eof := echo(ctx, in, out, lines, answer)
+	if o.stay && eof {
+		<-ctx.Done() // or the kill
+	}
+	return code
 }
 
-// echo answers every line of in until "exit N", EOF or ctx ends; answer,
-// when set, then sees the line too.
-func echo(ctx context.Context, in io.Reader, out, lines io.Writer, answer func(string)) int {
+// echo answers every line of in until "exit N", EOF (eof) or ctx ends;
+// answer, when set, then sees the line too.
+func echo(ctx context.Context, in io.Reader, out, lines io.Writer, answer func(string)) (code int, eof bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the reader if it waits to hand over a line
 	read := make(chan string)
@@ -234,19 +242,19 @@ func echo(ctx context.Context, in io.Reader, out, lines io.Writer, answer func(s
 	for {
 		select {
 		case <-ctx.Done():
-			return 0
+			return 0, false
 		case line, ok := <-read:
 			if !ok {
-				return 0
+				return 0, true
 			}
 			b, _ := json.Marshal(line)
 			if _, err := lines.Write(append(b, '\n')); err != nil {
 				fmt.Fprintf(out, "lines: %v\n", err)
-				return 3
+				return 3, false
 			}
 			var code int
 			if _, err := fmt.Sscanf(line, "exit %d", &code); err == nil {
-				return code
+				return code, false
 			}
 			fmt.Fprintf(out, "got: %s\n", line)
 			if answer != nil {

@@ -3,10 +3,12 @@ package fakecli
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,6 +57,47 @@ func TestEOFAndCancelEndWithZero(t *testing.T) {
 	if code := run(ctx, nil, r, &out); code != 0 {
 		t.Errorf("after a signal: status %d, want 0", code)
 	}
+}
+
+// TestStayOutlivesEOF: with -stay terminal EOF does not end the CLI; the
+// signal does, with 0, and "exit N" still ends it with N.
+func TestStayOutlivesEOF(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	eof := make(chan struct{})
+	ended := make(chan int, 1)
+	go func() {
+		ended <- run(ctx, []string{"-stay"}, &eofReader{Reader: strings.NewReader("a\n"), eof: eof}, io.Discard)
+	}()
+	<-eof
+	// Without -stay run returns within microseconds of the EOF.
+	select {
+	case code := <-ended:
+		t.Fatalf("-stay ended at EOF with %d", code)
+	case <-time.After(200 * time.Millisecond):
+	}
+	cancel()
+	if code := <-ended; code != 0 {
+		t.Errorf("after a signal: status %d, want 0", code)
+	}
+	if code := run(context.Background(), []string{"-stay"}, strings.NewReader("exit 7\n"), io.Discard); code != 7 {
+		t.Errorf("exit 7 with -stay: status %d", code)
+	}
+}
+
+// eofReader closes eof when its Reader reaches the end.
+type eofReader struct {
+	io.Reader
+	eof  chan struct{}
+	once sync.Once
+}
+
+func (r *eofReader) Read(b []byte) (int, error) {
+	n, err := r.Reader.Read(b)
+	if err == io.EOF {
+		r.once.Do(func() { close(r.eof) })
+	}
+	return n, err
 }
 
 // TestArgvAndExitAtOnce: -argv records the command line before -exit ends
