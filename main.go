@@ -1,7 +1,7 @@
 // Command pullcept is a terminal chat room for AI coding CLIs and their human
 // (docs/design.md §1). main.go only reads the command line and hands over:
 // the UI and everything below it to app.Run, the sidecar to sidecar.Run, the
-// status line to app.RunStatusLine, an export to app.RunExport, the seat
+// status line to app.RunStatusLine, a hook to app.RunHook, an export to app.RunExport, the seat
 // guard to pty.RunGuard. Subcommands:
 //
 //	pullcept                 the terminal UI, attached to the data directory's server
@@ -9,6 +9,7 @@
 //	pullcept attach|ls|kill-server|server  the served mode (app/attachclient, app.Serve)
 //	pullcept sidecar         the MCP stdio server a seat's CLI starts from .mcp.json
 //	pullcept status-line URL Claude Code's statusLine command: forwards its JSON to the room
+//	pullcept hook URL        a Claude Code command hook: forwards its JSON, prints the answer
 //	pullcept export TOPIC    write a topic as Markdown (app.RunExport)
 //	pullcept seat-guard -- CMD…  runs a Codex app-server seat's server; not run by hand
 //	pullcept --version       print the version
@@ -72,6 +73,7 @@ Usage:
       [--authorized-keys F] F (default: authorized_keys in the data directory)
   pullcept sidecar          MCP stdio server for a seat (started by the CLI from .mcp.json)
   pullcept status-line URL  Claude Code status line command (set by Pullcept; forwards to the room)
+  pullcept hook URL         Claude Code hook command (set by Pullcept; forwards to the room)
   pullcept export TOPIC [-o FILE] [--data DIR]
                             write a topic (its id or title, or a unique start of either) as Markdown
                             to stdout or FILE
@@ -91,6 +93,9 @@ Environment:
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == room.StatusLineCommand {
 		return app.RunStatusLine(args[1:], os.Getenv, stdin, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == room.HookCommand {
+		return app.RunHook(args[1:], os.Getenv, stdin, stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == pty.GuardCommand {
 		return pty.RunGuard(args[1:], stderr)

@@ -40,6 +40,7 @@ type App struct {
 	store    *logstore.Store
 	hub      *room.Hub
 	server   *room.Server
+	sockDir  string // the room socket's directory ("" without one), removed at Close
 	seats    *seats.Manager
 	mcpFile  *config.MCPServers   // mcp-servers.json (mcpservers.go)
 	mcp      *localmcp.Supervisor // Pullcept's own local MCP servers
@@ -184,15 +185,29 @@ func (a *App) open() error {
 	}); err != nil {
 		return err
 	}
-	if a.server, err = room.NewServer(a.hub, room.ServerOptions{Logger: a.logger.With("part", "server")}); err != nil {
+	if err := a.openServer(); err != nil {
 		return err
 	}
-	// The server exists only after the hub, which needs the Manager as its
-	// Terminals: the Manager learns the address afterwards.
-	a.seats.SetRoom(seats.RoomEndpoint{URL: a.server.URL(), HooksURL: a.server.HooksURL(), Grant: a.server.Grant})
 	a.hub.SetAdmin(room.Hello{Name: admin.DisplayName(), Hue: admin.Hue, AccountID: admin.ID})
 	a.openMCPServers(string(a.uiLang()))
 	a.openSessionOps()
+	return nil
+}
+
+// openServer starts the room server. Seats reach it over its Unix socket,
+// where the kernel names their process (docs/design.md §6 "Seat
+// identity"). The server exists only after the hub, which needs the
+// Manager as its Terminals: the Manager learns the address afterwards.
+func (a *App) openServer() error {
+	var err error
+	if a.sockDir, err = config.RoomSocketDir(); err != nil {
+		return fmt.Errorf("room socket: %w", err)
+	}
+	if a.server, err = room.NewServer(a.hub, room.ServerOptions{Logger: a.logger.With("part", "server"), SocketDir: a.sockDir}); err != nil {
+		return err
+	}
+	a.seats.SetRoom(seats.RoomEndpoint{URL: a.server.URL(), HooksURL: a.server.HooksURL(), Grant: a.server.Grant,
+		Socket: a.server.SocketPath(), Bind: a.server.BindProcess})
 	return nil
 }
 
@@ -235,6 +250,9 @@ func (a *App) Close() {
 	}
 	if a.server != nil {
 		_ = a.server.Close()
+	}
+	if a.sockDir != "" {
+		_ = os.RemoveAll(a.sockDir)
 	}
 	if a.hub != nil {
 		a.hub.Close()

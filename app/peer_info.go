@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"github.com/pullcept/pullcept/room/peer"
 	"net"
 	"os"
 )
@@ -55,10 +56,10 @@ func lookPeer(c net.Conn) (p peerInfo, fromSeat bool) {
 	if a, ok := c.RemoteAddr().(*net.TCPAddr); ok {
 		return peerInfo{remote: a.String()}, false
 	}
-	pid, err := peerPID(c)
+	pid, err := peer.PID(c)
 	if err != nil || pid <= 0 {
 		return peerInfo{}, false
 	}
-	p = peerInfo{pid: pid, exe: procExe(pid), tty: procTTY(pid)}
-	return p, descendsFrom(pid, os.Getpid())
+	p = peerInfo{pid: pid, exe: peer.Exe(pid), tty: peer.TTY(pid)}
+	return p, peer.Descends(pid, os.Getpid())
 }

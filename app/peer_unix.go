@@ -5,6 +5,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"github.com/pullcept/pullcept/room/peer"
 	"net"
 	"os"
 )
@@ -31,7 +32,7 @@ func (l peerListener) Accept() (net.Conn, error) {
 // samePeer is nil when c's peer runs as this process's user (or the OS
 // cannot tell, which the socket's mode then covers).
 func samePeer(c net.Conn) error {
-	uid, err := peerUID(c)
+	uid, err := peer.UID(c)
 	if errors.Is(err, errors.ErrUnsupported) {
 		return nil
 	}

@@ -50,7 +50,7 @@ func RunStatusLine(args []string, getenv func(string) string, stdin io.Reader, s
 	status, _ := claude.ParseStatus(body)
 
 	note := ""
-	if err := postStatus(target.String(), getenv(room.EnvRoomToken), body); err != nil {
+	if err := postStatus(target.String(), getenv(room.EnvRoomToken), getenv(room.EnvRoomSocket), body); err != nil {
 		note = " · room unreachable"
 	}
 	parts := []string{"pullcept"}
@@ -64,25 +64,41 @@ func RunStatusLine(args []string, getenv func(string) string, stdin io.Reader, s
 	return 0
 }
 
-func postStatus(target, token string, body []byte) error {
+func postStatus(target, token, socket string, body []byte) error {
 	ctx, cancel := context.WithTimeout(context.Background(), statusLinePostTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("status request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
+	_, err := postToRoom(ctx, target, token, socket, body, 4096)
 	if err != nil {
 		return fmt.Errorf("post status: %w", err)
 	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("post status: %s", resp.Status)
-	}
 	return nil
+}
+
+// postToRoom posts body to target with the seat's token — over the room
+// socket when there is one (room.SeatDialer), so the room knows the
+// sender's process — and returns at most limit bytes of a 200's answer.
+// Proxies are never used: the room is on this machine.
+func postToRoom(ctx context.Context, target, token, socket string, body []byte, limit int64) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	client := &http.Client{Transport: &http.Transport{DialContext: room.SeatDialer(socket), DisableKeepAlives: true}}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, limit))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(answer)))
+	}
+	return answer, nil
 }
 
 // footerText is a name from the status JSON as Claude's footer may show it:

@@ -58,3 +58,14 @@ func checkPrivateDir(dir string) error {
 	}
 	return nil
 }
+
+// RoomSocketDir makes a fresh 0700 directory for one run's room socket
+// (room.ServerOptions.SocketDir) in the user's socket directory; the
+// caller removes it at the end.
+func RoomSocketDir() (string, error) {
+	dir, err := socketDir()
+	if err != nil {
+		return "", err
+	}
+	return os.MkdirTemp(dir, "room-")
+}

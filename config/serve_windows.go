@@ -57,3 +57,7 @@ func checkPrivateDir(dir string) error {
 	}
 	return nil
 }
+
+// RoomSocketDir is "" on Windows: the room has no named pipe yet, and
+// seat tokens are checked as tokens alone (docs/design.md §16).
+func RoomSocketDir() (string, error) { return "", nil }

@@ -21,7 +21,7 @@ import (
 
 // Environment variables of a seat (docs/design.md §7). The first six go into
 // the seat's .mcp.json entry (or Codex's -c server table) and the sidecar
-// reads them; EnvRoomToken and EnvLaunchedAs travel only in the launched
+// reads them; EnvRoomToken, EnvRoomSocket and EnvLaunchedAs travel only in the launched
 // CLI's process environment, which the CLI's children inherit, so the token
 // never lands in a file, argv, preview or log.
 const (
@@ -41,16 +41,24 @@ const (
 	EnvUnseenHistory = "PULLCEPT_UNSEEN_HISTORY"
 	// EnvRoomToken is the room's bearer token (process environment only).
 	EnvRoomToken = "PULLCEPT_ROOM_TOKEN"
+	// EnvRoomSocket is the room's Unix socket (process environment; unset
+	// where the room has none): the sidecar, hooks and status line connect
+	// there so the kernel names their process (docs/design.md §6).
+	EnvRoomSocket = "PULLCEPT_ROOM_SOCKET"
 	// EnvLaunchedAs is the account the CLI was launched as (process
 	// environment only); it must equal EnvAccountID for the sidecar to join.
 	EnvLaunchedAs = "PULLCEPT_LAUNCHED_AS"
 )
 
 // The pullcept subcommands a seat's CLI runs: the sidecar (the .mcp.json
-// entry's args) and the status line (Claude Code's statusLine command).
+// entry's args), the status line (Claude Code's statusLine command) and
+// the hooks.
 const (
 	SidecarCommand    = "sidecar"
 	StatusLineCommand = "status-line"
+	// HookCommand is a Claude Code command hook (`pullcept hook <url>`),
+	// used where the room has a socket (EnvRoomSocket).
+	HookCommand = "hook"
 )
 
 // UnseenHistoryValue is what EnvUnseenHistory holds when set.

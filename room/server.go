@@ -92,6 +92,10 @@ type ServerOptions struct {
 	SendQueueBytes int64
 	// Logger receives the server's lines (nil: discarded).
 	Logger *slog.Logger
+	// SocketDir, when set, is a directory only this user can enter where
+	// the server also listens on a Unix socket (SocketName); seat tokens
+	// then count only there, from the seat's own processes (seatpeer.go).
+	SocketDir string
 }
 
 // Server is the loopback server sidecars and hooks talk to (docs/design.md §6, spec
@@ -113,6 +117,8 @@ type Server struct {
 	token    []byte
 	ln       net.Listener
 	port     string
+	sock     net.Listener // the room socket; nil without SocketDir
+	sockPath string
 	http     *http.Server
 	upgrader websocket.Upgrader
 	hookSlot chan struct{}
@@ -178,8 +184,24 @@ func NewServer(h *Hub, opts ServerOptions) (*Server, error) {
 		IdleTimeout:       opts.PongWait,
 		MaxHeaderBytes:    64 << 10, // one bearer header and a few more; 1 MiB default is needless
 		ConnState:         s.guard.track,
+		ConnContext:       connContext,
 		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelDebug),
 	}
+	if opts.SocketDir != "" {
+		if s.sock, s.sockPath, err = listenSocket(opts.SocketDir); err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("new room server: socket: %w", err)
+		}
+	}
+	s.serve(ln)
+	if s.sock != nil {
+		s.serve(s.sock)
+	}
+	return s, nil
+}
+
+// serve runs one listener's accept loop until Close.
+func (s *Server) serve(ln net.Listener) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -192,7 +214,6 @@ func NewServer(h *Hub, opts ServerOptions) (*Server, error) {
 			s.logger.Error("room server: serve", "err", err)
 		}
 	}()
-	return s, nil
 }
 
 func withServerDefaults(o ServerOptions) ServerOptions {
@@ -291,6 +312,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Closed after the answer: a caller without the token must not keep
 		// connections open (19 990 kept-alive 401s exhausted the fds).
 		refuse(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
+	if err := s.checkSeatPeer(r, g); err != nil {
+		refuse(w, err.Error(), http.StatusForbidden)
 		return
 	}
 	path := r.URL.EscapedPath()

@@ -208,10 +208,11 @@ func newRigHub(t *testing.T, fo fakeapi.Options, ho room.HubOptions, tune ...fun
 	if r.hub, err = room.NewHub(ho); err != nil {
 		t.Fatalf("hub: %v", err)
 	}
-	if r.srv, err = room.NewServer(r.hub, room.ServerOptions{}); err != nil {
+	if r.srv, err = room.NewServer(r.hub, room.ServerOptions{SocketDir: testkit.RoomSocketDir(t)}); err != nil {
 		t.Fatalf("room server: %v", err)
 	}
-	r.mgr.SetRoom(seats.RoomEndpoint{URL: r.srv.URL(), HooksURL: r.srv.HooksURL(), Grant: r.srv.Grant})
+	r.mgr.SetRoom(seats.RoomEndpoint{URL: r.srv.URL(), HooksURL: r.srv.HooksURL(), Grant: r.srv.Grant,
+		Socket: r.srv.SocketPath(), Bind: r.srv.BindProcess})
 	r.hub.SetAdmin(room.Hello{Name: e2eAdminName, AccountID: e2eAdminID})
 	r.accounts[e2eAdminID] = config.Account{ID: e2eAdminID, Name: e2eAdminName, Kind: config.KindAdmin}
 	sub := r.hub.Subscribe()

@@ -53,6 +53,12 @@ type RoomEndpoint struct {
 	// seat gets Token (tests that run no room).
 	Grant func(account, topic, launch string) (token string, revoke func(), err error)
 	Token string
+	// Socket is the room's Unix socket ("" where there is none: Windows,
+	// tests without a room); Bind makes a process the Manager started for
+	// a seat one of that seat's (room.Server.BindProcess): only it and its
+	// descendants may use the seat's token there.
+	Socket string
+	Bind   func(token string, pid int) error
 }
 
 // ManagerOptions configures NewManager. Sessions and Accounts are required.
@@ -593,6 +599,7 @@ func (m *Manager) prepare(p *startPlan) error {
 		PullceptPath:  m.opts.PullceptPath,
 		RoomURL:       p.room.URL,
 		HooksURL:      p.room.HooksURL,
+		RoomSocket:    p.room.Socket,
 		UnseenHistory: UnseenHistory(size, p.resume, seen, seenKnown),
 		CommandPath:   launch.ResolveCommand(p.acct.Command),
 		Env:           p.openEnv,
@@ -639,7 +646,7 @@ func (m *Manager) prepare(p *startPlan) error {
 // app-server Codex seat's server starts (and opens its conversation) here.
 func (m *Manager) prepareRun(ctx context.Context, p *startPlan) error {
 	ln := &cli.Launching{Topic: p.topic, Account: p.acct, Launch: &p.launch, Env: p.env, Token: p.token,
-		Getenv: launch.SeatGetenv(p.openEnv, m.getenv), PullceptPath: m.opts.PullceptPath, Spawn: m.spawn, Logger: m.logger,
+		Getenv: launch.SeatGetenv(p.openEnv, m.getenv), PullceptPath: m.opts.PullceptPath, Spawn: m.boundSpawn(p), Logger: m.logger,
 		Record: func(id string) error {
 			return m.opts.Sessions.RecordSession(p.topic, p.account, id)
 		},
@@ -661,7 +668,7 @@ func (m *Manager) prepareRun(ctx context.Context, p *startPlan) error {
 // and records it in the ledger. Nothing of it runs unless goLive lists it.
 func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	l := p.launch
-	proc, err := m.spawn(pty.Options{Argv: l.Argv, Dir: l.Dir, Env: p.env, Cols: cols, Rows: rows})
+	proc, err := m.boundSpawn(p)(pty.Options{Argv: l.Argv, Dir: l.Dir, Env: p.env, Cols: cols, Rows: rows})
 	if err != nil {
 		return nil, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
@@ -696,6 +703,26 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 		m.logger.Warn("ledger", "err", err)
 	}
 	return s, nil
+}
+
+// boundSpawn is m.spawn for plan p: each process started is bound to the
+// seat's token (RoomEndpoint.Bind), so it and its descendants are the seat
+// on the room socket. A process that cannot be bound is ended: its token
+// would be refused anyway, and a seat whose sidecar cannot join is broken.
+func (m *Manager) boundSpawn(p *startPlan) func(pty.Options) (pty.Proc, error) {
+	return func(o pty.Options) (pty.Proc, error) {
+		proc, err := m.spawn(o)
+		if err != nil || p.room.Bind == nil || p.revoke == nil {
+			return proc, err
+		}
+		if err := p.room.Bind(p.token, proc.Pid()); err != nil {
+			_ = proc.Kill()
+			_ = proc.Close()
+			_, _ = proc.Wait()
+			return nil, fmt.Errorf("bind the seat's process to its token: %w", err)
+		}
+		return proc, nil
+	}
 }
 
 // abandon undoes a spawned seat that will not run (no goroutine of it has

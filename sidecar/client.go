@@ -104,7 +104,11 @@ func newRoomClient(cfg config, tune tuning, log *slog.Logger) *roomClient {
 		log:  log,
 		// Proxy stays nil: the room is on loopback and nothing may be routed
 		// elsewhere (websocket.DefaultDialer would honour HTTP(S)_PROXY).
-		dialer:  websocket.Dialer{HandshakeTimeout: tune.handshakeTimeout},
+		// Over the room socket when there is one: the room then knows this
+		// process from the kernel (docs/design.md §6 "Seat identity").
+		// gorilla's dialer takes any net.Conn; the URL still names the
+		// loopback Host the room checks.
+		dialer:  websocket.Dialer{HandshakeTimeout: tune.handshakeTimeout, NetDialContext: room.SeatDialer(cfg.socket)},
 		header:  h,
 		kick:    make(chan struct{}, 1),
 		done:    make(chan struct{}),

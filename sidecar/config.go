@@ -11,6 +11,7 @@ import (
 // config is the sidecar's view of its environment, validated.
 type config struct {
 	roomURL   string
+	socket    string // the room socket (room.EnvRoomSocket), "" = dial roomURL
 	token     string
 	name      string
 	accountID string
@@ -40,6 +41,7 @@ func loadConfig(env func(string) string) (cfg config, notes []string, err error)
 	}
 	cfg = config{
 		roomURL:   get(room.EnvRoomURL),
+		socket:    get(room.EnvRoomSocket),
 		token:     get(room.EnvRoomToken),
 		name:      get(room.EnvAgentName),
 		accountID: accountID,

@@ -13,10 +13,11 @@ import (
 )
 
 // AppLaunchEnv names every variable a launch sets on the CLI's process:
-// Build sets room.EnvLaunchedAs and room.EnvRoomID (the topic, for hooks that
-// read only their environment, spec #264), the caller adds room.EnvRoomToken at
-// spawn. All start with config.ReservedEnvPrefix, so no account can set them.
-var AppLaunchEnv = []string{room.EnvLaunchedAs, room.EnvRoomID, room.EnvRoomToken}
+// Build sets room.EnvLaunchedAs, room.EnvRoomID (the topic, for hooks that
+// read only their environment, spec #264) and room.EnvRoomSocket (when the
+// room has one), the caller adds room.EnvRoomToken at spawn. All start with
+// config.ReservedEnvPrefix, so no account can set them.
+var AppLaunchEnv = []string{room.EnvLaunchedAs, room.EnvRoomID, room.EnvRoomSocket, room.EnvRoomToken}
 
 // notInherited are variables of Pullcept's own environment a seat does not
 // get (besides every config.ReservedEnvPrefix one): they describe the
@@ -77,18 +78,21 @@ func SidecarVars(roomURL, agentName, accountID, topicID string, hue *int, unseen
 // account's values opened for it (opened, from config.OpenEnv: only the
 // variables that carry a value — a name-only one is inherited from
 // Pullcept's environment) first, then the app's own (room.EnvLaunchedAs,
-// room.EnvRoomID) so the app's win even if a name slipped past validation.
+// room.EnvRoomID, room.EnvRoomSocket when set) so the app's win even if a name slipped past validation.
 // A reserved or invalid name among the account's is refused
 // (config.ErrEnvReserved, config.ErrEnvSyntax); errors name the variable,
 // never its value.
-func processEnv(a config.Account, opened []string, topicID string) ([]string, error) {
+func processEnv(a config.Account, opened []string, topicID, socket string) ([]string, error) {
 	for _, v := range a.Env {
 		if err := config.CheckEnvName(v.Name); err != nil {
 			return nil, fmt.Errorf("env: %w", err)
 		}
 	}
-	env := slices.Clone(opened)
-	return append(env, room.EnvLaunchedAs+"="+a.ID, room.EnvRoomID+"="+topicID), nil
+	env := append(slices.Clone(opened), room.EnvLaunchedAs+"="+a.ID, room.EnvRoomID+"="+topicID)
+	if socket != "" {
+		env = append(env, room.EnvRoomSocket+"="+socket)
+	}
+	return env, nil
 }
 
 // SeatGetenv returns base overlaid with env (NAME=value, the account's

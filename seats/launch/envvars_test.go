@@ -14,7 +14,7 @@ func TestProcessEnv(t *testing.T) {
 	a := config.Account{ID: "acc", Env: []config.EnvVar{
 		{Name: "GH_TOKEN", Sealed: "keyring:0:x"}, {Name: "NAME_ONLY"}, {Name: "LI_PLUS_AGENT_KEY", Value: "k"},
 	}}
-	got, err := processEnv(a, []string{"GH_TOKEN=v=1", "LI_PLUS_AGENT_KEY=k"}, "topic")
+	got, err := processEnv(a, []string{"GH_TOKEN=v=1", "LI_PLUS_AGENT_KEY=k"}, "topic", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestProcessEnv(t *testing.T) {
 		t.Errorf("processEnv = %q, want %q", got, want)
 	}
 	a.Env = []config.EnvVar{{Name: "bad name", Value: "x"}}
-	if _, err := processEnv(a, nil, "t"); !errors.Is(err, config.ErrEnvSyntax) {
+	if _, err := processEnv(a, nil, "t", ""); !errors.Is(err, config.ErrEnvSyntax) {
 		t.Errorf("bad name: %v", err)
 	}
 	// The opened values overlay the base environment, first "=" splits.

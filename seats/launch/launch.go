@@ -38,6 +38,11 @@ type Input struct {
 	// HooksURL is the room listener's loopback HTTP base
 	// (http://127.0.0.1:<port>); needed by Claude seats (status line, hooks).
 	HooksURL string
+	// RoomSocket is the room's Unix socket ("" where there is none): the
+	// sidecar, the hooks and the status line connect there, where the
+	// kernel names their process (docs/design.md §6 "Seat identity"). It
+	// travels in the process environment (room.EnvRoomSocket).
+	RoomSocket string
 	// UnseenHistory marks a seat that joins a topic with posts it has not
 	// seen (UnseenHistory); Codex seats carry it on the line, others in
 	// .mcp.json (Register).
@@ -186,7 +191,7 @@ func Build(in Input, k Kind) (Launch, error) {
 	if b.ViaCmd && !commandSafe(cmd) {
 		return Launch{}, fmt.Errorf("%w: command %q holds one of %s (cmd.exe would run only part of the line)", pty.ErrNotConsoleSafe, cmd, pty.CmdReactive)
 	}
-	env, err := processEnv(a, in.Env, in.TopicID)
+	env, err := processEnv(a, in.Env, in.TopicID, in.RoomSocket)
 	if err != nil {
 		return Launch{}, err
 	}

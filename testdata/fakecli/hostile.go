@@ -120,7 +120,8 @@ var errDial = errors.New("dial")
 // dial opens a socket with the seat's token; the status is the refusal's.
 func (h *hostile) dial(ctx context.Context) (*websocket.Conn, int, error) {
 	hdr := http.Header{"Authorization": {"Bearer " + h.token}}
-	ws, resp, err := websocket.DefaultDialer.DialContext(ctx, h.url, hdr)
+	d := websocket.Dialer{NetDialContext: room.SeatDialer(os.Getenv(room.EnvRoomSocket))}
+	ws, resp, err := d.DialContext(ctx, h.url, hdr)
 	if err != nil {
 		code := 0
 		if resp != nil {
@@ -302,7 +303,8 @@ func (h *hostile) historyHog(ctx context.Context) error {
 
 func (h *hostile) hookFlood(ctx context.Context) error {
 	const flood = "status hooks for other seats"
-	client := &http.Client{Timeout: testkit.Slow(10 * time.Second)}
+	client := &http.Client{Timeout: testkit.Slow(10 * time.Second),
+		Transport: &http.Transport{DialContext: room.SeatDialer(os.Getenv(room.EnvRoomSocket))}}
 	for i := 0; i < 400 && ctx.Err() == nil; i++ {
 		url := room.HookStatusURL(h.hooks, fmt.Sprintf("topic-%d", i), fmt.Sprintf("acct-%d", i))
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(`{"model":{"display_name":"\u001b]8;;x\u0007m"}}`))

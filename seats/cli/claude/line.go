@@ -123,15 +123,8 @@ func claudeSettings(b *launch.Builder, others []string, character string) (strin
 		Type    string `json:"type"`
 		Command string `json:"command"`
 	}
-	type httpHook struct {
-		Type           string            `json:"type"`
-		URL            string            `json:"url"`
-		Timeout        int               `json:"timeout"`
-		Headers        map[string]string `json:"headers"`
-		AllowedEnvVars []string          `json:"allowedEnvVars"`
-	}
 	type hookGroup struct {
-		Hooks []httpHook `json:"hooks"`
+		Hooks []hookEntry `json:"hooks"`
 	}
 	type permissions struct {
 		Allow []string `json:"allow"`
@@ -166,16 +159,45 @@ func claudeSettings(b *launch.Builder, others []string, character string) (strin
 			if ev == "PermissionRequest" {
 				timeout = permissionHookTimeout
 			}
-			settings.Hooks[ev] = []hookGroup{{Hooks: []httpHook{{
-				Type:           "http",
-				URL:            room.HookActivityURL(base, ev, b.In.TopicID, b.In.Account.ID),
-				Timeout:        timeout,
-				Headers:        map[string]string{"Authorization": "Bearer $" + room.EnvRoomToken},
-				AllowedEnvVars: []string{room.EnvRoomToken},
-			}}}}
+			settings.Hooks[ev] = []hookGroup{{Hooks: []hookEntry{hookFor(b, base, ev, timeout)}}}
 		}
 	}
 	return b.EncodeJSON(settings)
+}
+
+// hookEntry is one Claude Code hook: a command hook, or an http one.
+type hookEntry struct {
+	Type           string            `json:"type"`
+	Command        string            `json:"command,omitempty"`
+	URL            string            `json:"url,omitempty"`
+	Timeout        int               `json:"timeout"`
+	Headers        map[string]string `json:"headers,omitempty"`
+	AllowedEnvVars []string          `json:"allowedEnvVars,omitempty"`
+}
+
+// hookFor is event ev's hook. Where the room has a socket it is a command
+// hook, `pullcept hook <url>`: Claude Code runs it as its child, so the
+// room knows from the kernel that the hook comes from this seat's
+// processes (docs/design.md §6 "Seat identity"); an http hook is a
+// loopback request any process holding the token could make, and is used
+// only where there is no socket (Windows).
+func hookFor(b *launch.Builder, base, ev string, timeout int) hookEntry {
+	target := room.HookActivityURL(base, ev, b.In.TopicID, b.In.Account.ID)
+	if b.In.RoomSocket != "" {
+		return hookEntry{Type: "command", Command: pullceptWord(b) + " " + room.HookCommand + " " + config.QuoteWord(target), Timeout: timeout}
+	}
+	return hookEntry{Type: "http", URL: target, Timeout: timeout,
+		Headers:        map[string]string{"Authorization": "Bearer $" + room.EnvRoomToken},
+		AllowedEnvVars: []string{room.EnvRoomToken}}
+}
+
+// pullceptWord is our executable as one word of a command Claude Code
+// runs through its shell (Git Bash on Windows takes forward slashes).
+func pullceptWord(b *launch.Builder) string {
+	if b.GOOS == "windows" {
+		return filepath.ToSlash(b.In.PullceptPath)
+	}
+	return config.QuoteWord(b.In.PullceptPath)
 }
 
 // statusAndHooksBase checks what the status line and hooks need and returns
@@ -206,11 +228,5 @@ func statusAndHooksBase(b *launch.Builder) (string, error) {
 
 // statusCommand is the statusLine command: <pullcept> status-line <url>.
 func statusCommand(b *launch.Builder, base string) string {
-	path := b.In.PullceptPath
-	if b.GOOS == "windows" {
-		path = filepath.ToSlash(path)
-	} else {
-		path = config.QuoteWord(path)
-	}
-	return path + " " + room.StatusLineCommand + " " + room.HookStatusURL(base, b.In.TopicID, b.In.Account.ID)
+	return pullceptWord(b) + " " + room.StatusLineCommand + " " + room.HookStatusURL(base, b.In.TopicID, b.In.Account.ID)
 }

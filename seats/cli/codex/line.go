@@ -119,7 +119,7 @@ func codexRoomTable(b *launch.Builder) string {
 		t.WriteString(v.Name + "=" + b.TOMLString(v.Value))
 	}
 	t.WriteString("}, env_vars=[")
-	t.WriteString(b.TOMLString(room.EnvRoomToken) + ", " + b.TOMLString(room.EnvLaunchedAs))
+	t.WriteString(b.TOMLString(room.EnvRoomToken) + ", " + b.TOMLString(room.EnvLaunchedAs) + ", " + b.TOMLString(room.EnvRoomSocket))
 	t.WriteString(`], enabled=true, default_tools_approval_mode="approve"}`)
 	return t.String()
 }

@@ -18,7 +18,7 @@ func TestCodexLines(t *testing.T) {
 	t.Parallel()
 	a := launchkit.Account(config.KindCodexCLI)
 	key := launch.MCPKey(a.ID, launchkit.Topic)
-	server := fmt.Sprintf(`mcp_servers.%s={command=%q, args=["sidecar"], env={PULLCEPT_ROOM_URL=%q, PULLCEPT_AGENT_NAME="Lin", PULLCEPT_ACCOUNT_ID="acc-lin", PULLCEPT_ROOM_ID="t-1", PULLCEPT_HUE="145"}, env_vars=["PULLCEPT_ROOM_TOKEN", "PULLCEPT_LAUNCHED_AS"], enabled=true, default_tools_approval_mode="approve"}`,
+	server := fmt.Sprintf(`mcp_servers.%s={command=%q, args=["sidecar"], env={PULLCEPT_ROOM_URL=%q, PULLCEPT_AGENT_NAME="Lin", PULLCEPT_ACCOUNT_ID="acc-lin", PULLCEPT_ROOM_ID="t-1", PULLCEPT_HUE="145"}, env_vars=["PULLCEPT_ROOM_TOKEN", "PULLCEPT_LAUNCHED_AS", "PULLCEPT_ROOM_SOCKET"], enabled=true, default_tools_approval_mode="approve"}`,
 		key, launchkit.Pullcept, launchkit.Room)
 	// %q writes an ASCII path exactly as a TOML basic string does.
 

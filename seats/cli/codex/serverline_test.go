@@ -25,7 +25,7 @@ func appServerAccount(options string) config.Account {
 
 // codexRoomServer is the -c value carrying the room server for testInput.
 func codexRoomServer(key, unseen string) string {
-	return fmt.Sprintf(`mcp_servers.%s={command=%q, args=["sidecar"], env={PULLCEPT_ROOM_URL=%q, PULLCEPT_AGENT_NAME="Lin", PULLCEPT_ACCOUNT_ID="acc-lin", PULLCEPT_ROOM_ID="t-1", PULLCEPT_HUE="145"%s}, env_vars=["PULLCEPT_ROOM_TOKEN", "PULLCEPT_LAUNCHED_AS"], enabled=true, default_tools_approval_mode="approve"}`,
+	return fmt.Sprintf(`mcp_servers.%s={command=%q, args=["sidecar"], env={PULLCEPT_ROOM_URL=%q, PULLCEPT_AGENT_NAME="Lin", PULLCEPT_ACCOUNT_ID="acc-lin", PULLCEPT_ROOM_ID="t-1", PULLCEPT_HUE="145"%s}, env_vars=["PULLCEPT_ROOM_TOKEN", "PULLCEPT_LAUNCHED_AS", "PULLCEPT_ROOM_SOCKET"], enabled=true, default_tools_approval_mode="approve"}`,
 		key, launchkit.Pullcept, launchkit.Room, unseen)
 }
 

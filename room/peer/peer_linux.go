@@ -1,4 +1,4 @@
-package app
+package peer
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// peerCred is the credentials of the process on the other end of a Unix
+// cred is the credentials of the process on the other end of a Unix
 // socket as it connected (SO_PEERCRED).
-func peerCred(c net.Conn) (*unix.Ucred, error) {
+func cred(c net.Conn) (*unix.Ucred, error) {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
 		return nil, fmt.Errorf("not a unix socket: %T", c)
@@ -21,36 +21,37 @@ func peerCred(c net.Conn) (*unix.Ucred, error) {
 	if err != nil {
 		return nil, err
 	}
-	var cred *unix.Ucred
-	var credErr error
+	var cr *unix.Ucred
+	var crErr error
 	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
+		cr, crErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
 	}); err != nil {
 		return nil, err
 	}
-	return cred, credErr
+	return cr, crErr
 }
 
-// peerUID is the peer's uid.
-func peerUID(c net.Conn) (int, error) {
-	cred, err := peerCred(c)
+// UID is the uid of the process on the other end of a Unix socket.
+func UID(c net.Conn) (int, error) {
+	cr, err := cred(c)
 	if err != nil {
 		return -1, err
 	}
-	return int(cred.Uid), nil
+	return int(cr.Uid), nil
 }
 
-// peerPID is the peer's pid.
-func peerPID(c net.Conn) (int, error) {
-	cred, err := peerCred(c)
+// PID is the pid of the process that connected the Unix socket, in this
+// process's PID namespace (the kernel translates it).
+func PID(c net.Conn) (int, error) {
+	cr, err := cred(c)
 	if err != nil {
 		return -1, err
 	}
-	return int(cred.Pid), nil
+	return int(cr.Pid), nil
 }
 
-// procStat is /proc/pid/stat's fields after the command name.
-func procStat(pid int) []string {
+// stat is /proc/pid/stat's fields after the command name.
+func stat(pid int) []string {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return nil
@@ -63,11 +64,11 @@ func procStat(pid int) []string {
 	return strings.Fields(s[i+1:])
 }
 
-// descendsFrom reports whether ancestor is among pid's parents (at most
-// 64 generations up).
-func descendsFrom(pid, ancestor int) bool {
+// Descends reports whether ancestor is among pid's parents (at most 64
+// generations up; init is nobody's ancestor here).
+func Descends(pid, ancestor int) bool {
 	for range 64 {
-		f := procStat(pid)
+		f := stat(pid)
 		if len(f) < 2 {
 			return false
 		}
@@ -83,8 +84,8 @@ func descendsFrom(pid, ancestor int) bool {
 	return false
 }
 
-// procExe is pid's executable ("" when unreadable).
-func procExe(pid int) string {
+// Exe is pid's executable ("" when unreadable).
+func Exe(pid int) string {
 	p, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
 	if err != nil {
 		return ""
@@ -92,9 +93,9 @@ func procExe(pid int) string {
 	return p
 }
 
-// procTTY is pid's controlling terminal ("" when none or unknown).
-func procTTY(pid int) string {
-	f := procStat(pid)
+// TTY is pid's controlling terminal ("" when none or unknown).
+func TTY(pid int) string {
+	f := stat(pid)
 	if len(f) < 5 {
 		return ""
 	}

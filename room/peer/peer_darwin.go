@@ -1,4 +1,4 @@
-package app
+package peer
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// peerUID is the uid of the process on the other end of a Unix socket
+// UID is the uid of the process on the other end of a Unix socket
 // (LOCAL_PEERCRED).
-func peerUID(c net.Conn) (int, error) {
+func UID(c net.Conn) (int, error) {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
 		return -1, fmt.Errorf("not a unix socket: %T", c)
@@ -31,8 +31,9 @@ func peerUID(c net.Conn) (int, error) {
 	return int(cred.Uid), nil
 }
 
-// peerPID is the pid of the process on the other end (LOCAL_PEERPID).
-func peerPID(c net.Conn) (int, error) {
+// PID is the pid of the process that connected the Unix socket
+// (LOCAL_PEERPID).
+func PID(c net.Conn) (int, error) {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
 		return -1, fmt.Errorf("not a unix socket: %T", c)
@@ -51,9 +52,28 @@ func peerPID(c net.Conn) (int, error) {
 	return pid, pidErr
 }
 
-// descendsFrom: no /proc here; macOS's process tree is not walked yet
-// (the notice in every UI stands).
-func descendsFrom(int, int) bool { return false }
+// Descends reports whether ancestor is among pid's parents (at most 64
+// generations up), read with sysctl kern.proc.pid (no /proc on macOS).
+func Descends(pid, ancestor int) bool {
+	for range 64 {
+		kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+		if err != nil || kp.Proc.P_pid != int32(pid) {
+			return false
+		}
+		ppid := int(kp.Eproc.Ppid)
+		if ppid <= 1 {
+			return false
+		}
+		if ppid == ancestor {
+			return true
+		}
+		pid = ppid
+	}
+	return false
+}
 
-func procExe(int) string { return "" }
-func procTTY(int) string { return "" }
+// Exe and TTY are not read on macOS yet ("" = unknown).
+func Exe(int) string { return "" }
+
+// TTY: see Exe.
+func TTY(int) string { return "" }

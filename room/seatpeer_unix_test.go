@@ -1,0 +1,185 @@
+//go:build linux || darwin
+
+package room
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
+)
+
+// seatDialEnv hands TestHelperSeatDial its socket, token and hook URL.
+const seatDialEnv = "PULLCEPT_TEST_SEAT_DIAL"
+
+// syncBuffer is a log sink the server writes from its goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// dialSocket opens the room WebSocket over the room socket; status is a
+// refused handshake's HTTP status (0 when it opened).
+func dialSocket(t *testing.T, s *Server, token string) (*client, int) {
+	t.Helper()
+	d := websocket.Dialer{NetDialContext: SeatDialer(s.SocketPath())}
+	ws, resp, err := d.Dial(s.URL(), http.Header{"Authorization": {"Bearer " + token}})
+	if err != nil {
+		if resp == nil {
+			t.Fatalf("dial the room socket: %v", err)
+		}
+		return nil, resp.StatusCode
+	}
+	t.Cleanup(func() { ws.Close() })
+	return &client{t: t, ws: ws}, 0
+}
+
+// postHook posts a Stop hook for seat t/cc with token, over the room
+// socket or (socket "") over TCP, and returns the status.
+func postHook(t *testing.T, s *Server, socket, token string) int {
+	t.Helper()
+	client := &http.Client{Transport: &http.Transport{DialContext: SeatDialer(socket), DisableKeepAlives: true}}
+	req, _ := http.NewRequest(http.MethodPost, s.HooksURL()+"/hooks/activity/Stop/t/cc", strings.NewReader(`{"hook_event_name":"Stop"}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestSeatTokenOutsideItsTreeIsRefused (issue 31): a process that holds
+// seat cc's token — read, as any sibling seat can, from the seat's
+// environment — but is not one of the seat's processes cannot say hello
+// (and so cannot post, read history or run a session operation, which all
+// ride that socket) or send a hook as cc, over the room socket or over
+// TCP; each refusal is logged. The seat's own process and its descendants
+// can. Before: the token alone was enough, from anywhere.
+func TestSeatTokenOutsideItsTreeIsRefused(t *testing.T) {
+	terms := newFakeTerms("t/cc")
+	h := newTestHub(t, nil, terms, testAccounts)
+	mustOpen(t, h, "t")
+	logs := &syncBuffer{}
+	s := newTestServer(t, h, ServerOptions{SocketDir: testkit.RoomSocketDir(t),
+		Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	token, _, err := s.Grant("cc", "t", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The seat is another process: this test process is not in its tree.
+	seatProc := exec.Command("sleep", "600")
+	if err := seatProc.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = seatProc.Process.Kill(); _ = seatProc.Wait() })
+	if err := s.BindProcess(token, seatProc.Process.Pid); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, code := dialSocket(t, s, token); code != http.StatusForbidden {
+		t.Errorf("hello from outside the seat's tree over the socket: status %d, want 403", code)
+	}
+	if code := dialStatus(t, s.URL(), http.Header{"Authorization": {"Bearer " + token}}); code != http.StatusForbidden {
+		t.Errorf("hello with a seat token over TCP: status %d, want 403", code)
+	}
+	if code := postHook(t, s, s.SocketPath(), token); code != http.StatusForbidden {
+		t.Errorf("a Stop hook from outside the seat's tree: status %d, want 403", code)
+	}
+	if code := postHook(t, s, "", token); code != http.StatusForbidden {
+		t.Errorf("a Stop hook with a seat token over TCP: status %d, want 403", code)
+	}
+	if _, ok := terms.lastReport("t", "cc", ReportActivity); ok {
+		t.Error("a refused hook reached the seat")
+	}
+	if r, _ := h.Roster("t"); len(r) != 0 {
+		t.Errorf("the roster after refused hellos: %+v", r)
+	}
+	if n := strings.Count(logs.String(), "a seat token refused"); n != 4 {
+		t.Errorf("%d refusals logged, want 4:\n%s", n, logs.String())
+	}
+
+	// This process bound as the seat's: its hello, post, history and hook
+	// are the seat's; over TCP the token still counts for nothing.
+	if err := s.BindProcess(token, os.Getpid()); err != nil {
+		t.Fatal(err)
+	}
+	own, code := dialSocket(t, s, token)
+	if own == nil {
+		t.Fatalf("the seat's own process refused: status %d", code)
+	}
+	own.hello("Lin", "t", "cc")
+	if fr := own.post("m-1", "hello", ""); !fr.Delivered {
+		t.Fatalf("the seat's post: %+v", fr)
+	}
+	if hr := own.history("h-1", "", 10); len(hr.Posts) != 1 {
+		t.Fatalf("the seat's history: %+v", hr)
+	}
+	if code := postHook(t, s, s.SocketPath(), token); code != http.StatusOK {
+		t.Errorf("the seat's own hook: status %d", code)
+	}
+	if code := postHook(t, s, "", token); code != http.StatusForbidden {
+		t.Errorf("the seat's token over TCP: status %d, want 403", code)
+	}
+
+	// A descendant of a bound process is the seat too (a CLI's sidecar,
+	// its hook commands).
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := exec.Command(self, "-test.run=^TestHelperSeatDial$", "-test.count=1")
+	child.Env = append(os.Environ(), seatDialEnv+"="+s.SocketPath()+" "+token+" "+s.HooksURL())
+	out, err := child.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "hook status 200") {
+		t.Fatalf("a descendant's hook: %v\n%s", err, out)
+	}
+}
+
+// TestHelperSeatDial posts a Stop hook over the room socket as a child
+// process of the test (TestSeatTokenOutsideItsTreeIsRefused) and prints its
+// status.
+func TestHelperSeatDial(t *testing.T) {
+	spec := os.Getenv(seatDialEnv)
+	if spec == "" {
+		t.Skip("a helper process of TestSeatTokenOutsideItsTreeIsRefused")
+	}
+	var socket, token, hooks string
+	if _, err := fmt.Sscan(spec, &socket, &token, &hooks); err != nil {
+		t.Fatal(err)
+	}
+	client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", socket)
+	}}}
+	req, _ := http.NewRequest(http.MethodPost, hooks+"/hooks/activity/Stop/t/cc", strings.NewReader(`{"hook_event_name":"Stop"}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	fmt.Printf("hook status %d\n", resp.StatusCode)
+}
