@@ -26,6 +26,7 @@ import (
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // codexServerAccount adds an app-server Codex account with a character
@@ -77,7 +78,7 @@ func TestE2ECodexAppServer(t *testing.T) {
 	if _, ok := codex.Rollout(setup.Home, res.SessionID); !ok {
 		t.Errorf("no rollout of %s before any turn (the opening developer item writes it)", res.SessionID)
 	}
-	for _, want := range []string{"app-server: ", "--ws-token-sha256 '<sha256>'", "\nterminal: ", "resume '<conversation id>' --remote 'ws://127.0.0.1:<port>' --remote-auth-token-env " + codex.EnvRemoteToken} {
+	for _, want := range []string{"app-server: ", "--ws-token-sha256 '<sha256>'", "\nterminal: ", "resume '<conversation id>' --remote 'unix://<tui socket>'"} {
 		if !strings.Contains(res.Preview, want) {
 			t.Errorf("preview lacks %q:\n%s", want, res.Preview)
 		}
@@ -91,9 +92,10 @@ func TestE2ECodexAppServer(t *testing.T) {
 	if info.Usage.Model != "gpt-5.5" {
 		t.Errorf("model shown before the first turn = %q, want gpt-5.5 (the server's answer)", info.Usage.Model)
 	}
-	pid, port := server(), remotePort(info.Argv)
-	if pid == 0 || port == "" {
-		t.Fatalf("no app-server of the seat (pid %d, TUI argv %q)", pid, info.Argv)
+	pid := server()
+	port, gate := serverPort(t, pid), remoteGate(info.Argv)
+	if pid == 0 || gate == "" {
+		t.Fatalf("no app-server of the seat, or no gate (pid %d, TUI argv %q)", pid, info.Argv)
 	}
 	r.waitReady(cody.ID, s)
 
@@ -139,6 +141,8 @@ func TestE2ECodexAppServer(t *testing.T) {
 			t.Errorf("connection with %q: %v (response %+v), want 401", bearer, err, resp)
 		}
 	}
+
+	checkGate(t, gate, info.Pid)
 
 	tuiPid := info.Pid
 	family := descendants(pid)
@@ -340,12 +344,30 @@ func serverSpawns(r *rig) func() int {
 	}
 }
 
-// remotePort is the port of the TUI line's --remote ws://127.0.0.1:<port>.
-func remotePort(argv []string) string {
+// serverPort is the port the app-server under pid (its guard) listens on.
+func serverPort(t *testing.T, pid int) string {
+	t.Helper()
+	port := ""
+	testkit.Eventually(t, "the app-server's port", func() bool {
+		for _, p := range append([]int{pid}, descendants(pid)...) { // the guard's child listens
+			if port = listenPort(p); port != "" {
+				return true
+			}
+		}
+		return false
+	})
+	return port
+}
+
+// remoteGate is the socket of the TUI line's --remote unix://<path>.
+func remoteGate(argv []string) string {
 	i := slices.Index(argv, "--remote")
 	if i < 0 || i+1 >= len(argv) {
 		return ""
 	}
-	_, port, _ := strings.Cut(strings.TrimPrefix(argv[i+1], "ws://"), ":")
-	return port
+	path, ok := strings.CutPrefix(argv[i+1], "unix://")
+	if !ok {
+		return ""
+	}
+	return path
 }

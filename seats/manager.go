@@ -672,6 +672,9 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
 	}
+	if sp, ok := p.run.(cli.Spawned); ok {
+		sp.Spawned(proc.Pid())
+	}
 	s := &Seat{Topic: p.topic, Account: p.account, ptyID: p.res.PtyID, launch: l, kind: p.acct.Kind, joins: p.adapter.Joins(), proc: proc, run: p.run, env: p.checkEnv,
 		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting,
 		revoke: p.revoke, resizeKick: make(chan struct{}, 1), output: make(chan struct{})}

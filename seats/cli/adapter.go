@@ -191,6 +191,13 @@ type Seat interface {
 	SessionFound(id string)
 }
 
+// Spawned is a Run that wants the pid of the seat's process (its PTY
+// child) as soon as it is spawned, before the seat is live: a Codex
+// app-server seat's gate lets only that process tree attach.
+type Spawned interface {
+	Spawned(pid int)
+}
+
 // Reported is what a seat's CLI reported, as the seat keeps it.
 type Reported struct {
 	Activity Activity

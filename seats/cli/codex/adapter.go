@@ -128,6 +128,7 @@ type run struct {
 	rolloutAt int64
 
 	server *codexServer // app-server mode (nil in hook mode)
+	gate   *tuiGate     // the TUI's way to the server (gate.go); nil on Windows
 	record func(string) error
 	drop   func(string)
 	act    *codexActivity
@@ -157,10 +158,21 @@ func (r *run) Tasks(s cli.Seat) []cli.Task {
 // Report: Codex sends no hooks.
 func (*run) Report(cli.Seat, room.Report) bool { return false }
 
-// Ended stops the server with its seat (its tree with it).
+// Ended stops the server with its seat (its tree with it), and the gate.
 func (r *run) Ended() {
 	if r.server != nil {
 		r.server.stop()
+	}
+	if r.gate != nil {
+		r.gate.close()
+	}
+}
+
+// Spawned names the TUI's process to the gate: only it and its
+// descendants attach (cli.Spawned).
+func (r *run) Spawned(pid int) {
+	if r.gate != nil {
+		r.gate.setRoot(pid)
 	}
 }
 
@@ -198,13 +210,23 @@ func (r *run) startServer(ctx context.Context, p *cli.Launching) error {
 		}
 		l.SessionID = cs.thread
 	}
+	gatePath := ""
+	if usesGate(runtime.GOOS) {
+		g, err := openGate(cs.port, cs.token, p.Logger)
+		if err != nil {
+			return err
+		}
+		r.gate, gatePath = g, g.path
+	} else {
+		p.Env = append(p.Env, EnvRemoteToken+"="+cs.token)
+	}
 	argv := make([]string, len(l.Argv))
 	for i, w := range l.Argv {
 		w = strings.ReplaceAll(w, PortWord, cs.port)
+		w = strings.ReplaceAll(w, GateWord, gatePath)
 		argv[i] = strings.ReplaceAll(w, ThreadWord, cs.thread)
 	}
 	l.Argv = argv
-	p.Env = append(p.Env, EnvRemoteToken+"="+cs.token)
 	cs.mark = cs.conn.seq() // notes after this one come after the TUI started
 	p.Logger.Info("codex app-server ready", "topic", p.Topic, "account", p.Account.ID, "pid", cs.proc.Pid(),
 		"port", cs.port, "thread", cs.thread, "resumed", l.Resumed)
@@ -216,6 +238,9 @@ func (r *run) startServer(ctx context.Context, p *cli.Launching) error {
 // server's tree is ended (spec #299 «起動の途中で失敗したら、作った会話を
 // thread/delete で消してから server を止める»).
 func (r *run) Abandon() {
+	if r.gate != nil {
+		r.gate.close()
+	}
 	cs := r.server
 	if cs == nil {
 		return

@@ -27,9 +27,9 @@ const (
 )
 
 // EnvRemoteToken names the variable the TUI reads its bearer token
-// from (--remote-auth-token-env). Pullcept sets it in the TUI's environment
-// only; an account's env cannot (names starting with PULLCEPT_ are the
-// app's).
+// from (--remote-auth-token-env) on Windows, where it has no gate
+// (gate.go). Pullcept sets it in the TUI's environment only; an account's
+// env cannot (names starting with PULLCEPT_ are the app's).
 const EnvRemoteToken = "PULLCEPT_CODEX_REMOTE_TOKEN"
 
 // ServerPlan is the server half of an app-server seat's launch.
@@ -135,7 +135,10 @@ func codexAppServer(b *launch.Builder, opts []string) ([]string, error) {
 	if in.Resume {
 		id = config.SessionIDPlaceholder
 	}
-	argv := []string{a.Command, codexResume, id, "--remote", "ws://127.0.0.1:" + PortWord, "--remote-auth-token-env", EnvRemoteToken}
+	argv := []string{a.Command, codexResume, id, "--remote", "unix://" + GateWord}
+	if !usesGate(b.GOOS) {
+		argv = []string{a.Command, codexResume, id, "--remote", "ws://127.0.0.1:" + PortWord, "--remote-auth-token-env", EnvRemoteToken}
+	}
 	argv = append(argv, codexNoNudge(append(slices.Clone(r.server), r.tui...))...) // the TUI shows the menu
 	argv = append(argv, r.tui...)
 	if addFlag {

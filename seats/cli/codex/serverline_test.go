@@ -38,8 +38,7 @@ func wantServerLine(key string, server []string) []string {
 
 // wantTUILine is the whole TUI line for id and the TUI's own words.
 func wantTUILine(id string, tui []string) []string {
-	argv := []string{"codex", "resume", id, "--remote", "ws://127.0.0.1:" + PortWord,
-		"--remote-auth-token-env", EnvRemoteToken, "-c", codexNudgeKey + "=true"}
+	argv := []string{"codex", "resume", id, "--remote", "unix://" + GateWord, "-c", codexNudgeKey + "=true"}
 	return append(argv, tui...)
 }
 
@@ -129,7 +128,7 @@ func TestCodexAppServerLines(t *testing.T) {
 	if l.Preview != wantPreview {
 		t.Errorf("Preview\n%s\nwant\n%s", l.Preview, wantPreview)
 	}
-	for _, w := range []string{"--ws-token-sha256 '<sha256>'", "resume '<conversation id>' --remote 'ws://127.0.0.1:<port>' --remote-auth-token-env " + EnvRemoteToken} {
+	for _, w := range []string{"--ws-token-sha256 '<sha256>'", "resume '<conversation id>' --remote 'unix://<tui socket>'"} {
 		if !strings.Contains(l.Preview, w) {
 			t.Errorf("Preview lacks %q:\n%s", w, l.Preview)
 		}
