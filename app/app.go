@@ -207,7 +207,7 @@ func (a *App) openServer() error {
 		return err
 	}
 	a.seats.SetRoom(seats.RoomEndpoint{URL: a.server.URL(), HooksURL: a.server.HooksURL(), Grant: a.server.Grant,
-		Socket: a.server.SocketPath(), Bind: a.server.BindProcess})
+		Socket: a.server.SocketPath(), Bind: a.server.BindTree})
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -58,6 +59,7 @@ func checkPrivateDir(dir string) error {
 	return nil
 }
 
-// RoomSocketDir is "" on Windows: the room has no named pipe yet, and
-// seat tokens are checked as tokens alone (docs/design.md §16).
-func RoomSocketDir() (string, error) { return "", nil }
+// RoomSocketDir makes a fresh directory for one run's room
+// (room.ServerOptions.SocketDir): on Windows the room listens on a named
+// pipe, and the directory only says that it should; the caller removes it.
+func RoomSocketDir() (string, error) { return os.MkdirTemp("", "pullcept-room-") }

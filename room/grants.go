@@ -23,7 +23,7 @@ type SeatBinding struct {
 // grant is one issued seat token: its binding and the sockets it opened.
 type grant struct {
 	binding SeatBinding
-	roots   []int // the seat's processes (BindProcess, seatpeer.go); guarded by Server.mu
+	trees   []func(pid int) bool // the seat's process trees (BindTree, seatpeer.go); guarded by Server.mu
 	sockets map[*websocket.Conn]struct{}
 	hooks   int // hook requests in flight (maxHooksPerSeat)
 	// hellos bounds the hellos (joins and renames) of all the token's

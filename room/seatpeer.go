@@ -6,22 +6,24 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
+	"slices"
 
 	"github.com/pullcept/pullcept/room/peer"
 )
 
 // A seat is known by its process, not by its token alone (docs/design.md §6
 // "Seat identity", §16): with ServerOptions.SocketDir the server also
-// listens on a Unix socket, and a seat token counts only on that socket
-// from a process the kernel names (SO_PEERCRED) that is one of the seat's
-// processes or descends from one (Server.BindProcess). The same token on
+// listens on a Unix socket (Windows: a named pipe only the user may open),
+// and a seat token counts only there, from a process the kernel names
+// (SO_PEERCRED, LOCAL_PEERPID, GetNamedPipeClientProcessId) that is one of
+// the seat's processes or descends from one — on Windows, that is in its
+// Job object (Server.BindTree). The same token on
 // the TCP listener, or from any other process, is refused and logged: a
 // sibling seat can read the token from /proc/<pid>/environ, but it cannot
 // put its own process into another seat's tree.
 
-// SocketName is the room socket's file name in ServerOptions.SocketDir.
+// SocketName is the room socket's file name in ServerOptions.SocketDir
+// (Unix; on Windows the room listens on a named pipe instead).
 const SocketName = "room.sock"
 
 // maxSeatRoots bounds the processes one seat token binds (a CLI, a Codex
@@ -41,46 +43,36 @@ type peerSeen struct {
 
 type peerCtxKey struct{}
 
-// connContext records the peer process of a Unix socket connection; TCP
-// connections carry none.
+// connContext records the peer process of a room socket (or named pipe)
+// connection; TCP connections carry none.
 func connContext(ctx context.Context, c net.Conn) context.Context {
-	uc, ok := c.(*net.UnixConn)
-	if !ok {
+	if _, tcp := c.(*net.TCPConn); tcp {
 		return ctx
 	}
-	pid, err := peer.PID(uc)
+	pid, err := peer.PID(c)
 	return context.WithValue(ctx, peerCtxKey{}, peerSeen{local: true, pid: pid, err: err})
-}
-
-// listenSocket makes the room socket in dir (which the caller made 0700):
-// a stale file from a crashed run is removed first.
-func listenSocket(dir string) (net.Listener, string, error) {
-	path := filepath.Join(dir, SocketName)
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, "", err
-	}
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		return nil, "", err
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return nil, "", err
-	}
-	return ln, path, nil
 }
 
 // SocketPath is the room's Unix socket ("" when the server has none).
 func (s *Server) SocketPath() string { return s.sockPath }
 
 // BindProcess makes pid one of the processes of token's seat: it and its
-// descendants may use the token on the room socket. The Manager binds
-// every process it starts for the seat (the CLI's PTY child, a Codex
-// app-server). Errors: not a live seat token, a bad pid, too many.
+// descendants may use the token on the room socket (Unix; on Windows
+// parents are not walked: use BindTree with the seat's Job object).
+// Errors: not a live seat token, a bad pid, too many.
 func (s *Server) BindProcess(token string, pid int) error {
 	if pid <= 0 {
 		return fmt.Errorf("bind a seat process: bad pid %d", pid)
 	}
+	return s.BindTree(token, func(p int) bool { return peer.InTree(p, pid) })
+}
+
+// BindTree adds holds to the tests of token's seat: a process for which
+// one of them is true may use the token on the room socket. The Manager
+// binds every process it starts for the seat (the CLI's PTY child, a
+// Codex app-server) with pty.Holds: its tree on Unix, its Job object on
+// Windows. Errors: not a live seat token, too many.
+func (s *Server) BindTree(token string, holds func(pid int) bool) error {
 	key, g := s.seatGrant(token)
 	if g == nil {
 		return fmt.Errorf("bind a seat process: %w", ErrWrongSeat)
@@ -90,10 +82,10 @@ func (s *Server) BindProcess(token string, pid int) error {
 	if s.grants[key] != g {
 		return fmt.Errorf("bind a seat process: %w (revoked)", ErrWrongSeat)
 	}
-	if len(g.roots) >= maxSeatRoots {
+	if len(g.trees) >= maxSeatRoots {
 		return fmt.Errorf("bind a seat process: more than %d for one seat", maxSeatRoots)
 	}
-	g.roots = append(g.roots, pid)
+	g.trees = append(g.trees, holds)
 	return nil
 }
 
@@ -114,30 +106,16 @@ func (s *Server) checkSeatPeer(r *http.Request, g *grant) error {
 		why = fmt.Errorf("%w: the kernel did not name the process: %w", ErrNotTheSeat, seen.err)
 	default:
 		s.mu.Lock()
-		roots := append([]int(nil), g.roots...)
+		trees := slices.Clone(g.trees)
 		s.mu.Unlock()
-		for _, root := range roots {
-			if peer.InTree(seen.pid, root) {
+		for _, holds := range trees {
+			if holds(seen.pid) {
 				return nil
 			}
 		}
-		why = fmt.Errorf("%w: pid %d is not in the tree of %v", ErrNotTheSeat, seen.pid, roots)
+		why = fmt.Errorf("%w: pid %d is none of the seat's %d process tree(s)", ErrNotTheSeat, seen.pid, len(trees))
 	}
 	s.logger.Warn("room: a seat token refused", "account", g.binding.Account, "topic", g.binding.Topic,
 		"pid", seen.pid, "exe", peer.Exe(seen.pid), "remote", r.RemoteAddr, "err", why)
 	return why
-}
-
-// SeatDialer is how a seat's process reaches the room: over the room
-// socket when there is one (room.EnvRoomSocket; the URL's host then only
-// names the Host header), else the URL's own TCP address. Use it as
-// websocket.Dialer.NetDialContext or http.Transport.DialContext.
-func SeatDialer(socket string) func(ctx context.Context, network, addr string) (net.Conn, error) {
-	var d net.Dialer
-	if socket == "" {
-		return d.DialContext
-	}
-	return func(ctx context.Context, _, _ string) (net.Conn, error) {
-		return d.DialContext(ctx, "unix", socket)
-	}
 }

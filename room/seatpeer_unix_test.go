@@ -15,8 +15,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gorilla/websocket"
-
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -39,22 +37,6 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
-}
-
-// dialSocket opens the room WebSocket over the room socket; status is a
-// refused handshake's HTTP status (0 when it opened).
-func dialSocket(t *testing.T, s *Server, token string) (*client, int) {
-	t.Helper()
-	d := websocket.Dialer{NetDialContext: SeatDialer(s.SocketPath())}
-	ws, resp, err := d.Dial(s.URL(), http.Header{"Authorization": {"Bearer " + token}})
-	if err != nil {
-		if resp == nil {
-			t.Fatalf("dial the room socket: %v", err)
-		}
-		return nil, resp.StatusCode
-	}
-	t.Cleanup(func() { ws.Close() })
-	return &client{t: t, ws: ws}, 0
 }
 
 // postHook posts a Stop hook for seat t/cc with token, over the room
@@ -100,7 +82,7 @@ func TestSeatTokenOutsideItsTreeIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if _, code := dialSocket(t, s, token); code != http.StatusForbidden {
+	if _, code := dialPipe(t, s, token); code != http.StatusForbidden {
 		t.Errorf("hello from outside the seat's tree over the socket: status %d, want 403", code)
 	}
 	if code := dialStatus(t, s.URL(), http.Header{"Authorization": {"Bearer " + token}}); code != http.StatusForbidden {
@@ -127,7 +109,7 @@ func TestSeatTokenOutsideItsTreeIsRefused(t *testing.T) {
 	if err := s.BindProcess(token, os.Getpid()); err != nil {
 		t.Fatal(err)
 	}
-	own, code := dialSocket(t, s, token)
+	own, code := dialPipe(t, s, token)
 	if own == nil {
 		t.Fatalf("the seat's own process refused: status %d", code)
 	}

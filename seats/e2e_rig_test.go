@@ -212,7 +212,7 @@ func newRigHub(t *testing.T, fo fakeapi.Options, ho room.HubOptions, tune ...fun
 		t.Fatalf("room server: %v", err)
 	}
 	r.mgr.SetRoom(seats.RoomEndpoint{URL: r.srv.URL(), HooksURL: r.srv.HooksURL(), Grant: r.srv.Grant,
-		Socket: r.srv.SocketPath(), Bind: r.srv.BindProcess})
+		Socket: r.srv.SocketPath(), Bind: r.srv.BindTree})
 	r.hub.SetAdmin(room.Hello{Name: e2eAdminName, AccountID: e2eAdminID})
 	r.accounts[e2eAdminID] = config.Account{ID: e2eAdminID, Name: e2eAdminName, Kind: config.KindAdmin}
 	sub := r.hub.Subscribe()

@@ -53,12 +53,12 @@ type RoomEndpoint struct {
 	// seat gets Token (tests that run no room).
 	Grant func(account, topic, launch string) (token string, revoke func(), err error)
 	Token string
-	// Socket is the room's Unix socket ("" where there is none: Windows,
-	// tests without a room); Bind makes a process the Manager started for
-	// a seat one of that seat's (room.Server.BindProcess): only it and its
-	// descendants may use the seat's token there.
+	// Socket is the room's Unix socket or named pipe ("" where there is
+	// none: tests without a room); Bind makes a process the Manager started
+	// for a seat one of that seat's (room.Server.BindTree, with pty.Holds):
+	// only its tree may use the seat's token there.
 	Socket string
-	Bind   func(token string, pid int) error
+	Bind   func(token string, holds func(pid int) bool) error
 }
 
 // ManagerOptions configures NewManager. Sessions and Accounts are required.
@@ -718,7 +718,7 @@ func (m *Manager) boundSpawn(p *startPlan) func(pty.Options) (pty.Proc, error) {
 		if err != nil || p.room.Bind == nil || p.revoke == nil {
 			return proc, err
 		}
-		if err := p.room.Bind(p.token, proc.Pid()); err != nil {
+		if err := p.room.Bind(p.token, func(pid int) bool { return pty.Holds(proc, pid) }); err != nil {
 			_ = proc.Kill()
 			_ = proc.Close()
 			_, _ = proc.Wait()

@@ -2,18 +2,46 @@ package peer
 
 import (
 	"errors"
+	"fmt"
 	"net"
+
+	"golang.org/x/sys/windows"
 )
 
-// PID: on Windows a named pipe's ACL is the check (app/serve_windows.go);
-// a peer's process is not looked up yet.
-func PID(net.Conn) (int, error) { return -1, errors.ErrUnsupported }
+// PID is the process id of a named pipe's client
+// (GetNamedPipeClientProcessId): c must be a go-winio pipe connection,
+// which exposes its handle. Other connections (TCP) are unsupported.
+func PID(c net.Conn) (int, error) {
+	fc, ok := c.(interface{ Fd() uintptr })
+	if !ok {
+		return -1, fmt.Errorf("%w: not a named pipe: %T", errors.ErrUnsupported, c)
+	}
+	var pid uint32
+	if err := windows.GetNamedPipeClientProcessId(windows.Handle(fc.Fd()), &pid); err != nil {
+		return -1, fmt.Errorf("GetNamedPipeClientProcessId: %w", err)
+	}
+	return int(pid), nil
+}
 
-// Descends: the process tree is not read on Windows (a seat is a job).
+// Descends: on Windows a seat's processes are known by their Job object
+// (seats/pty Holds), not by parent ids, which outlive their parents and
+// may name a reused pid.
 func Descends(int, int) bool { return false }
 
-// Exe and TTY are unknown on Windows.
-func Exe(int) string { return "" }
+// Exe is pid's executable ("" when it cannot be read).
+func Exe(pid int) string {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return ""
+	}
+	defer windows.CloseHandle(h)
+	buf := make([]uint16, windows.MAX_LONG_PATH)
+	n := uint32(len(buf))
+	if err := windows.QueryFullProcessImageName(h, 0, &buf[0], &n); err != nil {
+		return ""
+	}
+	return windows.UTF16ToString(buf[:n])
+}
 
-// TTY: see Exe.
+// TTY is unknown on Windows.
 func TTY(int) string { return "" }

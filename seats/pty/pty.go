@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room/peer"
 )
 
 // Proc is one seat's child process running in a pseudo-terminal
@@ -161,4 +162,21 @@ func withTerm(env []string) []string {
 	out := make([]string, 0, len(env)+1)
 	out = append(out, env...)
 	return append(out, "TERM="+termName)
+}
+
+// treeHolder is a Proc that knows its own process tree (Windows: its Job
+// object).
+type treeHolder interface {
+	Holds(pid int) bool
+}
+
+// Holds reports whether pid is p's child or one of the processes it
+// started: by the Job object on Windows, by walking parents elsewhere
+// (room/peer). The room takes a seat's token only from such a process
+// (docs/design.md §6 "Seat identity").
+func Holds(p Proc, pid int) bool {
+	if h, ok := p.(treeHolder); ok {
+		return h.Holds(pid)
+	}
+	return peer.InTree(pid, p.Pid())
 }

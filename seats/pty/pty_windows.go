@@ -33,6 +33,9 @@ type winProc struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	jobMu     sync.RWMutex // Holds reads job; Close closes it
+	jobClosed bool
 }
 
 func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, error) {
@@ -231,7 +234,10 @@ func (p *winProc) Kill() error {
 func (p *winProc) Close() error {
 	p.closeOnce.Do(func() {
 		p.closeErr = p.cpty.Close()
+		p.jobMu.Lock()
 		_ = windows.CloseHandle(p.job)
+		p.jobClosed = true
+		p.jobMu.Unlock()
 		<-p.done
 		_ = windows.CloseHandle(p.process)
 	})
@@ -240,3 +246,34 @@ func (p *winProc) Close() error {
 
 // Pid returns the child's process id.
 func (p *winProc) Pid() int { return p.pid }
+
+// isProcessInJob is kernel32's IsProcessInJob (not in x/sys/windows).
+var isProcessInJob = windows.NewLazySystemDLL("kernel32.dll").NewProc("IsProcessInJob")
+
+// Holds reports whether pid runs in the seat's Job object: every process
+// the child starts is in it (none may break away), so this is the seat's
+// process tree as the kernel keeps it — unlike parent ids, which outlive
+// their parents. False once the job is closed.
+func (p *winProc) Holds(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	// PROCESS_QUERY_INFORMATION, not the limited right Windows also
+	// takes: under Wine IsProcessInJob answers "Access denied" to a
+	// limited handle (measured, Wine 8.0).
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return false
+	}
+	defer windows.CloseHandle(h)
+	p.jobMu.RLock()
+	defer p.jobMu.RUnlock()
+	if p.jobClosed {
+		return false
+	}
+	var in int32
+	if r, _, _ := isProcessInJob.Call(uintptr(h), uintptr(p.job), uintptr(unsafe.Pointer(&in))); r == 0 {
+		return false
+	}
+	return in != 0
+}

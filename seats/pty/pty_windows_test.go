@@ -290,3 +290,23 @@ func TestWindowsPTYRefusesACutLine(t *testing.T) {
 		t.Fatal("the part after & ran")
 	}
 }
+
+// TestHoldsIsTheJob (issue 31): Holds names the seat's tree by its Job
+// object: the child and the process it started are in it, this test
+// process is not, and after Close nothing is.
+func TestHoldsIsTheJob(t *testing.T) {
+	p, pids := startTree(t)
+	for _, pid := range pids {
+		if !Holds(p, pid) {
+			t.Errorf("Holds(%d) = false for a process of the seat's tree %v", pid, pids)
+		}
+	}
+	if Holds(p, os.Getpid()) {
+		t.Error("Holds is true for the test process, outside the job")
+	}
+	_ = p.Kill()
+	_ = p.Close()
+	if Holds(p, pids[0]) {
+		t.Error("Holds is true after Close")
+	}
+}

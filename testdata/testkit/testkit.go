@@ -171,15 +171,11 @@ func AppendFile(t testing.TB, path, s string) {
 }
 
 // RoomSocketDir is a fresh short directory for a test room's Unix socket
-// (room.ServerOptions.SocketDir), removed at the test's end; "" on
-// Windows, where the room has no socket (the kernel check is Unix's).
-// Short: a socket path is at most 104–108 bytes, and t.TempDir holds the
-// test's name.
+// (room.ServerOptions.SocketDir; on Windows it asks for a named pipe),
+// removed at the test's end. Short: a socket path is at most 104–108
+// bytes, and t.TempDir holds the test's name.
 func RoomSocketDir(t testing.TB) string {
 	t.Helper()
-	if runtime.GOOS == "windows" {
-		return ""
-	}
 	dir, err := os.MkdirTemp("", "pcr-")
 	if err != nil {
 		t.Fatal(err)

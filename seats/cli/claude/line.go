@@ -180,11 +180,15 @@ type hookEntry struct {
 // room knows from the kernel that the hook comes from this seat's
 // processes (docs/design.md §6 "Seat identity"); an http hook is a
 // loopback request any process holding the token could make, and is used
-// only where there is no socket (Windows).
+// only where the room has no socket.
 func hookFor(b *launch.Builder, base, ev string, timeout int) hookEntry {
 	target := room.HookActivityURL(base, ev, b.In.TopicID, b.In.Account.ID)
 	if b.In.RoomSocket != "" {
-		return hookEntry{Type: "command", Command: pullceptWord(b) + " " + room.HookCommand + " " + config.QuoteWord(target), Timeout: timeout}
+		word := config.QuoteWord(target)
+		if b.GOOS == "windows" {
+			word = target // Git Bash: checked safe unquoted (statusAndHooksBase), as the status line's
+		}
+		return hookEntry{Type: "command", Command: pullceptWord(b) + " " + room.HookCommand + " " + word, Timeout: timeout}
 	}
 	return hookEntry{Type: "http", URL: target, Timeout: timeout,
 		Headers:        map[string]string{"Authorization": "Bearer $" + room.EnvRoomToken},
