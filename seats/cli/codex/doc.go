@@ -31,7 +31,11 @@
 // (the server's PTY, read to EOF), its reaper waiter, and the WebSocket
 // reader (codexConn.read: answers to their callers, notes to the seat).
 // codexServer.stop ends and waits for all three; Run.Ended calls it once
-// the TUI's process was reaped, Run.Abandon for a start that failed. A
+// the TUI's process was reaped, Run.Abandon for a start that failed. On
+// Linux and macOS the TUI's gate (gate.go; the TUI attaches there, never
+// holding the server's token) has its accept loop and, per connection,
+// net/http's handler proxying the TUI's WebSocket; tuiGate.close ends and
+// waits for the loop, by Run.Ended or Run.Abandon. A
 // release check (release.go, run by the seats Manager's limit watcher)
 // waits for its short-lived app-server in one goroutine of its own, which
 // ends when that process does (killed after 5 s); the check waits for it.
