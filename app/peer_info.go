@@ -47,10 +47,10 @@ func innerConn(c net.Conn) net.Conn {
 // lookPeer describes c's peer; fromSeat reports a process that descends
 // from this server — a seat, or anything a seat started without leaving
 // the tree. Such a process is refused: a seat must not attach and act as
-// the human (the breaker's review; issue 31 gives seats an identity the
-// kernel vouches for, this is the interim check: a seat that daemonizes
-// out of the tree is not caught, and the notice every UI shows is what
-// remains).
+// the human (the breaker's review). A seat's process that daemonized out
+// of the tree is caught on Windows by its Job object (vetPeer asks the
+// Manager); on Unix it is not, and the notice every UI shows is what
+// remains.
 func lookPeer(c net.Conn) (p peerInfo, fromSeat bool) {
 	c = innerConn(c)
 	if a, ok := c.RemoteAddr().(*net.TCPAddr); ok {

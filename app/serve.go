@@ -325,10 +325,13 @@ func (s *server) sshServer(host, client gossh.Signer) *ssh.Server {
 }
 
 // vetPeer refuses a connection from a process that descends from this
-// server — a seat's (lookPeer) — and tells every UI; any other peer is
-// remembered in the connection's context for the notice and ls.
+// server (lookPeer) or is one of a seat's (Manager.OwnsProcess: on Windows
+// its Job object, which a process that left its parent stays in), and
+// tells every UI; any other peer is remembered in the connection's context
+// for the notice and ls.
 func (s *server) vetPeer(ctx ssh.Context, c net.Conn) net.Conn {
 	p, fromSeat := lookPeer(c)
+	fromSeat = fromSeat || s.a.seats.OwnsProcess(p.pid)
 	if fromSeat {
 		s.logger.Warn("a seat's process tried to attach; refused", "peer", p.String())
 		s.tellUIs(0, tui.AttachRefused{Peer: p.String()})
