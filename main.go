@@ -2,7 +2,7 @@
 // (docs/design.md §1). main.go only reads the command line and hands over:
 // the UI and everything below it to app.Run, the sidecar to sidecar.Run, the
 // status line to app.RunStatusLine, a hook to app.RunHook, an export to app.RunExport, the seat
-// guard to pty.RunGuard. Subcommands:
+// guard to pty.RunGuard, a seat's namespace init to pty.RunNamespace. Subcommands:
 //
 //	pullcept                 the terminal UI, attached to the data directory's server
 //	                         (started when none runs); --no-server: in this process
@@ -12,6 +12,7 @@
 //	pullcept hook URL        a Claude Code command hook: forwards its JSON, prints the answer
 //	pullcept export TOPIC    write a topic as Markdown (app.RunExport)
 //	pullcept seat-guard -- CMD…  runs a Codex app-server seat's server; not run by hand
+//	pullcept seat-ns -- CMD…     PID 1 of a seat's namespaces (Linux); not run by hand
 //	pullcept --version       print the version
 //	pullcept --help          print usage
 //
@@ -99,6 +100,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(args) > 0 && args[0] == pty.GuardCommand {
 		return pty.RunGuard(args[1:], stderr)
+	}
+	if len(args) > 0 && args[0] == pty.NamespaceCommand {
+		return pty.RunNamespace(args[1:], stderr)
 	}
 	if len(args) > 0 && args[0] == "export" {
 		return app.RunExport(args[1:], stdout, stderr)

@@ -17,6 +17,7 @@ import (
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/cli/codex"
+	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/seats/terminal"
 	"github.com/pullcept/pullcept/tui"
 )
@@ -248,11 +249,19 @@ func seatInfo(s seats.SeatInfo) tui.SeatInfo {
 			Subagents: s.Activity.Subagents, Since: s.Activity.Since},
 		Limited: s.Limit.Limited, LimitResets: s.Limit.ResetsAt, LookAtTerminal: s.Limit.LookAtTerminal,
 		SessionID: s.SessionID, Command: config.JoinWords(s.Argv), Dir: s.Dir, Started: s.Started,
-		Held: s.Typing.Queued, HeldFor: holdReason(s.Typing), Warnings: slices.Clone(s.Warnings),
+		Held: s.Typing.Queued, HeldFor: holdReason(s.Typing), Warnings: slices.Clone(s.Warnings), NotIsolated: notIsolated(s.Isolation),
 		Confirming: s.Typing.Confirming, Pending: s.Typing.Pending, Stuck: s.Typing.Stuck,
 		Confirmed: s.Typing.Confirmed, ConfirmedAt: s.Typing.ConfirmedAt,
 		Unconfirmed: slices.Clone(s.Typing.Unconfirmed), Fused: s.Typing.Fused,
 	}
+}
+
+// notIsolated is why a seat is not isolated, "" when it is.
+func notIsolated(i pty.Isolation) string {
+	if i.Isolated {
+		return ""
+	}
+	return i.Reason
 }
 
 func clonePct(p *float64) *float64 {

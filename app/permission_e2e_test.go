@@ -215,6 +215,7 @@ func TestE2EPermissionCards(t *testing.T) {
 	r.allowOnCard()
 	r.denyOnCard()
 	r.answerInThePane()
+	checkSeatIsolated(t, r.b, r.topic, cardSeat)
 	r.stopWhileAsking()
 	r.mu.Lock()
 	n := 0

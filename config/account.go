@@ -49,8 +49,8 @@ const (
 // ID is the identity and never changes; everything else is an editable
 // attribute. JSON keys (config.json): id, name, nickname, kind, hue, cwd,
 // command, launch_options, resume_command, character, env, screen_mode,
-// codex_app_server, server. Keys we do not know are kept as they were, in
-// place.
+// codex_app_server, session_bus, server. Keys we do not know are kept as
+// they were, in place.
 type Account struct {
 	// ID is opaque and case-sensitive; the .mcp.json key derives from it.
 	ID string
@@ -90,6 +90,12 @@ type Account struct {
 	// app-server per seat with the real TUI attached, false for hook mode
 	// (compatibility). Written back only when set; unused by other kinds.
 	CodexAppServer *bool
+	// SessionBus opts a seat into the user's D-Bus session bus (JSON
+	// "session_bus"): on Linux a seat's namespaces hide it unless true
+	// (docs/design.md §16), for a CLI that needs the desktop's keyring or
+	// notifications. nil when the file does not say (hidden); written back
+	// only when set.
+	SessionBus *bool
 	// Server is the mcp-servers.json entry an mcp account answers to.
 	Server string
 
@@ -104,6 +110,10 @@ func (a Account) DisplayName() string {
 	}
 	return a.Name
 }
+
+// SessionBusOpen reports whether the account's seats may reach the session
+// bus (session_bus true).
+func (a Account) SessionBusOpen() bool { return a.SessionBus != nil && *a.SessionBus }
 
 // AppServer reports whether a seat of the account runs in app-server mode:
 // a Codex CLI account whose codex_app_server is not false (absent means on,
@@ -128,6 +138,7 @@ const (
 	keyEnv           = "env"
 	keyScreenMode    = "screen_mode"
 	keyAppServer     = "codex_app_server"
+	keySessionBus    = "session_bus"
 	keyServer        = "server"
 	// keyLegacyArgs is the original app's launch options as a word array,
 	// migrated into launch_options.
@@ -164,6 +175,7 @@ func (a Account) MarshalJSON() ([]byte, error) {
 		{keyEnv, a.Env, len(a.Env) > 0},
 		{keyScreenMode, a.ScreenMode, a.ScreenMode != ""},
 		{keyAppServer, a.CodexAppServer, a.CodexAppServer != nil},
+		{keySessionBus, a.SessionBus, a.SessionBus != nil},
 		{keyServer, a.Server, a.Server != ""},
 	} {
 		if err := set(f.k, f.v, f.keep); err != nil {
@@ -215,12 +227,17 @@ func (a *Account) UnmarshalJSON(data []byte) error {
 		h := int(math.Round(math.Mod(math.Mod(f, 360)+360, 360))) % 360
 		a.Hue = &h
 	}
-	if v, ok := o.Get(keyAppServer); ok && string(v) != "null" {
-		var b bool
-		if err := json.Unmarshal(v, &b); err != nil {
-			return fmt.Errorf("%s: want true or false, got %s", keyAppServer, jsonKind(v))
+	for _, f := range []struct {
+		k   string
+		dst **bool
+	}{{keyAppServer, &a.CodexAppServer}, {keySessionBus, &a.SessionBus}} {
+		if v, ok := o.Get(f.k); ok && string(v) != "null" {
+			var b bool
+			if err := json.Unmarshal(v, &b); err != nil {
+				return fmt.Errorf("%s: want true or false, got %s", f.k, jsonKind(v))
+			}
+			*f.dst = &b
 		}
-		a.CodexAppServer = &b
 	}
 	if v, ok := o.Get(keyEnv); ok && string(v) != "null" {
 		if err := json.Unmarshal(v, &a.Env); err != nil {

@@ -6,7 +6,7 @@
 // seats/cli/codex and seats/cli/generic, registered in kinds.go; the parts
 // every seat uses are packages of their own: seats/launch (the launch line,
 // .mcp.json, the seat's environment), seats/pty (the child in its PTY, the
-// seat guard), seats/terminal (the emulator and its mirror), seats/limits
+// seat guard, the seat's namespaces: isolation.go), seats/terminal (the emulator and its mirror), seats/limits
 // (the usage-limit decisions) and seats/character (characters, styles,
 // working directories). docs/architecture.md "Seat kinds" draws the map.
 //
@@ -86,7 +86,9 @@
 // Seat.mu (and under it the Typist's lock, to set the typing holds a
 // permission wait implies), then closes the room's permission cards
 // (ManagerOptions.AskClosed) and emits SeatUpdated with neither held. The
-// Codex adapter's claimed ids take their own leaf lock.
+// Codex adapter's claimed ids take their own leaf lock, and so does a
+// start's isolation record (isolation.go: pty.Isolate.Got, called by the
+// spawn under no lock of the Manager's).
 // The room's PermissionAnswered takes Manager.mu and Seat.mu in turn.
 // The room calls Manager.Enqueue while it holds its room lock: Enqueue
 // takes Manager.mu (the seat lookup), Seat.mu (via Seat.State) and the

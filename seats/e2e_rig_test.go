@@ -225,6 +225,7 @@ func newRigHub(t *testing.T, fo fakeapi.Options, ho room.HubOptions, tune ...fun
 		if t.Failed() {
 			r.dumpScreens() // before the seats stop and their CLIs clear them
 		}
+		r.checkIsolated() // every seat of every e2e test ran in its namespaces
 		// As app.close: seats first (their sidecars leave), then the room.
 		r.mgr.Close()
 		r.seat.wait()

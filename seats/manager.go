@@ -115,6 +115,9 @@ type ManagerOptions struct {
 	// CheckRelease replaces the Codex release check (tests; nil: run
 	// `codex app-server` over stdio, seats/cli/codex/release.go).
 	CheckRelease func(ctx context.Context, acct config.Account, env []string) (limits.Release, error)
+	// NoIsolation starts seats without namespaces of their own (tests
+	// whose PullceptPath cannot run `seat-ns`; isolation.go).
+	NoIsolation bool
 }
 
 // tailPollEvery: a fresh Codex seat writes its rollout at its first turn;
@@ -212,6 +215,9 @@ type SeatInfo struct {
 	// Warnings are its launch's (a disabled .mcp.json key, stripped
 	// options …): shown on its row, not only logged.
 	Warnings []string
+	// Isolation is whether its processes run in namespaces of their own,
+	// and why not (isolation.go, docs/design.md §16).
+	Isolation pty.Isolation
 	// MayNotJoin is true for a kind whose CLI may never join the room
 	// (cli.Adapter.Joins false: a generic CLI, bash has no MCP).
 	MayNotJoin bool
@@ -286,6 +292,11 @@ type Manager struct {
 	// difference, NoConfirm).
 	unconfirmed bool
 
+	// probeOnce probes the namespaces once for the launch preview
+	// (isolation.go); probed is its answer.
+	probeOnce sync.Once
+	probed    pty.Isolation
+
 	life lifeLocks // per-seat lifecycle locks (lifecycle.go)
 	// closedTopics (deleted, or being deleted) and retired accounts (being
 	// deleted) take no new seat (lifecycle.go); guarded by mu.
@@ -348,6 +359,7 @@ type Seat struct {
 	// (Manager.closeAsks; set before the seat is listed).
 	asksClosed func(ids []uint64)
 	revoke     func() // ends the seat's room token; nil when none (RoomEndpoint.Grant)
+	isolation  pty.Isolation
 }
 
 // NewManager returns a Manager with no seats. Call SetRoom before Start.
@@ -503,6 +515,8 @@ type startPlan struct {
 	revoke func()
 	// openEnv is the account's env opened for this launch (NAME=value).
 	openEnv []string
+	// isolation is how the processes started for the seat run.
+	isolation isolationLog
 }
 
 // openEnv opens a's env values (ManagerOptions.OpenEnv).
@@ -677,7 +691,7 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	}
 	s := &Seat{Topic: p.topic, Account: p.account, ptyID: p.res.PtyID, launch: l, kind: p.acct.Kind, joins: p.adapter.Joins(), proc: proc, run: p.run, env: p.checkEnv,
 		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting,
-		revoke: p.revoke, resizeKick: make(chan struct{}, 1), output: make(chan struct{})}
+		revoke: p.revoke, resizeKick: make(chan struct{}, 1), output: make(chan struct{}), isolation: p.isolation.result(isolationOff)}
 	size := [2]int{orDefault(cols, pty.DefaultCols), orDefault(rows, pty.DefaultRows)}
 	s.size = seatSize{want: size, have: size}
 	// Posts go in bracketed-paste markers when the CLI asked for them
@@ -714,6 +728,9 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 // would be refused anyway, and a seat whose sidecar cannot join is broken.
 func (m *Manager) boundSpawn(p *startPlan) func(pty.Options) (pty.Proc, error) {
 	return func(o pty.Options) (pty.Proc, error) {
+		if o.Isolate == nil {
+			o.Isolate = m.isolate(p)
+		}
 		proc, err := m.spawn(o)
 		if err != nil || p.room.Bind == nil || p.revoke == nil {
 			return proc, err
@@ -1182,7 +1199,8 @@ func (s *Seat) info() SeatInfo {
 	in := SeatInfo{Topic: s.Topic, Account: s.Account, Kind: s.kind, State: s.state, Pid: s.proc.Pid(),
 		Started: s.started, Argv: s.launch.Argv, Dir: s.launch.Dir, ExitCode: s.exitCode,
 		Requested: s.requested, Err: s.err, SessionID: s.launch.SessionID, PtyID: s.ptyID,
-		Activity: s.activity, Usage: s.usage, Warnings: s.launch.Warnings, Limit: s.limit, MayNotJoin: !s.joins}
+		Activity: s.activity, Usage: s.usage, Warnings: s.launch.Warnings, Limit: s.limit, MayNotJoin: !s.joins,
+		Isolation: s.isolation}
 	s.mu.Unlock()
 	in.Typing = s.typist.State() // the Typist's lock is a leaf: taken after s.mu is free
 	return in
@@ -1280,5 +1298,5 @@ func (m *Manager) Preview(a config.Account) (line string, problems []string) {
 	if err != nil {
 		return "", []string{err.Error()}
 	}
-	return l.Preview, append(l.Warnings, character.PreviewWarnings(a, m.getenv)...)
+	return l.Preview, slices.Concat(l.Warnings, character.PreviewWarnings(a, m.getenv), m.previewIsolation(a))
 }

@@ -688,7 +688,7 @@ func TestManagerPreview(t *testing.T) {
 	a := config.Account{Name: "Claude", Kind: config.KindClaudeCode, WorkDir: work, Command: "claude",
 		Env: []config.EnvVar{{Name: "SECRET_KEY", Value: "s3cret-value"}}}
 	line, problems := r.m.Preview(a)
-	if len(problems) != 0 {
+	if problems = launchProblems(problems); len(problems) != 0 {
 		t.Fatalf("problems = %q", problems)
 	}
 	for _, want := range []string{"claude", "--session-id '" + previewSessionID + "'", launch.MCPKey(previewAccount, previewTopic), managerRoom.HooksURL} {
@@ -705,7 +705,7 @@ func TestManagerPreview(t *testing.T) {
 		t.Errorf("preview wrote .mcp.json (stat: %v)", err)
 	}
 	a.LaunchOptions = "--settings {}"
-	if line, problems := r.m.Preview(a); line == "" || len(problems) != 1 || !strings.Contains(problems[0], "--settings") {
+	if line, problems := r.m.Preview(a); line == "" || len(launchProblems(problems)) != 1 || !strings.Contains(problems[0], "--settings") {
 		t.Errorf("preview with its own --settings = %q, %q; want the line and why it gets no room settings", line, problems)
 	}
 	a.LaunchOptions = ""

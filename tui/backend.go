@@ -194,6 +194,9 @@ type SeatInfo struct {
 	HeldFor HoldReason
 	// Warnings are the launch's, as StartSeat returned them.
 	Warnings []string
+	// NotIsolated is why the seat's processes are not separated from the
+	// other seats' and Pullcept's (docs/design.md §16); "" when they are.
+	NotIsolated string
 	// Delivery (docs/design.md §5): Confirming is true for a seat whose CLI
 	// confirms each post typed into it; the fields below are kept only then.
 	Confirming bool

@@ -245,6 +245,7 @@ const (
 	mPartsExited
 	mPartsStopped
 	mPartsFailed
+	mPartsNotIsolated
 	mPartsGuests
 	mPartsNone
 	mPartsHint
@@ -296,6 +297,7 @@ const (
 	mDetDir
 	mDetStarted
 	mDetNone
+	mDetNotIsolated
 	mDetCopy
 	mDetDelivery
 	mDetTaken
@@ -817,23 +819,25 @@ var messages = map[msgKey][2]string{
 	mPartsExited:         {"exited", "終了"},
 	mPartsStopped:        {"stopped", "停止"},
 	mPartsFailed:         {"failed", "起動失敗"},
-	mPartsGuests:         {"Guests", "ゲスト"},
-	mPartsNone:           {"No participants", "参加者なし"},
-	mPartsHint:           {"No AI accounts yet. Create one:", "AI のアカウントがありません。作成:"},
-	mPartsQuick:          {"%s (%s)", "%s（%s）"},
-	mPartsFound:          {"found", "検出"},
-	mPartsNotFound:       {"not on PATH", "PATH に無し"},
-	mKindAdmin:           {"admin", "admin"},
-	mKindClaude:          {"Claude Code", "Claude Code"},
-	mKindCodex:           {"Codex CLI", "Codex CLI"},
-	mKindCLI:             {"CLI", "CLI（汎用）"},
-	mKindMCP:             {"MCP", "MCP"},
-	mUsageModel:          {"model", "モデル"},
-	mUsageEffort:         {"effort", "エフォート"},
-	mUsage5h:             {"5h", "5時間"},
-	mUsageWeek:           {"week", "週次"},
-	mUsageCtx:            {"ctx", "文脈"},
-	mUsageLast:           {"last known", "最後の値"},
+	// A seat whose processes the others can see (docs/design.md §16).
+	mPartsNotIsolated: {"not isolated", "分離されていません"},
+	mPartsGuests:      {"Guests", "ゲスト"},
+	mPartsNone:        {"No participants", "参加者なし"},
+	mPartsHint:        {"No AI accounts yet. Create one:", "AI のアカウントがありません。作成:"},
+	mPartsQuick:       {"%s (%s)", "%s（%s）"},
+	mPartsFound:       {"found", "検出"},
+	mPartsNotFound:    {"not on PATH", "PATH に無し"},
+	mKindAdmin:        {"admin", "admin"},
+	mKindClaude:       {"Claude Code", "Claude Code"},
+	mKindCodex:        {"Codex CLI", "Codex CLI"},
+	mKindCLI:          {"CLI", "CLI（汎用）"},
+	mKindMCP:          {"MCP", "MCP"},
+	mUsageModel:       {"model", "モデル"},
+	mUsageEffort:      {"effort", "エフォート"},
+	mUsage5h:          {"5h", "5時間"},
+	mUsageWeek:        {"week", "週次"},
+	mUsageCtx:         {"ctx", "文脈"},
+	mUsageLast:        {"last known", "最後の値"},
 
 	// What a running seat is doing (spec «走っているアカウントが何をしているか»).
 	mActThinking:     {"thinking…", "考え中…"},
@@ -863,13 +867,14 @@ var messages = map[msgKey][2]string{
 	mHeldStuck:       {"%d held — not taken: Enter in its pane sends, Ctrl+U clears", "%d件保留：未受理。端末で Enter 送信、Ctrl+U 消去"},
 	mStuckAlone:      {"a post not taken: Enter in its pane sends, Ctrl+U clears", "未受理の投稿：端末で Enter 送信、Ctrl+U 消去"},
 
-	mDetTitle:   {"Details · %s", "詳細 · %s"},
-	mDetSession: {"session", "ID"},
-	mDetCommand: {"command", "コマンド"},
-	mDetDir:     {"dir", "場所"},
-	mDetStarted: {"started", "開始"},
-	mDetNone:    {"none", "なし"},
-	mDetCopy:    {"%s copies it", "%s でコピー"},
+	mDetTitle:       {"Details · %s", "詳細 · %s"},
+	mDetSession:     {"session", "ID"},
+	mDetCommand:     {"command", "コマンド"},
+	mDetDir:         {"dir", "場所"},
+	mDetStarted:     {"started", "開始"},
+	mDetNone:        {"none", "なし"},
+	mDetNotIsolated: {"not isolated: %s", "分離されていません: %s"},
+	mDetCopy:        {"%s copies it", "%s でコピー"},
 	// A seat whose CLI confirms each post (docs/design.md §5).
 	mDetDelivery:    {"delivery", "投稿の受け取り"},
 	mDetTaken:       {"taken", "受取"},

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -361,6 +362,10 @@ func seatLines(e *env, s SeatInfo, w int, now time.Time, meters bool) []string {
 		first := cut("! "+oneLine(s.Warnings[0]), max(w-4-len(more), 1))
 		out = append(out, "   "+th.accentS.Render(first)+th.dim.Render(more))
 	}
+	if s.NotIsolated != "" && s.State != SeatOffline {
+		// The reason is in its details (detailLines).
+		out = append(out, "   "+th.dim.Render(cut(e.tr.t(mPartsNotIsolated), max(w-3, 1))))
+	}
 	// A generic CLI reports no plan or context figures: its rows would only
 	// ever be dashes (unless it did report some).
 	if !meters && !usageKnown(s) {
@@ -449,7 +454,11 @@ func detailLines(e *env, name string, s SeatInfo, taken string, w, maxH int) []s
 	if s.Confirming {
 		out = append(out, deliveryLines(e, s, taken, w, lw)...)
 	}
-	for _, wn := range s.Warnings {
+	warnings := s.Warnings
+	if s.NotIsolated != "" {
+		warnings = append(slices.Clone(warnings), tr.t(mDetNotIsolated, s.NotIsolated))
+	}
+	for _, wn := range warnings {
 		for i, l := range wrapCut(oneLine(wn), w-4, 8) {
 			mark := "  "
 			if i == 0 {

@@ -53,13 +53,15 @@ type Proc interface {
 // cwd). Env is the complete environment of the child (nil means Pullcept's
 // own); TERM is set to xterm-256color when Env has no TERM, because the
 // child's terminal is our x/vt emulator. Cols and Rows are the initial size
-// in cells; 0 means 80×24.
+// in cells; 0 means 80×24. Isolate, when set, separates the child from the
+// user's other processes where the OS allows (isolate.go).
 type Options struct {
-	Argv []string
-	Dir  string
-	Env  []string
-	Cols int
-	Rows int
+	Argv    []string
+	Dir     string
+	Env     []string
+	Cols    int
+	Rows    int
+	Isolate *Isolate
 }
 
 // Default terminal size when Options leaves it at zero: the classic VT100
@@ -99,8 +101,10 @@ const termName = "xterm-256color"
 // returns the running Proc. On Unix the child leads a new session with the PTY
 // as its controlling terminal (Ctrl+C reaches it, and Kill reaches its whole
 // process group); on Windows it runs in a ConPTY inside a Job object that is
-// killed with it. Errors: ErrNoCommand, ErrNoWorkDir, ErrBadSize, or the
-// wrapped OS error when the command cannot be found or started.
+// killed with it. With o.Isolate, on Linux the child is a namespace init
+// and o.Argv its child (Pid and Kill are the init's, which passes Kill's
+// signals on; isolate.go). Errors: ErrNoCommand, ErrNoWorkDir, ErrBadSize,
+// or the wrapped OS error when the command cannot be found or started.
 func Start(o Options) (Proc, error) {
 	if len(o.Argv) == 0 || o.Argv[0] == "" {
 		return nil, config.ErrNoCommand
@@ -122,10 +126,11 @@ func Start(o Options) (Proc, error) {
 		env = os.Environ()
 	}
 	env = withTerm(env)
-	p, err := startPTY(o.Argv, o.Dir, env, cols, rows)
+	p, got, err := startIsolating(o.Argv, o.Dir, env, cols, rows, o.Isolate)
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", o.Argv[0], err)
 	}
+	o.Isolate.report(got)
 	return p, nil
 }
 

@@ -97,19 +97,30 @@ func runHelper(mode string) int {
 		signal.Ignore(syscall.SIGHUP, syscall.SIGTERM)
 		select {}
 	}
+	if f, ok := osHelpers[mode]; ok {
+		return f()
+	}
 	fmt.Printf("unknown helper mode %q\n", mode)
 	return 2
 }
+
+// osHelpers are the helper modes of one OS's tests (isolate_linux_test.go).
+var osHelpers = map[string]func() int{}
+
+// isolateHelpers, when set, starts startHelper's children with it
+// (TestIsolatedPTYBehavesAsPlain runs the tests above in namespaces).
+var isolateHelpers *Isolate
 
 // startHelper starts the test binary as a fake CLI in a PTY.
 func startHelper(t *testing.T, mode string, cols, rows int) Proc {
 	t.Helper()
 	p, err := Start(Options{
-		Argv: []string{os.Args[0], "-test.run=^TestHelperProcess$"},
-		Dir:  t.TempDir(),
-		Env:  append(withoutEnv(os.Environ(), "TERM"), helperEnv+"="+mode),
-		Cols: cols,
-		Rows: rows,
+		Argv:    []string{os.Args[0], "-test.run=^TestHelperProcess$"},
+		Dir:     t.TempDir(),
+		Env:     append(withoutEnv(os.Environ(), "TERM"), helperEnv+"="+mode),
+		Cols:    cols,
+		Rows:    rows,
+		Isolate: isolateHelpers,
 	})
 	if err != nil {
 		t.Fatalf("Start(%s): %v", mode, err)

@@ -47,8 +47,18 @@ func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, er
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
-	// StartWithSize sets Setsid+Setctty, wires the slave to stdin/out/err,
-	// starts the child and closes the slave in this process.
+	p, err := startCmd(cmd, cols, rows)
+	if err != nil {
+		return nil, err // not a typed nil in the interface
+	}
+	return p, nil
+}
+
+// startCmd starts cmd in a new PTY of cols×rows and reaps it when it ends.
+func startCmd(cmd *exec.Cmd, cols, rows int) (*unixProc, error) {
+	// StartWithSize sets Setsid+Setctty (keeping the rest of SysProcAttr:
+	// a seat's namespaces), wires the slave to stdin/out/err, starts the
+	// child and closes the slave in this process.
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
 	if err != nil {
 		return nil, err

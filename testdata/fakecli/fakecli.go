@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/pty"
 )
 
 // Env, set in a process's environment, makes Run act as the fake CLI
@@ -49,12 +50,17 @@ const Env = "FAKECLI"
 // joining the room, with -join).
 const Ready = "fake cli ready"
 
-// Run is the body of a test binary's TestMain: the fake CLI when this
-// process was started as one (Env set), else the tests, after which the
-// pullcept binary PullceptBinary built is removed. It returns the exit
-// status for os.Exit: a helper process has no other way to end with a
+// Run is the body of a test binary's TestMain: a seat's namespace init
+// when started as one (a Manager whose PullceptPath is this test binary
+// starts every seat through `seat-ns`, pty.NamespaceCommand), the fake CLI
+// when this process was started as one (Env set), else the tests, after
+// which the pullcept binary PullceptBinary built is removed. It returns the
+// exit status for os.Exit: a helper process has no other way to end with a
 // chosen status.
 func Run(m *testing.M) int {
+	if len(os.Args) > 1 && os.Args[1] == pty.NamespaceCommand {
+		return pty.RunNamespace(os.Args[2:], os.Stderr)
+	}
 	if os.Getenv(Env) != "" {
 		return Main(os.Args[1:])
 	}

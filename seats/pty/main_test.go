@@ -1,0 +1,15 @@
+package pty
+
+import (
+	"os"
+	"testing"
+)
+
+// TestMain runs a seat's namespace init when a test started this binary as
+// one (Isolate.Init, NamespaceCommand), and the tests otherwise.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == NamespaceCommand {
+		os.Exit(RunNamespace(os.Args[2:], os.Stderr))
+	}
+	os.Exit(m.Run())
+}

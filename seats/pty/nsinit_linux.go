@@ -1,0 +1,286 @@
+package pty
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// envBus is where D-Bus clients look for the session bus first; unset,
+// they look at $XDG_RUNTIME_DIR/bus.
+const envBus = "DBUS_SESSION_BUS_ADDRESS"
+
+// nsArgs is the init's command line (NamespaceCommand).
+type nsArgs struct {
+	bus   bool   // --bus: leave the session bus reachable
+	probe bool   // --probe: set the namespace up, say so and end
+	exe   string // --exe: argv's executable, resolved by Pullcept
+	argv  []string
+}
+
+func parseNSArgs(args []string) (nsArgs, error) {
+	var a nsArgs
+	for len(args) > 0 {
+		switch args[0] {
+		case "--bus":
+			a.bus = true
+		case "--probe":
+			a.probe = true
+		case "--exe":
+			if len(args) < 2 {
+				return a, errors.New("--exe needs a path")
+			}
+			a.exe, args = args[1], args[1:]
+		case "--":
+			a.argv = args[1:]
+			args = nil
+			continue
+		default:
+			return a, fmt.Errorf("unknown argument %q", args[0])
+		}
+		args = args[1:]
+	}
+	if !a.probe && (a.exe == "" || len(a.argv) == 0) {
+		return a, errors.New("no command")
+	}
+	return a, nil
+}
+
+// RunNamespace is `pullcept seat-ns` (NamespaceCommand), PID 1 of a seat's
+// PID namespace, started by Start in new user, PID and mount namespaces. It
+// makes the mounts one-way (the host's new mounts still arrive, none go
+// back), mounts a /proc that shows only the seat's processes, covers the
+// session bus with /dev/null unless --bus, starts argv on the same
+// terminal as the foreground job, says "ok" on fd 3, then forwards SIGHUP,
+// SIGTERM and SIGINT to argv's process group, reaps every process
+// reparented to it, and exits with argv's code (128+N for signal N). Its
+// exit ends every process left in the namespace (the kernel kills them).
+func RunNamespace(args []string, stderr io.Writer) int {
+	// Caught at once: Go's default for these is to exit, and PID 1 leaving
+	// kills the CLI without the grace it has to save its session.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
+	st := openStatus(stderr)
+	a, err := parseNSArgs(args)
+	if err != nil {
+		st.say(statusExec, "pullcept "+NamespaceCommand+": "+err.Error())
+		return 2
+	}
+	if err := enterSeatNS(a.bus); err != nil {
+		st.say(statusNS, err.Error())
+		return 3
+	}
+	if a.probe {
+		st.say(statusOK, "")
+		return 0
+	}
+	pid, err := startSeatChild(a)
+	if err != nil {
+		word := statusExec
+		if nestRefused(err) {
+			word = statusNS
+		}
+		st.say(word, err.Error())
+		return 127
+	}
+	st.say(statusOK, "")
+	return superviseChild(pid, sigs)
+}
+
+// status is the init's answer to Start: fd 3 when Start passed it, else
+// stderr (run by hand).
+type status struct {
+	w    io.Writer
+	file *os.File
+}
+
+func openStatus(stderr io.Writer) *status {
+	if _, err := unix.FcntlInt(3, unix.F_GETFD, 0); err != nil {
+		return &status{w: stderr}
+	}
+	// Not inherited by argv: its end is what tells Start the init is gone.
+	unix.CloseOnExec(3)
+	f := os.NewFile(3, "status")
+	return &status{w: f, file: f}
+}
+
+// say writes one line and closes fd 3: there is one answer.
+func (s *status) say(word, text string) {
+	fmt.Fprintln(s.w, strings.TrimSpace(word+" "+strings.ReplaceAll(text, "\n", " ")))
+	if s.file != nil {
+		_ = s.file.Close()
+		s.file = nil
+	}
+}
+
+// enterSeatNS sets the namespaces up, in the order each step needs.
+func enterSeatNS(bus bool) error {
+	if os.Getpid() != 1 {
+		return errors.New("not the first process of a PID namespace of its own")
+	}
+	// Slave, not private: a disk the human mounts later still shows up in
+	// the seat; nothing the seat mounts reaches the host.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
+		return fmt.Errorf("make the mounts one-way: %w", err)
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mount a /proc of the seat's own: %w", err)
+	}
+	if bus {
+		return nil
+	}
+	for _, p := range busSockets(os.Getenv(envBus), os.Getenv("XDG_RUNTIME_DIR")) {
+		if err := unix.Mount("/dev/null", p, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("hide the session bus %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// busSockets are the session bus's sockets on disk: the unix:path= of
+// address and $XDG_RUNTIME_DIR/bus, those that exist as sockets. An
+// abstract socket (unix:abstract=) lives in the network namespace, which a
+// seat shares: it cannot be covered (docs/design.md §16).
+func busSockets(address, runtimeDir string) []string {
+	var paths []string
+	for _, entry := range strings.Split(address, ";") {
+		transport, params, ok := strings.Cut(entry, ":")
+		if !ok || transport != "unix" {
+			continue
+		}
+		for _, kv := range strings.Split(params, ",") {
+			if v, ok := strings.CutPrefix(kv, "path="); ok {
+				if p, err := url.PathUnescape(v); err == nil {
+					paths = append(paths, p)
+				}
+			}
+		}
+	}
+	if runtimeDir != "" {
+		paths = append(paths, filepath.Join(runtimeDir, "bus"))
+	}
+	var out []string
+	for _, p := range paths {
+		fi, err := os.Lstat(p)
+		if err == nil && fi.Mode()&os.ModeSocket != 0 && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// startSeatChild starts argv as the terminal's foreground job, in a user
+// and mount namespace nested in the init's, where it is the user again
+// (the init is root in its own, nsAttrs): every mount the init made is
+// then locked to it, so even a seat running as root cannot unmount its
+// /proc (or the /dev/null over the bus) to see the host's beneath.
+func startSeatChild(a nsArgs) (int, error) {
+	env := os.Environ()
+	if !a.bus {
+		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, envBus+"=") })
+	}
+	uid, err := outerID("/proc/self/uid_map")
+	if err != nil {
+		return 0, err
+	}
+	gid, err := outerID("/proc/self/gid_map")
+	if err != nil {
+		return 0, err
+	}
+	sys := &syscall.SysProcAttr{
+		Setpgid:                    true,
+		Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: uid, HostID: os.Getuid(), Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: gid, HostID: os.Getgid(), Size: 1}},
+		GidMappingsEnableSetgroups: false,
+	}
+	if _, err := unix.IoctlGetInt(0, unix.TIOCGPGRP); err == nil {
+		// Its own group in the foreground, as a shell runs a job: Ctrl+C
+		// and SIGWINCH reach it and not the init; Start's Kill reaches the
+		// init, which passes it on.
+		sys.Foreground, sys.Ctty = true, 0
+	}
+	p, err := os.StartProcess(a.exe, a.argv, &os.ProcAttr{Env: env, Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}, Sys: sys})
+	if err != nil {
+		return 0, err
+	}
+	return p.Pid, nil
+}
+
+// outerID is the user's (or group's) id outside the init's namespace: the
+// one id its map holds ("0 <outer id> 1").
+func outerID(mapFile string) (int, error) {
+	b, err := os.ReadFile(mapFile)
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 3 || f[2] != "1" {
+		return 0, fmt.Errorf("%s: want one id mapped, got %q", mapFile, b)
+	}
+	return strconv.Atoi(f[1])
+}
+
+// nestRefused: the nested namespaces, not argv, were refused (the seat
+// then starts without namespaces; argv's own errors fail the start).
+func nestRefused(err error) bool {
+	for _, e := range []error{syscall.EPERM, syscall.ENOSPC, syscall.EUSERS, syscall.EINVAL} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// superviseChild passes the init's signals on to the child's group and
+// reaps until the child itself is reaped; it returns the child's code.
+func superviseChild(pid int, sigs <-chan os.Signal) int {
+	exited := make(chan int, 1)
+	go reapAll(pid, exited)
+	for {
+		select {
+		case sig := <-sigs:
+			s, _ := sig.(syscall.Signal)
+			if err := syscall.Kill(-pid, s); err != nil {
+				_ = syscall.Kill(pid, s) // it left its group
+			}
+		case code := <-exited:
+			return code
+		}
+	}
+}
+
+// reapAll reaps every child of the init (as PID 1 it inherits every
+// orphan of the namespace) until pid's end, whose code it sends.
+func reapAll(pid int, exited chan<- int) {
+	for {
+		var ws unix.WaitStatus
+		got, err := unix.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			exited <- 128 + int(syscall.SIGKILL) // no child left to wait for: cannot happen
+			return
+		}
+		if got != pid {
+			continue
+		}
+		if ws.Signaled() {
+			exited <- 128 + int(ws.Signal())
+		} else {
+			exited <- ws.ExitStatus()
+		}
+		return
+	}
+}
