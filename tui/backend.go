@@ -196,7 +196,9 @@ type SeatInfo struct {
 	Warnings []string
 	// NotIsolated is why the seat's processes are not separated from the
 	// other seats' and Pullcept's (docs/design.md §16); "" when they are.
+	// Isolated: they run in namespaces of their own (the details say so).
 	NotIsolated string
+	Isolated    bool
 	// Delivery (docs/design.md §5): Confirming is true for a seat whose CLI
 	// confirms each post typed into it; the fields below are kept only then.
 	Confirming bool

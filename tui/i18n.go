@@ -298,6 +298,8 @@ const (
 	mDetStarted
 	mDetNone
 	mDetNotIsolated
+	mDetIsolation
+	mDetIsolated
 	mDetCopy
 	mDetDelivery
 	mDetTaken
@@ -873,7 +875,9 @@ var messages = map[msgKey][2]string{
 	mDetDir:         {"dir", "場所"},
 	mDetStarted:     {"started", "開始"},
 	mDetNone:        {"none", "なし"},
-	mDetNotIsolated: {"not isolated: %s", "分離されていません: %s"},
+	mDetNotIsolated: {"not isolated — other seats can see, read and signal its processes: %s", "分離されていません（他の席からこの席のプロセスが見え、読め、シグナルを送れます）: %s"},
+	mDetIsolation:   {"isolation", "分離"},
+	mDetIsolated:    {"own namespaces", "専用の名前空間"},
 	mDetCopy:        {"%s copies it", "%s でコピー"},
 	// A seat whose CLI confirms each post (docs/design.md §5).
 	mDetDelivery:    {"delivery", "投稿の受け取り"},

@@ -425,6 +425,9 @@ func detailLines(e *env, name string, s SeatInfo, taken string, w, maxH int) []s
 	out := []string{th.dim.Render("─") + th.title.Render(cut(title, max(w-2, 1))) +
 		th.dim.Render(strings.Repeat("─", max(w-1-ansi.StringWidth(title), 0)))}
 	labels := []msgKey{mDetSession, mDetCommand, mDetDir, mDetStarted}
+	if s.Isolated {
+		labels = append(labels, mDetIsolation)
+	}
 	if s.Confirming {
 		labels = append(labels, deliveryLabels...)
 	}
@@ -451,6 +454,9 @@ func detailLines(e *env, name string, s SeatInfo, taken string, w, maxH int) []s
 		}
 	}
 	out = append(out, row(mDetDir, fitLeft(orDash(oneLine(s.Dir)), vw)), row(mDetStarted, startedText(e, s.Started)))
+	if s.Isolated {
+		out = append(out, row(mDetIsolation, cut(tr.t(mDetIsolated), vw)))
+	}
 	if s.Confirming {
 		out = append(out, deliveryLines(e, s, taken, w, lw)...)
 	}
