@@ -203,6 +203,14 @@ func (a *App) openSeatMarks() {
 	go a.recordSeats(a.seats.Subscribe(), a.marksStop, a.marksDone)
 }
 
+// marksRetryMin and marksRetryMax bound the wait before running-seats.json
+// is written again after a failed write (doubling each time); variables
+// for the test that counts the retries.
+var (
+	marksRetryMin = 100 * time.Millisecond
+	marksRetryMax = 5 * time.Second
+)
+
 // recordSeats keeps running-seats.json in step with the Manager until
 // App.Close closes marksStop. It is the App's one goroutine of its own; a
 // cut-off subscription (it fell behind) is taken again.
@@ -214,13 +222,23 @@ func (a *App) recordSeats(sub *pubsub.Subscription[seats.Event], stop <-chan str
 		}
 	}()
 	defer func() { sub.Close() }()
+	wait := marksRetryMin
 	for {
+		// A failed write is tried again without waiting for the next event:
+		// on Windows a rename over a file another process has open fails
+		// (a reader of running-seats.json made it fail under load, and the
+		// running seat stayed unrecorded until some other seat changed).
+		var retry <-chan time.Time
 		if err := a.marks.sync(a.seats.Seats("")); err != nil {
-			a.logger.Warn("running seats not recorded", "err", err)
+			a.logger.Warn("running seats not recorded; trying again", "err", err, "in", wait)
+			retry, wait = time.After(wait), min(wait*2, marksRetryMax)
+		} else {
+			wait = marksRetryMin
 		}
 		select {
 		case <-stop:
 			return
+		case <-retry:
 		case _, open := <-sub.C():
 			if !open {
 				if !errors.Is(sub.Err(), pubsub.ErrOverflow) {

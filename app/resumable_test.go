@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pullcept/pullcept/testdata/testkit"
 	"github.com/pullcept/pullcept/tui"
@@ -97,5 +98,40 @@ func TestCrashLeavesResumableSeats(t *testing.T) {
 	}
 	testkit.Eventually(t, "the file lists the running seat only", func() bool {
 		return slices.Equal(runningSeats(t, dir), []string{"t1/sh"})
+	})
+}
+
+// TestRunningSeatsRetryAFailedWrite: a write of running-seats.json that
+// fails (on Windows a rename over a file a reader holds open; here the
+// path is a directory for a while) is tried again without waiting for the
+// next seat event — 30 failures logged, far more than the seat's start
+// has events — so a seat that goes on running is recorded once the path
+// is free. Before, a running seat stayed unrecorded until another event.
+func TestRunningSeatsRetryAFailedWrite(t *testing.T) {
+	lo, hi := marksRetryMin, marksRetryMax
+	t.Cleanup(func() { marksRetryMin, marksRetryMax = lo, hi }) // after the App's own cleanups
+	marksRetryMin, marksRetryMax = time.Millisecond, 5*time.Millisecond
+	a, b := openStaying(t)
+	path := filepath.Join(a.dataDir, RunningSeatsFile)
+	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(path, "blocker"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	topic, _ := b.NewTopic()
+	if _, err := b.StartSeat(topic, "sh", 80, 24); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, "30 failed writes logged", func() bool {
+		log, _ := os.ReadFile(filepath.Join(a.dataDir, logFileName))
+		return strings.Count(string(log), "running seats not recorded") >= 30
+	})
+	if err := os.RemoveAll(path); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, "the seat recorded once the path is free", func() bool {
+		_, err := os.Stat(path)
+		return err == nil && slices.Equal(runningSeats(t, a.dataDir), []string{topic + "/sh"})
 	})
 }
