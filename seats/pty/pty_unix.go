@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -56,6 +58,7 @@ func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, er
 
 // startCmd starts cmd in a new PTY of cols×rows and reaps it when it ends.
 func startCmd(cmd *exec.Cmd, cols, rows int) (*unixProc, error) {
+	closeOnExec()
 	// StartWithSize sets Setsid+Setctty (keeping the rest of SysProcAttr:
 	// a seat's namespaces), wires the slave to stdin/out/err, starts the
 	// child and closes the slave in this process.
@@ -246,3 +249,27 @@ func (p *unixProc) Close() error {
 
 // Pid returns the child's process id.
 func (p *unixProc) Pid() int { return p.pid }
+
+// closeOnExec marks every descriptor of this process above stderr
+// close-on-exec before a seat's child starts: Go opens its own so, but a
+// library may not (bubbletea's input reader makes its epoll without
+// EPOLL_CLOEXEC) and the shell that started Pullcept may have left some
+// open. Inherited, a seat held Pullcept's input epoll and, adding an
+// always-ready descriptor to it, froze the human's keys for good (issue 31
+// review). The child's own descriptors (the PTY, ExtraFiles) are dup'ed
+// into it whatever the flag.
+func closeOnExec() {
+	dir := "/dev/fd"
+	if runtime.GOOS == "linux" {
+		dir = "/proc/self/fd"
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			unix.CloseOnExec(fd)
+		}
+	}
+}
