@@ -61,5 +61,12 @@ func lookPeer(c net.Conn) (p peerInfo, fromSeat bool) {
 		return peerInfo{}, false
 	}
 	p = peerInfo{pid: pid, exe: peer.Exe(pid), tty: peer.TTY(pid)}
+	if _, err := peer.Identify(c); err != nil {
+		// The connecting process has ended: nothing can be said of it,
+		// and a seat made exactly that (a child that connects and exits)
+		// to pass the tree check (issue 31 review). A real client waits
+		// for its answer.
+		return p, true
+	}
 	return p, peer.Descends(pid, os.Getpid())
 }

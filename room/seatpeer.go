@@ -37,7 +37,7 @@ var ErrNotTheSeat = errors.New("this connection is not from the seat's processes
 // peerSeen is what the kernel said of a connection's peer at accept time.
 type peerSeen struct {
 	local bool // over the Unix socket
-	pid   int
+	proc  peer.Process
 	err   error
 }
 
@@ -49,8 +49,8 @@ func connContext(ctx context.Context, c net.Conn) context.Context {
 	if _, tcp := c.(*net.TCPConn); tcp {
 		return ctx
 	}
-	pid, err := peer.PID(c)
-	return context.WithValue(ctx, peerCtxKey{}, peerSeen{local: true, pid: pid, err: err})
+	proc, err := peer.Identify(c)
+	return context.WithValue(ctx, peerCtxKey{}, peerSeen{local: true, proc: proc, err: err})
 }
 
 // SocketPath is the room's Unix socket ("" when the server has none).
@@ -104,18 +104,26 @@ func (s *Server) checkSeatPeer(r *http.Request, g *grant) error {
 		why = fmt.Errorf("%w: a seat token is taken only on the room socket", ErrNotTheSeat)
 	case seen.err != nil:
 		why = fmt.Errorf("%w: the kernel did not name the process: %w", ErrNotTheSeat, seen.err)
+	case !seen.proc.Alive():
+		// Its pid may be another process's by now (a kept-alive connection
+		// of a child that exited, waiting for its pid to come back).
+		why = fmt.Errorf("%w: the process %d that connected has ended", ErrNotTheSeat, seen.proc.PID)
 	default:
 		s.mu.Lock()
 		trees := slices.Clone(g.trees)
 		s.mu.Unlock()
 		for _, holds := range trees {
-			if holds(seen.pid) {
+			// Alive again after the walk: the pid walked was still the
+			// connecting process's.
+			if holds(seen.proc.PID) && seen.proc.Alive() {
 				return nil
 			}
 		}
-		why = fmt.Errorf("%w: pid %d is none of the seat's %d process tree(s)", ErrNotTheSeat, seen.pid, len(trees))
+		why = fmt.Errorf("%w: pid %d is none of the seat's %d process tree(s)", ErrNotTheSeat, seen.proc.PID, len(trees))
 	}
-	s.logger.Warn("room: a seat token refused", "account", g.binding.Account, "topic", g.binding.Topic,
-		"pid", seen.pid, "exe", peer.Exe(seen.pid), "remote", r.RemoteAddr, "err", why)
+	if s.refusals.Allow() {
+		s.logger.Warn("room: a seat token refused", "account", g.binding.Account, "topic", g.binding.Topic,
+			"pid", seen.proc.PID, "exe", peer.Exe(seen.proc.PID), "remote", r.RemoteAddr, "err", why)
+	}
 	return why
 }

@@ -3,9 +3,11 @@
 package room
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"golang.org/x/sys/unix"
 	"log/slog"
 	"net"
 	"net/http"
@@ -164,4 +166,95 @@ func TestHelperSeatDial(t *testing.T) {
 	}
 	_ = resp.Body.Close()
 	fmt.Printf("hook status %d\n", resp.StatusCode)
+}
+
+// passFDEnv makes TestHelperPassConn connect to the room socket it names
+// and hand the connection to its parent over fd 3, then exit.
+const passFDEnv = "PULLCEPT_TEST_PASS_CONN"
+
+// TestHelperPassConn is the exited connector of
+// TestSeatTokenFromAnEndedConnector.
+func TestHelperPassConn(t *testing.T) {
+	socket := os.Getenv(passFDEnv)
+	if socket == "" {
+		t.Skip("a helper process of TestSeatTokenFromAnEndedConnector")
+	}
+	c, err := net.Dial("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := c.(*net.UnixConn).File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := os.NewFile(3, "parent")
+	if err := unix.Sendmsg(int(parent.Fd()), []byte{0}, unix.UnixRights(int(f.Fd())), nil, 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSeatTokenFromAnEndedConnector (issue 31 review): a connection whose
+// connecting process has ended — a seat kept it, waiting for the pid to
+// come back in another seat's tree — is refused, even by a test that would
+// hold any pid: the pid is no longer the process that connected.
+func TestSeatTokenFromAnEndedConnector(t *testing.T) {
+	h := newTestHub(t, nil, newFakeTerms("t/cc"), testAccounts)
+	mustOpen(t, h, "t")
+	s := newTestServer(t, h, ServerOptions{SocketDir: testkit.RoomSocketDir(t)})
+	token, _, err := s.Grant("cc", "t", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BindTree(token, func(int) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, theirs := os.NewFile(uintptr(pair[0]), "ours"), os.NewFile(uintptr(pair[1]), "theirs")
+	defer ours.Close()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := exec.Command(self, "-test.run=^TestHelperPassConn$", "-test.count=1")
+	child.Env = append(os.Environ(), passFDEnv+"="+s.SocketPath())
+	child.ExtraFiles = []*os.File{theirs}
+	if out, err := child.CombinedOutput(); err != nil {
+		t.Fatalf("helper: %v\n%s", err, out)
+	}
+	theirs.Close()
+	buf, oob := make([]byte, 1), make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := unix.Recvmsg(int(ours.Fd()), buf, oob, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		t.Fatalf("control messages %v %v", msgs, err)
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		t.Fatalf("rights %v %v", fds, err)
+	}
+	conn, err := net.FileConn(os.NewFile(uintptr(fds[0]), "passed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// The connector has exited (CombinedOutput waited for it).
+	req := "POST /hooks/activity/Stop/t/cc HTTP/1.1\r\nHost: " + strings.TrimPrefix(s.HooksURL(), "http://") +
+		"\r\nAuthorization: Bearer " + token + "\r\nContent-Length: 26\r\n\r\n{\"hook_event_name\":\"Stop\"}"
+	if _, err := conn.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("a hook on the connection of an ended process: status %d, want 403", resp.StatusCode)
+	}
 }

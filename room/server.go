@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"golang.org/x/time/rate"
 )
 
 // Server defaults (ServerOptions zero values).
@@ -119,6 +120,9 @@ type Server struct {
 	port     string
 	sock     net.Listener // the room socket; nil without SocketDir
 	sockPath string
+	// refusals bounds the log lines of refused seat tokens: a seat that
+	// floods refusals must not grow the app log without bound.
+	refusals *rate.Limiter
 	http     *http.Server
 	upgrader websocket.Upgrader
 	hookSlot chan struct{}
@@ -168,6 +172,7 @@ func NewServer(h *Hub, opts ServerOptions) (*Server, error) {
 		guard:    newConnGuard(opts.MaxIdleConns),
 		sockets:  make(map[*websocket.Conn]struct{}),
 		grants:   make(map[string]*grant),
+		refusals: rate.NewLimiter(rate.Every(time.Second), 20),
 	}
 	s.upgrader = websocket.Upgrader{
 		HandshakeTimeout: opts.WriteWait,

@@ -77,3 +77,14 @@ func Exe(int) string { return "" }
 
 // TTY: see Exe.
 func TTY(int) string { return "" }
+
+// startTime is pid's start time in microseconds (kern.proc.pid); false
+// when the process is gone.
+func startTime(pid int) (uint64, bool) {
+	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil || kp.Proc.P_pid != int32(pid) {
+		return 0, false
+	}
+	t := kp.Proc.P_starttime
+	return uint64(t.Sec)*1e6 + uint64(t.Usec), true
+}

@@ -109,3 +109,14 @@ func TTY(pid int) string {
 	}
 	return fmt.Sprintf("tty %d:%d", major, minor)
 }
+
+// startTime is pid's start time in clock ticks since boot (/proc/<pid>/stat
+// field 22); false when the process is gone.
+func startTime(pid int) (uint64, bool) {
+	f := stat(pid)
+	if len(f) < 20 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(f[19], 10, 64)
+	return v, err == nil
+}

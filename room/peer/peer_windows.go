@@ -45,3 +45,22 @@ func Exe(pid int) string {
 
 // TTY is unknown on Windows.
 func TTY(int) string { return "" }
+
+// startTime is the process's creation time (GetProcessTimes); false when
+// it cannot be opened (gone).
+func startTime(pid int) (uint64, bool) {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return 0, false
+	}
+	defer windows.CloseHandle(h)
+	var created, exited, kernel, user windows.Filetime
+	if err := windows.GetProcessTimes(h, &created, &exited, &kernel, &user); err != nil {
+		return 0, false
+	}
+	var code uint32
+	if err := windows.GetExitCodeProcess(h, &code); err != nil || code != 259 { // STILL_ACTIVE
+		return 0, false
+	}
+	return uint64(created.HighDateTime)<<32 | uint64(created.LowDateTime), true
+}
