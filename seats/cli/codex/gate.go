@@ -12,7 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"github.com/pullcept/pullcept/room/peer"
 )
@@ -44,6 +47,11 @@ const gateSocket = "tui.sock"
 // milliseconds of its spawn.
 const gateRootWait = 30 * time.Second
 
+// gateMaxConns bounds the gate's connections at once: the TUI holds one
+// (a reconnect overlaps). More are closed at accept: a seat's own tree
+// must not use up Pullcept's descriptors either.
+const gateMaxConns = 8
+
 // usesGate reports whether goos's TUIs attach through the gate.
 func usesGate(goos string) bool { return goos != "windows" }
 
@@ -54,6 +62,8 @@ type tuiGate struct {
 	srv    *http.Server
 	logger *slog.Logger
 
+	open      atomic.Int32  // connections accepted and not closed
+	refusals  *rate.Limiter // bounds the refusals' log lines
 	rootOnce  sync.Once
 	rootSet   chan struct{} // closed when root is known
 	root      int
@@ -66,8 +76,8 @@ type gatePeerKey struct{}
 
 // gatePeer is what the kernel said of a gate connection's process.
 type gatePeer struct {
-	pid int
-	err error
+	proc peer.Process
+	err  error
 }
 
 // openGate listens on a fresh private socket and proxies to the server at
@@ -78,7 +88,8 @@ func openGate(port, token string, logger *slog.Logger) (*tuiGate, error) {
 		return nil, fmt.Errorf("codex gate: %w", err)
 	}
 	g := &tuiGate{dir: dir, path: filepath.Join(dir, gateSocket), logger: logger,
-		rootSet: make(chan struct{}), closed: make(chan struct{}), done: make(chan struct{})}
+		refusals: rate.NewLimiter(rate.Every(time.Second), 5),
+		rootSet:  make(chan struct{}), closed: make(chan struct{}), done: make(chan struct{})}
 	ln, err := net.Listen("unix", g.path)
 	if err != nil {
 		_ = os.RemoveAll(dir)
@@ -96,9 +107,14 @@ func openGate(port, token string, logger *slog.Logger) (*tuiGate, error) {
 	g.srv = &http.Server{
 		Handler:           g.check(proxy),
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    64 << 10,
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-			pid, err := peer.PID(c)
-			return context.WithValue(ctx, gatePeerKey{}, gatePeer{pid: pid, err: err})
+			if gc, ok := c.(*gateConn); ok {
+				c = gc.Conn
+			}
+			proc, err := peer.Identify(c)
+			return context.WithValue(ctx, gatePeerKey{}, gatePeer{proc: proc, err: err})
 		},
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelDebug),
 	}
@@ -109,7 +125,7 @@ func openGate(port, token string, logger *slog.Logger) (*tuiGate, error) {
 				logger.Error("codex gate: accept loop panicked", "panic", fmt.Sprint(r))
 			}
 		}()
-		if err := g.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := g.srv.Serve(&gateListener{Listener: ln, g: g}); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			logger.Warn("codex gate: serve", "err", err)
 		}
 	}()
@@ -137,14 +153,71 @@ func (g *tuiGate) check(next http.Handler) http.Handler {
 			http.Error(w, "the seat's terminal did not start", http.StatusServiceUnavailable)
 			return
 		}
-		if seen.err != nil || !peer.InTree(seen.pid, g.root) {
-			g.logger.Warn("codex gate: refused a process outside the seat's terminal", "pid", seen.pid,
-				"exe", peer.Exe(seen.pid), "root", g.root, "err", seen.err)
+		if !g.admits(seen) {
+			w.Header().Set("Connection", "close")
 			http.Error(w, "not this seat's terminal", http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// admits reports whether seen is the TUI's process or a descendant, still
+// running (a connection kept from an ended process says nothing); a
+// refusal is logged, at most 5 lines and then 1 a second.
+func (g *tuiGate) admits(seen gatePeer) bool {
+	if seen.err == nil && seen.proc.Alive() && peer.InTree(seen.proc.PID, g.root) && seen.proc.Alive() {
+		return true
+	}
+	if g.refusals.Allow() {
+		g.logger.Warn("codex gate: refused a process outside the seat's terminal", "pid", seen.proc.PID,
+			"exe", peer.Exe(seen.proc.PID), "root", g.root, "err", seen.err)
+	}
+	return false
+}
+
+// gateListener closes, at accept and before a byte is read, a connection
+// over gateMaxConns or — once the TUI's pid is known — from outside its
+// tree: a refused process holds no descriptor of Pullcept's.
+type gateListener struct {
+	net.Listener
+	g *tuiGate
+}
+
+func (l *gateListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if l.g.open.Load() >= gateMaxConns {
+			_ = c.Close()
+			continue
+		}
+		select {
+		case <-l.g.rootSet:
+			proc, err := peer.Identify(c)
+			if !l.g.admits(gatePeer{proc: proc, err: err}) {
+				_ = c.Close()
+				continue
+			}
+		default: // judged by the handler, which waits for the pid
+		}
+		l.g.open.Add(1)
+		return &gateConn{Conn: c, g: l.g}, nil
+	}
+}
+
+// gateConn gives its slot back once closed.
+type gateConn struct {
+	net.Conn
+	g    *tuiGate
+	once sync.Once
+}
+
+func (c *gateConn) Close() error {
+	c.once.Do(func() { c.g.open.Add(-1) })
+	return c.Conn.Close()
 }
 
 // close ends the gate, its connections and its directory. Idempotent.

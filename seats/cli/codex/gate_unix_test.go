@@ -13,8 +13,11 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // TestGateLetsOnlyTheTUIsTree: the gate proxies a WebSocket to the server
@@ -73,8 +76,13 @@ func TestGateLetsOnlyTheTUIsTree(t *testing.T) {
 		got.c.Close()
 		t.Fatal("a process outside the TUI's tree attached")
 	}
-	if got.resp == nil || got.resp.StatusCode != http.StatusForbidden {
-		t.Fatalf("outside the tree: %v %+v, want 403", got.err, got.resp)
+	// Refused either way: 403 when it came before the TUI's pid was known,
+	// closed at accept after.
+	if got.resp != nil && got.resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("outside the tree: %v %+v, want 403 or a closed connection", got.err, got.resp)
+	}
+	if _, _, err := d.Dial("ws://localhost/rpc", nil); err == nil {
+		t.Fatal("a process outside the TUI's tree attached once its pid was known")
 	}
 	select {
 	case s := <-seen:
@@ -104,5 +112,52 @@ func TestGateLetsOnlyTheTUIsTree(t *testing.T) {
 	}
 	if _, b, err := c.ReadMessage(); err != nil || string(b) != "echo hi" {
 		t.Fatalf("through the gate: %q %v", b, err)
+	}
+}
+
+// TestGateBoundsItsConnections: even the TUI's own tree holds at most
+// gateMaxConns connections at once; the rest are closed at accept, so a
+// seat cannot use up Pullcept's descriptors through its gate.
+func TestGateBoundsItsConnections(t *testing.T) {
+	t.Parallel()
+	g, err := openGate("9", "tok", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.close()
+	g.setRoot(os.Getpid())
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range gateMaxConns + 4 {
+		c, err := net.Dial("unix", g.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	eof := make([]bool, len(conns))
+	count := func() int {
+		n := 0
+		for i, c := range conns {
+			if !eof[i] {
+				_ = c.SetReadDeadline(time.Now().Add(time.Millisecond))
+				_, err := c.Read(make([]byte, 1))
+				eof[i] = err == io.EOF
+			}
+			if eof[i] {
+				n++
+			}
+		}
+		return n
+	}
+	testkit.Eventually(t, "the connections over the cap closed", func() bool {
+		return count() >= 4 && g.open.Load() == gateMaxConns
+	})
+	if n := count(); n != 4 || g.open.Load() != gateMaxConns {
+		t.Fatalf("%d of %d connections closed at accept, %d open; want 4 closed, %d open", n, len(conns), g.open.Load(), gateMaxConns)
 	}
 }
