@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -206,8 +207,14 @@ func (a *App) openServer() error {
 	if a.server, err = room.NewServer(a.hub, room.ServerOptions{Logger: a.logger.With("part", "server"), SocketDir: a.sockDir}); err != nil {
 		return err
 	}
-	a.seats.SetRoom(seats.RoomEndpoint{URL: a.server.URL(), HooksURL: a.server.HooksURL(), Grant: a.server.Grant,
-		Socket: a.server.SocketPath(), Bind: a.server.BindTree})
+	ep := seats.RoomEndpoint{URL: a.server.URL(), HooksURL: a.server.HooksURL(), Grant: a.server.Grant,
+		Socket: a.server.SocketPath(), Bind: a.server.BindTree}
+	if runtime.GOOS != "windows" {
+		// The user's socket directory: this room's, its gates', the
+		// server's. A seat connects there but cannot replace a socket.
+		ep.Protect = []string{filepath.Dir(a.sockDir)}
+	}
+	a.seats.SetRoom(ep)
 	return nil
 }
 

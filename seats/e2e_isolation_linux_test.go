@@ -22,7 +22,8 @@ import (
 // (own: its environment holds SEAT_MARK=a; other: readable and not;
 // unreadable), then for each pid in PEERS (seat B's and this test's) tries
 // to read its environment, to probe it and to send it SIGTERM, looks at
-// the session bus, tries to unmount its /proc, and says it is done.
+// the session bus, tries to unmount its /proc, to remove the room socket
+// and to plant a file beside it, and says it is done.
 const snoopScript = `
 for d in /proc/[0-9]*; do
   p=${d#/proc/}
@@ -40,6 +41,9 @@ if [ -S "$XDG_RUNTIME_DIR/bus" ]; then echo "bus reachable"; else echo "bus hidd
 echo "address ${DBUS_SESSION_BUS_ADDRESS:-unset}" >> bus.txt
 umount -l /proc 2>/dev/null && echo "proc unmounted" >> bus.txt
 ls /proc | grep -c '^[0-9]' > after.txt
+rm -f "$PULLCEPT_ROOM_SOCKET" 2>/dev/null
+touch "${PULLCEPT_ROOM_SOCKET%/*}/planted" 2>/dev/null && echo "planted" > sock.txt
+if [ -S "$PULLCEPT_ROOM_SOCKET" ]; then echo "socket kept"; else echo "socket gone"; fi >> sock.txt
 echo snoop-done
 while read -r line; do :; done
 `
@@ -169,6 +173,12 @@ func checkSnoop(t *testing.T, dir string, peers []int) {
 	}
 	if bus := read("bus.txt"); bus != "bus hidden\naddress unset\n" {
 		t.Errorf("Ana's session bus:\n%s\nwant it hidden, its variable unset and /proc kept", bus)
+	}
+	// The room socket's directory is read-only in a seat: it connects
+	// there, but cannot remove the socket (to listen in its place) or
+	// plant a file.
+	if sock := read("sock.txt"); sock != "socket kept\n" {
+		t.Errorf("Ana at the room socket:\n%s\nwant it kept and nothing planted", sock)
 	}
 	if n, _ := strconv.Atoi(strings.TrimSpace(read("after.txt"))); n == 0 || n > 4 {
 		t.Errorf("after the unmount attempt Ana's /proc lists %d processes", n)

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -212,7 +213,7 @@ func newRigHub(t *testing.T, fo fakeapi.Options, ho room.HubOptions, tune ...fun
 		t.Fatalf("room server: %v", err)
 	}
 	r.mgr.SetRoom(seats.RoomEndpoint{URL: r.srv.URL(), HooksURL: r.srv.HooksURL(), Grant: r.srv.Grant,
-		Socket: r.srv.SocketPath(), Bind: r.srv.BindTree})
+		Socket: r.srv.SocketPath(), Bind: r.srv.BindTree, Protect: protectDirs(r.srv.SocketPath())})
 	r.hub.SetAdmin(room.Hello{Name: e2eAdminName, AccountID: e2eAdminID})
 	r.accounts[e2eAdminID] = config.Account{ID: e2eAdminID, Name: e2eAdminName, Kind: config.KindAdmin}
 	sub := r.hub.Subscribe()
@@ -774,4 +775,13 @@ func fakeLines(t *testing.T, path string, gone <-chan struct{}, want ...string) 
 		return false
 	}, gone)
 	return lines
+}
+
+// protectDirs is what the app protects in a seat (RoomEndpoint.Protect):
+// the room socket's directory.
+func protectDirs(socket string) []string {
+	if runtime.GOOS == "windows" || socket == "" {
+		return nil
+	}
+	return []string{filepath.Dir(socket)}
 }

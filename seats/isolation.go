@@ -1,6 +1,8 @@
 package seats
 
 import (
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/pullcept/pullcept/config"
@@ -48,7 +50,17 @@ func (m *Manager) isolate(p *startPlan) *pty.Isolate {
 	if m.opts.NoIsolation {
 		return nil
 	}
-	return &pty.Isolate{Init: m.opts.PullceptPath, SessionBus: p.acct.SessionBusOpen(), Got: p.isolation.add}
+	return &pty.Isolate{Init: m.opts.PullceptPath, SessionBus: p.acct.SessionBusOpen(), Got: p.isolation.add,
+		ReadOnly: p.room.Protect}
+}
+
+// socketDir is the directory of the room's Unix socket, where a kind makes
+// its own sockets; "" for a named pipe or no socket.
+func socketDir(socket string) string {
+	if socket == "" || !filepath.IsAbs(socket) || strings.HasPrefix(socket, `\\.\pipe\`) {
+		return ""
+	}
+	return filepath.Dir(socket)
 }
 
 // previewIsolation is what the launch preview says of a's isolation: that

@@ -59,6 +59,10 @@ type RoomEndpoint struct {
 	// only its tree may use the seat's token there.
 	Socket string
 	Bind   func(token string, holds func(pid int) bool) error
+	// Protect are directories a seat's processes may connect to sockets
+	// in but never change (pty.Isolate.ReadOnly): the app's socket
+	// directory, holding the room socket, the gates and the server's.
+	Protect []string
 }
 
 // ManagerOptions configures NewManager. Sessions and Accounts are required.
@@ -661,6 +665,7 @@ func (m *Manager) prepare(p *startPlan) error {
 func (m *Manager) prepareRun(ctx context.Context, p *startPlan) error {
 	ln := &cli.Launching{Topic: p.topic, Account: p.acct, Launch: &p.launch, Env: p.env, Token: p.token,
 		Getenv: launch.SeatGetenv(p.openEnv, m.getenv), PullceptPath: m.opts.PullceptPath, Spawn: m.boundSpawn(p), Logger: m.logger,
+		SocketDir: socketDir(p.room.Socket),
 		Record: func(id string) error {
 			return m.opts.Sessions.RecordSession(p.topic, p.account, id)
 		},

@@ -101,6 +101,10 @@ type Launching struct {
 	Getenv func(string) string
 	// PullceptPath is our own executable (the seat guard, the sidecar).
 	PullceptPath string
+	// SocketDir is where a kind makes a socket of its own (a Codex
+	// gate): the room socket's directory, which no seat can change
+	// (RoomEndpoint.Protect); "" = the system's temporary directory.
+	SocketDir string
 	// Spawn starts a child in a PTY (pty.Start; tests wrap it).
 	Spawn func(pty.Options) (pty.Proc, error)
 	// Record records a conversation id the start opened in the topic

@@ -18,6 +18,12 @@ type Isolate struct {
 	// SessionBus leaves the user's D-Bus session bus reachable from the
 	// child (the account's "session_bus" opt-in).
 	SessionBus bool
+	// ReadOnly are directories the child may connect to sockets in but
+	// never change: Pullcept's socket directory, so a seat cannot unlink
+	// the room's socket (or a gate's, or the server's) and listen in its
+	// place (issue 31 review). A socket in a read-only mount still takes
+	// connections. Each must exist.
+	ReadOnly []string
 	// Got, when set, is told once how the started child runs, before Start
 	// returns it.
 	Got func(Isolation)

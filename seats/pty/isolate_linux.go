@@ -60,6 +60,9 @@ func startIsolated(argv []string, dir string, env []string, cols, rows int, iso 
 	if iso.SessionBus {
 		args = append(args, "--bus")
 	}
+	for _, d := range iso.ReadOnly {
+		args = append(args, "--ro", d)
+	}
 	args = append(append(args, "--exe", target.Path, "--"), argv...)
 	cmd := exec.Command(iso.Init, args...)
 	cmd.Dir, cmd.Env = dir, env

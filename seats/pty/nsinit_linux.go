@@ -22,9 +22,10 @@ const envBus = "DBUS_SESSION_BUS_ADDRESS"
 
 // nsArgs is the init's command line (NamespaceCommand).
 type nsArgs struct {
-	bus   bool   // --bus: leave the session bus reachable
-	probe bool   // --probe: set the namespace up, say so and end
-	exe   string // --exe: argv's executable, resolved by Pullcept
+	ro    []string // --ro DIR: bind DIR read-only (Isolate.ReadOnly)
+	bus   bool     // --bus: leave the session bus reachable
+	probe bool     // --probe: set the namespace up, say so and end
+	exe   string   // --exe: argv's executable, resolved by Pullcept
 	argv  []string
 }
 
@@ -36,6 +37,11 @@ func parseNSArgs(args []string) (nsArgs, error) {
 			a.bus = true
 		case "--probe":
 			a.probe = true
+		case "--ro":
+			if len(args) < 2 {
+				return a, errors.New("--ro needs a directory")
+			}
+			a.ro, args = append(a.ro, args[1]), args[1:]
 		case "--exe":
 			if len(args) < 2 {
 				return a, errors.New("--exe needs a path")
@@ -76,7 +82,7 @@ func RunNamespace(args []string, stderr io.Writer) int {
 		st.say(statusExec, "pullcept "+NamespaceCommand+": "+err.Error())
 		return 2
 	}
-	if err := enterSeatNS(a.bus); err != nil {
+	if err := enterSeatNS(a.bus, a.ro); err != nil {
 		st.say(statusNS, err.Error())
 		return 3
 	}
@@ -124,7 +130,7 @@ func (s *status) say(word, text string) {
 }
 
 // enterSeatNS sets the namespaces up, in the order each step needs.
-func enterSeatNS(bus bool) error {
+func enterSeatNS(bus bool, readOnly []string) error {
 	if os.Getpid() != 1 {
 		return errors.New("not the first process of a PID namespace of its own")
 	}
@@ -135,6 +141,11 @@ func enterSeatNS(bus bool) error {
 	}
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mount a /proc of the seat's own: %w", err)
+	}
+	for _, d := range readOnly {
+		if err := bindReadOnly(d); err != nil {
+			return err
+		}
 	}
 	if bus {
 		return nil
@@ -283,4 +294,30 @@ func reapAll(pid int, exited chan<- int) {
 		}
 		return
 	}
+}
+
+// bindReadOnly binds dir onto itself read-only. The remount keeps the
+// flags the kernel locked on the mount it comes from (nosuid, nodev,
+// noexec…): a user namespace may not drop them, and asking without them
+// is refused.
+func bindReadOnly(dir string) error {
+	if err := unix.Mount(dir, dir, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return fmt.Errorf("bind %s: %w", dir, err)
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		return fmt.Errorf("read %s's mount: %w", dir, err)
+	}
+	flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY)
+	for _, f := range [][2]int64{{unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV},
+		{unix.ST_NOEXEC, unix.MS_NOEXEC}, {unix.ST_NOATIME, unix.MS_NOATIME}, {unix.ST_NODIRATIME, unix.MS_NODIRATIME},
+		{unix.ST_RELATIME, unix.MS_RELATIME}} {
+		if st.Flags&f[0] != 0 {
+			flags |= uintptr(f[1])
+		}
+	}
+	if err := unix.Mount("", dir, "", flags, ""); err != nil {
+		return fmt.Errorf("make %s read-only: %w", dir, err)
+	}
+	return nil
 }

@@ -212,7 +212,7 @@ func (r *run) startServer(ctx context.Context, p *cli.Launching) error {
 	}
 	gatePath := ""
 	if usesGate(runtime.GOOS) {
-		g, err := openGate(cs.port, cs.token, p.Logger)
+		g, err := openGate(p.SocketDir, cs.port, cs.token, p.Logger)
 		if err != nil {
 			return err
 		}

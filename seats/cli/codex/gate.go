@@ -80,10 +80,12 @@ type gatePeer struct {
 	err  error
 }
 
-// openGate listens on a fresh private socket and proxies to the server at
-// 127.0.0.1:port with token.
-func openGate(port, token string, logger *slog.Logger) (*tuiGate, error) {
-	dir, err := os.MkdirTemp("", "pcx-")
+// openGate listens on a fresh private socket in parent ("" = the system's
+// temporary directory; the app gives the room socket's directory, which
+// no seat can change) and proxies to the server at 127.0.0.1:port with
+// token.
+func openGate(parent, port, token string, logger *slog.Logger) (*tuiGate, error) {
+	dir, err := os.MkdirTemp(parent, "gate-")
 	if err != nil {
 		return nil, fmt.Errorf("codex gate: %w", err)
 	}

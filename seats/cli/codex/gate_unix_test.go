@@ -46,7 +46,7 @@ func TestGateLetsOnlyTheTUIsTree(t *testing.T) {
 	}))
 	defer backend.Close()
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(backend.URL, "http://"))
-	g, err := openGate(port, "cap-token", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	g, err := openGate("", port, "cap-token", slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestGateLetsOnlyTheTUIsTree(t *testing.T) {
 	default:
 	}
 
-	g2, err := openGate(port, "cap-token", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	g2, err := openGate("", port, "cap-token", slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestGateLetsOnlyTheTUIsTree(t *testing.T) {
 // seat cannot use up Pullcept's descriptors through its gate.
 func TestGateBoundsItsConnections(t *testing.T) {
 	t.Parallel()
-	g, err := openGate("9", "tok", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	g, err := openGate("", "9", "tok", slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
