@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -780,7 +779,7 @@ func fakeLines(t *testing.T, path string, gone <-chan struct{}, want ...string) 
 // protectDirs is what the app protects in a seat (RoomEndpoint.Protect):
 // the room socket's directory.
 func protectDirs(socket string) []string {
-	if runtime.GOOS == "windows" || socket == "" {
+	if socket == "" {
 		return nil
 	}
 	return []string{filepath.Dir(socket)}
