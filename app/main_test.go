@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 			time.Sleep(time.Hour)
 		}
 	}
+	if len(os.Args) > 2 && os.Args[1] == connectFlag {
+		os.Exit(connectAndEnd(os.Args[2]))
+	}
 	if path := os.Getenv(opsChildEnv); path != "" {
 		os.Exit(opsChild(path))
 	}
