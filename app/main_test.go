@@ -1,6 +1,7 @@
 package app
 
 import (
+	"net"
 	"os"
 	"testing"
 	"time"
@@ -34,4 +35,16 @@ func TestMain(m *testing.M) {
 		os.Exit(opsChild(path))
 	}
 	os.Exit(fakecli.Run(m))
+}
+
+// connectFlag makes this test binary connect to the Unix socket named next
+// and end at once (connectAndEnd): a peer that is gone when it is judged
+// (TestAnEndedConnectorIsNoUI).
+const connectFlag = "-pullcept-test-connect"
+
+func connectAndEnd(path string) int {
+	if _, err := net.Dial("unix", path); err != nil {
+		return 1
+	}
+	return 0
 }

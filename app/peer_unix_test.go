@@ -12,17 +12,6 @@ import (
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
-// connectFlag makes this test binary connect to the Unix socket named next
-// and end at once (connectAndEnd): a peer that is gone when it is judged.
-const connectFlag = "-pullcept-test-connect"
-
-func connectAndEnd(path string) int {
-	if _, err := net.Dial("unix", path); err != nil {
-		return 1
-	}
-	return 0
-}
-
 // TestAnEndedConnectorIsNoUI (issue 31 review): a connection to the
 // server's socket whose connecting process has already ended is refused
 // as a UI — a seat made exactly that (a child that connects and exits) to
