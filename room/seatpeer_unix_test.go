@@ -4,7 +4,6 @@ package room
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"golang.org/x/sys/unix"
@@ -14,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/pullcept/pullcept/testdata/testkit"
@@ -22,24 +20,6 @@ import (
 
 // seatDialEnv hands TestHelperSeatDial its socket, token and hook URL.
 const seatDialEnv = "PULLCEPT_TEST_SEAT_DIAL"
-
-// syncBuffer is a log sink the server writes from its goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // postHook posts a Stop hook for seat t/cc with token, over the room
 // socket or (socket "") over TCP, and returns the status.
@@ -67,7 +47,7 @@ func TestSeatTokenOutsideItsTreeIsRefused(t *testing.T) {
 	terms := newFakeTerms("t/cc")
 	h := newTestHub(t, nil, terms, testAccounts)
 	mustOpen(t, h, "t")
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	s := newTestServer(t, h, ServerOptions{SocketDir: testkit.RoomSocketDir(t),
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	token, _, err := s.Grant("cc", "t", "")

@@ -1,7 +1,6 @@
 package sidecar
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -222,24 +221,6 @@ func (r *fakeRoom) expectHello(t *testing.T) room.HelloFrame {
 	return h
 }
 
-// syncBuffer is a goroutine-safe buffer for the sidecar's stderr.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // testEnv is a complete, admitted sidecar environment for room url.
 func testEnv(url string) map[string]string {
 	return map[string]string{
@@ -267,7 +248,7 @@ func testTuning() tuning {
 type sidecarHarness struct {
 	c      *client.Client
 	init   *mcp.InitializeResult
-	stderr *syncBuffer
+	stderr *testkit.Buffer
 	stdinW *io.PipeWriter
 	runErr chan error
 	closed bool
@@ -284,7 +265,7 @@ func startSidecar(t *testing.T, env map[string]string, tune tuning, modern bool)
 	t.Helper()
 	stdinR, stdinW := io.Pipe()
 	stdoutR, stdoutW := io.Pipe()
-	h := &sidecarHarness{stderr: &syncBuffer{}, stdinW: stdinW, runErr: make(chan error, 1), t: t}
+	h := &sidecarHarness{stderr: &testkit.Buffer{}, stdinW: stdinW, runErr: make(chan error, 1), t: t}
 	getenv := func(k string) string { return env[k] }
 	go func() {
 		err := run(context.Background(), getenv, stdinR, stdoutW, h.stderr, tune)

@@ -531,7 +531,7 @@ func TestRunEndsWithContext(t *testing.T) {
 	done := make(chan error, 1)
 	env := testEnv(r.url())
 	go func() {
-		done <- run(ctx, func(k string) string { return env[k] }, stdinR, io.Discard, &syncBuffer{}, testTuning())
+		done <- run(ctx, func(k string) string { return env[k] }, stdinR, io.Discard, &testkit.Buffer{}, testTuning())
 	}()
 	r.expectHello(t)
 	cancel()

@@ -7,9 +7,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// UID is the uid of the process on the other end of a Unix socket
-// (LOCAL_PEERCRED).
-func UID(c net.Conn) (int, error) {
+// sockopt runs get on c's descriptor: c must be a Unix socket.
+func sockopt(c net.Conn, get func(fd int) (int, error)) (int, error) {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
 		return -1, fmt.Errorf("not a unix socket: %T", c)
@@ -18,38 +17,31 @@ func UID(c net.Conn) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	var cred *unix.Xucred
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
-	}); err != nil {
+	v, getErr := -1, error(nil)
+	if err := raw.Control(func(fd uintptr) { v, getErr = get(int(fd)) }); err != nil {
 		return -1, err
 	}
-	if credErr != nil {
-		return -1, credErr
-	}
-	return int(cred.Uid), nil
+	return v, getErr
+}
+
+// UID is the uid of the process on the other end of a Unix socket
+// (LOCAL_PEERCRED).
+func UID(c net.Conn) (int, error) {
+	return sockopt(c, func(fd int) (int, error) {
+		cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+		if err != nil {
+			return -1, err
+		}
+		return int(cred.Uid), nil
+	})
 }
 
 // PID is the pid of the process that connected the Unix socket
 // (LOCAL_PEERPID).
 func PID(c net.Conn) (int, error) {
-	uc, ok := c.(*net.UnixConn)
-	if !ok {
-		return -1, fmt.Errorf("not a unix socket: %T", c)
-	}
-	raw, err := uc.SyscallConn()
-	if err != nil {
-		return -1, err
-	}
-	var pid int
-	var pidErr error
-	if err := raw.Control(func(fd uintptr) {
-		pid, pidErr = unix.GetsockoptInt(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERPID)
-	}); err != nil {
-		return -1, err
-	}
-	return pid, pidErr
+	return sockopt(c, func(fd int) (int, error) {
+		return unix.GetsockoptInt(fd, unix.SOL_LOCAL, unix.LOCAL_PEERPID)
+	})
 }
 
 // Descends reports whether ancestor is among pid's parents (at most 64

@@ -14,6 +14,7 @@
 package testkit
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -182,4 +183,23 @@ func RoomSocketDir(t testing.TB) string {
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	return dir
+}
+
+// Buffer is a bytes.Buffer that goroutines may write while a test reads
+// it (a logger's or a child's output).
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
