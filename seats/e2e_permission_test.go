@@ -161,3 +161,90 @@ func checkOwnTurn(t *testing.T, req *fakeapi.Request, p, run room.Post) {
 		t.Errorf("the request lacks the earlier post %s in its history", run.MessageID)
 	}
 }
+
+// TestE2EClaudePermissionNoInThePane: the human answers Claude Code's own
+// permission dialog with Esc ("No") in the pane. Claude fires no hook for
+// it; the transcript's interrupt line ends the turn (issue 30), so the
+// panel says idle, not "thinking…", and the post held for the dialog is
+// typed and reaches the model as a user turn of its own.
+func TestE2EClaudePermissionNoInThePane(t *testing.T) {
+	f := &permissionFake{hold: make(chan struct{})}
+	r := newRig(t, f.respond)
+	defer f.release.Do(func() { close(f.hold) })
+	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
+	r.setEnv(env)
+	f.marker = filepath.Join(r.root, "ran-the-command")
+	ada := r.addAccount(config.Account{ID: "ada", Name: "Ada", Kind: config.KindClaudeCode,
+		WorkDir: r.workDir("ada"), Command: fakeapi.CLIPath(t, fakeapi.CLIClaude),
+		LaunchOptions: "--permission-mode default"})
+	res, s := r.start(ada.ID)
+	r.waitReady(ada.ID, s)
+
+	r.post(permissionAsk + " @Ada")
+	e2eUntil(t, "the permission dialog on Ada's screen", func() bool {
+		return r.seatInfo(ada.ID).Activity.Kind == cli.ActivityPermission &&
+			strings.Contains(s.Screen().Text(), "Do you want to proceed?")
+	}, s.Done())
+	f.release.Do(func() { close(f.hold) }) // nothing of this test waits on the model
+	second := r.post("a post while the dialog is open @Ada")
+	e2eUntil(t, "the post held for the dialog", func() bool {
+		st := seats.TypingOf(s)
+		return st.Queued == 1 && slices.Contains(st.Holds, "permission")
+	}, s.Done())
+
+	// Esc is "No" in Claude Code's dialog; pressed again while the dialog
+	// still shows (Claude ignores keys for a moment after it opens one).
+	var pressed time.Time
+	e2eUntil(t, "the dialog closed by Esc", func() bool {
+		if !strings.Contains(s.Screen().Text(), "Do you want to proceed?") {
+			return true
+		}
+		if time.Since(pressed) > time.Second {
+			if err := s.Input([]byte("\x1b")); err != nil {
+				t.Fatal(err)
+			}
+			pressed = time.Now()
+		}
+		return false
+	}, s.Done())
+	e2eUntil(t, "Ada idle after No, not thinking", func() bool {
+		return r.seatInfo(ada.ID).Activity.Kind == cli.ActivityIdle
+	}, s.Done())
+	if _, err := os.Stat(f.marker); !os.IsNotExist(err) {
+		t.Fatalf("the refused command ran (stat: %v)", err)
+	}
+	e2eUntil(t, "the held post confirmed", func() bool {
+		return !r.reports.firstAt("UserPromptSubmit", second.MessageID).IsZero()
+	}, s.Done())
+	var own *fakeapi.Request
+	e2eUntil(t, "the held post at the model", func() bool {
+		for _, ex := range r.sessionCalls(res.SessionID) {
+			if len(carrying(ex.Request, second.MessageID)) > 0 {
+				own = ex.Request
+				return true
+			}
+		}
+		return false
+	}, s.Done())
+	// Claude tells the model of the refusal in the same message: the
+	// refused call's result (an error) beside the post, which opens a text
+	// block of its own with its tag (not "while you were working").
+	for _, res := range own.NewResults() {
+		if !res.IsError {
+			t.Errorf("the held post came with a tool result that is no refusal: %+v", res)
+		}
+	}
+	opens := false
+	for _, text := range own.NewUserTexts() {
+		if strings.Contains(text, "while you were working") {
+			t.Errorf("the held post was folded into a turn: %q", text)
+		}
+		opens = opens || strings.HasPrefix(text, "[pullcept] ") && strings.Contains(text, second.MessageID)
+	}
+	if !opens {
+		t.Errorf("no user text block opens with the held post's tag: %q", own.NewUserTexts())
+	}
+	if st := seats.TypingOf(s); len(st.Unconfirmed) != 0 || st.Fused != 0 {
+		t.Errorf("typing state at the end: %+v", st)
+	}
+}
