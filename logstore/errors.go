@@ -1,6 +1,10 @@
 package logstore
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/pullcept/pullcept/config"
+)
 
 // Sentinel errors; callers compare with errors.Is. Returned errors wrap them
 // with the offending value and the operation.
@@ -35,9 +39,10 @@ var (
 	// ErrAttachmentOutside: ResolveAttachment was handed a path that does not
 	// resolve to a regular file directly inside attachments/<topic>/.
 	ErrAttachmentOutside = errors.New("path is not an attachment of any topic")
-	// ErrNotAFile: a file picked to attach is a folder, device, FIFO or
-	// socket, not a regular file.
-	ErrNotAFile = errors.New("not a regular file")
+	// ErrNotAFile: a file picked to attach, or a topic log, is a folder,
+	// device, FIFO or socket, not a regular file. It is config's sentinel:
+	// logs are opened through config.OpenRegular.
+	ErrNotAFile = config.ErrNotRegular
 	// ErrAttachmentTooLarge: a file picked to attach holds more than
 	// MaxAttachmentBytes.
 	ErrAttachmentTooLarge = errors.New("file too large to attach")

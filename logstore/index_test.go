@@ -213,8 +213,9 @@ func TestIndexAtomic(t *testing.T) {
 	}
 }
 
-// TestIndexUnreadableCannotSetAside: when the bad index cannot be moved
-// aside, or cannot be read at all, Open fails rather than overwrite it later.
+// TestIndexUnreadableCannotSetAside: when the bad index (bad JSON, or a
+// folder in its place) cannot be moved aside, Open fails rather than
+// overwrite it later.
 func TestIndexUnreadableCannotSetAside(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
@@ -235,7 +236,14 @@ func TestIndexUnreadableCannotSetAside(t *testing.T) {
 	if err := os.Mkdir(idx, 0o700); err != nil { // unreadable as a file
 		t.Fatal(err)
 	}
-	if _, err := Open(data, Options{}); err == nil {
-		t.Fatal("Open succeeded with an index that cannot be read")
+	if _, err := open(data, Options{}, ops); !errors.Is(err, ErrIndexUnreadable) {
+		t.Fatalf("open with a folder as the index and a failing set-aside: %v", err)
 	}
+	// A folder (like a link or FIFO) in its place is set aside like an
+	// index that does not parse.
+	s := openAt(t, data)
+	if w := s.TakeWarnings(); len(w) != 1 || !errors.Is(w[0], ErrIndexUnreadable) {
+		t.Fatalf("warnings %v", w)
+	}
+	mustNotExist(t, idx)
 }

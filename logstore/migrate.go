@@ -90,7 +90,7 @@ func (s *Store) migrate(legacy string, mtime time.Time) error {
 // original cannot be removed, the copy is removed again so that the
 // conversation stays in exactly one file.
 func (s *Store) copyThenRemove(legacy, target string) (err error) {
-	src, err := os.Open(legacy)
+	src, err := openLog(legacy, os.O_RDONLY)
 	if err != nil {
 		return err
 	}
@@ -147,12 +147,12 @@ func (s *Store) indexMigrated(id string, mtime time.Time) error {
 // isPrefixOf reports whether the whole content of file a is the start of
 // file b (b may have grown by appends since a was copied into it).
 func isPrefixOf(a, b string) (bool, error) {
-	fa, err := os.Open(a)
+	fa, err := openLog(a, os.O_RDONLY)
 	if err != nil {
 		return false, err
 	}
 	defer fa.Close()
-	fb, err := os.Open(b)
+	fb, err := openLog(b, os.O_RDONLY)
 	if err != nil {
 		return false, err
 	}

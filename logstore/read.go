@@ -26,12 +26,14 @@ func OpenReader(dataDir string) (*Reader, error) {
 	s := &Store{dataDir: abs, dir: filepath.Join(abs, "logs", "main"), now: time.Now, fs: osOps(), block: blockSize,
 		maxLine: MaxLineBytes, heads: map[string]head{}, files: map[string]*appender{}, deleted: map[string]bool{},
 		reads: map[string]*readState{}, idx: &indexDoc{}}
-	data, err := os.ReadFile(s.indexPath())
+	data, err := readIndexFile(s.indexPath())
 	switch {
 	case err == nil:
 		if doc, _, perr := decodeIndex(data); perr == nil {
 			s.idx = doc
 		}
+	case isPlanted(err):
+		// Read as unparsable: topics come from the log files.
 	case !errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("read topic index: %w", err)
 	}
@@ -48,7 +50,7 @@ func (r *Reader) Each(topicID string, fn func(Record) error) (skipped int, err e
 	if err := checkTopicID(topicID); err != nil {
 		return 0, err
 	}
-	f, err := os.OpenFile(r.s.logPath(topicID), os.O_RDONLY|noFollow, 0)
+	f, err := openLog(r.s.logPath(topicID), os.O_RDONLY)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}

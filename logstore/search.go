@@ -125,7 +125,7 @@ func (s *Store) searchTopic(ctx context.Context, topicID string, m matcher, limi
 	s.mu.Lock()
 	a := s.files[topicID]
 	s.mu.Unlock()
-	f, err := os.OpenFile(s.logPath(topicID), os.O_RDONLY|noFollow, 0)
+	f, err := openLog(s.logPath(topicID), os.O_RDONLY)
 	if err != nil {
 		return false, nil // gone since the scan, or a link: not searched
 	}

@@ -168,15 +168,23 @@ func (s *Store) removeTemps() error {
 // loadIndex reads index.json into memory; see Open for the unreadable case.
 func (s *Store) loadIndex() error {
 	path := s.indexPath()
-	data, err := os.ReadFile(path)
+	data, err := readIndexFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		s.idx = &indexDoc{}
 		return nil
 	}
-	if err != nil {
+	var doc *indexDoc
+	var warns []error
+	perr := err
+	switch {
+	case isPlanted(err):
+		// A link, FIFO or oversized file in its place is set aside like
+		// one that does not parse: never read through, never waited on.
+	case err != nil:
 		return fmt.Errorf("read topic index: %w", err)
+	default:
+		doc, warns, perr = decodeIndex(data)
 	}
-	doc, warns, perr := decodeIndex(data)
 	if perr != nil {
 		aside := uniquePath(path + ".bad-" + s.now().UTC().Format("20060102T150405Z"))
 		if err := s.fs.rename(path, aside); err != nil {
@@ -194,6 +202,23 @@ func (s *Store) loadIndex() error {
 		s.warn(w)
 	}
 	return nil
+}
+
+// maxIndexBytes bounds a read of index.json: an entry is a few hundred
+// bytes, so 16 MiB holds some 50 000 topics; a planted sparse file is
+// refused, never read whole.
+const maxIndexBytes = 16 << 20
+
+// readIndexFile reads index.json: a regular file of at most maxIndexBytes,
+// never through a link.
+func readIndexFile(path string) ([]byte, error) {
+	return config.ReadRegularFile(path, maxIndexBytes, false)
+}
+
+// isPlanted reports a file refused for what it is rather than what it
+// holds: a link, FIFO, device or directory, or one over its cap.
+func isPlanted(err error) bool {
+	return errors.Is(err, config.ErrSymlink) || errors.Is(err, config.ErrNotRegular) || errors.Is(err, config.ErrTooBig)
 }
 
 // uniquePath returns p, or p-2, p-3 … when p is taken.
@@ -314,8 +339,8 @@ func (s *Store) appenderFor(topicID string) (*appender, error) {
 	}
 	// O_RDWR so the last byte can be read with pread; writes still go to
 	// the end (O_APPEND), whatever else writes the file. Never through a
-	// symbolic link (noFollow).
-	f, err := os.OpenFile(s.logPath(topicID), os.O_RDWR|os.O_APPEND|os.O_CREATE|noFollow, fileMode)
+	// symbolic link, never a FIFO or device (openLog).
+	f, err := openLog(s.logPath(topicID), os.O_RDWR|os.O_APPEND|os.O_CREATE)
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +374,7 @@ func (s *Store) Page(topicID, before string, limit int) (recs []Record, hasMore 
 	if closed {
 		return nil, false, fmt.Errorf("read topic %s: %w", topicID, ErrClosed)
 	}
-	f, err := os.OpenFile(s.logPath(topicID), os.O_RDONLY|noFollow, 0)
+	f, err := openLog(s.logPath(topicID), os.O_RDONLY)
 	if errors.Is(err, fs.ErrNotExist) {
 		if before != "" {
 			return nil, false, fmt.Errorf("read topic %s before %q: %w", topicID, before, ErrUnknownMessage)

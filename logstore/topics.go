@@ -125,7 +125,7 @@ func (s *Store) headOf(topicID string) head {
 	if h, ok := s.heads[topicID]; ok {
 		return h
 	}
-	f, err := os.OpenFile(s.logPath(topicID), os.O_RDONLY|noFollow, 0)
+	f, err := openLog(s.logPath(topicID), os.O_RDONLY)
 	if err != nil {
 		return head{}
 	}
