@@ -40,6 +40,13 @@ const (
 // also makes drive letters ("C:") and alternate data streams ("a:b").
 const windowsForbidden = `<>:"/\|?*`
 
+// shellSyntax are the characters, beyond windowsForbidden, a POSIX shell
+// or PowerShell reads as syntax when a model pastes an attachment's path
+// into a command: substitution ($, `), separators (; &), quotes and
+// history (!). Parentheses and spaces stay: "image (2).png" is the spec's
+// own numbering, and without a '$' before it a '(' substitutes nothing.
+const shellSyntax = "$`;&'!"
+
 // AttachmentPath returns the absolute path of attachment name in topicID's
 // folder, <data>/logs/main/attachments/<topic>/<name> (docs/design.md §8, spec
 // «添付»). It refuses, with ErrBadAttachmentName, every name that could leave
@@ -57,20 +64,13 @@ func (s *Store) AttachmentPath(topicID, name string) (string, error) {
 	if err := checkAttachmentName(name); err != nil {
 		return "", fmt.Errorf("attachment path in topic %s: %w", topicID, err)
 	}
-	root := s.attachmentRoot()
-	dir := filepath.Join(root, topicID)
+	dir, exists, err := s.checkedAttachmentDir(topicID)
+	if err != nil {
+		return "", err
+	}
 	p := filepath.Join(dir, name)
-	for _, d := range []string{root, dir} {
-		fi, err := os.Lstat(d)
-		if errors.Is(err, fs.ErrNotExist) {
-			return p, nil // nothing below can exist either
-		}
-		if err != nil {
-			return "", fmt.Errorf("attachment path in topic %s: %w", topicID, err)
-		}
-		if !fi.IsDir() || fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0 {
-			return "", fmt.Errorf("attachment path in topic %s: %w: %s is not a plain directory", topicID, ErrAttachmentLink, d)
-		}
+	if !exists {
+		return p, nil // nothing below can exist either
 	}
 	fi, err := os.Lstat(p)
 	switch {
@@ -84,6 +84,54 @@ func (s *Store) AttachmentPath(topicID, name string) (string, error) {
 		return "", fmt.Errorf("attachment path in topic %s: %w: %q exists and is not a file", topicID, ErrBadAttachmentName, name)
 	}
 	return p, nil
+}
+
+// checkedAttachmentDir returns topicID's attachments folder and whether it
+// exists; a link, junction or file in place of it or of the attachments
+// folder is refused with ErrAttachmentLink.
+func (s *Store) checkedAttachmentDir(topicID string) (dir string, exists bool, err error) {
+	root := s.attachmentRoot()
+	dir = s.attachmentDir(topicID)
+	for _, d := range []string{root, dir} {
+		fi, err := os.Lstat(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			return dir, false, nil
+		}
+		if err != nil {
+			return "", false, fmt.Errorf("attachment path in topic %s: %w", topicID, err)
+		}
+		if !fi.IsDir() || fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0 {
+			return "", false, fmt.Errorf("attachment path in topic %s: %w: %s is not a plain directory", topicID, ErrAttachmentLink, d)
+		}
+	}
+	return dir, true, nil
+}
+
+// createAttachment creates name in topicID's attachments folder (making
+// the folder when missing) only when nothing of that name is there: a
+// link, FIFO or folder planted at the name is a taken name like a file
+// (O_EXCL never follows a link), so the caller tries its next name rather
+// than failing (docs/design.md §8 "Long posts", "Attachments"). A taken
+// name is fs.ErrExist.
+func (s *Store) createAttachment(topicID, name string) (*os.File, string, error) {
+	if err := checkTopicID(topicID); err != nil {
+		return nil, "", fmt.Errorf("attachment path: %w", err)
+	}
+	if err := checkAttachmentName(name); err != nil {
+		return nil, "", fmt.Errorf("attachment path in topic %s: %w", topicID, err)
+	}
+	dir, exists, err := s.checkedAttachmentDir(topicID)
+	if err != nil {
+		return nil, "", err
+	}
+	if !exists {
+		if err := os.MkdirAll(dir, dirMode); err != nil {
+			return nil, "", err
+		}
+	}
+	p := filepath.Join(dir, name)
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, fileMode)
+	return f, p, err
 }
 
 // checkAttachmentName is AttachmentPath's name rule; errors wrap
@@ -123,14 +171,16 @@ func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
 // AttachmentName turns the name a file arrived with into one AttachmentPath
 // accepts and a terminal types back unchanged (spec «添付»): invalid UTF-8,
-// control characters, Windows' <>:"/\|?* and '@'/'＠' (a mention would be cut
-// out of the post body) become '_'; trailing dots and spaces are dropped;
-// a device name gets a leading '_'; a name over 80 characters (or 240 bytes)
-// is cut keeping its extension; nothing left gives "file".
+// control characters, Windows' <>:"/\|?*, shell syntax ($ ` ; & ' !) and
+// '@'/'＠' (a mention would be cut out of the post body) become '_';
+// trailing dots and spaces are dropped; a device name or a name starting
+// with '.' (the copy would be hidden) gets a leading '_'; a name over 80
+// characters (or 240 bytes) is cut keeping its extension; nothing left
+// gives "file" (docs/design.md §8 "Attachments").
 func AttachmentName(raw string) string {
 	s := strings.ToValidUTF8(raw, "_")
 	s = strings.Map(func(r rune) rune {
-		if isControl(r) || r == '@' || r == '＠' || strings.ContainsRune(windowsForbidden, r) {
+		if isControl(r) || r == '@' || r == '＠' || strings.ContainsRune(windowsForbidden+shellSyntax, r) {
 			return '_'
 		}
 		return r
@@ -142,7 +192,7 @@ func AttachmentName(raw string) string {
 	}
 	s = cutName(strings.TrimSuffix(s, ext), ext)
 	s = strings.TrimRight(s, ". ")
-	if isWindowsDeviceName(s) {
+	if isWindowsDeviceName(s) || strings.HasPrefix(s, ".") {
 		s = "_" + s
 	}
 	if s == "" {
@@ -178,14 +228,7 @@ func (s *Store) SaveAttachment(topicID, name string, r io.Reader) (path string, 
 		if n > 1 {
 			cand = cutName(stem, fmt.Sprintf(" (%d)%s", n, ext))
 		}
-		p, err := s.AttachmentPath(topicID, cand)
-		if err != nil {
-			return "", fmt.Errorf("save attachment: %w", err)
-		}
-		if err := os.MkdirAll(filepath.Dir(p), dirMode); err != nil {
-			return "", fmt.Errorf("save attachment: %w", err)
-		}
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
+		f, p, err := s.createAttachment(topicID, cand)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}

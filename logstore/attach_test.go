@@ -101,7 +101,8 @@ func TestAttachmentPathLinks(t *testing.T) {
 }
 
 // TestAttachmentName covers the spec's sanitiser: names come out accepted by
-// AttachmentPath and typed back unchanged.
+// AttachmentPath and typed back unchanged, with no shell syntax and no
+// leading dot (issue 32).
 func TestAttachmentName(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ in, want string }{
@@ -120,6 +121,16 @@ func TestAttachmentName(t *testing.T) {
 		{strings.Repeat("あ", 100) + ".png", strings.Repeat("あ", 76) + ".png"},
 		{strings.Repeat("😀", 100) + ".png", strings.Repeat("😀", 59) + ".png"},
 		{strings.Repeat("x", 100), strings.Repeat("x", 80)},
+		// Shell syntax goes like the other unsafe characters: the path is
+		// typed into seats, and a model may paste it into a shell.
+		{"$(rm -rf ~).txt", "_(rm -rf ~).txt"},
+		{"`id`;ls&true!.sh", "_id__ls_true_.sh"},
+		{"it's.txt", "it_s.txt"},
+		// Never a leading dot: the copy would be hidden.
+		{"..x", "_.x"},
+		{".env", "_.env"},
+		{"../x", "_._x"},
+		{"...", "file"},
 	}
 	s, _ := openStore(t)
 	for _, tc := range cases {
@@ -129,6 +140,9 @@ func TestAttachmentName(t *testing.T) {
 		}
 		if _, err := s.AttachmentPath("t1", got); err != nil {
 			t.Errorf("AttachmentPath(AttachmentName(%q)): %v", tc.in, err)
+		}
+		if strings.HasPrefix(got, ".") || strings.ContainsAny(got, shellSyntax) {
+			t.Errorf("AttachmentName(%q) = %q: a leading dot or shell syntax", tc.in, got)
 		}
 		if n := utf8.RuneCountInString(got); n > attachmentNameRunes+1 || len(got) > maxNameBytes {
 			t.Errorf("AttachmentName(%q) too long: %d runes, %d bytes", tc.in, n, len(got))

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -223,6 +224,7 @@ func FuzzAttachmentName(f *testing.F) {
 	for _, seed := range []string{
 		"image.png", "..", ".", "../x", "a/b", `a\b`, "C:\\x", `\\?\C:\x`, "CON", "nul.txt", "a\x00b",
 		"/abs", "memo @Lin.txt", "日本語.pdf", "trailing.", " lead", "x:y", "COM¹", "\xff", "...",
+		"$(id).txt", "`id`", "a;b&c", "..x", ".env",
 	} {
 		f.Add(seed)
 	}
@@ -236,8 +238,12 @@ func FuzzAttachmentName(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.AttachmentPath("t1", AttachmentName(name)); err != nil {
-			t.Fatalf("AttachmentName(%q) = %q refused: %v", name, AttachmentName(name), err)
+		clean := AttachmentName(name)
+		if _, err := s.AttachmentPath("t1", clean); err != nil {
+			t.Fatalf("AttachmentName(%q) = %q refused: %v", name, clean, err)
+		}
+		if strings.HasPrefix(clean, ".") || strings.ContainsAny(clean, shellSyntax) {
+			t.Fatalf("AttachmentName(%q) = %q: a leading dot or shell syntax", name, clean)
 		}
 		p, err := s.AttachmentPath("t1", name)
 		if err != nil {

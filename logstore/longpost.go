@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/pullcept/pullcept/room/textcut"
@@ -80,14 +79,7 @@ func (s *Store) SaveBody(topicID, messageID, body string) (name, path string, er
 			}
 			cand = stem + "-" + hex.EncodeToString(suffix[:]) + ".txt"
 		}
-		p, err := s.AttachmentPath(topicID, cand)
-		if err != nil {
-			return "", "", fmt.Errorf("save long post: %w", err)
-		}
-		if err := os.MkdirAll(filepath.Dir(p), dirMode); err != nil {
-			return "", "", fmt.Errorf("save long post: %w", err)
-		}
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, fileMode)
+		f, p, err := s.createAttachment(topicID, cand)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
