@@ -6,10 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/cli"
+	"github.com/pullcept/pullcept/seats/launch"
 )
 
 // The seat lifecycle as session operations need it (docs/design.md §15):
@@ -226,7 +228,23 @@ func (m *Manager) CheckRestart(topicID, accountID, ptyID string) error {
 	if o := m.NextStart(topicID, accountID); o != OutlookResumes {
 		return fmt.Errorf("%w: %s", ErrNoResume, resumeRefusal(acct, recorded, outlookConversation(o), outlookReason(o)))
 	}
-	return nil
+	return m.checkMCPJSON(topicID, acct)
+}
+
+// checkMCPJSON reads the seat folder's .mcp.json as the start after a
+// restart's stop will: a file that start would refuse (planted, repeated
+// key, not JSON) is refused before the stop, so the seat keeps running
+// (docs/design.md §16 "Planted files"). Nothing is written.
+func (m *Manager) checkMCPJSON(topicID string, acct config.Account) error {
+	ad := m.kinds[acct.Kind]
+	if ad == nil || !ad.ReadsMCPJSON() || !filepath.IsAbs(acct.WorkDir) {
+		return nil
+	}
+	m.mu.Lock()
+	url := m.room.URL
+	m.mu.Unlock()
+	_, err := launch.InspectMCPJSON(acct.WorkDir, launch.MCPKey(acct.ID, topicID), url)
+	return err
 }
 
 // outlookConversation is the kind's answer an outlook stands for.

@@ -304,7 +304,7 @@ func CheckDisabled(dir, key string) (bool, error) {
 	}
 	var top config.Object
 	if err := json.Unmarshal(data, &top); err != nil {
-		return false, fmt.Errorf("%w: %s: %w", ErrMCPJSON, path, err)
+		return false, fmt.Errorf("%w: %s %w", ErrMCPJSON, path, jsonProblem(data, err, "its top level"))
 	}
 	raw, ok := top.Get("disabledMcpjsonServers")
 	if !ok || string(raw) == "null" {
@@ -345,14 +345,50 @@ func readMCPJSON(path string, own bool) (top, servers config.Object, before []by
 		return top, servers, nil, fmt.Errorf("%w: read %s: %w", ErrMCPJSON, path, err)
 	}
 	if err := json.Unmarshal(data, &top); err != nil {
-		return top, servers, nil, fmt.Errorf("%w: %s is not valid JSON (fix or move it before starting a seat): %w", ErrMCPJSON, path, err)
+		return top, servers, nil, fmt.Errorf("%w: %s %w (fix or move it before starting a seat)", ErrMCPJSON, path, jsonProblem(data, err, "its top level"))
 	}
 	if raw, ok := top.Get(mcpJSONServers); ok && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &servers); err != nil {
-			return top, servers, nil, fmt.Errorf("%w: %s: %s: %w", ErrMCPJSON, path, mcpJSONServers, err)
+			return top, servers, nil, fmt.Errorf("%w: %s %w (fix or move it before starting a seat)", ErrMCPJSON, path, jsonProblem(nil, err, mcpJSONServers))
 		}
 	}
 	return top, servers, data, nil
+}
+
+// errNotJSON is what jsonProblem says of a file that does not parse.
+var errNotJSON = errors.New("is not valid JSON")
+
+// jsonProblem says what is wrong with a settings file without quoting it:
+// the file is someone else's, its keys and values may be text written to
+// be read as ours, and the refusal reaches Pullcept's notices, typed into
+// every seat (docs/design.md §16 "Planted files"). It names where (line
+// and column of data, or the object, where) and wraps the sentinel
+// (config.ErrDuplicateKey), never the decoder's message.
+func jsonProblem(data []byte, err error, where string) error {
+	var syn *json.SyntaxError
+	switch {
+	case errors.Is(err, config.ErrDuplicateKey):
+		return fmt.Errorf("is refused: %w in %s (Pullcept will not guess which one counts)", config.ErrDuplicateKey, where)
+	case errors.As(err, &syn) && data != nil:
+		line, col := lineCol(data, syn.Offset)
+		return fmt.Errorf("%w (line %d, column %d)", errNotJSON, line, col)
+	case errors.As(err, &syn):
+		return fmt.Errorf("%w (in %s)", errNotJSON, where)
+	}
+	return fmt.Errorf("is refused: %s is not a JSON object", where)
+}
+
+// lineCol maps a byte offset of data to a 1-based line and column.
+func lineCol(data []byte, offset int64) (line, col int) {
+	line, col = 1, 1
+	for _, c := range data[:min(max(offset, 0), int64(len(data)))] {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
 }
 
 // survey applies the registration predicate to servers: which
