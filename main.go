@@ -27,9 +27,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -186,12 +184,8 @@ func holderNote(dir, orElse string) string {
 		}
 		dir = d
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "pullcept.pid"))
-	if err != nil {
-		return orElse
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || pid <= 0 {
+	pid := config.ReadPidNote(dir) // a FIFO planted there does not hang
+	if pid <= 0 {
 		return orElse
 	}
 	if p, err := os.FindProcess(pid); err != nil || p.Signal(syscall.Signal(0)) != nil {

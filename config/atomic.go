@@ -28,6 +28,10 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 // write and the rename). The zero value renames with os.Rename.
 type AtomicFile struct {
 	Rename func(oldpath, newpath string) error
+	// NoFollow replaces a symbolic link at the path by the new file rather
+	// than writing its target: for the data directory's own files, where
+	// a link can only have been planted (docs/design.md §16).
+	NoFollow bool
 }
 
 // tempInfix marks the temp files Write leaves behind only if the process
@@ -48,16 +52,16 @@ func (a AtomicFile) Write(path string, data []byte, perm fs.FileMode) error {
 		rename = os.Rename
 	}
 	target := path
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 && !a.NoFollow {
 		resolved, err := filepath.EvalSymlinks(path)
 		if err != nil {
 			return fmt.Errorf("write %s: resolve link: %w", path, err)
 		}
 		target = resolved
 	}
-	if fi, err := os.Stat(target); err == nil {
+	if fi, err := os.Lstat(target); err == nil && fi.Mode().IsRegular() {
 		perm = fi.Mode().Perm()
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("write %s: %w", target, err)
 	}
 	dir := filepath.Dir(target)
