@@ -123,7 +123,8 @@ func (a *App) open() error {
 		return err
 	}
 	a.lock = lock
-	lf, err := os.OpenFile(filepath.Join(a.dataDir, logFileName), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	// Never through a planted link or FIFO (docs/design.md §16).
+	lf, err := config.OpenRegular(filepath.Join(a.dataDir, logFileName), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("open app log: %w", err)
 	}

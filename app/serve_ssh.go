@@ -14,6 +14,8 @@ import (
 
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/pullcept/pullcept/config"
 )
 
 // AuthorizedKeysFile is the embedded listener's default list of the keys
@@ -52,12 +54,16 @@ func sshAddr(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
+// maxAuthorizedKeys bounds a read of an authorized_keys file (a few
+// hundred bytes a key).
+const maxAuthorizedKeys = 1 << 20
+
 // readAuthorizedKeys parses an authorized_keys file. Any line it cannot
 // read refuses the whole file (a half-read list is not what its owner
 // meant); comments and blank lines are skipped. Options (from=, command=)
 // are not honoured, so a line carrying any is refused too.
 func readAuthorizedKeys(path string) ([][]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := config.ReadRegularFile(path, maxAuthorizedKeys, true)
 	if err != nil {
 		return nil, err
 	}

@@ -71,7 +71,7 @@ type Config struct {
 // touched on error.
 func Load(dir string) (*Config, []string, error) {
 	path := filepath.Join(dir, FileName)
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	c := &Config{}
 	var warnings []string
 	switch {
@@ -291,7 +291,7 @@ func (c *Config) Save(dir string) error {
 // removed). A file that no longer reads as JSON is not written over
 // (ErrBadFile): the person is editing it.
 func (c *Config) mergeDisk(dir string) (Object, error) {
-	data, err := os.ReadFile(filepath.Join(dir, FileName))
+	data, err := readConfigFile(filepath.Join(dir, FileName))
 	if errors.Is(err, fs.ErrNotExist) || c.base.vals == nil {
 		return c.top.Clone(), nil
 	}
@@ -349,11 +349,23 @@ func (c *Config) rereadTop(dir string) error {
 		}
 	}
 	c.top = top
-	if data, err := os.ReadFile(filepath.Join(dir, FileName)); err == nil {
+	if data, err := readConfigFile(filepath.Join(dir, FileName)); err == nil {
 		var disk Object
 		if json.Unmarshal(data, &disk) == nil {
 			c.base = disk
 		}
 	}
 	return nil
+}
+
+// MaxConfigBytes bounds a read of config.json: accounts and settings are
+// a few KiB; a planted sparse file or /dev/zero is refused, never read
+// whole.
+const MaxConfigBytes = 4 << 20
+
+// readConfigFile reads config.json: a regular file (a link to one is
+// followed: a person may keep it elsewhere, §12) of at most
+// MaxConfigBytes; a FIFO is refused without waiting (docs/design.md §16).
+func readConfigFile(path string) ([]byte, error) {
+	return ReadRegularFile(path, MaxConfigBytes, true)
 }

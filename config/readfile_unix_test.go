@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // TestReadRegularFile: planted files are refused at once — a FIFO without
@@ -68,5 +71,41 @@ func TestReadRegularFile(t *testing.T) {
 	}
 	if _, err := ReadRegularFile(plain, 3, false); !errors.Is(err, ErrTooBig) {
 		t.Errorf("over the cap: %v", err)
+	}
+}
+
+// TestDataDirFilesPlantedAsFIFOs: a FIFO planted as config.json or
+// server.json is refused at once (ErrNotRegular) rather than hanging the
+// start or every client's dial.
+func TestDataDirFilesPlantedAsFIFOs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, name := range []string{FileName, ServerInfoFile} {
+		p := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// A failed run leaves a read blocked: give it its writer.
+		t.Cleanup(func() {
+			if f, err := os.OpenFile(p, os.O_RDWR|syscall.O_NONBLOCK, 0); err == nil {
+				_ = f.Close()
+			}
+		})
+	}
+	done := make(chan [2]error, 1)
+	go func() {
+		_, _, lerr := Load(dir)
+		_, serr := ReadServerInfo(dir)
+		done <- [2]error{lerr, serr}
+	}()
+	select {
+	case errs := <-done:
+		for i, err := range errs {
+			if !errors.Is(err, ErrNotRegular) {
+				t.Errorf("read %d: %v, want %v", i, err, ErrNotRegular)
+			}
+		}
+	case <-time.After(testkit.Slow(10 * time.Second)):
+		t.Fatal("a FIFO in the data directory blocked a read")
 	}
 }

@@ -52,7 +52,8 @@ type ServerInfo struct {
 // ReadServerInfo reads dataDir's server.json (os.ErrNotExist: none).
 func ReadServerInfo(dataDir string) (ServerInfo, error) {
 	var in ServerInfo
-	f, err := os.Open(filepath.Join(dataDir, ServerInfoFile))
+	// Never through a link, never waiting on a FIFO (§16 "Planted files").
+	f, err := OpenRegular(filepath.Join(dataDir, ServerInfoFile), os.O_RDONLY, 0)
 	if err != nil {
 		return in, err
 	}

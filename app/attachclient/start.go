@@ -76,7 +76,8 @@ func spawn(dir string, o Options) error {
 			return err
 		}
 	}
-	logf, err := os.OpenFile(logPath(dir), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	// Never through a planted link or FIFO (docs/design.md §16).
+	logf, err := config.OpenRegular(logPath(dir), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("server log: %w", err)
 	}
