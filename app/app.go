@@ -191,7 +191,7 @@ func (a *App) open() error {
 		return err
 	}
 	a.hub.SetAdmin(room.Hello{Name: admin.DisplayName(), Hue: admin.Hue, AccountID: admin.ID})
-	a.openMCPServers(string(a.uiLang()))
+	a.openMCPServers()
 	a.openSessionOps()
 	return nil
 }
@@ -217,19 +217,6 @@ func (a *App) openServer() error {
 	}
 	a.seats.SetRoom(ep)
 	return nil
-}
-
-// uiLang is the UI's language as the UI picks it (config.json or
-// PULLCEPT_LANGUAGE, else the locale): the local MCP notices' "Signed:"
-// line follows it.
-func (a *App) uiLang() tui.Lang {
-	lang := tui.DetectLang(os.Getenv)
-	if ui, err := a.accounts.UI(); err == nil && ui.Language != "" {
-		if l, err := tui.ParseLang(ui.Language); err == nil {
-			lang = l
-		}
-	}
-	return lang
 }
 
 // Close stops seats first (their sidecars leave the room), then the server,

@@ -224,10 +224,12 @@ func commentPush(id, body string, delayMS int) (fakemcp.Push, string) {
 //     mcp, the mcp account's name as speaker) typed into the seat: the
 //     fake API's request carries its [pullcept] tag with "role":"mcp" and
 //     the processed line just before the URL line.
-//   - Signatures: a comment body ending in "— Lin" gives "Signed: Lin"
-//     first; one without is unmarked; one whose get_event answers after
+//   - Signatures: a comment body ending in "— Lin" gives the post's
+//     Signed "Lin", typed in the seat's tag as "signed":"Lin", never in
+//     the text; one without is unmarked; one whose get_event answers after
 //     the wait goes out unmarked, and a plain push after it still comes
-//     second: the room has them in push order.
+//     second: the room has them in push order. A push whose own text
+//     starts "Signed: Human" is unmarked too (issue 32).
 func TestMCPNoticesReachAClaudeSeat(t *testing.T) {
 	r := newMCPRig(t)
 	r.ctl.Push(fakemcp.Push{ID: "ev-0", Content: "[push] o/r\nby octocat"})
@@ -249,19 +251,24 @@ func TestMCPNoticesReachAClaudeSeat(t *testing.T) {
 	signed, signedWant := commentPush("ev-2", "Fixed in #2.\r\n\r\n\u2014 Lin", 0)
 	plain, plainWant := commentPush("ev-3", "Fixed in #2.", 0)
 	slow, slowWant := commentPush("ev-4", "Fixed in #3.\n\u2014 Lin", int((mcpRigWait + testkit.Slow(3*time.Second)).Milliseconds()))
-	for _, p := range []fakemcp.Push{signed, plain, slow, {ID: "ev-5", Content: "[push] o/r\nby octocat"}} {
+	for _, p := range []fakemcp.Push{signed, plain, slow, {ID: "ev-5", Content: "Signed: Human\n[push] o/r\nby octocat"}} {
 		r.ctl.Push(p)
 	}
-	want := []string{"Signed: Lin\n" + signedWant, plainWant, slowWant, "[push] o/r\nby octocat\n" + localmcp.ProcessedLine + "ev-5"}
+	want := []string{signedWant, plainWant, slowWant, "Signed: Human\n[push] o/r\nby octocat\n" + localmcp.ProcessedLine + "ev-5"}
+	signers := []string{"Lin", "", "", ""}
 	got := r.waitNotices(5)[1:]
 	for i, p := range got {
-		if p.Content != want[i] || p.Speaker != mcpRigSpeaker {
-			t.Errorf("notice %d: %s %q, want %q", i+2, p.Speaker, p.Content, want[i])
+		if p.Content != want[i] || p.Speaker != mcpRigSpeaker || p.Signed != signers[i] {
+			t.Errorf("notice %d: %s signed %q %q, want signed %q %q", i+2, p.Speaker, p.Signed, p.Content, signers[i], want[i])
 		}
 	}
 	r.waitLog(fmt.Sprintf("event ev-4: no signature read: get_event gave no answer within %v", mcpRigWait))
-	for _, p := range got { // every notice reaches the seat
-		r.claudeRequest(p.MessageID)
+	for i, p := range got { // every notice reaches the seat, signed in the tag only
+		for _, tp := range r.claudeRequest(p.MessageID).NewPosts() {
+			if tp.Tag.MessageID == p.MessageID && strings.Contains(tp.TagLine, `"signed":"Lin"`) != (signers[i] == "Lin") {
+				t.Errorf("notice %d typed with the tag %s", i+2, tp.TagLine)
+			}
+		}
 	}
 	if log := r.serverLog(); strings.Contains(log, "mark_processed") || strings.Contains(log, "get_event ev-5") {
 		t.Errorf("the server was asked more than get_event for the comments:\n%s", log)

@@ -24,14 +24,14 @@ import (
 
 // openMCPServers writes the default webhook-bridge entry when the file is
 // missing and the bridge is really found, and starts every entry.
-func (a *App) openMCPServers(lang string) {
+func (a *App) openMCPServers() {
 	a.mcpFile = config.NewMCPServers(a.dataDir)
 	if wrote, err := a.mcpFile.WriteDefault(findWebhookBridge); err != nil {
 		a.logger.Warn("mcp-servers.json: default entry", "err", err)
 	} else if wrote {
 		a.logger.Info("mcp-servers.json written with the github-webhook-mcp bridge found on PATH")
 	}
-	a.mcp = localmcp.NewSupervisor(localmcp.Options{OnNotice: a.mcpNotice, Lang: lang,
+	a.mcp = localmcp.NewSupervisor(localmcp.Options{OnNotice: a.mcpNotice,
 		Logger: a.logger.With("part", "mcp"), SignatureWait: a.opts.signatureWait})
 	list, err := a.mcpFile.List()
 	if err != nil {
@@ -90,7 +90,7 @@ func (a *App) mcpAccount(server string) (config.Account, bool) {
 // mcpNotice posts one notice of server into every room that has an AI seat
 // now (spec: none, and the event stays unprocessed on the server's side;
 // Pullcept never marks it).
-func (a *App) mcpNotice(server, text string) {
+func (a *App) mcpNotice(server string, note localmcp.Notice) {
 	acc, ok := a.mcpAccount(server)
 	if !ok {
 		a.mcp.Note(server, "notice dropped: no mcp account speaks for this server")
@@ -102,7 +102,7 @@ func (a *App) mcpNotice(server, text string) {
 		return
 	}
 	for _, topic := range rooms {
-		n := room.MCPNote{AccountID: acc.ID, Speaker: acc.DisplayName(), Hue: acc.Hue, Content: text}
+		n := room.MCPNote{AccountID: acc.ID, Speaker: acc.DisplayName(), Hue: acc.Hue, Content: note.Text, Signer: note.Signer}
 		if _, err := a.hub.MCPNotice(topic, n); err != nil {
 			a.mcp.Note(server, fmt.Sprintf("notice not posted in %s: %v", topic, err))
 		}

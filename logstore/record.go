@@ -10,11 +10,13 @@ type Record struct {
 	MessageID string `json:"message_id"`
 	Speaker   string `json:"speaker"`
 	FullName  string `json:"full_name,omitempty"`
-	Account   string `json:"account,omitempty"`
-	FromApp   bool   `json:"from_app,omitempty"`
-	Content   string `json:"content"`
-	To        Names  `json:"to,omitempty"`
-	TS        string `json:"ts"`
+	// Signed is an mcp notice's signature as the app read it (room.Post.Signed).
+	Signed  string `json:"signed,omitempty"`
+	Account string `json:"account,omitempty"`
+	FromApp bool   `json:"from_app,omitempty"`
+	Content string `json:"content"`
+	To      Names  `json:"to,omitempty"`
+	TS      string `json:"ts"`
 	// BodyFile names the file in attachments/<topic>/ that holds the whole
 	// body of a long post (SaveBody, BodyPath); "" for other posts.
 	BodyFile string `json:"body_file,omitempty"`

@@ -403,11 +403,13 @@ func (h *Hub) history(topicID string, r *roomState, before string, limit int) ([
 	h.mu.Unlock()
 	posts := make([]Post, 0, len(recs))
 	for _, rec := range recs {
+		role := h.logRole(rec, adminAccount)
 		posts = append(posts, Post{
 			MessageID: rec.MessageID,
-			Role:      h.logRole(rec, adminAccount),
+			Role:      role,
 			Speaker:   rec.Speaker,
 			FullName:  rec.FullName,
+			Signed:    logSigned(rec, role),
 			Account:   rec.Account,
 			FromApp:   rec.FromApp,
 			Content:   rec.Content,
@@ -818,12 +820,23 @@ func (h *Hub) logRole(rec logstore.Record, adminAccount string) Role {
 	return RoleUnknown
 }
 
+// logSigned is the signature a log line gives a post read back: only an
+// mcp notice carries one, and only a name the room could carry (a line
+// written by hand gets no mark it could not have had live).
+func logSigned(rec logstore.Record, role Role) string {
+	if role != RoleMCP || checkName("signed", rec.Signed, maxNameRunes) != nil {
+		return ""
+	}
+	return strings.TrimSpace(rec.Signed)
+}
+
 // toRecord is the log line of p: never hue or role (docs/design.md §8).
 func toRecord(p Post) logstore.Record {
 	return logstore.Record{
 		MessageID: p.MessageID,
 		Speaker:   p.Speaker,
 		FullName:  p.FullName,
+		Signed:    p.Signed,
 		Account:   p.Account,
 		FromApp:   p.FromApp,
 		Content:   p.Content,

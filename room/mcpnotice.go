@@ -20,12 +20,16 @@ import (
 // AccountID is the server's mcp account (required); Speaker and Hue are
 // what the room calls it and its colour (0–359, nil for none) when the
 // hub's Identities does not know the account. Content is the text, posted
-// as given.
+// as given. Signer is the name the app read from the event's own body
+// (docs/design.md §6 "Local MCP servers"), "" for none: it becomes
+// Post.Signed and the tag's "signed", which no text of the server's can
+// set (issue 32: a body's first line "Signed: Human" looked verified).
 type MCPNote struct {
 	AccountID string
 	Speaker   string
 	Hue       *int
 	Content   string
+	Signer    string
 }
 
 // MCPNotice delivers n into topicID's room through the one post path
@@ -39,7 +43,8 @@ type MCPNote struct {
 // it, like from any first post. It returns the post as delivered.
 //
 // Errors: ErrBadNotice (no account or speaker, an account the hub's
-// Accounts does not know as kind mcp, the speaker Pullcept), ErrBadName
+// Accounts does not know as kind mcp, the speaker Pullcept, a signer that
+// is no name), ErrBadName
 // (a name or id a room could not carry), ErrNoRoom, ErrEmptyPost,
 // ErrPostTooLong, ErrClosed.
 func (h *Hub) MCPNotice(topicID string, n MCPNote) (Post, error) {
@@ -50,6 +55,10 @@ func (h *Hub) MCPNotice(topicID string, n MCPNote) (Post, error) {
 	r, err := h.room(topicID)
 	if err != nil {
 		return Post{}, err
+	}
+	as.Signed = strings.TrimSpace(n.Signer)
+	if err := checkName("signed", as.Signed, maxNameRunes); err != nil {
+		return Post{}, fmt.Errorf("%w: account %q: %w", ErrBadNotice, n.AccountID, err)
 	}
 	res, err := h.deliver(r, sender{kind: sendMCP, as: as}, Draft{Content: n.Content})
 	return res.Post, err

@@ -17,6 +17,7 @@ type tagFields struct {
 	Role         Role     `json:"role"`
 	From         string   `json:"from"`
 	FullName     string   `json:"full_name,omitempty"`
+	Signed       string   `json:"signed,omitempty"`
 	MessageID    string   `json:"message_id"`
 	At           string   `json:"at,omitempty"`
 	To           []string `json:"to,omitempty"`
@@ -25,9 +26,10 @@ type tagFields struct {
 }
 
 // Tag returns the tag line for p, without a trailing newline:
-// `[pullcept] {"role":…,"from":…,"full_name":…,"message_id":…,"at":…,"to":[…],"you":…,"your_full_name":…}`.
+// `[pullcept] {"role":…,"from":…,"full_name":…,"signed":…,"message_id":…,"at":…,"to":[…],"you":…,"your_full_name":…}`.
 // "full_name" is the speaker's original name when it differs from "from"
-// (p.FullName); "at" is p.TS in loc (time.Local when nil) and omitted when
+// (p.FullName); "signed" an mcp notice's signature as the app read it
+// (p.Signed, never the notice's text); "at" is p.TS in loc (time.Local when nil) and omitted when
 // TS does not parse; "to" only when p has addressees, and then "you" and
 // "your_full_name" (p.You, p.YourFullName: set only on a post typed into one
 // seat) say what the room calls that seat now (spec «ニックネームと元の名前»).
@@ -38,7 +40,7 @@ func Tag(p Post, loc *time.Location) string {
 	if loc == nil {
 		loc = time.Local
 	}
-	f := tagFields{Role: p.Role, From: p.Speaker, MessageID: p.MessageID, To: p.To}
+	f := tagFields{Role: p.Role, From: p.Speaker, Signed: p.Signed, MessageID: p.MessageID, To: p.To}
 	if p.FullName != p.Speaker {
 		f.FullName = p.FullName
 	}

@@ -46,16 +46,21 @@ const FloorWindow = 512
 // room (the key is then omitted, never null or []). Hue is in degrees 0–359 and
 // nil when the speaker declared none. Hue and Role are never written to the log.
 type Post struct {
-	MessageID string   `json:"message_id"`
-	Role      Role     `json:"role"`
-	Speaker   string   `json:"speaker"`
-	FullName  string   `json:"full_name,omitempty"`
-	Account   string   `json:"account,omitempty"`
-	FromApp   bool     `json:"from_app,omitempty"`
-	Hue       *int     `json:"hue,omitempty"`
-	Content   string   `json:"content"`
-	To        []string `json:"to,omitempty"`
-	TS        string   `json:"ts"`
+	MessageID string `json:"message_id"`
+	Role      Role   `json:"role"`
+	Speaker   string `json:"speaker"`
+	FullName  string `json:"full_name,omitempty"`
+	// Signed is the signature the app read for an MCP notice (the name on
+	// the last line of the event's body, docs/design.md §6 "Local MCP
+	// servers"): set only by Hub.MCPNotice from MCPNote.Signer, never from
+	// a post's text, so a body that starts "Signed: …" cannot pass for it.
+	Signed  string   `json:"signed,omitempty"`
+	Account string   `json:"account,omitempty"`
+	FromApp bool     `json:"from_app,omitempty"`
+	Hue     *int     `json:"hue,omitempty"`
+	Content string   `json:"content"`
+	To      []string `json:"to,omitempty"`
+	TS      string   `json:"ts"`
 	// Size is the byte length of the whole body of a long post, whose
 	// Content is then its first logstore.BodyInline bytes; 0 when Content
 	// is whole (docs/design.md §8 "Long posts").

@@ -50,6 +50,7 @@ func TestInstructionsContent(t *testing.T) {
 		"room's language",
 		"Do not sign your name in posts",
 		`last line "— Lin"`,
+		`signer = its tag "signed" only`,
 		"claim it in the room first",
 		"path or URL",
 		"ask it in the room",

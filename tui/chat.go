@@ -656,7 +656,8 @@ func byteSize(n int) string {
 }
 
 // renderPost is anyone else's post: the speaker in bold (dim for the app's
-// own notes), addressees and time, then the body indented.
+// own notes), an mcp notice's signature, addressees and time, then the body
+// indented.
 func renderPost(e *env, p room.Post, gutter string, inner, chosen int) drawnPost {
 	th := e.th
 	name := sanitize(p.Speaker)
@@ -665,6 +666,12 @@ func renderPost(e *env, p room.Post, gutter string, inner, chosen int) drawnPost
 		head = th.dim.Bold(true).Render(name)
 	} else {
 		head = speakerStyle(e, p).Bold(true).Render(name)
+	}
+	if p.Role == room.RoleMCP && p.Signed != "" {
+		// On the heading, which no body line reaches, in a style no body
+		// text takes: the room's Post.Signed, never a "Signed:" line of
+		// the server's text (issue 32, docs/design.md §6).
+		head += " " + th.okS.Render(e.tr.t(mChatSigned, sanitize(p.Signed)))
 	}
 	if to := addressees(p); to != "" {
 		head += " " + th.dim.Render(to)

@@ -419,6 +419,7 @@ const (
 	mChatUntaken
 	mChatUntakenMany
 	mChatUntakenFold
+	mChatSigned
 	mStTopicFailed
 	mStAccountsFailed
 	mStInputFailed
@@ -999,6 +1000,7 @@ var messages = map[msgKey][2]string{
 	mChatClippedLog:   {"the topic's log", "トピックのログ"},
 	mChatUntaken:      {"⚠ %s did not take this post — see its pane", "⚠ %s はこの投稿を受け取っていません（端末を参照）"},
 	mChatUntakenMany:  {"⚠ %s did not take this post — see their panes", "⚠ %s はこの投稿を受け取っていません（各端末を参照）"},
+	mChatSigned:       {"✓ signed %s", "✓ 署名 %s"},
 	mChatUntakenFold:  {"⚠ %s did not take a notice here — open it to see which", "⚠ %s が受け取っていない通知があります（開いて確認）"},
 	mStTopicFailed:    {"Topic could not be opened: %v", "トピックを開けません: %v"},
 	mStAccountsFailed: {"Accounts could not be read: %v", "アカウントを読めません: %v"},

@@ -193,7 +193,7 @@ func TestRealBridgeNotices(t *testing.T) {
 	var notes sink
 	// The signature wait is scaled: the bridge's answer to get_event must
 	// beat it on a loaded box.
-	s := NewSupervisor(Options{OnNotice: notes.add, Lang: "ja", Grace: 500 * time.Millisecond, SignatureWait: testkit.Slow(DefaultSignatureWait)})
+	s := NewSupervisor(Options{OnNotice: notes.add, Grace: 500 * time.Millisecond, SignatureWait: testkit.Slow(DefaultSignatureWait)})
 	spec := Spec{Command: "node", Args: []string{bridge},
 		Env: []string{"HOME=" + home, "USERPROFILE=" + home, "WEBHOOK_WORKER_URL=" + worker.srv.URL}}
 	if err := s.Start("github-webhook-mcp", spec); err != nil {
@@ -211,7 +211,7 @@ func TestRealBridgeNotices(t *testing.T) {
 		map[string]any{"ref": "refs/heads/main"})
 	testkit.Eventually(t, "two notices", func() bool { return len(notes.all()) == 2 })
 	want := []string{
-		"署名: Lin\n[issue_comment] o/r\naction: created\n#1 A bug\nby octocat\n" + ProcessedLine + "ev-1\n" + url,
+		"(signed Lin)\n[issue_comment] o/r\naction: created\n#1 A bug\nby octocat\n" + ProcessedLine + "ev-1\n" + url,
 		"[push] o/r\nby octocat\n" + ProcessedLine + "ev-2",
 	}
 	if got := notes.all(); strings.Join(got, "\n--\n") != strings.Join(want, "\n--\n") {

@@ -16,8 +16,9 @@
 // one call of Options.OnNotice, per server in arrival order. A push that
 // may carry a body written by the operation itself (by its summary's
 // "[type]" and "action:" lines) waits up to Options.SignatureWait for the
-// bridge's get_event; a body whose last line is "— <name>" gets a first line
-// "Signed: <name>" (spec #269, #270). Every notice gets the line
+// bridge's get_event; a body whose last line is "— <name>" gives the notice
+// Notice.Signer, apart from its text, which the server alone writes (spec
+// #269, #270; issue 32). Every notice gets the line
 // ProcessedLine+id once, before a last line that is a URL or at the end
 // (spec #410). Pullcept calls no tool but get_event: never mark_processed
 // (spec #180). A push without an event id is dropped and logged; when the

@@ -25,14 +25,15 @@ const signaturePrefix = "\u2014 "
 // sentence, not a signature.
 const maxSignerRunes = 64
 
-// signedLabel is the first line of a signed notice, per language (spec
-// #269: "署名", not "書き手": the app read a claim in the body, not an
-// identity it checked).
-func signedLabel(lang string) string {
-	if lang == "ja" {
-		return "署名: "
-	}
-	return "Signed: "
+// Notice is one notice for Options.OnNotice. Text is the server's summary
+// with the processed line, as the server wrote it: a first line "Signed: …"
+// in it is the server's own text. Signer is the name Pullcept read from the
+// last line of the event's own body through get_event (spec #269, #270),
+// "" when none was read; it travels apart from Text so that no summary can
+// forge it (issue 32; the room carries it in the tag, docs/design.md §6).
+type Notice struct {
+	Text   string
+	Signer string
 }
 
 // bodyKeys maps the event types whose payload may carry a body written by
@@ -79,7 +80,8 @@ func wantsSignature(summary string) (key string, ok bool) {
 // signature reads a body's last line (trailing line breaks ignored) and
 // returns the name it signs, or "" when that line is not exactly
 // "— <name>" (U+2014, one space, a name that neither starts nor ends with
-// white space and holds no control character).
+// white space and holds no control or bidi character: the room refuses a
+// signer it could not carry as a name).
 func signature(body string) string {
 	body = strings.TrimRight(body, "\r\n")
 	last := body
@@ -97,7 +99,7 @@ func signature(body string) string {
 		return ""
 	}
 	for _, r := range name {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
 			return ""
 		}
 	}
@@ -143,10 +145,10 @@ func isURLLine(line string) bool {
 	return ok && rest != "" && !strings.ContainsFunc(line, unicode.IsSpace)
 }
 
-// compose builds the notice: the summary with the processed line placed
-// once, right before a last line that is a URL or else at the end, and the
-// signed line first when signer is set.
-func compose(summary, eventID, signer, lang string) string {
+// compose builds the notice's text: the summary with the processed line
+// placed once, right before a last line that is a URL or else at the end.
+// The signature is not in it (Notice.Signer).
+func compose(summary, eventID string) string {
 	summary = strings.TrimRight(summary, "\r\n")
 	processed := ProcessedLine + eventID
 	var lines []string
@@ -158,9 +160,6 @@ func compose(summary, eventID, signer, lang string) string {
 		lines = append(lines[:n-1], processed, url)
 	} else {
 		lines = append(lines, processed)
-	}
-	if signer != "" {
-		lines = append([]string{signedLabel(lang) + signer}, lines...)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -180,10 +179,9 @@ type eventReader func(ctx context.Context, eventID string) (string, error)
 // the ones behind it (spec #269 "通知の順番は届いた順のまま保つ").
 type notices struct {
 	server string
-	lang   string
 	wait   time.Duration
 	read   eventReader
-	emit   func(server, text string)
+	emit   func(server string, n Notice)
 	note   func(text string) // a line in the server's log
 	before func()            // called before each push (nil: nothing)
 }
@@ -210,7 +208,7 @@ func (n *notices) one(ctx context.Context, p push) {
 		}
 	}
 	if n.emit != nil {
-		n.emit(n.server, compose(p.content, p.id, signer, n.lang))
+		n.emit(n.server, Notice{Text: compose(p.content, p.id), Signer: signer})
 	}
 }
 

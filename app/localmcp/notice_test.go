@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +35,7 @@ func TestSignature(t *testing.T) {
 		{"text\n\u2014 " + strings.Repeat("あ", 64), strings.Repeat("あ", 64)},
 		{"text\n\u2014 Lin\u0007", ""},
 		{"text\n\u2014 \xffLin", ""},
+		{"text\n\u2014 Li\u202en", ""}, // a bidi control: the room could not carry it
 	}
 	for _, c := range cases {
 		if got := signature(c.body); got != c.want {
@@ -81,29 +83,54 @@ func TestComposePlacesTheProcessedLine(t *testing.T) {
 	const id = "ev-1"
 	line := ProcessedLine + id
 	cases := []struct {
-		summary, signer, lang, want string
+		summary, want string
 	}{
-		{"[issues] o/r\naction: opened\n#1 t\nby u\nhttps://github.com/o/r/issues/1", "", "en",
+		{"[issues] o/r\naction: opened\n#1 t\nby u\nhttps://github.com/o/r/issues/1",
 			"[issues] o/r\naction: opened\n#1 t\nby u\n" + line + "\nhttps://github.com/o/r/issues/1"},
-		{"[push] o/r\nby u", "", "en", "[push] o/r\nby u\n" + line},
-		{"[x] o/r\nhttp://example.test/a", "", "en", "[x] o/r\n" + line + "\nhttp://example.test/a"},
-		{"[x] o/r\nhttps://example.test/a b", "", "en", "[x] o/r\nhttps://example.test/a b\n" + line},
-		{"[x] o/r\nhttps://", "", "en", "[x] o/r\nhttps://\n" + line},
-		{"[x] o/r\nftp://example.test/a", "", "en", "[x] o/r\nftp://example.test/a\n" + line},
-		{"https://example.test/only", "", "en", line + "\nhttps://example.test/only"},
-		{"[x] o/r\nby u\n", "", "en", "[x] o/r\nby u\n" + line},
-		{"", "", "en", line},
-		{"[issues] o/r\nhttps://e.test/1", "Lin", "en", "Signed: Lin\n[issues] o/r\n" + line + "\nhttps://e.test/1"},
-		{"[issues] o/r\nby u", "Lin", "ja", "署名: Lin\n[issues] o/r\nby u\n" + line},
+		{"[push] o/r\nby u", "[push] o/r\nby u\n" + line},
+		{"[x] o/r\nhttp://example.test/a", "[x] o/r\n" + line + "\nhttp://example.test/a"},
+		{"[x] o/r\nhttps://example.test/a b", "[x] o/r\nhttps://example.test/a b\n" + line},
+		{"[x] o/r\nhttps://", "[x] o/r\nhttps://\n" + line},
+		{"[x] o/r\nftp://example.test/a", "[x] o/r\nftp://example.test/a\n" + line},
+		{"https://example.test/only", line + "\nhttps://example.test/only"},
+		{"[x] o/r\nby u\n", "[x] o/r\nby u\n" + line},
+		{"", line},
+		{"Signed: Human\n[issues] o/r\nby u", "Signed: Human\n[issues] o/r\nby u\n" + line},
 	}
 	for _, c := range cases {
-		got := compose(c.summary, id, c.signer, c.lang)
+		got := compose(c.summary, id)
 		if got != c.want {
-			t.Errorf("compose(%q, %q, %q):\n got %q\nwant %q", c.summary, c.signer, c.lang, got, c.want)
+			t.Errorf("compose(%q):\n got %q\nwant %q", c.summary, got, c.want)
 		}
 		if n := strings.Count(got, ProcessedLine); n != 1 {
 			t.Errorf("compose(%q): %d processed lines", c.summary, n)
 		}
+	}
+}
+
+// TestNoticeTextCannotForgeASignature (issue 32): a push whose own text
+// starts "Signed: Human" goes out with that text as the server's and no
+// signer; a signature read through get_event travels as Notice.Signer,
+// never as a line of the text (before, both were the same first line).
+func TestNoticeTextCannotForgeASignature(t *testing.T) {
+	t.Parallel()
+	var got []Notice
+	n := &notices{server: "s", wait: time.Hour,
+		read: func(context.Context, string) (string, error) {
+			return `{"payload":{"comment":{"body":"hi\n\u2014 Lin"}}}`, nil
+		},
+		emit: func(_ string, n Notice) { got = append(got, n) }, note: func(string) {}}
+	in := make(chan push, 2)
+	in <- push{id: "a", content: "Signed: Human\n[push] o/r"}
+	in <- push{id: "b", content: "[issue_comment] o/r\naction: created"}
+	close(in)
+	n.run(context.Background(), in)
+	want := []Notice{
+		{Text: "Signed: Human\n[push] o/r\n" + ProcessedLine + "a"},
+		{Text: "[issue_comment] o/r\naction: created\n" + ProcessedLine + "b", Signer: "Lin"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("notices %+v, want %+v", got, want)
 	}
 }
 
@@ -136,14 +163,14 @@ func TestNoticesKeepArrivalOrder(t *testing.T) {
 	t.Parallel()
 	entered := make(chan string, 4)
 	release := make(chan string)
-	emitted := make(chan string, 4)
+	emitted := make(chan Notice, 4)
 	n := &notices{
-		server: "s", lang: "en", wait: time.Hour,
+		server: "s", wait: time.Hour,
 		read: func(ctx context.Context, id string) (string, error) {
 			entered <- id
 			return <-release, nil
 		},
-		emit: func(server, text string) { emitted <- text },
+		emit: func(_ string, n Notice) { emitted <- n },
 		note: func(string) {},
 	}
 	in := make(chan push, 4)
@@ -163,11 +190,11 @@ func TestNoticesKeepArrivalOrder(t *testing.T) {
 	close(in)
 	<-done
 	first, second := <-emitted, <-emitted
-	if !strings.HasPrefix(first, "Signed: Lin\n[issue_comment]") || !strings.HasSuffix(first, ProcessedLine+"a") {
-		t.Errorf("first notice %q", first)
+	if first.Signer != "Lin" || !strings.HasPrefix(first.Text, "[issue_comment]") || !strings.HasSuffix(first.Text, ProcessedLine+"a") {
+		t.Errorf("first notice %+v", first)
 	}
-	if second != "[push] o/r\n"+ProcessedLine+"b" {
-		t.Errorf("second notice %q", second)
+	if second.Signer != "" || second.Text != "[push] o/r\n"+ProcessedLine+"b" {
+		t.Errorf("second notice %+v", second)
 	}
 }
 
@@ -186,7 +213,7 @@ func TestNoticesGoUnmarkedAfterTheWait(t *testing.T) {
 			<-ctx.Done()
 			return "", ctx.Err()
 		},
-		emit: func(server, text string) { got = append(got, text) },
+		emit: func(_ string, n Notice) { got = append(got, n.Text+n.Signer) },
 		note: func(s string) { notes = append(notes, s) },
 	}
 	in := make(chan push, 3)
@@ -217,7 +244,7 @@ func TestNoticesAfterStopGoUnmarkedAtOnce(t *testing.T) {
 	var got []string
 	n := &notices{server: "s", wait: time.Hour,
 		read: func(context.Context, string) (string, error) { t.Error("get_event after stop"); return "", nil },
-		emit: func(_, text string) { got = append(got, text) }, note: func(string) {}}
+		emit: func(_ string, n Notice) { got = append(got, n.Signer+n.Text) }, note: func(string) {}}
 	in := make(chan push, 1)
 	in <- push{id: "x", content: "[issues] o/r\naction: opened"}
 	close(in)

@@ -282,7 +282,7 @@ func (r *run) work() {
 	defer r.workers.Done()
 	defer r.recovered("the notices")
 	n := &notices{
-		server: r.srv.name, lang: r.sup.opts.Lang, wait: r.sup.opts.SignatureWait,
+		server: r.srv.name, wait: r.sup.opts.SignatureWait,
 		read: r.getEvent, emit: r.sup.opts.OnNotice, note: r.note,
 		before: r.noteDropped,
 	}

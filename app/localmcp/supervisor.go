@@ -89,9 +89,7 @@ type Options struct {
 	// arrived, from that server's notice goroutine with no lock held. It may
 	// be called until Close returns, never after. It should return quickly:
 	// the server's next notice waits for it.
-	OnNotice func(server, text string)
-	// Lang is "ja" for 署名: <name>, else Signed: <name>.
-	Lang string
+	OnNotice func(server string, n Notice)
 	// Logger also receives each log line (Pullcept's own lines always, a
 	// server's stderr lines at most a few per second); nil logs nowhere else.
 	Logger        *slog.Logger

@@ -22,7 +22,13 @@ type sink struct {
 	got []string
 }
 
-func (s *sink) add(_, text string) {
+// add keeps a notice's text, after a line "(signed <name>)" when it has a
+// signer: the signer is never part of the text.
+func (s *sink) add(_ string, n Notice) {
+	text := n.Text
+	if n.Signer != "" {
+		text = "(signed " + n.Signer + ")\n" + text
+	}
 	s.mu.Lock()
 	s.got = append(s.got, text)
 	s.mu.Unlock()
@@ -82,7 +88,7 @@ func TestNoticesFromAServer(t *testing.T) {
 	// The wait is scaled: the fake answers C, D and F at once, and those
 	// answers must beat it on a loaded box; A is held past it.
 	wait := testkit.Slow(2 * time.Second)
-	s := newSupervisor(t, Options{OnNotice: notes.add, SignatureWait: wait, Lang: "en"})
+	s := newSupervisor(t, Options{OnNotice: notes.add, SignatureWait: wait})
 	url := "https://github.com/o/r/issues/1"
 	cfg := fakeConfig{
 		Lines: []string{
@@ -108,7 +114,7 @@ func TestNoticesFromAServer(t *testing.T) {
 	want := []string{
 		"[issue_comment] o/r\naction: created\n#1 t\nby u\n" + ProcessedLine + "A\n" + url,
 		"[push] o/r\nby u\n" + ProcessedLine + "B",
-		"Signed: Lin\n[issues] o/r\naction: opened\n#2 t\nby u\n" + ProcessedLine + "C\n" + url,
+		"(signed Lin)\n[issues] o/r\naction: opened\n#2 t\nby u\n" + ProcessedLine + "C\n" + url,
 		"[pull_request_review] o/r\naction: submitted\n#3 t\n" + ProcessedLine + "D",
 		"[issue_comment] o/r\naction: edited\n#1 t\n" + ProcessedLine + "F",
 		"[pull_request] o/r\naction: opened\n#4 t\n" + ProcessedLine + "G",
@@ -300,9 +306,9 @@ func TestPushFloodIsBounded(t *testing.T) {
 	const flood = 20000
 	release := make(chan struct{})
 	var notes sink
-	onNotice := func(server, text string) {
+	onNotice := func(server string, n Notice) {
 		<-release
-		notes.add(server, text)
+		notes.add(server, n)
 	}
 	s := newSupervisor(t, Options{OnNotice: onNotice, QueueLen: 64})
 	if err := s.Start("x", fakeSpec(t, fakeConfig{Flood: flood})); err != nil {
