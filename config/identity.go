@@ -45,11 +45,14 @@ func (b *Book) AccountIdentity(id string) (name, fullName string, hue *int, ok b
 }
 
 // checkIdentity refuses a's names when another account already goes by
-// a's display name (ErrNameTaken, naming that account), or when a name
-// could not be seated in a room (ErrBadName); and a kind change to or from
-// admin of an account c holds (ErrKindChange). Only the account being
-// saved is checked: a file that already holds two accounts of one name
-// loads (with a warning, nameWarnings) and saves its other accounts.
+// a's display name, or a is not the human and goes by the human's name or
+// nickname (ErrNameTaken, naming that account: a nickname hides the name
+// from the roster, not from the tag's full_name, and a notice or seat
+// under it would pass for the human, issue 32), or when a name could not
+// be seated in a room (ErrBadName); and a kind change to or from admin of
+// an account c holds (ErrKindChange). Only the account being saved is
+// checked: a file that already holds two accounts of one name loads (with
+// a warning, nameWarnings) and saves its other accounts.
 func (c *Config) checkIdentity(a Account) error {
 	for _, f := range [...]struct{ field, v string }{{keyName, a.Name}, {keyNickname, a.Nickname}} {
 		if err := checkNameText(f.v); err != nil {
@@ -63,12 +66,30 @@ func (c *Config) checkIdentity(a Account) error {
 	if prev, ok := c.Account(a.ID); ok && prev.Kind != a.Kind && (prev.Kind == KindAdmin || a.Kind == KindAdmin) {
 		return fmt.Errorf("%s → %s: %w", prev.Kind, a.Kind, ErrKindChange)
 	}
-	for _, o := range c.Accounts {
-		if o.ID != a.ID && nameKey(o.DisplayName()) == nameKey(display) {
-			return fmt.Errorf("%q: %w: %s", display, ErrNameTaken, describe(o))
+	if o, ok := c.nameHolder(a); ok {
+		who := describe(o)
+		if nameKey(o.DisplayName()) != nameKey(display) {
+			who = fmt.Sprintf("%q, the name of %s", o.Name, who)
 		}
+		return fmt.Errorf("%q: %w: %s", display, ErrNameTaken, who)
 	}
 	return nil
+}
+
+// nameHolder is the other account whose display name is a's, compared as
+// nameKey does, or — when a is not the human's — the human's account when
+// its name (a nickname may hide it) is a's display name.
+func (c *Config) nameHolder(a Account) (Account, bool) {
+	key := nameKey(a.DisplayName())
+	for _, o := range c.Accounts {
+		if o.ID == a.ID {
+			continue
+		}
+		if nameKey(o.DisplayName()) == key || o.Kind == KindAdmin && a.Kind != KindAdmin && nameKey(o.Name) == key {
+			return o, true
+		}
+	}
+	return Account{}, false
 }
 
 // describe names an account for a message: its display name, kind and id.

@@ -83,11 +83,15 @@ func NewMCPServerName(accountName string, entries []string, accounts []Account) 
 // mcp whose Server is its name one (spec «アカウント» #193): id "mcp-" +
 // the entry's name, the entry's name as name, kind mcp, Server the entry's
 // name, no hue. Accounts already there are never changed. An entry is
-// skipped, with a warning, when its name could not be an account's
-// (CheckMCPServerName, or Pullcept's own name) or its id is another
-// account's. Nothing is written: the accounts reach config.json on the
-// next Save (until then each Load makes them again, with the same ids).
-// It returns the ids added and the warnings.
+// skipped, with a warning naming the file and the entry's key, when its
+// name could not be an account's (CheckMCPServerName), its id is another
+// account's, or its name is one the rule for every account refuses
+// (checkIdentity: Pullcept's own, another account's display name, the
+// human's name or nickname — case and width folded; issue 32: a server
+// named like the human spoke under the human's name). Nothing is written:
+// the accounts reach config.json on the next Save (until then each Load
+// makes them again, with the same ids) and mcp-servers.json is never
+// changed here. It returns the ids added and the warnings.
 func (c *Config) AddMCPAccounts(servers []MCPServer) (added, warnings []string) {
 	where := MCPServersFileName
 	has := map[string]bool{}
@@ -100,22 +104,21 @@ func (c *Config) AddMCPAccounts(servers []MCPServer) (added, warnings []string) 
 		if has[s.Name] {
 			continue
 		}
-		id := MCPAccountIDPrefix + s.Name
+		a := Account{ID: MCPAccountIDPrefix + s.Name, Name: s.Name, Kind: KindMCP, Server: s.Name}
 		err := CheckMCPServerName(s.Name)
-		if err == nil && nameKey(s.Name) == nameKey(ReservedName) {
-			err = fmt.Errorf("%q: %w: it is Pullcept's own", s.Name, ErrBadName)
-		}
 		switch {
-		case err != nil:
+		case err == nil && c.Index(a.ID) >= 0:
+			err = fmt.Errorf("its id %s is another account's", a.ID)
+		case err == nil:
+			err = c.checkIdentity(a)
+		}
+		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s: server %q gets no account: %v", where, s.Name, err))
 			continue
-		case c.Index(id) >= 0:
-			warnings = append(warnings, fmt.Sprintf("%s: server %q gets no account: its id %s is another account's", where, s.Name, id))
-			continue
 		}
-		c.Accounts = append(c.Accounts, Account{ID: id, Name: s.Name, Kind: KindMCP, Server: s.Name})
+		c.Accounts = append(c.Accounts, a)
 		has[s.Name] = true
-		added = append(added, id)
+		added = append(added, a.ID)
 	}
 	return added, warnings
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -193,5 +194,59 @@ func TestDefaultWebhookEntry(t *testing.T) {
 	}
 	if got, _ := s.List(); len(got) != 0 {
 		t.Errorf("a removed default came back: %+v", got)
+	}
+}
+
+// TestMCPEntryNamedLikeTheHuman (issue 32): an mcp-servers.json entry is
+// named like an account the way accounts are compared (case and width
+// folded) — the human's name or nickname, or another account's name —
+// gets no account, with a warning naming the file and the key; the file
+// keeps every byte and the other entries get their accounts. Before, only
+// the id and Pullcept's own name were checked: a server named "alice"
+// spoke under the human's name.
+func TestMCPEntryNamedLikeTheHuman(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, `{"accounts":[{"id":"admin","name":"Alice","nickname":"Al","kind":"admin"},`+
+		`{"id":"lin","name":"Lin","kind":"claude_code","command":"claude","cwd":`+quote(absDir(t))+`}]}`)
+	file := `{"mcpServers": {"alice": {"command": "a"}, "ＡＬ": {"command": "b"}, "LIN": {"command": "c"},` +
+		` "good": {"command": "d", "x-kept": 1}}, "other": true}`
+	path := writeMCPServers(t, dir, file)
+	c, warnings, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mcp []string
+	for _, a := range c.Accounts {
+		if a.Kind == KindMCP {
+			mcp = append(mcp, a.ID)
+		}
+	}
+	if !slices.Equal(mcp, []string{"mcp-good"}) {
+		t.Errorf("mcp accounts %q, want only mcp-good", mcp)
+	}
+	joined := strings.Join(warnings, "\n")
+	for _, want := range []string{
+		MCPServersFileName + `: server "alice" gets no account`, `"Alice", the name of "Al" (admin, id admin)`,
+		MCPServersFileName + `: server "ＡＬ" gets no account`, `"Al" (admin, id admin)`,
+		MCPServersFileName + `: server "LIN" gets no account`, `"Lin" (claude_code, id lin)`,
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("warnings lack %q:\n%s", want, joined)
+		}
+	}
+	if err := c.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != file {
+		t.Errorf("mcp-servers.json changed:\n%s", b)
+	}
+	// The editor's path too: an mcp account may not take the human's name
+	// while a nickname hides it.
+	b, _ := newBook(t)
+	if _, err := b.Save(AccountEdit{ID: "admin", Kind: "admin", Name: "Alice", Nickname: "Al"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Save(AccountEdit{Kind: "mcp", Name: "alice", Server: "alice"}); !errors.Is(err, ErrNameTaken) {
+		t.Errorf("an mcp account named like the human's name: %v, want ErrNameTaken", err)
 	}
 }

@@ -780,20 +780,33 @@ func (h *Hub) checkSocketAccount(accountID string) error {
 // (the admin's display name, any case) or as Pullcept's own notices: its
 // posts would be drawn under a name the human trusts (breaker review).
 func (h *Hub) checkSocketName(name string) error {
-	h.mu.Lock()
-	var admin string
-	if h.admin != nil {
-		admin = h.admin.Name
-	}
-	h.mu.Unlock()
 	name = strings.TrimSpace(name)
 	switch {
-	case admin != "" && strings.EqualFold(name, strings.TrimSpace(admin)):
+	case h.humansName(name):
 		return fmt.Errorf("%w: the name %q is the human's", ErrBadHello, name)
 	case strings.EqualFold(name, AppSpeaker):
 		return fmt.Errorf("%w: the name %q is Pullcept's own", ErrBadHello, name)
 	}
 	return nil
+}
+
+// humansName reports a name that is the human's display name or the
+// original name a nickname hides (SetAdmin's Name and FullName), compared
+// as config compares account names: NFKC, case folded, ends trimmed.
+func (h *Hub) humansName(name string) bool {
+	h.mu.Lock()
+	var names []string
+	if h.admin != nil {
+		names = []string{h.admin.Name, h.admin.FullName}
+	}
+	h.mu.Unlock()
+	key := foldName(name)
+	for _, n := range names {
+		if k := foldName(n); k != "" && k == key {
+			return true
+		}
+	}
+	return false
 }
 
 // logRole reconstructs the role of a post read from the log, which never

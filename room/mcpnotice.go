@@ -43,7 +43,8 @@ type MCPNote struct {
 // it, like from any first post. It returns the post as delivered.
 //
 // Errors: ErrBadNotice (no account or speaker, an account the hub's
-// Accounts does not know as kind mcp, the speaker Pullcept, a signer that
+// Accounts does not know as kind mcp, the speaker Pullcept or the human
+// (SetAdmin's name or original name, folded as config folds), a signer that
 // is no name), ErrBadName
 // (a name or id a room could not carry), ErrNoRoom, ErrEmptyPost,
 // ErrPostTooLong, ErrClosed.
@@ -90,6 +91,10 @@ func (h *Hub) mcpSpeaker(n MCPNote) (Post, error) {
 		return Post{}, fmt.Errorf("%w: account %q: no speaker name", ErrBadNotice, id)
 	case strings.EqualFold(p.Speaker, AppSpeaker):
 		return Post{}, fmt.Errorf("%w: account %q: the name %q is Pullcept's own", ErrBadNotice, id, p.Speaker)
+	case h.humansName(p.Speaker):
+		// config refuses such an account (issue 32); a hand-edited file
+		// only warns, so the room says no too.
+		return Post{}, fmt.Errorf("%w: account %q: the name %q is the human's", ErrBadNotice, id, p.Speaker)
 	}
 	if err := checkName("speaker", p.Speaker, maxNameRunes); err != nil {
 		return Post{}, fmt.Errorf("%w: account %q: %w", ErrBadNotice, id, err)

@@ -59,3 +59,25 @@ func TestMCPNoticeSignatureOnlyFromTheApp(t *testing.T) {
 		t.Errorf("a signer with a bidi control: %v", err)
 	}
 }
+
+// TestMCPNoticeNotAsTheHuman (issue 32): a notice whose account is called
+// like the human — the display name or the name a nickname hides, in any
+// case or width — is refused, as a socket's hello under that name is; it
+// is logged nowhere.
+func TestMCPNoticeNotAsTheHuman(t *testing.T) {
+	log := newMemLog()
+	h := newTestHub(t, log, newFakeTerms("t/cc"), testAccounts)
+	h.SetAdmin(Hello{Name: "Al", FullName: "Alice", AccountID: "me"})
+	mustOpen(t, h, "t")
+	for _, name := range []string{"Al", "aL", "alice", "ＡＬＩＣＥ"} {
+		if _, err := h.MCPNotice("t", MCPNote{AccountID: "gh", Speaker: name, Content: "x"}); !errors.Is(err, ErrBadNotice) {
+			t.Errorf("a notice as %q: %v, want ErrBadNotice", name, err)
+		}
+	}
+	if ids := log.ids("t"); len(ids) != 0 {
+		t.Errorf("refused notices logged: %q", ids)
+	}
+	if _, err := h.MCPNotice("t", MCPNote{AccountID: "gh", Speaker: "Alicia", Content: "x"}); err != nil {
+		t.Errorf("a notice under another name: %v", err)
+	}
+}

@@ -3,8 +3,12 @@ package room
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Bounds on what a socket names (docs/design.md §6). A name is drawn in the
@@ -30,6 +34,13 @@ var (
 // separators.
 func hiddenRune(r rune) bool {
 	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
+}
+
+// foldName is the form two names are compared in where one must not pass
+// for the other (config's nameKey): NFKC (full-width Ｈ is H), case
+// folded, spaces at the ends trimmed.
+func foldName(s string) string {
+	return cases.Fold().String(norm.NFKC.String(strings.TrimSpace(s)))
 }
 
 // checkName refuses a field value with a hidden character, invalid UTF-8 or
