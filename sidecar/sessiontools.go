@@ -20,7 +20,7 @@ const (
 		"Call it before control_account_session and take the ids from it."
 	controlSessionDescription = "Start, stop or restart a seat (yours or another account's) without asking the human each time. " +
 		"Rules: choose your own unique operation_id and reuse it to retry (a retry never runs twice; the same id for another request is refused). " +
-		`start needs mode "fresh" (a new conversation) or "resume" (its recorded one); stop needs nothing more; ` +
+		`start needs mode "fresh" (a new conversation; your own account only, another's needs the human) or "resume" (its recorded one); stop needs nothing more; ` +
 		"restart needs expected_pty_id = the seat's current pty_id and no mode, and always resumes the same conversation (if it cannot, nothing is stopped). " +
 		"The answer only says the operation was accepted: check the outcome with account_session_status and the same operation_id; " +
 		"a notice in your room reports the result. Restarting yourself ends this call's process: ask account_session_status from your next launch. " +

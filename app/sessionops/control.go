@@ -113,7 +113,8 @@ func sameRequest(rec room.SessionRecord, r room.Requester, op room.SessionOperat
 }
 
 // checkTarget refuses a target that does not exist, does not run as a
-// seat, lies beyond the rule, or is not in the state the action needs
+// seat, is another account asked to start fresh, lies beyond the rule, or
+// is not in the state the action needs
 // (start: not running; stop, restart: running the expected launch), and
 // applies the requester's rate. It returns the target's running launch.
 func (o *Ops) checkTarget(r room.Requester, op room.SessionOperation, rule string) (string, error) {
@@ -123,6 +124,12 @@ func (o *Ops) checkTarget(r room.Requester, op room.SessionOperation, rule strin
 		return "", fmt.Errorf("no account has the id %q: take account ids from list_account_sessions", clip(op.AccountID, 40))
 	case !a.Launches:
 		return "", fmt.Errorf("%s does not run as a seat (the human and local MCP servers cannot be started or stopped)", a.Name)
+	case op.Action == room.ActionStart && op.Mode == room.ModeFresh && op.AccountID != r.Account:
+		// A fresh start replaces the conversation the topic recorded for
+		// that account: only the human decides that (issue 32,
+		// docs/design.md §15 "Who may operate what").
+		return "", fmt.Errorf(`a fresh start of another account's seat (%s) replaces its recorded conversation, so only the human may do it: `+
+			`ask the human in the room to start it fresh, or use mode "resume" to bring its conversation back`, a.Name)
 	}
 	if err := o.allowedTopic(r, op.TopicID, rule); err != nil {
 		return "", err

@@ -597,3 +597,44 @@ func TestRefusalsCostAReadToo(t *testing.T) {
 		t.Fatalf("%d refused after their checks, %d limited first", refused, limited)
 	}
 }
+
+// TestFreshStartOfAnotherAccountNeedsTheHuman (issue 32): a seat could
+// stop another account's seat and start it with mode fresh, replacing the
+// conversation the topic recorded for it. Now that start is refused,
+// telling the seat to ask the human, and nothing is recorded; a resume of
+// the same seat still runs by itself, and a seat may still start its own
+// account fresh (in another topic, under the rule "all": its own
+// conversation, reported in a notice).
+func TestFreshStartOfAnotherAccountNeedsTheHuman(t *testing.T) {
+	h, dir := newFakeHost(), t.TempDir()
+	h.rule = config.SessionOpsAll
+	ops := openOps(t, h, dir)
+	if _, err := ops.Control(linInT1, room.SessionOperation{OperationID: "stop-lay", Action: room.ActionStop, AccountID: "lay", TopicID: "t1"}); err != nil {
+		t.Fatal(err)
+	}
+	if rec := waitState(t, ops, "stop-lay"); rec.State != StateStopped {
+		t.Fatalf("stop: %+v", rec)
+	}
+	fresh := room.SessionOperation{OperationID: "fresh-lay", Action: room.ActionStart, AccountID: "lay", TopicID: "t1", Mode: room.ModeFresh}
+	if _, err := ops.Control(linInT1, fresh); err == nil || !strings.Contains(err.Error(), "ask the human") {
+		t.Fatalf("a fresh start of another account's seat: %v, want a refusal that says to ask the human", err)
+	}
+	if _, err := ops.Status(linInT1, "fresh-lay"); err == nil {
+		t.Error("the refused fresh start was recorded")
+	}
+	resume := fresh
+	resume.OperationID, resume.Mode = "resume-lay", room.ModeResume
+	if _, err := ops.Control(linInT1, resume); err != nil {
+		t.Fatalf("a resume: %v", err)
+	}
+	if rec := waitState(t, ops, "resume-lay"); rec.State != StateProcessStarted {
+		t.Fatalf("resume: %+v", rec)
+	}
+	self := room.SessionOperation{OperationID: "fresh-me", Action: room.ActionStart, AccountID: "lin", TopicID: "t2", Mode: room.ModeFresh}
+	if _, err := ops.Control(linInT1, self); err != nil {
+		t.Fatalf("a fresh start of its own account: %v", err)
+	}
+	if rec := waitState(t, ops, "fresh-me"); rec.State != StateProcessStarted {
+		t.Fatalf("own fresh start: %+v", rec)
+	}
+}
