@@ -138,6 +138,7 @@ func FuzzParseAsk(f *testing.F) {
 	f.Add([]byte(`{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"},"permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"ls"}],"behavior":"allow","destination":"session"}]}`))
 	f.Add([]byte(`{"hook_event_name":"PermissionRequest","tool_name":"mcp__a__b\u001b","tool_input":"\u0000\n","mcp_server":{"name":"x\u202e"},"agent_type":7}`))
 	f.Add([]byte(`{"hook_event_name":"PermissionRequest","tool_name":"x","permission_suggestions":[1,{"type":""},{"type":"setMode","mode":{}}]}`))
+	f.Add([]byte(`{"hook_event_name":"PermissionRequest","tool_name":"x","permission_suggestions":[{"type":"addRules","Type":"setMode","mode":"a","rules":[{"toolName":"R","TOOLNAME":"B"}]}]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		ask, raw, ok := parseAsk(body)
 		if !ok {
@@ -155,10 +156,17 @@ func FuzzParseAsk(f *testing.F) {
 			t.Fatalf("%d suggestions, %d raw", len(ask.Suggestions), len(raw))
 		}
 		total := 0
-		for _, r := range raw {
+		for i, r := range raw {
 			total += len(r)
 			if !json.Valid(r) {
 				t.Fatalf("a raw suggestion that is not JSON: %q", r)
+			}
+			// What the CLI reads is what the card shows: no two keys
+			// fold alike, and "type" as written is the card's type.
+			var m map[string]json.RawMessage
+			var typ string
+			if !distinctKeys(r) || json.Unmarshal(r, &m) != nil || json.Unmarshal(m["type"], &typ) != nil || label(typ) != ask.Suggestions[i].Type {
+				t.Fatalf("an offered suggestion a case-sensitive reader takes otherwise: %s as %+v", r, ask.Suggestions[i])
 			}
 		}
 		if total > maxSuggestionBytes {

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/pullcept/pullcept/room/textcut"
@@ -607,44 +609,103 @@ func parseSuggestions(v json.RawMessage) (out []PermissionSuggestion, raw []json
 // addRules, replaceRules, removeRules with rules [{toolName,
 // ruleContent?}], behavior and destination; setMode with mode;
 // addDirectories, removeDirectories with directories). ok is false for
-// something that is not an object with a type.
+// something that is not an object with a "type", and for one whose keys a
+// case-sensitive reader could take otherwise than we do (distinctKeys).
+// Keys are read exactly as written, as the CLI reads them: encoding/json
+// matches struct fields case-insensitively, the last key winning, so
+// {"type":"addRules","Type":"setMode"} drew a setMode card while the CLI,
+// sent the same bytes back, read addRules (issue 32).
 func readSuggestion(b []byte) (PermissionSuggestion, bool) {
-	var s struct {
-		Type        string   `json:"type"`
-		Behavior    string   `json:"behavior"`
-		Destination string   `json:"destination"`
-		Mode        string   `json:"mode"`
-		Directories []string `json:"directories"`
-		Rules       []struct {
-			ToolName    string `json:"toolName"`
-			RuleContent string `json:"ruleContent"`
-		} `json:"rules"`
+	var obj map[string]json.RawMessage
+	if !distinctKeys(b) || json.Unmarshal(b, &obj) != nil {
+		return PermissionSuggestion{}, false
 	}
-	if json.Unmarshal(b, &s) != nil || s.Type == "" {
-		var typed struct {
-			Type string `json:"type"`
-		}
-		if json.Unmarshal(b, &typed) != nil || typed.Type == "" {
-			return PermissionSuggestion{}, false
-		}
-		return PermissionSuggestion{Type: label(typed.Type), Other: string(b)}, true
+	var typ string
+	if json.Unmarshal(obj["type"], &typ) != nil || typ == "" {
+		return PermissionSuggestion{}, false
 	}
-	out := PermissionSuggestion{Type: label(s.Type), Behavior: label(s.Behavior), Destination: label(s.Destination)}
-	switch s.Type {
+	other := PermissionSuggestion{Type: label(typ), Other: string(b)}
+	var behavior, destination, mode string
+	var dirs []string
+	var rules []map[string]json.RawMessage
+	if !exact(obj, "behavior", &behavior) || !exact(obj, "destination", &destination) || !exact(obj, "mode", &mode) ||
+		!exact(obj, "directories", &dirs) || !exact(obj, "rules", &rules) {
+		return other, true // a known key of another shape: shown as the JSON it is
+	}
+	out := PermissionSuggestion{Type: other.Type, Behavior: label(behavior), Destination: label(destination)}
+	switch typ {
 	case "addRules", "replaceRules", "removeRules":
-		for _, r := range s.Rules {
-			rule := r.ToolName
-			if r.RuleContent != "" {
-				rule += "(" + r.RuleContent + ")"
+		for _, r := range rules {
+			var tool, content string
+			if !exact(r, "toolName", &tool) || !exact(r, "ruleContent", &content) {
+				return other, true
 			}
-			out.Rules = append(out.Rules, rule)
+			if content != "" {
+				tool += "(" + content + ")"
+			}
+			out.Rules = append(out.Rules, tool)
 		}
 	case "setMode":
-		out.Mode = label(s.Mode)
+		out.Mode = label(mode)
 	case "addDirectories", "removeDirectories":
-		out.Directories = s.Directories
+		out.Directories = dirs
 	default:
-		out = PermissionSuggestion{Type: out.Type, Other: string(b)}
+		return other, true
 	}
 	return out, true
+}
+
+// exact decodes obj[key] — that key exactly, as a case-sensitive reader
+// takes it — into v; true when the key is absent, null or of v's shape.
+func exact(obj map[string]json.RawMessage, key string, v any) bool {
+	raw, ok := obj[key]
+	return !ok || json.Unmarshal(raw, v) == nil
+}
+
+// distinctKeys reports whether no object in the JSON value b has two keys
+// that are equal or equal with case folded as encoding/json folds them
+// (unicode.ToUpper of unicode.ToLower, rune by rune: the Kelvin sign is
+// k). Where it holds, our reading and a case-sensitive reader's agree.
+func distinctKeys(b []byte) bool {
+	type object struct {
+		keys    map[string]bool
+		wantKey bool
+	}
+	var stack []*object // nil entries: arrays
+	d := json.NewDecoder(bytes.NewReader(b))
+	for {
+		t, err := d.Token()
+		if err == io.EOF {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+		var top *object
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if k, isStr := t.(string); isStr && top != nil && top.wantKey {
+			f := strings.Map(func(r rune) rune { return unicode.ToUpper(unicode.ToLower(r)) }, k)
+			if top.keys[f] {
+				return false
+			}
+			top.keys[f], top.wantKey = true, false
+			continue
+		}
+		switch t {
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if top != nil {
+			top.wantKey = true // a value ends at this level once its tokens are read
+		}
+		switch t {
+		case json.Delim('{'):
+			stack = append(stack, &object{keys: map[string]bool{}, wantKey: true})
+		case json.Delim('['):
+			stack = append(stack, nil)
+		}
+	}
 }
