@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -32,21 +31,11 @@ const (
 	maxSeatMarksBytes = 1 << 20
 )
 
-// readCapped reads path when it holds at most max bytes.
+// readCapped reads path when it is a regular file, not a link, of at
+// most max bytes: a FIFO planted there is refused at once rather than
+// hanging the start (docs/design.md §16 "Planted files").
 func readCapped(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("over %d bytes", max)
-	}
-	return b, nil
+	return config.ReadRegularFile(path, max, false)
 }
 
 // seatMark is one seat of running-seats.json.
@@ -176,7 +165,8 @@ func (m *seatMarks) writeLocked() error {
 	if string(b) == m.written {
 		return nil
 	}
-	if err := config.WriteFileAtomic(m.path, b, 0o600); err != nil {
+	// A link planted there is replaced, never written through.
+	if err := (config.AtomicFile{NoFollow: true}).Write(m.path, b, 0o600); err != nil {
 		return fmt.Errorf("%s: %w", RunningSeatsFile, err)
 	}
 	m.written = string(b)
