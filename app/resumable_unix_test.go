@@ -3,12 +3,16 @@
 package app
 
 import (
+	"crypto/ed25519"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
@@ -67,5 +71,38 @@ func TestRunningSeatsFilePlanted(t *testing.T) {
 	}
 	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
 		t.Errorf("running-seats.json: %v %v, want a regular file", fi, err)
+	}
+}
+
+// TestServerInfoLinkIsNotWrittenThrough: server.json is written over a
+// link planted there, not into the link's target.
+func TestServerInfoLinkIsNotWrittenThrough(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, key, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, err := gossh.NewSignerFromKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("keep me\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, config.ServerInfoFile)
+	if err := os.Symlink(victim, path); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{a: &App{dataDir: dir}}
+	if err := s.writeInfo(path, host); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep me\n" {
+		t.Errorf("server.json went through the link: the target holds %q", b)
+	}
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("server.json: %v %v, want a regular file", fi, err)
 	}
 }

@@ -296,7 +296,8 @@ func (s *server) writeInfo(path string, host gossh.Signer) error {
 	if err != nil {
 		return err
 	}
-	return config.WriteFileAtomic(path, append(b, '\n'), 0o600)
+	// A link planted there is replaced, never written through (§16).
+	return (config.AtomicFile{NoFollow: true}).Write(path, append(b, '\n'), 0o600)
 }
 
 // sshServer is the SSH server on the socket: public-key auth with the

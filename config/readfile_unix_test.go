@@ -109,3 +109,34 @@ func TestDataDirFilesPlantedAsFIFOs(t *testing.T) {
 		t.Fatal("a FIFO in the data directory blocked a read")
 	}
 }
+
+// TestServeKeyPlantedAsAFIFO: a FIFO (mode 0600, so the private-file
+// check passes) planted as the served mode's host key is refused at once
+// rather than hanging `pullcept server` and every attach (breaker review
+// of issue 32).
+func TestServeKeyPlantedAsAFIFO(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, HostKeyFile)
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if f, err := os.OpenFile(p, os.O_RDWR|syscall.O_NONBLOCK, 0); err == nil {
+			_ = f.Close()
+		}
+	})
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := LoadServeKeys(dir)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) {
+			t.Errorf("%v, want %v", err, ErrNotRegular)
+		}
+	case <-time.After(testkit.Slow(5 * time.Second)):
+		t.Fatal("LoadServeKeys blocked on a FIFO")
+	}
+}

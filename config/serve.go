@@ -142,11 +142,17 @@ func loadOrCreateKey(path string) (ssh.Signer, error) {
 	return loadKey(path)
 }
 
+// maxKeyBytes bounds a read of a served-mode key: an ed25519 key in PEM
+// is some 400 bytes, an RSA one a few KiB.
+const maxKeyBytes = 64 << 10
+
 func loadKey(path string) (ssh.Signer, error) {
 	if err := checkPrivateFile(path); err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(path)
+	// A FIFO (0600 passes the check above) or a huge file planted there
+	// is refused at once (docs/design.md §16 "Planted files").
+	b, err := ReadRegularFile(path, maxKeyBytes, true)
 	if err != nil {
 		return nil, err
 	}

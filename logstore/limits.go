@@ -61,7 +61,7 @@ func (s *Store) writeMarkers(topicID string, m map[string]json.RawMessage) error
 	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
 		return err
 	}
-	return (config.AtomicFile{Rename: s.fs.rename}).Write(path, append(data, '\n'), fileMode)
+	return (config.AtomicFile{Rename: s.fs.rename, NoFollow: true}).Write(path, append(data, '\n'), fileMode)
 }
 
 // MarkLimited marks accountID as stopped on its usage limit in topicID.

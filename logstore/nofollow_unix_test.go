@@ -221,3 +221,36 @@ func TestFIFOInPlaceOfTheIndexIsSetAside(t *testing.T) {
 		t.Fatal("a FIFO in place of index.json blocked Open")
 	}
 }
+
+// TestIndexPlantedAsALinkIsNotWrittenThrough: a link planted at
+// index.json while the store is open is replaced by the next write of the
+// index, never written through (breaker review of issue 32: AtomicFile
+// resolved the link and renamed the index over its target). Open sets a
+// link there aside; this one comes after.
+func TestIndexPlantedAsALinkIsNotWrittenThrough(t *testing.T) {
+	t.Parallel()
+	s, _ := openStore(t)
+	topic := NewTopicID()
+	if err := s.EnsureTopic(topic); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(t.TempDir(), "victim.txt")
+	if err := os.WriteFile(victim, []byte("keep me\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(s.indexPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, s.indexPath()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Rename(topic, "planted"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep me\n" {
+		t.Errorf("the index went through the link: the target holds %q", b)
+	}
+	if fi, err := os.Lstat(s.indexPath()); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("index.json: %v %v, want a regular file", fi, err)
+	}
+}

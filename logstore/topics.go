@@ -181,7 +181,7 @@ func (s *Store) updateIndex(fn func(d *indexDoc) (changed bool, err error)) erro
 	if err := os.MkdirAll(s.dir, dirMode); err != nil {
 		return fmt.Errorf("write topic index: %w", err)
 	}
-	if err := (config.AtomicFile{Rename: s.fs.rename}).Write(s.indexPath(), data, fileMode); err != nil {
+	if err := (config.AtomicFile{Rename: s.fs.rename, NoFollow: true}).Write(s.indexPath(), data, fileMode); err != nil {
 		return fmt.Errorf("write topic index: %w", err)
 	}
 	s.idx = next

@@ -138,7 +138,8 @@ func (l *ledger) save() error {
 	if err != nil {
 		return err
 	}
-	if err := config.WriteFileAtomic(l.path, append(b, '\n'), 0o600); err != nil {
+	// A link planted there is replaced, never written through (§16).
+	if err := (config.AtomicFile{NoFollow: true}).Write(l.path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("write %s: %w", FileName, err)
 	}
 	return nil
