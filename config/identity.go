@@ -128,11 +128,28 @@ func isFiller(r rune) bool {
 }
 
 // nameKey is the form two names are compared in: NFKC (full-width Ｓ is S,
-// a decomposed é is é) and case-folded, spaces at the ends trimmed. Names
-// equal here are one name to the room's readers.
+// a decomposed é is é), what draws nothing dropped (format characters,
+// variation selectors, the other default-ignorable code points: the
+// combining grapheme joiner, Hangul fillers …) and a braille blank read as
+// a space, spaces at the ends trimmed, case-folded. Names equal here are
+// one name to the room's readers ("Alice\uFE0F" is drawn "Alice": breaker
+// review of issue 32).
 func nameKey(s string) string {
-	return cases.Fold().String(norm.NFKC.String(strings.TrimSpace(s)))
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point):
+			return -1
+		case r == '\u2800':
+			return ' '
+		}
+		return r
+	}, norm.NFKC.String(s))
+	return cases.Fold().String(strings.TrimSpace(s))
 }
+
+// NameKey is nameKey for the room, which refuses a notice or a hello under
+// the human's name compared so.
+func NameKey(s string) string { return nameKey(s) }
 
 // nameWarnings says which accounts of a loaded file share a display name
 // (an older file may hold them; the next save of either is refused until

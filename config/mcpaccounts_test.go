@@ -250,3 +250,29 @@ func TestMCPEntryNamedLikeTheHuman(t *testing.T) {
 		t.Errorf("an mcp account named like the human's name: %v, want ErrNameTaken", err)
 	}
 }
+
+// TestMCPEntryNamedLikeTheHumanWithInvisibleMarks: characters that draw
+// nothing yet are neither format (Cf) nor fillers — a variation selector,
+// the combining grapheme joiner, Khmer's inherent vowels, Mongolian free
+// variation selectors — or a braille blank at the end do not make a name
+// another: "Alice\uFE0F" is drawn "Alice" and gets no account beside the
+// human Alice (breaker review of issue 32).
+func TestMCPEntryNamedLikeTheHumanWithInvisibleMarks(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, `{"accounts":[{"id":"admin","name":"Alice","kind":"admin"}]}`)
+	names := []string{"Alice\uFE0F", "Al\u034Fice", "Alice\U000E0100", "Al\u17B4ice", "Alice\u180B", "Alice\u2800"}
+	var entries []string
+	for _, n := range names {
+		entries = append(entries, quote(n)+`: {"command": "x"}`)
+	}
+	writeMCPServers(t, dir, `{"mcpServers": {`+strings.Join(entries, ", ")+`}}`)
+	c, _, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range c.Accounts {
+		if a.Kind == KindMCP {
+			t.Errorf("server %q got an account beside the human Alice", a.Name)
+		}
+	}
+}

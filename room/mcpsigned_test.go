@@ -62,14 +62,15 @@ func TestMCPNoticeSignatureOnlyFromTheApp(t *testing.T) {
 
 // TestMCPNoticeNotAsTheHuman (issue 32): a notice whose account is called
 // like the human — the display name or the name a nickname hides, in any
-// case or width — is refused, as a socket's hello under that name is; it
+// case or width, or with a mark that draws nothing (a variation selector,
+// the combining grapheme joiner, a braille blank: breaker review) — is refused, as a socket's hello under that name is; it
 // is logged nowhere.
 func TestMCPNoticeNotAsTheHuman(t *testing.T) {
 	log := newMemLog()
 	h := newTestHub(t, log, newFakeTerms("t/cc"), testAccounts)
 	h.SetAdmin(Hello{Name: "Al", FullName: "Alice", AccountID: "me"})
 	mustOpen(t, h, "t")
-	for _, name := range []string{"Al", "aL", "alice", "ＡＬＩＣＥ"} {
+	for _, name := range []string{"Al", "aL", "alice", "ＡＬＩＣＥ", "Alice\uFE0F", "A\u034Fl", "Al\u2800"} {
 		if _, err := h.MCPNotice("t", MCPNote{AccountID: "gh", Speaker: name, Content: "x"}); !errors.Is(err, ErrBadNotice) {
 			t.Errorf("a notice as %q: %v, want ErrBadNotice", name, err)
 		}

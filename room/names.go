@@ -3,12 +3,10 @@ package room
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/cases"
-	"golang.org/x/text/unicode/norm"
+	"github.com/pullcept/pullcept/config"
 )
 
 // Bounds on what a socket names (docs/design.md §6). A name is drawn in the
@@ -37,11 +35,9 @@ func hiddenRune(r rune) bool {
 }
 
 // foldName is the form two names are compared in where one must not pass
-// for the other (config's nameKey): NFKC (full-width Ｈ is H), case
-// folded, spaces at the ends trimmed.
-func foldName(s string) string {
-	return cases.Fold().String(norm.NFKC.String(strings.TrimSpace(s)))
-}
+// for the other (config.NameKey: NFKC, what draws nothing dropped, case
+// folded, spaces at the ends trimmed).
+func foldName(s string) string { return config.NameKey(s) }
 
 // checkName refuses a field value with a hidden character, invalid UTF-8 or
 // more than maxRunes characters.
