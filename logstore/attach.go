@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/pullcept/pullcept/room/textcut"
@@ -42,10 +43,12 @@ const windowsForbidden = `<>:"/\|?*`
 
 // shellSyntax are the characters, beyond windowsForbidden, a POSIX shell
 // or PowerShell reads as syntax when a model pastes an attachment's path
-// into a command: substitution ($, `), separators (; &), quotes and
-// history (!). Parentheses and spaces stay: "image (2).png" is the spec's
-// own numbering, and without a '$' before it a '(' substitutes nothing.
-const shellSyntax = "$`;&'!"
+// into a command: substitution ($, `), separators (; &), quotes, history
+// (!) and parentheses (a PowerShell word starting with "(" is run as an
+// expression; zsh reads "(e:…:)" after a word as a glob qualifier that
+// runs its text). Spaces stay; the numbering's " (2)" is added after and
+// holds digits only.
+const shellSyntax = "$`;&'!()"
 
 // AttachmentPath returns the absolute path of attachment name in topicID's
 // folder, <data>/logs/main/attachments/<topic>/<name> (docs/design.md §8, spec
@@ -169,9 +172,18 @@ func checkAttachmentName(name string) error {
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
+// drawsNothing reports a character AttachmentName replaces because a
+// terminal would not show it as typed: C1 controls, format characters
+// (bidi controls, zero widths, tag characters), line and paragraph
+// separators and the other default-ignorable code points (fillers).
+func drawsNothing(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Other_Default_Ignorable_Code_Point)
+}
+
 // AttachmentName turns the name a file arrived with into one AttachmentPath
 // accepts and a terminal types back unchanged (spec «添付»): invalid UTF-8,
-// control characters, Windows' <>:"/\|?*, shell syntax ($ ` ; & ' !) and
+// control characters and others that draw nothing (drawsNothing),
+// Windows' <>:"/\|?*, shell syntax ($ ` ; & ' ! ( )) and
 // '@'/'＠' (a mention would be cut out of the post body) become '_';
 // trailing dots and spaces are dropped; a device name or a name starting
 // with '.' (the copy would be hidden) gets a leading '_'; a name over 80
@@ -180,7 +192,7 @@ func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 func AttachmentName(raw string) string {
 	s := strings.ToValidUTF8(raw, "_")
 	s = strings.Map(func(r rune) rune {
-		if isControl(r) || r == '@' || r == '＠' || strings.ContainsRune(windowsForbidden+shellSyntax, r) {
+		if isControl(r) || drawsNothing(r) || r == '@' || r == '＠' || strings.ContainsRune(windowsForbidden+shellSyntax, r) {
 			return '_'
 		}
 		return r

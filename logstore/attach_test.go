@@ -123,7 +123,17 @@ func TestAttachmentName(t *testing.T) {
 		{strings.Repeat("x", 100), strings.Repeat("x", 80)},
 		// Shell syntax goes like the other unsafe characters: the path is
 		// typed into seats, and a model may paste it into a shell.
-		{"$(rm -rf ~).txt", "_(rm -rf ~).txt"},
+		{"$(rm -rf ~).txt", "__rm -rf ~_.txt"},
+		// Parentheses run code too: a PowerShell word that starts with
+		// "(" is an expression, zsh reads "(e:…:)" after a word as a glob
+		// qualifier that evaluates its text (breaker review).
+		{"x (whoami).png", "x _whoami_.png"},
+		{"a(e:reboot:)", "a_e_reboot__"},
+		// What draws nothing or reorders text is not typed into a seat
+		// raw: C1 controls, bidi controls, format and filler characters.
+		{"inv\u202Egnp.exe", "inv_gnp.exe"},
+		{"a\u009b31mb\u200b\U000E0041\u3164c.txt", "a_31mb___c.txt"},
+		{"line\u2028sep.txt", "line_sep.txt"},
 		{"`id`;ls&true!.sh", "_id__ls_true_.sh"},
 		{"it's.txt", "it_s.txt"},
 		// Never a leading dot: the copy would be hidden.
