@@ -837,7 +837,7 @@ func (h *Hub) logRole(rec logstore.Record, adminAccount string) Role {
 // mcp notice carries one, and only a name the room could carry (a line
 // written by hand gets no mark it could not have had live).
 func logSigned(rec logstore.Record, role Role) string {
-	if role != RoleMCP || checkName("signed", rec.Signed, maxNameRunes) != nil {
+	if role != RoleMCP || checkSigner(rec.Signed) != nil {
 		return ""
 	}
 	return strings.TrimSpace(rec.Signed)

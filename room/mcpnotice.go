@@ -58,7 +58,7 @@ func (h *Hub) MCPNotice(topicID string, n MCPNote) (Post, error) {
 		return Post{}, err
 	}
 	as.Signed = strings.TrimSpace(n.Signer)
-	if err := checkName("signed", as.Signed, maxNameRunes); err != nil {
+	if err := checkSigner(as.Signed); err != nil {
 		return Post{}, fmt.Errorf("%w: account %q: %w", ErrBadNotice, n.AccountID, err)
 	}
 	res, err := h.deliver(r, sender{kind: sendMCP, as: as}, Draft{Content: n.Content})

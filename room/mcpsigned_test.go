@@ -58,13 +58,27 @@ func TestMCPNoticeSignatureOnlyFromTheApp(t *testing.T) {
 	if _, err := h.MCPNotice("t", MCPNote{AccountID: "gh", Speaker: "github", Content: "x", Signer: "Li\u202en"}); !errors.Is(err, ErrBadName) {
 		t.Errorf("a signer with a bidi control: %v", err)
 	}
+	// Nor one that carries text no one sees (tag characters, zero widths,
+	// variation selectors) into the tag typed into every seat: breaker
+	// review. A log line claiming one reads back unsigned.
+	for _, signer := range []string{"Lin\U000E0049\U000E0067", "Li\u200bn", "Lin\U000E0100", "Lin\u2800"} {
+		if _, err := h.MCPNotice("t", MCPNote{AccountID: "gh", Speaker: "github", Content: "x", Signer: signer}); !errors.Is(err, ErrBadName) {
+			t.Errorf("a signer %q: %v, want ErrBadName", signer, err)
+		}
+	}
+	if err := log.Append("t", logstore.Record{MessageID: "hidden", Speaker: "github", Account: "gh", Signed: "Lin\U000E0049", Content: "x", TS: "2026-10-01T16:15:05Z"}); err != nil {
+		t.Fatal(err)
+	}
+	if posts, _, err := h.History("t", "", 0); err != nil || len(posts) == 0 || posts[len(posts)-1].Signed != "" {
+		t.Errorf("a logged signer with tag characters read back signed: %v", err)
+	}
 }
 
 // TestMCPNoticeNotAsTheHuman (issue 32): a notice whose account is called
 // like the human — the display name or the name a nickname hides, in any
 // case or width, or with a mark that draws nothing (a variation selector,
-// the combining grapheme joiner, a braille blank: breaker review) — is refused, as a socket's hello under that name is; it
-// is logged nowhere.
+// the combining grapheme joiner, a braille blank: breaker review) — is
+// refused, as a socket's hello under that name is; it is logged nowhere.
 func TestMCPNoticeNotAsTheHuman(t *testing.T) {
 	log := newMemLog()
 	h := newTestHub(t, log, newFakeTerms("t/cc"), testAccounts)

@@ -56,6 +56,23 @@ func checkName(field, s string, maxRunes int) error {
 	return nil
 }
 
+// checkSigner is checkName for an MCP notice's signer, which the tag
+// carries into every seat: it also refuses what draws nothing (format and
+// tag characters, variation selectors, the other default-ignorable code
+// points, a braille blank), which would carry text no one sees (breaker
+// review of issue 32). Account names get this rule from config.
+func checkSigner(s string) error {
+	if err := checkName("signed", s, maxNameRunes); err != nil {
+		return err
+	}
+	for _, r := range s {
+		if r == '\u2800' || unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) {
+			return fmt.Errorf("%w: signed holds the invisible character %U", ErrBadName, r)
+		}
+	}
+	return nil
+}
+
 // checkHello refuses a hello whose names or ids could hide, break the
 // layout or grow without bound (wrapping ErrBadHello and ErrBadName).
 func checkHello(hl Hello) error {

@@ -80,8 +80,10 @@ func wantsSignature(summary string) (key string, ok bool) {
 // signature reads a body's last line (trailing line breaks ignored) and
 // returns the name it signs, or "" when that line is not exactly
 // "— <name>" (U+2014, one space, a name that neither starts nor ends with
-// white space and holds no control or bidi character: the room refuses a
-// signer it could not carry as a name).
+// white space and holds no control character nor one that draws nothing —
+// bidi and other format characters, tag characters, variation selectors,
+// fillers: the tag would carry text no one sees into every seat, and the
+// room refuses such a signer).
 func signature(body string) string {
 	body = strings.TrimRight(body, "\r\n")
 	last := body
@@ -99,7 +101,8 @@ func signature(body string) string {
 		return ""
 	}
 	for _, r := range name {
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
+		if unicode.IsControl(r) || r == '\u2800' || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp,
+			unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) {
 			return ""
 		}
 	}

@@ -36,6 +36,15 @@ func TestSignature(t *testing.T) {
 		{"text\n\u2014 Lin\u0007", ""},
 		{"text\n\u2014 \xffLin", ""},
 		{"text\n\u2014 Li\u202en", ""}, // a bidi control: the room could not carry it
+		// What draws nothing would carry hidden text into the tag typed
+		// into every seat (breaker review): tag characters, zero widths,
+		// variation selectors, the grapheme joiner, fillers, braille blank.
+		{"text\n\u2014 Lin\U000E0049\U000E0067\U000E006E", ""},
+		{"text\n\u2014 Li\u200bn", ""},
+		{"text\n\u2014 Lin\U000E0100\U000E0101", ""},
+		{"text\n\u2014 Li\u034Fn", ""},
+		{"text\n\u2014 Lin\u3164", ""},
+		{"text\n\u2014 Lin\u2800", ""},
 	}
 	for _, c := range cases {
 		if got := signature(c.body); got != c.want {
