@@ -31,6 +31,13 @@ func OpenRegular(path string, flag int, perm fs.FileMode) (*os.File, error) {
 	return openRegular(path, flag, perm, false)
 }
 
+// OpenRegularFollow is OpenRegular for reading a file of a CLI's own home
+// (a rollout, a transcript), which the user may have linked: a final link
+// is followed, a FIFO or device is still refused without blocking.
+func OpenRegularFollow(path string) (*os.File, error) {
+	return openRegular(path, os.O_RDONLY, 0, true)
+}
+
 func openRegular(path string, flag int, perm fs.FileMode, follow bool) (*os.File, error) {
 	f, err := openNoBlock(path, flag, perm, follow)
 	if err != nil {

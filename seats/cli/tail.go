@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/pullcept/pullcept/config"
 )
 
 // DefaultLineMax bounds one rollout line kept in memory. The lines read here
@@ -92,7 +94,7 @@ func (t *Tail) Poll(line func([]byte)) (int, error) {
 	if size == t.offset {
 		return 0, nil
 	}
-	f, err := os.Open(t.path)
+	f, err := config.OpenRegularFollow(t.path)
 	if err != nil {
 		return 0, err
 	}

@@ -437,5 +437,7 @@ func writeMCPJSON(path string, top config.Object, before []byte) error {
 	if before != nil && string(data) == string(before) {
 		return nil
 	}
-	return config.WriteFileAtomic(path, data, mcpJSONPerm)
+	// The read refused a link; one swapped in since is replaced, not written
+	// through (docs/design.md §16 "Planted files").
+	return config.AtomicFile{NoFollow: true}.Write(path, data, mcpJSONPerm)
 }

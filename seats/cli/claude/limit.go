@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/limits"
 )
@@ -103,7 +104,7 @@ func claudeLimitEvent(line []byte) (limits.Event, bool) {
 // bytes before size) and returns its last parent event: a launch resuming
 // on an unanswered refusal starts limited.
 func claudeLastParent(path string, size int64) (limits.Event, bool) {
-	f, err := os.Open(path)
+	f, err := config.OpenRegularFollow(path)
 	if err != nil {
 		return limits.Event{}, false
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
@@ -123,7 +124,7 @@ func RolloutsSince(codexHome, cwd string, since time.Time) ([]Session, error) {
 // {"timestamp": …, "type": "session_meta", "payload": {"id", "timestamp", "cwd", …}}.
 // The start time is payload.timestamp, else the line's.
 func readSessionMeta(path string) (Session, bool) {
-	f, err := os.Open(path)
+	f, err := config.OpenRegularFollow(path)
 	if err != nil {
 		return Session{}, false
 	}
