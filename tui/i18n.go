@@ -628,6 +628,12 @@ const (
 	mCardDenyReason
 	mCardPane
 	mCardOther
+	mCardReadOn
+	mCardReadMore
+	mCardReadDone
+	mCardReadCut
+	mCardReadFirst
+	mCardCutPane
 	mStCardAsked
 	mStCardAllowed
 	mStCardAllowedAlways
@@ -1143,7 +1149,7 @@ var messages = map[msgKey][2]string{
 	mSetShareNote:            {"The seat terminals' share of the centre column, %d–%d %%; %s / %s change it anywhere. Remembered in ui-state.json.", "中央の列のうち席の端末が占める割合です（%d〜%d %%）。%s / %s でいつでも変えられます。ui-state.json に記録します。"},
 	mSetBrakeNote:            {`After this many AI posts in a row with no post from you, the room stops typing AI posts into the seats; your next post or %s releases it. 0 turns it off. Saved in config.json "brake"; every room follows it at once (a room already braked stays so until released).`, `あなたの発言がないまま AI の発言がこの件数続くと、部屋は AI の発言を席へ打ち込むのをやめます。あなたの次の発言か %s で解除します。0 で切です。config.json の "brake" に保存し、すべての部屋にすぐ効きます（既に止まっている部屋は解除まで止まったままです）。`},
 	mSetBrakeKeys:            {"%s / %s: one less or more; %s / %s: ten.", "%s / %s で 1 ずつ、%s / %s で 10 ずつ変えます。"},
-	mCardAlwaysHidden:        {"Not every suggestion shows at this size, so none is applied: make the window bigger, or answer in the pane (%s).", "この大きさでは提案の全部が見えないため、適用しません。ウィンドウを広げるか、ペインで答えてください（%s）。"},
+	mCardAlwaysHidden:        {"Not every suggestion shows at this size, so none is applied unread: read them to the end, or answer in the pane (%s).", "この大きさでは提案の全部が見えないため、読まずには適用しません。最後まで読むか、ペインで答えてください（%s）。"},
 	mStNoCard:                {"No permission request is waiting.", "許可を待っている確認はありません。"},
 	mCardHeld:                {"The card you were answering went; nothing more was sent. %s: next card (%d waiting) · %s: back", "答えていたカードは閉じました。それ以上は送っていません。%s: 次のカード（残り %d）· %s: 戻る"},
 	mCardAnswered:            {"Answered: %s goes on. %s: next card (%d waiting) · %s: back", "回答済み。%s は先へ進みます。%s: 次のカード（残り %d）· %s: 戻る"},
@@ -1214,6 +1220,12 @@ var messages = map[msgKey][2]string{
 	mCardDenyReason:      {"deny, why", "理由付き拒否"},
 	mCardPane:            {"%s's pane", "%s の端末"},
 	mCardOther:           {"other cards", "他のカード"},
+	mCardReadOn:          {"read on", "続きを読む"},
+	mCardReadMore:        {"%d–%d/%d · read to the end (%s)", "%d〜%d/%d 行 · 最後まで読む（%s）"},
+	mCardReadDone:        {"All %d rows read.", "全 %d 行を読みました。"},
+	mCardReadCut:         {"Only part of %d lines is here: answer in the pane to allow.", "全 %d 行の一部しか載っていません。許可は端末で。"},
+	mCardReadFirst:       {"Read to the end first (%s): y allows only what you saw.", "先に最後まで読んでください（%s）。y は見た内容だけを許可します。"},
+	mCardCutPane:         {"Only part of the request is here: answer in the pane (%s) to allow it.", "依頼の一部しか載っていません。許可するなら端末で答えてください（%s）。"},
 	mStCardAsked:         {"%s asks to use %s: %s answers it here.", "%s が %s の許可を求めています。%s でここから答えられます。"},
 	mStCardAllowed:       {"Allowed %s for %s.", "%[2]s の %[1]s を許可しました。"},
 	mStCardAllowedAlways: {"Allowed %s for %s, with its suggestions.", "%[2]s の %[1]s を許可し、提案も適用しました。"},

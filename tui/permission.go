@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"charm.land/bubbles/v2/textinput"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/pullcept/pullcept/room/blank"
 	"github.com/pullcept/pullcept/room/textcut"
 )
 
@@ -61,9 +61,16 @@ type permCards struct {
 	// allShown: the card shown shows every suggestion whole at its size
 	// (set as it is drawn); "always" is offered only then.
 	allShown bool
-	reason   textinput.Model
-	sending  uint64 // the card whose answer is on its way (0: none)
-	err      string // the last answer's refusal, shown on the card
+	// whole is the card (its id) whose last drawing showed all it asks:
+	// nothing folded, its title not cut. y on any other card opens its
+	// whole text in the card first (reading), and only y once it was
+	// read to the end allows (issue 32: blank padding folded a command's
+	// tail away and y ran it).
+	whole   uint64
+	read    cardReading
+	reason  textinput.Model
+	sending uint64 // the card whose answer is on its way (0: none)
+	err     string // the last answer's refusal, shown on the card
 	// paneWanted is the seat whose pane the pane key asked for in a topic
 	// still being opened (cardPaneArrived).
 	paneWanted seatKey
@@ -78,6 +85,64 @@ type permCards struct {
 	// want caches wantRows for the key it was computed with.
 	want    int
 	wantKey cardWantKey
+}
+
+// cardReading is the card whose whole text shows in the card, scrolled
+// (docs/design.md §10 "Permission cards"): off is its first row shown,
+// seen how many of its rows showed from the top without a gap (a jump to
+// the end reads nothing), total its rows at the last drawing.
+type cardReading struct {
+	id               uint64
+	off, seen, total int
+	page             int      // the rows shown at once
+	rows             []string // the rows at width w, for card id
+	w                int
+}
+
+// reading reports whether card shows its whole text.
+func (c *permCards) reading(card PermissionCard) bool { return c.read.id != 0 && c.read.id == card.ID }
+
+// readAll reports whether card's whole text was shown to its end.
+func (c *permCards) readAll(card PermissionCard) bool {
+	return c.reading(card) && c.read.total > 0 && c.read.seen >= c.read.total
+}
+
+// mayAllow reports whether y may allow card: all it carries showed, on
+// the card or read to its end, and the card holds all the CLI sent.
+func (c *permCards) mayAllow(card PermissionCard) bool {
+	switch {
+	case card.SummaryCut:
+		return false // the rest never reached us: the pane has it
+	case c.reading(card):
+		return c.readAll(card)
+	}
+	return c.whole == card.ID
+}
+
+// mayAlways reports whether a may allow card with its suggestions: as
+// mayAllow, and every suggestion showed whole too.
+func (c *permCards) mayAlways(card PermissionCard) bool {
+	switch {
+	case len(card.Suggestions) == 0 || card.SuggestionsCut || card.SummaryCut:
+		return false
+	case c.reading(card):
+		return c.readAll(card)
+	}
+	return c.whole == card.ID && c.allShown
+}
+
+// startReading shows card's whole text from its top.
+func (c *permCards) startReading(card PermissionCard) {
+	if !c.reading(card) {
+		c.read = cardReading{id: card.ID}
+	}
+	c.version++
+}
+
+// scrollReading moves the text read by d rows.
+func (c *permCards) scrollReading(d int) {
+	c.read.off = max(c.read.off+d, 0)
+	c.version++
 }
 
 // cardWantKey is what wantRows depends on.
@@ -109,6 +174,9 @@ func (c *permCards) add(card PermissionCard) {
 	c.version++
 	if i := slices.IndexFunc(c.queue, func(q PermissionCard) bool { return q.ID == card.ID }); i >= 0 {
 		c.queue[i] = card
+		if c.read.id == card.ID {
+			c.read = cardReading{} // read again: the text may differ
+		}
 		return
 	}
 	i, _ := slices.BinarySearchFunc(c.queue, card.ID, func(q PermissionCard, id uint64) int { return compareIDs(q.ID, id) })
@@ -142,6 +210,9 @@ func (c *permCards) remove(id uint64) (PermissionCard, bool) {
 	}
 	if c.sending == id {
 		c.sending = 0
+	}
+	if c.read.id == id {
+		c.read = cardReading{}
 	}
 	c.queue = slices.Delete(c.queue, i, i+1)
 	if i < c.shown || c.shown >= len(c.queue) {
@@ -211,6 +282,7 @@ func (c *permCards) render(e *env, w, h int, focused bool, info cardInfo) []stri
 		return c.view
 	}
 	inner := w - 4
+	c.whole = 0
 	body, reasonAt := c.bodyRows(e, card, inner, h-2, focused, info)
 	c.caretOK = false
 	if c.typing && focused && reasonAt >= 0 {
@@ -224,7 +296,10 @@ func (c *permCards) render(e *env, w, h int, focused bool, info cardInfo) []stri
 	if focused {
 		bs = e.th.borderFocus
 	}
-	title := cardTitle(e, card, info, len(c.queue), c.shown, w-6)
+	title, titleCut := cardTitle(e, card, info, len(c.queue), c.shown, w-6)
+	if titleCut {
+		c.whole = 0 // the tool's name or its server did not show whole
+	}
 	out := make([]string, 0, h)
 	out = append(out, bs.Render("╭─ ")+title+sgrReset+bs.Render(" "+strings.Repeat("─", max(w-5-ansi.StringWidth(title), 0))+"╮"))
 	for _, row := range body {
@@ -247,6 +322,13 @@ func (c *permCards) wantRows(e *env, w int, focused bool, info cardInfo) int {
 	}
 	k := cardWantKey{w, e.gen, c.version, focused, info.name}
 	if k == c.wantKey && c.want > 0 {
+		return c.want
+	}
+	if c.reading(card) {
+		// As many rows as the text has: the layout gives at most half
+		// the centre column.
+		c.want = 2 + min(len(readText(e, card, w-4)), 200) + 1 + c.extraRows() + len(c.keysRows(e, card, w-4, focused, info))
+		c.wantKey = k
 		return c.want
 	}
 	rows, _ := summaryRows(card, w-4, cardMaxSummary)
@@ -306,6 +388,9 @@ func (c *permCards) bodyRows(e *env, card PermissionCard, w, h int, focused bool
 		tail = append(tail, th.accentS.Render(label)+" "+c.reason.View())
 	}
 	tail = append(tail, c.keysRows(e, card, w, focused, info)...)
+	if c.reading(card) {
+		return c.readingRows(e, card, w, h, tail, reasonAt)
+	}
 	if h <= len(tail) {
 		drop := len(tail) - max(h, 0)
 		if reasonAt >= 0 {
@@ -325,6 +410,9 @@ func (c *permCards) bodyRows(e *env, card PermissionCard, w, h int, focused bool
 		return c.bodyRows(e, card, w, h, focused, info)
 	}
 	sum, more := summaryRows(card, w, rest-len(sugg))
+	if more == "" && !card.SummaryCut && len(sum) > 0 {
+		c.whole = card.ID
+	}
 	out := make([]string, 0, h)
 	for i, r := range sum {
 		switch {
@@ -342,6 +430,74 @@ func (c *permCards) bodyRows(e *env, card PermissionCard, w, h int, focused bool
 		reasonAt += len(out)
 	}
 	return append(out, tail...), reasonAt
+}
+
+// readingRows are the card's rows while its whole text shows (reading):
+// a window of readText scrolled to read.off, a row saying where it is,
+// then tail (the refusal, the reason's line, the keys). What shows from
+// the top without a gap counts as read.
+func (c *permCards) readingRows(e *env, card PermissionCard, w, h int, tail []string, reasonAt int) ([]string, int) {
+	th := e.th
+	if c.read.rows == nil || c.read.w != w {
+		c.read.rows, c.read.w = readText(e, card, w), w
+	}
+	all := c.read.rows
+	c.read.total = len(all)
+	rest := h - len(tail) - 1
+	if rest <= 0 {
+		drop := max(len(tail)-max(h, 0), 0)
+		if reasonAt >= 0 {
+			reasonAt -= drop
+		}
+		return tail[drop:], reasonAt
+	}
+	c.read.page = rest
+	c.read.off = clampInt(c.read.off, 0, max(len(all)-rest, 0))
+	end := min(c.read.off+rest, len(all))
+	if c.read.off <= c.read.seen {
+		c.read.seen = max(c.read.seen, end)
+	}
+	out := make([]string, 0, h)
+	for _, r := range all[c.read.off:end] {
+		out = append(out, th.text.Render(r))
+	}
+	where := e.tr.t(mCardReadMore, c.read.off+1, end, len(all), cardKeyName(firstKey(e.keys.ScrollDown)))
+	if c.read.seen >= len(all) {
+		where = e.tr.t(mCardReadDone, len(all))
+		if card.SummaryCut {
+			where = e.tr.t(mCardReadCut, card.SummaryLines)
+		}
+	}
+	out = append(out, th.dim.Render(cut(where, w)))
+	if reasonAt >= 0 {
+		reasonAt += len(out)
+	}
+	return append(out, tail...), reasonAt
+}
+
+// readText is all a card carries, wrapped at w: the tool (its MCP server,
+// the subagent), every line of what it would do, every suggestion.
+func readText(e *env, card PermissionCard, w int) []string {
+	w = max(w, 1)
+	head := cardText(card.Tool)
+	if card.MCPServer != "" {
+		head += " · " + e.tr.t(mCardMCP, cardText(card.MCPServer))
+	}
+	if card.Agent != "" {
+		head += " · " + e.tr.t(mCardAgent, cardText(card.Agent))
+	}
+	rows := wrapText(oneLine(head), w)
+	text := cardText(card.Summary)
+	if strings.TrimSpace(text) == "" {
+		text = "—"
+	}
+	rows = append(rows, wrapText(text, w)...)
+	if !card.SuggestionsCut {
+		for _, sg := range card.Suggestions {
+			rows = append(rows, wrapText(e.tr.t(mCardAlways)+" "+suggestionText(e, sg), w)...)
+		}
+	}
+	return rows
 }
 
 // summaryRows are the rows of what the card's tool would do at width w,
@@ -404,38 +560,26 @@ func summaryRows(card PermissionCard, w, n int) (rows []string, more string) {
 }
 
 // cardText is text from a seat as a card shows it: control characters
-// other than line breaks and tabs as their codes ("<U+001B>"), then the
-// UI's sanitizer (bidi controls as codes, CR as a line break).
+// other than line breaks as their codes ("<U+001B>"), a tab as a space,
+// what draws nothing as its code and a run of cardBlankRun blanks as its
+// count (blank.ShowBlanks: "ls" + 3000 spaces or U+2800 + "; curl … | sh"
+// would push the rest of a line out of view, breaker review, issue 32),
+// then the UI's sanitizer (CR as a line break).
 func cardText(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	blanks := 0 // a run of blanks being counted
-	flush := func() {
-		if blanks >= cardBlankRun {
-			// A run this long would push the rest of a line out of view
-			// ("ls" + 3000 spaces + "; curl … | sh", breaker review).
-			fmt.Fprintf(&b, "<%d blanks>", blanks)
-		} else {
-			b.WriteString(strings.Repeat(" ", blanks))
-		}
-		blanks = 0
-	}
 	for _, r := range s {
-		if r != '\n' && (r == '\t' || unicode.IsSpace(r) || unicode.Is(unicode.Zs, r)) {
-			blanks++
-			continue
-		}
-		flush()
-		if r != '\n' && r != '\r' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || unicode.Is(unicode.Cf, r)) {
-			// Controls and invisible format characters (zero-width spaces,
-			// joiners, bidi marks) as codes: nothing hides on a card.
+		switch {
+		case r == '\t':
+			b.WriteByte(' ')
+		case r != '\n' && r != '\r' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0):
 			fmt.Fprintf(&b, "<U+%04X>", r)
-			continue
+		default:
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
 	}
-	flush()
-	return sanitize(b.String())
+	shown, _ := blank.ShowBlanks(b.String(), cardBlankRun)
+	return sanitize(shown)
 }
 
 // cardBlankRun is the run of blanks a card shows as a count.
@@ -541,10 +685,10 @@ func destinationText(e *env, d string) string {
 // cardTitle is the border's text: the seat in its colour, the tool, its
 // MCP server, the subagent and the topic when not the open one, then which
 // card of how many; cut to w cells.
-func cardTitle(e *env, card PermissionCard, info cardInfo, n, shown, w int) string {
+func cardTitle(e *env, card PermissionCard, info cardInfo, n, shown, w int) (title string, cut bool) {
 	th, tr := e.th, e.tr
 	sep := th.dim.Render(" · ")
-	title := th.accentS.Bold(true).Render(tr.t(mCardTitle)) + sep +
+	title = th.accentS.Bold(true).Render(tr.t(mCardTitle)) + sep +
 		th.hueStyle(info.hue).Bold(true).Render(oneLine(info.name)) + sep + th.title.Render(oneLine(cardText(card.Tool)))
 	if card.MCPServer != "" {
 		title += sep + th.dim.Render(tr.t(mCardMCP, oneLine(cardText(card.MCPServer))))
@@ -559,9 +703,9 @@ func cardTitle(e *env, card PermissionCard, info cardInfo, n, shown, w int) stri
 		title += sep + th.accentS.Render(fmt.Sprintf("%d/%d", shown+1, n))
 	}
 	if ansi.StringWidth(title) > w {
-		title = ansi.Truncate(title, w, "…")
+		return ansi.Truncate(title, w, "…"), true
 	}
-	return title
+	return title, false
 }
 
 // keysRows are the card's last rows (at most cardMaxKeys): how to focus
@@ -583,8 +727,13 @@ func (c *permCards) keysRows(e *env, card PermissionCard, w int, focused bool, i
 	case c.typing:
 		parts = append(parts, keyHint{firstKey(km.PermissionSend), tr.t(mCardSendReason)}, keyHint{firstKey(km.Cancel), tr.t(mCardBack)})
 	default:
-		parts = append(parts, keyHint{firstKey(km.PermissionAllow), tr.t(mCardAllow)})
-		if len(card.Suggestions) > 0 && c.allShown {
+		if c.reading(card) && !c.readAll(card) {
+			parts = append(parts, keyHint{firstKey(km.ScrollDown), tr.t(mCardReadOn)})
+		}
+		if !c.reading(card) || c.mayAllow(card) {
+			parts = append(parts, keyHint{firstKey(km.PermissionAllow), tr.t(mCardAllow)})
+		}
+		if len(card.Suggestions) > 0 && (c.reading(card) && c.mayAlways(card) || !c.reading(card) && c.allShown) {
 			parts = append(parts, keyHint{firstKey(km.PermissionAlways), tr.t(mCardAllowAlways)})
 		}
 		parts = append(parts, keyHint{firstKey(km.PermissionDeny), tr.t(mCardDeny)}, keyHint{firstKey(km.PermissionReason), tr.t(mCardDenyReason)},
@@ -630,6 +779,10 @@ func cardKeyName(k string) string {
 		return "←"
 	case "right":
 		return "→"
+	case "pgdown":
+		return "PgDn"
+	case "pgup":
+		return "PgUp"
 	}
 	if len([]rune(k)) <= 1 {
 		return k

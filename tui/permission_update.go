@@ -254,6 +254,9 @@ func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
 		c.version++
 		return []tea.Cmd{cmd}
 	}
+	if c.reading(card) && m.readingKey(k) {
+		return nil
+	}
 	switch {
 	case key.Matches(k, km.Cancel):
 		return []tea.Cmd{m.leaveCard()}
@@ -265,15 +268,14 @@ func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
 		c.step(1)
 	case c.sending != 0 && m.cardAnswerKey(k):
 		// One answer at a time: wait for the first.
-	case key.Matches(k, km.PermissionAllow):
+	case key.Matches(k, km.PermissionAllow) && c.mayAllow(card):
 		return m.answerCard(card, PermissionAnswer{Allow: true})
-	case key.Matches(k, km.PermissionAlways) && len(card.Suggestions) > 0 && c.allShown:
+	case key.Matches(k, km.PermissionAllow):
+		m.readFirst(card, false)
+	case key.Matches(k, km.PermissionAlways) && c.mayAlways(card):
 		return m.answerCard(card, PermissionAnswer{Allow: true, Always: true})
 	case key.Matches(k, km.PermissionAlways) && len(card.Suggestions) > 0:
-		// Not every suggestion shows at this size: nothing is applied
-		// unseen.
-		c.err = m.env.tr.t(mCardAlwaysHidden, cardKeyName(firstKey(km.PermissionPane)))
-		c.version++
+		m.readFirst(card, true)
 	case key.Matches(k, km.PermissionDeny):
 		return m.answerCard(card, PermissionAnswer{})
 	case key.Matches(k, km.PermissionReason):
@@ -284,6 +286,60 @@ func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// readFirst is y (a: always) on a card that may not be allowed yet:
+// nothing is allowed unseen. A card that did not show all it carries
+// shows its whole text to read (docs/design.md §10 "Permission cards");
+// while it is read, the key says how to read on; a card that holds only
+// part of the request, or suggestions too long for it, is answered in
+// the pane.
+func (m *Model) readFirst(card PermissionCard, always bool) {
+	c, tr, km := &m.cards, m.env.tr, &m.keys
+	pane := cardKeyName(firstKey(km.PermissionPane))
+	switch {
+	case always && card.SuggestionsCut:
+		c.err = tr.t(mCardAlwaysHidden, pane)
+	case !c.reading(card):
+		c.startReading(card)
+		c.err = ""
+		if always && !c.allShown {
+			c.err = tr.t(mCardAlwaysHidden, pane)
+		}
+	case c.readAll(card):
+		c.err = tr.t(mCardCutPane, pane) // read all, yet cut: SummaryCut
+	default:
+		c.err = tr.t(mCardReadFirst, cardKeyName(firstKey(km.ScrollDown)))
+	}
+	c.version++
+}
+
+// readingKey scrolls the text read (↑↓ a row, PgUp PgDn a page, Home the
+// top, End the end: shown, but not read) or leaves it (Esc); false for
+// every other key.
+func (m *Model) readingKey(k tea.KeyPressMsg) bool {
+	c, km := &m.cards, &m.keys
+	page := max(c.read.page, 1)
+	switch {
+	case key.Matches(k, km.Cancel):
+		c.read, c.err = cardReading{}, ""
+		c.version++
+	case key.Matches(k, km.Up):
+		c.scrollReading(-1)
+	case key.Matches(k, km.Down):
+		c.scrollReading(1)
+	case key.Matches(k, km.ScrollUp):
+		c.scrollReading(-page)
+	case key.Matches(k, km.ScrollDown):
+		c.scrollReading(page)
+	case key.Matches(k, km.Top):
+		c.scrollReading(-c.read.off)
+	case key.Matches(k, km.Bottom):
+		c.scrollReading(c.read.total)
+	default:
+		return false
+	}
+	return true
 }
 
 // cardAnswerKey reports whether k answers a card.

@@ -1,12 +1,12 @@
 package tui
 
 import (
-	"fmt"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pullcept/pullcept/room/blank"
 )
 
 // sgrReset ends any styling a cached line may carry, so one block's colours
@@ -92,9 +92,10 @@ func wrapText(s string, w int) []string {
 
 // sanitize makes post text safe to draw: CR/LF become LF, tabs four spaces,
 // every other control character (ESC included) is dropped, so a post can
-// never move the cursor or restyle the screen, and a bidi control is shown
-// as its code ("<U+202E>") instead of reordering the text. Text is otherwise kept as
-// written (docs/design.md §10 "posts shown as written").
+// never move the cursor or restyle the screen, and what draws nothing — a
+// bidi control, a tag character, a filler (room/blank) — is shown as its
+// code ("<U+202E>") instead of reordering or hiding text. Text is otherwise
+// kept as written (docs/design.md §10 "posts shown as written").
 func sanitize(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
@@ -108,15 +109,14 @@ func sanitize(s string) string {
 			b.WriteString("    ")
 		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
 			// dropped
-		case unicode.Is(unicode.Bidi_Control, r):
-			// Shown, not obeyed: U+202E would draw what follows reversed
-			// (docs/design.md §10).
-			fmt.Fprintf(&b, "<U+%04X>", r)
 		default:
 			b.WriteRune(r)
 		}
 	}
-	return b.String()
+	// Shown, not obeyed: U+202E would draw what follows reversed, and tag
+	// characters carry words nobody sees (docs/design.md §10, §16).
+	shown, _ := blank.Show(b.String())
+	return shown
 }
 
 // placed is a block of lines at a rectangle of the screen.
