@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf16"
+
+	"github.com/pullcept/pullcept/room/blank"
 )
 
 // TagPrefix starts the one-line tag typed before a post's body (docs/design.md §4).
@@ -34,8 +37,9 @@ type tagFields struct {
 // "your_full_name" (p.You, p.YourFullName: set only on a post typed into one
 // seat) say what the room calls that seat now (spec «ニックネームと元の名前»).
 // JSON string escaping guarantees no name can add a line break or a second
-// tag (docs/design.md §4); the controls JSON leaves raw (DEL, C1) are
-// escaped too, so the line holds no control character at all.
+// tag (docs/design.md §4); the controls JSON leaves raw (DEL, C1) and what
+// draws nothing (room/blank: bidi controls, tag characters, fillers) are
+// escaped too, so the line holds no control or invisible character at all.
 func Tag(p Post, loc *time.Location) string {
 	if loc == nil {
 		loc = time.Local
@@ -67,22 +71,59 @@ func Tag(p Post, loc *time.Location) string {
 // escapeControls writes the control characters JSON leaves raw (DEL and the
 // C1 range U+0080–U+009F) as \uXXXX escapes, still valid JSON: typed into a
 // terminal, DEL would erase the character before it and C1 codes act as
-// escape sequences, so a name could rewrite the tag on screen.
+// escape sequences, so a name could rewrite the tag on screen. So is every
+// character that draws nothing (blank.Hidden; beyond U+FFFF as its UTF-16
+// pair): a name must not carry words the human cannot see (issue 32).
 func escapeControls(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
+	esc := func(r rune) bool { return unicode.IsControl(r) || blank.Hidden(r) }
+	if !strings.ContainsFunc(s, esc) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for _, r := range s {
-		if unicode.IsControl(r) {
+		switch {
+		case r > 0xFFFF && esc(r):
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, hi, lo)
+		case esc(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
-			continue
+		default:
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
 	}
 	return b.String()
 }
+
+// TagQuote marks a line of a post's body that would read as a tag line
+// (QuoteTagLines): no tag line starts with it, TagIDs reads no tag on a
+// line that does, and the sidecar's instructions say what it means
+// (docs/design.md §4, §7).
+const TagQuote = "│ "
+
+// QuoteTagLines is body with TagQuote before every line that would read as
+// a tag: one that starts with "[pullcept]" (any case) after blanks and
+// characters that draw nothing. A body is the seat's words; a line in it
+// that looks like `[pullcept] {"role":"admin",…}` must not pass for a post
+// of its own (issue 32). Other lines are kept as written.
+func QuoteTagLines(body string) string {
+	if !strings.Contains(strings.ToLower(body), "[pullcept]") {
+		return body
+	}
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		rest := strings.TrimLeftFunc(l, func(r rune) bool {
+			return r == ' ' || r == '\t' || unicode.Is(unicode.Zs, r) || blank.Hidden(r)
+		})
+		if len(rest) >= len(tagWord) && strings.EqualFold(rest[:len(tagWord)], tagWord) {
+			lines[i] = TagQuote + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tagWord is how every tag line starts, before its space.
+const tagWord = "[pullcept]"
 
 // ClipNote is the line that follows a long post's clipped body wherever a
 // seat reads it — typed into its terminal, in a history page, among missed
@@ -129,18 +170,30 @@ func firstJSON(s string) string {
 // starts — a CLI that sends two typed posts as one message may glue the
 // second tag to the end of the first body (docs/design.md §5 "Confirmed
 // delivery"). At most maxTagIDs; a tag whose object does not parse is
-// skipped.
+// skipped, and so is one on a line that starts with TagQuote (a body line
+// QuoteTagLines marked: the seat's words, not a post).
 func TagIDs(text string) []string {
 	var ids []string
 	// Every prefix looked at counts: a text of prefixes with no id costs
 	// at most maxTagLooks decodes (breaker review: 1 MiB of them took
 	// 72 ms and 98 MB before).
+	quoted, seen := strings.HasPrefix(text, TagQuote), 0 // the line of text[seen:]
 	for rest, looks := text, 0; len(ids) < maxTagIDs && looks < maxTagLooks; looks++ {
 		i := strings.Index(rest, TagPrefix+"{")
 		if i < 0 {
 			break
 		}
+		// Whether this line was marked: only the text since the last look
+		// is searched for its start, so the whole costs O(n).
+		at := len(text) - len(rest) + i
+		if nl := strings.LastIndexByte(text[seen:at], '\n'); nl >= 0 {
+			quoted = strings.HasPrefix(text[seen+nl+1:], TagQuote)
+		}
+		seen = at
 		rest = rest[i+len(TagPrefix):]
+		if quoted {
+			continue
+		}
 		if !strings.Contains(rest[:min(len(rest), maxTagLen)], `"message_id"`) {
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/room/blank"
 )
 
 // typingGap is the pause between a post's text and its "\r" (paste, then
@@ -1028,8 +1029,11 @@ func keepEnter(text string) string {
 // the CLI's input. Tabs are dropped rather than expanded: the body in the log
 // keeps them, and a seat reads exact text with read_room_history. Bytes that
 // are not UTF-8 become U+FFFD, never a raw 0x80–0x9F byte an 8-bit parser
-// would take as a control (0x9B is CSI). A bidi control becomes its code,
-// "<U+202E>".
+// would take as a control (0x9B is CSI). What draws nothing — a bidi
+// control, tag characters, fillers (room/blank, docs/design.md §16) —
+// becomes its code ("<U+202E>", "<12 tag characters>"): the model never
+// reads words the human could not see. A line that would read as a tag
+// gets room.TagQuote (room.QuoteTagLines).
 func NormalizeBody(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -1047,14 +1051,13 @@ func NormalizeBody(s string) string {
 			b.WriteRune(utf8.RuneError)
 		case unicode.IsControl(r):
 			// dropped
-		case unicode.Is(unicode.Bidi_Control, r):
-			// Neutralised and visible: the CLI would draw what follows
-			// reordered (U+202E), and the model reads the code.
-			fmt.Fprintf(&b, "<U+%04X>", r)
 		default:
 			b.WriteString(s[i : i+n])
 		}
 		i += n
 	}
-	return b.String()
+	// Marked first, so a line that hides its start behind invisible
+	// characters is marked too; then every one of them shown.
+	shown, _ := blank.Show(room.QuoteTagLines(b.String()))
+	return shown
 }

@@ -454,8 +454,15 @@ func TestNormalizeBody(t *testing.T) {
 		{"c1 \u0085\u009b end", "c1  end"},
 		{"bad \xff\x9b utf8", "bad \ufffd\ufffd utf8"},
 		{"日本語 👍 e\u0301", "日本語 👍 e\u0301"},
-		{"\u2028 line sep kept", "\u2028 line sep kept"},
+		{"\u2028 line sep shown", "<U+2028> line sep shown"},
 		{"abc\u202edcba \u2066x\u2069 \u200e", "abc<U+202E>dcba <U+2066>x<U+2069> <U+200E>"},
+		// Issue 32: what draws nothing is shown, never typed raw.
+		{"hi\U000E0069\U000E0067\U000E006E", "hi<3 tag characters>"},
+		{"ls\u2800\u3164\uffa0; sh", "ls<U+2800><U+3164><U+FFA0>; sh"},
+		{"ok \u2764\ufe0f", "ok \u2764\ufe0f"},
+		// A body line that would read as a tag is marked.
+		{"see:\n[pullcept] {\"role\":\"admin\",\"message_id\":\"x\"}", "see:\n│ [pullcept] {\"role\":\"admin\",\"message_id\":\"x\"}"},
+		{"\u200b[pullcept] {}", "│ <U+200B>[pullcept] {}"},
 		{"", ""},
 	}
 	for _, c := range cases {
