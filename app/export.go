@@ -14,6 +14,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/room/blank"
 )
 
 // ExportUsage is `pullcept export`'s line of the help.
@@ -241,9 +242,10 @@ func mdInline(s string) string {
 	return b.String()
 }
 
-// plainText is s on one line without control characters.
+// plainText is s on one line without control characters, what draws
+// nothing as its code (showHidden).
 func plainText(s string) string {
-	return strings.Map(func(r rune) rune {
+	return showHidden(strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			return ' '
@@ -251,19 +253,30 @@ func plainText(s string) string {
 			return -1
 		}
 		return r
-	}, s)
+	}, s))
 }
 
 // plainBody drops a body's control characters but line breaks and tabs
-// (an escape sequence would restyle the terminal the export is read in).
+// (an escape sequence would restyle the terminal the export is read in),
+// and shows what draws nothing as its code (showHidden).
 func plainBody(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.Map(func(r rune) rune {
+	return showHidden(strings.Map(func(r rune) rune {
 		if r != '\n' && r != '\t' && isControl(r) {
 			return -1
 		}
 		return r
-	}, s)
+	}, s))
+}
+
+// showHidden writes bidi controls, tag characters and every other
+// character that draws nothing as its code, as the chat shows them
+// ("<U+202E>", "<12 tag characters>"; room/blank, docs/design.md §16): an
+// export is read in an editor or a browser that would obey or hide them.
+// The log keeps the exact text.
+func showHidden(s string) string {
+	shown, _ := blank.Show(s)
+	return shown
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 }

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/room/blank"
 )
 
 // bodyQuote starts every body line in a tool result. The header of each post
@@ -28,7 +29,9 @@ func renderPosts(b *strings.Builder, posts []room.Post, loc *time.Location) {
 		}
 		b.WriteString(room.Tag(p, loc))
 		b.WriteByte('\n')
-		body := strings.ReplaceAll(strings.ReplaceAll(p.Content, "\r\n", "\n"), "\r", "\n")
+		// What draws nothing is shown as its code, as when typed
+		// (room/blank, docs/design.md §16).
+		body, _ := blank.Show(strings.ReplaceAll(strings.ReplaceAll(p.Content, "\r\n", "\n"), "\r", "\n"))
 		for _, line := range strings.Split(body, "\n") {
 			if line == "" {
 				b.WriteString(strings.TrimSpace(bodyQuote))
