@@ -375,6 +375,12 @@ func (c *permCards) extraRows() int {
 // reason's line and the keys. The keys give way last; what it asks keeps
 // at least half of the rest. reasonAt is the reason's row (-1: none).
 func (c *permCards) bodyRows(e *env, card PermissionCard, w, h int, focused bool, info cardInfo) (rows []string, reasonAt int) {
+	return c.bodyRowsSettle(e, card, w, h, focused, info, 2)
+}
+
+// bodyRowsSettle is bodyRows, drawn again at most settle times while
+// "always" being offered or not changes what shows.
+func (c *permCards) bodyRowsSettle(e *env, card PermissionCard, w, h int, focused bool, info cardInfo, settle int) (rows []string, reasonAt int) {
 	th := e.th
 	var tail []string
 	reasonAt = -1
@@ -402,12 +408,15 @@ func (c *permCards) bodyRows(e *env, card PermissionCard, w, h int, focused bool
 	want, _ := summaryRows(card, w, cardMaxSummary)
 	suggN := min(cardMaxSuggestions, max(rest-len(want), rest-(rest+1)/2), rest-1)
 	sugg, all := suggestionRowsAll(e, card, w, suggN)
-	if all != c.allShown {
+	if all != c.allShown && settle > 0 {
 		// "always" is offered only while every suggestion shows whole: the
 		// keys' row follows what this size shows (breaker review: a mode
-		// change hid behind "+1" and "a" applied it).
-		c.allShown = all
-		return c.bodyRows(e, card, w, h, focused, info)
+		// change hid behind "+1" and "a" applied it). When its hint takes
+		// the row the last suggestion needed, each answer undoes the other
+		// (FuzzCardRender: the recursion overflowed the stack at 69×6):
+		// the second time "always" is not offered, which hides nothing.
+		c.allShown = all && settle > 1
+		return c.bodyRowsSettle(e, card, w, h, focused, info, settle-1)
 	}
 	sum, more := summaryRows(card, w, rest-len(sugg))
 	if more == "" && !card.SummaryCut && len(sum) > 0 {
