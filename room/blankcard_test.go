@@ -23,7 +23,7 @@ var blankPads = []rune{0x2800, 0x3164, 0xFFA0, 0x115F, 0x1160, 0x180E, 0x2060, 0
 // TestHostileBlankCards: a seat asks permission again and again for
 // commands whose dangerous tail is pushed out of view by blank padding,
 // while the human posts. Every card reaches the UI with the tail intact
-// and, shown as the card shows it (blank.ShowBlanks), with no hidden
+// and, shown as the card shows it (blank.ShowAll), with no hidden
 // character left raw and the tail in the text; the human's posts all
 // reach the other seat. `make soak` runs it for PULLCEPT_SOAK (the
 // hostile load, docs/design.md §13); `make test` a short round.
@@ -59,8 +59,8 @@ func TestHostileBlankCards(t *testing.T) {
 		if ask.SummaryCut || !strings.HasSuffix(ask.Summary, tail) {
 			t.Fatalf("card %d lost the tail: cut %v, %q", round, ask.SummaryCut, ask.Summary[max(len(ask.Summary)-40, 0):])
 		}
-		shown, n := blank.ShowBlanks(ask.Summary, 8)
-		if again, m := blank.ShowBlanks(shown, 8); m != 0 || again != shown || n == 0 || !strings.HasSuffix(shown, tail) {
+		shown, n := blank.ShowAll(ask.Summary, 8)
+		if again, m := blank.ShowAll(shown, 8); m != 0 || again != shown || n == 0 || !strings.HasSuffix(shown, tail) {
 			t.Fatalf("card %d shown as %q (%d hidden; %d left raw)", round, shown[:min(len(shown), 80)], n, m)
 		}
 		widest = max(widest, len(shown))

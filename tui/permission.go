@@ -570,10 +570,10 @@ func summaryRows(card PermissionCard, w, n int) (rows []string, more string) {
 
 // cardText is text from a seat as a card shows it: control characters
 // other than line breaks as their codes ("<U+001B>"), a tab as a space,
-// what draws nothing as its code and a run of cardBlankRun blanks as its
-// count (blank.ShowBlanks: "ls" + 3000 spaces or U+2800 + "; curl … | sh"
-// would push the rest of a line out of view, breaker review, issue 32),
-// then the UI's sanitizer (CR as a line break).
+// what draws nothing as its code, joiners and selectors too, and a run of
+// cardBlankRun blanks as its count (blank.ShowAll: "ls" + 3000 spaces or
+// U+2800 + "; curl … | sh" would push the rest of a line out of view,
+// breaker review, issue 32), then the UI's sanitizer (CR as a line break).
 func cardText(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -587,7 +587,7 @@ func cardText(s string) string {
 			b.WriteRune(r)
 		}
 	}
-	shown, _ := blank.ShowBlanks(b.String(), cardBlankRun)
+	shown, _ := blank.ShowAll(b.String(), cardBlankRun)
 	return sanitize(shown)
 }
 

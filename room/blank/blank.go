@@ -84,7 +84,16 @@ func Show(s string) (shown string, hidden int) { return ShowBlanks(s, 0) }
 // Zs) written as its count ("<3000 blanks>"), counted as hidden: a card
 // must not let a run of spaces push the rest of a command out of view.
 // run < 2 keeps blanks as they are (one blank is no run).
-func ShowBlanks(s string, run int) (shown string, hidden int) {
+func ShowBlanks(s string, run int) (shown string, hidden int) { return show(s, run, false) }
+
+// ShowAll is ShowBlanks keeping nothing in place: every variation selector
+// and joiner is shown too. A permission card uses it: what it shows is cut
+// into rows, and a row may end between a joiner and what it joined; a
+// command has no need of emoji sequences.
+func ShowAll(s string, run int) (shown string, hidden int) { return show(s, run, true) }
+
+// show is ShowBlanks, or ShowAll when strict.
+func show(s string, run int, strict bool) (shown string, hidden int) {
 	if run < 2 {
 		run = 0
 	}
@@ -114,7 +123,7 @@ func ShowBlanks(s string, run int) (shown string, hidden int) {
 			}
 			i = end
 			continue
-		case !Hidden(r) || inPlace(s, i, r, n, prev):
+		case !Hidden(r) || !strict && inPlace(s, i, r, n, prev):
 			b.WriteString(s[i : i+n])
 			prev = r
 			if r == utf8.RuneError && n == 1 {

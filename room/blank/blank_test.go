@@ -83,6 +83,15 @@ func TestShowBlanks(t *testing.T) {
 	}
 }
 
+// TestShowAll: on a card nothing is kept in place.
+func TestShowAll(t *testing.T) {
+	t.Parallel()
+	got, n := ShowAll("ok \u2764\ufe0f \U0001F469\u200d\U0001F4BB", 0)
+	if want := "ok \u2764<U+FE0F> \U0001F469<U+200D>\U0001F4BB"; got != want || n != 2 {
+		t.Fatalf("ShowAll = %q, %d; want %q, 2", got, n, want)
+	}
+}
+
 // FuzzShow: whatever the text, Show never panics, leaves no tag character
 // or bidi control raw, leaves nothing it would show again (what it kept is
 // in place), keeps text without hidden characters as it is, and grows it
@@ -93,6 +102,9 @@ func FuzzShow(f *testing.F) {
 		f.Add(s, uint8(8))
 	}
 	f.Fuzz(func(t *testing.T, s string, run uint8) {
+		if all, _ := ShowAll(s, int(run%16)); strings.ContainsFunc(all, Hidden) {
+			t.Fatalf("ShowAll(%q) kept a hidden character: %q", s, all)
+		}
 		out, n := ShowBlanks(s, int(run%16))
 		for _, r := range out {
 			if isTag(r) || unicode.Is(unicode.Bidi_Control, r) {
