@@ -174,6 +174,7 @@ func (c *permCards) add(card PermissionCard) {
 	c.version++
 	if i := slices.IndexFunc(c.queue, func(q PermissionCard) bool { return q.ID == card.ID }); i >= 0 {
 		c.queue[i] = card
+		c.whole = 0 // not seen as it is now
 		if c.read.id == card.ID {
 			c.read = cardReading{} // read again: the text may differ
 		}
@@ -271,6 +272,7 @@ func (c *permCards) render(e *env, w, h int, focused bool, info cardInfo) []stri
 		return c.view
 	}
 	c.rendered = k
+	c.whole = 0 // until this drawing shows it all
 	if c.hold && focused && w >= 8 && h >= 3 {
 		c.view = c.holdRows(e, w)
 		c.caretOK = false
@@ -282,7 +284,6 @@ func (c *permCards) render(e *env, w, h int, focused bool, info cardInfo) []stri
 		return c.view
 	}
 	inner := w - 4
-	c.whole = 0
 	body, reasonAt := c.bodyRows(e, card, inner, h-2, focused, info)
 	c.caretOK = false
 	if c.typing && focused && reasonAt >= 0 {

@@ -422,6 +422,7 @@ func (m *Model) renderCard() {
 	r := m.layout.Card
 	if r.empty() {
 		m.cards.view = nil
+		m.cards.whole = 0 // not drawn: nothing of it shows
 		return
 	}
 	m.cards.render(&m.env, r.W, r.H, m.focus == FocusCard, m.cardInfo())
