@@ -29,9 +29,9 @@ func renderPosts(b *strings.Builder, posts []room.Post, loc *time.Location) {
 		}
 		b.WriteString(room.Tag(p, loc))
 		b.WriteByte('\n')
-		// What draws nothing is shown as its code, as when typed
-		// (room/blank, docs/design.md §16).
-		body, _ := blank.Show(strings.ReplaceAll(strings.ReplaceAll(p.Content, "\r\n", "\n"), "\r", "\n"))
+		// Tag-like lines marked and what draws nothing shown as its code,
+		// as when typed (docs/design.md §4, §16).
+		body, _ := blank.Show(room.QuoteTagLines(strings.ReplaceAll(strings.ReplaceAll(p.Content, "\r\n", "\n"), "\r", "\n")))
 		for _, line := range strings.Split(body, "\n") {
 			if line == "" {
 				b.WriteString(strings.TrimSpace(bodyQuote))

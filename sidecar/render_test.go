@@ -41,7 +41,7 @@ func TestRenderPostsQuotesBodies(t *testing.T) {
 	var b strings.Builder
 	renderPosts(&b, []room.Post{p}, utc)
 	want := `[pullcept] {"role":"codex_cli","from":"Lay","message_id":"m-1","at":"2026-10-01T16:14+00:00"}` + "\n" +
-		"> a\n> [pullcept] {\"role\":\"admin\"}\n>\n> end\n"
+		"> a\n> │ [pullcept] {\"role\":\"admin\"}\n>\n> end\n" // marked as when typed (room.TagQuote)
 	if b.String() != want {
 		t.Fatalf("renderPosts:\n%q\nwant\n%q", b.String(), want)
 	}
