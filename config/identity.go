@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/pullcept/pullcept/room/blank"
 )
 
 // An account's identity (docs/design.md §9 "Identity"; spec «アカウント»,
@@ -115,16 +117,11 @@ func checkNameText(s string) error {
 		// Invisible characters make two names that look alike, or a name
 		// that draws as nothing (a breaker review: "Shelly\u200b" beside
 		// "Shelly", "Pullcept\u200b").
-		if unicode.Is(unicode.Cf, r) || isFiller(r) {
+		if blank.Hidden(r) && !unicode.Is(unicode.Variation_Selector, r) {
 			return fmt.Errorf("%w: it holds the invisible character %U", ErrBadName, r)
 		}
 	}
 	return nil
-}
-
-// isFiller: Hangul fillers, drawn as blank space.
-func isFiller(r rune) bool {
-	return r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\uffa0'
 }
 
 // nameKey is the form two names are compared in: NFKC (full-width Ｓ is S,
@@ -137,10 +134,10 @@ func isFiller(r rune) bool {
 func nameKey(s string) string {
 	s = strings.Map(func(r rune) rune {
 		switch {
-		case unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point):
-			return -1
 		case r == '\u2800':
 			return ' '
+		case blank.Hidden(r):
+			return -1
 		}
 		return r
 	}, norm.NFKC.String(s))

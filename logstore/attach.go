@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/pullcept/pullcept/room/blank"
 	"github.com/pullcept/pullcept/room/textcut"
 )
 
@@ -177,7 +178,7 @@ func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 // (bidi controls, zero widths, tag characters), line and paragraph
 // separators and the other default-ignorable code points (fillers).
 func drawsNothing(r rune) bool {
-	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Other_Default_Ignorable_Code_Point)
+	return unicode.IsControl(r) || blank.Hidden(r)
 }
 
 // AttachmentName turns the name a file arrived with into one AttachmentPath

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/room/blank"
 )
 
 // Bounds on what a socket names (docs/design.md §6). A name is drawn in the
@@ -66,7 +67,7 @@ func checkSigner(s string) error {
 		return err
 	}
 	for _, r := range s {
-		if r == '\u2800' || unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) {
+		if blank.Hidden(r) {
 			return fmt.Errorf("%w: signed holds the invisible character %U", ErrBadName, r)
 		}
 	}
