@@ -187,17 +187,7 @@ type notices struct {
 	emit   func(server string, n Notice)
 	note   func(text string) // a line in the server's log
 	before func()            // called before each push (nil: nothing)
-}
-
-// run handles every push from in until in is closed. When ctx has ended
-// (the run is stopping) the pushes still queued go out unmarked.
-func (n *notices) run(ctx context.Context, in <-chan push) {
-	for p := range in {
-		if n.before != nil {
-			n.before()
-		}
-		n.one(ctx, p)
-	}
+	fold   *folding          // the brake's folds (nil: none; brake.go)
 }
 
 // one handles a single push.

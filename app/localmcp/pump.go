@@ -189,7 +189,8 @@ func (r *run) message(line []byte, forward bool) bool {
 }
 
 // channelPush queues one channel notification for its notice, or drops
-// it: without an event id (logged), or when the queue is full (counted).
+// it: without an event id (logged), over the brake's rate (folded,
+// brake.go), or when the queue is full (counted, and folded).
 func (r *run) channelPush(params json.RawMessage) {
 	var p struct {
 		Content *string `json:"content"`
@@ -215,15 +216,33 @@ func (r *run) channelPush(params json.RawMessage) {
 		content = textcut.Bytes(content, maxPushContent)
 		r.note(fmt.Sprintf("event %s: content cut to %d KiB", id, maxPushContent>>10))
 	}
+	if !r.brake.admit() {
+		r.folded.Add(1)
+		r.brake.fold(time.Now())
+		return
+	}
+	if r.queuedBytes.Add(int64(len(content))) > maxQueuedBytes {
+		r.queuedBytes.Add(-int64(len(content)))
+		r.dropPush()
+		return
+	}
 	select {
 	case r.pushes <- push{id: id, content: content}:
 		r.received.Add(1)
 	default:
-		r.dropped.Add(1)
-		r.droppedUnnoted.Add(1)
-		if !r.dropping.Swap(true) {
-			r.note(fmt.Sprintf("the notice queue (%d) is full: dropping channel pushes until it drains", cap(r.pushes)))
-		}
+		r.queuedBytes.Add(-int64(len(content)))
+		r.dropPush()
+	}
+}
+
+// dropPush counts a push dropped because the queue is full (by count or
+// bytes); it is folded too, so the room learns of it.
+func (r *run) dropPush() {
+	r.brake.fold(time.Now())
+	r.dropped.Add(1)
+	r.droppedUnnoted.Add(1)
+	if !r.dropping.Swap(true) {
+		r.note(fmt.Sprintf("the notice queue (%d) is full: dropping channel pushes until it drains", cap(r.pushes)))
 	}
 }
 

@@ -75,7 +75,10 @@ type run struct {
 	ready     chan struct{}
 	readyOnce sync.Once
 
+	brake          *noticeBrake
+	queuedBytes    atomic.Int64 // content bytes in pushes (maxQueuedBytes)
 	received       atomic.Uint64
+	folded         atomic.Uint64
 	dropped        atomic.Uint64
 	droppedUnnoted atomic.Uint64
 	dropping       atomic.Bool
@@ -85,7 +88,7 @@ func newRun(s *Supervisor, srv *server, spec Spec) *run {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &run{
 		sup: s, srv: srv, spec: cloneSpec(spec), ctx: ctx, cancel: cancel,
-		pushes:  make(chan push, s.opts.QueueLen),
+		pushes: make(chan push, s.opts.QueueLen), brake: newNoticeBrake(s.opts),
 		stopReq: make(chan struct{}), exited: make(chan struct{}),
 		stdoutDone: make(chan struct{}), stderrDone: make(chan struct{}),
 		done: make(chan struct{}), ready: make(chan struct{}),
@@ -285,6 +288,8 @@ func (r *run) work() {
 		server: r.srv.name, wait: r.sup.opts.SignatureWait,
 		read: r.getEvent, emit: r.sup.opts.OnNotice, note: r.note,
 		before: r.noteDropped,
+		fold: &folding{brake: r.brake, calm: r.sup.opts.FoldCalm, every: r.sup.opts.FoldEvery, send: r.sendFolded,
+			taken: func(p push) { r.queuedBytes.Add(-int64(len(p.content))) }},
 	}
 	n.run(r.ctx, r.pushes)
 	r.noteDropped()

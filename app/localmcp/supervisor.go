@@ -1,6 +1,7 @@
 package localmcp
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -80,6 +81,7 @@ type State struct {
 	Pid      int       // the current or last run's process id (0 if it never started)
 	Server   string    // the server's name and version from its initialize answer
 	Received uint64    // channel pushes with an event id queued for a notice, this run
+	Folded   uint64    // channel pushes over the brake's rate, this run (brake.go)
 	Dropped  uint64    // channel pushes dropped because the queue was full, this run
 }
 
@@ -90,6 +92,10 @@ type Options struct {
 	// be called until Close returns, never after. It should return quickly:
 	// the server's next notice waits for it.
 	OnNotice func(server string, n Notice)
+	// OnFolded receives the count of a server's pushes the brake folded
+	// (brake.go): from the same goroutine as OnNotice, under the same
+	// rules, at most once per FoldCalm of quiet or FoldEvery of flood.
+	OnFolded func(server string, n uint64)
 	// Logger also receives each log line (Pullcept's own lines always, a
 	// server's stderr lines at most a few per second); nil logs nowhere else.
 	Logger        *slog.Logger
@@ -97,6 +103,13 @@ type Options struct {
 	SignatureWait time.Duration
 	Grace         time.Duration
 	QueueLen      int
+	// The brake (brake.go): NoticeBurst pushes at once, then one per
+	// NoticeEvery; the rest folded, the count sent after FoldCalm without
+	// a fold or FoldEvery after the batch's first.
+	NoticeBurst int
+	NoticeEvery time.Duration
+	FoldCalm    time.Duration
+	FoldEvery   time.Duration
 }
 
 // Supervisor runs Pullcept's own local MCP servers by name, one run at a
@@ -133,6 +146,10 @@ func NewSupervisor(opts Options) *Supervisor {
 	if opts.QueueLen <= 0 {
 		opts.QueueLen = DefaultQueueLen
 	}
+	opts.NoticeBurst = cmp.Or(max(opts.NoticeBurst, 0), DefaultNoticeBurst)
+	opts.NoticeEvery = cmp.Or(max(opts.NoticeEvery, 0), DefaultNoticeEvery)
+	opts.FoldCalm = cmp.Or(max(opts.FoldCalm, 0), DefaultFoldCalm)
+	opts.FoldEvery = cmp.Or(max(opts.FoldEvery, 0), DefaultFoldEvery)
 	return &Supervisor{opts: opts, servers: map[string]*server{}}
 }
 
@@ -253,6 +270,7 @@ func (s *Supervisor) State(name string) State {
 	st.Spec = cloneSpec(st.Spec)
 	if srv.run != nil {
 		st.Received = srv.run.received.Load()
+		st.Folded = srv.run.folded.Load()
 		st.Dropped = srv.run.dropped.Load()
 	}
 	return st

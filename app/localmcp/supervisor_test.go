@@ -310,7 +310,9 @@ func TestPushFloodIsBounded(t *testing.T) {
 		<-release
 		notes.add(server, n)
 	}
-	s := newSupervisor(t, Options{OnNotice: onNotice, QueueLen: 64})
+	// The brake lets the whole flood through: the queue's own bound is
+	// what this tests (TestNoticeFloodIsFolded tests the brake).
+	s := newSupervisor(t, Options{OnNotice: onNotice, QueueLen: 64, NoticeBurst: flood})
 	if err := s.Start("x", fakeSpec(t, fakeConfig{Flood: flood})); err != nil {
 		t.Fatal(err)
 	}

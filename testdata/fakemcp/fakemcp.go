@@ -71,6 +71,8 @@ type Config struct {
 	CloseStdout   bool             `json:"close_stdout,omitempty"`    // after initialized, close stdout and stay
 	Lines         []string         `json:"lines,omitempty"`           // raw stdout lines after initialized
 	Flood         int              `json:"flood,omitempty"`           // this many pushes after Lines, as fast as possible
+	FloodBytes    int              `json:"flood_bytes,omitempty"`     // each flood push's content padded to this many bytes
+	FloodAfter    string           `json:"flood_after,omitempty"`     // the flood waits until this file exists (then runs beside the rest)
 	Events        map[string]Event `json:"events,omitempty"`          // get_event answers by event id
 	EventsFile    string           `json:"events_file,omitempty"`     // a JSON object of id → Event, read at each get_event, before Events
 	Control       string           `json:"control,omitempty"`         // a Control's loopback address, dialled after initialized

@@ -137,14 +137,41 @@ func (s *server) initialize(msg message) {
 		"serverInfo": map[string]any{"name": name, "version": version}})
 }
 
+// flood writes Config.Flood pushes, one line at a time (a flood of 16 KB
+// pushes would be hundreds of MB held at once), after Config.FloodAfter
+// exists when set. The writes stop at the first error.
+func (s *server) flood() {
+	for s.cfg.FloodAfter != "" {
+		if _, err := os.Stat(s.cfg.FloodAfter); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // a helper process polling a file the test writes
+	}
+	pad := ""
+	if s.cfg.FloodBytes > 0 {
+		pad = "\n" + strings.Repeat("x", s.cfg.FloodBytes)
+	}
+	for i := range s.cfg.Flood {
+		content := fmt.Sprintf("[push] o/r\nflood %d", i)
+		if pad != "" {
+			content = (content + pad)[:max(s.cfg.FloodBytes, len(content))]
+		}
+		if s.writeLines(PushLine(fmt.Sprintf("flood-%d", i), content)) != nil {
+			return
+		}
+	}
+	fmt.Fprintln(os.Stderr, "push flood done")
+}
+
 // initialized writes the scripted lines and pushes, dials the Control,
 // and exits or closes stdout when told to.
 func (s *server) initialized() (code int, exit bool) {
-	lines := append([]string(nil), s.cfg.Lines...)
-	for i := range s.cfg.Flood {
-		lines = append(lines, PushLine(fmt.Sprintf("flood-%d", i), fmt.Sprintf("[push] o/r\nflood %d", i)))
+	_ = s.writeLines(s.cfg.Lines...)
+	if s.cfg.FloodAfter != "" {
+		go s.flood()
+	} else {
+		s.flood()
 	}
-	_ = s.writeLines(lines...)
 	if s.cfg.Control != "" {
 		go s.control(s.cfg.Control)
 	}
