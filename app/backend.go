@@ -249,7 +249,7 @@ func seatInfo(s seats.SeatInfo) tui.SeatInfo {
 			Subagents: s.Activity.Subagents, Since: s.Activity.Since},
 		Limited: s.Limit.Limited, LimitResets: s.Limit.ResetsAt, LookAtTerminal: s.Limit.LookAtTerminal,
 		SessionID: s.SessionID, Command: config.JoinWords(s.Argv), Dir: s.Dir, Started: s.Started,
-		Held: s.Typing.Queued, HeldFor: holdReason(s.Typing), Warnings: slices.Clone(s.Warnings), NotIsolated: notIsolated(s.Isolation), Isolated: s.Isolation.Isolated,
+		Held: s.Typing.Queued, HeldFor: holdReason(s.Typing), Folded: s.Typing.Folded, Warnings: slices.Clone(s.Warnings), NotIsolated: notIsolated(s.Isolation), Isolated: s.Isolation.Isolated,
 		Confirming: s.Typing.Confirming, Pending: s.Typing.Pending, Stuck: s.Typing.Stuck,
 		Confirmed: s.Typing.Confirmed, ConfirmedAt: s.Typing.ConfirmedAt,
 		Unconfirmed: slices.Clone(s.Typing.Unconfirmed), Fused: s.Typing.Fused,

@@ -194,8 +194,14 @@ type TypistState struct {
 	Holds  []string
 	Unsent bool
 	Queued int
-	Typing bool
-	Err    error
+	// QueuedBytes is the text of the queued posts; Folded counts the posts
+	// not queued since the seat started, over the queue's bound: each
+	// marker typed in their place says how many (docs/design.md §5 "The
+	// queue").
+	QueuedBytes int
+	Folded      int
+	Typing      bool
+	Err         error
 	// Confirming is true for a seat whose CLI confirms each post
 	// (TypistOptions.Confirm); the fields below are kept only then.
 	Confirming bool
@@ -262,6 +268,11 @@ type Typist struct {
 	mu    sync.Mutex
 	input []keys   // keys and replies not written yet
 	posts []queued // posts not written yet
+	// queuedBytes is the text of posts; folded counts the posts not
+	// queued, foldSeq the markers made (typebound.go).
+	queuedBytes int
+	folded      int
+	foldSeq     int
 	// Confirmed delivery (TypistOptions.Confirm): the post typed and not
 	// confirmed, the one that failed to be, whether the CLI is in a turn,
 	// and what the UI shows of it.
@@ -329,6 +340,10 @@ func NewTypist(w io.Writer, o TypistOptions) *Typist {
 // Enqueue queues p to be typed: room.Tag(p) + "\n" + NormalizeBody(p.Content)
 // (docs/design.md §4, §5), and for a long post room.ClipNote after the body. It never blocks; after Close it does nothing.
 func (t *Typist) Enqueue(p room.Post) {
+	if t.foldEarly(p) {
+		t.changed()
+		return
+	}
 	text := p.Content
 	if note := room.ClipNote(p); note != "" {
 		// A long post arrives clipped: the seat is told where the rest is.
@@ -337,7 +352,7 @@ func (t *Typist) Enqueue(p room.Post) {
 	payload := []byte(room.Tag(p, t.loc) + "\n" + keepEnter(NormalizeBody(text)))
 	t.mu.Lock()
 	if !t.stopped {
-		t.posts = append(t.posts, queued{id: p.MessageID, b: payload})
+		t.queueLocked(p, payload) // bounded: typebound.go
 	}
 	t.mu.Unlock()
 	t.poke()
@@ -362,10 +377,11 @@ func (t *Typist) Answer(b []byte) { t.push(b, false) }
 func (t *Typist) Reply(b []byte) { t.push(b, true) }
 
 // queued is a post not written yet: its message id and its text (tag +
-// "\n" + body).
+// "\n" + body), or a marker for fold posts not queued (typebound.go).
 type queued struct {
-	id string
-	b  []byte
+	id   string
+	b    []byte
+	fold int
 }
 
 // keys is one write of keys or replies; tracked ones are fed to the
@@ -537,6 +553,7 @@ func (t *Typist) deliver(ds ...Delivery) {
 type stateSig struct {
 	ready, unsent, busy   bool
 	holds, queued, fused  int
+	folded                int
 	pending, stuck, confd string
 	unconfirmed           int
 }
@@ -549,7 +566,7 @@ func (t *Typist) changed() {
 	}
 	t.mu.Lock()
 	sig := stateSig{ready: t.ready, unsent: !t.unsent.Empty(), busy: t.busy, holds: len(t.holds), queued: len(t.posts),
-		fused: t.fused, pending: t.pending, stuck: t.stuck, confd: t.confirmed, unconfirmed: len(t.unconfirmed)}
+		folded: t.folded, fused: t.fused, pending: t.pending, stuck: t.stuck, confd: t.confirmed, unconfirmed: len(t.unconfirmed)}
 	moved := sig != t.seen
 	t.seen = sig
 	t.mu.Unlock()
@@ -568,7 +585,8 @@ func (t *Typist) State() TypistState {
 	}
 	slices.Sort(holds)
 	st := TypistState{Ready: t.ready, Holds: holds, Unsent: !t.unsent.Empty(),
-		Queued: len(t.posts), Typing: t.typing, Err: t.err, Confirming: t.confirm}
+		Queued: len(t.posts), QueuedBytes: t.queuedBytes, Folded: t.folded,
+		Typing: t.typing, Err: t.err, Confirming: t.confirm}
 	if t.confirm {
 		st.Turn, st.Pending, st.Stuck = t.busy, t.pending, t.stuck
 		st.Confirmed, st.ConfirmedAt = t.confirmed, t.confirmedAt
@@ -965,9 +983,7 @@ func (t *Typist) nextPost() ([]byte, bool) {
 	if !t.mayTypeLocked() {
 		return nil, false
 	}
-	p := t.posts[0]
-	t.posts[0] = queued{}
-	t.posts = t.posts[1:]
+	p := t.popLocked()
 	if t.confirm && p.id != "" {
 		// Pending from before its text is written: a confirmation can
 		// come as soon as the CLI reads it.
@@ -998,7 +1014,7 @@ func (t *Typist) stop(err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.stopped = true
-	t.input, t.posts = nil, nil
+	t.input, t.posts, t.queuedBytes = nil, nil, 0
 	t.pending, t.pendingText = "", nil
 	if err != nil && t.err == nil {
 		t.err = err

@@ -510,3 +510,22 @@ func TestBidiControlsShownNotObeyed(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldedPostsShown (issue 32): a seat whose typing queue folded posts
+// says so on its row, in both languages.
+func TestFoldedPostsShown(t *testing.T) {
+	t.Parallel()
+	s := SeatInfo{Folded: 19937}
+	for lang, want := range map[Lang]string{
+		LangEnglish:  "19937 posts not typed: its queue was full; read_room_history has them",
+		LangJapanese: "19937件は未入力：キューが満杯。read_room_history で読めます",
+	} {
+		got := strings.Join(seatLines(testEnv(lang), s, 200, time.Now(), false), "\n")
+		if !strings.Contains(ansi.Strip(got), want) {
+			t.Errorf("%v: %q, want %q", lang, ansi.Strip(got), want)
+		}
+	}
+	if got := seatLines(testEnv(LangEnglish), SeatInfo{}, 200, time.Now(), false); len(got) != 0 {
+		t.Errorf("nothing folded: %q", got)
+	}
+}

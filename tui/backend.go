@@ -192,6 +192,9 @@ type SeatInfo struct {
 	// why (the first reason that applies).
 	Held    int
 	HeldFor HoldReason
+	// Folded counts room posts not typed into the seat because its queue
+	// was full (docs/design.md §5 "The queue"); the seat was told how many.
+	Folded int
 	// Warnings are the launch's, as StartSeat returned them.
 	Warnings []string
 	// NotIsolated is why the seat's processes are not separated from the

@@ -290,6 +290,7 @@ const (
 	mHeldConfirm
 	mHeldStuck
 	mStuckAlone
+	mFolded
 
 	mDetTitle
 	mDetSession
@@ -873,6 +874,7 @@ var messages = map[msgKey][2]string{
 	mHeldAnswered:    {"%d held — until it goes on after your answer", "%d件保留：答えの後の動きを待っています"},
 	mHeldTurn:        {"%d held — until its turn ends", "%d件保留：ターンの終わりを待っています"},
 	mHeldConfirm:     {"%d held — until it takes the last post", "%d件保留：前の投稿の受け取り待ち"},
+	mFolded:          {"%d posts not typed: its queue was full; read_room_history has them", "%d件は未入力：キューが満杯。read_room_history で読めます"},
 	mHeldStuck:       {"%d held — not taken: Enter in its pane sends, Ctrl+U clears", "%d件保留：未受理。端末で Enter 送信、Ctrl+U 消去"},
 	mStuckAlone:      {"a post not taken: Enter in its pane sends, Ctrl+U clears", "未受理の投稿：端末で Enter 送信、Ctrl+U 消去"},
 

@@ -354,6 +354,11 @@ func seatLines(e *env, s SeatInfo, w int, now time.Time, meters bool) []string {
 			out = append(out, "   "+th.accentS.Render(l))
 		}
 	}
+	if s.Folded > 0 {
+		for _, l := range wrapCut(e.tr.t(mFolded, s.Folded), max(w-4, 4), 2) {
+			out = append(out, "   "+th.dim.Render(l))
+		}
+	}
 	if len(s.Warnings) > 0 {
 		more := ""
 		if n := len(s.Warnings) - 1; n > 0 {
