@@ -78,6 +78,9 @@ type openOptions struct {
 	// signatureWait caps get_event per notice of the local MCP servers
 	// (localmcp.Options.SignatureWait; 0: its default, 5 s).
 	signatureWait time.Duration
+	// noticeEvery is the notice brake's rate after its burst
+	// (localmcp.Options.NoticeEvery; 0: its default, one per 3 s).
+	noticeEvery time.Duration
 	// beforeSessionOp holds each session operation before it runs
 	// (sessionops.Options.BeforeRun).
 	beforeSessionOp func(room.SessionRecord)

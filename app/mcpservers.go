@@ -31,8 +31,8 @@ func (a *App) openMCPServers() {
 	} else if wrote {
 		a.logger.Info("mcp-servers.json written with the github-webhook-mcp bridge found on PATH")
 	}
-	a.mcp = localmcp.NewSupervisor(localmcp.Options{OnNotice: a.mcpNotice,
-		Logger: a.logger.With("part", "mcp"), SignatureWait: a.opts.signatureWait})
+	a.mcp = localmcp.NewSupervisor(localmcp.Options{OnNotice: a.mcpNotice, OnFolded: a.mcpFolded,
+		Logger: a.logger.With("part", "mcp"), SignatureWait: a.opts.signatureWait, NoticeEvery: a.opts.noticeEvery})
 	list, err := a.mcpFile.List()
 	if err != nil {
 		a.notices = append(a.notices, fmt.Sprintf("%s: %v", config.MCPServersFileName, err))
@@ -105,6 +105,23 @@ func (a *App) mcpNotice(server string, note localmcp.Notice) {
 		n := room.MCPNote{AccountID: acc.ID, Speaker: acc.DisplayName(), Hue: acc.Hue, Content: note.Text, Signer: note.Signer}
 		if _, err := a.hub.MCPNotice(topic, n); err != nil {
 			a.mcp.Note(server, fmt.Sprintf("notice not posted in %s: %v", topic, err))
+		}
+	}
+}
+
+// mcpFolded posts, as Pullcept's own notice, that server pushed n notices
+// over its rate (docs/design.md §6 "Local MCP servers": the brake), into
+// every room that has an AI seat now: "Lin's server: 14,993 more notices,
+// folded". The name is the account's, never text from the server.
+func (a *App) mcpFolded(server string, n uint64) {
+	name := server
+	if acc, ok := a.mcpAccount(server); ok {
+		name = acc.DisplayName()
+	}
+	text := localmcp.FoldedText(string(a.uiLang()), name, n)
+	for _, topic := range a.hub.RoomsWithSeats() {
+		if _, err := a.hub.AppNotice(topic, text); err != nil {
+			a.mcp.Note(server, fmt.Sprintf("fold notice not posted in %s: %v", topic, err))
 		}
 	}
 }
@@ -335,4 +352,17 @@ func (b *Backend) watchMCP() {
 			}
 		}
 	}
+}
+
+// uiLang is the UI's language as the UI picks it (config.json or
+// PULLCEPT_LANGUAGE, else the locale), read when a fold notice is worded:
+// Pullcept's own notices follow the human's language.
+func (a *App) uiLang() tui.Lang {
+	lang := tui.DetectLang(os.Getenv)
+	if ui, err := a.accounts.UI(); err == nil && ui.Language != "" {
+		if l, err := tui.ParseLang(ui.Language); err == nil {
+			lang = l
+		}
+	}
+	return lang
 }

@@ -22,14 +22,17 @@
 // ProcessedLine+id once, before a last line that is a URL or at the end
 // (spec #410). Pullcept calls no tool but get_event: never mark_processed
 // (spec #180). A push without an event id is dropped and logged; when the
-// queue (Options.QueueLen) is full, pushes are dropped and counted.
+// queue (Options.QueueLen, and 1 MiB of content) is full, pushes are
+// dropped and counted. The brake (brake.go) lets Options.NoticeBurst pushes
+// through at once, then one per Options.NoticeEvery, and folds the rest
+// (and the dropped ones) into a count for Options.OnFolded.
 //
 // Goroutines: per run, its lifecycle, the process waiter, the stdout pump,
 // the stderr reader, the initialize call and the notice worker (run's doc),
 // each with a recover that logs into the server's log and stops the run;
 // the lifecycle waits for the others, and Stop and Close wait for the
 // lifecycle. mcp-go's transport reader (one per run) ends when the pump
-// closes its input. OnNotice runs on the notice worker.
+// closes its input. OnNotice and OnFolded run on the notice worker.
 //
 // Lock order: Supervisor.mu, then nothing: a server's log lock and the
 // change Signal are leaves, and no callback is called with a lock held.

@@ -17,6 +17,7 @@ type ConfigAccount struct {
 	Command string      `json:"command,omitempty"`
 	Options string      `json:"launch_options,omitempty"`
 	Env     []ConfigEnv `json:"env,omitempty"`
+	Server  string      `json:"server,omitempty"` // kind mcp: its mcp-servers.json entry
 }
 
 // ConfigEnv is one env variable of a ConfigAccount.
