@@ -166,17 +166,25 @@ func (r *run) pump() {
 // message handles one line of stdout and reports whether forwarding to
 // the transport still works.
 func (r *run) message(line []byte, forward bool) bool {
-	var env struct {
+	var env struct { // params not yet: a push over the brake's rate costs no copy of it
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
 	}
 	if err := json.Unmarshal(line, &env); err != nil {
 		r.note(fmt.Sprintf("malformed JSON-RPC from the server (%v): %s", err, preview(line)))
 		return forward
 	}
 	if env.Method == ChannelMethod && (len(env.ID) == 0 || string(env.ID) == "null") {
-		r.channelPush(env.Params)
+		if !r.brake.admit() {
+			r.folded.Add(1)
+			r.brake.fold(time.Now())
+			return forward
+		}
+		var msg struct {
+			Params json.RawMessage `json:"params"`
+		}
+		_ = json.Unmarshal(line, &msg) // it parsed above
+		r.channelPush(msg.Params)
 		return forward
 	}
 	if !forward {
@@ -188,9 +196,9 @@ func (r *run) message(line []byte, forward bool) bool {
 	return true
 }
 
-// channelPush queues one channel notification for its notice, or drops
-// it: without an event id (logged), over the brake's rate (folded,
-// brake.go), or when the queue is full (counted, and folded).
+// channelPush queues one channel notification the brake let through
+// (message; brake.go) for its notice, or drops it: without an event id
+// (logged), or when the queue is full (counted, and folded).
 func (r *run) channelPush(params json.RawMessage) {
 	var p struct {
 		Content *string `json:"content"`
@@ -215,11 +223,6 @@ func (r *run) channelPush(params json.RawMessage) {
 	if len(content) > maxPushContent {
 		content = textcut.Bytes(content, maxPushContent)
 		r.note(fmt.Sprintf("event %s: content cut to %d KiB", id, maxPushContent>>10))
-	}
-	if !r.brake.admit() {
-		r.folded.Add(1)
-		r.brake.fold(time.Now())
-		return
 	}
 	if r.queuedBytes.Add(int64(len(content))) > maxQueuedBytes {
 		r.queuedBytes.Add(-int64(len(content)))

@@ -9,8 +9,15 @@ import (
 	"testing"
 
 	"github.com/pullcept/pullcept/testdata/fakecli"
+	"github.com/pullcept/pullcept/testdata/fakemcp"
 )
 
 // TestMain runs the fake CLI when a seat re-executes this test binary as
-// its command, and the tests otherwise.
-func TestMain(m *testing.M) { os.Exit(fakecli.Run(m)) }
+// its command, the scripted local MCP server when the app starts it as
+// one (the notice flood), and the tests otherwise.
+func TestMain(m *testing.M) {
+	if fakemcp.Serving() {
+		os.Exit(fakemcp.Main())
+	}
+	os.Exit(fakecli.Run(m))
+}

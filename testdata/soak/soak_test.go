@@ -26,6 +26,7 @@ import (
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/testdata/fakecli"
+	"github.com/pullcept/pullcept/testdata/fakemcp"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -33,31 +34,38 @@ import (
 // harness, `make soak` (PULLCEPT_SOAK=60s) the issue's: 16 honest seats at a
 // combined 800 posts/s for 60 s.
 type soakPlan struct {
-	honest int
-	rate   int // posts/s, all honest seats together
-	dur    time.Duration
-	unauth int // connections the tokenless local user holds
-	long   bool
+	notices int // the local MCP server's flood: notices of 16 KB
+	honest  int
+	rate    int // posts/s, all honest seats together
+	dur     time.Duration
+	unauth  int // connections the tokenless local user holds
+	long    bool
 }
 
 func plan(t *testing.T) soakPlan {
 	v := os.Getenv("PULLCEPT_SOAK")
 	if v == "" {
-		return soakPlan{honest: 4, rate: 80, dur: 6 * time.Second, unauth: 500}
+		return soakPlan{honest: 4, rate: 80, dur: 6 * time.Second, unauth: 500, notices: 2000}
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
 		t.Fatalf("PULLCEPT_SOAK=%q: want a Go duration such as 60s", v)
 	}
-	return soakPlan{honest: 16, rate: 800, dur: d, unauth: 3000, long: true}
+	return soakPlan{honest: 16, rate: 800, dur: d, unauth: 3000, long: true, notices: 20000}
 }
 
 // rssBound is the app's peak resident memory the long run is held to (the
-// short one only reports it; measured: 190–240 MiB, of which the log's and
-// body files' page cache is not part). The keystroke echo is measured and
-// printed beside a plain cat's, never bounded: speed is not asserted in
-// tests (issue 28; `make compare` measures it against tmux).
-const rssBound = 400 << 20
+// short one only reports it; measured: 190–240 MiB without the notice
+// flood, of which the log's and body files' page cache is not part). The
+// flood's notices the brake lets through are 16 KB each, typed into all
+// 17 seats: their terminals' scrollbacks fill to their line cap
+// (seats/terminal scrollbackLines), which costs about 30 MiB a seat at
+// these widths — measured with the flood 723–795 MiB, 264 MiB with
+// notices of 200 bytes; the flood's own memory is bounded (brake, typing
+// queues; issue 32). The keystroke echo is measured and printed beside a
+// plain cat's, never bounded: speed is not asserted in tests (issue 28;
+// `make compare` measures it against tmux).
+const rssBound = 1 << 30
 
 // echoWait bounds the wait for one typed key to come back: it tells a lost
 // key from a slow one (scaled: testkit.Slow).
@@ -87,6 +95,11 @@ func TestSoakRealApp(t *testing.T) {
 	}
 	start := time.Now()
 	echoes, plainEchoes, screens := r.typeWhile(t, start.Add(p.dur))
+	var notices int
+	folded := "none"
+	if p.notices > 0 {
+		notices, folded = r.checkFlood(t, start)
+	}
 	held := stopUnauth()
 	peak := rss()
 
@@ -116,6 +129,8 @@ func TestSoakRealApp(t *testing.T) {
 		p.honest, p.rate, p.dur, delivered, float64(delivered)/p.dur.Seconds(), len(order))
 	t.Logf("soak: keystroke echo through tmux over %d keys: pullcept p50 %v, p95 %v, max %v; cat in a tmux pane beside it p50 %v, p95 %v, max %v",
 		len(echoes), pct(0.5), pct(0.95), pct(1), pctOf(plainEchoes, 0.5), pctOf(plainEchoes, 0.95), pctOf(plainEchoes, 1))
+	t.Logf("soak: a local MCP server flooded %d notices of 16 KB: %d in the log, the first fold notice says %s more, folded",
+		p.notices, notices, folded)
 	t.Logf("soak: pullcept RSS peak %.0f MiB; tokenless connections held at the end %d of %d tried", float64(peak)/(1<<20), held, p.unauth)
 	for _, name := range slices.Sorted(maps.Keys(hostile.Floods)) {
 		f := hostile.Floods[name]
@@ -174,7 +189,13 @@ func newRig(t *testing.T, p soakPlan) *rig {
 	}
 	seat("mallory", "Mallory", fmt.Sprintf("-join -hostile -start %s -for %s -out %s -lines %s",
 		r.goFile, p.dur, r.hostileOut, r.lines("mallory")))
+	if p.notices > 0 {
+		accts = append(accts, fakecli.ConfigAccount{ID: "mcp-hook", Name: "GitHub", Kind: "mcp", Server: "hook"})
+	}
 	fakecli.WriteConfig(t, r.data, nil, accts...)
+	if p.notices > 0 {
+		r.writeFlood(t)
+	}
 	bin := fakecli.PullceptBinary(t)
 	r.tmux(t, "new-session", "-d", "-s", "soak", "-x", "200", "-y", "60",
 		"env", "PULLCEPT_HOME="+r.data, "TERM=xterm-256color", "LANG=C.UTF-8", bin, "--no-server")
@@ -209,6 +230,47 @@ func waitGone(pid int, d time.Duration) {
 		case <-tick.C:
 		}
 	}
+}
+
+// writeFlood writes mcp-servers.json: the scripted server that pushes
+// p.notices notices of 16 KB as fast as it can once the run starts
+// (issue 32: such a flood took the app to 1,145 MB RSS).
+func (r *rig) writeFlood(t *testing.T) {
+	t.Helper()
+	l := fakemcp.Command(t, fakemcp.Config{Flood: r.p.notices, FloodBytes: 16 << 10, FloodAfter: r.goFile})
+	b, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"hook": map[string]any{"command": l.Command, "args": l.Args, "env": l.EnvMap()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.data, "mcp-servers.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkFlood waits for Pullcept's fold notice of the flood in the topic
+// log, and checks that the brake let at most its burst and its rate of
+// the server's notices through (docs/design.md §6 "Local MCP servers").
+// It returns the notices and the folded count the notice gives.
+func (r *rig) checkFlood(t *testing.T, since time.Time) (notices int, folded string) {
+	t.Helper()
+	fold := regexp.MustCompile(`^GitHub: ([\d,]+) more notices, folded`)
+	testkit.EventuallyWithin(t, testkit.Slow(90*time.Second), "the fold notice in the log", func() bool {
+		notices, folded = 0, ""
+		for _, rec := range r.logRecords(t) {
+			if rec.Account == "mcp-hook" {
+				notices++
+			}
+			if m := fold.FindStringSubmatch(rec.Content); rec.FromApp && m != nil {
+				folded = m[1]
+			}
+		}
+		return folded != ""
+	})
+	if most := 20 + int(time.Since(since)/(3*time.Second)) + 1; notices > most {
+		t.Errorf("%d of the server's notices in the log, the brake lets at most %d through", notices, most)
+	}
+	return notices, folded
 }
 
 func (r *rig) out(id string) string   { return filepath.Join(r.work, "out-"+id+".json") }
@@ -496,6 +558,23 @@ func (r *rig) waitResults(t *testing.T) []fakecli.LoadResult {
 // position of each short body.
 func (r *rig) logOrder(t *testing.T) ([]string, map[string]int) {
 	t.Helper()
+	var ids []string
+	bodies := map[string]int{}
+	for _, rec := range r.logRecords(t) {
+		if strings.HasPrefix(rec.TS, "9999") {
+			t.Errorf("post %s kept the sender's time %s", rec.MessageID, rec.TS)
+		}
+		if len(rec.Content) < 64 {
+			bodies[rec.Content] = len(ids)
+		}
+		ids = append(ids, rec.MessageID)
+	}
+	return ids, bodies
+}
+
+// logRecords reads the one topic log.
+func (r *rig) logRecords(t *testing.T) []logstore.Record {
+	t.Helper()
 	logs, _ := filepath.Glob(filepath.Join(r.data, "logs", "main", "*.jsonl"))
 	if len(logs) != 1 {
 		t.Fatalf("want one topic log, found %v", logs)
@@ -505,27 +584,20 @@ func (r *rig) logOrder(t *testing.T) ([]string, map[string]int) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var ids []string
-	bodies := map[string]int{}
+	var recs []logstore.Record
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, logstore.MaxLineBytes)
 	for sc.Scan() {
 		var rec logstore.Record
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			t.Fatalf("log line %d: %v", len(ids)+1, err)
+			t.Fatalf("log line %d: %v", len(recs)+1, err)
 		}
-		if strings.HasPrefix(rec.TS, "9999") {
-			t.Errorf("post %s kept the sender's time %s", rec.MessageID, rec.TS)
-		}
-		if len(rec.Content) < 64 {
-			bodies[rec.Content] = len(ids)
-		}
-		ids = append(ids, rec.MessageID)
+		recs = append(recs, rec)
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return ids, bodies
+	return recs
 }
 
 // checkNoneLost: every post the room told an honest seat it delivered is
