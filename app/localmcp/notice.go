@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pullcept/pullcept/room/blank"
 )
 
 // ProcessedLine starts the line every notice carries once (spec #410): it
@@ -101,8 +103,7 @@ func signature(body string) string {
 		return ""
 	}
 	for _, r := range name {
-		if unicode.IsControl(r) || r == '\u2800' || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp,
-			unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) {
+		if unicode.IsControl(r) || blank.Hidden(r) {
 			return ""
 		}
 	}
