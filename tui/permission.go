@@ -449,7 +449,16 @@ func (c *permCards) bodyRowsSettle(e *env, card PermissionCard, w, h int, focuse
 func (c *permCards) readingRows(e *env, card PermissionCard, w, h int, tail []string, reasonAt int) ([]string, int) {
 	th := e.th
 	if c.read.rows == nil || c.read.w != w {
+		// Rows read at another width are not these rows (a resize): all
+		// of it read stays read, part of it is read again from the top.
+		done := c.read.rows != nil && c.read.seen >= len(c.read.rows)
 		c.read.rows, c.read.w = readText(e, card, w), w
+		switch {
+		case done:
+			c.read.seen = len(c.read.rows)
+		case c.read.seen > 0:
+			c.read.off, c.read.seen = 0, 0
+		}
 	}
 	all := c.read.rows
 	c.read.total = len(all)
