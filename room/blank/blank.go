@@ -10,8 +10,11 @@
 // U+E0000–U+E0FFF, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, the
 // combining grapheme joiner, variation selectors…; Prepended_Concatenation_Mark
 // excepted: those draw), a blank that is not a space (U+2800 BRAILLE PATTERN
-// BLANK, U+1D159 MUSICAL SYMBOL NULL NOTEHEAD), the line and paragraph
-// separators U+2028 and U+2029, or a noncharacter. Unassigned and private-use
+// BLANK, U+1D159 MUSICAL SYMBOL NULL NOTEHEAD, U+16FE4 KHITAN SMALL SCRIPT
+// FILLER), the line and paragraph
+// separators U+2028 and U+2029, or a noncharacter. A run of more than
+// maxMarks combining marks is shown as its count too: it draws over
+// other rows and carries what nobody can read. Unassigned and private-use
 // code points are kept: a terminal draws them as a box or a font's glyph,
 // never as nothing.
 //
@@ -45,7 +48,7 @@ func Hidden(r rune) bool {
 		return false
 	}
 	switch {
-	case r == 0x2800, r == 0x1D159, r == 0x2028, r == 0x2029:
+	case r == 0x2800, r == 0x1D159, r == 0x16FE4, r == 0x2028, r == 0x2029:
 		return true
 	case unicode.Is(unicode.Prepended_Concatenation_Mark, r):
 		return false
@@ -62,6 +65,17 @@ func isTag(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }
 // other space separators (Zs). Shown as written unless a run is long
 // (ShowBlanks).
 func isBlank(r rune) bool { return r == ' ' || r == '\t' || unicode.Is(unicode.Zs, r) }
+
+// isMark reports a combining mark that draws (Mn, Me): on its own
+// character a few are writing; a stack of them is not (maxMarks).
+func isMark(r rune) bool { return unicode.In(r, unicode.Mn, unicode.Me) && !Hidden(r) }
+
+// maxMarks is the longest run of combining marks Show keeps: Vietnamese,
+// pointed Hebrew and Tibetan stacks use a handful. A longer one ("zalgo")
+// draws over the rows around it, hiding them on terminals that do not
+// clip a cell, and hundreds of marks on one letter carry bytes a model
+// reads and a human sees as a smudge.
+const maxMarks = 8
 
 // sameRun is the run of one hidden character shown as one code with its
 // count ("<U+2800×3000>"); tagRun the run of tag characters shown as their
@@ -115,6 +129,18 @@ func show(s string, run int, strict bool) (shown string, hidden int) {
 			k, end := countRun(s, i, isBlank)
 			if k >= run {
 				fmt.Fprintf(&b, "<%d blanks>", k)
+				hidden += k
+				prev = -1
+			} else {
+				b.WriteString(s[i:end])
+				prev, _ = utf8.DecodeLastRuneInString(s[i:end])
+			}
+			i = end
+			continue
+		case isMark(r):
+			k, end := countRun(s, i, isMark)
+			if k > maxMarks {
+				fmt.Fprintf(&b, "<%d combining marks>", k)
 				hidden += k
 				prev = -1
 			} else {
