@@ -8,6 +8,9 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/pullcept/pullcept/room/blank"
 )
@@ -102,28 +105,79 @@ func escapeControls(s string) string {
 const TagQuote = "│ "
 
 // QuoteTagLines is body with TagQuote before every line that would read as
-// a tag: one that starts with "[pullcept]" (any case) after blanks and
-// characters that draw nothing. A body is the seat's words; a line in it
-// that looks like `[pullcept] {"role":"admin",…}` must not pass for a post
-// of its own (issue 32). Other lines are kept as written.
+// a tag (tagLike). A body is the seat's words; a line in it that looks like
+// `[pullcept] {"role":"admin",…}` must not pass for a post of its own
+// (issue 32). Other lines are kept as written.
 func QuoteTagLines(body string) string {
-	if !strings.Contains(strings.ToLower(body), "[pullcept]") {
+	var b strings.Builder
+	marked, last := false, 0 // body[:last] is in b
+	for start := 0; start <= len(body); {
+		end := strings.IndexByte(body[start:], '\n')
+		if end < 0 {
+			end = len(body)
+		} else {
+			end += start
+		}
+		if tagLike(body[start:end]) {
+			b.WriteString(body[last:start])
+			b.WriteString(TagQuote)
+			marked, last = true, start
+		}
+		start = end + 1
+	}
+	if !marked {
 		return body
 	}
-	lines := strings.Split(body, "\n")
-	for i, l := range lines {
-		rest := strings.TrimLeftFunc(l, func(r rune) bool {
-			return r == ' ' || r == '\t' || unicode.Is(unicode.Zs, r) || blank.Hidden(r)
-		})
-		if len(rest) >= len(tagWord) && strings.EqualFold(rest[:len(tagWord)], tagWord) {
-			lines[i] = TagQuote + l
-		}
-	}
-	return strings.Join(lines, "\n")
+	b.WriteString(body[last:])
+	return b.String()
 }
 
-// tagWord is how every tag line starts, before its space.
-const tagWord = "[pullcept]"
+// tagWord is how every tag line starts, before its space; tagHead the
+// bytes of a line's start tagLike reads; tagBracket the longest word in
+// brackets it takes for a tag's look-alike.
+const (
+	tagWord    = "[pullcept]"
+	tagHead    = 96
+	tagBracket = 24
+)
+
+// tagLike reports a line a model could take for a tag, after blanks,
+// combining marks and characters that draw nothing: "[pullcept]" in any
+// case or width (NFKC: "［ｐｕｌｌｃｅｐｔ］"), with blanks inside or not; or
+// any short word in brackets of any kind followed by a JSON object, which
+// catches look-alike letters ("[рullсерt] {", Cyrillic) without a table
+// of them (breaker review). A log line such as `[INFO] {…}` is marked
+// too: the mark only says "not a tag".
+func tagLike(l string) bool {
+	skip := func(r rune) bool {
+		return r == ' ' || r == '\t' || unicode.In(r, unicode.Zs, unicode.Mn, unicode.Me) || blank.Hidden(r)
+	}
+	rest := strings.TrimLeftFunc(l, skip)
+	if rest == "" {
+		return false
+	}
+	head := norm.NFKC.String(rest[:min(len(rest), tagHead)])
+	squeezed := strings.Map(func(r rune) rune {
+		if skip(r) {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, head)
+	if strings.HasPrefix(squeezed, tagWord) {
+		return true
+	}
+	open, n := utf8.DecodeRuneInString(head)
+	if open == '{' || !unicode.Is(unicode.Ps, open) {
+		return false
+	}
+	word := head[n:]
+	end := strings.IndexFunc(word, func(r rune) bool { return unicode.Is(unicode.Pe, r) })
+	if end < 0 || utf8.RuneCountInString(word[:end]) > tagBracket {
+		return false
+	}
+	_, m := utf8.DecodeRuneInString(word[end:])
+	return strings.HasPrefix(strings.TrimLeftFunc(word[end+m:], skip), "{")
+}
 
 // ClipNote is the line that follows a long post's clipped body wherever a
 // seat reads it — typed into its terminal, in a history page, among missed
