@@ -207,8 +207,11 @@ func writePost(w *errWriter, rec logstore.Record) {
 		body, files = a.Text, a.Paths
 	}
 	if strings.TrimSpace(body) != "" {
-		fence := strings.Repeat("`", max(3, longestRun(body, '`')+1))
-		w.printf("\n%stext\n%s\n%s\n", fence, strings.TrimRight(plainBody(body), "\n"), fence)
+		// Fenced by what is written, not what is stored: a dropped
+		// control joins backtick runs ("``\a``" is four).
+		text := strings.TrimRight(plainBody(body), "\n")
+		fence := strings.Repeat("`", max(3, longestRun(text, '`')+1))
+		w.printf("\n%stext\n%s\n%s\n", fence, text, fence)
 	}
 	if len(files) > 0 {
 		w.printf("\nAttachments:\n\n")
