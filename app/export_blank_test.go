@@ -43,9 +43,9 @@ func TestExportShowsInvisibleText(t *testing.T) {
 }
 
 // TestExportFenceHoldsDroppedControls: the fence is longer than every
-// backtick run of the body as written out, not as stored: "``\a``" is four
-// backticks once the bell is dropped, and closed a three-backtick fence,
-// so what followed was Markdown — a forged heading, an HTML comment that
+// backtick run of the body as written out, not as stored: two backticks,
+// a bell and two backticks are four backticks once the bell is dropped,
+// and closed a three-backtick fence, so what followed was Markdown — a forged heading, an HTML comment that
 // hides text in a browser (breaker review, issue 32).
 func TestExportFenceHoldsDroppedControls(t *testing.T) {
 	t.Setenv("TZ", "UTC")
