@@ -217,6 +217,8 @@ func (a *App) openServer() error {
 		// The user's socket directory: this room's, its gates', the
 		// server's. A seat connects there but cannot replace a socket.
 		ep.Protect = []string{filepath.Dir(a.sockDir)}
+		// No seat can take the lock and refuse the next start.
+		ep.Hide = []string{config.LockPath(a.dataDir)}
 	}
 	a.seats.SetRoom(ep)
 	return nil

@@ -30,6 +30,10 @@ type DataDirLock struct {
 	owner string
 }
 
+// LockPath is the data directory's lock file, which an isolated seat sees
+// as /dev/null (seats.RoomEndpoint.Hide).
+func LockPath(dir string) string { return filepath.Join(dir, lockFileName) }
+
 // LockDataDir takes dir's lock for this process, without waiting: an
 // advisory OS lock (flock / LockFileEx, through gofrs/flock) on
 // <dir>/pullcept.lock, which the OS drops when the process ends, however

@@ -51,7 +51,7 @@ func (m *Manager) isolate(p *startPlan) *pty.Isolate {
 		return nil
 	}
 	return &pty.Isolate{Init: m.opts.PullceptPath, SessionBus: p.acct.SessionBusOpen(), Got: p.isolation.add,
-		ReadOnly: p.room.Protect}
+		ReadOnly: p.room.Protect, Hide: p.room.Hide}
 }
 
 // socketDir is the directory of the room's Unix socket, where a kind makes

@@ -63,6 +63,9 @@ type RoomEndpoint struct {
 	// in but never change (pty.Isolate.ReadOnly): the app's socket
 	// directory, holding the room socket, the gates and the server's.
 	Protect []string
+	// Hide are files no seat's process may open (pty.Isolate.Hide): the
+	// data directory's lock.
+	Hide []string
 }
 
 // ManagerOptions configures NewManager. Sessions and Accounts are required.

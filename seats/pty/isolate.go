@@ -24,6 +24,10 @@ type Isolate struct {
 	// place (issue 31 review). A socket in a read-only mount still takes
 	// connections. Each must exist.
 	ReadOnly []string
+	// Hide are files the child must not open: /dev/null is bound over each
+	// in its mount namespace. The data directory's lock, so no seat can
+	// take pullcept.lock and refuse Pullcept's next start (issue 32).
+	Hide []string
 	// Got, when set, is told once how the started child runs, before Start
 	// returns it.
 	Got func(Isolation)

@@ -63,6 +63,9 @@ func startIsolated(argv []string, dir string, env []string, cols, rows int, iso 
 	for _, d := range iso.ReadOnly {
 		args = append(args, "--ro", d)
 	}
+	for _, f := range iso.Hide {
+		args = append(args, "--hide", f)
+	}
 	args = append(append(args, "--exe", target.Path, "--"), argv...)
 	cmd := exec.Command(iso.Init, args...)
 	cmd.Dir, cmd.Env = dir, env

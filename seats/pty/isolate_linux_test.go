@@ -22,6 +22,27 @@ import (
 func init() {
 	osHelpers["procs"] = helperProcs
 	osHelpers["bus"] = helperBus
+	osHelpers["lock"] = helperLock
+}
+
+// helperLock tries to take the lock on LOCK_FILE as a seat would, and
+// says what the file is there and whether the lock was taken.
+func helperLock() int {
+	path := os.Getenv("LOCK_FILE")
+	kind := "missing"
+	if fi, err := os.Stat(path); err == nil {
+		kind = "file"
+		if fi.Mode()&os.ModeCharDevice != 0 {
+			kind = "device"
+		}
+	}
+	took := false
+	if f, err := os.OpenFile(path, os.O_RDWR, 0); err == nil {
+		took = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil
+	}
+	fmt.Printf("lock %s took %v\n", kind, took)
+	fmt.Println("done")
+	select {}
 }
 
 // helperProcs reports what a seat sees of the processes around it: the
@@ -218,7 +239,7 @@ func TestIsolatedAsAnotherUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-test.run=^(TestIsolatedPTYBehavesAsPlain|TestIsolatedChildSeesOnlyItself|TestIsolatedSessionBus)$", "-test.v")
+	cmd := exec.Command(bin, "-test.run=^(TestIsolatedPTYBehavesAsPlain|TestIsolatedChildSeesOnlyItself|TestIsolatedSessionBus|TestIsolatedSeatCannotTakeTheLock)$", "-test.v")
 	cmd.Dir, cmd.Env = tmp, []string{"PATH=/usr/bin:/bin", "HOME=" + tmp, "TMPDIR=" + tmp, "CI=1"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.CombinedOutput()
@@ -417,5 +438,48 @@ func TestBusSockets(t *testing.T) {
 	}
 	if got := busSockets("", ""); len(got) != 0 {
 		t.Fatalf("nothing set: %q", got)
+	}
+}
+
+// TestIsolatedSeatCannotTakeTheLock: a file in Isolate.Hide (the data
+// directory's lock) is /dev/null inside the seat, so a seat's process
+// cannot take the lock Pullcept holds, nor hold it past Pullcept's end and
+// refuse the next start (issue 32). Without the hide the same process
+// reaches the very file (the lock is refused while held here).
+func TestIsolatedSeatCannotTakeTheLock(t *testing.T) {
+	requireNamespaces(t)
+	lock := filepath.Join(t.TempDir(), "pullcept.lock")
+	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		hide bool
+		want string
+	}{{false, "file took false"}, {true, "device took true"}} {
+		iso := (&isolateRecorder{}).isolate(false)
+		if tc.hide {
+			iso.Hide = []string{lock}
+		}
+		out := collect(startIsolatedHelper(t, "lock", iso, "LOCK_FILE="+lock))
+		out.waitFor(t, "done")
+		if got := helperLine(out.String(), "lock"); got != tc.want {
+			t.Errorf("hide %v: %q, want %q", tc.hide, got, tc.want)
+		}
+	}
+	// The lock taken inside the seat was /dev/null's: Pullcept's file is
+	// still free to lock once this test lets it go.
+	_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+	g, err := os.OpenFile(lock, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if err := unix.Flock(int(g.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		t.Errorf("the lock file is held by the seat: %v", err)
 	}
 }

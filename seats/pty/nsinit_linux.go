@@ -23,6 +23,7 @@ const envBus = "DBUS_SESSION_BUS_ADDRESS"
 // nsArgs is the init's command line (NamespaceCommand).
 type nsArgs struct {
 	ro    []string // --ro DIR: bind DIR read-only (Isolate.ReadOnly)
+	hide  []string // --hide FILE: bind /dev/null over FILE (Isolate.Hide)
 	bus   bool     // --bus: leave the session bus reachable
 	probe bool     // --probe: set the namespace up, say so and end
 	exe   string   // --exe: argv's executable, resolved by Pullcept
@@ -42,6 +43,11 @@ func parseNSArgs(args []string) (nsArgs, error) {
 				return a, errors.New("--ro needs a directory")
 			}
 			a.ro, args = append(a.ro, args[1]), args[1:]
+		case "--hide":
+			if len(args) < 2 {
+				return a, errors.New("--hide needs a file")
+			}
+			a.hide, args = append(a.hide, args[1]), args[1:]
 		case "--exe":
 			if len(args) < 2 {
 				return a, errors.New("--exe needs a path")
@@ -82,7 +88,7 @@ func RunNamespace(args []string, stderr io.Writer) int {
 		st.say(statusExec, "pullcept "+NamespaceCommand+": "+err.Error())
 		return 2
 	}
-	if err := enterSeatNS(a.bus, a.ro); err != nil {
+	if err := enterSeatNS(a.bus, a.ro, a.hide); err != nil {
 		st.say(statusNS, err.Error())
 		return 3
 	}
@@ -130,7 +136,7 @@ func (s *status) say(word, text string) {
 }
 
 // enterSeatNS sets the namespaces up, in the order each step needs.
-func enterSeatNS(bus bool, readOnly []string) error {
+func enterSeatNS(bus bool, readOnly, hide []string) error {
 	if os.Getpid() != 1 {
 		return errors.New("not the first process of a PID namespace of its own")
 	}
@@ -145,6 +151,16 @@ func enterSeatNS(bus bool, readOnly []string) error {
 	for _, d := range readOnly {
 		if err := bindReadOnly(d); err != nil {
 			return err
+		}
+	}
+	for _, f := range hide {
+		// A file that is not there has nothing to take; a seat creating it
+		// later makes another inode than the one Pullcept locks.
+		if _, err := os.Lstat(f); err != nil {
+			continue
+		}
+		if err := unix.Mount("/dev/null", f, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("hide %s: %w", f, err)
 		}
 	}
 	if bus {
