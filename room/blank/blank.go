@@ -126,28 +126,10 @@ func show(s string, run int, strict bool) (shown string, hidden int) {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case run > 0 && isBlank(r):
-			k, end := countRun(s, i, isBlank)
-			if k >= run {
-				fmt.Fprintf(&b, "<%d blanks>", k)
-				hidden += k
-				prev = -1
-			} else {
-				b.WriteString(s[i:end])
-				prev, _ = utf8.DecodeLastRuneInString(s[i:end])
-			}
-			i = end
+			i, prev, hidden = foldRun(&b, s, i, isBlank, run, "blanks", hidden)
 			continue
 		case isMark(r):
-			k, end := countRun(s, i, isMark)
-			if k > maxMarks {
-				fmt.Fprintf(&b, "<%d combining marks>", k)
-				hidden += k
-				prev = -1
-			} else {
-				b.WriteString(s[i:end])
-				prev, _ = utf8.DecodeLastRuneInString(s[i:end])
-			}
-			i = end
+			i, prev, hidden = foldRun(&b, s, i, isMark, maxMarks+1, "combining marks", hidden)
 			continue
 		case !Hidden(r) || !strict && inPlace(s, i, r, n, prev):
 			b.WriteString(s[i : i+n])
@@ -241,4 +223,19 @@ func base(r rune) bool {
 		return r == '#' || r == '*' || r >= '0' && r <= '9'
 	}
 	return !Hidden(r) && !unicode.Is(unicode.Zs, r)
+}
+
+// foldRun writes the run of in at s[i:] to b: as "<k label>" when it is at
+// least min long (counted as hidden), else as written. It returns where
+// the run ends, the last character kept raw (-1 after a code) and the new
+// hidden count of show's loop.
+func foldRun(b *strings.Builder, s string, i int, in func(rune) bool, min int, label string, hidden int) (int, rune, int) {
+	k, end := countRun(s, i, in)
+	if k >= min {
+		fmt.Fprintf(b, "<%d %s>", k, label)
+		return end, -1, hidden + k
+	}
+	b.WriteString(s[i:end])
+	last, _ := utf8.DecodeLastRuneInString(s[i:end])
+	return end, last, hidden
 }
