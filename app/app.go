@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pullcept/pullcept/app/attention"
 	"github.com/pullcept/pullcept/app/localmcp"
 	"github.com/pullcept/pullcept/app/sessionops"
 	"github.com/pullcept/pullcept/config"
@@ -59,6 +60,12 @@ type App struct {
 	marks     *seatMarks
 	marksStop chan struct{}
 	marksDone chan struct{}
+
+	// What needs the human (attention.go): the list every UI reads, kept
+	// by the watchers until attentionStop.
+	attention     *attention.List
+	attentionStop context.CancelFunc
+	attentionWait sync.WaitGroup
 
 	opts openOptions // the tests' changes (openApp); zero from Open
 }
@@ -194,8 +201,10 @@ func (a *App) open() error {
 		return err
 	}
 	a.hub.SetAdmin(room.Hello{Name: admin.DisplayName(), Hue: admin.Hue, AccountID: admin.ID})
+	a.attention = attention.New(nil)
 	a.openMCPServers()
 	a.openSessionOps()
+	a.openAttention()
 	return nil
 }
 
@@ -228,6 +237,7 @@ func (a *App) openServer() error {
 // the hub and the logs. Safe on a partly opened App.
 func (a *App) Close() {
 	a.closeMCPServers() // no notice after the rooms close
+	a.closeAttention()
 	if a.ops != nil {
 		a.ops.Close() // unfinished operations become interrupted, none starts
 	}

@@ -39,7 +39,7 @@ type Backend struct {
 	noteSub *pubsub.Subscription[tui.Event]
 	done    chan struct{}
 	once    sync.Once
-	mcpWait sync.WaitGroup // the MCP change forwarder (watchMCP)
+	mcpWait sync.WaitGroup // the MCP and attention forwarders (watchMCP, watchAttention)
 
 	// mu guards closed, the subscription fields' replacement (above) and
 	// skipped, the unreadable-line count last reported per topic: a count is
@@ -74,6 +74,8 @@ func NewBackend(a *App) *Backend {
 		b.mcpWait.Add(1)
 		go b.watchMCP()
 	}
+	b.mcpWait.Add(1)
+	go b.watchAttention()
 	return b
 }
 

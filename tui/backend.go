@@ -33,6 +33,7 @@ type Backend interface {
 	Attachments
 	Settings
 	Permissions
+	Attention
 	Events
 }
 

@@ -60,6 +60,8 @@ func (m *Model) onEvent(ev Event) []tea.Cmd {
 		m.onPermissionAsked(ev)
 	case PermissionClosed:
 		return m.onPermissionClosed(ev)
+	case AttentionChanged:
+		return m.onAttentionChanged(ev)
 	case Resynced:
 		return m.resync()
 	}
@@ -73,5 +75,5 @@ func (m *Model) resync() []tea.Cmd {
 	m.chat = newChat()
 	m.chat.loading = true
 	m.chat.focused = m.focus == FocusChat
-	return []tea.Cmd{m.loadTopicsCmd(), m.loadAccountsCmd(), m.openTopicCmd(m.topics.open), m.loadCardsCmd()}
+	return []tea.Cmd{m.loadTopicsCmd(), m.loadAccountsCmd(), m.openTopicCmd(m.topics.open), m.loadCardsCmd(), m.loadAttentionCmd()}
 }

@@ -40,6 +40,7 @@ type fakeBackend struct {
 	mcp       mcpFake    // the MCPServers part (mcp_fake_test.go)
 	set       setFake    // the Settings part (settings_fake_test.go)
 	perm      permFake   // the Permissions part (permission_fake_test.go)
+	attn      attnFake   // the Attention part (attention_fake_test.go)
 
 	postFn func(topic string, d room.Draft) (room.Result, error)
 
@@ -425,6 +426,8 @@ func newTestModel(t testing.TB, f *fakeBackend, opts Options, w, h int) *Model {
 	m.seats.clock.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
 	// So does the status line's expiry timer (statusExpiredMsg by hand).
 	m.status.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
+	// And the attention's dwell (ringDueMsg by hand).
+	m.attn.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
 	drive(t, m, m.Init())
 	send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	return m
@@ -491,7 +494,7 @@ func press(s string) tea.KeyPressMsg {
 		"enter": tea.KeyEnter, "tab": tea.KeyTab, "esc": tea.KeyEscape, "backspace": tea.KeyBackspace,
 		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
 		"home": tea.KeyHome, "end": tea.KeyEnd, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
-		"delete": tea.KeyDelete, "space": tea.KeySpace, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3,
+		"delete": tea.KeyDelete, "space": tea.KeySpace, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f5": tea.KeyF5,
 		"f6": tea.KeyF6, "f7": tea.KeyF7, "f8": tea.KeyF8, "f9": tea.KeyF9,
 	}
 	var mod tea.KeyMod

@@ -49,7 +49,7 @@ func (m *Model) afterUpdate() []tea.Cmd {
 		cmds = append(cmds, m.setFocus(FocusInput))
 	}
 	m.resizeSeats(vis)
-	cmds = append(cmds, m.flushOps(), m.tickSpinner(), m.armRefresh(vis), m.armStatus(), m.rememberViewCmd())
+	cmds = append(cmds, m.flushOps(), m.tickSpinner(), m.armRefresh(vis), m.armStatus(), m.rememberViewCmd(), m.attentionSeen())
 	m.renderWidgets(vis)
 	m.renderScreen(vis)
 	return cmds
@@ -135,6 +135,8 @@ func (m *Model) renderOverlay() layer {
 		box = m.overlay.attach.view(&m.env, min(m.width, 76))
 	case ovSettings:
 		box = m.overlay.settings.view(&m.env, m.settingsData(), m.width, m.height)
+	case ovAttention:
+		box = m.attentionListView(m.width, m.height)
 	default:
 		return layer{}
 	}
@@ -202,6 +204,9 @@ func paneCursor(p *pane, r rect) cursorAt {
 func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
+	// Focus reports (CSI I / CSI O): nothing on the focused screen rings
+	// (attention.go).
+	v.ReportFocus = true
 	v.MouseMode = m.screen.mouse
 	if v.MouseMode == tea.MouseModeNone {
 		v.MouseMode = tea.MouseModeCellMotion // before the first Update

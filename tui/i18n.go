@@ -644,6 +644,24 @@ const (
 	mStCardFailed
 	mStCardNoPane
 
+	// What needs the human (attention.go).
+	mAttnTitle
+	mAttnEmpty
+	mAttnFooter
+	mAttnCard
+	mAttnCardTimedOut
+	mAttnAddressed
+	mAttnLimited
+	mAttnLimitedUnknown
+	mAttnResumed
+	mAttnExited
+	mAttnBraked
+	mAttnOpFailed
+	mAttnMCPDied
+	mStNeedsYou
+	mHelpNeedsYou
+	mHelpNeedsYouList
+
 	mCatalogEnd // not a text: one past the last key (the catalog test)
 )
 
@@ -1160,7 +1178,7 @@ var messages = map[msgKey][2]string{
 	mSetSessionOpsAll:        {"in any open topic", "開いているすべてのトピック"},
 	mSetSessionOpsOff:        {"off", "切"},
 	mSetSessionOpsNote:       {`AI seats may start, stop or restart seats (their own or another account's) with their room tools, without asking you each time; each result is a notice in the asking seat's room. A restart always resumes the same conversation or does nothing. Saved in config.json "session_operations"; applies to the next request.`, `AI の席は部屋の道具で席（自分か他のアカウント）を開始・終了・再起動できます。毎回あなたに確認はしません。結果は依頼した席の部屋に通知で残ります。再起動は必ず同じ会話を再開し、できなければ何もしません。config.json の "session_operations" に保存し、次の依頼から効きます。`},
-	mSetKeysNote:             {`View only. To change a key, give its name new keys in config.json "keys", e.g. "keys": {"new_topic": ["ctrl+n", "f5"]}, and start Pullcept again.`, `見るだけです。キーを変えるには config.json の "keys" に名前と新しいキーを書き、Pullcept を起動し直します。例: "keys": {"new_topic": ["ctrl+n", "f5"]}`},
+	mSetKeysNote:             {`View only. To change a key, give its name new keys in config.json "keys", e.g. "keys": {"new_topic": ["ctrl+n", "f12"]}, and start Pullcept again.`, `見るだけです。キーを変えるには config.json の "keys" に名前と新しいキーを書き、Pullcept を起動し直します。例: "keys": {"new_topic": ["ctrl+n", "f12"]}`},
 	mSetFile:                 {"File: %s", "ファイル: %s"},
 	mSetColName:              {"name", "名前"},
 	mSetColKeys:              {"keys", "キー"},
@@ -1236,4 +1254,20 @@ var messages = map[msgKey][2]string{
 	mStCardElsewhere:     {"%s's request for %s was answered in its pane, or it went on.", "%s の %s の許可は端末で答えられたか、先へ進みました。"},
 	mStCardFailed:        {"Not answered: %s", "答えられませんでした: %s"},
 	mStCardNoPane:        {"%s has no pane in this topic.", "%s の端末はこのトピックにありません。"},
+	mAttnTitle:           {"Needs you", "対応待ち"},
+	mAttnEmpty:           {"Nothing needs you.", "対応待ちはありません。"},
+	mAttnFooter:          {"%s go there · %s close · %s the next one from anywhere", "%s 移動 · %s 閉じる · %s どこからでも次へ"},
+	mAttnCard:            {"%s asks to use %s", "%s が %s の許可を求めています"},
+	mAttnCardTimedOut:    {"%s's request for %s went unanswered: answer in its pane", "%s の %s の許可は時間切れ。端末で答えてください"},
+	mAttnAddressed:       {"%s wrote to you", "%s からあなた宛ての投稿"},
+	mAttnLimited:         {"%s stopped on its usage limit (lifts %s)", "%s が利用上限で停止（%s に解除）"},
+	mAttnLimitedUnknown:  {"%s stopped on its usage limit", "%s が利用上限で停止"},
+	mAttnResumed:         {"%s runs again after its usage limit", "%s が利用上限のあと再開"},
+	mAttnExited:          {"%s ended: %s", "%s が終了: %s"},
+	mAttnBraked:          {"brake: %d AI posts in a row", "ブレーキ: AI の投稿が %d 件続きました"},
+	mAttnOpFailed:        {"a session operation failed: %s", "席の操作が失敗: %s"},
+	mAttnMCPDied:         {"MCP server %s ended: %s", "MCP サーバー %s が終了: %s"},
+	mStNeedsYou:          {"%d need you: %s", "対応待ち %d: %s"},
+	mHelpNeedsYou:        {"Go to the next thing that needs you", "次の対応待ちへ移動"},
+	mHelpNeedsYouList:    {"List what needs you", "対応待ちの一覧"},
 }

@@ -34,12 +34,17 @@ type KeyMap struct {
 	RenameTopic        key.Binding
 	DeleteTopic        key.Binding
 	ReleaseBrake       key.Binding
-	NextPane           key.Binding
-	PrevPane           key.Binding
-	GrowPanes          key.Binding
-	ShrinkPanes        key.Binding
-	ScrollUp           key.Binding
-	ScrollDown         key.Binding
+	// NeedsYou jumps to the next item that needs the human (a card, a
+	// post, a pane, a topic) and NeedsYouList lists them (attention.go);
+	// NeedsYou works from a focused pane too.
+	NeedsYou     key.Binding
+	NeedsYouList key.Binding
+	NextPane     key.Binding
+	PrevPane     key.Binding
+	GrowPanes    key.Binding
+	ShrinkPanes  key.Binding
+	ScrollUp     key.Binding
+	ScrollDown   key.Binding
 	// JumpLatest brings the chat to its newest post from any focus; in the
 	// input bar only once the caret is at the end of its line (before,
 	// End moves the caret there).
@@ -193,6 +198,8 @@ func DefaultKeyMap() KeyMap {
 		RenameTopic:        nb("f2"),
 		DeleteTopic:        nb("f8"),
 		ReleaseBrake:       nb("f9"),
+		NeedsYou:           nb("f5"),
+		NeedsYouList:       nb("shift+f5"),
 		NextPane:           nb("f6"),
 		GrowPanes:          nb("ctrl+up"),
 		ShrinkPanes:        nb("ctrl+down"),
@@ -381,6 +388,8 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 		{"rename_topic", g, mHelpRenameTopic, &k.RenameTopic},
 		{"delete_topic", g, mHelpDeleteTopic, &k.DeleteTopic},
 		{"release_brake", g, mHelpReleaseBrake, &k.ReleaseBrake},
+		{"needs_you", g, mHelpNeedsYou, &k.NeedsYou},
+		{"needs_you_list", g, mHelpNeedsYouList, &k.NeedsYouList},
 		{"next_pane", g, mHelpNextPane, &k.NextPane},
 		{"prev_pane", g, mHelpPrevPane, &k.PrevPane},
 		{"grow_panes", g, mHelpGrowPanes, &k.GrowPanes},

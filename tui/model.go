@@ -95,8 +95,9 @@ type Model struct {
 	seats    seatArea    // the open topic's seats and their panes
 	status   statusLine  // the bottom line's latest report
 
-	settings settingsState // the settings in force and their saves (settings_update.go)
-	cards    permCards     // the permission cards waiting (permission.go)
+	settings settingsState  // the settings in force and their saves (settings_update.go)
+	cards    permCards      // the permission cards waiting (permission.go)
+	attn     attentionState // what needs the human, and this terminal's rings (attention.go)
 
 	screen   screen    // what View assembles besides the widgets' lines
 	quitting bool      // Quit is on its way: View draws nothing more
@@ -140,6 +141,7 @@ func New(b Backend, opts Options) (*Model, error) {
 		accounts:    newAccountBook(),
 		seats:       newSeatArea(),
 		status:      statusLine{after: tickAfter},
+		attn:        attentionState{after: tickAfter},
 	}
 	m.settings = settingsState{theme: opts.Theme, termDark: !opts.LightBackground}
 	m.applyView(opts.View)
@@ -179,6 +181,8 @@ func (m *Model) Init() tea.Cmd {
 		m.lookPathCmd(),
 		m.attachDirCmd(),
 		m.loadCardsCmd(),
+		m.loadAttentionCmd(),
+		m.loadSettingsCmd(false), // the ring settings (attention.go)
 		start,
 		tea.RequestBackgroundColor,
 	)
@@ -210,6 +214,7 @@ var routes = [...]route{
 	(*Model).statusMsg,
 	(*Model).settingsMsg,
 	(*Model).permissionMsg,
+	(*Model).attentionMsg,
 	(*Model).quitMsg,
 }
 

@@ -18,6 +18,7 @@ const (
 	ovEditor
 	ovAttach
 	ovSettings
+	ovAttention // what needs the human (attention.go)
 )
 
 // overlays is the modal layer: at most one of help, the topic finder, a

@@ -25,6 +25,8 @@ func (m *Model) overlayKey(k tea.KeyPressMsg) []tea.Cmd {
 		return m.attachKey(k)
 	case ovSettings:
 		return m.settingsKey(k)
+	case ovAttention:
+		return m.attentionListKey(k)
 	}
 	return nil
 }

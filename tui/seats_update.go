@@ -639,7 +639,8 @@ func (m *Model) focusSeatPane(k seatKey) []tea.Cmd {
 }
 
 // paneKeyPress handles a key while a seat pane has focus: the leave key,
-// the next and previous pane, and the scrollback keys stay here; in a pane
+// the next and previous pane, the jump to what needs the human, and the
+// scrollback keys stay here; in a pane
 // whose seat runs everything else goes to the seat as bytes, in an exited
 // one (read, not typed into) the close key and the global keys act
 // (docs/design.md §10).
@@ -657,6 +658,9 @@ func (m *Model) paneKeyPress(k tea.KeyPressMsg) []tea.Cmd {
 		return m.focusNextPane(1)
 	case key.Matches(k, km.PrevPane):
 		return m.focusNextPane(-1)
+	case key.Matches(k, km.NeedsYou):
+		m.leaveScrollback(p)
+		return m.jumpNext()
 	case p.find.typing:
 		return m.findKey(p, k)
 	case p.scrolling:

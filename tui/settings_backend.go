@@ -38,6 +38,12 @@ type SettingValues struct {
 	// SessionOps is what seats may start, stop or restart
 	// (docs/design.md §15): SessionOpsTopic, SessionOpsAll or SessionOpsOff.
 	SessionOps string
+	// TEMPORARY until the settings branch lands.
+	Notify         string
+	NotifySequence string
+	NotifyDwell    int
+	NotifyCooldown int
+	PermissionWait int
 }
 
 // Session-operation rules (config.json "session_operations").

@@ -45,6 +45,7 @@ type statusRenderKey struct {
 	width, gen int
 	text       string
 	level      statusLevel
+	need       string
 	brake      string
 	right      string
 }
@@ -126,19 +127,19 @@ func (m *Model) renderStatus() {
 	if m.topics.braked[m.topics.open] {
 		brake = brakeMark + " " + m.env.tr.t(mStBrakeOn, keysLabel(m.keys.ReleaseBrake)) + " · "
 	}
-	m.status.render(&m.env, m.width, brake, right)
+	m.status.render(&m.env, m.width, m.attentionStatus(), brake, right)
 }
 
 // render draws the line at width cells: the report cut to what the right
 // part (the brake, then the rest) leaves, or alone when that is too little.
-func (s *statusLine) render(e *env, width int, brake, right string) {
-	k := statusRenderKey{width, e.gen, s.text, s.level, brake, right}
+func (s *statusLine) render(e *env, width int, need, brake, right string) {
+	k := statusRenderKey{width, e.gen, s.text, s.level, need, brake, right}
 	if k == s.rendered {
 		return
 	}
 	s.rendered = k
 	th := e.th
-	leftW := max(width-ansi.StringWidth(brake)-ansi.StringWidth(right)-1, 0)
+	leftW := max(width-ansi.StringWidth(need)-ansi.StringWidth(brake)-ansi.StringWidth(right)-1, 0)
 	st := th.text
 	switch s.level {
 	case stWarn:
@@ -154,5 +155,8 @@ func (s *statusLine) render(e *env, width int, brake, right string) {
 	if brake != "" {
 		brake = th.dangerS.Render(brake)
 	}
-	s.view = fit(st.Render(cut(left, leftW)), leftW) + " " + brake + th.dim.Render(right)
+	if need != "" {
+		need = th.accentS.Bold(true).Render(need)
+	}
+	s.view = fit(st.Render(cut(left, leftW)), leftW) + " " + need + brake + th.dim.Render(right)
 }

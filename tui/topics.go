@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ type topicList struct {
 	unreadN   map[string]int  // how many posts each unread topic got
 	addressed map[string]bool // unread topics where a post addresses the human
 	braked    map[string]bool // topics whose brake is on, by id (indexed or not)
+	needs     map[string]bool // topics holding an item that needs the human (attention.go)
 	widest    int             // cells of the widest row's name and date (want)
 	open      string          // the open topic's id: results for others are dropped
 	err       error           // the last Topics() failure, shown under the list
@@ -179,6 +181,15 @@ func (tl *topicList) setBraked(id string, on bool) {
 	} else {
 		delete(tl.braked, id)
 	}
+	tl.changed()
+}
+
+// setNeeds marks the topics holding an item that needs the human.
+func (tl *topicList) setNeeds(ids map[string]bool) {
+	if maps.Equal(tl.needs, ids) {
+		return
+	}
+	tl.needs = ids
 	tl.changed()
 }
 
@@ -440,7 +451,8 @@ func (tl *topicList) rowLine(e *env, id string, ri int) string {
 	return gutter + tl.topicRow(e, tl.items[ri-1], current)
 }
 
-// topicRow is a topic's marker (‖ braked, ● a seat runs, • unread), name,
+// topicRow is a topic's marker (‖ braked, ! something needs the human, ●
+// a seat runs, • unread), name,
 // unread count ("(3)", "@(3)" when a post addresses the human) and date;
 // the open topic shows the rename prompt in place while renaming. A name
 // too long for the row is cut with "…".
@@ -450,6 +462,8 @@ func (tl *topicList) topicRow(e *env, t TopicInfo, current bool) string {
 	switch {
 	case tl.braked[t.ID]:
 		mark = th.dangerS.Render(brakeMark)
+	case tl.needs[t.ID]:
+		mark = th.accentS.Bold(true).Render(attnMark)
 	case t.Running:
 		mark = th.accentS.Render("●")
 	case tl.unread[t.ID]:

@@ -44,6 +44,9 @@ func (m *Model) globalKey(k tea.KeyPressMsg) (cmds []tea.Cmd, ok bool) {
 	if cmds, ok := m.topicNavKey(k); ok {
 		return cmds, true
 	}
+	if cmds, ok := m.attentionKey(k); ok {
+		return cmds, true
+	}
 	if cmds, ok := m.paneAreaKey(k); ok {
 		return cmds, true
 	}

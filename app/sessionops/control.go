@@ -266,6 +266,9 @@ func (o *Ops) finish(id, state, pty string, err error) {
 	}
 	if err != nil {
 		o.log.Warn("session operation failed", "operation", id, "action", rec.Action, "account", rec.AccountID, "err", err)
+		if o.opts.OnFailed != nil {
+			o.opts.OnFailed(rec)
+		}
 	} else {
 		o.log.Info("session operation done", "operation", id, "action", rec.Action, "account", rec.AccountID, "state", state, "pty", pty)
 	}

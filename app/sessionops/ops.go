@@ -71,6 +71,9 @@ type Options struct {
 	// BeforeRun, when set, is called by the worker after a record was
 	// saved as running and before it runs (tests hold an operation there).
 	BeforeRun func(room.SessionRecord)
+	// OnFailed, when set, is called by the worker with each operation that
+	// failed, after its notice: the human is told (app/attention.go).
+	OnFailed func(room.SessionRecord)
 }
 
 // Request limits: per requesting account, control requests come in a burst

@@ -1,0 +1,223 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// attnScene is the golden scene with its dwell timers recorded and a clock
+// the test moves.
+type attnScene struct {
+	f     *fakeBackend
+	m     *Model
+	due   []uint64 // ringDueMsg ids armed, in order
+	clock time.Time
+}
+
+func newAttnScene(t *testing.T, items ...AttentionItem) *attnScene {
+	t.Helper()
+	s := &attnScene{f: scene(), clock: time.Date(2026, 12, 2, 15, 0, 0, 0, testLoc)}
+	s.f.attn.items = items
+	opts := testOptions()
+	opts.Lang = LangEnglish
+	opts.StartTopic = "t-main"
+	opts.Now = func() time.Time { return s.clock }
+	opts.Getenv = func(k string) string {
+		if k == "TERM_PROGRAM" {
+			return "WezTerm"
+		}
+		return ""
+	}
+	// The ring settings as a fresh config.json has them.
+	s.f.set.info.NotifyDwell, s.f.set.info.NotifyCooldown = 5, 60
+	s.m = newTestModel(t, s.f, opts, 120, 40)
+	s.m.attn.after = func(_ time.Duration, msg tea.Msg) tea.Cmd {
+		s.due = append(s.due, msg.(ringDueMsg).id)
+		return nil
+	}
+	return s
+}
+
+// add lists it (the backend's next change) and hands the UI the event.
+func (s *attnScene) add(t *testing.T, it AttentionItem) {
+	t.Helper()
+	s.f.mu.Lock()
+	s.f.attn.items = append(s.f.attn.items, it)
+	items := slices.Clone(s.f.attn.items)
+	s.f.mu.Unlock()
+	send(t, s.m, eventsMsg{evs: []Event{AttentionChanged{Items: items}}})
+}
+
+// drop takes an item off the list (a card answered) and tells the UI.
+func (s *attnScene) drop(t *testing.T, id uint64) {
+	t.Helper()
+	s.f.mu.Lock()
+	s.f.attn.items = slices.DeleteFunc(s.f.attn.items, func(it AttentionItem) bool { return it.ID == id })
+	items := slices.Clone(s.f.attn.items)
+	s.f.mu.Unlock()
+	send(t, s.m, eventsMsg{evs: []Event{AttentionChanged{Items: items}}})
+}
+
+// ring fires item id's dwell and returns what was written to the terminal
+// ("" for nothing).
+func (s *attnScene) ring(t *testing.T, id uint64) string {
+	t.Helper()
+	var out strings.Builder
+	for _, c := range s.m.ringDue(id) {
+		if c == nil {
+			continue
+		}
+		if raw, ok := c().(tea.RawMsg); ok {
+			out.WriteString(raw.Msg.(string))
+		}
+	}
+	return out.String()
+}
+
+func TestAttentionKnownAtStartNeverRings(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t, AttentionItem{ID: 4, Kind: AttnAddressed, Topic: "t-old", Account: "lin", Ref: "m1", Detail: "Lin"})
+	if len(s.due) != 0 {
+		t.Fatalf("dwell armed for an item listed before this window: %v", s.due)
+	}
+	if st := shown(s.m); !strings.Contains(st, "! 1 need you: F5") {
+		t.Fatalf("status line lacks the count:\n%s", st)
+	}
+}
+
+func TestAttentionOtherTopicRingsAfterDwell(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	s.m.settings.info.NotifySequence, s.m.settings.info.NotifyDwell = "osc9", 5
+	s.m.settings.loaded = true
+	s.add(t, AttentionItem{ID: 1, Kind: AttnAddressed, Topic: "t-old", Account: "lin", Ref: "m1", Detail: "Lin"})
+	if !slices.Equal(s.due, []uint64{1}) {
+		t.Fatalf("dwell armed for %v", s.due)
+	}
+	got := s.ring(t, 1)
+	if got != "\x1b]9;設計の相談: Lin wrote to you\x07" {
+		t.Fatalf("rang %q", got)
+	}
+	if s.m.attn.rings != 1 {
+		t.Fatalf("rings = %d", s.m.attn.rings)
+	}
+	// The topic list marks the topic holding it.
+	if st := shown(s.m); !strings.Contains(st, "!設計の相談") {
+		t.Fatalf("topic list lacks the mark:\n%s", st)
+	}
+}
+
+func TestAttentionOnTheFocusedScreenIsSeenNotRung(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	s.add(t, AttentionItem{ID: 1, Kind: AttnAddressed, Topic: "t-main", Account: "lin", Ref: "m1", Detail: "Lin"})
+	if len(s.due) != 0 || !slices.Equal(s.f.seenIDs(), []uint64{1}) {
+		t.Fatalf("due %v seen %v", s.due, s.f.seenIDs())
+	}
+	if got := s.ring(t, 1); got != "" {
+		t.Fatalf("rang %q", got)
+	}
+}
+
+func TestAttentionBlurredRingsThenFocusSees(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	send(t, s.m, tea.BlurMsg{})
+	s.add(t, AttentionItem{ID: 1, Kind: AttnAddressed, Topic: "t-main", Account: "lin", Ref: "m1", Detail: "Lin"})
+	if !slices.Equal(s.due, []uint64{1}) || len(s.f.seenIDs()) != 0 {
+		t.Fatalf("due %v seen %v", s.due, s.f.seenIDs())
+	}
+	if got := s.ring(t, 1); got == "" {
+		t.Fatal("no ring with focus out")
+	}
+	send(t, s.m, tea.FocusMsg{})
+	if !slices.Equal(s.f.seenIDs(), []uint64{1}) {
+		t.Fatalf("focus back did not see it: %v", s.f.seenIDs())
+	}
+}
+
+func TestAttentionCardAnsweredInTheDwellNeverRings(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	send(t, s.m, tea.BlurMsg{})
+	s.add(t, AttentionItem{ID: 1, Kind: AttnCard, Topic: "t-main", Account: "lin", Ref: "7", Detail: "Bash"})
+	s.drop(t, 1)
+	if got := s.ring(t, 1); got != "" {
+		t.Fatalf("rang %q for a card already answered", got)
+	}
+}
+
+func TestAttentionCooldownPerSeat(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	send(t, s.m, tea.BlurMsg{})
+	s.add(t, AttentionItem{ID: 1, Kind: AttnAddressed, Topic: "t-old", Account: "lin", Ref: "m1"})
+	s.add(t, AttentionItem{ID: 2, Kind: AttnAddressed, Topic: "t-old", Account: "lin", Ref: "m2"})
+	s.add(t, AttentionItem{ID: 3, Kind: AttnAddressed, Topic: "t-old", Account: "lay", Ref: "m3"})
+	rang := 0
+	for _, id := range []uint64{1, 2, 3} {
+		if s.ring(t, id) != "" {
+			rang++
+		}
+	}
+	if rang != 2 {
+		t.Fatalf("%d rings: the cooldown lets one per seat", rang)
+	}
+	s.clock = s.clock.Add(60 * time.Second)
+	s.add(t, AttentionItem{ID: 4, Kind: AttnAddressed, Topic: "t-old", Account: "lin", Ref: "m4"})
+	if s.ring(t, 4) == "" {
+		t.Fatal("no ring after the cooldown")
+	}
+}
+
+func TestAttentionOffNeverRings(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	s.m.settings.info.Notify = NotifyOff
+	s.m.settings.loaded = true
+	send(t, s.m, tea.BlurMsg{})
+	s.add(t, AttentionItem{ID: 1, Kind: AttnAddressed, Topic: "t-old", Account: "lin", Ref: "m1"})
+	if len(s.due) != 0 || s.ring(t, 1) != "" {
+		t.Fatalf("off: due %v", s.due)
+	}
+}
+
+func TestAttentionJumpWalksItems(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	s.add(t, AttentionItem{ID: 1, Kind: AttnAddressed, Topic: "t-old", Account: "lin", Ref: "m1", Detail: "Lin"})
+	s.add(t, AttentionItem{ID: 2, Kind: AttnBraked, Topic: "t-run", Count: 12})
+	send(t, s.m, press("f5"))
+	if s.m.topics.open != "t-old" || s.m.focus != FocusChat {
+		t.Fatalf("f5 went to %q focus %v", s.m.topics.open, s.m.focus)
+	}
+	send(t, s.m, press("f5"))
+	if s.m.topics.open != "t-run" {
+		t.Fatalf("second f5 went to %q", s.m.topics.open)
+	}
+	if !slices.Contains(s.f.seenIDs(), 1) || !slices.Contains(s.f.seenIDs(), 2) {
+		t.Fatalf("seen %v", s.f.seenIDs())
+	}
+}
+
+func TestAttentionListOverlay(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	s.add(t, AttentionItem{ID: 1, Kind: AttnExited, Topic: "t-old", Account: "lay", Detail: "exit 3"})
+	s.add(t, AttentionItem{ID: 2, Kind: AttnMCPDied, Account: "gh", Detail: "exit 1"})
+	send(t, s.m, press("shift+f5"))
+	st := shown(s.m)
+	for _, want := range []string{"Needs you", "設計の相談: Lay ended: exit 3", "MCP server github ended: exit 1"} {
+		if !strings.Contains(st, want) {
+			t.Fatalf("list lacks %q:\n%s", want, st)
+		}
+	}
+	send(t, s.m, press("esc"))
+	if s.m.overlay.open != ovNone {
+		t.Fatal("esc left the list open")
+	}
+}
