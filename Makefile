@@ -9,9 +9,10 @@ PKGS      := ./...
 # compare bench. Named explicitly so vet, lint and test cover them.
 TESTPKGS  := ./testdata/fakeapi/... ./testdata/fakecli/... ./testdata/fakemcp/... ./testdata/testkit/... ./testdata/launchkit/... ./testdata/soak/... ./testdata/realapp/... ./testdata/docscheck/...
 BENCHPKG  := ./testdata/bench/
-# Domain code (make arch): no UI library, no tui or app. app/localmcp and
-# app/sessionops live under app but are domain code app wires in.
-DOMAIN    := room seats sidecar logstore config app/localmcp app/sessionops
+# Domain code (make arch): no UI library, no tui or app. app/localmcp,
+# app/sessionops and app/notify live under app but are domain code app
+# wires in.
+DOMAIN    := room seats sidecar logstore config app/localmcp app/sessionops app/notify
 CLIS_DIR  := testdata/clis
 FUZZTIME  ?= 20s
 BENCHTIME ?= 1s
@@ -80,7 +81,7 @@ arch:
 	bad=$$($(GO) list -f '{{join .Imports "\n"}}' ./tui/ | grep -E '/pullcept/(seats|sidecar|logstore|config|app)(/|$$)' || true); \
 	if [ -n "$$bad" ]; then echo "arch: tui depends on domain packages other than room's types:"; echo "$$bad"; fail=1; fi; \
 	both=$$($(GO) list -f '{{.ImportPath}} {{join .Imports " "}}' $(PKGS) | \
-	  awk '/\/pullcept\/tui( |$$)/ && / github\.com\/pullcept\/pullcept\/(room|seats|sidecar|logstore|config|app\/localmcp|app\/sessionops)( |\/|$$)/ {print $$1}' | \
+	  awk '/\/pullcept\/tui( |$$)/ && / github\.com\/pullcept\/pullcept\/(room|seats|sidecar|logstore|config|app\/localmcp|app\/sessionops|app\/notify)( |\/|$$)/ {print $$1}' | \
 	  grep -v -E '/pullcept/(app|tui)$$' || true); \
 	if [ -n "$$both" ]; then echo "arch: only app may import both tui and the domain:"; echo "$$both"; fail=1; fi; \
 	bad=$$($(GO) list -deps ./app/attachclient/ | grep -E '$(UI_LIBS)|/pullcept/(tui|app|room|seats|sidecar|logstore)(/|$$)' | grep -v -E '/app/attachclient$$|/room/(textcut|blank)$$' || true); \
