@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pullcept/pullcept/app/notify"
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/room/pubsub"
@@ -51,6 +52,9 @@ type Backend struct {
 	// opener opens an attachment (attach.go); nil is the system's opener.
 	// Set only before the UI runs (tests).
 	opener func(path string) error
+	// remote: this UI's human reached it over ssh, so the desktop of this
+	// machine is not theirs (desktop.go). Set only before the UI runs.
+	remote bool
 }
 
 var _ tui.Backend = (*Backend)(nil)
@@ -65,6 +69,7 @@ func NewBackend(a *App) *Backend {
 		notes:   pubsub.NewBroker(pubsub.Options[tui.Event]{Logger: a.logger}),
 		done:    make(chan struct{}),
 		skipped: map[string]int{},
+		remote:  notify.Remote(os.Getenv), // this process's own terminal; a served UI's is its client's
 	}
 	b.noteSub = b.notes.Subscribe()
 	for _, n := range a.notices {

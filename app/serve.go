@@ -22,6 +22,7 @@ import (
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/pullcept/pullcept/app/notify"
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats"
 	"github.com/pullcept/pullcept/tui"
@@ -401,11 +402,23 @@ func (s *server) handle(sess ssh.Session) {
 }
 
 // clientEnv is what of an attached client's environment its UI reads:
-// the terminal's type and colours, the locale and the time zone. Nothing
-// else is kept, and none of it reaches a seat (seats run with the
-// server's environment).
+// the terminal's type and colours, the locale and the time zone; which
+// terminal it is and whether it is inside tmux, to ring it (tui
+// chooseRing, docs/notifications.md); whether it is an ssh session, to
+// leave this machine's desktop alone (notify.Remote). Nothing else is
+// kept, and none of it reaches a seat (seats run with the server's
+// environment).
 var clientEnv = []string{"TERM", "COLORTERM", "NO_COLOR", "CLICOLOR_FORCE", "TERM_PROGRAM", "WT_SESSION",
-	"LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "TZ", config.EnvLanguage}
+	"LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "TZ", config.EnvLanguage,
+	"TMUX", "LC_TERMINAL", "KITTY_WINDOW_ID", "WEZTERM_PANE", "GHOSTTY_RESOURCES_DIR", "KONSOLE_VERSION", "VTE_VERSION",
+	"SSH_CONNECTION", "SSH_TTY"}
+
+// clientRemote: an attached UI's human is at another machine when the
+// session came over the --ssh listener or the client's own terminal is
+// an ssh session (env: the client's variables as kept).
+func clientRemote(peer peerInfo, env []string) bool {
+	return peer.remote != "" || notify.Remote(func(k string) string { return lastEnv(env, k) })
+}
 
 // lastEnv is the last value of key in env ("" when none).
 func lastEnv(env []string, key string) string {
@@ -461,14 +474,15 @@ func (s *server) attach(sess ssh.Session) int {
 		fmt.Fprintf(sess.Stderr(), "pullcept: %v\n", err)
 		return 1
 	}
+	env := append(filterEnv(sess.Environ()), "TERM="+term)
 	b := NewBackend(s.a)
 	defer b.Close()
+	b.remote = clientRemote(peer, env)
 	s.mu.Lock()
 	c.backend = b
 	s.mu.Unlock()
 	// Every other UI is told, so no terminal attaches unseen.
 	s.tellUIs(c.id, tui.TerminalAttached{Client: c.id, Peer: peer.String()})
-	env := append(filterEnv(sess.Environ()), "TERM="+term)
 	err = tui.RunOn(ctx, b, opts, tui.Terminal{In: sess, Out: uiOutput(sess), Width: pty.Window.Width, Height: pty.Window.Height,
 		Resize: resize, Env: env, Quit: s.stop})
 	if errors.Is(err, tui.ErrTerminalSize) {

@@ -433,6 +433,24 @@ type AccountStore interface {
 	StartDir() string
 }
 
+// Desktop is the desktop notifications of the machine the app runs on
+// (docs/notifications.md "Desktop"): in a served UI the server's machine,
+// which is the human's only when they are not remote. The terminal's own
+// ring needs no backend: it is bytes on the UI's output (notify_term.go).
+//
+// It is not part of Backend: the UI asks for it with a type assertion
+// and rings only the terminal when the backend lacks it.
+type Desktop interface {
+	// DesktopNotify shows title and body (cleaned and capped by the
+	// backend) and returns within a few seconds; an error says it was
+	// not shown. Call it from a command.
+	DesktopNotify(title, body string) error
+	// DesktopHere reports whether a desktop notification would reach
+	// the human of this UI: false when they came over ssh, or on a
+	// Linux without a desktop session.
+	DesktopHere() bool
+}
+
 // MCPServers is the local MCP servers the app runs (spec «ローカル MCP
 // サーバ»): each is an mcp account, whose entry in mcp-servers.json says
 // what runs (command, args, env) while the account says who speaks. The

@@ -41,6 +41,7 @@ type fakeBackend struct {
 	set       setFake    // the Settings part (settings_fake_test.go)
 	perm      permFake   // the Permissions part (permission_fake_test.go)
 	attn      attnFake   // the Attention part (attention_fake_test.go)
+	desk      deskFake   // the Desktop part (desktop_fake_test.go)
 
 	postFn func(topic string, d room.Draft) (room.Result, error)
 

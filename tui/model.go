@@ -23,7 +23,9 @@ type Options struct {
 	// and time.Local.
 	Now      func() time.Time
 	Location *time.Location
-	// Getenv reads the locale variables; default os.Getenv.
+	// Getenv reads the human's terminal's environment: the locale, and
+	// which terminal it is for its ring (chooseRing); default os.Getenv.
+	// A served UI's reads its client's variables (RunOn, Terminal.Env).
 	Getenv func(string) string
 	// StartTopic opens this topic at startup instead of a new one.
 	StartTopic string

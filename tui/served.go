@@ -30,8 +30,9 @@ type Terminal struct {
 	// before the session ends — the server is stopping.
 	Quit <-chan struct{}
 	// Env is the client's environment as it sent it (KEY=VALUE): TERM,
-	// COLORTERM, NO_COLOR, LANG, LC_*, TZ. It reaches the UI only — never a
-	// seat's launch.
+	// COLORTERM, NO_COLOR, LANG, LC_*, TZ, and what says which terminal
+	// it is, inside tmux or not (app/serve.go clientEnv). It reaches the
+	// UI only — never a seat's launch.
 	Env []string
 }
 

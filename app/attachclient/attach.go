@@ -37,10 +37,13 @@ type Options struct {
 }
 
 // sentEnv are the variables the server's UI reads from its client: the
-// terminal's colours, the locale and the time zone (the server keeps only
+// terminal's colours, the locale and the time zone, which terminal it is
+// and whether it is in tmux or an ssh session (the server keeps only
 // these, app/serve.go clientEnv).
 var sentEnv = []string{"COLORTERM", "NO_COLOR", "CLICOLOR_FORCE", "TERM_PROGRAM", "WT_SESSION",
-	"LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "TZ", "PULLCEPT_LANGUAGE"}
+	"LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "TZ", "PULLCEPT_LANGUAGE",
+	"TMUX", "LC_TERMINAL", "KITTY_WINDOW_ID", "WEZTERM_PANE", "GHOSTTY_RESOURCES_DIR", "KONSOLE_VERSION", "VTE_VERSION",
+	"SSH_CONNECTION", "SSH_TTY"}
 
 // Attach shows the data directory's server on this terminal until its
 // human detaches (exit 0), stops everything, or the link drops. It returns
