@@ -99,7 +99,7 @@ func TestAttentionOtherTopicRingsAfterDwell(t *testing.T) {
 		t.Fatalf("dwell armed for %v", s.due)
 	}
 	got := s.ring(t, 1)
-	if got != "\x1b]9;設計の相談: Lin wrote to you\x07" {
+	if got != "\x1b]9;Pullcept: 設計の相談: Lin wrote to you\x07" {
 		t.Fatalf("rang %q", got)
 	}
 	if s.m.attn.rings != 1 {

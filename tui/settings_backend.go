@@ -46,6 +46,13 @@ type SettingValues struct {
 	PermissionWait int
 }
 
+// TEMPORARY until the settings branch lands.
+const (
+	NotifyTerminal = ""
+	NotifyOff      = "off"
+	NotifyDesktop  = "desktop"
+)
+
 // Session-operation rules (config.json "session_operations").
 const (
 	SessionOpsTopic = "topic" // seats of the asking seat's own topic
