@@ -92,7 +92,8 @@ type openOptions struct {
 	// (sessionops.Options.BeforeRun).
 	beforeSessionOp func(room.SessionRecord)
 	// permissionWait is how long a permission card waits for the human
-	// (room.HubOptions.PermissionWait; 0: 180 s).
+	// (room.HubOptions.PermissionWait; 0: config.json's
+	// "permission_wait"). A settings save sets the file's again.
 	permissionWait time.Duration
 }
 
@@ -180,7 +181,7 @@ func (a *App) open() error {
 		return err
 	}
 	a.openSeatMarks()
-	brake, err := a.accounts.Brake()
+	brake, wait, err := a.hubSettings()
 	if err != nil {
 		return err
 	}
@@ -192,8 +193,9 @@ func (a *App) open() error {
 		Logger:     a.logger.With("part", "room"),
 		Brake:      brake,
 		// A PermissionRequest is held this long for the human's answer on
-		// its card (room/permission.go).
-		PermissionWait: a.opts.permissionWait,
+		// its card (room/permission.go); the settings change it
+		// (Backend.SaveSettings → Hub.SetPermissionWait).
+		PermissionWait: wait,
 	}); err != nil {
 		return err
 	}
@@ -206,6 +208,20 @@ func (a *App) open() error {
 	a.openSessionOps()
 	a.openAttention()
 	return nil
+}
+
+// hubSettings are config.json's settings the hub starts with: the brake
+// and how long a permission card waits (a test's own wait, if it set one).
+// A bad value stops the start naming its key.
+func (a *App) hubSettings() (brake int, wait time.Duration, err error) {
+	if brake, err = a.accounts.Brake(); err != nil {
+		return 0, 0, err
+	}
+	if a.opts.permissionWait > 0 {
+		return brake, a.opts.permissionWait, nil
+	}
+	n, err := a.accounts.PermissionWait()
+	return brake, time.Duration(n) * time.Second, err
 }
 
 // openServer starts the room server. Seats reach it over its Unix socket,

@@ -24,10 +24,12 @@ const hookAnswerMax = 64 << 10
 // prints the room's answer, which Claude reads as the hook's output (a
 // PermissionRequest's decision). Run by Claude Code, it is in the seat's
 // process tree: the room takes a hook only from there, which an http hook
-// (a loopback request any process can make) could not show. Claude's own
-// hook timeout bounds the wait (the room holds a PermissionRequest for the
-// human's answer). A room that cannot be reached or refuses is exit 1 with
-// the reason on stderr: a non-blocking hook error for Claude.
+// (a loopback request any process can make) could not show. It has no
+// time limit of its own (roomClient): the room holds a PermissionRequest
+// for the human's answer as long as "permission_wait" says, and Claude's
+// own hook timeout, set past the longest wait, is the backstop. A room
+// that cannot be reached or refuses is exit 1 with the reason on stderr: a
+// non-blocking hook error for Claude.
 func RunHook(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
 		fmt.Fprintln(stderr, "usage: pullcept "+room.HookCommand+" <room hook url>")

@@ -1,17 +1,19 @@
 package app
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/tui"
 )
 
 // The settings overlay's part of tui.Backend (docs/design.md §10
-// "Settings"): config.json's language, theme and brake through
-// config.Book, the brake applied to the running hub, the view remembered
-// in ui-state.json (uistate.go).
+// "Settings"): config.json's settings through config.Book, the brake and
+// the permission cards' wait applied to the running hub, the view
+// remembered in ui-state.json (uistate.go).
 
 // Settings reads config.json's settings and says where the data lives. A
 // hand-written language ("ja_JP.UTF-8") is shown as the language it
@@ -22,13 +24,16 @@ func (b *Backend) Settings() (tui.SettingsInfo, error) {
 		return tui.SettingsInfo{}, err
 	}
 	info := tui.SettingsInfo{
-		SettingValues: tui.SettingValues{Language: uiLanguage(s.Language), Theme: s.Theme, Brake: s.Brake, SessionOps: s.SessionOps},
-		LanguageEnv:   os.Getenv(config.EnvLanguage),
-		BrakeMax:      config.MaxBrake,
-		DataDir:       b.a.dataDir,
-		DataDirFrom:   dataDirSource(b.a.dataDir),
-		ConfigFile:    filepath.Join(b.a.dataDir, config.FileName),
-		StateFile:     filepath.Join(b.a.dataDir, uiStateFileName),
+		SettingValues: tui.SettingValues{Language: uiLanguage(s.Language), Theme: s.Theme, Brake: s.Brake, SessionOps: s.SessionOps,
+			Notify: s.Notify, NotifySequence: s.NotifySequence, NotifyDwell: s.NotifyDwell, NotifyCooldown: s.NotifyCooldown,
+			PermissionWait: s.PermissionWait},
+		LanguageEnv:       os.Getenv(config.EnvLanguage),
+		BrakeMax:          config.MaxBrake,
+		PermissionWaitMax: config.MaxPermissionWait,
+		DataDir:           b.a.dataDir,
+		DataDirFrom:       dataDirSource(b.a.dataDir),
+		ConfigFile:        filepath.Join(b.a.dataDir, config.FileName),
+		StateFile:         filepath.Join(b.a.dataDir, uiStateFileName),
 	}
 	if info.SessionOps == "" {
 		info.SessionOps = tui.SessionOpsTopic // the default, which the file leaves out
@@ -63,9 +68,11 @@ func dataDirSource(dir string) tui.DataDirSource {
 	return tui.DataDirDefault
 }
 
-// SaveSettings saves language, theme and brake in config.json (only what
-// changed, keeping every other key; config.Book.SetSettings) and then
-// applies the brake to every room (room.Hub.SetBrake). A hand-written
+// SaveSettings saves the settings in config.json (only what changed,
+// keeping every other key; config.Book.SetSettings) and then applies the
+// brake to every room (room.Hub.SetBrake) and the wait to the permission
+// cards opened from now on (room.Hub.SetPermissionWait); the notification
+// settings are only saved (nothing in the hub rings). A hand-written
 // language that picks the language chosen stays as written. Nothing is
 // applied when the save fails.
 func (b *Backend) SaveSettings(v tui.SettingValues) error {
@@ -77,10 +84,12 @@ func (b *Backend) SaveSettings(v tui.SettingValues) error {
 	if lang != "" && uiLanguage(cur.Language) == lang {
 		lang = cur.Language
 	}
-	if err := b.a.accounts.SetSettings(config.Settings{Language: lang, Theme: v.Theme, Brake: v.Brake, SessionOps: v.SessionOps}); err != nil {
+	if err := b.a.accounts.SetSettings(config.Settings{Language: lang, Theme: v.Theme, Brake: v.Brake, SessionOps: v.SessionOps,
+		Notify: v.Notify, NotifySequence: v.NotifySequence, NotifyDwell: v.NotifyDwell, NotifyCooldown: v.NotifyCooldown,
+		PermissionWait: v.PermissionWait}); err != nil {
 		return err
 	}
-	return b.a.hub.SetBrake(v.Brake)
+	return errors.Join(b.a.hub.SetBrake(v.Brake), b.a.hub.SetPermissionWait(time.Duration(v.PermissionWait)*time.Second))
 }
 
 // RememberView records the screen's layout in ui-state.json.

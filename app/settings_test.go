@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
@@ -30,13 +31,16 @@ func TestSettingsThroughTheBackend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := tui.SettingValues{Language: "ja", Theme: tui.ThemeAuto, Brake: config.DefaultBrake, SessionOps: tui.SessionOpsTopic}
+	want := tui.SettingValues{Language: "ja", Theme: tui.ThemeAuto, Brake: config.DefaultBrake, SessionOps: tui.SessionOpsTopic,
+		NotifyDwell: config.DefaultNotifyDwell, NotifyCooldown: config.DefaultNotifyCooldown, PermissionWait: config.DefaultPermissionWait}
 	if info.SettingValues != want || info.BrakeMax != config.MaxBrake || info.DataDir != a.dataDir ||
 		info.DataDirFrom != tui.DataDirFlag || info.ConfigFile != filepath.Join(a.dataDir, config.FileName) {
 		t.Fatalf("settings = %+v", info)
 	}
 
-	if err := b.SaveSettings(tui.SettingValues{Language: "ja", Theme: tui.ThemeDark, Brake: 2}); err != nil {
+	v := info.SettingValues
+	v.Theme, v.Brake = tui.ThemeDark, 2
+	if err := b.SaveSettings(v); err != nil {
 		t.Fatal(err)
 	}
 	var file map[string]json.RawMessage
@@ -74,7 +78,8 @@ func TestSettingsThroughTheBackend(t *testing.T) {
 	}
 
 	// A bad value: refused, naming the key; nothing changes.
-	err = b.SaveSettings(tui.SettingValues{Language: "ja", Theme: tui.ThemeDark, Brake: config.MaxBrake + 1})
+	v.Brake = config.MaxBrake + 1
+	err = b.SaveSettings(v)
 	if !errors.Is(err, config.ErrBadSetting) || !strings.Contains(err.Error(), `"brake"`) {
 		t.Fatalf("err = %v, want ErrBadSetting naming \"brake\"", err)
 	}
@@ -112,5 +117,87 @@ func TestViewRememberedBesideTheTopic(t *testing.T) {
 	raw, _ := os.ReadFile(path)
 	if !strings.Contains(string(raw), `"later":{"k":true}`) {
 		t.Fatalf("ui-state.json lost a key: %s", raw)
+	}
+}
+
+// TestNotifySettingsThroughTheBackend: the notification settings and the
+// permission cards' wait (issue 33) pass between config.json and the
+// overlay as the file has them; the hub starts with the file's wait, and a
+// saved wait applies to the next card at once; a wait the room does not
+// take is refused naming its key, and nothing changes.
+func TestNotifySettingsThroughTheBackend(t *testing.T) {
+	a, err := openConfig(t, `,"notifications":"desktop","notify_sequence":"osc9","notify_cooldown":0,"permission_wait":600`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewBackend(a)
+	t.Cleanup(b.Close)
+	info, err := b.Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := info.SettingValues
+	if v.Notify != tui.NotifyDesktop || v.NotifySequence != tui.NotifySeqOSC9 || v.NotifyDwell != config.DefaultNotifyDwell ||
+		v.NotifyCooldown != 0 || v.PermissionWait != 600 || info.PermissionWaitMax != config.MaxPermissionWait {
+		t.Fatalf("settings = %+v", info)
+	}
+	if got := a.hub.PermissionWait(); got != 10*time.Minute {
+		t.Fatalf("the hub started with a wait of %s, want the file's 10m0s", got)
+	}
+
+	v.Notify, v.NotifySequence, v.NotifyDwell, v.PermissionWait = tui.NotifyTerminal, tui.NotifySeqAuto, 30, 1800
+	if err := b.SaveSettings(v); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.hub.PermissionWait(); got != 30*time.Minute {
+		t.Fatalf("the hub's wait after the save: %s, want 30m0s", got)
+	}
+	raw, _ := os.ReadFile(filepath.Join(a.dataDir, config.FileName))
+	var file map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"notify_cooldown": "0", "notify_dwell": "30", "permission_wait": "1800"} {
+		if got := string(file[k]); got != want {
+			t.Errorf("config.json %q = %s, want %s", k, got, want)
+		}
+	}
+	for _, k := range []string{"notifications", "notify_sequence"} {
+		if _, ok := file[k]; ok {
+			t.Errorf("config.json keeps %q at its default:\n%s", k, raw)
+		}
+	}
+
+	v.PermissionWait = config.MaxPermissionWait + 1
+	err = b.SaveSettings(v)
+	if !errors.Is(err, config.ErrBadSetting) || !strings.Contains(err.Error(), `"permission_wait"`) {
+		t.Fatalf("err = %v, want ErrBadSetting naming \"permission_wait\"", err)
+	}
+	if got := a.hub.PermissionWait(); got != 30*time.Minute {
+		t.Fatalf("a refused save moved the hub's wait to %s", got)
+	}
+}
+
+// TestBadPermissionWaitStopsTheStart: a "permission_wait" the room cannot
+// take stops the start naming the key, as a bad brake does.
+func TestBadPermissionWaitStopsTheStart(t *testing.T) {
+	_, err := openConfig(t, `,"permission_wait":7200`)
+	if !errors.Is(err, config.ErrBadFile) || !strings.Contains(err.Error(), `"permission_wait"`) {
+		t.Fatalf("err = %v, want ErrBadFile naming \"permission_wait\"", err)
+	}
+}
+
+// TestNotifyValuesMatch: the overlay's values are config.json's, passed
+// through as they are.
+func TestNotifyValuesMatch(t *testing.T) {
+	t.Parallel()
+	for _, p := range [][2]string{
+		{tui.NotifyTerminal, config.NotifyTerminal}, {tui.NotifyOff, config.NotifyOff}, {tui.NotifyDesktop, config.NotifyDesktop},
+		{tui.NotifySeqAuto, config.SequenceAuto}, {tui.NotifySeqOSC9, config.SequenceOSC9},
+		{tui.NotifySeqOSC777, config.SequenceOSC777}, {tui.NotifySeqBEL, config.SequenceBEL},
+	} {
+		if p[0] != p[1] {
+			t.Errorf("tui %q, config %q", p[0], p[1])
+		}
 	}
 }

@@ -85,8 +85,7 @@ func postToRoom(ctx context.Context, target, token, socket string, body []byte, 
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+token)
-	client := &http.Client{Transport: &http.Transport{DialContext: room.SeatDialer(socket), DisableKeepAlives: true}}
-	resp, err := client.Do(req)
+	resp, err := roomClient(socket).Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -99,6 +98,16 @@ func postToRoom(ctx context.Context, target, token, socket string, body []byte, 
 		return nil, fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(answer)))
 	}
 	return answer, nil
+}
+
+// roomClient is the HTTP client of postToRoom: over the room socket, one
+// request a connection, no proxy, and no time limit of its own — the
+// caller's context is the only one: `pullcept hook` holds a
+// PermissionRequest as long as the room keeps its card (room.Hub's wait,
+// up to room.MaxPermissionWait), which Claude Code's hook timeout outlasts
+// (seats/cli/claude/line.go); a limit here would cut a longer wait.
+func roomClient(socket string) *http.Client {
+	return &http.Client{Transport: &http.Transport{DialContext: room.SeatDialer(socket), DisableKeepAlives: true}}
 }
 
 // footerText is a name from the status JSON as Claude's footer may show it:

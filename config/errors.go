@@ -13,7 +13,8 @@ var (
 	// big). The file is left untouched.
 	ErrBadFile = errors.New("bad config file")
 	// ErrBadSetting: a value the settings cannot take (SetSettings): a
-	// language, theme or brake outside its choices. Nothing is written.
+	// language, theme, brake, notification setting or card wait outside its
+	// choices. Nothing is written.
 	ErrBadSetting = errors.New("bad setting")
 	// ErrDuplicateKey: a JSON object names one key twice (Object); which
 	// entry the user meant is not ours to guess.

@@ -10,14 +10,26 @@ import (
 // (docs/design.md §10 "Settings", §12): Language as the file has it ("en",
 // "ja", or "" for the locale; PULLCEPT_LANGUAGE is not layered here: the
 // overlay says when it overrides the file), Theme (ThemeLight, ThemeDark or
-// ThemeAuto), Brake (0 off, up to MaxBrake; DefaultBrake when absent) and
+// ThemeAuto), Brake (0 off, up to MaxBrake; DefaultBrake when absent),
 // SessionOps ("session_operations", docs/design.md §15: "" or SessionOpsTopic
-// for the default, which the file says by leaving the key out).
+// for the default, which the file says by leaving the key out), and how
+// the human is called back (notify.go): Notify ("notifications":
+// NotifyTerminal, NotifyOff, NotifyDesktop), NotifySequence
+// ("notify_sequence": SequenceAuto, SequenceOSC9, SequenceOSC777,
+// SequenceBEL), NotifyDwell and NotifyCooldown ("notify_dwell",
+// "notify_cooldown", seconds) and PermissionWait ("permission_wait",
+// seconds a permission card waits).
 type Settings struct {
 	Language   string
 	Theme      string
 	Brake      int
 	SessionOps string
+
+	Notify         string
+	NotifySequence string
+	NotifyDwell    int
+	NotifyCooldown int
+	PermissionWait int
 }
 
 // The languages a setting may choose ("" is the locale's). The file may
@@ -28,9 +40,9 @@ const (
 	langJapanese = "ja"
 )
 
-// Settings returns the file's language, theme and brake. A value the file
-// holds wrongly is an error naming its key (ErrBadFile), as UI and Brake
-// say it.
+// Settings returns the file's settings, each key's default when it is
+// absent. A value the file holds wrongly is an error naming its key
+// (ErrBadFile), as UI and Brake say it.
 func (c *Config) Settings() (Settings, error) {
 	var s Settings
 	if raw, ok := c.top.Get(keyLanguage); ok {
@@ -54,6 +66,9 @@ func (c *Config) Settings() (Settings, error) {
 	}
 	if s.SessionOps == SessionOpsTopic {
 		s.SessionOps = "" // the default
+	}
+	if err := c.readNotify(&s); err != nil {
+		return Settings{}, err
 	}
 	return s, nil
 }
@@ -98,13 +113,13 @@ func checkBrake(n int) error {
 
 // SetSettings puts s into the file's keys in memory (Save writes them):
 // only the values that differ from the file's are written, each in its
-// key's place (appended when new); a language or theme set back to the
-// locale's or the terminal's removes its key (absent is that default), a
-// brake is written as its number. Every other key stays as it was. Only the
-// values that change are checked: a hand-written language
-// such as "ja_JP.UTF-8" stays while another setting changes. It reports
-// whether anything changed; on an error (every problem reported) nothing
-// did.
+// key's place (appended when new); a string setting set back to its
+// default (the locale's language, the terminal's theme, …) removes its key
+// (absent is that default), a number is written as its number. Every other
+// key stays as it was. Only the values that change are checked: a
+// hand-written language such as "ja_JP.UTF-8" stays while another setting
+// changes. It reports whether anything changed; on an error (every
+// problem reported) nothing did.
 func (c *Config) SetSettings(s Settings) (bool, error) {
 	cur, err := c.Settings()
 	if err != nil {
@@ -113,50 +128,30 @@ func (c *Config) SetSettings(s Settings) (bool, error) {
 	if s.SessionOps == SessionOpsTopic {
 		s.SessionOps = "" // the default: the key left out
 	}
-	var errs []error
-	if s.Language != cur.Language {
-		errs = append(errs, checkLanguage(s.Language))
+	if v, ok := notifyKey.normal(s.Notify); ok {
+		s.Notify = v
 	}
-	if s.Theme != cur.Theme {
-		errs = append(errs, checkTheme(s.Theme))
+	if v, ok := sequenceKey.normal(s.NotifySequence); ok {
+		s.NotifySequence = v
 	}
-	if s.Brake != cur.Brake {
-		errs = append(errs, checkBrake(s.Brake))
-	}
-	if s.SessionOps != cur.SessionOps {
-		errs = append(errs, checkSessionOps(s.SessionOps))
+	edits := settingEdits(s, cur)
+	errs := make([]error, 0, len(edits))
+	for _, e := range edits {
+		errs = append(errs, e.err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return false, err
 	}
-	if s == cur {
+	if len(edits) == 0 {
 		return false, nil
 	}
 	top := c.top.Clone()
-	setOrDrop := func(key, v string) error {
-		if v == "" {
-			top.Delete(key)
-			return nil
+	for _, e := range edits {
+		if e.drop {
+			top.Delete(e.key)
+			continue
 		}
-		return top.SetValue(key, v)
-	}
-	if s.Language != cur.Language {
-		if err := setOrDrop(keyLanguage, s.Language); err != nil {
-			return false, err
-		}
-	}
-	if s.Theme != cur.Theme {
-		if err := setOrDrop(keyTheme, s.Theme); err != nil {
-			return false, err
-		}
-	}
-	if s.Brake != cur.Brake {
-		if err := top.SetValue(keyBrake, s.Brake); err != nil {
-			return false, err
-		}
-	}
-	if s.SessionOps != cur.SessionOps {
-		if err := setOrDrop(keySessionOps, s.SessionOps); err != nil {
+		if err := top.SetValue(e.key, e.value); err != nil {
 			return false, err
 		}
 	}
@@ -164,16 +159,51 @@ func (c *Config) SetSettings(s Settings) (bool, error) {
 	return true, nil
 }
 
-// Settings returns config.json's language, theme and brake as the file
-// has them (Config.Settings).
+// settingEdit is one key a SetSettings changes: its new value, whether the
+// key goes instead (a string back to its default, ""), and why the value
+// is refused (nil: it is not).
+type settingEdit struct {
+	key   string
+	value any
+	drop  bool
+	err   error
+}
+
+// settingEdits are the keys s changes from cur, in the order they are
+// appended when new.
+func settingEdits(s, cur Settings) []settingEdit {
+	var out []settingEdit
+	str := func(key, v, was string, check func(string) error) {
+		if v != was {
+			out = append(out, settingEdit{key: key, value: v, drop: v == "", err: check(v)})
+		}
+	}
+	num := func(key string, v, was int, check func(int) error) {
+		if v != was {
+			out = append(out, settingEdit{key: key, value: v, err: check(v)})
+		}
+	}
+	str(keyLanguage, s.Language, cur.Language, checkLanguage)
+	str(keyTheme, s.Theme, cur.Theme, checkTheme)
+	num(keyBrake, s.Brake, cur.Brake, checkBrake)
+	str(keySessionOps, s.SessionOps, cur.SessionOps, checkSessionOps)
+	str(keyNotify, s.Notify, cur.Notify, notifyKey.check)
+	str(keyNotifySequence, s.NotifySequence, cur.NotifySequence, sequenceKey.check)
+	num(keyNotifyDwell, s.NotifyDwell, cur.NotifyDwell, dwellKey.check)
+	num(keyNotifyCooldown, s.NotifyCooldown, cur.NotifyCooldown, cooldownKey.check)
+	num(keyPermissionWait, s.PermissionWait, cur.PermissionWait, permissionWaitKey.check)
+	return out
+}
+
+// Settings returns config.json's settings as the file has them
+// (Config.Settings).
 func (b *Book) Settings() (Settings, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.cfg.Settings()
 }
 
-// SetSettings changes config.json's language, theme and brake
-// (Config.SetSettings) and saves the file at once, keeping every key it
+// SetSettings changes config.json's settings (Config.SetSettings) and saves the file at once, keeping every key it
 // does not change. A refused value or a failed save leaves memory and the
 // file as they were. Nothing is written when nothing changed.
 func (b *Book) SetSettings(s Settings) error {

@@ -28,7 +28,7 @@ const settingsFile = `{
 func TestSessionOperationsSetting(t *testing.T) {
 	t.Parallel()
 	b, dir := bookOn(t, settingsFile)
-	base := Settings{Language: "ja", Brake: DefaultBrake}
+	base := std(Settings{Language: "ja", Brake: DefaultBrake})
 	for _, v := range []string{SessionOpsAll, SessionOpsOff} {
 		s := base
 		s.SessionOps = v
@@ -59,6 +59,13 @@ func TestSessionOperationsSetting(t *testing.T) {
 	if _, err := bad.SessionOperations(); !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), "a number") {
 		t.Fatalf("a number in the file: %v", err)
 	}
+}
+
+// std is s with the notification settings and the card's wait at their
+// defaults, as Settings reads a file that leaves them out.
+func std(s Settings) Settings {
+	s.NotifyDwell, s.NotifyCooldown, s.PermissionWait = DefaultNotifyDwell, DefaultNotifyCooldown, DefaultPermissionWait
+	return s
 }
 
 // bookOn writes body as dir's config.json and opens a Book on it.
@@ -100,10 +107,10 @@ func TestSettingsRoundTripKeepsUnknownKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Settings{Language: "ja", Theme: ThemeAuto, Brake: DefaultBrake}); got != want {
+	if want := std(Settings{Language: "ja", Theme: ThemeAuto, Brake: DefaultBrake}); got != want {
 		t.Fatalf("settings = %+v, want %+v", got, want)
 	}
-	if err := b.SetSettings(Settings{Language: "en", Theme: ThemeDark, Brake: 4}); err != nil {
+	if err := b.SetSettings(std(Settings{Language: "en", Theme: ThemeDark, Brake: 4})); err != nil {
 		t.Fatal(err)
 	}
 	if keys, want := topKeys(t, dir), []string{"future", "accounts", "language", "keys", "zzz", "theme", "brake"}; !slices.Equal(keys, want) {
@@ -114,7 +121,7 @@ func TestSettingsRoundTripKeepsUnknownKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, err := c.Settings()
-	if err != nil || s != (Settings{Language: "en", Theme: ThemeDark, Brake: 4}) {
+	if err != nil || s != std(Settings{Language: "en", Theme: ThemeDark, Brake: 4}) {
 		t.Fatalf("reloaded settings = %+v, %v", s, err)
 	}
 	raw, _ := os.ReadFile(filepath.Join(dir, FileName))
@@ -126,7 +133,7 @@ func TestSettingsRoundTripKeepsUnknownKeys(t *testing.T) {
 
 	// Back to the defaults: language and theme leave the file (absent is
 	// the locale's and the terminal's); the brake stays written.
-	if err := b.SetSettings(Settings{Language: "", Theme: ThemeAuto, Brake: DefaultBrake}); err != nil {
+	if err := b.SetSettings(std(Settings{Language: "", Theme: ThemeAuto, Brake: DefaultBrake})); err != nil {
 		t.Fatal(err)
 	}
 	if keys, want := topKeys(t, dir), []string{"future", "accounts", "keys", "zzz", "brake"}; !slices.Equal(keys, want) {
@@ -143,7 +150,7 @@ func TestSettingsRoundTripKeepsUnknownKeys(t *testing.T) {
 func TestSettingsUnchangedWritesNothing(t *testing.T) {
 	t.Parallel()
 	b, dir := bookOn(t, settingsFile)
-	if err := b.SetSettings(Settings{Language: "ja", Brake: DefaultBrake}); err != nil {
+	if err := b.SetSettings(std(Settings{Language: "ja", Brake: DefaultBrake})); err != nil {
 		t.Fatal(err)
 	}
 	if raw, _ := os.ReadFile(filepath.Join(dir, FileName)); string(raw) != settingsFile {
@@ -161,11 +168,11 @@ func TestSettingsRefuseBadValues(t *testing.T) {
 		s    Settings
 		want []string
 	}{
-		{"language", Settings{Language: "fr", Theme: ThemeAuto, Brake: DefaultBrake}, []string{`"language": "fr"`, `"en", "ja"`}},
-		{"theme", Settings{Language: "ja", Theme: "blue", Brake: DefaultBrake}, []string{`"theme": "blue"`, `"light", "dark"`}},
-		{"negative brake", Settings{Language: "ja", Brake: -1}, []string{`"brake": -1`, "0 to turn the brake off"}},
-		{"brake too big", Settings{Language: "ja", Brake: MaxBrake + 1}, []string{`"brake": 1001`, "from 1 to 1000"}},
-		{"all three", Settings{Language: "x", Theme: "y", Brake: -5}, []string{`"language"`, `"theme"`, `"brake"`}},
+		{"language", std(Settings{Language: "fr", Theme: ThemeAuto, Brake: DefaultBrake}), []string{`"language": "fr"`, `"en", "ja"`}},
+		{"theme", std(Settings{Language: "ja", Theme: "blue", Brake: DefaultBrake}), []string{`"theme": "blue"`, `"light", "dark"`}},
+		{"negative brake", std(Settings{Language: "ja", Brake: -1}), []string{`"brake": -1`, "0 to turn the brake off"}},
+		{"brake too big", std(Settings{Language: "ja", Brake: MaxBrake + 1}), []string{`"brake": 1001`, "from 1 to 1000"}},
+		{"all three", std(Settings{Language: "x", Theme: "y", Brake: -5}), []string{`"language"`, `"theme"`, `"brake"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -182,13 +189,13 @@ func TestSettingsRefuseBadValues(t *testing.T) {
 			if raw, _ := os.ReadFile(filepath.Join(dir, FileName)); string(raw) != settingsFile {
 				t.Fatalf("file written:\n%s", raw)
 			}
-			if s, _ := b.Settings(); s != (Settings{Language: "ja", Brake: DefaultBrake}) {
+			if s, _ := b.Settings(); s != std(Settings{Language: "ja", Brake: DefaultBrake}) {
 				t.Fatalf("memory changed: %+v", s)
 			}
 		})
 	}
 	b, _ := bookOn(t, settingsFile)
-	if err := b.SetSettings(Settings{Language: "en", Theme: ThemeLight, Brake: 0}); err != nil {
+	if err := b.SetSettings(std(Settings{Language: "en", Theme: ThemeLight, Brake: 0})); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -198,11 +205,11 @@ func TestSettingsRefuseBadValues(t *testing.T) {
 func TestSettingsKeepAHandWrittenLanguage(t *testing.T) {
 	t.Parallel()
 	b, dir := bookOn(t, `{"language": "ja_JP.UTF-8", "brake": 3}`)
-	if err := b.SetSettings(Settings{Language: "ja_JP.UTF-8", Theme: ThemeLight, Brake: 3}); err != nil {
+	if err := b.SetSettings(std(Settings{Language: "ja_JP.UTF-8", Theme: ThemeLight, Brake: 3})); err != nil {
 		t.Fatal(err)
 	}
 	c, _, _ := Load(dir)
-	if s, _ := c.Settings(); s != (Settings{Language: "ja_JP.UTF-8", Theme: ThemeLight, Brake: 3}) {
+	if s, _ := c.Settings(); s != std(Settings{Language: "ja_JP.UTF-8", Theme: ThemeLight, Brake: 3}) {
 		t.Fatalf("settings = %+v", s)
 	}
 }
@@ -220,10 +227,10 @@ func TestSettingsFailedSaveLeavesMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := NewBook(notDir, c, nil)
-	if err := b.SetSettings(Settings{Language: "en", Theme: ThemeDark, Brake: 2}); err == nil {
+	if err := b.SetSettings(std(Settings{Language: "en", Theme: ThemeDark, Brake: 2})); err == nil {
 		t.Fatal("a save into a file as the data directory succeeded")
 	}
-	if s, _ := b.Settings(); s != (Settings{Brake: DefaultBrake}) {
+	if s, _ := b.Settings(); s != std(Settings{Brake: DefaultBrake}) {
 		t.Fatalf("settings after a failed save = %+v", s)
 	}
 }

@@ -34,6 +34,10 @@ var (
 	ErrNoAccount = errors.New("this connection has no account")
 	// ErrBadBrake: a negative HubOptions.Brake (0 turns the brake off).
 	ErrBadBrake = errors.New("brake must be 0 (off) or more AI posts")
+	// ErrBadPermissionWait: a permission card's wait that is not positive
+	// or is over MaxPermissionWait (HubOptions.PermissionWait,
+	// Hub.SetPermissionWait).
+	ErrBadPermissionWait = errors.New("a permission card's wait must be more than 0 and at most " + MaxPermissionWait.String())
 	// ErrBadNotice: an MCP notice (Hub.MCPNotice) without an account or a
 	// speaker, naming an account that is not of kind mcp, or speaking
 	// under Pullcept's own name.

@@ -48,8 +48,10 @@ type HubOptions struct {
 	// is refused by NewHub. Hub.SetBrake changes it while the hub runs.
 	Brake int
 	// PermissionWait is how long a PermissionRequest hook is held for the
-	// human's answer on its card (permission.go; 0: DefaultPermissionWait,
-	// 180 s). Tests make it short.
+	// human's answer on its card (permission.go; config.json
+	// "permission_wait"; 0: DefaultPermissionWait, 180 s; over
+	// MaxPermissionWait or negative is refused by NewHub). Tests make it
+	// short. Hub.SetPermissionWait changes it while the hub runs.
 	PermissionWait time.Duration
 }
 
@@ -89,9 +91,10 @@ type Hub struct {
 	ops sessionOpsHolder // SetSessionOps (sessionops.go)
 
 	// asks are the permission requests held open for the human's answer
-	// (permission.go); askWait is how long each is held.
+	// (permission.go); askWait is how long each new one is held
+	// (HubOptions.PermissionWait, then SetPermissionWait's; nanoseconds).
 	asks    askDesk
-	askWait time.Duration
+	askWait atomic.Int64
 }
 
 // roomState is one topic's room: roster, floor and order. Guarded by mu.
@@ -138,10 +141,14 @@ type sender struct {
 }
 
 // NewHub makes a hub with no open room. It refuses a negative
-// HubOptions.Brake (ErrBadBrake).
+// HubOptions.Brake (ErrBadBrake) and a PermissionWait that is negative or
+// over MaxPermissionWait (ErrBadPermissionWait).
 func NewHub(opts HubOptions) (*Hub, error) {
 	if opts.Brake < 0 {
 		return nil, fmt.Errorf("new hub: brake %d: %w", opts.Brake, ErrBadBrake)
+	}
+	if opts.PermissionWait < 0 || opts.PermissionWait > MaxPermissionWait {
+		return nil, fmt.Errorf("new hub: permission wait %s: %w", opts.PermissionWait, ErrBadPermissionWait)
 	}
 	h := &Hub{
 		log:      opts.Log,
@@ -152,11 +159,12 @@ func NewHub(opts HubOptions) (*Hub, error) {
 		newID:    opts.NewID,
 		logger:   opts.Logger,
 		rooms:    make(map[string]*roomState),
-		askWait:  opts.PermissionWait,
 	}
-	if h.askWait <= 0 {
-		h.askWait = DefaultPermissionWait
+	wait := opts.PermissionWait
+	if wait == 0 {
+		wait = DefaultPermissionWait
 	}
+	h.askWait.Store(int64(wait))
 	h.brake.Store(int64(opts.Brake))
 	if h.now == nil {
 		h.now = time.Now

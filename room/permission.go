@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room/textcut"
 )
 
@@ -37,10 +38,15 @@ const HookPermissionRequest = "PermissionRequest"
 // hold open costs a goroutine (the hook's handler) and the card's text.
 const (
 	// DefaultPermissionWait is how long a request is held for the human's
-	// answer (spec: 180 s). The launch gives the hook 190 s
-	// (seats/launch.go), so the room answers {} before the CLI gives up on
-	// it.
-	DefaultPermissionWait = 180 * time.Second
+	// answer (spec: 180 s) when config.json's "permission_wait" does not
+	// say (config.DefaultPermissionWait).
+	DefaultPermissionWait = config.DefaultPermissionWait * time.Second
+	// MaxPermissionWait is the longest wait the hub takes
+	// (config.MaxPermissionWait says where the bound comes from). Claude
+	// Code's launch gives the hook this plus a margin as its timeout
+	// (seats/cli/claude/line.go), so the room answers {} before the CLI
+	// gives up on it, whatever wait the human chose while the seat ran.
+	MaxPermissionWait = config.MaxPermissionWait * time.Second
 	// maxAsksPerSeat and maxAsks bound the requests held at once: Claude
 	// Code asks for the tools of one answer together ("1 of 2") and its
 	// subagents ask too, a handful at a time. A request over either bound
@@ -232,9 +238,30 @@ func (h *Hub) AskPermission(topicID, accountID string, body json.RawMessage) (*H
 	if p == nil {
 		return &HeldAsk{}, nil
 	}
+	// The wait in force now: SetPermissionWait applies to the cards
+	// opened after it; this one keeps what its card says (Until).
+	wait := h.PermissionWait()
 	now := h.now()
-	h.asks.list(h, p, now, now.Add(h.askWait))
-	return &HeldAsk{hub: h, p: p, wait: h.askWait}, nil
+	h.asks.list(h, p, now, now.Add(wait))
+	return &HeldAsk{hub: h, p: p, wait: wait}, nil
+}
+
+// PermissionWait is how long the next permission card will wait for the
+// human (HubOptions.PermissionWait, then SetPermissionWait's).
+func (h *Hub) PermissionWait() time.Duration { return time.Duration(h.askWait.Load()) }
+
+// SetPermissionWait sets how long the permission cards opened from now on
+// wait for the human's answer, as config.json's "permission_wait" changed
+// in the settings while the app runs (and at start, from the file). A card
+// already open keeps the wait it was shown with. A wait of 0 or less, or
+// over MaxPermissionWait, is refused (ErrBadPermissionWait) and changes
+// nothing.
+func (h *Hub) SetPermissionWait(d time.Duration) error {
+	if d <= 0 || d > MaxPermissionWait {
+		return fmt.Errorf("set permission wait %s: %w", d, ErrBadPermissionWait)
+	}
+	h.askWait.Store(int64(d))
+	return nil
 }
 
 // Wait holds the request until the human answers its card, the seat

@@ -207,6 +207,65 @@ func TestPermissionCardEnds(t *testing.T) {
 	})
 }
 
+// TestSetPermissionWait: a new wait applies to the cards opened after it,
+// at once — their Until and how long their hook is held — while a card
+// already open keeps the wait it was shown with; a wait that is not
+// positive or is over MaxPermissionWait is refused and changes nothing,
+// by SetPermissionWait as by NewHub.
+func TestSetPermissionWait(t *testing.T) {
+	h, s, _, sub := askRig(t, time.Minute)
+	first := postAsk(context.Background(), s, s.Token(), "t", "cc", askBody("Bash", `{"command":"ls"}`))
+	a := nextEvent[PermissionAsked](t, sub, nil).Ask
+	if err := h.SetPermissionWait(10 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []time.Duration{0, -time.Second, MaxPermissionWait + time.Second} {
+		if err := h.SetPermissionWait(bad); !errors.Is(err, ErrBadPermissionWait) {
+			t.Fatalf("SetPermissionWait(%s) = %v, want ErrBadPermissionWait", bad, err)
+		}
+	}
+	second := postAsk(context.Background(), s, s.Token(), "t", "cc2", askBody("Bash", `{"command":"pwd"}`))
+	b := nextEvent[PermissionAsked](t, sub, nil).Ask
+	if a.Until.Sub(a.At) != time.Minute || b.Until.Sub(b.At) != 10*time.Minute {
+		t.Fatalf("waits %s and %s, want 1m0s (opened before) and 10m0s", a.Until.Sub(a.At), b.Until.Sub(b.At))
+	}
+	for _, c := range h.PermissionAsks() {
+		if c.ID == a.ID && c.Until != a.Until {
+			t.Fatalf("the open card's wait moved: %+v", c)
+		}
+	}
+	if h.PermissionWait() != 10*time.Minute {
+		t.Fatalf("PermissionWait = %s after the refusals, want 10m0s", h.PermissionWait())
+	}
+	if err := h.SetPermissionWait(MaxPermissionWait); err != nil {
+		t.Fatalf("the longest wait: %v", err)
+	}
+	if err := h.SetPermissionWait(150 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	third := postAsk(context.Background(), s, s.Token(), "t", "cc", askBody("Bash", `{"command":"id"}`))
+	c := nextEvent[PermissionAsked](t, sub, nil).Ask
+	if got := answerOf(t, third); got.body != "{}" {
+		t.Fatalf("the short card answered %q", got.body)
+	}
+	if closed := nextEvent[PermissionClosed](t, sub, nil); closed.ID != c.ID || closed.End != AskTimedOut {
+		t.Fatalf("closed %+v, want card %d timed out", closed, c.ID)
+	}
+	for _, id := range []uint64{a.ID, b.ID} {
+		if err := h.AnswerPermission(id, PermissionAnswer{Allow: true}); err != nil {
+			t.Fatalf("card %d closed with the short wait: %v", id, err)
+		}
+	}
+	answerOf(t, first)
+	answerOf(t, second)
+
+	for _, bad := range []time.Duration{-time.Second, MaxPermissionWait + time.Second} {
+		if _, err := NewHub(HubOptions{PermissionWait: bad}); !errors.Is(err, ErrBadPermissionWait) {
+			t.Fatalf("NewHub with wait %s: %v", bad, err)
+		}
+	}
+}
+
 // TestPermissionCardRefusals: no card for a seat that is not running (404,
 // nothing kept), for a body that names no tool, or for one over the hook
 // body cap (413; the seat still holds on the bare event); always without

@@ -567,6 +567,30 @@ const (
 	mSetSessionOpsAll
 	mSetSessionOpsOff
 	mSetSessionOpsNote
+	mSetSecNotify
+	mSetNotify
+	mSetNotifySeq
+	mSetNotifyDwell
+	mSetNotifyCooldown
+	mSetPermissionWait
+	mSetNotifyOff
+	mSetNotifyTerminal
+	mSetNotifyDesktop
+	mSetSeqAuto
+	mSetSeqOSC9
+	mSetSeqOSC777
+	mSetSeqBEL
+	mSetAtOnce
+	mSetDwellN
+	mSetCooldownNone
+	mSetSeconds
+	mSetMinutes
+	mSetHours
+	mSetNotifyNote
+	mSetNotifySeqNote
+	mSetNotifyDwellNote
+	mSetNotifyCooldownNote
+	mSetPermissionWaitNote
 	mSetKeysNote
 	mSetFile
 	mSetColName
@@ -1178,6 +1202,30 @@ var messages = map[msgKey][2]string{
 	mSetSessionOpsAll:        {"in any open topic", "開いているすべてのトピック"},
 	mSetSessionOpsOff:        {"off", "切"},
 	mSetSessionOpsNote:       {`AI seats may start, stop or restart seats (their own or another account's) with their room tools, without asking you each time; each result is a notice in the asking seat's room. A restart always resumes the same conversation or does nothing. Saved in config.json "session_operations"; applies to the next request.`, `AI の席は部屋の道具で席（自分か他のアカウント）を開始・終了・再起動できます。毎回あなたに確認はしません。結果は依頼した席の部屋に通知で残ります。再起動は必ず同じ会話を再開し、できなければ何もしません。config.json の "session_operations" に保存し、次の依頼から効きます。`},
+	mSetSecNotify:            {"Notifications", "通知"},
+	mSetNotify:               {"Notify me", "知らせ方"},
+	mSetNotifySeq:            {"Terminal signal", "端末への合図"},
+	mSetNotifyDwell:          {"Ring after", "鳴らすまで"},
+	mSetNotifyCooldown:       {"Quiet after a ring", "鳴らした後の休み"},
+	mSetPermissionWait:       {"Permission card waits", "許可カードの待ち時間"},
+	mSetNotifyOff:            {"off", "切"},
+	mSetNotifyTerminal:       {"in the terminal", "端末で"},
+	mSetNotifyDesktop:        {"on the desktop", "デスクトップに"},
+	mSetSeqAuto:              {"from the terminal", "端末に従う"},
+	mSetSeqOSC9:              {"OSC 9", "OSC 9"},
+	mSetSeqOSC777:            {"OSC 777", "OSC 777"},
+	mSetSeqBEL:               {"BEL", "BEL"},
+	mSetAtOnce:               {"at once", "すぐ"},
+	mSetDwellN:               {"%s unseen", "見ないまま %s"},
+	mSetCooldownNone:         {"not at all", "なし"},
+	mSetSeconds:              {"%d s", "%d 秒"},
+	mSetMinutes:              {"%d min", "%d 分"},
+	mSetHours:                {"%d h", "%d 時間"},
+	mSetNotifyNote:           {`How Pullcept calls you when a seat needs you (a permission card waits): "in the terminal" rings the terminal you use Pullcept in; "on the desktop" shows a desktop notification when that terminal is on this machine, else rings it; "off" calls nobody (the screen still shows it). Saved in config.json "notifications"; applies at once.`, `席があなたを必要とするとき（許可のカードが待っているときなど）の知らせ方です。「端末で」は Pullcept を使っている端末を鳴らし、「デスクトップに」はその端末がこのマシンにあればデスクトップ通知を出し、なければ端末を鳴らします。「切」は誰も呼びません（画面には出ます）。config.json の "notifications" に保存し、すぐに効きます。`},
+	mSetNotifySeqNote:        {`What Pullcept writes to ring the terminal: "from the terminal" picks it from what the terminal says it is. If yours shows nothing, choose OSC 9 or OSC 777 (a notification with its text) or BEL (the bell alone). Saved in config.json "notify_sequence".`, `端末を鳴らすために書く合図です。「端末に従う」は端末が名乗る種類から選びます。何も出ないときは OSC 9 か OSC 777（文つきの通知）、または BEL（ベルだけ）を選んでください。config.json の "notify_sequence" に保存します。`},
+	mSetNotifyDwellNote:      {`How long something waits unseen before it rings: if you see it first, nothing rings; 0 rings at once. Saved in config.json "notify_dwell".`, `鳴らす前に待つ時間です。その間にあなたが見れば鳴りません。0 ならすぐ鳴らします。config.json の "notify_dwell" に保存します。`},
+	mSetNotifyCooldownNote:   {`After a ring, the same seat does not ring again for this long, however often it asks; 0 rings every time. Saved in config.json "notify_cooldown".`, `一度鳴らした後、同じ席はこの間、何度求めても鳴らしません。0 なら毎回鳴らします。config.json の "notify_cooldown" に保存します。`},
+	mSetPermissionWaitNote:   {`How long a permission card waits for your answer, %s at most; then only the seat's own dialog in its pane is left. New cards follow a change at once; open ones keep their time. Saved in config.json "permission_wait".`, `許可のカードがあなたの答えを待つ時間です（最長 %s）。過ぎると席のペインのダイアログだけが残ります。変えるとすぐ次のカードから効き、開いているカードはそのままです。config.json の "permission_wait" に保存します。`},
 	mSetKeysNote:             {`View only. To change a key, give its name new keys in config.json "keys", e.g. "keys": {"new_topic": ["ctrl+n", "f12"]}, and start Pullcept again.`, `見るだけです。キーを変えるには config.json の "keys" に名前と新しいキーを書き、Pullcept を起動し直します。例: "keys": {"new_topic": ["ctrl+n", "f12"]}`},
 	mSetFile:                 {"File: %s", "ファイル: %s"},
 	mSetColName:              {"name", "名前"},

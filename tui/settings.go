@@ -18,14 +18,15 @@ type settingsSection int
 
 const (
 	secDisplay settingsSection = iota // language, theme, panels, terminals' height
-	secRoom                           // the brake
+	secRoom                           // the brake, what seats may start
+	secNotify                         // how the human is called back, the cards' wait
 	secKeys                           // the key map, to read
 	secData                           // the data folder, to read
 	secCount
 )
 
 // sectionTitles are the sections' names, in their order.
-var sectionTitles = [secCount]msgKey{mSetSecDisplay, mSetSecRoom, mSetSecKeys, mSetSecData}
+var sectionTitles = [secCount]msgKey{mSetSecDisplay, mSetSecRoom, mSetSecNotify, mSetSecKeys, mSetSecData}
 
 // settingRow is one setting the overlay changes.
 type settingRow int
@@ -39,6 +40,11 @@ const (
 	rowPaneShare
 	rowBrake
 	rowSessionOps
+	rowNotify
+	rowNotifySequence
+	rowNotifyDwell
+	rowNotifyCooldown
+	rowPermissionWait
 )
 
 // sectionRows are the rows of a section that change something; the
@@ -49,6 +55,8 @@ func sectionRows(s settingsSection) []settingRow {
 		return []settingRow{rowLanguage, rowTheme, rowTopics, rowParticipants, rowPanes, rowPaneShare}
 	case secRoom:
 		return []settingRow{rowBrake, rowSessionOps}
+	case secNotify:
+		return []settingRow{rowNotify, rowNotifySequence, rowNotifyDwell, rowNotifyCooldown, rowPermissionWait}
 	}
 	return nil
 }
@@ -57,6 +65,18 @@ func sectionRows(s settingsSection) []settingRow {
 var rowLabels = map[settingRow]msgKey{
 	rowLanguage: mSetLanguage, rowTheme: mSetTheme, rowTopics: mSetTopics, rowParticipants: mSetParticipants,
 	rowPanes: mSetPanes, rowPaneShare: mSetPaneShare, rowBrake: mSetBrake, rowSessionOps: mSetSessionOps,
+	rowNotify: mSetNotify, rowNotifySequence: mSetNotifySeq, rowNotifyDwell: mSetNotifyDwell,
+	rowNotifyCooldown: mSetNotifyCooldown, rowPermissionWait: mSetPermissionWait,
+}
+
+// fileRow reports a row whose value is config.json's: it shows "…" and
+// cannot change until the file was read.
+func fileRow(r settingRow) bool {
+	switch r {
+	case rowTopics, rowParticipants, rowPanes, rowPaneShare:
+		return false
+	}
+	return true
 }
 
 // settingsOverlay is the overlay's own state: which section and row are
@@ -226,12 +246,19 @@ func (o *settingsOverlay) rightLines(e *env, d settingsData, w int) []string {
 	chosen, _ := o.row()
 	var out []string
 	for _, r := range rows {
-		label, value := fit(e.tr.t(rowLabels[r]), labW), settingValue(e, d, r)
+		label, value := e.tr.t(rowLabels[r]), settingValue(e, d, r)
 		if r == chosen {
-			out = append(out, e.th.sel.Render(fit("▸ "+label+"  ‹ "+value+" ›", w)))
+			// The chosen value whole, brackets and all: where the row is
+			// too wide (a long value at 80 columns) its label's padding
+			// goes first, then the label.
+			pad := labW
+			if over := 2 + labW + 4 + ansi.StringWidth(value) + 2 - w; over > 0 {
+				pad = max(labW-over, min(ansi.StringWidth(label), labW), 1)
+			}
+			out = append(out, e.th.sel.Render(fit("▸ "+fit(label, pad)+"  ‹ "+value+" ›", w)))
 			continue
 		}
-		out = append(out, e.th.text.Render("  "+label+"    ")+e.th.accentS.Render(value))
+		out = append(out, e.th.text.Render("  "+fit(label, labW)+"    ")+e.th.accentS.Render(value))
 	}
 	out = append(out, "")
 	for _, l := range wrapWords(settingNote(e, d, chosen), w) {
@@ -249,7 +276,7 @@ func settingValue(e *env, d settingsData, r settingRow) string {
 		}
 		return tr.t(mSetHidden)
 	}
-	if !st.loaded && (r == rowLanguage || r == rowTheme || r == rowBrake || r == rowSessionOps) {
+	if !st.loaded && fileRow(r) {
 		return "…"
 	}
 	switch r {
@@ -282,7 +309,77 @@ func settingValue(e *env, d settingsData, r settingRow) string {
 		}
 		return tr.t(mSetSessionOpsTopic)
 	}
+	return notifyValue(tr, &st.info.SettingValues, r)
+}
+
+// notifyValue is how a row of the notifications section says its value.
+func notifyValue(tr catalog, v *SettingValues, r settingRow) string {
+	switch r {
+	case rowNotify:
+		return tr.t(choiceLabel(notifyChoices, v.Notify))
+	case rowNotifySequence:
+		return tr.t(choiceLabel(sequenceChoices, v.NotifySequence))
+	case rowNotifyDwell:
+		if v.NotifyDwell == 0 {
+			return tr.t(mSetAtOnce)
+		}
+		return tr.t(mSetDwellN, seconds(tr, v.NotifyDwell))
+	case rowNotifyCooldown:
+		if v.NotifyCooldown == 0 {
+			return tr.t(mSetCooldownNone)
+		}
+		return seconds(tr, v.NotifyCooldown)
+	case rowPermissionWait:
+		return seconds(tr, v.PermissionWait)
+	}
 	return ""
+}
+
+// choice is one value of a setting of a few, and how the overlay says it.
+type choice struct {
+	v     string
+	label msgKey
+}
+
+// The choices of the notification rows, in the order ←/→ go through them.
+var (
+	notifyChoices = []choice{{NotifyOff, mSetNotifyOff}, {NotifyTerminal, mSetNotifyTerminal}, {NotifyDesktop, mSetNotifyDesktop}}
+	// sequenceChoices' labels are the sequences' own names, the same in
+	// every language but "auto".
+	sequenceChoices = []choice{{NotifySeqAuto, mSetSeqAuto}, {NotifySeqOSC9, mSetSeqOSC9},
+		{NotifySeqOSC777, mSetSeqOSC777}, {NotifySeqBEL, mSetSeqBEL}}
+)
+
+// choiceLabel is v's label among choices (the first's when v is none;
+// the file's values are checked before they reach the overlay).
+func choiceLabel(choices []choice, v string) msgKey {
+	for _, c := range choices {
+		if c.v == v {
+			return c.label
+		}
+	}
+	return choices[0].label
+}
+
+// choiceValues are the values of choices, in order.
+func choiceValues(choices []choice) []string {
+	out := make([]string, len(choices))
+	for i, c := range choices {
+		out[i] = c.v
+	}
+	return out
+}
+
+// seconds says a number of seconds as a person reads it: whole hours as
+// hours, whole minutes as minutes, the rest as seconds.
+func seconds(tr catalog, n int) string {
+	switch {
+	case n >= 3600 && n%3600 == 0:
+		return tr.t(mSetHours, n/3600)
+	case n >= 60 && n%60 == 0:
+		return tr.t(mSetMinutes, n/60)
+	}
+	return tr.t(mSetSeconds, n)
 }
 
 // langName is a language's own name.
@@ -336,6 +433,16 @@ func settingNote(e *env, d settingsData, r settingRow) string {
 				arrowKey(firstKey(k.ScrollDown)), arrowKey(firstKey(k.ScrollUp)))
 	case rowSessionOps:
 		return tr.t(mSetSessionOpsNote)
+	case rowNotify:
+		return tr.t(mSetNotifyNote)
+	case rowNotifySequence:
+		return tr.t(mSetNotifySeqNote)
+	case rowNotifyDwell:
+		return tr.t(mSetNotifyDwellNote)
+	case rowNotifyCooldown:
+		return tr.t(mSetNotifyCooldownNote)
+	case rowPermissionWait:
+		return tr.t(mSetPermissionWaitNote, seconds(tr, d.st.info.PermissionWaitMax))
 	}
 	return ""
 }

@@ -9,10 +9,11 @@ type Settings interface {
 	// Settings returns the settings as the file holds them now and where
 	// the app keeps its data.
 	Settings() (SettingsInfo, error)
-	// SaveSettings saves language, theme and brake in config.json, each
-	// only when it changed and in its place, keeping every key the app
-	// does not know, and applies the brake to every room at once. A value
-	// outside its choices is refused and nothing is saved or applied.
+	// SaveSettings saves the settings in config.json, each only when it
+	// changed and in its place, keeping every key the app does not know,
+	// and applies the brake to every room and the permission cards' wait
+	// to the cards opened from then on. A value outside its choices is
+	// refused and nothing is saved or applied.
 	SaveSettings(v SettingValues) error
 	// RememberView records which panels are open and the terminals'
 	// share, which the next start opens with (Options.View).
@@ -38,19 +39,45 @@ type SettingValues struct {
 	// SessionOps is what seats may start, stop or restart
 	// (docs/design.md §15): SessionOpsTopic, SessionOpsAll or SessionOpsOff.
 	SessionOps string
-	// TEMPORARY until the settings branch lands.
-	Notify         string
+
+	// Notify is how the human is called back when something needs them
+	// (config.json "notifications"): NotifyTerminal (the default),
+	// NotifyOff or NotifyDesktop.
+	Notify string
+	// NotifySequence is what rings a terminal (config.json
+	// "notify_sequence"): NotifySeqAuto (the default: from the terminal),
+	// NotifySeqOSC9, NotifySeqOSC777 or NotifySeqBEL.
 	NotifySequence string
-	NotifyDwell    int
+	// NotifyDwell is how many seconds an item waits unseen before it rings
+	// (config.json "notify_dwell"; 5 by default, 0 at once, up to 600).
+	NotifyDwell int
+	// NotifyCooldown is how many seconds the same seat stays quiet after a
+	// ring (config.json "notify_cooldown"; 60 by default, 0–3600).
 	NotifyCooldown int
+	// PermissionWait is how many seconds a permission card waits for the
+	// human before the seat's own dialog decides alone (config.json
+	// "permission_wait"; 180 by default, up to SettingsInfo's
+	// PermissionWaitMax). New cards follow a change at once.
 	PermissionWait int
 }
 
-// TEMPORARY until the settings branch lands.
+// Notification settings (config.json "notifications").
 const (
+	// NotifyTerminal rings the terminal the human is attached from.
 	NotifyTerminal = ""
-	NotifyOff      = "off"
-	NotifyDesktop  = "desktop"
+	// NotifyOff calls nobody.
+	NotifyOff = "off"
+	// NotifyDesktop shows a desktop notification when the human's
+	// terminal is on this machine, else rings the terminal.
+	NotifyDesktop = "desktop"
+)
+
+// What rings a terminal (config.json "notify_sequence").
+const (
+	NotifySeqAuto   = ""       // chosen from what the terminal says it is
+	NotifySeqOSC9   = "osc9"   // OSC 9: a notification with its text
+	NotifySeqOSC777 = "osc777" // OSC 777 notify: a title and a text
+	NotifySeqBEL    = "bel"    // the bell alone
 )
 
 // Session-operation rules (config.json "session_operations").
@@ -73,15 +100,18 @@ const (
 // SettingsInfo is what the settings overlay shows: the values (Language as
 // the file has it), LanguageEnv (PULLCEPT_LANGUAGE when set: it wins over
 // the file at each start), BrakeMax (the largest brake the file takes),
-// and the data directory with how it was chosen and the files it holds.
+// PermissionWaitMax (the longest card wait, in seconds: the room's
+// bound), and the data directory with how it was chosen and the files it
+// holds.
 type SettingsInfo struct {
 	SettingValues
-	LanguageEnv string
-	BrakeMax    int
-	DataDir     string
-	DataDirFrom DataDirSource
-	ConfigFile  string
-	StateFile   string
+	LanguageEnv       string
+	BrakeMax          int
+	PermissionWaitMax int
+	DataDir           string
+	DataDirFrom       DataDirSource
+	ConfigFile        string
+	StateFile         string
 }
 
 // ViewState is what the screen remembers of its layout across restarts:

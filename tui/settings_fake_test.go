@@ -24,6 +24,9 @@ func (f *fakeBackend) Settings() (SettingsInfo, error) {
 	if info.BrakeMax == 0 {
 		info.BrakeMax = 1000
 	}
+	if info.PermissionWaitMax == 0 {
+		info.PermissionWaitMax = 3600
+	}
 	return info, nil
 }
 

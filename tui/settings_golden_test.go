@@ -23,10 +23,14 @@ func TestGoldenSettings(t *testing.T) {
 		{"display_200x60ja", 200, 60, LangJapanese, 0},
 		{"room_80x24", 80, 24, LangEnglish, 1},
 		{"room_200x60ja", 200, 60, LangJapanese, 1},
-		{"keys_80x24ja", 80, 24, LangJapanese, 2},
-		{"keys_200x60", 200, 60, LangEnglish, 2},
-		{"data_80x24", 80, 24, LangEnglish, 3},
-		{"data_200x60ja", 200, 60, LangJapanese, 3},
+		{"notify_80x24", 80, 24, LangEnglish, 2},
+		{"notify_80x24ja", 80, 24, LangJapanese, 2},
+		{"notify_200x60", 200, 60, LangEnglish, 2},
+		{"notify_200x60ja", 200, 60, LangJapanese, 2},
+		{"keys_80x24ja", 80, 24, LangJapanese, 3},
+		{"keys_200x60", 200, 60, LangEnglish, 3},
+		{"data_80x24", 80, 24, LangEnglish, 4},
+		{"data_200x60ja", 200, 60, LangJapanese, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -14,13 +14,25 @@ import (
 func settingsScene() *fakeBackend {
 	f := scene()
 	f.set.info = SettingsInfo{
-		SettingValues: SettingValues{Brake: 12, SessionOps: SessionOpsTopic},
-		BrakeMax:      1000,
-		DataDir:       "/home/u/.config/pullcept",
-		ConfigFile:    "/home/u/.config/pullcept/config.json",
-		StateFile:     "/home/u/.config/pullcept/ui-state.json",
+		SettingValues:     freshValues(),
+		BrakeMax:          1000,
+		PermissionWaitMax: 3600,
+		DataDir:           "/home/u/.config/pullcept",
+		ConfigFile:        "/home/u/.config/pullcept/config.json",
+		StateFile:         "/home/u/.config/pullcept/ui-state.json",
 	}
 	return f
+}
+
+// freshValues are the settings of a config.json that sets none.
+func freshValues() SettingValues {
+	return SettingValues{Brake: 12, SessionOps: SessionOpsTopic, NotifyDwell: 5, NotifyCooldown: 60, PermissionWait: 180}
+}
+
+// with is v changed by set.
+func with(v SettingValues, set func(*SettingValues)) SettingValues {
+	set(&v)
+	return v
 }
 
 // shown is the screen as text.
@@ -79,7 +91,8 @@ func TestSettingsLanguageSwitchesAtOnce(t *testing.T) {
 	if got := m.input.ta.Placeholder; got != m.env.tr.t(mInputPlaceholder) || !strings.ContainsFunc(got, func(r rune) bool { return r > 0x3000 }) {
 		t.Fatalf("input placeholder %q not in Japanese", got)
 	}
-	want := []SettingValues{{Language: "en", Brake: 12, SessionOps: SessionOpsTopic}, {Language: "ja", Brake: 12, SessionOps: SessionOpsTopic}}
+	want := []SettingValues{with(freshValues(), func(v *SettingValues) { v.Language = "en" }),
+		with(freshValues(), func(v *SettingValues) { v.Language = "ja" })}
 	if !slices.Equal(f.set.saves, want) {
 		t.Fatalf("saves %+v, want %+v", f.set.saves, want)
 	}
@@ -199,7 +212,7 @@ func TestSettingsSavesOneAtATime(t *testing.T) {
 	m.Update(press("right"))
 	m.Update(press("right"))
 	send(t, m, settingsSavedMsg{v: SettingValues{Brake: 13}})
-	if want := []SettingValues{{Brake: 15, SessionOps: SessionOpsTopic}}; !slices.Equal(f.set.saves, want) {
+	if want := []SettingValues{with(freshValues(), func(v *SettingValues) { v.Brake = 15 })}; !slices.Equal(f.set.saves, want) {
 		t.Fatalf("saves %+v, want %+v", f.set.saves, want)
 	}
 	if m.settings.saving || m.settings.again {
@@ -301,8 +314,9 @@ func TestSettingsReadOnlySections(t *testing.T) {
 	f.set.info.DataDirFrom = DataDirEnv
 	m := sceneModel(t, f, 80, 24, LangEnglish)
 	send(t, m, press("f3"))
-	send(t, m, press("tab"))
-	send(t, m, press("tab"))
+	for range 3 {
+		send(t, m, press("tab"))
+	}
 	s := shown(m)
 	for _, want := range []string{`"keys"`, "/home/u/.config/pullcept/config.json", "settings               f3"} {
 		if !strings.Contains(s, want) {
@@ -318,9 +332,9 @@ func TestSettingsReadOnlySections(t *testing.T) {
 	if m.overlay.settings.off == 0 {
 		t.Fatal("pgdown did not page the key map")
 	}
-	send(t, m, press("shift+tab"))
-	send(t, m, press("shift+tab"))
-	send(t, m, press("shift+tab"))
+	for range 4 { // round the first section to the last
+		send(t, m, press("shift+tab"))
+	}
 	s = shown(m)
 	for _, want := range []string{"/home/u/.config/pullcept", "PULLCEPT_HOME chose it.", "--data DIR"} {
 		if !strings.Contains(s, want) {
@@ -355,5 +369,117 @@ func TestThemeOption(t *testing.T) {
 	opts.Theme = "blue"
 	if _, err := New(newFake(), opts); !errors.Is(err, ErrUnknownTheme) {
 		t.Fatalf("err = %v, want ErrUnknownTheme", err)
+	}
+}
+
+// TestSettingsNotifications: the Notifications section (after Room) shows
+// the defaults of a file that sets none and changes each row with ←/→ —
+// the choices round their ends, the seconds go through the overlay's
+// steps and stay at theirs — each change saved at once.
+func TestSettingsNotifications(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	m := sceneModel(t, f, 200, 60, LangEnglish)
+	send(t, m, press("f3"))
+	send(t, m, press("tab"))
+	send(t, m, press("tab"))
+	s := shown(m)
+	for _, want := range []string{"Notifications", "‹ in the terminal ›", "Terminal signal", "from the terminal",
+		"Ring after", "5 s unseen", "Quiet after a ring", "1 min", "Permission card waits", "3 min", `"notifications"`} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("notifications section lacks %q:\n%s", want, s)
+		}
+	}
+	last := func() SettingValues { return f.set.saves[len(f.set.saves)-1] }
+	keys := func(ks ...string) {
+		for _, k := range ks {
+			send(t, m, press(k))
+		}
+	}
+	keys("right")
+	if last().Notify != NotifyDesktop || !strings.Contains(shown(m), "‹ on the desktop ›") {
+		t.Fatalf("after →: %+v\n%s", last(), shown(m))
+	}
+	keys("right") // round the end
+	if last().Notify != NotifyOff {
+		t.Fatalf("after → twice: %+v", last())
+	}
+	keys("down", "left")
+	if last().NotifySequence != NotifySeqBEL || !strings.Contains(shown(m), `"notify_sequence"`) {
+		t.Fatalf("sequence after ←: %+v", last())
+	}
+	keys("down", "left", "left")
+	if last().NotifyDwell != 0 || !strings.Contains(shown(m), "‹ at once ›") {
+		t.Fatalf("dwell after ← twice: %+v\n%s", last(), shown(m))
+	}
+	n := len(f.set.saves)
+	keys("left") // at 0 already: nothing to save
+	if len(f.set.saves) != n {
+		t.Fatalf("a change below 0 was saved: %+v", last())
+	}
+	keys("pgup") // three steps up: 5, 10, 30
+	if last().NotifyDwell != 30 {
+		t.Fatalf("dwell after PgUp: %+v", last())
+	}
+	keys("down", "right")
+	if last().NotifyCooldown != 120 || !strings.Contains(shown(m), "‹ 2 min ›") {
+		t.Fatalf("cooldown after →: %+v", last())
+	}
+	keys("down", "right")
+	if last().PermissionWait != 300 || !strings.Contains(shown(m), "‹ 5 min ›") || !strings.Contains(shown(m), "1 h at most") {
+		t.Fatalf("card wait after →: %+v\n%s", last(), shown(m))
+	}
+	keys("pgup", "pgup", "right")
+	if last().PermissionWait != 3600 {
+		t.Fatalf("card wait at the top: %+v", last())
+	}
+	want := with(freshValues(), func(v *SettingValues) {
+		v.Notify, v.NotifySequence, v.NotifyDwell, v.NotifyCooldown, v.PermissionWait = NotifyOff, NotifySeqBEL, 30, 120, 3600
+	})
+	if last() != want {
+		t.Fatalf("last save %+v, want %+v", last(), want)
+	}
+}
+
+// TestSettingsCardWaitSteps: the card wait offers its steps up to the
+// longest wait the room takes, and a number written by hand between two
+// steps goes to the next one either way.
+func TestSettingsCardWaitSteps(t *testing.T) {
+	t.Parallel()
+	f := settingsScene()
+	f.set.info.PermissionWaitMax = 600
+	f.set.info.PermissionWait = 45
+	f.set.info.NotifyDwell = 7
+	m := sceneModel(t, f, 80, 24, LangJapanese)
+	send(t, m, press("f3"))
+	send(t, m, press("tab"))
+	send(t, m, press("tab"))
+	for range 2 {
+		send(t, m, press("down"))
+	}
+	send(t, m, press("left"))
+	if got := f.set.saves[len(f.set.saves)-1].NotifyDwell; got != 5 {
+		t.Fatalf("dwell 7 after ←: %d, want 5", got)
+	}
+	send(t, m, press("down"))
+	send(t, m, press("down"))
+	if !strings.Contains(shown(m), "‹ 45 秒 ›") || !strings.Contains(shown(m), "最長 10 分") {
+		t.Fatalf("card wait row in Japanese:\n%s", shown(m))
+	}
+	send(t, m, press("right"))
+	if got := f.set.saves[len(f.set.saves)-1].PermissionWait; got != 60 {
+		t.Fatalf("45 after →: %d, want 60", got)
+	}
+	for range 5 {
+		send(t, m, press("right"))
+	}
+	if got := f.set.saves[len(f.set.saves)-1].PermissionWait; got != 600 {
+		t.Fatalf("at the room's longest: %d, want 600", got)
+	}
+	for range 8 {
+		send(t, m, press("left"))
+	}
+	if got := f.set.saves[len(f.set.saves)-1].PermissionWait; got != 30 {
+		t.Fatalf("at the shortest: %d, want 30", got)
 	}
 }

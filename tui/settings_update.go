@@ -212,11 +212,76 @@ func (m *Model) changeSetting(d int) []tea.Cmd {
 		v.Brake = clampInt(v.Brake+d, 0, max(s.info.BrakeMax, 0))
 	case rowSessionOps:
 		v.SessionOps = cycle([]string{SessionOpsTopic, SessionOpsAll, SessionOpsOff}, v.SessionOps, step)
+	case rowNotify:
+		v.Notify = cycle(choiceValues(notifyChoices), v.Notify, step)
+	case rowNotifySequence:
+		v.NotifySequence = cycle(choiceValues(sequenceChoices), v.NotifySequence, step)
+	case rowNotifyDwell:
+		v.NotifyDwell = stepTo(dwellSteps, v.NotifyDwell, d)
+	case rowNotifyCooldown:
+		v.NotifyCooldown = stepTo(cooldownSteps, v.NotifyCooldown, d)
+	case rowPermissionWait:
+		v.PermissionWait = stepTo(waitSteps(s.info.PermissionWaitMax), v.PermissionWait, d)
 	}
 	if *v == was {
 		return nil // at an end already
 	}
 	return []tea.Cmd{m.saveSettingsCmd()}
+}
+
+// The steps the overlay offers for the notification rows' seconds (the
+// file takes any whole number in range, written by hand): a few a person
+// tells apart, not every second.
+var (
+	dwellSteps    = []int{0, 5, 10, 30, 60, 120, 300, 600}        // up to config.MaxNotifyDwell
+	cooldownSteps = []int{0, 30, 60, 120, 300, 600, 1800, 3600}   // up to config.MaxNotifyCooldown
+	cardSteps     = []int{30, 60, 120, 180, 300, 600, 1800, 3600} // from config.MinPermissionWait
+)
+
+// waitSteps are cardSteps up to the longest wait the room takes (max;
+// 0, not known: all of them; the save refuses what the room does not take).
+func waitSteps(max int) []int {
+	if max <= 0 {
+		return cardSteps
+	}
+	out := []int{cardSteps[0]}
+	for _, n := range cardSteps[1:] {
+		if n <= max {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// stepTo is the step after cur in steps (before it when d < 0), staying at
+// the ends; a value between two steps (written by hand) goes to the next
+// one in d's direction. PgUp/PgDn (d ±10) go three steps.
+func stepTo(steps []int, cur, d int) int {
+	n := 1
+	if d > 1 || d < -1 {
+		n = 3
+	}
+	for range n {
+		cur = stepOnce(steps, cur, d)
+	}
+	return cur
+}
+
+func stepOnce(steps []int, cur, d int) int {
+	if d > 0 {
+		for _, s := range steps {
+			if s > cur {
+				return s
+			}
+		}
+		return max(cur, steps[len(steps)-1])
+	}
+	for i := len(steps) - 1; i >= 0; i-- {
+		if steps[i] < cur {
+			return steps[i]
+		}
+	}
+	return min(cur, steps[0])
 }
 
 // cycle is the choice d steps from cur in choices, round the ends (the

@@ -26,9 +26,20 @@ const (
 	// seconds: it waits before every tool, and the loopback room answers at
 	// once.
 	hookTimeout = 5
-	// permissionHookTimeout is longer because the room may hold a
-	// permission request up to 180 s for the human's answer (#336).
-	permissionHookTimeout = 190
+	// permissionHookTimeout is longer because the room holds a permission
+	// request for the human's answer on its card (#336): as long as
+	// config.json's "permission_wait" says, which the human may change
+	// while seats run (room.Hub.SetPermissionWait applies it to the next
+	// card at once). So the timeout follows the longest wait the room
+	// takes, not the wait in force at launch: a seat started before the
+	// human lengthened the wait would otherwise give up on a card the
+	// room still shows, and a change would apply only from each seat's
+	// next start. The room's own wait, not this, ends the hook; this is
+	// the CLI's backstop should the room never answer, and Claude Code
+	// 2.1.328 takes any positive timeout (config.MaxPermissionWait says
+	// where). The margin covers writing the room's answer after the wait.
+	permissionHookTimeout = int(room.MaxPermissionWait/time.Second) + permissionHookMargin
+	permissionHookMargin  = 10
 )
 
 // HookEvents are the Claude Code events posted to /hooks/activity

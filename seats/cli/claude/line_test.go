@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pullcept/pullcept/testdata/launchkit"
 
@@ -20,7 +21,9 @@ func expectedHooks(topicSeg, accountSeg string) map[string]any {
 	for _, ev := range HookEvents {
 		timeout := 5.0
 		if ev == "PermissionRequest" {
-			timeout = 190
+			// The longest wait the room takes, and a margin: a wait the
+			// human lengthens while the seat runs is never cut by the CLI.
+			timeout = float64(room.MaxPermissionWait/time.Second) + 10
 		}
 		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{
 			"type":           "http",
@@ -220,5 +223,17 @@ func TestClaudeCharacterIsOutputStyle(t *testing.T) {
 	c := launchkit.Account(config.KindClaudeCode)
 	if l := mustLaunch(t, launchkit.Input(c)); len(l.Unset) != 0 || !strings.Contains(l.Preview, `"outputStyle":"character_Lin"`) {
 		t.Fatalf("Claude: unset %q, line %s", l.Unset, l.Preview)
+	}
+}
+
+// TestPermissionHookOutlastsTheLongestWait: the PermissionRequest hook's
+// timeout follows the longest wait the room takes (room.MaxPermissionWait),
+// not the wait in force at launch, so a "permission_wait" the human
+// lengthens while the seat runs applies to its next card at once and the
+// room, not the CLI, ends the hook.
+func TestPermissionHookOutlastsTheLongestWait(t *testing.T) {
+	t.Parallel()
+	if got := time.Duration(permissionHookTimeout) * time.Second; got <= room.MaxPermissionWait {
+		t.Fatalf("hook timeout %s, not past the room's longest wait %s", got, room.MaxPermissionWait)
 	}
 }
