@@ -123,6 +123,7 @@ type settingsData struct {
 	st     *settingsState
 	view   ViewState
 	locale Lang // what "from the locale" picks
+	ring   string // what "from the terminal" picks for this terminal, and why
 }
 
 // settingsMaxH bounds the overlay's inner height: a dialog, not a screen
@@ -308,6 +309,10 @@ func settingValue(e *env, d settingsData, r settingRow) string {
 			return tr.t(mSetSessionOpsOff)
 		}
 		return tr.t(mSetSessionOpsTopic)
+	}
+	if r == rowNotifySequence && st.info.NotifySequence == NotifySeqAuto && d.ring != "" {
+		// Which one "from the terminal" picks here, and why (notify_term.go).
+		return tr.t(mSetSeqAuto) + " · " + d.ring
 	}
 	return notifyValue(tr, &st.info.SettingValues, r)
 }
