@@ -27,14 +27,19 @@ func newKinds(o ManagerOptions) map[config.Kind]cli.Adapter {
 
 // conversation asks ad what a's CLI would do with the recorded id, in the
 // seat's environment (the account's opened env over the process's); ""
-// is no conversation.
+// is no conversation. A check that could not look (no home folder, a
+// permission or I/O error) keeps the record and tries the resume: only a
+// conversation looked for and not found is gone (docs/design.md §9
+// "Resume"). A resume the CLI then refuses loses its record as any
+// refused resume does (the seat exits without joining).
 func (m *Manager) conversation(ad cli.Adapter, a config.Account, recorded string, env []string) cli.Conversation {
 	if recorded == "" {
 		return 0
 	}
 	c, err := ad.Conversation(a, recorded, launch.SeatGetenv(env, m.getenv))
 	if err != nil {
-		m.logger.Warn("conversation check", "account", a.ID, "err", err)
+		m.logger.Warn("conversation check failed; the resume is tried", "account", a.ID, "err", err)
+		return cli.ConversationResumes
 	}
 	return c
 }

@@ -1,12 +1,15 @@
 package seats
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pullcept/pullcept/testdata/launchkit"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/seats/cli"
 )
 
@@ -61,6 +64,66 @@ func TestDecideResume(t *testing.T) {
 	} {
 		if got := UnseenHistory(tt.size, tt.resumed, tt.seen, tt.seenKnown); got != tt.want {
 			t.Errorf("UnseenHistory(%d, %v, %d, %v) = %v", tt.size, tt.resumed, tt.seen, tt.seenKnown, got)
+		}
+	}
+}
+
+// TestConversationCheckFailureKeepsRecord: a resume check that cannot look
+// (CODEX_HOME's sessions not a folder: ENOTDIR; no home folder at all)
+// keeps the topic's id and tries the resume; only a conversation looked
+// for and not found is dropped (docs/design.md §9 "Resume", spec: 権限／I/O
+// エラーで調べられない時は ID を保持して明示 resume を試す).
+func TestConversationCheckFailureKeepsRecord(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	notDir := filepath.Join(dir, "not-dir")
+	if err := os.MkdirAll(notDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(notDir, "sessions"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a := config.Account{ID: "cx", Name: "Cx", Kind: config.KindCodexCLI, Command: "codex", WorkDir: dir}
+	for _, tt := range []struct {
+		name string
+		env  []string
+		want Outlook
+	}{
+		{"sessions not a folder", []string{"CODEX_HOME=" + notDir}, OutlookResumes},
+		{"no home folder", nil, OutlookResumes},
+		{"looked for, not found", []string{"CODEX_HOME=" + empty}, OutlookGone},
+	} {
+		store, err := logstore.Open(filepath.Join(t.TempDir(), "data"), logstore.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = store.Close() })
+		m, err := NewManager(ManagerOptions{
+			Sessions: store,
+			Accounts: func(string) (config.Account, bool) { return a, true },
+			Environ:  func() []string { return tt.env },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(m.Close)
+		if err := store.RecordSession("topic-1", a.ID, launchkit.Rec); err != nil {
+			t.Fatal(err)
+		}
+		if got := m.NextStart("topic-1", a.ID); got != tt.want {
+			t.Errorf("%s: NextStart = %v, want %v", tt.name, got, tt.want)
+		}
+		p := &startPlan{topic: "topic-1", account: a.ID, acct: a, adapter: m.kinds[a.Kind]}
+		if err := m.decideResume(p); err != nil {
+			t.Fatalf("%s: decideResume: %v", tt.name, err)
+		}
+		id, _ := store.Session("topic-1", a.ID)
+		if keep := tt.want == OutlookResumes; p.resume != keep || (id == launchkit.Rec) != keep || (p.res.Dropped == "") != keep {
+			t.Errorf("%s: resume %v, record %q, dropped %q; want the record kept and resumed: %v", tt.name, p.resume, id, p.res.Dropped, keep)
 		}
 	}
 }

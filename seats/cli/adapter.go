@@ -32,8 +32,9 @@ type Adapter interface {
 	// Conversation says what the CLI of account a would do with its
 	// recorded conversation id, in the seat's environment getenv (where
 	// the CLI keeps its files): the resume rule (docs/design.md §9) reads
-	// it. An error (a home folder not found) counts as the conversation
-	// gone.
+	// it. An error is a check that could not look (a home folder not
+	// found, a permission or I/O error): the record is kept and the resume
+	// tried. Only a conversation looked for and not found is gone.
 	Conversation(a config.Account, id string, getenv func(string) string) (Conversation, error)
 	// Prepare readies one launch after its line is built and before its
 	// process is spawned: it sets p.Env to the child's whole environment

@@ -73,7 +73,11 @@ func (*Adapter) Conversation(_ config.Account, id string, getenv func(string) st
 	if err != nil {
 		return cli.ConversationGone, err
 	}
-	if _, ok := Rollout(home, id); ok {
+	path, err := FindRollout(home, id)
+	if err != nil {
+		return cli.ConversationGone, err
+	}
+	if path != "" {
 		return cli.ConversationResumes, nil
 	}
 	return cli.ConversationGone, nil

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/pullcept/pullcept/config"
@@ -45,17 +46,62 @@ func Home(getenv func(string) string) (string, error) {
 
 // Rollout finds the rollout file of Codex session sessionID under
 // <codexHome>/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl. ok is false
-// when there is none (or the id is not a plain UUID-like word).
+// when there is none, it could not be looked for, or the id is not a plain
+// UUID-like word.
 func Rollout(codexHome, sessionID string) (path string, ok bool) {
+	path, err := FindRollout(codexHome, sessionID)
+	return path, err == nil && path != ""
+}
+
+// FindRollout is Rollout telling "not there" ("", nil) from "could not
+// look" (an error: a permission or I/O error, CODEX_HOME not a folder),
+// which keeps a recorded id (docs/design.md §9 "Resume"). A missing
+// sessions folder is "not there"; so is a date entry that is not a folder.
+// The latest match wins when several do.
+func FindRollout(codexHome, sessionID string) (string, error) {
 	if !plainID(sessionID) {
-		return "", false
+		return "", nil
 	}
-	matches, err := filepath.Glob(filepath.Join(codexHome, codexSessionsDir, "*", "*", "*", "rollout-*-"+sessionID+".jsonl"))
-	if err != nil || len(matches) == 0 {
-		return "", false
+	pattern := "rollout-*-" + sessionID + ".jsonl"
+	root := filepath.Join(codexHome, codexSessionsDir)
+	var matches []string
+	var walk func(dir string, depth int) error
+	walk = func(dir string, depth int) error {
+		entries, err := os.ReadDir(dir)
+		switch {
+		case err == nil:
+		case errors.Is(err, fs.ErrNotExist) && depth == 0:
+			return nil
+		case depth > 0 && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)):
+			return nil // a date entry that is not a folder (or went away)
+		default:
+			return fmt.Errorf("look for rollout %s: %w", sessionID, err)
+		}
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			if depth == 3 {
+				if m, _ := filepath.Match(pattern, e.Name()); m {
+					matches = append(matches, p)
+				}
+				continue
+			}
+			if !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
+				continue
+			}
+			if err := walk(p, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(root, 0); err != nil {
+		return "", err
+	}
+	if len(matches) == 0 {
+		return "", nil
 	}
 	sort.Strings(matches)
-	return matches[len(matches)-1], true
+	return matches[len(matches)-1], nil
 }
 
 // plainID accepts ids of hex digits and dashes (Codex's UUIDs), so an id

@@ -121,3 +121,39 @@ func TestCodexConversation(t *testing.T) {
 		t.Errorf("rollout not found: %v %v", c, err)
 	}
 }
+
+// TestFindRolloutCannotLook: a sessions folder that cannot be read is an
+// error (the record is kept), never "not there"; a missing one, or a date
+// entry that is not a folder, is "not there".
+func TestFindRolloutCannotLook(t *testing.T) {
+	t.Parallel()
+	const id = "99999999-8888-4777-8666-555555555555"
+	home := t.TempDir()
+	if p, err := FindRollout(home, id); p != "" || err != nil {
+		t.Errorf("no sessions folder: %q, %v; want not there", p, err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, "sessions", "2026"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "sessions", "2026", "07"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := FindRollout(home, id); p != "" || err != nil {
+		t.Errorf("a date entry that is a file: %q, %v; want not there", p, err)
+	}
+	want := writeRollout(t, home, time.Now(), id, t.TempDir(), true)
+	if p, err := FindRollout(home, id); p != want || err != nil {
+		t.Errorf("FindRollout = %q, %v; want %q", p, err, want)
+	}
+	blocked := t.TempDir()
+	if err := os.WriteFile(filepath.Join(blocked, "sessions"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := FindRollout(blocked, id); err == nil {
+		t.Errorf("sessions is a file: %q, nil; want an error", p)
+	}
+	get := func(k string) string { return map[string]string{"CODEX_HOME": blocked}[k] }
+	if _, err := New(time.Second, nil).Conversation(config.Account{Kind: config.KindCodexCLI}, id, get); err == nil {
+		t.Error("Conversation: the check that could not look must say so")
+	}
+}
