@@ -38,7 +38,7 @@ var fieldOf = map[string]string{
 // directory exists, and the character's name for its kind.
 func (b *Backend) CheckAccount(in tui.AccountInfo) tui.AccountCheck {
 	a := b.editDraft(in)
-	out := tui.AccountCheck{CharacterVia: character.Via(a.Kind)}
+	out := tui.AccountCheck{CharacterVia: character.AccountVia(a)}
 	add := func(field string, line int, err error, warn bool) {
 		if f, ok := fieldOf[field]; ok {
 			field = f

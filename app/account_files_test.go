@@ -56,6 +56,11 @@ func TestCheckAccountFields(t *testing.T) {
 		c.CharacterVia != "LI_PLUS_OUTPUT_STYLE" {
 		t.Errorf("Codex check: %+v", c)
 	}
+	// An app-server seat's character travels in its conversation's
+	// developer instructions, not in LI_PLUS_OUTPUT_STYLE.
+	if c := b.CheckAccount(tui.AccountInfo{Kind: tui.KindCodexCLI, Name: "Lay", Dir: work, Command: "codex", Character: "luna", AppServer: true}); c.CharacterVia != "developerInstructions" {
+		t.Errorf("app-server Codex check: via %q", c.CharacterVia)
+	}
 	body, err := b.OpenCharacter(tui.AccountInfo{Kind: tui.KindCodexCLI, Dir: missing, Character: "luna"})
 	if err != nil || body.Exists || body.Path != filepath.Join(missing, ".codex", "output-styles", "luna.md") {
 		t.Fatalf("a body in a dir to be made: %+v, %v", body, err)

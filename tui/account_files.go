@@ -45,7 +45,9 @@ type AccountCheck struct {
 	DirMissing bool
 	// CharacterVia is how the character reaches the CLI: "outputStyle"
 	// (Claude Code's --settings), "LI_PLUS_OUTPUT_STYLE" (a Codex seat's
-	// environment, Li+ hook mode), or "" (this kind has no character).
+	// environment, Li+ hook mode), "developerInstructions" (an app-server
+	// Codex seat: the style's body in its conversation's developer
+	// instructions), or "" (this kind has no character).
 	CharacterVia string
 }
 

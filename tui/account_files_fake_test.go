@@ -48,6 +48,9 @@ func (f *fakeBackend) CheckAccount(a AccountInfo) AccountCheck {
 		out.CharacterVia = "outputStyle"
 	case KindCodexCLI:
 		out.CharacterVia = "LI_PLUS_OUTPUT_STYLE"
+		if a.AppServer {
+			out.CharacterVia = "developerInstructions"
+		}
 	}
 	if a.Kind != KindAdmin && a.Kind != KindMCP {
 		switch {

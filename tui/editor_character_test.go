@@ -268,11 +268,12 @@ func TestEditorCharacterPasteTooBig(t *testing.T) {
 	}
 }
 
-// TestEditorCodexCharacter: a Codex account's character reaches the seat
-// as LI_PLUS_OUTPUT_STYLE (shown on the launch line's box); its body file
-// is .codex/output-styles/<name>.md, and creating that folder, which
-// switches every Codex seat there to Li+'s file mode, is said first and
-// done at the second ctrl+s.
+// TestEditorCodexCharacter: an app-server Codex account's character
+// reaches the seat in its conversation's developer instructions (shown on
+// the launch line's box; TestEditorCodexCharacterVia has hook mode); its
+// body file is .codex/output-styles/<name>.md, and creating that folder,
+// which switches every Codex seat there to Li+'s file mode, is said first
+// and done at the second ctrl+s.
 func TestEditorCodexCharacter(t *testing.T) {
 	t.Parallel()
 	f := scene()
@@ -280,7 +281,7 @@ func TestEditorCodexCharacter(t *testing.T) {
 	m := openAccount(t, f, "lay", 160, 50, LangEnglish)
 	v := flat(m)
 	for _, want := range []string{
-		"character: character_codex_luna → LI_PLUS_OUTPUT_STYLE=character_codex_luna in the seat's environment (Li+ hook mode)",
+		"character: character_codex_luna → the style's body in the conversation's developer instructions (app-server mode)",
 		"/home/u/work/.codex/output-styles does not exist: creating it switches every Codex seat in this folder to Li+'s file mode",
 		"/home/u/work/.codex/output-styles/character_codex_luna.md · new file",
 	} {
@@ -297,6 +298,38 @@ func TestEditorCodexCharacter(t *testing.T) {
 	send(t, m, press("ctrl+s"))
 	if len(f.files.saves) != 1 || f.files.saves[0] != "/home/u/work/.codex/output-styles/character_codex_luna.md|Luna." || len(f.saved) != 1 {
 		t.Fatalf("second ctrl+s: saves %v, saved %d", f.files.saves, len(f.saved))
+	}
+}
+
+// TestEditorCodexCharacterVia: the launch box says how a Codex account's
+// character travels in its mode, in both languages: the conversation's
+// developer instructions in app-server mode (never LI_PLUS_OUTPUT_STYLE,
+// which that launch does not set), the seat's environment in hook mode;
+// flipping the toggle changes the line.
+func TestEditorCodexCharacterVia(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		lang          Lang
+		server, hooks string
+	}{
+		{LangEnglish,
+			"character: luna → the style's body in the conversation's developer instructions (app-server mode)",
+			"character: luna → LI_PLUS_OUTPUT_STYLE=luna in the seat's environment (Li+ hook mode)"},
+		{LangJapanese,
+			"キャラクター: luna → スタイルの本文を会話の developer instructions で渡す（app-server 方式）",
+			"キャラクター: luna → 席の環境変数 LI_PLUS_OUTPUT_STYLE=luna（Li+ の hook 方式）"},
+	} {
+		f := scene() // Lay is a Codex account in app-server mode
+		f.accounts[2].Character = "luna"
+		m := openAccount(t, f, "lay", 160, 50, tc.lang)
+		if v := flat(m); !strings.Contains(v, tc.server) || strings.Contains(v, "LI_PLUS_OUTPUT_STYLE") {
+			t.Fatalf("%s: app-server mode does not show %q alone:\n%s", tc.lang, tc.server, plain(m))
+		}
+		editField(t, m, fAppServer)
+		send(t, m, press("space"))
+		if v := flat(m); !strings.Contains(v, tc.hooks) {
+			t.Fatalf("%s: hook mode does not show %q:\n%s", tc.lang, tc.hooks, plain(m))
+		}
 	}
 }
 

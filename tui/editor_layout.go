@@ -264,16 +264,20 @@ func (ed *accountEditor) problemLines(e *env, inner int) []string {
 type previewKey struct{ gen, inner, seq int }
 
 // effectText says how the character reaches the CLI (docs/design.md §9):
-// outputStyle in Claude's --settings, LI_PLUS_OUTPUT_STYLE in a Codex
-// seat's environment, or the folder's default.
+// outputStyle in Claude's --settings, LI_PLUS_OUTPUT_STYLE in a hook-mode
+// Codex seat's environment, the style's body in an app-server Codex
+// seat's developer instructions, or the folder's default.
 func (ed *accountEditor) effectText(e *env) string {
 	name := strings.TrimSpace(ed.checkChar)
 	switch ed.check.CharacterVia {
 	case "":
 		return ""
-	case "LI_PLUS_OUTPUT_STYLE":
-		if name == "" {
+	case "LI_PLUS_OUTPUT_STYLE", "developerInstructions":
+		switch {
+		case name == "":
 			return e.tr.t(mEdViaNoneCodex)
+		case ed.check.CharacterVia == "developerInstructions":
+			return e.tr.t(mEdViaInstructions, name)
 		}
 		return e.tr.t(mEdViaEnv, name)
 	}

@@ -473,6 +473,7 @@ const (
 	mEdStyleProject
 	mEdViaStyle
 	mEdViaEnv
+	mEdViaInstructions
 	mEdViaNone
 	mEdViaNoneCodex
 	mEdConfirmMkdir
@@ -1107,6 +1108,7 @@ var messages = map[msgKey][2]string{
 	mEdStyleProject:      {"project", "プロジェクト"},
 	mEdViaStyle:          {"character: %s → outputStyle in --settings", "キャラクター: %s → --settings の outputStyle"},
 	mEdViaEnv:            {"character: %s → LI_PLUS_OUTPUT_STYLE=%[1]s in the seat's environment (Li+ hook mode)", "キャラクター: %s → 席の環境変数 LI_PLUS_OUTPUT_STYLE=%[1]s（Li+ の hook 方式）"},
+	mEdViaInstructions:   {"character: %s → the style's body in the conversation's developer instructions (app-server mode)", "キャラクター: %s → スタイルの本文を会話の developer instructions で渡す（app-server 方式）"},
 	mEdViaNone:           {"character: none → the working directory's default style", "キャラクター: なし → 作業ディレクトリの既定のスタイル"},
 	mEdViaNoneCodex:      {"character: none → the project's default ([liplus] output_style or character_instance.md)", "キャラクター: なし → project の既定（[liplus] output_style か character_instance.md）"},
 	mEdConfirmMkdir:      {"The working dir %s does not exist: saving creates it.", "作業ディレクトリ %s はありません。保存すると作ります。"},

@@ -36,6 +36,10 @@ const (
 const (
 	ViaOutputStyle = "outputStyle"  // Claude Code: --settings '{"outputStyle": …}'
 	ViaEnv         = EnvOutputStyle // Codex CLI: the seat's environment (#281 hook mode)
+	// ViaInstructions: an app-server Codex seat gets the style's body in
+	// its conversation's developer instructions (thread/start and
+	// thread/resume), never in its environment (spec #299, #303).
+	ViaInstructions = "developerInstructions"
 )
 
 // OwnsEnv reports whether kind k's character field owns the variable
@@ -55,6 +59,16 @@ func Via(k config.Kind) string {
 		return ViaEnv
 	}
 	return ""
+}
+
+// AccountVia says how account a's seats get its character: Via of its
+// kind, but ViaInstructions for a Codex account in app-server mode (the
+// editor says which under the launch line).
+func AccountVia(a config.Account) string {
+	if a.AppServer() {
+		return ViaInstructions
+	}
+	return Via(a.Kind)
 }
 
 // characterHome is the CLI folder of kind k's styles (.claude, .codex).

@@ -586,3 +586,24 @@ func TestStripFrontmatter(t *testing.T) {
 		t.Errorf("frontmatterName %q, body %q", name, StripFrontmatter(text))
 	}
 }
+
+// TestAccountVia: how an account's character travels follows its kind
+// and, for Codex, its mode: the environment in hook mode, the
+// conversation's developer instructions in app-server mode (the default).
+func TestAccountVia(t *testing.T) {
+	t.Parallel()
+	off := false
+	for _, tc := range []struct {
+		a    config.Account
+		want string
+	}{
+		{config.Account{Kind: config.KindClaudeCode}, ViaOutputStyle},
+		{config.Account{Kind: config.KindCodexCLI}, ViaInstructions},
+		{config.Account{Kind: config.KindCodexCLI, CodexAppServer: &off}, ViaEnv},
+		{config.Account{Kind: config.KindCLI}, ""},
+	} {
+		if got := AccountVia(tc.a); got != tc.want {
+			t.Errorf("AccountVia(%s, app-server %v) = %q, want %q", tc.a.Kind, tc.a.AppServer(), got, tc.want)
+		}
+	}
+}
