@@ -70,7 +70,7 @@ func ListStyles(k config.Kind, workDir string, getenv func(string) string) ([]St
 		for _, d := range claudeProjectDirs(workDir, home) {
 			out = append(out, stylesIn(filepath.Join(d, claudeFolder, stylesDirName), ScopeProject, true)...)
 		}
-		if cfg, err := claude.ConfigDir(getenv); err == nil {
+		if cfg, err := claude.ConfigDir(getenv, workDir); err == nil {
 			out = append(out, stylesIn(filepath.Join(cfg, stylesDirName), ScopeUser, true)...)
 		}
 	case config.KindCodexCLI:

@@ -3,6 +3,7 @@ package launch
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -115,6 +116,21 @@ func SeatGetenv(env []string, base func(string) string) func(string) string {
 		}
 		return base(name)
 	}
+}
+
+// SeatDir is a folder the seat's environment names (CODEX_HOME,
+// CLAUDE_CONFIG_DIR) as the seat's CLI resolves it: a relative one
+// against the seat's working directory workDir, the CLI's own (spec:
+// 相対パスは起動ディレクトリに対して解決する), never Pullcept's. On
+// Windows a path rooted without a drive (\x) takes workDir's drive.
+func SeatDir(workDir, dir string) string {
+	if dir == "" || filepath.IsAbs(dir) || workDir == "" {
+		return dir
+	}
+	if vol := filepath.VolumeName(workDir); vol != "" && (dir[0] == '\\' || dir[0] == '/') {
+		return filepath.Clean(vol + dir)
+	}
+	return filepath.Join(workDir, dir)
 }
 
 func HomeDir(getenv func(string) string) (string, error) {

@@ -2,6 +2,8 @@ package launch
 
 import (
 	"errors"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -47,5 +49,32 @@ func TestSidecarVars(t *testing.T) {
 	}
 	if got := SidecarVars("u", "n", "a", "t", nil, false); len(got) != 4 {
 		t.Errorf("hue and unseen mark must be absent when not declared: %q", got)
+	}
+}
+
+// TestSeatDir: a folder a seat's environment names is the CLI's: a
+// relative one is under the seat's working directory, an absolute one is
+// as written; on Windows a path rooted without a drive takes the working
+// directory's drive.
+func TestSeatDir(t *testing.T) {
+	t.Parallel()
+	work := filepath.Join(string(filepath.Separator), "work", "seat")
+	abs := filepath.Join(string(filepath.Separator), "cfg")
+	if runtime.GOOS == "windows" {
+		work, abs = `D:\work\seat`, `C:\cfg`
+		if got := SeatDir(work, `\cfg`); got != `D:\cfg` {
+			t.Errorf("rooted without a drive: %q", got)
+		}
+	}
+	for _, tc := range []struct{ work, dir, want string }{
+		{work, "cx", filepath.Join(work, "cx")},
+		{work, filepath.Join("..", "cx"), filepath.Join(filepath.Dir(work), "cx")},
+		{work, abs, abs},
+		{work, "", ""},
+		{"", "cx", "cx"},
+	} {
+		if got := SeatDir(tc.work, tc.dir); got != tc.want {
+			t.Errorf("SeatDir(%q, %q) = %q, want %q", tc.work, tc.dir, got, tc.want)
+		}
 	}
 }

@@ -27,7 +27,7 @@ func (*Adapter) UsesAttachments() bool { return true }
 // Conversation: Claude Code's transcript of id, for the working directory
 // as written or as its links resolve (the CLI records its physical cwd).
 func (*Adapter) Conversation(a config.Account, id string, getenv func(string) string) (cli.Conversation, error) {
-	dir, err := ConfigDir(getenv)
+	dir, err := ConfigDir(getenv, a.WorkDir)
 	if err != nil {
 		return cli.ConversationGone, err
 	}
@@ -54,7 +54,7 @@ func (c *Adapter) Prepare(_ context.Context, p *cli.Launching) (cli.Run, error) 
 	p.Env = cli.WithToken(p.Env, p.Token)
 	r := &run{poll: c.Poll, workDir: p.Account.WorkDir, sessionID: p.Launch.SessionID, resumed: p.Launch.Resumed, getenv: p.Getenv}
 	if p.Launch.Resumed {
-		if dir, err := ConfigDir(p.Getenv); err == nil {
+		if dir, err := ConfigDir(p.Getenv, p.Account.WorkDir); err == nil {
 			if fi, err := os.Stat(claudeTranscript(dir, p.Account.WorkDir, p.Launch.SessionID)); err == nil {
 				r.transcriptAt = fi.Size()
 			}
@@ -159,7 +159,7 @@ func submitted(s cli.Seat, rep room.Report) {
 // that is missing, deleted or replaced is logged and looked for again,
 // never a crash.
 func (r *run) watchTranscript(s cli.Seat) {
-	dir, err := ConfigDir(r.getenv)
+	dir, err := ConfigDir(r.getenv, r.workDir)
 	if err != nil || r.sessionID == "" {
 		s.Logger().Debug("limit: no Claude transcript to watch", "topic", s.Topic(), "account", s.Account(), "err", err)
 		return

@@ -20,13 +20,14 @@ const (
 	claudeSlugMax = 200
 )
 
-// ConfigDir is where Claude Code keeps its data for an environment:
-// $CLAUDE_CONFIG_DIR, else <home>/.claude (HOME; USERPROFILE on Windows).
-// Pass SeatGetenv so an account's own CLAUDE_CONFIG_DIR counts. The error
-// wraps ErrNoHome.
-func ConfigDir(getenv func(string) string) (string, error) {
+// ConfigDir is where Claude Code keeps its data for a seat's environment:
+// $CLAUDE_CONFIG_DIR (a relative one against the seat's working directory
+// workDir, where the CLI runs: launch.SeatDir), else <home>/.claude (HOME;
+// USERPROFILE on Windows). Pass SeatGetenv so an account's own
+// CLAUDE_CONFIG_DIR counts. The error wraps ErrNoHome.
+func ConfigDir(getenv func(string) string, workDir string) (string, error) {
 	if d := getenv(EnvConfigDir); d != "" {
-		return d, nil
+		return launch.SeatDir(workDir, d), nil
 	}
 	home, err := launch.HomeDir(getenv)
 	if err != nil {

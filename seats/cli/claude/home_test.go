@@ -11,6 +11,7 @@ import (
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/launch"
+	"github.com/pullcept/pullcept/testdata/launchkit"
 )
 
 func TestClaudeProjectSlug(t *testing.T) {
@@ -47,13 +48,13 @@ func TestClaudeConfigDir(t *testing.T) {
 	}
 	home := filepath.Join(string(filepath.Separator), "home", "me")
 	get := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	if d, err := ConfigDir(get(map[string]string{homeVar: home})); err != nil || d != filepath.Join(home, ".claude") {
+	if d, err := ConfigDir(get(map[string]string{homeVar: home}), ""); err != nil || d != filepath.Join(home, ".claude") {
 		t.Errorf("ConfigDir = %q, %v", d, err)
 	}
-	if d, _ := ConfigDir(get(map[string]string{homeVar: home, "CLAUDE_CONFIG_DIR": "/cfg"})); d != "/cfg" {
+	if d, _ := ConfigDir(get(map[string]string{homeVar: home, "CLAUDE_CONFIG_DIR": "/cfg"}), ""); d != "/cfg" {
 		t.Errorf("CLAUDE_CONFIG_DIR ignored: %q", d)
 	}
-	if _, err := ConfigDir(get(nil)); !errors.Is(err, launch.ErrNoHome) {
+	if _, err := ConfigDir(get(nil), ""); !errors.Is(err, launch.ErrNoHome) {
 		t.Errorf("no home: %v", err)
 	}
 	a := config.Account{Env: []config.EnvVar{{Name: "CLAUDE_CONFIG_DIR", Value: "/acct"}}}
@@ -61,8 +62,32 @@ func TestClaudeConfigDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := ConfigDir(launch.SeatGetenv(opened, get(map[string]string{"CLAUDE_CONFIG_DIR": "/proc"}))); d != "/acct" {
+	if d, _ := ConfigDir(launch.SeatGetenv(opened, get(map[string]string{"CLAUDE_CONFIG_DIR": "/proc"})), ""); d != "/acct" {
 		t.Errorf("account CLAUDE_CONFIG_DIR: %q", d)
+	}
+	work := filepath.Join(launchkit.Root(), "work", "seat")
+	if d, _ := ConfigDir(get(map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join("..", "cfg")}), work); d != filepath.Join(launchkit.Root(), "work", "cfg") {
+		t.Errorf("a relative CLAUDE_CONFIG_DIR is the seat's working directory's: %q", d)
+	}
+}
+
+// TestClaudeConversationRelativeConfigDir: a relative CLAUDE_CONFIG_DIR is
+// where the seat's CLI finds it, under the seat's working directory, not
+// Pullcept's: the transcript there resumes.
+func TestClaudeConversationRelativeConfigDir(t *testing.T) {
+	t.Parallel()
+	const id = "99999999-8888-4777-8666-555555555555"
+	work := t.TempDir()
+	get := func(k string) string { return map[string]string{"CLAUDE_CONFIG_DIR": "claude-cfg"}[k] }
+	p := TranscriptPath(filepath.Join(work, "claude-cfg"), work, id)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := (&Adapter{}).Conversation(config.Account{Kind: config.KindClaudeCode, WorkDir: work}, id, get); c != cli.ConversationResumes || err != nil {
+		t.Errorf("transcript under the seat's relative CLAUDE_CONFIG_DIR: %v, %v", c, err)
 	}
 }
 

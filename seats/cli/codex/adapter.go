@@ -68,8 +68,8 @@ func (*Adapter) Joins() bool { return true }
 func (*Adapter) UsesAttachments() bool { return false }
 
 // Conversation: Codex's rollout of id under its home.
-func (*Adapter) Conversation(_ config.Account, id string, getenv func(string) string) (cli.Conversation, error) {
-	home, err := Home(getenv)
+func (*Adapter) Conversation(a config.Account, id string, getenv func(string) string) (cli.Conversation, error) {
+	home, err := Home(getenv, a.WorkDir)
 	if err != nil {
 		return cli.ConversationGone, err
 	}
@@ -102,7 +102,7 @@ func (c *Adapter) Prepare(ctx context.Context, p *cli.Launching) (cli.Run, error
 	if p.Launch.Server == nil {
 		p.Env = cli.WithToken(p.Env, p.Token)
 		if p.Launch.Resumed {
-			if home, err := Home(p.Getenv); err == nil {
+			if home, err := Home(p.Getenv, p.Account.WorkDir); err == nil {
 				r.rollout, r.rolloutAt = codexRolloutSize(home, p.Launch.SessionID)
 			}
 		}
@@ -445,7 +445,7 @@ func (r *run) watchRollout(s cli.Seat) {
 // resolved form too. ok is false when CODEX_HOME cannot be found or the
 // seat ended first.
 func (r *run) findRollout(s cli.Seat) (Session, bool) {
-	home, err := Home(r.getenv)
+	home, err := Home(r.getenv, r.acct.WorkDir)
 	if err != nil {
 		s.Notice(true, "cannot find CODEX_HOME for %s: %v", r.acct.DisplayName(), err)
 		return Session{}, false

@@ -31,11 +31,13 @@ const (
 	rolloutFirstLineMax = 8 << 20
 )
 
-// Home is Codex CLI's home for an environment: $CODEX_HOME, else
-// <home>/.codex. The error wraps ErrNoHome.
-func Home(getenv func(string) string) (string, error) {
+// Home is Codex CLI's home for a seat's environment: $CODEX_HOME (a
+// relative one against the seat's working directory workDir, where the
+// CLI runs: launch.SeatDir), else <home>/.codex. The error wraps
+// ErrNoHome.
+func Home(getenv func(string) string, workDir string) (string, error) {
 	if d := getenv(envCodexHome); d != "" {
-		return d, nil
+		return launch.SeatDir(workDir, d), nil
 	}
 	home, err := launch.HomeDir(getenv)
 	if err != nil {

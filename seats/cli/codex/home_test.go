@@ -89,10 +89,10 @@ func TestCodexHome(t *testing.T) {
 	}
 	home := filepath.Join(launchkit.Root(), "home", "me")
 	get := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	if d, err := Home(get(map[string]string{homeVar: home})); err != nil || d != filepath.Join(home, ".codex") {
+	if d, err := Home(get(map[string]string{homeVar: home}), ""); err != nil || d != filepath.Join(home, ".codex") {
 		t.Errorf("Home = %q, %v", d, err)
 	}
-	if d, _ := Home(get(map[string]string{"CODEX_HOME": "/cx"})); d != "/cx" {
+	if d, _ := Home(get(map[string]string{"CODEX_HOME": "/cx"}), ""); d != "/cx" {
 		t.Errorf("CODEX_HOME ignored: %q", d)
 	}
 	a := config.Account{Env: []config.EnvVar{{Name: "CODEX_HOME", Value: ""}}}
@@ -100,8 +100,28 @@ func TestCodexHome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := Home(launch.SeatGetenv(opened, get(map[string]string{"CODEX_HOME": "/proc-cx"}))); d != "/proc-cx" {
+	if d, _ := Home(launch.SeatGetenv(opened, get(map[string]string{"CODEX_HOME": "/proc-cx"})), ""); d != "/proc-cx" {
 		t.Errorf("name-only CODEX_HOME must inherit: %q", d)
+	}
+	work := filepath.Join(launchkit.Root(), "work", "seat")
+	if d, _ := Home(get(map[string]string{"CODEX_HOME": "cx"}), work); d != filepath.Join(work, "cx") {
+		t.Errorf("a relative CODEX_HOME is the seat's working directory's: %q", d)
+	}
+}
+
+// TestCodexConversationRelativeHome: a relative CODEX_HOME is where the
+// seat's Codex finds it, under the seat's working directory (spec: 相対
+// パスは起動ディレクトリに対して解決する), not Pullcept's: the rollout
+// there resumes.
+func TestCodexConversationRelativeHome(t *testing.T) {
+	t.Parallel()
+	const id = "99999999-8888-4777-8666-555555555555"
+	work := t.TempDir()
+	writeRollout(t, filepath.Join(work, "cx-home"), time.Now(), id, work, true)
+	get := func(k string) string { return map[string]string{"CODEX_HOME": "cx-home"}[k] }
+	a := config.Account{Kind: config.KindCodexCLI, WorkDir: work}
+	if c, err := New(time.Second, nil).Conversation(a, id, get); c != cli.ConversationResumes || err != nil {
+		t.Errorf("rollout under the seat's relative CODEX_HOME: %v, %v", c, err)
 	}
 }
 
