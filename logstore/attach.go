@@ -187,10 +187,20 @@ func drawsNothing(r rune) bool {
 // Windows' <>:"/\|?*, shell syntax ($ ` ; & ' ! ( )) and
 // '@'/'＠' (a mention would be cut out of the post body) become '_';
 // trailing dots and spaces are dropped; a device name or a name starting
-// with '.' (the copy would be hidden) gets a leading '_'; a name over 80
-// characters (or 240 bytes) is cut keeping its extension; nothing left
-// gives "file" (docs/design.md §8 "Attachments").
+// with '.' (the copy would be hidden) gets a leading '_', its dots kept
+// ("../x" is "_.._x": the spec's ".._x", never a dotfile, and never the
+// same name as another's); a name over 80 characters (or 240 bytes) is
+// cut keeping its extension; nothing left gives "file" (docs/design.md §8
+// "Attachments").
 func AttachmentName(raw string) string {
+	stem, ext := attachmentParts(raw)
+	return stem + ext
+}
+
+// attachmentParts is AttachmentName as a stem and an extension, the parts
+// SaveAttachment numbers between. A leading run of dots belongs to the
+// stem: "..x" and ".env" have no extension.
+func attachmentParts(raw string) (stem, ext string) {
 	s := strings.ToValidUTF8(raw, "_")
 	s = strings.Map(func(r rune) rune {
 		if isControl(r) || drawsNothing(r) || r == '@' || r == '＠' || strings.ContainsRune(windowsForbidden+shellSyntax, r) {
@@ -199,26 +209,35 @@ func AttachmentName(raw string) string {
 		return r
 	}, s)
 	s = strings.TrimRight(s, ". ")
-	ext := filepath.Ext(s)
+	ext = filepath.Ext(strings.TrimLeft(s, "."))
 	if utf8.RuneCountInString(ext) >= attachmentNameRunes/2 {
 		ext = "" // not an extension worth keeping
 	}
-	s = cutName(strings.TrimSuffix(s, ext), ext)
-	s = strings.TrimRight(s, ". ")
-	if isWindowsDeviceName(s) || strings.HasPrefix(s, ".") {
-		s = "_" + s
+	stem = cutStem(strings.TrimSuffix(s, ext), ext)
+	if stem+ext == "" {
+		return "file", ""
 	}
-	if s == "" {
-		return "file"
+	if isWindowsDeviceName(stem+ext) || strings.HasPrefix(stem+ext, ".") {
+		stem = "_" + stem
 	}
-	return s
+	return stem, ext
 }
 
 // cutName returns stem+ext cut (in the stem) to the attachment name limits.
 func cutName(stem, ext string) string {
+	return cutStem(stem, ext) + ext
+}
+
+// cutStem is stem cut so that stem+ext fits the attachment name limits.
+// Without an extension the stem ends the name: it ends with no dot or
+// space (Windows drops them). Before an extension its dots stay.
+func cutStem(stem, ext string) string {
 	stem = textcut.Runes(stem, attachmentNameRunes-utf8.RuneCountInString(ext))
 	stem = textcut.Bytes(stem, attachmentNameBytes-len(ext))
-	return strings.TrimRight(stem, ". ") + ext
+	if ext == "" {
+		stem = strings.TrimRight(stem, ". ")
+	}
+	return stem
 }
 
 // SaveAttachment stores the bytes of r as an attachment of topicID and
@@ -233,9 +252,8 @@ func (s *Store) SaveAttachment(topicID, name string, r io.Reader) (path string, 
 	if err := s.checkWritable(topicID); err != nil {
 		return "", fmt.Errorf("save attachment: %w", err)
 	}
-	clean := AttachmentName(name)
-	ext := filepath.Ext(clean)
-	stem := strings.TrimSuffix(clean, ext)
+	stem, ext := attachmentParts(name)
+	clean := stem + ext
 	for n := 1; n <= maxAttachmentCopies; n++ {
 		cand := clean
 		if n > 1 {

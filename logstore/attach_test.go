@@ -136,10 +136,16 @@ func TestAttachmentName(t *testing.T) {
 		{"line\u2028sep.txt", "line_sep.txt"},
 		{"`id`;ls&true!.sh", "_id__ls_true_.sh"},
 		{"it's.txt", "it_s.txt"},
-		// Never a leading dot: the copy would be hidden.
-		{"..x", "_.x"},
+		// Never a leading dot: the copy would be hidden. The dots stay
+		// after the '_' (the spec's "/" → "_" gives ".._x"; no dot is
+		// lost, so "..x" and ".x" stay two names).
+		{"..x", "_..x"},
+		{".x", "_.x"},
 		{".env", "_.env"},
-		{"../x", "_._x"},
+		{".env.local.txt", "_.env.local.txt"},
+		{"../x", "_.._x"},
+		{"../../etc/passwd", "_.._.._etc_passwd"},
+		{"..png", "_..png"},
 		{"...", "file"},
 	}
 	s, _ := openStore(t)
@@ -182,6 +188,19 @@ func TestSaveAttachment(t *testing.T) {
 	p, err := s.SaveAttachment("t1", "memo @Lin", strings.NewReader("x"))
 	if err != nil || filepath.Base(p) != "memo _Lin" {
 		t.Fatalf("sanitised save = %q %v", p, err)
+	}
+	// A name that starts with dots is all stem: its copy is numbered
+	// after them, never hidden.
+	var dotted []string
+	for range 2 {
+		p, err := s.SaveAttachment("t1", ".env", strings.NewReader("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dotted = append(dotted, filepath.Base(p))
+	}
+	if strings.Join(dotted, "|") != "_.env|_.env (2)" {
+		t.Fatalf("dotted names = %v", dotted)
 	}
 	long := strings.Repeat("x", 90) + ".txt"
 	for range 2 {
