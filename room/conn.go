@@ -31,6 +31,9 @@ type Conn struct {
 	// reads is the seat token's limiter over history requests (grants.go);
 	// nil for the run's own connections.
 	reads *rate.Limiter
+	// place is the seat launch's one place in its room (place.go); nil
+	// for unbound connections. Set with binding.
+	place *seatPlace
 
 	mu     sync.Mutex // guards room, closed; taken before Hub.mu and room locks
 	room   *roomState
@@ -102,13 +105,19 @@ func (c *Conn) Hello(hl Hello) error {
 		}
 		return c.rename(hl, role)
 	}
+	stale, err := c.takePlace(hl.Instance)
+	if err != nil {
+		return err
+	}
 	r, err := h.room(hl.Room)
 	if err != nil {
+		c.leavePlace()
 		return err
 	}
 	r.mu.Lock()
 	if r.closeErr != nil {
 		r.mu.Unlock()
+		c.leavePlace()
 		return fmt.Errorf("room %q: %w", hl.Room, r.closeErr)
 	}
 	m := &member{origin: c.origin, hello: hl, role: role, joinSeq: r.seq}
@@ -116,13 +125,51 @@ func (c *Conn) Hello(hl Hello) error {
 		m.launch = c.binding.Launch
 	}
 	r.members = append(r.members, m)
+	if stale != nil {
+		// The same sidecar's older connection (a reconnect overlapping it):
+		// its member goes in the same roster change (place.go).
+		r.drop(stale.origin)
+	}
 	h.emit(RosterChanged{Topic: r.topic, Roster: r.roster()})
 	r.mu.Unlock()
 	c.room = r
+	if stale != nil {
+		stale.detach()
+	}
 	if hl.AccountID != "" && h.terms != nil {
 		h.terms.SidecarJoined(r.topic, hl.AccountID)
 	}
 	return nil
+}
+
+// takePlace takes the seat launch's place for instance (place.go): the
+// connection it replaces, if any, or ErrLaunchSeated. Unbound connections
+// have no place.
+func (c *Conn) takePlace(instance string) (*Conn, error) {
+	if c.place == nil {
+		return nil, nil
+	}
+	stale, err := c.place.take(c, instance, c.hub.now())
+	if err != nil {
+		c.hub.logger.Debug("room: a second sidecar of a seat launch refused", "account", c.binding.Account, "topic", c.binding.Topic)
+	}
+	return stale, err
+}
+
+// leavePlace gives the place up when c holds it.
+func (c *Conn) leavePlace() {
+	if c.place != nil {
+		c.place.leave(c, c.hub.now())
+	}
+}
+
+// detach marks a connection replaced by a newer one of the same sidecar:
+// it is out of its room (its member was dropped with the newcomer's
+// join), and its later requests get ErrClosed.
+func (c *Conn) detach() {
+	c.mu.Lock()
+	c.room, c.closed = nil, true
+	c.mu.Unlock()
 }
 
 // rename replaces the seat's declaration. Holds c.mu.
@@ -269,19 +316,25 @@ func (c *Conn) Close() {
 	r := c.room
 	c.room, c.closed = nil, true
 	c.mu.Unlock()
+	c.leavePlace()
 	if r == nil {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	n := len(r.members)
-	for i, m := range r.members {
-		if m.origin == c.origin {
-			r.members = append(r.members[:i:i], r.members[i+1:]...)
-			break
-		}
-	}
-	if len(r.members) != n && r.closeErr == nil {
+	if r.drop(c.origin) && r.closeErr == nil {
 		c.hub.emit(RosterChanged{Topic: r.topic, Roster: r.roster()})
 	}
+}
+
+// drop takes the member of origin out of the room; false when it was not
+// there. Holds r.mu.
+func (r *roomState) drop(origin uint64) bool {
+	for i, m := range r.members {
+		if m.origin == origin {
+			r.members = append(r.members[:i:i], r.members[i+1:]...)
+			return true
+		}
+	}
+	return false
 }

@@ -33,7 +33,10 @@
 // token's binding, not the hello, says which account and room a socket
 // sits in, and which seat's hooks it may post. Server.mu (sockets, grants)
 // is a leaf; so is connGuard.mu (idle connections, connguard.go), whose
-// hook runs in the accept loop and the connections' goroutines.
+// hook runs in the accept loop and the connections' goroutines. A seat
+// launch is one member of its room: its place belongs to one sidecar
+// instance at a time (place.go; seatPlace.mu is a leaf), so a child
+// agent's sidecar, which inherits the token, is refused.
 //
 // The token's account also names the socket: an account Identities knows
 // sits under its current names, and Hub.AccountChanged renames its

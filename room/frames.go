@@ -44,6 +44,13 @@ func (f *frameHandler) handle(data []byte) bool {
 				f.closing = ErrWrongSeat.Error()
 				return false
 			}
+			if errors.Is(err, ErrLaunchSeated) {
+				// A second sidecar of one launch (a child agent): closed with
+				// the reason, which its tool calls report; it redials, and
+				// gets the place if the first one is gone (place.go).
+				f.closing = ErrLaunchSeated.Error()
+				return false
+			}
 			// The protocol has no hello answer: later requests get ErrNoRoom.
 			f.logger.Info("room socket: hello refused", "room", fr.Room, "name", fr.Name, "err", err)
 		}

@@ -34,6 +34,8 @@ type grant struct {
 	// a loop on its 4 sockets slowed the human's posts tenfold (breaker
 	// review).
 	reads *rate.Limiter
+	// place is the launch's one place in its room (place.go).
+	place *seatPlace
 }
 
 // History reads per seat token: a burst of 20, then 5 a second — far above
@@ -75,7 +77,7 @@ func (s *Server) Grant(account, topic, launch string) (token string, revoke func
 	key := grantKey(token)
 	s.mu.Lock()
 	s.grants[key] = &grant{binding: SeatBinding{Account: account, Topic: topic, Launch: launch}, sockets: map[*websocket.Conn]struct{}{},
-		hellos: rate.NewLimiter(renameRate, renameBurst), reads: rate.NewLimiter(readRate, readBurst)}
+		hellos: rate.NewLimiter(renameRate, renameBurst), reads: rate.NewLimiter(readRate, readBurst), place: &seatPlace{}}
 	s.mu.Unlock()
 	return token, func() { s.revoke(key) }, nil
 }

@@ -17,6 +17,7 @@ const (
 	maxNameRunes     = 64  // hello name, each `to` name
 	maxFullNameRunes = 128 // hello full_name
 	maxIDBytes       = 256 // hello account and room
+	maxInstanceBytes = 64  // hello instance
 	maxTo            = 64  // names in one post's `to`
 )
 
@@ -93,7 +94,25 @@ func checkHello(hl Hello) error {
 	if len(hl.AccountID) > maxIDBytes || len(hl.Room) > maxIDBytes {
 		return fmt.Errorf("%w: %w: account or room over %d bytes", ErrBadHello, ErrBadName, maxIDBytes)
 	}
+	if !plainInstance(hl.Instance) {
+		return fmt.Errorf("%w: %w: instance is not at most %d ASCII letters, digits, - and _", ErrBadHello, ErrBadName, maxInstanceBytes)
+	}
 	return nil
+}
+
+// plainInstance accepts a hello's instance id: at most maxInstanceBytes
+// ASCII letters, digits, '-' and '_' ("" is none).
+func plainInstance(s string) bool {
+	if len(s) > maxInstanceBytes {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // checkTo refuses a `to` list that is too long (checked first, so a huge

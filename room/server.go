@@ -625,8 +625,8 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, key string,
 // this goroutine reading frames until an error, a dead peer or Close.
 func (s *Server) runSocket(ws *websocket.Conn, g *grant) {
 	conn := s.hub.Connect()
-	if g != nil { // a seat's socket: its binding and its token's limiters
-		conn.binding, conn.hellos, conn.reads = &g.binding, g.hellos, g.reads
+	if g != nil { // a seat's socket: its binding, its token's limiters and place
+		conn.binding, conn.hellos, conn.reads, conn.place = &g.binding, g.hellos, g.reads, g.place
 	}
 	send := make(chan []byte, s.opts.SendQueue)
 	var queued atomic.Int64 // bytes in send, not yet written

@@ -113,6 +113,10 @@ type Hello struct {
 	Hue       *int   `json:"hue,omitempty"`
 	AccountID string `json:"account_id,omitempty"`
 	FullName  string `json:"full_name,omitempty"`
+	// Instance is the sidecar process's own random id, the same on its
+	// reconnects: a seat launch is one member, its first instance's
+	// (place.go). Optional (in-process callers send none).
+	Instance string `json:"instance,omitempty"`
 }
 
 // Member is one connection in a room's roster (docs/design.md §0 "connection").

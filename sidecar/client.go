@@ -2,6 +2,8 @@ package sidecar
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,6 +85,12 @@ type roomClient struct {
 	log    *slog.Logger
 	dialer websocket.Dialer
 	header http.Header
+	// instance is this sidecar process's own random id, sent in every
+	// hello, the same on its reconnects: a seat launch is one member of
+	// its room, its first sidecar's (a child agent's sidecar, which
+	// inherits the seat's token, is refused; docs/design.md §6 "One member
+	// a launch").
+	instance string
 
 	kick chan struct{} // cap 1: a waiting call asks for a dial now
 	done chan struct{} // closed when run returns
@@ -108,12 +116,13 @@ func newRoomClient(cfg config, tune tuning, log *slog.Logger) *roomClient {
 		// process from the kernel (docs/design.md §6 "Seat identity").
 		// gorilla's dialer takes any net.Conn; the URL still names the
 		// loopback Host the room checks.
-		dialer:  websocket.Dialer{HandshakeTimeout: tune.handshakeTimeout, NetDialContext: room.SeatDialer(cfg.socket)},
-		header:  h,
-		kick:    make(chan struct{}, 1),
-		done:    make(chan struct{}),
-		changed: make(chan struct{}),
-		lastErr: errors.New("not connected yet"),
+		dialer:   websocket.Dialer{HandshakeTimeout: tune.handshakeTimeout, NetDialContext: room.SeatDialer(cfg.socket)},
+		header:   h,
+		instance: newInstance(),
+		kick:     make(chan struct{}, 1),
+		done:     make(chan struct{}),
+		changed:  make(chan struct{}),
+		lastErr:  errors.New("not connected yet"),
 	}
 }
 
@@ -198,6 +207,17 @@ func (c *roomClient) dial(ctx context.Context) (*websocket.Conn, error) {
 	return conn, nil
 }
 
+// newInstance is a random id for this sidecar process (128 bits, hex);
+// "" only when the system has no random bytes, which the room reads as
+// any hello without one.
+func newInstance() string {
+	b := make([]byte, 16)
+	if _, err := crand.Read(b); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(b)
+}
+
 // jitter spreads d by ±20 % so that several sidecars of one app do not
 // redial in lockstep after the room restarts.
 func jitter(d time.Duration) time.Duration {
@@ -227,6 +247,7 @@ func (c *roomClient) serve(ctx context.Context, conn *websocket.Conn) error {
 		Room:      c.cfg.roomID,
 		Hue:       c.cfg.hue,
 		AccountID: c.cfg.accountID,
+		Instance:  c.instance,
 	}})
 	if err != nil {
 		conn.Close()

@@ -452,9 +452,12 @@ func TestAdmissionRefused(t *testing.T) {
 func TestRoomRestart(t *testing.T) {
 	r := newFakeRoom(t)
 	h := startSidecar(t, testEnv(r.url()), testTuning(), false)
-	r.expectHello(t)
+	first := r.expectHello(t)
 	h.listTools(t)
 	r.expect(t, room.FrameReady)
+	if len(first.Instance) != 32 {
+		t.Fatalf("hello instance %q, want this process's random id", first.Instance)
+	}
 
 	r.stop()
 	testkit.Eventually(t, "the sidecar to notice the room went away", func() bool {
@@ -472,7 +475,9 @@ func TestRoomRestart(t *testing.T) {
 
 	r.start()
 	hello := r.expectHello(t) // re-sent on the new connection
-	if hello.Name != "Lin" || hello.Room != "topic-1" {
+	// The same instance: the room replaces this sidecar's old connection
+	// instead of refusing it as another sidecar of the launch.
+	if hello.Name != "Lin" || hello.Room != "topic-1" || hello.Instance != first.Instance {
 		t.Fatalf("hello after reconnect = %+v", hello)
 	}
 	if f := r.expect(t, room.FrameReady); f.conn != 2 {
