@@ -375,3 +375,46 @@ func TestFirstPostNamesASeatIndexedTopic(t *testing.T) {
 		t.Fatalf("the first post did not name the listed topic:\n%s", plain(m))
 	}
 }
+
+// TestDeleteTopicNotOpenNamesItsSeats: deleting a topic that is not open
+// names the seats that will stop, in both languages, read from the
+// backend (it has no panes here); an exited seat is not named. Before it
+// said "These seats will stop: ●".
+func TestDeleteTopicNotOpenNamesItsSeats(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		lang Lang
+		want string
+	}{
+		{LangEnglish, "These seats will stop: Lay, Lin"},
+		{LangJapanese, "止まるセッション: Lay, Lin"},
+	} {
+		f := scene()
+		f.seats["t-run"] = []SeatInfo{
+			{Topic: "t-run", Account: "lay", State: SeatRunning},
+			{Topic: "t-run", Account: "lin", State: SeatStarting},
+			{Topic: "t-run", Account: "gh", State: SeatExited},
+		}
+		opts := testOptions()
+		opts.Lang, opts.StartTopic = tc.lang, "t-main"
+		m := newTestModel(t, f, opts, 120, 40)
+		m.setFocus(FocusTopics)
+		for i := 0; i < 8 && m.topics.cursorID() != "t-run"; i++ {
+			send(t, m, press("down"))
+		}
+		if m.topics.cursorID() != "t-run" || m.topics.open == "t-run" {
+			t.Fatalf("%s: cursor on %q, open %q", tc.lang, m.topics.cursorID(), m.topics.open)
+		}
+		send(t, m, press("d"))
+		if m.overlay.open != ovDialog || m.overlay.dialog.kind != dialogDeleteTopic || m.overlay.dialog.topic != "t-run" {
+			t.Fatalf("%s: d opened no delete question", tc.lang)
+		}
+		if got := m.overlay.dialog.lines; len(got) != 2 || got[1] != tc.want {
+			t.Fatalf("%s: dialog lines %q, want the seats named: %q", tc.lang, got, tc.want)
+		}
+		send(t, m, press("esc"))
+		if len(f.deleted) != 0 {
+			t.Fatalf("%s: esc deleted %v", tc.lang, f.deleted)
+		}
+	}
+}

@@ -44,6 +44,13 @@ type deleteTopicDoneMsg struct {
 	err         error
 }
 
+// deleteSeatsMsg carries the seats of a topic that is not open, read to
+// name the ones its delete will stop (askDeleteTopic).
+type deleteSeatsMsg struct {
+	topic string
+	seats []SeatInfo
+}
+
 type brakeReleasedMsg struct {
 	topic string
 	err   error
@@ -64,6 +71,9 @@ func (m *Model) topicMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 		return m.onRenamed(msg), true
 	case deleteTopicDoneMsg:
 		return m.onTopicDeleted(msg), true
+	case deleteSeatsMsg:
+		m.onDeleteSeats(msg)
+		return nil, true
 	case searchDoneMsg:
 		m.onSearchDone(msg)
 		return nil, true
@@ -394,22 +404,50 @@ func (m *Model) renameKey(k tea.KeyPressMsg) []tea.Cmd {
 }
 
 // askDeleteTopic asks before deleting; the question names the seats that
-// will stop, only when some run (docs/design.md §8).
+// will stop, only when some run (docs/design.md §8). The open topic's are
+// its panes; another topic's are read first (a Backend call, so in a
+// command: the dialog opens with its answer, deleteSeatsMsg).
 func (m *Model) askDeleteTopic(id string) []tea.Cmd {
 	if !m.topics.indexed(id) {
 		return nil
 	}
+	if id == m.topics.open {
+		m.openDeleteDialog(id, m.runningSeatNames())
+		return nil
+	}
+	if i := m.topics.find(id); i < 0 || !m.topics.items[i].Running {
+		m.openDeleteDialog(id, nil)
+		return nil
+	}
+	b := m.backend
+	return []tea.Cmd{func() tea.Msg { return deleteSeatsMsg{topic: id, seats: b.Seats(id)} }}
+}
+
+// onDeleteSeats opens the delete question of a topic that is not open,
+// naming its running seats, unless the topic went or another question
+// opened meanwhile.
+func (m *Model) onDeleteSeats(msg deleteSeatsMsg) {
+	if !m.topics.indexed(msg.topic) || m.overlay.open != ovNone {
+		return
+	}
+	var running []string
+	for _, s := range msg.seats {
+		if s.State == SeatRunning || s.State == SeatStarting {
+			running = append(running, m.accounts.name(s.Account))
+		}
+	}
+	m.openDeleteDialog(msg.topic, running)
+}
+
+// openDeleteDialog asks whether to delete topic id; running are the names
+// of the seats that will stop (no line when none).
+func (m *Model) openDeleteDialog(id string, running []string) {
 	tr := m.env.tr
 	lines := []string{tr.t(mTopicDeleteLine, m.topics.nameOf(&m.env, id))}
-	if id == m.topics.open {
-		if running := m.runningSeatNames(); len(running) > 0 {
-			lines = append(lines, tr.t(mTopicDeleteSeats, strings.Join(running, ", ")))
-		}
-	} else if i := m.topics.find(id); i >= 0 && m.topics.items[i].Running {
-		lines = append(lines, tr.t(mTopicDeleteSeats, "●"))
+	if len(running) > 0 {
+		lines = append(lines, tr.t(mTopicDeleteSeats, strings.Join(running, ", ")))
 	}
 	m.openDialog(&confirmDialog{kind: dialogDeleteTopic, title: tr.t(mTopicDeleteTitle), lines: lines, action: tr.t(mDlgDelete), topic: id})
-	return nil
 }
 
 // openPicker opens the topic finder over the list as it is now.
