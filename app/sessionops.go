@@ -24,7 +24,7 @@ func (a *App) openSessionOps() {
 	ops, warnings, err := sessionops.Open(sessionops.Options{
 		Path: filepath.Join(a.dataDir, sessionops.FileName), Host: sessionHost{a},
 		Logger: a.logger.With("part", "sessionops"), BeforeRun: a.opts.beforeSessionOp,
-		OnFailed: a.opFailed,
+		OnFailed: a.opFailed, Lang: func() string { return string(a.uiLang()) },
 	})
 	a.notices = append(a.notices, warnings...)
 	if err != nil {

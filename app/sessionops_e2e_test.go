@@ -310,7 +310,7 @@ func TestSeatRestartsAnotherSeat(t *testing.T) {
 	testkit.EventuallyWithin(t, mcpRigClaude, "Lay's new launch in the room", func() bool {
 		return a.hub.LaunchJoined(topic, after.PtyID)
 	})
-	want := "Lin restarted Lay (succeeded).\noperation_id: restart-lay-01"
+	want := "Lin restarted Lay (succeeded). (no reply needed)\noperation_id: restart-lay-01"
 	testkit.Eventually(t, "the notice", func() bool { return len(appNotices(t, a, topic)) == 1 })
 	if n := appNotices(t, a, topic)[0]; n.Content != want {
 		t.Fatalf("notice %q, want %q", n.Content, want)

@@ -353,38 +353,95 @@ func oneLine(s string) string {
 	}, s)
 }
 
-// pastTense of each action, for the notice.
-var pastTense = map[string]string{room.ActionStart: "started", room.ActionStop: "stopped", room.ActionRestart: "restarted"}
+// The notice's words per language (docs/design.md §15 "The result
+// notice"; spec #421, #424): the past tense and the verb of each action,
+// what a start did with the conversation, the names that stand for no
+// account, and the tail that tells the seats the notice needs no reply
+// (they answered it).
+type noticeWords struct {
+	past, verb      map[string]string
+	fresh, resume   string
+	someone, nobody string // an unknown requester, an unknown target
+	itself          string
+	// named sets an account's name off in the sentence: Japanese puts
+	// spaces around a name ("Lin が Lay を…") but not around 自分.
+	named           func(string) string
+	done, failed    string // formats: requester, past or verb, target, how
+	reason, noReply string
+}
+
+var noticeLangs = map[string]noticeWords{
+	"en": {
+		past:    map[string]string{room.ActionStart: "started", room.ActionStop: "stopped", room.ActionRestart: "restarted"},
+		verb:    map[string]string{room.ActionStart: "start", room.ActionStop: "stop", room.ActionRestart: "restart"},
+		fresh:   " with a new conversation",
+		resume:  " resuming its conversation",
+		someone: "An unknown account", nobody: "an unknown account", itself: "itself",
+		named:   func(s string) string { return s },
+		done:    "%s %s %s%s (succeeded).",
+		failed:  "%s could not %s %s%s (failed).",
+		reason:  "Reason: ",
+		noReply: " (no reply needed)",
+	},
+	"ja": {
+		past:    map[string]string{room.ActionStart: "起動しました", room.ActionStop: "停止しました", room.ActionRestart: "再起動しました"},
+		verb:    map[string]string{room.ActionStart: "起動できませんでした", room.ActionStop: "停止できませんでした", room.ActionRestart: "再起動できませんでした"},
+		fresh:   "新しい会話で",
+		resume:  "前の会話の続きで",
+		someone: "不明なアカウント", nobody: "不明なアカウント", itself: "自分",
+		named:   func(s string) string { return " " + s + " " },
+		done:    "%[1]sが%[3]sを%[4]s%[2]s（成功）",
+		failed:  "%[1]sは%[3]sを%[4]s%[2]s（失敗）",
+		reason:  "理由: ",
+		noReply: "（返信不要）",
+	},
+}
 
 // noticeText is the one notice of a finished operation (docs/design.md
-// §15): who did what to whom and the result, by name ("itself" when the
-// requester is the target's account); a failure adds the reason; the last
-// line is the operation id.
+// §15), in the human's language (Options.Lang): who did what to whom and
+// the result, by name ("itself" when the requester is the target's
+// account), and that no reply is needed; a failure adds the reason; the
+// last line is the operation id.
 func (o *Ops) noticeText(rec room.SessionRecord) string {
-	who := "An unknown account"
-	if a, ok := o.host.Account(rec.Requester); ok {
-		who = a.Name
+	w, ok := noticeLangs[o.lang()]
+	if !ok {
+		w = noticeLangs["en"]
 	}
-	whom := "an unknown account"
+	who := w.someone
+	if a, ok := o.host.Account(rec.Requester); ok {
+		who = strings.TrimLeft(w.named(a.Name), " ")
+	}
+	whom := w.nobody
 	if a, ok := o.host.Account(rec.AccountID); ok {
-		whom = a.Name
+		whom = w.named(a.Name)
 	}
 	if rec.AccountID == rec.Requester {
-		whom = "itself"
+		whom = w.itself
 	}
 	how := ""
 	switch {
 	case rec.Action == room.ActionStart && rec.Mode == room.ModeFresh:
-		how = " with a new conversation"
+		how = w.fresh
 	case rec.Action == room.ActionStart:
-		how = " resuming its conversation"
+		how = w.resume
 	}
 	var b strings.Builder
 	if rec.State == StateFailed {
-		fmt.Fprintf(&b, "%s could not %s %s%s (failed).\nReason: %s\n", who, rec.Action, whom, how, oneLine(rec.Error))
+		fmt.Fprintf(&b, w.failed, who, w.verb[rec.Action], whom, how)
+		b.WriteString(w.noReply + "\n" + w.reason + oneLine(rec.Error) + "\n")
 	} else {
-		fmt.Fprintf(&b, "%s %s %s%s (succeeded).\n", who, pastTense[rec.Action], whom, how)
+		fmt.Fprintf(&b, w.done, who, w.past[rec.Action], whom, how)
+		b.WriteString(w.noReply + "\n")
 	}
 	b.WriteString("operation_id: " + rec.OperationID)
 	return b.String()
+}
+
+// lang is the language the notices are worded in: Options.Lang's, else
+// English.
+func (o *Ops) lang() string {
+	if o.opts.Lang == nil {
+		return "en"
+	}
+	return o.opts.Lang()
 }

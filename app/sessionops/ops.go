@@ -74,6 +74,9 @@ type Options struct {
 	// OnFailed, when set, is called by the worker with each operation that
 	// failed, after its notice: the human is told (app/attention.go).
 	OnFailed func(room.SessionRecord)
+	// Lang is the human's language when a notice is worded ("en", "ja";
+	// nil: English): Pullcept's notices follow the human's language.
+	Lang func() string
 }
 
 // Request limits: per requesting account, control requests come in a burst

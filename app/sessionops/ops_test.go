@@ -199,7 +199,7 @@ func TestRestartRecordedBeforeItRunsAndRetriedOnce(t *testing.T) {
 	if starts, stops, notices := h.counts(); starts != 1 || stops != 1 || notices != 1 {
 		t.Fatalf("starts %d stops %d notices %d, want 1 each", starts, stops, notices)
 	}
-	if want := "t1: Lin restarted Lay (succeeded).\noperation_id: restart-lay-01"; notices[0] != want {
+	if want := "t1: Lin restarted Lay (succeeded). (no reply needed)\noperation_id: restart-lay-01"; notices[0] != want {
 		t.Fatalf("notice %q, want %q", notices[0], want)
 	}
 	other := op
@@ -230,7 +230,7 @@ func TestRestartThatCannotResumeLeavesTheSeatRunning(t *testing.T) {
 	if starts, stops, _ := h.counts(); starts != 0 || stops != 0 {
 		t.Fatalf("starts %d stops %d, want none", starts, stops)
 	}
-	want := "t1: Lin could not restart itself (failed).\nReason: cannot resume: its transcript is gone; it was left running\noperation_id: r1"
+	want := "t1: Lin could not restart itself (failed). (no reply needed)\nReason: cannot resume: its transcript is gone; it was left running\noperation_id: r1"
 	if got := h.waitNotices(t, 1)[0]; got != want {
 		t.Fatalf("notice %q, want %q", got, want)
 	}
@@ -636,5 +636,41 @@ func TestFreshStartOfAnotherAccountNeedsTheHuman(t *testing.T) {
 	}
 	if rec := waitState(t, ops, "fresh-me"); rec.State != StateProcessStarted {
 		t.Fatalf("own fresh start: %+v", rec)
+	}
+}
+
+// TestNoticeInTheHumansLanguage: the result notice follows the human's
+// language (Options.Lang) and tells the seats it needs no reply, in both
+// languages: seats answered it (spec #421, #424: 「Lin が Lay を再起動しま
+// した（成功）」, 「自分」, 「不明なアカウント」, 「理由: …」).
+func TestNoticeInTheHumansLanguage(t *testing.T) {
+	t.Parallel()
+	rec := func(action, account, mode, state, errText string) room.SessionRecord {
+		return room.SessionRecord{SessionOperation: room.SessionOperation{OperationID: "op-1", Action: action, AccountID: account, Mode: mode},
+			Requester: "lin", State: state, Error: errText}
+	}
+	for _, tc := range []struct {
+		lang string
+		rec  room.SessionRecord
+		want string
+	}{
+		{"en", rec(room.ActionRestart, "lay", "", StateProcessStarted, ""), "Lin restarted Lay (succeeded). (no reply needed)\noperation_id: op-1"},
+		{"en", rec(room.ActionStart, "lay", room.ModeFresh, StateProcessStarted, ""), "Lin started Lay with a new conversation (succeeded). (no reply needed)\noperation_id: op-1"},
+		{"ja", rec(room.ActionRestart, "lay", "", StateProcessStarted, ""), "Lin が Lay を再起動しました（成功）（返信不要）\noperation_id: op-1"},
+		{"ja", rec(room.ActionRestart, "lin", "", StateProcessStarted, ""), "Lin が自分を再起動しました（成功）（返信不要）\noperation_id: op-1"},
+		{"ja", rec(room.ActionStart, "lay", room.ModeFresh, StateProcessStarted, ""), "Lin が Lay を新しい会話で起動しました（成功）（返信不要）\noperation_id: op-1"},
+		{"ja", rec(room.ActionStart, "lay", room.ModeResume, StateProcessStarted, ""), "Lin が Lay を前の会話の続きで起動しました（成功）（返信不要）\noperation_id: op-1"},
+		{"ja", rec(room.ActionStop, "gone", "", StateFailed, "it is not running"), "Lin は不明なアカウントを停止できませんでした（失敗）（返信不要）\n理由: it is not running\noperation_id: op-1"},
+	} {
+		lang := tc.lang
+		ops, _, err := Open(Options{Path: filepath.Join(t.TempDir(), FileName), Host: newFakeHost(), Lang: func() string { return lang }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ops.noticeText(tc.rec); got != tc.want {
+			t.Errorf("%s %s: notice %q, want %q", tc.lang, tc.rec.Action, got, tc.want)
+		}
+		ops.Close()
+		ops.Wait()
 	}
 }
