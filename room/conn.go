@@ -105,6 +105,13 @@ func (c *Conn) Hello(hl Hello) error {
 		}
 		return c.rename(hl, role)
 	}
+	return c.join(hl, role)
+}
+
+// join seats the connection in hl.Room for life (its first hello), in its
+// seat launch's place (place.go). Holds c.mu.
+func (c *Conn) join(hl Hello, role Role) error {
+	h := c.hub
 	stale, err := c.takePlace(hl.Instance)
 	if err != nil {
 		return err
