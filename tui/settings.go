@@ -122,7 +122,7 @@ func (o *settingsOverlay) move(d int) {
 type settingsData struct {
 	st     *settingsState
 	view   ViewState
-	locale Lang // what "from the locale" picks
+	locale Lang   // what "from the locale" picks
 	ring   string // what "from the terminal" picks for this terminal, and why
 }
 
