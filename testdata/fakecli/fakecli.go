@@ -80,8 +80,13 @@ func Run(m *testing.M) int {
 //	             (initialize, tools/list), so the seat joins and gets ready
 //	-echo        with -join: answer every post typed into the terminal (a
 //	             tag line, room.TagPrefix) with one say_to_room, content
-//	             "re <message_id>" and last_seen that message_id, then print
-//	             Answered's line
+//	             "re <message_id>" (and " @NAME" with -to NAME) and
+//	             last_seen that message_id, then print Answered's line
+//	-mine        with -echo: answer only the posts addressed to this seat
+//	             (the tag's "to" names its "you")
+//	-ops         with -join: a line "start ACCOUNT" (a post's body) asks
+//	             the room to start ACCOUNT's seat in this topic, resuming
+//	             (control_account_session), then prints OpAsked's line
 //	-lines FILE  append every line read from the terminal (a JSON string
 //	             per line; read it with Lines)
 //	-load N      with -join: post "load <account> <n>" with say_to_room N
@@ -90,7 +95,8 @@ func Run(m *testing.M) int {
 //	-hostile     with -join: run every flood of the hostile-seats issue with
 //	             the seat's own token (hostile.go); the HostileReport goes
 //	             to -out
-//	-to NAME     with -load: address every post to NAME (@NAME in its body)
+//	-to NAME     with -load or -echo: address every post to NAME (@NAME in
+//	             its body)
 //	-start FILE  the load or the floods begin once FILE exists
 //	-for D       and last D (a Go duration)
 //	-out FILE    where the result goes
@@ -105,7 +111,7 @@ func Run(m *testing.M) int {
 //
 // It prints Ready, then "got: <line>" for every line it reads; a line
 // "exit N" ends it with status N; terminal EOF, SIGHUP or SIGTERM end it
-// with 0. Exit statuses of its own: 2 bad flags (-echo without -join), 3 a
+// with 0. Exit statuses of its own: 2 bad flags (-echo or -ops without -join), 3 a
 // file error, 4 the join failed.
 func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP, syscall.SIGTERM)
@@ -120,6 +126,8 @@ type options struct {
 	exit      int // -1: do not exit at once
 	join      bool
 	echo      bool
+	mine      bool
+	ops       bool
 	linesFile string
 	winchFile string
 	load      loadOptions
@@ -137,6 +145,8 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.IntVar(&o.exit, "exit", -1, "")
 	fs.BoolVar(&o.join, "join", false, "")
 	fs.BoolVar(&o.echo, "echo", false, "")
+	fs.BoolVar(&o.mine, "mine", false, "")
+	fs.BoolVar(&o.ops, "ops", false, "")
 	fs.StringVar(&o.linesFile, "lines", "", "")
 	fs.StringVar(&o.winchFile, "winch", "", "")
 	fs.BoolVar(&o.prompt, "prompt", false, "")
@@ -159,8 +169,8 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 	if err != nil {
 		return 2
 	}
-	if (o.echo || o.load.rate > 0 || o.load.hostile) && !o.join {
-		fmt.Fprintln(out, "-echo, -load and -hostile need -join")
+	if (o.echo || o.ops || o.load.rate > 0 || o.load.hostile) && !o.join {
+		fmt.Fprintln(out, "-echo, -ops, -load and -hostile need -join")
 		return 2
 	}
 	if o.argvFile != "" {
@@ -187,7 +197,20 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 		}
 		defer c.Close()
 		if o.echo {
-			answer = func(line string) { answerPost(ctx, c, line, out) }
+			answer = func(line string) {
+				if !o.mine || addressedToMe(line) {
+					answerPost(ctx, c, line, o.load.to, out)
+				}
+			}
+		}
+		if o.ops {
+			prev := answer
+			answer = func(line string) {
+				if prev != nil {
+					prev(line)
+				}
+				askStart(ctx, c, line, out)
+			}
 		}
 		if o.load.rate > 0 || o.load.hostile {
 			seen := &newest{}

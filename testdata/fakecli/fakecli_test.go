@@ -179,7 +179,7 @@ func TestAccountSeatsTheFakeCLI(t *testing.T) {
 func TestEchoNeedsJoinAndReadsTags(t *testing.T) {
 	t.Parallel()
 	var out strings.Builder
-	for _, flag := range []string{"-echo", "-hostile", "-load=5"} {
+	for _, flag := range []string{"-echo", "-ops", "-hostile", "-load=5"} {
 		out.Reset()
 		if code := run(context.Background(), []string{flag}, strings.NewReader(""), &out); code != 2 || !strings.Contains(out.String(), "need -join") {
 			t.Errorf("%s without -join: status %d, printed %q", flag, code, out.String())
@@ -198,6 +198,27 @@ func TestEchoNeedsJoinAndReadsTags(t *testing.T) {
 	} {
 		if id, ok := taggedID(tc.line); id != tc.id || ok != (tc.id != "") {
 			t.Errorf("taggedID(%q) = %q, %v; want %q", tc.line, id, ok, tc.id)
+		}
+	}
+}
+
+// TestMineReadsTheTagsAddressee: -mine answers a tag line whose "to" names
+// the seat's own "you", and nothing else.
+func TestMineReadsTheTagsAddressee(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		line string
+		mine bool
+	}{
+		{room.TagPrefix + `{"message_id":"m-1","to":["Ana"],"you":"Ana"}`, true},
+		{room.TagPrefix + `{"message_id":"m-1","to":["Lin","Ana"],"you":"Ana"}`, true},
+		{room.TagPrefix + `{"message_id":"m-1","to":["Lin"],"you":"Ana"}`, false},
+		{room.TagPrefix + `{"message_id":"m-1","you":"Ana"}`, false},
+		{room.TagPrefix + `{"message_id":"m-1","to":[""]}`, false},
+		{`{"to":["Ana"],"you":"Ana"}`, false},
+	} {
+		if got := addressedToMe(tc.line); got != tc.mine {
+			t.Errorf("addressedToMe(%q) = %v", tc.line, got)
 		}
 	}
 }

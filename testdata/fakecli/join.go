@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -108,9 +109,10 @@ func Answered(messageID string, delivered bool) string {
 }
 
 // answerPost answers line when it is a post's tag line (-echo): one
-// say_to_room "re <message_id>" with last_seen that id, then Answered's
-// line on out. Other lines (a post's body, the human's typing) get none.
-func answerPost(ctx context.Context, c *client.Client, line string, out io.Writer) {
+// say_to_room "re <message_id>" (addressed to "@to" when to is not empty)
+// with last_seen that id, then Answered's line on out. Other lines (a
+// post's body, the human's typing) get none.
+func answerPost(ctx context.Context, c *client.Client, line, to string, out io.Writer) {
 	id, ok := taggedID(line)
 	if !ok {
 		return
@@ -119,19 +121,63 @@ func answerPost(ctx context.Context, c *client.Client, line string, out io.Write
 	defer cancel()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = room.ToolSayToRoom
-	req.Params.Arguments = map[string]any{"content": "re " + id, "last_seen": id}
+	content := "re " + id
+	if to != "" {
+		content += " @" + to
+	}
+	req.Params.Arguments = map[string]any{"content": content, "last_seen": id}
 	res, err := c.CallTool(ctx, req)
 	if err != nil {
 		fmt.Fprintf(out, "say_to_room: %v\n", err)
 		return
 	}
+	fmt.Fprintln(out, Answered(id, !res.IsError && strings.HasPrefix(resultText(res), "Delivered")))
+}
+
+// resultText is the text of a tool's result.
+func resultText(res *mcp.CallToolResult) string {
 	text := ""
 	for _, part := range res.Content {
 		if tc, ok := mcp.AsTextContent(part); ok {
 			text += tc.Text
 		}
 	}
-	fmt.Fprintln(out, Answered(id, !res.IsError && strings.HasPrefix(text, "Delivered")))
+	return text
+}
+
+// OpAsked is the line -ops prints once the room answered its request to
+// start account's seat: accepted (the operation runs; its outcome is the
+// room's notice) or not.
+func OpAsked(account string, accepted bool) string {
+	if accepted {
+		return "asked to start " + account + ": accepted"
+	}
+	return "asked to start " + account + ": refused"
+}
+
+// askStart asks the room, when line is "start ACCOUNT" (-ops), to start
+// ACCOUNT's seat in this seat's topic,
+// resuming its conversation (control_account_session, docs/design.md §15),
+// then prints OpAsked's line and the answer on out.
+func askStart(ctx context.Context, c *client.Client, line string, out io.Writer) {
+	words := strings.Fields(line)
+	if len(words) != 2 || words[0] != "start" {
+		return
+	}
+	account := words[1]
+	ctx, cancel := context.WithTimeout(ctx, sayWait)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = room.ToolControlSession
+	req.Params.Arguments = map[string]any{"operation_id": fmt.Sprintf("start-%s-%d", account, time.Now().UnixNano()),
+		"action": room.ActionStart, "mode": room.ModeResume, "account_id": account, "topic_id": os.Getenv(room.EnvRoomID)}
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		fmt.Fprintf(out, "%s: %v\n", room.ToolControlSession, err)
+		return
+	}
+	fmt.Fprintln(out, OpAsked(account, !res.IsError))
+	fmt.Fprintln(out, strings.Join(strings.Fields(resultText(res)), " "))
 }
 
 // taggedID returns the message_id of a tag line (room.TagPrefix, then the
@@ -148,4 +194,18 @@ func taggedID(line string) (string, bool) {
 		return "", false
 	}
 	return tag.MessageID, true
+}
+
+// addressedToMe reports whether line is a post's tag line whose "to"
+// names the seat it was typed into (its "you").
+func addressedToMe(line string) bool {
+	js, ok := strings.CutPrefix(line, room.TagPrefix)
+	if !ok {
+		return false
+	}
+	var tag struct {
+		To  []string `json:"to"`
+		You string   `json:"you"`
+	}
+	return json.Unmarshal([]byte(js), &tag) == nil && tag.You != "" && slices.Contains(tag.To, tag.You)
 }
