@@ -30,9 +30,16 @@ func (a *App) openAttention() {
 	ctx, cancel := context.WithCancel(context.Background())
 	a.attentionStop = cancel
 	hubSub, seatSub := a.hub.Subscribe(), a.seats.Subscribe()
+	// A local MCP server that already ended is listed before any UI reads
+	// the list, not whenever the watcher first runs: a UI rings only for
+	// what happened after it read the list (tui's attentionState.known).
+	mcpLast := map[string]localmcp.Phase{}
+	if a.mcp != nil {
+		a.mcpPass(mcpLast)
+	}
 	a.attentionWait.Add(2)
 	go a.watchAttention(ctx, hubSub, seatSub)
-	go a.watchMCPDeaths(ctx)
+	go a.watchMCPDeaths(ctx, mcpLast)
 }
 
 // closeAttention stops the watchers and wakes every UI waiting on the list.
@@ -227,8 +234,9 @@ func (a *App) opFailed(rec room.SessionRecord) {
 }
 
 // watchMCPDeaths lists a local MCP server that exited or failed, by its mcp
-// account, and drops the item once it runs again.
-func (a *App) watchMCPDeaths(ctx context.Context) {
+// account, and drops the item once it runs again (last: each server's
+// phase as listed so far).
+func (a *App) watchMCPDeaths(ctx context.Context, last map[string]localmcp.Phase) {
 	defer a.attentionWait.Done()
 	defer func() {
 		if r := recover(); r != nil {
@@ -238,7 +246,6 @@ func (a *App) watchMCPDeaths(ctx context.Context) {
 	if a.mcp == nil {
 		return
 	}
-	last := map[string]localmcp.Phase{}
 	var seen uint64
 	for {
 		gen, ok := a.mcp.WaitChange(ctx.Done(), seen)
@@ -246,12 +253,17 @@ func (a *App) watchMCPDeaths(ctx context.Context) {
 			return
 		}
 		seen = gen
-		for _, acc := range a.accounts.All() {
-			if acc.Kind != config.KindMCP {
-				continue
-			}
-			a.mcpAttention(acc, last)
+		a.mcpPass(last)
+	}
+}
+
+// mcpPass compares every mcp account's server with its last phase.
+func (a *App) mcpPass(last map[string]localmcp.Phase) {
+	for _, acc := range a.accounts.All() {
+		if acc.Kind != config.KindMCP {
+			continue
 		}
+		a.mcpAttention(acc, last)
 	}
 }
 

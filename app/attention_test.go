@@ -2,9 +2,12 @@ package app
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/pullcept/pullcept/app/attention"
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/tui"
@@ -83,5 +86,28 @@ func TestAttentionFailedSessionOperation(t *testing.T) {
 	it := attnHas(t, b, tui.AttnOpFailed, "t1", true)
 	if it.Account != "cc" || it.Detail != "restart: no such seat" {
 		t.Fatalf("item %+v", it)
+	}
+}
+
+// TestAttentionListsADeadMCPServerAtOpen: a local MCP server that could not
+// start is listed by the time Open returns, before any UI reads the list:
+// a UI that attaches then takes it as known and never rings for it.
+func TestAttentionListsADeadMCPServerAtOpen(t *testing.T) {
+	dir := t.TempDir()
+	cfg := `{"accounts":[{"id":"admin","name":"Alice","kind":"admin"}]}`
+	servers := `{"mcpServers":{"broken":{"command":` + jsonString(filepath.Join(t.TempDir(), "no-such-server")) + `}}}`
+	for name, body := range map[string]string{config.FileName: cfg, config.MCPServersFileName: servers} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	items, _ := a.attention.Items()
+	if len(items) != 1 || items[0].Kind != attention.MCPDied || items[0].Account != config.MCPAccountIDPrefix+"broken" {
+		t.Fatalf("listed at open: %+v", items)
 	}
 }
