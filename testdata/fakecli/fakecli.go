@@ -37,6 +37,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/seats/pty"
 )
@@ -97,7 +99,8 @@ func Run(m *testing.M) int {
 //	             to -out
 //	-to NAME     with -load or -echo: address every post to NAME (@NAME in
 //	             its body)
-//	-start FILE  the load or the floods begin once FILE exists
+//	-start FILE  the load or the floods begin once FILE exists; with -echo,
+//	             each answer waits for FILE
 //	-for D       and last D (a Go duration)
 //	-out FILE    where the result goes
 //	-winch FILE  append the terminal's size as "COLSxROWS" to FILE at start
@@ -196,29 +199,9 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 			return 4
 		}
 		defer c.Close()
-		if o.echo {
-			answer = func(line string) {
-				if !o.mine || addressedToMe(line) {
-					answerPost(ctx, c, line, o.load.to, out)
-				}
-			}
-		}
-		if o.ops {
-			prev := answer
-			answer = func(line string) {
-				if prev != nil {
-					prev(line)
-				}
-				askStart(ctx, c, line, out)
-			}
-		}
-		if o.load.rate > 0 || o.load.hostile {
-			seen := &newest{}
-			answer = seen.learn
-			if err := startLoad(ctx, c, o.load, seen, out); err != nil {
-				fmt.Fprintf(out, "load: %v\n", err)
-				return 4
-			}
+		if answer, err = answerer(ctx, c, o, out); err != nil {
+			fmt.Fprintf(out, "load: %v\n", err)
+			return 4
 		}
 	}
 	var lines io.Writer = io.Discard
@@ -248,6 +231,36 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 		<-ctx.Done() // or the kill
 	}
 	return code
+}
+
+// answerer is what a joined CLI does with each line it reads (-echo, -ops,
+// the load modes; nil: nothing), and starts the load modes' run.
+func answerer(ctx context.Context, c *client.Client, o options, out io.Writer) (func(string), error) {
+	var answer func(string)
+	if o.echo {
+		answer = func(line string) {
+			if (!o.mine || addressedToMe(line)) && waitStart(ctx, o.load.start) {
+				answerPost(ctx, c, line, o.load.to, out)
+			}
+		}
+	}
+	if o.ops {
+		prev := answer
+		answer = func(line string) {
+			if prev != nil {
+				prev(line)
+			}
+			askStart(ctx, c, line, out)
+		}
+	}
+	if o.load.rate > 0 || o.load.hostile {
+		seen := &newest{}
+		answer = seen.learn
+		if err := startLoad(ctx, c, o.load, seen, out); err != nil {
+			return nil, err
+		}
+	}
+	return answer, nil
 }
 
 // echo answers every line of in until "exit N", EOF (eof) or ctx ends;
