@@ -14,6 +14,7 @@ package realapp
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,7 +66,8 @@ type attnRig struct {
 	rec  string // the typescript: every byte the app wrote to its terminal
 	root string // where Lin's commands touch their files
 	fake *fakeapi.Server
-	pid  int // the app's process
+	pid  int      // the app's process
+	rows []string // the accounts panel's rows, top down
 }
 
 // newAttnRig writes the data directory and starts pullcept --no-server at
@@ -106,6 +108,11 @@ func newAttnRig(t *testing.T, o attnOptions) *attnRig {
 			Command: fakecli.Command(t), Options: strings.TrimSpace("-lines " + r.linesFile(s.id) + " " + s.opts), Env: fakecli.SeatEnv()})
 	}
 	accts = append(accts, o.accounts...)
+	r.rows = []string{"Alice"}
+	for _, a := range accts { // one kind after another, as the panel groups them
+		r.rows = append(r.rows, a.Name)
+	}
+	r.rows = append(r.rows, slices.Sorted(maps.Keys(o.mcpServers))...)
 	settings := map[string]any{"language": "en"}
 	for k, v := range o.settings {
 		settings[k] = v
@@ -287,39 +294,25 @@ func need(screen string) int {
 	return n
 }
 
-// press sends one key and waits (at most a second, scaled: some keys
-// change nothing) until the screen shows its effect.
-func (r *attnRig) press(key string) {
-	r.t.Helper()
-	before := r.screenOrEmpty()
-	deadline := time.Now().Add(testkit.Slow(time.Second))
-	r.keys(key)
-	for r.screenOrEmpty() == before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// toPanel moves the focus to the accounts panel, its cursor on name.
+// toPanel moves the focus from the input bar to the accounts panel
+// (Shift+Tab, the focus cycle backwards) and its cursor to name's row, one
+// row at a time, each move seen before the next.
 func (r *attnRig) toPanel(name string) {
 	r.t.Helper()
-	for i := 0; selected(r.screenOrEmpty()) == ""; i++ {
-		if i == 6 {
-			r.t.Fatalf("Tab does not reach the accounts panel:\n%s", r.screenOrEmpty())
+	r.keys("BTab")
+	r.waitScreen("the accounts panel has the keys", func(s string) bool { return selected(s) != "" })
+	want := slices.Index(r.rows, name)
+	for at := selected(r.screenOrEmpty()); at != name; at = selected(r.screenOrEmpty()) {
+		i := slices.Index(r.rows, at)
+		if i < 0 || want < 0 {
+			r.t.Fatalf("the cursor is on %q, not a row of %q:\n%s", at, r.rows, r.screenOrEmpty())
 		}
-		r.press("Tab")
-	}
-	for i := 0; i < 12 && selected(r.screenOrEmpty()) != name; i++ { // up to name or the top
-		at := selected(r.screenOrEmpty())
-		r.press("Up")
-		if selected(r.screenOrEmpty()) == at {
-			break
+		key := "Down"
+		if want < i {
+			key = "Up"
 		}
-	}
-	for i := 0; selected(r.screenOrEmpty()) != name; i++ {
-		if i == 12 {
-			r.t.Fatalf("no row %s on the accounts panel:\n%s", name, r.screenOrEmpty())
-		}
-		r.press("Down")
+		r.keys(key)
+		r.waitScreen("the cursor left "+at, func(s string) bool { return selected(s) != at })
 	}
 }
 
@@ -427,15 +420,22 @@ func (r *attnRig) waitNeed(what string, n int) string {
 }
 
 // openTopic is the open topic's name as the status line ends with it
-// ("… · NAME · N · F1 help").
+// ("… · NAME · N · F1 help", right of the report and its padding).
 func openTopic(screen string) string {
-	if m := openTopicRE.FindStringSubmatch(screen); m != nil {
-		return m[1]
+	for _, l := range strings.Split(screen, "\n") {
+		l = strings.TrimRight(l, " ")
+		if !strings.HasSuffix(l, " · F1 help") {
+			continue
+		}
+		if i := strings.LastIndex(l, "  "); i >= 0 {
+			l = l[i+2:]
+		}
+		if parts := strings.Split(strings.TrimSpace(l), " · "); len(parts) >= 3 {
+			return parts[len(parts)-3]
+		}
 	}
 	return ""
 }
-
-var openTopicRE = regexp.MustCompile(`(?m)(?:^|· )\s*([^·\n]*?) · \d+ · F1 help\s*$`)
 
 // jump presses F5 and waits until the screen shows where it went (landed)
 // and the status line counts left items.

@@ -25,7 +25,8 @@ import (
 
 // TestAttentionRingsInTheRealApp: the real app in tmux, config.json asking
 // for OSC 9 rings after a 1 s dwell, each seat at most once an hour; Lin
-// is the real Claude Code, Ana and Ben fake CLIs that answer the human.
+// is the real Claude Code, Ana, Ben and Cy fake CLIs that answer the
+// human.
 //
 //   - Focus in, the topic open: Lin's post to the human and Lin's
 //     permission card are on the screen: seen, never rung.
@@ -34,14 +35,20 @@ import (
 //   - Cooldown: Lin's next post to the human, within the hour, does not
 //     ring; Ben's, another seat, does.
 //   - Focus in again: what the open topic holds is seen, the count goes.
+//   - Focus in, another topic open: Cy's post to the human (held until the
+//     new topic is open) rings.
 //
 // The rings are OSC 9 with the item's text, each once, in that order.
 func TestAttentionRingsInTheRealApp(t *testing.T) {
-	r := newAttnRig(t, attnOptions{claude: true, seats: []seat{answerer("ana", "Ana"), answerer("ben", "Ben")},
+	cyGo := filepath.Join(t.TempDir(), "go")
+	cy := answerer("cy", "Cy")
+	cy.opts += " -start " + cyGo
+	r := newAttnRig(t, attnOptions{claude: true, seats: []seat{answerer("ana", "Ana"), answerer("ben", "Ben"), cy},
 		settings: map[string]any{"notify_sequence": "osc9", "notify_dwell": 1, "notify_cooldown": 3600}})
 	r.startSeat(linName, 2, claudeWait)
 	r.startSeat("Ana", 3, claudeWait)
 	r.startSeat("Ben", 4, claudeWait)
+	r.startSeat("Cy", 5, claudeWait)
 
 	// Focus in (as a terminal that never reported it), the topic open.
 	r.say(linName, "tell first words")
@@ -75,6 +82,18 @@ func TestAttentionRingsInTheRealApp(t *testing.T) {
 		t.Fatalf("the topic list still marks the topic:\n%s", s)
 	}
 	r.checkRings(r.rings(), "Ana wrote to you", "Lin asks to use Bash", "Ben wrote to you")
+
+	r.say("Cy", "hello")
+	r.newTopic("elsewhere")
+	if err := os.WriteFile(cyGo, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.checkRings(r.waitRings("Cy's post rang", 4, claudeWait),
+		"Ana wrote to you", "Lin asks to use Bash", "Ben wrote to you", "tell first words: Cy wrote to you")
+	s = r.waitNeed("Cy's post needs the human", 1)
+	if !strings.Contains(s, "!tell first") {
+		t.Fatalf("the topic list does not mark the topic of Cy's post:\n%s", s)
+	}
 }
 
 // TestAttentionDwellInTheRealApp: with focus out, Lin's permission card
