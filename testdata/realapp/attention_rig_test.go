@@ -54,10 +54,13 @@ type attnOptions struct {
 	// gateway gives it the credential with which it reads the plan's
 	// limits (fakeapi.GatewayToken), so "limit" stops it.
 	claude, gateway bool
-	seats           []seat                    // fake CLI accounts (-lines is added)
-	accounts        []fakecli.ConfigAccount   // other accounts, as written
-	settings        map[string]any            // config.json's top-level keys
-	mcpServers      map[string]map[string]any // mcp-servers.json's entries
+	// inTmux sets TMUX, as tmux does in its panes: a ring then goes
+	// through tmux's passthrough, a BEL after it.
+	inTmux     bool
+	seats      []seat                    // fake CLI accounts (-lines is added)
+	accounts   []fakecli.ConfigAccount   // other accounts, as written
+	settings   map[string]any            // config.json's top-level keys
+	mcpServers map[string]map[string]any // mcp-servers.json's entries
 }
 
 // attnRig is the app in tmux with its terminal's output recorded.
@@ -128,7 +131,10 @@ func newAttnRig(t *testing.T, o attnOptions) *attnRig {
 		}
 	}
 	// A clean environment (env -i): the seats inherit the app's, Claude
-	// Code's fenced one included; no TMUX, so a ring is the sequence alone.
+	// Code's fenced one included; no TMUX unless asked for.
+	if o.inTmux {
+		env = append(env, fmt.Sprintf("TMUX=/tmp/tmux-%d/%s,1,0", os.Getuid(), r.sock))
+	}
 	script, _ := exec.LookPath("script")
 	args := append([]string{"-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", "200", "-y", "50", "env", "-i"}, env...)
 	args = append(args, "PULLCEPT_HOME="+data, "TERM=xterm-256color", "LANG=C.UTF-8",
@@ -259,8 +265,18 @@ func (r *attnRig) focusIn()  { r.t.Helper(); r.tmux("send-keys", "-t", "app", "-
 // ringRE is one OSC 9 notification: ESC ] 9 ; text, ended by BEL or ST.
 var ringRE = regexp.MustCompile("\x1b\\]9;([^\x07\x1b]*)(?:\x07|\x1b\\\\)")
 
+// passedRE is an OSC 9 ring as it goes through tmux (ansi.TmuxPassthrough:
+// DCS tmux; the sequence with its ESC doubled, ST), then a BEL.
+var passedRE = regexp.MustCompile("\x1bPtmux;\x1b\x1b\\]9;[^\x07\x1b]*\x07\x1b\\\\\x07")
+
+// passed counts the rings written through tmux's passthrough.
+func (r *attnRig) passed() int {
+	b, _ := os.ReadFile(r.rec)
+	return len(passedRE.FindAll(b, -1))
+}
+
 // rings are the texts of the OSC 9 notifications the app wrote to its
-// terminal so far, in order.
+// terminal so far, in order (through tmux's passthrough or not).
 func (r *attnRig) rings() []string {
 	b, _ := os.ReadFile(r.rec)
 	var out []string

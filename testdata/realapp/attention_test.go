@@ -38,12 +38,14 @@ import (
 //   - Focus in, another topic open: Cy's post to the human (held until the
 //     new topic is open) rings.
 //
-// The rings are OSC 9 with the item's text, each once, in that order.
+// The rings are OSC 9 with the item's text, each once, in that order; the
+// app runs with TMUX set, so each goes through tmux's passthrough with a
+// BEL after it.
 func TestAttentionRingsInTheRealApp(t *testing.T) {
 	cyGo := filepath.Join(t.TempDir(), "go")
 	cy := answerer("cy", "Cy")
 	cy.opts += " -start " + cyGo
-	r := newAttnRig(t, attnOptions{claude: true, seats: []seat{answerer("ana", "Ana"), answerer("ben", "Ben"), cy},
+	r := newAttnRig(t, attnOptions{claude: true, seats: []seat{answerer("ana", "Ana"), answerer("ben", "Ben"), cy}, inTmux: true,
 		settings: map[string]any{"notify_sequence": "osc9", "notify_dwell": 1, "notify_cooldown": 3600}})
 	r.startSeat(linName, 2, claudeWait)
 	r.startSeat("Ana", 3, claudeWait)
@@ -93,6 +95,9 @@ func TestAttentionRingsInTheRealApp(t *testing.T) {
 	s = r.waitNeed("Cy's post needs the human", 1)
 	if !strings.Contains(s, "!tell first") {
 		t.Fatalf("the topic list does not mark the topic of Cy's post:\n%s", s)
+	}
+	if n := r.passed(); n != 4 {
+		t.Fatalf("%d of the 4 rings went through tmux's passthrough with a BEL after", n)
 	}
 }
 
