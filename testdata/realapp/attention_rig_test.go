@@ -310,12 +310,13 @@ func need(screen string) int {
 	return n
 }
 
-// toPanel moves the focus from the input bar to the accounts panel
-// (Shift+Tab, the focus cycle backwards) and its cursor to name's row, one
-// row at a time, each move seen before the next.
+// toPanel moves the focus from the input bar to the accounts panel (Tab
+// three times: input, chat, topics, accounts; a permission card that shows
+// comes after them) and its cursor to name's row, one row at a time, each
+// move seen before the next.
 func (r *attnRig) toPanel(name string) {
 	r.t.Helper()
-	r.keys("BTab")
+	r.keys("Tab", "Tab", "Tab")
 	r.waitScreen("the accounts panel has the keys", func(s string) bool { return selected(s) != "" })
 	want := slices.Index(r.rows, name)
 	for at := selected(r.screenOrEmpty()); at != name; at = selected(r.screenOrEmpty()) {

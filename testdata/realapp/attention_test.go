@@ -208,29 +208,28 @@ func TestAttentionJumpWalksEveryKindInTheRealApp(t *testing.T) {
 }
 
 // TestAttentionJumpClaudeKindsInTheRealApp: the kinds only the real Claude
-// Code makes, each rung once (OSC 9) with the terminal out of focus, then
-// walked to with F5, the count going to none each time:
+// Code makes, each rung once (OSC 9) with the terminal out of focus and
+// walked to with F5. Lin runs in two topics, one seat each: while the
+// first's card waits out permission_wait (30 s, the least the app takes),
+// the second is stopped on its limit and comes back.
 //
-//   - Limited: its model call is refused on the plan's limit (the fake's
-//     429, read with the gateway credential): F5 focuses Lin's pane;
-//   - Resumed: its next answer is a normal one: F5 focuses the pane again;
-//   - Card: a Bash command waits for permission: F5, pressed in Lin's
-//     pane, gives the card the keys (the card stays listed, seen, until
-//     it closes);
-//   - CardTimedOut: left unanswered past permission_wait, the card goes
-//     and Claude's own dialog decides: F5 focuses the pane, where Enter
-//     answers Claude's dialog and the command runs.
+//   - Card (first topic): a Bash command waits for permission: F5,
+//     pressed in Lin's pane, gives the card the keys; the card stays
+//     listed, seen, until it closes.
+//   - Limited (second topic): its model call is refused on the plan's
+//     limit (the fake's 429, read with the gateway credential): F5
+//     focuses that seat's pane.
+//   - Resumed: its next answer is a normal one: F5 focuses the pane.
+//   - CardTimedOut: the card went unanswered and Claude's own dialog
+//     decides: F5 opens the first topic again and focuses its pane, where
+//     Enter answers Claude's dialog and the command runs.
 func TestAttentionJumpClaudeKindsInTheRealApp(t *testing.T) {
-	// The card must outlive a ring and a jump on a loaded machine before
-	// it times out: its wait is scaled like a deadline.
-	wait := int(math.Ceil(testkit.Slow(5 * time.Second).Seconds()))
 	r := newAttnRig(t, attnOptions{claude: true, gateway: true,
-		settings: map[string]any{"notify_sequence": "osc9", "notify_dwell": 1, "notify_cooldown": 0, "permission_wait": wait}})
-	r.startSeat(linName, 2, claudeWait)
-	linPane := func(state string) func(string) bool {
+		settings: map[string]any{"notify_sequence": "osc9", "notify_dwell": 1, "notify_cooldown": 0, "permission_wait": 30}})
+	linPane := func(topic, state string) func(string) bool {
 		return func(s string) bool {
 			title := paneTitle(s, linName)
-			return strings.HasPrefix(title, linName+" · "+state) && strings.HasSuffix(title, "typing · ctrl+] leaves")
+			return openTopic(s) == topic && strings.HasPrefix(title, linName+" · "+state) && strings.HasSuffix(title, "typing · ctrl+] leaves")
 		}
 	}
 	leavePane := func() {
@@ -238,32 +237,39 @@ func TestAttentionJumpClaudeKindsInTheRealApp(t *testing.T) {
 		r.keys("C-]")
 		r.waitScreen("the pane lets the keys go", func(s string) bool { return !strings.Contains(s, "typing · ctrl+] leaves") })
 	}
-
 	r.focusOut()
-	r.say(linName, "limit")
-	r.checkRings(r.waitRings("the limit rang", 1, claudeWait), "Lin stopped on its usage limit (lifts ")
-	r.jump("Lin's pane, limited", 0, linPane("limited"))
-	leavePane()
-
-	r.say(linName, "hello again")
-	r.checkRings(r.waitRings("the return rang", 2, claudeWait), "Lin stopped on its usage limit", "Lin runs again after its usage limit")
-	r.jump("Lin's pane, back", 0, linPane("idle"))
-	leavePane()
+	r.text("first")
+	r.keys("Enter")
+	r.waitScreen("the topic is first", func(s string) bool { return openTopic(s) == "first" })
+	r.startSeat(linName, 2, claudeWait)
 
 	// F5 from a pane that has the keys: it is no key of the seat's.
 	r.say(linName, "run late")
 	r.keys("F6")
-	r.waitScreen("Lin's pane has the keys", linPane(""))
+	r.waitScreen("Lin's pane has the keys", linPane("first", ""))
 	r.cardShows("late")
-	r.checkRings(r.waitRings("the card rang", 3, claudeWait), "usage limit", "runs again", "Lin asks to use Bash")
+	r.checkRings(r.waitRings("the card rang", 1, claudeWait), "first: Lin asks to use Bash")
 	r.jump("the card", 1, func(s string) bool { return strings.Contains(s, "y allow · a always · n deny") })
 	r.keys("Escape")
-	r.waitScreen("the card lets the keys go", func(s string) bool { return strings.Contains(s, "F7 answer here") })
+	r.waitScreen("the card gives the keys to the input bar", func(s string) bool {
+		return strings.Contains(s, "F7 answer here") && !strings.Contains(s, "typing · ctrl+] leaves")
+	})
 
-	r.checkRings(r.waitRings("the unanswered card rang", 4, claudeWait+time.Duration(wait)*time.Second),
-		"usage limit", "runs again", "asks to use Bash", "Lin's request for Bash went unanswered: answer in its pane")
-	r.jump("Lin's pane, its own dialog", 0, func(s string) bool {
-		return linPane("waiting for permission")(s) && strings.Contains(s, "Do you want to proceed?")
+	r.newTopic("second")
+	r.startSeat(linName, 2, claudeWait)
+	r.say(linName, "limit")
+	r.checkRings(r.waitRings("the limit rang", 2, claudeWait), "asks to use Bash", "second: Lin stopped on its usage limit (lifts ")
+	r.jump("Lin's pane, limited", 1, linPane("second", "limited"))
+	leavePane()
+	r.say(linName, "hello again")
+	r.checkRings(r.waitRings("the return rang", 3, claudeWait), "asks to use Bash", "usage limit", "second: Lin runs again after its usage limit")
+	r.jump("Lin's pane, back", 1, linPane("second", "idle"))
+	leavePane()
+
+	r.checkRings(r.waitRings("the unanswered card rang", 4, claudeWait), "asks to use Bash", "usage limit", "runs again",
+		"first: Lin's request for Bash went unanswered: answer in its pane")
+	r.jump("Lin's pane in the first topic, its own dialog", 0, func(s string) bool {
+		return linPane("first", "waiting for permission")(s) && strings.Contains(s, "Do you want to proceed?")
 	})
 	r.keys("Enter") // Claude's "1. Yes"
 	testkit.EventuallyWithin(t, claudeWait, "the command ran", func() bool {
