@@ -61,20 +61,28 @@ type attnOptions struct {
 	accounts   []fakecli.ConfigAccount   // other accounts, as written
 	settings   map[string]any            // config.json's top-level keys
 	mcpServers map[string]map[string]any // mcp-servers.json's entries
+	// served: the window runs `pullcept`, a client of the data
+	// directory's server (docs/serve.md), which it starts; more windows
+	// attach with window. Else `pullcept --no-server`.
+	served bool
 }
 
-// attnRig is the app in tmux with its terminal's output recorded.
+// attnRig is one window of the app: its own tmux server, the app in it
+// under script, its terminal's output recorded.
 type attnRig struct {
 	*rig
 	rec  string // the typescript: every byte the app wrote to its terminal
 	root string // where Lin's commands touch their files
 	fake *fakeapi.Server
-	pid  int      // the app's process
+	pid  int      // the app's process (the client's when served)
 	rows []string // the accounts panel's rows, top down
+	data string   // the data directory
+	env  []string // the app's environment but PULLCEPT_HOME, TERM, LANG
+	args []string // pullcept's arguments
 }
 
-// newAttnRig writes the data directory and starts pullcept --no-server at
-// 200×50 under `script -f` in tmux, then waits for its accounts panel.
+// newAttnRig writes the data directory and starts pullcept at 200×50
+// under `script -f` in tmux, then waits for its accounts panel.
 func newAttnRig(t *testing.T, o attnOptions) *attnRig {
 	t.Helper()
 	for _, tool := range []string{"tmux", "script"} {
@@ -108,7 +116,7 @@ func newAttnRig(t *testing.T, o attnOptions) *attnRig {
 			t.Fatal(err)
 		}
 		accts = append(accts, fakecli.ConfigAccount{ID: s.id, Name: s.name, Kind: string(config.KindCLI), Cwd: cwd,
-			Command: fakecli.Command(t), Options: strings.TrimSpace("-lines " + r.linesFile(s.id) + " " + s.opts), Env: fakecli.SeatEnv()})
+			Command: fakecli.Command(t), Options: strings.TrimSpace("-lines " + r.linesFile(s.id) + " " + s.opts)})
 	}
 	accts = append(accts, o.accounts...)
 	r.rows = []string{"Alice"}
@@ -131,18 +139,45 @@ func newAttnRig(t *testing.T, o attnOptions) *attnRig {
 		}
 	}
 	// A clean environment (env -i): the seats inherit the app's, Claude
-	// Code's fenced one included; no TMUX unless asked for.
+	// Code's fenced one included, and FAKECLI, which makes the test binary
+	// a fake CLI seat runs the fake CLI (an account's env value would be a
+	// warning on the status line); no TMUX unless asked for.
+	env = append(env, fakecli.Env+"=1")
 	if o.inTmux {
 		env = append(env, fmt.Sprintf("TMUX=/tmp/tmux-%d/%s,1,0", os.Getuid(), r.sock))
 	}
+	r.data, r.env, r.args = data, env, []string{"--no-server"}
+	if o.served {
+		r.args = nil
+		bin := fakecli.PullceptBinary(t)
+		t.Cleanup(func() { _ = exec.Command(bin, "kill-server", "--data", data).Run() })
+	}
+	r.start()
+	return r
+}
+
+// window opens another window on r's data directory: a client of its
+// server (attnOptions.served), in a tmux server of its own.
+func (r *attnRig) window(name string) *attnRig {
+	r.t.Helper()
+	w := &attnRig{rig: &rig{t: r.t, work: r.work, sock: r.sock + "-" + name, seats: r.seats},
+		rec: filepath.Join(r.work, "typescript-"+name), root: r.root, rows: r.rows, data: r.data, env: r.env, args: r.args}
+	w.start()
+	return w
+}
+
+// start runs the app in its window: pullcept under script in tmux.
+func (r *attnRig) start() {
+	t := r.t
+	t.Helper()
 	script, _ := exec.LookPath("script")
-	args := append([]string{"-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", "200", "-y", "50", "env", "-i"}, env...)
-	args = append(args, "PULLCEPT_HOME="+data, "TERM=xterm-256color", "LANG=C.UTF-8",
-		script, "-q", "-f", r.rec, "-c", "exec "+shellQuote(fakecli.PullceptBinary(t))+" --no-server")
+	args := append([]string{"-f", "/dev/null", "new-session", "-d", "-s", "app", "-x", "200", "-y", "50", "env", "-i"}, r.env...)
+	args = append(args, "PULLCEPT_HOME="+r.data, "TERM=xterm-256color", "LANG=C.UTF-8",
+		script, "-q", "-f", r.rec, "-c", "exec "+shellJoin(append([]string{fakecli.PullceptBinary(t)}, r.args...)))
 	r.tmux(args...)
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("last screen:\n%s", r.screenOrEmpty())
+			t.Logf("last screen of %s:\n%s", r.sock, r.screenOrEmpty())
 			t.Logf("rings: %q", r.rings())
 		}
 		r.quit()
@@ -153,7 +188,6 @@ func newAttnRig(t *testing.T, o attnOptions) *attnRig {
 		return r.pid > 0
 	})
 	r.waitScreen("the app shows its accounts", func(s string) bool { return strings.Contains(s, "F1 help") })
-	return r
 }
 
 // startFake starts the fake model API for Lin and prepares an isolated,
@@ -444,8 +478,10 @@ func openTopic(screen string) string {
 		if !strings.HasSuffix(l, " · F1 help") {
 			continue
 		}
-		if i := strings.LastIndex(l, "  "); i >= 0 {
-			l = l[i+2:]
+		for _, sep := range []string{"  ", "… "} { // the report's padding, or the report cut
+			if i := strings.LastIndex(l, sep); i >= 0 {
+				l = l[i+len(sep):]
+			}
 		}
 		if parts := strings.Split(strings.TrimSpace(l), " · "); len(parts) >= 3 {
 			return parts[len(parts)-3]

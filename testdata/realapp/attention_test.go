@@ -277,3 +277,46 @@ func TestAttentionJumpClaudeKindsInTheRealApp(t *testing.T) {
 		return err == nil
 	})
 }
+
+// TestAttentionRingsPerWindowInTheRealApp: two windows attached to one
+// Pullcept server (docs/serve.md) share one list and each rings its own
+// terminal. Both out of focus: Ana's post to the human rings in both.
+// Window A back in focus with the topic open: Ben's post is on A's
+// screen, seen there, gone from the list — B, still out of focus, never
+// rings for it (its count goes too). Both out again: Ana's next post rings
+// in both, and each window's rings are exactly Ana's two.
+func TestAttentionRingsPerWindowInTheRealApp(t *testing.T) {
+	// B must learn that A saw Ben's post before B's dwell passes: A sees
+	// it as soon as it is listed, so a dwell of a few seconds, scaled like
+	// a deadline, is ample.
+	dwell := int(math.Ceil(testkit.Slow(2 * time.Second).Seconds()))
+	a := newAttnRig(t, attnOptions{served: true, seats: []seat{answerer("ana", "Ana"), answerer("ben", "Ben")},
+		settings: map[string]any{"notify_sequence": "osc9", "notify_dwell": dwell, "notify_cooldown": 0}})
+	a.text("shared")
+	a.keys("Enter")
+	a.waitScreen("the topic is shared", func(s string) bool { return openTopic(s) == "shared" })
+	a.startSeat("Ana", 2, claudeWait)
+	a.startSeat("Ben", 3, claudeWait)
+	b := a.window("b")
+	b.waitScreen("B opens the topic", func(s string) bool { return openTopic(s) == "shared" })
+
+	a.focusOut()
+	b.focusOut()
+	a.say("Ana", "hello")
+	within := claudeWait + time.Duration(dwell)*time.Second
+	a.checkRings(a.waitRings("A rang for Ana's post", 1, within), "shared: Ana wrote to you")
+	b.checkRings(b.waitRings("B rang for Ana's post", 1, within), "shared: Ana wrote to you")
+
+	a.focusIn()
+	a.waitNeed("A saw Ana's post", 0)
+	b.waitNeed("B's count follows the list", 0)
+	a.say("Ben", "hello")
+	a.waitScreen("Ben's post shows in A", func(s string) bool { return strings.Contains(s, "Ben → Alice") })
+	b.waitScreen("Ben's post shows in B", func(s string) bool { return strings.Contains(s, "Ben → Alice") })
+	b.waitNeed("B: Ben's post is gone from the list", 0)
+
+	a.focusOut()
+	a.say("Ana", "again")
+	a.checkRings(a.waitRings("A rang for Ana's second post", 2, within), "Ana wrote to you", "Ana wrote to you")
+	b.checkRings(b.waitRings("B rang for Ana's second post", 2, within), "Ana wrote to you", "Ana wrote to you")
+}
