@@ -38,7 +38,7 @@ import (
 var claudeWait = testkit.Slow(60 * time.Second)
 
 // The Claude Code seat of the attention rig and what its fake model does
-// for a post to it (its body, after the mention): "tell TEXT" → say_to_room
+// for a post to it (its body): "tell TEXT" → say_to_room
 // TEXT to Alice; "run NAME" → Bash "touch <root>/NAME", which needs the
 // human's permission in default mode (a card); "limit" → the plan's usage
 // limit refusal (Claude writes its stop into its transcript); anything
@@ -87,7 +87,7 @@ func newAttnRig(t *testing.T, o attnOptions) *attnRig {
 	t.Helper()
 	for _, tool := range []string{"tmux", "script"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is needed (apt-get install tmux util-linux): %v", tool, err)
+			t.Fatalf("%s is needed (apt-get install tmux bsdutils: util-linux's script): %v", tool, err)
 		}
 	}
 	work := t.TempDir()
