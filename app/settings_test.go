@@ -194,7 +194,7 @@ func TestNotifyValuesMatch(t *testing.T) {
 	for _, p := range [][2]string{
 		{tui.NotifyTerminal, config.NotifyTerminal}, {tui.NotifyOff, config.NotifyOff}, {tui.NotifyDesktop, config.NotifyDesktop},
 		{tui.NotifySeqAuto, config.SequenceAuto}, {tui.NotifySeqOSC9, config.SequenceOSC9},
-		{tui.NotifySeqOSC777, config.SequenceOSC777}, {tui.NotifySeqBEL, config.SequenceBEL},
+		{tui.NotifySeqOSC777, config.SequenceOSC777}, {tui.NotifySeqBEL, config.SequenceBEL}, {tui.NotifySeqOSC99, config.SequenceOSC99},
 	} {
 		if p[0] != p[1] {
 			t.Errorf("tui %q, config %q", p[0], p[1])

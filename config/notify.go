@@ -39,6 +39,7 @@ const (
 	SequenceOSC9   = "osc9"   // OSC 9: a notification with its text (iTerm2's)
 	SequenceOSC777 = "osc777" // OSC 777 notify: a title and a text (rxvt's, VTE's)
 	SequenceBEL    = "bel"    // the bell alone: any terminal, no text
+	SequenceOSC99  = "osc99"  // OSC 99: kitty's own, with a title
 )
 
 // The numbers, in seconds.
@@ -105,7 +106,7 @@ var (
 	notifyKey = choiceKey{key: keyNotify, def: NotifyTerminal, word: "terminal",
 		choices: []string{NotifyOff, NotifyDesktop}, what: "how Pullcept calls you"}
 	sequenceKey = choiceKey{key: keyNotifySequence, def: SequenceAuto, word: "auto",
-		choices: []string{SequenceOSC9, SequenceOSC777, SequenceBEL}, what: "what rings the terminal"}
+		choices: []string{SequenceOSC9, SequenceOSC777, SequenceOSC99, SequenceBEL}, what: "what rings the terminal"}
 	dwellKey = secondsKey{key: keyNotifyDwell, def: DefaultNotifyDwell, min: 0, max: MaxNotifyDwell,
 		what: "how long an item waits unseen before it rings; 0: at once"}
 	cooldownKey = secondsKey{key: keyNotifyCooldown, def: DefaultNotifyCooldown, min: 0, max: MaxNotifyCooldown,

@@ -66,7 +66,7 @@ func TestNotifySettingsRefused(t *testing.T) {
 		want []string
 	}{
 		{"notifications", func(s *Settings) { s.Notify = "loud" }, []string{`"notifications": "loud"`, `"off", "desktop", or "terminal"`}},
-		{"sequence", func(s *Settings) { s.NotifySequence = "osc99" }, []string{`"notify_sequence": "osc99"`, `"osc9", "osc777", "bel", or "auto"`}},
+		{"sequence", func(s *Settings) { s.NotifySequence = "osc98" }, []string{`"notify_sequence": "osc98"`, `"osc9", "osc777", "osc99", "bel", or "auto"`}},
 		{"negative dwell", func(s *Settings) { s.NotifyDwell = -1 }, []string{`"notify_dwell": -1`, "from 0 to 600"}},
 		{"dwell too long", func(s *Settings) { s.NotifyDwell = MaxNotifyDwell + 1 }, []string{`"notify_dwell": 601`}},
 		{"cooldown too long", func(s *Settings) { s.NotifyCooldown = 3601 }, []string{`"notify_cooldown": 3601`, "from 0 to 3600"}},

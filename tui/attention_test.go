@@ -221,3 +221,20 @@ func TestAttentionListOverlay(t *testing.T) {
 		t.Fatal("esc left the list open")
 	}
 }
+
+// TestAttentionMCPEditorIsOnScreen: a local MCP server's end is on the
+// screen while its account's editor shows its state (newcomer review:
+// it rang there).
+func TestAttentionMCPEditorIsOnScreen(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	acc, ok := s.m.accounts.find("gh")
+	if !ok {
+		t.Fatal("no gh account in the scene")
+	}
+	drive(t, s.m, tea.Batch(s.m.openEditor(acc, false)...))
+	s.add(t, AttentionItem{ID: 1, Kind: AttnMCPDied, Account: "gh", Detail: "exit 1"})
+	if len(s.due) != 0 || !slices.Equal(s.f.seenIDs(), []uint64{1}) {
+		t.Fatalf("due %v seen %v", s.due, s.f.seenIDs())
+	}
+}

@@ -117,8 +117,8 @@ func (m *Model) setAttention(items []AttentionItem) {
 }
 
 // onScreen reports whether an item is on the screen of a terminal that has
-// focus: a card while any card shows, any other item while its topic is
-// open (a local MCP server's end is on no screen).
+// focus: a card while any card shows, a local MCP server's end while its
+// account's editor is open, any other item while its topic is open.
 func (m *Model) onScreen(it AttentionItem) bool {
 	if m.attn.blurred {
 		return false
@@ -127,7 +127,9 @@ func (m *Model) onScreen(it AttentionItem) bool {
 	case AttnCard:
 		return len(m.cards.queue) > 0
 	case AttnMCPDied:
-		return false
+		// Its account's editor shows the server's state and log.
+		ed := m.overlay.editor
+		return m.overlay.open == ovEditor && ed != nil && ed.acc.ID == it.Account
 	}
 	return it.Topic != "" && it.Topic == m.topics.open
 }

@@ -581,6 +581,7 @@ const (
 	mSetSeqOSC9
 	mSetSeqOSC777
 	mSetSeqBEL
+	mSetSeqOSC99
 	mSetAtOnce
 	mSetDwellN
 	mSetCooldownNone
@@ -1217,14 +1218,15 @@ var messages = map[msgKey][2]string{
 	mSetSeqOSC9:              {"OSC 9", "OSC 9"},
 	mSetSeqOSC777:            {"OSC 777", "OSC 777"},
 	mSetSeqBEL:               {"BEL", "BEL"},
+	mSetSeqOSC99:             {"OSC 99", "OSC 99"},
 	mSetAtOnce:               {"at once", "すぐ"},
 	mSetDwellN:               {"%s unseen", "見ないまま %s"},
 	mSetCooldownNone:         {"not at all", "なし"},
 	mSetSeconds:              {"%d s", "%d 秒"},
 	mSetMinutes:              {"%d min", "%d 分"},
 	mSetHours:                {"%d h", "%d 時間"},
-	mSetNotifyNote:           {`How Pullcept calls you when a seat needs you (a permission card waits): "in the terminal" rings the terminal you use Pullcept in; "on the desktop" shows a desktop notification when that terminal is on this machine, else rings it; "off" calls nobody (the screen still shows it). Saved in config.json "notifications"; applies at once.`, `席があなたを必要とするとき（許可のカードが待っているときなど）の知らせ方です。「端末で」は Pullcept を使っている端末を鳴らし、「デスクトップに」はその端末がこのマシンにあればデスクトップ通知を出し、なければ端末を鳴らします。「切」は誰も呼びません（画面には出ます）。config.json の "notifications" に保存し、すぐに効きます。`},
-	mSetNotifySeqNote:        {`What Pullcept writes to ring the terminal: "from the terminal" picks it from what the terminal says it is. If yours shows nothing, choose OSC 9 or OSC 777 (a notification with its text) or BEL (the bell alone). Saved in config.json "notify_sequence".`, `端末を鳴らすために書く合図です。「端末に従う」は端末が名乗る種類から選びます。何も出ないときは OSC 9 か OSC 777（文つきの通知）、または BEL（ベルだけ）を選んでください。config.json の "notify_sequence" に保存します。`},
+	mSetNotifyNote:           {`How Pullcept calls you when something needs you (F5 goes to it; Shift+F5 lists them): "in the terminal" rings the terminal you use Pullcept in; "on the desktop" shows a desktop notification when that terminal is on this machine, else rings it; "off" calls nobody (the status line still counts it). Saved in config.json "notifications"; applies at once.`, `あなたの対応が必要なこと（F5 で移動、Shift+F5 で一覧）の知らせ方です。「端末で」は Pullcept を使っている端末を鳴らし、「デスクトップに」はその端末がこのマシンにあればデスクトップ通知を出し、なければ端末を鳴らします。「切」は誰も呼びません（状態行には数が出ます）。config.json の "notifications" に保存し、すぐに効きます。`},
+	mSetNotifySeqNote:        {`What Pullcept writes to ring the terminal: "from the terminal" picks it from what the terminal says it is. If yours shows nothing, choose OSC 9, OSC 777 or OSC 99 (kitty) (a notification with its text) or BEL (the bell alone); docs/notifications.md says which terminal takes which. Saved in config.json "notify_sequence".`, `端末を鳴らすために書く合図です。「端末に従う」は端末が名乗る種類から選びます。何も出ないときは OSC 9、OSC 777、OSC 99（kitty）（文つきの通知）、または BEL（ベルだけ）を選んでください。どの端末がどれを受けるかは docs/notifications.md にあります。config.json の "notify_sequence" に保存します。`},
 	mSetNotifyDwellNote:      {`How long something waits unseen before it rings: if you see it first, nothing rings; 0 rings at once. Saved in config.json "notify_dwell".`, `鳴らす前に待つ時間です。その間にあなたが見れば鳴りません。0 ならすぐ鳴らします。config.json の "notify_dwell" に保存します。`},
 	mSetNotifyCooldownNote:   {`After a ring, the same seat does not ring again for this long, however often it asks; 0 rings every time. Saved in config.json "notify_cooldown".`, `一度鳴らした後、同じ席はこの間、何度求めても鳴らしません。0 なら毎回鳴らします。config.json の "notify_cooldown" に保存します。`},
 	mSetPermissionWaitNote:   {`How long a permission card waits for your answer, %s at most; then only the seat's own dialog in its pane is left. New cards follow a change at once; open ones keep their time. Saved in config.json "permission_wait".`, `許可のカードがあなたの答えを待つ時間です（最長 %s）。過ぎると席のペインのダイアログだけが残ります。変えるとすぐ次のカードから効き、開いているカードはそのままです。config.json の "permission_wait" に保存します。`},

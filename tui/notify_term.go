@@ -65,7 +65,7 @@ func chooseRing(setting string, getenv func(string) string) (ringKind, string) {
 	}
 	why += k.String()
 	if getenv("TMUX") != "" {
-		why = "tmux › " + why
+		why = "in tmux, " + why
 		if k != ringBEL {
 			why += " + BEL"
 		}

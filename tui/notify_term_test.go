@@ -45,14 +45,14 @@ func TestChooseRing(t *testing.T) {
 		{"WezTerm started from kitty", "", map[string]string{"TERM_PROGRAM": "WezTerm", "KITTY_WINDOW_ID": "3"}, ringOSC777, "WezTerm: OSC 777"},
 		{"Alacritty started from kitty", "", map[string]string{"TERM": "alacritty", "KITTY_WINDOW_ID": "3"}, ringBEL, "Alacritty: BEL"},
 		// tmux hides TERM_PROGRAM and TERM; what it inherited is left.
-		{"kitty in tmux", "", map[string]string{"TMUX": tmux, "TERM_PROGRAM": "tmux", "TERM": "tmux-256color", "KITTY_WINDOW_ID": "1"}, ringOSC99, "tmux › kitty: OSC 99 + BEL"},
-		{"WezTerm in tmux", "", map[string]string{"TMUX": tmux, "TERM_PROGRAM": "tmux", "WEZTERM_PANE": "0"}, ringOSC777, "tmux › WezTerm: OSC 777 + BEL"},
-		{"Ghostty in tmux", "", map[string]string{"TMUX": tmux, "TERM_PROGRAM": "tmux", "GHOSTTY_RESOURCES_DIR": "/usr/share/ghostty"}, ringOSC777, "tmux › Ghostty: OSC 777 + BEL"},
-		{"tmux alone", "", map[string]string{"TMUX": tmux, "TERM_PROGRAM": "tmux"}, ringBEL, "tmux › BEL"},
+		{"kitty in tmux", "", map[string]string{"TMUX": tmux, "TERM_PROGRAM": "tmux", "TERM": "tmux-256color", "KITTY_WINDOW_ID": "1"}, ringOSC99, "in tmux, kitty: OSC 99 + BEL"},
+		{"WezTerm in tmux", "", map[string]string{"TMUX": tmux, "TERM_PROGRAM": "tmux", "WEZTERM_PANE": "0"}, ringOSC777, "in tmux, WezTerm: OSC 777 + BEL"},
+		{"Ghostty in tmux", "", map[string]string{"TMUX": tmux, "TERM_PROGRAM": "tmux", "GHOSTTY_RESOURCES_DIR": "/usr/share/ghostty"}, ringOSC777, "in tmux, Ghostty: OSC 777 + BEL"},
+		{"tmux alone", "", map[string]string{"TMUX": tmux, "TERM_PROGRAM": "tmux"}, ringBEL, "in tmux, BEL"},
 		// The setting overrides the guess; an unknown one guesses.
 		{"set bel", ringSetBEL, map[string]string{"TERM_PROGRAM": "iTerm.app"}, ringBEL, "BEL"},
 		{"set osc9", ringSetOSC9, nil, ringOSC9, "OSC 9"},
-		{"set osc777 in tmux", ringSetOSC777, map[string]string{"TMUX": tmux}, ringOSC777, "tmux › OSC 777 + BEL"},
+		{"set osc777 in tmux", ringSetOSC777, map[string]string{"TMUX": tmux}, ringOSC777, "in tmux, OSC 777 + BEL"},
 		{"set osc99", ringSetOSC99, map[string]string{"TERM_PROGRAM": "WezTerm"}, ringOSC99, "OSC 99"},
 		{"unknown setting", "loud", map[string]string{"TERM_PROGRAM": "WezTerm"}, ringOSC777, "WezTerm: OSC 777"},
 	} {

@@ -352,7 +352,7 @@ var (
 	// sequenceChoices' labels are the sequences' own names, the same in
 	// every language but "auto".
 	sequenceChoices = []choice{{NotifySeqAuto, mSetSeqAuto}, {NotifySeqOSC9, mSetSeqOSC9},
-		{NotifySeqOSC777, mSetSeqOSC777}, {NotifySeqBEL, mSetSeqBEL}}
+		{NotifySeqOSC777, mSetSeqOSC777}, {NotifySeqOSC99, mSetSeqOSC99}, {NotifySeqBEL, mSetSeqBEL}}
 )
 
 // choiceLabel is v's label among choices (the first's when v is none;

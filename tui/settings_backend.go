@@ -46,7 +46,7 @@ type SettingValues struct {
 	Notify string
 	// NotifySequence is what rings a terminal (config.json
 	// "notify_sequence"): NotifySeqAuto (the default: from the terminal),
-	// NotifySeqOSC9, NotifySeqOSC777 or NotifySeqBEL.
+	// NotifySeqOSC9, NotifySeqOSC777, NotifySeqOSC99 or NotifySeqBEL.
 	NotifySequence string
 	// NotifyDwell is how many seconds an item waits unseen before it rings
 	// (config.json "notify_dwell"; 5 by default, 0 at once, up to 600).
@@ -78,6 +78,7 @@ const (
 	NotifySeqOSC9   = "osc9"   // OSC 9: a notification with its text
 	NotifySeqOSC777 = "osc777" // OSC 777 notify: a title and a text
 	NotifySeqBEL    = "bel"    // the bell alone
+	NotifySeqOSC99  = "osc99"  // OSC 99: kitty's own, a title and a text
 )
 
 // Session-operation rules (config.json "session_operations").
