@@ -416,7 +416,27 @@ func (r *rig) start(id string) (seats.StartResult, *seats.Seat) {
 		r.t.Fatalf("start %s: no seat after Start", id)
 	}
 	r.t.Logf("started %s: %+v", id, res)
+	r.checkVersionRead(id, res)
 	return res, s
+}
+
+// checkVersionRead: a real CLI's start read its version (issue 34 item
+// 12), the pinned one, and found it new enough (it started).
+func (r *rig) checkVersionRead(id string, res seats.StartResult) {
+	r.t.Helper()
+	r.mu.Lock()
+	a := r.accounts[id]
+	r.mu.Unlock()
+	if a.Command != fakeapi.CLIPath(r.t, fakeapi.CLIClaude) && a.Command != fakeapi.CLIPath(r.t, fakeapi.CLICodex) {
+		return
+	}
+	want := "Claude Code " + fakeapi.PinnedVersion(r.t, fakeapi.CLIClaude)
+	if a.Kind == config.KindCodexCLI {
+		want = "Codex CLI " + fakeapi.PinnedVersion(r.t, fakeapi.CLICodex)
+	}
+	if res.CLIVersion != want || res.VersionUnread != "" {
+		r.t.Errorf("start %s: version %q (unread: %q), want %q read before the start", id, res.CLIVersion, res.VersionUnread, want)
+	}
 }
 
 // waitReady waits until the seat's sidecar joined the room (the account is

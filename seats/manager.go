@@ -125,6 +125,9 @@ type ManagerOptions struct {
 	// NoIsolation starts seats without namespaces of their own (tests
 	// whose PullceptPath cannot run `seat-ns`; isolation.go).
 	NoIsolation bool
+	// VersionTimeout bounds reading a CLI's version before its seat starts
+	// (version.go; 0: 10 s).
+	VersionTimeout time.Duration
 }
 
 // tailPollEvery: a fresh Codex seat writes its rollout at its first turn;
@@ -187,6 +190,12 @@ type StartResult struct {
 	Preview string
 	// PtyID names the launch (SeatInfo.PtyID).
 	PtyID string
+	// CLIVersion is the CLI's version as read before the start ("Claude
+	// Code 2.1.328"; "" when the kind needs none or it was not read);
+	// VersionUnread says why it could not be read (the seat started
+	// without the check, version.go).
+	CLIVersion    string
+	VersionUnread string
 }
 
 // SeatInfo is one seat as the UI lists it.
@@ -228,6 +237,9 @@ type SeatInfo struct {
 	// MayNotJoin is true for a kind whose CLI may never join the room
 	// (cli.Adapter.Joins false: a generic CLI, bash has no MCP).
 	MayNotJoin bool
+	// CLIVersion and VersionUnread are its start's (StartResult).
+	CLIVersion    string
+	VersionUnread string
 }
 
 // Shown is the stage a person sees in the participant panel. A CLI that
@@ -304,6 +316,8 @@ type Manager struct {
 	probeOnce sync.Once
 	probed    pty.Isolation
 
+	versions cli.VersionBook // the CLIs' versions read (version.go)
+
 	life lifeLocks // per-seat lifecycle locks (lifecycle.go)
 	// closedTopics (deleted, or being deleted) and retired accounts (being
 	// deleted) take no new seat (lifecycle.go); guarded by mu.
@@ -367,6 +381,8 @@ type Seat struct {
 	asksClosed func(ids []uint64)
 	revoke     func() // ends the seat's room token; nil when none (RoomEndpoint.Grant)
 	isolation  pty.Isolation
+	// cliVersion and versionUnread are its start's (StartResult).
+	cliVersion, versionUnread string
 }
 
 // NewManager returns a Manager with no seats. Call SetRoom before Start.
@@ -400,7 +416,7 @@ func NewManager(o ManagerOptions) (*Manager, error) {
 	if lg == nil {
 		lg = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{
+	m := &Manager{
 		opts:     o,
 		ledger:   NewLedger(),
 		logger:   lg,
@@ -409,7 +425,9 @@ func NewManager(o ManagerOptions) (*Manager, error) {
 		kinds:    newKinds(o),
 		starting: map[seatKey]*earlyJoin{},
 		spawn:    pty.Start,
-	}, nil
+	}
+	m.versions.Timeout = o.VersionTimeout
+	return m, nil
 }
 
 // SetRoom sets where seats find the room (the loopback server exists only
@@ -475,6 +493,12 @@ func (m *Manager) StartWith(topicID, accountID string, o StartOptions) (StartRes
 			m.ledger.Release(p.claim)
 		}
 	}()
+	if err := m.checkVersion(ctx, p); err != nil {
+		if gave := m.startGaveUp(key); gave != nil {
+			err = gave
+		}
+		return p.res, fmt.Errorf("start seat %s: %w", p.acct.DisplayName(), err)
+	}
 	if err := m.prepare(p); err != nil {
 		return p.res, err
 	}
@@ -699,7 +723,8 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	}
 	s := &Seat{Topic: p.topic, Account: p.account, ptyID: p.res.PtyID, launch: l, kind: p.acct.Kind, joins: p.adapter.Joins(), proc: proc, run: p.run, env: p.checkEnv,
 		started: m.opts.Now(), done: make(chan struct{}), pumped: make(chan struct{}), state: StateStarting,
-		revoke: p.revoke, resizeKick: make(chan struct{}, 1), output: make(chan struct{}), isolation: p.isolation.result(isolationOff)}
+		revoke: p.revoke, resizeKick: make(chan struct{}, 1), output: make(chan struct{}), isolation: p.isolation.result(isolationOff),
+		cliVersion: p.res.CLIVersion, versionUnread: p.res.VersionUnread}
 	size := [2]int{orDefault(cols, pty.DefaultCols), orDefault(rows, pty.DefaultRows)}
 	s.size = seatSize{want: size, have: size}
 	// Posts go in bracketed-paste markers when the CLI asked for them
@@ -1208,7 +1233,7 @@ func (s *Seat) info() SeatInfo {
 		Started: s.started, Argv: s.launch.Argv, Dir: s.launch.Dir, ExitCode: s.exitCode,
 		Requested: s.requested, Err: s.err, SessionID: s.launch.SessionID, PtyID: s.ptyID,
 		Activity: s.activity, Usage: s.usage, Warnings: s.launch.Warnings, Limit: s.limit, MayNotJoin: !s.joins,
-		Isolation: s.isolation}
+		Isolation: s.isolation, CLIVersion: s.cliVersion, VersionUnread: s.versionUnread}
 	s.mu.Unlock()
 	in.Typing = s.typist.State() // the Typist's lock is a leaf: taken after s.mu is free
 	return in

@@ -391,6 +391,33 @@ func CLIPath(t testing.TB, name string) string {
 	return path
 }
 
+// PinnedVersion is the version testdata/clis/package.json pins for a
+// CLI FindCLI knows ("claude" → @anthropic-ai/claude-code's, "codex" →
+// @openai/codex's); it fails t when the file cannot say.
+func PinnedVersion(t testing.TB, name string) string {
+	t.Helper()
+	pkgs := map[string]string{CLIClaude: "@anthropic-ai/claude-code", CLICodex: "@openai/codex"}
+	dir, err := clisDir()
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		t.Fatalf("pinned versions: %v", err)
+	}
+	var pj struct {
+		Dependencies map[string]string `json:"dependencies"`
+	}
+	if err := json.Unmarshal(b, &pj); err != nil {
+		t.Fatalf("pinned versions: %v", err)
+	}
+	v := pj.Dependencies[pkgs[name]]
+	if v == "" {
+		t.Fatalf("no pinned version for %q in testdata/clis/package.json", name)
+	}
+	return v
+}
+
 // codexTarget maps GOOS/GOARCH to the npm platform package and target
 // triple, as @openai/codex's bin/codex.js does.
 func codexTarget(goos, goarch string) (pkg, triple string, ok bool) {

@@ -206,3 +206,23 @@ func (r *run) watchTranscript(s cli.Seat) {
 		timer.Reset(cli.TailEvery(s.Now().Sub(lastLine), r.poll))
 	}
 }
+
+// minVersion is the oldest Claude Code the launch line works with (issue
+// 34 item 12). Line registers the StopFailure hook, which Claude Code has
+// had since 2.1.78 (its CHANGELOG: "Added `StopFailure` hook event that
+// fires when the turn ends due to an API error"); and before 2.1.101 ("an
+// unrecognized hook event name in `settings.json` no longer causes the
+// entire file to be ignored") an older CLI ignored the whole --settings:
+// no room entry enabled (a dialog instead of the room), no status line, no
+// hooks. Everything else the line uses is older: --settings (1.0.61),
+// --append-system-prompt in interactive mode (1.0.51), the status line
+// (1.0.71), UserPromptSubmit (1.0.54), SubagentStart (2.0.43),
+// PermissionRequest (2.0.45), http hooks (2.1.63). .mcp.json's alwaysLoad
+// (2.1.121) is not needed: an older CLI finds the tools through its tool
+// search, one model call more per post (docs/clis.md §2.7).
+var minVersion = cli.Version{Major: 2, Minor: 1, Patch: 78}
+
+// Needs: minVersion, for the hooks on the line (cli.Versioned).
+func (*Adapter) Needs(config.Account) cli.Need {
+	return cli.Need{CLI: "Claude Code", Min: minVersion, Uses: "the StopFailure hook in --settings"}
+}

@@ -561,3 +561,25 @@ func (r *run) readRollout(s cli.Seat, t *cli.Tail, rep *codexReport) int {
 	})
 	return n
 }
+
+// minVersion is the oldest Codex CLI the launch lines work with (issue 34
+// item 12): the spec's baseline («対応基準は Codex CLI 0.160.0 以上であり、
+// 古い CLI では起動前に診断を返す», #272), the version the original app
+// measured its rollout lines (#283, #294: usage_limit_exceeded), its
+// release check over `codex app-server` (#294), --no-alt-screen (#293) and
+// its app-server schema (#324, rust-v0.160.1) with. What the app-server
+// line needs arrived in openai/codex in spring 2026: the server's
+// WebSocket auth and the TUI's --remote / --remote-auth-token-env (PRs
+// #14847 and #14853, merged 2026-03-25/26), --ws-token-sha256 (#17871,
+// 2026-04-15) and unix:// listeners (#18255, 2026-04-17). docs/clis.md §3
+// has what 0.169.0, the pinned CLI, was measured to do.
+var minVersion = cli.Version{Major: 0, Minor: 160, Patch: 0}
+
+// Needs: minVersion, for what the account's mode uses (cli.Versioned).
+func (*Adapter) Needs(a config.Account) cli.Need {
+	uses := "-c mcp_servers with env_vars and default_tools_approval_mode"
+	if AppServer(a) {
+		uses = "app-server --ws-token-sha256, resume --remote, thread/inject_items"
+	}
+	return cli.Need{CLI: "Codex CLI", Min: minVersion, Uses: uses}
+}
