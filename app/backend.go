@@ -259,7 +259,7 @@ func seatInfo(s seats.SeatInfo) tui.SeatInfo {
 		Held: s.Typing.Queued, HeldFor: holdReason(s.Typing), Folded: s.Typing.Folded, Warnings: slices.Clone(s.Warnings), NotIsolated: notIsolated(s.Isolation), Isolated: s.Isolation.Isolated,
 		Confirming: s.Typing.Confirming, Pending: s.Typing.Pending, Stuck: s.Typing.Stuck,
 		Confirmed: s.Typing.Confirmed, ConfirmedAt: s.Typing.ConfirmedAt,
-		Unconfirmed: slices.Clone(s.Typing.Unconfirmed), Fused: s.Typing.Fused,
+		Unconfirmed: slices.Clone(s.Typing.Unconfirmed), Fused: s.Typing.Fused, VersionUnread: s.VersionUnread,
 	}
 }
 
@@ -335,13 +335,24 @@ func (b *Backend) StartSeat(topicID, accountID string, cols, rows int) (tui.Seat
 	if err != nil {
 		// The status line cuts a long reason; the log keeps it whole.
 		b.a.logger.Warn("seat not started", "topic", topicID, "account", accountID, "err", err)
-		return tui.SeatStart{Dropped: res.Dropped}, err
+		return tui.SeatStart{Dropped: res.Dropped}, startError(err)
 	}
 	for _, w := range res.Warnings {
 		b.a.logger.Warn("launch warning", "topic", topicID, "account", accountID, "warning", w)
 	}
 	b.a.sizes.started(seatKey{topicID, accountID}, b, cols, rows)
-	return tui.SeatStart{Resumed: res.Resumed, SessionID: res.SessionID, Dropped: res.Dropped, Warnings: res.Warnings}, nil
+	return tui.SeatStart{Resumed: res.Resumed, SessionID: res.SessionID, Dropped: res.Dropped, Warnings: res.Warnings,
+		VersionUnread: res.VersionUnread}, nil
+}
+
+// startError is a start's refusal for the UI: a CLI too old for its line
+// as the UI's own error, which it words in its language; any other as is.
+func startError(err error) error {
+	var old *cli.TooOldError
+	if !errors.As(err, &old) {
+		return err
+	}
+	return &tui.CLITooOldError{CLI: old.Need.CLI, Path: old.Path, Have: old.Have.String(), Need: old.Need.Min.String(), Uses: old.Need.Uses}
 }
 
 func (b *Backend) StopSeat(topicID, accountID string) error {

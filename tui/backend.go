@@ -198,6 +198,9 @@ type SeatInfo struct {
 	Folded int
 	// Warnings are the launch's, as StartSeat returned them.
 	Warnings []string
+	// VersionUnread says why the CLI's version could not be read before
+	// the seat started (SeatStart.VersionUnread; "" when it was).
+	VersionUnread string
 	// NotIsolated is why the seat's processes are not separated from the
 	// other seats' and Pullcept's (docs/design.md §16); "" when they are.
 	// Isolated: they run in namespaces of their own (the details say so).
@@ -269,6 +272,22 @@ type SeatStart struct {
 	// Warnings are the launch's: values it dropped, a room key the seat's
 	// directory disabled (then it can never join) …
 	Warnings []string
+	// VersionUnread says why the CLI's version could not be read before
+	// the start ("" when it was, or its kind needs none): the seat started
+	// without the check (CLITooOldError).
+	VersionUnread string
+}
+
+// CLITooOldError is a start refused because the seat's CLI is older than
+// its launch line needs (docs/clis.md §6): CLI is its name
+// ("Claude Code"), Have the version installed at Path, Need the oldest
+// that works, Uses what the line uses that needs it (code words).
+type CLITooOldError struct {
+	CLI, Path, Have, Need, Uses string
+}
+
+func (e *CLITooOldError) Error() string {
+	return e.CLI + " " + e.Have + " (" + e.Path + ") is too old: its launch line needs " + e.Need + " or newer (" + e.Uses + ")"
 }
 
 // PaneSnapshot is one seat terminal's visible screen (docs/design.md §10). Rows are

@@ -403,6 +403,8 @@ const (
 	mStFresh
 	mStDropped
 	mStStartFailed
+	mStTooOld
+	mVersionUnread
 	mStStopped
 	mStExited
 	mStExitedErr
@@ -1037,6 +1039,8 @@ var messages = map[msgKey][2]string{
 	mStFresh:          {"%s started fresh.", "%s を新しく起動しました。"},
 	mStDropped:        {"Dropped resume record %s of %s (no transcript).", "%[2]s の再開先 %[1]s を取り消しました（会話の記録がありません）。"},
 	mStStartFailed:    {"%s was not started: %v", "%s を起動できません: %v"},
+	mStTooOld:         {"%s %s is too old: this seat needs %s or newer (%s). Update it: %s", "%s %s は古すぎます。この席には %s 以上が必要です（%s）。更新してください: %s"},
+	mVersionUnread:    {"CLI version not checked (started anyway): %s", "CLI の版を未確認のまま起動: %s"},
 	mStStopped:        {"Stopped %s.", "%s を終了しました。"},
 	mStExited:         {"%s exited (code %d).", "%s が終了しました（コード %d）。"},
 	mStExitedErr:      {"%s exited: %v", "%s が終了しました: %v"},

@@ -359,12 +359,12 @@ func seatLines(e *env, s SeatInfo, w int, now time.Time, meters bool) []string {
 			out = append(out, "   "+th.dim.Render(l))
 		}
 	}
-	if len(s.Warnings) > 0 {
+	if ws := seatWarnings(e.tr, s); len(ws) > 0 {
 		more := ""
-		if n := len(s.Warnings) - 1; n > 0 {
+		if n := len(ws) - 1; n > 0 {
 			more = fmt.Sprintf(" +%d", n)
 		}
-		first := cut("! "+oneLine(s.Warnings[0]), max(w-4-len(more), 1))
+		first := cut("! "+oneLine(ws[0]), max(w-4-len(more), 1))
 		out = append(out, "   "+th.accentS.Render(first)+th.dim.Render(more))
 	}
 	if s.NotIsolated != "" && s.State != SeatOffline {
@@ -465,7 +465,7 @@ func detailLines(e *env, name string, s SeatInfo, taken string, w, maxH int) []s
 	if s.Confirming {
 		out = append(out, deliveryLines(e, s, taken, w, lw)...)
 	}
-	warnings := s.Warnings
+	warnings := seatWarnings(tr, s)
 	if s.NotIsolated != "" {
 		warnings = append(slices.Clone(warnings), tr.t(mDetNotIsolated, s.NotIsolated))
 	}

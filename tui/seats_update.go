@@ -210,8 +210,9 @@ func (m *Model) onStartDone(msg startDoneMsg) []tea.Cmd {
 	name := m.accounts.name(msg.seat.account)
 	switch {
 	case msg.err != nil:
-		m.seats.failed[msg.seat] = msg.err.Error()
-		m.setStatus(stError, tr.t(mStStartFailed, name, msg.err))
+		why := startErrText(tr, msg.err)
+		m.seats.failed[msg.seat] = why
+		m.setStatus(stError, tr.t(mStStartFailed, name, why))
 	case msg.start.Dropped != "":
 		m.setStatus(stWarn, tr.t(mStDropped, msg.start.Dropped, name)+" "+tr.t(mStFresh, name))
 	case msg.start.Resumed:
@@ -219,7 +220,7 @@ func (m *Model) onStartDone(msg startDoneMsg) []tea.Cmd {
 	default:
 		m.setStatus(stInfo, tr.t(mStFresh, name))
 	}
-	if ws := launchWarnings(msg.start.Warnings); msg.err == nil && ws != "" {
+	if ws := launchWarnings(seatWarnings(tr, SeatInfo{Warnings: msg.start.Warnings, VersionUnread: msg.start.VersionUnread})); msg.err == nil && ws != "" {
 		// After what the start did, so neither is lost; the row and its
 		// details keep them.
 		m.setStatus(stWarn, m.status.text+" "+tr.t(mStLaunchWarnings, ws))
