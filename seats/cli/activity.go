@@ -281,6 +281,12 @@ func answersDialog(b []byte) bool {
 // or a zero time is unknown — shown as "—", never 0 %. At is when the
 // report arrived (zero: none yet). The figures outlive the seat's exit:
 // they are the last known.
+//
+// Each percentage has its own received time (ContextAt, FiveHourAt,
+// WeeklyAt; zero while it has none): when a report carrying it arrived,
+// the same value again included (spec «席が自分の利用上限を読む（#364）»
+// «値が前と同じでも新しく受け取れば時刻は進む»). A Codex token_count
+// carries the context or the plan's windows, not always both.
 type Usage struct {
 	Model, Effort  string
 	Context        *float64
@@ -289,4 +295,21 @@ type Usage struct {
 	FiveHourResets time.Time
 	WeeklyResets   time.Time
 	At             time.Time
+
+	ContextAt, FiveHourAt, WeeklyAt time.Time
+}
+
+// Received stamps at as the received time of every percentage u carries
+// (a report that names them all: Claude Code's status line).
+func (u *Usage) Received(at time.Time) {
+	u.At = at
+	if u.Context != nil {
+		u.ContextAt = at
+	}
+	if u.FiveHour != nil {
+		u.FiveHourAt = at
+	}
+	if u.Weekly != nil {
+		u.WeeklyAt = at
+	}
 }

@@ -1,6 +1,9 @@
 package cli
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestAnswersDialog: a lone Enter, Esc, digit, y or n answers; text and
 // sequences do not.
@@ -15,5 +18,19 @@ func TestAnswersDialog(t *testing.T) {
 		if answersDialog([]byte(k)) {
 			t.Errorf("%q answers the dialog", k)
 		}
+	}
+}
+
+// TestUsageReceived: a report stamps its time on the figures it carries
+// only; one it lacks keeps its own received time (issue 34 item 16).
+func TestUsageReceived(t *testing.T) {
+	t.Parallel()
+	before := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	now := before.Add(time.Hour)
+	five := 12.0
+	u := Usage{FiveHour: &five, ContextAt: before, WeeklyAt: before}
+	u.Received(now)
+	if !u.At.Equal(now) || !u.FiveHourAt.Equal(now) || !u.ContextAt.Equal(before) || !u.WeeklyAt.Equal(before) {
+		t.Errorf("after Received: at %v, 5h %v, ctx %v, week %v", u.At, u.FiveHourAt, u.ContextAt, u.WeeklyAt)
 	}
 }

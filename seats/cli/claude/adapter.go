@@ -109,7 +109,8 @@ func (*run) Report(s cli.Seat, rep room.Report) bool {
 			return true
 		}
 		u := cli.Usage{Model: st.Model(), Effort: st.Effort, Context: st.Context, FiveHour: st.FiveHour,
-			Weekly: st.Weekly, FiveHourResets: st.FiveHourResets, WeeklyResets: st.WeeklyResets, At: now}
+			Weekly: st.Weekly, FiveHourResets: st.FiveHourResets, WeeklyResets: st.WeeklyResets}
+		u.Received(now)
 		s.Report(func(x *cli.Reported) bool {
 			x.Usage = u
 			return true

@@ -119,7 +119,7 @@ func applyCodexLine(cur codexReport, line []byte, now time.Time) (next codexRepo
 		next.usage.At = now
 	case l.Type == "event_msg" && p.Type == "token_count":
 		next.limitReset = maxUsedReset(p.RateLimits, cur.limitReset)
-		if !applyTokenCount(&next.usage, p.Info, p.RateLimits) {
+		if !applyTokenCount(&next.usage, p.Info, p.RateLimits, now) {
 			return next, false
 		}
 		next.usage.At = now
@@ -134,14 +134,15 @@ func applyCodexLine(cur codexReport, line []byte, now time.Time) (next codexRepo
 }
 
 // applyTokenCount takes the context and the plan's limits a token_count
-// carries. Either half may be missing (Codex writes info-only and
-// limits-only token_counts); the other stays as it was. It reports whether
-// anything was read.
-func applyTokenCount(u *cli.Usage, info *codexTokenInfo, rl *codexRateLimits) bool {
+// carries, read at now (each figure read gets now as its received time).
+// Either half may be missing (Codex writes info-only and limits-only
+// token_counts); the other stays as it was, with its own received time. It
+// reports whether anything was read.
+func applyTokenCount(u *cli.Usage, info *codexTokenInfo, rl *codexRateLimits, now time.Time) bool {
 	read := false
 	if info != nil && info.Last != nil && info.Last.Total != nil && info.Window != nil && *info.Window > 0 {
 		c := codexContextUsed(int64(*info.Last.Total), int64(*info.Window))
-		u.Context = &c
+		u.Context, u.ContextAt = &c, now
 		read = true
 	}
 	// A set of another limit (a model's own metered limit) is not the plan's.
@@ -162,9 +163,9 @@ func applyTokenCount(u *cli.Usage, info *codexTokenInfo, rl *codexRateLimits) bo
 		}
 		switch *w.Minutes {
 		case codexFiveHourMinutes:
-			u.FiveHour, u.FiveHourResets, read = used, resets, true
+			u.FiveHour, u.FiveHourResets, u.FiveHourAt, read = used, resets, now, true
 		case codexWeeklyMinutes:
-			u.Weekly, u.WeeklyResets, read = used, resets, true
+			u.Weekly, u.WeeklyResets, u.WeeklyAt, read = used, resets, now, true
 		}
 	}
 	return read

@@ -84,7 +84,8 @@ func ts(s string) time.Time {
 func known(now time.Time) codexReport {
 	return codexReport{
 		usage: cli.Usage{Model: "gpt-5.5", Effort: "high", Context: pct(30), FiveHour: pct(1), Weekly: pct(2),
-			FiveHourResets: time.Unix(1796000000, 0), WeeklyResets: time.Unix(1797000000, 0), At: now.Add(-time.Minute)},
+			FiveHourResets: time.Unix(1796000000, 0), WeeklyResets: time.Unix(1797000000, 0), At: now.Add(-time.Minute),
+			ContextAt: now.Add(-time.Minute), FiveHourAt: now.Add(-time.Minute), WeeklyAt: now.Add(-time.Minute)},
 		activity: cli.Activity{Kind: cli.ActivityThinking, Since: now.Add(-time.Minute)},
 	}
 }
@@ -118,15 +119,18 @@ func TestApplyCodexLine(t *testing.T) {
 			with(func(r *codexReport) { r.usage.Effort = "low"; readNow(r) })},
 		{"token_count: windows by length", realLine(t, "token_count", 0), codexReport{},
 			codexReport{usage: cli.Usage{Context: pct(7), FiveHour: pct(12.5), Weekly: pct(40),
-				FiveHourResets: realFiveHourResets, WeeklyResets: realWeeklyResets, At: now}}},
+				FiveHourResets: realFiveHourResets, WeeklyResets: realWeeklyResets, At: now,
+				ContextAt: now, FiveHourAt: now, WeeklyAt: now}}},
 		{"token_count after the resume", realLine(t, "token_count", 3), base,
 			with(func(r *codexReport) {
 				r.usage.Context, r.usage.FiveHour, r.usage.Weekly = pct(48), pct(12.5), pct(40)
 				r.usage.FiveHourResets, r.usage.WeeklyResets = realFiveHourResets, realWeeklyResets
+				r.usage.ContextAt, r.usage.FiveHourAt, r.usage.WeeklyAt = now, now, now
 				readNow(r)
 			})},
+		// Each figure has its own received time: the windows keep theirs.
 		{"codex_other limits ignored, its context read", other, base,
-			with(func(r *codexReport) { r.usage.Context = pct(7); readNow(r) })},
+			with(func(r *codexReport) { r.usage.Context, r.usage.ContextAt = pct(7), now; readNow(r) })},
 		{"task_started", realLine(t, "task_started", 0), codexReport{},
 			codexReport{activity: cli.Activity{Kind: cli.ActivityThinking, Since: ts("2026-12-01T07:55:48.808Z")}}},
 		{"tool_search_call", realLine(t, "tool_search_call", 0), base,
@@ -156,13 +160,18 @@ func TestApplyCodexLine(t *testing.T) {
 	cases = append(cases, syntheticCodexLines(now, base, with, readNow)...)
 	for _, c := range cases {
 		got, changed := applyCodexLine(c.from, c.line, now)
-		if !sameReport(got, c.want) || !got.usage.At.Equal(c.want.usage.At) {
+		if !sameReport(got, c.want) || !got.usage.At.Equal(c.want.usage.At) || !sameReceived(got.usage, c.want.usage) {
 			t.Errorf("%s:\n got  %s\n want %s", c.name, showReport(got), showReport(c.want))
 		}
 		if changed != !sameReport(c.from, c.want) {
 			t.Errorf("%s: changed = %v", c.name, changed)
 		}
 	}
+}
+
+// sameReceived compares the figures' own received times (cli.Usage).
+func sameReceived(a, b cli.Usage) bool {
+	return a.ContextAt.Equal(b.ContextAt) && a.FiveHourAt.Equal(b.FiveHourAt) && a.WeeklyAt.Equal(b.WeeklyAt)
 }
 
 // syntheticCodexLines are the edges the recorded rollout does not show.
@@ -187,6 +196,7 @@ func syntheticCodexLines(now time.Time, base codexReport, with func(func(*codexR
 	newLimits := func(r *codexReport) {
 		r.usage.FiveHour, r.usage.Weekly = pct(55.5), pct(66)
 		r.usage.FiveHourResets, r.usage.WeeklyResets = time.Unix(1796200000, 0), time.Unix(1796900000, 0)
+		r.usage.FiveHourAt, r.usage.WeeklyAt = now, now // the context keeps its own
 		readNow(r)
 	}
 	info := `"info":{"last_token_usage":{"total_tokens":29100},"model_context_window":258400}`
@@ -199,7 +209,7 @@ func syntheticCodexLines(now time.Time, base codexReport, with func(func(*codexR
 			with(func(r *codexReport) { r.usage.Model, r.usage.Effort = "gpt-6", ""; readNow(r) })},
 		{"turn_context of a wrong shape", []byte(`{"type":"turn_context","payload":{"model":5}}`), base, base},
 		{"only info", tc(info + `,"rate_limits":null`), base,
-			with(func(r *codexReport) { r.usage.Context = pct(7); readNow(r) })},
+			with(func(r *codexReport) { r.usage.Context, r.usage.ContextAt = pct(7), now; readNow(r) })},
 		{"only rate_limits", tc(`"info":null,` + limitsWith("")), base, with(newLimits)},
 		{"limit_id codex", tc(limitsWith(`"limit_id":"codex",`)), base, with(newLimits)},
 		{"limit_id other than codex", tc(limitsWith(`"limit_id":"codex_bengalfox",`)), base, base},
@@ -207,7 +217,10 @@ func syntheticCodexLines(now time.Time, base codexReport, with func(func(*codexR
 		{"window of another length", tc(`"rate_limits":{"primary":{"used_percent":9,"window_minutes":60}}`), base, base},
 		{"window without its length", tc(`"rate_limits":{"primary":{"used_percent":9}}`), base, base},
 		{"window without reset time", tc(`"rate_limits":{"primary":{"used_percent":9,"window_minutes":300}}`), base,
-			with(func(r *codexReport) { r.usage.FiveHour, r.usage.FiveHourResets = pct(9), time.Time{}; readNow(r) })},
+			with(func(r *codexReport) {
+				r.usage.FiveHour, r.usage.FiveHourResets, r.usage.FiveHourAt = pct(9), time.Time{}, now
+				readNow(r)
+			})},
 		{"info without its window", tc(`"info":{"last_token_usage":{"total_tokens":29100}}`), base, base},
 		{"info without last usage", tc(`"info":{"model_context_window":258400}`), base, base},
 		{"used_percent not a number", tc(`"rate_limits":{"primary":{"used_percent":"9","window_minutes":300}}`), base, base},
@@ -238,6 +251,7 @@ func showReport(r codexReport) string {
 	u, a := r.usage, r.activity
 	return u.Model + "/" + u.Effort + " ctx " + p(u.Context) + " 5h " + p(u.FiveHour) + "@" + u.FiveHourResets.UTC().Format(time.RFC3339) +
 		" wk " + p(u.Weekly) + "@" + u.WeeklyResets.UTC().Format(time.RFC3339) + " at " + u.At.UTC().Format(time.RFC3339Nano) +
+		" received ctx/5h/wk " + u.ContextAt.UTC().Format(time.RFC3339) + "/" + u.FiveHourAt.UTC().Format(time.RFC3339) + "/" + u.WeeklyAt.UTC().Format(time.RFC3339) +
 		" | " + a.Kind.String() + " " + a.Tool + " since " + a.Since.UTC().Format(time.RFC3339Nano)
 }
 
