@@ -139,7 +139,7 @@ func (f *frameHandler) usage(data []byte) bool {
 	case ok:
 		out.FiveHour, out.SevenDay = usageWindow(u.FiveHour), usageWindow(u.SevenDay)
 		if u.Context != nil {
-			out.Context, _ = json.Marshal(map[string]float64{"used_percentage": *u.Context})
+			out.Context = usageWindow(&UsageWindow{UsedPercentage: *u.Context, ReceivedAt: u.ContextAt})
 		}
 		if !u.ReceivedAt.IsZero() {
 			out.ReceivedAt = u.ReceivedAt.UTC().Format(TimeLayout)
@@ -149,17 +149,22 @@ func (f *frameHandler) usage(data []byte) bool {
 }
 
 // usageWindow is one window on the wire: {"used_percentage": n,
-// "resets_at": Unix seconds}; nil (the key left out) when not reported.
+// "resets_at": Unix seconds, "received_at": the room's time layout}, each
+// time left out when not known; nil (the key left out) when not reported.
 func usageWindow(w *UsageWindow) json.RawMessage {
 	if w == nil {
 		return nil
 	}
 	v := struct {
-		Used     float64 `json:"used_percentage"`
-		ResetsAt int64   `json:"resets_at,omitempty"`
+		Used       float64 `json:"used_percentage"`
+		ResetsAt   int64   `json:"resets_at,omitempty"`
+		ReceivedAt string  `json:"received_at,omitempty"`
 	}{Used: w.UsedPercentage}
 	if !w.ResetsAt.IsZero() {
 		v.ResetsAt = w.ResetsAt.Unix()
+	}
+	if !w.ReceivedAt.IsZero() {
+		v.ReceivedAt = w.ReceivedAt.UTC().Format(TimeLayout)
 	}
 	b, _ := json.Marshal(v)
 	return b

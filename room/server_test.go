@@ -323,14 +323,16 @@ func framesUsageAndReady(t *testing.T, a *client, terms *fakeTerms) {
 	}
 	ctx := 12.5
 	terms.mu.Lock()
-	terms.usage = map[string]SeatUsage{"t/cc": {FiveHour: &UsageWindow{UsedPercentage: 85, ResetsAt: time.Unix(1796100000, 0)},
-		Context: &ctx, ReceivedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}}
+	// Each figure with when it arrived (issue 34 item 16).
+	terms.usage = map[string]SeatUsage{"t/cc": {FiveHour: &UsageWindow{UsedPercentage: 85, ResetsAt: time.Unix(1796100000, 0),
+		ReceivedAt: time.Date(2026, 12, 1, 8, 30, 0, 0, time.UTC)},
+		Context: &ctx, ContextAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), ReceivedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}}
 	terms.mu.Unlock()
 	a.send(UsageFrame{Type: FrameUsage, RequestID: "u2"})
 	ur = UsageResultFrame{}
 	if err := json.Unmarshal(a.read(), &ur); err != nil || ur.RequestID != "u2" || ur.Error != "" ||
-		string(ur.FiveHour) != `{"used_percentage":85,"resets_at":1796100000}` || ur.SevenDay != nil ||
-		string(ur.Context) != `{"used_percentage":12.5}` || ur.ReceivedAt != "2026-12-01T09:00:00.000Z" {
+		string(ur.FiveHour) != `{"used_percentage":85,"resets_at":1796100000,"received_at":"2026-12-01T08:30:00.000Z"}` || ur.SevenDay != nil ||
+		string(ur.Context) != `{"used_percentage":12.5,"received_at":"2026-12-01T09:00:00.000Z"}` || ur.ReceivedAt != "2026-12-01T09:00:00.000Z" {
 		t.Fatalf("usage_result after a report %+v %v", ur, err)
 	}
 	a.send(map[string]string{"type": FrameReady})

@@ -164,19 +164,22 @@ type Terminals interface {
 
 // SeatUsage is a seat's own usage as the usage frame answers it: the used
 // percentages of its plan's 5-hour and 7-day windows with their reset times
-// and of its context window, each nil when not reported (never 0 %), and
-// when the figures arrived.
+// and of its context window, each nil when not reported (never 0 %), each
+// with when it arrived (ContextAt for the context; zero: not known), and
+// when the newest of them arrived (ReceivedAt).
 type SeatUsage struct {
 	FiveHour, SevenDay *UsageWindow
 	Context            *float64
+	ContextAt          time.Time
 	ReceivedAt         time.Time
 }
 
-// UsageWindow is one plan window: the used percentage and, when known, when
-// it starts over.
+// UsageWindow is one plan window: the used percentage, when known when it
+// starts over, and when it arrived (zero: not known).
 type UsageWindow struct {
 	UsedPercentage float64
 	ResetsAt       time.Time
+	ReceivedAt     time.Time
 }
 
 // Report is one POST hook a seat's CLI sent: Kind is ReportStatus or

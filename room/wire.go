@@ -78,9 +78,11 @@ type UsageFrame struct {
 }
 
 // UsageResultFrame: room→sidecar. FiveHour and SevenDay are
-// {"used_percentage", "resets_at" (Unix seconds, omitted when unknown)},
-// Context {"used_percentage"}; a key is left out when not reported, and an
-// answer with none means nothing was reported yet (docs/design.md §11).
+// {"used_percentage", "resets_at" (Unix seconds, omitted when unknown),
+// "received_at" (when that figure arrived, omitted when unknown)}, Context
+// {"used_percentage", "received_at"}; a key is left out when not reported,
+// and an answer with none means nothing was reported yet (docs/design.md
+// §11). ReceivedAt is when the newest of them arrived.
 type UsageResultFrame struct {
 	Type       string          `json:"type"`
 	RequestID  string          `json:"request_id"`

@@ -79,6 +79,7 @@ func (h seatHandle) Report(f func(*cli.Reported) bool) {
 	// lock comes after Seat.mu.
 	s.typist.Busy(inTurn(x.Activity.Kind))
 	s.mu.Unlock()
+	h.m.usage.note(seatKey{s.Topic, s.Account}, x.Usage)
 	h.m.closeAsks(s, x.Closed)
 	if changed {
 		h.m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account})

@@ -85,6 +85,7 @@ func (m *Manager) CloseTopic(topicID string) []string {
 	}
 	m.closedTopics[topicID] = true
 	m.mu.Unlock()
+	defer m.usage.dropTopic(topicID) // after its seats stopped: none reports again
 	return m.StopTopic(topicID)
 }
 

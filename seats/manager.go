@@ -317,6 +317,7 @@ type Manager struct {
 	probed    pty.Isolation
 
 	versions cli.VersionBook // the CLIs' versions read (version.go)
+	usage    usageBook       // the seats' own usage figures, across launches (usagebook.go)
 
 	life lifeLocks // per-seat lifecycle locks (lifecycle.go)
 	// closedTopics (deleted, or being deleted) and retired accounts (being

@@ -111,28 +111,10 @@ func (s *Seat) keysToDialog(b []byte, now time.Time) (toDialog, changed bool, cl
 }
 
 // Usage is the seat (topicID, accountID)'s own last reported usage for its
-// usage frame (room.Terminals, docs/design.md §11). ok is false when no
-// seat is known there or it reported nothing; an exited seat keeps its
-// last figures until its topic is deleted.
+// usage frame (room.Terminals, docs/design.md §11): each figure its launches
+// reported, with when it arrived (usagebook.go). ok is false when nothing
+// was reported there; the figures outlive the seat's exit and its next
+// launch (until that one reports its own) and go with its topic.
 func (m *Manager) Usage(topicID, accountID string) (room.SeatUsage, bool) {
-	s, ok := m.Seat(topicID, accountID)
-	if !ok {
-		return room.SeatUsage{}, false
-	}
-	s.mu.Lock()
-	u := s.usage
-	s.mu.Unlock()
-	if u.At.IsZero() {
-		return room.SeatUsage{}, false
-	}
-	return room.SeatUsage{FiveHour: window(u.FiveHour, u.FiveHourResets), SevenDay: window(u.Weekly, u.WeeklyResets),
-		Context: u.Context, ReceivedAt: u.At}, true
-}
-
-// window is one plan window for the usage frame; nil when not reported.
-func window(used *float64, resets time.Time) *room.UsageWindow {
-	if used == nil {
-		return nil
-	}
-	return &room.UsageWindow{UsedPercentage: *used, ResetsAt: resets}
+	return m.usage.usage(seatKey{topicID, accountID})
 }
