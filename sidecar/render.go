@@ -103,16 +103,20 @@ func historyText(res room.HistoryResultFrame, before string, loc *time.Location)
 
 // usageWindow is the shape the room is expected to give a usage window
 // (Claude Code's statusLine rate_limits: used_percentage, resets_at as epoch
-// seconds or RFC 3339). Anything else is shown as the room sent it.
+// seconds or RFC 3339; received_at, when the room got that figure).
+// Anything else is shown as the room sent it.
 type usageWindow struct {
 	UsedPercentage *float64        `json:"used_percentage"`
 	ResetsAt       json.RawMessage `json:"resets_at"`
+	ReceivedAt     string          `json:"received_at"`
 }
 
 // usageText is my_usage's answer from a usage_result without error: one line
-// per window ("5h: 85% used, resets …"), context if reported, and when the
-// room received the figures (spec «席が自分の利用上限を読む»). now is the
-// current time (for "N min ago").
+// per window ("5h: 85% used, resets …"; a window without its reset time
+// says so), context if reported, each with when the room received it, and
+// the received time of the whole answer when no figure carries its own
+// (spec «席が自分の利用上限を読む»). now is the current time (for "N min
+// ago").
 func usageText(res room.UsageResultFrame, now time.Time, loc *time.Location) string {
 	if loc == nil {
 		loc = time.Local
@@ -122,39 +126,62 @@ func usageText(res room.UsageResultFrame, now time.Time, loc *time.Location) str
 	}
 	var b strings.Builder
 	b.WriteString("Your own usage (this seat only), as last reported:\n")
-	writeWindow(&b, "5h", res.FiveHour, loc)
-	writeWindow(&b, "week", res.SevenDay, loc)
-	writeWindow(&b, "context", res.Context, loc)
-	if res.ReceivedAt != "" {
-		if t, err := time.Parse(time.RFC3339Nano, res.ReceivedAt); err == nil {
-			ago := int(math.Max(0, now.Sub(t).Minutes()))
-			fmt.Fprintf(&b, "received %s (%d min ago)\n", t.In(loc).Format(room.TagAtLayout), ago)
-		} else {
-			fmt.Fprintf(&b, "received %s\n", res.ReceivedAt)
-		}
+	own := writeWindow(&b, "5h", res.FiveHour, true, now, loc)
+	own = writeWindow(&b, "week", res.SevenDay, true, now, loc) || own
+	own = writeWindow(&b, "context", res.Context, false, now, loc) || own
+	if res.ReceivedAt != "" && !own {
+		fmt.Fprintf(&b, "received %s\n", receivedText(res.ReceivedAt, now, loc, false))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
 // writeWindow writes one usage window line; a window the room left out is
-// "not reported" (never 0%).
-func writeWindow(b *strings.Builder, label string, raw json.RawMessage, loc *time.Location) {
+// "not reported" (never 0%). resets: the window has a reset time, said
+// missing when the room sent none. It reports whether the line carried its
+// own received time.
+func writeWindow(b *strings.Builder, label string, raw json.RawMessage, resets bool, now time.Time, loc *time.Location) bool {
 	if len(raw) == 0 || string(raw) == "null" {
 		fmt.Fprintf(b, "%s: not reported\n", label)
-		return
+		return false
 	}
 	var w usageWindow
 	if err := json.Unmarshal(raw, &w); err != nil || w.UsedPercentage == nil {
 		fmt.Fprintf(b, "%s: %s\n", label, compactJSON(raw))
-		return
+		return false
 	}
 	fmt.Fprintf(b, "%s: %s%% used", label, strconv.FormatFloat(*w.UsedPercentage, 'f', -1, 64))
 	if at, ok := resetTime(w.ResetsAt); ok {
 		// The tag's time form, so every time a seat reads looks the same
 		// (spec «発言は端末へ入る», «席が自分の利用上限を読む»).
 		fmt.Fprintf(b, ", resets %s", at.In(loc).Format(room.TagAtLayout))
+	} else if resets {
+		b.WriteString(", reset time not reported")
+	}
+	if w.ReceivedAt != "" {
+		fmt.Fprintf(b, " (received %s)", receivedText(w.ReceivedAt, now, loc, true))
 	}
 	b.WriteByte('\n')
+	return w.ReceivedAt != ""
+}
+
+// receivedText is a received time in the tag's form and how long ago it
+// was, as "2026-10-10T18:48+09:00 (12 min ago)" (inline: "…, 12 min ago");
+// one that does not parse is shown as the room sent it, cleaned.
+func receivedText(s string, now time.Time, loc *time.Location, inline bool) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return strings.Map(func(r rune) rune {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || unicode.Is(unicode.Bidi_Control, r) {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	ago := int(math.Max(0, now.Sub(t).Minutes()))
+	if inline {
+		return fmt.Sprintf("%s, %d min ago", t.In(loc).Format(room.TagAtLayout), ago)
+	}
+	return fmt.Sprintf("%s (%d min ago)", t.In(loc).Format(room.TagAtLayout), ago)
 }
 
 // resetTime reads resets_at as epoch seconds or an RFC 3339 string.

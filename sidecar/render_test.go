@@ -109,3 +109,25 @@ func TestUsageTextShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageTextFigureTimes (issue 34 item 16): each figure says when it
+// was received, and a window without its reset time says so; the answer's
+// own received line is left out when every figure has its own.
+func TestUsageTextFigureTimes(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 10, 10, 9, 0, 0, 0, time.UTC)
+	res := room.UsageResultFrame{
+		FiveHour:   json.RawMessage(`{"used_percentage":85,"received_at":"2026-10-10T08:48:00.000Z"}`),
+		SevenDay:   json.RawMessage(`{"used_percentage":40,"resets_at":1791633600,"received_at":"2026-10-10T06:00:00.000Z"}`),
+		Context:    json.RawMessage(`{"used_percentage":12,"received_at":"2026-10-10T08:48:00.000Z"}`),
+		ReceivedAt: "2026-10-10T08:48:00.000Z",
+	}
+	got := usageText(res, now, time.UTC)
+	want := "Your own usage (this seat only), as last reported:\n" +
+		"5h: 85% used, reset time not reported (received 2026-10-10T08:48+00:00, 12 min ago)\n" +
+		"week: 40% used, resets 2026-10-10T12:00+00:00 (received 2026-10-10T06:00+00:00, 180 min ago)\n" +
+		"context: 12% used (received 2026-10-10T08:48+00:00, 12 min ago)"
+	if got != want {
+		t.Errorf("usage text:\n%s\nwant:\n%s", got, want)
+	}
+}
