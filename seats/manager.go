@@ -1099,7 +1099,11 @@ func (m *Manager) Seats(topicID string) []SeatInfo {
 	m.mu.Unlock()
 	out := make([]SeatInfo, 0, len(list))
 	for _, s := range list {
-		out = append(out, s.info())
+		in := s.info()
+		// A launch shows the figures of the one before until it reports
+		// its own (usagebook.go), dated.
+		m.usage.fill(seatKey{in.Topic, in.Account}, in.Started, &in.Usage)
+		out = append(out, in)
 	}
 	slices.SortFunc(out, func(a, b SeatInfo) int {
 		if c := a.Started.Compare(b.Started); c != 0 {

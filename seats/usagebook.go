@@ -55,6 +55,30 @@ func (b *usageBook) note(k seatKey, u cli.Usage) {
 	b.m[k] = e
 }
 
+// fill gives u, the usage of k's launch started at started, the figures
+// it has not reported yet from the launches before: each figure the book
+// received before started, with its reset and received times. A figure this
+// launch reported and then dropped (Claude Code leaves a window out once it
+// reset) is not put back.
+func (b *usageBook) fill(k seatKey, started time.Time, u *cli.Usage) {
+	b.mu.Lock()
+	e, ok := b.m[k]
+	b.mu.Unlock()
+	if !ok {
+		return
+	}
+	earlier := func(at time.Time) bool { return !at.IsZero() && at.Before(started) }
+	if u.FiveHour == nil && e.fiveHour.used != nil && earlier(e.fiveHour.at) {
+		u.FiveHour, u.FiveHourResets, u.FiveHourAt = clonePct(e.fiveHour.used), e.fiveHour.resets, e.fiveHour.at
+	}
+	if u.Weekly == nil && e.weekly.used != nil && earlier(e.weekly.at) {
+		u.Weekly, u.WeeklyResets, u.WeeklyAt = clonePct(e.weekly.used), e.weekly.resets, e.weekly.at
+	}
+	if u.Context == nil && e.context != nil && earlier(e.contextAt) {
+		u.Context, u.ContextAt = clonePct(e.context), e.contextAt
+	}
+}
+
 // dropTopic forgets the figures of every seat of topic (its delete).
 func (b *usageBook) dropTopic(topic string) {
 	b.mu.Lock()
