@@ -252,6 +252,7 @@ func seatInfo(s seats.SeatInfo) tui.SeatInfo {
 		Model: u.Model, Effort: u.Effort,
 		Context: clonePct(u.Context), FiveHour: clonePct(u.FiveHour), Weekly: clonePct(u.Weekly),
 		FiveHourResets: u.FiveHourResets, WeeklyResets: u.WeeklyResets, UsageAt: u.At,
+		FiveHourAt: u.FiveHourAt, WeeklyAt: u.WeeklyAt, ContextAt: u.ContextAt,
 		Activity: tui.Activity{Kind: activityKind(s.Activity.Kind), Tool: s.Activity.Tool,
 			Subagents: s.Activity.Subagents, Since: s.Activity.Since},
 		Limited: s.Limit.Limited, LimitResets: s.Limit.ResetsAt, LookAtTerminal: s.Limit.LookAtTerminal,

@@ -252,7 +252,7 @@ func usageLines(e *env, s SeatInfo, w int, now time.Time, last bool) []string {
 			pad + th.dim.Render(cut(tr.t(mUsage5h)+" — "+tr.t(mUsageWeek)+" — "+tr.t(mUsageCtx)+" —", inner))}
 	}
 	head := orDash(oneLine(s.Model)) + " · " + orDash(oneLine(s.Effort))
-	if last {
+	if last || earlierFigures(s) {
 		head += " · " + tr.t(mUsageLast)
 	}
 	out := []string{pad + th.dim.Render(cut(head, inner))}
@@ -264,10 +264,11 @@ func usageLines(e *env, s SeatInfo, w int, now time.Time, last bool) []string {
 		label msgKey
 		p     *float64
 		reset string
+		at    time.Time
 	}{
-		{mUsage5h, s.FiveHour, resetIn(e, s.FiveHourResets, now)},
-		{mUsageWeek, s.Weekly, resetAt(e, s.WeeklyResets, now)},
-		{mUsageCtx, s.Context, ""},
+		{mUsage5h, s.FiveHour, resetIn(e, s.FiveHourResets, now), s.FiveHourAt},
+		{mUsageWeek, s.Weekly, resetAt(e, s.WeeklyResets, now), s.WeeklyAt},
+		{mUsageCtx, s.Context, "", s.ContextAt},
 	}
 	// Reset texts go under the bars when they fit, else as far left as
 	// the row's other lines; both at one indent.
@@ -276,7 +277,7 @@ func usageLines(e *env, s SeatInfo, w int, now time.Time, last bool) []string {
 		ind = clampInt(min(ind, w-1-ansi.StringWidth(f.reset)), usageIndent, ind)
 	}
 	for _, f := range figures {
-		out = append(out, figureLine(e, tr.t(f.label), labelW, f.p, w, last))
+		out = append(out, figureLine(e, tr.t(f.label), labelW, f.p, w, last || earlierLaunch(f.at, s.Started)))
 		if f.reset != "" {
 			out = append(out, strings.Repeat(" ", ind)+th.dim.Render(cut(f.reset, w-ind)))
 		}

@@ -165,6 +165,10 @@ type SeatInfo struct {
 	FiveHourResets time.Time
 	WeeklyResets   time.Time
 	UsageAt        time.Time
+	// FiveHourAt, WeeklyAt and ContextAt are when each figure arrived
+	// (zero: not known). One that arrived before Started is a launch
+	// before's, kept until this one reports it: shown as the last known.
+	FiveHourAt, WeeklyAt, ContextAt time.Time
 	// Err is the reason of a failed launch or of an unrequested exit.
 	Err string
 	// Requested is true for an exited seat the user (or a topic delete, or
