@@ -107,8 +107,11 @@ func TestE2ECodexUsageLimit(t *testing.T) {
 			Primary: &fakeapi.CodexLimit{UsedPercent: 100, WindowMinutes: 300, ResetsAt: reset}}
 	}
 	// The plan's windows on every answer, the 429's too: the 5-hour one
-	// used up, resetting in an hour (the rollout's token_count carries it).
-	limits := fakeapi.CodexLimits{Primary: &fakeapi.CodexLimit{UsedPercent: 100, WindowMinutes: 300, ResetsAt: reset},
+	// used up, resetting in 100 minutes by the rollout's token_count — the
+	// server, asked at the stop, says an hour, and its word is the notice's
+	// and the panel's (spec #294; issue 34 item 16).
+	rolloutReset := reset.Add(40 * time.Minute)
+	limits := fakeapi.CodexLimits{Primary: &fakeapi.CodexLimit{UsedPercent: 100, WindowMinutes: 300, ResetsAt: rolloutReset},
 		Secondary: &fakeapi.CodexLimit{UsedPercent: 30, WindowMinutes: 10080, ResetsAt: reset.Add(72 * time.Hour)}}
 	r := newRigWith(t, fakeapi.Options{Respond: respond, CodexUsage: usage, CodexLimits: []fakeapi.CodexLimits{limits}}, 0)
 	on := true
@@ -124,9 +127,12 @@ func TestE2ECodexUsageLimit(t *testing.T) {
 	_, s := r.start(cody.ID)
 	r.waitReady(cody.ID, s)
 	r.post("hello @Cody")
-	r.waitPost("the stop notice", func(p room.Post) bool {
+	stop := r.waitPost("the stop notice", func(p room.Post) bool {
 		return p.FromApp && strings.Contains(p.Content, "Cody stopped on its usage limit. It resets")
 	})
+	if want := reset.In(time.Local).Format("Jan 2 15:04"); !strings.Contains(stop.Content, "It resets "+want+".") || asked.Load() < 1 {
+		t.Errorf("stop notice %q (server asked %d times), want the server's reset %s", stop.Content, asked.Load(), want)
+	}
 	if on, err := r.store.Limited(e2eTopic, cody.ID); !on || err != nil {
 		t.Fatalf("mark after the stop: %v %v", on, err)
 	}

@@ -122,6 +122,12 @@ type Limiter struct {
 
 	nextAsk time.Time // Codex: the next release check (zero: none)
 	asking  bool      // Codex: a check runs
+	// stopAsk: Codex: the stop's notice waits for the check asked at the
+	// stop, which names the reset time; stopReset is the rollout's, said
+	// when the server names none (spec #294 «解除予定は、止まった時点で一度だけ
+	// Codex の app-server に account/rateLimits/read を聞き…»).
+	stopAsk   bool
+	stopReset time.Time
 
 	subs map[string]*subEpisode // Claude subagents, by agent id
 
@@ -306,29 +312,57 @@ func (l *Limiter) claudeStop(resetsAt time.Time, now time.Time) []Action {
 
 // codexStop: a usage_limit_exceeded turn. A first one, or one after the
 // release prompt (the limit had not lifted after all), starts an episode:
-// notice, marker, first ask. One while limited (a post's turn) changes
-// nothing but a later reset time.
+// the marker, then the server is asked at once for the reset time — the
+// notice waits for its answer (stopNotice) and says the server's reset, or
+// the rollout's when the server names none, or that it is not known. One
+// while limited (a post's turn) changes nothing but a later reset time.
 func (l *Limiter) codexStop(resetsAt time.Time, now time.Time) []Action {
 	r, known := believable(resetsAt, now)
 	if l.limited && l.promptedAt.IsZero() {
 		if known && r.After(l.resetsAt) {
 			l.resetsAt = r
 		}
+		if known && l.stopAsk && r.After(l.stopReset) {
+			l.stopReset = r
+		}
 		return nil
 	}
 	l.limited, l.resetsAt, l.promptedAt, l.attempts = true, r, time.Time{}, 0
+	l.stopAsk, l.stopReset, l.asking, l.nextAsk = true, r, true, time.Time{}
+	return []Action{
+		{ActMarkerSet, ""},
+		{ActAsk, ""},
+		{ActLog, "limit: stop seen; the rollout's reset " + timeOrUnknown(r) + "; asking the server for the reset time"},
+	}
+}
+
+// stopNotice is the stop's notice once the check asked at the stop
+// answered: the reset time of a "not allowed" answer (the window used
+// most), else the rollout's, else unknown; the first ask is scheduled from
+// it as the stop would have.
+func (l *Limiter) stopNotice(allowed *bool, resetsAt time.Time, err error, now time.Time) []Action {
+	l.stopAsk = false
+	r, from := l.stopReset, "the rollout"
+	if err == nil && allowed != nil && !*allowed {
+		if t, ok := believable(resetsAt, now); ok {
+			r, from = t, "the server"
+		}
+	}
+	if r.IsZero() {
+		from = "neither the server nor the rollout"
+	}
+	l.resetsAt = r
 	l.nextAsk = now.Add(limitFirstAsk)
-	if known && r.Add(l.Grace).After(now) {
+	if !r.IsZero() && r.Add(l.Grace).After(now) {
 		l.nextAsk = r.Add(l.Grace)
 	}
 	text := fmt.Sprintf("%s stopped on its usage limit. It resets %s.%s", l.name, l.when(r), noReplyNeeded)
-	if !known {
+	if r.IsZero() {
 		text = fmt.Sprintf("%s stopped on its usage limit. The reset time is not known.%s", l.name, noReplyNeeded)
 	}
 	return []Action{
-		{ActMarkerSet, ""},
 		{ActNotice, text},
-		{ActLog, "limit: stop seen; reset " + timeOrUnknown(r) + "; first ask at " + l.nextAsk.Format(time.RFC3339)},
+		{ActLog, "limit: reset " + timeOrUnknown(r) + " (from " + from + "); first ask at " + l.nextAsk.Format(time.RFC3339)},
 	}
 }
 
@@ -408,21 +442,31 @@ func (l *Limiter) Tick(now time.Time) []Action {
 // Answer takes the release check's answer (Codex): allowed true releases
 // (marker cleared first, then the notice and the prompt); anything else —
 // false, unknown, an error — is "still limited", asked again after the
-// back-off or 30 s after a later reset the answer names.
+// back-off or 30 s after a later reset the answer names. The answer to the
+// check asked at a stop first gives the stop its notice (stopNotice).
 func (l *Limiter) Answer(allowed *bool, resetsAt time.Time, err error, now time.Time) []Action {
 	l.asking = false
 	if !l.limited {
 		return nil
 	}
+	var out []Action
+	if l.stopAsk {
+		// The check asked at the stop: its answer names the reset time
+		// (and an "allowed" one releases at once, after the stop's notice).
+		out = l.stopNotice(allowed, resetsAt, err, now)
+		if allowed == nil || !*allowed || err != nil {
+			return out
+		}
+	}
 	if allowed != nil && *allowed && err == nil {
 		l.limited, l.nextAsk, l.attempts, l.resetsAt = false, time.Time{}, 0, time.Time{}
 		l.promptedAt = now
-		return []Action{
+		return append(out, []Action{
 			{ActMarkerClear, ""},
 			{ActNotice, fmt.Sprintf("%s's usage limit has lifted; Pullcept types a resume prompt into it.%s", l.name, noReplyNeeded)},
 			{ActPrompt, codexContinuePrompt},
 			{ActLog, "limit: released (ordinary usage allowed); prompt typed"},
-		}
+		}...)
 	}
 	l.nextAsk = now.Add(backoff(l.attempts))
 	l.attempts++

@@ -61,6 +61,18 @@ func (c *limitClock) untilAsk(max time.Duration) time.Duration {
 	return 0
 }
 
+// codexStopped stops l at its clock's now with the rollout's reset and
+// answers the check the stop asks with the server's verdict: the stop's
+// notice comes with that answer.
+func codexStopped(t *testing.T, c *limitClock, reset time.Time, allowed *bool, serverReset time.Time, err error) []Action {
+	t.Helper()
+	acts := c.l.Event(Event{Kind: Stop, ResetsAt: reset}, c.now)
+	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActMarkerSet, ActAsk}) {
+		t.Fatalf("stop actions %v, want the marker and an ask at once", got)
+	}
+	return c.l.Answer(allowed, serverReset, err, c.now)
+}
+
 // TestCodexLimitSchedule: the first ask 30 s after the reset, then the
 // back-off ladder 1/2/5/10/15 min and every 15 min after, a later reset
 // named by an answer moving the next ask, and the release (marker cleared
@@ -69,9 +81,10 @@ func TestCodexLimitSchedule(t *testing.T) {
 	l := New(Codex, "Lay", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
 	reset := limitT0.Add(10 * time.Minute)
-	acts := l.Event(Event{Kind: Stop, ResetsAt: reset}, c.now)
-	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActMarkerSet, ActNotice}) {
-		t.Fatalf("stop actions %v", got)
+	no := false
+	acts := codexStopped(t, c, reset, &no, time.Time{}, nil) // the server names no reset: the rollout's
+	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActNotice}) {
+		t.Fatalf("stop notice actions %v", got)
 	}
 	if txt := noticeText(acts); !strings.Contains(txt, "Lay stopped on its usage limit. It resets Oct 5 12:10.") || !strings.HasSuffix(txt, "(no reply needed)") {
 		t.Errorf("stop notice %q", txt)
@@ -86,7 +99,6 @@ func TestCodexLimitSchedule(t *testing.T) {
 	if d := c.untilAsk(time.Hour); d != 10*time.Minute+limitGrace {
 		t.Fatalf("first ask after %s, want 10m30s", d)
 	}
-	no := false
 	ladder := []time.Duration{time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 15 * time.Minute, 15 * time.Minute}
 	for i, want := range ladder {
 		l.Answer(&no, time.Time{}, nil, c.now)
@@ -118,6 +130,64 @@ func TestCodexLimitSchedule(t *testing.T) {
 	}
 }
 
+// TestCodexStopAsksTheServerForTheReset (issue 34 item 16; spec #294
+// «解除予定は、止まった時点で一度だけ Codex の app-server に
+// account/rateLimits/read を聞き…»): a stop asks the server at once and
+// its notice waits for the answer; a "not allowed" answer's reset wins
+// over the rollout's, the rollout's is said when the server names none or
+// cannot answer, and "not known" only when neither has one. An "allowed"
+// answer at the stop releases after the stop's notice.
+func TestCodexStopAsksTheServerForTheReset(t *testing.T) {
+	no, yes := false, true
+	rollout, server := limitT0.Add(30*time.Minute), limitT0.Add(2*time.Hour)
+	for _, c := range []struct {
+		name        string
+		rollout     time.Time
+		allowed     *bool
+		serverReset time.Time
+		err         error
+		says        string
+		firstAsk    time.Duration
+	}{
+		{"the server's reset", time.Time{}, &no, server, nil, "It resets Oct 5 14:00.", 2*time.Hour + limitGrace},
+		{"the server's before the rollout's", rollout, &no, server, nil, "It resets Oct 5 14:00.", 2*time.Hour + limitGrace},
+		{"no reset from the server: the rollout's", rollout, &no, time.Time{}, nil, "It resets Oct 5 12:30.", 30*time.Minute + limitGrace},
+		{"no answer: the rollout's", rollout, nil, server, errors.New("timeout"), "It resets Oct 5 12:30.", 30*time.Minute + limitGrace},
+		{"no verdict: the rollout's", rollout, nil, server, nil, "It resets Oct 5 12:30.", 30*time.Minute + limitGrace},
+		{"neither", time.Time{}, nil, time.Time{}, errors.New("codex account authentication required"), "The reset time is not known.", limitFirstAsk},
+	} {
+		l := New(Codex, "Lay", time.UTC)
+		clock := &limitClock{t: t, l: l, now: limitT0}
+		acts := l.Event(Event{Kind: Stop, ResetsAt: c.rollout}, clock.now)
+		if noticeText(acts) != "" || !slices.Contains(kinds(acts), ActAsk) {
+			t.Fatalf("%s: the stop said %q before asking (%v)", c.name, noticeText(acts), kinds(acts))
+		}
+		if in := l.Info(); !in.Limited || !in.ResetsAt.Equal(c.rollout) {
+			t.Errorf("%s: while asking the panel shows %+v", c.name, in)
+		}
+		clock.now = clock.now.Add(5 * time.Second) // the check's answer comes later
+		acts = l.Answer(c.allowed, c.serverReset, c.err, clock.now)
+		if got := kinds(acts); !slices.Equal(got, []ActionKind{ActNotice}) || !strings.Contains(noticeText(acts), "Lay stopped on its usage limit. "+c.says) {
+			t.Errorf("%s: answer gave %v %q, want the stop's notice saying %q", c.name, got, noticeText(acts), c.says)
+		}
+		// A reset's check is due at its time (counted from the stop), an
+		// unknown one's a minute after the answer.
+		want := c.firstAsk - 5*time.Second
+		if c.firstAsk == limitFirstAsk {
+			want = limitFirstAsk
+		}
+		if d := clock.untilAsk(3 * time.Hour); d != want {
+			t.Errorf("%s: first release check %s after the answer, want %s", c.name, d, want)
+		}
+	}
+	l := New(Codex, "Lay", time.UTC)
+	clock := &limitClock{t: t, l: l, now: limitT0}
+	acts := codexStopped(t, clock, rollout, &yes, time.Time{}, nil)
+	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActNotice, ActMarkerClear, ActNotice, ActPrompt}) || l.Info().Limited {
+		t.Errorf("allowed at the stop: %v, limited %v; want the stop's notice, then the release", got, l.Info().Limited)
+	}
+}
+
 // TestCodexLimitUnknownAndPast: an unknown, past or absurd reset asks one
 // minute after the stop.
 func TestCodexLimitUnknownAndPast(t *testing.T) {
@@ -126,7 +196,7 @@ func TestCodexLimitUnknownAndPast(t *testing.T) {
 	} {
 		l := New(Codex, "Lay", time.UTC)
 		c := &limitClock{t: t, l: l, now: limitT0}
-		acts := l.Event(Event{Kind: Stop, ResetsAt: reset}, c.now)
+		acts := codexStopped(t, c, reset, nil, time.Time{}, errors.New("no answer"))
 		if name != "past" && !strings.Contains(noticeText(acts), "not known") {
 			t.Errorf("%s: notice %q", name, noticeText(acts))
 		}
@@ -143,9 +213,9 @@ func TestCodexLimitUnknownAndPast(t *testing.T) {
 func TestCodexLimitAnswerWait(t *testing.T) {
 	l := New(Codex, "Lay", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
-	l.Event(Event{Kind: Stop}, c.now)
+	no, yes := false, true
+	codexStopped(t, c, time.Time{}, &no, time.Time{}, nil)
 	c.untilAsk(time.Hour)
-	yes := true
 	l.Answer(&yes, time.Time{}, nil, c.now)
 	acts := c.advance(limitAnswerWait - time.Second)
 	if len(kinds(acts)) != 0 {
@@ -162,13 +232,13 @@ func TestCodexLimitAnswerWait(t *testing.T) {
 	if !strings.Contains(noticeText(acts), "answered again") || l.Info().LookAtTerminal {
 		t.Errorf("back: %q %+v", noticeText(acts), l.Info())
 	}
-	// A prompt answered by a turn that hits the limit again.
-	l.Event(Event{Kind: Stop}, c.now)
+	// A prompt answered by a turn that hits the limit again: a new
+	// episode, its notice after the check it asks.
+	codexStopped(t, c, time.Time{}, &no, time.Time{}, nil)
 	c.untilAsk(time.Hour)
 	l.Answer(&yes, time.Time{}, nil, c.now)
-	acts = l.Event(Event{Kind: Stop}, c.now)
-	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActMarkerSet, ActNotice}) {
-		t.Errorf("a stop after the prompt: %v", got)
+	if acts := codexStopped(t, c, time.Time{}, &no, time.Time{}, nil); !strings.Contains(noticeText(acts), "stopped on its usage limit") {
+		t.Errorf("a stop after the prompt: %v", acts)
 	}
 	if d := c.untilAsk(time.Hour); d != limitFirstAsk {
 		t.Errorf("asked again after %s", d)
@@ -181,7 +251,8 @@ func TestCodexLimitAnswerWait(t *testing.T) {
 func TestCodexLimitNormalTurnAsksNow(t *testing.T) {
 	l := New(Codex, "Lay", time.UTC)
 	c := &limitClock{t: t, l: l, now: limitT0}
-	l.Event(Event{Kind: Stop, ResetsAt: limitT0.Add(5 * time.Hour)}, c.now)
+	no := false
+	codexStopped(t, c, limitT0.Add(5*time.Hour), &no, time.Time{}, nil)
 	c.advance(time.Minute)
 	l.Event(Event{Kind: Normal}, c.now)
 	if !l.Info().Limited {
