@@ -89,3 +89,56 @@ func TestLimitedMarks(t *testing.T) {
 		t.Errorf("a bad topic id: %v", err)
 	}
 }
+
+// TestLookedMarks (issue 34 item 22): the "look at its terminal" marks
+// survive a reopen, are apart from the usage-limit marks and the original
+// app's file, and go with their topic.
+func TestLookedMarks(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const topic = "t-20261005-cccc"
+	if err := s.EnsureTopic(topic); err != nil {
+		t.Fatal(err)
+	}
+	if on, err := s.Looked(topic, "lin"); on || err != nil {
+		t.Fatalf("unmarked: %v %v", on, err)
+	}
+	if err := s.MarkLooked(topic, "lin"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err = Open(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if on, err := s.Looked(topic, "lin"); !on || err != nil {
+		t.Fatalf("after a reopen: %v %v", on, err)
+	}
+	if on, _ := s.Limited(topic, "lin"); on {
+		t.Error("a look mark reads as a usage-limit mark")
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir(), "mailboxes", topic+".json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a look mark wrote the original app's marker file: %v", err)
+	}
+	if err := s.ClearLooked(topic, "lin"); err != nil {
+		t.Fatal(err)
+	}
+	if on, _ := s.Looked(topic, "lin"); on {
+		t.Error("still looked after the clear")
+	}
+	if err := s.MarkLooked(topic, "lin"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(topic); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir(), "mailboxes", "look", topic+".json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the look mark outlived its topic: %v", err)
+	}
+	if err := s.MarkLooked(topic, "lin"); !errors.Is(err, ErrTopicDeleted) {
+		t.Errorf("a look mark for a deleted topic: %v", err)
+	}
+}

@@ -463,8 +463,10 @@ func (s *Store) Delete(topicID string) error {
 	if err := s.fs.removeAll(attachDir); err != nil {
 		return fmt.Errorf("delete topic %s: attachments: %w", topicID, err)
 	}
-	if err := s.fs.remove(s.markerPath(topicID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("delete topic %s: usage-limit marks: %w", topicID, err)
+	for _, path := range []string{s.markerPath(topicID), s.lookPath(topicID)} {
+		if err := s.fs.remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("delete topic %s: usage-limit marks: %w", topicID, err)
+		}
 	}
 	err := s.updateIndex(func(d *indexDoc) (bool, error) { return d.remove(topicID), nil })
 	if err != nil {

@@ -391,8 +391,9 @@ func TestDeleteOrder(t *testing.T) {
 	if err := s.Delete("t1"); err != nil {
 		t.Fatal(err)
 	}
-	// The usage-limit marks (mailboxes/t1.json) go with the topic too.
-	if want := []string{"remove t1.jsonl", "removeAll attachments/t1", "remove t1.json", "rename →index.json"}; !reflect.DeepEqual(steps, want) {
+	// The usage-limit marks (mailboxes/t1.json) and the look marks
+	// (mailboxes/look/t1.json) go with the topic too.
+	if want := []string{"remove t1.jsonl", "removeAll attachments/t1", "remove t1.json", "remove t1.json", "rename →index.json"}; !reflect.DeepEqual(steps, want) {
 		t.Fatalf("steps = %v, want %v", steps, want)
 	}
 	mustNotExist(t, s.logPath("t1"))
