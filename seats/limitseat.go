@@ -27,6 +27,16 @@ type LimitMarks interface {
 	Limited(topicID, accountID string) (bool, error)
 }
 
+// LookMarks stores, per (topic, account), that the room was told to look
+// at a seat's terminal and has not heard it is back (logstore.Store): the
+// seat's next launch still says so at its first normal answer (issue 34
+// item 22). A SessionBook that is also LookMarks gets them used.
+type LookMarks interface {
+	MarkLooked(topicID, accountID string) error
+	ClearLooked(topicID, accountID string) error
+	Looked(topicID, accountID string) (bool, error)
+}
+
 // limitTick is how often a limiter looks at the time.
 const limitTick = time.Second
 
@@ -43,6 +53,7 @@ func (m *Manager) newSeatLimiter(s *Seat, acct config.Account) {
 		l.Grace = m.opts.LimitGrace
 	}
 	s.limits = l
+	m.restoreLooked(s)
 	if !l.Marked() {
 		return
 	}
@@ -87,6 +98,8 @@ func (m *Manager) runLimit(s *Seat, step func(*limits.Limiter) []limits.Action) 
 			m.limitPrompt(s, notice, a.Text)
 		case limits.ActMarkerSet, limits.ActMarkerClear:
 			m.limitMark(s, a.Kind == limits.ActMarkerSet)
+		case limits.ActLookSet, limits.ActLookClear:
+			m.lookMark(s, a.Kind == limits.ActLookSet)
 		case limits.ActAsk:
 			s.limitAsk = true // the watcher runs the check (it owns the wait)
 		case limits.ActLog:
@@ -142,6 +155,40 @@ func (m *Manager) limitMark(s *Seat, on bool) {
 	}
 	if err != nil {
 		m.logger.Warn("limit: mark", "topic", s.Topic, "account", s.Account, "on", on, "err", err)
+	}
+}
+
+// restoreLooked starts s's limiter with its "look at its terminal" out
+// when its mark says a launch before left it out.
+func (m *Manager) restoreLooked(s *Seat) {
+	marks, ok := m.opts.Sessions.(LookMarks)
+	if !ok {
+		return
+	}
+	on, err := marks.Looked(s.Topic, s.Account)
+	if err != nil {
+		m.logger.Warn("limit: read the look mark", "topic", s.Topic, "account", s.Account, "err", err)
+		return
+	}
+	if on {
+		m.runLimit(s, func(l *limits.Limiter) []limits.Action { return l.RestoreLooked() })
+	}
+}
+
+// lookMark sets or clears s's "look at its terminal" mark.
+func (m *Manager) lookMark(s *Seat, on bool) {
+	marks, ok := m.opts.Sessions.(LookMarks)
+	if !ok {
+		return
+	}
+	var err error
+	if on {
+		err = marks.MarkLooked(s.Topic, s.Account)
+	} else {
+		err = marks.ClearLooked(s.Topic, s.Account)
+	}
+	if err != nil {
+		m.logger.Warn("limit: look mark", "topic", s.Topic, "account", s.Account, "on", on, "err", err)
 	}
 }
 

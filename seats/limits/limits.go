@@ -91,6 +91,11 @@ const (
 	ActAsk
 	// ActLog: one line in pullcept.log.
 	ActLog
+	// ActLookSet / ActLookClear: the seat's "look at its terminal" mark
+	// (both kinds): set with that notice, cleared when the seat is back, so
+	// a later launch says it is back too (RestoreLooked).
+	ActLookSet
+	ActLookClear
 )
 
 type Action struct {
@@ -231,6 +236,15 @@ func believable(t, now time.Time) (time.Time, bool) {
 func (l *Limiter) RestoreCodex(now time.Time) []Action {
 	l.limited, l.nextAsk, l.attempts = true, now, 0
 	return []Action{{ActLog, "limit: started limited (marker); asking now"}}
+}
+
+// RestoreLooked starts a launch of a seat whose "look at its terminal"
+// notice is still out (its mark, ActLookSet): its next normal answer says
+// it is back (spec #357 «その席の親が後で正常に応答したら（同じ起動でも、起動し
+// 直した後でも）…一度だけ知らせ»; #294 «起動をまたいで覚える»). No notice now.
+func (l *Limiter) RestoreLooked() []Action {
+	l.looked = true
+	return []Action{{ActLog, "limit: started with \"look at its terminal\" out (mark)"}}
 }
 
 // RestoreClaude starts a launch on a transcript whose last parent event is
@@ -377,7 +391,8 @@ func (l *Limiter) normal(now time.Time) []Action {
 	}
 	if l.looked {
 		l.looked = false
-		out = append(out, Action{ActNotice, fmt.Sprintf("%s answered again; the earlier \"look at its terminal\" is resolved.%s", l.name, noReplyNeeded)})
+		out = append(out, Action{ActNotice, fmt.Sprintf("%s answered again; the earlier \"look at its terminal\" is resolved.%s", l.name, noReplyNeeded)},
+			Action{ActLookClear, ""})
 	}
 	if !l.limited {
 		return out
@@ -416,6 +431,7 @@ func (l *Limiter) Tick(now time.Time) []Action {
 		l.promptedAt, l.looked = time.Time{}, true
 		out = append(out,
 			Action{ActNotice, fmt.Sprintf("%s did not answer the resume prompt in %s: look at %s's terminal (a login, a dialog, …).%s", l.name, limitAnswerWait, l.name, noReplyNeeded)},
+			Action{ActLookSet, ""},
 			Action{ActLog, "limit: no answer to the prompt; other cause"})
 	}
 	switch {

@@ -222,15 +222,15 @@ func TestCodexLimitAnswerWait(t *testing.T) {
 		t.Fatalf("before 120 s: %v", acts)
 	}
 	acts = c.advance(time.Hour)
-	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActNotice}) || !strings.Contains(noticeText(acts), "look at Lay's terminal") {
+	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActNotice, ActLookSet}) || !strings.Contains(noticeText(acts), "look at Lay's terminal") {
 		t.Fatalf("after 120 s: %v %q", got, noticeText(acts))
 	}
 	if !l.Info().LookAtTerminal {
 		t.Error("the panel does not say so")
 	}
 	acts = l.Event(Event{Kind: Normal}, c.now)
-	if !strings.Contains(noticeText(acts), "answered again") || l.Info().LookAtTerminal {
-		t.Errorf("back: %q %+v", noticeText(acts), l.Info())
+	if !strings.Contains(noticeText(acts), "answered again") || l.Info().LookAtTerminal || !slices.Contains(kinds(acts), ActLookClear) {
+		t.Errorf("back: %v %q %+v", kinds(acts), noticeText(acts), l.Info())
 	}
 	// A prompt answered by a turn that hits the limit again: a new
 	// episode, its notice after the check it asks.
@@ -341,8 +341,33 @@ func TestClaudeLimitSchedule(t *testing.T) {
 	l.Event(Event{Kind: Normal}, c.now)
 	l.Event(Event{Kind: Stop, ResetsAt: c.now.Add(time.Minute)}, c.now)
 	acts = c.advance(time.Minute + limitGrace + limitAnswerWait + time.Hour)
-	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActNotice, ActPrompt, ActNotice}) {
+	if got := kinds(acts); !slices.Equal(got, []ActionKind{ActNotice, ActPrompt, ActNotice, ActLookSet}) {
 		t.Errorf("unanswered prompt: %v", got)
+	}
+}
+
+// TestLookedAcrossLaunches (issue 34 item 22): a launch of a seat whose
+// "look at its terminal" is still out (its mark) says it is back at its
+// first normal answer, once, and clears the mark; it says nothing before.
+func TestLookedAcrossLaunches(t *testing.T) {
+	for _, r := range []Rules{Claude, Codex} {
+		l := New(r, "Lin", time.UTC)
+		if got := kinds(l.RestoreLooked()); len(got) != 0 {
+			t.Errorf("%v: restore said %v", r, got)
+		}
+		if !l.Info().LookAtTerminal {
+			t.Errorf("%v: the panel does not show the look out", r)
+		}
+		if acts := l.Tick(limitT0.Add(time.Hour)); len(kinds(acts)) != 0 {
+			t.Errorf("%v: a tick said %v", r, kinds(acts))
+		}
+		acts := l.Event(Event{Kind: Normal}, limitT0.Add(time.Hour))
+		if got := kinds(acts); !slices.Equal(got, []ActionKind{ActNotice, ActLookClear}) || !strings.Contains(noticeText(acts), "Lin answered again") {
+			t.Errorf("%v: the first normal answer gave %v %q", r, got, noticeText(acts))
+		}
+		if acts := l.Event(Event{Kind: Normal}, limitT0.Add(2*time.Hour)); len(kinds(acts)) != 0 {
+			t.Errorf("%v: said it twice: %v", r, kinds(acts))
+		}
 	}
 }
 
