@@ -669,10 +669,21 @@ func checkFirstTurn(t *testing.T, exs []fakeapi.Exchange, p room.Post, bodyLine,
 	}
 }
 
+// nothingOfItsOwn: usage u of a launch started at started holds nothing
+// that launch reported — no model, effort or report time, and every figure
+// received before it started (the launch before's, usagebook.go).
+func nothingOfItsOwn(u cli.Usage, started time.Time) bool {
+	before := func(p *float64, at time.Time) bool { return p == nil || at.Before(started) }
+	return u.Model == "" && u.Effort == "" && u.At.IsZero() &&
+		before(u.FiveHour, u.FiveHourAt) && before(u.Weekly, u.WeeklyAt) && before(u.Context, u.ContextAt)
+}
+
 // codexResumes starts the stopped Codex seat of account id again: `codex
 // resume <session>` with the room server; until a post reaches it, it shows
-// no usage or activity (its rollout's earlier lines are the first run's).
-// The resumed seat answers a post through say_to_room.
+// no usage or activity of its own (its rollout's earlier lines are the
+// first run's) — only the figures of the launch before, dated before its
+// start (issue 34 item 16). The resumed seat answers a post through
+// say_to_room.
 func codexResumes(t *testing.T, r *rig, id, session string) (*seats.Seat, room.Post) {
 	t.Helper()
 	res, s := r.start(id)
@@ -686,8 +697,8 @@ func codexResumes(t *testing.T, r *rig, id, session string) (*seats.Seat, room.P
 		t.Errorf("resumed argv = %q, want <codex> resume %s … -c mcp_servers.…", argv, session)
 	}
 	r.waitReady(id, s)
-	if in := r.seatInfo(id); in.Usage != (cli.Usage{}) || in.Activity != (cli.Activity{}) {
-		t.Errorf("the resumed seat shows %+v, %+v before its first turn, want nothing", in.Usage, in.Activity)
+	if in := r.seatInfo(id); !nothingOfItsOwn(in.Usage, in.Started) || in.Activity != (cli.Activity{}) {
+		t.Errorf("the resumed seat shows %+v, %+v before its first turn, want nothing of its own", in.Usage, in.Activity)
 	}
 	calls := len(r.sessionCalls(session))
 	again := r.post("again @Cody")
