@@ -11,6 +11,11 @@ type accountBook struct {
 	found   map[string]string        // command → path on PATH, for the first-run hint
 	home    string                   // the user's home, prefilled as a working directory
 	panel   *participants            // the right column
+	// servers are the mcp accounts' local MCP servers as last read
+	// (MCPServers), by account id: their rows say the server's state;
+	// serverReads runs one read of them at a time (mcprows.go).
+	servers     map[string]MCPServerInfo
+	serverReads coalesced
 }
 
 func newAccountBook() accountBook {

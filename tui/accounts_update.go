@@ -49,7 +49,9 @@ func (m *Model) accountMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case accountsLoadedMsg:
 		m.onAccountsLoaded(msg)
-		return nil, true
+		return []tea.Cmd{m.readServersCmd()}, true
+	case serversReadMsg:
+		return m.onServersRead(msg), true
 	case lookPathDoneMsg:
 		m.accounts.found, m.accounts.home = msg.found, msg.home
 		m.accounts.panel.changed()
@@ -252,6 +254,7 @@ func (m *Model) partData() *partData {
 		adminID:  m.opts.AdminID,
 		found:    m.accounts.found,
 		post:     m.chat.body,
+		servers:  m.accounts.servers,
 	}
 	for k := range m.seats.starting {
 		if k.topic == m.topics.open {

@@ -453,12 +453,14 @@ func (ed *accountEditor) followServer(read srvFields) srvFields {
 	return read
 }
 
-// onServerChanged reads the server again when an editor is open on it.
+// onServerChanged reads the servers again for the panel's rows, and the
+// server of an editor open on it.
 func (m *Model) onServerChanged(ev MCPServerChanged) []tea.Cmd {
+	cmds := []tea.Cmd{m.readServersCmd()}
 	if ed := m.overlay.editor; ed != nil && ed.acc.ID == ev.AccountID {
-		return []tea.Cmd{m.readServerCmd()}
+		cmds = append(cmds, m.readServerCmd())
 	}
-	return nil
+	return cmds
 }
 
 // restartServer is the state row's key: the server restarts from the

@@ -172,16 +172,16 @@ func TestServerFieldsRefusedByLine(t *testing.T) {
 
 // TestServerChangedRefreshesTheEditor: MCPServerChanged for the open
 // account reads it again: its new state and log show, fields not typed in
-// follow the file, a typed one stays. Another account's change reads
-// nothing.
+// follow the file, a typed one stays. Another account's change does not
+// read the editor's server (the panel's rows read every server).
 func TestServerChangedRefreshesTheEditor(t *testing.T) {
 	t.Parallel()
 	f := mcpScene()
 	m := openServer(t, f, 120, 40, LangEnglish)
 	setField(t, m, fSrvCommand, "/usr/bin/node")
-	reads := f.mcp.reads
+	reads := f.mcp.logReads
 	send(t, m, eventsMsg{evs: []Event{MCPServerChanged{AccountID: "lin"}}})
-	if f.mcp.reads != reads {
+	if f.mcp.logReads != reads {
 		t.Fatalf("another account's change read the server")
 	}
 	f.mu.Lock()

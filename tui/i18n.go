@@ -245,6 +245,8 @@ const (
 	mPartsExited
 	mPartsStopped
 	mPartsFailed
+	mPartsUnregistered
+	mPartsServerExit
 	mPartsNotIsolated
 	mPartsGuests
 	mPartsNone
@@ -875,6 +877,8 @@ var messages = map[msgKey][2]string{
 	mPartsExited:         {"exited", "終了"},
 	mPartsStopped:        {"stopped", "停止"},
 	mPartsFailed:         {"failed", "起動失敗"},
+	mPartsUnregistered:   {"unregistered", "未登録"},
+	mPartsServerExit:     {"exit code %d", "終了コード %d"},
 	// A seat whose processes the others can see (docs/design.md §16).
 	mPartsNotIsolated: {"not isolated", "分離されていません"},
 	mPartsGuests:      {"Guests", "ゲスト"},

@@ -15,7 +15,8 @@ type mcpFake struct {
 	servers  map[string]MCPServerInfo
 	logs     map[string][]LogLine
 	readErr  error
-	reads    int
+	reads    int // MCPServer calls (the editor's and the panel's)
+	logReads int // MCPServerLog calls (the editor's)
 	saves    []string // "id|command|args|env"
 	restarts []string
 	creates  []string // "name|command|args|env"
@@ -38,6 +39,7 @@ func (f *fakeBackend) MCPServer(id string) (MCPServerInfo, error) {
 func (f *fakeBackend) MCPServerLog(id string) []LogLine {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.mcp.logReads++
 	return append([]LogLine(nil), f.mcp.logs[id]...)
 }
 

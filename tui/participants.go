@@ -102,6 +102,8 @@ type partData struct {
 	// post looks a post of the open topic's chat up by message id (its
 	// body), for the details' delivery section; nil: none.
 	post func(id string) (string, bool)
+	// servers are the mcp accounts' servers, by account id (mcprows.go).
+	servers map[string]MCPServerInfo
 }
 
 // postBody is the body of the chat's post id, "" when the chat does not
@@ -300,7 +302,8 @@ func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter
 	th := e.th
 	st := d.state(a.ID)
 	nameStyle := th.hueStyle(accountHue(*a, d.adminID))
-	if seatKind(a.Kind) && (st == SeatOffline || st == SeatExited || st == SeatFailed) {
+	if seatKind(a.Kind) && (st == SeatOffline || st == SeatExited || st == SeatFailed) ||
+		a.Kind == KindMCP && d.serverDown(a.ID) {
 		nameStyle = nameStyle.Faint(true)
 	}
 	if d.asking[a.ID] {
@@ -325,6 +328,15 @@ func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter
 	if msg, ok := d.failed[a.ID]; ok && st == SeatFailed {
 		for _, l := range wrapCut(oneLine(msg), max(p.w-4, 4), 4) {
 			out.add("   "+th.dangerS.Render(l), ri)
+		}
+	}
+	if why, failed := serverWhy(e, d, a.ID); a.Kind == KindMCP && why != "" {
+		st := th.dim
+		if failed {
+			st = th.dangerS
+		}
+		for _, l := range wrapCut(why, max(p.w-4, 4), 2) {
+			out.add("   "+st.Render(l), ri)
 		}
 	}
 }
@@ -393,6 +405,8 @@ func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState, 
 	switch {
 	case a.ID == d.adminID:
 		return tr.t(mPartsYou), toneDim
+	case a.Kind == KindMCP:
+		return serverBadge(e, d, a.ID)
 	case !seatKind(a.Kind):
 		return "", toneDim
 	case st == SeatStarting:
