@@ -93,7 +93,7 @@ func BenchmarkSayRoundTrip(b *testing.B) {
 			b.Fatal(err)
 		}
 		var fr PostResultFrame
-		if err := c.ws.ReadJSON(&fr); err != nil || !fr.Delivered {
+		if err := c.readJSON(&fr); err != nil || !fr.Delivered {
 			b.Fatalf("post_result %+v %v", fr, err)
 		}
 	}

@@ -193,7 +193,7 @@ func (c *client) tryPost(id, content, lastSeen string) (PostResultFrame, error) 
 	}
 	_ = c.ws.SetReadDeadline(time.Now().Add(testkit.Slow(time.Minute)))
 	var fr PostResultFrame
-	if err := c.ws.ReadJSON(&fr); err != nil {
+	if err := c.readJSON(&fr); err != nil {
 		return fr, err
 	}
 	if fr.Type != FramePostResult || fr.MessageID != id {

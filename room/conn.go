@@ -34,6 +34,10 @@ type Conn struct {
 	// place is the seat launch's one place in its room (place.go); nil
 	// for unbound connections. Set with binding.
 	place *seatPlace
+	// tell queues an unasked frame to the socket (an identity frame) and
+	// never blocks; nil for in-process connections. Set before the first
+	// frame, never changed.
+	tell func(IdentityFrame)
 
 	mu     sync.Mutex // guards room, closed; taken before Hub.mu and room locks
 	room   *roomState
@@ -127,7 +131,7 @@ func (c *Conn) join(hl Hello, role Role) error {
 		c.leavePlace()
 		return fmt.Errorf("room %q: %w", hl.Room, r.closeErr)
 	}
-	m := &member{origin: c.origin, hello: hl, role: role, joinSeq: r.seq}
+	m := &member{origin: c.origin, hello: hl, role: role, joinSeq: r.seq, tell: c.tell}
 	if c.binding != nil {
 		m.launch = c.binding.Launch
 	}
@@ -137,6 +141,7 @@ func (c *Conn) join(hl Hello, role Role) error {
 		// its member goes in the same roster change (place.go).
 		r.drop(stale.origin)
 	}
+	m.told()
 	h.emit(RosterChanged{Topic: r.topic, Roster: r.roster()})
 	r.mu.Unlock()
 	c.room = r
@@ -200,6 +205,7 @@ func (c *Conn) rename(hl Hello, role Role) error {
 	}
 	prevAccount := m.hello.AccountID
 	m.hello, m.role = hl, role
+	m.told()
 	h.emit(RosterChanged{Topic: r.topic, Roster: r.roster()})
 	r.mu.Unlock()
 	if hl.AccountID != "" && hl.AccountID != prevAccount && h.terms != nil {

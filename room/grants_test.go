@@ -178,7 +178,7 @@ func TestSendQueueBoundedByBytes(t *testing.T) {
 	answers := 0
 	_ = c.ws.SetReadDeadline(time.Now().Add(waitFor))
 	for {
-		_, m, err := c.ws.ReadMessage()
+		_, m, err := c.nextMessage()
 		if err != nil {
 			break
 		}

@@ -119,6 +119,16 @@ type member struct {
 	joinSeq uint64 // room order when it took its seat; earlier posts never count against it
 	local   bool   // the UI's own connection
 	launch  string // the seat launch of its token (SeatBinding.Launch); "" when none
+	// tell hands the connection an identity frame (Conn.tell); nil for
+	// in-process connections. Never blocks: called under the room's lock.
+	tell func(IdentityFrame)
+}
+
+// told tells m's connection its names as the room has them now.
+func (m *member) told() {
+	if m.tell != nil {
+		m.tell(IdentityFrame{Type: FrameIdentity, Name: m.hello.Name, FullName: m.hello.FullName})
+	}
 }
 
 // senderKind is the entry point a post came through; it alone sets the role

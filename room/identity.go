@@ -54,7 +54,8 @@ func (h *Hub) checkBoundAccount(b *SeatBinding) error {
 
 // AccountChanged renames every connection of accountID, in every open room,
 // to what Identities says of it now: name, full name, hue and (for a socket)
-// role. Each room whose roster changed emits RosterChanged. The
+// role. Each room whose roster changed emits RosterChanged; each socket
+// whose names changed is sent an identity frame with them. The
 // connections keep their seats, origins and floor positions; posts already
 // delivered keep the speaker and full name they were stamped with (the log
 // is never rewritten). The admin identity of SetAdmin follows when it is
@@ -98,9 +99,13 @@ func (h *Hub) AccountChanged(accountID string) {
 			if m.hello.AccountID != accountID {
 				continue
 			}
+			renamed := m.hello.Name != id.Name || m.hello.FullName != id.FullName
 			m.hello.Name, m.hello.FullName, m.hello.Hue = id.Name, id.FullName, cleanHello(id).Hue
 			if !m.local {
 				m.role = role
+			}
+			if renamed {
+				m.told() // the seat learns its new name (#383)
 			}
 			changed = true
 		}

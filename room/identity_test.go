@@ -1,6 +1,7 @@
 package room
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -300,5 +301,57 @@ func TestTagCarriesTheNames(t *testing.T) {
 		if got := Tag(p, time.UTC); got != TagPrefix+tc.want {
 			t.Errorf("%s:\n got %s\nwant %s%s", tc.name, got, TagPrefix, tc.want)
 		}
+	}
+}
+
+// identityOf reads c's next frame and requires it to be an identity frame.
+func identityOf(t *testing.T, c *client) IdentityFrame {
+	t.Helper()
+	b := c.readAny()
+	var id IdentityFrame
+	if err := json.Unmarshal(b, &id); err != nil || id.Type != FrameIdentity {
+		t.Fatalf("want an identity frame, got %s", b)
+	}
+	return id
+}
+
+// TestRenamedSeatIsToldItsName: a seat's socket is told who the room says
+// it is (spec «ニックネームと元の名前» #383): after its hello, the account's
+// names whatever the hello said; after the account is renamed, the new
+// name and full name, in every room it sits in; a save that changes no name
+// sends nothing. A connection without an account is told its own name.
+// Before, a seat learnt a rename only from "you" on a post addressed to it.
+func TestRenamedSeatIsToldItsName(t *testing.T) {
+	t.Parallel()
+	h, _, _, ids := identityHub(t)
+	mustOpen(t, h, "a")
+	mustOpen(t, h, "b")
+	s := newTestServer(t, h, ServerOptions{})
+	ca, cb := dialRoom(t, s, bearer(s)), dialRoom(t, s, bearer(s))
+	ca.hello("launch-time name", "a", "cc")
+	cb.hello("Claude", "b", "cc")
+	for _, c := range []*client{ca, cb} {
+		if id := identityOf(t, c); id.Name != "Claude" || id.FullName != "" {
+			t.Fatalf("after hello: %+v, want Claude", id)
+		}
+	}
+	ids.set("cc", "Claudia", "Claude Code", intp(200))
+	h.AccountChanged("cc")
+	for _, c := range []*client{ca, cb} {
+		if id := identityOf(t, c); id.Name != "Claudia" || id.FullName != "Claude Code" {
+			t.Fatalf("after the rename: %+v, want Claudia (Claude Code)", id)
+		}
+	}
+	ids.set("cc", "Claudia", "Claude Code", intp(90)) // only the hue
+	h.AccountChanged("cc")
+	ca.send(PostFrame{Type: FramePost, MessageID: "m1", Content: "hello", TS: "2026-10-01T00:00:00Z"})
+	var fr PostResultFrame
+	if b := ca.readAny(); json.Unmarshal(b, &fr) != nil || fr.Type != FramePostResult {
+		t.Fatalf("a save that renamed nothing sent %s", b)
+	}
+	g := dialRoom(t, s, bearer(s))
+	g.hello("Visitor", "a", "")
+	if id := identityOf(t, g); id.Name != "Visitor" {
+		t.Fatalf("a guest: %+v", id)
 	}
 }

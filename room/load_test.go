@@ -702,8 +702,14 @@ func postOnce(ws *websocket.Conn, id, content, lastSeen string) (room.PostResult
 	}
 	_ = ws.SetReadDeadline(time.Now().Add(testkit.Slow(time.Minute)))
 	var fr room.PostResultFrame
-	if err := ws.ReadJSON(&fr); err != nil {
-		return fr, fmt.Errorf("read post_result %s: %w", id, err)
+	for { // the identity frames the room sends unasked are not answers
+		if err := ws.ReadJSON(&fr); err != nil {
+			return fr, fmt.Errorf("read post_result %s: %w", id, err)
+		}
+		if fr.Type != room.FrameIdentity {
+			break
+		}
+		fr = room.PostResultFrame{}
 	}
 	if fr.Type != room.FramePostResult || fr.MessageID != id || fr.Error != "" {
 		return fr, fmt.Errorf("post %s: %w: %+v", id, errAnswer, fr)

@@ -649,24 +649,30 @@ func (s *Server) runSocket(ws *websocket.Conn, g *grant) {
 	alive := func() { _ = ws.SetReadDeadline(time.Now().Add(s.opts.PongWait)) }
 	alive()
 	ws.SetPongHandler(func(string) error { alive(); return nil })
-	fh := &frameHandler{
-		conn:   conn,
-		logger: s.logger,
-		send: func(b []byte) bool {
-			n := int64(len(b))
-			if q := queued.Load(); q > 0 && q+n > s.opts.SendQueueBytes {
-				return false // the peer stopped reading: closed below
-			}
-			queued.Add(n)
-			select {
-			case send <- b:
-				return true
-			default:
-				queued.Add(-n)
-				return false
-			}
-		},
+	// push queues one encoded frame for the writer and never blocks: false
+	// when the queue is full (the peer stopped reading).
+	push := func(b []byte) bool {
+		n := int64(len(b))
+		if q := queued.Load(); q > 0 && q+n > s.opts.SendQueueBytes {
+			return false // the peer stopped reading: closed below
+		}
+		queued.Add(n)
+		select {
+		case send <- b:
+			return true
+		default:
+			queued.Add(-n)
+			return false
+		}
 	}
+	// An identity frame the full queue drops is lost: the peer stopped
+	// reading, and its next answer that does not fit closes the socket.
+	conn.tell = func(f IdentityFrame) {
+		if b, err := EncodeFrame(f); err == nil {
+			push(b)
+		}
+	}
+	fh := &frameHandler{conn: conn, logger: s.logger, send: push}
 	for {
 		_, data, err := ws.ReadMessage()
 		if err != nil {

@@ -37,10 +37,13 @@ func bearer(s *Server) http.Header {
 	return http.Header{"Authorization": {"Bearer " + s.Token()}}
 }
 
-// client is a gorilla WebSocket client speaking the room frames.
+// client is a gorilla WebSocket client speaking the room frames. The
+// identity frames the room sends unasked are kept aside (idents), in
+// order, so read returns the answers.
 type client struct {
-	t  testing.TB
-	ws *websocket.Conn
+	t      testing.TB
+	ws     *websocket.Conn
+	idents []IdentityFrame
 }
 
 func dialRoom(t testing.TB, s *Server, hdr http.Header) *client {
@@ -92,8 +95,50 @@ func (c *client) hello(name, room, account string) {
 	c.send(HelloFrame{Type: FrameHello, Hello: Hello{Protocol: Protocol, Name: name, Room: room, AccountID: account}})
 }
 
-// read returns the next frame's bytes or fails at the deadline.
+// read returns the next frame's bytes but identity frames (kept in
+// idents) or fails at the deadline.
 func (c *client) read() []byte {
+	c.t.Helper()
+	for {
+		b := c.readAny()
+		var id IdentityFrame
+		if json.Unmarshal(b, &id) == nil && id.Type == FrameIdentity {
+			c.idents = append(c.idents, id)
+			continue
+		}
+		return b
+	}
+}
+
+// readJSON decodes the next frame but identity frames into v.
+func (c *client) readJSON(v any) error {
+	_, b, err := c.nextMessage()
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+// nextMessage is the socket's next message that is not an identity frame
+// (kept in idents), or the read's error, at whatever deadline is set.
+func (c *client) nextMessage() (int, []byte, error) {
+	for {
+		kind, b, err := c.ws.ReadMessage()
+		if err != nil {
+			return kind, b, err
+		}
+		var id IdentityFrame
+		if json.Unmarshal(b, &id) == nil && id.Type == FrameIdentity {
+			c.idents = append(c.idents, id)
+			continue
+		}
+		return kind, b, nil
+	}
+}
+
+// readAny returns the next frame's bytes, whatever its type, or fails at
+// the deadline.
+func (c *client) readAny() []byte {
 	c.t.Helper()
 	_ = c.ws.SetReadDeadline(time.Now().Add(waitFor))
 	_, b, err := c.ws.ReadMessage()
@@ -392,7 +437,7 @@ func TestServerOversizeFrame(t *testing.T) {
 	waitRoster(t, h, "t", 1)
 	c.sendRaw([]byte(`{"type":"post","message_id":"big","content":"` + strings.Repeat("x", 1024) + `"}`))
 	_ = c.ws.SetReadDeadline(time.Now().Add(waitFor))
-	_, _, err := c.ws.ReadMessage()
+	_, _, err := c.nextMessage()
 	var ce *websocket.CloseError
 	if !errors.As(err, &ce) || ce.Code != websocket.CloseMessageTooBig {
 		t.Fatalf("read after oversize frame: %v, want close 1009", err)
@@ -508,7 +553,7 @@ func TestServerKeepalive(t *testing.T) {
 	muteDone := make(chan error, 1)
 	go func() {
 		_ = mute.ws.SetReadDeadline(time.Now().Add(waitFor))
-		_, _, err := mute.ws.ReadMessage()
+		_, _, err := mute.nextMessage()
 		muteDone <- err
 	}()
 	// The live peer reads (control frames are handled inside reads) until it
@@ -516,7 +561,7 @@ func TestServerKeepalive(t *testing.T) {
 	liveDone := make(chan error, 1)
 	go func() {
 		_ = live.ws.SetReadDeadline(time.Now().Add(waitFor))
-		_, _, err := live.ws.ReadMessage()
+		_, _, err := live.nextMessage()
 		liveDone <- err
 	}()
 	for i := range 3 {
@@ -569,7 +614,7 @@ func TestServerLimitsAndClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = a.ws.SetReadDeadline(time.Now().Add(waitFor))
-	_, _, err = a.ws.ReadMessage()
+	_, _, err = a.nextMessage()
 	var ce *websocket.CloseError
 	if !errors.As(err, &ce) || ce.Code != websocket.CloseGoingAway {
 		t.Fatalf("read after server close: %v, want 1001", err)

@@ -13,6 +13,7 @@ const (
 	FrameUsage         = "usage"
 	FrameUsageResult   = "usage_result"
 	FrameReady         = "ready"
+	FrameIdentity      = "identity"
 )
 
 // Envelope reads only the type of an incoming frame before the full decode.
@@ -68,6 +69,18 @@ type HistoryResultFrame struct {
 	Posts     []Post `json:"posts"`
 	HasMore   bool   `json:"has_more"`
 	Error     string `json:"error,omitempty"`
+}
+
+// IdentityFrame: room→sidecar, unasked: who the room says the connection
+// is, sent after each successful hello and whenever a rename of its
+// account changes its names (spec «ニックネームと元の名前» #383: a renamed
+// seat is told its new name). Name is what the room calls it (the
+// addressing name), FullName its original name ("" when the room knows
+// none). Optional: a sidecar that ignores it keeps working.
+type IdentityFrame struct {
+	Type     string `json:"type"`
+	Name     string `json:"name"`
+	FullName string `json:"full_name,omitempty"`
 }
 
 // UsageFrame: sidecar→room: the connection's own seat's usage (the frame
