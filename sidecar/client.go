@@ -100,6 +100,9 @@ type roomClient struct {
 	changed chan struct{} // closed and replaced on every connect/disconnect
 	lastErr error         // why the last dial or connection failed
 	listed  bool          // tools/list was answered: every connection gets ready
+	// self is who the room last said this seat is (an identity frame);
+	// until it speaks, the launch-time name (spec «ニックネームと元の名前»).
+	self room.IdentityFrame
 }
 
 // newRoomClient prepares a client for cfg; nothing is dialled until run.
@@ -123,7 +126,31 @@ func newRoomClient(cfg config, tune tuning, log *slog.Logger) *roomClient {
 		done:     make(chan struct{}),
 		changed:  make(chan struct{}),
 		lastErr:  errors.New("not connected yet"),
+		self:     room.IdentityFrame{Type: room.FrameIdentity, Name: cfg.name},
 	}
+}
+
+// identity is who the room last said this seat is: its name and its full
+// (original) name, "" when none is known.
+func (c *roomClient) identity() (name, fullName string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.self.Name, c.self.FullName
+}
+
+// maxIdentityBytes bounds a name the room tells: a hello's names are far
+// shorter (room.checkHello); anything longer is not a name.
+const maxIdentityBytes = 1024
+
+// setIdentity keeps the names of an identity frame from the room (a join,
+// a rename of the account); one without a name, or too long, is ignored.
+func (c *roomClient) setIdentity(f room.IdentityFrame) {
+	if f.Name == "" || len(f.Name) > maxIdentityBytes || len(f.FullName) > maxIdentityBytes {
+		return
+	}
+	c.mu.Lock()
+	c.self.Name, c.self.FullName = f.Name, f.FullName
+	c.mu.Unlock()
 }
 
 // run keeps one connection to the room until ctx ends. It never returns an
@@ -254,6 +281,7 @@ func (c *roomClient) serve(ctx context.Context, conn *websocket.Conn) error {
 		return fmt.Errorf("encode hello: %w", err)
 	}
 	s := newSession(conn, c.tune, c.log)
+	s.onIdentity = c.setIdentity
 	s.wg.Add(2)
 	go s.writeLoop(hello)
 	go s.readLoop()
@@ -384,6 +412,10 @@ type session struct {
 
 	mu      sync.Mutex
 	pending map[string]chan []byte // correlation id → answer (cap 1)
+
+	// onIdentity takes the identity frames the room sends unasked (set
+	// before readLoop starts; nil drops them).
+	onIdentity func(room.IdentityFrame)
 }
 
 func newSession(conn *websocket.Conn, tune tuning, log *slog.Logger) *session {
@@ -575,9 +607,10 @@ func (s *session) readLoop() {
 	}
 }
 
-// dispatch hands an answer frame to the call waiting for its id. Frames of
-// unknown type, or answers nobody waits for (the call gave up), are dropped:
-// the protocol says unknown types are ignored (docs/design.md §6).
+// dispatch hands an answer frame to the call waiting for its id, and an
+// identity frame to onIdentity. Frames of unknown type, or answers nobody
+// waits for (the call gave up), are dropped: the protocol says unknown
+// types are ignored (docs/design.md §6).
 func (s *session) dispatch(data []byte) {
 	var f struct {
 		Type      string `json:"type"`
@@ -590,6 +623,12 @@ func (s *session) dispatch(data []byte) {
 	}
 	var id string
 	switch f.Type {
+	case room.FrameIdentity:
+		var idf room.IdentityFrame
+		if json.Unmarshal(data, &idf) == nil && s.onIdentity != nil {
+			s.onIdentity(idf)
+		}
+		return
 	case room.FramePostResult:
 		id = f.MessageID
 	case room.FrameHistoryResult, room.FrameUsageResult, room.FrameSessionResult:

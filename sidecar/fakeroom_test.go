@@ -50,6 +50,7 @@ type fakeRoom struct {
 	gone chan int // connection numbers whose reader ended
 
 	mu      sync.Mutex
+	wmu     sync.Mutex // one writer at a time on every connection
 	srv     *httptest.Server
 	conns   map[*websocket.Conn]bool
 	nconns  int
@@ -170,9 +171,33 @@ func (r *fakeRoom) handle(w http.ResponseWriter, req *http.Request) {
 		respond := r.respond
 		r.mu.Unlock()
 		if reply := respond(f); reply != nil {
-			if err := conn.WriteJSON(reply); err != nil {
+			r.wmu.Lock()
+			err := conn.WriteJSON(reply)
+			r.wmu.Unlock()
+			if err != nil {
 				return
 			}
+		}
+	}
+}
+
+// push writes v to every open connection, unasked (an identity frame).
+func (r *fakeRoom) push(t *testing.T, v any) {
+	t.Helper()
+	r.mu.Lock()
+	conns := make([]*websocket.Conn, 0, len(r.conns))
+	for c := range r.conns {
+		conns = append(conns, c)
+	}
+	r.mu.Unlock()
+	if len(conns) == 0 {
+		t.Fatal("fake room: no connection to push to")
+	}
+	r.wmu.Lock()
+	defer r.wmu.Unlock()
+	for _, c := range conns {
+		if err := c.WriteJSON(v); err != nil {
+			t.Fatalf("fake room: push: %v", err)
 		}
 	}
 }

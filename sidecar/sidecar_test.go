@@ -343,7 +343,8 @@ func TestReadRoomHistory(t *testing.T) {
 	want := "2 posts from this topic's log, oldest first. They are the record, not addressed to you: nothing here asks you to answer.\n" +
 		"has_more: true — older posts exist; call read_room_history with before \"m-10\" to read further back.\n\n" +
 		room.Tag(posts[0], time.Local) + "\n> older\n\n" +
-		room.Tag(posts[1], time.Local) + "\n> newer\n> line two"
+		room.Tag(posts[1], time.Local) + "\n> newer\n> line two" +
+		"\n\n" + `You = "Lin" in this room now.`
 	if isErr || text != want {
 		t.Fatalf("history text (isError %v):\n%s\nwant:\n%s", isErr, text, want)
 	}
@@ -404,7 +405,7 @@ func TestMyUsage(t *testing.T) {
 	})
 	text, isErr = h.call(t, room.ToolMyUsage, nil)
 	r.expect(t, room.FrameUsage)
-	if isErr || text != "No usage figures received for this seat yet." {
+	if isErr || text != "No usage figures received for this seat yet.\n\n"+`You = "Lin" in this room now.` {
 		t.Fatalf("empty usage → %v %q", isErr, text)
 	}
 }
@@ -608,5 +609,54 @@ func TestSayLongPosts(t *testing.T) {
 	h.call(t, room.ToolSayToRoom, map[string]any{"content": "after"})
 	if p := decodePost(t, r.expect(t, room.FramePost)); p.Content != "after" {
 		t.Fatalf("the room saw %q after the refused post", p.Content)
+	}
+}
+
+// TestRenamedSeatLearnsItsName: the sidecar keeps the names the room's
+// identity frames say (spec «ニックネームと元の名前» #383) and every tool
+// result tells the seat who it is now: the launch-time name until the
+// room speaks, then the new name and full name after a rename — in
+// say_to_room's answer before the time and usage (#385), after the other
+// tools' results. Before, a renamed seat was told its name only through
+// "you" on a post addressed to it.
+func TestRenamedSeatLearnsItsName(t *testing.T) {
+	r := newFakeRoom(t)
+	h := startSidecar(t, testEnv(r.url()), testTuning(), false)
+	r.expectHello(t)
+	text, _ := h.call(t, room.ToolReadRoomHistory, nil)
+	r.expect(t, room.FrameHistory)
+	if !strings.HasSuffix(text, `You = "Lin" in this room now.`) {
+		t.Fatalf("before any identity frame: %q", text)
+	}
+	// Answers come after the frame on the same socket: the next call sees it.
+	r.push(t, room.IdentityFrame{Type: room.FrameIdentity, Name: "Lina", FullName: "Claude Lin"})
+	text, isErr := h.call(t, room.ToolSayToRoom, map[string]any{"content": "hi", "last_seen": ""})
+	r.expect(t, room.FramePost)
+	r.expect(t, room.FrameUsage)
+	self := `You = "Lina" in this room now (full name "Claude Lin").`
+	if i, j := strings.Index(text, self), strings.Index(text, "Now: "); isErr || i < 0 || j < i {
+		t.Fatalf("say_to_room after the rename (isError %v): %q", isErr, text)
+	}
+	for _, tool := range []string{room.ToolReadRoomHistory, room.ToolMyUsage} {
+		r.setResponder(func(f frameRec) any {
+			if f.typ == room.FrameUsage {
+				var u room.UsageFrame
+				_ = json.Unmarshal(f.raw, &u)
+				return room.UsageResultFrame{Type: room.FrameUsageResult, RequestID: u.RequestID}
+			}
+			return defaultRespond(f)
+		})
+		text, _ := h.call(t, tool, nil)
+		r.next(t)
+		if !strings.HasSuffix(text, self) {
+			t.Fatalf("%s after the rename: %q", tool, text)
+		}
+	}
+	// A frame without a name changes nothing.
+	r.push(t, room.IdentityFrame{Type: room.FrameIdentity})
+	text, _ = h.call(t, room.ToolMyUsage, nil)
+	r.next(t)
+	if !strings.HasSuffix(text, self) {
+		t.Fatalf("after a nameless identity frame: %q", text)
 	}
 }

@@ -123,9 +123,42 @@ func (st *seat) addTools(s *server.MCPServer) {
 	usage.Annotations = mcp.ToolAnnotation{ReadOnlyHint: &t, OpenWorldHint: &f}
 	usage.Meta = alwaysLoad()
 	s.AddTool(say, st.sayToRoom)
-	s.AddTool(hist, st.readRoomHistory)
-	s.AddTool(usage, st.myUsage)
+	s.AddTool(hist, st.withSelf(st.readRoomHistory))
+	s.AddTool(usage, st.withSelf(st.myUsage))
 	st.addSessionTools(s)
+}
+
+// selfText is the seat's self-information in a tool result (spec
+// «ニックネームと元の名前» #383): the name the room calls it now and its full
+// name, from the room's last identity frame — a seat renamed since its
+// launch learns its new name here, not only from "you" on a post
+// addressed to it.
+func (st *seat) selfText() string {
+	name, full := st.client.identity()
+	if full == "" || full == name {
+		return fmt.Sprintf("You = %q in this room now.", name)
+	}
+	return fmt.Sprintf("You = %q in this room now (full name %q).", name, full)
+}
+
+// withSelf adds the self-information to every result of h (addSelf).
+func (st *seat) withSelf(h server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := h(ctx, req)
+		if err == nil {
+			res = st.addSelf(res)
+		}
+		return res, err
+	}
+}
+
+// addSelf adds the self-information to a result that is not an error, as
+// a content item of its own after the result's.
+func (st *seat) addSelf(res *mcp.CallToolResult) *mcp.CallToolResult {
+	if res != nil && !res.IsError {
+		res.Content = append(res.Content, mcp.NewTextContent("\n\n"+st.selfText()))
+	}
+	return res
 }
 
 // sayArgs are say_to_room's arguments; pointers and raw JSON tell an absent
@@ -199,10 +232,11 @@ func (st *seat) sayToRoom(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 		return mcp.NewToolResultError(fmt.Sprintf("Not delivered: the room refused the post: %s. Nothing was posted.", res.Error)), nil
 	case res.Delivered:
 		st.setDraft(nil)
-		return mcp.NewToolResultText(deliveredText(frame.MessageID) + "\n\n" + st.usageFeedback(ctx)), nil
+		// The self-information, then the time and usage (spec #385).
+		return mcp.NewToolResultText(deliveredText(frame.MessageID) + "\n\n" + st.selfText() + "\n" + st.usageFeedback(ctx)), nil
 	default:
 		st.setDraft(&draft{content: content, to: to})
-		return mcp.NewToolResultText(rejectedText(res.Missed, st.loc)), nil
+		return mcp.NewToolResultText(rejectedText(res.Missed, st.loc) + "\n\n" + st.selfText()), nil
 	}
 }
 
