@@ -118,5 +118,5 @@ func (st *seat) sessionCall(ctx context.Context, what string, frame func(request
 		return mcp.NewToolResultError(readFailure(what, fmt.Errorf("unreadable result: %w", err))), nil
 	}
 	b, _ := json.MarshalIndent(v, "", "  ")
-	return st.addSelf(mcp.NewToolResultText(string(b))), nil
+	return mcp.NewToolResultText(string(b)), nil
 }
