@@ -225,22 +225,37 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// Seats lists the topic's seats, and after them the seats a crash left
-// there (resumable.go): offline, Resumable, until started or dismissed.
+// Seats lists the topic's seats, after them the seats a crash left there
+// (resumable.go): offline, Resumable, until started or dismissed, and last
+// every other account with a session recorded in the topic, offline. Each
+// one's SessionID is the topic's record, never the launch's (spec
+// «参加者パネル» #139, #144): what a manual resume takes, readable after a
+// restart too.
 func (b *Backend) Seats(topicID string) []tui.SeatInfo {
 	list := b.a.seats.Seats(topicID)
 	out := make([]tui.SeatInfo, 0, len(list))
 	known := map[string]bool{}
 	for _, s := range list {
 		out = append(out, seatInfo(s))
-		known[s.Topic+"\x00"+s.Account] = true
+		known[s.Account] = true
 	}
 	for _, r := range b.a.marks.list(topicID) {
-		if !known[r.Topic+"\x00"+r.Account] {
+		if !known[r.Account] {
 			out = append(out, tui.SeatInfo{Topic: r.Topic, Account: r.Account, State: tui.SeatOffline, Resumable: true, Started: r.Since})
+			known[r.Account] = true
 		}
 	}
-	return out
+	for _, acc := range b.a.accounts.All() {
+		if !known[acc.ID] && acc.Kind.Launches() {
+			out = append(out, tui.SeatInfo{Topic: topicID, Account: acc.ID, State: tui.SeatOffline})
+		}
+	}
+	for i := range out {
+		out[i].SessionID, _ = b.a.store.Session(topicID, out[i].Account)
+	}
+	return slices.DeleteFunc(out, func(s tui.SeatInfo) bool {
+		return s.State == tui.SeatOffline && !s.Resumable && s.SessionID == ""
+	})
 }
 
 // seatInfo converts one seat for the panel (copies only).

@@ -186,7 +186,9 @@ type SeatInfo struct {
 	Limited        bool
 	LimitResets    time.Time
 	LookAtTerminal bool
-	// SessionID is the CLI's conversation id ("" while it has none).
+	// SessionID is the conversation id the topic's index records for the
+	// account (spec «参加者パネル» #139): what a manual resume takes; never
+	// the launch's own id, and "" when none is recorded.
 	SessionID string
 	// Command is the line the seat runs (no env values, no token), Dir its
 	// working directory, Started when it started.
@@ -342,7 +344,9 @@ type PaneMouse struct {
 // SeatControl starts, stops and talks to seats (docs/design.md §5, §9, §10).
 type SeatControl interface {
 	// Seats returns the seats of topicID that are starting, running or kept
-	// after an exit (their output still readable).
+	// after an exit (their output still readable), then offline ones: those
+	// a crash left (Resumable) and every account with a session the topic
+	// records (SessionID), so the id can be read after a restart (#144).
 	Seats(topicID string) []SeatInfo
 	// StartSeat launches accountID in topicID with a PTY of cols×rows cells.
 	StartSeat(topicID, accountID string, cols, rows int) (SeatStart, error)

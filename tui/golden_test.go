@@ -287,6 +287,9 @@ func TestGoldenPanel(t *testing.T) {
 		{"usage_200x60ja", usageScene, 200, 60, LangJapanese, "lay"},
 		{"usage_80x24", usageScene, 80, 24, LangEnglish, ""},
 		{"usage_80x24ja", usageScene, 80, 24, LangJapanese, "lin"},
+		{"recorded_120x40", recordedScene, 120, 40, LangEnglish, "lay"}, // after a restart (#144)
+		{"recorded_120x40ja", recordedScene, 120, 40, LangJapanese, "lay"},
+		{"norecord_80x24ja", recordedScene, 80, 24, LangJapanese, "ada"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -228,9 +228,12 @@ func (p *participants) render(e *env, d *partData) {
 		renderQuickHint(e, d, p.w, &out)
 	}
 	var details []string
-	if p.focused && p.sel < len(rows) && rows[p.sel].account != nil {
-		if s, ok := d.seats[rows[p.sel].account.ID]; ok {
-			details = detailLines(e, displayAccountName(*rows[p.sel].account), s, d.postBody(s.Confirmed), p.w, p.h/2)
+	if a := p.selected(rows); a != nil {
+		// An account of a seat kind has details without a seat too: the
+		// session its topic records, to resume by hand after a restart
+		// (spec «参加者パネル» #144).
+		if s, ok := d.seats[a.ID]; ok || seatKind(a.Kind) {
+			details = detailLines(e, displayAccountName(*a), s, d.postBody(s.Confirmed), p.w, p.h/2)
 		}
 	}
 	listH := p.h - len(details)
@@ -241,6 +244,15 @@ func (p *participants) render(e *env, d *partData) {
 		p.view = append(p.view, fit(l, p.w))
 		p.rowAt = append(p.rowAt, -1)
 	}
+}
+
+// selected is the account under the cursor while the panel has focus,
+// nil otherwise.
+func (p *participants) selected(rows []partRow) *AccountInfo {
+	if !p.focused || p.sel >= len(rows) {
+		return nil
+	}
+	return rows[p.sel].account
 }
 
 // renderRows draws every row, each group of one kind under a header that
@@ -432,8 +444,8 @@ func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState, 
 }
 
 // detailLines are the selected seat's details, at most maxH lines of w
-// cells (spec «参加者パネル»: session id, command line, working directory,
-// start time): a rule with its name, then each value on one line — the
+// cells (spec «参加者パネル»: session id — the topic's record, also for an
+// account without a seat — command line, working directory, start time): a rule with its name, then each value on one line — the
 // command on two, the directory keeping its end — the delivery of posts
 // to a seat whose CLI confirms them (taken is the body of the last post it
 // took, "" when the chat does not hold it), and its launch warnings in
@@ -459,10 +471,15 @@ func detailLines(e *env, name string, s SeatInfo, taken string, w, maxH int) []s
 	row := func(label msgKey, v string) string {
 		return " " + th.dim.Render(fit(tr.t(label), lw)) + " " + th.text.Render(v)
 	}
-	if id := oneLine(s.SessionID); id != "" {
+	switch id := oneLine(s.SessionID); {
+	case id != "":
 		out = append(out, row(mDetSession, cut(id, vw)),
 			indent+th.dim.Render(cut(tr.t(mDetCopy, firstKey(e.keys.CopySessionID)), vw)))
-	} else {
+	case s.State == SeatStarting:
+		// Not known yet: the start has not answered (spec #139: "—",
+		// not "none").
+		out = append(out, " "+th.dim.Render(fit(tr.t(mDetSession), lw)+" —"))
+	default:
 		out = append(out, " "+th.dim.Render(fit(tr.t(mDetSession), lw)+" "+tr.t(mDetNone)))
 	}
 	for i, l := range wrapCut(orDash(oneLine(s.Command)), vw, 2) {
