@@ -15,8 +15,8 @@ type mcpFake struct {
 	servers  map[string]MCPServerInfo
 	logs     map[string][]LogLine
 	readErr  error
-	reads    int // MCPServer calls (the editor's and the panel's)
-	logReads int // MCPServerLog calls (the editor's)
+	reads    int      // MCPServer calls (the editor's and the panel's)
+	logReads int      // MCPServerLog calls (the editor's)
 	saves    []string // "id|command|args|env"
 	restarts []string
 	creates  []string // "name|command|args|env"
