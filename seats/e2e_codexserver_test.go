@@ -97,6 +97,9 @@ func TestE2ECodexAppServer(t *testing.T) {
 	if pid == 0 || gate == "" {
 		t.Fatalf("no app-server of the seat, or no gate (pid %d, TUI argv %q)", pid, info.Argv)
 	}
+	if info.Remote != "unix://"+gate {
+		t.Errorf("the seat's connection = %q, want unix://%s (its TUI's --remote)", info.Remote, gate)
+	}
 	r.waitReady(cody.ID, s)
 
 	hello := r.post("hello @Cody")

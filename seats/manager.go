@@ -240,6 +240,15 @@ type SeatInfo struct {
 	// CLIVersion and VersionUnread are its start's (StartResult).
 	CLIVersion    string
 	VersionUnread string
+	// Size is the seat's PTY in cells, columns and rows: the window its
+	// CLI sees (spec «参加者パネル» ウィンドウ), after the last resize it
+	// took.
+	Size [2]int
+	// Remote is how an app-server seat's terminal reaches its server: the
+	// address its line passes to --remote (unix://<gate>, or
+	// ws://127.0.0.1:<port> on Windows); "" for a seat whose CLI runs
+	// alone in its PTY (spec «参加者パネル» 接続方法).
+	Remote string
 }
 
 // Shown is the stage a person sees in the participant panel. A CLI that
@@ -1238,10 +1247,22 @@ func (s *Seat) info() SeatInfo {
 		Started: s.started, Argv: s.launch.Argv, Dir: s.launch.Dir, ExitCode: s.exitCode,
 		Requested: s.requested, Err: s.err, SessionID: s.launch.SessionID, PtyID: s.ptyID,
 		Activity: s.activity, Usage: s.usage, Warnings: s.launch.Warnings, Limit: s.limit, MayNotJoin: !s.joins,
-		Isolation: s.isolation, CLIVersion: s.cliVersion, VersionUnread: s.versionUnread}
+		Isolation: s.isolation, CLIVersion: s.cliVersion, VersionUnread: s.versionUnread, Size: s.size.have}
+	if s.launch.Server != nil {
+		in.Remote = remoteOf(s.launch.Argv)
+	}
 	s.mu.Unlock()
 	in.Typing = s.typist.State() // the Typist's lock is a leaf: taken after s.mu is free
 	return in
+}
+
+// remoteOf is the word after --remote in a terminal's line ("" when
+// there is none).
+func remoteOf(argv []string) string {
+	if i := slices.Index(argv, "--remote"); i >= 0 && i+1 < len(argv) {
+		return argv[i+1]
+	}
+	return ""
 }
 
 // Screen is the seat's terminal emulator.

@@ -290,6 +290,9 @@ func TestSeatResizeBurstReachesThePTYOnce(t *testing.T) {
 	s, log, open := gatedSeat(t, "-stay", testkit.Slow(300*time.Millisecond))
 	open()
 	testkit.Eventually(t, "the child's first output seen", s.begun)
+	if got := s.info().Size; got != [2]int{80, 24} {
+		t.Fatalf("info's size before a resize = %v, want 80×24", got)
+	}
 	for i := range 20 {
 		if err := s.Resize(100+i, 30); err != nil {
 			t.Fatal(err)
@@ -299,6 +302,8 @@ func TestSeatResizeBurstReachesThePTYOnce(t *testing.T) {
 	if sz, _ := log.get(); !slices.Equal(sz, [][2]int{{119, 30}}) {
 		t.Fatalf("a burst of 20 sizes reached the PTY as %v; want one, the last (119×30)", sz)
 	}
+	// The window the details show is the one the PTY took.
+	testkit.Eventually(t, "the seat's info says 119×30", func() bool { return s.info().Size == [2]int{119, 30} })
 }
 
 // TestSeatResizeWhileStartingAppliedAtFirstOutput: a size asked for while
