@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pullcept/pullcept/app/notify"
 	"github.com/pullcept/pullcept/config"
@@ -154,6 +155,23 @@ func (b *Backend) CloseRoom(topicID string) {
 }
 func (b *Backend) ReleaseBrake(topicID string) error { return b.a.hub.ReleaseBrake(topicID) }
 
+// roomSocketWait bounds the dial that checks the room still answers: on
+// loopback it answers or fails in microseconds; longer is a room that
+// accepts nothing.
+const roomSocketWait = 2 * time.Second
+
+// RoomSocket is where the seats reach the room, and why it does not answer
+// there when it does not (room.Server.Listening).
+func (b *Backend) RoomSocket() tui.RoomSocket {
+	ctx, cancel := context.WithTimeout(context.Background(), roomSocketWait)
+	defer cancel()
+	out := tui.RoomSocket{Address: b.a.server.Address()}
+	if err := b.a.server.Listening(ctx); err != nil {
+		out.Err = err.Error()
+	}
+	return out
+}
+
 // --- TopicStore ---
 
 func (b *Backend) Topics() ([]tui.TopicInfo, error) {
@@ -272,6 +290,7 @@ func seatInfo(s seats.SeatInfo) tui.SeatInfo {
 			Subagents: s.Activity.Subagents, Since: s.Activity.Since},
 		Limited: s.Limit.Limited, LimitResets: s.Limit.ResetsAt, LookAtTerminal: s.Limit.LookAtTerminal,
 		SessionID: s.SessionID, Command: config.JoinWords(s.Argv), Dir: s.Dir, Started: s.Started,
+		Cols: s.Size[0], Rows: s.Size[1], Remote: s.Remote,
 		Held: s.Typing.Queued, HeldFor: holdReason(s.Typing), Folded: s.Typing.Folded, Warnings: slices.Clone(s.Warnings), NotIsolated: notIsolated(s.Isolation), Isolated: s.Isolation.Isolated,
 		Confirming: s.Typing.Confirming, Pending: s.Typing.Pending, Stuck: s.Typing.Stuck,
 		Confirmed: s.Typing.Confirmed, ConfirmedAt: s.Typing.ConfirmedAt,

@@ -3,13 +3,14 @@ package room
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Listening reports whether the room still answers where its seats dial
 // it (spec «参加者パネル»: the details warn when the room socket is not
 // listening): it opens a connection to the room socket — the named pipe
 // on Windows, the TCP listener when the server has no socket — and closes
-// it at once. nil when it answered; else why not. A socket file removed
+// it at once. nil when it answered; else why not, naming the address. A socket file removed
 // under a running server (a temporary-files cleaner), a closed server or a
 // listener that died all fail here, while the server itself may not know.
 func (s *Server) Listening(ctx context.Context) error {
@@ -19,7 +20,10 @@ func (s *Server) Listening(ctx context.Context) error {
 	}
 	c, err := SeatDialer(s.sockPath)(ctx, "tcp", "127.0.0.1:"+s.port)
 	if err != nil {
-		return fmt.Errorf("the room does not answer at %s: %w", addr, err)
+		if !strings.Contains(err.Error(), addr) { // a dial error names it already
+			err = fmt.Errorf("%s: %w", addr, err)
+		}
+		return err
 	}
 	return c.Close()
 }

@@ -16,6 +16,9 @@ type accountBook struct {
 	// serverReads runs one read of them at a time (mcprows.go).
 	servers     map[string]MCPServerInfo
 	serverReads coalesced
+	// socket is where the seats reach the room, as last read when the
+	// panel took the focus (details.go); nil until then.
+	socket *RoomSocket
 }
 
 func newAccountBook() accountBook {

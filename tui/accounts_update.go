@@ -52,6 +52,9 @@ func (m *Model) accountMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 		return []tea.Cmd{m.readServersCmd()}, true
 	case serversReadMsg:
 		return m.onServersRead(msg), true
+	case roomSocketMsg:
+		m.onRoomSocket(msg)
+		return nil, true
 	case lookPathDoneMsg:
 		m.accounts.found, m.accounts.home = msg.found, msg.home
 		m.accounts.panel.changed()
@@ -255,6 +258,7 @@ func (m *Model) partData() *partData {
 		found:    m.accounts.found,
 		post:     m.chat.body,
 		servers:  m.accounts.servers,
+		socket:   m.accounts.socket,
 	}
 	for k := range m.seats.starting {
 		if k.topic == m.topics.open {

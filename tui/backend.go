@@ -72,6 +72,18 @@ type Rooms interface {
 	// human's next post would (docs/design.md §2 "The brake"): AI posts are
 	// typed into its seats again from the next one on. BrakeChanged follows.
 	ReleaseBrake(topicID string) error
+	// RoomSocket says where the seats reach the room and whether it answers
+	// there now (it dials it: call it from a command).
+	RoomSocket() RoomSocket
+}
+
+// RoomSocket is the room's own address as the seats' details show it
+// (spec «参加者パネル» 部屋ソケット): Address is the room socket (a named
+// pipe on Windows; the room's URL when it has none), Err why nothing
+// answered there ("" when it listens).
+type RoomSocket struct {
+	Address string
+	Err     string
 }
 
 // TopicInfo is one topic as the topic list shows it (docs/design.md §8).
@@ -195,6 +207,11 @@ type SeatInfo struct {
 	Command string
 	Dir     string
 	Started time.Time
+	// Cols and Rows are the window its CLI sees, its PTY's size (0:
+	// unknown); Remote is where an app-server seat's terminal reaches its
+	// server ("" for a CLI that runs alone in its PTY).
+	Cols, Rows int
+	Remote     string
 	// Held counts room posts waiting to be typed into the seat; HeldFor says
 	// why (the first reason that applies).
 	Held    int

@@ -104,7 +104,7 @@ func TestDeliveryDetails(t *testing.T) {
 		}},
 	} {
 		e := testEnv(tc.lang)
-		got := plainLines(detailLines(e, "Lin", s, "了解です 👍 まずテストを全部回します。", 100, 100))
+		got := plainLines(detailLines(e, "Lin", s, nil, "了解です 👍 まずテストを全部回します。", 100, 100))
 		text := strings.Join(got, "\n")
 		at := -1
 		for _, w := range tc.want {
@@ -117,14 +117,14 @@ func TestDeliveryDetails(t *testing.T) {
 		// What is not there is not said.
 		quiet := s
 		quiet.Stuck, quiet.Pending, quiet.Unconfirmed, quiet.Fused, quiet.Confirmed = "", "", nil, 0, ""
-		got = plainLines(detailLines(e, "Lin", quiet, "", 100, 100))
+		got = plainLines(detailLines(e, "Lin", quiet, nil, "", 100, 100))
 		none := e.tr.t(mDetNone)
 		if f := strings.Fields(got[len(got)-1]); !slices.Equal(f, []string{e.tr.t(mDetTaken), none}) ||
 			strings.Contains(strings.Join(got, "\n"), e.tr.t(mDetStuck)) {
 			t.Fatalf("%s: a quiet seat's delivery:\n%s", tc.lang, strings.Join(got, "\n"))
 		}
 		// A post the chat does not hold: its time only.
-		got = plainLines(detailLines(e, "Lin", s, "", 100, 100))
+		got = plainLines(detailLines(e, "Lin", s, nil, "", 100, 100))
 		if !slices.ContainsFunc(got, func(l string) bool { return strings.HasSuffix(l, " 09:02") }) {
 			t.Fatalf("%s: the taken post without its body:\n%s", tc.lang, strings.Join(got, "\n"))
 		}
@@ -132,7 +132,7 @@ func TestDeliveryDetails(t *testing.T) {
 		off := s
 		off.Confirming = false
 		before := SeatInfo{Topic: s.Topic, Account: s.Account, State: s.State}
-		if a, b := detailLines(e, "Lin", off, "x", 40, 100), detailLines(e, "Lin", before, "", 40, 100); strings.Join(a, "\n") != strings.Join(b, "\n") {
+		if a, b := detailLines(e, "Lin", off, nil, "x", 40, 100), detailLines(e, "Lin", before, nil, "", 40, 100); strings.Join(a, "\n") != strings.Join(b, "\n") {
 			t.Fatalf("%s: details of a seat that does not confirm changed:\n%s", tc.lang, strings.Join(plainLines(a), "\n"))
 		}
 	}

@@ -53,6 +53,8 @@ type fakeBackend struct {
 	closed      []string
 	released    []string // ReleaseBrake calls
 	releaseErr  error
+	socket      RoomSocket // RoomSocket's answer
+	socketReads int
 	posts       []room.Draft
 	historyReqs []string // "topic|before|limit"
 	inputs      []string // "account:bytes"
@@ -90,6 +92,7 @@ func newFake() *fakeBackend {
 		scrollbak: map[seatKey][]string{},
 		paths:     map[string]string{},
 		home:      "/home/u",
+		socket:    RoomSocket{Address: "/run/user/1000/pullcept-7f3a/room.sock"},
 	}
 }
 
@@ -154,6 +157,13 @@ func (f *fakeBackend) ReleaseBrake(topic string) error {
 	defer f.mu.Unlock()
 	f.released = append(f.released, topic)
 	return f.releaseErr
+}
+
+func (f *fakeBackend) RoomSocket() RoomSocket {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.socketReads++
+	return f.socket
 }
 
 // NextEvents is the backend's: the first event blocks, then what is queued

@@ -8,6 +8,7 @@ func (m *Model) setFocus(f Focus) tea.Cmd {
 	if f != FocusCard {
 		m.cards.dropReason() // a reason typed is never kept past the card's focus
 	}
+	prev := m.focus
 	m.focus = f
 	m.chat.focused = f == FocusChat
 	m.topics.focused = f == FocusTopics
@@ -15,7 +16,12 @@ func (m *Model) setFocus(f Focus) tea.Cmd {
 	if f == FocusChat && m.chat.sel < 0 {
 		m.chat.sel = len(m.chat.items) - 1
 	}
-	return m.input.setFocus(f == FocusInput)
+	cmd := m.input.setFocus(f == FocusInput)
+	if f == FocusParticipants && prev != f {
+		// The details show the room's address: whether it answers now.
+		cmd = tea.Batch(cmd, m.roomSocketCmd())
+	}
+	return cmd
 }
 
 // focusTarget is one stop of the Tab cycle.

@@ -290,6 +290,9 @@ func TestGoldenPanel(t *testing.T) {
 		{"recorded_120x40", recordedScene, 120, 40, LangEnglish, "lay"}, // after a restart (#144)
 		{"recorded_120x40ja", recordedScene, 120, 40, LangJapanese, "lay"},
 		{"norecord_80x24ja", recordedScene, 80, 24, LangJapanese, "ada"},
+		{"link_200x60", linkScene, 200, 60, LangEnglish, "lay"}, // room, via, window
+		{"down_120x40", downScene, 120, 40, LangEnglish, "lin"}, // the room socket does not answer
+		{"down_120x40ja", downScene, 120, 40, LangJapanese, "lay"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -296,6 +296,12 @@ const (
 
 	mDetTitle
 	mDetSession
+	mDetRoom
+	mDetRoomDown
+	mDetVia
+	mDetViaPTY
+	mDetViaServer
+	mDetWindow
 	mDetCommand
 	mDetDir
 	mDetStarted
@@ -930,6 +936,12 @@ var messages = map[msgKey][2]string{
 
 	mDetTitle:       {"Details · %s", "詳細 · %s"},
 	mDetSession:     {"session", "ID"},
+	mDetRoom:        {"room", "部屋"},
+	mDetRoomDown:    {"room socket not listening: seats cannot post (%s)", "部屋ソケットが待ち受けていません。席は発言できません（%s）"},
+	mDetVia:         {"via", "接続"},
+	mDetViaPTY:      {"terminal (PTY)", "端末（PTY）"},
+	mDetViaServer:   {"terminal → app-server", "端末 → app-server"},
+	mDetWindow:      {"window", "画面"},
 	mDetCommand:     {"command", "コマンド"},
 	mDetDir:         {"dir", "場所"},
 	mDetStarted:     {"started", "開始"},

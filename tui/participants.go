@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -104,6 +103,8 @@ type partData struct {
 	post func(id string) (string, bool)
 	// servers are the mcp accounts' servers, by account id (mcprows.go).
 	servers map[string]MCPServerInfo
+	// socket is where the seats reach the room (details.go); nil unread.
+	socket *RoomSocket
 }
 
 // postBody is the body of the chat's post id, "" when the chat does not
@@ -233,7 +234,7 @@ func (p *participants) render(e *env, d *partData) {
 		// session its topic records, to resume by hand after a restart
 		// (spec «参加者パネル» #144).
 		if s, ok := d.seats[a.ID]; ok || seatKind(a.Kind) {
-			details = detailLines(e, displayAccountName(*a), s, d.postBody(s.Confirmed), p.w, p.h/2)
+			details = detailLines(e, displayAccountName(*a), s, d.socket, d.postBody(s.Confirmed), p.w, p.h/2)
 		}
 	}
 	listH := p.h - len(details)
@@ -444,18 +445,24 @@ func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState, 
 }
 
 // detailLines are the selected seat's details, at most maxH lines of w
-// cells (spec «参加者パネル»: session id — the topic's record, also for an
-// account without a seat — command line, working directory, start time): a rule with its name, then each value on one line — the
+// cells (spec «参加者パネル»: the room's address sock — in the danger
+// colour, the title too, when it does not answer — the session id — the
+// topic's record, also for an account without a seat — how the CLI is
+// reached, command line, working directory, start time, window): a rule with its name, then each value on one line — the
 // command on two, the directory keeping its end — the delivery of posts
 // to a seat whose CLI confirms them (taken is the body of the last post it
 // took, "" when the chat does not hold it), and its launch warnings in
 // full.
-func detailLines(e *env, name string, s SeatInfo, taken string, w, maxH int) []string {
+func detailLines(e *env, name string, s SeatInfo, sock *RoomSocket, taken string, w, maxH int) []string {
 	th, tr := e.th, e.tr
 	title := " " + tr.t(mDetTitle, oneLine(name)) + " "
-	out := []string{th.dim.Render("─") + th.title.Render(cut(title, max(w-2, 1))) +
-		th.dim.Render(strings.Repeat("─", max(w-1-ansi.StringWidth(title), 0)))}
-	labels := []msgKey{mDetSession, mDetCommand, mDetDir, mDetStarted}
+	rule, head := th.dim, th.title
+	if sock != nil && sock.Err != "" {
+		rule, head = th.dangerS, th.dangerS // a failure under the fold shows on its title
+	}
+	out := []string{rule.Render("─") + head.Render(cut(title, max(w-2, 1))) +
+		rule.Render(strings.Repeat("─", max(w-1-ansi.StringWidth(title), 0)))}
+	labels := []msgKey{mDetRoom, mDetSession, mDetVia, mDetCommand, mDetDir, mDetStarted, mDetWindow}
 	if s.Isolated {
 		labels = append(labels, mDetIsolation)
 	}
@@ -471,6 +478,14 @@ func detailLines(e *env, name string, s SeatInfo, taken string, w, maxH int) []s
 	row := func(label msgKey, v string) string {
 		return " " + th.dim.Render(fit(tr.t(label), lw)) + " " + th.text.Render(v)
 	}
+	switch {
+	case sock == nil:
+		out = append(out, row(mDetRoom, "—"))
+	case sock.Err != "":
+		out = append(out, " "+th.dim.Render(fit(tr.t(mDetRoom), lw))+" "+th.dangerS.Render(fitLeft(orDash(oneLine(sock.Address)), vw)))
+	default:
+		out = append(out, row(mDetRoom, fitLeft(orDash(oneLine(sock.Address)), vw)))
+	}
 	switch id := oneLine(s.SessionID); {
 	case id != "":
 		out = append(out, row(mDetSession, cut(id, vw)),
@@ -482,6 +497,11 @@ func detailLines(e *env, name string, s SeatInfo, taken string, w, maxH int) []s
 	default:
 		out = append(out, " "+th.dim.Render(fit(tr.t(mDetSession), lw)+" "+tr.t(mDetNone)))
 	}
+	via, addr := viaText(e, s)
+	out = append(out, row(mDetVia, cut(via, vw)))
+	if addr != "" {
+		out = append(out, indent+th.text.Render(fitLeft(addr, vw))) // its end names the seat
+	}
 	for i, l := range wrapCut(orDash(oneLine(s.Command)), vw, 2) {
 		if i == 0 {
 			out = append(out, row(mDetCommand, l))
@@ -489,16 +509,21 @@ func detailLines(e *env, name string, s SeatInfo, taken string, w, maxH int) []s
 			out = append(out, indent+th.text.Render(l))
 		}
 	}
-	out = append(out, row(mDetDir, fitLeft(orDash(oneLine(s.Dir)), vw)), row(mDetStarted, startedText(e, s.Started)))
+	out = append(out, row(mDetDir, fitLeft(orDash(oneLine(s.Dir)), vw)), row(mDetStarted, startedText(e, s.Started)),
+		row(mDetWindow, windowText(s)))
 	if s.Isolated {
 		out = append(out, row(mDetIsolation, cut(tr.t(mDetIsolated), vw)))
 	}
 	if s.Confirming {
 		out = append(out, deliveryLines(e, s, taken, w, lw)...)
 	}
-	warnings := seatWarnings(tr, s)
+	var warnings []string
+	if sock != nil && sock.Err != "" {
+		warnings = append(warnings, tr.t(mDetRoomDown, sock.Err))
+	}
+	warnings = append(warnings, seatWarnings(tr, s)...)
 	if s.NotIsolated != "" {
-		warnings = append(slices.Clone(warnings), tr.t(mDetNotIsolated, s.NotIsolated))
+		warnings = append(warnings, tr.t(mDetNotIsolated, s.NotIsolated))
 	}
 	for _, wn := range warnings {
 		for i, l := range wrapCut(oneLine(wn), w-4, 8) {
