@@ -375,6 +375,7 @@ const (
 	mEdSaved
 	mEdDeleted
 	mEdFailed
+	mEdNeedDir
 	mEdEnvLoading
 	mEdEnvFailed
 	mEdEnvTooBig
@@ -1001,6 +1002,7 @@ var messages = map[msgKey][2]string{
 	mEdSaved:           {"Saved account “%s”.", "アカウント「%s」を保存しました。"},
 	mEdDeleted:         {"Deleted account “%s”.", "アカウント「%s」を削除しました。"},
 	mEdFailed:          {"Not saved: %v", "保存できません: %v"},
+	mEdNeedDir:         {"%s has no working directory: set one to start it", "%s には作業ディレクトリがありません。設定すると起動できます"},
 	mEdEnvLoading:      {"Opening the values… (read-only until then)", "値を開いています…（それまでは読み取り専用）"},
 	mEdEnvFailed:       {"The env vars cannot be shown, so the field is read-only; saving keeps them as they are. %v", "環境変数を表示できないため、欄は読み取り専用です。保存しても変数はそのまま残ります。%v"},
 	mEdEnvTooBig:       {"This account has %d env lines; the field holds %d rows, so it is read-only and saving keeps them all. Edit config.json to remove some.", "このアカウントの環境変数は %d 行あり、欄は %d 行までです。読み取り専用とし、保存しても全て残ります。減らすには config.json を編集してください。"},

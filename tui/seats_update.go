@@ -552,7 +552,24 @@ func (m *Model) startSeat(a AccountInfo) []tea.Cmd {
 	if st := m.partData().state(a.ID); st == SeatRunning || st == SeatStarting {
 		return nil
 	}
+	if strings.TrimSpace(a.Dir) == "" {
+		return m.editDirFirst(a)
+	}
 	return []tea.Cmd{m.startCmd(a.ID)}
+}
+
+// editDirFirst is a start of an account without a working directory: it
+// is not started (Pullcept never falls back to its own folder), and its
+// editor opens on that field saying why (spec «作業ディレクトリ»:
+// 未設定のアカウントの起動は拒否し、モーダルを開く).
+func (m *Model) editDirFirst(a AccountInfo) []tea.Cmd {
+	cmds := m.openEditor(a, false)
+	if ed := m.overlay.editor; ed != nil {
+		ed.field = fDir
+		ed.focusField()
+		ed.msg, ed.msgErr = m.env.tr.t(mEdNeedDir, displayAccountName(a)), true
+	}
+	return cmds
 }
 
 // askStop asks before stopping a's seat in the open topic.
