@@ -3,6 +3,7 @@
 package seats_test
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/seats/cli/claude"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 )
 
@@ -22,6 +24,22 @@ import (
 // once the reset and the grace passed (the Manager's clock is moved past
 // them), and the seat's next normal answer is the recovery.
 func TestE2EClaudeUsageLimit(t *testing.T) {
+	testClaudeUsageLimit(t, "")
+}
+
+// TestE2EClaudeUsageLimitNamedProject: the same with
+// CLAUDE_CODE_PROJECT_DIR_NAME set, so the real Claude Code keeps the
+// transcript in projects/<name>/ rather than under its cwd's slug: the
+// stop is still read from it, and the transcript is where Pullcept looks.
+// Before, the watcher followed the slug's path, and the stop was never
+// seen.
+func TestE2EClaudeUsageLimitNamedProject(t *testing.T) {
+	testClaudeUsageLimit(t, "pullcept-e2e-project")
+}
+
+// testClaudeUsageLimit is TestE2EClaudeUsageLimit with the project folder
+// named by CLAUDE_CODE_PROJECT_DIR_NAME ("" none).
+func testClaudeUsageLimit(t *testing.T, project string) {
 	var refused atomic.Bool
 	script := fakeapi.Script{}
 	// The reset an hour ahead: Claude itself waits for and retries a near
@@ -41,10 +59,13 @@ func TestE2EClaudeUsageLimit(t *testing.T) {
 	}
 	limits := claudeLimits()
 	r := newRigWith(t, fakeapi.Options{Respond: respond, ClaudeLimits: &limits}, 0)
-	env, _ := fakeapi.ClaudeEnv(t, r.base, r.root)
+	env, setup := fakeapi.ClaudeEnv(t, r.base, r.root)
+	if project != "" {
+		env = append(env, claude.EnvProjectDirName+"="+project)
+	}
 	r.setEnv(gateway(env))
 	ada := r.claudeAccount("ada", "Ada")
-	_, s := r.start(ada.ID)
+	res, s := r.start(ada.ID)
 	r.waitReady(ada.ID, s)
 
 	r.post("hello @Ada")
@@ -57,6 +78,12 @@ func TestE2EClaudeUsageLimit(t *testing.T) {
 	in := r.seatInfo(ada.ID)
 	if !in.Limit.Limited || in.Limit.ResetsAt.Unix() != reset.Load() {
 		t.Errorf("panel while stopped: %+v (reset %d)", in.Limit, reset.Load())
+	}
+	if project != "" {
+		named := filepath.Join(setup.ConfigDir, "projects", project, res.SessionID+".jsonl")
+		if _, err := os.Stat(named); err != nil {
+			t.Errorf("the CLI's transcript is not in the named project: %v", err)
+		}
 	}
 	r.skip.Store(int64(time.Hour + 5*time.Second)) // past the reset and the grace
 	typed := r.waitPost("the prompt notice", func(p room.Post) bool {

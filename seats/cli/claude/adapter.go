@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -24,19 +23,17 @@ func (*Adapter) Joins() bool { return true }
 // without asking (permissions.additionalDirectories).
 func (*Adapter) UsesAttachments() bool { return true }
 
-// Conversation: Claude Code's transcript of id, for the working directory
-// as written or as its links resolve (the CLI records its physical cwd).
+// Conversation: Claude Code's transcript of id, in the project folder
+// CLAUDE_CODE_PROJECT_DIR_NAME names or under the working directory's
+// slug, as written or as its links resolve (the CLI records its physical
+// cwd).
 func (*Adapter) Conversation(a config.Account, id string, getenv func(string) string) (cli.Conversation, error) {
 	dir, err := ConfigDir(getenv, a.WorkDir)
 	if err != nil {
 		return cli.ConversationGone, err
 	}
-	cwds := []string{a.WorkDir}
-	if resolved, err := filepath.EvalSymlinks(a.WorkDir); err == nil && resolved != a.WorkDir {
-		cwds = append(cwds, resolved)
-	}
-	for _, cwd := range cwds {
-		_, err := os.Stat(TranscriptPath(dir, cwd, id))
+	for _, p := range transcriptsOf(dir, a.WorkDir, id, ProjectDirName(getenv)) {
+		_, err := os.Stat(p)
 		if err == nil {
 			return cli.ConversationResumes, nil
 		}
@@ -55,7 +52,7 @@ func (c *Adapter) Prepare(_ context.Context, p *cli.Launching) (cli.Run, error) 
 	r := &run{poll: c.Poll, workDir: p.Account.WorkDir, sessionID: p.Launch.SessionID, resumed: p.Launch.Resumed, getenv: p.Getenv}
 	if p.Launch.Resumed {
 		if dir, err := ConfigDir(p.Getenv, p.Account.WorkDir); err == nil {
-			if fi, err := os.Stat(claudeTranscript(dir, p.Account.WorkDir, p.Launch.SessionID)); err == nil {
+			if fi, err := os.Stat(claudeTranscript(dir, p.Account.WorkDir, p.Launch.SessionID, ProjectDirName(p.Getenv))); err == nil {
 				r.transcriptAt = fi.Size()
 			}
 		}
@@ -165,7 +162,7 @@ func (r *run) watchTranscript(s cli.Seat) {
 		s.Logger().Debug("limit: no Claude transcript to watch", "topic", s.Topic(), "account", s.Account(), "err", err)
 		return
 	}
-	path := claudeTranscript(dir, r.workDir, r.sessionID)
+	path := claudeTranscript(dir, r.workDir, r.sessionID, ProjectDirName(r.getenv))
 	t := cli.NewTail(path, r.transcriptAt)
 	t.LineMax = claudeLineMax
 	subs := newSubagentTails(path, r.sessionID)

@@ -3,6 +3,7 @@ package claude
 import (
 	"path/filepath"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 
 	"github.com/pullcept/pullcept/seats/launch"
@@ -18,7 +19,55 @@ const (
 	// claudeSlugMax is Claude Code's cap on a project directory name; a
 	// longer slug is cut and given a hash suffix (docs/clis.md).
 	claudeSlugMax = 200
+	// EnvProjectDirName names the project folder Claude Code keeps a
+	// session's transcript in, instead of its cwd's slug (ProjectDirName).
+	EnvProjectDirName = "CLAUDE_CODE_PROJECT_DIR_NAME"
 )
+
+// ProjectDirName is the project folder name CLAUDE_CODE_PROJECT_DIR_NAME
+// gives, as Claude Code takes it (2.1.328, read from its code; docs/clis.md
+// §2.11): only while CLAUDE_CONFIG_DIR is set, and only a name of 1 to 64
+// ASCII letters, digits, "_" or "-" that is not one Windows reserves
+// (con, prn, aux, nul, com0–9, lpt0–9, any case); "" otherwise, when the
+// folder is the cwd's slug. Pass SeatGetenv so an account's own variables
+// count.
+func ProjectDirName(getenv func(string) string) string {
+	if getenv(EnvConfigDir) == "" {
+		return ""
+	}
+	name := getenv(EnvProjectDirName)
+	if len(name) < 1 || len(name) > 64 || reservedName(name) {
+		return ""
+	}
+	for _, c := range []byte(name) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return ""
+		}
+	}
+	return name
+}
+
+// reservedName reports a device name Windows reserves (Claude Code's
+// /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/i).
+func reservedName(name string) bool {
+	n := strings.ToLower(name)
+	switch n {
+	case "con", "prn", "aux", "nul":
+		return true
+	}
+	return len(n) == 4 && (n[:3] == "com" || n[:3] == "lpt") && n[3] >= '0' && n[3] <= '9'
+}
+
+// Transcripts are where Claude Code may keep session sessionID started in
+// cwd, in the order it looks for it on a resume: the named project folder
+// when ProjectDirName gives one, then the cwd's slug (TranscriptPath).
+func Transcripts(claudeConfigDir, cwd, sessionID, projectName string) []string {
+	slug := TranscriptPath(claudeConfigDir, cwd, sessionID)
+	if projectName == "" {
+		return []string{slug}
+	}
+	return []string{filepath.Join(claudeConfigDir, claudeProjectsDir, projectName, sessionID+".jsonl"), slug}
+}
 
 // ConfigDir is where Claude Code keeps its data for a seat's environment:
 // $CLAUDE_CONFIG_DIR (a relative one against the seat's working directory

@@ -129,20 +129,29 @@ func claudeLastParent(path string, size int64) (limits.Event, bool) {
 	return last, found
 }
 
-// claudeTranscript is where a Claude seat's transcript is (its cwd as
-// written or as its links resolve; the first that exists, else the first).
-func claudeTranscript(configDir, workDir, sessionID string) string {
-	first := TranscriptPath(configDir, workDir, sessionID)
-	if _, err := os.Stat(first); err == nil {
-		return first
-	}
-	if resolved, err := filepath.EvalSymlinks(workDir); err == nil && resolved != workDir {
-		p := TranscriptPath(configDir, resolved, sessionID)
+// claudeTranscript is where a Claude seat's transcript is: the first of
+// transcriptsOf that exists, else the first (where a fresh session's
+// transcript will be written).
+func claudeTranscript(configDir, workDir, sessionID, projectName string) string {
+	all := transcriptsOf(configDir, workDir, sessionID, projectName)
+	for _, p := range all {
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
 	}
-	return first
+	return all[0]
+}
+
+// transcriptsOf are the places a Claude seat's transcript may be, in the
+// order Claude Code looks: the project folder CLAUDE_CODE_PROJECT_DIR_NAME
+// names (projectName, "" none), then the working directory's slug as
+// written, then as its links resolve (the CLI records its physical cwd).
+func transcriptsOf(configDir, workDir, sessionID, projectName string) []string {
+	out := Transcripts(configDir, workDir, sessionID, projectName)
+	if resolved, err := filepath.EvalSymlinks(workDir); err == nil && resolved != workDir {
+		out = append(out, TranscriptPath(configDir, resolved, sessionID))
+	}
+	return out
 }
 
 // maxSubagentTails bounds the subagent transcripts followed per seat.
