@@ -34,6 +34,9 @@ type Adapter struct {
 	// check replaces the release check (ManagerOptions.CheckRelease; nil:
 	// CheckRelease).
 	check func(ctx context.Context, acct config.Account, env []string) (limits.Release, error)
+	// after is the rollout search's timer (nil: time.After); tests
+	// replace it, with the seat's clock, to count the waits.
+	after func(time.Duration) <-chan time.Time
 
 	mu      sync.Mutex
 	claimed map[string]bool
@@ -438,11 +441,22 @@ func (r *run) watchRollout(s cli.Seat) {
 	r.tailRollout(s, cli.NewTail(path, r.rolloutAt), seed)
 }
 
+// wait is the rollout search's timer.
+func (c *Adapter) wait(d time.Duration) <-chan time.Time {
+	if c.after != nil {
+		return c.after(d)
+	}
+	return time.After(d)
+}
+
 // findRollout waits for a fresh seat's rollout and records its session id
 // (docs/design.md §9), skipping ids other seats claimed. Codex writes its
 // physical working directory into the rollout, so a working directory
 // reached through a symlink (macOS: /var → /private/var) is matched in its
-// resolved form too. ok is false when CODEX_HOME cannot be found or the
+// resolved form too. It looks every poll (1 s), every 10 s once a minute
+// went by without the file (spec «Codex の席は自分の様子を rollout で知らせる»:
+// a seat that never takes a turn does not scan sessions/ each second for
+// ever; cli.TailEvery). ok is false when CODEX_HOME cannot be found or the
 // seat ended first.
 func (r *run) findRollout(s cli.Seat) (Session, bool) {
 	home, err := Home(r.getenv, r.acct.WorkDir)
@@ -455,13 +469,12 @@ func (r *run) findRollout(s cli.Seat) (Session, bool) {
 		cwds = append(cwds, resolved)
 	}
 	since := s.Started().Add(-2 * time.Second) // file times have coarse resolution on some systems
-	t := time.NewTicker(r.a.poll)
-	defer t.Stop()
+	began := s.Now()
 	for {
 		select {
 		case <-s.Done():
 			return Session{}, false
-		case <-t.C:
+		case <-r.a.wait(cli.TailEvery(s.Now().Sub(began), r.a.poll)):
 		}
 		var found []Session
 		for _, cwd := range cwds {

@@ -22,7 +22,8 @@ import (
 // limit steps and the notices.
 type fakeSeat struct {
 	done, output chan struct{}
-	cooked       atomic.Bool // the TUI has not asked for bracketed paste yet
+	cooked       atomic.Bool      // the TUI has not asked for bracketed paste yet
+	clock        func() time.Time // Now's clock (nil: time.Now)
 
 	mu       sync.Mutex
 	rep      cli.Reported
@@ -51,9 +52,14 @@ func (f *fakeSeat) Started() time.Time      { return time.Now() }
 func (f *fakeSeat) Done() <-chan struct{}   { return f.done }
 func (f *fakeSeat) Output() <-chan struct{} { return f.output }
 func (f *fakeSeat) Pasting() bool           { return !f.cooked.Load() }
-func (f *fakeSeat) Now() time.Time          { return time.Now() }
-func (f *fakeSeat) Logger() *slog.Logger    { return slog.New(slog.DiscardHandler) }
-func (f *fakeSeat) Kill() error             { return nil }
+func (f *fakeSeat) Now() time.Time {
+	if f.clock != nil {
+		return f.clock()
+	}
+	return time.Now()
+}
+func (f *fakeSeat) Logger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+func (f *fakeSeat) Kill() error          { return nil }
 
 func (f *fakeSeat) Report(fn func(*cli.Reported) bool) {
 	f.mu.Lock()
