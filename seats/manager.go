@@ -716,7 +716,7 @@ func (m *Manager) prepareRun(ctx context.Context, p *startPlan) error {
 		return err
 	}
 	p.run, p.env = run, ln.Env
-	p.res.SessionID = p.launch.SessionID
+	p.res.SessionID, p.res.Warnings = p.launch.SessionID, p.launch.Warnings // the kind's own, too
 	return nil
 }
 

@@ -102,6 +102,7 @@ func (c *Adapter) Release(ctx context.Context, a config.Account, env []string) (
 // and the TUI line and environment are made to attach to it.
 func (c *Adapter) Prepare(ctx context.Context, p *cli.Launching) (cli.Run, error) {
 	r := &run{a: c, acct: p.Account, resumed: p.Launch.Resumed, getenv: p.Getenv, logger: p.Logger}
+	cleanProjectConfig(p)
 	if p.Launch.Server == nil {
 		p.Env = cli.WithToken(p.Env, p.Token)
 		if p.Launch.Resumed {
@@ -118,6 +119,27 @@ func (c *Adapter) Prepare(ctx context.Context, p *cli.Launching) (cli.Run, error
 		return nil, err
 	}
 	return r, nil
+}
+
+// cleanProjectConfig removes the room entries an earlier build left in the
+// .codex/config.toml of the directory the seat starts in
+// (RemoveStaleRoomEntries); a file it cannot clean is a launch warning,
+// never a refused start (the entries are disabled and start nothing).
+func cleanProjectConfig(p *cli.Launching) {
+	dir := p.Launch.Dir
+	if dir == "" {
+		dir = p.Account.WorkDir
+	}
+	if dir == "" {
+		return
+	}
+	removed, err := RemoveStaleRoomEntries(dir)
+	switch {
+	case err != nil:
+		p.Launch.Warnings = append(p.Launch.Warnings, fmt.Sprintf("stale room entries of an earlier Pullcept not removed: %v", err))
+	case len(removed) > 0 && p.Logger != nil:
+		p.Logger.Info("codex: stale room entries removed from .codex/config.toml", "dir", dir, "entries", removed)
+	}
 }
 
 // run is one Codex launch. act is an app-server seat's activity as

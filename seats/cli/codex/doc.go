@@ -10,7 +10,9 @@
 // id, usage, activity and usage-limit stops (rollout.go) and, in
 // app-server mode, reads the server's notes for activity and permission
 // waits (notes.go); the release check asks a short-lived app-server whether
-// ordinary usage is allowed again (release.go).
+// ordinary usage is allowed again (release.go). A start removes the room
+// entries an earlier build left in the project's .codex/config.toml
+// (projectconfig.go).
 //
 // Codex rules that live elsewhere, each with the concept it belongs to:
 // its character's grammar and LI_PLUS_OUTPUT_STYLE (seats/character), its
