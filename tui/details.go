@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strconv"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -27,6 +28,37 @@ func (m *Model) roomSocketCmd() tea.Cmd {
 func (m *Model) onRoomSocket(msg roomSocketMsg) {
 	m.accounts.socket = &msg.socket
 	m.accounts.panel.changed()
+}
+
+// roomRow is the details' room row, labels lw cells wide, the value vw:
+// the room's address keeping its end, in the danger colour when nothing
+// answers there; "—" before it was read.
+func roomRow(e *env, sock *RoomSocket, lw, vw int) string {
+	th := e.th
+	head := " " + th.dim.Render(fit(e.tr.t(mDetRoom), lw)) + " "
+	switch {
+	case sock == nil:
+		return head + th.text.Render("—")
+	case sock.Err != "":
+		return head + th.dangerS.Render(fitLeft(orDash(oneLine(sock.Address)), vw))
+	}
+	return head + th.text.Render(fitLeft(orDash(oneLine(sock.Address)), vw))
+}
+
+// sessionRows are the details' session id and the key that copies it;
+// "—" while a start has not answered (spec #139: not known yet), "none"
+// when the topic records no id.
+func sessionRows(e *env, s SeatInfo, lw, vw int) []string {
+	th, tr := e.th, e.tr
+	label := th.dim.Render(fit(tr.t(mDetSession), lw))
+	switch id := oneLine(s.SessionID); {
+	case id != "":
+		return []string{" " + label + " " + th.text.Render(cut(id, vw)),
+			strings.Repeat(" ", lw+2) + th.dim.Render(cut(tr.t(mDetCopy, firstKey(e.keys.CopySessionID)), vw))}
+	case s.State == SeatStarting:
+		return []string{" " + th.dim.Render(fit(tr.t(mDetSession), lw)+" —")}
+	}
+	return []string{" " + th.dim.Render(fit(tr.t(mDetSession), lw)+" "+tr.t(mDetNone))}
 }
 
 // viaText is how a seat's CLI is reached: its PTY, or its terminal

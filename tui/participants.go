@@ -448,8 +448,9 @@ func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState, 
 // cells (spec «参加者パネル»: the room's address sock — in the danger
 // colour, the title too, when it does not answer — the session id — the
 // topic's record, also for an account without a seat — how the CLI is
-// reached, command line, working directory, start time, window): a rule with its name, then each value on one line — the
-// command on two, the directory keeping its end — the delivery of posts
+// reached, command line, working directory, start time, window): a rule
+// with its name, then each value on one line — the command on two, the
+// directory keeping its end — the delivery of posts
 // to a seat whose CLI confirms them (taken is the body of the last post it
 // took, "" when the chat does not hold it), and its launch warnings in
 // full.
@@ -478,25 +479,8 @@ func detailLines(e *env, name string, s SeatInfo, sock *RoomSocket, taken string
 	row := func(label msgKey, v string) string {
 		return " " + th.dim.Render(fit(tr.t(label), lw)) + " " + th.text.Render(v)
 	}
-	switch {
-	case sock == nil:
-		out = append(out, row(mDetRoom, "—"))
-	case sock.Err != "":
-		out = append(out, " "+th.dim.Render(fit(tr.t(mDetRoom), lw))+" "+th.dangerS.Render(fitLeft(orDash(oneLine(sock.Address)), vw)))
-	default:
-		out = append(out, row(mDetRoom, fitLeft(orDash(oneLine(sock.Address)), vw)))
-	}
-	switch id := oneLine(s.SessionID); {
-	case id != "":
-		out = append(out, row(mDetSession, cut(id, vw)),
-			indent+th.dim.Render(cut(tr.t(mDetCopy, firstKey(e.keys.CopySessionID)), vw)))
-	case s.State == SeatStarting:
-		// Not known yet: the start has not answered (spec #139: "—",
-		// not "none").
-		out = append(out, " "+th.dim.Render(fit(tr.t(mDetSession), lw)+" —"))
-	default:
-		out = append(out, " "+th.dim.Render(fit(tr.t(mDetSession), lw)+" "+tr.t(mDetNone)))
-	}
+	out = append(out, roomRow(e, sock, lw, vw))
+	out = append(out, sessionRows(e, s, lw, vw)...)
 	via, addr := viaText(e, s)
 	out = append(out, row(mDetVia, cut(via, vw)))
 	if addr != "" {
