@@ -97,9 +97,7 @@ func TestE2ECodexAppServer(t *testing.T) {
 	if pid == 0 || gate == "" {
 		t.Fatalf("no app-server of the seat, or no gate (pid %d, TUI argv %q)", pid, info.Argv)
 	}
-	if info.Remote != "unix://"+gate {
-		t.Errorf("the seat's connection = %q, want unix://%s (its TUI's --remote)", info.Remote, gate)
-	}
+	checkRemote(t, info, gate)
 	r.waitReady(cody.ID, s)
 
 	hello := r.post("hello @Cody")
@@ -360,6 +358,15 @@ func serverPort(t *testing.T, pid int) string {
 		return false
 	})
 	return port
+}
+
+// checkRemote: the seat's info says how its terminal reaches its server,
+// the TUI's --remote gate (the details' connection method).
+func checkRemote(t *testing.T, info seats.SeatInfo, gate string) {
+	t.Helper()
+	if info.Remote != "unix://"+gate {
+		t.Errorf("the seat's connection = %q, want unix://%s (its TUI's --remote)", info.Remote, gate)
+	}
 }
 
 // remoteGate is the socket of the TUI line's --remote unix://<path>.
