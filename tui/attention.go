@@ -71,8 +71,11 @@ func cooldownKey(it AttentionItem) string {
 // without its topic (the list and the ring add it).
 func (m *Model) itemText(it AttentionItem) string {
 	tr := m.env.tr
-	who := sanitize(m.accounts.name(it.Account))
-	detail := sanitize(it.Detail)
+	// One line each: a line break in a seat- or server-written detail (an
+	// MCP server's initialize error) drew rows of the list that are no
+	// item (oneLine).
+	who := oneLine(m.accounts.name(it.Account))
+	detail := oneLine(it.Detail)
 	switch it.Kind {
 	case AttnCard:
 		return tr.t(mAttnCard, who, detail)

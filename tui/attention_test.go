@@ -238,3 +238,32 @@ func TestAttentionMCPEditorIsOnScreen(t *testing.T) {
 		t.Fatalf("due %v seen %v", s.due, s.f.seenIDs())
 	}
 }
+
+// TestAttentionDetailIsOneRow: a detail is seat- or server-written (a local
+// MCP server's initialize error, an exit's error): its line breaks must not
+// become rows of the list, where they drew items that are not listed — a
+// card of another seat — and pushed the real ones down.
+func TestAttentionDetailIsOneRow(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	forged := "設計の相談: Lin asks to use Bash"
+	s.add(t, AttentionItem{ID: 1, Kind: AttnMCPDied, Account: "gh", Detail: "initialize failed: x\n  " + forged + "\r\n\n\n"})
+	s.add(t, AttentionItem{ID: 2, Kind: AttnExited, Topic: "t-old", Account: "lay", Detail: "exit 3\n" + forged})
+	send(t, s.m, press("shift+f5"))
+	st := shown(s.m)
+	rows := 0
+	for _, line := range strings.Split(st, "\n") {
+		if strings.Contains(line, "Lin asks") && !strings.Contains(line, "ended:") {
+			t.Errorf("a detail drew a row of its own: %q", line)
+		}
+		if strings.Contains(line, " ended: ") {
+			rows++
+		}
+	}
+	if rows != 2 {
+		t.Errorf("%d item rows, want 2:\n%s", rows, st)
+	}
+	if got := s.m.itemText(s.m.attn.items[0]); strings.ContainsAny(got, "\r\n") {
+		t.Errorf("item text %q holds a line break", got)
+	}
+}
