@@ -68,7 +68,8 @@ type Item struct {
 }
 
 // Bounds: a seat is hostile and may address the human a thousand times a
-// second; the list keeps the newest MaxItems and counts what it dropped.
+// second; the list keeps MaxItems, dropping the flooding seat's oldest
+// (List.evict), and counts what it dropped.
 const (
 	MaxItems  = 200
 	maxDetail = 300
@@ -101,8 +102,8 @@ func same(a, b Item) bool {
 
 // Add lists it with a new id and time, replacing the item that stands for
 // the same thing, and returns it as listed. Past MaxItems the oldest item
-// that is not a waiting card goes (cards leave only when they close; at
-// most the room's 64 wait at once).
+// of the seat holding the most goes (evict), never a waiting card (cards
+// leave only when they close; at most the room's 64 wait at once).
 func (l *List) Add(it Item) Item {
 	it.Detail = clip(it.Detail)
 	l.mu.Lock()
@@ -111,16 +112,52 @@ func (l *List) Add(it Item) Item {
 	it.ID, it.At, it.Seen = l.next, l.now(), false
 	l.items = append(l.items, it)
 	for len(l.items) > MaxItems {
-		i := slices.IndexFunc(l.items, func(x Item) bool { return x.Kind != Card })
-		if i < 0 {
-			i = 0
-		}
+		i := l.evict()
 		l.items = slices.Delete(l.items, i, i+1)
 		l.dropped++
 	}
 	l.mu.Unlock()
 	l.changed.Notify()
 	return it
+}
+
+// evict is the index of the item the bound drops: the oldest item, not a
+// waiting card, of the seat (topic and account) that holds the most such
+// items. A seat addressing the human a thousand times then drops its own
+// posts, never another seat's items, which would leave unseen and unrung.
+// Called with l.mu held.
+func (l *List) evict() int {
+	// Seats are few: a slice searched in order is cheaper than a map here,
+	// which a flood calls on every Add.
+	type seat struct {
+		topic, account string
+		n, first       int
+	}
+	var seats []seat
+	j := -1
+	for i := range l.items {
+		x := &l.items[i]
+		if x.Kind == Card {
+			continue
+		}
+		if j < 0 || seats[j].topic != x.Topic || seats[j].account != x.Account {
+			j = slices.IndexFunc(seats, func(s seat) bool { return s.topic == x.Topic && s.account == x.Account })
+		}
+		if j < 0 {
+			seats = append(seats, seat{topic: x.Topic, account: x.Account, first: i})
+			j = len(seats) - 1
+		}
+		seats[j].n++
+	}
+	// Oldest first: a seat's first item is its oldest, and of two seats
+	// holding as many, the one with the older item goes first.
+	best, most := 0, 0
+	for _, s := range seats {
+		if s.n > most {
+			best, most = s.first, s.n
+		}
+	}
+	return best
 }
 
 // Remove drops every item match picks and reports how many went.

@@ -2,6 +2,7 @@ package attention
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -67,5 +68,32 @@ func TestWaitChangeWakes(t *testing.T) {
 	l.Close()
 	if _, ok := l.WaitChange(done, 99); ok {
 		t.Fatal("wait after Close")
+	}
+}
+
+// TestBoundDropsTheFloodersItems: one seat addressing the human a thousand
+// times must not push another seat's items out of the list (they never
+// rang, nor showed): past the bound the seat holding the most items loses
+// its oldest.
+func TestBoundDropsTheFloodersItems(t *testing.T) {
+	l := New(nil)
+	lay := l.Add(Item{Kind: CardTimedOut, Topic: "t", Account: "lay", Ref: "7", Detail: "Bash"})
+	brake := l.Add(Item{Kind: Braked, Topic: "t2", Count: 12})
+	lin := l.Add(Item{Kind: Addressed, Topic: "t", Account: "lin", Ref: "m0"})
+	for i := range 5 * MaxItems {
+		l.Add(Item{Kind: Addressed, Topic: "t", Account: "bad", Ref: fmt.Sprint(i)})
+	}
+	items, dropped := l.Items()
+	if len(items) != MaxItems || dropped != 5*MaxItems+3-MaxItems {
+		t.Fatalf("len %d dropped %d", len(items), dropped)
+	}
+	for _, want := range []Item{lay, brake, lin} {
+		if !slices.ContainsFunc(items, func(it Item) bool { return it.ID == want.ID }) {
+			t.Errorf("the flood dropped %+v", want)
+		}
+	}
+	// The flooder keeps its newest.
+	if last := items[len(items)-1]; last.Account != "bad" || last.Ref != fmt.Sprint(5*MaxItems-1) {
+		t.Errorf("last item %+v", last)
 	}
 }
