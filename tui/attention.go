@@ -39,6 +39,13 @@ type attentionState struct {
 	cursor uint64
 	// sel is the list overlay's selected row.
 	sel int
+	// due: when each new item off the screen has waited out its dwell
+	// (pruned to the listed ids). One timer waits, for the earliest:
+	// tickAt is when it fires (zero: none armed). A timer per item was a
+	// goroutine per item for the whole dwell, and a flood brings a UI
+	// thousands of new items a second.
+	due    map[uint64]time.Time
+	tickAt time.Time
 	// after makes the dwell's timer (tea.Tick; tests replace it).
 	after func(d time.Duration, msg tea.Msg) tea.Cmd
 }

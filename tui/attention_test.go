@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ type attnScene struct {
 	f     *fakeBackend
 	m     *Model
 	due   []uint64 // ringDueMsg ids armed, in order
+	ticks []tea.Msg
 	clock time.Time
 }
 
@@ -37,6 +39,7 @@ func newAttnScene(t *testing.T, items ...AttentionItem) *attnScene {
 	s.m = newTestModel(t, s.f, opts, 120, 40)
 	s.m.attn.after = func(_ time.Duration, msg tea.Msg) tea.Cmd {
 		s.due = append(s.due, msg.(ringDueMsg).id)
+		s.ticks = append(s.ticks, msg)
 		return nil
 	}
 	return s
@@ -68,6 +71,26 @@ func (s *attnScene) ring(t *testing.T, id uint64) string {
 	t.Helper()
 	var out strings.Builder
 	for _, c := range s.m.ringDue(id) {
+		if c == nil {
+			continue
+		}
+		if raw, ok := c().(tea.RawMsg); ok {
+			out.WriteString(raw.Msg.(string))
+		}
+	}
+	return out.String()
+}
+
+// fire hands the UI the dwell timer armed last, as it fires, and returns
+// what was written to the terminal.
+func (s *attnScene) fire(t *testing.T) string {
+	t.Helper()
+	if len(s.ticks) == 0 {
+		t.Fatal("no dwell timer armed")
+	}
+	cmds, _ := s.m.attentionMsg(s.ticks[len(s.ticks)-1])
+	var out strings.Builder
+	for _, c := range cmds {
 		if c == nil {
 			continue
 		}
@@ -265,5 +288,51 @@ func TestAttentionDetailIsOneRow(t *testing.T) {
 	}
 	if got := s.m.itemText(s.m.attn.items[0]); strings.ContainsAny(got, "\r\n") {
 		t.Errorf("item text %q holds a line break", got)
+	}
+}
+
+// TestAttentionFloodArmsOneTimer: a seat addressing the human thousands of
+// times a second hands this UI up to 200 new items an event. Each waited
+// out its dwell in a timer of its own, a goroutine for up to the 600 s
+// dwell: at the 25 000 new items a second a flood brings a UI, millions.
+// One timer waits now, for the item due first; the next is armed as it
+// fires, and each seat still rings once within its cooldown.
+func TestAttentionFloodArmsOneTimer(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	send(t, s.m, tea.BlurMsg{})
+	var items []AttentionItem
+	for id := uint64(1); id <= 2000; id++ {
+		items = append(items, AttentionItem{ID: id, Kind: AttnAddressed, Topic: "t-old", Account: "bad", Ref: fmt.Sprint(id)})
+		if len(items) > 200 {
+			items = items[1:]
+		}
+		if id%50 == 0 {
+			send(t, s.m, eventsMsg{evs: []Event{AttentionChanged{Items: slices.Clone(items)}}})
+		}
+	}
+	if len(s.due) != 1 || s.due[0] != 1 {
+		t.Fatalf("%d dwell timers armed (first %v), want one", len(s.due), s.due[:min(len(s.due), 3)])
+	}
+	// Another seat's item a second later is due a second later.
+	s.clock = s.clock.Add(time.Second)
+	items = append(items[1:], AttentionItem{ID: 2001, Kind: AttnCard, Topic: "t-run", Account: "lin", Ref: "9", Detail: "Bash"})
+	send(t, s.m, eventsMsg{evs: []Event{AttentionChanged{Items: slices.Clone(items)}}})
+	if len(s.due) != 1 {
+		t.Fatalf("a later item armed a timer of its own: %v", s.due)
+	}
+	s.clock = s.clock.Add(4 * time.Second)
+	if out := s.fire(t); strings.Count(out, "\x1b]777;") != 1 || !strings.Contains(out, "bad wrote to you") {
+		t.Fatalf("the flood's first dwell rang %q, want one ring", out)
+	}
+	if len(s.due) != 2 {
+		t.Fatalf("no timer armed for the card: %v", s.due)
+	}
+	s.clock = s.clock.Add(time.Second)
+	if out := s.fire(t); !strings.Contains(out, "Lin asks to use Bash") {
+		t.Fatalf("the card's dwell rang %q", out)
+	}
+	if s.m.attn.rings != 2 {
+		t.Fatalf("%d rings, want 2", s.m.attn.rings)
 	}
 }

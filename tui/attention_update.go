@@ -15,8 +15,12 @@ type attentionLoadedMsg struct {
 	err   error
 }
 
-// ringDueMsg: item id's dwell passed; it rings if still unseen.
-type ringDueMsg struct{ id uint64 }
+// ringDueMsg: the dwell timer armed for at (item id, due first then)
+// fired: every item due by now rings if still unseen.
+type ringDueMsg struct {
+	id uint64
+	at time.Time
+}
 
 // attentionSeenMsg carries SeenAttention's answer (an error is said).
 type attentionSeenMsg struct{ err error }
@@ -58,7 +62,7 @@ func (m *Model) attentionMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 		m.setAttention(msg.items)
 		return nil, true
 	case ringDueMsg:
-		return m.ringDue(msg.id), true
+		return m.ringDueItems(msg.at), true
 	case attentionSeenMsg:
 		if msg.err != nil {
 			m.setStatus(stError, msg.err.Error())
@@ -89,8 +93,8 @@ func (m *Model) onAttentionChanged(ev AttentionChanged) []tea.Cmd {
 		// The list read at start is on its way: what it holds is known.
 		return nil
 	}
-	var cmds []tea.Cmd
 	cfg := m.notifyConfig()
+	now := m.env.now()
 	for _, it := range ev.Items {
 		if it.ID <= m.attn.known {
 			continue
@@ -99,18 +103,69 @@ func (m *Model) onAttentionChanged(ev AttentionChanged) []tea.Cmd {
 		if cfg.mode == NotifyOff || m.onScreen(it) {
 			continue // afterUpdate tells the backend it was seen
 		}
-		cmds = append(cmds, m.attn.after(cfg.dwell, ringDueMsg{id: it.ID}))
+		if m.attn.due == nil {
+			m.attn.due = map[uint64]time.Time{}
+		}
+		m.attn.due[it.ID] = now.Add(cfg.dwell)
 	}
-	return cmds
+	return []tea.Cmd{m.armRing(now)}
+}
+
+// armRing arms the one dwell timer for the item due first, unless one is
+// armed for then or earlier (nil).
+func (m *Model) armRing(now time.Time) tea.Cmd {
+	var id uint64
+	var at time.Time
+	for i, t := range m.attn.due {
+		if id == 0 || t.Before(at) || t.Equal(at) && i < id {
+			id, at = i, t
+		}
+	}
+	if id == 0 || !m.attn.tickAt.IsZero() && !at.Before(m.attn.tickAt) {
+		return nil
+	}
+	m.attn.tickAt = at
+	return m.attn.after(max(at.Sub(now), 0), ringDueMsg{id: id, at: at})
+}
+
+// ringDueItems rings, oldest first, every item whose dwell passed by now
+// (ringDue), then arms the timer for the next. at is when the timer that
+// fired was armed for.
+func (m *Model) ringDueItems(at time.Time) []tea.Cmd {
+	if at.Equal(m.attn.tickAt) {
+		m.attn.tickAt = time.Time{}
+	}
+	now := m.env.now()
+	var ids []uint64
+	for id, t := range m.attn.due {
+		if !t.After(now) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	var cmds []tea.Cmd
+	for _, id := range ids {
+		delete(m.attn.due, id)
+		cmds = append(cmds, m.ringDue(id)...)
+	}
+	return append(cmds, m.armRing(now))
 }
 
 // setAttention keeps the list and marks its topics.
 func (m *Model) setAttention(items []AttentionItem) {
 	m.attn.items = items
 	m.attn.sel = clampInt(m.attn.sel, 0, max(len(items)-1, 0))
+	listed := func(id uint64) bool {
+		return slices.ContainsFunc(items, func(it AttentionItem) bool { return it.ID == id })
+	}
 	for id := range m.attn.told {
-		if !slices.ContainsFunc(items, func(it AttentionItem) bool { return it.ID == id }) {
+		if !listed(id) {
 			delete(m.attn.told, id)
+		}
+	}
+	for id := range m.attn.due {
+		if !listed(id) {
+			delete(m.attn.due, id)
 		}
 	}
 	m.topics.setNeeds(m.attn.topicsHolding())
