@@ -27,8 +27,10 @@ func uiAttention(items []attention.Item) []tui.AttentionItem {
 }
 
 // watchAttention forwards the list to this UI as tui.AttentionChanged after
-// each change (coalesced: a flood of items is one event per wake). Owner:
-// the Backend; ends at Backend.Close.
+// each change, coalesced: it sends the next snapshot only once the UI took
+// the last (tookAttention), so a UI that stops reading (a served window
+// whose link stalled) holds one snapshot of at most 200 items, not one per
+// change of a flood. Owner: the Backend; ends at Backend.Close.
 func (b *Backend) watchAttention() {
 	defer b.mcpWait.Done()
 	defer func() {
@@ -45,5 +47,18 @@ func (b *Backend) watchAttention() {
 		seen = gen
 		items, dropped := b.a.attention.Items()
 		b.notes.Publish(tui.AttentionChanged{Items: uiAttention(items), Dropped: dropped})
+		select {
+		case <-b.attnTaken:
+		case <-b.done:
+			return
+		}
+	}
+}
+
+// tookAttention lets watchAttention send the next snapshot.
+func (b *Backend) tookAttention() {
+	select {
+	case b.attnTaken <- struct{}{}:
+	default:
 	}
 }

@@ -1,15 +1,20 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/pullcept/pullcept/app/attention"
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room"
+	"github.com/pullcept/pullcept/room/pubsub"
+	"github.com/pullcept/pullcept/testdata/testkit"
 	"github.com/pullcept/pullcept/tui"
 )
 
@@ -110,4 +115,74 @@ func TestAttentionListsADeadMCPServerAtOpen(t *testing.T) {
 	if len(items) != 1 || items[0].Kind != attention.MCPDied || items[0].Account != config.MCPAccountIDPrefix+"broken" {
 		t.Fatalf("listed at open: %+v", items)
 	}
+}
+
+// takeNote is the next event of b's own queue, taken as NextEvents takes
+// it (fromNotes).
+func takeNote(t *testing.T, b *Backend) tui.Event {
+	t.Helper()
+	select {
+	case e, open := <-b.noteSub.C():
+		if !open {
+			t.Fatalf("the note queue closed: %v", b.noteSub.Err())
+		}
+		evs, _ := b.fromNotes(e, open)
+		return evs[0]
+	case <-time.After(testkit.Wait):
+		t.Fatal("no note queued")
+		return nil
+	}
+}
+
+// TestAStalledUIHoldsOneAttentionSnapshot: a UI that stops reading its
+// events (a served window whose SSH link stalled) while a seat floods the
+// list was sent the whole list (up to 200 items) at every change — 762
+// snapshots in 6 s of a flood, ~25 000 items, and on to 65 536 snapshots
+// (gigabytes) before the queue's cut-off. The forwarder sends the next
+// snapshot only once the UI took the last, and it is the list as it is
+// then.
+func TestAStalledUIHoldsOneAttentionSnapshot(t *testing.T) {
+	a, b := openTest(t)
+	var last attention.Item
+	for i := range 2000 {
+		last = a.attention.Add(attention.Item{Kind: attention.Addressed, Topic: "t", Account: "bad", Ref: fmt.Sprint(i),
+			Detail: strings.Repeat("x", 300)})
+	}
+	b.notes.Publish(tui.Notice{Text: "mark"})
+	snapshots := 0
+	for {
+		e := takeNote(t, b)
+		if n, ok := e.(tui.Notice); ok && n.Text == "mark" {
+			break
+		}
+		if _, ok := e.(tui.AttentionChanged); ok {
+			snapshots++
+		}
+	}
+	if snapshots > 1 {
+		t.Fatalf("%d snapshots of the list queued for a UI that read none", snapshots)
+	}
+	// Taken, the next one is the list now.
+	for {
+		if e, ok := takeNote(t, b).(tui.AttentionChanged); ok && slices.ContainsFunc(e.Items, func(it tui.AttentionItem) bool { return it.ID == last.ID }) {
+			break
+		}
+	}
+}
+
+// TestAttentionAfterTheUIsQueueIsCutOff: the forwarder waits for the UI to
+// take its last snapshot; when the UI's note queue is cut off for falling
+// behind, that snapshot is dropped with it and never taken. The UI
+// reloads the list (Resynced), and the list's next change still reaches
+// it.
+func TestAttentionAfterTheUIsQueueIsCutOff(t *testing.T) {
+	a, b := openTest(t)
+	a.attention.Add(attention.Item{Kind: attention.Braked, Topic: "t1", Count: 12})
+	for range pubsub.DefaultMaxEvents + 1 {
+		b.notes.Publish(tui.Notice{Text: "filler"})
+	}
+	testkit.Eventually(t, "the UI's note queue cut off", func() bool { return errors.Is(b.noteSub.Err(), pubsub.ErrOverflow) })
+	nextEvent(t, b, func(tui.Resynced) bool { return true })
+	a.attention.Add(attention.Item{Kind: attention.Braked, Topic: "t2", Count: 12})
+	attnHas(t, b, tui.AttnBraked, "t2", true)
 }

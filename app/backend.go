@@ -42,6 +42,9 @@ type Backend struct {
 	done    chan struct{}
 	once    sync.Once
 	mcpWait sync.WaitGroup // the MCP and attention forwarders (watchMCP, watchAttention)
+	// attnTaken: the UI took the attention snapshot queued last (or lost
+	// it to a cut-off); watchAttention sends the next only then.
+	attnTaken chan struct{}
 
 	// mu guards closed, the subscription fields' replacement (above) and
 	// skipped, the unreadable-line count last reported per topic: a count is
@@ -64,13 +67,14 @@ var _ tui.Backend = (*Backend)(nil)
 // its first events. Close ends it.
 func NewBackend(a *App) *Backend {
 	b := &Backend{
-		a:       a,
-		hubSub:  a.hub.Subscribe(),
-		seatSub: a.seats.Subscribe(),
-		notes:   pubsub.NewBroker(pubsub.Options[tui.Event]{Logger: a.logger}),
-		done:    make(chan struct{}),
-		skipped: map[string]int{},
-		remote:  notify.Remote(os.Getenv), // this process's own terminal; a served UI's is its client's
+		a:         a,
+		hubSub:    a.hub.Subscribe(),
+		seatSub:   a.seats.Subscribe(),
+		notes:     pubsub.NewBroker(pubsub.Options[tui.Event]{Logger: a.logger}),
+		done:      make(chan struct{}),
+		attnTaken: make(chan struct{}, 1),
+		skipped:   map[string]int{},
+		remote:    notify.Remote(os.Getenv), // this process's own terminal; a served UI's is its client's
 	}
 	b.noteSub = b.notes.Subscribe()
 	for _, n := range a.notices {

@@ -92,7 +92,16 @@ func (b *Backend) fromSeats(e seats.Event, open bool) ([]tui.Event, bool) {
 
 func (b *Backend) fromNotes(e tui.Event, open bool) ([]tui.Event, bool) {
 	if !open {
-		return b.reopen(b.noteSub.Err(), func() { b.noteSub = b.notes.Subscribe() })
+		// A cut-off dropped the queued snapshot too: the UI reloads the
+		// list (Resynced), and the forwarder may send again — once the new
+		// subscription is there, or its next snapshot would reach no one
+		// and it would wait for good.
+		evs, closed := b.reopen(b.noteSub.Err(), func() { b.noteSub = b.notes.Subscribe() })
+		b.tookAttention()
+		return evs, closed
+	}
+	if _, ok := e.(tui.AttentionChanged); ok {
+		b.tookAttention()
 	}
 	return []tui.Event{e}, false
 }
