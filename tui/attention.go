@@ -23,6 +23,9 @@ type attentionState struct {
 	// attaches does not ring for what happened before).
 	known  uint64
 	loaded bool
+	// newer: a change event was handled since the list was last asked
+	// for, so that answer, when it comes, is no newer than what is shown.
+	newer bool
 	// told: ids this UI reported seen (SeenAttention), so each is told
 	// once; cleared of ids no longer listed.
 	told map[uint64]bool

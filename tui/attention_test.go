@@ -336,3 +336,32 @@ func TestAttentionFloodArmsOneTimer(t *testing.T) {
 		t.Fatalf("%d rings, want 2", s.m.attn.rings)
 	}
 }
+
+// TestAttentionLoadDoesNotUndoANewerChange: the list read at start or after
+// Resynced is answered by a command, so a change event may be handled
+// before it: the older answer then put back the list before that change
+// (an item missing from the count and the list until the next change).
+// And an item new in a list read after Resynced waits out its dwell and
+// rings, as it would have from its event.
+func TestAttentionLoadDoesNotUndoANewerChange(t *testing.T) {
+	t.Parallel()
+	old := AttentionItem{ID: 1, Kind: AttnExited, Topic: "t-old", Account: "lay", Detail: "exit 3"}
+	s := newAttnScene(t, old)
+	send(t, s.m, tea.BlurMsg{})
+	newer := AttentionItem{ID: 2, Kind: AttnAddressed, Topic: "t-run", Account: "lin", Ref: "m2", Detail: "Lin"}
+	s.add(t, newer)
+	send(t, s.m, attentionLoadedMsg{items: []AttentionItem{old}}) // read before the change
+	if len(s.m.attn.items) != 2 {
+		t.Fatalf("a late answer put back an older list: %+v", s.m.attn.items)
+	}
+	// Events lost (Resynced): the list read again holds an item no event
+	// brought.
+	s.f.mu.Lock()
+	s.f.attn.items = append(s.f.attn.items, AttentionItem{ID: 3, Kind: AttnBraked, Topic: "t-run", Count: 12})
+	s.f.mu.Unlock()
+	s.due = nil
+	send(t, s.m, eventsMsg{evs: []Event{Resynced{}}})
+	if len(s.m.attn.items) != 3 || !slices.Contains(s.due, 3) && s.m.attn.due[3].IsZero() {
+		t.Fatalf("after Resynced: items %d, item 3 not waiting to ring (armed %v)", len(s.m.attn.items), s.due)
+	}
+}

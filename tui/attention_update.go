@@ -33,6 +33,7 @@ type ringedMsg struct {
 }
 
 func (m *Model) loadAttentionCmd() tea.Cmd {
+	m.attn.newer = false
 	b := m.backend
 	return func() tea.Msg {
 		items, _, err := b.Attention()
@@ -56,11 +57,18 @@ func (m *Model) attentionMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 			return nil, true
 		}
 		if !m.attn.loaded {
+			// What is listed when this window starts is known: it never
+			// rings (nor what a change event showed before the answer).
 			m.attn.loaded = true
-			m.attn.known = max(m.attn.known, maxID(msg.items))
+			m.attn.known = max(m.attn.known, maxID(msg.items), maxID(m.attn.items))
 		}
-		m.setAttention(msg.items)
-		return nil, true
+		if m.attn.newer {
+			// A change event came after this was asked for: it is the
+			// list as new as this answer, or newer.
+			return nil, true
+		}
+		// After Resynced, what the lost events brought waits to ring.
+		return m.applyAttention(msg.items), true
 	case ringDueMsg:
 		return m.ringDueItems(msg.at), true
 	case attentionSeenMsg:
@@ -88,14 +96,21 @@ func maxID(items []AttentionItem) uint64 {
 // onAttentionChanged takes the list after a change: each new item that is
 // not on the focused screen waits out the dwell, then may ring.
 func (m *Model) onAttentionChanged(ev AttentionChanged) []tea.Cmd {
-	m.setAttention(ev.Items)
+	m.attn.newer = true
+	return m.applyAttention(ev.Items)
+}
+
+// applyAttention takes the list as it is now (a change event, or the
+// list read at start or after Resynced).
+func (m *Model) applyAttention(items []AttentionItem) []tea.Cmd {
+	m.setAttention(items)
 	if !m.attn.loaded {
 		// The list read at start is on its way: what it holds is known.
 		return nil
 	}
 	cfg := m.notifyConfig()
 	now := m.env.now()
-	for _, it := range ev.Items {
+	for _, it := range items {
 		if it.ID <= m.attn.known {
 			continue
 		}
