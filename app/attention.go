@@ -54,8 +54,9 @@ func (a *App) closeAttention() {
 }
 
 // watchAttention reads both event streams until ctx ends. A stream that cut
-// it off for falling behind is subscribed again (an item may be lost then,
-// never the list).
+// it off for falling behind is subscribed again, and what its lost events
+// would have changed is read from the room or the seats (resyncRoom,
+// resyncSeats).
 func (a *App) watchAttention(ctx context.Context, hubSub *pubsub.Subscription[room.Event], seatSub *pubsub.Subscription[seats.Event]) {
 	defer a.attentionWait.Done()
 	defer func() {
@@ -76,6 +77,7 @@ func (a *App) watchAttention(ctx context.Context, hubSub *pubsub.Subscription[ro
 					return
 				}
 				hubSub = a.hub.Subscribe()
+				a.resyncRoom()
 				continue
 			}
 			a.roomAttention(e)
@@ -85,6 +87,7 @@ func (a *App) watchAttention(ctx context.Context, hubSub *pubsub.Subscription[ro
 					return
 				}
 				seatSub = a.seats.Subscribe()
+				a.resyncSeats(limited)
 				continue
 			}
 			a.seatAttention(e, limited)
@@ -124,6 +127,60 @@ func (a *App) roomAttention(e room.Event) {
 		} else {
 			l.Remove(func(it attention.Item) bool { return it.Kind == attention.Braked && it.Topic == e.Topic })
 		}
+	}
+}
+
+// resyncRoom makes the list's cards the room's open cards, and drops a
+// brake the room released, after the watcher's hub stream lost events (it
+// subscribed again first: what changes from here arrives as events). A
+// lost PermissionClosed left a card listed that nothing removes (a card
+// leaves only when it closes); a lost PermissionAsked, a waiting card
+// never listed. The room is read before the list's lock is taken.
+func (a *App) resyncRoom() {
+	asks := a.hub.PermissionAsks()
+	open := map[string]bool{}
+	for _, ask := range asks {
+		open[fmt.Sprint(ask.ID)] = true
+	}
+	items, _ := a.attention.Items()
+	released := map[string]bool{}
+	for _, it := range items {
+		if it.Kind == attention.Braked && !a.hub.Braked(it.Topic) {
+			released[it.Topic] = true
+		}
+	}
+	listed := map[string]bool{}
+	a.attention.Remove(func(it attention.Item) bool {
+		switch it.Kind {
+		case attention.Card:
+			listed[it.Ref] = open[it.Ref]
+			return !open[it.Ref]
+		case attention.Braked:
+			return released[it.Topic]
+		}
+		return false
+	})
+	for _, ask := range asks {
+		if !listed[fmt.Sprint(ask.ID)] {
+			a.roomAttention(room.PermissionAsked{Ask: ask})
+		}
+	}
+}
+
+// resyncSeats reads every seat's state after the watcher's seat stream
+// lost events: a seat running again has no exit to report, and a limit
+// that turned on or off unseen is listed as its event would have (a stale
+// "limited" would have hidden the seat's next stop on its limit). A card
+// that timed out stays: its dialog may still wait in the pane of this
+// very launch.
+func (a *App) resyncSeats(limited map[[2]string]bool) {
+	for _, in := range a.seats.Seats("") {
+		if in.State == seats.StateStarting || in.State == seats.StateRunning {
+			a.attention.Remove(func(it attention.Item) bool {
+				return it.Kind == attention.Exited && it.Topic == in.Topic && it.Account == in.Account
+			})
+		}
+		a.seatAttention(seats.SeatUpdated{Topic: in.Topic, Account: in.Account}, limited)
 	}
 }
 
