@@ -286,7 +286,10 @@ func (a *App) opFailed(rec room.SessionRecord) {
 	if topic == "" {
 		topic = rec.TopicID
 	}
-	a.attention.Add(attention.Item{Kind: attention.OpFailed, Topic: topic, Account: rec.AccountID,
+	// The asking seat's item, not its target's: the ring's cooldown is per
+	// seat, and a seat whose operations on a sibling fail would take the
+	// sibling's ring (its card's) for the cooldown.
+	a.attention.Add(attention.Item{Kind: attention.OpFailed, Topic: topic, Account: rec.Requester,
 		Ref: rec.OperationID, Detail: rec.Action + ": " + rec.Error})
 }
 

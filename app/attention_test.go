@@ -83,13 +83,18 @@ func TestAttentionFromTheRoom(t *testing.T) {
 }
 
 // TestAttentionFailedSessionOperation: a failed operation is listed in the
-// asking seat's topic with its action and reason.
+// asking seat's topic with its action and reason, as the asking seat's
+// item. Listed as its target's, it took the target's ring: a seat that
+// makes a restart of a sibling fail (a .mcp.json it planted in the
+// sibling's folder fails every restart, "it was left running") once a
+// minute kept the sibling's own card from ringing — one seat rings once
+// a cooldown.
 func TestAttentionFailedSessionOperation(t *testing.T) {
 	a, b := openTest(t)
 	a.opFailed(room.SessionRecord{SessionOperation: room.SessionOperation{OperationID: "op1", Action: "restart",
-		AccountID: "cc", TopicID: "t2"}, RequesterTopic: "t1", Error: "no such seat"})
+		AccountID: "cc", TopicID: "t2"}, Requester: "sh", RequesterTopic: "t1", Error: "no such seat"})
 	it := attnHas(t, b, tui.AttnOpFailed, "t1", true)
-	if it.Account != "cc" || it.Detail != "restart: no such seat" {
+	if it.Account != "sh" || it.Detail != "restart: no such seat" {
 		t.Fatalf("item %+v", it)
 	}
 }

@@ -44,8 +44,8 @@ const (
 	Exited
 	// Braked: a topic's brake engaged (Count: the AI posts in a row).
 	Braked
-	// OpFailed: a session operation failed (Account: its target, Detail:
-	// the action and reason).
+	// OpFailed: a session operation failed (Account: the seat that asked
+	// for it, Detail: the action and reason).
 	OpFailed
 	// MCPDied: a local MCP server exited or failed (Account: its mcp
 	// account's id, Detail: why).
