@@ -31,8 +31,13 @@ type attentionState struct {
 	told map[uint64]bool
 	// blurred: the terminal said it lost focus (CSI O) and has not said it
 	// got it back. A terminal that never reports focus counts as focused:
-	// what is on its screen is not rung for.
-	blurred bool
+	// what is on its screen is not rung for — but reported seen only with
+	// its human's input (input: this update handled a key, a paste, a
+	// click), else a window left open elsewhere took every item of its
+	// topic off the list of every window. focusKnown: it reported once.
+	blurred    bool
+	focusKnown bool
+	input      bool
 	// lastRing is when each seat (topic and account; a topic alone for a
 	// topic's item) last rang, for the cooldown; rings counts rings.
 	lastRing map[string]time.Time

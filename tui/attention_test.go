@@ -137,6 +137,7 @@ func TestAttentionOtherTopicRingsAfterDwell(t *testing.T) {
 func TestAttentionOnTheFocusedScreenIsSeenNotRung(t *testing.T) {
 	t.Parallel()
 	s := newAttnScene(t)
+	send(t, s.m, tea.FocusMsg{})
 	s.add(t, AttentionItem{ID: 1, Kind: AttnAddressed, Topic: "t-main", Account: "lin", Ref: "m1", Detail: "Lin"})
 	if len(s.due) != 0 || !slices.Equal(s.f.seenIDs(), []uint64{1}) {
 		t.Fatalf("due %v seen %v", s.due, s.f.seenIDs())
@@ -363,5 +364,28 @@ func TestAttentionLoadDoesNotUndoANewerChange(t *testing.T) {
 	send(t, s.m, eventsMsg{evs: []Event{Resynced{}}})
 	if len(s.m.attn.items) != 3 || !slices.Contains(s.due, 3) && s.m.attn.due[3].IsZero() {
 		t.Fatalf("after Resynced: items %d, item 3 not waiting to ring (armed %v)", len(s.m.attn.items), s.due)
+	}
+}
+
+// TestAttentionNoFocusReportsSeesOnInput: a terminal that never reports
+// focus (tmux without focus-events, its default) counts as focused, so
+// what is on its screen never rings; it reported the item seen at once
+// too, which took it off the list for every window — a window left open
+// on another machine swallowed every item of its open topic, and the
+// window the human sat at never rang. Such a terminal reports items seen
+// only with its human's input (a key, a paste, a click), as F5 does.
+func TestAttentionNoFocusReportsSeesOnInput(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	s.add(t, AttentionItem{ID: 1, Kind: AttnAddressed, Topic: "t-main", Account: "lin", Ref: "m1", Detail: "Lin"})
+	if len(s.due) != 0 || len(s.f.seenIDs()) != 0 {
+		t.Fatalf("no input yet: armed %v, seen %v", s.due, s.f.seenIDs())
+	}
+	if got := s.ring(t, 1); got != "" {
+		t.Fatalf("rang %q for an item on the screen", got)
+	}
+	send(t, s.m, press("down"))
+	if !slices.Equal(s.f.seenIDs(), []uint64{1}) {
+		t.Fatalf("a key did not see it: %v", s.f.seenIDs())
 	}
 }

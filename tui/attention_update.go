@@ -46,10 +46,10 @@ func (m *Model) loadAttentionCmd() tea.Cmd {
 func (m *Model) attentionMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.FocusMsg:
-		m.attn.blurred = false
+		m.attn.blurred, m.attn.focusKnown = false, true
 		return nil, true
 	case tea.BlurMsg:
-		m.attn.blurred = true
+		m.attn.blurred, m.attn.focusKnown = true, true
 		return nil, true
 	case attentionLoadedMsg:
 		if msg.err != nil {
@@ -206,8 +206,14 @@ func (m *Model) onScreen(it AttentionItem) bool {
 
 // attentionSeen tells the backend, once each, of the items now on the
 // focused screen (afterUpdate: a focus report, a topic opened, a card
-// shown, a new item where the human looks).
+// shown, a new item where the human looks). A terminal that never
+// reported focus tells it only after its human's input.
 func (m *Model) attentionSeen() tea.Cmd {
+	input := m.attn.input
+	m.attn.input = false
+	if !m.attn.focusKnown && !input {
+		return nil
+	}
 	var ids []uint64
 	for _, it := range m.attn.items {
 		if m.attn.told[it.ID] || (it.Kind == AttnCard && it.Seen) || !m.onScreen(it) {

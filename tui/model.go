@@ -193,6 +193,10 @@ func (m *Model) Init() tea.Cmd {
 // Update routes one message, then lays out and re-renders what moved
 // (afterUpdate), so View only assembles.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg, tea.MouseClickMsg, tea.MouseWheelMsg:
+		m.attn.input = true // the human is here (attentionSeen)
+	}
 	cmds := m.handle(msg)
 	cmds = append(cmds, m.afterUpdate()...)
 	return m, tea.Batch(cmds...)

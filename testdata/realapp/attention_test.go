@@ -28,8 +28,9 @@ import (
 // is the real Claude Code, Ana, Ben and Cy fake CLIs that answer the
 // human.
 //
-//   - Focus in, the topic open: Lin's post to the human and Lin's
-//     permission card are on the screen: seen, never rung.
+//   - Focus in (never reported), the topic open: Lin's post to the human
+//     and Lin's permission card are on the screen: never rung, seen with
+//     the human's next key.
 //   - Focus out (CSI O): Ana's post to the human rings once; Lin's card
 //     rings once (Lin had not rung: what was seen does not count).
 //   - Cooldown: Lin's next post to the human, within the hour, does not
@@ -52,9 +53,12 @@ func TestAttentionRingsInTheRealApp(t *testing.T) {
 	r.startSeat("Ben", 4, claudeWait)
 	r.startSeat("Cy", 5, claudeWait)
 
-	// Focus in (as a terminal that never reported it), the topic open.
+	// Focus in (as a terminal that never reported it), the topic open:
+	// Lin's post never rings, and is seen with the human's next key.
 	r.say(linName, "tell first words")
 	r.linTold("first words")
+	r.waitNeed("Lin's post listed until a key", 1)
+	r.keys("End")
 	r.waitNeed("Lin's post seen where it shows", 0)
 	r.say(linName, "run in1")
 	r.cardShows("in1")
