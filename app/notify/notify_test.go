@@ -157,3 +157,43 @@ func TestDesktopHere(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDesktopText: whatever a seat wrote, what reaches each system's
+// notifier is one line of valid UTF-8 without a control character, and
+// holds nothing that system's path misreads: markup or a leading "-" on
+// Linux (a body is markup, notify-send and kdialog take "-" for an
+// option), "$", "`" or "]]>" on Windows (PowerShell's here-string, the
+// toast's CDATA).
+func FuzzDesktopText(f *testing.F) {
+	for _, s := range []string{"-u critical", "<b>&amp;</b>", "$(calc) `e", "]]]>", "\u202e\x1b]52;c;x\a", "--\u200b-"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, goos := range []string{"linux", "windows", "darwin"} {
+			for _, body := range []bool{false, true} {
+				got := forSystem(goos, Text(s), body)
+				if !utf8.ValidString(got) || strings.ContainsFunc(got, func(r rune) bool {
+					return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0
+				}) {
+					t.Fatalf("%s %v: %q", goos, body, got)
+				}
+				switch goos {
+				case "windows":
+					if strings.ContainsAny(got, "$`") || strings.Contains(got, "]]>") {
+						t.Fatalf("windows: %q", got)
+					}
+				case "linux":
+					if strings.HasPrefix(got, "-") {
+						t.Fatalf("linux: leading dash %q", got)
+					}
+					if body {
+						rest := strings.NewReplacer("&amp;", "", "&lt;", "", "&gt;", "").Replace(got)
+						if strings.ContainsAny(rest, "<>&") {
+							t.Fatalf("linux body: markup %q", got)
+						}
+					}
+				}
+			}
+		}
+	})
+}
