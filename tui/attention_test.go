@@ -256,6 +256,7 @@ func TestAttentionMCPEditorIsOnScreen(t *testing.T) {
 	if !ok {
 		t.Fatal("no gh account in the scene")
 	}
+	send(t, s.m, tea.FocusMsg{}) // a terminal that reports its focus
 	drive(t, s.m, tea.Batch(s.m.openEditor(acc, false)...))
 	s.add(t, AttentionItem{ID: 1, Kind: AttnMCPDied, Account: "gh", Detail: "exit 1"})
 	if len(s.due) != 0 || !slices.Equal(s.f.seenIDs(), []uint64{1}) {
