@@ -390,3 +390,26 @@ func TestAttentionNoFocusReportsSeesOnInput(t *testing.T) {
 		t.Fatalf("a key did not see it: %v", s.f.seenIDs())
 	}
 }
+
+// TestAttentionOnlyTheShownCardIsOnScreen: with two cards waiting, the
+// card shown is on the screen and the one behind it rings — a seat that
+// keeps one card open hides no other seat's (breaker review); while the
+// card box has the keys, every card is (the box counts them).
+func TestAttentionOnlyTheShownCardIsOnScreen(t *testing.T) {
+	t.Parallel()
+	s := newAttnScene(t)
+	send(t, s.m, tea.FocusMsg{})
+	first, second := bashCard(7), bashCard(8)
+	second.Account = "lay"
+	s.f.perm.cards = []PermissionCard{first, second}
+	send(t, s.m, eventsMsg{evs: []Event{PermissionAsked{Card: first}, PermissionAsked{Card: second}}})
+	s.add(t, AttentionItem{ID: 1, Kind: AttnCard, Topic: "t-main", Account: "lin", Ref: "7", Detail: "Bash"})
+	s.add(t, AttentionItem{ID: 2, Kind: AttnCard, Topic: "t-main", Account: "lay", Ref: "8", Detail: "Bash"})
+	if !slices.Equal(s.due, []uint64{2}) || !slices.Equal(s.f.seenIDs(), []uint64{1}) {
+		t.Fatalf("due %v seen %v: the card shown is seen, the one behind waits to ring", s.due, s.f.seenIDs())
+	}
+	send(t, s.m, press("f7")) // the human answers cards: the box counts the rest
+	if !slices.Contains(s.f.seenIDs(), 2) {
+		t.Fatalf("seen %v with the card box focused", s.f.seenIDs())
+	}
+}

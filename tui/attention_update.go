@@ -187,15 +187,23 @@ func (m *Model) setAttention(items []AttentionItem) {
 }
 
 // onScreen reports whether an item is on the screen of a terminal that has
-// focus: a card while any card shows, a local MCP server's end while its
-// account's editor is open, any other item while its topic is open.
+// focus: the card shown (any card while the card box has the keys), a
+// local MCP server's end while its account's editor is open, any other
+// item while its topic is open.
 func (m *Model) onScreen(it AttentionItem) bool {
 	if m.attn.blurred {
 		return false
 	}
 	switch it.Kind {
 	case AttnCard:
-		return len(m.cards.queue) > 0
+		// The card shown; while the human answers cards (the card box has
+		// the keys) the others too, counted on it. A seat holding one card
+		// open no longer hides every other seat's card (breaker review).
+		if m.focus == FocusCard {
+			return len(m.cards.queue) > 0
+		}
+		c, ok := m.cards.current()
+		return ok && strconv.FormatUint(c.ID, 10) == it.Ref
 	case AttnMCPDied:
 		// Its account's editor shows the server's state and log.
 		ed := m.overlay.editor
