@@ -45,6 +45,11 @@
 //     Seat.Done. Waited for by Manager.Close. Beside it, one goroutine
 //     cancels a running release check at Seat.Done; it ends with the
 //     watcher (its deferred cancel).
+//   - Quiet watcher (Manager.watchQuiet, observe.go; seats whose kind's
+//     CLI reports no activity, cli.Adapter.Observed): one timer, armed
+//     when output begins and re-armed at most once a second while it goes
+//     on, turns a second without output into idle. Owner: the Manager.
+//     Ends at Seat.Done. Waited for by Manager.Close.
 //   - The kind's tasks (cli.Run.Tasks): Claude Code's transcript watcher;
 //     Codex's rollout watcher and, for an app-server seat, its server
 //     watcher (seats/cli/claude and seats/cli/codex say what each does).
@@ -70,7 +75,7 @@
 //     for it.
 //
 // The Manager-owned ones (reader, exit watcher, resizer, limit watcher,
-// the kind's tasks) go through goSeat: counted in the Manager's WaitGroup
+// quiet watcher, the kind's tasks) go through goSeat: counted in the Manager's WaitGroup
 // under Manager.mu while it re-checks closed (so Close never waits on a
 // count that can still grow), each recovering a panic into the log.
 // Manager.Close also runs one short-lived goroutine per seat to stop them
@@ -86,7 +91,9 @@
 // Seat.mu (and under it the Typist's lock, to set the typing holds a
 // permission wait implies), then closes the room's permission cards
 // (ManagerOptions.AskClosed) and emits SeatUpdated with neither held. The
-// Codex adapter's claimed ids take their own leaf lock, and so does a
+// Codex adapter's claimed ids take their own leaf lock, and so does an
+// observed seat's activity (observe.go: the PTY reader, the Typist's
+// writer and the quiet watcher take it alone), and so does a
 // start's isolation record (isolation.go: pty.Isolate.Got, called by the
 // spawn under no lock of the Manager's).
 // The room's PermissionAnswered takes Manager.mu and Seat.mu in turn.

@@ -374,6 +374,9 @@ type Seat struct {
 	// run is the launch's kind-specific part (its Adapter's Run): what
 	// reports its activity and usage, what it runs beside the process.
 	run cli.Run
+	// observed is its activity read off its terminal when its kind's CLI
+	// reports none (cli.Adapter.Observed; observe.go); nil otherwise.
+	observed *observer
 
 	// limits decides the seat's usage-limit episodes (seats/limits; nil for
 	// generic CLIs); limitMu serializes it with the actions it returns;
@@ -742,6 +745,11 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	// seat is listed, and posts reach the typist only once it is listed.
 	s.updated = func() { m.emit(SeatUpdated{Topic: s.Topic, Account: s.Account}) }
 	s.asksClosed = func(ids []uint64) { m.closeAsks(s, ids) }
+	var typed func()
+	if p.adapter.Observed() {
+		s.observed = newObserver(m.opts.Now, s.started)
+		typed = s.observed.typed
+	}
 	conf, confirms := p.adapter.(cli.Confirmer)
 	confirms = confirms && !m.unconfirmed
 	s.typist = NewTypist(proc, TypistOptions{BracketedPaste: func() bool {
@@ -749,7 +757,7 @@ func (m *Manager) spawnSeat(p *startPlan, cols, rows int) (*Seat, error) {
 	}, OnChange: s.updated, AnswerWait: answerWait,
 		Confirm: confirms, ConfirmWait: m.opts.ConfirmWait,
 		InComposer: func(text string) Composer { return s.inComposer(conf, text) },
-		OnDelivery: func(d Delivery) { m.delivered(s, d) }})
+		OnDelivery: func(d Delivery) { m.delivered(s, d) }, OnTyped: typed})
 	for _, h := range p.run.Holds() {
 		s.typist.Hold(h) // released by the run
 	}
@@ -815,6 +823,9 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 	if s.limits != nil {
 		goroutines++ // the limit watcher
 	}
+	if s.observed != nil {
+		goroutines++ // the quiet watcher
+	}
 	key := seatKey{p.topic, p.account}
 	m.mu.Lock()
 	if m.closed {
@@ -866,6 +877,9 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 	m.goSeat("resize", s, func() { m.resizer(s) })
 	if s.limits != nil {
 		m.goSeat("limits", s, func() { m.watchLimits(s) })
+	}
+	if s.observed != nil {
+		m.goSeat("quiet", s, func() { m.watchQuiet(s) })
 	}
 	for _, t := range tasks {
 		m.goSeat(t.Name, s, t.Run)
@@ -1242,6 +1256,10 @@ func (s *Seat) State() State {
 }
 
 func (s *Seat) info() SeatInfo {
+	var observed cli.Activity
+	if s.observed != nil {
+		observed = s.observed.activity() // a leaf lock, taken alone
+	}
 	s.mu.Lock()
 	in := SeatInfo{Topic: s.Topic, Account: s.Account, Kind: s.kind, State: s.state, Pid: s.proc.Pid(),
 		Started: s.started, Argv: s.launch.Argv, Dir: s.launch.Dir, ExitCode: s.exitCode,
@@ -1252,6 +1270,10 @@ func (s *Seat) info() SeatInfo {
 		in.Remote = remoteOf(s.launch.Argv)
 	}
 	s.mu.Unlock()
+	if s.observed != nil {
+		// Its CLI reports nothing: its terminal says what it does.
+		in.Activity = observed
+	}
 	in.Typing = s.typist.State() // the Typist's lock is a leaf: taken after s.mu is free
 	return in
 }

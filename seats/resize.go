@@ -27,8 +27,10 @@ type winchSender interface {
 }
 
 // outputSignal is the seat's PTY as the reader sees it: the first byte the
-// child writes closes Seat.output (the child has started), and every read
-// tells the typing queue the CLI drew something (Typist.Output).
+// child writes closes Seat.output (the child has started), every read
+// tells the typing queue the CLI drew something (Typist.Output), and an
+// observed seat's activity (observe.go) that output arrived — announced
+// when a burst begins.
 type outputSignal struct{ s *Seat }
 
 func (o outputSignal) Read(b []byte) (int, error) {
@@ -37,6 +39,9 @@ func (o outputSignal) Read(b []byte) (int, error) {
 		o.s.outputOnce.Do(func() { close(o.s.output) })
 		if o.s.typist != nil {
 			o.s.typist.Output()
+		}
+		if o.s.observed != nil && o.s.observed.output() && o.s.updated != nil {
+			o.s.updated()
 		}
 	}
 	return n, err

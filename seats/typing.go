@@ -113,6 +113,12 @@ type TypistOptions struct {
 	// a submit held more than one post (fused). Called without the
 	// Typist's lock; it must not block. Nil: not called.
 	OnDelivery func(Delivery)
+	// OnTyped is called as each write of the human's keys or of a post
+	// (its text, its Enter) starts and as it ends — not for the
+	// emulator's replies: what the terminal shows right after is the
+	// answer to it (cli.EchoWindow). Called on the writer goroutine
+	// without the Typist's lock; it must not block. Nil: not called.
+	OnTyped func()
 }
 
 // Delivery is what OnDelivery reports about posts typed into a seat.
@@ -264,6 +270,7 @@ type Typist struct {
 	confirmWait time.Duration
 	inComposer  func(text string) Composer
 	onDelivery  func(Delivery)
+	onTyped     func() // TypistOptions.OnTyped
 
 	mu    sync.Mutex
 	input []keys   // keys and replies not written yet
@@ -329,6 +336,7 @@ func NewTypist(w io.Writer, o TypistOptions) *Typist {
 		confirmWait: o.ConfirmWait,
 		inComposer:  o.InComposer,
 		onDelivery:  o.OnDelivery,
+		onTyped:     o.OnTyped,
 		wake:        make(chan struct{}, 1),
 		quit:        make(chan struct{}),
 		done:        make(chan struct{}),
@@ -362,19 +370,20 @@ func (t *Typist) Enqueue(p room.Post) {
 // Human queues the bytes of keys the human typed into the pane. They are
 // written at once, never held, and read by the unsent-input tracker. Never
 // blocks; b is copied.
-func (t *Typist) Human(b []byte) { t.push(b, true) }
+func (t *Typist) Human(b []byte) { t.push(keys{b: b, tracked: true}) }
 
 // Answer queues the human's key that answers a dialog the CLI shows (a
 // permission prompt): written at once like Human, but not read by the
 // unsent-input tracker — the key goes to the dialog, not the input line, so
 // posts do not wait for a submit that will never come.
-func (t *Typist) Answer(b []byte) { t.push(b, false) }
+func (t *Typist) Answer(b []byte) { t.push(keys{b: b}) }
 
 // Reply queues the emulator's bytes for the child: its replies (cursor
 // position, device attributes, mode reports). Like Human: written at once,
 // never held; the tracker reads them too (replies are escape sequences,
-// which change nothing). Wire it as the Screen's reply function.
-func (t *Typist) Reply(b []byte) { t.push(b, true) }
+// which change nothing). Wire it as the Screen's reply function. A reply
+// is not typed (TypistOptions.OnTyped).
+func (t *Typist) Reply(b []byte) { t.push(keys{b: b, tracked: true, reply: true}) }
 
 // queued is a post not written yet: its message id and its text (tag +
 // "\n" + body), or a marker for fold posts not queued (typebound.go).
@@ -385,19 +394,22 @@ type queued struct {
 }
 
 // keys is one write of keys or replies; tracked ones are fed to the
-// unsent-input tracker.
+// unsent-input tracker; reply marks the emulator's.
 type keys struct {
 	b       []byte
 	tracked bool
+	reply   bool
 }
 
-func (t *Typist) push(b []byte, tracked bool) {
-	if len(b) == 0 {
+// push queues k, its bytes copied.
+func (t *Typist) push(k keys) {
+	if len(k.b) == 0 {
 		return
 	}
+	k.b = slices.Clone(k.b)
 	t.mu.Lock()
 	if !t.stopped {
-		t.input = append(t.input, keys{b: slices.Clone(b), tracked: tracked})
+		t.input = append(t.input, k)
 	}
 	t.mu.Unlock()
 	t.poke()
@@ -713,7 +725,7 @@ func (w *writerState) writeInput() bool {
 				}
 			}
 		}
-		if !t.write(k.b, feed) {
+		if !t.writeAs(k.b, !k.reply, feed) {
 			return false
 		}
 		w.lastWrite = t.clock.Now()
@@ -996,10 +1008,22 @@ func (t *Typist) nextPost() ([]byte, bool) {
 	return p.b, true
 }
 
-// write writes b to the PTY outside the lock, then applies after under it.
-// On a write error the queue stops and write reports false.
-func (t *Typist) write(b []byte, after func()) bool {
-	if _, err := t.w.Write(b); err != nil {
+// write types b (TypistOptions.OnTyped) into the PTY outside the lock,
+// then applies after under it. On a write error the queue stops and write
+// reports false.
+func (t *Typist) write(b []byte, after func()) bool { return t.writeAs(b, true, after) }
+
+// writeAs is write; typed is false for the emulator's replies.
+func (t *Typist) writeAs(b []byte, typed bool, after func()) bool {
+	typed = typed && t.onTyped != nil
+	if typed {
+		t.onTyped()
+	}
+	_, err := t.w.Write(b)
+	if typed {
+		t.onTyped()
+	}
+	if err != nil {
 		t.stop(fmt.Errorf("type into terminal: %w", err))
 		return false
 	}

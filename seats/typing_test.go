@@ -3,6 +3,7 @@ package seats
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -571,4 +572,54 @@ func TestTypistOnChange(t *testing.T) {
 	c.Advance(typingGap)
 	w.waitN(t, 2)
 	testkit.Eventually(t, "OnChange for the release and the typed post", func() bool { return n.Load() >= 4 })
+}
+
+// TestTypistTypedSkipsReplies: the human's keys, a post's text and its
+// Enter are typed (TypistOptions.OnTyped, as each write starts and ends:
+// what the terminal shows right after answers them, issue 34 item 9); the
+// emulator's replies to the CLI's own queries are not.
+func TestTypistTypedSkipsReplies(t *testing.T) {
+	t.Parallel()
+	c := newFakeClock()
+	w := newRecWriter(c)
+	var mu sync.Mutex
+	var typed []int // the write count at each call
+	ty := NewTypist(w, TypistOptions{Clock: c, Ready: true, OnTyped: func() {
+		mu.Lock()
+		typed = append(typed, len(w.all()))
+		mu.Unlock()
+	}})
+	t.Cleanup(func() { _ = ty.Close() })
+	calls := func() []int {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(typed)
+	}
+	ty.Reply([]byte("\x1b[1;1R"))
+	w.waitN(t, 1)
+	settle(t, ty, w)
+	if got := calls(); len(got) != 0 {
+		t.Fatalf("a reply was typed: %v", got)
+	}
+	ty.Human([]byte("x"))
+	w.waitN(t, 2)
+	settle(t, ty, w)
+	if got := calls(); !slices.Equal(got, []int{1, 2}) {
+		t.Fatalf("the human's key: typed at writes %v, want before and after the second write", got)
+	}
+	ty.Human([]byte("\x7f")) // the line is empty again: the post may go
+	ty.Enqueue(testPost("m1", "hello"))
+	c.waitArmed(t, typingGap) // the quiet time after the keys
+	c.Advance(typingGap)
+	w.waitN(t, 4)
+	c.waitArmed(t, typingGap) // the gap before its Enter
+	c.Advance(typingGap)
+	ws := w.waitN(t, 5)
+	settle(t, ty, w)
+	if ws[4].data != "\r" {
+		t.Fatalf("writes %q, want the post's Enter last", datas(ws))
+	}
+	if got := calls(); !slices.Equal(got, []int{1, 2, 2, 3, 3, 4, 4, 5}) {
+		t.Fatalf("typed at writes %v, want around each of the key, the post and its Enter", got)
+	}
 }

@@ -12,8 +12,10 @@ import (
 // What a seat is doing, as its CLI reports it (docs/design.md §11; spec
 // «Claude Code の席は自分の様子を hook で知らせる», «走っているアカウントが何を
 // しているか»). Claude Code seats report through http hooks, Codex seats
-// through their rollout or app-server notes; the app never reads terminal
-// output for it.
+// through their rollout or app-server notes; for them the app never reads
+// terminal output. A kind whose CLI reports nothing (Adapter.Observed) gets
+// what its terminal shows instead: output arriving, or measured silence
+// (observed.go).
 
 // ActivityKind is the stage of a seat's turn.
 type ActivityKind int
@@ -29,8 +31,12 @@ const (
 	// ActivityPermission: the CLI waits for the human to allow a tool
 	// (Activity.Tool names it); room posts are held meanwhile.
 	ActivityPermission
-	// ActivityIdle: the turn ended (Activity.Since says when).
+	// ActivityIdle: the turn ended (Activity.Since says when); for an
+	// observed seat, its terminal went silent.
 	ActivityIdle
+	// ActivityOutput: output arrives in the seat's terminal (an observed
+	// seat: Observed); it says bytes came, not that the CLI works.
+	ActivityOutput
 )
 
 // String names the kind for logs and tests.
@@ -44,6 +50,8 @@ func (k ActivityKind) String() string {
 		return "permission"
 	case ActivityIdle:
 		return "idle"
+	case ActivityOutput:
+		return "output"
 	}
 	return "unknown"
 }

@@ -25,6 +25,11 @@ type Adapter interface {
 	// starting until it did. A generic CLI may never join (bash has no
 	// MCP): its seat shows running once its process runs.
 	Joins() bool
+	// Observed reports whether the kind's CLI reports no activity of its
+	// own (no hooks, rollout or notes: a generic CLI), so its seats'
+	// activity is what their terminals show — output arriving, or a
+	// measured silence (Observed, docs/design.md §10).
+	Observed() bool
 	// UsesAttachments reports whether the CLI reads the topic's
 	// attachments folder without asking (launch.Input.AttachmentsDir): the
 	// Manager makes the folder for its launches only.

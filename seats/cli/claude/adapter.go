@@ -19,6 +19,9 @@ import (
 // Joins: Claude Code always starts the room's sidecar.
 func (*Adapter) Joins() bool { return true }
 
+// Observed: Claude Code reports its turns through hooks.
+func (*Adapter) Observed() bool { return false }
+
 // UsesAttachments: a Claude seat reads the topic's attachments folder
 // without asking (permissions.additionalDirectories).
 func (*Adapter) UsesAttachments() bool { return true }

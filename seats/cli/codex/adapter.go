@@ -67,6 +67,9 @@ func (c *Adapter) unclaim(id string) {
 // app-server mode).
 func (*Adapter) Joins() bool { return true }
 
+// Observed: Codex reports its turns in its rollout or app-server notes.
+func (*Adapter) Observed() bool { return false }
+
 // UsesAttachments: Codex asks for any folder outside its sandbox itself.
 func (*Adapter) UsesAttachments() bool { return false }
 

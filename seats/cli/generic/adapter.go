@@ -47,6 +47,9 @@ func (Adapter) Line(b *launch.Builder, opts []string) ([]string, error) {
 // Joins: a generic CLI may never join the room (one without MCP).
 func (Adapter) Joins() bool { return false }
 
+// Observed: a generic CLI reports nothing; its terminal is all there is.
+func (Adapter) Observed() bool { return true }
+
 // UsesAttachments: a generic CLI gets no folder rules.
 func (Adapter) UsesAttachments() bool { return false }
 
