@@ -329,6 +329,8 @@ func activityKind(k cli.ActivityKind) tui.ActivityKind {
 		return tui.ActivityPermission
 	case cli.ActivityIdle:
 		return tui.ActivityIdle
+	case cli.ActivityOutput:
+		return tui.ActivityOutput
 	}
 	return tui.ActivityUnknown
 }

@@ -71,8 +71,9 @@ func limitedWord(e *env, s SeatInfo) string {
 }
 
 // activityWord is what a running seat is doing, "" while its CLI reported
-// nothing: thinking, running a tool and waiting for permission win over
-// limited, limited wins over idle (spec #161). Running subagents are said
+// nothing (or, for a CLI that reports nothing, in its first second):
+// thinking, running a tool, waiting for permission and output arriving
+// win over limited, limited wins over idle (spec #161). Running subagents are said
 // apart (subagentWord).
 func activityWord(e *env, s SeatInfo, now time.Time) (string, tone) {
 	tr, a := e.tr, s.Activity
@@ -86,6 +87,9 @@ func activityWord(e *env, s SeatInfo, now time.Time) (string, tone) {
 		return tr.t(mActToolAny), toneBusy
 	case a.Kind == ActivityPermission:
 		return tr.t(mActPermission), toneAsk
+	case a.Kind == ActivityOutput:
+		// Bytes arrived in its terminal: said as such, never as work.
+		return tr.t(mActOutput), toneBusy
 	case limited(s):
 		return limitedWord(e, s), toneDim
 	case a.Kind == ActivityIdle:

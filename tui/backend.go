@@ -251,13 +251,17 @@ type SeatInfo struct {
 type ActivityKind int
 
 // Activity kinds (spec «走っているアカウントが何をしているか»): Unknown
-// until the CLI reported anything.
+// until the CLI reported anything. A seat whose CLI reports nothing (a
+// generic CLI) is Output while its terminal gets output and Idle after a
+// second without any (read off its terminal; Unknown for its first
+// second).
 const (
 	ActivityUnknown ActivityKind = iota
 	ActivityThinking
 	ActivityTool
 	ActivityPermission
 	ActivityIdle
+	ActivityOutput
 )
 
 // Activity is a seat's last reported activity: Tool names the tool running

@@ -270,6 +270,24 @@ func usageScene() *fakeBackend {
 	return f
 }
 
+// observedScene is a room of generic CLI seats, whose CLIs report
+// nothing: their words are read off their terminals (issue 34 item 9):
+// output arriving, idle since a burst ended minutes ago, idle just now,
+// and one in its first second, which says nothing yet.
+func observedScene() *fakeBackend {
+	f := scene()
+	now := testNow()
+	for _, a := range []struct{ id, name string }{{"sh", "shell"}, {"py", "python"}, {"rb", "irb"}, {"aider", "aider"}} {
+		f.accounts = append(f.accounts, AccountInfo{ID: a.id, Kind: KindCLI, Name: a.name, Dir: "/home/u/work", Command: a.id})
+	}
+	f.seats["t-main"] = append(f.seats["t-main"],
+		SeatInfo{Topic: "t-main", Account: "sh", State: SeatRunning, Activity: Activity{Kind: ActivityOutput, Since: now.Add(-3 * time.Second)}},
+		SeatInfo{Topic: "t-main", Account: "py", State: SeatRunning, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-3*time.Minute - 10*time.Second)}},
+		SeatInfo{Topic: "t-main", Account: "aider", State: SeatRunning, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-2 * time.Second)}},
+		SeatInfo{Topic: "t-main", Account: "rb", State: SeatRunning})
+	return f
+}
+
 func TestGoldenPanel(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -293,6 +311,10 @@ func TestGoldenPanel(t *testing.T) {
 		{"link_200x60", linkScene, 200, 60, LangEnglish, "lay"}, // room, via, window
 		{"down_120x40", downScene, 120, 40, LangEnglish, "lin"}, // the room socket does not answer
 		{"down_120x40ja", downScene, 120, 40, LangJapanese, "lay"},
+		{"observed_80x24", observedScene, 80, 24, LangEnglish, ""},
+		{"observed_80x24ja", observedScene, 80, 24, LangJapanese, ""},
+		{"observed_120x40", observedScene, 120, 40, LangEnglish, "sh"},
+		{"observed_120x40ja", observedScene, 120, 40, LangJapanese, "sh"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

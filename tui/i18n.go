@@ -272,6 +272,7 @@ const (
 	mActPermission
 	mActSubagent
 	mActSubagents
+	mActOutput
 	mActIdle
 	mActIdleAgo
 	mActLimited
@@ -913,6 +914,7 @@ var messages = map[msgKey][2]string{
 	mActPermission:   {"waiting for permission", "許可待ち"},
 	mActSubagent:     {"1 subagent", "サブエージェント 1 件"},
 	mActSubagents:    {"%d subagents", "サブエージェント %d 件"},
+	mActOutput:       {"outputting", "出力中"},
 	mActIdle:         {"idle", "待機"},
 	mActIdleAgo:      {"idle %s ago", "%s前から待機"},
 	mActLimited:      {"limited", "制限中"},
