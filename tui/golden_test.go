@@ -343,3 +343,30 @@ func TestGoldenPaneTitles(t *testing.T) {
 	send(t, m, press("ctrl+t"))
 	golden.RequireEqual(t, m.View().Content)
 }
+
+// TestGoldenNewTopicStarting: a seat starting in a new topic the index
+// does not list yet marks "+ New topic" with ● (spec «トピックの一覧» #141,
+// issue 34 item 23).
+func TestGoldenNewTopicStarting(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		w, h int
+		lang Lang
+	}{
+		{"80x24", 80, 24, LangEnglish},
+		{"80x24ja", 80, 24, LangJapanese},
+		{"120x40", 120, 40, LangEnglish},
+		{"120x40ja", 120, 40, LangJapanese},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			opts := testOptions()
+			opts.Lang = tc.lang
+			m := newTestModel(t, scene(), opts, tc.w, tc.h)
+			toParticipants(t, m, "lin")
+			m.Update(press("s")) // asked, not answered: its command is not run
+			golden.RequireEqual(t, m.View().Content)
+		})
+	}
+}

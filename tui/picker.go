@@ -207,7 +207,8 @@ func (p *topicPicker) view(e *env, w, h int) string {
 	}
 	for i := start; i < p.rows() && i < start+rows; i++ {
 		if i < len(p.titles) {
-			l := fit(" "+displayName(e, p.titles[i]), inner-8) + " " + fitRight(shortDate(e, p.titles[i].LastActivity), 6)
+			l := fit(" "+displayName(e, p.titles[i]), inner-shortDateW-2) + " " +
+				fitRight(shortDate(e, p.titles[i].LastActivity, shortDateW), shortDateW)
 			if i == p.sel {
 				l = e.th.sel.Render(l)
 			}

@@ -14,9 +14,11 @@ import (
 
 // topicList is the left column (spec «トピックの一覧»): indexed topics,
 // newest activity first; a "+ New topic" row stands for the open topic while
-// it is not indexed yet. Markers: ‖ braked (AI posts are not typed into its
-// seats), ● a seat runs there, • unread posts; after the name, how many
-// posts are unread, "@" first when one of them addresses the human.
+// it is not indexed yet, with ● after it while a seat starts or runs there
+// (until the start indexes it, #141). Markers: ‖ braked (AI posts are not
+// typed into its seats), ● a seat runs there, • unread posts; after the
+// name, how many posts are unread, "@" first when one of them addresses
+// the human; then its date (shortDate).
 type topicList struct {
 	items     []TopicInfo     // indexed topics, newest activity first
 	unread    map[string]bool // topics with posts not seen yet, by id
@@ -31,6 +33,7 @@ type topicList struct {
 	pos       map[string]int  // index in items by id
 	sel       int             // cursor row among rows() when focused
 	focused   bool
+	newBusy   bool // a seat starts or runs in the open topic, not indexed yet
 
 	renaming bool            // the rename prompt replaces the open topic's row
 	rename   textinput.Model // the prompt
@@ -104,7 +107,7 @@ const topicRowExtra = 4
 func (tl *topicList) measure() {
 	w := 0
 	for _, t := range tl.items {
-		if n := nameWidth(t.Name) + len(shortDateWidthProbe); n > w {
+		if n := nameWidth(t.Name) + shortDateW; n > w {
 			w = n
 		}
 	}
@@ -122,9 +125,11 @@ func nameWidth(s string) int {
 	return len(s)
 }
 
-// shortDateWidthProbe is as wide as shortDate's widest answer ("12/31",
-// "15:04"): a row's date is measured once, not per clock tick.
-const shortDateWidthProbe = "12/31"
+// shortDateW is as wide as a date of this year in either language
+// ("12月31日", "Sep 28", "Today"): a row's date is measured once, not per
+// clock tick. A date of an earlier year is wider; the list does not grow
+// for it (shortDate says only the year when a name would be cut short).
+const shortDateW = 7
 
 // want is the width the list would like, so no name is cut (0: none).
 func (tl *topicList) want() int {
@@ -380,21 +385,30 @@ func (tl *topicList) nameOf(e *env, id string) string {
 	return e.tr.t(mNewTopicTitle)
 }
 
-// shortDate: HH:MM today, the month and day this year, the year before.
-func shortDate(e *env, t time.Time) string {
+// shortDate is a topic's date as the spec says it (spec «トピックの一覧»
+// #225): "Today", "Sep 28" this year, "Sep 28, 2025" before — 今日,
+// 9月28日, 2025年9月28日 — as the chat's day rules say it (dayLabel). room
+// is how many cells the date may take and leave the name topicNameMin: a
+// date of an earlier year that does not fit says only its year ("2025",
+// 2025年).
+func shortDate(e *env, t time.Time, room int) string {
 	if t.IsZero() {
 		return ""
 	}
 	t = t.In(e.loc)
-	now := e.now().In(e.loc)
-	switch {
-	case t.Year() == now.Year() && t.YearDay() == now.YearDay():
-		return t.Format("15:04")
-	case t.Year() == now.Year():
-		return t.Format("1/2")
+	label := dayLabel(e, t)
+	if ansi.StringWidth(label) <= room || t.Year() == e.now().In(e.loc).Year() {
+		return label
+	}
+	if e.tr.lang == LangJapanese {
+		return t.Format("2006年")
 	}
 	return t.Format("2006")
 }
+
+// topicNameMin is how many cells of a name a row keeps before its date
+// shortens to the year.
+const topicNameMin = 6
 
 // render rebuilds the cached list (h lines of w cells) when its key moved: the
 // title, the rows from the first that keeps the cursor visible, then "no
@@ -442,13 +456,37 @@ func (tl *topicList) rowLine(e *env, id string, ri int) string {
 	}
 	current := id == tl.open || (id == newRowID && !tl.indexed(tl.open))
 	if id == newRowID {
-		row := fit(e.tr.t(mTopicNew), tl.w-1)
-		if current {
-			return gutter + e.th.sel.Render(row)
-		}
-		return gutter + e.th.accentS.Render(row)
+		return gutter + tl.newRow(e, current)
 	}
 	return gutter + tl.topicRow(e, tl.items[ri-1], current)
+}
+
+// newRow is the "+ New topic" row, highlighted while the open topic is
+// not indexed, with an accent ● after it while a seat starts or runs
+// there (spec «トピックの一覧» #141: the start indexes it soon; until then
+// this row is where that seat is).
+func (tl *topicList) newRow(e *env, current bool) string {
+	th, label := e.th, e.tr.t(mTopicNew)
+	if !current || !tl.newBusy {
+		row := fit(label, tl.w-1)
+		if current {
+			return th.sel.Render(row)
+		}
+		return th.accentS.Render(row)
+	}
+	w := max(tl.w-1, 0)
+	label = cut(label, max(w-2, 1))
+	return th.sel.Render(label+" ") + th.sel.Foreground(th.accent).Render("●") +
+		th.sel.Render(strings.Repeat(" ", max(w-ansi.StringWidth(label)-2, 0)))
+}
+
+// setNewBusy marks whether a seat starts or runs in the open topic while
+// it is not indexed (the "+ New topic" row's ●).
+func (tl *topicList) setNewBusy(on bool) {
+	if tl.newBusy != on {
+		tl.newBusy = on
+		tl.changed()
+	}
 }
 
 // topicRow is a topic's marker (‖ braked, ! something needs the human, ●
@@ -469,8 +507,12 @@ func (tl *topicList) topicRow(e *env, t TopicInfo, current bool) string {
 	case tl.unread[t.ID]:
 		mark = th.text.Bold(true).Render("•")
 	}
-	date := shortDate(e, t.LastActivity)
 	badge := tl.unreadBadge(t.ID)
+	room := w - 4 - topicNameMin
+	if badge != "" {
+		room -= ansi.StringWidth(badge) + 1
+	}
+	date := shortDate(e, t.LastActivity, room)
 	if badge != "" {
 		date = badge + " " + date
 	}

@@ -73,7 +73,7 @@ func TestTopicListWidthFollowsItsNames(t *testing.T) {
 		t.Fatalf("names not shown whole, or cut without …:\n%s", v)
 	}
 	send(t, m, tea.WindowSizeMsg{Width: 100, Height: 40})
-	if m.layout.Topics.W != 25 || !strings.Contains(plain(m), "Parser review: … 13:30") {
+	if m.layout.Topics.W != 25 || !strings.Contains(plain(m), "Parser review: … Today") {
 		t.Fatalf("at 100 columns: %d wide\n%s", m.layout.Topics.W, plain(m))
 	}
 }
@@ -196,4 +196,63 @@ func TestOpenedTopicMarksWhereTheNewPostsBegin(t *testing.T) {
 		}
 	}
 	t.Fatalf("the unread posts are not shown:\n%s", plain(m))
+}
+
+// TestTopicDates: a topic's date as the spec says it (spec «トピックの一覧»
+// #225, issue 34 item 23): today, the month and day this year, with the
+// year before — the year alone when the full date would leave its name
+// fewer than topicNameMin cells.
+func TestTopicDates(t *testing.T) {
+	t.Parallel()
+	en, ja := testEnv(LangEnglish), testEnv(LangJapanese)
+	today := testNow().Add(-5 * time.Hour)
+	sep := time.Date(2026, 9, 28, 23, 59, 0, 0, testLoc)
+	old := time.Date(2025, 3, 4, 5, 0, 0, 0, testLoc)
+	for _, tc := range []struct {
+		e    *env
+		at   time.Time
+		room int
+		want string
+	}{
+		{en, today, 20, "Today"}, {ja, today, 20, "今日"},
+		{en, sep, 20, "Sep 28"}, {ja, sep, 20, "9月28日"},
+		{en, old, 20, "Mar 4, 2025"}, {ja, old, 20, "2025年3月4日"},
+		{en, old, 10, "2025"}, {ja, old, 11, "2025年"},
+		{en, sep, 2, "Sep 28"}, // this year's dates never shorten
+		{en, time.Time{}, 20, ""},
+	} {
+		if got := shortDate(tc.e, tc.at, tc.room); got != tc.want {
+			t.Errorf("%s %v in %d cells: %q, want %q", tc.e.tr.lang, tc.at, tc.room, got, tc.want)
+		}
+	}
+}
+
+// TestNewTopicRowMarksASeatStarting: while a seat starts or runs in the
+// open topic before the start indexed it, "+ New topic" carries ● (spec
+// «トピックの一覧» #141, issue 34 item 23); listed, the topic's own row
+// does.
+func TestNewTopicRowMarksASeatStarting(t *testing.T) {
+	t.Parallel()
+	f := scene()
+	m := newTestModel(t, f, testOptions(), 120, 40)
+	newRow := func() string { return rowOf(plain(m), "+ New topic") }
+	if m.topics.open != "new-1" || strings.Contains(newRow(), "●") {
+		t.Fatalf("open %q, new row %q: want new-1, no mark", m.topics.open, newRow())
+	}
+	toParticipants(t, m, "lin")
+	_, cmd := m.Update(press("s")) // the start is asked, not answered yet
+	if !m.seats.starting[seatKey{"new-1", "lin"}] || !strings.Contains(newRow(), "+ New topic ●") {
+		t.Fatalf("a seat starting: new row %q, want it marked", newRow())
+	}
+	drive(t, m, cmd) // it runs; the index has not listed the topic yet
+	if len(m.seats.starting) != 0 || !strings.Contains(newRow(), "●") {
+		t.Fatalf("a seat running, the topic not listed yet: new row %q, want it marked", newRow())
+	}
+	f.mu.Lock()
+	f.topics["new-1"] = TopicInfo{ID: "new-1", Indexed: true, Running: true, LastActivity: testNow()}
+	f.mu.Unlock()
+	send(t, m, eventsMsg{evs: []Event{SeatChanged{Topic: "new-1", Account: "lin", State: SeatRunning}}})
+	if strings.Contains(newRow(), "●") || !strings.Contains(rowOf(plain(m), "Untitled"), "●") {
+		t.Fatalf("listed: new row %q, want no mark; the topic's row carries it:\n%s", newRow(), plain(m))
+	}
 }

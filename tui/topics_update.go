@@ -403,6 +403,25 @@ func (m *Model) renameKey(k tea.KeyPressMsg) []tea.Cmd {
 	return []tea.Cmd{tl.updateRename(k)}
 }
 
+// newTopicBusy reports whether a seat starts or runs in the open topic
+// while it is not indexed yet: the "+ New topic" row says so (topicList
+// newRow) until the start's index entry lists the topic.
+func (m *Model) newTopicBusy() bool {
+	open := m.topics.open
+	if open == "" || m.topics.indexed(open) {
+		return false
+	}
+	if m.seats.anyStartingIn(open) {
+		return true
+	}
+	for _, s := range m.seats.infos {
+		if s.Topic == open && (s.State == SeatStarting || s.State == SeatRunning) {
+			return true
+		}
+	}
+	return false
+}
+
 // askDeleteTopic asks before deleting; the question names the seats that
 // will stop, only when some run (docs/design.md §8). The open topic's are
 // its panes; another topic's are read first (a Backend call, so in a
