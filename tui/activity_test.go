@@ -487,10 +487,10 @@ func TestOwnPostsByOrigin(t *testing.T) {
 	e.selfName = "Alice"
 	mine := room.Post{MessageID: "m1", Role: room.RoleAdmin, Speaker: "Alice", Account: "admin", Content: "hi", TS: "2026-12-01T09:00:00Z"}
 	impostor := room.Post{MessageID: "m2", Role: room.RoleCLI, Speaker: "Alice", Account: "evil", Content: "hi", TS: "2026-12-01T09:00:00Z"}
-	if got, want := renderItem(e, &chatItem{posts: []room.Post{mine}}, 60, false, "", false, -1, -1, nil), renderOwn(e, mine, " ", 59, -1).lines; strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got, want := renderItem(e, &chatItem{posts: []room.Post{mine}}, 60, false, "", false, -1, -1, nil, false), renderOwn(e, mine, " ", 59, -1).lines; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the human's post is not drawn as own:\n%s", strings.Join(got, "\n"))
 	}
-	if got, want := renderItem(e, &chatItem{posts: []room.Post{impostor}}, 60, false, "", false, -1, -1, nil), renderPost(e, impostor, " ", 59, -1).lines; strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got, want := renderItem(e, &chatItem{posts: []room.Post{impostor}}, 60, false, "", false, -1, -1, nil, false), renderPost(e, impostor, " ", 59, -1).lines; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("a seat named like the human is drawn as own:\n%s", strings.Join(got, "\n"))
 	}
 }

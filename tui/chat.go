@@ -46,9 +46,10 @@ type itemRenderKey struct {
 	day      string // the separator above it, "" for none
 	gen      int    // env.gen: theme, language, self
 	expanded bool
-	chip     int // the chosen attachment chip, -1 for none
-	fresh    int // the first unread post's index in the item (the "new" rule above it), -1 for none
-	untaken  int // chat.untakenGen: which posts the seats did not take
+	chip     int  // the chosen attachment chip, -1 for none
+	fresh    int  // the first unread post's index in the item (the "new" rule above it), -1 for none
+	untaken  int  // chat.untakenGen: which posts the seats did not take
+	foot     bool // an own post that ends its run: its time goes under it (ownRunEnds)
 }
 
 func (it *chatItem) key() string     { return it.posts[0].MessageID }
@@ -204,14 +205,17 @@ func (c *chat) add(e *env, posts ...room.Post) int {
 			c.oldest = p.MessageID
 		}
 		c.newest = p.MessageID
-		before := 0 // the lines of the fold p may join, drawn before it did
-		if k := len(c.items); k > 0 && c.items[k-1].fold {
-			before = len(c.itemLines(e, k-1))
+		// The last item may change as p comes: a fold p joins grows, an
+		// own post p follows loses its time (ownRunEnds).
+		prev, before := len(c.items)-1, 0
+		if prev >= 0 {
+			before = len(c.itemLines(e, prev))
 		}
-		if !c.group(e, p) {
-			before = 0
+		added := -before
+		if !c.group(e, p) && prev >= 0 {
+			added += len(c.itemLines(e, prev))
 		}
-		added := len(c.itemLines(e, len(c.items)-1)) - before
+		added += len(c.itemLines(e, len(c.items)-1))
 		if c.scroll > 0 {
 			// Keep the reader's place while they read older posts.
 			c.scroll += added
@@ -352,13 +356,34 @@ func (c *chat) itemLines(e *env, i int) []string {
 	if c.newFrom != "" {
 		fresh = slices.IndexFunc(it.posts, func(p room.Post) bool { return p.MessageID == c.newFrom })
 	}
-	k := itemRenderKey{width: c.w, selected: sel, day: day, gen: e.gen, expanded: exp, chip: chosen, fresh: fresh, untaken: c.untakenGen}
+	foot := c.ownRunEnds(e, i)
+	k := itemRenderKey{width: c.w, selected: sel, day: day, gen: e.gen, expanded: exp, chip: chosen, fresh: fresh, untaken: c.untakenGen, foot: foot}
 	if it.lines != nil && k == it.rendered {
 		return it.lines
 	}
 	it.rendered = k
-	it.lines = renderItem(e, it, c.w, sel, day, exp, chosen, fresh, c.untaken)
+	it.lines = renderItem(e, it, c.w, sel, day, exp, chosen, fresh, c.untaken, foot)
 	return it.lines
+}
+
+// own reports whether an item is one of the screen's own posts: by
+// origin, the admin role only the UI's entry posts with (renderItem).
+func (it *chatItem) own() bool { return !it.fold && it.posts[0].Role == room.RoleAdmin }
+
+// ownRunEnds reports whether item i is an own post that ends a run of
+// them (spec «画面の人の発言は右に寄せる» #225): own posts with nothing
+// between them are one block with the time under the last; the next
+// item another's post, a day rule or the "new" rule above it ends the
+// run. Decided by what is drawn only: nothing is kept on the posts.
+func (c *chat) ownRunEnds(e *env, i int) bool {
+	if !c.items[i].own() {
+		return false
+	}
+	if i+1 >= len(c.items) {
+		return true
+	}
+	next := c.items[i+1]
+	return !next.own() || c.itemDay(e, i+1) != "" || c.newFrom != "" && next.posts[0].MessageID == c.newFrom
 }
 
 // setUntaken replaces the posts the topic's seats did not take (message id
@@ -473,7 +498,7 @@ func hhmm(e *env, p room.Post) string {
 // column (› when selected), then the header and the wrapped body.
 // The screen's own posts sit on the right without a name (spec «画面の人の
 // 発言は右に寄せる»); notices stay left.
-func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool, chosen int, fresh int, untaken map[string][]string) []string {
+func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool, chosen int, fresh int, untaken map[string][]string, foot bool) []string {
 	var out []string
 	if day != "" {
 		out = append(out, daySeparator(e, day, w))
@@ -496,6 +521,9 @@ func renderItem(e *env, it *chatItem, w int, sel bool, day string, expanded bool
 		// never gives a socket that role). A seat named like the human is
 		// drawn as a seat.
 		out = it.withChips(out, renderOwn(e, p, gutter, inner, chosen))
+		if foot {
+			out = append(out, " "+fitRight(e.th.dim.Render(hhmm(e, p)), inner))
+		}
 		for _, row := range untakenLine(e, untaken[p.MessageID], inner-1) {
 			out = append(out, gutter+fitRight(row, inner))
 		}
@@ -594,14 +622,17 @@ func addressees(p room.Post) string {
 	return "→ " + strings.Join(names, ", ")
 }
 
-// renderOwn is the screen's own post: addressees and time right-aligned,
-// the body pushed to the right edge in the speaker's colour.
+// renderOwn is the screen's own post (spec «画面の人の発言は右に寄せる»
+// #225): its addressees right-aligned at its head when it has some, then
+// the body pushed to the right edge in the speaker's colour; the gutter
+// (› when selected) on its first line. Its time goes under it, and only
+// under the last of a run of own posts (renderItem's foot).
 func renderOwn(e *env, p room.Post, gutter string, inner, chosen int) drawnPost {
-	meta := hhmm(e, p)
+	var out []string
 	if to := addressees(p); to != "" {
-		meta = to + "  " + meta
+		out = append(out, gutter+fitRight(e.th.dim.Render(to), inner))
+		gutter = " "
 	}
-	out := []string{gutter + fitRight(e.th.dim.Render(meta), inner)}
 	text, files := postAttachments(e, p)
 	var body []string
 	if text != "" || len(files) == 0 {
@@ -615,11 +646,14 @@ func renderOwn(e *env, p room.Post, gutter string, inner, chosen int) drawnPost 
 	}
 	st := speakerStyle(e, p)
 	left := 1 + max(0, inner-bw)
+	pad := gutter + strings.Repeat(" ", left-1) // the first line carries the gutter
 	for _, l := range body {
-		out = append(out, strings.Repeat(" ", left)+st.Render(l))
+		out = append(out, pad+st.Render(l))
+		pad = strings.Repeat(" ", left)
 	}
 	for _, l := range note { // one block with the body: same left edge
-		out = append(out, strings.Repeat(" ", left)+l)
+		out = append(out, pad+l)
+		pad = strings.Repeat(" ", left)
 	}
 	return drawnPost{lines: out, chips: chipRows, chipHits: hits, left: left}
 }

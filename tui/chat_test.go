@@ -2,9 +2,11 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/pullcept/pullcept/room"
@@ -270,4 +272,93 @@ func TestReusedIDIsStillShown(t *testing.T) {
 	if n := strings.Count(plain(m), "同じ id の別の発言"); n != 1 {
 		t.Fatalf("the post reusing %s is drawn %d times", old.MessageID, n)
 	}
+}
+
+// TestOwnPostsRunAsOneBlock: the screen's own posts said one after the
+// other are one block: the addressees at the head of the one that has
+// some, the time only under the last of the run; another's post or a day
+// rule between ends the run (spec «画面の人の発言は右に寄せる» #225, issue
+// 34 item 23). A post joining the run while the reader is up among older
+// posts keeps their place.
+func TestOwnPostsRunAsOneBlock(t *testing.T) {
+	t.Parallel()
+	own := func(id, body string, min int, to ...string) room.Post {
+		p := post(id, "マスター", body, min)
+		p.Role, p.Account, p.To = room.RoleAdmin, "admin", to
+		return p
+	}
+	const day = 24 * 60
+	f := scene()
+	f.history["own"] = []room.Post{
+		own("o1", "first", -day, "Lin"),
+		own("o2", "second", -day+1),
+		post("l1", "Lin", "answer", -day+2),
+		own("o3", "third", -day+3),
+		own("o4", "fourth", 0), // the next day
+	}
+	opts := testOptions()
+	opts.StartTopic = "own"
+	m := newTestModel(t, f, opts, 120, 40)
+	rowsFrom := func(first string) []string {
+		rows := chatRows(m)
+		i := slices.IndexFunc(rows, func(l string) bool { return strings.Contains(l, first) })
+		if i < 0 {
+			t.Fatalf("no %q in the chat:\n%s", first, strings.Join(rows, "\n"))
+		}
+		out := make([]string, 0, len(rows)-i)
+		for _, r := range rows[i:] {
+			if r = strings.TrimSpace(r); r != "" {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	want := []string{"→ Lin", "first", "second", "09:01", "Lin  09:02", "answer", "third", "09:03",
+		"─── Today ───", "fourth", "09:00"}
+	if got := rowsFrom("→ Lin"); !sameRows(got, want) {
+		t.Fatalf("own posts drawn as\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A live post joins the run: the time moves under it.
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "own", Post: own("o5", "fifth", 1)}}})
+	if got, want := rowsFrom("fourth"), []string{"fourth", "fifth", "09:01"}; !sameRows(got, want) {
+		t.Fatalf("after a live own post:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// The reader is up among older posts: an own post joining the run
+	// below moves nothing they read.
+	send(t, m, tea.WindowSizeMsg{Width: 80, Height: 16})
+	for i := range 20 {
+		send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "own", Post: post(fmt.Sprintf("f%d", i), "Lin", fmt.Sprintf("filler %d", i), 2+i)}}})
+	}
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "own", Post: own("o6", "sixth", 30)}}})
+	send(t, m, press("tab"))
+	send(t, m, press("pgup"))
+	if m.chat.scroll == 0 {
+		t.Fatal("pgup did not scroll the chat up")
+	}
+	before := chatRows(m)
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "own", Post: own("o7", "seventh", 31)}}})
+	if after := chatRows(m); !slices.Equal(before[:len(before)-1], after[:len(after)-1]) {
+		t.Fatalf("the reader's place moved:\n%s\n---\n%s", strings.Join(before, "\n"), strings.Join(after, "\n"))
+	}
+}
+
+// sameRows reports whether got matches want row by row, a want row of
+// "─── X ───" matching any rule around X.
+func sameRows(got, want []string) bool {
+	if len(got) < len(want) {
+		return false
+	}
+	for i, w := range want {
+		if strings.HasPrefix(w, "─── ") {
+			if !strings.HasPrefix(got[i], "─") || !strings.Contains(got[i], " "+strings.Trim(w, "─ ")+" ") {
+				return false
+			}
+			continue
+		}
+		if got[i] != w {
+			return false
+		}
+	}
+	return true
 }
