@@ -259,6 +259,7 @@ func (m *Model) partData() *partData {
 		post:     m.chat.body,
 		servers:  m.accounts.servers,
 		socket:   m.accounts.socket,
+		owed:     m.seats.owed,
 	}
 	for k := range m.seats.starting {
 		if k.topic == m.topics.open {

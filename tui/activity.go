@@ -73,9 +73,11 @@ func limitedWord(e *env, s SeatInfo) string {
 // activityWord is what a running seat is doing, "" while its CLI reported
 // nothing (or, for a CLI that reports nothing, in its first second):
 // thinking, running a tool, waiting for permission and output arriving
-// win over limited, limited wins over idle (spec #161). Running subagents are said
-// apart (subagentWord).
-func activityWord(e *env, s SeatInfo, now time.Time) (string, tone) {
+// win over limited, limited wins over idle (spec #161). Output arriving
+// is "thinking…" while the seat owes the room an answer (owed: noteOwed),
+// as the spec says it: the two are one observation, and the address says
+// more. Running subagents are said apart (subagentWord).
+func activityWord(e *env, s SeatInfo, owed bool, now time.Time) (string, tone) {
 	tr, a := e.tr, s.Activity
 	switch {
 	case a.Kind == ActivityThinking:
@@ -87,6 +89,8 @@ func activityWord(e *env, s SeatInfo, now time.Time) (string, tone) {
 		return tr.t(mActToolAny), toneBusy
 	case a.Kind == ActivityPermission:
 		return tr.t(mActPermission), toneAsk
+	case a.Kind == ActivityOutput && owed:
+		return tr.t(mActThinking), toneBusy
 	case a.Kind == ActivityOutput:
 		// Bytes arrived in its terminal: said as such, never as work.
 		return tr.t(mActOutput), toneBusy
@@ -112,8 +116,8 @@ func subagentWord(e *env, s SeatInfo) string {
 
 // fullWord is the activity word with the subagents appended, as a pane's
 // title says it.
-func fullWord(e *env, s SeatInfo, now time.Time) (string, tone) {
-	w, tn := activityWord(e, s, now)
+func fullWord(e *env, s SeatInfo, owed bool, now time.Time) (string, tone) {
+	w, tn := activityWord(e, s, owed, now)
 	sub := subagentWord(e, s)
 	switch {
 	case sub == "":

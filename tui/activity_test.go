@@ -25,34 +25,41 @@ func TestActivityWords(t *testing.T) {
 		s      SeatInfo
 		en, ja string
 		tone   tone
+		owed   bool // addressed, not answered yet (noteOwed)
 	}{
-		{"unknown", SeatInfo{}, "", "", toneDim},
-		{"thinking", SeatInfo{Activity: Activity{Kind: ActivityThinking}}, "thinking…", "考え中…", toneBusy},
-		{"tool", SeatInfo{Activity: Activity{Kind: ActivityTool, Tool: "Bash"}}, "running Bash", "Bash を実行中", toneBusy},
-		{"tool unnamed", SeatInfo{Activity: Activity{Kind: ActivityTool}}, "running a tool", "ツールを実行中", toneBusy},
-		{"permission", SeatInfo{Activity: Activity{Kind: ActivityPermission, Tool: "Bash"}}, "waiting for permission", "許可待ち", toneAsk},
-		{"idle now", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-59 * time.Second)}}, "idle", "待機", toneDim},
-		{"idle no time", SeatInfo{Activity: Activity{Kind: ActivityIdle}}, "idle", "待機", toneDim},
-		{"idle 1 min", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-time.Minute)}}, "idle 1 min ago", "1分前から待機", toneDim},
-		{"idle 5 min (seconds dropped)", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-5*time.Minute - 59*time.Second)}}, "idle 5 min ago", "5分前から待機", toneDim},
-		{"idle hours", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-2*time.Hour - 5*time.Minute)}}, "idle 2 h 5 min ago", "2時間5分前から待機", toneDim},
-		{"idle days", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-50 * time.Hour)}}, "idle 2 d 2 h ago", "2日2時間前から待機", toneDim},
-		{"limited wins over idle", SeatInfo{Limited: true, FiveHour: &full, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-time.Hour)}}, "limited", "制限中", toneDim},
-		{"limited, no report", SeatInfo{Limited: true}, "limited", "制限中", toneDim},
-		{"a full window is no stop", SeatInfo{Weekly: &full, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-time.Hour)}}, "idle 1 h ago", "1時間前から待機", toneDim},
-		{"limited with its reset", SeatInfo{Limited: true, LimitResets: time.Date(2026, 10, 5, 22, 45, 0, 0, time.Local)}, "limited · resets 22:45", "制限中 · 22:45 に解除", toneDim},
-		{"thinking wins over limited", SeatInfo{Limited: true, Activity: Activity{Kind: ActivityThinking}}, "thinking…", "考え中…", toneBusy},
-		{"tool wins over limited", SeatInfo{Limited: true, Activity: Activity{Kind: ActivityTool, Tool: "Read"}}, "running Read", "Read を実行中", toneBusy},
-		{"subagents appended", SeatInfo{Activity: Activity{Kind: ActivityTool, Tool: "Task", Subagents: 2}}, "running Task · 2 subagents", "Task を実行中 · サブエージェント 2 件", toneBusy},
-		{"one subagent alone", SeatInfo{Activity: Activity{Subagents: 1}}, "1 subagent", "サブエージェント 1 件", toneBusy},
-		{"subagent while limited", SeatInfo{Limited: true, Activity: Activity{Subagents: 3}}, "limited · 3 subagents", "制限中 · サブエージェント 3 件", toneBusy},
+		{"unknown", SeatInfo{}, "", "", toneDim, false},
+		{"thinking", SeatInfo{Activity: Activity{Kind: ActivityThinking}}, "thinking…", "考え中…", toneBusy, false},
+		{"tool", SeatInfo{Activity: Activity{Kind: ActivityTool, Tool: "Bash"}}, "running Bash", "Bash を実行中", toneBusy, false},
+		{"tool unnamed", SeatInfo{Activity: Activity{Kind: ActivityTool}}, "running a tool", "ツールを実行中", toneBusy, false},
+		{"permission", SeatInfo{Activity: Activity{Kind: ActivityPermission, Tool: "Bash"}}, "waiting for permission", "許可待ち", toneAsk, false},
+		{"idle now", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-59 * time.Second)}}, "idle", "待機", toneDim, false},
+		{"idle no time", SeatInfo{Activity: Activity{Kind: ActivityIdle}}, "idle", "待機", toneDim, false},
+		{"idle 1 min", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-time.Minute)}}, "idle 1 min ago", "1分前から待機", toneDim, false},
+		{"idle 5 min (seconds dropped)", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-5*time.Minute - 59*time.Second)}}, "idle 5 min ago", "5分前から待機", toneDim, false},
+		{"idle hours", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-2*time.Hour - 5*time.Minute)}}, "idle 2 h 5 min ago", "2時間5分前から待機", toneDim, false},
+		{"idle days", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now.Add(-50 * time.Hour)}}, "idle 2 d 2 h ago", "2日2時間前から待機", toneDim, false},
+		{"limited wins over idle", SeatInfo{Limited: true, FiveHour: &full, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-time.Hour)}}, "limited", "制限中", toneDim, false},
+		{"limited, no report", SeatInfo{Limited: true}, "limited", "制限中", toneDim, false},
+		{"a full window is no stop", SeatInfo{Weekly: &full, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-time.Hour)}}, "idle 1 h ago", "1時間前から待機", toneDim, false},
+		{"limited with its reset", SeatInfo{Limited: true, LimitResets: time.Date(2026, 10, 5, 22, 45, 0, 0, time.Local)}, "limited · resets 22:45", "制限中 · 22:45 に解除", toneDim, false},
+		{"thinking wins over limited", SeatInfo{Limited: true, Activity: Activity{Kind: ActivityThinking}}, "thinking…", "考え中…", toneBusy, false},
+		{"tool wins over limited", SeatInfo{Limited: true, Activity: Activity{Kind: ActivityTool, Tool: "Read"}}, "running Read", "Read を実行中", toneBusy, false},
+		{"subagents appended", SeatInfo{Activity: Activity{Kind: ActivityTool, Tool: "Task", Subagents: 2}}, "running Task · 2 subagents", "Task を実行中 · サブエージェント 2 件", toneBusy, false},
+		{"one subagent alone", SeatInfo{Activity: Activity{Subagents: 1}}, "1 subagent", "サブエージェント 1 件", toneBusy, false},
+		{"subagent while limited", SeatInfo{Limited: true, Activity: Activity{Subagents: 3}}, "limited · 3 subagents", "制限中 · サブエージェント 3 件", toneBusy, false},
+		// A seat whose terminal is read (its CLI reports nothing, issue 34
+		// item 9): output arriving, or thinking while it owes an answer.
+		{"output", SeatInfo{Activity: Activity{Kind: ActivityOutput, Since: now}}, "outputting", "出力中", toneBusy, false},
+		{"output while addressed", SeatInfo{Activity: Activity{Kind: ActivityOutput, Since: now}}, "thinking…", "考え中…", toneBusy, true},
+		{"silence while addressed", SeatInfo{Activity: Activity{Kind: ActivityIdle, Since: now}}, "idle", "待機", toneDim, true},
+		{"output wins over limited", SeatInfo{Limited: true, Activity: Activity{Kind: ActivityOutput}}, "outputting", "出力中", toneBusy, false},
 	} {
 		for _, lang := range []Lang{LangEnglish, LangJapanese} {
 			want := tc.en
 			if lang == LangJapanese {
 				want = tc.ja
 			}
-			got, tn := fullWord(testEnv(lang), tc.s, now)
+			got, tn := fullWord(testEnv(lang), tc.s, tc.owed, now)
 			if got != want || tn != tc.tone {
 				t.Errorf("%s (%s): got %q tone %d, want %q tone %d", tc.name, lang, got, tn, want, tc.tone)
 			}
@@ -527,5 +534,40 @@ func TestFoldedPostsShown(t *testing.T) {
 	}
 	if got := seatLines(testEnv(LangEnglish), SeatInfo{}, 200, time.Now(), false); len(got) != 0 {
 		t.Errorf("nothing folded: %q", got)
+	}
+}
+
+// TestAddressedSeatOutputSaysThinking: a seat whose terminal is read says
+// "thinking…" while output arrives after a post addressed it and before
+// it answered (spec «走っているアカウントが何をしているか»: the screen's own
+// record of the live posts, by name against the roster; issue 34 item 9);
+// a name nobody holds records nothing, and the record starts afresh in
+// another topic.
+func TestAddressedSeatOutputSaysThinking(t *testing.T) {
+	t.Parallel()
+	f := observedScene()
+	m := mainModel(t, f)
+	row := func() string { return rowOf(plain(m), "shell") }
+	if !strings.Contains(row(), "outputting") {
+		t.Fatalf("before any post: %q, want outputting", row())
+	}
+	live := func(p room.Post) { send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "t-main", Post: p}}}) }
+	ask := post("a1", "マスター", "list the files", 40)
+	ask.Role, ask.Account, ask.To = room.RoleAdmin, "admin", []string{"Shell", "nobody"}
+	live(ask)
+	if !strings.Contains(row(), "thinking…") || len(m.seats.owed) != 1 {
+		t.Fatalf("addressed: %q (owed %v), want thinking… for shell only", row(), m.seats.owed)
+	}
+	reply := post("a2", "shell", "a.txt b.txt", 41)
+	reply.Role, reply.Account = room.RoleCLI, "sh"
+	live(reply)
+	if !strings.Contains(row(), "outputting") {
+		t.Fatalf("after its answer: %q, want outputting", row())
+	}
+	live(ask)
+	m.switchTopic("t-old")
+	send(t, m, nil)
+	if len(m.seats.owed) != 0 {
+		t.Fatalf("another topic keeps the record: %v", m.seats.owed)
 	}
 }

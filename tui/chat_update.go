@@ -102,6 +102,7 @@ func (m *Model) onPostDelivered(ev PostDelivered) []tea.Cmd {
 	}
 	if ev.Topic == m.topics.open {
 		m.chat.add(&m.env, ev.Post)
+		m.noteOwed(ev.Post)
 	} else {
 		m.topics.markUnread(ev.Topic, m.addressesSelf(ev.Post))
 	}

@@ -285,7 +285,35 @@ func observedScene() *fakeBackend {
 		SeatInfo{Topic: "t-main", Account: "py", State: SeatRunning, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-3*time.Minute - 10*time.Second)}},
 		SeatInfo{Topic: "t-main", Account: "aider", State: SeatRunning, Activity: Activity{Kind: ActivityIdle, Since: now.Add(-2 * time.Second)}},
 		SeatInfo{Topic: "t-main", Account: "rb", State: SeatRunning})
+	f.rosters["t-main"] = append(f.rosters["t-main"], room.Member{Name: "shell", AccountID: "sh", Role: room.RoleCLI})
 	return f
+}
+
+// TestGoldenObservedAddressed: a seat whose terminal is read and that a
+// post addressed says "thinking…" while its output arrives (issue 34
+// item 9), in the panel and in its pane's title.
+func TestGoldenObservedAddressed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		w, h int
+		lang Lang
+	}{
+		{"80x24", 80, 24, LangEnglish},
+		{"80x24ja", 80, 24, LangJapanese},
+		{"120x40", 120, 40, LangEnglish},
+		{"120x40ja", 120, 40, LangJapanese},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := sceneModel(t, observedScene(), tc.w, tc.h, tc.lang)
+			ask := post("a1", "マスター", "@shell list the files", 40)
+			ask.Role, ask.Account, ask.To = room.RoleAdmin, "admin", []string{"shell"}
+			send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "t-main", Post: ask}}})
+			send(t, m, press("ctrl+t"))
+			golden.RequireEqual(t, m.View().Content)
+		})
+	}
 }
 
 func TestGoldenPanel(t *testing.T) {

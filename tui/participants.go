@@ -98,6 +98,7 @@ type partData struct {
 	// asking are the accounts whose seat in the open topic has a
 	// permission card waiting (permission.go): highlighted.
 	asking map[string]bool
+	owed   map[string]bool // addressed, not answered yet (noteOwed)
 	// post looks a post of the open topic's chat up by message id (its
 	// body), for the details' delivery section; nil: none.
 	post func(id string) (string, bool)
@@ -425,7 +426,7 @@ func (p *participants) badge(e *env, d *partData, a *AccountInfo, st SeatState, 
 	case st == SeatStarting:
 		return p.frame + tr.t(mPartsStarting), toneDim
 	case st == SeatRunning:
-		if w, tn := activityWord(e, s, now); w != "" {
+		if w, tn := activityWord(e, s, d.owed[a.ID], now); w != "" {
 			return w, tn
 		}
 		// No report yet (a generic CLI never sends one): the state, which

@@ -17,10 +17,13 @@ type seatArea struct {
 	infos    map[string]SeatInfo // the open topic's seats by account id
 	starting map[seatKey]bool    // start asked, no answer yet (any topic)
 	failed   map[seatKey]string  // the last start's refusal, by seat
-	panes    map[seatKey]*pane   // one per seat of the open topic with a terminal to show
-	closing  map[seatKey]bool    // exited panes the human closed, until ForgetSeat answered
-	shown    bool                // the pane area is open (TogglePanes)
-	drag     paneDrag            // a mouse press in a pane, until its release
+	// owed are the open topic's accounts a post addressed, since this
+	// screen opened it, that have not posted since (noteOwed).
+	owed    map[string]bool
+	panes   map[seatKey]*pane // one per seat of the open topic with a terminal to show
+	closing map[seatKey]bool  // exited panes the human closed, until ForgetSeat answered
+	shown   bool              // the pane area is open (TogglePanes)
+	drag    paneDrag          // a mouse press in a pane, until its release
 
 	// Writes (key bytes, pastes, resizes) go in order through one command
 	// at a time, so keystrokes never overtake each other.
@@ -61,6 +64,7 @@ func newSeatArea() seatArea {
 		infos:    map[string]SeatInfo{},
 		starting: map[seatKey]bool{},
 		failed:   map[seatKey]string{},
+		owed:     map[string]bool{},
 		panes:    map[seatKey]*pane{},
 		closing:  map[seatKey]bool{},
 		spin:     spinner.New(spinner.WithSpinner(spinner.MiniDot)),

@@ -8,6 +8,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/pullcept/pullcept/room"
 )
 
 // The seats feature (docs/design.md §5, §9, §10): starting and stopping the
@@ -303,8 +305,36 @@ func (m *Model) paneWords(vis []seatKey) {
 		p := m.seats.panes[k]
 		p.word, p.tone = "", toneDim
 		if s, ok := m.seats.infos[k.account]; ok && s.State == SeatRunning {
-			p.word, p.tone = fullWord(&m.env, s, now)
+			p.word, p.tone = fullWord(&m.env, s, m.seats.owed[k.account], now)
 		}
+	}
+}
+
+// noteOwed keeps the screen's record of the accounts that owe the open
+// topic an answer (spec «走っているアカウントが何をしているか»: a seat
+// addressed and writing is "thinking…"): a live post addressed to a name
+// of the roster records its holders — both, when two hold it; a name
+// nobody holds records nothing — and a post of an account ends its
+// record. Only posts that arrive while this screen shows the topic count:
+// the room's history is not replayed, and what was owed before is not
+// known.
+func (m *Model) noteOwed(p room.Post) {
+	changed := false
+	if p.Account != "" && m.seats.owed[p.Account] {
+		delete(m.seats.owed, p.Account)
+		changed = true
+	}
+	for _, mb := range m.roster() {
+		if mb.AccountID == "" || mb.AccountID == p.Account || m.seats.owed[mb.AccountID] {
+			continue
+		}
+		if slices.ContainsFunc(p.To, func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), mb.Name) }) {
+			m.seats.owed[mb.AccountID] = true
+			changed = true
+		}
+	}
+	if changed {
+		m.accounts.panel.changed()
 	}
 }
 

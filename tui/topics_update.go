@@ -318,6 +318,7 @@ func (m *Model) switchTopic(id string) []tea.Cmd {
 	m.chat.unread = unread
 	m.chat.focused = m.focus == FocusChat
 	m.seats.infos = map[string]SeatInfo{}
+	m.seats.owed = map[string]bool{} // made of the posts seen here only
 	if m.focus == FocusPane {
 		m.setFocus(FocusInput)
 	}
