@@ -209,7 +209,7 @@ func (a *app) startSeat(name string) {
 	a.t.Helper()
 	a.toPanel(name)
 	a.keys("s")
-	a.waitScreen(name+"'s seat runs", "running")
+	testkit.EventuallyWithin(a.t, testkit.Wait, name+"'s seat runs", func() bool { return seatRuns(a.screenOrEmpty(), name) })
 	// Joined: the room counts the human and the seat (the @ popup offers a
 	// seat account before it joins, so it is no sign of that).
 	a.waitScreen(name+"'s seat joined the room", "· 2 · F1 help")

@@ -288,7 +288,7 @@ func TestServedAttachOverOpenSSH(t *testing.T) {
 		})
 	})
 	s.waitScreen("w1", "Echo running, the cursor on it", func(x string) bool {
-		return strings.Contains(x, "running") && strings.Contains(x, "› Echo")
+		return seatRuns(x, "Echo") && strings.Contains(x, "› Echo")
 	})
 	// A post reaches the seats in the room when it is sent: wait for Echo's
 	// sidecar to join.

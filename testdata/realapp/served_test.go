@@ -170,7 +170,7 @@ func TestServedSeatsOutliveTheWindow(t *testing.T) {
 	// sidecar to join (the room counts Alice and Echo; Counter never joins).
 	s.waitScreen("w1", "Echo joined the room", func(x string) bool { return strings.Contains(x, "· 2 · F1 help") })
 	s.waitScreen("w1", "both seats running, the cursor on Echo", func(x string) bool {
-		return strings.Count(x, "running") == 2 && strings.Contains(x, "› Echo")
+		return seatRuns(x, "Counter") && seatRuns(x, "Echo") && strings.Contains(x, "› Echo")
 	})
 	s.tmux("send-keys", "-t", "w1", "Escape")
 	// A key right after Esc would arrive as Alt+key: wait until the panel
@@ -484,7 +484,7 @@ func TestServedClientOwnsItsTerminal(t *testing.T) {
 	}
 	s.waitScreen("japanese", "the accounts panel has focus", func(x string) bool { return strings.Contains(x, "› Alice") })
 	s.tmux("send-keys", "-t", "japanese", "Down", "s")
-	s.waitScreen("japanese", "the Counter runs", func(x string) bool { return strings.Contains(x, "稼働中") })
+	s.waitScreen("japanese", "the Counter runs", func(x string) bool { return accountRow(x, "Counter", runsWordsJa) })
 	s.tmux("send-keys", "-t", "japanese", "C-t")
 	// Enough ticks that some scrolled off into the scrollback.
 	s.waitScreen("japanese", "the Counter's pane", func(x string) bool { return strings.Contains(x, "tick 60") })

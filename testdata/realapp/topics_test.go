@@ -156,7 +156,7 @@ func (r *topicsRig) startSeat(name string) {
 	r.t.Helper()
 	r.selectAccount(name)
 	r.keys("s")
-	r.waitScreen(name+" runs", func(s string) bool { return accountRow(s, name, "running") })
+	r.waitScreen(name+" runs", func(s string) bool { return seatRuns(s, name) })
 	r.keys("Escape")
 	r.waitScreen("the panel lets go", func(s string) bool { return selected(s) == "" })
 }
@@ -180,10 +180,23 @@ func (r *topicsRig) selectAccount(name string) {
 	r.waitScreen("the cursor on "+name, func(s string) bool { return strings.HasPrefix(name, selected(s)) })
 }
 
-// accountRow reports whether a row of the screen shows name, then word
-// at its end, with no cut.
+// runsWords are the words of a generic CLI's running seat (its CLI
+// reports nothing, so its terminal is read, issue 34 item 9): running in
+// its first second, then outputting or thinking… while output comes, idle
+// after a second without.
+const runsWords = `(running|outputting|thinking…|idle(?: .* ago)?)`
+
+// runsWordsJa are runsWords in Japanese.
+const runsWordsJa = `(稼働中|出力中|考え中…|(?:.*前から)?待機)`
+
+// seatRuns reports whether the accounts panel says name's generic seat
+// runs.
+func seatRuns(screen, name string) bool { return accountRow(screen, name, runsWords) }
+
+// accountRow reports whether the accounts panel has a row of name ending
+// in a word matching the regular expression word.
 func accountRow(screen, name, word string) bool {
-	re := regexp.MustCompile(regexp.QuoteMeta(name) + `\s+` + regexp.QuoteMeta(word) + `\s*$`)
+	re := regexp.MustCompile(regexp.QuoteMeta(name) + `\s+` + word + `\s*$`)
 	for _, row := range strings.Split(screen, "\n") {
 		if re.MatchString(row) {
 			return true
@@ -266,9 +279,9 @@ func TestSelectedAccountRowKeepsItsState(t *testing.T) {
 	r := newTopicsRig(t, 100, 30, genericSeat(t, t.TempDir(), "cl", long, false))
 	r.selectAccount(long)
 	r.keys("s")
-	row := regexp.MustCompile(`› Claudia[^\n]*running`)
+	row := regexp.MustCompile(`› Claudia[^\n]*` + runsWords)
 	s := r.waitScreen("the selected row runs", func(s string) bool { return row.MatchString(s) })
-	if !regexp.MustCompile(`› Claudia[^\n]*… running\s*$`).MatchString(firstMatch(s, "› Claudia")) {
+	if !regexp.MustCompile(`› Claudia[^\n]*… ` + runsWords + `\s*$`).MatchString(firstMatch(s, "› Claudia")) {
 		t.Fatalf("the selected row cuts its state, or its name without …:\n%s", s)
 	}
 }
