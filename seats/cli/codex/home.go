@@ -73,6 +73,11 @@ func FindRollout(codexHome, sessionID string) (string, error) {
 		switch {
 		case err == nil:
 		case errors.Is(err, fs.ErrNotExist) && depth == 0:
+			// Windows (and Wine) report a folder that is a file as not
+			// found: look before taking it as "no sessions yet".
+			if fi, serr := os.Lstat(dir); serr == nil && !fi.IsDir() {
+				return fmt.Errorf("look for rollout %s: %s is not a folder", sessionID, dir)
+			}
 			return nil
 		case depth > 0 && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)):
 			return nil // a date entry that is not a folder (or went away)
