@@ -273,72 +273,90 @@ func TestChatNotTakenLineJapaneseAndNarrow(t *testing.T) {
 	}
 }
 
-// TestCardSaysTheAnswerWent: after the human answers the focused card,
-// with another card waiting, the box it leaves says the answer went
-// (whichever of the answer and the card's close comes first) and typed
-// text goes to the input bar; the last card answered gives the keys to
-// the input bar at once. A card that went by itself, or was answered
-// elsewhere, says nothing more was sent and keeps the keys until F7 or
-// Esc.
+// TestCardSaysTheAnswerWent: after the human answers the focused card the
+// keys go back at once (issue 35: they were swallowed by a box until Esc)
+// and the status line confirms it, naming F7 while other cards wait —
+// whichever of the answer and the card's close comes first, and however
+// the close is told. A card that went by itself gives the keys to the
+// input bar; one that went while its reason was typed says nothing more
+// was sent and keeps the keys until F7 or Esc (its rest is never posted).
 func TestCardSaysTheAnswerWent(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		lang               Lang
-		answered, wentAway string
+		lang                     Lang
+		answered, more, wentAway string
 	}{
-		{LangEnglish, "Answered: Lin goes on.", "nothing more was sent"},
-		{LangJapanese, "回答済み。Lin は先へ進みます。", "それ以上は送っていません"},
+		{LangEnglish, "Allowed Bash for Lin.", "F7: next card (1 waiting)", "nothing more was sent"},
+		{LangJapanese, "Lin の Bash を許可しました。", "F7: 次のカード（残り 1）", "それ以上は送っていません"},
 	} {
 		// Answered, another card waiting: the answer returns first.
 		_, m := cardScene(t, 120, 40, tc.lang, bashCard(1), bashCard(2))
+		now := time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)
+		m.env.now = func() time.Time { return now }
 		send(t, m, press("f7"))
 		typeText(t, m, "y")
-		if v := plain(m); !strings.Contains(v, tc.answered) || strings.Contains(v, tc.wentAway) {
-			t.Fatalf("%s: after y:\n%s", tc.lang, v)
+		if v := plain(m); !strings.Contains(v, tc.answered) || !strings.Contains(v, tc.more) || strings.Contains(v, tc.wentAway) || m.focus != FocusInput {
+			t.Fatalf("%s: after y: focus %v\n%s", tc.lang, m.focus, v)
 		}
+		now = now.Add(time.Second) // past the double-press window
 		typeText(t, m, "next")
 		if m.focus != FocusInput || m.input.value() != "next" { // card 2 still shows, not focused
 			t.Fatalf("%s: typing after the answer: focus %v, input %q", tc.lang, m.focus, m.input.value())
 		}
 
-		// Answered: the card's close comes before the answer returns.
-		_, m = cardScene(t, 120, 40, tc.lang, bashCard(1), bashCard(2))
-		send(t, m, press("f7"))
-		_, cmd := m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
-		send(t, m, eventsMsg{evs: []Event{PermissionClosed{ID: 1, Topic: "t-main", Account: "lin", End: PermissionAnswered, Allowed: true}}})
-		drive(t, m, cmd)
-		if v := plain(m); !strings.Contains(v, tc.answered) || strings.Contains(v, tc.wentAway) {
-			t.Fatalf("%s: closed before the answer returned:\n%s", tc.lang, v)
-		}
-		send(t, m, tea.PasteMsg{Content: "pasted"})
-		if m.focus != FocusInput || m.input.value() != "pasted" {
-			t.Fatalf("%s: a paste after the answer: focus %v, input %q", tc.lang, m.focus, m.input.value())
+		// Answered: the card's close comes before the answer returns, told
+		// as answered elsewhere (the CLI saw its dialog answered).
+		for _, end := range []PermissionEnd{PermissionAnswered, PermissionElsewhere} {
+			_, m = cardScene(t, 120, 40, tc.lang, bashCard(1), bashCard(2))
+			send(t, m, press("f7"))
+			_, cmd := m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+			send(t, m, eventsMsg{evs: []Event{PermissionClosed{ID: 1, Topic: "t-main", Account: "lin", End: end, Allowed: true}}})
+			drive(t, m, cmd)
+			if v := plain(m); strings.Contains(v, tc.wentAway) || m.focus != FocusInput {
+				t.Fatalf("%s: end %v closed before the answer returned: focus %v\n%s", tc.lang, end, m.focus, v)
+			}
+			send(t, m, tea.PasteMsg{Content: "pasted"})
+			if m.focus != FocusInput || m.input.value() != "pasted" {
+				t.Fatalf("%s: a paste after the answer: focus %v, input %q", tc.lang, m.focus, m.input.value())
+			}
 		}
 
 		// The last card answered: no box, the keys in the input bar.
 		_, m = cardScene(t, 120, 40, tc.lang, bashCard(1))
 		send(t, m, press("f7"))
 		typeText(t, m, "y")
-		if v := plain(m); strings.Contains(v, tc.answered) || strings.Contains(v, tc.wentAway) || m.focus != FocusInput {
+		if v := plain(m); !strings.Contains(v, tc.answered) || strings.Contains(v, tc.more) || m.focus != FocusInput {
 			t.Fatalf("%s: the last card answered: focus %v\n%s", tc.lang, m.focus, v)
 		}
 
-		// Went by itself (answered in the pane), or answered in another UI.
+		// Went by itself (answered in the pane, timed out, another UI):
+		// the keys go to the input bar.
 		for _, end := range []PermissionEnd{PermissionElsewhere, PermissionTimedOut, PermissionAnswered} {
-			_, m = cardScene(t, 120, 40, tc.lang, bashCard(1))
+			_, m = cardScene(t, 120, 40, tc.lang, bashCard(1), bashCard(2))
 			send(t, m, press("f7"))
 			send(t, m, eventsMsg{evs: []Event{PermissionClosed{ID: 1, Topic: "t-main", Account: "lin", End: end}}})
-			if v := plain(m); !strings.Contains(v, tc.wentAway) || strings.Contains(v, tc.answered) {
-				t.Fatalf("%s: end %v:\n%s", tc.lang, end, v)
+			if m.focus != FocusInput || strings.Contains(plain(m), tc.wentAway) {
+				t.Fatalf("%s: end %v: focus %v\n%s", tc.lang, end, m.focus, plain(m))
 			}
-			typeText(t, m, "abc")
-			if m.focus != FocusCard || m.input.value() != "" {
-				t.Fatalf("%s: end %v: keys reached focus %v, input %q", tc.lang, end, m.focus, m.input.value())
-			}
-			send(t, m, press("esc"))
-			if m.focus != FocusInput || !m.layout.Card.empty() {
-				t.Fatalf("%s: end %v: Esc left focus %v", tc.lang, end, m.focus)
-			}
+		}
+
+		// Went while its reason was typed: held, the rest never posted.
+		_, m = cardScene(t, 120, 40, tc.lang, bashCard(1), bashCard(2))
+		send(t, m, press("f7"))
+		typeText(t, m, "r")
+		typeText(t, m, "not")
+		send(t, m, eventsMsg{evs: []Event{PermissionClosed{ID: 1, Topic: "t-main", Account: "lin", End: PermissionTimedOut}}})
+		v := plain(m)
+		if !strings.Contains(v, tc.wentAway[:9]) || !strings.Contains(v, "Esc") || m.layout.Card.empty() {
+			t.Fatalf("%s: held box not whole:\n%s", tc.lang, v)
+		}
+		typeText(t, m, "abc")
+		if m.focus != FocusCard || m.input.value() != "" {
+			t.Fatalf("%s: held keys reached focus %v, input %q", tc.lang, m.focus, m.input.value())
+		}
+		send(t, m, press("esc"))
+		if m.focus != FocusInput {
+			t.Fatalf("%s: Esc left focus %v", tc.lang, m.focus)
 		}
 	}
 }

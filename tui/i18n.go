@@ -573,7 +573,6 @@ const (
 	mSetBrakeKeys
 	mSetSessionOps
 	mCardHeld
-	mCardAnswered
 	mStNoCard
 	mCardAlwaysHidden
 	mSetSessionOpsTopic
@@ -675,6 +674,7 @@ const (
 	mCardCutPane
 	mStCardAsked
 	mStCardAllowed
+	mStCardsWaiting
 	mStCardAllowedAlways
 	mStCardDenied
 	mStCardTimedOut
@@ -1220,10 +1220,9 @@ var messages = map[msgKey][2]string{
 	mSetShareNote:            {"The seat terminals' share of the centre column, %d–%d %%; %s / %s change it anywhere. Remembered in ui-state.json.", "中央の列のうち席の端末が占める割合です（%d〜%d %%）。%s / %s でいつでも変えられます。ui-state.json に記録します。"},
 	mSetBrakeNote:            {`After this many AI posts in a row with no post from you, the room stops typing AI posts into the seats; your next post or %s releases it. 0 turns it off. Saved in config.json "brake"; every room follows it at once (a room already braked stays so until released).`, `あなたの発言がないまま AI の発言がこの件数続くと、部屋は AI の発言を席へ打ち込むのをやめます。あなたの次の発言か %s で解除します。0 で切です。config.json の "brake" に保存し、すべての部屋にすぐ効きます（既に止まっている部屋は解除まで止まったままです）。`},
 	mSetBrakeKeys:            {"%s / %s: one less or more; %s / %s: ten.", "%s / %s で 1 ずつ、%s / %s で 10 ずつ変えます。"},
-	mCardAlwaysHidden:        {"Not every suggestion shows at this size, so none is applied unread: read them to the end, or answer in the pane (%s).", "この大きさでは提案の全部が見えないため、読まずには適用しません。最後まで読むか、ペインで答えてください（%s）。"},
+	mCardAlwaysHidden:        {"Read every suggestion first, or answer in the pane (%s).", "提案を全部読んでから。またはペインで答える（%s）。"},
 	mStNoCard:                {"No permission request is waiting.", "許可を待っている確認はありません。"},
-	mCardHeld:                {"The card you were answering went; nothing more was sent. %s: next card (%d waiting) · %s: back", "答えていたカードは閉じました。それ以上は送っていません。%s: 次のカード（残り %d）· %s: 戻る"},
-	mCardAnswered:            {"Answered: %s goes on. %s: next card (%d waiting) · %s: back", "回答済み。%s は先へ進みます。%s: 次のカード（残り %d）· %s: 戻る"},
+	mCardHeld:                {"The card went while you typed its reason; nothing more was sent. %s: next card (%d waiting) · %s: back", "理由の入力中にカードが閉じました。それ以上は送っていません。%s: 次のカード（残り %d）· %s: 戻る"},
 	mSetSessionOps:           {"Seats start and stop seats", "席による席の開始・終了"},
 	mSetSessionOpsTopic:      {"in their own topic", "自分のトピックの席だけ"},
 	mSetSessionOpsAll:        {"in any open topic", "開いているすべてのトピック"},
@@ -1324,6 +1323,7 @@ var messages = map[msgKey][2]string{
 	mCardCutPane:         {"Only part of the request is here: answer in the pane (%s) to allow it.", "依頼の一部しか載っていません。許可するなら端末で答えてください（%s）。"},
 	mStCardAsked:         {"%s asks to use %s: %s answers it here.", "%s が %s の許可を求めています。%s でここから答えられます。"},
 	mStCardAllowed:       {"Allowed %s for %s.", "%[2]s の %[1]s を許可しました。"},
+	mStCardsWaiting:      {" %s: next card (%d waiting)", " %s: 次のカード（残り %d）"},
 	mStCardAllowedAlways: {"Allowed %s for %s, with its suggestions.", "%[2]s の %[1]s を許可し、提案も適用しました。"},
 	mStCardDenied:        {"Denied %s for %s.", "%[2]s の %[1]s を拒否しました。"},
 	mStCardTimedOut:      {"%s's request for %s waited too long: answer it in its pane.", "%s の %s の許可は待ち時間を過ぎました。端末で答えてください。"},

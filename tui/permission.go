@@ -33,7 +33,9 @@ const (
 	// wrapped: "always" applies them, so they are read whole when they
 	// fit); cardMaxKeys the rows of the keys.
 	cardMaxSuggestions = 4
-	cardMaxKeys        = 2
+	cardMaxKeys        = 3
+	// cardMaxErr bounds the rows of the last answer's refusal.
+	cardMaxErr = 4
 	// maxReasonRunes bounds the reason typed for a denial.
 	maxReasonRunes = 500
 )
@@ -50,9 +52,9 @@ type permCards struct {
 	// never answers another card, reaches a pane or becomes a post
 	// (breaker review).
 	hold bool
-	// answered: the held card went because the human answered it here
-	// (the name of its seat; "" when it went by itself).
-	answered string
+	// leaving: the card the keys were on went and the keys go back
+	// (holdIfShown; cardGone acts on it).
+	leaving bool
 	// lastKey is the last key the card took (the one that answered it,
 	// when it did): its repeat within repeatWindow of the answer
 	// (answeredAt) is dropped, a double press, not text.
@@ -274,7 +276,7 @@ func (c *permCards) render(e *env, w, h int, focused bool, info cardInfo) []stri
 	c.rendered = k
 	c.whole = 0 // until this drawing shows it all
 	if c.hold && focused && w >= 8 && h >= 3 {
-		c.view = c.holdRows(e, w)
+		c.view = block(c.holdRows(e, w), w, h)
 		c.caretOK = false
 		return c.view
 	}
@@ -315,7 +317,7 @@ func (c *permCards) render(e *env, w, h int, focused bool, info cardInfo) []stri
 // what it asks (up to cardMaxSummary rows), its suggestions, its keys.
 func (c *permCards) wantRows(e *env, w int, focused bool, info cardInfo) int {
 	if c.hold && focused && w >= 8 {
-		return 3
+		return len(c.holdRows(e, w))
 	}
 	card, ok := c.current()
 	if !ok || w < 8 {
@@ -328,42 +330,53 @@ func (c *permCards) wantRows(e *env, w int, focused bool, info cardInfo) int {
 	if c.reading(card) {
 		// As many rows as the text has: the layout gives at most half
 		// the centre column.
-		c.want = 2 + min(len(readText(e, card, w-4)), 200) + 1 + c.extraRows() + len(c.keysRows(e, card, w-4, focused, info))
+		c.want = 2 + min(len(readText(e, card, w-4)), 200) + 1 + c.extraRows(w-4) + len(c.keysRows(e, card, w-4, focused, info))
 		c.wantKey = k
 		return c.want
 	}
 	rows, _ := summaryRows(card, w-4, cardMaxSummary)
-	c.want = 2 + len(rows) + len(suggestionRows(e, card, w-4, cardMaxSuggestions)) + c.extraRows() +
+	c.want = 2 + len(rows) + len(suggestionRows(e, card, w-4, cardMaxSuggestions)) + c.extraRows(w-4) +
 		len(c.keysRows(e, card, w-4, focused, info))
 	c.wantKey = k
 	return c.want
 }
 
-// holdRows is the card area while keys are held: the human's answer went
-// (answered), or the card went by itself and nothing more was sent; F7
-// shows the next one (how many wait), Esc goes back.
+// holdRows is the card area while keys are held: the card went by itself
+// while its reason was typed, and nothing more was sent; F7 shows the
+// next one (how many wait), Esc goes back.
 func (c *permCards) holdRows(e *env, w int) []string {
 	th, tr, km := e.th, e.tr, e.keys
 	next, back := cardKeyName(firstKey(km.Permission)), cardKeyName(firstKey(km.Cancel))
 	msg := tr.t(mCardHeld, next, len(c.queue), back)
-	if c.answered != "" {
-		msg = tr.t(mCardAnswered, oneLine(c.answered), next, len(c.queue), back)
-	}
-	line := ansi.Truncate(msg, max(w-4, 1), "…")
 	bs := th.borderFocus
 	title := th.accentS.Render(tr.t(mCardTitle))
-	top := bs.Render("╭─ ") + title + sgrReset + bs.Render(" "+strings.Repeat("─", max(w-5-ansi.StringWidth(title), 0))+"╮")
-	mid := bs.Render("│") + " " + th.dim.Render(line) + strings.Repeat(" ", max(w-4-ansi.StringWidth(line), 0)) + " " + bs.Render("│")
-	bottom := bs.Render("╰" + strings.Repeat("─", max(w-2, 0)) + "╯")
-	return []string{top, mid, bottom}
+	out := []string{bs.Render("╭─ ") + title + sgrReset + bs.Render(" "+strings.Repeat("─", max(w-5-ansi.StringWidth(title), 0))+"╮")}
+	// Wrapped so the keys at its end show at any width (issue 35: "Esc:
+	// back" was cut at 80 and 120 columns).
+	for _, line := range wrapCut(msg, max(w-4, 1), cardMaxHold) {
+		out = append(out, bs.Render("│")+" "+th.dim.Render(line)+strings.Repeat(" ", max(w-4-ansi.StringWidth(line), 0))+" "+bs.Render("│"))
+	}
+	return append(out, bs.Render("╰"+strings.Repeat("─", max(w-2, 0))+"╯"))
 }
+
+// errRows bounds the refusal's rows on card: fewer while its text is read,
+// so the text keeps rows at the smallest size.
+func (c *permCards) errRows(card PermissionCard) int {
+	if c.reading(card) {
+		return cardMaxErr / 2
+	}
+	return cardMaxErr
+}
+
+// cardMaxHold bounds the rows of the held card area's message.
+const cardMaxHold = 3
 
 // extraRows are the rows besides what it asks, its suggestions and keys:
 // the refusal of the last answer, the reason's line.
-func (c *permCards) extraRows() int {
+func (c *permCards) extraRows(w int) int {
 	n := 0
-	if c.err != "" {
-		n++
+	if card, ok := c.current(); ok && c.err != "" {
+		n += len(wrapCut(oneLine(c.err), w, c.errRows(card)))
 	}
 	if c.typing {
 		n++
@@ -386,7 +399,11 @@ func (c *permCards) bodyRowsSettle(e *env, card PermissionCard, w, h int, focuse
 	var tail []string
 	reasonAt = -1
 	if c.err != "" {
-		tail = append(tail, th.dangerS.Render(cut(oneLine(c.err), w)))
+		// Wrapped, not cut: a refusal says what to do instead (issue 35:
+		// at 80×24 it was cut before the key it named).
+		for _, l := range wrapCut(oneLine(c.err), w, c.errRows(card)) {
+			tail = append(tail, th.dangerS.Render(l))
+		}
 	}
 	if c.typing {
 		label := e.tr.t(mCardReason)
@@ -752,7 +769,10 @@ func (c *permCards) keysRows(e *env, card PermissionCard, w int, focused bool, i
 		if !c.reading(card) || c.mayAllow(card) {
 			parts = append(parts, keyHint{firstKey(km.PermissionAllow), tr.t(mCardAllow)})
 		}
-		if len(card.Suggestions) > 0 && (c.reading(card) && c.mayAlways(card) || !c.reading(card) && c.allShown) {
+		// "a" is listed whenever the CLI suggested rules: pressed before
+		// they all showed, it opens them to read first (readFirst) and
+		// applies nothing (issue 35: at 80×24 the key was not listed).
+		if len(card.Suggestions) > 0 && (!c.reading(card) || c.mayAlways(card)) {
 			parts = append(parts, keyHint{firstKey(km.PermissionAlways), tr.t(mCardAllowAlways)})
 		}
 		parts = append(parts, keyHint{firstKey(km.PermissionDeny), tr.t(mCardDeny)}, keyHint{firstKey(km.PermissionReason), tr.t(mCardDenyReason)},

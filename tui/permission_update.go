@@ -73,7 +73,10 @@ func (m *Model) onPermissionAsked(ev PermissionAsked) {
 func (m *Model) onPermissionClosed(ev PermissionClosed) []tea.Cmd {
 	// Answered, and the answer this UI sent is on its way: the card went
 	// because of it (the event may come before AnswerPermission returns).
-	m.holdIfShown(ev.ID, ev.End == PermissionAnswered && m.cards.sending == ev.ID)
+	// However the close is told (the CLI may report the dialog answered
+	// in its pane as it takes ours), an answer this UI has on its way
+	// means the human answered it here.
+	m.holdIfShown(ev.ID, m.cards.sending == ev.ID)
 	card, ok := m.cards.remove(ev.ID)
 	if !ok {
 		return nil
@@ -87,41 +90,69 @@ func (m *Model) onPermissionClosed(ev PermissionClosed) []tea.Cmd {
 	case PermissionElsewhere:
 		m.setStatus(stInfo, tr.t(mStCardElsewhere, name, tool))
 	case PermissionAnswered:
-		m.setStatus(stInfo, answeredText(&m.env, name, tool, ev.Allowed, false))
+		m.setStatus(stInfo, answeredText(&m.env, name, tool, ev.Allowed, false)+m.cardsWaiting())
 	}
 	return m.cardGone()
 }
 
-// cardGone gives focus back when the last card went, unless keys are
-// held (holdIfShown): then the human's next key decides.
+// cardsWaiting is the status line's tail after an answer while other
+// cards wait: the key that shows the next one.
+func (m *Model) cardsWaiting() string {
+	if len(m.cards.queue) == 0 {
+		return ""
+	}
+	return m.env.tr.t(mStCardsWaiting, hintKey(firstKey(m.keys.Permission)), len(m.cards.queue))
+}
+
+// cardGone gives focus back when the card the keys were on went (the
+// last one, or one answered here: leaving), unless keys are held
+// (holdIfShown): then the human's next key decides.
 func (m *Model) cardGone() []tea.Cmd {
-	if m.focus == FocusCard && len(m.cards.queue) == 0 && !m.cards.hold {
+	if m.focus == FocusCard && !m.cards.hold && (len(m.cards.queue) == 0 || m.cards.leaving) {
+		m.cards.leaving = false
 		return []tea.Cmd{m.leaveCard()}
 	}
 	return nil
 }
 
-// holdIfShown holds the keys when card id, about to go, is the one the
-// focused card area shows (permCards.hold); answered: it goes because the
-// human answered it here.
+// holdIfShown decides where the keys go when card id, about to go, is the
+// one the focused card area shows (issue 35: after an answer the keys were
+// swallowed until Esc). Answered here: back where they were before the
+// card took them, at once; a repeat of the answering key within
+// repeatWindow is dropped there (dropRepeat), a double press, not text.
+// Gone by itself: to the input bar (never a pane: a y meant for the card
+// must not reach the CLI's own dialog), unless a reason was being typed
+// — then the keys are held (permCards.hold) so its rest is never posted.
 func (m *Model) holdIfShown(id uint64, answered bool) {
 	cur, ok := m.cards.current()
 	if !ok || cur.ID != id || m.focus != FocusCard {
 		return
 	}
-	if answered && len(m.cards.queue) <= 1 {
-		// Nothing more to answer: the keys go to the input bar at once
-		// (never to a pane), the status line says the answer went.
-		m.cards.back = focusTarget{focus: FocusInput}
+	c := &m.cards
+	switch {
+	case answered:
+		c.leaving, c.answeredAt = true, m.env.now()
+		return
+	case !c.typing:
+		c.leaving, c.back = true, focusTarget{focus: FocusInput}
 		return
 	}
-	m.cards.hold = true
-	m.cards.answered = ""
-	if answered {
-		m.cards.answered = m.accounts.name(cur.Account)
-		m.cards.answeredAt = m.env.now()
+	c.hold = true
+	c.version++
+}
+
+// dropRepeat reports whether k, anywhere, is a repeat of the key that just
+// answered a card (within repeatWindow): dropped, not typed.
+func (m *Model) dropRepeat(k tea.KeyPressMsg) bool {
+	c := &m.cards
+	if c.answeredAt.IsZero() || m.focus == FocusCard {
+		return false
 	}
-	m.cards.version++
+	repeat := k.String() == c.lastKey && m.env.now().Sub(c.answeredAt) <= repeatWindow
+	if !repeat {
+		c.answeredAt = time.Time{}
+	}
+	return repeat
 }
 
 // repeatWindow is how soon after an answer its key pressed again counts
@@ -130,15 +161,11 @@ const repeatWindow = 600 * time.Millisecond
 
 // heldKey handles a key while keys are held: F7 shows the next card (or
 // leaves when none waits), Esc goes back to the input bar (never to a
-// pane: the keys after it would reach a CLI). After the human's own
-// answer, typed text goes to the input bar, but for a repeat of the key
-// that answered (a double press); after a card that went by itself
-// everything else waits (it may be the rest of a reason meant for it).
+// pane: the keys after it would reach a CLI); everything else waits (it
+// may be the rest of a reason meant for the card that went).
 func (m *Model) heldKey(k tea.KeyPressMsg) []tea.Cmd {
 	c := &m.cards
 	switch {
-	case c.answered != "" && typedText(k) && (k.String() != c.lastKey || m.env.now().Sub(c.answeredAt) > repeatWindow):
-		return append(m.leaveHeld(), m.handleKey(k)...)
 	case key.Matches(k, m.keys.Permission) && len(c.queue) > 0:
 		c.hold = false
 		c.version++
@@ -149,21 +176,6 @@ func (m *Model) heldKey(k tea.KeyPressMsg) []tea.Cmd {
 		return []tea.Cmd{m.leaveCard()}
 	}
 	return nil
-}
-
-// leaveHeld ends the held keys and gives them to the input bar.
-func (m *Model) leaveHeld() []tea.Cmd {
-	c := &m.cards
-	c.hold = false
-	c.version++
-	c.back = focusTarget{focus: FocusInput}
-	return []tea.Cmd{m.leaveCard()}
-}
-
-// typedText reports whether k types text (no Ctrl, Alt or other modifier
-// but Shift).
-func typedText(k tea.KeyPressMsg) bool {
-	return k.Text != "" && k.Mod&^(tea.ModShift|tea.ModCapsLock|tea.ModNumLock) == 0
 }
 
 func answeredText(e *env, name, tool string, allow, always bool) string {
@@ -195,7 +207,7 @@ func (m *Model) onCardAnswered(msg cardAnsweredMsg) []tea.Cmd {
 	card, ok := c.remove(msg.id)
 	if ok {
 		m.accounts.panel.changed()
-		m.setStatus(stInfo, answeredText(&m.env, m.accounts.name(card.Account), oneLine(cardText(card.Tool)), msg.allow, msg.always))
+		m.setStatus(stInfo, answeredText(&m.env, m.accounts.name(card.Account), oneLine(cardText(card.Tool)), msg.allow, msg.always)+m.cardsWaiting())
 	}
 	return m.cardGone()
 }
@@ -405,9 +417,6 @@ func (m *Model) cardPaneArrived() []tea.Cmd {
 // line (one line: breaks become spaces), else nowhere.
 func (m *Model) cardPaste(msg tea.PasteMsg) []tea.Cmd {
 	c := &m.cards
-	if c.hold && c.answered != "" {
-		return append(m.leaveHeld(), m.handlePaste(msg)...)
-	}
 	if !c.typing {
 		return nil
 	}

@@ -12,6 +12,9 @@ import (
 // prompt, then a focused pane (which takes every key but the leave key),
 // then the @ popup, the global keys, and finally the focused widget.
 func (m *Model) handleKey(k tea.KeyPressMsg) []tea.Cmd {
+	if m.dropRepeat(k) {
+		return nil
+	}
 	switch {
 	case m.overlay.open != ovNone:
 		return m.overlayKey(k)
