@@ -61,7 +61,6 @@ func (m *Model) afterUpdate() []tea.Cmd {
 // bar's height follows its text at its new width, hence a second cut.
 func (m *Model) applyLayout(panes int) {
 	m.layoutState.panes = panes
-	m.layoutState.topicsWant = m.topics.want()
 	m.layout = layout(m.width, m.height, m.layoutState)
 	m.input.setWidth(m.layout.Input.W)
 	if r := m.input.rows(); r != m.layoutState.inputRows {

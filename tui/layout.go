@@ -2,14 +2,15 @@ package tui
 
 // Layout tuning (docs/design.md §10). Widths are in terminal cells.
 const (
-	// The topic list is w/5 wide within topicsMinW..topicsBaseW, and grows
-	// to fit its widest name up to w/4 and topicsMaxW: 48 cells show a
-	// name made from a first post (at most 40) whole beside its date.
-	topicsBaseW = 24
-	topicsMaxW  = 48
-	topicsMinW  = 16
-	partsMaxW   = 30 // name + state badge + the five usage fields on two lines
-	partsMinW   = 24
+	// The topic list is a quarter of the screen within topicsMinW..topicsMaxW
+	// (the most it grew to before),
+	// whatever its names say (issue 35: it followed the widest name, so a
+	// first post's rename resized every seat's terminal; issue 14: at 250
+	// columns 48 cells show a name made from a first post whole).
+	topicsMaxW = 48
+	topicsMinW = 16
+	partsMaxW  = 30 // name + state badge + the five usage fields on two lines
+	partsMinW  = 24
 	// chatMinW: below this the centre column is unusable; side columns give
 	// way (topics first) to keep it.
 	chatMinW = 36
@@ -51,7 +52,6 @@ type layoutState struct {
 	panes            int // seat panes to show; 0 hides the pane area
 	paneShare        int // percent of the centre column's height for panes
 	inputRows        int // rows inside the input bar's frame (1..maxInputBarRows)
-	topicsWant       int // the topic list's width that cuts no name (0: no wish)
 	cardRows         int // rows the permission card would like (0: no card)
 }
 
@@ -88,7 +88,7 @@ func layout(w, h int, s layoutState) screenLayout {
 
 	tw, pw := 0, 0
 	if s.showTopics {
-		tw = topicsWidth(w, s.topicsWant)
+		tw = topicsWidth(w)
 	}
 	if s.showParticipants {
 		pw = clampInt(w/4, partsMinW, partsMaxW)
@@ -219,9 +219,8 @@ func clampInt(v, lo, hi int) int {
 	return v
 }
 
-// topicsWidth is the topic list's width on a w-cell screen when its rows
-// want want cells.
-func topicsWidth(w, want int) int {
-	base := clampInt(w/5, topicsMinW, topicsBaseW)
-	return clampInt(want, base, max(base, min(w/4, topicsMaxW)))
+// topicsWidth is the topic list's width on a w-cell screen: a share of the
+// screen, never of its names, so no rename resizes the panes.
+func topicsWidth(w int) int {
+	return clampInt(w/4, topicsMinW, topicsMaxW)
 }

@@ -26,7 +26,6 @@ type topicList struct {
 	addressed map[string]bool // unread topics where a post addresses the human
 	braked    map[string]bool // topics whose brake is on, by id (indexed or not)
 	needs     map[string]bool // topics holding an item that needs the human (attention.go)
-	widest    int             // cells of the widest row's name and date (want)
 	open      string          // the open topic's id: results for others are dropped
 	err       error           // the last Topics() failure, shown under the list
 	started   bool            // the first Topics() answer arrived
@@ -93,51 +92,14 @@ func (tl *topicList) setTopics(ts []TopicInfo) {
 	tl.started = true
 	tl.err = nil
 	tl.selectID(cur)
-	tl.measure()
 	tl.changed()
-}
-
-// Widths of a topic row besides its name: the gutter, the marker, the
-// space before the date and the one after the row (the list's edge); the
-// unread count it may carry is not counted.
-const topicRowExtra = 4
-
-// measure finds the widest name and date, which the list's width follows
-// (layoutState.topicsWant): once per list read or rename, not per frame.
-func (tl *topicList) measure() {
-	w := 0
-	for _, t := range tl.items {
-		if n := nameWidth(t.Name) + shortDateW; n > w {
-			w = n
-		}
-	}
-	tl.widest = w
-}
-
-// nameWidth is a name's width in cells; printable ASCII (most names) is
-// counted by bytes, which a list of 200 000 topics needs.
-func nameWidth(s string) int {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return ansi.StringWidth(s)
-		}
-	}
-	return len(s)
 }
 
 // shortDateW is as wide as a date of this year in either language
 // ("12月31日", "Sep 28", "Today"): a row's date is measured once, not per
-// clock tick. A date of an earlier year is wider; the list does not grow
-// for it (shortDate says only the year when a name would be cut short).
+// clock tick. A date of an earlier year is wider (shortDate says only the
+// year when a name would be cut short).
 const shortDateW = 7
-
-// want is the width the list would like, so no name is cut (0: none).
-func (tl *topicList) want() int {
-	if tl.widest == 0 {
-		return 0
-	}
-	return tl.widest + topicRowExtra
-}
 
 // setError keeps the reason Topics() failed; the list shows it.
 func (tl *topicList) setError(err error) {

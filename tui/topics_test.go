@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -55,13 +56,16 @@ func TestReopenStartsInTheLastTopic(t *testing.T) {
 	}
 }
 
-// The list grows with the screen to show names whole; a name that does not
-// fit is cut with "…" (issue 14: 16 cells at 250 columns).
-func TestTopicListWidthFollowsItsNames(t *testing.T) {
+// The list is a share of the screen, grown with it to show names whole
+// (issue 14: 16 cells at 250 columns), never with its names (issue 35: a
+// first post's rename widened it and resized every seat's pane); a name
+// that does not fit is cut with "…".
+func TestTopicListWidthIgnoresItsNames(t *testing.T) {
 	t.Parallel()
 	f := scene()
 	long := "Parser review: the tokenizer test fails on CRLF input files"
 	f.topics["t-long"] = TopicInfo{ID: "t-long", Name: long, Indexed: true, LastActivity: testNow().Add(-time.Hour)}
+	f.topics["t-seat"] = TopicInfo{ID: "t-seat", Indexed: true, LastActivity: testNow()}
 	opts := testOptions()
 	opts.StartTopic = "t-main"
 	m := newTestModel(t, f, opts, 200, 40)
@@ -75,6 +79,19 @@ func TestTopicListWidthFollowsItsNames(t *testing.T) {
 	send(t, m, tea.WindowSizeMsg{Width: 100, Height: 40})
 	if m.layout.Topics.W != 25 || !strings.Contains(plain(m), "Parser review: … Today") {
 		t.Fatalf("at 100 columns: %d wide\n%s", m.layout.Topics.W, plain(m))
+	}
+	// A first post names a topic (issue 35): the list keeps its width, the
+	// chat and every pane keep their size.
+	f = scene()
+	f.topics["t-seat"] = TopicInfo{ID: "t-seat", Indexed: true, LastActivity: testNow()}
+	m = newTestModel(t, f, opts, 200, 40)
+	before := m.layout
+	f.mu.Lock()
+	f.topics["t-seat"] = TopicInfo{ID: "t-seat", Name: strings.Repeat("a very long first post ", 4), Indexed: true, LastActivity: testNow()}
+	f.mu.Unlock()
+	send(t, m, eventsMsg{evs: []Event{PostDelivered{Topic: "t-seat", Post: post("s1", "Lin", "a very long first post", 31)}}})
+	if !m.topics.named("t-seat") || !reflect.DeepEqual(m.layout, before) {
+		t.Fatalf("a rename moved the layout: %+v → %+v", before, m.layout)
 	}
 }
 
