@@ -186,12 +186,13 @@ func (a *App) open() error {
 		return err
 	}
 	if a.hub, err = room.NewHub(room.HubOptions{
-		Log:        a.store,
-		Terminals:  a.seats,
-		Accounts:   a.accounts,
-		Identities: a.accounts,
-		Logger:     a.logger.With("part", "room"),
-		Brake:      brake,
+		Log:         a.store,
+		Terminals:   a.seats,
+		Accounts:    a.accounts,
+		Identities:  a.accounts,
+		Logger:      a.logger.With("part", "room"),
+		Brake:       brake,
+		BrakeNotice: a.brakeNotice, // the human's language and key
 		// A PermissionRequest is held this long for the human's answer on
 		// its card (room/permission.go); the settings change it
 		// (Backend.SaveSettings → Hub.SetPermissionWait).
@@ -222,6 +223,15 @@ func (a *App) hubSettings() (brake int, wait time.Duration, err error) {
 	}
 	n, err := a.accounts.PermissionWait()
 	return brake, time.Duration(n) * time.Second, err
+}
+
+// brakeNotice words the room's brake notice after n AI posts in a row in
+// the human's language, naming the release key as config.json binds it
+// (tui.BrakeNotice). The room calls it under its lock; it reads only the
+// config (config's lock comes after the room's, as in AccountKind).
+func (a *App) brakeNotice(n int) string {
+	ui, _ := a.accounts.UI() // an unreadable "keys" leaves the defaults
+	return tui.BrakeNotice(a.uiLang(), ui.Keys, n)
 }
 
 // openServer starts the room server. Seats reach it over its Unix socket,

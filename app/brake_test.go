@@ -45,8 +45,17 @@ func TestBrakeThroughTheBackend(t *testing.T) {
 		t.Fatal(err)
 	}
 	off := nextEvent(t, b, func(e tui.BrakeChanged) bool { return e.Topic == topic })
-	if off.On || braked(t, b, topic) {
+	if off.On || braked(t, b, topic) || !off.Released || off.Typed != 1 {
+		// The post that engaged the brake was held; the release typed it.
 		t.Fatalf("after ReleaseBrake: BrakeChanged %+v, listed braked %v", off, braked(t, b, topic))
+	}
+	posts, _, err := a.hub.History(topic, "", room.HistoryMax)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notice := posts[len(posts)-1]
+	if notice.Role != room.RoleApp || !strings.Contains(notice.Content, "presses F9") || !strings.Contains(notice.Content, "(no reply needed)") {
+		t.Fatalf("the brake notice %q does not name F9 or say no reply is needed", notice.Content)
 	}
 }
 

@@ -143,7 +143,7 @@ func roomEvent(e room.Event) (tui.Event, bool) {
 		}
 		return tui.RosterChanged{Topic: e.Topic, Roster: roster}, true
 	case room.BrakeChanged:
-		return tui.BrakeChanged{Topic: e.Topic, On: e.On, Count: e.Count}, true
+		return tui.BrakeChanged{Topic: e.Topic, On: e.On, Count: e.Count, Released: e.Released, Typed: e.Typed, Dropped: e.Dropped}, true
 	case room.PermissionAsked:
 		return tui.PermissionAsked{Card: permissionCard(e.Ask)}, true
 	case room.PermissionClosed:

@@ -1,6 +1,9 @@
 package room
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // The brake on AI-to-AI loops (docs/design.md §2 "The brake"). Two AI seats
 // that answer every post they are typed would answer each other without
@@ -8,13 +11,46 @@ import "fmt"
 // and, at HubOptions.Brake, stops typing AI posts into its seats until the
 // human posts or releases the brake (Hub.ReleaseBrake). Posts are still
 // delivered: logged, shown and returned by history; seats catch up through
-// the floor and read_room_history. Posts made while braked are never typed
-// later.
+// the floor and read_room_history. The posts the brake held back are kept
+// (the last maxHeld, at most maxHeldBytes): a release types them, in
+// order (issue 35: F9 "released" and the seats sat idle); the human's own
+// post drops them — it is what the seats should answer now.
+
+// Bounds of the posts a braked room holds back: a seat that goes on
+// posting while braked cannot grow the room without bound.
+const (
+	maxHeld      = 32
+	maxHeldBytes = 1 << 20
+)
 
 // brake is one room's count and state. Guarded by the room lock.
 type brake struct {
 	run int  // AI posts in a row since the human's last post (frozen while on)
 	on  bool // AI posts are not typed into seats
+	// held are the AI posts not typed while on, oldest first; heldBytes
+	// their content; dropped how many older ones the bounds let go.
+	held      []heldPost
+	heldBytes int
+	dropped   int
+}
+
+// heldPost is a post the brake kept from the seats, with the accounts its
+// typing skips (Hub.typeLocked).
+type heldPost struct {
+	post Post
+	skip []string
+}
+
+// hold keeps p, typed later by a release; the oldest go past the bounds.
+func (b *brake) hold(p Post, skip []string) {
+	b.held = append(b.held, heldPost{post: p, skip: slices.Clone(skip)})
+	b.heldBytes += len(p.Content)
+	for len(b.held) > maxHeld || (b.heldBytes > maxHeldBytes && len(b.held) > 1) {
+		b.heldBytes -= len(b.held[0].post.Content)
+		b.held[0] = heldPost{}
+		b.held = b.held[1:]
+		b.dropped++
+	}
 }
 
 // count records a delivered post of role in a room whose brake engages at
@@ -27,8 +63,9 @@ func (b *brake) count(limit int, role Role) (BrakeChanged, bool) {
 	case role == RoleAdmin:
 		b.run = 0
 		if b.on {
-			b.on = false
-			return BrakeChanged{On: false}, true
+			left := len(b.held) + b.dropped
+			*b = brake{}
+			return BrakeChanged{On: false, Dropped: left}, true
 		}
 	case limit > 0 && role.AI() && !b.on:
 		b.run++
@@ -40,21 +77,31 @@ func (b *brake) count(limit int, role Role) (BrakeChanged, bool) {
 	return BrakeChanged{}, false
 }
 
-// brakeNotice is the text of the app notice delivered when the brake
-// engages after n AI posts in a row. It is typed into the seats (an app
-// post is not an AI post), so they learn why posts stopped arriving; the
-// seats read English, like the sidecar's instructions.
-func brakeNotice(n int) string {
+// BrakeNotice is the text of the app notice delivered when the brake
+// engages after n AI posts in a row, in English (HubOptions.BrakeNotice
+// words it in the human's language). It is typed into the seats (an app
+// post is not an AI post), so they learn why posts stopped arriving, and
+// says no reply is needed: a seat that answers it only lengthens the loop.
+func BrakeNotice(n int, releaseKey string) string {
 	return fmt.Sprintf("Brake: after %d AI posts in a row with no post from the human, the room stopped "+
 		"typing AI posts into the seats. They are still delivered and logged (read_room_history). "+
-		"To continue, the human posts, or releases the brake (Pullcept's release_brake key).", n)
+		"To go on, the human posts, or presses %s to release the brake and type the posts it held. (no reply needed)", n, releaseKey)
 }
 
-// ReleaseBrake releases the brake of topicID's room, as the human's next
-// post would: AI posts are typed into its seats again from the next one on
-// (none made while braked is typed later) and the count starts from zero.
-// It emits BrakeChanged; a room whose brake is off is left as it is.
-// Errors: ErrNoRoom, ErrClosed.
+// brakeNotice is the notice's text for this hub (HubOptions.BrakeNotice).
+func (h *Hub) brakeNotice(n int) string {
+	if h.brakeText != nil {
+		return h.brakeText(n)
+	}
+	return BrakeNotice(n, "the release key")
+}
+
+// ReleaseBrake releases the brake of topicID's room: the posts it held
+// back are typed into the seats, in order (docs/design.md §2 "The brake"),
+// AI posts are typed again from the next one on, and the count starts
+// from zero. It emits BrakeChanged with Released and how many were typed
+// (Typed) or let go past the bounds (Dropped); a room whose brake is off
+// is left as it is. Errors: ErrNoRoom, ErrClosed.
 func (h *Hub) ReleaseBrake(topicID string) error {
 	r, err := h.room(topicID)
 	if err != nil {
@@ -68,8 +115,12 @@ func (h *Hub) ReleaseBrake(topicID string) error {
 	if !r.brake.on {
 		return nil
 	}
+	held, dropped := r.brake.held, r.brake.dropped
 	r.brake = brake{}
-	h.emit(BrakeChanged{Topic: topicID, On: false})
+	for _, hp := range held {
+		h.typeLocked(r, hp.post, hp.skip)
+	}
+	h.emit(BrakeChanged{Topic: topicID, On: false, Released: true, Typed: len(held), Dropped: dropped})
 	return nil
 }
 

@@ -190,7 +190,8 @@ func TestBrakeStopsTypingAIPosts(t *testing.T) {
 			t.Fatalf("post %d after the release typed into %d seats, want %d", i+1, got, want)
 		}
 	}
-	// Posts made while braked were never typed afterwards.
+	// Posts made while braked are dropped by the human's post: it is what
+	// the seats answer now (history has them).
 	for _, p := range append(quiet, run[2]) {
 		if got := b.typed(p); got != nil {
 			t.Fatalf("%s (made while braked) was typed later into %q", p.Content, got)
@@ -204,7 +205,7 @@ func TestBrakeStopsTypingAIPosts(t *testing.T) {
 	}
 	b.checkNotice(t, second, 3)
 	changes, delivered := b.eventsUntil(t, second.MessageID)
-	want := []BrakeChanged{{Topic: "t", On: true, Count: 3}, {Topic: "t", On: false}, {Topic: "t", On: true, Count: 3}}
+	want := []BrakeChanged{{Topic: "t", On: true, Count: 3}, {Topic: "t", On: false, Dropped: len(quiet) + 1}, {Topic: "t", On: true, Count: 3}}
 	if !slices.Equal(changes, want) {
 		t.Fatalf("brake events %+v, want %+v", changes, want)
 	}
@@ -225,7 +226,7 @@ func (b *brakeRoom) checkNotice(t *testing.T, p Post, n int) {
 		t.Fatalf("notice stamped %+v", p)
 	}
 	for _, want := range []string{fmt.Sprintf("after %d AI posts in a row", n), "stopped typing AI posts into the seats",
-		"the human posts", "release"} {
+		"the human posts", "release", "(no reply needed)"} {
 		if !strings.Contains(p.Content, want) {
 			t.Errorf("notice %q lacks %q", p.Content, want)
 		}
@@ -267,21 +268,36 @@ func uiSayAfter(t testing.TB, h *Hub, content, lastSeen string) Post {
 	return res.Post
 }
 
-// TestReleaseBrake: the release key's call releases like the human's post
-// (the next AI post is typed, the count starts from zero, posts made while
-// braked stay untyped); it is a no-op when the brake is off and refuses an
-// unknown room.
+// TestReleaseBrake: the release key's call types the posts the brake held
+// back, in order, into every seat but each one's speaker (issue 35: F9
+// "released" and nothing happened), then the next AI post as usual; the
+// count starts from zero; a second release types nothing again; it is a
+// no-op when the brake is off and refuses an unknown room.
 func TestReleaseBrake(t *testing.T) {
 	t.Parallel()
 	b := newBrakeRoom(t, 2)
 	run := b.volley(t, 2, "")
 	notice := b.history(t)[2]
 	quiet := say(t, b.lin, "while braked", notice.MessageID)
+	for _, p := range []Post{run[1], quiet} {
+		if got := b.typed(p); got != nil {
+			t.Fatalf("%s typed into %q while braked", p.Content, got)
+		}
+	}
 	if err := b.h.ReleaseBrake("t"); err != nil {
 		t.Fatal(err)
 	}
 	if b.h.Braked("t") {
 		t.Fatal("still braked after ReleaseBrake")
+	}
+	if got := b.typed(run[1]); !slices.Equal(got, []string{"me", "cc"}) {
+		t.Fatalf("held %q typed into %q after the release", run[1].Content, got)
+	}
+	if got := b.typed(quiet); !slices.Equal(got, []string{"me", "cx"}) {
+		t.Fatalf("held %q typed into %q after the release", quiet.Content, got)
+	}
+	if order := b.terms.order(); slices.Index(order, run[1].MessageID) > slices.Index(order, quiet.MessageID) {
+		t.Fatalf("held posts typed out of order: %q", order)
 	}
 	if err := b.h.ReleaseBrake("t"); err != nil {
 		t.Fatalf("ReleaseBrake with the brake off: %v", err)
@@ -291,14 +307,14 @@ func TestReleaseBrake(t *testing.T) {
 		t.Fatalf("the first AI post after the release typed into %q", got)
 	}
 	for _, p := range []Post{run[1], quiet} {
-		if got := b.typed(p); got != nil {
-			t.Fatalf("%s typed into %q after the release", p.Content, got)
+		if got := b.typed(p); len(got) != 2 {
+			t.Fatalf("%s typed into %q: more than once", p.Content, got)
 		}
 	}
 	say(t, b.kai, "second after the release", next.MessageID)
 	hist := b.history(t)
 	changes, _ := b.eventsUntil(t, hist[len(hist)-1].MessageID) // the second notice
-	want := []BrakeChanged{{Topic: "t", On: true, Count: 2}, {Topic: "t", On: false}, {Topic: "t", On: true, Count: 2}}
+	want := []BrakeChanged{{Topic: "t", On: true, Count: 2}, {Topic: "t", On: false, Released: true, Typed: 2}, {Topic: "t", On: true, Count: 2}}
 	if !slices.Equal(changes, want) {
 		t.Fatalf("brake events %+v, want %+v (one release event, the count from zero)", changes, want)
 	}
@@ -397,5 +413,45 @@ func TestBrakeConcurrentSeats(t *testing.T) {
 	}
 	if typedAI != limit-1 || b.notices(t) != 1 {
 		t.Fatalf("%d AI posts typed and %d notices, want %d and 1", typedAI, b.notices(t), limit-1)
+	}
+}
+
+// TestBrakeHoldsBounded: a seat that goes on posting while braked keeps at
+// most maxHeld posts (and maxHeldBytes) in the room; a release types the
+// newest ones in order and counts the rest as dropped.
+func TestBrakeHoldsBounded(t *testing.T) {
+	t.Parallel()
+	b := newBrakeRoom(t, 1)
+	b.volley(t, 1, "")
+	hist := b.history(t)
+	last := hist[len(hist)-1].MessageID // the notice
+	var posts []Post
+	for i := range maxHeld + 5 {
+		p := say(t, b.lin, fmt.Sprintf("flood %d", i), last)
+		posts, last = append(posts, p), p.MessageID
+	}
+	big := say(t, b.kai, strings.Repeat("x", MaxPostBytes-64), last)
+	if err := b.h.ReleaseBrake("t"); err != nil {
+		t.Fatal(err)
+	}
+	typed := 0
+	for _, p := range append(posts, big) {
+		if b.typed(p) != nil {
+			typed++
+		}
+	}
+	if typed == 0 || typed > maxHeld {
+		t.Fatalf("%d held posts typed, want 1..%d", typed, maxHeld)
+	}
+	if b.typed(big) == nil || b.typed(posts[0]) != nil {
+		t.Fatal("the newest held post was not typed, or the oldest was kept past the bound")
+	}
+	for {
+		if e, ok := nextEvent[Event](t, b.sub, nil).(BrakeChanged); ok && e.Released {
+			if e.Typed != typed || e.Typed+e.Dropped != len(posts)+2 { // + the post that engaged it
+				t.Fatalf("release %+v: typed %d of %d held", e, typed, len(posts)+2)
+			}
+			return
+		}
 	}
 }

@@ -164,6 +164,19 @@ func newFakeTerms(seats ...string) *fakeTerms {
 	return t
 }
 
+// order is the message ids typed, in the order they were typed.
+func (t *fakeTerms) order() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var ids []string
+	for _, c := range t.calls {
+		if c.typed && !slices.Contains(ids, c.post.MessageID) {
+			ids = append(ids, c.post.MessageID)
+		}
+	}
+	return ids
+}
+
 func (t *fakeTerms) Enqueue(topic, account string, p Post) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()

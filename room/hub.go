@@ -47,6 +47,11 @@ type HubOptions struct {
 	// "The brake"; config.json "brake"). 0 turns the brake off; negative
 	// is refused by NewHub. Hub.SetBrake changes it while the hub runs.
 	Brake int
+	// BrakeNotice words the app notice the brake posts after n AI posts
+	// in a row (the app: the human's language and release key); nil is
+	// BrakeNotice's English. Called with the room lock held: it must not
+	// call the hub.
+	BrakeNotice func(n int) string
 	// PermissionWait is how long a PermissionRequest hook is held for the
 	// human's answer on its card (permission.go; config.json
 	// "permission_wait"; 0: DefaultPermissionWait, 180 s; over
@@ -68,6 +73,8 @@ type Hub struct {
 	newID    func() string
 	logger   *slog.Logger
 	brake    atomic.Int64 // HubOptions.Brake, then SetBrake's; 0: off (brake.go)
+	// brakeText is HubOptions.BrakeNotice (nil: English).
+	brakeText func(int) string
 
 	nextOrigin  atomic.Uint64 // origins are > 0; 0 marks notices (app, mcp)
 	adminOrigin uint64        // the UI's one in-process connection, in every room
@@ -169,6 +176,8 @@ func NewHub(opts HubOptions) (*Hub, error) {
 		newID:    opts.NewID,
 		logger:   opts.Logger,
 		rooms:    make(map[string]*roomState),
+
+		brakeText: opts.BrakeNotice,
 	}
 	wait := opts.PermissionWait
 	if wait == 0 {
@@ -567,7 +576,7 @@ func (h *Hub) deliverOnce(r *roomState, s sender, d Draft, long *longBody) (out,
 	defer r.mu.Unlock()
 	out, err = h.deliverLocked(r, s, d, long)
 	if err == nil && out.braked {
-		notice, err = h.deliverLocked(r, sender{kind: sendApp}, Draft{Content: brakeNotice(out.brakeCount)}, nil)
+		notice, err = h.deliverLocked(r, sender{kind: sendApp}, Draft{Content: h.brakeNotice(out.brakeCount)}, nil)
 		if err != nil { // the room is open and the text is ours: never expected
 			h.logger.Error("room: brake notice not delivered", "topic", r.topic, "err", err)
 			err = nil
@@ -742,7 +751,11 @@ func (h *Hub) commitLocked(r *roomState, p Post, origin uint64, skip []string, l
 // post carries, for each seat, what the room calls that seat now (You,
 // YourFullName: the tag's "you", docs/design.md §4). Holds r.mu.
 func (h *Hub) typeLocked(r *roomState, p Post, skip []string) {
-	if h.terms == nil || (r.brake.on && p.Role.AI()) {
+	if h.terms == nil {
+		return
+	}
+	if r.brake.on && p.Role.AI() {
+		r.brake.hold(p, skip)
 		return
 	}
 	var done [8]string // rooms rarely hold more accounts; avoids an allocation

@@ -262,12 +262,18 @@ type RosterChanged struct {
 
 // BrakeChanged: the brake of room Topic engaged (On, after Count AI posts
 // in a row with no post from the human: AI posts are no longer typed into
-// its seats) or was released (On false, Count 0: by the human's post or
-// Hub.ReleaseBrake). docs/design.md §2 "The brake".
+// its seats) or was released (On false, Count 0): by Hub.ReleaseBrake
+// (Released), which typed the Typed posts it held back, or by the human's
+// post, which leaves them in the history. Dropped counts the held posts
+// not typed (past the bounds, or left by the human's post).
+// docs/design.md §2 "The brake".
 type BrakeChanged struct {
-	Topic string
-	On    bool
-	Count int
+	Topic    string
+	On       bool
+	Count    int
+	Released bool
+	Typed    int
+	Dropped  int
 }
 
 func (PostDelivered) event() {}

@@ -643,11 +643,17 @@ type SeatUpdated struct {
 
 // BrakeChanged: the brake of Topic's room engaged (On, after Count AI
 // posts in a row with no post from the human: AI posts are no longer typed
-// into its seats) or was released (On false) (docs/design.md §2 "The brake").
+// into its seats) or was released (On false): by the release key
+// (Released), which typed the Typed posts it held, or by the human's post,
+// which leaves them in the history; Dropped counts the held posts not
+// typed (docs/design.md §2 "The brake").
 type BrakeChanged struct {
-	Topic string
-	On    bool
-	Count int
+	Topic    string
+	On       bool
+	Count    int
+	Released bool
+	Typed    int
+	Dropped  int
 }
 
 // SeatChanged: a seat of (Topic, Account) changed state. Requested is true

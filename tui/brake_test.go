@@ -121,3 +121,60 @@ func TestBrakedFromTopicList(t *testing.T) {
 		t.Fatalf("row %q lacks %s", row, brakeMark)
 	}
 }
+
+// TestBrakeNoticeWords: the room's brake notice is in the human's
+// language, names the release key as "keys" binds it, and says no reply
+// is needed (issue 35: it named the config key in English only, and seats
+// answered it).
+func TestBrakeNoticeWords(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		lang  Lang
+		keys  map[string][]string
+		wants []string
+	}{
+		{LangEnglish, nil, []string{"after 12 AI posts in a row", "presses F9 to release the brake and type the posts it held", "(no reply needed)"}},
+		{LangJapanese, nil, []string{"12 件続いた", "F9 でブレーキを解除", "（返信不要）"}},
+		{LangEnglish, map[string][]string{"release_brake": {"ctrl+g"}}, []string{"presses Ctrl+G"}},
+		{LangEnglish, map[string][]string{"no_such_action": {"x"}}, []string{"presses F9"}},
+	} {
+		got := BrakeNotice(tc.lang, tc.keys, 12)
+		for _, w := range tc.wants {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s %v: %q lacks %q", tc.lang, tc.keys, got, w)
+			}
+		}
+		if strings.Contains(got, "release_brake") {
+			t.Errorf("%s: names the config key: %q", tc.lang, got)
+		}
+	}
+}
+
+// TestBrakeReleaseSaysWhatWasTyped: the status line after a release says
+// how many held posts the release typed, that none waited, or that the
+// human's post left them in the history (issue 35: F9 seemed to do
+// nothing), in both languages.
+func TestBrakeReleaseSaysWhatWasTyped(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		lang  Lang
+		ev    BrakeChanged
+		wants string
+	}{
+		{LangEnglish, BrakeChanged{Released: true, Typed: 3}, "typed the 3 posts it held"},
+		{LangEnglish, BrakeChanged{Released: true, Typed: 32, Dropped: 4}, "typed the last 32 posts it held; 4 older ones are in the history"},
+		{LangEnglish, BrakeChanged{Released: true}, "no posts were waiting"},
+		{LangEnglish, BrakeChanged{Dropped: 2}, "by your post: the 2 posts it held stay in the history"},
+		{LangJapanese, BrakeChanged{Released: true, Typed: 3}, "止めていた 3 件の発言を席へ打ち込みました"},
+		{LangJapanese, BrakeChanged{Released: true}, "止めていた発言はありません"},
+	} {
+		m := sceneModel(t, scene(), 200, 40, tc.lang)
+		send(t, m, eventsMsg{evs: []Event{BrakeChanged{Topic: "t-main", On: true, Count: 12}}})
+		ev := tc.ev
+		ev.Topic = "t-main"
+		send(t, m, eventsMsg{evs: []Event{ev}})
+		if st := statusPlain(m); !strings.Contains(st, tc.wants) {
+			t.Errorf("%s %+v: status %q lacks %q", tc.lang, tc.ev, st, tc.wants)
+		}
+	}
+}

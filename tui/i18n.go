@@ -451,7 +451,12 @@ const (
 	mStLaunchWarnings
 	mStNoAccounts
 	mStBraked
+	mBrakeNotice
 	mStBrakeReleased
+	mStBrakeTyped
+	mStBrakeTypedCut
+	mStBrakeNoneHeld
+	mStBrakeLeft
 	mStNotBraked
 	mStReleaseFailed
 	mStBrakeOn
@@ -1101,7 +1106,13 @@ var messages = map[msgKey][2]string{
 	mStNoAccounts:     {"No AI accounts yet: Tab to Accounts, then 1 Claude Code · 2 Codex · 3 CLI.", "AI のアカウントがありません。Tab でアカウントへ移り、1 Claude Code · 2 Codex · 3 CLI で作成します。"},
 	mStBraked: {"Brake in “%s”: after %d AI posts in a row, AI posts are no longer typed into the seats. Post, or press %s, to go on.",
 		"「%s」でブレーキ: AI の発言が %d 件続いたので、AI の発言を席へ打ち込むのを止めました。発言するか %s で再開します。"},
+	mBrakeNotice: {"Brake: after %d AI posts in a row with no post from the human, the room stopped typing AI posts into the seats. They are still delivered and logged (read_room_history). To go on, the human posts, or presses %s to release the brake and type the posts it held. (no reply needed)",
+		"ブレーキ: 人の発言がないまま AI の発言が %d 件続いたため、部屋は AI の発言を席へ打ち込むのを止めました。発言は届いて記録されています（read_room_history）。続けるには、人が発言するか、%s でブレーキを解除して止めていた発言を打ち込みます。（返信不要）"},
 	mStBrakeReleased: {"Brake released in “%s”: AI posts are typed into the seats again.", "「%s」のブレーキを解除しました。AI の発言をまた席へ打ち込みます。"},
+	mStBrakeTyped:    {"Brake released in “%s”: typed the %d posts it held into the seats.", "「%s」のブレーキを解除し、止めていた %d 件の発言を席へ打ち込みました。"},
+	mStBrakeTypedCut: {"Brake released in “%s”: typed the last %d posts it held; %d older ones are in the history.", "「%s」のブレーキを解除し、止めていた発言の最後の %d 件を打ち込みました。それより前の %d 件は履歴にあります。"},
+	mStBrakeNoneHeld: {"Brake released in “%s”: no posts were waiting; AI posts are typed into the seats again.", "「%s」のブレーキを解除しました。止めていた発言はありません。AI の発言をまた席へ打ち込みます。"},
+	mStBrakeLeft:     {"Brake released in “%s” by your post: the %d posts it held stay in the history, not typed.", "あなたの発言で「%s」のブレーキを解除しました。止めていた %d 件は打ち込まず、履歴に残します。"},
 	mStNotBraked:     {"No brake is on in this topic.", "このトピックにブレーキはかかっていません。"},
 	mStReleaseFailed: {"Brake in “%s” not released: %v", "「%s」のブレーキを解除できません: %v"},
 	mStBrakeOn:       {"brake: %s releases", "ブレーキ中: %s で解除"},

@@ -284,7 +284,19 @@ func (m *Model) onBrakeChanged(ev BrakeChanged) {
 		m.setStatus(stWarn, m.env.tr.t(mStBraked, name, ev.Count, keysLabel(m.keys.ReleaseBrake)))
 		return
 	}
-	m.setStatus(stInfo, m.env.tr.t(mStBrakeReleased, name))
+	tr := m.env.tr
+	switch {
+	case ev.Released && ev.Typed > 0 && ev.Dropped > 0:
+		m.setStatus(stInfo, tr.t(mStBrakeTypedCut, name, ev.Typed, ev.Dropped))
+	case ev.Released && ev.Typed > 0:
+		m.setStatus(stInfo, tr.t(mStBrakeTyped, name, ev.Typed))
+	case ev.Released:
+		m.setStatus(stInfo, tr.t(mStBrakeNoneHeld, name))
+	case ev.Dropped > 0:
+		m.setStatus(stInfo, tr.t(mStBrakeLeft, name, ev.Dropped))
+	default:
+		m.setStatus(stInfo, tr.t(mStBrakeReleased, name))
+	}
 }
 
 // releaseBrake is the release key: it releases the open topic's brake, or
