@@ -519,7 +519,7 @@ func (b *Backend) Resize(topicID, accountID string, cols, rows int) error {
 func toInfo(a config.Account) tui.AccountInfo {
 	return tui.AccountInfo{ID: a.ID, Kind: string(a.Kind), Name: a.Name, Nickname: a.Nickname, Hue: a.Hue,
 		Dir: a.WorkDir, Command: a.Command, Options: a.LaunchOptions, ResumeLine: a.ResumeLine,
-		Character: a.Character, AppServer: a.AppServer()}
+		Character: a.Character, AppServer: a.AppServer(), PermissionMode: a.PermissionMode}
 }
 
 // toEdit is the editor's account as a config edit. A Codex account's
@@ -532,6 +532,10 @@ func toEdit(in tui.AccountInfo) config.AccountEdit {
 	if in.Kind == string(config.KindCodexCLI) {
 		on := in.AppServer
 		e.CodexAppServer = &on
+	}
+	if in.Kind == string(config.KindClaudeCode) {
+		mode := in.PermissionMode
+		e.PermissionMode = &mode
 	}
 	return e
 }

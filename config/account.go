@@ -49,7 +49,7 @@ const (
 // ID is the identity and never changes; everything else is an editable
 // attribute. JSON keys (config.json): id, name, nickname, kind, hue, cwd,
 // command, launch_options, resume_command, character, env, screen_mode,
-// codex_app_server, session_bus, server. Keys we do not know are kept as
+// permission_mode, codex_app_server, session_bus, server. Keys we do not know are kept as
 // they were, in place.
 type Account struct {
 	// ID is opaque and case-sensitive; the .mcp.json key derives from it.
@@ -85,6 +85,10 @@ type Account struct {
 	Env []EnvVar
 	// ScreenMode is ScreenInline or ScreenAlt (Codex CLI only).
 	ScreenMode string
+	// PermissionMode is the mode a Claude Code seat starts in (JSON
+	// "permission_mode", PermissionModes; "" leaves it to the CLI's own
+	// settings): the launch adds --permission-mode (docs/design.md §9).
+	PermissionMode string
 	// CodexAppServer is how a Codex CLI seat runs (JSON "codex_app_server"):
 	// nil when the file does not say (AppServer: on), true for one
 	// app-server per seat with the real TUI attached, false for hook mode
@@ -123,6 +127,25 @@ func (a Account) AppServer() bool {
 	return a.Kind == KindCodexCLI && (a.CodexAppServer == nil || *a.CodexAppServer)
 }
 
+// Claude Code's permission modes an account may choose, as the pinned
+// CLI names them (claude --help: --permission-mode); "" leaves the mode to
+// the CLI's own settings. PermissionManual is the one in which the CLI asks
+// before each tool, so Pullcept's permission cards appear: new Claude Code
+// accounts start in it (issue 35: 2.1.328 starts in auto by itself).
+const (
+	PermissionManual      = "manual"
+	PermissionAuto        = "auto"
+	PermissionPlan        = "plan"
+	PermissionAcceptEdits = "acceptEdits"
+)
+
+// PermissionModes lists the modes in the editor's order, "" (the CLI's
+// own) last. config.json may also name the CLI's two modes that ask
+// nothing at all (permissionModesQuiet); the editor does not offer them.
+var PermissionModes = []string{PermissionManual, PermissionAuto, PermissionPlan, PermissionAcceptEdits, ""}
+
+var permissionModesQuiet = []string{"dontAsk", "bypassPermissions"}
+
 // Known account keys, in the order a new account is written.
 const (
 	keyID            = "id"
@@ -137,6 +160,7 @@ const (
 	keyCharacter     = "character"
 	keyEnv           = "env"
 	keyScreenMode    = "screen_mode"
+	keyPermMode      = "permission_mode"
 	keyAppServer     = "codex_app_server"
 	keySessionBus    = "session_bus"
 	keyServer        = "server"
@@ -174,6 +198,7 @@ func (a Account) MarshalJSON() ([]byte, error) {
 		{keyCharacter, a.Character, a.Character != ""},
 		{keyEnv, a.Env, len(a.Env) > 0},
 		{keyScreenMode, a.ScreenMode, a.ScreenMode != ""},
+		{keyPermMode, a.PermissionMode, a.PermissionMode != ""},
 		{keyAppServer, a.CodexAppServer, a.CodexAppServer != nil},
 		{keySessionBus, a.SessionBus, a.SessionBus != nil},
 		{keyServer, a.Server, a.Server != ""},
@@ -212,7 +237,7 @@ func (a *Account) UnmarshalJSON(data []byte) error {
 		{keyID, &a.ID}, {keyName, &a.Name}, {keyNickname, &a.Nickname}, {keyKind, &kind},
 		{keyCwd, &a.WorkDir}, {keyCommand, &a.Command}, {keyLaunchOptions, &a.LaunchOptions},
 		{keyResumeCommand, &a.ResumeLine}, {keyCharacter, &a.Character},
-		{keyScreenMode, &a.ScreenMode}, {keyServer, &a.Server},
+		{keyScreenMode, &a.ScreenMode}, {keyPermMode, &a.PermissionMode}, {keyServer, &a.Server},
 	} {
 		if err := str(f.k, f.dst); err != nil {
 			return err

@@ -136,7 +136,10 @@ type AccountEdit struct {
 	Env                      string
 	KeepEnv                  bool
 	CodexAppServer           *bool
-	Server                   string
+	// PermissionMode, when not nil, is a Claude Code account's mode as the
+	// editor holds it; nil keeps the stored one (other kinds).
+	PermissionMode *string
+	Server         string
 }
 
 // Draft is the account e would save, for the launch preview: e's fields
@@ -176,6 +179,9 @@ func (b *Book) applyLocked(e AccountEdit) Account {
 	if e.CodexAppServer != nil {
 		v := *e.CodexAppServer
 		a.CodexAppServer = &v
+	}
+	if e.PermissionMode != nil {
+		a.PermissionMode = *e.PermissionMode
 	}
 	if e.Server != "" && a.Kind == KindMCP {
 		a.Server = e.Server

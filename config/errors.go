@@ -48,6 +48,8 @@ var (
 	ErrBadHue = errors.New("hue must be 0-359 degrees")
 	// ErrBadScreenMode: a screen mode other than "" or "alt".
 	ErrBadScreenMode = errors.New("unknown screen mode")
+	// ErrBadPermissionMode: a permission mode not in PermissionModes.
+	ErrBadPermissionMode = errors.New("unknown permission mode")
 	// ErrEnvSyntax: an env line without "=" or name, or with a name that is not
 	// a valid environment variable name.
 	ErrEnvSyntax = errors.New("bad env var line")

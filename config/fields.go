@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +17,7 @@ const (
 	FieldOptions    = "launch options"
 	FieldResume     = "resume line"
 	FieldScreenMode = keyScreenMode
+	FieldPermMode   = "permission mode"
 	FieldEnv        = keyEnv
 	FieldCharacter  = keyCharacter
 )
@@ -67,6 +69,10 @@ func CheckFields(a Account) []FieldError {
 	}
 	if a.ScreenMode != ScreenInline && a.ScreenMode != ScreenAlt {
 		bad(FieldScreenMode, fmt.Errorf("%w %q (want %q or %q)", ErrBadScreenMode, a.ScreenMode, ScreenInline, ScreenAlt))
+	}
+	if !slices.Contains(PermissionModes, a.PermissionMode) && !slices.Contains(permissionModesQuiet, a.PermissionMode) {
+		want := append(slices.Clone(PermissionModes[:len(PermissionModes)-1]), permissionModesQuiet...)
+		bad(FieldPermMode, fmt.Errorf("%w %q (want one of %s, or none)", ErrBadPermissionMode, a.PermissionMode, strings.Join(want, ", ")))
 	}
 	if err := checkEnvList(a.Env); err != nil {
 		bad(FieldEnv, err)

@@ -12,10 +12,10 @@ func TestCheckFields(t *testing.T) {
 	t.Parallel()
 	hue := 400
 	a := Account{ID: "x", Name: " ", Kind: KindClaudeCode, Hue: &hue, WorkDir: "rel/dir", LaunchOptions: `--a "open`,
-		ScreenMode: "weird", Env: []EnvVar{{Name: "A"}, {Name: "a"}}}
+		ScreenMode: "weird", PermissionMode: "yolo", Env: []EnvVar{{Name: "A"}, {Name: "a"}}}
 	got := CheckFields(a)
 	want := map[string]error{FieldName: ErrNoName, FieldHue: ErrBadHue, FieldWorkDir: ErrNoWorkDir, FieldCommand: ErrNoCommand,
-		FieldOptions: ErrUnterminatedQuote, FieldScreenMode: ErrBadScreenMode, FieldEnv: ErrEnvDuplicate}
+		FieldOptions: ErrUnterminatedQuote, FieldScreenMode: ErrBadScreenMode, FieldPermMode: ErrBadPermissionMode, FieldEnv: ErrEnvDuplicate}
 	if len(got) != len(want) {
 		t.Fatalf("got %d problems, want %d: %v", len(got), len(want), got)
 	}
@@ -52,5 +52,29 @@ func TestCheckEnvField(t *testing.T) {
 	}
 	if !errors.Is(errs[1].Err, ErrEnvReserved) || !errors.Is(errs[2].Err, ErrEnvDuplicate) {
 		t.Errorf("sentinels lost: %v", errs)
+	}
+}
+
+// TestPermissionModeRoundTrip: permission_mode is read and written as it
+// stands (written only when set), the CLI's quiet modes are accepted from
+// the file, and an edit without one keeps the stored mode.
+func TestPermissionModeRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, mode := range append(PermissionModes, permissionModesQuiet...) {
+		a := Account{ID: "c", Name: "C", Kind: KindClaudeCode, WorkDir: "/w", Command: "claude", PermissionMode: mode}
+		if fs := CheckFields(a); len(fs) != 0 {
+			t.Fatalf("mode %q refused: %v", mode, fs)
+		}
+		js, err := a.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(js), "permission_mode") != (mode != "") {
+			t.Fatalf("mode %q written as %s", mode, js)
+		}
+		var back Account
+		if err := back.UnmarshalJSON(js); err != nil || back.PermissionMode != mode {
+			t.Fatalf("mode %q read back as %q (%v)", mode, back.PermissionMode, err)
+		}
 	}
 }

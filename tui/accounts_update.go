@@ -388,6 +388,9 @@ func (m *Model) quickCreate(q quickKind) []tea.Cmd {
 	}
 	a := AccountInfo{Kind: q.kind, Name: m.accounts.uniqueName(m.env.tr.t(q.label)), Command: cmd, Dir: m.accounts.home,
 		AppServer: q.kind == KindCodexCLI} // a new Codex account starts in app-server mode
+	if q.kind == KindClaudeCode {
+		a.PermissionMode = PermissionManual // cards appear (issue 35)
+	}
 	return m.openEditor(a, true)
 }
 

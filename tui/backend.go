@@ -422,6 +422,8 @@ const (
 // 0–359, nil when none was declared. AppServer is a Codex CLI account's
 // seat mode: one app-server per seat with the real TUI attached (true, the
 // default) or hook mode (false, compatibility); false for other kinds.
+// PermissionMode is a Claude Code account's mode (PermissionModes; "" the
+// CLI's own).
 type AccountInfo struct {
 	ID         string
 	Kind       string
@@ -436,6 +438,8 @@ type AccountInfo struct {
 	Env        string
 	KeepEnv    bool
 	AppServer  bool
+
+	PermissionMode string
 }
 
 // EnvField is an account's env field as the editor draws it (AccountEnv):

@@ -26,6 +26,7 @@ const (
 	fEnv
 	fBody      // the character's body file (editor_character.go)
 	fAppServer // a Codex seat's mode: app-server (on) or hooks (off)
+	fPermMode  // a Claude Code seat's permission mode (PermissionModes)
 	// An mcp account's server (editor_mcp.go).
 	fSrvState   // its state; the row's key restarts it
 	fSrvCommand // what it runs
@@ -121,7 +122,7 @@ func (ed *accountEditor) fields() []edField {
 	case KindCodexCLI:
 		return append(fs, fDir, fCommand, fOptions, fAppServer, fCharacter, fBody, fEnv)
 	}
-	return append(fs, fDir, fCommand, fOptions, fCharacter, fBody, fEnv)
+	return append(fs, fDir, fCommand, fOptions, fPermMode, fCharacter, fBody, fEnv)
 }
 
 func (ed *accountEditor) focusField() {
@@ -233,7 +234,7 @@ func (ed *accountEditor) update(e *env, msg tea.Msg) (editorAction, tea.Cmd) {
 			return act, nil
 		}
 		ed.deleteArmed = false
-		if ed.field == fKind || ed.field == fHue || ed.field == fAppServer {
+		if ed.field == fKind || ed.field == fHue || ed.field == fAppServer || ed.field == fPermMode {
 			return ed.choiceKey(e, k), nil
 		}
 	}
@@ -316,6 +317,8 @@ func (ed *accountEditor) choiceKey(e *env, k tea.KeyPressMsg) editorAction {
 		ed.cycleKind(e, d)
 	case fAppServer:
 		ed.acc.AppServer = !ed.acc.AppServer
+	case fPermMode:
+		ed.acc.PermissionMode = cycleMode(ed.acc.PermissionMode, d)
 	default:
 		ed.cycleHue(d)
 	}
@@ -344,6 +347,7 @@ func fieldLabel(e *env, f edField) string {
 		fKind: e.tr.t(mEdKind), fName: e.tr.t(mEdName), fNickname: e.tr.t(mEdNickname), fHue: e.tr.t(mEdHue),
 		fDir: e.tr.t(mEdDir), fCommand: e.tr.t(mEdCommand), fOptions: e.tr.t(mEdOptions), fResume: e.tr.t(mEdResume),
 		fCharacter: e.tr.t(mEdCharacter), fEnv: e.tr.t(mEdEnv), fBody: e.tr.t(mEdBody), fAppServer: e.tr.t(mEdAppServer),
+		fPermMode: e.tr.t(mEdPermMode),
 		fSrvState: e.tr.t(mEdSrvState), fSrvCommand: e.tr.t(mEdCommand), fSrvArgs: e.tr.t(mEdSrvArgs), fSrvEnv: e.tr.t(mEdEnv),
 	}[f]
 }
@@ -398,6 +402,9 @@ func (ed *accountEditor) fieldValue(e *env, f edField, valW int) []string {
 		if ed.acc.AppServer {
 			v, hint = mEdAppServerOn, mEdAppServerOnHint
 		}
+		return []string{"◂ " + e.tr.t(v) + " ▸", th.dim.Render(e.tr.t(hint))}
+	case fPermMode:
+		v, hint := permModeWords(ed.acc.PermissionMode)
 		return []string{"◂ " + e.tr.t(v) + " ▸", th.dim.Render(e.tr.t(hint))}
 	case fBody:
 		return ed.bodyLines(e, valW)

@@ -127,6 +127,13 @@ func (ed *accountEditor) kindChanged(e *env, from string) {
 	if to == KindCodexCLI {
 		ed.acc.AppServer = ed.orig.Kind != KindCodexCLI || ed.orig.AppServer
 	}
+	if to == KindClaudeCode {
+		// Cards appear in manual; an account that was Claude Code keeps its own.
+		ed.acc.PermissionMode = PermissionManual
+		if ed.orig.Kind == KindClaudeCode {
+			ed.acc.PermissionMode = ed.orig.PermissionMode
+		}
+	}
 	msg := tr.t(mEdKindChanged, kindLabel(e, to))
 	if len(changes) > 0 {
 		msg += tr.t(mEdChangedWith) + strings.Join(changes, tr.t(mEdChangeSep)) + tr.t(mEdChangeEnd)

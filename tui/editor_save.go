@@ -77,7 +77,7 @@ func (ed *accountEditor) unsaved() bool {
 	}
 	return a.Kind != o.Kind || a.Name != o.Name || a.Nickname != o.Nickname || !sameHue(a.Hue, o.Hue) ||
 		a.Dir != o.Dir || a.Command != o.Command || a.Options != o.Options || a.ResumeLine != o.ResumeLine ||
-		a.Character != o.Character || a.AppServer != o.AppServer || envChanged || ed.bodyDirty() || ed.serverDirty()
+		a.Character != o.Character || a.AppServer != o.AppServer || a.PermissionMode != o.PermissionMode || envChanged || ed.bodyDirty() || ed.serverDirty()
 }
 
 // cancelKey is Esc: it closes the styles list, asks once when there are

@@ -387,6 +387,19 @@ const (
 	mEdAppServerOff
 	mEdAppServerOnHint
 	mEdAppServerOffHint
+	mEdPermMode
+	mEdPermManual
+	mEdPermManualHint
+	mEdPermAuto
+	mEdPermAutoHint
+	mEdPermPlan
+	mEdPermPlanHint
+	mEdPermAcceptEdits
+	mEdPermAcceptEditsHint
+	mEdPermCLI
+	mEdPermCLIHint
+	mEdPermOther
+	mEdPermOtherHint
 
 	mDlgCancel
 	mDlgStop
@@ -1017,11 +1030,24 @@ var messages = map[msgKey][2]string{
 	mEdEnvUnreadable:   {"Cannot be opened (sealed by another user, machine or key, or damaged): %s. Left as it is it is kept, but the seat will not start; delete it or type the value again.", "開けない値があります（別のユーザー・機械・鍵で暗号化されたか、壊れています）: %s。そのままなら残りますが、席は起動しません。消すか、値を入れ直してください。"},
 
 	// A Codex account's seat mode (editor.go fieldValue).
-	mEdAppServer:        {"app-server mode", "app-server 方式"},
-	mEdAppServerOn:      {"on", "オン"},
-	mEdAppServerOff:     {"off", "オフ"},
-	mEdAppServerOnHint:  {"one app-server per seat, the real TUI attached (standard)", "席ごとに app-server を一つ、本物の TUI をつなぐ（標準）"},
-	mEdAppServerOffHint: {"hook mode (compatibility)", "フック方式（互換）"},
+	mEdAppServer:           {"app-server mode", "app-server 方式"},
+	mEdAppServerOn:         {"on", "オン"},
+	mEdAppServerOff:        {"off", "オフ"},
+	mEdAppServerOnHint:     {"one app-server per seat, the real TUI attached (standard)", "席ごとに app-server を一つ、本物の TUI をつなぐ（標準）"},
+	mEdAppServerOffHint:    {"hook mode (compatibility)", "フック方式（互換）"},
+	mEdPermMode:            {"permissions", "許可の方式"},
+	mEdPermManual:          {"manual", "manual（毎回確認）"},
+	mEdPermManualHint:      {"asks before each tool: a card shows here", "道具ごとに確認し、ここにカードが出ます"},
+	mEdPermAuto:            {"auto", "auto（自動判断）"},
+	mEdPermAutoHint:        {"Claude Code decides what is safe: few cards", "Claude Code が安全かを判断し、カードはまれです"},
+	mEdPermPlan:            {"plan", "plan（計画のみ）"},
+	mEdPermPlanHint:        {"plans only, edits nothing: cards to leave plan mode", "計画だけで編集しません。計画を終えるときにカード"},
+	mEdPermAcceptEdits:     {"acceptEdits", "acceptEdits（編集は自動）"},
+	mEdPermAcceptEditsHint: {"file edits without asking; cards for commands", "ファイル編集は確認なし、コマンドはカード"},
+	mEdPermCLI:             {"the CLI's own", "CLI の設定のまま"},
+	mEdPermCLIHint:         {"its settings decide (2.1.328 starts in auto: no cards)", "CLI の設定で決まります（2.1.328 は auto で始まり、カードは出ません）"},
+	mEdPermOther:           {"as in config.json", "config.json のまま"},
+	mEdPermOtherHint:       {"a mode that asks nothing: no cards", "何も確認しない方式で、カードは出ません"},
 
 	// A kind change (editor_kind.go): what went with the old kind.
 	mEdKindChanged:    {"Kind is now %s (not saved yet).", "種別を%sにしました（未保存）。"},

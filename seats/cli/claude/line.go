@@ -112,10 +112,35 @@ func (*Adapter) Line(b *launch.Builder, opts []string) ([]string, error) {
 		argv = append(argv, config.SessionIDFlag, config.SessionIDPlaceholder)
 	}
 	argv = append(argv, settings...)
+	argv = append(argv, permissionMode(b, opts)...)
 	if !in.Resume && !config.HasFlag(opts, flagAppendSystemPrompt) && !config.HasFlag(opts, flagAppendSystemPromptFile) {
 		argv = append(argv, flagAppendSystemPrompt, launch.RoomPrompt(b.Key))
 	}
 	return argv, nil
+}
+
+// Claude Code flags that choose the permission mode.
+const (
+	flagPermissionMode = "--permission-mode"
+	flagSkipPerms      = "--dangerously-skip-permissions"
+)
+
+// permissionMode is --permission-mode <the account's mode> for a fresh and
+// a resumed line alike (a resumed session starts in the mode it is
+// given), or nothing: no mode chosen (the CLI's own settings decide), or
+// launch options that choose one themselves — they win, with a warning.
+func permissionMode(b *launch.Builder, opts []string) []string {
+	mode := b.In.Account.PermissionMode
+	if mode == "" {
+		return nil
+	}
+	for _, f := range []string{flagPermissionMode, flagSkipPerms} {
+		if config.HasFlag(opts, f) {
+			b.Warn("the launch options choose the permission mode (%s); the account's %q is not added", f, mode)
+			return nil
+		}
+	}
+	return []string{flagPermissionMode, mode}
 }
 
 // RoomToolNames are the full Claude Code tool names of the room tools under

@@ -237,3 +237,44 @@ func TestPermissionHookOutlastsTheLongestWait(t *testing.T) {
 		t.Fatalf("hook timeout %s, not past the room's longest wait %s", got, room.MaxPermissionWait)
 	}
 }
+
+// TestClaudePermissionMode: the account's permission mode goes on the
+// fresh and the resumed line as --permission-mode (issue 35: the pinned
+// Claude Code starts in auto by itself, where no card appears); none
+// chosen adds nothing; launch options that choose a mode win, with a
+// warning.
+func TestClaudePermissionMode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		mode, opts string
+		resume     bool
+		want       []string // the words after --settings' value, before the prompt
+		warn       string
+	}{
+		{mode: config.PermissionManual, want: []string{"--permission-mode", "manual"}},
+		{mode: config.PermissionAcceptEdits, resume: true, want: []string{"--permission-mode", "acceptEdits"}},
+		{mode: ""},
+		{mode: config.PermissionPlan, opts: "--permission-mode auto", warn: "the launch options choose the permission mode"},
+		{mode: config.PermissionManual, opts: "--dangerously-skip-permissions", warn: "--dangerously-skip-permissions"},
+	} {
+		c := launchkit.Account(config.KindClaudeCode)
+		c.PermissionMode, c.LaunchOptions = tc.mode, tc.opts
+		in := launchkit.Input(c)
+		if tc.resume {
+			in.Resume, in.SessionID = true, "0b8a1f4e-2c3d-4e5f-8a9b-0c1d2e3f4a5b"
+		}
+		l := mustLaunch(t, in)
+		i := slices.Index(l.Argv, "--permission-mode")
+		switch {
+		case tc.want == nil && tc.opts == "" && i >= 0:
+			t.Errorf("mode %q: %q added", tc.mode, l.Argv[i:i+2])
+		case tc.want != nil && (i < 0 || !slices.Equal(l.Argv[i:i+2], tc.want)):
+			t.Errorf("mode %q resume %v: line %q lacks %q", tc.mode, tc.resume, l.Argv, tc.want)
+		case tc.opts != "" && strings.Count(strings.Join(l.Argv, " "), "--permission-mode") > 1:
+			t.Errorf("mode %q with options %q: two modes on %q", tc.mode, tc.opts, l.Argv)
+		}
+		if tc.warn != "" && !strings.Contains(strings.Join(l.Warnings, "\n"), tc.warn) {
+			t.Errorf("options %q: warnings %q lack %q", tc.opts, l.Warnings, tc.warn)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestEditorPermissionMode: a Claude Code account's editor shows its
+// permission mode with what it means for cards (English and Japanese);
+// ←/→ step through the modes, each asking for a new preview, and ctrl+s
+// saves it. A new Claude Code account (quick key 1) starts in manual, the
+// mode in which cards appear (issue 35); a Codex account has no such row.
+func TestEditorPermissionMode(t *testing.T) {
+	t.Parallel()
+	f := scene()
+	m := openLin(t, f, 120, 40, LangEnglish)
+	ed := m.overlay.editor
+	if !slices.Contains(ed.fields(), fPermMode) {
+		t.Fatalf("Claude fields %v lack the permission mode", ed.fields())
+	}
+	if v := plain(m); !strings.Contains(v, "permissions") || !strings.Contains(v, "◂ the CLI's own ▸") ||
+		!strings.Contains(v, "2.1.328 starts in auto: no cards") {
+		t.Fatalf("the mode is not drawn:\n%s", v)
+	}
+	editField(t, m, fPermMode)
+	f.mu.Lock()
+	n := f.previews
+	f.mu.Unlock()
+	send(t, m, press("right"))
+	if ed.acc.PermissionMode != PermissionManual || !strings.Contains(plain(m), "asks before each tool: a card shows here") {
+		t.Fatalf("→ from the CLI's own: %q\n%s", ed.acc.PermissionMode, plain(m))
+	}
+	for _, want := range []string{PermissionAuto, PermissionPlan, PermissionAcceptEdits, "", PermissionManual} {
+		send(t, m, press("right"))
+		if ed.acc.PermissionMode != want {
+			t.Fatalf("→: %q, want %q", ed.acc.PermissionMode, want)
+		}
+	}
+	send(t, m, press("left"))
+	f.mu.Lock()
+	asked := f.previews - n
+	f.mu.Unlock()
+	if asked == 0 || ed.acc.PermissionMode != "" {
+		t.Fatalf("← back: %q; %d previews asked", ed.acc.PermissionMode, asked)
+	}
+	send(t, m, press("left"))
+	send(t, m, press("ctrl+s"))
+	if len(f.saved) != 1 || f.saved[0].PermissionMode != PermissionAcceptEdits || f.saved[0].ID != "lin" {
+		t.Fatalf("saved %+v, want Lin in acceptEdits", f.saved)
+	}
+
+	if v := plain(openLin(t, scene(), 120, 40, LangJapanese)); !strings.Contains(v, "許可の方式") || !strings.Contains(v, "CLI の設定のまま") {
+		t.Fatalf("no Japanese row:\n%s", v)
+	}
+	if slices.Contains(openAccount(t, scene(), "lay", 120, 40, LangEnglish).overlay.editor.fields(), fPermMode) {
+		t.Fatal("a Codex account shows a permission mode")
+	}
+
+	q := sceneModel(t, scene(), 120, 40, LangEnglish)
+	toParticipants(t, q, "lin")
+	send(t, q, press("1"))
+	if ed := q.overlay.editor; ed == nil || !ed.isNew || ed.acc.Kind != KindClaudeCode || ed.acc.PermissionMode != PermissionManual {
+		t.Fatalf("quick Claude Code account: %+v", q.overlay.editor)
+	}
+}
