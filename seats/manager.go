@@ -661,6 +661,7 @@ func (m *Manager) prepare(p *startPlan) error {
 		UnseenHistory: UnseenHistory(size, p.resume, seen, seenKnown),
 		CommandPath:   launch.ResolveCommand(p.acct.Command),
 		Env:           p.openEnv,
+		Getenv:        m.getenv,
 	}
 	if p.resume {
 		in.SessionID = p.recorded
@@ -1367,7 +1368,7 @@ func (m *Manager) Preview(a config.Account) (line string, problems []string) {
 	ep := m.room
 	m.mu.Unlock()
 	in := launch.Input{Account: a, TopicID: previewTopic, PullceptPath: m.opts.PullceptPath,
-		RoomURL: ep.URL, HooksURL: ep.HooksURL, CommandPath: launch.ResolveCommand(a.Command),
+		RoomURL: ep.URL, HooksURL: ep.HooksURL, CommandPath: launch.ResolveCommand(a.Command), Getenv: m.getenv,
 		NewID: func() (string, error) { return previewSessionID, nil }}
 	ad := m.kinds[a.Kind] // nil for a kind that does not launch: launch.Build says so
 	if ad != nil && ad.ReadsMCPJSON() && a.WorkDir != "" {

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -64,6 +66,10 @@ type Input struct {
 	// config.OpenEnv; the Manager opens it before it claims the seat). nil
 	// in a preview: a preview never carries a value.
 	Env []string
+	// Getenv looks a variable up in the environment Pullcept passes on to
+	// the seat (the Manager's); nil means this process's (os.Getenv). With
+	// Env over it, it is what the seat's CLI will see (Builder.Getenv).
+	Getenv func(string) string
 	// GOOS is the target OS ("" = runtime.GOOS); tests set it.
 	GOOS string
 	// NewID makes a fresh session id ("" result is an error); nil means a
@@ -85,8 +91,12 @@ type Launch struct {
 	// environment (a Codex seat's LI_PLUS_OUTPUT_STYLE: without a character
 	// the project's default applies, never an inherited override).
 	Unset []string
-	// Dir is the working directory.
+	// Dir is the working directory: the process's.
 	Dir string
+	// CLIDir is the directory the CLI works in when its options move it
+	// away from Dir (Codex's -C/--cd, resolved); "" = Dir. Where the
+	// CLI's files for that directory are found (WorkingDir).
+	CLIDir string
 	// SessionID is the id this launch uses: a fresh Claude seat's new id, a
 	// generic CLI's substituted {session_id}, or the resumed id. "" when the
 	// line hands out none (a fresh Codex seat: read it later from the
@@ -110,6 +120,14 @@ type Launch struct {
 	// other seat): Argv is then the terminal's line, with words the start
 	// fills in (the port, a fresh conversation's id).
 	Server Server
+}
+
+// WorkingDir is the directory the CLI works in: CLIDir, else Dir.
+func (l *Launch) WorkingDir() string {
+	if l.CLIDir != "" {
+		return l.CLIDir
+	}
+	return l.Dir
 }
 
 // Server is a launch's server half as its kind planned it (Launch.Server).
@@ -162,7 +180,8 @@ func RoomPrompt(key string) string {
 // Refusals wrap: ErrKindNotLaunched, ErrNoWorkDir, ErrNoCommand, ErrNoTopic,
 // pty.ErrNotConsoleSafe, ErrNoSessionID, ErrPlaceholder,
 // config.ErrEnvReserved, config.ErrEnvSyntax, config.ErrUnterminatedQuote,
-// and those of k's Line. Build reads and writes no file.
+// and those of k's Line. Build writes no file; a kind's Line may look at
+// the files its options name (Codex's -C directory and -p profile).
 func Build(in Input, k Kind) (Launch, error) {
 	a := in.Account
 	switch {
@@ -208,7 +227,7 @@ func Build(in Input, k Kind) (Launch, error) {
 	if err != nil {
 		return Launch{}, err
 	}
-	l := Launch{Argv: argv, Env: b.env, Unset: b.unset, Dir: a.WorkDir, Resumed: in.Resume, MCPKey: b.Key, Warnings: b.warnings, Server: b.Server}
+	l := Launch{Argv: argv, Env: b.env, Unset: b.unset, Dir: a.WorkDir, CLIDir: b.CLIDir, Resumed: in.Resume, MCPKey: b.Key, Warnings: b.warnings, Server: b.Server}
 	if err := l.fillSessionID(in); err != nil {
 		return Launch{}, err
 	}
@@ -293,13 +312,15 @@ func Prepare(in Input, k Kind) (Launch, error) {
 // Builder holds one Build's derived facts for its Kind's Line: the input
 // (In), the target OS (GOOS), whether the line goes through cmd.exe
 // (ViaCmd), the seat's .mcp.json / server key (Key), and what the Line
-// records: warnings, environment, and the server half (Server).
+// records: warnings, environment, the server half (Server) and the
+// CLI's own directory (CLIDir).
 type Builder struct {
 	In     Input
 	GOOS   string
 	ViaCmd bool
 	Key    string
 	Server Server // the launch's server half (Launch.Server), set by a Line
+	CLIDir string // Launch.CLIDir, set by a Line whose options move the CLI
 
 	warnings []string
 	env      []string // Launch.Env
@@ -316,6 +337,29 @@ func (b *Builder) SetEnv(kv string) { b.env = append(b.env, kv) }
 
 // Unset names a variable the seat must not inherit (Launch.Unset).
 func (b *Builder) Unset(name string) { b.unset = append(b.unset, name) }
+
+// Getenv looks name up in the environment the seat's CLI will see: the
+// account's opened env over In.Getenv (SeatGetenv).
+func (b *Builder) Getenv(name string) string {
+	base := b.In.Getenv
+	if base == nil {
+		base = os.Getenv
+	}
+	return SeatGetenv(b.In.Env, base)(name)
+}
+
+// EnvUnknown reports a variable the account's own env sets whose value
+// this build does not have: the editor's preview opens no value, so what
+// depends on it is left to the launch.
+func (b *Builder) EnvUnknown(name string) bool {
+	for _, v := range b.In.Account.Env {
+		if v.Name == name {
+			prefix := name + "="
+			return !slices.ContainsFunc(b.In.Env, func(kv string) bool { return strings.HasPrefix(kv, prefix) })
+		}
+	}
+	return false
+}
 
 // ViaCmdExe reports whether a launch on goos runs through cmd.exe: every
 // Windows launch does (`cmd.exe /S /C "<line>"`, spec «起動とアカウント»: an

@@ -104,7 +104,7 @@ func (c *Adapter) Release(ctx context.Context, a config.Account, env []string) (
 // with the token (the sidecar is its child), the conversation is opened,
 // and the TUI line and environment are made to attach to it.
 func (c *Adapter) Prepare(ctx context.Context, p *cli.Launching) (cli.Run, error) {
-	r := &run{a: c, acct: p.Account, resumed: p.Launch.Resumed, getenv: p.Getenv, logger: p.Logger}
+	r := &run{a: c, acct: p.Account, cwd: p.Launch.WorkingDir(), resumed: p.Launch.Resumed, getenv: p.Getenv, logger: p.Logger}
 	cleanProjectConfig(p)
 	if p.Launch.Server == nil {
 		p.Env = cli.WithToken(p.Env, p.Token)
@@ -125,11 +125,12 @@ func (c *Adapter) Prepare(ctx context.Context, p *cli.Launching) (cli.Run, error
 }
 
 // cleanProjectConfig removes the room entries an earlier build left in the
-// .codex/config.toml of the directory the seat starts in
-// (RemoveStaleRoomEntries); a file it cannot clean is a launch warning,
-// never a refused start (the entries are disabled and start nothing).
+// .codex/config.toml of the directory the seat's Codex works in — its
+// -C/--cd directory, else where it starts — (RemoveStaleRoomEntries); a
+// file it cannot clean is a launch warning, never a refused start (the
+// entries are disabled and start nothing).
 func cleanProjectConfig(p *cli.Launching) {
-	dir := p.Launch.Dir
+	dir := p.Launch.WorkingDir()
 	if dir == "" {
 		dir = p.Account.WorkDir
 	}
@@ -149,8 +150,12 @@ func cleanProjectConfig(p *cli.Launching) {
 // its server's notes tell it; it is read and written only inside
 // cli.Seat.Report, under the seat's lock.
 type run struct {
-	a       *Adapter
-	acct    config.Account
+	a    *Adapter
+	acct config.Account
+	// cwd is the directory the seat's Codex works in (launch.Launch's
+	// WorkingDir: a -C/--cd directory, else the process's; "" = the
+	// account's working directory); its rollout names it.
+	cwd     string
 	resumed bool
 	getenv  func(string) string
 	logger  *slog.Logger
@@ -475,9 +480,10 @@ func (c *Adapter) wait(d time.Duration) <-chan time.Time {
 }
 
 // findRollout waits for a fresh seat's rollout and records its session id
-// (docs/design.md §9), skipping ids other seats claimed. Codex writes its
-// physical working directory into the rollout, so a working directory
-// reached through a symlink (macOS: /var → /private/var) is matched in its
+// (docs/design.md §9), skipping ids other seats claimed. The rollout names
+// the directory Codex works in (r.cwd: a -C/--cd directory, else the
+// account's working directory). Codex writes it physical, so one reached
+// through a symlink (macOS: /var → /private/var) is matched in its
 // resolved form too. It looks every poll (1 s), every 10 s once a minute
 // went by without the file (spec «Codex の席は自分の様子を rollout で知らせる»:
 // a seat that never takes a turn does not scan sessions/ each second for
@@ -489,8 +495,12 @@ func (r *run) findRollout(s cli.Seat) (Session, bool) {
 		s.Notice(true, "cannot find CODEX_HOME for %s: %v", r.acct.DisplayName(), err)
 		return Session{}, false
 	}
-	cwds := []string{r.acct.WorkDir}
-	if resolved, err := filepath.EvalSymlinks(r.acct.WorkDir); err == nil && resolved != r.acct.WorkDir {
+	cwd := r.cwd
+	if cwd == "" {
+		cwd = r.acct.WorkDir
+	}
+	cwds := []string{cwd}
+	if resolved, err := filepath.EvalSymlinks(cwd); err == nil && resolved != cwd {
 		cwds = append(cwds, resolved)
 	}
 	since := s.Started().Add(-2 * time.Second) // file times have coarse resolution on some systems

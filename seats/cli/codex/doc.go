@@ -1,8 +1,9 @@
 // Package codex is Codex CLI's seat adapter (cli.Adapter; docs/design.md §9
 // "Codex CLI", §11; docs/clis.md §3). Its launch line comes in
 // two modes: hook mode, the TUI with the room server on its command line
-// (line.go), and app-server mode, the default, where Pullcept starts the
-// seat's own `codex app-server`, opens (or resumes) the conversation over
+// (line.go; the launch options it checks, options.go), and app-server
+// mode, the default, where Pullcept starts the seat's own `codex
+// app-server`, opens (or resumes) the conversation over
 // its WebSocket with the character and the room sentence as developer
 // instructions, and then attaches the TUI to it (serverline.go,
 // server.go, rpc.go). Its resume rule is the rollout under CODEX_HOME

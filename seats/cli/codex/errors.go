@@ -4,9 +4,12 @@ import "errors"
 
 // Sentinel errors of a Codex seat; callers compare with errors.Is.
 var (
-	// ErrOption: a launch option an app-server Codex seat has no place
-	// for, or one without its value (spec #299).
-	ErrOption = errors.New("launch option refused for an app-server Codex seat")
+	// ErrOption: a launch option a Codex seat cannot run with (a
+	// subcommand, --remote, --worktree, a -C/--cd that is not a directory,
+	// a -p/--profile that is not a readable profile; options.go), one an
+	// app-server seat has no place for (spec #299), or one without its
+	// value.
+	ErrOption = errors.New("launch option refused for a Codex seat")
 	// ErrMismatch: the server's conversation does not run with what was
 	// asked.
 	ErrMismatch = errors.New("the Codex app-server did not take the settings asked for")

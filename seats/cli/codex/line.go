@@ -31,7 +31,10 @@ func (*Adapter) ReadsMCPJSON() bool { return false }
 // alternate screen or the options decide it), with the character, if any,
 // in the environment as LI_PLUS_OUTPUT_STYLE (#281 hook mode). An inherited
 // LI_PLUS_OUTPUT_STYLE is removed either way. Codex makes its own session
-// id: a fresh seat's {session_id} is refused (ErrPlaceholder).
+// id: a fresh seat's {session_id} is refused (ErrPlaceholder). Hook-mode
+// options are checked (hookOptions): what has no place in a seat is refused
+// with the reason (ErrOption), and a -C/--cd directory becomes the
+// launch's CLIDir.
 func (*Adapter) Line(b *launch.Builder, opts []string) ([]string, error) {
 	if err := codexCharacterEnv(b); err != nil {
 		return nil, err
@@ -58,6 +61,11 @@ func codexHookLine(b *launch.Builder, opts []string) ([]string, error) {
 	if !filepath.IsAbs(in.PullceptPath) {
 		return nil, fmt.Errorf("%w: %q", launch.ErrNoPullceptPath, in.PullceptPath)
 	}
+	dir, err := hookOptions(b, opts)
+	if err != nil {
+		return nil, err
+	}
+	b.CLIDir = dir
 	var addFlag bool
 	switch a.ScreenMode {
 	case config.ScreenInline:

@@ -3,12 +3,15 @@
 package codex
 
 import (
+	"context"
+	"log/slog"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -71,5 +74,44 @@ func TestFreshSeatRolloutScanSlows(t *testing.T) {
 	want = append(want, slices.Repeat([]time.Duration{10 * time.Second}, looks-60)...)
 	if !slices.Equal(waits, want) {
 		t.Fatalf("waits between looks = %v, want 60 of 1s then 10s", waits)
+	}
+}
+
+// TestFreshSeatRolloutInCdDir: a fresh hook-mode seat with -C/--cd finds
+// the rollout whose session_meta names that directory (Codex works there),
+// through the launch's CLIDir, not one of the working directory it was
+// started in. Before, the search looked for the working directory's and
+// never found the seat's session.
+func TestFreshSeatRolloutInCdDir(t *testing.T) {
+	t.Parallel()
+	f := newOptionsFixture(t)
+	in := f.input("-C sub")
+	l := mustLaunch(t, in)
+	getenv := func(k string) string { return map[string]string{"CODEX_HOME": f.home}[k] }
+	ln := &cli.Launching{Account: in.Account, Launch: &l, Getenv: getenv, Logger: slog.New(slog.DiscardHandler)}
+	cr, err := New(time.Millisecond, nil).Prepare(context.Background(), ln)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		inWork = "019a0000-0000-7000-8000-0000000000a1"
+		inSub  = "019a0000-0000-7000-8000-0000000000a2"
+	)
+	writeRollout(t, f.home, time.Now(), inWork, f.work, true)
+	writeRollout(t, f.home, time.Now().Add(time.Second), inSub, f.sub, true)
+	s := newFakeSeat()
+	defer close(s.done)
+	found := make(chan Session, 1)
+	go func() {
+		cs, _ := cr.(*run).findRollout(s)
+		found <- cs
+	}()
+	select {
+	case cs := <-found:
+		if cs.ID != inSub || s.session != inSub {
+			t.Fatalf("found %+v (seat's session %q), want %s of %s", cs, s.session, inSub, f.sub)
+		}
+	case <-time.After(testkit.Slow(30 * time.Second)):
+		t.Fatal("the rollout of the -C directory was not found")
 	}
 }

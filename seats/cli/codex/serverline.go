@@ -90,7 +90,8 @@ var (
 //     --disable;
 //   - the TUI line: -c tui.*, --no-alt-screen;
 //   - anything else is refused, naming it (-C/--cd: the account's working
-//     directory says where the seat runs).
+//     directory says where the seat runs; a subcommand, --remote,
+//     --worktree with the reason hook mode gives, codexRefusal).
 func codexAppServer(b *launch.Builder, opts []string) ([]string, error) {
 	a, in := b.In.Account, b.In
 	if err := launch.CheckLoopback(in.RoomURL, "ws"); err != nil {
@@ -217,7 +218,10 @@ func (r *codexRoute) option(w string, rest []string) (used int, err error) {
 		}
 		return 0, nil
 	case "-C", "--cd":
-		return 0, fmt.Errorf("%w: %s: the account's working directory says where the seat runs", ErrOption, name)
+		return 0, fmt.Errorf("%w: %s: the account's working directory says where an app-server seat runs (set it to that directory, or use hook mode, which takes %s)", ErrOption, name, name)
+	}
+	if why := codexRefusal(w, name); why != "" {
+		return 0, fmt.Errorf("%w: %s", ErrOption, why)
 	}
 	return 0, fmt.Errorf("%w: %q has no place in an app-server seat (the conversation, the server line or the terminal line); use hook mode for it, or remove it", ErrOption, w)
 }
