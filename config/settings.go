@@ -10,7 +10,8 @@ import (
 // (docs/design.md §10 "Settings", §12): Language as the file has it ("en",
 // "ja", or "" for the locale; PULLCEPT_LANGUAGE is not layered here: the
 // overlay says when it overrides the file), Theme (ThemeLight, ThemeDark or
-// ThemeAuto), Brake (0 off, up to MaxBrake; DefaultBrake when absent),
+// ThemeAuto), Avatars ("avatars": AvatarsNames or AvatarsInitials), Brake
+// (0 off, up to MaxBrake; DefaultBrake when absent),
 // SessionOps ("session_operations", docs/design.md §15: "" or SessionOpsTopic
 // for the default, which the file says by leaving the key out), and how
 // the human is called back (notify.go): Notify ("notifications":
@@ -22,6 +23,7 @@ import (
 type Settings struct {
 	Language   string
 	Theme      string
+	Avatars    string
 	Brake      int
 	SessionOps string
 
@@ -56,6 +58,9 @@ func (c *Config) Settings() (Settings, error) {
 	}
 	var err error
 	if s.Theme, err = c.theme(); err != nil {
+		return Settings{}, err
+	}
+	if err := c.readDisplay(&s); err != nil {
 		return Settings{}, err
 	}
 	if s.Brake, err = c.Brake(); err != nil {
@@ -128,6 +133,9 @@ func (c *Config) SetSettings(s Settings) (bool, error) {
 	if s.SessionOps == SessionOpsTopic {
 		s.SessionOps = "" // the default: the key left out
 	}
+	if v, ok := avatarsKey.normal(s.Avatars); ok {
+		s.Avatars = v
+	}
 	if v, ok := notifyKey.normal(s.Notify); ok {
 		s.Notify = v
 	}
@@ -185,6 +193,7 @@ func settingEdits(s, cur Settings) []settingEdit {
 	}
 	str(keyLanguage, s.Language, cur.Language, checkLanguage)
 	str(keyTheme, s.Theme, cur.Theme, checkTheme)
+	str(keyAvatars, s.Avatars, cur.Avatars, avatarsKey.check)
 	num(keyBrake, s.Brake, cur.Brake, checkBrake)
 	str(keySessionOps, s.SessionOps, cur.SessionOps, checkSessionOps)
 	str(keyNotify, s.Notify, cur.Notify, notifyKey.check)
