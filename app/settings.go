@@ -24,7 +24,7 @@ func (b *Backend) Settings() (tui.SettingsInfo, error) {
 		return tui.SettingsInfo{}, err
 	}
 	info := tui.SettingsInfo{
-		SettingValues: tui.SettingValues{Language: uiLanguage(s.Language), Theme: s.Theme, Brake: s.Brake, SessionOps: s.SessionOps,
+		SettingValues: tui.SettingValues{Language: uiLanguage(s.Language), Theme: s.Theme, Avatars: s.Avatars, Brake: s.Brake, SessionOps: s.SessionOps,
 			Notify: s.Notify, NotifySequence: s.NotifySequence, NotifyDwell: s.NotifyDwell, NotifyCooldown: s.NotifyCooldown,
 			PermissionWait: s.PermissionWait},
 		LanguageEnv:       os.Getenv(config.EnvLanguage),
@@ -84,7 +84,7 @@ func (b *Backend) SaveSettings(v tui.SettingValues) error {
 	if lang != "" && uiLanguage(cur.Language) == lang {
 		lang = cur.Language
 	}
-	if err := b.a.accounts.SetSettings(config.Settings{Language: lang, Theme: v.Theme, Brake: v.Brake, SessionOps: v.SessionOps,
+	if err := b.a.accounts.SetSettings(config.Settings{Language: lang, Theme: v.Theme, Avatars: v.Avatars, Brake: v.Brake, SessionOps: v.SessionOps,
 		Notify: v.Notify, NotifySequence: v.NotifySequence, NotifyDwell: v.NotifyDwell, NotifyCooldown: v.NotifyCooldown,
 		PermissionWait: v.PermissionWait}); err != nil {
 		return err

@@ -178,6 +178,33 @@ func TestNotifySettingsThroughTheBackend(t *testing.T) {
 	}
 }
 
+// TestAvatarsSettingThroughTheBackend: "avatars" passes between
+// config.json and the overlay; names only again takes the key out.
+func TestAvatarsSettingThroughTheBackend(t *testing.T) {
+	a, err := openConfig(t, `,"avatars":"initials"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewBackend(a)
+	t.Cleanup(b.Close)
+	info, err := b.Settings()
+	if err != nil || info.Avatars != tui.AvatarsInitials {
+		t.Fatalf("settings = %+v, %v; want initials", info, err)
+	}
+	v := info.SettingValues
+	v.Avatars = tui.AvatarsNames
+	if err := b.SaveSettings(v); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(filepath.Join(a.dataDir, config.FileName))
+	if strings.Contains(string(raw), `"avatars"`) {
+		t.Fatalf("config.json keeps \"avatars\" at its default:\n%s", raw)
+	}
+	if info, err := b.Settings(); err != nil || info.Avatars != tui.AvatarsNames {
+		t.Fatalf("after the save: %+v, %v", info, err)
+	}
+}
+
 // TestBadPermissionWaitStopsTheStart: a "permission_wait" the room cannot
 // take stops the start naming the key, as a bad brake does.
 func TestBadPermissionWaitStopsTheStart(t *testing.T) {
@@ -195,6 +222,7 @@ func TestNotifyValuesMatch(t *testing.T) {
 		{tui.NotifyTerminal, config.NotifyTerminal}, {tui.NotifyOff, config.NotifyOff}, {tui.NotifyDesktop, config.NotifyDesktop},
 		{tui.NotifySeqAuto, config.SequenceAuto}, {tui.NotifySeqOSC9, config.SequenceOSC9},
 		{tui.NotifySeqOSC777, config.SequenceOSC777}, {tui.NotifySeqBEL, config.SequenceBEL}, {tui.NotifySeqOSC99, config.SequenceOSC99},
+		{tui.AvatarsNames, config.AvatarsNames}, {tui.AvatarsInitials, config.AvatarsInitials},
 	} {
 		if p[0] != p[1] {
 			t.Errorf("tui %q, config %q", p[0], p[1])

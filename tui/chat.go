@@ -577,7 +577,7 @@ func renderFold(e *env, it *chatItem, out []string, gutter string, w int, expand
 	if expanded {
 		mark = "▾ "
 	}
-	head := th.dim.Render(mark) + speakerStyle(e, it.posts[0]).Bold(true).Render(sanitize(foldName(e, it))) +
+	head := th.dim.Render(mark) + postMark(e, it.posts[0]) + speakerStyle(e, it.posts[0]).Bold(true).Render(sanitize(foldName(e, it))) +
 		th.dim.Render(" ("+strconv.Itoa(len(it.posts))+")  "+hhmm(e, it.last()))
 	out = append(out, gutter+head)
 	it.postLine = nil
@@ -689,17 +689,17 @@ func byteSize(n int) string {
 	}
 }
 
-// renderPost is anyone else's post: the speaker in bold (dim for the app's
-// own notes), an mcp notice's signature, addressees and time, then the body
-// indented.
+// renderPost is anyone else's post: its mark (avatars.go) and the speaker
+// in bold (dim for the app's own notes), an mcp notice's signature,
+// addressees and time, then the body indented.
 func renderPost(e *env, p room.Post, gutter string, inner, chosen int) drawnPost {
 	th := e.th
 	name := sanitize(p.Speaker)
-	var head string
+	head := postMark(e, p)
 	if p.Role == room.RoleApp {
-		head = th.dim.Bold(true).Render(name)
+		head += th.dim.Bold(true).Render(name)
 	} else {
-		head = speakerStyle(e, p).Bold(true).Render(name)
+		head += speakerStyle(e, p).Bold(true).Render(name)
 	}
 	if p.Role == room.RoleMCP && p.Signed != "" {
 		// On the heading, which no body line reaches, in a style no body

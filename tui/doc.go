@@ -62,6 +62,9 @@
 //     restart, its command, args and env, its log (editor_mcp.go, through
 //     MCPServers, which a backend may implement); account_files.go is the
 //     AccountFiles part of Backend.
+//   - avatars.go, marks.go: the marks of initials before the names in the
+//     chat and the panel when the "avatars" setting says so; marks.go
+//     makes them, unique among the participants, as a pure function.
 //   - activity.go: what a seat is doing and using, as the panel's rows and
 //     the panes' titles say it — the activity word, usage lines with bars
 //     and reset texts, held posts — and when the next relative text
@@ -78,7 +81,7 @@
 //   - settings.go, settings_update.go, settings_backend.go: the settings
 //     overlay (F3; sections on the left, the chosen one's rows on the
 //     right; each change in force at once, with no OK or Cancel): language,
-//     theme, the brake (saved in config.json through Backend.SaveSettings,
+//     theme, avatars, the brake (saved in config.json through Backend.SaveSettings,
 //     one save at a time), the panels and the terminals' share (the layout,
 //     handed to Backend.RememberView whenever it moves, whatever moved it),
 //     the key map and the data folder to read; the Settings part of

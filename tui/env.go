@@ -27,6 +27,9 @@ type env struct {
 	// mcp is every mcp account's display name now, by account id: their
 	// posts fold into "name (N)" in the chat (foldGroup).
 	mcp map[string]string
+	// marks are the participants' marks of initials, by markAccountKey or
+	// markNameKey (avatars.go); nil while the setting says names only.
+	marks map[string]string
 	// served: a UI of `pullcept server` (Options.Served). The clipboard
 	// this process can read is then the server host's, not the human's.
 	served bool

@@ -51,6 +51,7 @@ func (m *Model) afterUpdate() []tea.Cmd {
 	m.resizeSeats(vis)
 	cmds = append(cmds, m.flushOps(), m.tickSpinner(), m.armRefresh(vis), m.armStatus(), m.rememberViewCmd(), m.attentionSeen())
 	m.topics.setNewBusy(m.newTopicBusy())
+	m.refreshMarks()
 	m.renderWidgets(vis)
 	m.renderScreen(vis)
 	return cmds

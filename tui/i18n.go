@@ -640,6 +640,10 @@ const (
 	mSetLoadFailed
 	mSetSaveFailed
 	mSetViewFailed
+	mSetAvatars
+	mSetAvatarsNames
+	mSetAvatarsInitials
+	mSetAvatarsNote
 
 	// The permission cards (permission.go, permission_update.go).
 	mGroupPermission
@@ -1306,6 +1310,10 @@ var messages = map[msgKey][2]string{
 	mSetSaved:                {"Saved in %s.", "%s に保存しました。"},
 	mSetLoading:              {"Reading the settings…", "設定を読んでいます…"},
 	mSetLoadFailed:           {"Cannot read the settings: %s", "設定を読めません: %s"},
+	mSetAvatars:              {"Avatars", "アバター"},
+	mSetAvatarsNames:         {"names only", "名前だけ"},
+	mSetAvatarsInitials:      {"initials and names", "頭文字と名前"},
+	mSetAvatarsNote:          {`How the chat and the accounts panel show who is who: "initials and names" puts a mark of each one's initials before its name, in its colour. No two participants share a mark: Claude Lay and Claude Lin are (CLa) and (CLi). A terminal shows no pictures. Saved in config.json "avatars".`, `会話と一覧で誰の行かを示す方法です。「頭文字と名前」は名前の前に、その人の色で頭文字の印を置きます。二人が同じ印になることはありません（Claude Lay と Claude Lin は (CLa) と (CLi)）。端末では画像は出しません。config.json の "avatars" に保存します。`},
 	mSetSaveFailed:           {"Settings not saved: %s", "設定を保存できません: %s"},
 	mSetViewFailed:           {"The panels were not remembered: %s", "パネルの状態を記録できません: %s"},
 

@@ -100,6 +100,7 @@ type Model struct {
 	settings settingsState  // the settings in force and their saves (settings_update.go)
 	cards    permCards      // the permission cards waiting (permission.go)
 	attn     attentionState // what needs the human, and this terminal's rings (attention.go)
+	markSrc  markSource     // what env.marks were made from (avatars.go)
 
 	screen   screen    // what View assembles besides the widgets' lines
 	quitting bool      // Quit is on its way: View draws nothing more

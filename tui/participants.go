@@ -261,6 +261,7 @@ func (p *participants) selected(rows []partRow) *AccountInfo {
 // counts it.
 func (p *participants) renderRows(e *env, d *partData, rows []partRow, now time.Time, out *taggedLines[int]) {
 	group := "\x00"
+	markW := rowMarkWidth(e, rows)
 	for ri, r := range rows {
 		if g := r.group(); g != group {
 			group = g
@@ -271,11 +272,13 @@ func (p *participants) renderRows(e *env, d *partData, rows []partRow, now time.
 			gutter = e.th.accentS.Render("›")
 		}
 		if r.guest != nil {
-			name := e.th.hueStyle(speakerHue(r.guest.Hue, r.guest.Name, "", nil)).Render(sanitize(r.guest.Name))
-			out.add(gutter+" "+name, ri)
+			hue := speakerHue(r.guest.Hue, r.guest.Name, "", nil)
+			tag, _ := rowMark(e, r.markKey(), e.th.markStyle(hue), markW, p.w-2)
+			name := e.th.hueStyle(hue).Render(sanitize(r.guest.Name))
+			out.add(gutter+" "+tag+name, ri)
 			continue
 		}
-		p.renderAccount(e, d, r.account, gutter, ri, now, out)
+		p.renderAccount(e, d, r.account, gutter, markW, ri, now, out)
 	}
 }
 
@@ -308,18 +311,21 @@ func groupHeader(e *env, rows []partRow, r partRow) string {
 // read for, so the name gives way first.
 const minNameW = 3
 
-// renderAccount draws an account's row: its name (faint while its seat is
-// down) and its word (state or activity), then the seat's running
+// renderAccount draws an account's row: its mark (avatars.go; markW cells)
+// and its name (both faint while its seat is down) and its word (state or
+// activity), then the seat's running
 // subagents, held posts, launch warning and usage, or the reason its start
 // failed.
-func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter string, ri int, now time.Time, out *taggedLines[int]) {
+func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter string, markW, ri int, now time.Time, out *taggedLines[int]) {
 	th := e.th
 	st := d.state(a.ID)
-	nameStyle := th.hueStyle(accountHue(*a, d.adminID))
+	hue := accountHue(*a, d.adminID)
+	nameStyle, markStyle := th.hueStyle(hue), th.markStyle(hue)
 	if seatKind(a.Kind) && (st == SeatOffline || st == SeatExited || st == SeatFailed) ||
 		a.Kind == KindMCP && d.serverDown(a.ID) {
-		nameStyle = nameStyle.Faint(true)
+		nameStyle, markStyle = nameStyle.Faint(true), markStyle.Faint(true)
 	}
+	tag, tagW := rowMark(e, markAccountKey(a.ID), markStyle, markW, p.w-2)
 	if d.asking[a.ID] {
 		// A permission card waits for this seat: its name stands out, and
 		// the gutter says so unless the cursor is there.
@@ -330,7 +336,7 @@ func (p *participants) renderAccount(e *env, d *partData, a *AccountInfo, gutter
 	}
 	s, hasSeat := d.seats[a.ID]
 	word, tn := p.badge(e, d, a, st, s, now)
-	out.add(gutter+" "+nameAndWord(e, nameStyle, oneLine(displayAccountName(*a)), word, tn, p.w-2), ri)
+	out.add(gutter+" "+tag+nameAndWord(e, nameStyle, oneLine(displayAccountName(*a)), word, tn, p.w-2-tagW), ri)
 	if sub := subagentWord(e, s); hasSeat && st == SeatRunning && sub != "" {
 		out.add("   "+toneBusy.style(th).Render(cut(sub, p.w-3)), ri)
 	}

@@ -34,6 +34,7 @@ type settingRow int
 const (
 	rowLanguage settingRow = iota
 	rowTheme
+	rowAvatars
 	rowTopics
 	rowParticipants
 	rowPanes
@@ -52,7 +53,7 @@ const (
 func sectionRows(s settingsSection) []settingRow {
 	switch s {
 	case secDisplay:
-		return []settingRow{rowLanguage, rowTheme, rowTopics, rowParticipants, rowPanes, rowPaneShare}
+		return []settingRow{rowLanguage, rowTheme, rowAvatars, rowTopics, rowParticipants, rowPanes, rowPaneShare}
 	case secRoom:
 		return []settingRow{rowBrake, rowSessionOps}
 	case secNotify:
@@ -63,7 +64,7 @@ func sectionRows(s settingsSection) []settingRow {
 
 // rowLabels name the rows.
 var rowLabels = map[settingRow]msgKey{
-	rowLanguage: mSetLanguage, rowTheme: mSetTheme, rowTopics: mSetTopics, rowParticipants: mSetParticipants,
+	rowLanguage: mSetLanguage, rowTheme: mSetTheme, rowAvatars: mSetAvatars, rowTopics: mSetTopics, rowParticipants: mSetParticipants,
 	rowPanes: mSetPanes, rowPaneShare: mSetPaneShare, rowBrake: mSetBrake, rowSessionOps: mSetSessionOps,
 	rowNotify: mSetNotify, rowNotifySequence: mSetNotifySeq, rowNotifyDwell: mSetNotifyDwell,
 	rowNotifyCooldown: mSetNotifyCooldown, rowPermissionWait: mSetPermissionWait,
@@ -288,6 +289,8 @@ func settingValue(e *env, d settingsData, r settingRow) string {
 		return langName(tr, Lang(st.info.Language))
 	case rowTheme:
 		return themeName(tr, st.info.Theme, st.termDark)
+	case rowAvatars:
+		return tr.t(choiceLabel(avatarsChoices, st.info.Avatars))
 	case rowTopics:
 		return shown(d.view.Topics)
 	case rowParticipants:
@@ -346,9 +349,11 @@ type choice struct {
 	label msgKey
 }
 
-// The choices of the notification rows, in the order ←/→ go through them.
+// The choices of the rows of a few values, in the order ←/→ go through
+// them.
 var (
-	notifyChoices = []choice{{NotifyOff, mSetNotifyOff}, {NotifyTerminal, mSetNotifyTerminal}, {NotifyDesktop, mSetNotifyDesktop}}
+	avatarsChoices = []choice{{AvatarsNames, mSetAvatarsNames}, {AvatarsInitials, mSetAvatarsInitials}}
+	notifyChoices  = []choice{{NotifyOff, mSetNotifyOff}, {NotifyTerminal, mSetNotifyTerminal}, {NotifyDesktop, mSetNotifyDesktop}}
 	// sequenceChoices' labels are the sequences' own names, the same in
 	// every language but "auto".
 	sequenceChoices = []choice{{NotifySeqAuto, mSetSeqAuto}, {NotifySeqOSC9, mSetSeqOSC9},
@@ -424,6 +429,8 @@ func settingNote(e *env, d settingsData, r settingRow) string {
 		return tr.t(mSetLanguageNote)
 	case rowTheme:
 		return tr.t(mSetThemeNote)
+	case rowAvatars:
+		return tr.t(mSetAvatarsNote)
 	case rowTopics:
 		return tr.t(mSetPanelNote, hk(k.ToggleTopics))
 	case rowParticipants:

@@ -35,7 +35,10 @@ const (
 type SettingValues struct {
 	Language string
 	Theme    string
-	Brake    int
+	// Avatars is how the chat and the panel mark who is who (config.json
+	// "avatars"): AvatarsNames (the default) or AvatarsInitials.
+	Avatars string
+	Brake   int
 	// SessionOps is what seats may start, stop or restart
 	// (docs/design.md §15): SessionOpsTopic, SessionOpsAll or SessionOpsOff.
 	SessionOps string
@@ -79,6 +82,13 @@ const (
 	NotifySeqOSC777 = "osc777" // OSC 777 notify: a title and a text
 	NotifySeqBEL    = "bel"    // the bell alone
 	NotifySeqOSC99  = "osc99"  // OSC 99: kitty's own, a title and a text
+)
+
+// How the chat and the panel mark who is who (config.json "avatars";
+// docs/design.md §10 "Avatars").
+const (
+	AvatarsNames    = ""         // names only
+	AvatarsInitials = "initials" // a unique mark of initials before each name
 )
 
 // Session-operation rules (config.json "session_operations").

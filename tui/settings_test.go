@@ -254,8 +254,9 @@ func TestSettingsUnreadable(t *testing.T) {
 	if len(f.set.saves) != 0 || !strings.Contains(shown(m), "Cannot read the settings: permission denied") {
 		t.Fatalf("saves %+v:\n%s", f.set.saves, shown(m))
 	}
-	send(t, m, press("down"))
-	send(t, m, press("down"))
+	for range 3 { // language, theme, avatars
+		send(t, m, press("down"))
+	}
 	send(t, m, press("right"))
 	if m.layoutState.showTopics {
 		t.Fatal("the topic list row did not close it")
@@ -274,7 +275,7 @@ func TestSettingsPanelsAreRemembered(t *testing.T) {
 	}
 	send(t, m, press("ctrl+b"))
 	send(t, m, press("f3"))
-	for range 3 {
+	for range 4 {
 		send(t, m, press("down"))
 	}
 	send(t, m, press("space")) // accounts panel hidden

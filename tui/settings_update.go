@@ -208,6 +208,8 @@ func (m *Model) changeSetting(d int) []tea.Cmd {
 		v.Theme = cycle([]string{ThemeAuto, ThemeLight, ThemeDark}, v.Theme, step)
 		s.theme = v.Theme
 		m.applyTheme()
+	case rowAvatars:
+		v.Avatars = cycle(choiceValues(avatarsChoices), v.Avatars, step) // drawn by afterUpdate (refreshMarks)
 	case rowBrake:
 		v.Brake = clampInt(v.Brake+d, 0, max(s.info.BrakeMax, 0))
 	case rowSessionOps:

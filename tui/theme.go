@@ -38,7 +38,8 @@ type theme struct {
 	// chip chosen in the chat (docs/design.md §10).
 	chip, chipX, chipSel lipgloss.Style
 
-	hues map[int]color.Color
+	hues    map[int]color.Color
+	grounds map[int]color.Color // a mark's ground for each hue (markStyle)
 }
 
 func newTheme(dark bool) *theme {
@@ -53,8 +54,9 @@ func newTheme(dark bool) *theme {
 		ok:     ld(lipgloss.Color("#3b6d11"), lipgloss.Color("#7fc08f")),
 		selBg:  ld(lipgloss.Color("#edece8"), lipgloss.Color("#2c2c34")),
 		// The spec's --tint (screen «二つの地色»): chips are drawn on it.
-		tint: ld(lipgloss.Color("#f4f4f7"), lipgloss.Color("#202026")),
-		hues: map[int]color.Color{},
+		tint:    ld(lipgloss.Color("#f4f4f7"), lipgloss.Color("#202026")),
+		hues:    map[int]color.Color{},
+		grounds: map[int]color.Color{},
 	}
 	t.text = lipgloss.NewStyle().Foreground(t.fg)
 	t.dim = lipgloss.NewStyle().Foreground(t.muted)
@@ -143,4 +145,30 @@ func huePalette() []int {
 // hueStyle is a foreground style in the participant colour for deg.
 func (t *theme) hueStyle(deg int) lipgloss.Style {
 	return lipgloss.NewStyle().Foreground(t.hue(deg))
+}
+
+// The page's ground the spec mixes a mark's ground on (screen «ライトの色»:
+// --bg), and how much of the participant's colour goes in: 13 % on light,
+// 22 % on dark.
+const (
+	markLightBg, markLightMix = "#ffffff", 0.13
+	markDarkBg, markDarkMix   = "#17171a", 0.22
+)
+
+// markStyle draws a participant's mark of initials (spec «会話面の見た目»):
+// its colour on a faint mix of it with the page, as the spec's round mark.
+func (t *theme) markStyle(deg int) lipgloss.Style {
+	deg = ((deg % 360) + 360) % 360
+	ground, ok := t.grounds[deg]
+	if !ok {
+		bg, mix := markLightBg, markLightMix
+		if t.dark {
+			bg, mix = markDarkBg, markDarkMix
+		}
+		page, _ := colorful.Hex(bg)
+		hue, _ := colorful.MakeColor(t.hue(deg))
+		ground = page.BlendRgb(hue, mix).Clamped()
+		t.grounds[deg] = ground
+	}
+	return lipgloss.NewStyle().Foreground(t.hue(deg)).Background(ground)
 }
