@@ -138,6 +138,8 @@ func (m *Model) renderOverlay() layer {
 		box = m.overlay.settings.view(&m.env, m.settingsData(), m.width, m.height)
 	case ovAttention:
 		box = m.attentionListView(m.width, m.height)
+	case ovMessages:
+		box = m.messagesView(m.width, m.height)
 	default:
 		return layer{}
 	}

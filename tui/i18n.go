@@ -94,6 +94,10 @@ const (
 	mHelpRenameTopic
 	mHelpDeleteTopic
 	mHelpReleaseBrake
+	mHelpMessages
+	mMsgTitle
+	mMsgEmpty
+	mMsgFooter
 	mHelpNextPane
 	mHelpPrevPane
 	mHelpClosePane
@@ -751,6 +755,10 @@ var messages = map[msgKey][2]string{
 	mHelpRenameTopic:        {"rename topic", "トピックの名前を変える"},
 	mHelpDeleteTopic:        {"delete topic", "トピックを削除"},
 	mHelpReleaseBrake:       {"release the AI brake", "AI 連投のブレーキを解除"},
+	mHelpMessages:           {"the status line's messages, whole", "ステータス行のメッセージを全文で"},
+	mMsgTitle:               {"Messages (newest first)", "メッセージ（新しい順）"},
+	mMsgEmpty:               {"No messages yet.", "メッセージはまだありません。"},
+	mMsgFooter:              {"↑/↓ PgUp/PgDn scroll · %s or %s: close", "↑/↓ PgUp/PgDn でスクロール · %s か %s で閉じる"},
 	mHelpNextPane:           {"type into the next seat terminal", "次の席の端末へ打ち込む"},
 	mHelpPrevPane:           {"previous seat terminal", "前の席の端末へ打ち込む"},
 	mHelpClosePane:          {"close exited terminal", "終了した端末を閉じる"},

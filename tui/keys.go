@@ -34,6 +34,7 @@ type KeyMap struct {
 	RenameTopic        key.Binding
 	DeleteTopic        key.Binding
 	ReleaseBrake       key.Binding
+	Messages           key.Binding
 	// NeedsYou jumps to the next item that needs the human (a card, a
 	// post, a pane, a topic) and NeedsYouList lists them (attention.go);
 	// NeedsYou works from a focused pane too.
@@ -198,8 +199,6 @@ func DefaultKeyMap() KeyMap {
 		RenameTopic:        nb("f2"),
 		DeleteTopic:        nb("f8"),
 		ReleaseBrake:       nb("f9"),
-		NeedsYou:           nb("f5"),
-		NeedsYouList:       nb("shift+f5"),
 		NextPane:           nb("f6"),
 		GrowPanes:          nb("ctrl+up"),
 		ShrinkPanes:        nb("ctrl+down"),
@@ -256,11 +255,21 @@ func DefaultKeyMap() KeyMap {
 		ChooseAnswer:    nb("enter", "space"),
 	}
 	k.attachmentDefaults()
+	k.noticeDefaults()
 	k.editorDefaults()
 	k.settingsDefaults()
 	k.paneDefaults()
 	k.permissionDefaults()
 	return k
+}
+
+// noticeDefaults sets the keys of what the app tells the human: F5 goes to
+// the next thing that needs them, Shift+F5 lists those, F12 shows every
+// status message whole.
+func (k *KeyMap) noticeDefaults() {
+	k.NeedsYou = nb("f5")
+	k.NeedsYouList = nb("shift+f5")
+	k.Messages = nb("f12")
 }
 
 // permissionDefaults sets the permission cards' keys (docs/design.md §10
@@ -388,6 +397,7 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 		{"rename_topic", g, mHelpRenameTopic, &k.RenameTopic},
 		{"delete_topic", g, mHelpDeleteTopic, &k.DeleteTopic},
 		{"release_brake", g, mHelpReleaseBrake, &k.ReleaseBrake},
+		{"messages", g, mHelpMessages, &k.Messages},
 		{"needs_you", g, mHelpNeedsYou, &k.NeedsYou},
 		{"needs_you_list", g, mHelpNeedsYouList, &k.NeedsYouList},
 		{"next_pane", g, mHelpNextPane, &k.NextPane},

@@ -19,6 +19,7 @@ const (
 	ovAttach
 	ovSettings
 	ovAttention // what needs the human (attention.go)
+	ovMessages  // the status line's reports, whole (messages.go)
 )
 
 // overlays is the modal layer: at most one of help, the topic finder, a
@@ -27,6 +28,7 @@ const (
 type overlays struct {
 	open    overlayKind    // which one shows; ovNone for none
 	helpOff int            // the help overlay's scroll offset in rows
+	msgOff  int            // the messages overlay's scroll offset in rows
 	picker  *topicPicker   // set while open == ovPicker
 	dialog  *confirmDialog // set while open == ovDialog
 	editor  *accountEditor // set while open == ovEditor

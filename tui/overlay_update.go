@@ -27,6 +27,8 @@ func (m *Model) overlayKey(k tea.KeyPressMsg) []tea.Cmd {
 		return m.settingsKey(k)
 	case ovAttention:
 		return m.attentionListKey(k)
+	case ovMessages:
+		m.messagesKey(k)
 	}
 	return nil
 }

@@ -38,7 +38,22 @@ type statusLine struct {
 
 	view     string          // the rendered line
 	rendered statusRenderKey // what view was rendered from
+
+	// log is every report made, oldest first, at most statusLogMax: the
+	// messages overlay reads them whole (issue 35: a report cut at 80 or
+	// 120 columns could not be read).
+	log []statusEntry
 }
+
+// statusEntry is one report as it was made.
+type statusEntry struct {
+	at    time.Time
+	level statusLevel
+	text  string
+}
+
+// statusLogMax bounds the reports kept for the messages overlay.
+const statusLogMax = 200
 
 // statusRenderKey is everything the status line depends on.
 type statusRenderKey struct {
@@ -66,6 +81,24 @@ func (m *Model) setStatus(level statusLevel, text string) {
 	m.status.text, m.status.level = text, level
 	m.status.seq++
 	m.status.at = m.env.now()
+	m.status.keep(level, text, m.status.at, m.env.tr.t(mStWelcome))
+}
+
+// keep adds a report to the log (a repeat of the last one only moves its
+// time; the welcome hint is not a report).
+func (s *statusLine) keep(level statusLevel, text string, at time.Time, welcome string) {
+	if text == "" || text == welcome {
+		return
+	}
+	if n := len(s.log); n > 0 && s.log[n-1].text == text && s.log[n-1].level == level {
+		s.log[n-1].at = at
+		return
+	}
+	if len(s.log) == statusLogMax {
+		copy(s.log, s.log[1:])
+		s.log = s.log[:statusLogMax-1]
+	}
+	s.log = append(s.log, statusEntry{at: at, level: level, text: text})
 }
 
 // statusMsg clears the report its timer was armed for; a newer report gets
@@ -127,13 +160,15 @@ func (m *Model) renderStatus() {
 	if m.topics.braked[m.topics.open] {
 		brake = brakeMark + " " + m.env.tr.t(mStBrakeOn, keysLabel(m.keys.ReleaseBrake)) + " · "
 	}
-	m.status.render(&m.env, m.width, m.attentionStatus(), brake, right)
+	m.status.render(&m.env, m.width, m.attentionStatus(), brake, right, hintKey(firstKey(m.keys.Messages)))
 }
 
 // render draws the line at width cells: the report cut to what the right
-// part (the brake, then the rest) leaves, or alone when that is too little.
-func (s *statusLine) render(e *env, width int, need, brake, right string) {
-	k := statusRenderKey{width, e.gen, s.text, s.level, need, brake, right}
+// part (the brake, then the rest) leaves, or alone when that is too little;
+// a report that is cut ends with the messages key (more), which shows it
+// whole.
+func (s *statusLine) render(e *env, width int, need, brake, right, more string) {
+	k := statusRenderKey{width, e.gen, s.text, s.level, need, brake, right + more}
 	if k == s.rendered {
 		return
 	}
@@ -157,6 +192,11 @@ func (s *statusLine) render(e *env, width int, need, brake, right string) {
 	}
 	if need != "" {
 		need = th.accentS.Bold(true).Render(need)
+	}
+	if ansi.StringWidth(left) > leftW && more != "" {
+		tail := " " + more
+		s.view = fit(st.Render(cut(left, max(leftW-ansi.StringWidth(tail), 1)))+th.accentS.Render(tail), leftW) + " " + need + brake + th.dim.Render(right)
+		return
 	}
 	s.view = fit(st.Render(cut(left, leftW)), leftW) + " " + need + brake + th.dim.Render(right)
 }

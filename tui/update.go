@@ -50,6 +50,10 @@ func (m *Model) globalKey(k tea.KeyPressMsg) (cmds []tea.Cmd, ok bool) {
 	if cmds, ok := m.attentionKey(k); ok {
 		return cmds, true
 	}
+	if key.Matches(k, m.keys.Messages) {
+		m.overlay.open, m.overlay.msgOff = ovMessages, 0
+		return nil, true
+	}
 	if cmds, ok := m.paneAreaKey(k); ok {
 		return cmds, true
 	}

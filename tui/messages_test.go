@@ -1,0 +1,73 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// TestMessagesReadWhole: a report too long for the status line ends with
+// the messages key, which opens every report, newest first, wrapped whole
+// (issue 35: a report cut at 80 or 120 columns could not be read); Esc
+// closes it; the log keeps the last statusLogMax and a repeat once.
+func TestMessagesReadWhole(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		lang       Lang
+		long, tail string
+	}{
+		{LangEnglish, "Lin's request for Bash waited too long: answer it in its pane, where its own dialog still waits for you.", "still waits for you."},
+		{LangJapanese, "Lin の Bash の許可は待ちきれませんでした。ペインで答えてください。ペインの中のダイアログはまだあなたを待っています。", "まだあなたを待っています。"},
+	} {
+		m := sceneModel(t, scene(), 80, 24, tc.lang)
+		m.setStatus(stInfo, "an older report")
+		m.setStatus(stWarn, tc.long)
+		send(t, m, nil)
+		if st := statusPlain(m); !strings.Contains(st, "F12") || strings.Contains(st, tc.tail) {
+			t.Fatalf("%s: a cut report does not name F12: %q", tc.lang, st)
+		}
+		send(t, m, press("f12"))
+		v := strings.Join(strings.Fields(strings.ReplaceAll(plain(m), "│", "")), "")
+		if m.overlay.open != ovMessages || !strings.Contains(v, strings.Join(strings.Fields(tc.long), "")) {
+			t.Fatalf("%s: the report is not whole in the overlay:\n%s", tc.lang, plain(m))
+		}
+		if i, j := strings.Index(v, "anolderreport"), strings.Index(v, strings.Join(strings.Fields(tc.long), "")); i < j {
+			t.Fatalf("%s: not newest first:\n%s", tc.lang, plain(m))
+		}
+		send(t, m, press("esc"))
+		if m.overlay.open != ovNone {
+			t.Fatalf("%s: Esc left the overlay open", tc.lang)
+		}
+	}
+	m := sceneModel(t, scene(), 120, 40, LangEnglish)
+	for i := range statusLogMax + 50 {
+		m.setStatus(stInfo, fmt.Sprintf("report %d", i))
+		m.setStatus(stInfo, fmt.Sprintf("report %d", i)) // a repeat is kept once
+	}
+	if n := len(m.status.log); n != statusLogMax || m.status.log[0].text != "report 50" {
+		t.Fatalf("log of %d, first %q", n, m.status.log[0].text)
+	}
+}
+
+// TestGoldenMessages: the messages overlay at 80×24 and 200×60, English
+// and Japanese, with a report of each level and one that wraps.
+func TestGoldenMessages(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		w, h int
+		lang Lang
+	}{{"80x24", 80, 24, LangEnglish}, {"200x60", 200, 60, LangEnglish}, {"80x24ja", 80, 24, LangJapanese}, {"200x60ja", 200, 60, LangJapanese}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := sceneModel(t, scene(), tc.w, tc.h, tc.lang)
+			m.setStatus(stInfo, "Allowed Bash for Lin.")
+			m.setStatus(stWarn, "Lin's request for Bash waited too long: answer it in its pane, where its own dialog still waits for you.")
+			m.setStatus(stError, "Brake in “リリース準備” not released: room closed")
+			send(t, m, press("f12"))
+			golden.RequireEqual(t, m.View().Content)
+		})
+	}
+}
