@@ -163,7 +163,13 @@ func (m *Model) onAccountSaved(msg accountSavedMsg) []tea.Cmd {
 		return nil
 	}
 	m.closeOverlay()
-	m.setStatus(stInfo, m.env.tr.t(mEdSaved, displayAccountName(msg.acc)))
+	text := m.env.tr.t(mEdSaved, displayAccountName(msg.acc))
+	if s, ok := m.seats.infos[msg.acc.ID]; ok && seatKind(msg.acc.Kind) && (s.State == SeatRunning || s.State == SeatStarting) {
+		// A seat runs on the launch it was given (issue 35: the editor did
+		// not say a change waits for the next start).
+		text += m.env.tr.t(mEdSavedRunning, firstKey(m.keys.SeatStop), firstKey(m.keys.SeatStart))
+	}
+	m.setStatus(stInfo, text)
 	return []tea.Cmd{m.loadAccountsCmd()}
 }
 

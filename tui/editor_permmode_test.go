@@ -64,3 +64,31 @@ func TestEditorPermissionMode(t *testing.T) {
 		t.Fatalf("quick Claude Code account: %+v", q.overlay.editor)
 	}
 }
+
+// TestSavedRunningSeatWaitsForItsStart: saving the account of a seat that
+// runs says the change applies at its next start (issue 35), in both
+// languages; an account with no running seat says only that it was saved.
+func TestSavedRunningSeatWaitsForItsStart(t *testing.T) {
+	t.Parallel()
+	for lang, want := range map[Lang]string{LangEnglish: "keeps its launch until its next start (x stops it, s starts it)", LangJapanese: "次の起動まで今の設定のまま"} {
+		m := openLin(t, scene(), 120, 40, lang) // Lin runs in the open topic
+		send(t, m, press("ctrl+s"))
+		if st := statusPlain(m); !strings.Contains(strings.Join(m.statusLog(), "\n"), want) {
+			t.Fatalf("%s: status %q lacks %q", lang, st, want)
+		}
+		m = openAccount(t, scene(), "lay", 120, 40, lang) // Lay is offline
+		send(t, m, press("ctrl+s"))
+		if strings.Contains(strings.Join(m.statusLog(), "\n"), want) {
+			t.Fatalf("%s: an offline seat's account told to wait", lang)
+		}
+	}
+}
+
+// statusLog is every report made, oldest first.
+func (m *Model) statusLog() []string {
+	var out []string
+	for _, e := range m.status.log {
+		out = append(out, e.text)
+	}
+	return out
+}
