@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/logstore"
@@ -232,18 +231,25 @@ func postTime(ts string) string {
 }
 
 // mdInline is s as Markdown text on one line: control characters dropped,
-// line breaks as spaces, every ASCII punctuation mark backslash-escaped (so
-// no '#', '<', '[', '*' or '`' in a name means anything).
+// line breaks as spaces, and backslash-escaped the marks that mean
+// something inside a line of CommonMark and GitHub's Markdown (mdSpecial:
+// emphasis, code, links, HTML and entities, a heading's closing #, tables,
+// strikethrough, math, mentions). Marks that matter only at a line's start
+// ('-', '+', '.', '=') stay as they are: the text never starts a line
+// (issue 35: "ping\-pong" in every heading).
 func mdInline(s string) string {
 	var b strings.Builder
 	for _, r := range plainText(s) {
-		if r < 0x80 && unicode.IsPunct(r) || r < 0x80 && unicode.IsSymbol(r) {
+		if strings.ContainsRune(mdSpecial, r) {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)
 	}
 	return b.String()
 }
+
+// mdSpecial are the marks mdInline escapes.
+const mdSpecial = "\\`*_[]<>#!|~&$@"
 
 // plainText is s on one line without control characters, what draws
 // nothing as its code (showHidden).

@@ -59,7 +59,7 @@ func TestExportWritesMarkdown(t *testing.T) {
 	for _, want := range []string{
 		"# Release plan\n\nTopic `0190a000-0000-7000-8000-00000000000a`, exported from Pullcept.\n",
 		"\n## Kai · 2026-10-01 09:00 +00:00 → Alice, Bob\\_\\*x\\*\n\n```` text\n# heading\n```\nrm -rf /\n```\n<script>alert(1)</script>\n````\n",
-		"\n## \\<b\\>Lin\\<\\/b\\> \\[x\\]\\(y\\) · 2026-10-01 09:01 +00:00\n\n```text\nsee\n```\n\nAttachments:\n\n- ``/data/attachments/a/shot `1`.png``\n",
+		"\n## \\<b\\>Lin\\</b\\> \\[x\\](y) · 2026-10-01 09:01 +00:00\n\n```text\nsee\n```\n\nAttachments:\n\n- ``/data/attachments/a/shot `1`.png``\n",
 		"\n`````text\nbell and [31mred[0m\n````\n`````\n",
 	} {
 		want = strings.Replace(want, "```` text", "````text", 1)
@@ -153,5 +153,21 @@ func TestExportRefusesTheDataDirectory(t *testing.T) {
 	}
 	if after, err := os.ReadFile(logs[0]); err != nil || !bytes.Equal(after, before) {
 		t.Fatalf("the log changed: %v", err)
+	}
+}
+
+// TestMDInlineEscapesOnlyWhatMeansSomething: a name keeps its hyphens,
+// dots, slashes and parentheses as written (issue 35: "ping\\-pong"), while
+// every mark that means something inside a Markdown line is escaped.
+func TestMDInlineEscapesOnlyWhatMeansSomething(t *testing.T) {
+	for in, want := range map[string]string{
+		"ping-pong v1.2 (a/b) 50% x=y": "ping-pong v1.2 (a/b) 50% x=y",
+		"*a* _b_ `c` [d](e) <f> #g":    `\*a\* \_b\_ \` + "`" + `c\` + "`" + ` \[d\](e) \<f\> \#g`,
+		"a|b ~~c~~ &amp; $x$ @Lin !x":  `a\|b \~\~c\~\~ \&amp; \$x\$ \@Lin \!x`,
+		`back\slash`:                   `back\\slash`,
+	} {
+		if got := mdInline(in); got != want {
+			t.Errorf("mdInline(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
