@@ -379,6 +379,7 @@ const (
 	mEdDeleteSelf
 	mEdSaved
 	mEdSavedRunning
+	mStKeysBack
 	mEdDeleted
 	mEdFailed
 	mEdNeedDir
@@ -1033,6 +1034,7 @@ var messages = map[msgKey][2]string{
 	mEdDeleteRunning:   {"A running account cannot be deleted: stop its seats first.", "稼働中のアカウントは削除できません。先に席を終了してください。"},
 	mEdDeleteSelf:      {"This screen's own admin account cannot be deleted.", "この画面の admin アカウントは削除できません。"},
 	mEdSaved:           {"Saved account “%s”.", "アカウント「%s」を保存しました。"},
+	mStKeysBack:        {" Your keys are back in the input bar.", "キー入力は入力欄に戻りました。"},
 	mEdSavedRunning:    {" Its running seat keeps its launch until its next start (%s stops it, %s starts it).", "起動中の席は次の起動まで今の設定のままです（%s で停止、%s で起動）。"},
 	mEdDeleted:         {"Deleted account “%s”.", "アカウント「%s」を削除しました。"},
 	mEdFailed:          {"Not saved: %v", "保存できません: %v"},

@@ -411,8 +411,10 @@ func (m *Model) onSeatChanged(ev SeatChanged) []tea.Cmd {
 		}
 		if ev.State == SeatExited && m.focus == FocusPane && m.focusPane == (seatKey{ev.Topic, ev.Account}) {
 			// Nothing reads the keys any more: the next ones go to the
-			// input bar, not to a dead terminal.
+			// input bar, not to a dead terminal — and the status line says
+			// so (issue 35: they moved silently).
 			cmds = append(cmds, m.setFocus(FocusInput))
+			m.setStatus(m.status.level, m.status.text+tr.t(mStKeysBack))
 		}
 		cmds = append(cmds, m.seatsCmd())
 	}
