@@ -855,8 +855,17 @@ func (c *chat) render(e *env) {
 	}
 	if c.loaded && len(c.items) == 0 {
 		var out taggedLines[int]
-		for _, l := range wrapText(e.tr.t(mChatEmpty), max(c.w-4, 8)) {
-			out.add("  "+e.th.dim.Render(l), -1)
+		lead, st := "  ", e.th.dim
+		if c.focused {
+			// The keys are here: the hint is drawn as the selection is
+			// (issue 35: Tab into an empty chat showed no focus).
+			lead, st = "› ", e.th.sel
+		}
+		for i, l := range wrapText(e.tr.t(mChatEmpty), max(c.w-4, 8)) {
+			if i > 0 {
+				lead = "  "
+			}
+			out.add(lead+st.Render(l), -1)
 		}
 		c.view, c.rowItem = out.fill(c.w, c.h, -1)
 		c.rowLine = nil

@@ -71,3 +71,26 @@ func TestGoldenMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestEmptyChatShowsFocus: an empty topic's chat, given the keys, draws
+// its hint as the selection (issue 35: Tab into an empty chat showed no
+// focus); without them, dim as before.
+func TestEmptyChatShowsFocus(t *testing.T) {
+	t.Parallel()
+	opts := testOptions()
+	opts.StartTopic = "t-old" // no posts
+	m := newTestModel(t, scene(), opts, 120, 40)
+	if strings.Contains(plain(m), "› No posts yet") {
+		t.Fatalf("focus shown without it:\n%s", plain(m))
+	}
+	send(t, m, press("shift+tab"))
+	for range 4 {
+		if m.focus == FocusChat {
+			break
+		}
+		send(t, m, press("tab"))
+	}
+	if m.focus != FocusChat || !strings.Contains(plain(m), "› No posts yet") {
+		t.Fatalf("focus %v, chat does not show it:\n%s", m.focus, plain(m))
+	}
+}
