@@ -74,7 +74,7 @@ func (b *Backend) CheckAccount(in tui.AccountInfo) tui.AccountCheck {
 		}
 	}
 	if out.CharacterVia != "" {
-		if err := character.CheckName(a.Kind, a.Character); err != nil {
+		if err := character.CheckAccountName(a); err != nil {
 			// A Claude name that cannot name a file still selects a style;
 			// only its body cannot be edited here. Codex's loader refuses it.
 			add(tui.FieldCharacter, 0, err, a.Kind != config.KindCodexCLI)

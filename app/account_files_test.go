@@ -57,9 +57,22 @@ func TestCheckAccountFields(t *testing.T) {
 		t.Errorf("Codex check: %+v", c)
 	}
 	// An app-server seat's character travels in its conversation's
-	// developer instructions, not in LI_PLUS_OUTPUT_STYLE.
-	if c := b.CheckAccount(tui.AccountInfo{Kind: tui.KindCodexCLI, Name: "Lay", Dir: work, Command: "codex", Character: "luna", AppServer: true}); c.CharacterVia != "developerInstructions" {
-		t.Errorf("app-server Codex check: via %q", c.CharacterVia)
+	// developer instructions, not in LI_PLUS_OUTPUT_STYLE: a heading's
+	// block of the user's own in a project without Li+'s style files
+	// (#276, any name without whitespace), else the style file's body
+	// (#281's grammar).
+	inline := tui.AccountInfo{Kind: tui.KindCodexCLI, Name: "Lay", Dir: work, Command: "codex", Character: "character_ルナ", AppServer: true}
+	if c := b.CheckAccount(inline); c.CharacterVia != "inline" || len(c.Problems) != 0 {
+		t.Errorf("app-server Codex check, inline project: %+v", c)
+	}
+	if err := os.MkdirAll(filepath.Join(work, ".codex", "output-styles"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if c := b.CheckAccount(inline); c.CharacterVia != "developerInstructions" || !hasProblem(c, tui.FieldCharacter, 0, "Codex", false) {
+		t.Errorf("app-server Codex check, style files: %+v", c)
+	}
+	if err := os.RemoveAll(filepath.Join(work, ".codex")); err != nil {
+		t.Fatal(err)
 	}
 	body, err := b.OpenCharacter(tui.AccountInfo{Kind: tui.KindCodexCLI, Dir: missing, Character: "luna"})
 	if err != nil || body.Exists || body.Path != filepath.Join(missing, ".codex", "output-styles", "luna.md") {

@@ -32,6 +32,10 @@ func TestManagerCodexCharacterEnv(t *testing.T) {
 		a := r.fakeAccount(t, tc.id, "-env "+config.QuoteWord(envFile)+" -exit 0 --")
 		hook := false // #281 hook mode: the character in the environment
 		a.Kind, a.Character, a.CodexAppServer = config.KindCodexCLI, tc.character, &hook
+		// Li+'s file mode: the project has its styles folder.
+		if err := os.MkdirAll(filepath.Join(a.WorkDir, ".codex", "output-styles"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		r.book.put(a)
 		if _, err := r.m.Start(managerTopic, a.ID, 100, 30); err != nil {
 			t.Fatal(err)
@@ -53,5 +57,29 @@ func TestManagerCodexCharacterEnv(t *testing.T) {
 		case tc.want != "" && (len(got) != 1 || got[0] != tc.want):
 			t.Errorf("%s: %s = %q, want [%s]", tc.id, character.EnvOutputStyle, got, tc.want)
 		}
+	}
+}
+
+// TestManagerCodexInlineOutcome: the editor's preview and the start come
+// to the same outcome for an inline character (#276, a project without
+// Li+'s style files): hook mode refuses it with the same reason in both,
+// app-server mode's preview names it.
+func TestManagerCodexInlineOutcome(t *testing.T) {
+	r := newManagerRig(t)
+	a := r.fakeAccount(t, "lin", "-exit 0 --")
+	hook := false
+	a.Kind, a.Character, a.CodexAppServer = config.KindCodexCLI, "character_Lin", &hook
+	r.book.put(a)
+	line, problems := r.m.Preview(a)
+	_, err := r.m.Start(managerTopic, a.ID, 100, 30)
+	if line != "" || len(problems) != 1 || err == nil || !strings.Contains(err.Error(), problems[0]) ||
+		!strings.Contains(problems[0], character.ErrInlineHookMode.Error()) {
+		t.Errorf("hook mode: preview %q, %q; start %v", line, problems, err)
+	}
+	on := true
+	a.CodexAppServer, a.LaunchOptions = &on, ""
+	line, problems = r.m.Preview(a)
+	if !strings.Contains(line, "\nconversation: inline: character_Lin") || len(launchProblems(problems)) != 0 {
+		t.Errorf("app-server mode: preview %q, %q", line, problems)
 	}
 }

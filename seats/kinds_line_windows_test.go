@@ -3,6 +3,8 @@
 package seats
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/pullcept/pullcept/testdata/launchkit"
@@ -23,6 +25,11 @@ func TestWindowsLaunchLinesReadWholeByCmd(t *testing.T) {
 		a.Nickname, a.Character = `A&B "q" (x)`, `be "nice" & <kind> | 100% ^ 名前`
 		if kind == config.KindCodexCLI {
 			a.Character = "character_codex_luna" // Codex takes a plain style name only (#281)
+			// Li+'s file mode: a hook-mode line refuses an inline character (#276).
+			a.WorkDir = t.TempDir()
+			if err := os.MkdirAll(filepath.Join(a.WorkDir, ".codex", "output-styles"), 0o755); err != nil {
+				t.Fatal(err)
+			}
 		}
 		for _, opts := range []string{`--x "a b"`, `--name 'a"b'`, `--x a&b`, `--y "(z)"`} {
 			a.LaunchOptions = opts

@@ -47,7 +47,9 @@ type AccountCheck struct {
 	// (Claude Code's --settings), "LI_PLUS_OUTPUT_STYLE" (a Codex seat's
 	// environment, Li+ hook mode), "developerInstructions" (an app-server
 	// Codex seat: the style's body in its conversation's developer
-	// instructions), or "" (this kind has no character).
+	// instructions), "inline" (an app-server Codex seat in a project
+	// without Li+'s style files: its heading's block of the user's own
+	// developer_instructions, #276), or "" (this kind has no character).
 	CharacterVia string
 }
 

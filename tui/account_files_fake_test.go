@@ -14,6 +14,7 @@ type filesFake struct {
 	styles   []CharacterStyle         // CharacterStyles' answer
 	bodies   map[string]CharacterBody // body files by path
 	folders  map[string]bool          // output-styles folders that exist, by path
+	inline   map[string]bool          // working dirs whose project selects inline (#276)
 	opens    []string                 // OpenCharacter calls (paths)
 	saves    []string                 // "path|text"
 	prepared []string                 // PrepareCharacterEdit calls
@@ -50,6 +51,9 @@ func (f *fakeBackend) CheckAccount(a AccountInfo) AccountCheck {
 		out.CharacterVia = "LI_PLUS_OUTPUT_STYLE"
 		if a.AppServer {
 			out.CharacterVia = "developerInstructions"
+			if f.files.inline[a.Dir] {
+				out.CharacterVia = "inline"
+			}
 		}
 	}
 	if a.Kind != KindAdmin && a.Kind != KindMCP {

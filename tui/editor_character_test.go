@@ -333,6 +333,39 @@ func TestEditorCodexCharacterVia(t *testing.T) {
 	}
 }
 
+// TestEditorCodexInlineVia: in a project without Li+'s style files an
+// app-server Codex account's character is a heading of the user's own
+// developer_instructions (#276), and the launch box says so in both
+// languages, with or without a name.
+func TestEditorCodexInlineVia(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		lang        Lang
+		named, none string
+	}{
+		{LangEnglish,
+			"character: character_Lin → the block under # character_Lin in your developer_instructions, other characters' blocks left out (inline, app-server mode)",
+			"character: none → your developer_instructions as they are (no Li+ style files in this project)"},
+		{LangJapanese,
+			"キャラクター: character_Lin → developer_instructions の見出し # character_Lin のブロックを選び、他のキャラのブロックを除いて渡す（inline、app-server 方式）",
+			"キャラクター: なし → developer_instructions をそのまま渡す（この project に Li+ のスタイルファイルなし）"},
+	} {
+		for _, name := range []string{"character_Lin", ""} {
+			f := scene()
+			f.files.inline = map[string]bool{f.accounts[2].Dir: true}
+			f.accounts[2].Character = name
+			want := tc.named
+			if name == "" {
+				want = tc.none
+			}
+			m := openAccount(t, f, "lay", 200, 50, tc.lang)
+			if v := flat(m); !strings.Contains(v, want) {
+				t.Fatalf("%s %q: no %q:\n%s", tc.lang, name, want, plain(m))
+			}
+		}
+	}
+}
+
 // TestEditorOpenInEditor: ctrl+o runs $VISUAL (else $EDITOR) on the body
 // file and reads it again after; it is refused without an editor set or
 // with unsaved edits, and a Codex folder it must create is asked first.

@@ -266,18 +266,23 @@ type previewKey struct{ gen, inner, seq int }
 // effectText says how the character reaches the CLI (docs/design.md §9):
 // outputStyle in Claude's --settings, LI_PLUS_OUTPUT_STYLE in a hook-mode
 // Codex seat's environment, the style's body in an app-server Codex
-// seat's developer instructions, or the folder's default.
+// seat's developer instructions (or, inline, its heading's block of the
+// user's own), or the folder's default.
 func (ed *accountEditor) effectText(e *env) string {
 	name := strings.TrimSpace(ed.checkChar)
 	switch ed.check.CharacterVia {
 	case "":
 		return ""
-	case "LI_PLUS_OUTPUT_STYLE", "developerInstructions":
+	case "LI_PLUS_OUTPUT_STYLE", "developerInstructions", "inline":
 		switch {
+		case name == "" && ed.check.CharacterVia == "inline":
+			return e.tr.t(mEdViaNoneInline)
 		case name == "":
 			return e.tr.t(mEdViaNoneCodex)
 		case ed.check.CharacterVia == "developerInstructions":
 			return e.tr.t(mEdViaInstructions, name)
+		case ed.check.CharacterVia == "inline":
+			return e.tr.t(mEdViaInline, name)
 		}
 		return e.tr.t(mEdViaEnv, name)
 	}

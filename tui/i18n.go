@@ -510,6 +510,8 @@ const (
 	mEdViaStyle
 	mEdViaEnv
 	mEdViaInstructions
+	mEdViaInline
+	mEdViaNoneInline
 	mEdViaNone
 	mEdViaNoneCodex
 	mEdConfirmMkdir
@@ -1187,6 +1189,8 @@ var messages = map[msgKey][2]string{
 	mEdViaStyle:          {"character: %s → outputStyle in --settings", "キャラクター: %s → --settings の outputStyle"},
 	mEdViaEnv:            {"character: %s → LI_PLUS_OUTPUT_STYLE=%[1]s in the seat's environment (Li+ hook mode)", "キャラクター: %s → 席の環境変数 LI_PLUS_OUTPUT_STYLE=%[1]s（Li+ の hook 方式）"},
 	mEdViaInstructions:   {"character: %s → the style's body in the conversation's developer instructions (app-server mode)", "キャラクター: %s → スタイルの本文を会話の developer instructions で渡す（app-server 方式）"},
+	mEdViaInline:         {"character: %s → the block under # %[1]s in your developer_instructions, other characters' blocks left out (inline, app-server mode)", "キャラクター: %s → developer_instructions の見出し # %[1]s のブロックを選び、他のキャラのブロックを除いて渡す（inline、app-server 方式）"},
+	mEdViaNoneInline:     {"character: none → your developer_instructions as they are (no Li+ style files in this project)", "キャラクター: なし → developer_instructions をそのまま渡す（この project に Li+ のスタイルファイルなし）"},
 	mEdViaNone:           {"character: none → the working directory's default style", "キャラクター: なし → 作業ディレクトリの既定のスタイル"},
 	mEdViaNoneCodex:      {"character: none → the project's default ([liplus] output_style or character_instance.md)", "キャラクター: なし → project の既定（[liplus] output_style か character_instance.md）"},
 	mEdConfirmMkdir:      {"The working dir %s does not exist: saving creates it.", "作業ディレクトリ %s はありません。保存すると作ります。"},

@@ -40,6 +40,10 @@ const (
 	// its conversation's developer instructions (thread/start and
 	// thread/resume), never in its environment (spec #299, #303).
 	ViaInstructions = "developerInstructions"
+	// ViaInline: an app-server Codex seat in a project without Li+'s style
+	// files gets its heading's block of the user's own developer_instructions,
+	// the other characters' blocks removed (#276, SelectInline).
+	ViaInline = "inline"
 )
 
 // OwnsEnv reports whether kind k's character field owns the variable
@@ -62,13 +66,28 @@ func Via(k config.Kind) string {
 }
 
 // AccountVia says how account a's seats get its character: Via of its
-// kind, but ViaInstructions for a Codex account in app-server mode (the
-// editor says which under the launch line).
+// kind, but for a Codex account in app-server mode ViaInstructions, or
+// ViaInline when its project selects inline (CodexInline: it reads the
+// working directory). The editor says which under the launch line.
 func AccountVia(a config.Account) string {
 	if a.AppServer() {
+		if filepath.IsAbs(a.WorkDir) && codexInlineHere(a.WorkDir) {
+			return ViaInline
+		}
 		return ViaInstructions
 	}
 	return Via(a.Kind)
+}
+
+// CheckAccountName is CheckName for account a: an app-server Codex account
+// whose project selects inline (AccountVia ViaInline) names a heading
+// (CheckInlineName), any other one a file. "" passes.
+func CheckAccountName(a config.Account) error {
+	name := strings.TrimSpace(a.Character)
+	if name != "" && a.Kind == config.KindCodexCLI && AccountVia(a) == ViaInline {
+		return CheckInlineName(name)
+	}
+	return CheckName(a.Kind, name)
 }
 
 // characterHome is the CLI folder of kind k's styles (.claude, .codex).

@@ -450,8 +450,15 @@ func TestCharacterWarnings(t *testing.T) {
 		}
 		return false
 	}
-	if ws := FileWarnings(codex); !has(ws, "does not exist here") {
-		t.Errorf("no folder: %v", ws)
+	// Neither folder nor selector: the project selects inline (#276), no
+	// file is read, and the launch line itself refuses or says so.
+	if ws := FileWarnings(codex); len(ws) != 0 {
+		t.Errorf("an inline project: %v", ws)
+	}
+	selected := config.Account{Kind: config.KindCodexCLI, WorkDir: t.TempDir(), Character: "luna", CodexAppServer: &hook}
+	writeFile(t, filepath.Join(selected.WorkDir, ".codex", "config.toml"), []byte("[liplus]\noutput_style = \"luna\"\n"))
+	if ws := FileWarnings(selected); !has(ws, "does not exist here") {
+		t.Errorf("a selector, no folder: %v", ws)
 	}
 	styles := filepath.Join(work, ".codex", "output-styles")
 	if err := os.MkdirAll(styles, 0o755); err != nil {
@@ -533,17 +540,21 @@ func statOrNil(t *testing.T, p string) os.FileInfo {
 
 // TestAppServerCharacterWarnings: an app-server Codex seat reads the style
 // file itself, so only the file counts: missing refuses the start, no body
-// starts without a character, a good file says nothing.
+// starts without a character, a good file says nothing; in a project
+// without the styles folder (inline, #276) no file is looked for.
 func TestAppServerCharacterWarnings(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
 	a := config.Account{Kind: config.KindCodexCLI, WorkDir: work, Character: "luna"}
-	if ws := FileWarnings(a); len(ws) != 1 || !strings.Contains(ws[0], "will not start") {
-		t.Errorf("missing file: %q", ws)
+	if ws := FileWarnings(a); len(ws) != 0 {
+		t.Errorf("an inline project (#276), no file read: %q", ws)
 	}
 	dir := filepath.Join(work, ".codex", "output-styles")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
+	}
+	if ws := FileWarnings(a); len(ws) != 1 || !strings.Contains(ws[0], "will not start") {
+		t.Errorf("missing file: %q", ws)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "luna.md"), []byte("---\nname: luna\n---\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -589,7 +600,8 @@ func TestStripFrontmatter(t *testing.T) {
 
 // TestAccountVia: how an account's character travels follows its kind
 // and, for Codex, its mode: the environment in hook mode, the
-// conversation's developer instructions in app-server mode (the default).
+// conversation's developer instructions in app-server mode (the default),
+// selected from the user's own when the project selects inline (#276).
 func TestAccountVia(t *testing.T) {
 	t.Parallel()
 	off := false
@@ -599,6 +611,8 @@ func TestAccountVia(t *testing.T) {
 	}{
 		{config.Account{Kind: config.KindClaudeCode}, ViaOutputStyle},
 		{config.Account{Kind: config.KindCodexCLI}, ViaInstructions},
+		{config.Account{Kind: config.KindCodexCLI, WorkDir: t.TempDir()}, ViaInline},
+		{config.Account{Kind: config.KindCodexCLI, WorkDir: t.TempDir(), CodexAppServer: &off}, ViaEnv},
 		{config.Account{Kind: config.KindCodexCLI, CodexAppServer: &off}, ViaEnv},
 		{config.Account{Kind: config.KindCLI}, ""},
 	} {

@@ -5,6 +5,10 @@
 // frontmatter name: it is); a Codex seat gets it in its process environment
 // as LI_PLUS_OUTPUT_STYLE, which Li+'s SessionStart hook reads (hook mode,
 // #281). The body lives in <working dir>/<.claude|.codex>/output-styles/<name>.md.
+// A Codex project without Li+'s style files selects inline instead (#276,
+// inline.go): the character is a "# character_<name>" block of the user's
+// own developer_instructions (SelectInline), which an app-server seat
+// sends with the other characters' blocks removed.
 //
 // It also owns the checks of a seat's working directory (CheckWorkDir,
 // CreateWorkDir), the styles a CLI would find (ListStyles), and the launch

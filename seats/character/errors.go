@@ -31,4 +31,12 @@ var (
 	// ErrEnvAppOwned: an account's env sets a variable the launch sets
 	// itself (LI_PLUS_OUTPUT_STYLE for a Codex seat).
 	ErrEnvAppOwned = errors.New("env var is set by the character field")
+	// ErrInline: the user's developer_instructions cannot select the
+	// account's inline character (#276): a bad or repeated heading, an
+	// empty block, no heading of that name.
+	ErrInline = errors.New("inline character selection refused")
+	// ErrInlineHookMode: an inline character needs app-server mode (a hook
+	// mode seat would need its effective developer_instructions rewritten on
+	// its command line, which this build does not do).
+	ErrInlineHookMode = errors.New("inline character selection needs app-server mode")
 )

@@ -159,6 +159,9 @@ func FileWarnings(a config.Account) []string {
 	switch {
 	case name == "" && a.Kind == config.KindCodexCLI:
 		return codexDefaultWarnings(a.WorkDir)
+	case name != "" && a.Kind == config.KindCodexCLI && codexInlineHere(a.WorkDir):
+		// No file is read: the launch line refuses or names the heading (#276).
+		return nil
 	case name == "" || CheckName(a.Kind, name) != nil:
 		return nil
 	case a.AppServer():
@@ -181,6 +184,13 @@ func FileWarnings(a config.Account) []string {
 		out = append(out, fmt.Sprintf("character %q: %s names itself %q (line %d): %s", name, cf.Path, cf.FrontName, cf.FrontLine, frontNameEffect(a.Kind)))
 	}
 	return out
+}
+
+// codexInlineHere: CodexInline, false when it cannot tell (the launch
+// says why).
+func codexInlineHere(workDir string) bool {
+	inline, err := CodexInline(workDir)
+	return err == nil && inline
 }
 
 // appServerCharacterWarnings: an app-server Codex seat sends the style

@@ -181,7 +181,8 @@ func RoomPrompt(key string) string {
 // pty.ErrNotConsoleSafe, ErrNoSessionID, ErrPlaceholder,
 // config.ErrEnvReserved, config.ErrEnvSyntax, config.ErrUnterminatedQuote,
 // and those of k's Line. Build writes no file; a kind's Line may look at
-// the files its options name (Codex's -C directory and -p profile).
+// the files its options name (Codex's -C directory and -p profile) and the
+// project's .codex (to tell how a Codex seat selects characters).
 func Build(in Input, k Kind) (Launch, error) {
 	a := in.Account
 	switch {

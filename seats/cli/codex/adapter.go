@@ -232,8 +232,8 @@ func (r *run) startServer(ctx context.Context, p *cli.Launching) error {
 	if l.Resumed {
 		o.resume = l.SessionID
 	}
-	if p.Account.Character != "" {
-		o.readBody = func() (string, error) { return codexCharacterBody(p.Account) }
+	if c := plan.Character; c.Name != "" && !c.Inline {
+		o.readBody = func() (string, error) { return codexCharacterBody(p.Account.WorkDir, c.Name) }
 	}
 	ctx, cancel := context.WithTimeout(ctx, codexOpenTimeout)
 	defer cancel()
@@ -298,13 +298,13 @@ func (r *run) Abandon() {
 // it: the style file's text without its frontmatter. A named character
 // whose file is missing refuses the start (never a seat without the
 // character it was given).
-func codexCharacterBody(a config.Account) (string, error) {
-	f, err := character.Open(config.KindCodexCLI, a.WorkDir, a.Character)
+func codexCharacterBody(workDir, name string) (string, error) {
+	f, err := character.Open(config.KindCodexCLI, workDir, name)
 	if err != nil {
 		return "", err
 	}
 	if !f.Exists {
-		return "", fmt.Errorf("%w: character %q: %s does not exist", character.ErrName, a.Character, f.Rel)
+		return "", fmt.Errorf("%w: character %q: %s does not exist", character.ErrName, name, f.Rel)
 	}
 	return character.StripFrontmatter(f.Text), nil
 }

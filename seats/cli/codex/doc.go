@@ -5,8 +5,9 @@
 // mode, the default, where Pullcept starts the seat's own `codex
 // app-server`, opens (or resumes) the conversation over
 // its WebSocket with the character and the room sentence as developer
-// instructions, and then attaches the TUI to it (serverline.go,
-// server.go, rpc.go). Its resume rule is the rollout under CODEX_HOME
+// instructions — Li+'s output-style hook turned off for a conversation
+// that gets its character so (stylehook.go) — and then attaches the TUI
+// to it (serverline.go, server.go, rpc.go). Its resume rule is the rollout under CODEX_HOME
 // (home.go). Per launch a run follows the rollout for the seat's session
 // id, usage, activity and usage-limit stops (rollout.go) and, in
 // app-server mode, reads the server's notes for activity and permission
@@ -16,7 +17,8 @@
 // (projectconfig.go).
 //
 // Codex rules that live elsewhere, each with the concept it belongs to:
-// its character's grammar and LI_PLUS_OUTPUT_STYLE (seats/character), its
+// its character's grammar, LI_PLUS_OUTPUT_STYLE and the inline selection
+// of a heading in developer_instructions (seats/character), its
 // usage-limit rules and the stop marker (seats/limits, run by
 // seats/limitseat.go), the account's app-server switch (config.Account's
 // AppServer, the editor's toggle in tui), and the attach hold's name in

@@ -13,4 +13,7 @@ var (
 	// ErrMismatch: the server's conversation does not run with what was
 	// asked.
 	ErrMismatch = errors.New("the Codex app-server did not take the settings asked for")
+	// ErrStyleHook: Li+'s output-style SessionStart hook is not known to be
+	// off in the conversation of a seat that sends its character itself.
+	ErrStyleHook = errors.New("the output-style hook of Li+ is not off for this seat")
 )

@@ -157,16 +157,14 @@ func codexDecidesScreen(opts []string) bool {
 // applies. The account's own env may not set the variable
 // (ErrEnvAppOwned); a name outside #281's grammar refuses the launch
 // (character.ErrName): Li+'s loader would refuse it, and never falls back.
+// A project that selects characters inline (#276, character.CodexInline)
+// refuses a named character in hook mode (character.ErrInlineHookMode).
 // An app-server seat's character travels in the conversation's developer
-// instructions (server.go), never in the environment.
+// instructions (codexServerCharacter, server.go), never in the environment.
 func codexCharacterEnv(b *launch.Builder) error {
 	a := b.In.Account
 	b.Unset(character.EnvOutputStyle)
-	name := strings.TrimSpace(a.Character)
 	if AppServer(a) {
-		if a.Character != "" {
-			return character.CheckCodexName(a.Character)
-		}
 		return nil
 	}
 	for _, v := range a.Env {
@@ -174,8 +172,16 @@ func codexCharacterEnv(b *launch.Builder) error {
 			return fmt.Errorf("env: %w: %s (write the style's name in the character field)", character.ErrEnvAppOwned, v.Name)
 		}
 	}
+	name := strings.TrimSpace(a.Character)
 	if name == "" {
 		return nil
+	}
+	inline, err := character.CodexInline(a.WorkDir)
+	if err != nil {
+		return fmt.Errorf("character %q: cannot tell whether the project selects it by a Li+ style file or inline: %w", name, err)
+	}
+	if inline {
+		return fmt.Errorf("character %q: %w: the project has no .codex/output-styles or [liplus] output_style, so the character is a heading of developer_instructions (#276); turn on app-server mode for this account", name, character.ErrInlineHookMode)
 	}
 	if err := character.CheckCodexName(name); err != nil {
 		return fmt.Errorf("character: %w", err)

@@ -3,6 +3,8 @@ package codex
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -93,11 +95,20 @@ func TestCodexPlaceholderAndEscaping(t *testing.T) {
 // TestCodexCharacterLaunch: a Codex seat's character is LI_PLUS_OUTPUT_STYLE
 // in its environment, never on the line; without one nothing is set and
 // an inherited value is removed; a name outside #281's grammar and the
-// variable in the account's own env are refused.
+// variable in the account's own env are refused, and so is a character in
+// a project that selects inline (#276: no Li+ style files), which hook
+// mode cannot deliver.
 func TestCodexCharacterLaunch(t *testing.T) {
 	t.Parallel()
 	a := launchkit.Account(config.KindCodexCLI)
+	a.WorkDir = t.TempDir()
 	a.Character = "character_codex_luna"
+	if _, err := buildLaunch(launchkit.Input(a)); !errors.Is(err, character.ErrInlineHookMode) {
+		t.Fatalf("a character in an inline project, hook mode: %v", err)
+	}
+	if err := os.MkdirAll(filepath.Join(a.WorkDir, ".codex", "output-styles"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	l := mustLaunch(t, launchkit.Input(a))
 	if !slices.Contains(l.Env, character.EnvOutputStyle+"=character_codex_luna") || !slices.Equal(l.Unset, []string{character.EnvOutputStyle}) {
 		t.Fatalf("env %q, unset %q", l.Env, l.Unset)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/room/textcut"
+	"github.com/pullcept/pullcept/seats/character"
 	"github.com/pullcept/pullcept/seats/launch"
 	"github.com/pullcept/pullcept/seats/pty"
 )
@@ -271,33 +272,28 @@ type codexOpen struct {
 	plan     *ServerPlan
 	key      string // the seat's room server key (RoomPrompt)
 	acct     config.Account
-	readBody func() (string, error) // the character's body ("" = none)
+	readBody func() (string, error) // a style file's character body ("" = none)
+}
+
+// sendsCharacter: the conversation gets a character from Pullcept (a
+// style file's body or an inline selection), so Li+'s hook must not
+// deliver one too (stylehook.go).
+func (o codexOpen) sendsCharacter() bool {
+	return o.plan.Character.Name != ""
 }
 
 // open connects, initializes and opens the conversation: thread/start with
 // the settings and developer instructions and one recorded developer item,
 // or thread/resume of o.resume with the same. The server's answer must
-// say the settings asked for.
+// say the settings asked for; a seat that sends its character must have
+// Li+'s output-style hook off in the conversation (stylehook.go).
 func (cs *codexServer) open(ctx context.Context, o codexOpen) error {
 	conn, err := dialCodex(ctx, "ws://127.0.0.1:"+cs.port, cs.token)
 	if err != nil {
 		return err
 	}
 	cs.conn = conn
-	init := map[string]any{
-		"clientInfo": map[string]any{"name": "pullcept", "title": "Pullcept", "version": "1"},
-		"capabilities": map[string]any{
-			"experimentalApi": true,
-			// Text deltas are one note per token: not read, not sent.
-			"optOutNotificationMethods": []string{
-				"item/agentMessage/delta", "item/plan/delta", "item/reasoning/summaryTextDelta",
-				"item/reasoning/summaryPartAdded", "item/reasoning/textDelta",
-				"item/commandExecution/outputDelta", "item/fileChange/outputDelta", "command/exec/outputDelta",
-				"process/outputDelta", "turn/diff/updated",
-			},
-		},
-	}
-	if err := conn.call(ctx, "initialize", init, nil); err != nil {
+	if err := conn.call(ctx, "initialize", codexInitialize(), nil); err != nil {
 		return err
 	}
 	if err := conn.notify("initialized"); err != nil {
@@ -314,18 +310,83 @@ func (cs *codexServer) open(ctx context.Context, o codexOpen) error {
 			params[k] = v
 		}
 	}
-	if len(o.plan.Config) > 0 {
-		params["config"] = o.plan.Config
+	cfg, off, err := cs.styleHooksOff(ctx, o)
+	if err != nil {
+		return err
 	}
+	if len(cfg) > 0 {
+		params["config"] = cfg
+	}
+	if err := cs.openThread(ctx, o, params); err != nil {
+		return err
+	}
+	if err := checkCodexAnswer(t, cs.answer); err != nil {
+		return err
+	}
+	if o.sendsCharacter() {
+		// Before any item or turn: SessionStart hooks run at the first turn.
+		var hooks codexHooksList
+		if err := conn.call(ctx, "hooks/list", map[string]any{"threadId": cs.thread}, &hooks); err != nil {
+			return fmt.Errorf("%w: list the conversation's hooks: %w", ErrStyleHook, err)
+		}
+		if err := checkStyleHooksOff(hooks, off); err != nil {
+			return err
+		}
+	}
+	if o.resume == "" {
+		item := map[string]any{"type": "message", "role": "developer",
+			"content": []any{map[string]any{"type": "input_text", "text": codexOpened}}}
+		if err := conn.call(ctx, "thread/inject_items", map[string]any{"threadId": cs.thread, "items": []any{item}}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// codexInitialize is the client's initialize request.
+func codexInitialize() map[string]any {
+	return map[string]any{
+		"clientInfo": map[string]any{"name": "pullcept", "title": "Pullcept", "version": "1"},
+		"capabilities": map[string]any{
+			"experimentalApi": true,
+			// Text deltas are one note per token: not read, not sent.
+			"optOutNotificationMethods": []string{
+				"item/agentMessage/delta", "item/plan/delta", "item/reasoning/summaryTextDelta",
+				"item/reasoning/summaryPartAdded", "item/reasoning/textDelta",
+				"item/commandExecution/outputDelta", "item/fileChange/outputDelta", "command/exec/outputDelta",
+				"process/outputDelta", "turn/diff/updated",
+			},
+		},
+	}
+}
+
+// styleHooksOff is the conversation's config overrides: the plan's, and
+// for a seat that sends its character Li+'s output-style hooks the
+// server lists for the seat's directory turned off (off: their keys).
+func (cs *codexServer) styleHooksOff(ctx context.Context, o codexOpen) (cfg map[string]any, off []string, err error) {
+	if !o.sendsCharacter() {
+		return o.plan.Config, nil, nil
+	}
+	var hooks codexHooksList
+	if err := cs.conn.call(ctx, "hooks/list", map[string]any{"cwds": []string{o.cwd}}, &hooks); err != nil {
+		return nil, nil, fmt.Errorf("%w: list the hooks: %w", ErrStyleHook, err)
+	}
+	off = hooks.styleHookKeys()
+	return withStyleHooksOff(o.plan.Config, off), off, nil
+}
+
+// openThread sends thread/start (or thread/resume of o.resume) with params
+// and keeps what the answer says.
+func (cs *codexServer) openThread(ctx context.Context, o codexOpen, params map[string]any) error {
 	var answer codexThreadAnswer
 	if o.resume != "" {
 		params["threadId"] = o.resume
 		params["excludeTurns"] = true
-		if err := conn.call(ctx, "thread/resume", params, &answer); err != nil {
+		if err := cs.conn.call(ctx, "thread/resume", params, &answer); err != nil {
 			return err
 		}
 	} else {
-		if err := conn.call(ctx, "thread/start", params, &answer); err != nil {
+		if err := cs.conn.call(ctx, "thread/start", params, &answer); err != nil {
 			return err
 		}
 		cs.created = answer.Thread.ID != ""
@@ -338,16 +399,6 @@ func (cs *codexServer) open(ctx context.Context, o codexOpen) error {
 	if o.resume != "" && cs.thread != o.resume {
 		return fmt.Errorf("codex app-server resumed %s, not %s", cs.thread, o.resume)
 	}
-	if err := checkCodexAnswer(t, cs.answer); err != nil {
-		return err
-	}
-	if o.resume == "" {
-		item := map[string]any{"type": "message", "role": "developer",
-			"content": []any{map[string]any{"type": "input_text", "text": codexOpened}}}
-		if err := conn.call(ctx, "thread/inject_items", map[string]any{"threadId": cs.thread, "items": []any{item}}, nil); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
@@ -355,7 +406,10 @@ func (cs *codexServer) open(ctx context.Context, o codexOpen) error {
 // #303): the user's own (the server's effective developer_instructions
 // for the seat's directory: thread instructions replace them), then the
 // character's body, then the room sentence Claude seats get (RoomPrompt),
-// separated by blank lines.
+// separated by blank lines. An inline character (#276) is the user's own
+// instructions with the other characters' blocks removed
+// (character.SelectInline): they already hold the common text, and no
+// body is added.
 func (cs *codexServer) instructions(ctx context.Context, o codexOpen) (string, error) {
 	var cfg struct {
 		Config struct {
@@ -365,9 +419,20 @@ func (cs *codexServer) instructions(ctx context.Context, o codexOpen) (string, e
 	if err := cs.conn.call(ctx, "config/read", map[string]any{"cwd": o.cwd}, &cfg); err != nil {
 		return "", fmt.Errorf("read the user's developer instructions: %w", err)
 	}
+	user := ""
+	if d := cfg.Config.DeveloperInstructions; d != nil {
+		user = *d
+	}
+	if c := o.plan.Character; c.Inline && c.Name != "" {
+		sel, err := character.SelectInline(user, c.Name)
+		if err != nil {
+			return "", fmt.Errorf("character %q (inline: no .codex/output-styles or [liplus] output_style in the project): %w", c.Name, err)
+		}
+		user = sel
+	}
 	var parts []string
-	if d := cfg.Config.DeveloperInstructions; d != nil && strings.TrimSpace(*d) != "" {
-		parts = append(parts, *d)
+	if strings.TrimSpace(user) != "" {
+		parts = append(parts, user)
 	}
 	if o.readBody != nil {
 		body, err := o.readBody()

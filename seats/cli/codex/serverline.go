@@ -9,6 +9,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/character"
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
@@ -45,6 +46,18 @@ type ServerPlan struct {
 	// Config are the conversation's config overrides (thread/start's
 	// config): model_reasoning_effort when an effort was asked.
 	Config map[string]any
+	// Character is the account's character as the conversation gets it
+	// (docs/design.md §9 "Character").
+	Character Character
+}
+
+// Character is an app-server seat's character: its Name ("" none) and
+// where its text comes from — Li+'s style file .codex/output-styles/<name>.md
+// (#281), or, Inline, the "# <name>" block of the user's own
+// developer_instructions (#276, character.SelectInline).
+type Character struct {
+	Name   string
+	Inline bool
 }
 
 // Thread is a conversation's settings, as asked and as answered.
@@ -56,8 +69,17 @@ type Thread struct {
 func (p *ServerPlan) ServerLine() []string { return p.Argv }
 
 // Describe is what the conversation is asked to run with, for the preview
-// (launch.Server).
-func (p *ServerPlan) Describe() string { return p.Thread.describe() }
+// (launch.Server), and an inline character's name ("inline: <name>").
+func (p *ServerPlan) Describe() string {
+	d := p.Thread.describe()
+	if c := p.Character; c.Inline && c.Name != "" {
+		if d != "" {
+			d += " · "
+		}
+		d += "inline: " + c.Name
+	}
+	return d
+}
 
 // describe is t for the preview: "model gpt-5.5 · approval never · …",
 // "" when nothing was asked.
@@ -117,6 +139,11 @@ func codexAppServer(b *launch.Builder, opts []string) ([]string, error) {
 	if plan.Thread.Effort != "" {
 		plan.Config = map[string]any{"model_reasoning_effort": plan.Thread.Effort}
 	}
+	c, err := codexServerCharacter(a)
+	if err != nil {
+		return nil, err
+	}
+	plan.Character = c
 	plan.Argv = append([]string{a.Command}, r.server...)
 	plan.Argv = append(plan.Argv, codexConfig, "mcp_servers."+b.Key+"="+codexRoomTable(b),
 		"app-server", "--listen", "ws://127.0.0.1:0", "--ws-auth", "capability-token", "--ws-token-sha256", DigestWord)
@@ -277,6 +304,31 @@ func codexConfigString(raw string) string {
 		}
 	}
 	return strings.TrimSpace(raw)
+}
+
+// codexServerCharacter is an app-server account's character (Character):
+// inline when its project has no Li+ style files (character.CodexInline),
+// the name checked for that mode — #281's grammar for a style file's, a
+// heading's rule for an inline one. Only the start reads the text: the
+// style file, or the heading in the developer_instructions the server
+// reads for the seat (server.go).
+func codexServerCharacter(a config.Account) (Character, error) {
+	name := strings.TrimSpace(a.Character)
+	if name == "" {
+		return Character{}, nil
+	}
+	inline, err := character.CodexInline(a.WorkDir)
+	if err != nil {
+		return Character{}, fmt.Errorf("character %q: cannot tell whether the project selects it by a Li+ style file or inline: %w", name, err)
+	}
+	check := character.CheckCodexName
+	if inline {
+		check = character.CheckInlineName
+	}
+	if err := check(name); err != nil {
+		return Character{}, fmt.Errorf("character: %w", err)
+	}
+	return Character{Name: name, Inline: inline}, nil
 }
 
 // AppServer reports whether a's seats start in app-server mode (spec

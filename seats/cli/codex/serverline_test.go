@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"github.com/pullcept/pullcept/testdata/launchkit"
 
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/character"
 	"github.com/pullcept/pullcept/seats/launch"
 )
 
@@ -77,7 +80,7 @@ func mustAppServer(t *testing.T, in launch.Input) launch.Launch {
 	if !ok || !strings.HasPrefix(server, "app-server: ") || !strings.HasPrefix(terminal, "terminal: ") {
 		t.Fatalf("Preview is not the lines app-server:/terminal:\n%s", l.Preview)
 	}
-	if want := codexPlan(l).Thread.describe(); (want == "") != (conversation == "") || conversation != "" && conversation != "conversation: "+want {
+	if want := codexPlan(l).Describe(); (want == "") != (conversation == "") || conversation != "" && conversation != "conversation: "+want {
 		t.Fatalf("Preview's conversation line %q, want the settings %q", conversation, want)
 	}
 	for _, tc := range []struct {
@@ -185,7 +188,7 @@ func TestCodexAppServerMode(t *testing.T) {
 	}
 	// Only Codex accounts have an app-server mode.
 	a := launchkit.Account(config.KindClaudeCode)
-	a.CodexAppServer = &on
+	a.CodexAppServer, a.Character = &on, ""
 	if l := mustLaunch(t, launchkit.Input(a)); l.Server != nil {
 		t.Errorf("a Claude account got a server plan: %+v", l.Server)
 	}
@@ -405,5 +408,68 @@ func TestCodexAppServerPreviewConversation(t *testing.T) {
 	l := mustAppServer(t, launchkit.Input(appServerAccount("--model gpt-5.5 -s workspace-write -a never -c model_reasoning_effort=low")))
 	if want := "\nconversation: model gpt-5.5 · approval never · sandbox workspace-write · effort low"; !strings.HasSuffix(l.Preview, want) {
 		t.Errorf("preview\n%s\nlacks %q", l.Preview, want)
+	}
+}
+
+// TestCodexAppServerCharacter: the plan says where the conversation's
+// character comes from — Li+'s style file when the project has
+// .codex/output-styles or [liplus] output_style, else a heading of the
+// user's developer_instructions (#276), which the preview names — and
+// checks the name by that mode's rule.
+func TestCodexAppServerCharacter(t *testing.T) {
+	t.Parallel()
+	a := appServerAccount("-m gpt-5.5")
+	a.WorkDir = t.TempDir()
+	for _, tc := range []struct {
+		name string
+		want Character
+	}{{"character_Lin", Character{"character_Lin", true}}, {"  character_ルナ ", Character{"character_ルナ", true}}, {"", Character{}}} {
+		a.Character = tc.name
+		l := mustAppServer(t, launchkit.Input(a))
+		if got := codexPlan(l).Character; got != tc.want {
+			t.Errorf("%q: %+v, want %+v", tc.name, got, tc.want)
+		}
+		if _, conv, _ := strings.Cut(l.Preview, "\nconversation: "); tc.want.Name != "" && conv != "model gpt-5.5 · inline: "+tc.want.Name {
+			t.Errorf("%q: preview\n%s", tc.name, l.Preview)
+		}
+	}
+	for _, bad := range []string{"character_Lin x", "character_"} {
+		a.Character = bad
+		if _, err := buildLaunch(launchkit.Input(a)); !errors.Is(err, character.ErrName) {
+			t.Errorf("inline %q: %v", bad, err)
+		}
+	}
+
+	if err := os.MkdirAll(filepath.Join(a.WorkDir, ".codex", "output-styles"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a.Character = "luna"
+	l := mustAppServer(t, launchkit.Input(a))
+	if got := codexPlan(l).Character; got != (Character{Name: "luna"}) || strings.Contains(l.Preview, "inline") {
+		t.Errorf("file mode: %+v, preview\n%s", got, l.Preview)
+	}
+	a.Character = "character_ルナ"
+	if _, err := buildLaunch(launchkit.Input(a)); !errors.Is(err, character.ErrName) {
+		t.Errorf("a style file's name outside #281: %v", err)
+	}
+
+	// The selector alone is file mode too; a broken config.toml refuses.
+	sel := appServerAccount("")
+	sel.WorkDir, sel.Character = t.TempDir(), "luna"
+	cfg := filepath.Join(sel.WorkDir, ".codex", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte("[liplus]\noutput_style = \"luna\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := codexPlan(mustAppServer(t, launchkit.Input(sel))).Character; got.Inline {
+		t.Errorf("selector: %+v", got)
+	}
+	if err := os.WriteFile(cfg, []byte("[liplus\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := buildLaunch(launchkit.Input(sel)); err == nil || !strings.Contains(err.Error(), "config.toml") {
+		t.Errorf("a broken config.toml: %v", err)
 	}
 }
