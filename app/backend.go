@@ -570,6 +570,9 @@ func (b *Backend) SaveAccount(in tui.AccountInfo) (tui.AccountInfo, error) {
 		}
 	}
 	a, err := b.a.accounts.Save(toEdit(in))
+	if errors.Is(err, config.ErrNoSecretStore) {
+		return in, fmt.Errorf("%w: %w", tui.ErrNoSecretStore, err)
+	}
 	if err != nil {
 		return in, err
 	}
@@ -580,13 +583,13 @@ func (b *Backend) SaveAccount(in tui.AccountInfo) (tui.AccountInfo, error) {
 // errKindMCP refuses turning an account into a local MCP server's or
 // back: the kind is chosen when it is made (spec #200; an mcp account
 // speaks for an entry of mcp-servers.json).
-var errKindMCP = errors.New("an MCP server's account keeps its kind: make a new account instead")
+var errKindMCP = tui.ErrKindMCP
 
 // errKindRunning refuses changing the kind of an account whose seat runs.
-var errKindRunning = errors.New("account has a running seat; stop it before changing its kind")
+var errKindRunning = tui.ErrKindRunning
 
 // errAccountRunning refuses deleting an account whose seat runs somewhere.
-var errAccountRunning = errors.New("account has a running seat; stop it first")
+var errAccountRunning = tui.ErrAccountRunning
 
 // DeleteAccount refuses an account whose seat runs in any topic (its seat
 // would lose its identity), then deletes it from the book.

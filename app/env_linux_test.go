@@ -89,6 +89,11 @@ func TestAccountEnvThroughTheBackend(t *testing.T) {
 	if got := readText(t, path); sealedOf(got) != sealedOf(raw) {
 		t.Fatal("a save with the keyring locked changed the sealed value")
 	}
+	acc.KeepEnv, acc.Env = false, "NEW_TOKEN=v"
+	if _, err := b2.SaveAccount(acc); !errors.Is(err, tui.ErrNoSecretStore) || !errors.Is(err, config.ErrNoSecretStore) {
+		// The UI says it in the human's language (issue 35).
+		t.Fatalf("a new value with the keyring locked: %v, want tui.ErrNoSecretStore", err)
+	}
 	if log := readText(t, filepath.Join(a.dataDir, logFileName)); strings.Contains(log, secret) {
 		t.Errorf("the app log holds the value:\n%s", log)
 	}

@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"errors"
 	"maps"
+	"strings"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
@@ -187,11 +189,33 @@ func (m *Model) onAccountDeleted(msg accountDeletedMsg) []tea.Cmd {
 // open, else on the status line (with status's text).
 func (m *Model) editorFailed(err error, status msgKey) {
 	tr := m.env.tr
+	text := accountErrText(&m.env, err)
 	if ed := m.overlay.editor; ed != nil {
-		ed.msg, ed.msgErr = tr.t(mEdFailed, err), true
+		ed.msg, ed.msgErr = tr.t(mEdFailed, text), true
 		return
 	}
-	m.setStatus(stError, tr.t(status, err))
+	m.setStatus(stError, tr.t(status, text))
+}
+
+// accountErrText is an account change's refusal in the human's language
+// when the backend named it (ErrNoSecretStore and the rest), with the
+// detail it carried; else the error as it reads.
+func accountErrText(e *env, err error) string {
+	for _, c := range []struct {
+		sentinel error
+		text     msgKey
+	}{{ErrNoSecretStore, mErrNoSecretStore}, {ErrKindRunning, mErrKindRunning}, {ErrKindMCP, mErrKindMCP}, {ErrAccountRunning, mErrAccountRunning}} {
+		if !errors.Is(err, c.sentinel) {
+			continue
+		}
+		text := e.tr.t(c.text)
+		detail := strings.TrimPrefix(strings.TrimPrefix(err.Error(), c.sentinel.Error()), ": ")
+		if detail = strings.TrimPrefix(detail, c.sentinel.Error()); strings.TrimLeft(detail, ": ") != "" {
+			text += " (" + strings.TrimLeft(detail, ": ") + ")"
+		}
+		return text
+	}
+	return err.Error()
 }
 
 // onRosterChanged stores a room's roster; the open topic's feeds the @

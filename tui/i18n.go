@@ -379,6 +379,10 @@ const (
 	mEdDeleteSelf
 	mEdSaved
 	mEdSavedRunning
+	mErrNoSecretStore
+	mErrKindRunning
+	mErrKindMCP
+	mErrAccountRunning
 	mStKeysBack
 	mEdDeleted
 	mEdFailed
@@ -1037,6 +1041,10 @@ var messages = map[msgKey][2]string{
 	mEdDeleteSelf:      {"This screen's own admin account cannot be deleted.", "この画面の admin アカウントは削除できません。"},
 	mEdSaved:           {"Saved account “%s”.", "アカウント「%s」を保存しました。"},
 	mStKeysBack:        {" Your keys are back in the input bar.", "キー入力は入力欄に戻りました。"},
+	mErrNoSecretStore:  {"env values cannot be sealed: no secret store answers (on Linux a Secret Service must run: gnome-keyring or KeePassXC).", "環境変数の値を暗号化できません。秘密の保管場所が応答しません（Linux では Secret Service が必要です: gnome-keyring か KeePassXC）。"},
+	mErrKindRunning:    {"Its seat is running: stop it before changing the kind.", "席が起動中です。種別を変える前に停止してください。"},
+	mErrKindMCP:        {"An MCP server's account keeps its kind: make a new account instead.", "MCP サーバーのアカウントの種別は変えられません。新しいアカウントを作ってください。"},
+	mErrAccountRunning: {"Its seat is running: stop it first.", "席が起動中です。先に停止してください。"},
 	mEdSavedRunning:    {" Its running seat keeps its launch until its next start (%s stops it, %s starts it).", "起動中の席は次の起動まで今の設定のままです（%s で停止、%s で起動）。"},
 	mEdDeleted:         {"Deleted account “%s”.", "アカウント「%s」を削除しました。"},
 	mEdFailed:          {"Not saved: %v", "保存できません: %v"},
