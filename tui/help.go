@@ -90,9 +90,13 @@ func layoutHelp(e *env, maxW, maxH int) *helpLayout {
 }
 
 // helpBlock is one entry's rows, or the blank between groups (gap).
+// cont is its group's title marked as continued, for an entry that is not
+// its group's first: a column that starts with it starts with that title
+// (issue 35: a column began mid-section, its title in another column).
 type helpBlock struct {
 	lines []string
 	gap   bool
+	cont  string
 }
 
 // helpBlocks are the entries' rows with their groups' titles on the first
@@ -102,12 +106,14 @@ func helpBlocks(e *env, entries []bindingEntry, kw, dw int) []helpBlock {
 	var group msgKey = -1
 	for _, en := range entries {
 		var lines []string
+		cont := e.th.accentS.Render(e.tr.t(en.group)) + e.th.dim.Render(e.tr.t(mHelpCont))
 		if en.group != group {
 			if group >= 0 {
 				out = append(out, helpBlock{gap: true})
 			}
 			group = en.group
 			lines = append(lines, e.th.accentS.Render(e.tr.t(group)))
+			cont = ""
 		}
 		keys := wrapKeys(en.b.Keys(), kw)
 		desc := wrapWords(e.helpText(en.help), dw)
@@ -121,7 +127,7 @@ func helpBlocks(e *env, entries []bindingEntry, kw, dw int) []helpBlock {
 			}
 			lines = append(lines, e.th.text.Render(fit(k, kw))+"  "+e.th.dim.Render(d))
 		}
-		out = append(out, helpBlock{lines: lines})
+		out = append(out, helpBlock{lines: lines, cont: cont})
 	}
 	return out
 }
@@ -150,6 +156,9 @@ func (l *helpLayout) flow(blocks []helpBlock, c int) {
 			if len(*cur) > 0 && len(*cur)+need > h {
 				cols = append(cols, nil)
 				cur, gap = &cols[len(cols)-1], false
+				if b.cont != "" {
+					*cur = append(*cur, b.cont)
+				}
 			}
 			if gap {
 				*cur = append(*cur, "")

@@ -95,6 +95,7 @@ const (
 	mHelpDeleteTopic
 	mHelpReleaseBrake
 	mHelpMessages
+	mHelpCont
 	mMsgTitle
 	mMsgEmpty
 	mMsgFooter
@@ -763,6 +764,7 @@ var messages = map[msgKey][2]string{
 	mHelpRenameTopic:        {"rename topic", "トピックの名前を変える"},
 	mHelpDeleteTopic:        {"delete topic", "トピックを削除"},
 	mHelpReleaseBrake:       {"release the AI brake", "AI 連投のブレーキを解除"},
+	mHelpCont:               {" (continued)", "（続き）"},
 	mHelpMessages:           {"the status line's messages, whole", "ステータス行のメッセージを全文で"},
 	mMsgTitle:               {"Messages (newest first)", "メッセージ（新しい順）"},
 	mMsgEmpty:               {"No messages yet.", "メッセージはまだありません。"},

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 )
 
@@ -92,5 +93,29 @@ func TestEmptyChatShowsFocus(t *testing.T) {
 	}
 	if m.focus != FocusChat || !strings.Contains(plain(m), "› No posts yet") {
 		t.Fatalf("focus %v, chat does not show it:\n%s", m.focus, plain(m))
+	}
+}
+
+// TestHelpColumnsStartWithATitle: every column of the help overlay starts
+// with its section's title — "(continued)" when the section began in the
+// column before (issue 35: columns started mid-section) — at every size,
+// in both languages.
+func TestHelpColumnsStartWithATitle(t *testing.T) {
+	t.Parallel()
+	for _, lang := range []Lang{LangEnglish, LangJapanese} {
+		e := testEnv(lang)
+		titles := map[string]bool{}
+		for _, en := range e.keys.grouped() {
+			titles[e.tr.t(en.group)] = true
+		}
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 40}, {200, 60}, {240, 30}} {
+			l := layoutHelp(e, size[0], size[1])
+			for c, col := range l.cols {
+				first := strings.TrimSuffix(strings.TrimSuffix(ansi.Strip(col[0]), e.tr.t(mHelpCont)), " ")
+				if !titles[first] {
+					t.Errorf("%s %v: column %d starts with %q", lang, size, c, ansi.Strip(col[0]))
+				}
+			}
+		}
 	}
 }
