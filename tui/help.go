@@ -235,6 +235,24 @@ func wrapKeys(keys []string, w int) []string {
 	return append(out, line)
 }
 
+// kanjiWord reports whether r continues a run of kanji at the end of unit
+// (at most helpKanjiRun long): a compound such as 作成 or 再起動 is one
+// word, never split across lines (issue 35). There is no Japanese word
+// segmenter on the module proxy; kanji compounds are short.
+func kanjiWord(unit []rune, r rune) bool {
+	if !unicode.Is(unicode.Han, r) {
+		return false
+	}
+	n := 0
+	for i := len(unit) - 1; i >= 0 && unicode.Is(unicode.Han, unit[i]); i-- {
+		n++
+	}
+	return n > 0 && n < helpKanjiRun
+}
+
+// helpKanjiRun is the longest run of kanji kept as one word.
+const helpKanjiRun = 4
+
 // helpOpening and helpClosing are the marks a line may not end with and
 // may not start with (kinsoku), so 「（Esc」 and 「る）」 stay whole.
 const (
@@ -267,7 +285,8 @@ func wrapWords(s string, w int) []string {
 			lastWide := ansi.StringWidth(string(last)) > 1
 			join = strings.ContainsRune(helpClosing, r) || strings.ContainsRune(helpOpening, last) ||
 				!wide && !lastWide || ansi.StringWidth(string(r)) == 0 ||
-				!wide && unicode.IsPunct(r) && !strings.ContainsRune(helpOpening, r)
+				!wide && unicode.IsPunct(r) && !strings.ContainsRune(helpOpening, r) ||
+				kanjiWord(prev, r)
 		}
 		if join {
 			units[len(units)-1].text += string(r)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -117,5 +118,30 @@ func TestHelpColumnsStartWithATitle(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestWrapKeepsKanjiWords: a kanji compound is never split across lines
+// (issue 35: 作成 broke in the accounts panel's hint), while a long run
+// still wraps where it must; in every width from 6 to 40.
+func TestWrapKeepsKanjiWords(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"AI のアカウントがありません。作成:", "席を再起動しました（成功）", "許可の確認に答える"} {
+		for w := 6; w <= 40; w++ {
+			lines := wrapWords(s, w)
+			for i := 1; i < len(lines); i++ {
+				prev, next := []rune(lines[i-1]), []rune(lines[i])
+				if len(prev) > 0 && len(next) > 0 && strings.Contains(s, string(prev[len(prev)-1])+string(next[0])) &&
+					unicode.Is(unicode.Han, prev[len(prev)-1]) && unicode.Is(unicode.Han, next[0]) {
+					t.Errorf("%q at %d split a kanji word: %q", s, w, lines)
+				}
+			}
+			if strings.Join(lines, "") != strings.ReplaceAll(s, " ", "") && strings.ReplaceAll(strings.Join(lines, " "), " ", "") != strings.ReplaceAll(s, " ", "") {
+				t.Errorf("%q at %d lost text: %q", s, w, lines)
+			}
+		}
+	}
+	if got := wrapWords("国際連合安全保障理事会", 6); len(got) < 2 {
+		t.Errorf("a long kanji run did not wrap: %q", got)
 	}
 }

@@ -610,7 +610,7 @@ func startedText(e *env, t time.Time) string {
 func renderQuickHint(e *env, d *partData, w int, out *taggedLines[int]) {
 	th := e.th
 	out.add("", -1)
-	for _, l := range wrapText(e.tr.t(mPartsHint), max(w-2, 4)) {
+	for _, l := range wrapWords(e.tr.t(mPartsHint), max(w-2, 4)) {
 		out.add(" "+th.text.Render(l), -1)
 	}
 	for i, q := range quickKinds {
