@@ -24,8 +24,8 @@ const (
 // then on the right the brake while the open topic's is on (docs/design.md
 // §2 "The brake"), the open topic, how many sit in its room and the help key.
 // A report expires (statusLife) or gives way to a newer one; switching
-// topics drops all but an error, which is about something that failed and
-// keeps its longer time. The welcome hint stays while it applies.
+// topics drops it (the messages overlay keeps it). The welcome hint stays
+// while it applies.
 type statusLine struct {
 	text  string
 	level statusLevel
@@ -132,12 +132,12 @@ func (m *Model) armStatus() tea.Cmd {
 	return s.after(left, statusExpiredMsg{seq: s.seq})
 }
 
-// statusOnSwitch drops a report about the topic left behind; an error
-// stays for its time.
+// statusOnSwitch drops the report shown: it is about the topic left
+// behind (issue 35: an error stayed, stale, in the next topic). Every
+// report stays in the messages overlay (F12), and what needs the human is
+// in its own list (F5).
 func (m *Model) statusOnSwitch() {
-	if m.status.level != stError {
-		m.status.text = ""
-	}
+	m.status.text = ""
 }
 
 // clearWelcome drops the new-topic hint once it no longer applies (another
