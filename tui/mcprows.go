@@ -4,8 +4,10 @@ import tea "charm.land/bubbletea/v2"
 
 // The participant panel's mcp rows (spec «参加者パネル» #193): a local MCP
 // server takes no seat, so its row reads the server's state, not the
-// room's roster. Running says nothing and keeps the name's colour, as a
-// seat in the room does; every other state is the row's word, with the
+// room's roster. Running says "running" and keeps the name's colour, as a
+// seat in the room does (issue 35: a running server's row said nothing, so
+// MCP accounts seemed to have no state); every other state is the row's
+// word, with the
 // same words as a seat's where they mean the same (starting, exited,
 // failed, offline), "stopped" for one stopped by hand and "unregistered"
 // for an account whose entry left mcp-servers.json; an exit or a failure
@@ -69,8 +71,8 @@ func (d *partData) serverDown(id string) bool {
 	return ok && (s.State != MCPRunning || !s.Registered)
 }
 
-// serverBadge is an mcp account's word: nothing while its server runs
-// (or was never read), else its state.
+// serverBadge is an mcp account's word: its state ("running" too), nothing
+// when it was never read.
 func serverBadge(e *env, d *partData, id string) (string, tone) {
 	s, ok := d.servers[id]
 	if !ok {
@@ -81,7 +83,7 @@ func serverBadge(e *env, d *partData, id string) (string, tone) {
 	case !s.Registered:
 		return tr.t(mPartsUnregistered), toneDim
 	case s.State == MCPRunning:
-		return "", toneDim
+		return tr.t(mPartsRunning), toneDim
 	case s.State == MCPStarting:
 		return tr.t(mPartsStarting), toneDim
 	case s.State == MCPExited:

@@ -42,22 +42,23 @@ func setServer(t *testing.T, m *Model, f *fakeBackend, change func(*MCPServerInf
 }
 
 // TestMCPRowsSayTheServerState: an mcp account's row reads its server's
-// state (spec «参加者パネル» #193): nothing while it runs, else starting,
+// state (spec «参加者パネル» #193): running (issue 35: it said nothing, so
+// MCP accounts seemed to have no state), starting,
 // exited (with its code and reason under it), failed (its reason), stopped
 // or unregistered, in English and Japanese, following MCPServerChanged.
 // Before, the row said nothing whatever its server did.
 func TestMCPRowsSayTheServerState(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		lang                                        Lang
-		starting, exited, code, failed, stopped, un string
+		lang                                                 Lang
+		running, starting, exited, code, failed, stopped, un string
 	}{
-		{LangEnglish, "starting", "exited", "exit code 1 · connect ECONNREFUSED", "failed", "stopped", "unregistered"},
-		{LangJapanese, "起動中", "終了", "終了コード 1 · connect ECONNREFUSED", "起動失敗", "停止", "未登録"},
+		{LangEnglish, "running", "starting", "exited", "exit code 1 · connect ECONNREFUSED", "failed", "stopped", "unregistered"},
+		{LangJapanese, "稼働中", "起動中", "終了", "終了コード 1 · connect ECONNREFUSED", "起動失敗", "停止", "未登録"},
 	} {
 		f := mcpScene()
 		m := sceneModel(t, f, 120, 40, tc.lang)
-		if row, _ := panelRow(t, m, "github"); strings.TrimSpace(row) != "github" {
+		if row, _ := panelRow(t, m, "github"); strings.Join(strings.Fields(row), " ") != "github "+tc.running {
 			t.Fatalf("%v: a running server's row says %q", tc.lang, row)
 		}
 		steps := []struct {
@@ -69,7 +70,7 @@ func TestMCPRowsSayTheServerState(t *testing.T) {
 			{func(s *MCPServerInfo) { s.State, s.Reason = MCPFailed, "spawn node: no such file" }, tc.failed, "spawn node: no such file"},
 			{func(s *MCPServerInfo) { s.State, s.Reason = MCPStopped, "" }, tc.stopped, ""},
 			{func(s *MCPServerInfo) { s.Registered = false }, tc.un, ""},
-			{func(s *MCPServerInfo) { s.State, s.Registered = MCPRunning, true }, "", ""},
+			{func(s *MCPServerInfo) { s.State, s.Registered = MCPRunning, true }, tc.running, ""},
 		}
 		for _, st := range steps {
 			setServer(t, m, f, st.change)
