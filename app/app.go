@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -67,7 +68,19 @@ type App struct {
 	attentionStop context.CancelFunc
 	attentionWait sync.WaitGroup
 
+	// brakeWords are the brake notice's language and keys (brakeNotice):
+	// kept here, set before the hub opens and at each settings save,
+	// because the room words the notice under its lock, where the account
+	// book is never read (docs/architecture.md "Lock order").
+	brakeWords atomic.Pointer[noticeWords]
+
 	opts openOptions // the tests' changes (openApp); zero from Open
+}
+
+// noticeWords are what the brake notice is worded with.
+type noticeWords struct {
+	lang tui.Lang
+	keys map[string][]string
 }
 
 // openOptions are what a test of this package changes in what Open wires
@@ -212,9 +225,11 @@ func (a *App) open() error {
 }
 
 // hubSettings are config.json's settings the hub starts with: the brake
-// and how long a permission card waits (a test's own wait, if it set one).
-// A bad value stops the start naming its key.
+// (and its notice's words, keepBrakeWords) and how long a permission card
+// waits (a test's own wait, if it set one). A bad value stops the start
+// naming its key.
 func (a *App) hubSettings() (brake int, wait time.Duration, err error) {
+	a.keepBrakeWords()
 	if brake, err = a.accounts.Brake(); err != nil {
 		return 0, 0, err
 	}
@@ -227,11 +242,21 @@ func (a *App) hubSettings() (brake int, wait time.Duration, err error) {
 
 // brakeNotice words the room's brake notice after n AI posts in a row in
 // the human's language, naming the release key as config.json binds it
-// (tui.BrakeNotice). The room calls it under its lock; it reads only the
-// config (config's lock comes after the room's, as in AccountKind).
+// (tui.BrakeNotice). The room calls it under its lock: it reads only
+// brakeWords.
 func (a *App) brakeNotice(n int) string {
+	w := a.brakeWords.Load()
+	if w == nil {
+		return tui.BrakeNotice(tui.LangEnglish, nil, n)
+	}
+	return tui.BrakeNotice(w.lang, w.keys, n)
+}
+
+// keepBrakeWords reads the brake notice's language and keys from the
+// config (at the start, and after each settings save).
+func (a *App) keepBrakeWords() {
 	ui, _ := a.accounts.UI() // an unreadable "keys" leaves the defaults
-	return tui.BrakeNotice(a.uiLang(), ui.Keys, n)
+	a.brakeWords.Store(&noticeWords{lang: a.uiLang(), keys: ui.Keys})
 }
 
 // openServer starts the room server. Seats reach it over its Unix socket,

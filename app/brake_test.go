@@ -117,3 +117,24 @@ func TestHoldReason(t *testing.T) {
 		}
 	}
 }
+
+// TestBrakeNoticeFollowsTheLanguage: the brake notice is worded from what
+// the app keeps (the room's lock never reads the config): a settings save
+// that changes the language changes the next notice's words.
+func TestBrakeNoticeFollowsTheLanguage(t *testing.T) {
+	a, b := openTest(t)
+	if got := a.brakeNotice(3); !strings.Contains(got, "presses F9") {
+		t.Fatalf("English notice %q", got)
+	}
+	s, err := b.Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Language = "ja"
+	if err := b.SaveSettings(s.SettingValues); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.brakeNotice(3); !strings.Contains(got, "F9 でブレーキを解除") || !strings.Contains(got, "（返信不要）") {
+		t.Fatalf("after the switch to Japanese: %q", got)
+	}
+}

@@ -89,6 +89,7 @@ func (b *Backend) SaveSettings(v tui.SettingValues) error {
 		PermissionWait: v.PermissionWait}); err != nil {
 		return err
 	}
+	b.a.keepBrakeWords()
 	return errors.Join(b.a.hub.SetBrake(v.Brake), b.a.hub.SetPermissionWait(time.Duration(v.PermissionWait)*time.Second))
 }
 
