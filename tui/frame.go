@@ -45,6 +45,7 @@ func (m *Model) afterUpdate() []tea.Cmd {
 	var cmds []tea.Cmd
 	vis := m.visiblePanes()
 	m.applyLayout(len(vis))
+	m.hintNarrowPanes()
 	if m.focusLost() {
 		cmds = append(cmds, m.setFocus(FocusInput))
 	}

@@ -355,21 +355,39 @@ func TestGoldenPanel(t *testing.T) {
 	}
 }
 
-// TestGoldenPaneTitles: the panes' titles say what their seats do.
+// TestGoldenPaneTitles: the panes' titles say what their seats do, and
+// the focused one keeps its name and "typing" at every size; at 80×24 the
+// status line names the keys that hide the side columns (issue 35).
 func TestGoldenPaneTitles(t *testing.T) {
 	t.Parallel()
-	f := wordsScene()
-	keep := map[string]bool{"lin": true, "ada": true, "cy": true}
-	var ss []SeatInfo
-	for _, s := range f.seats["t-main"] {
-		if keep[s.Account] {
-			ss = append(ss, s)
-		}
+	for _, tc := range []struct {
+		name string
+		w, h int
+		lang Lang
+	}{
+		{"80x24", 80, 24, LangEnglish},
+		{"80x24ja", 80, 24, LangJapanese},
+		{"120x40", 120, 40, LangEnglish},
+		{"200x60", 200, 60, LangEnglish},
+		{"200x60ja", 200, 60, LangJapanese},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := wordsScene()
+			keep := map[string]bool{"lin": true, "ada": true, "cy": true}
+			var ss []SeatInfo
+			for _, s := range f.seats["t-main"] {
+				if keep[s.Account] {
+					ss = append(ss, s)
+				}
+			}
+			f.seats["t-main"] = ss
+			m := sceneModel(t, f, tc.w, tc.h, tc.lang)
+			send(t, m, press("ctrl+t"))
+			send(t, m, press("f6"))
+			golden.RequireEqual(t, m.View().Content)
+		})
 	}
-	f.seats["t-main"] = ss
-	m := sceneModel(t, f, 200, 60, LangEnglish)
-	send(t, m, press("ctrl+t"))
-	golden.RequireEqual(t, m.View().Content)
 }
 
 // TestGoldenNewTopicStarting: a seat starting in a new topic the index

@@ -333,7 +333,8 @@ const (
 	mPaneExited
 	mPaneFailed
 	mPaneScrollback
-	mPaneFocused
+	mPaneTyping
+	mPaneLeaves
 	mPaneStopped
 	mPaneKilled
 	mPaneClosable
@@ -468,6 +469,9 @@ const (
 	mStResynced
 	mStHelpHint
 	mStWelcome
+	mStNarrowPanes
+	mStNarrowPanesTopics
+	mStNarrowPanesAccounts
 	mStNoSeatForPane
 	mStNotStartable
 	mStCopied
@@ -1019,7 +1023,14 @@ var messages = map[msgKey][2]string{
 	mPaneCount:             {"%d lines", "%d 行"},
 	mPaneFailed:            {"failed", "起動失敗"},
 	mPaneScrollback:        {"scrollback %d/%d", "スクロールバック %d/%d"},
-	mPaneFocused:           {"typing · %s leaves", "入力中 · %s で出る"},
+	mPaneTyping:            {"typing", "入力中"},
+	mPaneLeaves:            {"%s leaves", "%s で出る"},
+
+	// Said once while the panes are narrow (narrowPaneCols) and side
+	// columns show; short enough for an 80-column status line.
+	mStNarrowPanes:         {"Narrow panes: %s hides topics, %s accounts", "端末が狭い: %s で左、%s で右の列を隠す"},
+	mStNarrowPanesTopics:   {"Narrow panes: %s hides the topics", "端末が狭い: %s で左のトピック一覧を隠す"},
+	mStNarrowPanesAccounts: {"Narrow panes: %s hides the accounts", "端末が狭い: %s で右のアカウント欄を隠す"},
 
 	mEdTitleNew:        {"New account", "新しいアカウント"},
 	mEdTitleEdit:       {"Account", "アカウント"},

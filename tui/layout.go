@@ -19,6 +19,10 @@ const (
 	// paneMinH: a pane's height including its border; below this the pane
 	// area is not shown (a CLI cannot draw in fewer than 3 rows).
 	paneMinH = 5
+	// narrowPaneCols: a pane narrower than this inside its border wraps a
+	// CLI's prompt and status lines; while side columns show, the status
+	// line names the keys that hide them (hintNarrowPanes).
+	narrowPaneCols = 30
 	// paneCellRatio weighs a pane's width against its height when choosing
 	// the grid: terminal cells are about twice as tall as wide and CLIs are
 	// designed for ~80×24, so a pane "counts" as its width/3 vs its height.

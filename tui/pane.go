@@ -134,10 +134,14 @@ func (p *pane) render(e *env, r rect, focused bool) []string {
 	if focused {
 		bs = e.th.borderFocus
 	}
-	title := p.title(e, focused, r)
+	title, tight := p.title(e, focused, r)
 	tw := ansi.StringWidth(title)
 	out := make([]string, 0, h)
-	out = append(out, bs.Render("╭─ ")+title+sgrReset+bs.Render(" "+strings.Repeat("─", max(w-5-tw, 0))+"╮"))
+	if tight {
+		out = append(out, bs.Render("╭")+title+sgrReset+bs.Render(strings.Repeat("─", max(w-2-tw, 0))+"╮"))
+	} else {
+		out = append(out, bs.Render("╭─ ")+title+sgrReset+bs.Render(" "+strings.Repeat("─", max(w-5-tw, 0))+"╮"))
+	}
 	left, right := bs.Render("│"), bs.Render("│")
 	for _, row := range p.bodyRows(e, r) {
 		out = append(out, left+row+sgrReset+right)
@@ -157,42 +161,17 @@ func (p *pane) bottom(e *env, bs lipgloss.Style, w int) string {
 	return bs.Render("╰─ ") + in + sgrReset + bs.Render(" "+strings.Repeat("─", max(w-5-ansi.StringWidth(in), 0))+"╯")
 }
 
-// title is the border's text: name and state, then the scrollback position
-// and search, or the focused pane's hint, cut to fit the border of a pane
-// at r.
-func (p *pane) title(e *env, focused bool, r rect) string {
+// title is the border's text, fitted to the border of a pane at r
+// (titleParts, fitTitle). tight: the name and what says the pane has the
+// keys did not fit between "╭─ " and " ─╮", so the title takes all but the
+// corners (tightTitle).
+func (p *pane) title(e *env, focused bool, r rect) (title string, tight bool) {
 	_, rows := innerSize(r)
-	w := r.W
-	title := e.th.hueStyle(p.hue).Bold(true).Render(oneLine(p.name))
-	if p.snap.Broken != "" {
-		// The emulator failed on the seat's output: what the pane shows is
-		// frozen, whatever the seat does next. That comes first.
-		title += e.th.dim.Render(" · ") + toneDanger.style(e.th).Render(e.tr.t(mPaneBroken))
+	parts := p.titleParts(e, focused, rows)
+	if kw, n := keptWidth(parts); n > 1 && kw > r.W-5 {
+		return tightTitle(parts, r.W-2), true
 	}
-	if label, tn := paneStateLabel(e, p); tn == toneDim {
-		title += e.th.dim.Render(" · " + label)
-	} else {
-		title += e.th.dim.Render(" · ") + tn.style(e.th).Render(label)
-	}
-	km := e.keys
-	switch {
-	case p.scrolling:
-		total := len(p.sb) + len(p.snap.Rows)
-		title += e.th.accentS.Render(" · " + e.tr.t(mPaneScrollback, p.sbOff, max(total-rows, 0)))
-		title += p.readingTitle(e)
-	case focused && p.live():
-		title += e.th.accentS.Render(" · " + e.tr.t(mPaneFocused, keysLabel(km.LeavePane)))
-	case focused && p.state == SeatExited:
-		title += e.th.accentS.Render(" · " + e.tr.t(mPaneClosable, keysLabel(km.ClosePane)))
-	case p.state == SeatExited:
-		// x acts only in a focused pane: say how to get there.
-		title += e.th.dim.Render(" · " + e.tr.t(mPaneClosableUnfocused, keysLabel(km.NextPane), keysLabel(km.ClosePane)))
-	}
-
-	if ansi.StringWidth(title) > w-5 {
-		title = ansi.Truncate(title, w-5, "…")
-	}
-	return title
+	return fitTitle(parts, r.W-5), false
 }
 
 // bodyRows are the terminal's rows for a pane at r, exactly its inner

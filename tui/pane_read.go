@@ -263,23 +263,23 @@ func (p *pane) reveal(rows int) {
 	p.clearSel()
 }
 
-// readingTitle is what the title adds in scrollback: the search and its
+// readingParts are what the title adds in scrollback: the search and its
 // position, the count typed for the copy key.
-func (p *pane) readingTitle(e *env) string {
-	var s string
+func (p *pane) readingParts(e *env) []titlePart {
+	var parts []titlePart
 	f := &p.find
 	if f.re != nil {
 		q := cut(oneLine(f.query), 24)
 		if len(f.hits) == 0 {
-			s += e.th.dangerS.Render(" · " + e.tr.t(mPaneNotFound, q))
+			parts = append(parts, titlePart{text: e.tr.t(mPaneNotFound, q), st: e.th.dangerS, give: giveRead})
 		} else {
-			s += e.th.accentS.Render(" · " + e.tr.t(mPaneFound, q, f.cur+1, len(f.hits)))
+			parts = append(parts, titlePart{text: e.tr.t(mPaneFound, q, f.cur+1, len(f.hits)), st: e.th.accentS, give: giveRead})
 		}
 	}
 	if p.count > 0 {
-		s += e.th.accentS.Render(" · " + e.tr.t(mPaneCount, p.count))
+		parts = append(parts, titlePart{text: e.tr.t(mPaneCount, p.count), st: e.th.accentS, give: giveRead})
 	}
-	return s
+	return parts
 }
 
 // segment is cells [a, b) of a row drawn in style st.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/x/ansi"
@@ -38,6 +39,9 @@ type statusLine struct {
 
 	view     string          // the rendered line
 	rendered statusRenderKey // what view was rendered from
+
+	// narrowSaid: the narrow panes' hint was given (hintNarrowPanes).
+	narrowSaid bool
 
 	// log is every report made, oldest first, at most statusLogMax: the
 	// messages overlay reads them whole (issue 35: a report cut at 80 or
@@ -147,6 +151,48 @@ func (m *Model) clearWelcome() {
 	if m.status.text == m.env.tr.t(mStWelcome) {
 		m.status.text = ""
 	}
+}
+
+// hintNarrowPanes says once, when the status line is free, which keys
+// hide the side columns while a pane is narrower than narrowPaneCols and a
+// side column shows (issue 35: at 80×24 two panes are 16 columns wide and
+// nothing said the columns fold away).
+func (m *Model) hintNarrowPanes() {
+	s := &m.status
+	if s.narrowSaid || s.text != "" || !m.panesNarrow() {
+		return
+	}
+	hk := func(b key.Binding) string { return hintKey(firstKey(b)) }
+	topics, accounts := hk(m.keys.ToggleTopics), hk(m.keys.ToggleParticipants)
+	if m.layout.Topics.empty() {
+		topics = ""
+	}
+	if m.layout.Participants.empty() {
+		accounts = ""
+	}
+	tr := m.env.tr
+	switch {
+	case topics != "" && accounts != "":
+		m.setStatus(stInfo, tr.t(mStNarrowPanes, topics, accounts))
+	case topics != "":
+		m.setStatus(stInfo, tr.t(mStNarrowPanesTopics, topics))
+	case accounts != "":
+		m.setStatus(stInfo, tr.t(mStNarrowPanesAccounts, accounts))
+	default:
+		return
+	}
+	s.narrowSaid = true
+}
+
+// panesNarrow reports whether a shown pane is narrower than narrowPaneCols
+// inside its border.
+func (m *Model) panesNarrow() bool {
+	for _, r := range m.layout.Panes {
+		if cols, _ := innerSize(r); cols < narrowPaneCols {
+			return true
+		}
+	}
+	return false
 }
 
 // renderStatus refreshes the status line for the open topic.
