@@ -460,7 +460,7 @@ func (b *Backend) Snapshot(topicID, accountID string) (tui.PaneSnapshot, bool) {
 		CursorVisible: sn.CursorVisible, Version: sn.Version, Title: sn.Title,
 		BracketedPaste: sn.BracketedPaste, AppCursorKeys: sn.AppCursorKeys,
 		Mouse:  tui.PaneMouse{Tracking: mouseTracking(sn.Mouse.Tracking), SGR: sn.Mouse.SGR},
-		Broken: sn.Broken}, true
+		Broken: sn.Broken, AltScreen: sn.AltScreen}, true
 }
 
 // mouseTracking maps the seats' mouse tracking modes onto the UI's.

@@ -10,7 +10,8 @@ import (
 )
 
 // TestSeatEndAndMouseReachTheUI: what the panes need crosses the seam as
-// plain values — the mouse reporting the seat's program asked for, how a
+// plain values — the mouse reporting the seat's program asked for and its
+// alternate screen (the pane says it keeps no scrollback there), how a
 // seat ended (a stop the human asked for, a signal nobody sent), and
 // ForgetSeat closing an exited seat's pane.
 func TestSeatEndAndMouseReachTheUI(t *testing.T) {
@@ -19,12 +20,12 @@ func TestSeatEndAndMouseReachTheUI(t *testing.T) {
 	if _, err := b.StartSeat(topic, "sh", 80, 24); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.SendInput(topic, "sh", []byte("printf '\\033[?1002h\\033[?1006h'\r")); err != nil {
+	if err := b.SendInput(topic, "sh", []byte("printf '\\033[?1002h\\033[?1006h\\033[?1049h'\r")); err != nil {
 		t.Fatal(err)
 	}
-	testkit.Eventually(t, "the seat's mouse modes in its snapshot", func() bool {
+	testkit.Eventually(t, "the seat's mouse modes and alternate screen in its snapshot", func() bool {
 		s, ok := b.Snapshot(topic, "sh")
-		return ok && s.Mouse == tui.PaneMouse{Tracking: tui.MouseButtonMotion, SGR: true}
+		return ok && s.Mouse == tui.PaneMouse{Tracking: tui.MouseButtonMotion, SGR: true} && s.AltScreen
 	})
 	if err := b.StopSeat(topic, "sh"); err != nil {
 		t.Fatal(err)

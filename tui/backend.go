@@ -338,6 +338,9 @@ type PaneSnapshot struct {
 	AppCursorKeys  bool
 	Mouse          PaneMouse
 	Broken         string // why the emulator stopped on the seat's output ("" while it runs): the pane is frozen
+	// AltScreen: the seat's program draws on the alternate screen (Claude
+	// Code does), which keeps no scrollback.
+	AltScreen bool
 }
 
 // MouseTracking is which mouse events a seat's program asked its terminal

@@ -334,6 +334,11 @@ const (
 	mPaneFailed
 	mPaneScrollback
 	mPaneTyping
+	mPaneNoScrollback
+	mPaneWheelClaude
+	mPaneWheelCLI
+	mPaneOwnScreenClaude
+	mPaneOwnScreenCLI
 	mPaneLeaves
 	mPaneStopped
 	mPaneKilled
@@ -1025,6 +1030,14 @@ var messages = map[msgKey][2]string{
 	mPaneScrollback:        {"scrollback %d/%d", "スクロールバック %d/%d"},
 	mPaneTyping:            {"typing", "入力中"},
 	mPaneLeaves:            {"%s leaves", "%s で出る"},
+
+	// A pane in scrollback whose program draws on the alternate screen:
+	// none here (its title), and where its own view is (its lower border).
+	mPaneNoScrollback:    {"no scrollback", "履歴なし"},
+	mPaneWheelClaude:     {"the wheel scrolls Claude's own view", "ホイールで Claude 自身の表示をスクロール"},
+	mPaneWheelCLI:        {"the wheel scrolls the CLI's own view", "ホイールで CLI 自身の表示をスクロール"},
+	mPaneOwnScreenClaude: {"Claude draws on a screen of its own", "Claude は専用の画面に描画中"},
+	mPaneOwnScreenCLI:    {"the CLI draws on a screen of its own", "CLI は専用の画面に描画中"},
 
 	// Said once while the panes are narrow (narrowPaneCols) and side
 	// columns show; short enough for an 80-column status line.

@@ -15,6 +15,7 @@ import (
 type pane struct {
 	key   seatKey
 	name  string    // the account's display name, in the border
+	kind  string    // the account's kind (KindClaudeCode…), "" when it is gone
 	hue   int       // the account's colour for the name
 	state SeatState // as the last Seats() said
 	end   seatEnd   // how it ended, shown while state is SeatExited
@@ -152,8 +153,13 @@ func (p *pane) render(e *env, r rect, focused bool) []string {
 }
 
 // bottom is the pane's lower border, which holds the search prompt while
-// it is open.
+// it is open, and in a scrollback that has nothing where the program's own
+// view is (ownViewWhy).
 func (p *pane) bottom(e *env, bs lipgloss.Style, w int) string {
+	if w >= 8 && !p.find.typing && p.ownView() {
+		why := e.th.accentS.Render(titleCut(p.ownViewWhy(e), w-5))
+		return bs.Render("╰─ ") + why + sgrReset + bs.Render(" "+strings.Repeat("─", max(w-5-ansi.StringWidth(why), 0))+"╯")
+	}
 	if !p.find.typing || w < 8 {
 		return bs.Render("╰" + strings.Repeat("─", w-2) + "╯")
 	}

@@ -33,7 +33,23 @@ func (m *Model) paneRect(k seatKey) (rect, bool) {
 // program asked for mouse reports, it runs and shows its live screen, and
 // Shift (the human's own selection) is not held.
 func forwardsMouse(p *pane, ms tea.Mouse) bool {
-	return p.has && p.live() && !p.scrolling && p.snap.Mouse.Tracking != MouseOff && !ms.Mod.Contains(tea.ModShift)
+	return p.wheelToSeat() && !p.scrolling && !ms.Mod.Contains(tea.ModShift)
+}
+
+// wheelToSeat reports whether the wheel (without Shift) over pane p goes
+// to its seat once p shows its live screen: its program asked for the
+// mouse and runs.
+func (p *pane) wheelToSeat() bool {
+	return p.has && p.live() && p.snap.Mouse.Tracking != MouseOff
+}
+
+// ownView reports that p is in scrollback and has none to show because its
+// program draws on the alternate screen (Claude Code does; so does any
+// full-screen program): there the wheel scrolls the program's own view,
+// when it asked for the mouse. sbWant is set from entering scrollback
+// until the scrollback was read.
+func (p *pane) ownView() bool {
+	return p.scrolling && p.sbWant == 0 && len(p.sb) == 0 && p.snap.AltScreen
 }
 
 // innerCell is (x, y) in the inner coordinates of a pane at r, clamped to
@@ -143,9 +159,14 @@ func (m *Model) handleRelease(ms tea.Mouse) []tea.Cmd {
 }
 
 // paneWheel is a wheel notch over pane k at r: to the seat when it asked
-// for the mouse, else through the scrollback.
+// for the mouse, else through the scrollback. In a scrollback that has
+// nothing (ownView) the wheel without Shift leaves it and goes to the
+// seat, as its title says.
 func (m *Model) paneWheel(k seatKey, r rect, ms tea.Mouse, d int) []tea.Cmd {
 	p := m.seats.panes[k]
+	if p.ownView() && p.wheelToSeat() && !p.find.typing && !ms.Mod.Contains(tea.ModShift) {
+		m.leaveScrollback(p)
+	}
 	if ix, iy, in := innerCell(r, ms.X, ms.Y); in && forwardsMouse(p, ms) {
 		m.sendMouse(p, reportWheel, ms, ix, iy)
 		return nil

@@ -192,9 +192,32 @@ func (p *pane) titleParts(e *env, focused bool, rows int) []titlePart {
 	return parts
 }
 
-// scrollParts is where the scrollback view sits, "scrollback 3/40".
+// scrollParts is where the scrollback view sits, "scrollback 3/40", or
+// "no scrollback" when the seat's program draws on the alternate screen
+// (ownView; the lower border says where its own view is).
 func (p *pane) scrollParts(e *env, rows int) []titlePart {
 	accent := e.th.accentS
+	if p.ownView() {
+		return []titlePart{{text: e.tr.t(mPaneNoScrollback), st: accent}}
+	}
 	total := len(p.sb) + len(p.snap.Rows)
 	return []titlePart{{text: e.tr.t(mPaneScrollback, p.sbOff, max(total-rows, 0)), st: accent}}
+}
+
+// ownViewWhy is what the lower border of a pane without scrollback
+// (ownView) says: the wheel scrolls the program's own view — Claude's, for
+// a Claude Code seat — when it asked for the mouse; else that it draws on
+// a screen of its own (issue 35: Claude Code's pane said "scrollback 0/0",
+// nothing of the wheel scrolling Claude's own transcript).
+func (p *pane) ownViewWhy(e *env) string {
+	claude := p.kind == KindClaudeCode
+	switch {
+	case p.wheelToSeat() && claude:
+		return e.tr.t(mPaneWheelClaude)
+	case p.wheelToSeat():
+		return e.tr.t(mPaneWheelCLI)
+	case claude:
+		return e.tr.t(mPaneOwnScreenClaude)
+	}
+	return e.tr.t(mPaneOwnScreenCLI)
 }

@@ -496,11 +496,11 @@ func (m *Model) syncPanes() {
 // newPane is a pane for seat k, named and coloured like its account.
 func (m *Model) newPane(k seatKey) *pane {
 	name := m.accounts.name(k.account)
-	hue := nameHue(name)
+	hue, kind := nameHue(name), ""
 	if a, ok := m.accounts.find(k.account); ok {
-		hue = speakerHue(a.Hue, name, "", nil)
+		hue, kind = speakerHue(a.Hue, name, "", nil), a.Kind
 	}
-	return &pane{key: k, name: name, hue: hue}
+	return &pane{key: k, name: name, hue: hue, kind: kind}
 }
 
 // visiblePanes lists the open topic's panes in participant order when the
