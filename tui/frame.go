@@ -128,7 +128,7 @@ func (m *Model) renderOverlay() layer {
 	case ovHelp:
 		box, m.overlay.helpOff = helpView(&m.env, m.width, m.height, m.overlay.helpOff)
 	case ovPicker:
-		box = m.overlay.picker.view(&m.env, min(m.width, 72), min(m.height, 20))
+		box = m.overlay.picker.view(&m.env, min(m.width, pickerMaxW), min(m.height, 20))
 	case ovDialog:
 		box = m.overlay.dialog.view(&m.env, m.width, m.height)
 	case ovEditor:

@@ -39,6 +39,11 @@ const (
 	searchDelay = 150 * time.Millisecond
 )
 
+// pickerMaxW is the widest the finder gets: the screen's width up to
+// this, so a post hit shows its speaker, time and the text around its
+// match (issue 35: it was 72 at any width).
+const pickerMaxW = 120
+
 // searchStartMsg starts the search seq once its delay passed.
 type searchStartMsg struct{ seq int }
 
@@ -242,22 +247,56 @@ func (p *topicPicker) note(e *env) string {
 	return ""
 }
 
-// hitRow is "topic — …before match after" in w cells, the match
-// highlighted and kept in view.
+// hitRow is "topic — speaker: …before match after…" and the post's time
+// in w cells, the time where the titles have their date; the match is
+// highlighted and kept in view (issue 35: hits showed neither speaker nor
+// time, and were cut from their left whatever they held).
 func (p *topicPicker) hitRow(e *env, h PostHit, w int, selected bool) string {
 	base, mark := e.th.text, e.th.accentS.Bold(true).Underline(true)
 	if selected {
 		base, mark = e.th.sel, e.th.sel.Bold(true).Underline(true)
 	}
-	name := fit(" "+sanitize(p.name(h.Topic)), min(max(w/3, 8), w))
-	name = strings.TrimRight(name, " ") + " — "
-	room := max(w-ansi.StringWidth(name), 1)
-	match := ansi.Truncate(sanitize(h.Match), room, "")
-	matchW := ansi.StringWidth(match)
-	before := ""
-	if bw := min(room/3, room-matchW); bw > 0 {
-		before = fitLeft(sanitize(h.Before), bw)
+	left := max(w-shortDateW-2, 1)
+	name := cut(" "+oneLine(p.name(h.Topic)), min(max(left/4, 8), left)) + " — "
+	who := ""
+	if s := oneLine(h.Speaker); s != "" {
+		who = cut(s, min(max(left/6, 6), 16)) + ": "
 	}
-	after := fit(sanitize(h.After), max(room-matchW-ansi.StringWidth(before), 0))
-	return base.Render(name+before) + mark.Render(match) + base.Render(after)
+	room := max(left-ansi.StringWidth(name)-ansi.StringWidth(who), 1)
+	before, match, after := hitWindow(sanitize(h.Before), sanitize(h.Match), sanitize(h.After), room)
+	text := base.Render(name) + base.Bold(true).Render(who) + base.Render(before) + mark.Render(match) + base.Render(after)
+	return fit(text, left) + base.Render(" "+fitRight(hitTime(e, h.TS), shortDateW))
+}
+
+// hitWindow cuts a hit's text to w cells around its match: the match
+// whole when it fits, and the cells beside it shared — a third before and
+// the rest after while both sides have more, else what one side leaves to
+// the other — each cut side marked "…".
+func hitWindow(before, match, after string, w int) (string, string, string) {
+	mw := ansi.StringWidth(match)
+	if mw >= w {
+		return "", cut(match, w), ""
+	}
+	rest := w - mw
+	bw, aw := ansi.StringWidth(before), ansi.StringWidth(after)
+	give := min(bw, max(rest/3, rest-aw))
+	if give == 0 {
+		return "", match, cut(after, rest)
+	}
+	return fitLeft(before, give), match, cut(after, rest-give)
+}
+
+// hitTime is when a hit's post was made as the chat and the topic list
+// say it: "14:02" today, else its day ("Oct 1", "2025").
+func hitTime(e *env, ts string) string {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return ""
+	}
+	t = t.In(e.loc)
+	now := e.now().In(e.loc)
+	if t.Year() == now.Year() && t.YearDay() == now.YearDay() {
+		return t.Format("15:04")
+	}
+	return shortDate(e, t, shortDateW)
 }

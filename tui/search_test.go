@@ -9,7 +9,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -45,7 +48,7 @@ func TestFinderFindsAPostAndJumpsToIt(t *testing.T) {
 		t.Fatalf("titles %v, hits %+v", p.titles, p.hits)
 	}
 	v := plain(m)
-	if !strings.Contains(v, "far topic — the QUUX deploy") {
+	if !strings.Contains(v, "far topic — Kai: the QUUX deploy") {
 		t.Fatalf("no hit row:\n%s", v)
 	}
 	send(t, m, press("enter"))
@@ -62,6 +65,112 @@ func TestFinderFindsAPostAndJumpsToIt(t *testing.T) {
 	send(t, m, press("end"))
 	if v := plain(m); !strings.Contains(v, "routine post 259") {
 		t.Fatalf("End did not read the tail:\n%s", v)
+	}
+}
+
+// TestFinderHitsShowSpeakerTimeAndMatch: a post hit says who wrote it
+// and when — "09:20" today, the day otherwise, as the topic list does — and
+// shows its text around the match, cut on the side that does not fit; the
+// finder takes the screen's width up to pickerMaxW (issue 35: no speaker,
+// no time, cut from the left, 72 columns at any width).
+func TestFinderHitsShowSpeakerTimeAndMatch(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("words before the match ", 8)
+	for _, tc := range []struct {
+		name string
+		w, h int
+		lang Lang
+		box  int
+		day  string
+		year string
+	}{
+		{"80x24", 80, 24, LangEnglish, 80, "Oct 1", "2025"},
+		{"200x60", 200, 60, LangEnglish, pickerMaxW, "Oct 1", "2025"},
+		{"80x24ja", 80, 24, LangJapanese, 80, "10月1日", "2025年"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := finderModel(t, tc.w, tc.h, tc.lang, long)
+			send(t, m, press("ctrl+p"))
+			typeText(t, m, "zebra")
+			rows := plainLines(strings.Split(m.View().Content, "\n"))
+			var hit []string
+			for _, r := range rows {
+				if strings.Contains(r, "│") && strings.Contains(r, " — ") && strings.Contains(r, "zebra") {
+					hit = append(hit, r)
+				}
+			}
+			if len(hit) != 3 {
+				t.Fatalf("%d hit rows:\n%s", len(hit), strings.Join(rows, "\n"))
+			}
+			// Newest first: today's at its time, then a day, then a year.
+			for i, want := range []string{"Kai: ", "Ada: …", "Bo: "} {
+				if !strings.Contains(hit[i], want) || !strings.Contains(hit[i], "zebra") {
+					t.Errorf("hit %d = %q, want %q and the match", i, hit[i], want)
+				}
+			}
+			for i, when := range []string{"09:20  │", tc.day + "  │", tc.year + "  │"} {
+				if !strings.HasSuffix(strings.TrimSpace(hit[i]), when) {
+					t.Errorf("hit %d = %q, want it to end at %q", i, hit[i], when)
+				}
+			}
+			if !strings.Contains(hit[0], "zebra crossing at dawn") || strings.Contains(hit[0], "…zebra") {
+				t.Errorf("a short hit is cut: %q", hit[0])
+			}
+			if strings.Contains(hit[1], "words before the match words before the match words before the match words") {
+				t.Errorf("the long text before the match was not cut: %q", hit[1])
+			}
+			// The room the short text after the match leaves goes to the text
+			// before it: the row is full up to the time.
+			rest := hit[1][strings.Index(hit[1], "after it")+len("after it"):]
+			if gap := len(rest) - len(strings.TrimLeft(rest, " ")); gap > 4 {
+				t.Errorf("hit 1 leaves %d cells empty: %q", gap, hit[1])
+			}
+			first, _, _ := strings.Cut(m.screen.overlay.box, "\n")
+			if got := ansi.StringWidth(first); got != tc.box {
+				t.Errorf("the finder is %d columns, want %d", got, tc.box)
+			}
+		})
+	}
+}
+
+// finderModel is a w×h screen over three topics whose posts hold
+// "zebra": today's short one by Kai, Ada's yesterday after long text, and
+// Bo's of 2025.
+func finderModel(t *testing.T, w, h int, lang Lang, long string) *Model {
+	t.Helper()
+	f := newFake()
+	f.topics["t-a"] = TopicInfo{ID: "t-a", Name: "zoo plans", LastActivity: testNow(), Indexed: true}
+	f.topics["t-b"] = TopicInfo{ID: "t-b", Name: "road work and its long name", LastActivity: testNow().Add(-time.Hour), Indexed: true}
+	f.topics["t-c"] = TopicInfo{ID: "t-c", Name: "old", LastActivity: testNow().Add(-400 * 24 * time.Hour), Indexed: true}
+	f.history["t-a"] = []room.Post{post("a1", "Kai", "a zebra crossing at dawn", 20)}
+	f.history["t-b"] = []room.Post{post("b1", "Ada", long+"zebra stripes after it", -24*60)}
+	f.history["t-c"] = []room.Post{post("c1", "Bo", "zebra", -400*24*60)}
+	opts := testOptions()
+	opts.Lang = lang
+	opts.StartTopic = "t-a"
+	return newTestModel(t, f, opts, w, h)
+}
+
+// TestHitWindow: the match whole, the cells beside it shared.
+func TestHitWindow(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		before, match, after string
+		w                    int
+		want                 string
+	}{
+		{"ab ", "X", " cd", 20, "ab |X| cd"},
+		{"0123456789", "X", "abcdefghij", 10, "…89|X|abcde…"},
+		{"0123456789", "X", "ab", 10, "…456789|X|ab"},
+		{"ab", "X", "0123456789", 10, "ab|X|012345…"},
+		{"ab", "XXXXXXXXXXXX", "cd", 5, "|XXXX…|"},
+		{"ab", "XX", "cd", 2, "|XX|"},
+	} {
+		b, m, a := hitWindow(c.before, c.match, c.after, c.w)
+		if got := b + "|" + m + "|" + a; got != c.want {
+			t.Errorf("%q %q %q in %d: %q, want %q", c.before, c.match, c.after, c.w, got, c.want)
+		}
 	}
 }
 
@@ -198,4 +307,29 @@ type panicSearch struct{ Backend }
 
 func (panicSearch) SearchPosts(context.Context, string, int) ([]PostHit, bool, error) {
 	panic("boom")
+}
+
+// TestGoldenFinder: the finder with post hits at 80×24 and 200×60, in
+// English and Japanese, the second hit selected.
+func TestGoldenFinder(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		w, h int
+		lang Lang
+	}{
+		{"80x24", 80, 24, LangEnglish},
+		{"80x24ja", 80, 24, LangJapanese},
+		{"200x60", 200, 60, LangEnglish},
+		{"200x60ja", 200, 60, LangJapanese},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := finderModel(t, tc.w, tc.h, tc.lang, strings.Repeat("長い前置きの文 ", 12))
+			send(t, m, press("ctrl+p"))
+			typeText(t, m, "zebra")
+			send(t, m, press("down"))
+			golden.RequireEqual(t, m.View().Content)
+		})
+	}
 }
