@@ -150,17 +150,17 @@ func (m *Model) renderOverlay() layer {
 	return layer{box: box, x: max((m.width-bw)/2, 0), y: max((m.height-bh)/2, 0), w: bw}
 }
 
-// renderPopup draws the @ popup with its bottom edge on the input bar's top
-// row, kept on screen.
+// renderPopup draws the @ popup with its bottom edge on the row above the
+// input bar, never over the bar's top border (issue 35: it covered the
+// border and its key hint), with as many names as fit above the bar.
 func (m *Model) renderPopup() layer {
-	box, atX := m.input.popupView(&m.env)
+	box, atX := m.input.popupView(&m.env, m.layout.Input.Y-2)
 	if box == "" {
 		return layer{}
 	}
 	bh := lipgloss.Height(box)
 	x := clampInt(m.layout.Input.X+atX, 0, max(m.width-lipgloss.Width(box), 0))
-	y := max(m.layout.Input.Y-bh+1, 0)
-	return layer{box: box, x: x, y: y}
+	return layer{box: box, x: x, y: m.layout.Input.Y - bh}
 }
 
 // placeCursor puts the real terminal cursor at the input caret (so an IME

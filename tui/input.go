@@ -388,18 +388,19 @@ func (ib *inputBar) caret() (x, y int, ok bool) {
 	return c.X + 1, c.Y + 1 + ib.chipRows(), true
 }
 
-// popupView draws the @ popup and returns it with the '@' column relative
-// to the bar (for placement).
-func (ib *inputBar) popupView(e *env) (string, int) {
+// popupView draws the @ popup, at most rows names (and popupMax), and
+// returns it with the '@' column relative to the bar (for placement).
+func (ib *inputBar) popupView(e *env, rows int) (string, int) {
 	c := &ib.comp
-	if !c.open() {
+	rows = min(rows, popupMax)
+	if !c.open() || rows < 1 {
 		return "", 0
 	}
 	start := 0
-	if c.sel >= popupMax {
-		start = c.sel - popupMax + 1
+	if c.sel >= rows {
+		start = c.sel - rows + 1
 	}
-	end := min(len(c.items), start+popupMax)
+	end := min(len(c.items), start+rows)
 	wmax := 0
 	for _, it := range c.items[start:end] {
 		wmax = max(wmax, ansi.StringWidth(it)+1)
