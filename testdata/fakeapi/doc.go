@@ -21,7 +21,10 @@
 // like a model that knows the room protocol: a tagged post → a say_to_room
 // call (after a tool-search step when the CLI defers MCP tools), the tool's
 // result → a short final text, and optionally a re-send of the sidecar's kept
-// draft after a floor rejection (docs/design.md §2, §7).
+// draft after a floor rejection (docs/design.md §2, §7). Rules (rules.go) is
+// the demo's mode instead (`make demo`, docs/design.md §13): a script kept as
+// data that answers only what is for its seat, calls tools and restarts its
+// seat on the post's words.
 //
 // The harness (harness.go) writes the pre-seeded configuration that skips
 // every first-run screen (PrepareClaude, PrepareCodex), builds a clean

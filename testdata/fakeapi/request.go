@@ -125,6 +125,9 @@ type Tag struct {
 	MessageID string   `json:"message_id"`
 	At        string   `json:"at,omitempty"`
 	To        []string `json:"to,omitempty"`
+	// You is what the room calls the seat the post was typed into; only
+	// with To (docs/design.md §4).
+	You string `json:"you,omitempty"`
 }
 
 // TaggedPost is a room post found in a user text block: a line that starts
