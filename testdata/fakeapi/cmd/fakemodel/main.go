@@ -11,6 +11,12 @@
 //
 // Every request and reply is logged on stderr. With -record FILE the
 // exchanges are written to FILE as JSON lines on exit.
+//
+// With -script FILE the model follows a rules script (fakeapi.Rules, the
+// demo's testdata/demo/script.json) instead of answering every post.
+// -claude-dir and -codex-dir prepare isolated, offline CLI homes (one or
+// both; both share one HOME) and -env-out gets the environment they need
+// (testdata/newcomer.sh, testdata/demo/run.sh).
 package main
 
 import (
@@ -23,9 +29,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
+	"github.com/pullcept/pullcept/config"
 	"github.com/pullcept/pullcept/testdata/fakeapi"
 )
 
@@ -44,23 +52,33 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on")
 	resend := fs.Bool("resend", false, "re-send the kept draft after a say_to_room rejection")
 	record := fs.String("record", "", "write every exchange to this file as JSON lines on exit")
+	script := fs.String("script", "", "follow this rules script (JSON, fakeapi.Rules) instead of answering every post")
 	claudeDir := fs.String("claude-dir", "", "prepare an isolated Claude Code (HOME, CLAUDE_CONFIG_DIR) under this folder")
-	trust := fs.String("trust", "", "with -claude-dir: the seat folder (or a parent) whose trust screen is pre-answered")
-	codexDir := fs.String("codex-dir", "", "prepare an isolated Codex CLI (HOME, CODEX_HOME) under this folder instead")
-	envOut := fs.String("env-out", "", "with -claude-dir or -codex-dir: write the CLI's environment here as shell export lines")
+	trust := fs.String("trust", "", "with -claude-dir or -codex-dir: the seat folder (or a parent) whose trust screen is pre-answered")
+	codexDir := fs.String("codex-dir", "", "prepare an isolated Codex CLI (HOME, CODEX_HOME) under this folder (with -claude-dir too: one HOME, Claude's)")
+	envOut := fs.String("env-out", "", "with -claude-dir or -codex-dir: write the CLIs' environment here as shell export lines")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	srv, err := fakeapi.New(fakeapi.Options{
+	opts := fakeapi.Options{
 		Addr:   *addr,
 		Script: fakeapi.Script{Resend: *resend},
 		Logf: func(format string, a ...any) {
 			fmt.Fprintf(stderr, format+"\n", a...)
 		},
-	})
+	}
+	if *script != "" {
+		rules, err := fakeapi.LoadRules(*script)
+		if err != nil {
+			fmt.Fprintf(stderr, "fakemodel: %v\n", err)
+			return 2
+		}
+		opts.Respond = rules.Decide
+	}
+	srv, err := fakeapi.New(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "fakemodel: %v\n", err)
 		return 2
@@ -72,12 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "ANTHROPIC_BASE_URL=%s\nOPENAI_BASE_URL=%s/v1\n", base, base)
 	if *claudeDir != "" || *codexDir != "" {
-		prepare := prepareClaude
-		dir := *claudeDir
-		if *codexDir != "" {
-			prepare, dir = prepareCodex, *codexDir
-		}
-		if err := prepare(dir, *trust, base, *envOut); err != nil {
+		if err := prepare(*claudeDir, *codexDir, *trust, base, *envOut); err != nil {
 			fmt.Fprintf(stderr, "fakemodel: %v\n", err)
 			_ = srv.Close()
 			return 1
@@ -98,51 +111,69 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// prepareClaude writes a pre-seeded Claude Code configuration (every
-// first-run screen answered) and its environment as `export 'NAME=value'`
-// lines that a shell script sources before starting Pullcept, so the seats
-// it launches talk to this fake and nothing else (testdata/newcomer.sh).
-func prepareClaude(dir, trust, base, envOut string) error {
+// prepare writes pre-seeded configurations for Claude Code (under
+// claudeDir), Codex (under codexDir) or both (every first-run screen
+// answered, trust for the seat folder) and their environment as `export
+// 'NAME=value'` lines that a shell script sources before starting
+// Pullcept, so the seats it launches talk to this fake and nothing else.
+// One process environment has one HOME: with both, Codex's is Claude's.
+func prepare(claudeDir, codexDir, trust, base, envOut string) error {
 	if envOut == "" {
-		return errors.New("-claude-dir needs -env-out")
+		return errors.New("-claude-dir and -codex-dir need -env-out")
 	}
 	var trusted []string
 	if trust != "" {
 		trusted = []string{trust}
 	}
-	env, err := fakeapi.PrepareClaude(fakeapi.ClaudeSetup{
-		Home: filepath.Join(dir, "home"), ConfigDir: filepath.Join(dir, "claude-config"),
-		TrustedDirs: trusted, BaseURL: base})
-	if err != nil {
-		return err
+	var env []string
+	home := ""
+	if claudeDir != "" {
+		home = filepath.Join(claudeDir, "home")
+		e, err := fakeapi.PrepareClaude(fakeapi.ClaudeSetup{Home: home, ConfigDir: filepath.Join(claudeDir, "claude-config"),
+			TrustedDirs: trusted, BaseURL: base})
+		if err != nil {
+			return err
+		}
+		env = e
+	}
+	if codexDir != "" {
+		if home == "" {
+			home = filepath.Join(codexDir, "home")
+		}
+		e, err := fakeapi.PrepareCodex(fakeapi.CodexSetup{Home: filepath.Join(codexDir, "codex-home"),
+			UserHome: home, WorkDirs: trusted, BaseURL: base})
+		if err != nil {
+			return err
+		}
+		env = mergeEnv(env, e)
 	}
 	return writeEnv(envOut, env)
 }
 
-// prepareCodex is prepareClaude for Codex (fakeapi.PrepareCodex).
-func prepareCodex(dir, trust, base, envOut string) error {
-	if envOut == "" {
-		return errors.New("-codex-dir needs -env-out")
+// mergeEnv is a with b's entries added; a name in both keeps a's place
+// and takes b's value.
+func mergeEnv(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, kv := range b {
+		name, _, _ := strings.Cut(kv, "=")
+		i := slices.IndexFunc(out, func(o string) bool { return strings.HasPrefix(o, name+"=") })
+		if i >= 0 {
+			out[i] = kv
+		} else {
+			out = append(out, kv)
+		}
 	}
-	var trusted []string
-	if trust != "" {
-		trusted = []string{trust}
-	}
-	env, err := fakeapi.PrepareCodex(fakeapi.CodexSetup{Home: filepath.Join(dir, "codex-home"),
-		UserHome: filepath.Join(dir, "home"), WorkDirs: trusted, BaseURL: base})
-	if err != nil {
-		return err
-	}
-	return writeEnv(envOut, env)
+	return out
 }
 
-// writeEnv writes env as shell export lines.
+// writeEnv writes env as shell export lines, atomically: a script
+// waiting for the file never reads half of it.
 func writeEnv(envOut string, env []string) error {
 	var b strings.Builder
 	for _, kv := range env {
 		b.WriteString("export '" + strings.ReplaceAll(kv, "'", `'\''`) + "'\n")
 	}
-	return os.WriteFile(envOut, []byte(b.String()), 0o600)
+	return config.WriteFileAtomic(envOut, []byte(b.String()), 0o600)
 }
 
 // writeRecord writes one JSON object per exchange, with the request body
