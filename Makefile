@@ -39,13 +39,22 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 GOCYCLO     := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
 
-.PHONY: build run test unit vet lint lint-tools subjects fmt-check arch cross clis fuzz bench newcomer clean soak compare wine
+.PHONY: build run demo test unit vet lint lint-tools subjects fmt-check arch cross clis fuzz bench newcomer clean soak compare wine
 
 build:
 	$(GO) build -o $(BIN) .
 
 run: build
 	./$(BIN)
+
+# Try Pullcept offline (README "Try it offline"): Pullcept on a temporary
+# data directory with three accounts — the pinned Claude Code and Codex
+# (`make clis` when missing) against the fake model API on loopback, which
+# follows testdata/demo/script.json, and a shell — all removed when it
+# quits (DEMO_KEEP=1 keeps them; testdata/demo/run.sh).
+demo: build clis
+	$(GO) build -o bin/fakemodel ./testdata/fakeapi/cmd/fakemodel
+	bash testdata/demo/run.sh $(BIN) bin/fakemodel
 
 # The real clients and servers the end-to-end tests drive (pinned in
 # testdata/clis/package.json): Claude Code, Codex, the MCP inspector CLI and
