@@ -96,7 +96,6 @@ for v in TERM COLORTERM NO_COLOR CLICOLOR_FORCE TERM_PROGRAM WT_SESSION LANG LC_
   PULLCEPT_LANGUAGE TMUX LC_TERMINAL KITTY_WINDOW_ID WEZTERM_PANE GHOSTTY_RESOURCES_DIR KONSOLE_VERSION VTE_VERSION; do
   [ -n "${!v:-}" ] && keep+=("$v=${!v}")
 done
-set +e
 # --no-server: the seats live as long as this window (Ctrl+Q quits), as
 # everything here is removed when it closes. Pullcept runs as a child this
 # script waits for, so a signal reaches the script at once (a closed
