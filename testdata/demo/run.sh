@@ -73,7 +73,7 @@ cat >"$work/data/config.json" <<EOF
   "accounts": [
     {"id": "admin", "name": "You", "kind": "admin"},
     {"id": "claude", "name": "Claude", "kind": "claude_code", "cwd": $project,
-     "command": $(json "$clis/claude"), "launch_options": "--permission-mode default"},
+     "command": $(json "$clis/claude"), "permission_mode": "manual"},
     {"id": "codex", "name": "Codex", "kind": "codex_cli", "cwd": $project, "command": $(json "$clis/codex")},
     {"id": "shell", "name": "Shell", "kind": "cli", "cwd": $project, "command": $(json "$shell")}
   ]
