@@ -29,7 +29,10 @@ func TestManagerCodexCharacterEnv(t *testing.T) {
 		{"plain", "", ""},
 	} {
 		envFile := filepath.Join(r.dir, tc.id+"-env.json")
-		a := r.fakeAccount(t, tc.id, "-env "+config.QuoteWord(envFile)+" -exit 0 --")
+		// "prompt": a word that ends the fake's flags, so the room's own
+		// options after it are not read as its flags (Codex refuses "--":
+		// its own -c would become the prompt).
+		a := r.fakeAccount(t, tc.id, "-env "+config.QuoteWord(envFile)+" -exit 0 prompt")
 		hook := false // #281 hook mode: the character in the environment
 		a.Kind, a.Character, a.CodexAppServer = config.KindCodexCLI, tc.character, &hook
 		// Li+'s file mode: the project has its styles folder.
@@ -66,7 +69,7 @@ func TestManagerCodexCharacterEnv(t *testing.T) {
 // app-server mode's preview names it.
 func TestManagerCodexInlineOutcome(t *testing.T) {
 	r := newManagerRig(t)
-	a := r.fakeAccount(t, "lin", "-exit 0 --")
+	a := r.fakeAccount(t, "lin", "-exit 0 prompt")
 	hook := false
 	a.Kind, a.Character, a.CodexAppServer = config.KindCodexCLI, "character_Lin", &hook
 	r.book.put(a)
