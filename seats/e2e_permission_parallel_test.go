@@ -55,11 +55,15 @@ func (r *readsRig) answerUntil(key, what string, done func() bool) int {
 	r.t.Helper()
 	presses := 0
 	var last time.Time
-	// Each press waits twice as long as the one before for its effect: a
-	// press ignored as the dialog appeared is pressed again soon, but on a
-	// loaded machine a press taken and drawn late is not followed by one
-	// that answers the next dialog (seen once in a cold-cache CI run).
-	every := 1500 * time.Millisecond
+	// A press is made once the dialog is on screen, and waits 5 s for its
+	// effect, twice as long after each further press: a press ignored as
+	// the dialog appeared is pressed again, but on a loaded machine a press
+	// taken and drawn late is not followed by one that answers the next
+	// dialog (seen twice in cold-cache CI runs at 1.5 s).
+	e2eUntil(r.t, "a dialog on screen before "+what, func() bool {
+		return done() || strings.Contains(r.s.Screen().Text(), "Do you want to proceed?")
+	}, r.s.Done())
+	every := 5 * time.Second
 	e2eUntil(r.t, what, func() bool {
 		if done() {
 			return true
