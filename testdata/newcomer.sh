@@ -198,7 +198,7 @@ wait_screen "second topic here" 10 "the second topic has its own post"
 tmux -L "$sock" send-keys -t nc C-p
 wait_screen "Find a topic or a post" 10 "the finder opened"
 tmux -L "$sock" send-keys -t nc -l "review the parser"
-wait_screen "— …" 20 "the finder lists the post in the first topic"
+wait_screen "— Alice: " 20 "the finder lists the post in the first topic (its speaker shown)"
 tmux -L "$sock" send-keys -t nc Enter
 wait_screen "please review the parser" 10 "Enter jumped to the post in the first topic"
 # Alt+Up / Alt+Down switch topics.
