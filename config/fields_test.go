@@ -60,8 +60,9 @@ func TestCheckEnvField(t *testing.T) {
 // the file, and an edit without one keeps the stored mode.
 func TestPermissionModeRoundTrip(t *testing.T) {
 	t.Parallel()
+	dir := t.TempDir() // absolute on every system ("/w" is not on Windows)
 	for _, mode := range append(PermissionModes, permissionModesQuiet...) {
-		a := Account{ID: "c", Name: "C", Kind: KindClaudeCode, WorkDir: "/w", Command: "claude", PermissionMode: mode}
+		a := Account{ID: "c", Name: "C", Kind: KindClaudeCode, WorkDir: dir, Command: "claude", PermissionMode: mode}
 		if fs := CheckFields(a); len(fs) != 0 {
 			t.Fatalf("mode %q refused: %v", mode, fs)
 		}
