@@ -45,6 +45,7 @@ func (p *procBuffer) String() string {
 }
 func (p *procBuffer) Resize(int, int) error { return nil }
 func (p *procBuffer) Wait() (int, error)    { select {} }
+func (p *procBuffer) Signaled() int         { select {} }
 func (p *procBuffer) Kill() error           { return nil }
 func (p *procBuffer) Close() error          { return nil }
 func (p *procBuffer) Pid() int              { return 4242 }

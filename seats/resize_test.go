@@ -60,6 +60,7 @@ type procBufferless struct{}
 func (procBufferless) Read([]byte) (int, error)    { select {} }
 func (procBufferless) Write(b []byte) (int, error) { return len(b), nil }
 func (procBufferless) Wait() (int, error)          { select {} }
+func (procBufferless) Signaled() int               { select {} }
 func (procBufferless) Kill() error                 { return nil }
 func (procBufferless) Close() error                { return nil }
 func (procBufferless) Pid() int                    { return 4242 }

@@ -3,13 +3,16 @@
 // on Windows a ConPTY inside a Job object that is killed with it
 // (docs/design.md §9, §14 "One writer per PTY"). It also owns what ends a
 // process tree: Proc.Kill, the seat guard that an app-server Codex seat's
-// server runs under on Unix (RunGuard, Guarded), and EndTreeOnCancel for
-// children run with os/exec; the last check of a Windows command line
-// before cmd.exe reads it (CheckCmdLine); and what keeps seats from seeing
-// each other (Options.Isolate, docs/design.md §16): on Linux the child runs
-// as `pullcept seat-ns -- argv` (RunNamespace, PID 1 of new user, PID and
-// mount namespaces, with argv in a nested user and mount namespace), and
-// where the kernel refuses them it starts as before; Isolate.Got says which.
+// server runs under on Unix (RunGuard, Options.Guard), and EndTreeOnCancel
+// for children run with os/exec; how the program's end crosses the chain
+// it runs under — an exit, or which signal (Proc.Signaled, end_unix.go,
+// docs/design.md §9 "How a seat's end is told"); the last check of a
+// Windows command line before cmd.exe reads it (CheckCmdLine); and what
+// keeps seats from seeing each other (Options.Isolate, docs/design.md
+// §16): on Linux the child runs as `pullcept seat-ns -- argv`
+// (RunNamespace, PID 1 of new user, PID and mount namespaces, with argv in
+// a nested user and mount namespace), and where the kernel refuses them it
+// starts as before; Isolate.Got says which.
 //
 // # Goroutines
 //

@@ -1,10 +1,7 @@
 package pty
 
 import (
-	"io"
-	"os"
-	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,39 +10,30 @@ import (
 
 // TestNoDescriptorLeaksIntoASeat (issue 31 review): a descriptor Pullcept
 // holds without close-on-exec — a library's epoll, one the shell left
-// open — does not reach a seat's child, isolated or not.
+// open — does not reach a seat's program, nor do the pipes of the chain
+// it runs under (the init's status and every link's end report): alone,
+// under its guard, isolated or both, it holds its terminal only.
 func TestNoDescriptorLeaksIntoASeat(t *testing.T) {
 	fd, err := unix.EpollCreate1(0) // as bubbletea's input reader makes it
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unix.Close(fd)
-	for _, iso := range []*Isolate{nil, (&isolateRecorder{}).isolate(false)} {
-		out := filepath.Join(t.TempDir(), "fds")
-		p, err := Start(Options{Argv: []string{"/bin/sh", "-c", "ls /proc/self/fd > " + out}, Dir: t.TempDir(), Isolate: iso})
-		if err != nil {
-			t.Fatal(err)
-		}
-		go func() { _, _ = io.Copy(io.Discard, p) }()
-		if _, err := p.Wait(); err != nil {
-			t.Fatal(err)
-		}
-		_ = p.Close()
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if fds := strings.Fields(string(b)); len(fds) > 0 && containsFD(fds, fd) {
-			t.Errorf("isolate %v: the child holds Pullcept's descriptor %d: %v", iso != nil, fd, fds)
-		}
+	for _, c := range endChains {
+		t.Run(c.name, func(t *testing.T) {
+			// ls lists the shell's descriptors ($$), not its own; no
+			// redirection, which makes the shell save one.
+			p := startChain(t, c, Options{Argv: []string{"/bin/sh", "-c", "echo fds; ls /proc/$$/fd; echo end"}})
+			out := collect(p)
+			out.waitFor(t, "end\r\n")
+			if code := waitExit(t, p); code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			_, list, _ := strings.Cut(out.String(), "fds\r\n")
+			list, _, _ = strings.Cut(list, "end\r\n")
+			if fds := strings.Fields(list); !slices.Equal(fds, []string{"0", "1", "2"}) {
+				t.Errorf("the program holds descriptors %v, want 0 1 2 (Pullcept's epoll is %d)", fds, fd)
+			}
+		})
 	}
-}
-
-func containsFD(fds []string, fd int) bool {
-	for _, f := range fds {
-		if f == strconv.Itoa(fd) {
-			return true
-		}
-	}
-	return false
 }

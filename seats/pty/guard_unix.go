@@ -16,11 +16,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// RunGuard runs `pullcept seat-guard -- <command…>` (GuardCommand): it
-// starts the command on its own terminal, returns its exit code (128+N for
-// signal N), and on SIGHUP, SIGTERM or SIGINT kills its whole session with
-// SIGKILL, itself last.
+// RunGuard runs `pullcept seat-guard [--report] -- <command…>`
+// (GuardCommand): it starts the command on its own terminal, returns its
+// exit code (128+N for signal N; with --report it also says N on fd 3,
+// end_unix.go), and on SIGHUP, SIGTERM or SIGINT kills its whole session
+// with SIGKILL, itself last.
 func RunGuard(args []string, stderr io.Writer) int {
+	var report *endReport
+	if len(args) > 0 && args[0] == "--report" {
+		report, args = openReport(reportFD), args[1:]
+	}
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
 	}
@@ -44,8 +49,10 @@ func RunGuard(args []string, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "pullcept seat-guard: %v\n", err)
 			return 1
 		}
+		report.tell(waitSignal(cmd.ProcessState))
 		return exitCode(cmd.ProcessState) // 128+N for signal N, as Proc.Wait
 	case <-sigs:
+		report.tell(syscall.SIGKILL) // what ends the command, and most likely the guard too
 		killSession()
 		return 128 + int(syscall.SIGKILL)
 	}

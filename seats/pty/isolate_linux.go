@@ -26,23 +26,23 @@ const (
 	statusExec = "exec" // argv could not start: the start fails
 )
 
-// startIsolating starts argv in namespaces of its own when iso asks and the
+// startIsolating starts c in namespaces of its own when iso asks and the
 // kernel allows, else as startPTY does, saying why not.
-func startIsolating(argv []string, dir string, env []string, cols, rows int, iso *Isolate) (Proc, Isolation, error) {
+func startIsolating(c child, iso *Isolate) (Proc, Isolation, error) {
 	if iso == nil {
-		return startPlain(argv, dir, env, cols, rows)
+		return startPlain(c)
 	}
-	p, reason, err := startIsolated(argv, dir, env, cols, rows, iso)
+	p, reason, err := startIsolated(c, iso)
 	if p != nil || err != nil {
 		return p, Isolation{Isolated: p != nil}, err
 	}
-	proc, _, err := startPlain(argv, dir, env, cols, rows)
+	proc, _, err := startPlain(c)
 	return proc, Isolation{Reason: reason}, err
 }
 
 // startPlain is startPTY with the isolation it does not give.
-func startPlain(argv []string, dir string, env []string, cols, rows int) (Proc, Isolation, error) {
-	p, err := startPTY(argv, dir, env, cols, rows)
+func startPlain(c child) (Proc, Isolation, error) {
+	p, err := startPTY(c)
 	return p, Isolation{Reason: "not asked"}, err
 }
 
@@ -50,13 +50,17 @@ func startPlain(argv []string, dir string, env []string, cols, rows int) (Proc, 
 // mount namespaces and waits for its word. A refusal of the namespaces
 // returns no Proc and the reason; argv that cannot start is an error, as
 // it is without namespaces.
-func startIsolated(argv []string, dir string, env []string, cols, rows int, iso *Isolate) (Proc, string, error) {
+func startIsolated(c child, iso *Isolate) (Proc, string, error) {
+	argv := c.argv
 	// Resolved here, with Pullcept's PATH, as the plain start resolves it.
 	target := exec.Command(argv[0], argv[1:]...)
 	if target.Err != nil {
 		return nil, "", target.Err
 	}
-	args := []string{NamespaceCommand}
+	args := []string{NamespaceCommand, "--report"}
+	if c.guarded {
+		args = append(args, "--pass-report")
+	}
 	if iso.SessionBus {
 		args = append(args, "--bus")
 	}
@@ -68,16 +72,21 @@ func startIsolated(argv []string, dir string, env []string, cols, rows int, iso 
 	}
 	args = append(append(args, "--exe", target.Path, "--"), argv...)
 	cmd := exec.Command(iso.Init, args...)
-	cmd.Dir, cmd.Env = dir, env
+	cmd.Dir, cmd.Env = c.dir, c.env
 	cmd.SysProcAttr = nsAttrs()
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, "", fmt.Errorf("status pipe: %w", err)
 	}
 	defer r.Close()
-	cmd.ExtraFiles = []*os.File{w}
-	p, err := startCmd(cmd, cols, rows)
-	_ = w.Close() // the init holds the only write end now
+	endR, endW, err := os.Pipe()
+	if err != nil {
+		_ = w.Close()
+		return nil, "", fmt.Errorf("end report pipe: %w", err)
+	}
+	cmd.ExtraFiles = []*os.File{w, endW} // fd 3 and nsReportFD
+	p, err := startCmd(cmd, c.cols, c.rows, endR)
+	_, _ = w.Close(), endW.Close() // the init holds the only write ends now
 	if err != nil {
 		return nil, cloneRefused(err), nil
 	}

@@ -25,10 +25,10 @@ func notSeparated() string {
 	return runtime.GOOS + " has no namespaces Pullcept uses: the seat can see and signal the other seats' processes"
 }
 
-// startIsolating starts argv as without Isolate: this OS has nothing to
+// startIsolating starts c as without Isolate: this OS has nothing to
 // separate a seat with; the isolation says so.
-func startIsolating(argv []string, dir string, env []string, cols, rows int, iso *Isolate) (Proc, Isolation, error) {
-	p, err := startPTY(argv, dir, env, cols, rows)
+func startIsolating(c child, _ *Isolate) (Proc, Isolation, error) {
+	p, err := startPTY(c)
 	return p, Isolation{Reason: notSeparated()}, err
 }
 

@@ -28,6 +28,11 @@ type nsArgs struct {
 	probe bool     // --probe: set the namespace up, say so and end
 	exe   string   // --exe: argv's executable, resolved by Pullcept
 	argv  []string
+
+	// --report: nsReportFD is the end report (end_unix.go); --pass-report:
+	// argv is the guard, which gets it as its fd 3 and tells its own
+	// command's end there.
+	report, passReport bool
 }
 
 func parseNSArgs(args []string) (nsArgs, error) {
@@ -38,6 +43,10 @@ func parseNSArgs(args []string) (nsArgs, error) {
 			a.bus = true
 		case "--probe":
 			a.probe = true
+		case "--report":
+			a.report = true
+		case "--pass-report":
+			a.passReport = true
 		case "--ro":
 			if len(args) < 2 {
 				return a, errors.New("--ro needs a directory")
@@ -75,8 +84,9 @@ func parseNSArgs(args []string) (nsArgs, error) {
 // session bus with /dev/null unless --bus, starts argv on the same
 // terminal as the foreground job, says "ok" on fd 3, then forwards SIGHUP,
 // SIGTERM and SIGINT to argv's process group, reaps every process
-// reparented to it, and exits with argv's code (128+N for signal N). Its
-// exit ends every process left in the namespace (the kernel kills them).
+// reparented to it, and exits with argv's code (128+N for signal N, which
+// --report also says on fd 4, end_unix.go). Its exit ends every process
+// left in the namespace (the kernel kills them).
 func RunNamespace(args []string, stderr io.Writer) int {
 	// Caught at once: Go's default for these is to exit, and PID 1 leaving
 	// kills the CLI without the grace it has to save its session.
@@ -96,7 +106,11 @@ func RunNamespace(args []string, stderr io.Writer) int {
 		st.say(statusOK, "")
 		return 0
 	}
-	pid, err := startSeatChild(a)
+	var report *endReport
+	if a.report {
+		report = openReport(nsReportFD)
+	}
+	pid, err := startSeatChild(a, report)
 	if err != nil {
 		word := statusExec
 		if nestRefused(err) {
@@ -106,7 +120,9 @@ func RunNamespace(args []string, stderr io.Writer) int {
 		return 127
 	}
 	st.say(statusOK, "")
-	return superviseChild(pid, sigs)
+	end := superviseChild(pid, sigs)
+	report.tell(end.signal)
+	return end.code
 }
 
 // status is the init's answer to Start: fd 3 when Start passed it, else
@@ -210,8 +226,9 @@ func busSockets(address, runtimeDir string) []string {
 // and mount namespace nested in the init's, where it is the user again
 // (the init is root in its own, nsAttrs): every mount the init made is
 // then locked to it, so even a seat running as root cannot unmount its
-// /proc (or the /dev/null over the bus) to see the host's beneath.
-func startSeatChild(a nsArgs) (int, error) {
+// /proc (or the /dev/null over the bus) to see the host's beneath. A
+// guard (passReport) gets the end report as its fd 3; nothing else does.
+func startSeatChild(a nsArgs, report *endReport) (int, error) {
 	env := os.Environ()
 	if !a.bus {
 		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, envBus+"=") })
@@ -237,7 +254,11 @@ func startSeatChild(a nsArgs) (int, error) {
 		// init, which passes it on.
 		sys.Foreground, sys.Ctty = true, 0
 	}
-	p, err := os.StartProcess(a.exe, a.argv, &os.ProcAttr{Env: env, Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}, Sys: sys})
+	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
+	if a.passReport && report != nil {
+		files = append(files, report.f)
+	}
+	p, err := os.StartProcess(a.exe, a.argv, &os.ProcAttr{Env: env, Files: files, Sys: sys})
 	if err != nil {
 		return 0, err
 	}
@@ -269,10 +290,17 @@ func nestRefused(err error) bool {
 	return false
 }
 
+// childEnd is how argv ended: its code (128+N for signal N) and the
+// signal, 0 for an exit.
+type childEnd struct {
+	code   int
+	signal syscall.Signal
+}
+
 // superviseChild passes the init's signals on to the child's group and
-// reaps until the child itself is reaped; it returns the child's code.
-func superviseChild(pid int, sigs <-chan os.Signal) int {
-	exited := make(chan int, 1)
+// reaps until the child itself is reaped; it returns how the child ended.
+func superviseChild(pid int, sigs <-chan os.Signal) childEnd {
+	exited := make(chan childEnd, 1)
 	go reapAll(pid, exited)
 	for {
 		select {
@@ -288,8 +316,8 @@ func superviseChild(pid int, sigs <-chan os.Signal) int {
 }
 
 // reapAll reaps every child of the init (as PID 1 it inherits every
-// orphan of the namespace) until pid's end, whose code it sends.
-func reapAll(pid int, exited chan<- int) {
+// orphan of the namespace) until pid's end, which it sends.
+func reapAll(pid int, exited chan<- childEnd) {
 	for {
 		var ws unix.WaitStatus
 		got, err := unix.Wait4(-1, &ws, 0, nil)
@@ -297,16 +325,16 @@ func reapAll(pid int, exited chan<- int) {
 			continue
 		}
 		if err != nil {
-			exited <- 128 + int(syscall.SIGKILL) // no child left to wait for: cannot happen
+			exited <- childEnd{code: 128 + int(syscall.SIGKILL)} // no child left to wait for: cannot happen
 			return
 		}
 		if got != pid {
 			continue
 		}
 		if ws.Signaled() {
-			exited <- 128 + int(ws.Signal())
+			exited <- childEnd{code: 128 + int(ws.Signal()), signal: ws.Signal()}
 		} else {
-			exited <- ws.ExitStatus()
+			exited <- childEnd{code: ws.ExitStatus()}
 		}
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/pullcept/pullcept/config"
@@ -32,6 +33,11 @@ type Proc interface {
 	// shells report it). Any number of callers may Wait; the child is reaped
 	// exactly once, whether or not anybody waits (no zombies).
 	Wait() (exitCode int, err error)
+	// Signaled waits as Wait does and returns the signal that ended the
+	// program (Argv, under its init and guard: end_unix.go), 0 when it
+	// exited, whatever its code (its own `exit 130` too). Always 0 on
+	// Windows, which has no signals.
+	Signaled() int
 	// Kill ends the child and every process it started in its group or job
 	// (Unix: SIGHUP and SIGTERM to the process group, SIGKILL after at most
 	// 2 s; Windows: the Job object is terminated). It does not wait for the
@@ -54,7 +60,9 @@ type Proc interface {
 // own); TERM is set to xterm-256color when Env has no TERM, because the
 // child's terminal is our x/vt emulator. Cols and Rows are the initial size
 // in cells; 0 means 80×24. Isolate, when set, separates the child from the
-// user's other processes where the OS allows (isolate.go).
+// user's other processes where the OS allows (isolate.go). Guard, when
+// set, is the pullcept executable that runs Argv under the seat guard
+// (GuardCommand; Unix only: Windows ends the tree with the Job object).
 type Options struct {
 	Argv    []string
 	Dir     string
@@ -62,6 +70,18 @@ type Options struct {
 	Cols    int
 	Rows    int
 	Isolate *Isolate
+	Guard   string
+}
+
+// child is what Start starts, checked: argv (the guard's line when
+// guarded), and whether argv is the guard, which reports its child's end
+// on fd 3 (end_unix.go).
+type child struct {
+	argv       []string
+	dir        string
+	env        []string
+	cols, rows int
+	guarded    bool
 }
 
 // Default terminal size when Options leaves it at zero: the classic VT100
@@ -125,8 +145,11 @@ func Start(o Options) (Proc, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	env = withTerm(env)
-	p, got, err := startIsolating(o.Argv, o.Dir, env, cols, rows, o.Isolate)
+	c := child{argv: o.Argv, dir: o.Dir, env: withTerm(env), cols: cols, rows: rows}
+	if o.Guard != "" && runtime.GOOS != "windows" {
+		c.argv, c.guarded = guardLine(o.Guard, o.Argv), true
+	}
+	p, got, err := startIsolating(c, o.Isolate)
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", o.Argv[0], err)
 	}

@@ -311,6 +311,9 @@ func TestPTYExitGivesEOFAndCode(t *testing.T) {
 	if code, err := p.Wait(); code != 7 || err != nil {
 		t.Fatalf("second Wait = %d, %v", code, err)
 	}
+	if sig := p.Signaled(); sig != 0 {
+		t.Fatalf("Signaled = %d after an exit", sig)
+	}
 }
 
 func TestPTYCtrlCInterrupts(t *testing.T) {
@@ -322,6 +325,9 @@ func TestPTYCtrlCInterrupts(t *testing.T) {
 	}
 	if code := waitExit(t, p); code != 128+int(syscall.SIGINT) {
 		t.Fatalf("exit code %d, want %d (SIGINT through the controlling terminal)", code, 128+int(syscall.SIGINT))
+	}
+	if sig := p.Signaled(); sig != int(syscall.SIGINT) {
+		t.Fatalf("Signaled = %d, want SIGINT", sig)
 	}
 }
 

@@ -34,8 +34,10 @@ type unixProc struct {
 	master *os.File // non-blocking, poller-backed: Close wakes a blocked Read
 	pid    int
 
+	report   *os.File      // the chain's end report (end_unix.go), nil without links; reap closes it
 	done     chan struct{} // closed once the child is reaped
 	exitCode int           // valid after done
+	signal   int           // valid after done: what ended the program, 0 an exit
 	waitErr  error         // valid after done
 
 	closeOnce sync.Once
@@ -45,25 +47,39 @@ type unixProc struct {
 	groupGone bool // Kill saw the process group empty; never signal its id again
 }
 
-func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = env
-	p, err := startCmd(cmd, cols, rows)
+func startPTY(c child) (Proc, error) {
+	cmd := exec.Command(c.argv[0], c.argv[1:]...)
+	cmd.Dir = c.dir
+	cmd.Env = c.env
+	var report *os.File
+	if c.guarded {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, fmt.Errorf("end report pipe: %w", err)
+		}
+		defer w.Close() // the guard holds the only write end once started
+		cmd.ExtraFiles, report = []*os.File{w}, r
+	}
+	p, err := startCmd(cmd, c.cols, c.rows, report)
 	if err != nil {
 		return nil, err // not a typed nil in the interface
 	}
 	return p, nil
 }
 
-// startCmd starts cmd in a new PTY of cols×rows and reaps it when it ends.
-func startCmd(cmd *exec.Cmd, cols, rows int) (*unixProc, error) {
+// startCmd starts cmd in a new PTY of cols×rows and reaps it when it ends;
+// report, when set, is the read end of the chain's end report, which the
+// Proc then owns.
+func startCmd(cmd *exec.Cmd, cols, rows int, report *os.File) (*unixProc, error) {
 	closeOnExec()
 	// StartWithSize sets Setsid+Setctty (keeping the rest of SysProcAttr:
 	// a seat's namespaces), wires the slave to stdin/out/err, starts the
 	// child and closes the slave in this process.
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
 	if err != nil {
+		if report != nil {
+			_ = report.Close()
+		}
 		return nil, err
 	}
 	// creack/pty called Fd() on the master, which switched it to blocking
@@ -75,9 +91,12 @@ func startCmd(cmd *exec.Cmd, cols, rows int) (*unixProc, error) {
 	if err != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
+		if report != nil {
+			_ = report.Close()
+		}
 		return nil, fmt.Errorf("pty master: %w", err)
 	}
-	p := &unixProc{cmd: cmd, master: master, pid: cmd.Process.Pid, done: make(chan struct{})}
+	p := &unixProc{cmd: cmd, master: master, pid: cmd.Process.Pid, report: report, done: make(chan struct{})}
 	go p.reap()
 	return p, nil
 }
@@ -109,9 +128,12 @@ func pollableDup(f *os.File) (*os.File, error) {
 }
 
 // reap is the only caller of cmd.Wait (always called: no zombies). It
-// records the exit code for every Wait caller.
+// records the exit code and the signal for every Wait caller.
 func (p *unixProc) reap() {
 	defer close(p.done)
+	if p.report != nil {
+		defer p.report.Close()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			p.exitCode, p.waitErr = -1, fmt.Errorf("wait: panic: %v", r)
@@ -124,13 +146,15 @@ func (p *unixProc) reap() {
 		return
 	}
 	p.exitCode = exitCode(p.cmd.ProcessState)
+	p.signal = endSignal(p.cmd.ProcessState, p.report)
 }
 
 // exitCode is the status passed to exit, or 128+signal for a child a signal
-// ended (shell convention: Ctrl+C gives 130).
+// ended (shell convention: Ctrl+C gives 130, as does `exit 130`; the end
+// report tells them apart, end_unix.go).
 func exitCode(ps *os.ProcessState) int {
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal())
+	if sig := waitSignal(ps); sig != 0 {
+		return 128 + int(sig)
 	}
 	return ps.ExitCode()
 }
@@ -201,6 +225,12 @@ func (p *unixProc) Winch() error {
 func (p *unixProc) Wait() (int, error) {
 	<-p.done
 	return p.exitCode, p.waitErr
+}
+
+// Signaled is the signal that ended the program, 0 when it exited.
+func (p *unixProc) Signaled() int {
+	<-p.done
+	return p.signal
 }
 
 // Kill sends SIGHUP and SIGTERM to the child's process group, waits up to

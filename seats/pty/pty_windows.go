@@ -38,7 +38,10 @@ type winProc struct {
 	jobClosed bool
 }
 
-func startPTY(argv []string, dir string, env []string, cols, rows int) (Proc, error) {
+// startPTY starts c; Start never guards a Windows child (the Job object
+// ends its tree).
+func startPTY(c child) (Proc, error) {
+	argv, dir, env, cols, rows := c.argv, c.dir, c.env, c.cols, c.rows
 	// A bare name is looked up on PATH with PATHEXT (.exe, .cmd) the way
 	// exec.Command does it; a path is left to Spawn, which resolves a
 	// relative one against dir.
@@ -218,6 +221,10 @@ func (p *winProc) Wait() (int, error) {
 	<-p.done
 	return p.exitCode, p.waitErr
 }
+
+// Signaled is always 0: Windows has no signals, every end is an exit code
+// (a crash's 0xC0000005 too).
+func (p *winProc) Signaled() int { return 0 }
 
 // Kill terminates every process in the job.
 func (p *winProc) Kill() error {

@@ -122,6 +122,17 @@ func TestWindowsPTYExitCode(t *testing.T) {
 	if code := exitOf(t, os.Args[0], "-test.run=NoTestHasThisName", "-exit-helper"); code != 2 {
 		t.Errorf("the test binary with a bad flag: exit %d, want 2", code)
 	}
+	// No signals here: 130 is an exit like any other, and the guard is
+	// Unix's only (the Job object ends the tree).
+	p, err := Start(Options{Argv: []string{"cmd.exe", "/C", "exit 130"}, Dir: t.TempDir(), Guard: os.Args[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	go func() { _, _ = io.Copy(io.Discard, p) }()
+	if code, err := p.Wait(); code != 130 || err != nil || p.Signaled() != 0 {
+		t.Errorf("cmd.exe /C exit 130 with a guard asked: exit %d, %v, signal %d", code, err, p.Signaled())
+	}
 }
 
 // TestWindowsPTYCmdLauncher: a bare name resolves to a .cmd script on PATH

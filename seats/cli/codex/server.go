@@ -136,7 +136,7 @@ func startCodexProcess(ctx context.Context, spawn func(pty.Options) (pty.Proc, e
 	for i, w := range argv {
 		line[i] = strings.ReplaceAll(w, DigestWord, digest)
 	}
-	proc, err := spawn(pty.Options{Argv: pty.Guarded(pullcept, line), Dir: dir, Env: env, Cols: 200, Rows: 50})
+	proc, err := spawn(pty.Options{Argv: line, Guard: pullcept, Dir: dir, Env: env, Cols: 200, Rows: 50})
 	if err != nil {
 		return nil, fmt.Errorf("codex app-server: %w", err)
 	}

@@ -287,6 +287,11 @@ func (p *fakeServerProc) Wait() (int, error) {
 	return p.code, nil
 }
 
+func (p *fakeServerProc) Signaled() int {
+	_, _ = p.Wait()
+	return 0
+}
+
 // end makes the process exit with code after its output.
 func (p *fakeServerProc) end(code int) {
 	p.once.Do(func() {
