@@ -16,7 +16,7 @@ func TestSeatSignal(t *testing.T) {
 		want int
 	}{
 		{SeatInfo{State: StateExited, ExitCode: 137, Err: killed}, 9},
-		{SeatInfo{State: StateExited, ExitCode: 143, Requested: true, Err: exitErr(143, nil, true)}, 0},
+		{SeatInfo{State: StateExited, ExitCode: 143, Requested: true, Err: exitErr(143, 15, nil, true)}, 0},
 		{SeatInfo{State: StateExited, ExitCode: 3}, 0},
 		{SeatInfo{State: StateExited, ExitCode: -1, Err: fmt.Errorf("wait: %w", errors.New("boom"))}, 0},
 		{SeatInfo{State: StateRunning, ExitCode: 137, Err: killed}, 0},

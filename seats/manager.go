@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -262,21 +261,19 @@ func (i SeatInfo) Shown() State {
 	return i.State
 }
 
-// exitErr explains an exit nobody asked for. The PTY layer reports a child a
-// signal ended as 128+N (the shell's convention, see exitCode), so a code
-// over 128 is a kill: say which signal, wrapping ErrKilled. Other codes are
-// the program's own answer and need no error (the status line shows the
-// code). Windows has no signals: there every code is the program's own
-// (255, or 0xC0000005 for a crash, is not a kill).
-func exitErr(code int, waitErr error, requested bool) error {
-	if waitErr != nil || requested || code <= 128 || !signalExits {
+// exitErr explains an exit nobody asked for. The PTY layer reports a
+// program a signal ended as 128+N (the shell's convention) and names the
+// signal (pty.Proc.Signaled, through the seat's init and guard): say which,
+// wrapping ErrKilled. Every other code — an `exit 130` of the program's
+// own too — is its answer and needs no error (the status line shows the
+// code). Windows has no signals: there the PTY names none (255, or
+// 0xC0000005 for a crash, is not a kill).
+func exitErr(code, signal int, waitErr error, requested bool) error {
+	if waitErr != nil || requested || signal <= 0 {
 		return waitErr
 	}
-	return fmt.Errorf("%w by signal %d (exit code %d)", ErrKilled, code-128, code)
+	return fmt.Errorf("%w by signal %d (exit code %d)", ErrKilled, signal, code)
 }
-
-// signalExits: the PTY layer reports a signal's end as 128+N (Unix only).
-const signalExits = runtime.GOOS != "windows"
 
 // Event is what a Manager subscription carries (must-deliver, in order).
 type Event interface{ seatEvent() }
@@ -971,6 +968,7 @@ func (m *Manager) signal() { m.changed.Notify() }
 // followed at once by Start finds it free.
 func (m *Manager) wait(s *Seat, claim Claim) {
 	code, err := s.proc.Wait()
+	signal := s.proc.Signaled()
 	// Let the reader take the child's last output before the PTY closes
 	// (bounded, see outputDrain). Closing is still needed: on Windows the
 	// ConPTY output never ends by itself, and on Unix it hangs up whatever
@@ -992,7 +990,7 @@ func (m *Manager) wait(s *Seat, claim Claim) {
 
 	s.mu.Lock()
 	joined, requested := s.joined, s.requested
-	s.state, s.exitCode, s.err = StateExited, code, exitErr(code, err, requested)
+	s.state, s.exitCode, s.err = StateExited, code, exitErr(code, signal, err, requested)
 	asks := s.perm.OpenAsks()
 	s.mu.Unlock()
 	m.closeAsks(s, asks) // no dialog is left to answer

@@ -5,6 +5,7 @@ package seats
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	"github.com/pullcept/pullcept/logstore"
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats/launch"
+	"github.com/pullcept/pullcept/seats/pty"
 	"github.com/pullcept/pullcept/testdata/fakecli"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
@@ -647,11 +649,60 @@ func TestManagerSeatKilledBySignal(t *testing.T) {
 		t.Errorf("exit event = %+v (err %v), want killed by signal 9 (exit code 137)", e.Info, e.Info.Err)
 	}
 	for _, c := range []struct {
-		code      int
-		requested bool
-	}{{137, true}, {5, false}, {128, false}} {
-		if err := exitErr(c.code, nil, c.requested); err != nil {
-			t.Errorf("exitErr(%d, requested %v) = %v, want nil", c.code, c.requested, err)
+		code, signal int
+		requested    bool
+	}{{137, 9, true}, {5, 0, false}, {128, 0, false}, {130, 0, false}} {
+		if err := exitErr(c.code, c.signal, nil, c.requested); err != nil {
+			t.Errorf("exitErr(%d, signal %d, requested %v) = %v, want nil", c.code, c.signal, c.requested, err)
+		}
+	}
+}
+
+// TestManagerSeatExit130IsNoKill: a CLI that exits with 130 itself (as
+// many do after Ctrl+C) ended with its code, not by a signal; one Ctrl+C
+// killed is "killed by signal 2" — isolated and not (the code is 130
+// both ways: the seat's init tells them apart, pty.Proc.Signaled).
+func TestManagerSeatExit130IsNoKill(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		for _, tc := range []struct {
+			name, keys string
+			signal     int
+			err        string
+		}{
+			{"exit 130", "exit 130\r", 0, ""},
+			{"ctrl+c", "\x03", 2, "killed by signal 2 (exit code 130)"},
+		} {
+			t.Run(fmt.Sprintf("isolation off %v/%s", off, tc.name), func(t *testing.T) {
+				r := newManagerRig(t)
+				r.m.opts.NoIsolation = off
+				if !off && !pty.Probe(r.m.opts.PullceptPath).Isolated {
+					t.Skip("this machine refuses the namespaces")
+				}
+				a := r.fakeAccount(t, "quitter", "")
+				if _, err := r.m.Start(managerTopic, a.ID, 0, 0); err != nil {
+					t.Fatalf("Start: %v", err)
+				}
+				s, _ := r.m.Seat(managerTopic, a.ID)
+				if in := s.info(); in.Isolation.Isolated == off {
+					t.Fatalf("isolation %+v with NoIsolation %v", in.Isolation, off)
+				}
+				testkit.Eventually(t, "the fake CLI's prompt", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
+				if err := s.Input([]byte(tc.keys)); err != nil {
+					t.Fatal(err)
+				}
+				waitDone(t, s)
+				in := r.events.wait(t, "exit", func(e Event) bool {
+					c, ok := e.(SeatChanged)
+					return ok && c.Info.State == StateExited
+				}).(SeatChanged).Info
+				got := ""
+				if in.Err != nil {
+					got = in.Err.Error()
+				}
+				if in.ExitCode != 130 || in.Signal() != tc.signal || got != tc.err {
+					t.Errorf("ended with code %d, Signal %d, err %q; want 130, %d, %q", in.ExitCode, in.Signal(), got, tc.signal, tc.err)
+				}
+			})
 		}
 	}
 }

@@ -48,10 +48,11 @@ func TestPreviewJudgesTheResolvedCommand(t *testing.T) {
 }
 
 // TestWindowsExitCodesAreNotSignals: a Windows program's code above 128
-// (255, a crash's 0xC0000005) is its own answer, never read as a kill.
+// (255, a crash's 0xC0000005) is its own answer, never read as a kill: the
+// PTY names no signal there.
 func TestWindowsExitCodesAreNotSignals(t *testing.T) {
 	for _, code := range []int{129, 137, 255, 0xC0000005} {
-		if err := exitErr(code, nil, false); err != nil {
+		if err := exitErr(code, 0, nil, false); err != nil {
 			t.Errorf("exit %d: %v, want no error", code, err)
 		}
 	}

@@ -176,7 +176,8 @@ func TestPaneOfADeletedAccountCloses(t *testing.T) {
 }
 
 // TestEndWords: a pane says how its seat ended — never the raw 143 or 129
-// of a stop the human asked for.
+// of a stop the human asked for, and a program's own exit 130 (the code a
+// SIGINT gives) as the exit it was.
 func TestEndWords(t *testing.T) {
 	t.Parallel()
 	km := DefaultKeyMap()
@@ -188,6 +189,8 @@ func TestEndWords(t *testing.T) {
 		{seatEnd{requested: true, code: 143}, "stopped", "停止", toneDim},
 		{seatEnd{requested: true, code: 129}, "stopped", "停止", toneDim},
 		{seatEnd{signal: 9, code: 137}, "killed by signal 9", "シグナル 9 で終了", toneDanger},
+		{seatEnd{signal: 2, code: 130}, "killed by signal 2", "シグナル 2 で終了", toneDanger},
+		{seatEnd{code: 130}, "exited 130", "終了 130", toneDanger},
 		{seatEnd{code: 3}, "exited 3", "終了 3", toneDanger},
 		{seatEnd{}, "exited 0", "終了 0", toneDim},
 	} {
