@@ -56,13 +56,20 @@ var codexRefused = map[string]string{
 
 // codexRefusal is why the word w, met where an option or the prompt may
 // stand (not as an option's value), is refused: a subcommand, or an option
-// of codexRefused (name: w without its =value). "" when it is not.
+// of codexRefused (name: w without its =value), alone or first in a
+// cluster of short flags (-hV, -Vx: Codex prints the help or the version
+// and exits, as for -h and -V). "" when it is not.
 func codexRefusal(w, name string) string {
 	if !strings.HasPrefix(w, "-") && slices.Contains(codexSubcommands, w) {
 		return fmt.Sprintf("%q is a Codex subcommand, which would run instead of the interactive CLI a seat is; Pullcept resumes and forks a seat's session itself (the topic's session operations)", w)
 	}
 	if r := codexRefused[name]; r != "" {
 		return fmt.Sprintf("%s: %s", name, r)
+	}
+	if len(w) > 2 && w[0] == '-' && w[1] != '-' {
+		if r := codexRefused[w[:2]]; r != "" {
+			return fmt.Sprintf("%s: %s", w, r)
+		}
 	}
 	return ""
 }
@@ -82,7 +89,7 @@ func codexGlued(w string) error {
 
 // hookOptions checks a hook-mode seat's launch options (Line): it refuses
 // what codexRefusal and codexGlued refuse, an option that takes a value
-// left without one, and -C/--cd or -p/--profile given twice; it resolves
+// left without one or given an empty one, and -C/--cd or -p/--profile given twice; it resolves
 // -C/--cd (codexCdDir) and checks -p/--profile (codexProfile). dir is the
 // -C/--cd directory resolved, "" without one.
 func hookOptions(b *launch.Builder, opts []string) (dir string, err error) {
@@ -112,6 +119,11 @@ func hookOptions(b *launch.Builder, opts []string) (dir string, err error) {
 			}
 			i++
 			v = opts[i]
+		}
+		if v == "" {
+			// Codex refuses it ("a value is required"); an empty -C/--cd
+			// resolved to Pullcept's own folder.
+			return "", fmt.Errorf("%w: %s needs a value", ErrOption, name)
 		}
 		switch name {
 		case "-C", "--cd":

@@ -100,6 +100,15 @@ func TestCodexHookOptionsRefused(t *testing.T) {
 		{"-- hello", []string{"--: ", "prompt"}},
 		{"--model", []string{"--model needs a value"}},
 		{"-c", []string{"-c needs a value"}},
+		// Codex refuses an empty directory ("a value is required for
+		// '--cd <DIR>'"); it resolved to Pullcept's own folder.
+		{"--cd=", []string{"--cd needs a value"}},
+		{"-C ''", []string{"-C needs a value"}},
+		{"--model=", []string{"--model needs a value"}},
+		// A cluster of short flags that starts with -h or -V prints the
+		// help or the version and exits, as -h and -V do.
+		{"-hV", []string{"-hV: ", "prints the help and exits"}},
+		{"-Vx", []string{"-Vx: ", "prints the version"}},
 	}
 	for _, tt := range tests {
 		l, err := buildLaunch(f.input(tt.options))
