@@ -358,3 +358,47 @@ func TestCardAlwaysOnlyWhenEverySuggestionShows(t *testing.T) {
 		t.Fatalf("always not offered with every suggestion shown:\n%s", plain(wide))
 	}
 }
+
+// TestCardGoneInAResync: the card the keys were on went while events were
+// lost (Resynced reads the cards again): a reason typed for it is never
+// sent as another card's denial, and a y meant for it answers no other
+// card — the keys are held, or go to the input bar, as when its close
+// arrives as an event (breaker review: the reloaded queue showed the next
+// card under the focused keys, the reason's line still open).
+func TestCardGoneInAResync(t *testing.T) {
+	t.Parallel()
+	t.Run("typing its reason", func(t *testing.T) {
+		t.Parallel()
+		f, m := cardScene(t, 120, 40, LangEnglish, bashCard(1), bashCard(2))
+		send(t, m, press("f7"))
+		typeText(t, m, "r")
+		typeText(t, m, "not on main")
+		f.mu.Lock()
+		f.perm.cards = []PermissionCard{bashCard(2)} // card 1 timed out meanwhile
+		f.mu.Unlock()
+		send(t, m, eventsMsg{evs: []Event{Resynced{}}})
+		send(t, m, press("enter"))
+		if got := f.permAnswers(); len(got) != 0 {
+			t.Fatalf("a reason typed for card 1 answered: %+v", got)
+		}
+		if m.focus != FocusCard || !m.cards.hold || m.cards.typing {
+			t.Fatalf("focus %v hold %v typing %v: the keys are not held", m.focus, m.cards.hold, m.cards.typing)
+		}
+	})
+	t.Run("about to allow", func(t *testing.T) {
+		t.Parallel()
+		f, m := cardScene(t, 120, 40, LangEnglish, bashCard(1), bashCard(2))
+		send(t, m, press("f7"))
+		f.mu.Lock()
+		f.perm.cards = []PermissionCard{bashCard(2)}
+		f.mu.Unlock()
+		send(t, m, eventsMsg{evs: []Event{Resynced{}}})
+		typeText(t, m, "y")
+		if got := f.permAnswers(); len(got) != 0 {
+			t.Fatalf("a y meant for card 1 answered: %+v", got)
+		}
+		if m.focus != FocusInput {
+			t.Fatalf("focus %v, want the input bar", m.focus)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -26,8 +27,7 @@ type cardAnsweredMsg struct {
 func (m *Model) permissionMsg(msg tea.Msg) ([]tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case cardsLoadedMsg:
-		m.onCardsLoaded(msg.cards)
-		return nil, true
+		return m.onCardsLoaded(msg.cards), true
 	case cardAnsweredMsg:
 		return m.onCardAnswered(msg), true
 	}
@@ -41,10 +41,23 @@ func (m *Model) loadCardsCmd() tea.Cmd {
 }
 
 // onCardsLoaded replaces the queue with what the backend holds, keeping
-// the card shown when it still waits.
-func (m *Model) onCardsLoaded(cards []PermissionCard) {
+// the card shown when it still waits. One the focused keys were on that is
+// gone went while events were lost (Resynced): the keys go as they do when
+// its close arrives (holdIfShown), its reason with it — never on to the
+// card now shown, which the human did not see (breaker review: the reason
+// typed for one card denied the next).
+func (m *Model) onCardsLoaded(cards []PermissionCard) []tea.Cmd {
 	c := &m.cards
-	shown, _ := c.current()
+	shown, ok := c.current()
+	gone := ok && !slices.ContainsFunc(cards, func(q PermissionCard) bool { return q.ID == shown.ID })
+	if gone {
+		m.holdIfShown(shown.ID, c.sending == shown.ID)
+		c.dropReason()
+		c.err = ""
+		if c.read.id == shown.ID {
+			c.read = cardReading{}
+		}
+	}
 	c.queue = nil
 	for _, card := range cards {
 		c.add(card)
@@ -57,6 +70,10 @@ func (m *Model) onCardsLoaded(cards []PermissionCard) {
 	}
 	c.version++
 	m.accounts.panel.changed()
+	if gone {
+		return m.cardGone()
+	}
+	return nil
 }
 
 // onPermissionAsked queues a new card and says so on the status line.
