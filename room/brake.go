@@ -2,7 +2,6 @@ package room
 
 import (
 	"fmt"
-	"slices"
 )
 
 // The brake on AI-to-AI loops (docs/design.md §2 "The brake"). Two AI seats
@@ -34,16 +33,19 @@ type brake struct {
 	dropped   int
 }
 
-// heldPost is a post the brake kept from the seats, with the accounts its
-// typing skips (Hub.typeLocked).
+// heldPost is a post the brake kept from the seats, with the accounts it
+// was kept from: those it would have been typed into when it was said. A
+// release types it into those alone, never into a seat that took its
+// place after the post (Hub.seatedFor).
 type heldPost struct {
 	post Post
-	skip []string
+	to   []string
 }
 
-// hold keeps p, typed later by a release; the oldest go past the bounds.
-func (b *brake) hold(p Post, skip []string) {
-	b.held = append(b.held, heldPost{post: p, skip: slices.Clone(skip)})
+// hold keeps p, kept from the accounts to, typed later by a release; the
+// oldest go past the bounds.
+func (b *brake) hold(p Post, to []string) {
+	b.held = append(b.held, heldPost{post: p, to: to})
 	b.heldBytes += len(p.Content)
 	for len(b.held) > maxHeld || (b.heldBytes > maxHeldBytes && len(b.held) > 1) {
 		b.heldBytes -= len(b.held[0].post.Content)
@@ -98,6 +100,7 @@ func (h *Hub) brakeNotice(n int) string {
 
 // ReleaseBrake releases the brake of topicID's room: the posts it held
 // back are typed into the seats, in order (docs/design.md §2 "The brake"),
+// each into the accounts it was kept from that are still seated,
 // AI posts are typed again from the next one on, and the count starts
 // from zero. It emits BrakeChanged with Released and how many were typed
 // (Typed) or let go past the bounds (Dropped); a room whose brake is off
@@ -118,7 +121,7 @@ func (h *Hub) ReleaseBrake(topicID string) error {
 	held, dropped := r.brake.held, r.brake.dropped
 	r.brake = brake{}
 	for _, hp := range held {
-		h.typeLocked(r, hp.post, hp.skip)
+		h.typeInto(r, hp.post, nil, hp.to)
 	}
 	h.emit(BrakeChanged{Topic: topicID, On: false, Released: true, Typed: len(held), Dropped: dropped})
 	return nil

@@ -455,3 +455,36 @@ func TestBrakeHoldsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseBrakeTypesToWhomItHeld: a release types each held post into
+// the accounts it was kept from — seated when it was said, still seated
+// now, a restarted seat of one included — never into a seat that took its
+// place after the post: without the brake it would never have got it
+// (breaker review: a seat started while braked was typed up to 32 posts
+// from before it existed, and answered them).
+func TestReleaseBrakeTypesToWhomItHeld(t *testing.T) {
+	t.Parallel()
+	b := newBrakeRoom(t, 2)
+	b.terms.mu.Lock()
+	b.terms.seated["t/cc2"] = true
+	b.terms.mu.Unlock()
+	run := b.volley(t, 2, "") // Kai's run[1] engages the brake and is held
+	notice := b.history(t)[2]
+	b.lin.Close() // Lin's seat restarts: the same account, a new connection
+	seat(t, b.h, "t", "Lin", "cc")
+	late := seat(t, b.h, "t", "Ada", "cc2") // a seat started while braked
+	quiet := say(t, b.kai, "while braked", notice.MessageID)
+	if err := b.h.ReleaseBrake("t"); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.typed(run[1]); !slices.Equal(got, []string{"me", "cc"}) {
+		t.Fatalf("held %q typed into %q, want the seats it was kept from (me, cc)", run[1].Content, got)
+	}
+	if got := b.typed(quiet); !slices.Equal(got, []string{"me", "cc", "cc2"}) {
+		t.Fatalf("held %q typed into %q, want me, cc and cc2", quiet.Content, got)
+	}
+	next := say(t, late, "hello", quiet.MessageID)
+	if got := b.typed(next); !slices.Equal(got, []string{"me", "cx", "cc"}) {
+		t.Fatalf("the first post after the release typed into %q", got)
+	}
+}

@@ -755,14 +755,22 @@ func (h *Hub) typeLocked(r *roomState, p Post, skip []string) {
 		return
 	}
 	if r.brake.on && p.Role.AI() {
-		r.brake.hold(p, skip)
+		r.brake.hold(p, h.seatedFor(r, p, skip))
 		return
 	}
+	h.typeInto(r, p, skip, nil)
+}
+
+// typeInto enqueues p for every seated account but the speaker's and
+// skip's, each account once; when held is not nil, only for the accounts
+// in it (a held post's, ReleaseBrake). Holds r.mu.
+func (h *Hub) typeInto(r *roomState, p Post, skip, held []string) {
 	var done [8]string // rooms rarely hold more accounts; avoids an allocation
 	typed := done[:0]
 	for _, m := range r.members {
 		acct := m.hello.AccountID
-		if acct == "" || acct == p.Account || slices.Contains(typed, acct) || slices.Contains(skip, acct) {
+		if acct == "" || acct == p.Account || slices.Contains(typed, acct) || slices.Contains(skip, acct) ||
+			held != nil && !slices.Contains(held, acct) {
 			continue
 		}
 		typed = append(typed, acct)
@@ -772,6 +780,19 @@ func (h *Hub) typeLocked(r *roomState, p Post, skip []string) {
 		}
 		h.terms.Enqueue(r.topic, acct, q)
 	}
+}
+
+// seatedFor is the accounts typeInto would type p into now: those a post
+// the brake holds is kept from (never nil). Holds r.mu.
+func (h *Hub) seatedFor(r *roomState, p Post, skip []string) []string {
+	to := []string{}
+	for _, m := range r.members {
+		acct := m.hello.AccountID
+		if acct != "" && acct != p.Account && !slices.Contains(to, acct) && !slices.Contains(skip, acct) {
+			to = append(to, acct)
+		}
+	}
+	return to
 }
 
 // socketRole is the role of a socket connection's posts: the kind of the
