@@ -2,6 +2,7 @@ package room
 
 import (
 	"fmt"
+	"slices"
 )
 
 // The brake on AI-to-AI loops (docs/design.md §2 "The brake"). Two AI seats
@@ -11,7 +12,7 @@ import (
 // human posts or releases the brake (Hub.ReleaseBrake). Posts are still
 // delivered: logged, shown and returned by history; seats catch up through
 // the floor and read_room_history. The posts the brake held back are kept
-// (the last maxHeld, at most maxHeldBytes): a release types them, in
+// (at most maxHeld, maxHeldBytes; hold): a release types them, in
 // order (issue 35: F9 "released" and the seats sat idle); the human's own
 // post drops them — it is what the seats should answer now.
 
@@ -27,7 +28,7 @@ type brake struct {
 	run int  // AI posts in a row since the human's last post (frozen while on)
 	on  bool // AI posts are not typed into seats
 	// held are the AI posts not typed while on, oldest first; heldBytes
-	// their content; dropped how many older ones the bounds let go.
+	// their content; dropped how many the bounds let go (hold).
 	held      []heldPost
 	heldBytes int
 	dropped   int
@@ -42,17 +43,42 @@ type heldPost struct {
 	to   []string
 }
 
-// hold keeps p, kept from the accounts to, typed later by a release; the
-// oldest go past the bounds.
+// hold keeps p, kept from the accounts to, typed later by a release. Past
+// the bounds the speaker holding the most (posts, or bytes past the byte
+// bound) lets go of its oldest: a seat that floods a braked room loses its
+// own, never another seat's (the attention list's rule, docs/design.md
+// §17).
 func (b *brake) hold(p Post, to []string) {
 	b.held = append(b.held, heldPost{post: p, to: to})
 	b.heldBytes += len(p.Content)
 	for len(b.held) > maxHeld || (b.heldBytes > maxHeldBytes && len(b.held) > 1) {
-		b.heldBytes -= len(b.held[0].post.Content)
-		b.held[0] = heldPost{}
-		b.held = b.held[1:]
+		i := b.letGo(len(b.held) <= maxHeld)
+		b.heldBytes -= len(b.held[i].post.Content)
+		b.held = slices.Delete(b.held, i, i+1)
 		b.dropped++
 	}
+}
+
+// letGo is the index of the held post to let go: the oldest of the
+// speaker (by account, else name) holding the most posts, or the most
+// bytes when bytes.
+func (b *brake) letGo(bytes bool) int {
+	who := func(p Post) string { return p.Account + "\x00" + p.Speaker }
+	load := map[string]int{}
+	for _, hp := range b.held {
+		n := 1
+		if bytes {
+			n = len(hp.post.Content)
+		}
+		load[who(hp.post)] += n
+	}
+	most, at := -1, 0
+	for i, hp := range b.held {
+		if n := load[who(hp.post)]; n > most {
+			most, at = n, i
+		}
+	}
+	return at
 }
 
 // count records a delivered post of role in a room whose brake engages at

@@ -488,3 +488,53 @@ func TestReleaseBrakeTypesToWhomItHeld(t *testing.T) {
 		t.Fatalf("the first post after the release typed into %q", got)
 	}
 }
+
+// TestBrakeFloodLosesItsOwnHeld: past the bounds a seat that floods a
+// braked room lets go of its own oldest held posts, not another seat's: a
+// release still types Kai's one post after Lin's 100 (breaker review: the
+// oldest overall went, so one seat's flood kept every other seat's posts
+// from ever being typed).
+func TestBrakeFloodLosesItsOwnHeld(t *testing.T) {
+	t.Parallel()
+	b := newBrakeRoom(t, 1)
+	b.volley(t, 1, "")
+	hist := b.history(t)
+	last := hist[len(hist)-1].MessageID // the notice
+	kai := say(t, b.kai, "the one that matters", last)
+	last = kai.MessageID
+	var flood []Post
+	for i := range 100 {
+		p := say(t, b.lin, fmt.Sprintf("flood %d", i), last)
+		flood, last = append(flood, p), p.MessageID
+	}
+	if err := b.h.ReleaseBrake("t"); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.typed(kai); !slices.Equal(got, []string{"me", "cc"}) {
+		t.Fatalf("Kai's held post typed into %q after Lin's flood, want me and cc", got)
+	}
+	if b.typed(flood[0]) != nil || b.typed(flood[len(flood)-1]) == nil {
+		t.Fatal("the flood's oldest was typed or its newest was not")
+	}
+	if order := b.terms.order(); slices.Index(order, kai.MessageID) > slices.Index(order, flood[len(flood)-1].MessageID) {
+		t.Fatalf("held posts typed out of order: %q", order)
+	}
+
+	// The bytes too: one seat's big posts go before another's small one.
+	b2 := newBrakeRoom(t, 1)
+	b2.volley(t, 1, "")
+	hist = b2.history(t)
+	last = hist[len(hist)-1].MessageID
+	small := say(t, b2.kai, "small", last)
+	last = small.MessageID
+	for i := range 4 {
+		p := say(t, b2.lin, strings.Repeat(fmt.Sprint(i), MaxPostBytes/2), last)
+		last = p.MessageID
+	}
+	if err := b2.h.ReleaseBrake("t"); err != nil {
+		t.Fatal(err)
+	}
+	if b2.typed(small) == nil {
+		t.Fatal("Kai's small post was let go for Lin's big ones")
+	}
+}

@@ -162,7 +162,8 @@ func TestBrakeReleaseSaysWhatWasTyped(t *testing.T) {
 		wants string
 	}{
 		{LangEnglish, BrakeChanged{Released: true, Typed: 3}, "typed the 3 posts it held"},
-		{LangEnglish, BrakeChanged{Released: true, Typed: 32, Dropped: 4}, "typed the last 32 posts it held; 4 older ones are in the history"},
+		{LangEnglish, BrakeChanged{Released: true, Typed: 32, Dropped: 4}, "typed 32 of the posts it held; 4 more, the oldest of the seats that held the most, are in the history"},
+		{LangJapanese, BrakeChanged{Released: true, Typed: 32, Dropped: 4}, "止めていた発言のうち 32 件を打ち込みました。ほかの 4 件"},
 		{LangEnglish, BrakeChanged{Released: true}, "no posts were waiting"},
 		{LangEnglish, BrakeChanged{Dropped: 2}, "by your post: the 2 posts it held stay in the history"},
 		{LangJapanese, BrakeChanged{Released: true, Typed: 3}, "止めていた 3 件の発言を席へ打ち込みました"},

@@ -1188,7 +1188,7 @@ var messages = map[msgKey][2]string{
 		"ブレーキ: 人の発言がないまま AI の発言が %d 件続いたため、部屋は AI の発言を席へ打ち込むのを止めました。発言は届いて記録されています（read_room_history）。続けるには、人が発言するか、%s でブレーキを解除して止めていた発言を打ち込みます。（返信不要）"},
 	mStBrakeReleased: {"Brake released in “%s”: AI posts are typed into the seats again.", "「%s」のブレーキを解除しました。AI の発言をまた席へ打ち込みます。"},
 	mStBrakeTyped:    {"Brake released in “%s”: typed the %d posts it held into the seats.", "「%s」のブレーキを解除し、止めていた %d 件の発言を席へ打ち込みました。"},
-	mStBrakeTypedCut: {"Brake released in “%s”: typed the last %d posts it held; %d older ones are in the history.", "「%s」のブレーキを解除し、止めていた発言の最後の %d 件を打ち込みました。それより前の %d 件は履歴にあります。"},
+	mStBrakeTypedCut: {"Brake released in “%s”: typed %d of the posts it held; %d more, the oldest of the seats that held the most, are in the history.", "「%s」のブレーキを解除し、止めていた発言のうち %d 件を打ち込みました。ほかの %d 件（止めていた数の多い席の古いもの）は履歴にあります。"},
 	mStBrakeNoneHeld: {"Brake released in “%s”: no posts were waiting; AI posts are typed into the seats again.", "「%s」のブレーキを解除しました。止めていた発言はありません。AI の発言をまた席へ打ち込みます。"},
 	mStBrakeLeft:     {"Brake released in “%s” by your post: the %d posts it held stay in the history, not typed.", "あなたの発言で「%s」のブレーキを解除しました。止めていた %d 件は打ち込まず、履歴に残します。"},
 	mStNotBraked:     {"No brake is on in this topic.", "このトピックにブレーキはかかっていません。"},
