@@ -439,6 +439,9 @@ func newTestModel(t testing.TB, f *fakeBackend, opts Options, w, h int) *Model {
 	m.status.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
 	// And the attention's dwell (ringDueMsg by hand).
 	m.attn.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
+	// Keys are pressed at one frozen instant: a card takes them at once
+	// (TestCardJustShownTakesNoAnswer turns the card's dwell back on).
+	m.cards.dwell = 0
 	drive(t, m, m.Init())
 	send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	return m

@@ -716,6 +716,7 @@ const (
 	mCardReadCut
 	mCardReadFirst
 	mCardCutPane
+	mCardJustShown
 	mStCardAsked
 	mStCardAllowed
 	mStCardsWaiting
@@ -1416,6 +1417,7 @@ var messages = map[msgKey][2]string{
 	mCardReadCut:         {"Only part of %d lines is here: answer in the pane to allow.", "全 %d 行の一部しか載っていません。許可は端末で。"},
 	mCardReadFirst:       {"Read to the end first (%s): y allows only what you saw.", "先に最後まで読んでください（%s）。y は見た内容だけを許可します。"},
 	mCardCutPane:         {"Only part of the request is here: answer in the pane (%s) to allow it.", "依頼の一部しか載っていません。許可するなら端末で答えてください（%s）。"},
+	mCardJustShown:       {"This card just appeared: nothing was answered. Read it, then answer.", "このカードは今出たところです。何も答えていません。読んでから答えてください。"},
 	mStCardAsked:         {"%s asks to use %s: %s answers it here.", "%s が %s の許可を求めています。%s でここから答えられます。"},
 	mStCardAllowed:       {"Allowed %s for %s.", "%[2]s の %[1]s を許可しました。"},
 	mStCardsWaiting:      {" %s: next card (%d waiting)", " %s: 次のカード（残り %d）"},

@@ -145,6 +145,7 @@ func New(b Backend, opts Options) (*Model, error) {
 		seats:       newSeatArea(),
 		status:      statusLine{after: tickAfter},
 		attn:        attentionState{after: tickAfter},
+		cards:       permCards{dwell: cardDwell},
 	}
 	m.settings = settingsState{theme: opts.Theme, termDark: !opts.LightBackground}
 	m.applyView(opts.View)

@@ -81,6 +81,14 @@ type permCards struct {
 	caretX, caretY int
 	caretOK        bool
 
+	// shownID is the card drawn last, shownAt when it first was (0: none
+	// drawn since): no answer key is taken within dwell (cardDwell) of a
+	// card showing (cardKey), so a card that appears as the human presses
+	// Tab, clicks or types answers nothing it was not seen for.
+	shownID uint64
+	shownAt time.Time
+	dwell   time.Duration
+
 	version  int // bumped when anything the card draws changed
 	view     []string
 	rendered cardRenderKey
@@ -177,6 +185,9 @@ func (c *permCards) add(card PermissionCard) {
 	if i := slices.IndexFunc(c.queue, func(q PermissionCard) bool { return q.ID == card.ID }); i >= 0 {
 		c.queue[i] = card
 		c.whole = 0 // not seen as it is now
+		if c.shownID == card.ID {
+			c.shownID = 0 // shown anew: its dwell starts again
+		}
 		if c.read.id == card.ID {
 			c.read = cardReading{} // read again: the text may differ
 		}

@@ -402,3 +402,39 @@ func TestCardGoneInAResync(t *testing.T) {
 		}
 	})
 }
+
+// TestCardJustShownTakesNoAnswer: a card answers no key pressed within
+// repeatWindow of it showing, however the keys reached it: the human in
+// the panel presses Tab for the input bar as a card appears and types
+// "yes" — the Tab lands on the card, whose y must not allow it (breaker
+// review: it did). Once it showed that long, y allows as before.
+func TestCardJustShownTakesNoAnswer(t *testing.T) {
+	t.Parallel()
+	f := scene()
+	m := sceneModel(t, f, 120, 40, LangEnglish)
+	m.cards.dwell = cardDwell
+	now := testNow()
+	m.env.now = func() time.Time { return now }
+	send(t, m, press("tab"))
+	send(t, m, press("tab"))
+	send(t, m, press("tab"))
+	if m.focus != FocusParticipants {
+		t.Fatalf("focus %v, want the panel", m.focus)
+	}
+	f.perm.cards = []PermissionCard{bashCard(1)}
+	send(t, m, eventsMsg{evs: []Event{PermissionAsked{Card: bashCard(1)}}})
+	now = now.Add(100 * time.Millisecond)
+	send(t, m, press("tab")) // meant for the input bar
+	typeText(t, m, "yes")
+	if got := f.permAnswers(); len(got) != 0 {
+		t.Fatalf("a card shown 0.1 s ago was answered: %+v", got)
+	}
+	if m.focus != FocusCard || !strings.Contains(plain(m), "just appeared") {
+		t.Fatalf("focus %v; the card does not say why nothing happened:\n%s", m.focus, plain(m))
+	}
+	now = now.Add(repeatWindow)
+	typeText(t, m, "y")
+	if got := f.permAnswers(); len(got) != 1 || got[0] != (permAnswer{1, PermissionAnswer{Allow: true}}) {
+		t.Fatalf("answers %+v after the card showed %v", got, repeatWindow)
+	}
+}

@@ -176,6 +176,19 @@ func (m *Model) dropRepeat(k tea.KeyPressMsg) bool {
 // as a double press (dropped) rather than the start of typed text.
 const repeatWindow = 600 * time.Millisecond
 
+// cardDwell is how long a card shows before it takes an answer key: a key
+// pressed sooner was meant for what was there before (a Tab for the input
+// bar, a click on the chat the card pushed down, a y for a card that went
+// and left this one shown). As browsers delay a dialog's buttons.
+const cardDwell = repeatWindow
+
+// justShown reports whether card began to show less than the dwell ago
+// (or was not drawn): an answer key is not taken yet.
+func (m *Model) justShown(card PermissionCard) bool {
+	c := &m.cards
+	return c.dwell > 0 && (c.shownID != card.ID || m.env.now().Sub(c.shownAt) < c.dwell)
+}
+
 // heldKey handles a key while keys are held: F7 shows the next card (or
 // leaves when none waits), Esc goes back to the input bar (never to a
 // pane: the keys after it would reach a CLI); everything else waits (it
@@ -297,6 +310,9 @@ func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
 		c.step(1)
 	case c.sending != 0 && m.cardAnswerKey(k):
 		// One answer at a time: wait for the first.
+	case m.cardAnswerKey(k) && m.justShown(card):
+		c.err = m.env.tr.t(mCardJustShown)
+		c.version++
 	case key.Matches(k, km.PermissionAllow) && c.mayAllow(card):
 		return m.answerCard(card, PermissionAnswer{Allow: true})
 	case key.Matches(k, km.PermissionAllow):
@@ -449,7 +465,11 @@ func (m *Model) renderCard() {
 	if r.empty() {
 		m.cards.view = nil
 		m.cards.whole = 0 // not drawn: nothing of it shows
+		m.cards.shownID = 0
 		return
+	}
+	if card, ok := m.cards.current(); ok && card.ID != m.cards.shownID {
+		m.cards.shownID, m.cards.shownAt = card.ID, m.env.now()
 	}
 	m.cards.render(&m.env, r.W, r.H, m.focus == FocusCard, m.cardInfo())
 }

@@ -424,7 +424,7 @@ func (r *attnRig) allowCard(name string) {
 	r.t.Helper()
 	r.keys("F7")
 	r.waitScreen("the card has the keys", func(s string) bool { return strings.Contains(s, "y allow") })
-	r.keys("y")
+	r.allow("the card took y", claudeWait, func(s string) bool { return !strings.Contains(s, "Permission · "+linName) })
 	testkit.EventuallyWithin(r.t, claudeWait, "Lin ran the command touching "+name, func() bool {
 		_, err := os.Stat(filepath.Join(r.root, name))
 		return err == nil

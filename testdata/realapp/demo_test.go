@@ -87,7 +87,7 @@ func TestDemoInTheRealApp(t *testing.T) {
 	demoWait(r, "Claude Code's permission card", "Permission · Claude · Bash", "./greet.sh Pullcept")
 	r.keys("F7")
 	r.waitScreen("the card has the keys", func(s string) bool { return strings.Contains(s, "y allow") })
-	r.keys("y")
+	r.allow("the card took y", claudeWait, func(s string) bool { return !strings.Contains(s, "Permission · Claude") })
 	demoWait(r, "Claude's answer with the command's output", "Ran ./greet.sh Pullcept", "Hello, Pullcept!")
 
 	demoSay(r, "Claude", "restart")

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -114,6 +115,27 @@ func (r *rig) keys(keys ...string) {
 	r.tmux(append([]string{"send-keys", "-t", "app"}, keys...)...)
 }
 func (r *rig) text(s string) { r.t.Helper(); r.tmux("send-keys", "-t", "app", "-l", s) }
+
+// allow presses y on the card that has the keys until it takes it, then
+// waits until done: a card takes no answer in its first 0.6 s on screen
+// (tui's cardDwell) and says "just appeared", so y goes again while it
+// says so (at most every 100 ms).
+func (r *rig) allow(what string, wait time.Duration, done func(string) bool) {
+	r.t.Helper()
+	r.keys("y")
+	last := time.Now()
+	testkit.EventuallyWithin(r.t, wait, what, func() bool {
+		s := r.screenOrEmpty()
+		if done(s) {
+			return true
+		}
+		if strings.Contains(s, "just appeared") && time.Since(last) >= 100*time.Millisecond {
+			r.keys("y")
+			last = time.Now()
+		}
+		return false
+	})
+}
 
 func (r *rig) screenOrEmpty() string {
 	out, _ := exec.Command("tmux", "-L", r.sock, "capture-pane", "-p", "-t", "app").Output()
