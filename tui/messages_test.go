@@ -145,3 +145,33 @@ func TestWrapKeepsKanjiWords(t *testing.T) {
 		t.Errorf("a long kanji run did not wrap: %q", got)
 	}
 }
+
+// TestMessagesKeepOthersThroughACardFlood: a seat that opens and closes
+// permission cards without end keeps at most statusSeatMax reports in the
+// messages log; the human's other reports stay (breaker review: 100 cards
+// asked and gone pushed every other report out of the 200 kept).
+func TestMessagesKeepOthersThroughACardFlood(t *testing.T) {
+	t.Parallel()
+	m := sceneModel(t, scene(), 120, 40, LangEnglish)
+	m.setStatus(stError, "an error the human must read")
+	for i := range 200 {
+		c := bashCard(uint64(i + 1))
+		c.Tool = fmt.Sprintf("Tool%d", i)
+		send(t, m, eventsMsg{evs: []Event{PermissionAsked{Card: c},
+			PermissionClosed{ID: c.ID, Topic: c.Topic, Account: c.Account, End: PermissionElsewhere}}})
+	}
+	lin := 0
+	kept := false
+	for _, e := range m.status.log {
+		if strings.Contains(e.text, "Tool") {
+			lin++
+		}
+		kept = kept || e.text == "an error the human must read"
+	}
+	if !kept || lin > statusSeatMax {
+		t.Fatalf("the error kept %v; %d of Lin's card reports in a log of %d", kept, lin, len(m.status.log))
+	}
+	if !strings.Contains(m.status.log[len(m.status.log)-1].text, "Tool199") {
+		t.Fatalf("the newest report is not Lin's last: %q", m.status.log[len(m.status.log)-1].text)
+	}
+}

@@ -81,7 +81,8 @@ func (m *Model) onPermissionAsked(ev PermissionAsked) {
 	m.cards.add(ev.Card)
 	m.accounts.panel.changed()
 	name := m.accounts.name(ev.Card.Account)
-	m.setStatus(stInfo, m.env.tr.t(mStCardAsked, name, oneLine(cardText(ev.Card.Tool)), hintKey(firstKey(m.keys.Permission))))
+	m.seatStatus(cardSeat(ev.Card.Topic, ev.Card.Account), stInfo,
+		m.env.tr.t(mStCardAsked, name, oneLine(cardText(ev.Card.Tool)), hintKey(firstKey(m.keys.Permission))))
 }
 
 // onPermissionClosed drops a card that closed (answered here, in another
@@ -101,13 +102,14 @@ func (m *Model) onPermissionClosed(ev PermissionClosed) []tea.Cmd {
 	m.accounts.panel.changed()
 	tr := m.env.tr
 	name, tool := m.accounts.name(card.Account), oneLine(cardText(card.Tool))
+	seat := cardSeat(card.Topic, card.Account)
 	switch ev.End {
 	case PermissionTimedOut:
-		m.setStatus(stWarn, tr.t(mStCardTimedOut, name, tool))
+		m.seatStatus(seat, stWarn, tr.t(mStCardTimedOut, name, tool))
 	case PermissionElsewhere:
-		m.setStatus(stInfo, tr.t(mStCardElsewhere, name, tool))
+		m.seatStatus(seat, stInfo, tr.t(mStCardElsewhere, name, tool))
 	case PermissionAnswered:
-		m.setStatus(stInfo, answeredText(&m.env, name, tool, ev.Allowed, false)+m.cardsWaiting())
+		m.seatStatus(seat, stInfo, answeredText(&m.env, name, tool, ev.Allowed, false)+m.cardsWaiting())
 	}
 	return m.cardGone()
 }

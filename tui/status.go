@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,15 +50,23 @@ type statusLine struct {
 	log []statusEntry
 }
 
-// statusEntry is one report as it was made.
+// statusEntry is one report as it was made; seat is the seat ("topic
+// account") whose permission cards made it, "" for any other.
 type statusEntry struct {
 	at    time.Time
 	level statusLevel
 	text  string
+	seat  string
 }
 
-// statusLogMax bounds the reports kept for the messages overlay.
-const statusLogMax = 200
+// statusLogMax bounds the reports kept for the messages overlay;
+// statusSeatMax the reports of one seat's cards among them (twice the
+// cards a seat may hold open, asked and gone): a seat that opens and
+// closes cards without end pushes out its own, never the rest.
+const (
+	statusLogMax  = 200
+	statusSeatMax = 16
+)
 
 // statusRenderKey is everything the status line depends on.
 type statusRenderKey struct {
@@ -82,27 +91,52 @@ func statusLife(level statusLevel) time.Duration {
 type statusExpiredMsg struct{ seq int }
 
 func (m *Model) setStatus(level statusLevel, text string) {
+	m.seatStatus("", level, text)
+}
+
+// seatStatus is setStatus for a report a seat's permission card made (seat
+// "topic account", cardSeat): the log keeps at most statusSeatMax of one
+// seat's.
+func (m *Model) seatStatus(seat string, level statusLevel, text string) {
 	m.status.text, m.status.level = text, level
 	m.status.seq++
 	m.status.at = m.env.now()
-	m.status.keep(level, text, m.status.at, m.env.tr.t(mStWelcome))
+	m.status.keep(statusEntry{at: m.status.at, level: level, text: text, seat: seat}, m.env.tr.t(mStWelcome))
 }
 
+// cardSeat is the seat a card's reports are counted against.
+func cardSeat(topic, account string) string { return topic + " " + account }
+
 // keep adds a report to the log (a repeat of the last one only moves its
-// time; the welcome hint is not a report).
-func (s *statusLine) keep(level statusLevel, text string, at time.Time, welcome string) {
-	if text == "" || text == welcome {
+// time; the welcome hint is not a report); past statusSeatMax of its
+// seat's, that seat's oldest goes.
+func (s *statusLine) keep(e statusEntry, welcome string) {
+	if e.text == "" || e.text == welcome {
 		return
 	}
-	if n := len(s.log); n > 0 && s.log[n-1].text == text && s.log[n-1].level == level {
-		s.log[n-1].at = at
+	if n := len(s.log); n > 0 && s.log[n-1].text == e.text && s.log[n-1].level == e.level {
+		s.log[n-1].at = e.at
 		return
+	}
+	if e.seat != "" {
+		n, oldest := 0, -1
+		for i, l := range s.log {
+			if l.seat == e.seat {
+				n++
+				if oldest < 0 {
+					oldest = i
+				}
+			}
+		}
+		if n >= statusSeatMax {
+			s.log = slices.Delete(s.log, oldest, oldest+1)
+		}
 	}
 	if len(s.log) == statusLogMax {
 		copy(s.log, s.log[1:])
 		s.log = s.log[:statusLogMax-1]
 	}
-	s.log = append(s.log, statusEntry{at: at, level: level, text: text})
+	s.log = append(s.log, e)
 }
 
 // statusMsg clears the report its timer was armed for; a newer report gets
