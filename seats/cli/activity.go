@@ -89,26 +89,37 @@ const MaxToolName = 96
 
 // PermWait is a seat's open permission requests (docs/design.md §11): the
 // PermissionRequests whose tool has not reported a result yet, oldest
-// first, and how many of them the human answered in the pane. Claude Code
-// asks for several at once ("1 of 2") and runs tools in parallel, so one
-// tool's result must not end another tool's wait: a request ends only with
-// its own tool's PostToolUse or PostToolUseFailure (matched by tool name
-// and input — the PermissionRequest carries no tool_use_id), or with the
-// turn (Stop, the next prompt).
+// first. Claude Code asks for several at once ("1 of 2") and runs tools in
+// parallel, so one tool's result must not end another tool's wait: a
+// request ends only with its own tool's PostToolUse or PostToolUseFailure
+// (matched by tool name and input — the PermissionRequest carries no
+// tool_use_id), or with the turn (Stop, the next prompt).
+//
+// The order the requests arrive in is not the order Claude Code shows
+// their dialogs in: each request's hook reaches the room in its own time
+// (measured with 2.1.328 on a busy machine: the second dialog's request
+// arrived 134 ms before the first's). So an answering key in the pane
+// answered one of the requests not known answered, which one unknown:
+// Keys counts such keys until a tool's result says which (the request
+// whose tool ran was answered), or until there are as many keys as such
+// requests (then every one was).
 type PermWait struct {
-	Pending  []PermRequest
-	Answered int // the oldest `answered` of pending were answered in the pane
+	Pending []PermRequest
+	Keys    int
 }
 
 // PermRequest is one open PermissionRequest: its tool for the panel, and
 // the key its tool's result must carry ("" when the body could not be read:
 // only the turn's end releases it). ask is the room's card for it
-// (room.Report.Ask; 0: none), which closes once the request is answered
-// or ends (room.Hub.AskClosed); denied marks one denied on its card: its
-// tool never runs, so it ends at the CLI's next hook, whatever that is.
+// (room.Report.Ask; 0: none), which closes once the request is known
+// answered or ends (room.Hub.AskClosed). Answered: known answered, on its
+// card or by the pane's keys (PermWait.Keys); denied marks one denied on
+// its card: its tool never runs, so it ends at the CLI's next hook,
+// whatever that is.
 type PermRequest struct {
 	Tool, Key string
 	Ask       uint64
+	Answered  bool
 	Denied    bool
 }
 
@@ -116,9 +127,20 @@ type PermRequest struct {
 // and the ones kept still hold (a hostile seat only holds its own posts).
 const MaxPermWait = 64
 
-// DialogOpen reports whether a dialog is believed on screen: a request the
-// human has not answered.
-func (w PermWait) DialogOpen() bool { return len(w.Pending) > w.Answered }
+// unanswered counts the requests not known answered.
+func (w PermWait) unanswered() int {
+	n := 0
+	for _, r := range w.Pending {
+		if !r.Answered {
+			n++
+		}
+	}
+	return n
+}
+
+// DialogOpen reports whether a dialog is believed on screen: more requests
+// not known answered than the pane's keys answered.
+func (w PermWait) DialogOpen() bool { return w.unanswered() > w.Keys }
 
 // Holds are the Typist hold reasons w implies: HoldPermission while a
 // dialog is open, HoldAnswered while every request is answered but some
@@ -129,30 +151,55 @@ func (w PermWait) Holds() (permission, answered bool) {
 
 // Equal reports whether w and o hold the same requests, answered alike.
 func (w PermWait) Equal(o PermWait) bool {
-	return w.Answered == o.Answered && slices.Equal(w.Pending, o.Pending)
+	return w.Keys == o.Keys && slices.Equal(w.Pending, o.Pending)
 }
 
-// Done removes the oldest request with key, if any.
+// OpenTool is the tool the panel names while a dialog is open: the oldest
+// request not known answered past the ones the pane's keys answered, were
+// they answered in arrival order (a guess; the hooks do not say).
+func (w PermWait) OpenTool() string {
+	skip := w.Keys
+	for _, r := range w.Pending {
+		if r.Answered {
+			continue
+		}
+		if skip == 0 {
+			return r.Tool
+		}
+		skip--
+	}
+	return ""
+}
+
+// Done ends the request with key whose tool reported, if any: the oldest
+// one known answered, else the oldest. One not known answered that ran was
+// answered by one of the pane's keys, if any: that key is now placed.
 func (w PermWait) Done(key string) PermWait {
 	if key == "" {
 		return w
 	}
-	i := slices.IndexFunc(w.Pending, func(r PermRequest) bool { return r.Key == key })
+	i := slices.IndexFunc(w.Pending, func(r PermRequest) bool { return r.Key == key && r.Answered })
+	if i < 0 {
+		i = slices.IndexFunc(w.Pending, func(r PermRequest) bool { return r.Key == key })
+	}
 	if i < 0 {
 		return w
 	}
-	w.Pending = slices.Delete(slices.Clone(w.Pending), i, i+1)
-	if i < w.Answered {
-		w.Answered--
+	if !w.Pending[i].Answered && w.Keys > 0 {
+		w.Keys--
 	}
+	w.Pending = slices.Delete(slices.Clone(w.Pending), i, i+1)
 	return w
 }
 
-// OpenAsks are the cards of the requests whose dialog is believed open.
+// OpenAsks are the cards of the requests not known answered: the ones
+// whose dialog is open, and while the pane's keys are not placed, the
+// ones a key may have answered — a card closes only when its own request
+// is known answered or ended, never on a guess.
 func (w PermWait) OpenAsks() []uint64 {
 	var out []uint64
-	for _, r := range w.Pending[min(w.Answered, len(w.Pending)):] {
-		if r.Ask != 0 {
+	for _, r := range w.Pending {
+		if !r.Answered && r.Ask != 0 {
 			out = append(out, r.Ask)
 		}
 	}
@@ -173,19 +220,17 @@ func ClosedAsks(old, next PermWait) []uint64 {
 }
 
 // AnswerAsk marks the request of card ask answered on the card (denied:
-// refused there). It joins the answered ones, so the pane's keys still
-// answer the oldest open dialog. A request already answered (in the pane,
-// first) or unknown is left as it is.
+// refused there). A request already known answered, or unknown, is left
+// as it is. The pane's keys stay unplaced: one may have answered this
+// same dialog, so the others' cards stay open.
 func (w PermWait) AnswerAsk(ask uint64, denied bool) PermWait {
 	i := slices.IndexFunc(w.Pending, func(r PermRequest) bool { return r.Ask == ask })
-	if ask == 0 || i < w.Answered {
+	if ask == 0 || i < 0 || w.Pending[i].Answered {
 		return w
 	}
-	r := w.Pending[i]
-	r.Denied = denied
-	p := slices.Delete(slices.Clone(w.Pending), i, i+1)
-	w.Pending = slices.Insert(p, w.Answered, r)
-	w.Answered++
+	w.Pending = slices.Clone(w.Pending)
+	w.Pending[i].Answered, w.Pending[i].Denied = true, denied
+	w.Keys = min(w.Keys, w.unanswered())
 	return w
 }
 
@@ -195,17 +240,8 @@ func (w PermWait) DropDenied() PermWait {
 	if !slices.ContainsFunc(w.Pending, func(r PermRequest) bool { return r.Denied }) {
 		return w
 	}
-	var out PermWait
-	for i, r := range w.Pending {
-		if r.Denied {
-			continue
-		}
-		out.Pending = append(out.Pending, r)
-		if i < w.Answered {
-			out.Answered++
-		}
-	}
-	return out
+	w.Pending = slices.DeleteFunc(slices.Clone(w.Pending), func(r PermRequest) bool { return r.Denied })
+	return w
 }
 
 // Step is what one hook changes: the new activity and permission
@@ -217,34 +253,43 @@ type Step struct {
 }
 
 // AnswerDialog notes one write of the human's keys while a permission
-// dialog is believed open: an answering key (answersDialog) answers the
-// oldest open request; the activity shows the next open one, or thinking.
+// dialog is believed open: an answering key (answersDialog) answers one of
+// the requests not known answered (PermWait.Keys); once the keys match
+// them all, every one is known answered. The activity shows a dialog still
+// open (OpenTool), or thinking.
 func AnswerDialog(cur Activity, wait PermWait, b []byte, now time.Time) Step {
 	if !wait.DialogOpen() || !answersDialog(b) {
 		return Step{Next: cur, Wait: wait}
 	}
 	next := wait
-	next.Answered++
-	act := Activity{Kind: ActivityThinking, Subagents: cur.Subagents, Since: now}
-	if next.DialogOpen() {
-		act = Activity{Kind: ActivityPermission, Tool: next.Pending[next.Answered].Tool, Subagents: cur.Subagents, Since: cur.Since}
+	if next.Keys++; next.Keys >= next.unanswered() {
+		next.Pending = slices.Clone(next.Pending)
+		for i := range next.Pending {
+			next.Pending[i].Answered = true
+		}
+		next.Keys = 0
 	}
-	return Step{Next: act, Wait: next, Changed: true}
+	return Step{Next: afterAnswer(cur, next, now), Wait: next, Changed: true}
 }
 
 // AnswerCard notes the human's answer to card ask in the room: its request
-// is answered (denied: refused there); the activity shows the next open
-// request, or thinking.
+// is answered (denied: refused there); the activity shows a dialog still
+// open, or thinking.
 func AnswerCard(cur Activity, wait PermWait, ask uint64, denied bool, now time.Time) Step {
 	next := wait.AnswerAsk(ask, denied)
 	if next.Equal(wait) {
 		return Step{Next: cur, Wait: wait}
 	}
-	act := Activity{Kind: ActivityThinking, Subagents: cur.Subagents, Since: now}
-	if next.DialogOpen() {
-		act = Activity{Kind: ActivityPermission, Tool: next.Pending[next.Answered].Tool, Subagents: cur.Subagents, Since: cur.Since}
+	return Step{Next: afterAnswer(cur, next, now), Wait: next, Changed: true}
+}
+
+// afterAnswer is the activity once an answer left wait: the dialog still
+// open, or thinking since now.
+func afterAnswer(cur Activity, wait PermWait, now time.Time) Activity {
+	if wait.DialogOpen() {
+		return Activity{Kind: ActivityPermission, Tool: wait.OpenTool(), Subagents: cur.Subagents, Since: cur.Since}
 	}
-	return Step{Next: act, Wait: next, Changed: true}
+	return Activity{Kind: ActivityThinking, Subagents: cur.Subagents, Since: now}
 }
 
 // ToolName keeps a tool name short and free of control characters: it is

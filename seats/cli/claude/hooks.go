@@ -87,7 +87,7 @@ func applyHookAsk(cur cli.Activity, wait cli.PermWait, event string, body []byte
 		return cli.Step{Next: cur, Wait: wait}
 	}
 	if nextWait.DialogOpen() {
-		next.Kind, next.Tool = cli.ActivityPermission, nextWait.Pending[nextWait.Answered].Tool
+		next.Kind, next.Tool = cli.ActivityPermission, nextWait.OpenTool()
 	}
 	next.Since = cur.Since
 	if next.Kind != cur.Kind || event == hookUserPromptSubmit || event == hookStop || event == hookStopFailure {

@@ -210,5 +210,6 @@ func (a *codexActivity) perm(old cli.PermWait) cli.PermWait {
 	if !a.asking() {
 		return cli.PermWait{}
 	}
-	return cli.PermWait{Pending: []cli.PermRequest{{Tool: a.act.Tool, Key: "codex"}}, Answered: min(old.Answered, 1)}
+	answered := old.Keys > 0 || slices.ContainsFunc(old.Pending, func(r cli.PermRequest) bool { return r.Answered })
+	return cli.PermWait{Pending: []cli.PermRequest{{Tool: a.act.Tool, Key: "codex", Answered: answered}}}
 }

@@ -201,11 +201,11 @@ func TestCodexActivityStatusWait(t *testing.T) {
 		s := newCodexStepper(t)
 		s.step(codexTestNote(t, noteTurnStarted, codexTurn("T")), true, cli.ActivityThinking, "")
 		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active", flag)), true, cli.ActivityPermission, "")
-		if w := s.a.perm(cli.PermWait{}); len(w.Pending) != 1 || w.Pending[0] != (cli.PermRequest{Tool: "", Key: "codex"}) || w.Answered != 0 {
+		if w := s.a.perm(cli.PermWait{}); len(w.Pending) != 1 || w.Pending[0] != (cli.PermRequest{Tool: "", Key: "codex"}) {
 			t.Fatalf("%s: perm %+v", flag, w)
 		}
 		s.step(codexTestNote(t, noteThreadStatus, codexStatus("T", "active")), true, cli.ActivityThinking, "")
-		if s.a.asking() || !s.a.perm(cli.PermWait{Pending: []cli.PermRequest{{Key: "codex"}}, Answered: 1}).Equal(cli.PermWait{}) {
+		if s.a.asking() || !s.a.perm(cli.PermWait{Pending: []cli.PermRequest{{Key: "codex", Answered: true}}}).Equal(cli.PermWait{}) {
 			t.Fatalf("%s: the wait did not end", flag)
 		}
 		s.step(codexTestNote(t, noteItemStarted, codexItem("T", map[string]any{"type": "commandExecution"})), true, cli.ActivityTool, "shell")
@@ -297,7 +297,7 @@ func TestCodexActivityTurnEndsWaits(t *testing.T) {
 		if s.a.asking() || len(s.a.asks) != 0 || s.a.tool != "" {
 			t.Fatalf("%s: asks %v tool %q after the end", end.n.Method, s.a.asks, s.a.tool)
 		}
-		if w := s.a.perm(cli.PermWait{Pending: []cli.PermRequest{{Key: "codex"}}, Answered: 1}); !w.Equal(cli.PermWait{}) {
+		if w := s.a.perm(cli.PermWait{Pending: []cli.PermRequest{{Key: "codex", Answered: true}}}); !w.Equal(cli.PermWait{}) {
 			t.Fatalf("%s: perm %+v after the end", end.n.Method, w)
 		}
 	}
@@ -308,7 +308,7 @@ func TestCodexActivityTurnEndsWaits(t *testing.T) {
 func TestCodexActivityPerm(t *testing.T) {
 	t.Parallel()
 	a := newCodexActivity("T")
-	if w := a.perm(cli.PermWait{Pending: []cli.PermRequest{{Tool: "x", Key: "codex"}}, Answered: 1}); !w.Equal(cli.PermWait{}) {
+	if w := a.perm(cli.PermWait{Pending: []cli.PermRequest{{Tool: "x", Key: "codex", Answered: true}}}); !w.Equal(cli.PermWait{}) {
 		t.Fatalf("no wait: perm %+v", w)
 	}
 	now := time.Now()
@@ -317,24 +317,25 @@ func TestCodexActivityPerm(t *testing.T) {
 	want := cli.PermWait{Pending: []cli.PermRequest{{Tool: "permissions", Key: "codex"}}}
 	for _, tc := range []struct {
 		old      cli.PermWait
-		answered int
+		answered bool
 	}{
-		{cli.PermWait{}, 0},
-		{cli.PermWait{Pending: []cli.PermRequest{{Tool: "permissions", Key: "codex"}}}, 0},
-		{cli.PermWait{Pending: []cli.PermRequest{{Tool: "permissions", Key: "codex"}}, Answered: 1}, 1},
-		{cli.PermWait{Pending: []cli.PermRequest{{Key: "a"}, {Key: "b"}, {Key: "c"}}, Answered: 3}, 1},
+		{cli.PermWait{}, false},
+		{cli.PermWait{Pending: []cli.PermRequest{{Tool: "permissions", Key: "codex"}}}, false},
+		{cli.PermWait{Pending: []cli.PermRequest{{Tool: "permissions", Key: "codex", Answered: true}}}, true},
+		{cli.PermWait{Pending: []cli.PermRequest{{Key: "a", Answered: true}, {Key: "b", Answered: true}, {Key: "c", Answered: true}}}, true},
+		{cli.PermWait{Pending: []cli.PermRequest{{Key: "a"}, {Key: "b"}}, Keys: 1}, true},
 	} {
-		want.Answered = tc.answered
+		want.Pending[0].Answered = tc.answered
 		w := a.perm(tc.old)
 		if !w.Equal(want) {
 			t.Errorf("perm(%+v) = %+v, want %+v", tc.old, w, want)
 		}
-		if perm, answered := w.Holds(); perm == (tc.answered == 1) || answered != (tc.answered == 1) {
+		if perm, answered := w.Holds(); perm == tc.answered || answered != tc.answered {
 			t.Errorf("perm(%+v) holds permission %v answered %v", tc.old, perm, answered)
 		}
 	}
 	a.apply(codexTestNote(t, noteReqResolved, codexResolved("T", "5")), now)
-	if w := a.perm(cli.PermWait{Pending: []cli.PermRequest{{Tool: "permissions", Key: "codex"}}, Answered: 1}); !w.Equal(cli.PermWait{}) {
+	if w := a.perm(cli.PermWait{Pending: []cli.PermRequest{{Tool: "permissions", Key: "codex", Answered: true}}}); !w.Equal(cli.PermWait{}) {
 		t.Fatalf("after resolved: perm %+v", w)
 	}
 }
