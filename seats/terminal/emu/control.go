@@ -184,7 +184,8 @@ func (t *Terminal) restoreCursor() {
 	sv := t.saved[t.screenIndex()]
 	t.x, t.y = min(sv.x, t.cols-1), min(sv.y, t.rows-1)
 	t.wrapNext = sv.wrapNext && t.x == t.cols-1
-	t.pen, t.penLink, t.penValid = sv.pen, sv.link, false
+	t.pen, t.penLink = sv.pen, sv.link
+	t.penChanged()
 	t.m.Origin = sv.origin
 	t.charsets, t.gl = sv.charsets, sv.gl
 }

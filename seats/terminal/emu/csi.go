@@ -116,8 +116,12 @@ func (t *Terminal) csiPlain(final byte, params ansi.Params) {
 	case 'h', 'l':
 		t.setModes(params, final == 'h', false)
 	case 'm':
+		old := t.pen
 		sgr(&t.pen, params)
-		t.penValid = false
+		if t.pen != old {
+			t.penValid = false
+			t.eraseValid = t.eraseValid && t.pen.Bg == old.Bg
+		}
 	case 'n':
 		t.statusReport(param0(params), false)
 	case 'r':
@@ -302,7 +306,8 @@ func (t *Terminal) softReset() {
 	t.m.Insert, t.m.Origin, t.m.AutoWrap, t.m.CursorVisible = false, false, true, true
 	t.m.AppCursorKeys, t.m.AppKeypad = false, false
 	t.resetMargins()
-	t.pen, t.penLink, t.penValid = Style{}, 0, false
+	t.pen, t.penLink = Style{}, 0
+	t.penChanged()
 	t.charsets, t.gl, t.single = [4]byte{}, 0, 0
 	t.saved = [2]savedCursor{}
 	t.wrapNext = false

@@ -3,10 +3,10 @@ package emu
 // Scrolling and editing. New and erased cells take the pen's background
 // (background colour erase, as xterm and tmux do).
 
-// scrollUp scrolls the scroll region up n rows. Rows leaving the top of the
-// primary screen go to the scrollback when the region starts at the top row
-// and spans every column (tmux's rule); a full-screen scroll only turns the
-// ring.
+// scrollUp scrolls the scroll region up n rows. On the primary screen the
+// rows leaving the region's top go to the scrollback when the region spans
+// every column (tmux 3.3 keeps them from any region, x/vt from any
+// full-width one); a full-screen scroll only turns the ring.
 func (t *Terminal) scrollUp(n int) {
 	h := t.bottom - t.top + 1
 	n = min(n, h)
@@ -19,7 +19,7 @@ func (t *Terminal) scrollUp(n int) {
 		return
 	}
 	s := t.scr
-	keep := t.top == 0 && s == &t.pri
+	keep := s == &t.pri
 	if t.top == 0 && t.bottom == t.rows-1 {
 		for range n {
 			l := s.row(0)
@@ -96,18 +96,10 @@ func (t *Terminal) scrollDownFrom(y0, n int) {
 // scrollUpFrom scrolls rows y0…bottom up n rows (DL), nothing to the
 // scrollback.
 func (t *Terminal) scrollUpFrom(y0, n int) {
-	top := t.top
-	t.top = y0
-	if y0 == 0 && t.scr == &t.pri {
-		// scrollUp would keep the rows: DL never does.
-		sbMax := t.sb.max
-		t.sb.max = 0
-		t.scrollUp(n)
-		t.sb.max = sbMax
-	} else {
-		t.scrollUp(n)
-	}
-	t.top = top
+	top, sbMax := t.top, t.sb.max
+	t.top, t.sb.max = y0, 0 // scrollUp would keep the rows: DL never does
+	t.scrollUp(n)
+	t.top, t.sb.max = top, sbMax
 }
 
 // scrollCells scrolls the region up n rows inside the left/right margins.

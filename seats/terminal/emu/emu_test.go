@@ -14,7 +14,7 @@ type fixture struct {
 	replies []string
 }
 
-func newTerm(cols, rows int) *fixture {
+func newFixture(cols, rows int) *fixture {
 	tm := &fixture{}
 	tm.Terminal = New(cols, rows, 100, func(b []byte) { tm.replies = append(tm.replies, string(b)) })
 	return tm
@@ -66,7 +66,7 @@ func show(rows []string) string {
 
 func TestPlainText(t *testing.T) {
 	t.Parallel()
-	tm := newTerm(10, 3).feed("hello\r\nworld")
+	tm := newFixture(10, 3).feed("hello\r\nworld")
 	tm.check(t, 5, 1, "hello", "world", "")
 }
 
@@ -74,21 +74,21 @@ func TestAutowrapAndPendingWrap(t *testing.T) {
 	t.Parallel()
 	// Ten characters fill the row: the cursor stays on the last column
 	// with a pending wrap, and the next character starts the next row.
-	tm := newTerm(10, 3).feed("0123456789")
+	tm := newFixture(10, 3).feed("0123456789")
 	tm.check(t, 9, 0, "0123456789", "", "")
 	tm.feed("a")
 	tm.check(t, 1, 1, "0123456789", "a", "")
 	// CR clears the pending wrap.
-	tm = newTerm(10, 3).feed("0123456789\rX")
+	tm = newFixture(10, 3).feed("0123456789\rX")
 	tm.check(t, 1, 0, "X123456789", "", "")
 	// Without autowrap the last column is overwritten.
-	tm = newTerm(5, 2).feed("\x1b[?7labcdefg")
+	tm = newFixture(5, 2).feed("\x1b[?7labcdefg")
 	tm.check(t, 4, 0, "abcdg", "")
 }
 
 func TestScrollIntoScrollback(t *testing.T) {
 	t.Parallel()
-	tm := newTerm(5, 3).feed("1\r\n2\r\n3\r\n4\r\n5")
+	tm := newFixture(5, 3).feed("1\r\n2\r\n3\r\n4\r\n5")
 	tm.check(t, 1, 2, "3", "4", "5")
 	if got := tm.scrollback(); !slices.Equal(got, []string{"1", "2"}) {
 		t.Errorf("scrollback %q", got)
@@ -109,7 +109,7 @@ func TestScrollbackBound(t *testing.T) {
 
 func TestResizeKeepsTopRows(t *testing.T) {
 	t.Parallel()
-	tm := newTerm(10, 4).feed("aaaa\r\nbbbb\r\ncccc\r\ndddd")
+	tm := newFixture(10, 4).feed("aaaa\r\nbbbb\r\ncccc\r\ndddd")
 	tm.Resize(3, 2)
 	tm.check(t, 2, 1, "aaa", "bbb")
 	tm.Resize(6, 3)

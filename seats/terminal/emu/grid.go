@@ -79,10 +79,19 @@ func blankCells(cells []cell, cols int, sid uint32) []cell {
 	return cells
 }
 
+// fill blanks cells in style sid: memclr for the default style (a new row
+// in a flood), else by doubling copies.
 func fill(cells []cell, sid uint32) {
-	b := cell{sid: sid}
-	for i := range cells {
-		cells[i] = b
+	if sid == 0 {
+		clear(cells)
+		return
+	}
+	if len(cells) == 0 {
+		return
+	}
+	cells[0] = cell{sid: sid}
+	for n := 1; n < len(cells); n *= 2 {
+		copy(cells[n:], cells[:n])
 	}
 }
 

@@ -22,6 +22,7 @@ const (
 // osc runs an OSC string; data is all of it ("2;title").
 func (t *Terminal) osc(cmd int, data []byte) {
 	t.flushPending()
+	t.restoreString(data)
 	_, arg, _ := bytes.Cut(data, []byte{';'})
 	switch cmd {
 	case 0, 2:
@@ -61,7 +62,7 @@ func sanitizeTitle(b []byte) string {
 // other link is dropped; its text stays, unlinked.
 func (t *Terminal) setLink(arg []byte) {
 	params, url, ok := bytes.Cut(arg, []byte{';'})
-	t.penValid = false
+	t.penValid = false // the erase style has no link
 	if !ok || len(url) == 0 || !safeLink(params, url) {
 		t.penLink = 0
 		return

@@ -19,10 +19,9 @@ import (
 func (t *Terminal) sid() uint32 {
 	for !t.penValid {
 		t.penValid = true // a compaction inside styleID resets it: go again
-		pen := t.styleID(t.pen, true)
-		erase := t.styleID(Style{Bg: t.pen.Bg}, false)
+		id := t.styleID(t.pen, true)
 		if t.penValid {
-			t.penSID, t.eraseSID = pen, erase
+			t.penSID = id
 		}
 	}
 	return t.penSID
@@ -30,9 +29,18 @@ func (t *Terminal) sid() uint32 {
 
 // blank is the style id erased cells get: the pen's background only.
 func (t *Terminal) blank() uint32 {
-	t.sid()
+	for !t.eraseValid {
+		t.eraseValid = true
+		id := t.styleID(Style{Bg: t.pen.Bg}, false)
+		if t.eraseValid {
+			t.eraseSID = id
+		}
+	}
 	return t.eraseSID
 }
+
+// penChanged forgets the pen's style ids.
+func (t *Terminal) penChanged() { t.penValid, t.eraseValid = false, false }
 
 // printASCII prints a run of printable ASCII in the ground state; its last
 // character is held (a combining mark may follow).

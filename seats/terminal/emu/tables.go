@@ -36,8 +36,9 @@ type tables struct {
 	linkIdx    map[string]uint32
 
 	maxStyles, maxClusters, maxLinks int
-	wait                             int // new entries to fall back before compacting again
-	compactions                      int // (tests)
+	wait                             int             // new entries to fall back before compacting again
+	cache                            [64]cachedStyle // recent styleKey → id, by styleHash
+	compactions                      int             // (tests)
 }
 
 func newTables() tables {
@@ -71,13 +72,33 @@ func (t *Terminal) makeRoom(n func() int, max int) bool {
 	return n() < max
 }
 
+// cachedStyle is an entry of the style cache: a child switches between a
+// few styles over and over, and a map lookup per SGR was a sixth of the
+// time on make compare's stream.
+type cachedStyle struct {
+	k     styleKey
+	id    uint32
+	valid bool
+}
+
+func styleHash(k styleKey) uint32 {
+	h := uint32(k.st.Fg)*0x9e3779b1 ^ uint32(k.st.Bg)*0x85ebca77 ^ uint32(k.st.Ul)*0xc2b2ae3d ^
+		(uint32(k.st.Attrs)<<8|uint32(k.st.Underline))*0x27d4eb2f ^ k.link*0x165667b1
+	return h >> 26
+}
+
 // styleID interns the style st with the pen's link (withLink) or none.
 func (t *Terminal) styleID(st Style, withLink bool) uint32 {
 	k := styleKey{st: st}
 	if withLink {
 		k.link = t.penLink
 	}
+	c := &t.tab.cache[styleHash(k)]
+	if c.valid && c.k == k {
+		return c.id
+	}
 	if id, ok := t.tab.styleIdx[k]; ok {
+		*c = cachedStyle{k: k, id: id, valid: true}
 		return id
 	}
 	if !t.makeRoom(func() int { return len(t.tab.styles) }, t.tab.maxStyles) {
@@ -199,7 +220,8 @@ func (t *Terminal) compact() {
 	for i := range t.saved {
 		t.saved[i].link = linkMap[t.saved[i].link]
 	}
-	t.penValid = false
+	t.penChanged()
+	t.tab.cache = [len(t.tab.cache)]cachedStyle{}
 }
 
 // renumber keeps the entries of list whose m is not unused (in order),

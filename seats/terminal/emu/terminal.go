@@ -2,6 +2,7 @@ package emu
 
 import (
 	"image/color"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/ansi/parser"
@@ -32,11 +33,12 @@ type Terminal struct {
 	// margins (DECSLRM, only with DECLRMM).
 	top, bottom, left, right int
 
-	pen      Style
-	penLink  uint32
-	penSID   uint32 // styleID(pen, link), valid while penValid
-	eraseSID uint32 // styleID of a blank cell in the pen's background
-	penValid bool
+	pen        Style
+	penLink    uint32
+	penSID     uint32 // styleID(pen, link), valid while penValid
+	eraseSID   uint32 // styleID of a blank cell in the pen's background, valid while eraseValid
+	penValid   bool
+	eraseValid bool
 
 	saved [2]savedCursor // DECSC per screen: primary, alternate
 
@@ -61,7 +63,9 @@ type Terminal struct {
 
 	// owed counts the UTF-8 continuation bytes a character in an OSC or DCS
 	// string still owes (docs/dependencies.md §9.9).
-	owed int
+	owed   int
+	strLen int   // the bytes of the current OSC or DCS string the parser kept
+	fixed  []int // where stringByte replaced a 0x9C in it
 
 	dirty    []bool
 	allDirty bool
@@ -128,7 +132,8 @@ func (t *Terminal) reset() {
 	}
 	t.scr = &t.pri
 	t.x, t.y, t.wrapNext = 0, 0, false
-	t.pen, t.penLink, t.penValid = Style{}, 0, false
+	t.pen, t.penLink = Style{}, 0
+	t.penChanged()
 	t.saved = [2]savedCursor{}
 	t.m = defaultModes()
 	t.resetMargins()
@@ -180,13 +185,21 @@ func (t *Terminal) Write(p []byte) (int, error) {
 				t.execute(b)
 				i++
 				continue
+			} else if b >= 0xc2 && b <= 0xf4 {
+				// A whole, valid UTF-8 character: what the parser would
+				// collect and print. Anything else goes through it.
+				if r, n := utf8.DecodeRune(p[i:]); n > 1 {
+					t.printRune(r)
+					i += n
+					continue
+				}
 			}
 		}
 		b := p[i]
 		if st == parser.OscStringState || st == parser.DcsStringState {
-			b = t.stringByte(b)
+			b = t.stringByte(b, st == parser.OscStringState)
 		} else {
-			t.owed = 0
+			t.owed, t.strLen, t.fixed = 0, 0, t.fixed[:0]
 		}
 		t.p.Advance(b)
 		i++
@@ -196,21 +209,39 @@ func (t *Terminal) Write(p []byte) (int, error) {
 
 // stringByte keeps a 0x9C inside a UTF-8 character of an OSC or DCS string
 // from ending it: x/ansi takes 0x9C (C1 ST) as the end of the string even as
-// a continuation byte (✳ is E2 9C B3), so such a byte becomes 0xBF, another
-// continuation byte. A 0x9C that continues nothing still ends the string.
-func (t *Terminal) stringByte(b byte) byte {
+// a continuation byte (✳ is E2 9C B3), so such a byte goes to the parser as
+// 0xBF, another continuation byte, and an OSC handler gets its 0x9C back
+// (restoreString). A 0x9C that continues nothing still ends the string.
+func (t *Terminal) stringByte(b byte, osc bool) byte {
+	if b >= 0x20 {
+		t.strLen++ // the parser keeps every such byte of the string
+	}
 	switch {
 	case b >= 0xc0:
 		t.owed = utf8Len(b) - 1
 	case b >= 0x80 && t.owed > 0:
 		t.owed--
 		if b == 0x9c {
+			if osc && t.strLen <= maxStringData {
+				t.fixed = append(t.fixed, t.strLen-1)
+			}
 			return 0xbf
 		}
 	default:
 		t.owed = 0
 	}
 	return b
+}
+
+// restoreString puts back the 0x9C bytes stringByte replaced in the data
+// of the OSC string just ended.
+func (t *Terminal) restoreString(data []byte) {
+	for _, i := range t.fixed {
+		if i < len(data) {
+			data[i] = 0x9c
+		}
+	}
+	t.fixed = t.fixed[:0]
 }
 
 // utf8Len is the length of the UTF-8 character whose lead byte is b.
