@@ -2,9 +2,12 @@ package emu_test
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -129,6 +132,8 @@ func BenchmarkParse(b *testing.B) {
 		data := benchStreams(b)[name]
 		b.Run("stream="+name+"/how=parser", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
+			cpu0 := processCPU()
+			defer func() { reportCPU(b, cpu0, len(data)) }()
 			p := ansi.NewParser()
 			var n int
 			p.SetHandler(ansi.Handler{
@@ -146,6 +151,8 @@ func BenchmarkParse(b *testing.B) {
 		})
 		b.Run("stream="+name+"/how=decode", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
+			cpu0 := processCPU()
+			defer func() { reportCPU(b, cpu0, len(data)) }()
 			p := ansi.NewParser()
 			for b.Loop() {
 				var state byte
@@ -183,4 +190,29 @@ func TestScrollbackMemory(t *testing.T) {
 		t.Errorf("%d bytes, over %d", used, scrollbackCap)
 	}
 	runtime.KeepAlive(tm)
+}
+
+// BenchmarkHostileStyles is a child printing every character in a colour
+// of its own (20 MB): the style table fills and is compacted or falls back
+// (tables.go) while a 10 000-line scrollback fills with styled cells.
+func BenchmarkHostileStyles(b *testing.B) {
+	var s strings.Builder
+	r := rand.New(rand.NewPCG(1, 2))
+	for s.Len() < 20<<20 {
+		fmt.Fprintf(&s, "\x1b[38;2;%d;%d;%dmx", r.IntN(256), r.IntN(256), r.IntN(256))
+		if r.IntN(100) == 0 {
+			s.WriteString("\r\n")
+		}
+	}
+	data := []byte(s.String())
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	cpu0 := processCPU()
+	for b.Loop() {
+		tm := emu.New(benchCols, benchRows, 10000, nil)
+		for off := 0; off < len(data); off += benchChunk {
+			_, _ = tm.Write(data[off:min(off+benchChunk, len(data))])
+		}
+	}
+	reportCPU(b, cpu0, len(data))
 }

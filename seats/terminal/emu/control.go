@@ -183,7 +183,7 @@ func (t *Terminal) saveCursor() {
 func (t *Terminal) restoreCursor() {
 	sv := t.saved[t.screenIndex()]
 	t.x, t.y = min(sv.x, t.cols-1), min(sv.y, t.rows-1)
-	t.wrapNext = sv.wrapNext && t.x == t.cols-1
+	t.wrapNext = sv.wrapNext && t.x == sv.x
 	t.pen, t.penLink = sv.pen, sv.link
 	t.penChanged()
 	t.m.Origin = sv.origin

@@ -32,7 +32,7 @@ func (t *Terminal) scrollUp(n int) {
 		t.allDirty = true
 		return
 	}
-	var gone [64]line
+	gone := t.spare(n)
 	for done := 0; done < n; {
 		k := min(n-done, len(gone))
 		for i := range k {
@@ -47,6 +47,15 @@ func (t *Terminal) scrollUp(n int) {
 		done += k
 	}
 	t.touchRows(t.top, t.bottom)
+}
+
+// spare is scratch room for the rows a region scroll moves out, at most
+// 64 at a time.
+func (t *Terminal) spare(n int) []line {
+	if t.scratch == nil {
+		t.scratch = make([]line, 64)
+	}
+	return t.scratch[:min(n, len(t.scratch))]
 }
 
 // retire disposes of a row leaving the screen: into the scrollback when
@@ -76,7 +85,7 @@ func (t *Terminal) scrollDownFrom(y0, n int) {
 		return
 	}
 	s := t.scr
-	var gone [64]line
+	gone := t.spare(n)
 	for done := 0; done < n; {
 		k := min(n-done, len(gone))
 		for i := range k {

@@ -76,6 +76,20 @@ func (t *Terminal) RenderRow(y int, dst []byte) []byte {
 	return t.render(t.scr.row(y).cells, dst)
 }
 
+// RenderScrollbackRow appends scrollback row i (0 the oldest) as RenderRow
+// renders a screen row, without its trailing blank default-style cells.
+func (t *Terminal) RenderScrollbackRow(i int, dst []byte) []byte {
+	if i < 0 || i >= t.sb.len() {
+		return dst
+	}
+	cells := t.sb.at(i).cells
+	n := len(cells)
+	for n > 0 && (cells[n-1].ch == 0 || cells[n-1].ch == ' ') && t.tab.styles[cells[n-1].sid] == (styleKey{}) {
+		n--
+	}
+	return t.render(cells[:n], dst)
+}
+
 func (t *Terminal) render(cells []cell, dst []byte) []byte {
 	var sid, link uint32
 	for _, c := range cells {

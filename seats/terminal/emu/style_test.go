@@ -65,3 +65,35 @@ func TestRenderRow(t *testing.T) {
 		t.Errorf("RenderRow does not append: %q", got)
 	}
 }
+
+// What RenderRow draws, fed to another terminal, gives every cell the same
+// character, style and link: the recorded CLI streams.
+func TestRenderRoundTrip(t *testing.T) {
+	t.Parallel()
+	for name, data := range recorded(t) {
+		tm := New(160, 50, 100, nil)
+		_, _ = tm.Write(data)
+		tm.Flush()
+		for y := range 50 {
+			again := New(160, 1, 0, nil)
+			_, _ = again.Write(tm.RenderRow(y, nil))
+			again.Flush()
+			if again.PlainRow(0) != tm.PlainRow(y) {
+				t.Fatalf("%s row %d: %q, rendered and read back %q", name, y, tm.PlainRow(y), again.PlainRow(0))
+			}
+			for x := range 160 {
+				if a, b := tm.StyleAt(x, y), again.StyleAt(x, 0); a != b || tm.LinkAt(x, y) != again.LinkAt(x, 0) {
+					t.Fatalf("%s cell %d,%d: %+v, rendered and read back %+v", name, x, y, a, b)
+				}
+			}
+		}
+		for i := range tm.ScrollbackLen() {
+			again := New(160, 1, 0, nil)
+			_, _ = again.Write(tm.RenderScrollbackRow(i, nil))
+			again.Flush()
+			if again.PlainRow(0) != tm.ScrollbackRow(i) {
+				t.Fatalf("%s scrollback %d: %q, rendered and read back %q", name, i, tm.ScrollbackRow(i), again.PlainRow(0))
+			}
+		}
+	}
+}

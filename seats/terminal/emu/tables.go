@@ -6,10 +6,10 @@ package emu
 // both screens and the scrollback is scanned, the entries no cell (nor the
 // pen or a saved cursor) uses are dropped and the cells renumbered. When a
 // compaction leaves a table more than three quarters full, the next
-// maxX/4 new entries fall back instead of compacting again (a new style
-// becomes the default style, a new cluster its first rune, a new link no
-// link), so a hostile stream pays one scan per maxX/4 entries, never one
-// per character.
+// maxX/4 new entries (or one per eight cells scanned, if more) fall back
+// instead of compacting again (a new style becomes the default style, a new
+// cluster its first rune, a new link no link), so a hostile stream pays at
+// most eight cell visits per character it prints, never a scan.
 const (
 	maxStyles   = 1 << 16
 	maxClusters = 1 << 16
@@ -57,19 +57,21 @@ func newTables() tables {
 
 // makeRoom reports whether a table holding n entries (bound max) may take
 // one more, compacting all tables when it is full (see above).
-func (t *Terminal) makeRoom(n func() int, max int) bool {
-	if n() < max {
+func (t *Terminal) makeRoom(n func() int, bound int) bool {
+	if n() < bound {
 		return true
 	}
 	if t.tab.wait > 0 {
 		t.tab.wait--
 		return false
 	}
-	t.compact()
-	if n() >= max*3/4 {
-		t.tab.wait = max / 4
+	cells := t.compact()
+	if n() >= bound*3/4 {
+		// Scanning costs a visit per cell: wait for more fallbacks the more
+		// cells there are, at most 8 visits per fallback.
+		t.tab.wait = max(bound/4, cells/8)
 	}
-	return n() < max
+	return n() < bound
 }
 
 // cachedStyle is an entry of the style cache: a child switches between a
@@ -158,8 +160,9 @@ func (t *Terminal) eachLine(f func(l *line)) {
 	}
 }
 
-// compact drops the table entries nothing uses and renumbers the cells.
-func (t *Terminal) compact() {
+// compact drops the table entries nothing uses and renumbers the cells; it
+// returns how many cells it scanned.
+func (t *Terminal) compact() (cells int) {
 	t.tab.compactions++
 	tb := &t.tab
 	styleMap := make([]uint32, len(tb.styles))
@@ -173,6 +176,7 @@ func (t *Terminal) compact() {
 	}
 	styleMap[0] = 0
 	t.eachLine(func(l *line) {
+		cells += len(l.cells)
 		for _, c := range l.cells {
 			styleMap[c.sid] = 0
 			if c.ch&chCluster != 0 && !c.tail() {
@@ -222,6 +226,7 @@ func (t *Terminal) compact() {
 	}
 	t.penChanged()
 	t.tab.cache = [len(t.tab.cache)]cachedStyle{}
+	return cells
 }
 
 // renumber keeps the entries of list whose m is not unused (in order),

@@ -69,6 +69,7 @@ type Terminal struct {
 
 	dirty    []bool
 	allDirty bool
+	scratch  []line // rows a region scroll moves out (spare)
 
 	tab   tables
 	p     *ansi.Parser
