@@ -269,18 +269,29 @@ func (t *Terminal) setLeftRight(params ansi.Params) {
 	t.home()
 }
 
-// repeat is REP: the last ASCII character printed, n times. A count past
-// a screenful and a row is cut to one with the same remainder in the row:
-// the screen ends the same, the scrollback keeps fewer copies of the
-// repeated row, and a stray "CSI 999999999 b" costs a screenful of cells.
+// repeat is REP: the last character printed, n times (xterm, tmux; x/vt
+// repeats only an ASCII one). A count past a screenful and a row is cut to
+// one with the same remainder in the row: the screen ends the same, the
+// scrollback keeps fewer copies of the repeated row, and a stray
+// "CSI 999999999 b" costs a screenful of cells.
 func (t *Terminal) repeat(params ansi.Params) {
-	if t.lastChar == 0 {
+	if t.lastChar == 0 && t.lastW == 0 {
 		return
 	}
 	n, _, _ := params.Param(0, 1)
 	n = max(n, 1)
-	if limit := t.cols * (t.rows + 1); n > limit {
-		n = limit + (n-limit)%t.cols
+	perRow := t.cols
+	if t.lastChar == 0 {
+		perRow = max(t.cols/t.lastW, 1)
+	}
+	if limit := perRow * (t.rows + 1); n > limit {
+		n = limit + (n-limit)%perRow
+	}
+	if t.lastChar == 0 {
+		for range n {
+			t.place(t.lastCh, t.lastW)
+		}
+		return
 	}
 	c := t.lastChar
 	if t.single != 0 || t.charsets[t.gl] != 0 || t.m.Insert {

@@ -170,4 +170,14 @@ func TestRepeat(t *testing.T) {
 	tm.check(t, 3, 1, "xxxx", "xxxx")
 	tm = newFixture(4, 2).feed("x\x1b[999999997by")
 	tm.check(t, 3, 1, "xxxx", "xxy")
+	// Any character, as xterm and tmux repeat it (x/vt only ASCII).
+	tm = newFixture(10, 2).feed("a日\x1b[2b")
+	tm.check(t, 7, 0, "a日日日", "")
+	tm = newFixture(10, 2).feed("e\u0301\x1b[2b")
+	tm.check(t, 3, 0, "e\u0301e\u0301e\u0301", "")
+	tm = newFixture(5, 2).feed("日\x1b[999999999b")
+	tm.check(t, 4, 1, "日日", "日日")
+	// The line drawing set applies when the repeat is printed.
+	tm = newFixture(10, 2).feed("\x1b(0q\x1b[2b")
+	tm.check(t, 3, 0, "───", "")
 }

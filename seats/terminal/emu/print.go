@@ -209,6 +209,9 @@ func (t *Terminal) placeBytes(c []byte, w int) {
 	if n < len(c) {
 		ch = t.clusterCh(c, r)
 	}
+	if w > 0 {
+		t.lastChar, t.lastCh, t.lastW = 0, ch, w
+	}
 	t.place(ch, w)
 }
 

@@ -175,6 +175,9 @@ func (t *Terminal) compact() (cells int) {
 		clusterMap[i] = unused
 	}
 	styleMap[0] = 0
+	if t.lastW > 0 && t.lastCh&chCluster != 0 {
+		clusterMap[t.lastCh&chValue] = 0 // REP may print it again
+	}
 	t.eachLine(func(l *line) {
 		cells += len(l.cells)
 		for _, c := range l.cells {
@@ -220,6 +223,9 @@ func (t *Terminal) compact() (cells int) {
 			}
 		}
 	})
+	if t.lastW > 0 && t.lastCh&chCluster != 0 {
+		t.lastCh = chCluster | clusterMap[t.lastCh&chValue]
+	}
 	t.penLink = linkMap[t.penLink]
 	for i := range t.saved {
 		t.saved[i].link = linkMap[t.saved[i].link]

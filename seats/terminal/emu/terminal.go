@@ -47,7 +47,9 @@ type Terminal struct {
 	charsets [4]byte // G0–G3: 0 ASCII, '0' DEC special graphics, 'A' UK
 	gl       int     // the set invoked into GL (SI/SO, LS2/LS3)
 	single   int     // a single shift (SS2/SS3) for the next character, 0 none
-	lastChar byte    // the last ASCII character printed (REP), 0 none
+	lastChar byte    // the last character printed when it was ASCII (REP), else 0
+	lastCh   uint32  // else the last character's ch and width (0: none)
+	lastW    int
 
 	// The held grapheme cluster: the runes printed since the last cluster
 	// was placed, which the next rune may still extend.
@@ -139,7 +141,8 @@ func (t *Terminal) reset() {
 	t.m = defaultModes()
 	t.resetMargins()
 	t.resetTabs()
-	t.charsets, t.gl, t.single, t.lastChar = [4]byte{}, 0, 0, 0
+	t.charsets, t.gl, t.single = [4]byte{}, 0, 0
+	t.lastChar, t.lastCh, t.lastW = 0, 0, 0
 	t.npen = 0
 	t.cursorSty = 0
 	t.colors = [3]color.Color{}
