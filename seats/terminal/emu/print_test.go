@@ -79,6 +79,32 @@ func TestOverwriteHalfAWideCharacter(t *testing.T) {
 	tm.check(t, 2, 0, "日 本語", "")
 }
 
+// A UTF-8 character cut short by a byte that cannot continue it shows as
+// U+FFFD and the byte is read on its own (xterm, tmux; x/ansi's parser
+// would take it into the character), in whatever writes it arrives.
+func TestInvalidUTF8(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ in, want string }{
+		{"a\xe6b", "a\ufffdb"},
+		{"a\xe6\x9cb", "a\ufffdb"},
+		{"a\xf0\x9f\x91b", "a\ufffdb"},
+		{"a\xe6\x1b[31mb", "a\ufffdb"},
+		{"a\xe6\r\nb", "a\ufffd"},
+		{"a\xe6\xe6\x9c\xacb", "a\ufffd本b"},
+	}
+	for _, c := range cases {
+		for cut := 0; cut <= len(c.in); cut++ {
+			tm := newFixture(10, 2)
+			_, _ = tm.Write([]byte(c.in[:cut]))
+			_, _ = tm.Write([]byte(c.in[cut:]))
+			tm.Flush()
+			if got := tm.PlainRow(0); got != c.want {
+				t.Errorf("%q split at %d: %q, want %q", c.in, cut, got, c.want)
+			}
+		}
+	}
+}
+
 // A cluster split across writes is placed whole: the screen never depends
 // on where the child's writes were split.
 func TestClusterSplitAcrossWrites(t *testing.T) {

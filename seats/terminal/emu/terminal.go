@@ -200,6 +200,13 @@ func (t *Terminal) Write(p []byte) (int, error) {
 			}
 		}
 		b := p[i]
+		if st == parser.Utf8State && (b < 0x80 || b >= 0xc0) {
+			// A character cut short: x/ansi would take this byte into it.
+			// Show U+FFFD for it, as xterm and tmux do, and read b afresh.
+			t.p.Reset()
+			t.printRune(utf8.RuneError)
+			continue
+		}
 		if st == parser.OscStringState || st == parser.DcsStringState {
 			b = t.stringByte(b, st == parser.OscStringState)
 		} else {
