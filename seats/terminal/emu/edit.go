@@ -172,10 +172,6 @@ func (t *Terminal) erase(y, a, b int) {
 func (t *Terminal) eraseDisplay(n int) {
 	switch n {
 	case 0:
-		if t.x == 0 && t.y == 0 {
-			t.clearScreen()
-			return
-		}
 		t.erase(t.y, t.x, t.cols)
 		for y := t.y + 1; y < t.rows; y++ {
 			t.erase(y, 0, t.cols)
@@ -192,10 +188,12 @@ func (t *Terminal) eraseDisplay(n int) {
 	}
 }
 
-// clearScreen erases the whole screen. On the primary screen the rows down
-// to the last one with anything on it first scroll into the scrollback, as
-// tmux's scroll-on-clear (on by default) does, so a program that clears the
-// screen leaves what it showed scrollable.
+// clearScreen erases the whole screen (ED 2). On the primary screen the
+// rows down to the last one with anything on it first scroll into the
+// scrollback, as tmux's scroll-on-clear (on by default) does, so a program
+// that clears the screen leaves what it showed scrollable. (tmux also takes
+// ED 0 from the top-left corner for a clear; xterm and x/vt erase, as emu
+// does.)
 func (t *Terminal) clearScreen() {
 	if t.scr == &t.pri && t.sb.max > 0 {
 		last := -1
@@ -219,8 +217,10 @@ func (t *Terminal) clearScreen() {
 	}
 }
 
-// eraseLine is EL.
+// eraseLine is EL; like ECH it ends a pending wrap, so the next character
+// lands in the last column (DEC STD 070, xterm, x/vt).
 func (t *Terminal) eraseLine(n int) {
+	t.wrapNext = false
 	switch n {
 	case 0:
 		t.erase(t.y, t.x, t.cols)
@@ -290,5 +290,6 @@ func (t *Terminal) deleteLines(n int) {
 
 // eraseChars is ECH: n cells from the cursor blanked, never past the row.
 func (t *Terminal) eraseChars(n int) {
+	t.wrapNext = false
 	t.erase(t.y, t.x, t.x+n)
 }

@@ -2,6 +2,7 @@ package emu
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -135,9 +136,10 @@ func TestLeftRightMargins(t *testing.T) {
 	tm.check(t, 2, 1, "", " X", "")
 }
 
-// ED 2 and ED 0 at home scroll what the primary screen shows into the
-// scrollback first (tmux's scroll-on-clear), down to its last row with
-// anything on it; ED 3 clears the scrollback only.
+// ED 2 scrolls what the primary screen shows into the scrollback first
+// (tmux's scroll-on-clear), down to its last row with anything on it; ED 0
+// from the top-left corner only erases (xterm, x/vt; tmux takes it for a
+// clear); ED 3 clears the scrollback only.
 func TestClearScreenKeepsHistory(t *testing.T) {
 	t.Parallel()
 	tm := newFixture(5, 5).feed("a\r\nb\r\n\r\n\x1b[2J")
@@ -146,11 +148,13 @@ func TestClearScreenKeepsHistory(t *testing.T) {
 	}
 	tm.check(t, 0, 3, "", "", "", "", "")
 	tm = newFixture(5, 5).feed("a\r\nb\r\nc\x1b[H\x1b[J")
-	if got := tm.scrollback(); !slices.Equal(got, []string{"a", "b", "c"}) {
+	if got := tm.scrollback(); len(got) != 0 {
 		t.Errorf("ED 0 at home kept %q", got)
 	}
+	tm.check(t, 0, 0, "", "", "", "", "")
+	tm.feed("1\r\n2\r\n3\r\n4\r\n5\r\n6\x1b[H")
 	tm.feed("x\x1b[3J")
-	tm.check(t, 1, 0, "x", "", "", "", "")
+	tm.check(t, 1, 0, "x", "3", "4", "5", "6")
 	if tm.ScrollbackLen() != 0 {
 		t.Errorf("ED 3 left %q", tm.scrollback())
 	}
@@ -180,4 +184,19 @@ func TestRepeat(t *testing.T) {
 	// The line drawing set applies when the repeat is printed.
 	tm = newFixture(10, 2).feed("\x1b(0q\x1b[2b")
 	tm.check(t, 3, 0, "───", "")
+}
+
+// EL and ECH end a pending wrap: the next character lands in the last
+// column (DEC STD 070, xterm, x/vt), not on the next row.
+func TestEraseEndsPendingWrap(t *testing.T) {
+	t.Parallel()
+	for _, seq := range []string{"\x1b[K", "\x1b[1K", "\x1b[2K", "\x1b[X"} {
+		tm := newFixture(10, 2).feed("0123456789" + seq + "X")
+		if got := tm.PlainRow(1); got != "" {
+			t.Errorf("%q: the next character went to the next row: %q", seq, tm.rows())
+		}
+		if got := tm.PlainRow(0); !strings.HasSuffix(got, "X") || len(got) != 10 {
+			t.Errorf("%q: row %q", seq, got)
+		}
+	}
 }

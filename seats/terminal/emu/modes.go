@@ -2,10 +2,10 @@ package emu
 
 import "github.com/charmbracelet/x/ansi"
 
-// MouseModes are the mouse reporting modes the child set, each kept on its
-// own as it set them: what to report (X10 ?9, Normal ?1000, Button ?1002,
-// Any ?1003) and how to encode it (UTF8 ?1005, SGR ?1006, URXVT ?1015,
-// SGRPixels ?1016).
+// MouseModes are the mouse reporting modes the child set: what to report
+// (X10 ?9, Normal ?1000, Button ?1002, Any ?1003: at most one, the last
+// set) and how to encode it (UTF8 ?1005, SGR ?1006, URXVT ?1015,
+// SGRPixels ?1016, each on its own).
 type MouseModes struct {
 	X10, Normal, Button, Any    bool
 	SGR, UTF8, URXVT, SGRPixels bool
@@ -88,8 +88,8 @@ func (t *Terminal) setDEC(n int, on bool) {
 		t.home()
 	case 7:
 		t.m.AutoWrap = on
-	case 9:
-		mm.X10 = on
+	case 9, 1000, 1002, 1003:
+		t.setTracking(n, on)
 	case 25:
 		t.m.CursorVisible = on
 	case 66:
@@ -99,12 +99,6 @@ func (t *Terminal) setDEC(n int, on bool) {
 		if !on {
 			t.left, t.right = 0, t.cols-1
 		}
-	case 1000:
-		mm.Normal = on
-	case 1002:
-		mm.Button = on
-	case 1003:
-		mm.Any = on
 	case 1004:
 		t.m.FocusEvents = on
 	case 1005:
@@ -127,6 +121,28 @@ func (t *Terminal) setDEC(n int, on bool) {
 		}
 	default:
 		t.m.setOther(n, on)
+	}
+}
+
+// setTracking sets or resets mouse tracking mode n (9, 1000, 1002,
+// 1003). As in xterm and tmux there is one tracking mode: setting one
+// replaces the others, resetting any ends the reports (x/vt kept each on
+// its own).
+func (t *Terminal) setTracking(n int, on bool) {
+	mm := &t.m.Mouse
+	mm.X10, mm.Normal, mm.Button, mm.Any = false, false, false, false
+	if !on {
+		return
+	}
+	switch n {
+	case 9:
+		mm.X10 = true
+	case 1000:
+		mm.Normal = true
+	case 1002:
+		mm.Button = true
+	default:
+		mm.Any = true
 	}
 }
 

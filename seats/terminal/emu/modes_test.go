@@ -55,13 +55,23 @@ func TestModes(t *testing.T) {
 	tm.feed("\x1b[?1;5;6;66;69;1000;1002;1003;1004;1005;1006;1015;1016;2004h\x1b[?7;25l\x1b[4;20h")
 	want := Modes{Origin: true, Insert: true, LNM: true, AppCursorKeys: true, BracketedPaste: true,
 		ReverseVideo: true, LeftRightMargins: true, AppKeypad: true, FocusEvents: true,
-		Mouse: MouseModes{Normal: true, Button: true, Any: true, SGR: true, UTF8: true, URXVT: true, SGRPixels: true}}
+		Mouse: MouseModes{Any: true, SGR: true, UTF8: true, URXVT: true, SGRPixels: true}}
 	if m := tm.Modes(); m != want {
 		t.Errorf("modes %+v\nwant  %+v", m, want)
 	}
-	tm.feed("\x1b[?9h\x1b[?1000l")
-	if m := tm.Modes().Mouse; !m.X10 || m.Normal || !m.Button {
-		t.Errorf("mouse %+v", m)
+	// One tracking mode, as in xterm and tmux: the last set; resetting
+	// any ends it.
+	tm.feed("\x1b[?9h")
+	if m := tm.Modes().Mouse; !m.X10 || m.Normal || m.Button || m.Any {
+		t.Errorf("after ?9h: mouse %+v", m)
+	}
+	tm.feed("\x1b[?1002h\x1b[?1000$p")
+	if m := tm.Modes().Mouse; m.X10 || !m.Button || tm.replies[len(tm.replies)-1] != "\x1b[?1000;2$y" {
+		t.Errorf("after ?1002h: mouse %+v, %q", m, tm.replies)
+	}
+	tm.feed("\x1b[?1003l")
+	if m := tm.Modes().Mouse; m.X10 || m.Normal || m.Button || m.Any || !m.SGR {
+		t.Errorf("after ?1003l: mouse %+v", m)
 	}
 	if _, _, visible := tm.Cursor(); visible {
 		t.Error("?25l left the cursor visible")

@@ -228,7 +228,8 @@ func (t *Terminal) placeASCII(b byte) {
 
 // place writes a character of width w (1 or 2) at the cursor, wrapping,
 // inserting and moving the cursor as the modes say. A zero-width cluster is
-// dropped, as is a wide one where no two columns fit.
+// dropped, as is a wide one where no two columns fit, or that does not fit
+// before the right margin with autowrap off (tmux and x/vt drop it too).
 func (t *Terminal) place(ch uint32, w int) {
 	if w <= 0 {
 		return
@@ -246,12 +247,11 @@ func (t *Terminal) place(ch uint32, w int) {
 		return
 	}
 	if t.x+w > right {
-		if t.m.AutoWrap {
-			t.wrapLine()
-			right = t.rightEdge()
-		} else {
-			t.x = right - w
+		if !t.m.AutoWrap {
+			return
 		}
+		t.wrapLine()
+		right = t.rightEdge()
 	}
 	if t.m.Insert {
 		t.insertCells(w)

@@ -53,8 +53,11 @@ func TestWideAtTheMargin(t *testing.T) {
 	tm.check(t, 1, 1, "abcdefgh日", "Z", "")
 	tm = newFixture(10, 3).feed("abcdefgh日")
 	tm.check(t, 9, 0, "abcdefgh日", "", "")
-	// Without autowrap it is drawn where it fits.
+	// Without autowrap one that does not fit is dropped (tmux, x/vt); one
+	// that fits exactly is drawn.
 	tm = newFixture(10, 3).feed("\x1b[?7labcdefghi日")
+	tm.check(t, 9, 0, "abcdefghi", "", "")
+	tm = newFixture(10, 3).feed("\x1b[?7labcdefgh日本")
 	tm.check(t, 9, 0, "abcdefgh日", "", "")
 	// A screen one column wide cannot show it at all.
 	tm = newFixture(1, 2).feed("日a")
