@@ -29,18 +29,18 @@ import (
 // streams; all with the "\r\n" line ends a PTY delivers.
 
 const (
-	benchCols, benchRows = 200, 50
-	benchScrollback      = 2000
-	benchChunk           = 32 << 10
+	perfCols, perfRows = 200, 50
+	perfScrollback     = 2000
+	perfChunk          = 32 << 10
 )
 
 var (
-	streamsOnce sync.Once
-	streams     map[string][]byte
+	perfOnce sync.Once
+	perfData map[string][]byte
 )
 
-func benchStreams(b *testing.B) map[string][]byte {
-	streamsOnce.Do(func() {
+func perfStreams(b *testing.B) map[string][]byte {
+	perfOnce.Do(func() {
 		var mixed, flood bytes.Buffer
 		if _, _, err := bench.WriteStream(&mixed, 50<<20); err != nil {
 			panic(err)
@@ -59,16 +59,16 @@ func benchStreams(b *testing.B) map[string][]byte {
 		}
 		rec = bytes.Repeat(rec, 64)
 		crlf := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")) }
-		streams = map[string][]byte{"mixed": crlf(mixed.Bytes()), "flood": crlf(flood.Bytes()), "recorded": rec}
+		perfData = map[string][]byte{"mixed": crlf(mixed.Bytes()), "flood": crlf(flood.Bytes()), "recorded": rec}
 	})
-	return streams
+	return perfData
 }
 
-// reportCPU adds the CPU time per MB since cpu0 (processCPU) to b's
+// reportPerfCPU adds the CPU time per MB since cpu0 (perfProcessCPU) to b's
 // figures: on a busy machine the wall time (MB/s) depends on the load, the
 // CPU time much less.
-func reportCPU(b *testing.B, cpu0 int64, bytes int) {
-	if cpu := processCPU() - cpu0; cpu > 0 {
+func reportPerfCPU(b *testing.B, cpu0 int64, bytes int) {
+	if cpu := perfProcessCPU() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu)/1e6/(float64(b.N)*float64(bytes)/1e6), "cpu-ms/MB")
 	}
 }
@@ -76,32 +76,32 @@ func reportCPU(b *testing.B, cpu0 int64, bytes int) {
 func BenchmarkWrite(b *testing.B) {
 	for _, name := range []string{"mixed", "flood", "recorded"} {
 		b.Run("stream="+name+"/impl=emu", func(b *testing.B) {
-			data := benchStreams(b)[name]
+			data := perfStreams(b)[name]
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
-			cpu0 := processCPU()
+			cpu0 := perfProcessCPU()
 			for b.Loop() {
-				tm := emu.New(benchCols, benchRows, benchScrollback, nil)
-				for off := 0; off < len(data); off += benchChunk {
-					_, _ = tm.Write(data[off:min(off+benchChunk, len(data))])
+				tm := emu.New(perfCols, perfRows, perfScrollback, nil)
+				for off := 0; off < len(data); off += perfChunk {
+					_, _ = tm.Write(data[off:min(off+perfChunk, len(data))])
 				}
 				tm.Flush()
 			}
-			reportCPU(b, cpu0, len(data))
+			reportPerfCPU(b, cpu0, len(data))
 		})
 		b.Run("stream="+name+"/impl=screen", func(b *testing.B) {
-			data := benchStreams(b)[name]
+			data := perfStreams(b)[name]
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
-			cpu0 := processCPU()
-			defer func() { reportCPU(b, cpu0, len(data)) }()
+			cpu0 := perfProcessCPU()
+			defer func() { reportPerfCPU(b, cpu0, len(data)) }()
 			for b.Loop() {
-				s, err := terminal.NewScreen(benchCols, benchRows, nil)
+				s, err := terminal.NewScreen(perfCols, perfRows, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
-				for off := 0; off < len(data); off += benchChunk {
-					_, _ = s.Write(data[off:min(off+benchChunk, len(data))])
+				for off := 0; off < len(data); off += perfChunk {
+					_, _ = s.Write(data[off:min(off+perfChunk, len(data))])
 				}
 				s.Flush()
 				_ = s.Close()
@@ -112,13 +112,13 @@ func BenchmarkWrite(b *testing.B) {
 
 // BenchmarkRender is a 200×50 pane's redraw: every row rendered.
 func BenchmarkRender(b *testing.B) {
-	data := benchStreams(b)["mixed"][:4<<20]
-	tm := emu.New(benchCols, benchRows, benchScrollback, nil)
+	data := perfStreams(b)["mixed"][:4<<20]
+	tm := emu.New(perfCols, perfRows, perfScrollback, nil)
 	_, _ = tm.Write(data)
 	var buf []byte
 	b.ReportAllocs()
 	for b.Loop() {
-		for y := range benchRows {
+		for y := range perfRows {
 			buf = tm.RenderRow(y, buf[:0])
 		}
 	}
@@ -129,11 +129,11 @@ func BenchmarkRender(b *testing.B) {
 // DecodeSequence (which also cuts text into grapheme clusters).
 func BenchmarkParse(b *testing.B) {
 	for _, name := range []string{"mixed", "flood"} {
-		data := benchStreams(b)[name]
+		data := perfStreams(b)[name]
 		b.Run("stream="+name+"/how=parser", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
-			cpu0 := processCPU()
-			defer func() { reportCPU(b, cpu0, len(data)) }()
+			cpu0 := perfProcessCPU()
+			defer func() { reportPerfCPU(b, cpu0, len(data)) }()
 			p := ansi.NewParser()
 			var n int
 			p.SetHandler(ansi.Handler{
@@ -151,8 +151,8 @@ func BenchmarkParse(b *testing.B) {
 		})
 		b.Run("stream="+name+"/how=decode", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
-			cpu0 := processCPU()
-			defer func() { reportCPU(b, cpu0, len(data)) }()
+			cpu0 := perfProcessCPU()
+			defer func() { reportPerfCPU(b, cpu0, len(data)) }()
 			p := ansi.NewParser()
 			for b.Loop() {
 				var state byte
@@ -207,12 +207,12 @@ func BenchmarkHostileStyles(b *testing.B) {
 	data := []byte(s.String())
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	cpu0 := processCPU()
+	cpu0 := perfProcessCPU()
 	for b.Loop() {
-		tm := emu.New(benchCols, benchRows, 10000, nil)
-		for off := 0; off < len(data); off += benchChunk {
-			_, _ = tm.Write(data[off:min(off+benchChunk, len(data))])
+		tm := emu.New(perfCols, perfRows, 10000, nil)
+		for off := 0; off < len(data); off += perfChunk {
+			_, _ = tm.Write(data[off:min(off+perfChunk, len(data))])
 		}
 	}
-	reportCPU(b, cpu0, len(data))
+	reportPerfCPU(b, cpu0, len(data))
 }

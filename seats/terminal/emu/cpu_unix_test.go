@@ -4,10 +4,10 @@ package emu_test
 
 import "syscall"
 
-// processCPU is the CPU time the process has used (user and system, every
+// perfProcessCPU is the CPU time the process has used (user and system, every
 // thread: the garbage collector's work counts too), in nanoseconds. The
 // machines these benchmarks run on are shared, so wall time says little.
-func processCPU() int64 {
+func perfProcessCPU() int64 {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
