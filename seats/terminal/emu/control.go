@@ -174,7 +174,7 @@ func (t *Terminal) screenIndex() int {
 
 // saveCursor is DECSC.
 func (t *Terminal) saveCursor() {
-	t.saved[t.screenIndex()] = savedCursor{set: true, x: t.x, y: t.y, wrapNext: t.wrapNext, pen: t.pen,
+	t.saved[t.screenIndex()] = savedCursor{x: t.x, y: t.y, wrapNext: t.wrapNext, pen: t.pen,
 		link: t.penLink, origin: t.m.Origin, charsets: t.charsets, gl: t.gl}
 }
 

@@ -36,9 +36,9 @@ type tables struct {
 	linkIdx    map[string]uint32
 
 	maxStyles, maxClusters, maxLinks int
-	wait                             int             // new entries to fall back before compacting again
-	cache                            [64]cachedStyle // recent styleKey → id, by styleHash
-	compactions                      int             // (tests)
+	wait                             int              // new entries to fall back before compacting again
+	cache                            [256]cachedStyle // recent styleKey → id, by styleHash
+	compactions                      int              // (tests)
 }
 
 func newTables() tables {
@@ -86,7 +86,7 @@ type cachedStyle struct {
 func styleHash(k styleKey) uint32 {
 	h := uint32(k.st.Fg)*0x9e3779b1 ^ uint32(k.st.Bg)*0x85ebca77 ^ uint32(k.st.Ul)*0xc2b2ae3d ^
 		(uint32(k.st.Attrs)<<8|uint32(k.st.Underline))*0x27d4eb2f ^ k.link*0x165667b1
-	return h >> 26
+	return h >> 24
 }
 
 // styleID interns the style st with the pen's link (withLink) or none.

@@ -80,7 +80,6 @@ type Terminal struct {
 
 // savedCursor is what DECSC saves and DECRC restores.
 type savedCursor struct {
-	set      bool
 	x, y     int
 	wrapNext bool
 	pen      Style
