@@ -103,12 +103,15 @@ func snapshot(tm *Terminal) []string {
 // and a stream split anywhere ends as the same screen as written whole.
 func FuzzTerminal(f *testing.F) {
 	for _, b := range recorded(f) {
-		f.Add(b[:min(len(b), 1024)], uint8(40), uint8(12), uint16(300))
+		// Short seeds: the fuzzer minimizes every input it finds
+		// interesting, for up to a minute each, and long ones take that.
+		f.Add(b[:min(len(b), 512)], uint8(40), uint8(12), uint16(300))
 	}
 	for _, s := range []string{
 		"\x1b[1;99r\x1bM\x1b[?69h\x1b[2;99s\x1b[@", "\x1b]0;✳ x\x07日本\x1b[2G\x1b[P",
 		"\x1b[?1049h\x1b[5;5H\x1b7\x1b[?1049l\x1b8", "a\x1b[999999999b", "e\u0301\u0302👩\u200d💻❤\ufe0f🇯🇵",
 		"\x1b[38;2;1;2;3;4:3;58:5:9m\x1b]8;;https://x.y\x07z\x1b]8;;\x07", "\x1b(0lqk\x0e\x1bNq\x1b[4hxy\x1b[2J\x1b[3J",
+		"a\xe6b\xf0\x9f\x91\x1b[31m\xed\xa0\x80", "日\x1b[99b\x1b[?7l日本語\x1b[?1002h\x1b[?1003l",
 	} {
 		f.Add([]byte(s), uint8(10), uint8(4), uint16(3))
 	}

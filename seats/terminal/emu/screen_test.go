@@ -125,3 +125,31 @@ func TestScrollbackOrder(t *testing.T) {
 	}
 	tm.check(t, 2, 2, "27", "28", "29")
 }
+
+// A scrollback row renders with its styles, its trailing blanks cut.
+func TestRenderScrollbackRow(t *testing.T) {
+	t.Parallel()
+	tm := newFixture(10, 2).feed("\x1b[31mab\x1b[m  \r\n\x1b[44m  \x1b[m\r\nx\r\n")
+	if got, want := string(tm.RenderScrollbackRow(0, nil)), "\x1b[0;31mab\x1b[m"; got != want {
+		t.Errorf("row 0: %q, want %q", got, want)
+	}
+	if got, want := string(tm.RenderScrollbackRow(1, nil)), "\x1b[0;44m  \x1b[m"; got != want {
+		t.Errorf("row 1: %q, want %q", got, want)
+	}
+	if got := tm.RenderScrollbackRow(5, []byte("x")); string(got) != "x" {
+		t.Errorf("out of range: %q", got)
+	}
+}
+
+// With in-band resize reports on (?2048) a resize is reported.
+func TestResizeReports(t *testing.T) {
+	t.Parallel()
+	tm := newFixture(10, 4)
+	tm.Resize(20, 5)
+	tm.feed("\x1b[?2048h")
+	tm.Resize(30, 6)
+	want := []string{"\x1b[48;5;20;0;0t", "\x1b[48;6;30;0;0t"}
+	if !slices.Equal(tm.replies, want) {
+		t.Errorf("replies %q, want %q", tm.replies, want)
+	}
+}

@@ -2,6 +2,7 @@ package emu
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -79,5 +80,46 @@ func TestClusterAndLinkTablesBounded(t *testing.T) {
 	}
 	if got := tm.PlainRow(1); len([]rune(got)) < 10 {
 		t.Errorf("row %q", got)
+	}
+}
+
+// A compaction renumbers cells, clusters and links: what the screen shows
+// stays the same.
+func TestCompactionKeepsWhatIsShown(t *testing.T) {
+	t.Parallel()
+	tm := newFixture(20, 3)
+	tm.feed("\x1b[1;31me\u0301\x1b]8;;https://a.test/1\x07L\x1b]8;;\x07\x1b[44m👩\u200d💻\x1b[m")
+	for i := range 50 {
+		tm.feed(fmt.Sprintf("\x1b[3;1H\x1b[38;5;%dm\x1b]8;;https://b.test/%d\x07o%c\u0302\x1b]8;;\x07", i, i, 'a'+i%26))
+	}
+	before := tm.rows()
+	var styles []Style
+	var links []string
+	for x := range 20 {
+		styles = append(styles, tm.StyleAt(x, 0))
+		links = append(links, tm.LinkAt(x, 0))
+	}
+	render := string(tm.RenderRow(0, nil))
+	tm.compact()
+	if got := tm.rows(); !slices.Equal(got, before) {
+		t.Errorf("rows %q, before %q", got, before)
+	}
+	for x := range 20 {
+		if tm.StyleAt(x, 0) != styles[x] || tm.LinkAt(x, 0) != links[x] {
+			t.Errorf("cell %d: %+v %q, before %+v %q", x, tm.StyleAt(x, 0), tm.LinkAt(x, 0), styles[x], links[x])
+		}
+	}
+	if got := string(tm.RenderRow(0, nil)); got != render {
+		t.Errorf("render %q, before %q", got, render)
+	}
+	if len(tm.tab.links) != 3 || len(tm.tab.clusters) > 3 {
+		t.Errorf("after compaction: %d links %q, %d clusters", len(tm.tab.links), tm.tab.links, len(tm.tab.clusters))
+	}
+	// The pen's link survives too.
+	tm.feed("\x1b]8;;https://c.test\x07")
+	tm.compact()
+	tm.feed("\x1b[2;1Hz")
+	if l := tm.LinkAt(0, 1); l != "https://c.test" {
+		t.Errorf("pen link after compaction: %q", l)
 	}
 }
