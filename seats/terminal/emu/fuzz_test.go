@@ -31,7 +31,7 @@ func recorded(tb testing.TB) map[string][]byte {
 // them.
 func small(cols, rows int) *Terminal {
 	tm := New(cols, rows, 20, func([]byte) {})
-	tm.tab.maxStyles, tm.tab.maxClusters, tm.tab.maxLinks = 32, 16, 8
+	tm.tab.maxStyles, tm.tab.maxClusters, tm.tab.maxLinks = 8, 4, 3
 	return tm
 }
 

@@ -62,11 +62,12 @@ func (t *Terminal) printASCII(run []byte) {
 // fastASCII places ASCII without charsets or insert mode a row's worth at
 // a time.
 func (t *Terminal) fastASCII(run []byte) {
-	sid := t.sid()
 	for len(run) > 0 {
 		if t.wrapNext && t.m.AutoWrap {
 			t.wrapLine()
 		}
+		// After the wrap: its scroll may have compacted the style table.
+		sid := t.sid()
 		right := t.rightEdge()
 		x := t.x
 		cells := t.scr.row(t.y).cells
@@ -227,7 +228,8 @@ func (t *Terminal) placeASCII(b byte) {
 }
 
 // place writes a character of width w (1 or 2) at the cursor, wrapping,
-// inserting and moving the cursor as the modes say. A zero-width cluster is
+// inserting and moving the cursor as the modes say; a cluster's ch must be
+// t.lastCh (see below). A zero-width cluster is
 // dropped, as is a wide one where no two columns fit, or that does not fit
 // before the right margin with autowrap off (tmux and x/vt drop it too).
 func (t *Terminal) place(ch uint32, w int) {
@@ -255,6 +257,12 @@ func (t *Terminal) place(ch uint32, w int) {
 	}
 	if t.m.Insert {
 		t.insertCells(w)
+	}
+	if ch&chCluster != 0 {
+		// The wrap's scroll or the insert may have compacted the tables:
+		// a cluster being placed is t.lastCh, which a compaction keeps
+		// and renumbers.
+		ch = t.lastCh
 	}
 	cells := t.scr.row(t.y).cells
 	sid := t.sid()

@@ -176,7 +176,8 @@ func (t *Terminal) compact() (cells int) {
 	}
 	styleMap[0] = 0
 	if t.lastW > 0 && t.lastCh&chCluster != 0 {
-		clusterMap[t.lastCh&chValue] = 0 // REP may print it again
+		// REP may print it again, and place may be placing it now.
+		clusterMap[t.lastCh&chValue] = 0
 	}
 	t.eachLine(func(l *line) {
 		cells += len(l.cells)

@@ -123,3 +123,42 @@ func TestCompactionKeepsWhatIsShown(t *testing.T) {
 		t.Errorf("pen link after compaction: %q", l)
 	}
 }
+
+// A compaction can happen in the middle of printing a run (the scroll a
+// wrap makes interns the erase style): the rest of the run must use the
+// renumbered style.
+func TestCompactionWhilePrinting(t *testing.T) {
+	t.Parallel()
+	tm := newFixture(8, 2)
+	tm.tab.maxStyles = 6
+	for i := range 40 {
+		tm.feed(fmt.Sprintf("\x1b[38;5;%d;48;5;%dmabcdefghijklmnopqrstuvwxyz", i, 100+i))
+		checkGrid(t, tm.Terminal)
+		if got, want := tm.StyleAt(0, 1), (Style{Fg: IndexedColor(uint8(i)), Bg: IndexedColor(uint8(100 + i))}); got != want && got != (Style{}) {
+			t.Fatalf("run %d: style %+v, want %+v (or the default, fallen back)", i, got, want)
+		}
+	}
+}
+
+// The same for a cluster placed right after a wrap: it is in no cell yet
+// when the wrap's scroll compacts the tables.
+func TestCompactionWhilePlacingACluster(t *testing.T) {
+	t.Parallel()
+	tm := newFixture(4, 2)
+	tm.feed("e\u0301\r\x1b[K")                                    // a cluster no cell uses
+	tm.feed("\x1b[32ma\x1b[33mb\x1b[34mc\x1b[35md\x1b[m\r\x1b[K") // styles no cell uses
+	tm.feed("\r\n")
+	tm.feed("\x1b[31;44mxyzw") // the pending wrap, in a new style
+	tm.tab.maxStyles, tm.tab.wait = len(tm.tab.styles), 0
+	// The wrap's scroll interns the erase style (background 4 only): the
+	// table is full and compacts; the new cluster, in no cell yet, must
+	// survive it and be renumbered (the old one before it is dropped).
+	tm.feed("a\u0302")
+	checkGrid(t, tm.Terminal)
+	if tm.tab.compactions == 0 {
+		t.Fatal("no compaction: the test does not test")
+	}
+	if got := tm.rows(); !slices.Equal(got, []string{"xyzw", "a\u0302"}) {
+		t.Errorf("rows %q", got)
+	}
+}
