@@ -288,6 +288,10 @@ func (t *Terminal) repeat(params ansi.Params) {
 		n = limit + (n-limit)%perRow
 	}
 	if t.lastChar == 0 {
+		if t.lastW == 2 && !t.m.Insert {
+			t.fastWide(n)
+			return
+		}
 		for range n {
 			t.place(t.lastCh, t.lastW)
 		}

@@ -200,3 +200,37 @@ func TestEraseEndsPendingWrap(t *testing.T) {
 		}
 	}
 }
+
+// REP of a character ends as that character printed n more times, in
+// every state the cursor and the modes can be in (REP takes a faster path
+// a row at a time).
+func TestRepeatIsPrinting(t *testing.T) {
+	t.Parallel()
+	states := []string{"", "\x1b[1;7H", "\x1b[1;10H", "\x1b[?7l", "\x1b[?7l\x1b[1;8H", "\x1b[2;3r\x1b[3;1H",
+		"\x1b[?69h\x1b[3;6s\x1b[1;4H", "\x1b[?69h\x1b[3;4s\x1b[1;3H", "\x1b[?69h\x1b[5;5s\x1b[1;5H", "\x1b[4h\x1b[1;3H",
+		"abcdefghi", "\x1b[1;10Hz", "\x1b[44m", "\x1b(0"}
+	for _, c := range []string{"x", "日", "e\u0301", "👩\u200d💻", "q"} {
+		for _, st := range states {
+			for _, n := range []int{1, 2, 3, 4, 5, 9, 10, 11, 31, 64} {
+				rep := newFixture(10, 3).feed(st + c + "\x1b[" + itoa(n) + "b")
+				want := newFixture(10, 3).feed(st + strings.Repeat(c, n+1))
+				wx, wy, _ := want.Cursor()
+				// Past a screenful and a row the count is cut: fewer rows
+				// reach the scrollback (see repeat).
+				sbSame := n > 20 || slices.Equal(rep.scrollback(), want.scrollback())
+				if x, y, _ := rep.Cursor(); !slices.Equal(rep.rows(), want.rows()) || x != wx || y != wy ||
+					!sbSame || rep.wrapNext != want.wrapNext {
+					t.Errorf("%q then %q REP %d:\n%s cursor %d,%d\nprinted:\n%s cursor %d,%d",
+						st, c, n, show(rep.rows()), x, y, show(want.rows()), wx, wy)
+				}
+				for y := range 3 {
+					for x := range 10 {
+						if rep.StyleAt(x, y) != want.StyleAt(x, y) {
+							t.Fatalf("%q then %q REP %d: style at %d,%d", st, c, n, x, y)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -97,6 +97,46 @@ func (t *Terminal) fastASCII(run []byte) {
 	}
 }
 
+// fastWide places the wide character t.lastCh n times without insert mode
+// (REP) a row's worth at a time, as place would one by one.
+func (t *Terminal) fastWide(n int) {
+	for n > 0 {
+		if t.wrapNext && t.m.AutoWrap {
+			t.wrapLine()
+		}
+		right := t.rightEdge()
+		left := 0
+		if right == t.right+1 {
+			left = t.left
+		}
+		if right-left < 2 || t.x+2 > right && !t.m.AutoWrap {
+			return // it fits nowhere, or not before the margin: dropped
+		}
+		if t.x+2 > right {
+			t.wrapLine()
+			continue
+		}
+		// After the wrap, whose scroll may have compacted the tables.
+		sid, ch := t.sid(), t.lastCh
+		cells := t.scr.row(t.y).cells
+		x := t.x
+		k := min(n, (right-x)/2)
+		for i := x; i < x+2*k; i += 2 {
+			cells[i] = cell{ch: ch | chWide, sid: sid}
+			cells[i+1] = cell{ch: chTail, sid: sid}
+		}
+		repair(cells, x)
+		repair(cells, x+2*k)
+		t.touch(t.y)
+		n -= k
+		if x+2*k >= right {
+			t.x, t.wrapNext = right-1, t.m.AutoWrap
+		} else {
+			t.x, t.wrapNext = x+2*k, false
+		}
+	}
+}
+
 // rightEdge is one past the last column the cursor may print in: the right
 // margin's when the cursor is inside the left/right margins.
 func (t *Terminal) rightEdge() int {
