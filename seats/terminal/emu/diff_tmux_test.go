@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -36,6 +37,11 @@ set -g allow-rename on
 set -g automatic-rename off
 set-hook -g window-renamed 'wait-for -S pcx-done'
 `
+
+// tmuxOverline is an SGR of tmux's capture-pane -e that writes overline
+// as "5:3" (tmux 3.3a, grid_string_cells_code), which any reader takes for
+// blink: the capture's "5:3" is read as the 53 tmux means.
+var tmuxOverline = regexp.MustCompile(`\x1b\[[0-9;:]*5:3[0-9;:]*m`)
 
 // tmuxDone is the window name the pane sets after the stream.
 const tmuxDone = "pcx-done"
@@ -127,7 +133,10 @@ func (m tmuxModel) run(t *testing.T, s stream) view {
 	}
 	// -N keeps the spaces a program wrote at a row's end (with their
 	// background); the pen of -e carries across rows (decodeRows).
-	rows := strings.Split(strings.TrimSuffix(tm("capture-pane", "-p", "-e", "-N"), "\n"), "\n")
+	capture := tmuxOverline.ReplaceAllStringFunc(tm("capture-pane", "-p", "-e", "-N"), func(sgr string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(sgr, ";5:3", ";53"), "[5:3", "[53")
+	})
+	rows := strings.Split(strings.TrimSuffix(capture, "\n"), "\n")
 	if len(rows) != v.rows {
 		t.Fatalf("tmux captured %d rows, want %d", len(rows), v.rows)
 	}
@@ -175,6 +184,34 @@ func TestDiffTmux(t *testing.T) {
 			for _, m := range models {
 				expectSame(t, s, want, m.run(t, s), tm.name(), m.name())
 			}
+		})
+	}
+}
+
+// grammarSeeds is how many generated streams play against tmux (tmux is
+// too slow to fuzz; FuzzDiffGrammar compares the in-process models), and
+// grammarBudget how many candidates a failing stream's minimisation tries.
+const (
+	grammarSeeds  = 32
+	grammarBudget = 60
+)
+
+// TestDiffGrammarTmux plays streams of the grammar, from fixed seeds, in
+// tmux and through terminal.Screen; a difference is reported with the
+// stream minimised to the tokens that still show it.
+func TestDiffGrammarTmux(t *testing.T) {
+	t.Parallel()
+	tm := newTmuxModel(t)
+	skip := skipsOf("tmux/screen")
+	for i := range grammarSeeds {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			t.Parallel()
+			cols, rows, tokens := genStream(seedInput(uint64(i), 200), skip)
+			play := func(tokens []string) []difference {
+				s := stream{name: fmt.Sprintf("grammar/%d", i), cols: cols, rows: rows, data: []byte(strings.Join(tokens, ""))}
+				return compareViews(tm.run(t, s), screenModel{}.run(t, s), "tmux", "screen")
+			}
+			reportMinimised(t, cols, rows, tokens, play, grammarBudget)
 		})
 	}
 }
