@@ -378,6 +378,12 @@ func (screenModel) run(t *testing.T, s stream) view {
 		t.Fatalf("screen: %v", err)
 	}
 	scr.Flush()
+	return readScreen(t, scr)
+}
+
+// readScreen is what a Screen shows.
+func readScreen(t *testing.T, scr *terminal.Screen) view {
+	t.Helper()
 	snap := scr.Snapshot()
 	if snap.Broken != "" {
 		t.Fatalf("screen broke: %s", snap.Broken)
