@@ -133,7 +133,7 @@ var grammar = []tokenKind{
 	}},
 	{"rep", func(c *chooser, _, _ int) string { return fmt.Sprintf("\x1b[%db", c.n(30)) }},
 	{"tabs", func(c *chooser, _, _ int) string { return [...]string{"\x1bH", "\x1b[g", "\x1b[3g", "\x1b[Z"}[c.n(4)] }},
-	{"cht", func(c *chooser, _, _ int) string { return fmt.Sprintf("\x1b[%dI", c.n(3)) }},
+	{"cht", func(c *chooser, _, _ int) string { return fmt.Sprintf("\x1b[%dI", 1+c.n(3)) }},
 	{"cursor-style", func(c *chooser, _, _ int) string { return fmt.Sprintf("\x1b[%d q", c.n(7)) }},
 	{"query", func(c *chooser, _, _ int) string {
 		return [...]string{"\x1b[c", "\x1b[>c", "\x1b[6n", "\x1b[?6n", "\x1b[5n", "\x1b[?2004$p"}[c.n(6)]
@@ -187,10 +187,10 @@ func seedInput(seed uint64, n int) []byte {
 	return b
 }
 
-// reportMinimised plays tokens and, when the models differ, fails t with
+// reportMinimised plays tokens (what says how, after the size) and, when the models differ, fails t with
 // the stream minimised to what still shows the first difference's aspect,
 // and that stream's diff.
-func reportMinimised(t *testing.T, cols, rows int, tokens []string, play func([]string) []difference, budget int) {
+func reportMinimised(t *testing.T, what string, cols, rows int, tokens []string, play func([]string) []difference, budget int) {
 	t.Helper()
 	diffs := play(tokens)
 	if len(diffs) == 0 {
@@ -209,6 +209,6 @@ func reportMinimised(t *testing.T, cols, rows int, tokens []string, play func([]
 	for _, d := range play(small) {
 		fmt.Fprintf(&b, "%s:\n%s\n", d.aspect, d.detail)
 	}
-	t.Errorf("a generated stream (%d×%d, %d tokens) differs in %s; minimised to %d tokens:\n%q\n%s",
-		cols, rows, len(tokens), aspect, len(small), strings.Join(small, ""), b.String())
+	t.Errorf("a generated stream (%d×%d, %d tokens%s) differs in %s; minimised to %d tokens:\n%q\n%s",
+		cols, rows, len(tokens), what, aspect, len(small), strings.Join(small, ""), b.String())
 }

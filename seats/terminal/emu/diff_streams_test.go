@@ -23,11 +23,12 @@ import (
 var sizeInName = regexp.MustCompile(`\.(\d+)x(\d+)\.ansi$`)
 
 // mixedSlice and floodSize are how much of make compare's two streams the
-// suite plays: the first 2 MB of the 50 MB mixed stream (the same bytes,
-// the generator is seeded by the size) and 1 MB of the line flood.
+// suite plays: the first megabyte of the 50 MB mixed stream (the same
+// bytes, the generator is seeded by the size) and half a megabyte of the
+// line flood — each fills the scrollback several times over.
 const (
-	mixedSlice = 2 << 20
-	floodSize  = 1 << 20
+	mixedSlice = 1 << 20
+	floodSize  = 512 << 10
 )
 
 var (
@@ -131,12 +132,12 @@ func benchStreams() (mixed, flood stream, err error) {
 	}
 	data := w.buf.Bytes()
 	data = data[:bytes.LastIndex(data, []byte("\r\n"))+2]
-	mixed = stream{name: "bench/mixed-2MB", cols: bench.StreamCols, rows: bench.StreamRows, data: data}
+	mixed = stream{name: "bench/mixed-1MB", cols: bench.StreamCols, rows: bench.StreamRows, data: data}
 	var b bytes.Buffer
 	if _, err := bench.WriteLineFlood(&b, floodSize); err != nil {
 		return mixed, flood, err
 	}
-	flood = stream{name: "bench/flood-1MB", cols: bench.StreamCols, rows: bench.StreamRows,
+	flood = stream{name: "bench/flood-512KB", cols: bench.StreamCols, rows: bench.StreamRows,
 		data: bytes.ReplaceAll(b.Bytes(), []byte("\n"), []byte("\r\n"))}
 	return mixed, flood, nil
 }

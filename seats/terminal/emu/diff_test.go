@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"image/color"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -135,6 +136,25 @@ type view struct {
 type model interface {
 	name() string
 	run(t *testing.T, s stream) view
+}
+
+// views caches the in-process models' views, one per model and stream:
+// TestDiffTmux and TestDiffEmu both compare them, and under -race a
+// megabyte stream costs seconds.
+var views sync.Map // model name + " " + stream name → *cachedView
+
+type cachedView struct {
+	once sync.Once
+	v    view
+}
+
+// cachedRun is m.run(t, s), computed once per model and stream.
+func cachedRun(t *testing.T, m model, s stream) view {
+	t.Helper()
+	c, _ := views.LoadOrStore(m.name()+" "+s.name, &cachedView{})
+	cv := c.(*cachedView)
+	cv.once.Do(func() { cv.v = m.run(t, s) })
+	return cv.v
 }
 
 // ---------------------------------------------------------------------------

@@ -164,8 +164,8 @@ func (m tmuxModel) run(t *testing.T, s stream) view {
 	return v
 }
 
-// TestDiffTmux plays every stream in a tmux pane and through
-// terminal.Screen and compares what they show. Each stream has a tmux
+// TestDiffTmux plays every stream in a tmux pane, through terminal.Screen
+// and through emu, and compares each with tmux. Each stream has a tmux
 // server of its own, so the streams run in parallel.
 func TestDiffTmux(t *testing.T) {
 	t.Parallel()
@@ -175,14 +175,17 @@ func TestDiffTmux(t *testing.T) {
 	for _, s := range streams {
 		names = append(names, s.name)
 	}
-	t.Cleanup(func() { checkStale(t, "tmux/screen", names) })
-	models := []model{screenModel{}}
+	t.Cleanup(func() {
+		checkStale(t, "tmux/screen", names)
+		checkStale(t, "tmux/emu", names)
+	})
+	models := []model{screenModel{}, emuModel{}}
 	for _, s := range streams {
 		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
 			want := tm.run(t, s)
 			for _, m := range models {
-				expectSame(t, s, want, m.run(t, s), tm.name(), m.name())
+				expectSame(t, s, want, cachedRun(t, m, s), tm.name(), m.name())
 			}
 		})
 	}
@@ -197,21 +200,26 @@ const (
 )
 
 // TestDiffGrammarTmux plays streams of the grammar, from fixed seeds, in
-// tmux and through terminal.Screen; a difference is reported with the
-// stream minimised to the tokens that still show it.
+// tmux and through terminal.Screen, and in tmux and through emu (each pair
+// leaves out the productions of its known differences, skipsOf); a
+// difference is reported with the stream minimised to the tokens that
+// still show it.
 func TestDiffGrammarTmux(t *testing.T) {
 	t.Parallel()
 	tm := newTmuxModel(t)
-	skip := skipsOf("tmux/screen")
-	for i := range grammarSeeds {
-		t.Run(strconv.Itoa(i), func(t *testing.T) {
-			t.Parallel()
-			cols, rows, tokens := genStream(seedInput(uint64(i), 200), skip)
-			play := func(tokens []string) []difference {
-				s := stream{name: fmt.Sprintf("grammar/%d", i), cols: cols, rows: rows, data: []byte(strings.Join(tokens, ""))}
-				return compareViews(tm.run(t, s), screenModel{}.run(t, s), "tmux", "screen")
-			}
-			reportMinimised(t, cols, rows, tokens, play, grammarBudget)
-		})
+	for _, m := range []model{screenModel{}, emuModel{}} {
+		pair := tm.name() + "/" + m.name()
+		skip := skipsOf(pair)
+		for i := range grammarSeeds {
+			t.Run(fmt.Sprintf("%s/%d", m.name(), i), func(t *testing.T) {
+				t.Parallel()
+				cols, rows, tokens := genStream(seedInput(uint64(i), 200), skip)
+				play := func(tokens []string) []difference {
+					s := stream{name: fmt.Sprintf("grammar/%d", i), cols: cols, rows: rows, data: []byte(strings.Join(tokens, ""))}
+					return compareViews(tm.run(t, s), m.run(t, s), tm.name(), m.name())
+				}
+				reportMinimised(t, "", cols, rows, tokens, play, grammarBudget)
+			})
+		}
 	}
 }
