@@ -256,9 +256,9 @@ func checkEmuBounds(t *testing.T, term *emu.Terminal, cols, rows int) {
 	}
 }
 
-// emuTitleCap bounds a title (emu keeps at most 8 KiB of a string
-// sequence's data).
-const emuTitleCap = 8 << 10
+// emuTitleCap bounds a title (docs/design.md "The terminal emulator":
+// 1 KB).
+const emuTitleCap = 1 << 10
 
 // rowWidth is how many cells a decoded row fills up to its last text.
 func rowWidth(line []cell) int {
@@ -330,4 +330,37 @@ func TestEmuStyleTableBounded(t *testing.T) {
 		t.Fatalf("the heap grew %d KB with the first 65 536 colours, %d KB with the next", (first-base)>>10, (second-first)>>10)
 	}
 	runtime.KeepAlive(term)
+}
+
+// TestEmuBoundsOnHostileInput: what a seat can send without end — a
+// 64 KB title, a 64 KB link, thousands of parameters, a huge REP, margins
+// and sizes far past the screen, every mode number — leaves emu within its
+// bounds, its size unchanged and its title capped.
+func TestEmuBoundsOnHostileInput(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("日語", 16<<10) // no 0x9C in their UTF-8 (streams/osc-title-9c)
+	for name, data := range map[string]string{
+		"title":   "\x1b]2;" + long + "\x07x",
+		"link":    "\x1b]8;;https://example.com/" + long + "\x1b\\link\x1b]8;;\x1b\\",
+		"params":  "\x1b[" + strings.Repeat("1;", 10000) + "31mred",
+		"rep":     "x\x1b[999999999b\x1b[2147483647b",
+		"margins": "\x1b[99999;999999r\x1b[?69h\x1b[99999;999999s\x1bM\x1bD\x1b[99999L\x1b[99999M\x1b[99999@",
+		"moves":   "\x1b[99999;99999H\x1b[99999A\x1b[99999C\x1b[99999X\x1b[99999S\x1b[99999T",
+		"modes":   modesStream(),
+	} {
+		term := feedEmu(20, 6, [][]byte{[]byte(data)})
+		checkEmuBounds(t, term, 20, 6)
+		if name == "title" && !strings.HasPrefix(long, term.Title()) {
+			t.Errorf("title %.40q… is not a prefix of what was sent", term.Title())
+		}
+	}
+}
+
+// modesStream sets and resets every DEC and ANSI mode number up to 10 000.
+func modesStream() string {
+	var b strings.Builder
+	for n := range 10000 {
+		fmt.Fprintf(&b, "\x1b[?%dh\x1b[%dh\x1b[?%dl", n, n, n)
+	}
+	return b.String()
 }
