@@ -2,7 +2,7 @@
 
 package emu_test
 
-// The tmux model: a private tmux server per stream (its own -L socket and
+// The tmux model: a private tmux server per stream (its own socket and
 // config), one pane of the stream's size running `cat` of the stream, read
 // back with capture-pane and display-message.
 
@@ -15,7 +15,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,8 +44,6 @@ var tmuxOverline = regexp.MustCompile(`\x1b\[[0-9;:]*5:3[0-9;:]*m`)
 
 // tmuxDone is the window name the pane sets after the stream.
 const tmuxDone = "pcx-done"
-
-var tmuxServers atomic.Int64
 
 // tmuxModel replays streams in tmux panes. tmux is required: the suite
 // fails without it, as the other tmux tests of the repository do.
@@ -78,21 +75,31 @@ func (m tmuxModel) run(t *testing.T, s stream) view {
 	if err := os.WriteFile(conf, fmt.Appendf(nil, tmuxConf, scrollbackLimit), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sock := fmt.Sprintf("pcx-diff-%d-%d", os.Getpid(), tmuxServers.Add(1))
+	// The server's socket lives in a short directory of its own (a unix
+	// socket's path is at most ~100 bytes; t.TempDir's can be longer),
+	// removed with it.
+	sockDir, err := os.MkdirTemp("", "pcx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(sockDir, "s")
 	tm := func(args ...string) string {
 		t.Helper()
-		out, err := exec.Command(m.bin, append([]string{"-L", sock, "-f", conf}, args...)...).Output()
+		out, err := exec.Command(m.bin, append([]string{"-S", sock, "-f", conf}, args...)...).Output()
 		if err != nil {
 			t.Fatalf("tmux %s: %v", strings.Join(args, " "), err)
 		}
 		return string(out)
 	}
-	t.Cleanup(func() { _ = exec.Command(m.bin, "-L", sock, "kill-server").Run() })
+	t.Cleanup(func() {
+		_ = exec.Command(m.bin, "-S", sock, "kill-server").Run()
+		_ = os.RemoveAll(sockDir)
+	})
 	script := fmt.Sprintf(`stty raw -echo; printf '\033]2;\033\\'; cat '%s'; printf '\033k%s\033\\'; exec sleep 100000`, file, tmuxDone)
 	tm("new-session", "-d", "-x", strconv.Itoa(s.cols), "-y", strconv.Itoa(s.rows), script)
 	ctx, cancel := context.WithTimeout(context.Background(), tmuxWait)
 	defer cancel()
-	if err := exec.CommandContext(ctx, m.bin, "-L", sock, "wait-for", "pcx-done").Run(); err != nil {
+	if err := exec.CommandContext(ctx, m.bin, "-S", sock, "wait-for", "pcx-done").Run(); err != nil {
 		t.Fatalf("tmux did not finish the stream in %v (%v); the pane:\n%s", tmuxWait, err, tm("capture-pane", "-p"))
 	}
 	f := strings.Split(strings.TrimSuffix(tm("display-message", "-p",
