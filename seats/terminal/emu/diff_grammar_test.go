@@ -131,7 +131,16 @@ var grammar = []tokenKind{
 		}
 		return fmt.Sprintf("\x1b]8;;https://example.com/%d\x07", c.n(9))
 	}},
-	{"rep", func(c *chooser, _, _ int) string { return fmt.Sprintf("\x1b[%db", c.n(30)) }},
+	// rep repeats an ASCII character at least once: after any other
+	// (streams/rep-wide, streams/rep-no-ascii) tmux and x/vt are both
+	// wrong, and x/vt takes a count of 0 for none (streams/rep-zero). The x
+	// takes no choice, so that the other productions' streams stay as
+	// they were. The count stays within a screenful and a row: emu cuts a
+	// larger one, keeping the screen but not every scrolled-off copy
+	// (design.md "The terminal emulator", hostile counts), x/vt does not.
+	{"rep", func(c *chooser, cols, rows int) string {
+		return fmt.Sprintf("x\x1b[%db", 1+c.n(min(30, cols*(rows+1))))
+	}},
 	{"tabs", func(c *chooser, _, _ int) string { return [...]string{"\x1bH", "\x1b[g", "\x1b[3g", "\x1b[Z"}[c.n(4)] }},
 	{"cht", func(c *chooser, _, _ int) string { return fmt.Sprintf("\x1b[%dI", 1+c.n(3)) }},
 	{"cursor-style", func(c *chooser, _, _ int) string { return fmt.Sprintf("\x1b[%d q", c.n(7)) }},
