@@ -1,0 +1,383 @@
+package emu
+
+import (
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Printing. A character is held (t.pend) until the next one shows it
+// cannot grow into a bigger grapheme cluster ("e" then U+0301, "👩" then
+// ZWJ "💻"): clusters are cut where x/ansi's FirstGraphemeCluster cuts them
+// and take the width it gives (ansi.GraphemeWidth, the width the UI's
+// renderer gives the same text), so the screen never depends on where the
+// child's writes were split. Runes no other rune can join (printable ASCII,
+// box drawing, CJK ideographs, kana, Hangul syllables, fullwidth forms) skip
+// the segmenter when the next rune is one of them too.
+
+// sid is the style id of what the pen prints now.
+func (t *Terminal) sid() uint32 {
+	for !t.penValid {
+		t.penValid = true // a compaction inside styleID resets it: go again
+		id := t.styleID(t.pen, true)
+		if t.penValid {
+			t.penSID = id
+		}
+	}
+	return t.penSID
+}
+
+// blank is the style id erased cells get: the pen's background only.
+func (t *Terminal) blank() uint32 {
+	for !t.eraseValid {
+		t.eraseValid = true
+		id := t.styleID(Style{Bg: t.pen.Bg}, false)
+		if t.eraseValid {
+			t.eraseSID = id
+		}
+	}
+	return t.eraseSID
+}
+
+// penChanged forgets the pen's style ids.
+func (t *Terminal) penChanged() { t.penValid, t.eraseValid = false, false }
+
+// printASCII prints a run of printable ASCII in the ground state; its last
+// character is held (a combining mark may follow).
+func (t *Terminal) printASCII(run []byte) {
+	t.flushPending()
+	head := run[:len(run)-1]
+	if len(head) > 0 {
+		if t.single != 0 || t.charsets[t.gl] != 0 || t.m.Insert {
+			for _, b := range head {
+				t.placeASCII(b)
+			}
+		} else {
+			t.fastASCII(head)
+		}
+	}
+	t.pend[0], t.npen, t.pendW = run[len(run)-1], 1, 1
+}
+
+// fastASCII places ASCII without charsets or insert mode a row's worth at
+// a time.
+func (t *Terminal) fastASCII(run []byte) {
+	for len(run) > 0 {
+		if t.wrapNext && t.m.AutoWrap {
+			t.wrapLine()
+		}
+		// After the wrap: its scroll may have compacted the style table.
+		sid := t.sid()
+		right := t.rightEdge()
+		x := t.x
+		cells := t.scr.row(t.y).cells
+		n := min(len(run), right-x)
+		for i, b := range run[:n] {
+			cells[x+i] = cell{ch: uint32(b), sid: sid}
+		}
+		repair(cells, x)
+		repair(cells, x+n)
+		t.touch(t.y)
+		t.lastChar = run[n-1]
+		run = run[n:]
+		if x+n < right {
+			t.x, t.wrapNext = x+n, false
+			continue
+		}
+		t.x = right - 1
+		t.wrapNext = t.m.AutoWrap
+		if !t.m.AutoWrap && len(run) > 0 {
+			// Without autowrap the rest overwrites the last column.
+			b := run[len(run)-1]
+			cells[right-1] = cell{ch: uint32(b), sid: sid}
+			repair(cells, right-1)
+			t.lastChar = b
+			run = nil
+		}
+	}
+}
+
+// fastWide places the wide character t.lastCh n times without insert mode
+// (REP) a row's worth at a time, as place would one by one.
+func (t *Terminal) fastWide(n int) {
+	for n > 0 {
+		if t.wrapNext && t.m.AutoWrap {
+			t.wrapLine()
+		}
+		right := t.rightEdge()
+		left := 0
+		if right == t.right+1 {
+			left = t.left
+		}
+		if right-left < 2 || t.x+2 > right && !t.m.AutoWrap {
+			return // it fits nowhere, or not before the margin: dropped
+		}
+		if t.x+2 > right {
+			t.wrapLine()
+			continue
+		}
+		// After the wrap, whose scroll may have compacted the tables.
+		sid, ch := t.sid(), t.lastCh
+		cells := t.scr.row(t.y).cells
+		x := t.x
+		k := min(n, (right-x)/2)
+		for i := x; i < x+2*k; i += 2 {
+			cells[i] = cell{ch: ch | chWide, sid: sid}
+			cells[i+1] = cell{ch: chTail, sid: sid}
+		}
+		repair(cells, x)
+		repair(cells, x+2*k)
+		t.touch(t.y)
+		n -= k
+		if x+2*k >= right {
+			t.x, t.wrapNext = right-1, t.m.AutoWrap
+		} else {
+			t.x, t.wrapNext = x+2*k, false
+		}
+	}
+}
+
+// rightEdge is one past the last column the cursor may print in: the right
+// margin's when the cursor is inside the left/right margins.
+func (t *Terminal) rightEdge() int {
+	if t.x >= t.left && t.x <= t.right {
+		return t.right + 1
+	}
+	return t.cols
+}
+
+// wrapLine is the autowrap: the row is marked wrapped, the cursor goes to
+// the next row (scrolling at the bottom margin) at the left margin.
+func (t *Terminal) wrapLine() {
+	t.scr.row(t.y).wrapped = true
+	left := 0
+	if t.x >= t.left && t.x <= t.right {
+		left = t.left
+	}
+	t.index()
+	t.x = left
+}
+
+// printRune prints a rune the parser decoded (ASCII comes through
+// printASCII).
+func (t *Terminal) printRune(r rune) {
+	if r < 0x80 {
+		if r >= 0x20 && r < 0x7f {
+			t.printASCII([]byte{byte(r)})
+		}
+		return
+	}
+	var enc [utf8.UTFMax]byte
+	n := utf8.EncodeRune(enc[:], r)
+	if t.npen == 0 {
+		t.npen = copy(t.pend[:], enc[:n])
+		t.pendW, _ = plainRune(r)
+		return
+	}
+	if t.pendW > 0 {
+		if w, ok := plainRune(r); ok {
+			t.placeBytes(t.pend[:t.npen], t.pendW)
+			t.npen = copy(t.pend[:], enc[:n])
+			t.pendW = w
+			return
+		}
+	}
+	if t.npen+n > maxClusterBytes {
+		var both [maxClusterBytes + utf8.UTFMax]byte
+		k := copy(both[:], t.pend[:t.npen])
+		k += copy(both[k:], enc[:n])
+		if c, _ := ansi.FirstGraphemeCluster(both[:k], ansi.GraphemeWidth); len(c) == k {
+			return // it would extend a cluster already maxClusterBytes long: dropped
+		}
+		t.flushPending()
+		t.npen = copy(t.pend[:], enc[:n])
+		t.pendW, _ = plainRune(r)
+		return
+	}
+	t.npen += copy(t.pend[t.npen:], enc[:n])
+	t.pendW = 0
+	t.settle()
+}
+
+// settle places the held clusters but the last, which may still grow.
+func (t *Terminal) settle() {
+	b := t.pend[:t.npen]
+	for {
+		c, w := firstCluster(b)
+		if len(c) == 0 || len(c) == len(b) {
+			break
+		}
+		t.placeBytes(c, w)
+		b = b[len(c):]
+	}
+	t.npen = copy(t.pend[:], b)
+	t.pendW = 0
+	if r, n := utf8.DecodeRune(t.pend[:t.npen]); n == t.npen {
+		t.pendW, _ = plainRune(r)
+	}
+}
+
+// flushPending places the held cluster(s).
+func (t *Terminal) flushPending() {
+	if t.npen == 0 {
+		return
+	}
+	b := t.pend[:t.npen]
+	t.npen = 0
+	if t.pendW > 0 {
+		t.placeBytes(b, t.pendW)
+		return
+	}
+	for len(b) > 0 {
+		c, w := firstCluster(b)
+		if len(c) == 0 {
+			return
+		}
+		t.placeBytes(c, w)
+		b = b[len(c):]
+	}
+}
+
+// placeBytes places the cluster c of width w.
+func (t *Terminal) placeBytes(c []byte, w int) {
+	if len(c) == 1 {
+		t.placeASCII(c[0])
+		return
+	}
+	t.single = 0
+	r, n := utf8.DecodeRune(c)
+	ch := uint32(r)
+	if n < len(c) {
+		ch = t.clusterCh(c, r)
+	}
+	if w > 0 {
+		t.lastChar, t.lastCh, t.lastW = 0, ch, w
+	}
+	t.place(ch, w)
+}
+
+// placeASCII places one ASCII character through the charsets.
+func (t *Terminal) placeASCII(b byte) {
+	cs := t.charsets[t.gl]
+	if t.single != 0 {
+		cs = t.charsets[t.single]
+		t.single = 0
+	}
+	t.lastChar = b
+	t.place(uint32(mapCharset(cs, b)), 1)
+}
+
+// place writes a character of width w (1 or 2) at the cursor, wrapping,
+// inserting and moving the cursor as the modes say; a cluster's ch must be
+// t.lastCh (see below). A zero-width cluster is
+// dropped, as is a wide one where no two columns fit, or that does not fit
+// before the right margin with autowrap off (tmux and x/vt drop it too).
+func (t *Terminal) place(ch uint32, w int) {
+	if w <= 0 {
+		return
+	}
+	w = min(w, 2)
+	if t.wrapNext && t.m.AutoWrap {
+		t.wrapLine()
+	}
+	right := t.rightEdge()
+	left := 0
+	if right == t.right+1 {
+		left = t.left
+	}
+	if w > right-left {
+		return
+	}
+	if t.x+w > right {
+		if !t.m.AutoWrap {
+			return
+		}
+		t.wrapLine()
+		right = t.rightEdge()
+	}
+	if t.m.Insert {
+		t.insertCells(w)
+	}
+	if ch&chCluster != 0 {
+		// The wrap's scroll or the insert may have compacted the tables:
+		// a cluster being placed is t.lastCh, which a compaction keeps
+		// and renumbers.
+		ch = t.lastCh
+	}
+	cells := t.scr.row(t.y).cells
+	sid := t.sid()
+	if w == 2 {
+		cells[t.x] = cell{ch: ch | chWide, sid: sid}
+		cells[t.x+1] = cell{ch: chTail, sid: sid}
+	} else {
+		cells[t.x] = cell{ch: ch, sid: sid}
+	}
+	repair(cells, t.x)
+	repair(cells, t.x+w)
+	t.touch(t.y)
+	if t.x+w >= right {
+		t.x, t.wrapNext = right-1, t.m.AutoWrap
+		return
+	}
+	t.x += w
+	t.wrapNext = false
+}
+
+// firstCluster is ansi.FirstGraphemeCluster with ansi.GraphemeWidth,
+// without the segmenter for a plain rune followed by another (or nothing).
+func firstCluster(b []byte) ([]byte, int) {
+	r, n := utf8.DecodeRune(b)
+	if w, ok := plainRune(r); ok {
+		if n == len(b) {
+			return b, w
+		}
+		if r2, _ := utf8.DecodeRune(b[n:]); isPlain(r2) {
+			return b[:n], w
+		}
+	}
+	return ansi.FirstGraphemeCluster(b, ansi.GraphemeWidth)
+}
+
+// plainRune reports the width of a rune that neither extends the rune
+// before it nor is extended by a rune of this set after it (grapheme class
+// Other: no Extend, SpacingMark, ZWJ, Prepend, jamo, regional indicator or
+// emoji): printable ASCII, box drawing and block elements (1), CJK
+// symbols, kana, ideographs, Hangul syllables and fullwidth forms (2).
+// TestPlainRunesMatchXAnsi checks every one against x/ansi.
+func plainRune(r rune) (int, bool) {
+	switch {
+	case r >= 0x20 && r < 0x7f, r >= 0x2500 && r <= 0x259f:
+		return 1, true
+	case r >= 0x3000 && r <= 0x3029, r >= 0x3041 && r <= 0x3096, r >= 0x30a1 && r <= 0x30fa,
+		r >= 0x30fc && r <= 0x30fe, r >= 0x3400 && r <= 0x4dbf, r >= 0x4e00 && r <= 0x9fff,
+		r >= 0xac00 && r <= 0xd7a3, r >= 0xff01 && r <= 0xff60:
+		return 2, true
+	}
+	return 0, false
+}
+
+func isPlain(r rune) bool {
+	_, ok := plainRune(r)
+	return ok
+}
+
+// mapCharset is b in charset cs: DEC special graphics ('0') and the UK set
+// ('A') replace a few characters; anything else is b.
+func mapCharset(cs, b byte) rune {
+	switch cs {
+	case '0':
+		if b >= '`' && b <= '~' {
+			return decSpecial[b-'`']
+		}
+	case 'A':
+		if b == '#' {
+			return '£'
+		}
+	}
+	return rune(b)
+}
+
+// decSpecial is the DEC special graphics set for 0x60–0x7E (VT100 line
+// drawing).
+var decSpecial = [...]rune{'◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼', '⎺',
+	'⎻', '─', '⎼', '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·'}

@@ -1,0 +1,130 @@
+package emu
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// cellAt is screen cell (x, y).
+func (t *Terminal) cellAt(x, y int) (cell, bool) {
+	if x < 0 || y < 0 || x >= t.cols || y >= t.rows {
+		return cell{}, false
+	}
+	return t.scr.row(y).cells[x], true
+}
+
+// StyleAt is the style of cell (x, y); the zero Style outside the screen.
+func (t *Terminal) StyleAt(x, y int) Style {
+	c, ok := t.cellAt(x, y)
+	if !ok {
+		return Style{}
+	}
+	return t.tab.styles[c.sid].st
+}
+
+// PlainRow is screen row y as text: each cell's grapheme cluster (a wide
+// character once), blank cells as spaces, trailing spaces trimmed.
+func (t *Terminal) PlainRow(y int) string {
+	if y < 0 || y >= t.rows {
+		return ""
+	}
+	return t.plain(t.scr.row(y).cells)
+}
+
+// ScrollbackRow is scrollback row i (0 the oldest) as PlainRow gives it.
+func (t *Terminal) ScrollbackRow(i int) string {
+	if i < 0 || i >= t.sb.len() {
+		return ""
+	}
+	return t.plain(t.sb.at(i).cells)
+}
+
+func (t *Terminal) plain(cells []cell) string {
+	var b strings.Builder
+	b.Grow(len(cells))
+	for _, c := range cells {
+		b.Write(t.appendCh(nil, c))
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// appendCh appends what cell c shows: nothing for the right half of a wide
+// character, a space for a blank cell.
+func (t *Terminal) appendCh(dst []byte, c cell) []byte {
+	switch {
+	case c.tail():
+		return dst
+	case c.ch == 0:
+		return append(dst, ' ')
+	case c.ch&chCluster != 0:
+		return append(dst, t.tab.clusters[c.ch&chValue]...)
+	}
+	r := rune(c.ch & chValue)
+	if r < utf8.RuneSelf {
+		return append(dst, byte(r))
+	}
+	return utf8.AppendRune(dst, r)
+}
+
+// RenderRow appends screen row y as a pane draws it: every cell, padded to
+// the width, with SGR sequences where the style changes and OSC 8 around
+// links, ending in the default style with no link open.
+func (t *Terminal) RenderRow(y int, dst []byte) []byte {
+	if y < 0 || y >= t.rows {
+		return dst
+	}
+	return t.render(t.scr.row(y).cells, dst)
+}
+
+// RenderScrollbackRow appends scrollback row i (0 the oldest) as RenderRow
+// renders a screen row, without its trailing blank default-style cells.
+func (t *Terminal) RenderScrollbackRow(i int, dst []byte) []byte {
+	if i < 0 || i >= t.sb.len() {
+		return dst
+	}
+	cells := t.sb.at(i).cells
+	n := len(cells)
+	for n > 0 && (cells[n-1].ch == 0 || cells[n-1].ch == ' ') && t.tab.styles[cells[n-1].sid] == (styleKey{}) {
+		n--
+	}
+	return t.render(cells[:n], dst)
+}
+
+func (t *Terminal) render(cells []cell, dst []byte) []byte {
+	var sid, link uint32
+	for _, c := range cells {
+		if c.tail() {
+			continue
+		}
+		if c.sid != sid {
+			k := t.tab.styles[c.sid]
+			if k.link != link {
+				dst = t.appendLink(dst, k.link)
+				link = k.link
+			}
+			if t.tab.styles[sid].st != k.st {
+				dst = appendSGR(dst, k.st)
+			}
+			sid = c.sid
+		}
+		dst = t.appendCh(dst, c)
+	}
+	if t.tab.styles[sid].st != (Style{}) {
+		dst = append(dst, "\x1b[m"...)
+	}
+	if link != 0 {
+		dst = t.appendLink(dst, 0)
+	}
+	return dst
+}
+
+// appendLink appends the OSC 8 that starts link id (0: ends the link).
+func (t *Terminal) appendLink(dst []byte, id uint32) []byte {
+	dst = append(dst, "\x1b]8;"...)
+	if id == 0 {
+		dst = append(dst, ';')
+	} else {
+		dst = append(dst, t.tab.links[id]...)
+	}
+	return append(dst, "\x1b\\"...)
+}
