@@ -333,8 +333,7 @@ func (m *Model) partsKey(k tea.KeyPressMsg) []tea.Cmd {
 		m.accounts.panel.move(1, len(m.partData().rows()))
 		return nil
 	case key.Matches(k, km.AccountNew):
-		a := AccountInfo{Kind: KindClaudeCode, Name: m.accounts.uniqueName("Claude Code"), Command: "claude", Dir: m.accounts.home}
-		return m.openEditor(a, true)
+		return m.openEditor(newAccount(KindClaudeCode, m.accounts.uniqueName("Claude Code"), "claude", m.accounts.home), true)
 	case key.Matches(k, km.QuickClaude, km.QuickCodex, km.QuickCLI):
 		return m.quickKey(k)
 	}
@@ -416,12 +415,19 @@ func (m *Model) quickCreate(q quickKind) []tea.Cmd {
 	if p, ok := m.accounts.found[q.command]; ok {
 		cmd = p
 	}
-	a := AccountInfo{Kind: q.kind, Name: m.accounts.uniqueName(m.env.tr.t(q.label)), Command: cmd, Dir: m.accounts.home,
-		AppServer: q.kind == KindCodexCLI} // a new Codex account starts in app-server mode
-	if q.kind == KindClaudeCode {
-		a.PermissionMode = PermissionManual // cards appear (issue 35)
+	return m.openEditor(newAccount(q.kind, m.accounts.uniqueName(m.env.tr.t(q.label)), cmd, m.accounts.home), true)
+}
+
+// newAccount is a new account of kind with what every new account of that
+// kind starts with, whichever key made it (issue 35: `a` made a Claude Code
+// account in the CLI's own mode, `1` in manual): a Codex account in
+// app-server mode, a Claude Code account in manual, where cards appear.
+func newAccount(kind, name, command, dir string) AccountInfo {
+	a := AccountInfo{Kind: kind, Name: name, Command: command, Dir: dir, AppServer: kind == KindCodexCLI}
+	if kind == KindClaudeCode {
+		a.PermissionMode = PermissionManual
 	}
-	return m.openEditor(a, true)
+	return a
 }
 
 // openEditor opens the account editor on a (a new account when isNew).

@@ -9,7 +9,7 @@ import (
 // TestEditorPermissionMode: a Claude Code account's editor shows its
 // permission mode with what it means for cards (English and Japanese);
 // ←/→ step through the modes, each asking for a new preview, and ctrl+s
-// saves it. A new Claude Code account (quick key 1) starts in manual, the
+// saves it. A new Claude Code account (quick key 1 or `a`) starts in manual, the
 // mode in which cards appear (issue 35); a Codex account has no such row.
 func TestEditorPermissionMode(t *testing.T) {
 	t.Parallel()
@@ -57,11 +57,18 @@ func TestEditorPermissionMode(t *testing.T) {
 		t.Fatal("a Codex account shows a permission mode")
 	}
 
-	q := sceneModel(t, scene(), 120, 40, LangEnglish)
-	toParticipants(t, q, "lin")
-	send(t, q, press("1"))
-	if ed := q.overlay.editor; ed == nil || !ed.isNew || ed.acc.Kind != KindClaudeCode || ed.acc.PermissionMode != PermissionManual {
-		t.Fatalf("quick Claude Code account: %+v", q.overlay.editor)
+	// Both keys that make a Claude Code account start it in manual (issue
+	// 35: `a` started in the CLI's own mode, where no card appears).
+	for _, k := range []string{"1", "a"} {
+		q := sceneModel(t, scene(), 120, 40, LangEnglish)
+		toParticipants(t, q, "lin")
+		send(t, q, press(k))
+		if ed := q.overlay.editor; ed == nil || !ed.isNew || ed.acc.Kind != KindClaudeCode || ed.acc.PermissionMode != PermissionManual {
+			t.Fatalf("new Claude Code account by %q: %+v", k, q.overlay.editor)
+		}
+		if v := plain(q); !strings.Contains(v, "◂ manual ▸") {
+			t.Fatalf("new Claude Code account by %q does not show manual:\n%s", k, v)
+		}
 	}
 }
 
