@@ -29,6 +29,7 @@ type helpLayout struct {
 	rows   int // the longest column's rows
 	page   int // rows shown at once
 	colW   int
+	keyW   int // the key column within colW
 	footer []string
 }
 
@@ -71,7 +72,7 @@ func layoutHelp(e *env, maxW, maxH int) *helpLayout {
 		if c > 1 && (cw < helpMinColW || cw-kw-2 < helpMinDescW) {
 			break
 		}
-		l := &helpLayout{page: page, colW: cw}
+		l := &helpLayout{page: page, colW: cw, keyW: kw}
 		l.flow(helpBlocks(e, entries, kw, cw-kw-2), c)
 		if best == nil || l.rows < best.rows {
 			best = l
@@ -217,18 +218,24 @@ func helpView(e *env, maxW, maxH, off int) (string, int) {
 }
 
 // wrapKeys lays a binding's keys out in w cells, as many a row as fit,
-// joined by " / ".
+// joined by " / ". A row the list goes on from ends with " /": a key
+// alone on the next row read as a binding without a description (issue
+// 35: `ctrl+j` and `shift+tab` at 200 columns).
 func wrapKeys(keys []string, w int) []string {
 	var out []string
 	line := ""
-	for _, k := range keys {
+	for i, k := range keys {
+		more := ""
+		if i < len(keys)-1 {
+			more = " /" // room for the mark should this row end after k
+		}
 		switch {
 		case line == "":
 			line = k
-		case ansi.StringWidth(line+" / "+k) <= w:
+		case ansi.StringWidth(line+" / "+k+more) <= w:
 			line += " / " + k
 		default:
-			out = append(out, line)
+			out = append(out, line+" /")
 			line = k
 		}
 	}

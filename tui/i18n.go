@@ -77,6 +77,7 @@ const (
 	mGroupParticipants
 	mGroupPane
 	mGroupEditor
+	mGroupDialogs
 
 	mHelpQuit
 	mHelpQuitServed
@@ -756,7 +757,8 @@ var messages = map[msgKey][2]string{
 	mGroupTopics:       {"Topic list", "トピックの一覧"},
 	mGroupParticipants: {"Accounts", "アカウント"},
 	mGroupPane:         {"Seat terminal", "席の端末"},
-	mGroupEditor:       {"Editor and dialogs", "編集とダイアログ"},
+	mGroupEditor:       {"Account editor", "アカウントの編集"},
+	mGroupDialogs:      {"Yes/no dialogs", "確認ダイアログ"},
 
 	mHelpQuit:               {"quit", "終了"},
 	mHelpQuitServed:         {"detach (seats run on)", "切り離す（席は動き続ける）"},
@@ -786,7 +788,7 @@ var messages = map[msgKey][2]string{
 	mHelpSearchRun:          {"run the / search", "/ の検索を実行"},
 	mHelpSearchNext:         {"next match (older)", "次の一致（古い方へ）"},
 	mHelpSearchPrev:         {"previous match (newer)", "前の一致（新しい方へ）"},
-	mHelpCopyLines:          {"copy selection/N lines", "選択か N 行をコピー"},
+	mHelpCopyLines:          {"copy the selection or N lines", "選択か N 行をコピー"},
 	mHelpGrowPanes:          {"larger terminals", "端末を広げる"},
 	mHelpShrinkPanes:        {"smaller terminals", "端末を狭める"},
 	mHelpScrollUp:           {"scroll chat up (older posts load)", "会話を上へ（古い発言を読む）"},
@@ -828,7 +830,7 @@ var messages = map[msgKey][2]string{
 	mHelpScrollbackPageUp:   {"scrollback: page up", "履歴: 一画面上へ"},
 	mHelpScrollbackPageDown: {"scrollback: page down", "履歴: 一画面下へ"},
 	mHelpNextFieldAlways:    {"next field (env too)", "次の欄（環境変数も）"},
-	mHelpPrevFieldAlways:    {"prev field (env too)", "前の欄（環境変数も）"},
+	mHelpPrevFieldAlways:    {"previous field (env too)", "前の欄（環境変数も）"},
 	mHelpChoicePrev:         {"previous kind / hue", "前の種別・色"},
 	mHelpChoiceNext:         {"next kind / hue", "次の種別・色"},
 	mHelpDeny:               {"answer no", "いいえ"},
@@ -1441,6 +1443,6 @@ var messages = map[msgKey][2]string{
 	mAttnOpFailed:        {"a session operation failed: %s", "席の操作が失敗: %s"},
 	mAttnMCPDied:         {"MCP server %s ended: %s", "MCP サーバー %s が終了: %s"},
 	mStNeedsYou:          {"%d need you: %s", "対応待ち %d: %s"},
-	mHelpNeedsYou:        {"Go to the next thing that needs you", "次の対応待ちへ移動"},
-	mHelpNeedsYouList:    {"List what needs you", "対応待ちの一覧"},
+	mHelpNeedsYou:        {"go to the next thing that needs you", "次の対応待ちへ移動"},
+	mHelpNeedsYouList:    {"list what needs you", "対応待ちの一覧"},
 }

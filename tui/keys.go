@@ -441,15 +441,16 @@ func (k *KeyMap) helpEntries() []bindingEntry {
 		{"save", ed, mHelpSave, &k.Save},
 		{"next_field", ed, mHelpNextField, &k.NextField},
 		{"prev_field", ed, mHelpPrevField, &k.PrevField},
-		{"delete", ed, mHelpDelete, &k.Delete},
-		{"confirm", ed, mHelpConfirm, &k.Confirm},
+		{"confirm", mGroupDialogs, mHelpConfirm, &k.Confirm},
 	}
 }
 
 // modalEntries are the keys of one mode: the @ popup, the rename prompt,
-// the topic finder, pane scrollback, the editor's choices, the dialogs and
-// the settings overlay. Overridable by name like any other; the help overlay lists them
-// in their group (grouped).
+// the topic finder, pane scrollback, the account editor, the dialogs and
+// the settings overlay. The editor's keys and the dialogs' answers are
+// groups of their own (issue 35: "Editor and dialogs" interleaved them).
+// Overridable by name like any other; the help overlay lists them in their
+// group (grouped).
 func (k *KeyMap) modalEntries() []bindingEntry {
 	in, tp, pn, ed := mGroupInput, mGroupTopics, mGroupPane, mGroupEditor
 	return []bindingEntry{
@@ -475,14 +476,15 @@ func (k *KeyMap) modalEntries() []bindingEntry {
 		{"prev_field_always", ed, mHelpPrevFieldAlways, &k.PrevFieldAlways},
 		{"choice_prev", ed, mHelpChoicePrev, &k.ChoicePrev},
 		{"choice_next", ed, mHelpChoiceNext, &k.ChoiceNext},
-		{"deny", ed, mHelpDeny, &k.Deny},
-		{"switch_answer", ed, mHelpSwitchAnswer, &k.SwitchAnswer},
-		{"choose_answer", ed, mHelpChooseAnswer, &k.ChooseAnswer},
 		{"character_styles", ed, mHelpCharacterStyles, &k.CharacterStyles},
 		{"open_in_editor", ed, mHelpOpenInEditor, &k.OpenInEditor},
 		{"reload_body", ed, mHelpReloadBody, &k.ReloadBody},
 		{"preview_up", ed, mHelpPreviewUp, &k.PreviewUp},
 		{"preview_down", ed, mHelpPreviewDown, &k.PreviewDown},
+		{"delete", ed, mHelpDelete, &k.Delete},
+		{"deny", mGroupDialogs, mHelpDeny, &k.Deny},
+		{"switch_answer", mGroupDialogs, mHelpSwitchAnswer, &k.SwitchAnswer},
+		{"choose_answer", mGroupDialogs, mHelpChooseAnswer, &k.ChooseAnswer},
 		{"settings_less", mGroupSettings, mHelpSettingsLess, &k.SettingsLess},
 		{"settings_more", mGroupSettings, mHelpSettingsMore, &k.SettingsMore},
 		{"settings_section", mGroupSettings, mHelpSettingsSection, &k.SettingsSection},
