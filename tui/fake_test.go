@@ -228,7 +228,7 @@ func (f *fakeBackend) RenameTopic(id, name string) error {
 	defer f.mu.Unlock()
 	f.renamed = append(f.renamed, id+"="+name)
 	t := f.topics[id]
-	t.Name = name
+	t.ID, t.Name, t.Indexed = id, name, true // as logstore.Rename, which indexes a new topic
 	f.topics[id] = t
 	return nil
 }

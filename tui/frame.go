@@ -163,13 +163,20 @@ func (m *Model) renderPopup() layer {
 	return layer{box: box, x: x, y: m.layout.Input.Y - bh}
 }
 
-// placeCursor puts the real terminal cursor at the input caret (so an IME
-// candidate window follows it), at the focused seat's cursor — also where
+// placeCursor puts the real terminal cursor at the input caret or the
+// topic rename prompt's (so an IME candidate window follows it), at the
+// focused seat's cursor — also where
 // its program parked it hidden, as tmux does — or at a pane's search
 // prompt.
 func (m *Model) placeCursor(vis []seatKey) cursorAt {
 	if m.overlay.open != ovNone {
 		return cursorAt{}
+	}
+	if tl := m.topics; tl.renaming {
+		if !tl.caretOK || m.layout.Topics.empty() {
+			return cursorAt{}
+		}
+		return cursorAt{x: m.layout.Topics.X + tl.caretX, y: m.layout.Topics.Y + tl.caretY, ok: true}
 	}
 	switch m.focus {
 	case FocusInput:

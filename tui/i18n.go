@@ -470,6 +470,8 @@ const (
 	mStResizeFailed
 	mStStopFailed
 	mStRenameFailed
+	mStRenameHow
+	mStRenameListHidden
 	mStDeleteFailed
 	mStRoomClosed
 	mStResynced
@@ -1170,21 +1172,24 @@ var messages = map[msgKey][2]string{
 	mStResizeFailed:   {"Resizing %s failed: %v", "%s の大きさを変えられません: %v"},
 	mStStopFailed:     {"%s could not be stopped: %v", "%s を終了できません: %v"},
 	mStRenameFailed:   {"Rename failed: %v", "名前を変えられません: %v"},
-	mStDeleteFailed:   {"Delete failed: %v", "削除できません: %v"},
-	mStRoomClosed:     {"The room server stopped.", "部屋のサーバが止まりました。"},
-	mStResynced:       {"The screen fell behind and missed updates; reloaded.", "画面の更新が追いつかず取りこぼしたため、読み込み直しました。"},
-	mStHelpHint:       {"F1 help", "F1 ヘルプ"},
-	mStWelcome:        {"New topic. Your first post names it.", "新しいトピックです。最初の発言が名前になります。"},
-	mStNoSeatForPane:  {"No running seat in this topic: start one from Accounts.", "このトピックに走っている席はありません。アカウントから開始してください。"},
-	mStNotStartable:   {"%s is not a kind that runs in a seat.", "%s は席で起動する種別ではありません。"},
-	mStCopied:         {"Copied session id %s of %s.", "%[2]s のセッション ID %[1]s をコピーしました。"},
-	mStCopiedLines:    {"Copied %d lines of %s's terminal.", "%[2]s の端末から %[1]d 行をコピーしました。"},
-	mStNothingToCopy:  {"Nothing to copy in %s's terminal.", "%s の端末にコピーするものがありません。"},
-	mStPaneClosed:     {"Closed %s's terminal.", "%s の端末を閉じました。"},
-	mStPaneEnded:      {"%s's terminal: %s. %s closes it.", "%s の端末: %s。%s で閉じます。"},
-	mStNoSessionID:    {"No session id for %s.", "%s のセッション ID はありません。"},
-	mStLaunchWarnings: {"Warning: %s", "警告: %s"},
-	mStNoAccounts:     {"No AI accounts yet: Tab to Accounts, then 1 Claude Code · 2 Codex · 3 CLI.", "AI のアカウントがありません。Tab でアカウントへ移り、1 Claude Code · 2 Codex · 3 CLI で作成します。"},
+	// While the topic rename prompt is open, and F2 with the list hidden.
+	mStRenameHow:        {"Name: %s keeps it, %s cancels", "名前: %s で決定、%s で取消"},
+	mStRenameListHidden: {"Rename: the topic list is hidden (%s shows it)", "名前の変更: トピック一覧が隠れています（%s で表示）"},
+	mStDeleteFailed:     {"Delete failed: %v", "削除できません: %v"},
+	mStRoomClosed:       {"The room server stopped.", "部屋のサーバが止まりました。"},
+	mStResynced:         {"The screen fell behind and missed updates; reloaded.", "画面の更新が追いつかず取りこぼしたため、読み込み直しました。"},
+	mStHelpHint:         {"F1 help", "F1 ヘルプ"},
+	mStWelcome:          {"New topic. Your first post names it.", "新しいトピックです。最初の発言が名前になります。"},
+	mStNoSeatForPane:    {"No running seat in this topic: start one from Accounts.", "このトピックに走っている席はありません。アカウントから開始してください。"},
+	mStNotStartable:     {"%s is not a kind that runs in a seat.", "%s は席で起動する種別ではありません。"},
+	mStCopied:           {"Copied session id %s of %s.", "%[2]s のセッション ID %[1]s をコピーしました。"},
+	mStCopiedLines:      {"Copied %d lines of %s's terminal.", "%[2]s の端末から %[1]d 行をコピーしました。"},
+	mStNothingToCopy:    {"Nothing to copy in %s's terminal.", "%s の端末にコピーするものがありません。"},
+	mStPaneClosed:       {"Closed %s's terminal.", "%s の端末を閉じました。"},
+	mStPaneEnded:        {"%s's terminal: %s. %s closes it.", "%s の端末: %s。%s で閉じます。"},
+	mStNoSessionID:      {"No session id for %s.", "%s のセッション ID はありません。"},
+	mStLaunchWarnings:   {"Warning: %s", "警告: %s"},
+	mStNoAccounts:       {"No AI accounts yet: Tab to Accounts, then 1 Claude Code · 2 Codex · 3 CLI.", "AI のアカウントがありません。Tab でアカウントへ移り、1 Claude Code · 2 Codex · 3 CLI で作成します。"},
 	mStBraked: {"Brake in “%s”: after %d AI posts in a row, AI posts are no longer typed into the seats. Post, or press %s, to go on.",
 		"「%s」でブレーキ: AI の発言が %d 件続いたので、AI の発言を席へ打ち込むのを止めました。発言するか %s で再開します。"},
 	mBrakeNotice: {"Brake: after %d AI posts in a row with no post from the human, the room stopped typing AI posts into the seats. They are still delivered and logged (read_room_history). To go on, the human posts, or presses %s to release the brake and type the posts it held. (no reply needed)",

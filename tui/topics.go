@@ -35,7 +35,12 @@ type topicList struct {
 	newBusy   bool // a seat starts or runs in the open topic, not indexed yet
 
 	renaming bool            // the rename prompt replaces the open topic's row
-	rename   textinput.Model // the prompt
+	rename   textinput.Model // the prompt: its value and caret
+	// renameStart is the prompt's first rune shown (fieldWindow);
+	// caretX, caretY are its caret's cell in view (caretOK: it shows).
+	renameStart    int
+	caretX, caretY int
+	caretOK        bool
 
 	reloads   coalesced // Topics() reads
 	remembers coalesced // RememberTopic writes
@@ -76,6 +81,7 @@ const newRowID = "\x00new"
 func newTopicList(e *env) *topicList {
 	ti := *newField(e, "")
 	ti.CharLimit = 200
+	ti.SetVirtualCursor(false) // the real cursor sits at its caret (IME)
 	return &topicList{unread: map[string]bool{}, unreadN: map[string]int{}, addressed: map[string]bool{}, braked: map[string]bool{}, rename: ti}
 }
 
@@ -279,11 +285,13 @@ func (tl *topicList) move(delta int) {
 	tl.sel = clampInt(tl.sel+delta, 0, len(tl.items))
 }
 
-// startRename opens the inline name prompt on item i, filled with its name.
-func (tl *topicList) startRename(i int) {
+// startRename opens the inline name prompt filled with name (sanitized
+// as the row showed it: the prompt draws and saves what the human sees).
+func (tl *topicList) startRename(name string) {
 	tl.renaming = true
-	tl.rename.SetValue(tl.items[i].Name)
+	tl.rename.SetValue(strings.TrimSpace(sanitize(strings.ReplaceAll(name, "\n", " "))))
 	tl.rename.CursorEnd()
+	tl.renameStart = 0
 	tl.rename.Focus()
 	tl.changed()
 }
@@ -393,6 +401,33 @@ func (tl *topicList) render(e *env) {
 	}
 	tl.renderFooter(e, &out)
 	tl.view, tl.rowID = out.fill(w, h, "")
+	tl.placeCaret()
+}
+
+// placeCaret finds the rename prompt's row in the view: the open topic's,
+// or "+ New topic" standing for the open topic before it is indexed.
+func (tl *topicList) placeCaret() {
+	tl.caretOK = false
+	if !tl.renaming {
+		return
+	}
+	row := tl.open
+	if !tl.indexed(tl.open) {
+		row = newRowID
+	}
+	for y, id := range tl.rowID {
+		if id == row {
+			tl.caretY, tl.caretOK = y, true
+		}
+	}
+}
+
+// renameView is the prompt in w cells around its caret; it notes the
+// caret's cell (x0: where the prompt starts in the row).
+func (tl *topicList) renameView(x0, w int) string {
+	text, cx, start := fieldWindow(tl.rename.Value(), tl.rename.Position(), w, tl.renameStart)
+	tl.renameStart, tl.caretX = start, x0+cx
+	return text
 }
 
 // firstRow is the first row shown: the list scrolls by whole rows to keep
@@ -429,6 +464,9 @@ func (tl *topicList) rowLine(e *env, id string, ri int) string {
 // this row is where that seat is).
 func (tl *topicList) newRow(e *env, current bool) string {
 	th, label := e.th, e.tr.t(mTopicNew)
+	if current && tl.renaming { // naming the open topic before its first post
+		return th.sel.Render(" " + fit(tl.renameView(2, max(tl.w-4, 1)), max(tl.w-2, 0)))
+	}
 	if !current || !tl.newBusy {
 		row := fit(label, tl.w-1)
 		if current {
@@ -483,9 +521,8 @@ func (tl *topicList) topicRow(e *env, t TopicInfo, current bool) string {
 	nameW := w - 4 - ansi.StringWidth(date)
 	name := cut(displayName(e, t), max(nameW, 1))
 	if tl.renaming && current {
-		name = tl.rename.View()
-		date = ""
 		nameW = w - 4
+		name, date = tl.renameView(2, max(nameW, 1)), ""
 	}
 	txt := fit(name, max(nameW, 1)) + " " + date
 	switch {

@@ -365,8 +365,11 @@ func (m *Model) topicsKey(k tea.KeyPressMsg) []tea.Cmd {
 	case key.Matches(k, km.TopicNew):
 		return []tea.Cmd{m.newTopicCmd()}
 	case key.Matches(k, km.TopicRename):
-		if id := m.topics.cursorID(); id != newRowID {
+		switch id := m.topics.cursorID(); {
+		case id != newRowID:
 			return m.startRename(id)
+		case !m.topics.indexed(m.topics.open): // the row stands for the open topic
+			return m.startRename(m.topics.open)
 		}
 	case key.Matches(k, km.TopicDelete):
 		if id := m.topics.cursorID(); id != newRowID {
@@ -376,20 +379,36 @@ func (m *Model) topicsKey(k tea.KeyPressMsg) []tea.Cmd {
 	return nil
 }
 
-// startRename opens the inline name prompt on an indexed topic (an
-// unindexed one has no entry to rename yet); it switches to it first and
-// returns the commands that open it.
+// startRename opens the inline name prompt on topic id; it switches to it
+// first and returns the commands that open it. The open topic before its
+// first post is named on its "+ New topic" row (the index takes it then:
+// logstore.Rename; issue 35: F2 did nothing there). With the topic list
+// hidden the status line says how to show it, rather than editing a name
+// nobody sees.
 func (m *Model) startRename(id string) []tea.Cmd {
-	i := m.topics.find(id)
-	if i < 0 {
+	if m.layout.Topics.empty() {
+		m.setStatus(stInfo, m.env.tr.t(mStRenameListHidden, hintKey(firstKey(m.keys.ToggleTopics))))
+		return nil
+	}
+	name := ""
+	if i := m.topics.find(id); i >= 0 {
+		name = m.topics.items[i].Name
+	} else if id != m.topics.open {
 		return nil
 	}
 	var cmds []tea.Cmd
 	if id != m.topics.open {
 		cmds = m.switchTopic(id)
 	}
-	m.topics.startRename(i)
+	m.topics.startRename(name)
+	m.setStatus(stInfo, m.renameHow())
 	return cmds
+}
+
+// renameHow is the status line's word while the prompt is open: which keys
+// keep the name and which cancel.
+func (m *Model) renameHow() string {
+	return m.env.tr.t(mStRenameHow, hintKey(firstKey(m.keys.RenameSave)), hintKey(firstKey(m.keys.Cancel)))
 }
 
 // renameKey handles a key while the rename prompt is open: it takes every
@@ -397,6 +416,9 @@ func (m *Model) startRename(id string) []tea.Cmd {
 func (m *Model) renameKey(k tea.KeyPressMsg) []tea.Cmd {
 	km := &m.keys
 	tl := m.topics
+	if key.Matches(k, km.Cancel, km.RenameSave) && m.status.text == m.renameHow() {
+		m.status.text = "" // the prompt it was about closes
+	}
 	switch {
 	case key.Matches(k, km.Cancel):
 		tl.endRename()
