@@ -38,8 +38,8 @@ func (c *manualNow) advance(d time.Duration) {
 }
 
 // observedRig is a Manager on a manual clock with one generic CLI account
-// (the fake CLI, which reports nothing).
-func observedRig(t *testing.T) (*Manager, *manualNow, config.Account) {
+// (the fake CLI, which reports nothing), started with the fake's flags opts.
+func observedRig(t *testing.T, opts string) (*Manager, *manualNow, config.Account) {
 	t.Helper()
 	dir := t.TempDir()
 	store, err := logstore.Open(filepath.Join(dir, "data"), logstore.Options{})
@@ -62,7 +62,7 @@ func observedRig(t *testing.T) (*Manager, *manualNow, config.Account) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	a := fakecli.Account(t, "sh", "Shell", work, "")
+	a := fakecli.Account(t, "sh", "Shell", work, opts)
 	book.put(a)
 	return m, clock, a
 }
@@ -74,7 +74,7 @@ func observedRig(t *testing.T) (*Manager, *manualNow, config.Account) {
 // the time they were typed, leave it idle (issue 34 item 9). Before, such
 // a seat showed "running" forever.
 func TestObservedSeatSaysOutputThenIdle(t *testing.T) {
-	m, clock, a := observedRig(t)
+	m, clock, a := observedRig(t, "")
 	if _, err := m.Start(managerTopic, a.ID, 100, 20); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -101,6 +101,36 @@ func TestObservedSeatSaysOutputThenIdle(t *testing.T) {
 	if got := activity(); got.Kind != cli.ActivityIdle || !got.Since.Equal(start) {
 		t.Fatalf("after the human's line and its echo: %+v, want still idle since %v", got, start)
 	}
+}
+
+// TestObservedResizeIsNotOutput: what a CLI draws in answer to a resize
+// (a full redraw at SIGWINCH) leaves its seat idle, as the echo of a key
+// does (issue 35: a shell's pane said "outputting" at every resize of the
+// window). What it writes later of its own still counts: the window is
+// cli.EchoWindow's, TestObservedEchoIsNotOutput.
+func TestObservedResizeIsNotOutput(t *testing.T) {
+	m, clock, a := observedRig(t, "-redraw")
+	if _, err := m.Start(managerTopic, a.ID, 100, 20); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	s, _ := m.Seat(managerTopic, a.ID)
+	start := clock.Now()
+	activity := func() cli.Activity { return s.info().Activity }
+	testkit.Eventually(t, "the fake CLI's banner", func() bool { return strings.Contains(s.Screen().Text(), fakecli.Ready) })
+	clock.advance(cli.QuietAfter)
+	testkit.Eventually(t, "idle after a second without output", func() bool { return activity().Kind == cli.ActivityIdle })
+
+	clock.advance(time.Minute)
+	if err := s.Resize(90, 20); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, "the CLI's redraw at the new size", func() bool {
+		return strings.Contains(s.Screen().Text(), fakecli.Redrawn+" 90x20")
+	})
+	if got := activity(); got.Kind != cli.ActivityIdle || !got.Since.Equal(start) {
+		t.Fatalf("after a resize and its redraw: %+v, want still idle since %v", got, start)
+	}
+
 }
 
 // TestReportingKindsAreNotObserved: Claude Code and Codex report their

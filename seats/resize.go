@@ -111,6 +111,12 @@ func (m *Manager) applySize(s *Seat, started bool) {
 	if s.ptyClosed {
 		return // the child has exited; the screen alone keeps the size
 	}
+	// What the CLI draws in answer to its new size (a full redraw) is not
+	// output of its own: to an observed seat's activity a resize is a write
+	// into the terminal like a key (issue 35: a shell's pane said
+	// "outputting" at every resize).
+	s.noteWrite()
+	defer s.noteWrite()
 	var err error
 	if changed {
 		err = s.proc.Resize(want[0], want[1])
@@ -119,6 +125,14 @@ func (m *Manager) applySize(s *Seat, started bool) {
 	}
 	if err != nil {
 		m.warnResize(s, err)
+	}
+}
+
+// noteWrite tells an observed seat's activity that something was written
+// into its terminal now (observe.go); other seats report their own.
+func (s *Seat) noteWrite() {
+	if s.observed != nil {
+		s.observed.typed()
 	}
 }
 

@@ -11,7 +11,8 @@ import "time"
 //
 // Output that answers a write into the terminal is not the seat's own: the
 // echo of the human's keys, the redraw of an input box taking them, a
-// post Pullcept typed and its Enter. It is told apart by time alone: output
+// post Pullcept typed and its Enter, the redraw at a new size (the seat
+// notes a resize as a write). It is told apart by time alone: output
 // read within EchoWindow of the end of such a write is its answer. The
 // emulator's replies to the CLI's own queries (cursor position, device
 // attributes) are not such writes: the output after them is the CLI's.
@@ -48,7 +49,7 @@ type Observed struct {
 func NewObserved(began time.Time) Observed { return Observed{began: began} }
 
 // Wrote notes a write into the terminal at now: the human's keys, a post
-// or its Enter (called as the write starts and as it ends).
+// or its Enter, a new size (called as the write starts and as it ends).
 func (o *Observed) Wrote(now time.Time) {
 	if now.After(o.wrote) {
 		o.wrote = now

@@ -52,6 +52,10 @@ const Env = "FAKECLI"
 // joining the room, with -join).
 const Ready = "fake cli ready"
 
+// Redrawn starts the line a fake CLI started with -redraw prints at each
+// SIGWINCH.
+const Redrawn = "redrawn"
+
 // Run is the body of a test binary's TestMain: a seat's namespace init
 // when started as one (a Manager whose PullceptPath is this test binary
 // starts every seat through `seat-ns`, pty.NamespaceCommand), the fake CLI
@@ -105,6 +109,8 @@ func Run(m *testing.M) int {
 //	-out FILE    where the result goes
 //	-winch FILE  append the terminal's size as "COLSxROWS" to FILE at start
 //	             and at every SIGWINCH (Unix; read it with Sizes)
+//	-redraw      print "redrawn COLSxROWS" at every SIGWINCH, as a
+//	             full-screen CLI redraws at a resize (Unix)
 //	-prompt      read key by key and draw an input line like Claude Code:
 //	             cursor hidden and parked at its own caret (prompt.go; Linux)
 //	-mouse       with -prompt: ask for mouse reports and record them
@@ -133,6 +139,7 @@ type options struct {
 	ops       bool
 	linesFile string
 	winchFile string
+	redraw    bool
 	load      loadOptions
 	prompt    bool
 	mouse     bool
@@ -152,6 +159,7 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.ops, "ops", false, "")
 	fs.StringVar(&o.linesFile, "lines", "", "")
 	fs.StringVar(&o.winchFile, "winch", "", "")
+	fs.BoolVar(&o.redraw, "redraw", false, "")
 	fs.BoolVar(&o.prompt, "prompt", false, "")
 	fs.BoolVar(&o.mouse, "mouse", false, "")
 	fs.StringVar(&o.osc52, "osc52", "", "")
@@ -214,8 +222,12 @@ func run(ctx context.Context, args []string, in io.Reader, out io.Writer) int {
 		defer f.Close()
 		lines = f
 	}
-	if o.winchFile != "" {
-		stop, err := recordSizes(o.winchFile)
+	if o.winchFile != "" || o.redraw {
+		var redraw io.Writer
+		if o.redraw {
+			redraw = out
+		}
+		stop, err := recordSizes(o.winchFile, redraw)
 		if err != nil {
 			fmt.Fprintf(out, "winch: %v\n", err)
 			return 3

@@ -4,6 +4,7 @@ package fakecli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -12,22 +13,32 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// recordSizes appends the terminal's size to path now and at every
-// SIGWINCH, until stop. Its goroutine (in the fake CLI process) ends at
-// stop, which waits for it.
-func recordSizes(path string) (stop func(), err error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, err
+// recordSizes appends the terminal's size to path (when not "") now and
+// at every SIGWINCH, and with redraw (-redraw) also writes a line to the
+// terminal at each, as a full-screen CLI redraws at a resize; until stop.
+// Its goroutine (in the fake CLI process) ends at stop, which waits for it.
+func recordSizes(path string, redraw io.Writer) (stop func(), err error) {
+	f := io.Discard
+	if path != "" {
+		file, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		defer func() {
+			if stop == nil {
+				_ = file.Close()
+			}
+		}()
+		f = file
 	}
-	write := func() {
+	size := func() string {
 		ws, err := unix.IoctlGetWinsize(int(os.Stdin.Fd()), unix.TIOCGWINSZ)
 		if err != nil {
-			fmt.Fprintf(f, "error %v\n", err)
-			return
+			return fmt.Sprintf("error %v", err)
 		}
-		fmt.Fprintf(f, "%dx%d\n", ws.Col, ws.Row)
+		return fmt.Sprintf("%dx%d", ws.Col, ws.Row)
 	}
+	write := func() { fmt.Fprintln(f, size()) }
 	sig := make(chan os.Signal, 16)
 	signal.Notify(sig, syscall.SIGWINCH)
 	write()
@@ -38,6 +49,9 @@ func recordSizes(path string) (stop func(), err error) {
 			select {
 			case <-sig:
 				write()
+				if redraw != nil {
+					fmt.Fprintf(redraw, "%s %s\n", Redrawn, size())
+				}
 			case <-quit:
 				return
 			}
@@ -47,7 +61,9 @@ func recordSizes(path string) (stop func(), err error) {
 		signal.Stop(sig)
 		close(quit)
 		<-done
-		_ = f.Close()
+		if c, ok := f.(io.Closer); ok {
+			_ = c.Close()
+		}
 	}, nil
 }
 

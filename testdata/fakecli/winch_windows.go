@@ -2,9 +2,12 @@
 
 package fakecli
 
-import "errors"
+import (
+	"errors"
+	"io"
+)
 
 // recordSizes: a Windows console has no SIGWINCH.
-func recordSizes(string) (func(), error) {
-	return nil, errors.New("-winch needs SIGWINCH (Unix)")
+func recordSizes(string, io.Writer) (func(), error) {
+	return nil, errors.New("-winch and -redraw need SIGWINCH (Unix)")
 }
