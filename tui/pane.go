@@ -115,7 +115,7 @@ func paneStateLabel(e *env, p *pane) (string, tone) {
 }
 
 // render draws the pane at r; focused adds the accent border and the leave
-// hint. Cached until something it shows changed.
+// key in the lower border. Cached until something it shows changed.
 func (p *pane) render(e *env, r rect, focused bool) []string {
 	scroll := -1
 	if p.scrolling {
@@ -147,24 +147,31 @@ func (p *pane) render(e *env, r rect, focused bool) []string {
 	for _, row := range p.bodyRows(e, r) {
 		out = append(out, left+row+sgrReset+right)
 	}
-	out = append(out, p.bottom(e, bs, w))
+	out = append(out, p.bottom(e, bs, w, focused))
 	p.view = out
 	return out
 }
 
 // bottom is the pane's lower border, which holds the search prompt while
-// it is open, and in a scrollback that has nothing where the program's own
-// view is (ownViewWhy).
-func (p *pane) bottom(e *env, bs lipgloss.Style, w int) string {
-	if w >= 8 && !p.find.typing && p.ownView() {
-		why := e.th.accentS.Render(titleCut(p.ownViewWhy(e), w-5))
-		return bs.Render("╰─ ") + why + sgrReset + bs.Render(" "+strings.Repeat("─", max(w-5-ansi.StringWidth(why), 0))+"╯")
+// it is open, in a scrollback that has nothing where the program's own
+// view is (ownViewWhy), and in a pane typed into the key that leaves it:
+// the title gives its hints way first, and at 80×24 nothing on screen said
+// how to get out (issue 35).
+func (p *pane) bottom(e *env, bs lipgloss.Style, w int, focused bool) string {
+	var text string
+	switch {
+	case w < 8:
+	case p.find.typing:
+		text = p.find.promptView(w - 6)
+	case p.ownView():
+		text = e.th.accentS.Render(titleCut(p.ownViewWhy(e), w-5))
+	case focused && p.live() && !p.scrolling:
+		text = e.th.accentS.Render(titleCut(e.tr.t(mPaneLeaves, keysLabel(e.keys.LeavePane)), w-5))
 	}
-	if !p.find.typing || w < 8 {
+	if text == "" {
 		return bs.Render("╰" + strings.Repeat("─", w-2) + "╯")
 	}
-	in := p.find.promptView(w - 6)
-	return bs.Render("╰─ ") + in + sgrReset + bs.Render(" "+strings.Repeat("─", max(w-5-ansi.StringWidth(in), 0))+"╯")
+	return bs.Render("╰─ ") + text + sgrReset + bs.Render(" "+strings.Repeat("─", max(w-5-ansi.StringWidth(text), 0))+"╯")
 }
 
 // title is the border's text, fitted to the border of a pane at r

@@ -158,7 +158,8 @@ func renderTitle(parts []titlePart) string {
 
 // titleParts are the parts of the pane's title: its name, the emulator's
 // failure, its state, then where its keys go — scrollback and its search,
-// typing, or how to close it — and the hints.
+// typing (the leave key is in the lower border), or how to close it — and
+// the hints.
 func (p *pane) titleParts(e *env, focused bool, rows int) []titlePart {
 	dim := e.th.dim
 	parts := []titlePart{{text: oneLine(p.name), st: e.th.hueStyle(p.hue).Bold(true)}}
@@ -180,9 +181,8 @@ func (p *pane) titleParts(e *env, focused bool, rows int) []titlePart {
 		parts = append(parts, p.scrollParts(e, rows)...)
 		parts = append(parts, p.readingParts(e)...)
 	case focused && p.live():
-		parts = append(parts,
-			titlePart{text: e.tr.t(mPaneTyping), st: accent},
-			titlePart{text: e.tr.t(mPaneLeaves, keysLabel(km.LeavePane)), st: accent, along: true, give: giveHint})
+		// The key that leaves is in the lower border (pane.bottom).
+		parts = append(parts, titlePart{text: e.tr.t(mPaneTyping), st: accent})
 	case focused && p.state == SeatExited:
 		parts = append(parts, titlePart{text: e.tr.t(mPaneClosable, keysLabel(km.ClosePane)), st: accent})
 	case p.state == SeatExited:

@@ -41,8 +41,10 @@ type statusLine struct {
 	view     string          // the rendered line
 	rendered statusRenderKey // what view was rendered from
 
-	// narrowSaid: the narrow panes' hint was given (hintNarrowPanes).
-	narrowSaid bool
+	// narrowSaid: the narrow panes' hint was given (hintNarrowPanes);
+	// narrowShown is its text while the line still shows it.
+	narrowSaid  bool
+	narrowShown string
 
 	// log is every report made, oldest first, at most statusLogMax: the
 	// messages overlay reads them whole (issue 35: a report cut at 80 or
@@ -190,11 +192,36 @@ func (m *Model) clearWelcome() {
 // hintNarrowPanes says once, when the status line is free, which keys
 // hide the side columns while a pane is narrower than narrowPaneCols and a
 // side column shows (issue 35: at 80×24 two panes are 16 columns wide and
-// nothing said the columns fold away).
+// nothing said the columns fold away). While it shows it follows what
+// applies: hiding one column leaves the other's key, hiding both (or panes
+// grown wide enough) takes it away (issue 35: it stayed after both were
+// hidden).
 func (m *Model) hintNarrowPanes() {
 	s := &m.status
-	if s.narrowSaid || s.text != "" || !m.panesNarrow() {
+	want := m.narrowHint()
+	if s.narrowShown != "" && s.text != s.narrowShown {
+		s.narrowShown = "" // it expired, or a report took its place
+	}
+	if s.narrowShown != "" && want != s.narrowShown {
+		s.text, s.narrowShown = "", ""
+		if want != "" {
+			m.setStatus(stInfo, want)
+			s.narrowShown = want
+		}
 		return
+	}
+	if s.narrowSaid || s.text != "" || want == "" {
+		return
+	}
+	m.setStatus(stInfo, want)
+	s.narrowSaid, s.narrowShown = true, want
+}
+
+// narrowHint is the narrow panes' hint as it applies now: "" when no pane
+// is narrow or no side column shows.
+func (m *Model) narrowHint() string {
+	if !m.panesNarrow() {
+		return ""
 	}
 	hk := func(b key.Binding) string { return hintKey(firstKey(b)) }
 	topics, accounts := hk(m.keys.ToggleTopics), hk(m.keys.ToggleParticipants)
@@ -207,15 +234,13 @@ func (m *Model) hintNarrowPanes() {
 	tr := m.env.tr
 	switch {
 	case topics != "" && accounts != "":
-		m.setStatus(stInfo, tr.t(mStNarrowPanes, topics, accounts))
+		return tr.t(mStNarrowPanes, topics, accounts)
 	case topics != "":
-		m.setStatus(stInfo, tr.t(mStNarrowPanesTopics, topics))
+		return tr.t(mStNarrowPanesTopics, topics)
 	case accounts != "":
-		m.setStatus(stInfo, tr.t(mStNarrowPanesAccounts, accounts))
-	default:
-		return
+		return tr.t(mStNarrowPanesAccounts, accounts)
 	}
-	s.narrowSaid = true
+	return ""
 }
 
 // panesNarrow reports whether a shown pane is narrower than narrowPaneCols

@@ -233,13 +233,14 @@ func TestAttentionJumpClaudeKindsInTheRealApp(t *testing.T) {
 	linPane := func(topic, state string) func(string) bool {
 		return func(s string) bool {
 			title := paneTitle(s, linName)
-			return openTopic(s) == topic && strings.HasPrefix(title, linName+" · "+state) && strings.HasSuffix(title, "typing · ctrl+] leaves")
+			return openTopic(s) == topic && strings.HasPrefix(title, linName+" · "+state) && strings.HasSuffix(title, "typing") &&
+				strings.Contains(s, "ctrl+] leaves") // in the pane's lower border
 		}
 	}
 	leavePane := func() {
 		t.Helper()
 		r.keys("C-]")
-		r.waitScreen("the pane lets the keys go", func(s string) bool { return !strings.Contains(s, "typing · ctrl+] leaves") })
+		r.waitScreen("the pane lets the keys go", func(s string) bool { return !strings.Contains(s, "ctrl+] leaves") })
 	}
 	r.focusOut()
 	r.text("first")
@@ -256,7 +257,7 @@ func TestAttentionJumpClaudeKindsInTheRealApp(t *testing.T) {
 	r.jump("the card", 1, func(s string) bool { return strings.Contains(s, "y allow · a always · n deny") })
 	r.keys("Escape")
 	r.waitScreen("the card gives the keys to the input bar", func(s string) bool {
-		return strings.Contains(s, "F7 answer here") && !strings.Contains(s, "typing · ctrl+] leaves")
+		return strings.Contains(s, "F7 answer here") && !strings.Contains(s, "ctrl+] leaves")
 	})
 
 	r.newTopic("second")
