@@ -68,10 +68,11 @@ type App struct {
 	attentionStop context.CancelFunc
 	attentionWait sync.WaitGroup
 
-	// brakeWords are the brake notice's language and keys (brakeNotice):
-	// kept here, set before the hub opens and at each settings save,
-	// because the room words the notice under its lock, where the account
-	// book is never read (docs/architecture.md "Lock order").
+	// brakeWords are the language Pullcept's own notices are worded in
+	// (uiLang) and the keys the brake notice names (brakeNotice): kept
+	// here, set before the hub opens and at each settings save, because
+	// the room words the notice under its lock, where the account book is
+	// never read (docs/architecture.md "Lock order").
 	brakeWords atomic.Pointer[noticeWords]
 
 	opts openOptions // the tests' changes (openApp); zero from Open
@@ -252,11 +253,31 @@ func (a *App) brakeNotice(n int) string {
 	return tui.BrakeNotice(w.lang, w.keys, n)
 }
 
-// keepBrakeWords reads the brake notice's language and keys from the
-// config (at the start, and after each settings save).
+// keepBrakeWords reads the notices' language and the brake notice's keys
+// from the config at the start: the language the UI starts in
+// (PULLCEPT_LANGUAGE, else config.json, else the locale).
 func (a *App) keepBrakeWords() {
 	ui, _ := a.accounts.UI() // an unreadable "keys" leaves the defaults
-	a.brakeWords.Store(&noticeWords{lang: a.uiLang(), keys: ui.Keys})
+	a.brakeWords.Store(&noticeWords{lang: a.configLang(), keys: ui.Keys})
+}
+
+// switchLanguage keeps the notices' language after a settings save: the
+// language the human chose when the save changed config.json's (the
+// locale's for "from the locale"), else the one in effect. The
+// environment's language wins only at the start: after a switch in the
+// settings the screen shows the chosen one, and so must the room (issue
+// 35: started with PULLCEPT_LANGUAGE=ja and switched to English, the
+// brake notice stayed Japanese).
+func (a *App) switchLanguage(changed bool, setting string) {
+	ui, _ := a.accounts.UI()
+	lang := a.uiLang()
+	if changed {
+		lang = tui.DetectLang(os.Getenv)
+		if l, err := tui.ParseLang(setting); err == nil {
+			lang = l
+		}
+	}
+	a.brakeWords.Store(&noticeWords{lang: lang, keys: ui.Keys})
 }
 
 // openServer starts the room server. Seats reach it over its Unix socket,

@@ -138,3 +138,52 @@ func TestBrakeNoticeFollowsTheLanguage(t *testing.T) {
 		t.Fatalf("after the switch to Japanese: %q", got)
 	}
 }
+
+// TestNoticesFollowTheLanguageInEffect: started with PULLCEPT_LANGUAGE=ja,
+// Pullcept's own notices (the brake's, a fold's, a session operation's:
+// uiLang) are Japanese; a switch to English in the settings makes them
+// English from then on (issue 35: the brake notice stayed Japanese, the
+// environment winning over the switch), a save of another setting keeps
+// the language in effect, and "from the locale" is the locale's.
+func TestNoticesFollowTheLanguageInEffect(t *testing.T) {
+	t.Setenv(config.EnvLanguage, "ja")
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "en_US.UTF-8")
+	a, b := openTest(t)
+	ja := func(when string) {
+		t.Helper()
+		if got := a.brakeNotice(3); !strings.Contains(got, "F9 でブレーキを解除") || a.uiLang() != tui.LangJapanese {
+			t.Fatalf("%s: %q (%s), want Japanese", when, got, a.uiLang())
+		}
+	}
+	en := func(when string) {
+		t.Helper()
+		if got := a.brakeNotice(3); !strings.Contains(got, "presses F9") || a.uiLang() != tui.LangEnglish {
+			t.Fatalf("%s: %q (%s), want English", when, got, a.uiLang())
+		}
+	}
+	ja("at the start")
+	s, err := b.Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Language != "" || s.LanguageEnv != "ja" {
+		t.Fatalf("settings: language %q, from the environment %q", s.Language, s.LanguageEnv)
+	}
+	save := func(change func(*tui.SettingValues)) {
+		t.Helper()
+		change(&s.SettingValues)
+		if err := b.SaveSettings(s.SettingValues); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save(func(v *tui.SettingValues) { v.Language = "en" })
+	en("after the switch to English")
+	save(func(v *tui.SettingValues) { v.Brake = 5 })
+	en("after the brake changed")
+	save(func(v *tui.SettingValues) { v.Language = "ja" })
+	ja("after the switch back")
+	save(func(v *tui.SettingValues) { v.Language = "" })
+	en("from the locale (en_US)")
+}

@@ -354,10 +354,20 @@ func (b *Backend) watchMCP() {
 	}
 }
 
-// uiLang is the UI's language as the UI picks it (config.json or
-// PULLCEPT_LANGUAGE, else the locale), read when a fold notice is worded:
-// Pullcept's own notices follow the human's language.
+// uiLang is the language Pullcept's own notices are worded in (a fold
+// notice, the brake's, a session operation's): the human's, as it is in
+// effect — the start's (configLang), then each switch in the settings
+// (switchLanguage).
 func (a *App) uiLang() tui.Lang {
+	if w := a.brakeWords.Load(); w != nil {
+		return w.lang
+	}
+	return a.configLang()
+}
+
+// configLang is the language the UI starts in: PULLCEPT_LANGUAGE, else
+// config.json's, else the locale's.
+func (a *App) configLang() tui.Lang {
 	lang := tui.DetectLang(os.Getenv)
 	if ui, err := a.accounts.UI(); err == nil && ui.Language != "" {
 		if l, err := tui.ParseLang(ui.Language); err == nil {

@@ -73,15 +73,17 @@ func dataDirSource(dir string) tui.DataDirSource {
 // brake to every room (room.Hub.SetBrake) and the wait to the permission
 // cards opened from now on (room.Hub.SetPermissionWait); the notification
 // settings are only saved (nothing in the hub rings). A hand-written
-// language that picks the language chosen stays as written. Nothing is
-// applied when the save fails.
+// language that picks the language chosen stays as written; Pullcept's
+// notices follow a language switch from then on (App.switchLanguage).
+// Nothing is applied when the save fails.
 func (b *Backend) SaveSettings(v tui.SettingValues) error {
 	cur, err := b.a.accounts.Settings()
 	if err != nil {
 		return err
 	}
 	lang := v.Language
-	if lang != "" && uiLanguage(cur.Language) == lang {
+	switched := uiLanguage(cur.Language) != lang
+	if !switched && lang != "" {
 		lang = cur.Language
 	}
 	if err := b.a.accounts.SetSettings(config.Settings{Language: lang, Theme: v.Theme, Avatars: v.Avatars, Brake: v.Brake, SessionOps: v.SessionOps,
@@ -89,7 +91,7 @@ func (b *Backend) SaveSettings(v tui.SettingValues) error {
 		PermissionWait: v.PermissionWait}); err != nil {
 		return err
 	}
-	b.a.keepBrakeWords()
+	b.a.switchLanguage(switched, v.Language)
 	return errors.Join(b.a.hub.SetBrake(v.Brake), b.a.hub.SetPermissionWait(time.Duration(v.PermissionWait)*time.Second))
 }
 

@@ -597,6 +597,7 @@ const (
 	mSetPaneShare
 	mSetBrake
 	mSetLangLocale
+	mSetLangEnvWins
 	mSetLangEnglish
 	mSetLangJapanese
 	mSetThemeAuto
@@ -1302,6 +1303,7 @@ var messages = map[msgKey][2]string{
 	mSetPaneShare:            {"Terminal height", "端末の高さ"},
 	mSetBrake:                {"AI brake", "AI 連投のブレーキ"},
 	mSetLangLocale:           {"from the locale (%s)", "ロケールに従う（%s）"},
+	mSetLangEnvWins:          {"%s (%s)", "%s（%s）"},
 	mSetLangEnglish:          {"English", "English"},
 	mSetLangJapanese:         {"日本語", "日本語"},
 	mSetThemeAuto:            {"from the terminal (%s)", "端末に従う（%s）"},

@@ -283,6 +283,16 @@ func settingValue(e *env, d settingsData, r settingRow) string {
 	}
 	switch r {
 	case rowLanguage:
+		chosen := d.locale
+		if l, err := ParseLang(st.info.Language); err == nil {
+			chosen = l
+		}
+		if chosen != tr.lang {
+			// The screen is in another language than config.json picks:
+			// the environment's, which wins at the start (issue 35: the
+			// row said "from the locale (English)" on a Japanese screen).
+			return tr.t(mSetLangEnvWins, langName(tr, tr.lang), envLanguage)
+		}
 		if st.info.Language == "" {
 			return tr.t(mSetLangLocale, langName(tr, d.locale))
 		}
