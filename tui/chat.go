@@ -713,8 +713,12 @@ func renderPost(e *env, p room.Post, gutter string, inner, chosen int) drawnPost
 	head += "  " + th.dim.Render(hhmm(e, p))
 	out := []string{gutter + head}
 	text, files := postAttachments(e, p)
+	wrap := wrapText
+	if p.Role == room.RoleApp {
+		wrap = wrapNotice // Pullcept's own words, Japanese among them
+	}
 	if text != "" || len(files) == 0 {
-		for _, l := range wrapText(sanitize(text), max(inner-2, 8)) {
+		for _, l := range wrap(sanitize(text), max(inner-2, 8)) {
 			out = append(out, "   "+l)
 		}
 	}
@@ -723,6 +727,23 @@ func renderPost(e *env, p room.Post, gutter string, inner, chosen int) drawnPost
 	}
 	chipRows, hits := chatChips(e, files, max(inner-2, 8), chosen)
 	return drawnPost{lines: out, chips: chipRows, chipHits: hits, left: 3}
+}
+
+// wrapNotice wraps a notice of Pullcept's own by paragraph with the rules
+// of Japanese line breaking (wrapWords: no line starts with 、 or 」, a
+// Latin word keeps its particle); a post's text keeps wrapText, which
+// keeps its spaces as written (issue 35: the brake notice left "AI" alone
+// on a line and began one with "、").
+func wrapNotice(s string, w int) []string {
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		if strings.TrimSpace(para) == "" {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, wrapWords(para, w)...)
+	}
+	return out
 }
 
 // setSize changes the chat's rectangle; caches re-render lazily.

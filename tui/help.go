@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -267,10 +268,22 @@ const (
 	helpClosing = ")）」』]】〉》、。，．・：；！？ー…:;,.!?"
 )
 
+// particleAfterLatin reports whether r is hiragana (a particle: が, の,
+// で…) right after a word of narrow letters or digits, so the two stay on
+// one line.
+func particleAfterLatin(unit string, r rune) bool {
+	if !unicode.In(r, unicode.Hiragana) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(unit)
+	return (unicode.IsLetter(last) || unicode.IsDigit(last)) && ansi.StringWidth(string(last)) == 1
+}
+
 // wrapWords wraps plain text to w cells: at spaces, and between wide
 // characters (Japanese has no spaces), never inside a word of narrow
-// letters, before a closing mark or after an opening one. A word wider than
-// w alone is cut where it must.
+// letters, before a closing mark or after an opening one (kinsoku), nor
+// between a Latin word and the particle after it. A word wider than w
+// alone is cut where it must.
 func wrapWords(s string, w int) []string {
 	w = max(w, 1)
 	type unit struct {
@@ -282,6 +295,16 @@ func wrapWords(s string, w int) []string {
 	for _, r := range s {
 		if r == ' ' || r == '\n' {
 			space = true
+			continue
+		}
+		if n := len(units); n > 0 && particleAfterLatin(units[n-1].text, r) {
+			// A Latin word keeps its particle (AI の, F9 で): a line
+			// that starts with the particle reads as cut (issue 35).
+			if space {
+				units[n-1].text += " "
+			}
+			units[n-1].text += string(r)
+			space = false
 			continue
 		}
 		wide := ansi.StringWidth(string(r)) > 1
