@@ -9,7 +9,8 @@ import (
 // overlayLayers draws layers (boxes of equal-width lines, each at its x, y;
 // later ones on top) over content, a composed screen of h rows of w cells.
 // Each covered row is cut around the box with x/ansi (escape sequences
-// kept, a wide character the cut splits becomes a space), so the cost is
+// kept, a wide character the cut splits becomes a space, a margin too
+// narrow to read is blanked: slivers), so the cost is
 // that of the rows a box covers. Measured (BenchmarkTypeKey, 200×50): Lip
 // Gloss's compositor, which draws every cell of the whole screen into a
 // cell buffer and renders it back, took ~5 ms per frame under the account
@@ -35,6 +36,8 @@ func overlayLayers(content string, w, h int, layers []layer, cuts *rowCuts) stri
 			}
 		}
 		sw := min(bw, w-l.x)
+		// A margin too narrow to read is blanked with the box (slivers).
+		lm, rm := slivers(l.x, sw, w)
 		for i, b := range box {
 			y := l.y + i
 			if y < 0 || y >= len(rows) || sw <= 0 {
@@ -43,14 +46,33 @@ func overlayLayers(content string, w, h int, layers []layer, cuts *rowCuts) stri
 			if l.w == 0 || sw < bw {
 				b = fit(b, sw)
 			}
+			x, seg := l.x-lm, strings.Repeat(" ", lm)+b+strings.Repeat(" ", rm)
 			if li > 0 {
-				rows[y] = spliceRow(rows[y], w, l.x, b, sw) // rows changed by the layer below
+				rows[y] = spliceRow(rows[y], w, x, seg, lm+sw+rm) // rows changed by the layer below
 				continue
 			}
-			rows[y] = cuts.rows[y].splice(rows[y], w, l.x, b, sw)
+			rows[y] = cuts.rows[y].splice(rows[y], w, x, seg, lm+sw+rm)
 		}
 	}
 	return strings.Join(rows, "\n")
+}
+
+// overlaySliver is the narrowest margin beside a box that is left showing
+// what is under it: a narrower one shows a fragment of a word — the last
+// character of 「未起動」 beside the attach prompt at 80 columns read as half
+// of one (issue 35) — so it is blanked with the box.
+const overlaySliver = 4
+
+// slivers are the cells left (lm) and right (rm) of a box at x, sw cells
+// wide on a screen w wide, to blank with it: a margin under overlaySliver.
+func slivers(x, sw, w int) (lm, rm int) {
+	if x > 0 && x < overlaySliver {
+		lm = x
+	}
+	if r := w - x - sw; r > 0 && r < overlaySliver {
+		rm = r
+	}
+	return lm, rm
 }
 
 // rowCuts are the cut rows of the screen under the lowest layer, by row.
