@@ -84,7 +84,7 @@ func activityWord(e *env, s SeatInfo, owed bool, now time.Time) (string, tone) {
 		return tr.t(mActThinking), toneBusy
 	case a.Kind == ActivityTool:
 		if tool := oneLine(a.Tool); tool != "" {
-			return tr.t(mActTool, tool), toneBusy
+			return toolWord(tr, tool), toneBusy
 		}
 		return tr.t(mActToolAny), toneBusy
 	case a.Kind == ActivityPermission:
@@ -100,6 +100,27 @@ func activityWord(e *env, s SeatInfo, owed bool, now time.Time) (string, tone) {
 		return idleWord(e, a.Since, now), toneDim
 	}
 	return "", toneDim
+}
+
+// roomServerPrefix starts the name of the room's own MCP server in every
+// seat (seats/launch.MCPKeyPrefix, "pullcept-room-<account>-<hash>").
+const roomServerPrefix = "pullcept-room"
+
+// toolWord says which tool a seat runs: an MCP tool, which Claude Code and
+// Codex name mcp__<server>__<tool>, by its own name, and the room's tools
+// as the room's (issue 35: the raw "mcp__pullcept-room-…" filled the
+// accounts panel's row, cut, in English on a Japanese screen).
+func toolWord(tr catalog, tool string) string {
+	if rest, ok := strings.CutPrefix(tool, "mcp__"); ok {
+		server, name, ok := strings.Cut(rest, "__")
+		switch {
+		case strings.HasPrefix(server, roomServerPrefix):
+			return tr.t(mActRoomTool)
+		case ok && name != "":
+			tool = name
+		}
+	}
+	return tr.t(mActTool, tool)
 }
 
 // subagentWord counts a running seat's subagents, "" for none; a running
@@ -264,10 +285,7 @@ func usageLines(e *env, s SeatInfo, w int, now time.Time, last bool) []string {
 		head += " · " + tr.t(mUsageLast)
 	}
 	out := []string{pad + th.dim.Render(cut(head, inner))}
-	labelW := 0
-	for _, k := range []msgKey{mUsage5h, mUsageWeek, mUsageCtx} {
-		labelW = max(labelW, ansi.StringWidth(tr.t(k)))
-	}
+	labelW := usageLabelW(tr, w)
 	figures := []struct {
 		label msgKey
 		p     *float64
@@ -293,11 +311,37 @@ func usageLines(e *env, s SeatInfo, w int, now time.Time, last bool) []string {
 	return out
 }
 
+// usageLabelW is the figures' label column in a panel w cells wide: as
+// wide as the widest label, unless that leaves no room for a bar while
+// the others would (Japanese コンテキスト beside 5時間 at 80×24): then the
+// others', and the wider label goes without its bar (figureLine).
+func usageLabelW(tr catalog, w int) int {
+	all, short := 0, 0
+	for _, k := range []msgKey{mUsage5h, mUsageWeek, mUsageCtx} {
+		lw := ansi.StringWidth(tr.t(k))
+		all = max(all, lw)
+		if barWidth(w, lw) >= barMinW {
+			short = max(short, lw)
+		}
+	}
+	if barWidth(w, all) < barMinW && short > 0 {
+		return short
+	}
+	return all
+}
+
+// barWidth is the bar of a figure line w cells wide whose label column is
+// labelW wide (under barMinW: none).
+func barWidth(w, labelW int) int { return min(barMaxW, w-usageIndent-labelW-1-1-pctW-1) }
+
 // figureLine is "label ███░░░░  12%": the bar only for a known figure and
-// when it fits, full at 100 %, in the danger colour from 100 % on.
+// when it fits, full at 100 %, in the danger colour from 100 % on. A label
+// wider than labelW is never cut: it takes the bar's room, and the figure
+// stays in its column.
 func figureLine(e *env, label string, labelW int, p *float64, w int, last bool) string {
 	th := e.th
-	line := strings.Repeat(" ", usageIndent) + th.dim.Render(fit(label, labelW)) + " "
+	lw := max(labelW, ansi.StringWidth(label))
+	line := strings.Repeat(" ", usageIndent) + th.dim.Render(fit(label, lw)) + " "
 	if p == nil {
 		return line + th.dim.Render("—")
 	}
@@ -308,12 +352,14 @@ func figureLine(e *env, label string, labelW int, p *float64, w int, last bool) 
 	case *p >= 100:
 		fill, num = th.dangerS, th.dangerS
 	}
-	bw := min(barMaxW, w-usageIndent-labelW-1-1-pctW-1)
-	if bw >= barMinW {
+	figW := pctW
+	if bw := barWidth(w, lw); bw >= barMinW {
 		n := clampInt(int(math.Round(*p/100*float64(bw))), 0, bw)
 		line += fill.Render(strings.Repeat("█", n)) + th.dim.Render(strings.Repeat("░", bw-n)) + " "
+	} else if bw := barWidth(w, labelW); bw >= barMinW {
+		figW += labelW + bw + 1 - lw // where the others' figures end
 	}
-	return line + num.Render(fitRight(pct(p), pctW))
+	return line + num.Render(fitRight(pct(p), max(figW, pctW)))
 }
 
 // wrapCut wraps plain text to w cells and keeps at most n lines, the last

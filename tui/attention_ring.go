@@ -10,7 +10,7 @@ const ringTitle = "Pullcept"
 // over SSH, a desktop session to show it), else — and when it fails — the
 // terminal's sequence, written to this UI's own terminal only.
 func (m *Model) ringCmd(cfg attnNotify, text string) tea.Cmd {
-	kind, _ := chooseRing(cfg.sequence, m.opts.Getenv)
+	kind, _ := chooseRing(cfg.sequence, m.opts.Getenv, m.env.tr)
 	seq := ringSequence(kind, ringTitle, text, m.opts.Getenv("TMUX") != "")
 	if d, ok := m.backend.(Desktop); ok && cfg.mode == NotifyDesktop && d.DesktopHere() {
 		return func() tea.Msg {

@@ -882,7 +882,7 @@ func (c *chat) render(e *env) {
 			// (issue 35: Tab into an empty chat showed no focus).
 			lead, st = "› ", e.th.sel
 		}
-		for i, l := range wrapText(e.tr.t(mChatEmpty), max(c.w-4, 8)) {
+		for i, l := range wrapWords(e.tr.t(mChatEmpty), max(c.w-4, 8)) {
 			if i > 0 {
 				lead = "  "
 			}

@@ -342,6 +342,14 @@ func maskEnv(s string) []string {
 	return out
 }
 
+// dimLines are lines drawn dim.
+func dimLines(th *theme, lines []string) []string {
+	for i, l := range lines {
+		lines[i] = th.dim.Render(l)
+	}
+	return lines
+}
+
 func fieldLabel(e *env, f edField) string {
 	return map[edField]string{
 		fKind: e.tr.t(mEdKind), fName: e.tr.t(mEdName), fNickname: e.tr.t(mEdNickname), fHue: e.tr.t(mEdHue),
@@ -360,7 +368,7 @@ func (ed *accountEditor) view(e *env, maxW, maxH int) string {
 // fieldLines draws field f: its label (accent while focused) and value,
 // the env field's further lines under it.
 func (ed *accountEditor) fieldLines(e *env, f edField, valW int) []string {
-	label := fit(fieldLabel(e, f), edLabelW)
+	label := fit(cut(fieldLabel(e, f), edLabelW), edLabelW) // never cut unseen
 	switch p, bad := ed.fieldProblem(f); {
 	case bad && !p.Warn:
 		label = e.th.dangerS.Render(label) // its problem is listed under the launch line
@@ -375,7 +383,7 @@ func (ed *accountEditor) fieldLines(e *env, f edField, valW int) []string {
 		if i == 0 {
 			l = label
 		}
-		out = append(out, l+" "+fit(v, valW))
+		out = append(out, l+" "+fit(cut(v, valW), valW))
 	}
 	return out
 }
@@ -402,10 +410,11 @@ func (ed *accountEditor) fieldValue(e *env, f edField, valW int) []string {
 		if ed.acc.AppServer {
 			v, hint = mEdAppServerOn, mEdAppServerOnHint
 		}
-		return []string{"◂ " + e.tr.t(v) + " ▸", th.dim.Render(e.tr.t(hint))}
+		return append([]string{"◂ " + e.tr.t(v) + " ▸"}, dimLines(th, wrapWords(e.tr.t(hint), valW))...)
 	case fPermMode:
+		// The hint wraps: cut, it hid what the mode means for cards.
 		v, hint := permModeWords(ed.acc.PermissionMode)
-		return []string{"◂ " + e.tr.t(v) + " ▸", th.dim.Render(e.tr.t(hint))}
+		return append([]string{"◂ " + e.tr.t(v) + " ▸"}, dimLines(th, wrapWords(e.tr.t(hint), valW))...)
 	case fBody:
 		return ed.bodyLines(e, valW)
 	case fCharacter:

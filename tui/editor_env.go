@@ -141,7 +141,7 @@ func (ed *accountEditor) envLines(e *env, valW int) []string {
 	}
 	out := maskEnv(ed.envArea.Value())
 	if len(out) == 0 {
-		out = []string{th.dim.Render("—")}
+		out = []string{th.dim.Render(e.tr.t(mEdEnvEmpty))}
 	}
 	if len(ed.env.unreadable) > 0 {
 		for _, l := range wrapText(e.tr.t(mEdEnvUnreadable, strings.Join(ed.env.unreadable, ", ")), valW) {

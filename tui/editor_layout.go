@@ -334,6 +334,8 @@ func newPreviewBox() viewport.Model {
 }
 
 // inputView is one-line field f drawn w cells wide. A field without focus
+// shows its value whole or cut with "…" — a path in its middle, keeping
+// its file name (issue 35: a command's "/claude" was cut away unseen); it
 // draws the same for the same text and width, so its drawing is kept
 // (inputViews): typing in one field then redraws only that one.
 func (ed *accountEditor) inputView(f edField, w int) string {
@@ -349,7 +351,11 @@ func (ed *accountEditor) inputView(f edField, w int) string {
 	if d, ok := ed.inputViews[f]; ok && d.value == v && d.w == w {
 		return d.view
 	}
-	d := inputDrawn{value: v, w: w, view: in.View()}
+	shown := cut(oneLine(v), w+1) // the focused field's width, its caret's cell too
+	if f == fDir || f == fCommand || f == fSrvCommand {
+		shown = cutPath(oneLine(v), w+1)
+	}
+	d := inputDrawn{value: v, w: w, view: shown}
 	ed.inputViews[f] = d
 	return d.view
 }

@@ -147,7 +147,7 @@ func TestServerFieldsRefusedByLine(t *testing.T) {
 		}
 		wantMsg := map[Lang]string{
 			LangEnglish:  `Not saved: env (NAME=value) line 3: no "=" (write NAME=value)`,
-			LangJapanese: `保存できません: 環境変数（NAME=値） 3 行目: no "=" (write NAME=value)`,
+			LangJapanese: `保存できません: 環境変数 3 行目: no "=" (write NAME=value)`,
 		}[lang]
 		if ed.msg != wantMsg || !ed.msgErr || ed.field != fSrvEnv {
 			t.Fatalf("%s: message %q, field %v", lang, ed.msg, ed.field)

@@ -262,9 +262,10 @@ func kanjiWord(unit []rune, r rune) bool {
 const helpKanjiRun = 4
 
 // helpOpening and helpClosing are the marks a line may not end with and
-// may not start with (kinsoku), so 「（Esc」 and 「る）」 stay whole.
+// may not start with (kinsoku), so 「（Esc」 and 「る）」 stay whole; "@"
+// belongs to the name after it as an opening mark does ("@名前").
 const (
-	helpOpening = "(（「『[【〈《"
+	helpOpening = "(（「『[【〈《@＠"
 	helpClosing = ")）」』]】〉》、。，．・：；！？ー…:;,.!?"
 )
 

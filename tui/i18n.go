@@ -274,6 +274,7 @@ const (
 
 	mActThinking
 	mActTool
+	mActRoomTool
 	mActToolAny
 	mActPermission
 	mActSubagent
@@ -379,6 +380,7 @@ const (
 	mEdResume
 	mEdCharacter
 	mEdEnv
+	mEdEnvEmpty
 	mEdPreview
 	mEdProblems
 	mEdFooter
@@ -633,6 +635,7 @@ const (
 	mSetNotifyTerminal
 	mSetNotifyDesktop
 	mSetSeqAuto
+	mRingInTmux
 	mSetSeqOSC9
 	mSetSeqOSC777
 	mSetSeqBEL
@@ -851,7 +854,7 @@ var messages = map[msgKey][2]string{
 
 	mTopicsTitle:       {"Topics", "トピック"},
 	mTopicNew:          {"+ New topic", "＋ 新規"},
-	mTopicUntitled:     {"Untitled", "未記入"},
+	mTopicUntitled:     {"Untitled", "無題"},
 	mTopicNone:         {"No topics yet", "トピックなし"},
 	mTopicToday:        {"Today", "今日"},
 	mTopicLoadFailed:   {"Topics could not be read: %v", "トピックを読めません: %v"},
@@ -870,7 +873,7 @@ var messages = map[msgKey][2]string{
 	mTopicRenamed:      {"Renamed topic to “%s”.", "トピックの名前を「%s」にしました。"},
 	mNewTopicTitle:     {"New topic", "新しいトピック"},
 
-	mChatEmpty:     {"No posts yet. Write below; @ addresses someone.", "まだ発言はありません。下に書いてください。@ で宛先を指定できます。"},
+	mChatEmpty:     {"No posts yet. Write below; @name addresses someone.", "まだ発言はありません。下に書いてください。@名前 で宛先を指定できます。"},
 	mChatLoading:   {"— loading older posts —", "— 古い発言を読んでいます —"},
 	mChatBeginning: {"— beginning of the topic —", "— トピックの始まり —"},
 	mChatLatest:    {"↓ latest (End)", "↓ 最新へ（End）"},
@@ -950,7 +953,7 @@ var messages = map[msgKey][2]string{
 	mPartsQuick:       {"%s (%s)", "%s（%s）"},
 	mPartsFound:       {"found", "検出"},
 	mPartsNotFound:    {"not on PATH", "PATH に無し"},
-	mKindAdmin:        {"admin", "admin"},
+	mKindAdmin:        {"admin", "管理者"},
 	mKindClaude:       {"Claude Code", "Claude Code"},
 	mKindCodex:        {"Codex CLI", "Codex CLI"},
 	mKindCLI:          {"CLI", "CLI（汎用）"},
@@ -959,13 +962,14 @@ var messages = map[msgKey][2]string{
 	mUsageEffort:      {"effort", "エフォート"},
 	mUsage5h:          {"5h", "5時間"},
 	mUsageWeek:        {"week", "週次"},
-	mUsageCtx:         {"ctx", "文脈"},
+	mUsageCtx:         {"ctx", "コンテキスト"},
 	mUsageLast:        {"last known", "最後の値"},
 
 	// What a running seat is doing (spec «走っているアカウントが何をしているか»).
 	mActThinking:     {"thinking…", "考え中…"},
 	mActTool:         {"running %s", "%s を実行中"},
 	mActToolAny:      {"running a tool", "ツールを実行中"},
+	mActRoomTool:     {"using the room", "部屋を使用中"},
 	mActPermission:   {"waiting for permission", "許可待ち"},
 	mActSubagent:     {"1 subagent", "サブエージェント 1 件"},
 	mActSubagents:    {"%d subagents", "サブエージェント %d 件"},
@@ -1053,7 +1057,7 @@ var messages = map[msgKey][2]string{
 
 	mEdTitleNew:        {"New account", "新しいアカウント"},
 	mEdTitleEdit:       {"Account", "アカウント"},
-	mEdID:              {"id", "id"},
+	mEdID:              {"id", "アカウント ID"},
 	mEdKind:            {"kind", "種別"},
 	mEdName:            {"name", "名前"},
 	mEdNickname:        {"nickname", "ニックネーム"},
@@ -1064,13 +1068,14 @@ var messages = map[msgKey][2]string{
 	mEdOptions:         {"launch options", "起動オプション"},
 	mEdResume:          {"resume line", "再開の行"},
 	mEdCharacter:       {"character", "キャラクター"},
-	mEdEnv:             {"env (NAME=value)", "環境変数（NAME=値）"},
+	mEdEnv:             {"env (NAME=value)", "環境変数"},
+	mEdEnvEmpty:        {"—", "—（NAME=値 を一行に一つ）"},
 	mEdPreview:         {"Launch line", "起動する行"},
 	mEdProblems:        {"Problems", "問題"},
 	mEdFooter:          {"ctrl+s save · Esc cancel · ctrl+d delete · ←/→ change kind/hue", "ctrl+s 保存 · Esc 取消 · ctrl+d 削除 · ←/→ 種別・色を変える"},
 	mEdDeleteArmed:     {"Press ctrl+d again to delete this account.", "もう一度 ctrl+d で削除します。"},
 	mEdDeleteRunning:   {"A running account cannot be deleted: stop its seats first.", "稼働中のアカウントは削除できません。先に席を終了してください。"},
-	mEdDeleteSelf:      {"This screen's own admin account cannot be deleted.", "この画面の admin アカウントは削除できません。"},
+	mEdDeleteSelf:      {"This screen's own admin account cannot be deleted.", "この画面の管理者アカウントは削除できません。"},
 	mEdSaved:           {"Saved account “%s”.", "アカウント「%s」を保存しました。"},
 	mStKeysBack:        {" Your keys are back in the input bar.", "キー入力は入力欄に戻りました。"},
 	mErrNoSecretStore:  {"env values cannot be sealed: no secret store answers (on Linux a Secret Service must run: gnome-keyring or KeePassXC).", "環境変数の値を暗号化できません。秘密の保管場所が応答しません（Linux では Secret Service が必要です: gnome-keyring か KeePassXC）。"},
@@ -1095,7 +1100,7 @@ var messages = map[msgKey][2]string{
 	mEdAppServerOffHint:    {"hook mode (compatibility)", "フック方式（互換）"},
 	mEdPermMode:            {"permissions", "許可の方式"},
 	mEdPermManual:          {"manual", "manual（毎回確認）"},
-	mEdPermManualHint:      {"asks before each tool: a card shows here", "道具ごとに確認し、ここにカードが出ます"},
+	mEdPermManualHint:      {"asks before each tool: a card shows here", "ツールごとに確認し、ここにカードが出ます"},
 	mEdPermAuto:            {"auto", "auto（自動判断）"},
 	mEdPermAutoHint:        {"Claude Code decides what is safe: few cards", "Claude Code が安全かを判断し、カードはまれです"},
 	mEdPermPlan:            {"plan", "plan（計画のみ）"},
@@ -1328,7 +1333,7 @@ var messages = map[msgKey][2]string{
 	mSetSessionOpsTopic:      {"in their own topic", "自分のトピックの席だけ"},
 	mSetSessionOpsAll:        {"in any open topic", "開いているすべてのトピック"},
 	mSetSessionOpsOff:        {"off", "切"},
-	mSetSessionOpsNote:       {`AI seats may start, stop or restart seats (their own or another account's) with their room tools, without asking you each time; each result is a notice in the asking seat's room. A restart always resumes the same conversation or does nothing. Saved in config.json "session_operations"; applies to the next request.`, `AI の席は部屋の道具で席（自分か他のアカウント）を開始・終了・再起動できます。毎回あなたに確認はしません。結果は依頼した席の部屋に通知で残ります。再起動は必ず同じ会話を再開し、できなければ何もしません。config.json の "session_operations" に保存し、次の依頼から効きます。`},
+	mSetSessionOpsNote:       {`AI seats may start, stop or restart seats (their own or another account's) with their room tools, without asking you each time; each result is a notice in the asking seat's room. A restart always resumes the same conversation or does nothing. Saved in config.json "session_operations"; applies to the next request.`, `AI の席は部屋のツールで席（自分か他のアカウント）を開始・終了・再起動できます。毎回あなたに確認はしません。結果は依頼した席の部屋に通知で残ります。再起動は必ず同じ会話を再開し、できなければ何もしません。config.json の "session_operations" に保存し、次の依頼から効きます。`},
 	mSetSecNotify:            {"Notifications", "通知"},
 	mSetNotify:               {"Notify me", "知らせ方"},
 	mSetNotifySeq:            {"Terminal signal", "端末への合図"},
@@ -1339,6 +1344,7 @@ var messages = map[msgKey][2]string{
 	mSetNotifyTerminal:       {"in the terminal", "端末で"},
 	mSetNotifyDesktop:        {"on the desktop", "デスクトップに"},
 	mSetSeqAuto:              {"from the terminal", "端末に従う"},
+	mRingInTmux:              {"in tmux, %s", "tmux 内、%s"},
 	mSetSeqOSC9:              {"OSC 9", "OSC 9"},
 	mSetSeqOSC777:            {"OSC 777", "OSC 777"},
 	mSetSeqBEL:               {"BEL", "BEL"},

@@ -42,10 +42,11 @@ func (k ringKind) String() string { return ringNames[k] }
 
 // chooseRing picks how to ring the terminal that getenv describes (the
 // attached client's environment, app/serve.go clientEnv), and says why in
-// a few words for the settings overlay ("WezTerm: OSC 777"). setting
-// overrides the guess; an unknown setting guesses. The guess is only what
-// a terminal is known to do: BEL when nothing says which terminal it is.
-func chooseRing(setting string, getenv func(string) string) (ringKind, string) {
+// a few words of tr's language for the settings overlay ("WezTerm: OSC
+// 777", "tmux 内、BEL"). setting overrides the guess; an unknown setting
+// guesses. The guess is only what a terminal is known to do: BEL when
+// nothing says which terminal it is.
+func chooseRing(setting string, getenv func(string) string, tr catalog) (ringKind, string) {
 	var k ringKind
 	why := ""
 	switch setting {
@@ -65,7 +66,7 @@ func chooseRing(setting string, getenv func(string) string) (ringKind, string) {
 	}
 	why += k.String()
 	if getenv("TMUX") != "" {
-		why = "in tmux, " + why
+		why = tr.t(mRingInTmux, why)
 		if k != ringBEL {
 			why += " + BEL"
 		}

@@ -56,7 +56,7 @@ func TestChooseRing(t *testing.T) {
 		{"set osc99", ringSetOSC99, map[string]string{"TERM_PROGRAM": "WezTerm"}, ringOSC99, "OSC 99"},
 		{"unknown setting", "loud", map[string]string{"TERM_PROGRAM": "WezTerm"}, ringOSC777, "WezTerm: OSC 777"},
 	} {
-		kind, why := chooseRing(c.setting, envOf(c.env))
+		kind, why := chooseRing(c.setting, envOf(c.env), catalog{lang: LangEnglish})
 		if kind != c.kind || why != c.why {
 			t.Errorf("%s: chooseRing = %v, %q; want %v, %q", c.name, kind, why, c.kind, c.why)
 		}

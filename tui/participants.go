@@ -493,7 +493,7 @@ func detailLines(e *env, name string, s SeatInfo, sock *RoomSocket, taken string
 	if addr != "" {
 		out = append(out, indent+th.text.Render(fitLeft(addr, vw))) // its end names the seat
 	}
-	for i, l := range wrapCut(orDash(oneLine(s.Command)), vw, 2) {
+	for i, l := range commandLines(orDash(oneLine(s.Command)), vw) {
 		if i == 0 {
 			out = append(out, row(mDetCommand, l))
 		} else {
@@ -629,6 +629,21 @@ func renderQuickHint(e *env, d *partData, w int, out *taggedLines[int]) {
 			out.add(" "+num+" "+th.text.Render(l), -1)
 		}
 	}
+}
+
+// commandLines are a seat's command line in at most two lines of w
+// cells, wrapped; a program's path too wide for a line is cut in its
+// middle to keep its file name, and its arguments take the second line.
+func commandLines(cmd string, w int) []string {
+	prog, args, _ := strings.Cut(cmd, " ")
+	if ansi.StringWidth(prog) <= w || strings.HasPrefix(prog, "'") || strings.HasPrefix(prog, `"`) {
+		return wrapCut(cmd, w, 2)
+	}
+	out := []string{cutPath(prog, w)}
+	if args = strings.TrimSpace(args); args != "" {
+		out = append(out, cut(args, w))
+	}
+	return out
 }
 
 // displayAccountName is the name shown and addressed: nickname, else name.

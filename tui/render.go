@@ -32,6 +32,26 @@ func fitLeft(s string, w int) string {
 	return "…" + t
 }
 
+// cutPath keeps plain path p within w cells: whole when it fits, else cut
+// in its middle with "…", keeping its file name and as much of its start
+// as fits ("/work/…/claude"); a file name too wide for that keeps its end
+// (fitLeft). A path cut at its end lost what names it (issue 35).
+func cutPath(p string, w int) string {
+	if ansi.StringWidth(p) <= w {
+		return p
+	}
+	i := strings.LastIndexAny(p, `/\`)
+	if i <= 0 {
+		return fitLeft(p, w)
+	}
+	base := p[i:]
+	bw := ansi.StringWidth(base)
+	if bw+2 > w {
+		return fitLeft(p, w)
+	}
+	return ansi.Truncate(p[:i], w-bw-1, "") + "…" + base
+}
+
 // fit truncates s (which may hold ANSI styling) to w cells and pads it with
 // spaces to exactly w cells. Widths follow x/ansi's grapheme widths, so
 // Japanese and emoji count as two cells.

@@ -398,6 +398,6 @@ func (m *Model) rememberViewCmd() tea.Cmd {
 
 // settingsData is what the overlay draws besides its own state.
 func (m *Model) settingsData() settingsData {
-	_, ring := chooseRing(NotifySeqAuto, m.opts.Getenv)
+	_, ring := chooseRing(NotifySeqAuto, m.opts.Getenv, m.env.tr)
 	return settingsData{st: &m.settings, view: m.viewState(), locale: DetectLang(m.opts.Getenv), ring: ring}
 }
