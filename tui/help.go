@@ -280,6 +280,23 @@ func particleAfterLatin(unit string, r rune) bool {
 	return (unicode.IsLetter(last) || unicode.IsDigit(last)) && ansi.StringWidth(string(last)) == 1
 }
 
+// unbreakable reports whether r, right after unit with no space between,
+// must stay on its line: a closing mark, what follows an opening one, a
+// narrow letter after a narrow one, a mark of zero width, narrow
+// punctuation, a kanji compound's next kanji.
+func unbreakable(unit string, r rune) bool {
+	prev := []rune(unit)
+	last := prev[len(prev)-1]
+	wide, lastWide := ansi.StringWidth(string(r)) > 1, ansi.StringWidth(string(last)) > 1
+	return strings.ContainsRune(helpClosing, r) || strings.ContainsRune(helpOpening, last) ||
+		!wide && !lastWide || ansi.StringWidth(string(r)) == 0 ||
+		!wide && unicode.IsPunct(r) && !strings.ContainsRune(helpOpening, r) ||
+		kanjiWord(prev, r)
+}
+
+// atEnd reports whether unit ends with "@" (or "＠").
+func atEnd(unit string) bool { return strings.HasSuffix(unit, "@") || strings.HasSuffix(unit, "＠") }
+
 // wrapWords wraps plain text to w cells: at spaces, and between wide
 // characters (Japanese has no spaces), never inside a word of narrow
 // letters, before a closing mark or after an opening one (kinsoku), nor
@@ -298,9 +315,10 @@ func wrapWords(s string, w int) []string {
 			space = true
 			continue
 		}
-		if n := len(units); n > 0 && particleAfterLatin(units[n-1].text, r) {
-			// A Latin word keeps its particle (AI の, F9 で): a line
-			// that starts with the particle reads as cut (issue 35).
+		if n := len(units); n > 0 && (particleAfterLatin(units[n-1].text, r) || space && atEnd(units[n-1].text)) {
+			// A Latin word keeps its particle (AI の, F9 で), and "@"
+			// the word after it (@ の候補): a line that starts with
+			// the particle, or ends with "@", reads as cut (issue 35).
 			if space {
 				units[n-1].text += " "
 			}
@@ -308,18 +326,7 @@ func wrapWords(s string, w int) []string {
 			space = false
 			continue
 		}
-		wide := ansi.StringWidth(string(r)) > 1
-		join := false
-		if n := len(units); n > 0 && !space {
-			prev := []rune(units[n-1].text)
-			last := prev[len(prev)-1]
-			lastWide := ansi.StringWidth(string(last)) > 1
-			join = strings.ContainsRune(helpClosing, r) || strings.ContainsRune(helpOpening, last) ||
-				!wide && !lastWide || ansi.StringWidth(string(r)) == 0 ||
-				!wide && unicode.IsPunct(r) && !strings.ContainsRune(helpOpening, r) ||
-				kanjiWord(prev, r)
-		}
-		if join {
+		if n := len(units); n > 0 && !space && unbreakable(units[n-1].text, r) {
 			units[len(units)-1].text += string(r)
 		} else {
 			units = append(units, unit{text: string(r), space: space})

@@ -72,7 +72,8 @@ func TestDetailsCommandKeepsItsFileName(t *testing.T) {
 
 // TestChatEmptyKeepsTheAtSign: the empty chat's hint never leaves "@" at
 // a line's end, away from the name it stands for (issue 35: 「ください。@」
-// / 「で宛先を…」, "Write below; @" / "addresses someone."), at any width.
+// / 「で宛先を…」, "Write below; @" / "addresses someone."), at any width,
+// nor does the help's "(@ popup)".
 func TestChatEmptyKeepsTheAtSign(t *testing.T) {
 	t.Parallel()
 	for _, lang := range []Lang{LangEnglish, LangJapanese} {
@@ -93,6 +94,16 @@ func TestChatEmptyKeepsTheAtSign(t *testing.T) {
 			}
 			if !strings.Contains(strings.Join(lines, ""), "@") {
 				t.Fatalf("%s at %d: no @ hint: %q", lang, w, lines)
+			}
+		}
+	}
+	// The help's "(@ popup)" too.
+	for _, s := range []string{"名前を選ぶ（@ の候補）", "pick a name (@ popup)"} {
+		for w := 4; w <= 30; w++ {
+			for _, l := range wrapWords(s, w) {
+				if strings.HasSuffix(l, "@") {
+					t.Fatalf("%q at %d: %q", s, w, wrapWords(s, w))
+				}
 			}
 		}
 	}
