@@ -724,6 +724,9 @@ const (
 	mCardReadFirst
 	mCardCutPane
 	mCardJustShown
+	mStCardUnread
+	mStCardNoAlways
+	mStCardOnItsWay
 	mStCardAsked
 	mStCardAllowed
 	mStCardsWaiting
@@ -1433,6 +1436,9 @@ var messages = map[msgKey][2]string{
 	mCardReadFirst:       {"Read to the end first (%s): y allows only what you saw.", "先に最後まで読んでください（%s）。y は見た内容だけを許可します。"},
 	mCardCutPane:         {"Only part of the request is here: answer in the pane (%s) to allow it.", "依頼の一部しか載っていません。許可するなら端末で答えてください（%s）。"},
 	mCardJustShown:       {"This card just appeared: nothing was answered. Read it, then answer.", "このカードは今出たところです。何も答えていません。読んでから答えてください。"},
+	mStCardUnread:        {"Not allowed yet: the card did not show all of %s's request. It shows whole now; %s allows once you read it to the end.", "まだ許可していません: %s の依頼がカードに全部は見えていませんでした。全文を出したので、最後まで読んだら %s で許可します。"},
+	mStCardNoAlways:      {"%s's request comes with no rules to keep: %s allows it once.", "%s の依頼には残すルールがありません。%s で一度だけ許可します。"},
+	mStCardOnItsWay:      {"The answer to this card is on its way: one answer at a time.", "このカードへの答えを送っています。答えは一度に一つです。"},
 	mStCardAsked:         {"%s asks to use %s: %s answers it here.", "%s が %s の許可を求めています。%s でここから答えられます。"},
 	mStCardAllowed:       {"Allowed %s for %s.", "%[2]s の %[1]s を許可しました。"},
 	mStCardsWaiting:      {" %s: next card (%d waiting)", " %s: 次のカード（残り %d）"},

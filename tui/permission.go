@@ -341,13 +341,15 @@ func (c *permCards) wantRows(e *env, w int, focused bool, info cardInfo) int {
 	if c.reading(card) {
 		// As many rows as the text has: the layout gives at most half
 		// the centre column.
-		c.want = 2 + min(len(readText(e, card, w-4)), 200) + 1 + c.extraRows(w-4) + len(c.keysRows(e, card, w-4, focused, info))
+		// Its keys as they are once it was all read: at this size it all
+		// shows, so the drawing reads it to the end.
+		c.want = 2 + min(len(readText(e, card, w-4)), 200) + 1 + c.extraRows(w-4) + len(c.keysRows(e, card, w-4, focused, info, true))
 		c.wantKey = k
 		return c.want
 	}
 	rows, _ := summaryRows(card, w-4, cardMaxSummary)
 	c.want = 2 + len(rows) + len(suggestionRows(e, card, w-4, cardMaxSuggestions)) + c.extraRows(w-4) +
-		len(c.keysRows(e, card, w-4, focused, info))
+		len(c.keysRows(e, card, w-4, focused, info, false))
 	c.wantKey = k
 	return c.want
 }
@@ -407,25 +409,10 @@ func (c *permCards) bodyRows(e *env, card PermissionCard, w, h int, focused bool
 // "always" being offered or not changes what shows.
 func (c *permCards) bodyRowsSettle(e *env, card PermissionCard, w, h int, focused bool, info cardInfo, settle int) (rows []string, reasonAt int) {
 	th := e.th
-	var tail []string
-	reasonAt = -1
-	if c.err != "" {
-		// Wrapped, not cut: a refusal says what to do instead (issue 35:
-		// at 80×24 it was cut before the key it named).
-		for _, l := range wrapCut(oneLine(c.err), w, c.errRows(card)) {
-			tail = append(tail, th.dangerS.Render(l))
-		}
-	}
-	if c.typing {
-		label := e.tr.t(mCardReason)
-		c.reason.SetWidth(max(w-ansi.StringWidth(label)-2, 1))
-		reasonAt = len(tail)
-		tail = append(tail, th.accentS.Render(label)+" "+c.reason.View())
-	}
-	tail = append(tail, c.keysRows(e, card, w, focused, info)...)
 	if c.reading(card) {
-		return c.readingRows(e, card, w, h, tail, reasonAt)
+		return c.readingBody(e, card, w, h, focused, info)
 	}
+	tail, reasonAt := c.tailRows(e, card, w, focused, info, false)
 	if h <= len(tail) {
 		drop := len(tail) - max(h, 0)
 		if reasonAt >= 0 {
@@ -468,6 +455,52 @@ func (c *permCards) bodyRowsSettle(e *env, card PermissionCard, w, h int, focuse
 		reasonAt += len(out)
 	}
 	return append(out, tail...), reasonAt
+}
+
+// tailRows are the card's rows under what it asks: the refusal of the
+// last answer, the reason's line (its row reasonAt, -1: none), the keys;
+// readDone as keysRows takes it.
+func (c *permCards) tailRows(e *env, card PermissionCard, w int, focused bool, info cardInfo, readDone bool) (tail []string, reasonAt int) {
+	th := e.th
+	reasonAt = -1
+	if c.err != "" {
+		// Wrapped, not cut: a refusal says what to do instead (issue 35:
+		// at 80×24 it was cut before the key it named).
+		for _, l := range wrapCut(oneLine(c.err), w, c.errRows(card)) {
+			tail = append(tail, th.dangerS.Render(l))
+		}
+	}
+	if c.typing {
+		label := e.tr.t(mCardReason)
+		c.reason.SetWidth(max(w-ansi.StringWidth(label)-2, 1))
+		reasonAt = len(tail)
+		tail = append(tail, th.accentS.Render(label)+" "+c.reason.View())
+	}
+	return append(tail, c.keysRows(e, card, w, focused, info, readDone)...), reasonAt
+}
+
+// readingBody is bodyRows while the card's whole text is read. It is
+// first drawn with the keys it has once read to the end: when that
+// drawing shows the end, those keys are true (issue 35: "All 4 rows
+// read." over keys that still said "PgDn read on", without y, and y said
+// nothing), and the refusal that asked to read on goes. Otherwise it is
+// drawn again with the keys to read on, and only what that drawing shows
+// counts as read.
+func (c *permCards) readingBody(e *env, card PermissionCard, w, h int, focused bool, info cardInfo) ([]string, int) {
+	if !c.readAll(card) {
+		read, err := c.read, c.err
+		if c.err == e.tr.t(mCardReadFirst, cardKeyName(firstKey(e.keys.ScrollDown))) {
+			c.err = ""
+		}
+		tail, at := c.tailRows(e, card, w, focused, info, true)
+		rows, at := c.readingRows(e, card, w, h, tail, at)
+		if c.readAll(card) {
+			return rows, at
+		}
+		c.read, c.err = read, err
+	}
+	tail, at := c.tailRows(e, card, w, focused, info, c.readAll(card))
+	return c.readingRows(e, card, w, h, tail, at)
 }
 
 // readingRows are the card's rows while its whole text shows (reading):
@@ -731,35 +764,69 @@ func destinationText(e *env, d string) string {
 
 // cardTitle is the border's text: the seat in its colour, the tool, its
 // MCP server, the subagent and the topic when not the open one, then which
-// card of how many; cut to w cells.
-func cardTitle(e *env, card PermissionCard, info cardInfo, n, shown, w int) (title string, cut bool) {
+// card of how many, in w cells. What the request does not carry gives way
+// first (issue 35: at 80 columns a card from another topic lost its
+// topic, and the cut made y open it to read): the "Permission" label, then
+// the topic's name, cut but still there; only then the rest, from its end.
+// hidden reports that what the request carries — the tool, its server, the
+// subagent — did not show whole: y then opens it to read first.
+func cardTitle(e *env, card PermissionCard, info cardInfo, n, shown, w int) (title string, hidden bool) {
 	th, tr := e.th, e.tr
 	sep := th.dim.Render(" · ")
-	title = th.accentS.Bold(true).Render(tr.t(mCardTitle)) + sep +
-		th.hueStyle(info.hue).Bold(true).Render(oneLine(info.name)) + sep + th.title.Render(oneLine(cardText(card.Tool)))
+	label := th.accentS.Bold(true).Render(tr.t(mCardTitle)) + sep
+	core := th.hueStyle(info.hue).Bold(true).Render(oneLine(info.name)) + sep + th.title.Render(oneLine(cardText(card.Tool)))
 	if card.MCPServer != "" {
-		title += sep + th.dim.Render(tr.t(mCardMCP, oneLine(cardText(card.MCPServer))))
+		core += sep + th.dim.Render(tr.t(mCardMCP, oneLine(cardText(card.MCPServer))))
 	}
 	if card.Agent != "" {
-		title += sep + th.dim.Render(tr.t(mCardAgent, oneLine(cardText(card.Agent))))
+		core += sep + th.dim.Render(tr.t(mCardAgent, oneLine(cardText(card.Agent))))
 	}
-	if info.topic != "" {
-		title += sep + th.dim.Render(tr.t(mCardTopic, oneLine(info.topic)))
-	}
+	count := ""
 	if n > 1 {
-		title += sep + th.accentS.Render(fmt.Sprintf("%d/%d", shown+1, n))
+		count = sep + th.accentS.Render(fmt.Sprintf("%d/%d", shown+1, n))
 	}
-	if ansi.StringWidth(title) > w {
-		return ansi.Truncate(title, w, "…"), true
+	topic := ""
+	if info.topic != "" {
+		topic = tr.t(mCardTopic, oneLine(info.topic))
 	}
-	return title, false
+	with := func(core, topic string) string {
+		if topic != "" {
+			core += sep + th.dim.Render(topic)
+		}
+		return core + count
+	}
+	for _, s := range []string{label + with(core, topic), with(core, topic)} {
+		if ansi.StringWidth(s) <= w {
+			return s, false
+		}
+	}
+	if topic == "" {
+		return ansi.Truncate(label+with(core, ""), w, "…"), ansi.StringWidth(label+core) > w-1
+	}
+	least := min(ansi.StringWidth(topic), ansi.StringWidth(tr.t(mCardTopic, ""))+cardTopicMin)
+	room := w - ansi.StringWidth(with(core, "")) - 3
+	if room >= least {
+		return with(core, cut(topic, room)), false
+	}
+	// Not even the tool fits beside the topic: the tool is read in the
+	// card (y opens it), the topic is said nowhere else.
+	room = least
+	core = ansi.Truncate(core, max(w-room-3-ansi.StringWidth(count), 1), "…")
+	return ansi.Truncate(with(core, cut(topic, room)), w, "…"), true
 }
+
+// cardTopicMin is the fewest cells of the topic's name a card's title
+// keeps before it cuts the tool.
+const cardTopicMin = 8
 
 // keysRows are the card's last rows (at most cardMaxKeys): how to focus
 // it, or, focused, its keys (the reason's while it is typed); "sending…"
 // while an answer is on its way. Whole parts wrap; what does not fit in
 // the last row drops from the end.
-func (c *permCards) keysRows(e *env, card PermissionCard, w int, focused bool, info cardInfo) []string {
+//
+// readDone is whether the text being read was read to its end (the keys
+// that allow show only then).
+func (c *permCards) keysRows(e *env, card PermissionCard, w int, focused bool, info cardInfo, readDone bool) []string {
 	th, tr, km := e.th, e.tr, e.keys
 	if c.sending == card.ID {
 		return []string{th.dim.Render(cut(tr.t(mCardSending), w))}
@@ -774,16 +841,17 @@ func (c *permCards) keysRows(e *env, card PermissionCard, w int, focused bool, i
 	case c.typing:
 		parts = append(parts, keyHint{firstKey(km.PermissionSend), tr.t(mCardSendReason)}, keyHint{firstKey(km.Cancel), tr.t(mCardBack)})
 	default:
-		if c.reading(card) && !c.readAll(card) {
+		reading := c.reading(card)
+		if reading && !readDone {
 			parts = append(parts, keyHint{firstKey(km.ScrollDown), tr.t(mCardReadOn)})
 		}
-		if !c.reading(card) || c.mayAllow(card) {
+		if !reading || readDone && !card.SummaryCut {
 			parts = append(parts, keyHint{firstKey(km.PermissionAllow), tr.t(mCardAllow)})
 		}
 		// "a" is listed whenever the CLI suggested rules: pressed before
 		// they all showed, it opens them to read first (readFirst) and
 		// applies nothing (issue 35: at 80×24 the key was not listed).
-		if len(card.Suggestions) > 0 && (!c.reading(card) || c.mayAlways(card)) {
+		if len(card.Suggestions) > 0 && (!reading || readDone && !card.SummaryCut && !card.SuggestionsCut) {
 			parts = append(parts, keyHint{firstKey(km.PermissionAlways), tr.t(mCardAllowAlways)})
 		}
 		parts = append(parts, keyHint{firstKey(km.PermissionDeny), tr.t(mCardDeny)}, keyHint{firstKey(km.PermissionReason), tr.t(mCardDenyReason)},

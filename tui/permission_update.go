@@ -312,6 +312,7 @@ func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
 		c.step(1)
 	case c.sending != 0 && m.cardAnswerKey(k):
 		// One answer at a time: wait for the first.
+		m.setStatus(stWarn, m.env.tr.t(mStCardOnItsWay))
 	case m.cardAnswerKey(k) && m.justShown(card):
 		c.err = m.env.tr.t(mCardJustShown)
 		c.version++
@@ -323,6 +324,8 @@ func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
 		return m.answerCard(card, PermissionAnswer{Allow: true, Always: true})
 	case key.Matches(k, km.PermissionAlways) && len(card.Suggestions) > 0:
 		m.readFirst(card, true)
+	case key.Matches(k, km.PermissionAlways):
+		m.setStatus(stWarn, m.env.tr.t(mStCardNoAlways, m.accounts.name(card.Account), cardKeyName(firstKey(km.PermissionAllow))))
 	case key.Matches(k, km.PermissionDeny):
 		return m.answerCard(card, PermissionAnswer{})
 	case key.Matches(k, km.PermissionReason):
@@ -340,8 +343,20 @@ func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
 // shows its whole text to read (docs/design.md §10 "Permission cards");
 // while it is read, the key says how to read on; a card that holds only
 // part of the request, or suggestions too long for it, is answered in
-// the pane.
+// the pane. Each refusal says why on the card and on the status line
+// (issue 35: y opened the text and said nothing).
 func (m *Model) readFirst(card PermissionCard, always bool) {
+	m.readFirstCard(card, always)
+	why := m.cards.err
+	if why == "" {
+		why = m.env.tr.t(mStCardUnread, m.accounts.name(card.Account), cardKeyName(firstKey(m.keys.PermissionAllow)))
+	}
+	m.setStatus(stWarn, why)
+}
+
+// readFirstCard is readFirst's work on the card: its text opened, or the
+// refusal it shows.
+func (m *Model) readFirstCard(card PermissionCard, always bool) {
 	c, tr, km := &m.cards, m.env.tr, &m.keys
 	pane := cardKeyName(firstKey(km.PermissionPane))
 	switch {
