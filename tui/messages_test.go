@@ -175,3 +175,48 @@ func TestMessagesKeepOthersThroughACardFlood(t *testing.T) {
 		t.Fatalf("the newest report is not Lin's last: %q", m.status.log[len(m.status.log)-1].text)
 	}
 }
+
+// messagesPlain is the messages overlay's reports, their spaces dropped
+// (a report wraps); the status line under the overlay is not in it.
+func messagesPlain(t *testing.T, m *Model) string {
+	t.Helper()
+	send(t, m, press("f12"))
+	defer send(t, m, press("f12"))
+	if m.overlay.open != ovMessages {
+		t.Fatalf("F12 did not open the messages")
+	}
+	return strings.Join(strings.Fields(ansi.Strip(strings.Join(m.messageRows(60), " "))), "")
+}
+
+// TestEveryStatusIsInMessages (issue 35, a newcomer at 80×24): every
+// report the status line shows is in the messages overlay — the new-topic
+// hint, shown cut with "F12" at 80×24, was not; the hint in the language
+// switched to; a report with more added to it is one report.
+func TestEveryStatusIsInMessages(t *testing.T) {
+	t.Parallel()
+	for _, lang := range []Lang{LangEnglish, LangJapanese} {
+		opts := testOptions()
+		opts.Lang = lang
+		m := newTestModel(t, scene(), opts, 80, 24)
+		welcome := m.env.tr.t(mStWelcome)
+		if m.status.text != welcome {
+			t.Fatalf("%s: the status line shows %q", lang, m.status.text)
+		}
+		if v := messagesPlain(t, m); !strings.Contains(v, strings.Join(strings.Fields(welcome), "")) {
+			t.Fatalf("%s: the new-topic hint is not in the messages: %s", lang, v)
+		}
+		other := LangJapanese
+		if lang == LangJapanese {
+			other = LangEnglish
+		}
+		m.setLang(other)
+		if v := messagesPlain(t, m); !strings.Contains(v, strings.Join(strings.Fields(m.status.text), "")) || m.status.text == welcome {
+			t.Fatalf("%s: the hint in the other language is not in the messages: %s", lang, v)
+		}
+		m.setStatus(stInfo, "Started Lin.")
+		m.extendStatus(stWarn, " Warning: no sidecar")
+		if n := len(m.status.log); n < 2 || m.status.log[n-1].text != "Started Lin. Warning: no sidecar" || m.status.log[n-2].text == "Started Lin." {
+			t.Fatalf("%s: an extended report is not one report: %+v", lang, m.status.log)
+		}
+	}
+}

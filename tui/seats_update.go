@@ -225,7 +225,7 @@ func (m *Model) onStartDone(msg startDoneMsg) []tea.Cmd {
 	if ws := launchWarnings(seatWarnings(tr, SeatInfo{Warnings: msg.start.Warnings, VersionUnread: msg.start.VersionUnread})); msg.err == nil && ws != "" {
 		// After what the start did, so neither is lost; the row and its
 		// details keep them.
-		m.setStatus(stWarn, m.status.text+" "+tr.t(mStLaunchWarnings, ws))
+		m.extendStatus(stWarn, " "+tr.t(mStLaunchWarnings, ws))
 	}
 	if msg.err == nil {
 		m.topics.setRunning(msg.seat.topic, true)
@@ -414,7 +414,7 @@ func (m *Model) onSeatChanged(ev SeatChanged) []tea.Cmd {
 			// input bar, not to a dead terminal — and the status line says
 			// so (issue 35: they moved silently).
 			cmds = append(cmds, m.setFocus(FocusInput))
-			m.setStatus(m.status.level, m.status.text+tr.t(mStKeysBack))
+			m.extendStatus(m.status.level, tr.t(mStKeysBack))
 		}
 		cmds = append(cmds, m.seatsCmd())
 	}

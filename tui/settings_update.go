@@ -318,7 +318,7 @@ func (m *Model) setLang(l Lang) {
 	m.env.gen++
 	m.input.applyTheme(&m.env)
 	if welcome {
-		m.status.text = m.env.tr.t(mStWelcome)
+		m.status.relabel(m.env.tr.t(mStWelcome))
 	}
 }
 

@@ -92,6 +92,11 @@ func statusLife(level statusLevel) time.Duration {
 // statusExpiredMsg: the status timer armed for report seq fired.
 type statusExpiredMsg struct{ seq int }
 
+// setStatus shows a report, and keeps it for the messages overlay: every
+// report, not only one drawn cut — whether it is cut changes with every
+// resize and with the right-hand part, and this is the one way a report
+// reaches the line (issue 35: the new-topic hint was shown cut with
+// "F12", and F12 did not have it).
 func (m *Model) setStatus(level statusLevel, text string) {
 	m.seatStatus("", level, text)
 }
@@ -103,17 +108,35 @@ func (m *Model) seatStatus(seat string, level statusLevel, text string) {
 	m.status.text, m.status.level = text, level
 	m.status.seq++
 	m.status.at = m.env.now()
-	m.status.keep(statusEntry{at: m.status.at, level: level, text: text, seat: seat}, m.env.tr.t(mStWelcome))
+	m.status.keep(statusEntry{at: m.status.at, level: level, text: text, seat: seat})
+}
+
+// extendStatus adds more to the report shown: one report, on the line
+// and in the log.
+func (m *Model) extendStatus(level statusLevel, more string) {
+	s := &m.status
+	if n := len(s.log); n > 0 && s.text != "" && s.log[n-1].text == s.text {
+		s.log = s.log[:n-1]
+	}
+	m.setStatus(level, s.text+more)
+}
+
+// relabel shows the report shown in other words (the welcome hint in
+// another language), in the log too.
+func (s *statusLine) relabel(text string) {
+	if n := len(s.log); n > 0 && s.log[n-1].text == s.text {
+		s.log[n-1].text = text
+	}
+	s.text = text
 }
 
 // cardSeat is the seat a card's reports are counted against.
 func cardSeat(topic, account string) string { return topic + " " + account }
 
 // keep adds a report to the log (a repeat of the last one only moves its
-// time; the welcome hint is not a report); past statusSeatMax of its
-// seat's, that seat's oldest goes.
-func (s *statusLine) keep(e statusEntry, welcome string) {
-	if e.text == "" || e.text == welcome {
+// time); past statusSeatMax of its seat's, that seat's oldest goes.
+func (s *statusLine) keep(e statusEntry) {
+	if e.text == "" {
 		return
 	}
 	if n := len(s.log); n > 0 && s.log[n-1].text == e.text && s.log[n-1].level == e.level {
