@@ -39,7 +39,7 @@ func TestBrakeChangedMarksTopicAndStatus(t *testing.T) {
 		t.Fatalf("braked topic row %q lacks %s", row, brakeMark)
 	}
 	st := statusPlain(m)
-	for _, want := range []string{"Brake in “リリース準備”: after 12 AI posts in a row", "Post, or press f9", brakeMark + " brake: f9 releases"} {
+	for _, want := range []string{"Brake in “リリース準備”: after 12 AI posts in a row", "Post, or press f9", brakeMark + " brake: F9 releases"} {
 		if !strings.Contains(st, want) {
 			t.Fatalf("status %q lacks %q", st, want)
 		}
@@ -54,7 +54,7 @@ func TestBrakeChangedMarksTopicAndStatus(t *testing.T) {
 	if row := topicRowPlain(t, m, "t-main"); strings.Contains(row, brakeMark) {
 		t.Fatalf("released topic row %q still marked", row)
 	}
-	if st := statusPlain(m); strings.Contains(st, "brake: f9 releases") {
+	if st := statusPlain(m); strings.Contains(st, "brake: F9 releases") {
 		t.Fatalf("status %q shows the brake of a topic that is not open", st)
 	}
 
@@ -95,7 +95,7 @@ func TestReleaseBrakeKey(t *testing.T) {
 	f2 := scene()
 	m2 := newTestModel(t, f2, opts, 200, 40)
 	send(t, m2, eventsMsg{evs: []Event{BrakeChanged{Topic: "t-main", On: true, Count: 3}}})
-	if !strings.Contains(statusPlain(m2), "brake: ctrl+g releases") {
+	if !strings.Contains(statusPlain(m2), "brake: Ctrl+G releases") {
 		t.Fatalf("status %q does not name the rebound key", statusPlain(m2))
 	}
 	send(t, m2, press("f9"))
@@ -114,7 +114,7 @@ func TestBrakedFromTopicList(t *testing.T) {
 	ti.Braked = true
 	f.topics["t-main"] = ti
 	m := sceneModel(t, f, 200, 40, LangJapanese)
-	if st := statusPlain(m); !strings.Contains(st, brakeMark+" ブレーキ中: f9 で解除") {
+	if st := statusPlain(m); !strings.Contains(st, brakeMark+" ブレーキ中: F9 で解除") {
 		t.Fatalf("status %q lacks the brake", st)
 	}
 	if row := topicRowPlain(t, m, "t-main"); !strings.Contains(row, brakeMark) {

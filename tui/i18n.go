@@ -1187,7 +1187,7 @@ var messages = map[msgKey][2]string{
 	mStDeleteFailed:     {"Delete failed: %v", "削除できません: %v"},
 	mStRoomClosed:       {"The room server stopped.", "部屋のサーバが止まりました。"},
 	mStResynced:         {"The screen fell behind and missed updates; reloaded.", "画面の更新が追いつかず取りこぼしたため、読み込み直しました。"},
-	mStHelpHint:         {"F1 help", "F1 ヘルプ"},
+	mStHelpHint:         {"%s help", "%s ヘルプ"},
 	mStWelcome:          {"New topic. Your first post names it.", "新しいトピックです。最初の発言が名前になります。"},
 	mStNoSeatForPane:    {"No running seat in this topic: start one from Accounts.", "このトピックに走っている席はありません。アカウントから開始してください。"},
 	mStNotStartable:     {"%s is not a kind that runs in a seat.", "%s は席で起動する種別ではありません。"},

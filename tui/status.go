@@ -75,9 +75,8 @@ type statusRenderKey struct {
 	width, gen int
 	text       string
 	level      statusLevel
-	need       string
-	brake      string
-	right      string
+	right      statusRight
+	more       string
 }
 
 // statusLife is how long a report stays: a few seconds to read a notice,
@@ -279,30 +278,81 @@ func (m *Model) panesNarrow() bool {
 
 // renderStatus refreshes the status line for the open topic.
 func (m *Model) renderStatus() {
-	right := m.topics.nameOf(&m.env, m.topics.open)
+	tr, km := m.env.tr, &m.keys
+	r := statusRight{topic: m.topics.nameOf(&m.env, m.topics.open) + " · "}
 	if n := len(m.roster()); n > 0 {
-		right += " · " + fmt.Sprint(n)
+		r.topic += fmt.Sprint(n) + " · "
 	}
-	right += " · " + m.env.tr.t(mStHelpHint) + " "
-	brake := ""
+	help := hintKey(firstKey(km.Help))
+	r.help, r.helpShort = tr.t(mStHelpHint, help)+" ", help+" "
 	if m.topics.braked[m.topics.open] {
-		brake = brakeMark + " " + m.env.tr.t(mStBrakeOn, keysLabel(m.keys.ReleaseBrake)) + " · "
+		release := hintKey(firstKey(km.ReleaseBrake))
+		r.brake = brakeMark + " " + tr.t(mStBrakeOn, release) + " · "
+		r.brakeShort = brakeMark + " " + release + " · "
 	}
-	m.status.render(&m.env, m.width, m.attentionStatus(), brake, right, hintKey(firstKey(m.keys.Messages)))
+	if n := m.attn.pending(); n > 0 {
+		r.need = m.attentionStatus()
+		r.needShort = fmt.Sprintf("%s %d %s · ", attnMark, n, hintKey(firstKey(km.NeedsYou)))
+	}
+	m.status.render(&m.env, m.width, r, hintKey(firstKey(km.Messages)))
 }
 
-// render draws the line at width cells: the report cut to what the right
-// part (the brake, then the rest) leaves, or alone when that is too little;
-// a report that is cut ends with the messages key (more), which shows it
-// whole.
-func (s *statusLine) render(e *env, width int, need, brake, right, more string) {
-	k := statusRenderKey{width, e.gen, s.text, s.level, need, brake, right + more}
+// statusRight is the line's right part in its forms, fullest first: the
+// need-you count, the brake, the open topic and how many sit in it, the
+// help key. While a report shows, the part gives way to it form by form
+// (issue 35: at 80×24 it left the report a word): first the topic (the
+// window title and the topic list name it), then the words around the
+// keys; the need-you count, the brake and the help key stay.
+type statusRight struct {
+	need, needShort   string // "! 1 need you: F5 · ", "! 1 F5 · "
+	brake, brakeShort string // "‖ brake: F9 releases · ", "‖ F9 · "
+	topic             string // "リリース準備 · 3 · "
+	help, helpShort   string // "F1 help ", "F1 "
+}
+
+// statusForms is how many forms statusRight has.
+const statusForms = 4
+
+// form is the right part's form i (0 the fullest): its need-you, brake
+// and rest.
+func (r statusRight) form(i int) (need, brake, rest string) {
+	switch i {
+	case 0:
+		return r.need, r.brake, r.topic + r.help
+	case 1:
+		return r.need, r.brake, r.help
+	case 2:
+		return r.needShort, r.brakeShort, r.help
+	}
+	return r.needShort, r.brakeShort, r.helpShort
+}
+
+// width is form i's width in cells.
+func (r statusRight) width(i int) int {
+	need, brake, rest := r.form(i)
+	return ansi.StringWidth(need) + ansi.StringWidth(brake) + ansi.StringWidth(rest)
+}
+
+// render draws the line at width cells: the report, then the right part
+// in the fullest form that leaves the report whole (the least when none
+// does), or the report alone when that leaves too little; a report that
+// is cut ends with the messages key (more), which shows it whole.
+func (s *statusLine) render(e *env, width int, r statusRight, more string) {
+	k := statusRenderKey{width, e.gen, s.text, s.level, r, more}
 	if k == s.rendered {
 		return
 	}
 	s.rendered = k
 	th := e.th
-	leftW := max(width-ansi.StringWidth(need)-ansi.StringWidth(brake)-ansi.StringWidth(right)-1, 0)
+	left := " " + strings.ReplaceAll(s.text, "\n", " ")
+	form := 0
+	if s.text != "" {
+		for form < statusForms-1 && ansi.StringWidth(left) > width-r.width(form)-1 {
+			form++
+		}
+	}
+	need, brake, right := r.form(form)
+	leftW := max(width-r.width(form)-1, 0)
 	st := th.text
 	switch s.level {
 	case stWarn:
@@ -310,7 +360,6 @@ func (s *statusLine) render(e *env, width int, need, brake, right, more string) 
 	case stError:
 		st = th.dangerS
 	}
-	left := " " + strings.ReplaceAll(s.text, "\n", " ")
 	if leftW < 8 {
 		s.view = fit(st.Render(left), width)
 		return
