@@ -111,9 +111,13 @@ func (b *brake) count(limit int, role Role) (BrakeChanged, bool) {
 // post is not an AI post), so they learn why posts stopped arriving, and
 // says no reply is needed: a seat that answers it only lengthens the loop.
 func BrakeNotice(n int, releaseKey string) string {
-	return fmt.Sprintf("Brake: after %d AI posts in a row with no post from the human, the room stopped "+
+	posts := "posts"
+	if n == 1 {
+		posts = "post"
+	}
+	return fmt.Sprintf("Brake: after %d AI %s in a row with no post from the human, the room stopped "+
 		"typing AI posts into the seats. They are still delivered and logged (read_room_history). "+
-		"To go on, the human posts, or presses %s to release the brake and type the posts it held. (no reply needed)", n, releaseKey)
+		"To go on, the human posts, or presses %s to release the brake and type the posts it held. (no reply needed)", n, posts, releaseKey)
 }
 
 // brakeNotice is the notice's text for this hub (HubOptions.BrakeNotice).

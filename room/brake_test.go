@@ -538,3 +538,15 @@ func TestBrakeFloodLosesItsOwnHeld(t *testing.T) {
 		t.Fatal("Kai's small post was let go for Lin's big ones")
 	}
 }
+
+// TestBrakeNoticeCountsOne: the English notice says "1 AI post", not
+// "1 AI posts" (issue 35); more are plural.
+func TestBrakeNoticeCountsOne(t *testing.T) {
+	t.Parallel()
+	if got := BrakeNotice(1, "F9"); !strings.Contains(got, "after 1 AI post in a row") {
+		t.Errorf("one: %q", got)
+	}
+	if got := BrakeNotice(3, "F9"); !strings.Contains(got, "after 3 AI posts in a row") {
+		t.Errorf("three: %q", got)
+	}
+}

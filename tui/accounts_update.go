@@ -169,7 +169,7 @@ func (m *Model) onAccountSaved(msg accountSavedMsg) []tea.Cmd {
 	if s, ok := m.seats.infos[msg.acc.ID]; ok && seatKind(msg.acc.Kind) && (s.State == SeatRunning || s.State == SeatStarting) {
 		// A seat runs on the launch it was given (issue 35: the editor did
 		// not say a change waits for the next start).
-		text += m.env.tr.t(mEdSavedRunning, firstKey(m.keys.SeatStop), firstKey(m.keys.SeatStart))
+		text += m.env.tr.t(mEdSavedRunning, keyName(m.keys.SeatStop), keyName(m.keys.SeatStart))
 	}
 	m.setStatus(stInfo, text)
 	return []tea.Cmd{m.loadAccountsCmd()}

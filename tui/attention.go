@@ -111,7 +111,7 @@ func (m *Model) itemText(it AttentionItem) string {
 	case AttnExited:
 		return tr.t(mAttnExited, who, detail)
 	case AttnBraked:
-		return tr.t(mAttnBraked, it.Count)
+		return tr.tn(mAttnBraked, it.Count, it.Count)
 	case AttnOpFailed:
 		return tr.t(mAttnOpFailed, detail)
 	case AttnMCPDied:

@@ -39,7 +39,7 @@ func TestBrakeChangedMarksTopicAndStatus(t *testing.T) {
 		t.Fatalf("braked topic row %q lacks %s", row, brakeMark)
 	}
 	st := statusPlain(m)
-	for _, want := range []string{"Brake in “リリース準備”: after 12 AI posts in a row", "Post, or press f9", brakeMark + " brake: F9 releases"} {
+	for _, want := range []string{"Brake in “リリース準備”: after 12 AI posts in a row", "Post, or press F9", brakeMark + " brake: F9 releases"} {
 		if !strings.Contains(st, want) {
 			t.Fatalf("status %q lacks %q", st, want)
 		}

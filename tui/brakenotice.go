@@ -16,5 +16,5 @@ func BrakeNotice(lang Lang, keys map[string][]string, n int) string {
 	if release == "" {
 		release = "release_brake"
 	}
-	return catalog{lang: lang}.t(mBrakeNotice, n, release)
+	return catalog{lang: lang}.tn(mBrakeNotice, n, n, release)
 }

@@ -944,7 +944,7 @@ func (c *chat) window(e *env, rev taggedLines[lineRef]) (view []string, rows, li
 	if c.scroll > 0 || off > 0 {
 		latest := e.tr.t(mChatLatest)
 		if c.behind > 0 {
-			latest = e.tr.t(mChatNewer, c.behind)
+			latest = e.tr.tn(mChatNewer, c.behind, c.behind)
 		}
 		view[c.h-1] = fitRight(e.th.accentS.Render(latest)+" ", c.w)
 		lines[c.h-1] = -1 // no chip is under it

@@ -225,12 +225,12 @@ func TestHelpWrapsAtNarrowWidths(t *testing.T) {
 		// ctrl+q row.
 		x := -1
 		for _, r := range rows {
-			if strings.HasPrefix(r, "ctrl+q") {
+			if strings.HasPrefix(r, "Ctrl+Q") {
 				x = ansi.StringWidth(r) - ansi.StringWidth(e.tr.t(mHelpQuit))
 			}
 		}
 		if x < 0 {
-			t.Fatalf("%d %v: no ctrl+q row:\n%s", c.w, c.lang, strings.Join(rows, "\n"))
+			t.Fatalf("%d %v: no Ctrl+Q row:\n%s", c.w, c.lang, strings.Join(rows, "\n"))
 		}
 		var frags []string
 		words := map[string]bool{}

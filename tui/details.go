@@ -54,7 +54,7 @@ func sessionRows(e *env, s SeatInfo, lw, vw int) []string {
 	switch id := oneLine(s.SessionID); {
 	case id != "":
 		return []string{" " + label + " " + th.text.Render(cut(id, vw)),
-			strings.Repeat(" ", lw+2) + th.dim.Render(cut(tr.t(mDetCopy, firstKey(e.keys.CopySessionID)), vw))}
+			strings.Repeat(" ", lw+2) + th.dim.Render(cut(tr.t(mDetCopy, keyName(e.keys.CopySessionID)), vw))}
 	case s.State == SeatStarting:
 		return []string{" " + th.dim.Render(fit(tr.t(mDetSession), lw)+" —")}
 	}

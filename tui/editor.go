@@ -294,7 +294,7 @@ func (ed *accountEditor) deleteKey(e *env) editorAction {
 		return edNone
 	case !ed.deleteArmed:
 		ed.deleteArmed = true
-		ed.msg, ed.msgErr = e.tr.t(mEdDeleteArmed), true
+		ed.msg, ed.msgErr = e.tr.t(mEdDeleteArmed, keyName(e.keys.Delete)), true
 		return edNone
 	}
 	return edDelete

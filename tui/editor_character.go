@@ -504,7 +504,7 @@ func (ed *accountEditor) bodyState(e *env) string {
 	if !strings.HasSuffix(c.body.Text, "\n") {
 		n++
 	}
-	return th.dim.Render(e.tr.t(mEdBodyLines, n))
+	return th.dim.Render(e.tr.tn(mEdBodyLines, n, n))
 }
 
 // bodyNotes are what saving the body would mean, as notes under it.

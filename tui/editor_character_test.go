@@ -55,7 +55,7 @@ func TestEditorCharacterStylesPicked(t *testing.T) {
 	f := characterScene()
 	m := openLin(t, f, 160, 40, LangEnglish)
 	editField(t, m, fCharacter)
-	if !strings.Contains(flat(m), "ctrl+l lists 2 styles") {
+	if !strings.Contains(flat(m), "Ctrl+L lists 2 styles") {
 		t.Fatalf("no styles hint:\n%s", plain(m))
 	}
 	send(t, m, press("ctrl+l"))
@@ -191,7 +191,7 @@ func TestEditorCharacterWornAndFrontName(t *testing.T) {
 	editField(t, m, fBody)
 	typeText(t, m, "x")
 	send(t, m, press("ctrl+s"))
-	if !strings.Contains(flat(m), "The body is also worn by Bee: saving changes their character too. Press ctrl+s again to save.") || len(f.files.saves) != 0 {
+	if !strings.Contains(flat(m), "The body is also worn by Bee: saving changes their character too. Press Ctrl+S again to save.") || len(f.files.saves) != 0 {
 		t.Fatalf("first ctrl+s (saves %v):\n%s", f.files.saves, plain(m))
 	}
 	send(t, m, press("ctrl+s"))
@@ -243,7 +243,7 @@ func TestEditorCharacterHeldReadOnly(t *testing.T) {
 	editField(t, m, fBody)
 	typeText(t, m, "x")
 	ed := m.overlay.editor
-	if !ed.chr.held || ed.bodyDirty() || !strings.Contains(ed.msg, "read-only here; ctrl+o opens it in your editor") {
+	if !ed.chr.held || ed.bodyDirty() || !strings.Contains(ed.msg, "read-only here; Ctrl+O opens it in your editor") {
 		t.Fatalf("held %v, dirty %v, message %q", ed.chr.held, ed.bodyDirty(), ed.msg)
 	}
 	f.files.openErr = errors.New("character file is not UTF-8")
@@ -292,7 +292,7 @@ func TestEditorCodexCharacter(t *testing.T) {
 	editField(t, m, fBody)
 	typeText(t, m, "Luna.")
 	send(t, m, press("ctrl+s"))
-	if !strings.Contains(flat(m), "saving creates it, and every Codex seat in this folder then uses Li+'s file mode. Press ctrl+s again to save.") || len(f.files.saves) != 0 {
+	if !strings.Contains(flat(m), "saving creates it, and every Codex seat in this folder then uses Li+'s file mode. Press Ctrl+S again to save.") || len(f.files.saves) != 0 {
 		t.Fatalf("first ctrl+s (saves %v):\n%s", f.files.saves, plain(m))
 	}
 	send(t, m, press("ctrl+s"))

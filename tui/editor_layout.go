@@ -40,7 +40,7 @@ func (ed *accountEditor) layoutView(e *env, maxW, maxH int) string {
 	if !ed.isNew {
 		head = append(head, th.dim.Render(fit(e.tr.t(mEdID), edLabelW))+" "+th.dim.Render(ed.acc.ID))
 	}
-	foot := []string{"", th.dim.Render(e.tr.t(mEdFooter))}
+	foot := []string{"", th.dim.Render(e.tr.t(mEdFooter, keyName(e.keys.Save), keyName(e.keys.Cancel), keyName(e.keys.Delete)))}
 	msg := ed.messageRows(e, inner)
 	avail := max(maxH-2, 8) // inside the frame
 	room := avail - len(head) - len(foot) - len(msg) - 1 - edPreviewMin
@@ -170,13 +170,8 @@ func (ed *accountEditor) boxTitle() msgKey {
 	return mEdPreview
 }
 
-// keyName is a binding's first key as the help shows it.
-func keyName(b key.Binding) string {
-	if ks := b.Keys(); len(ks) > 0 {
-		return ks[0]
-	}
-	return ""
-}
+// keyName is a binding's first key as the keyboard names it (hintKey).
+func keyName(b key.Binding) string { return hintKey(firstKey(b)) }
 
 // previewContent is what the preview box scrolls: the launch line wrapped
 // (never cut), how the character reaches the CLI, and every problem —

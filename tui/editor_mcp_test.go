@@ -27,7 +27,7 @@ func TestServerSectionShowsTheServer(t *testing.T) {
 	v := flat(m)
 	for _, s := range []string{
 		"Server entry “github” in /home/u/.local/share/pullcept/mcp-servers.json",
-		"state running · enter restarts it", "command node",
+		"state running · Enter restarts it", "command node",
 		"args (per line) 1 /opt/pullcept/webhook-bridge.mjs 2 --channel 3 main",
 		"1 WEBHOOK_WORKER_URL=•••• 2 LOG_LEVEL=••••",
 		"Server log", "14:10:00 [pullcept] started node", "14:30:12 ping ok",
@@ -94,7 +94,7 @@ func TestServerRestartKey(t *testing.T) {
 		return s
 	}(f.mcp.servers["gh"])
 	m := openServer(t, f, 120, 40, LangEnglish)
-	if v := flat(m); !strings.Contains(v, "exited 1 · enter restarts it Error: WEBHOOK_WORKER_URL unreachable") {
+	if v := flat(m); !strings.Contains(v, "exited 1 · Enter restarts it Error: WEBHOOK_WORKER_URL unreachable") {
 		t.Fatalf("the exit is not shown:\n%s", plain(m))
 	}
 	editField(t, m, fSrvState)
@@ -112,7 +112,7 @@ func TestServerRestartKey(t *testing.T) {
 	send(t, m, press("enter"))
 	typeText(t, m, "--verbose")
 	editField(t, m, fSrvState)
-	if v := flat(m); !strings.Contains(v, "enter saves the fields below and restarts it") {
+	if v := flat(m); !strings.Contains(v, "Enter saves the fields below and restarts it") {
 		t.Fatalf("the row does not say it saves:\n%s", plain(m))
 	}
 	send(t, m, press("enter"))
@@ -192,7 +192,7 @@ func TestServerChangedRefreshesTheEditor(t *testing.T) {
 	f.mu.Unlock()
 	send(t, m, eventsMsg{evs: []Event{MCPServerChanged{AccountID: "gh"}}})
 	v := flat(m)
-	for _, s := range []string{"state failed · enter saves the fields below and restarts it", "spawn node: no such file",
+	for _, s := range []string{"state failed · Enter saves the fields below and restarts it", "spawn node: no such file",
 		"mcp-servers.json changed since it started", "14:30:00 [pullcept] failed: spawn node"} {
 		if !strings.Contains(v, s) {
 			t.Fatalf("%q not shown:\n%s", s, plain(m))

@@ -43,14 +43,14 @@ func TestEditorMessageLineAlwaysVisible(t *testing.T) {
 		m := openAccount(t, f, "lay", sz[0], sz[1], LangEnglish)
 		send(t, m, press("ctrl+d"))
 		v := plain(m)
-		msgAt := strings.Index(v, "Press ctrl+d again to delete this account.")
+		msgAt := strings.Index(v, "Press Ctrl+D again to delete this account.")
 		if msgAt < 0 {
 			t.Fatalf("%v: the delete message is not on screen:\n%s", sz, v)
 		}
 		if pv := strings.Index(v, "Launch line"); pv < msgAt {
 			t.Fatalf("%v: the message is not above the launch line:\n%s", sz, v)
 		}
-		if !strings.Contains(v, "pgup/pgdown") {
+		if !strings.Contains(v, "PgUp/PgDn") {
 			t.Fatalf("%v: the launch line does not say it scrolls:\n%s", sz, v)
 		}
 		before := m.overlay.editor.pv.YOffset()
@@ -84,7 +84,7 @@ func TestEditorEscAsksWithUnsavedChanges(t *testing.T) {
 	send(t, m, press("e"))
 	typeText(t, m, "x")
 	send(t, m, press("esc"))
-	if m.overlay.open != ovEditor || !strings.Contains(plain(m), "Unsaved changes: esc again drops them, ctrl+s saves.") {
+	if m.overlay.open != ovEditor || !strings.Contains(plain(m), "Unsaved changes: Esc again drops them, Ctrl+S saves.") {
 		t.Fatalf("Esc with a change did not ask:\n%s", plain(m))
 	}
 	send(t, m, press("end"))
@@ -111,7 +111,7 @@ func TestEditorWorkDirMissingIsOffered(t *testing.T) {
 		t.Fatalf("the missing dir is not listed:\n%s", v)
 	}
 	send(t, m, press("ctrl+s"))
-	if v := plain(m); !strings.Contains(v, "The working dir /home/u/new does not exist: saving creates it. Press ctrl+s again to save.") ||
+	if v := plain(m); !strings.Contains(v, "The working dir /home/u/new does not exist: saving creates it. Press Ctrl+S again to save.") ||
 		len(f.saved) != 0 || len(f.files.made) != 0 {
 		t.Fatalf("first ctrl+s: saved %d, made %v:\n%s", len(f.saved), f.files.made, v)
 	}

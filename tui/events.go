@@ -43,7 +43,7 @@ func (m *Model) onEvent(ev Event) []tea.Cmd {
 	case SeatChanged:
 		return m.onSeatChanged(ev)
 	case LinesSkipped:
-		m.setStatus(stWarn, tr.t(mStSkipped, ev.Count, m.topics.nameOf(&m.env, ev.Topic)))
+		m.setStatus(stWarn, tr.tn(mStSkipped, ev.Count, ev.Count, m.topics.nameOf(&m.env, ev.Topic)))
 	case Notice:
 		lvl := stInfo
 		if ev.Error {

@@ -117,7 +117,7 @@ func helpBlocks(e *env, entries []bindingEntry, kw, dw int) []helpBlock {
 			lines = append(lines, e.th.accentS.Render(e.tr.t(group)))
 			cont = ""
 		}
-		keys := wrapKeys(en.b.Keys(), kw)
+		keys := wrapKeys(keyTexts(*en.b), kw)
 		desc := wrapWords(e.helpText(en.help), dw)
 		for i := range max(len(keys), len(desc)) {
 			var k, d string

@@ -68,6 +68,36 @@ func (c catalog) t(k msgKey, args ...any) string {
 	return s
 }
 
+// tn is t for a text that counts n things: in English, a count of one
+// takes its noun in the singular (issue 35: "after 1 AI posts in a row");
+// Japanese counts do not change.
+func (c catalog) tn(k msgKey, n int, args ...any) string {
+	r, ok := singular[k]
+	if !ok || n != 1 || c.lang == LangJapanese {
+		return c.t(k, args...)
+	}
+	return fmt.Sprintf(strings.Replace(messages[k][0], r[0], r[1], 1), args...)
+}
+
+// singular is, for the English texts that count, the words that change
+// for a count of one: the first of them in the text becomes the second
+// (each is in its text: tested).
+var singular = map[msgKey][2]string{
+	mSetBrakeN:     {"AI posts", "AI post"},
+	mStBraked:      {"%d AI posts", "%d AI post"},
+	mBrakeNotice:   {"%d AI posts", "%d AI post"},
+	mAttnBraked:    {"AI posts", "AI post"},
+	mStBrakeTyped:  {"%d posts", "%d post"},
+	mStBrakeLeft:   {"%d posts it held stay", "%d post it held stays"},
+	mChatNewer:     {"newer posts", "newer post"},
+	mStRejected:    {"%d new posts arrived first. Read them", "%d new post arrived first. Read it"},
+	mStCopiedLines: {"%d lines", "%d line"},
+	mStSkipped:     {"log lines", "log line"},
+	mFolded:        {"%d posts not typed: its queue was full; read_room_history has them", "%d post not typed: its queue was full; read_room_history has it"},
+	mPaneCount:     {"lines", "line"},
+	mEdBodyLines:   {"lines", "line"},
+}
+
 // Catalog keys. Every key has an English and a Japanese text (tested).
 const (
 	mGroupGlobal msgKey = iota
@@ -1075,8 +1105,8 @@ var messages = map[msgKey][2]string{
 	mEdEnvEmpty:        {"—", "—（NAME=値 を一行に一つ）"},
 	mEdPreview:         {"Launch line", "起動する行"},
 	mEdProblems:        {"Problems", "問題"},
-	mEdFooter:          {"ctrl+s save · Esc cancel · ctrl+d delete · ←/→ change kind/hue", "ctrl+s 保存 · Esc 取消 · ctrl+d 削除 · ←/→ 種別・色を変える"},
-	mEdDeleteArmed:     {"Press ctrl+d again to delete this account.", "もう一度 ctrl+d で削除します。"},
+	mEdFooter:          {"%s save · %s cancel · %s delete · ←/→ change kind/hue", "%s 保存 · %s 取消 · %s 削除 · ←/→ 種別・色を変える"},
+	mEdDeleteArmed:     {"Press %s again to delete this account.", "もう一度 %s で削除します。"},
 	mEdDeleteRunning:   {"A running account cannot be deleted: stop its seats first.", "稼働中のアカウントは削除できません。先に席を終了してください。"},
 	mEdDeleteSelf:      {"This screen's own admin account cannot be deleted.", "この画面の管理者アカウントは削除できません。"},
 	mEdSaved:           {"Saved account “%s”.", "アカウント「%s」を保存しました。"},

@@ -368,15 +368,31 @@ func inputHint(e *env, sending bool, w int) string {
 	return ""
 }
 
-// hintKey writes a key as hints do: "F4", "Ctrl+X", "Shift+Enter".
+// hintKey writes a key of the key map as it is on the keyboard, the one
+// way every text shown to the human names a key: "F9", "Ctrl+Q",
+// "Shift+Tab", "Esc", arrows as arrows, "PgDn", a letter as it is ("y",
+// not "Y"). config.json's spelling ("f9", "ctrl+q") is shown only where
+// the text is about config.json (Settings → Keys; issue 35: "press f9").
 func hintKey(k string) string {
+	if len([]rune(k)) <= 1 {
+		return k
+	}
 	parts := strings.Split(k, "+")
 	for i, p := range parts {
-		if p != "" {
+		if name, ok := keyNames[p]; ok {
+			parts[i] = name
+		} else if p != "" {
 			parts[i] = strings.ToUpper(p[:1]) + p[1:]
 		}
 	}
 	return strings.Join(parts, "+")
+}
+
+// keyNames are the keys whose name on the keyboard is not their config
+// name with a capital.
+var keyNames = map[string]string{
+	"up": "↑", "down": "↓", "left": "←", "right": "→",
+	"pgup": "PgUp", "pgdown": "PgDn",
 }
 
 // caret is the real cursor's position relative to the bar's rectangle.

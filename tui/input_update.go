@@ -103,7 +103,7 @@ func (m *Model) onPostDone(msg postDoneMsg) []tea.Cmd {
 			m.chat.toBottom()
 			m.chat.add(&m.env, msg.res.Missed...)
 		}
-		m.setStatus(stWarn, tr.t(mStRejected, len(msg.res.Missed)))
+		m.setStatus(stWarn, tr.tn(mStRejected, len(msg.res.Missed), len(msg.res.Missed)))
 		return []tea.Cmd{m.catchUp()}
 	}
 	var cmds []tea.Cmd

@@ -535,5 +535,15 @@ func (k *KeyMap) Override(m map[string][]string) error {
 	return nil
 }
 
-// keysLabel is how the help overlay writes a binding's keys.
-func keysLabel(b key.Binding) string { return strings.Join(b.Keys(), " / ") }
+// keysLabel is a binding's keys as the keyboard names them (hintKey).
+func keysLabel(b key.Binding) string { return strings.Join(keyTexts(b), " / ") }
+
+// keyTexts are a binding's keys as the keyboard names them (hintKey).
+func keyTexts(b key.Binding) []string {
+	ks := b.Keys()
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = hintKey(k)
+	}
+	return out
+}

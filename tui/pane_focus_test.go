@@ -104,7 +104,7 @@ func TestExitedPaneLeavesTypingAndCloses(t *testing.T) {
 	if last := m.status.log[len(m.status.log)-1].text; !strings.Contains(last, "Your keys are back in the input bar.") {
 		t.Fatalf("the move of the keys is not said: %q", last) // issue 35: it was silent
 	}
-	if top := ansi.Strip(m.seats.panes[lin].view[0]); !strings.Contains(top, "Lin · exited 3 · f6") || strings.Contains(top, "typing") {
+	if top := ansi.Strip(m.seats.panes[lin].view[0]); !strings.Contains(top, "Lin · exited 3 · F6") || strings.Contains(top, "typing") {
 		t.Fatalf("exited pane's title = %q (it says how to reach the close key)", top)
 	}
 	f.inputs = nil

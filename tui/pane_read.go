@@ -140,7 +140,7 @@ func (m *Model) copyText(p *pane, text string, n int) []tea.Cmd {
 		m.setStatus(stInfo, tr.t(mStNothingToCopy, p.name))
 		return nil
 	}
-	m.setStatus(stInfo, tr.t(mStCopiedLines, n, p.name))
+	m.setStatus(stInfo, tr.tn(mStCopiedLines, n, n, p.name))
 	return []tea.Cmd{tea.SetClipboard(text)}
 }
 
@@ -277,7 +277,7 @@ func (p *pane) readingParts(e *env) []titlePart {
 		}
 	}
 	if p.count > 0 {
-		parts = append(parts, titlePart{text: e.tr.t(mPaneCount, p.count), st: e.th.accentS, give: giveRead})
+		parts = append(parts, titlePart{text: e.tr.tn(mPaneCount, p.count, p.count), st: e.th.accentS, give: giveRead})
 	}
 	return parts
 }

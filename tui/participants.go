@@ -387,7 +387,7 @@ func seatLines(e *env, s SeatInfo, w int, now time.Time, meters bool) []string {
 		}
 	}
 	if s.Folded > 0 {
-		for _, l := range wrapCut(e.tr.t(mFolded, s.Folded), max(w-4, 4), 2) {
+		for _, l := range wrapCut(e.tr.tn(mFolded, s.Folded, s.Folded), max(w-4, 4), 2) {
 			out = append(out, "   "+th.dim.Render(l))
 		}
 	}

@@ -235,7 +235,7 @@ func TestEditorDeleteRules(t *testing.T) {
 	toParticipants(t, m, "lay")
 	send(t, m, press("e"))
 	send(t, m, press("ctrl+d"))
-	if len(f.deletedAccs) != 0 || !strings.Contains(plain(m), "Press ctrl+d again") {
+	if len(f.deletedAccs) != 0 || !strings.Contains(plain(m), "Press Ctrl+D again") {
 		t.Fatalf("first ctrl+d must only arm")
 	}
 	send(t, m, press("ctrl+d"))

@@ -359,7 +359,7 @@ func (c *permCards) wantRows(e *env, w int, focused bool, info cardInfo) int {
 // next one (how many wait), Esc goes back.
 func (c *permCards) holdRows(e *env, w int) []string {
 	th, tr, km := e.th, e.tr, e.keys
-	next, back := cardKeyName(firstKey(km.Permission)), cardKeyName(firstKey(km.Cancel))
+	next, back := hintKey(firstKey(km.Permission)), hintKey(firstKey(km.Cancel))
 	msg := tr.t(mCardHeld, next, len(c.queue), back)
 	bs := th.borderFocus
 	title := th.accentS.Render(tr.t(mCardTitle))
@@ -489,7 +489,7 @@ func (c *permCards) tailRows(e *env, card PermissionCard, w int, focused bool, i
 func (c *permCards) readingBody(e *env, card PermissionCard, w, h int, focused bool, info cardInfo) ([]string, int) {
 	if !c.readAll(card) {
 		read, err := c.read, c.err
-		if c.err == e.tr.t(mCardReadFirst, cardKeyName(firstKey(e.keys.ScrollDown))) {
+		if c.err == e.tr.t(mCardReadFirst, hintKey(firstKey(e.keys.ScrollDown))) {
 			c.err = ""
 		}
 		tail, at := c.tailRows(e, card, w, focused, info, true)
@@ -541,7 +541,7 @@ func (c *permCards) readingRows(e *env, card PermissionCard, w, h int, tail []st
 	for _, r := range all[c.read.off:end] {
 		out = append(out, th.text.Render(r))
 	}
-	where := e.tr.t(mCardReadMore, c.read.off+1, end, len(all), cardKeyName(firstKey(e.keys.ScrollDown)))
+	where := e.tr.t(mCardReadMore, c.read.off+1, end, len(all), hintKey(firstKey(e.keys.ScrollDown)))
 	if c.read.seen >= len(all) {
 		where = e.tr.t(mCardReadDone, len(all))
 		if card.SummaryCut {
@@ -857,7 +857,7 @@ func (c *permCards) keysRows(e *env, card PermissionCard, w int, focused bool, i
 		parts = append(parts, keyHint{firstKey(km.PermissionDeny), tr.t(mCardDeny)}, keyHint{firstKey(km.PermissionReason), tr.t(mCardDenyReason)},
 			keyHint{firstKey(km.PermissionPane), tr.t(mCardPane, oneLine(info.name))})
 		if len(c.queue) > 1 {
-			parts = append(parts, keyHint{cardKeyName(firstKey(km.PermissionPrev)) + cardKeyName(firstKey(km.PermissionNext)), tr.t(mCardOther)})
+			parts = append(parts, keyHint{hintKey(firstKey(km.PermissionPrev)) + hintKey(firstKey(km.PermissionNext)), tr.t(mCardOther)})
 		}
 		parts = append(parts, keyHint{firstKey(km.Cancel), tr.t(mCardBack)})
 	}
@@ -867,7 +867,7 @@ func (c *permCards) keysRows(e *env, card PermissionCard, w int, focused bool, i
 	for _, p := range parts {
 		s := th.dim.Render(p.text)
 		if p.key != "" {
-			s = th.accentS.Render(cardKeyName(p.key)) + " " + s
+			s = th.accentS.Render(hintKey(p.key)) + " " + s
 		}
 		sw := ansi.StringWidth(s)
 		switch {
@@ -887,25 +887,6 @@ func (c *permCards) keysRows(e *env, card PermissionCard, w int, focused bool, i
 		}
 	}
 	return rows
-}
-
-// cardKeyName is how a card writes a key: arrows as arrows, a named key as
-// the status line does (F7, Esc), a letter as it is (y, not Y).
-func cardKeyName(k string) string {
-	switch k {
-	case "left":
-		return "←"
-	case "right":
-		return "→"
-	case "pgdown":
-		return "PgDn"
-	case "pgup":
-		return "PgUp"
-	}
-	if len([]rune(k)) <= 1 {
-		return k
-	}
-	return hintKey(k)
 }
 
 // keyHint is one "key text" part of a keys row.

@@ -325,7 +325,7 @@ func (m *Model) cardKey(k tea.KeyPressMsg) []tea.Cmd {
 	case key.Matches(k, km.PermissionAlways) && len(card.Suggestions) > 0:
 		m.readFirst(card, true)
 	case key.Matches(k, km.PermissionAlways):
-		m.setStatus(stWarn, m.env.tr.t(mStCardNoAlways, m.accounts.name(card.Account), cardKeyName(firstKey(km.PermissionAllow))))
+		m.setStatus(stWarn, m.env.tr.t(mStCardNoAlways, m.accounts.name(card.Account), hintKey(firstKey(km.PermissionAllow))))
 	case key.Matches(k, km.PermissionDeny):
 		return m.answerCard(card, PermissionAnswer{})
 	case key.Matches(k, km.PermissionReason):
@@ -349,7 +349,7 @@ func (m *Model) readFirst(card PermissionCard, always bool) {
 	m.readFirstCard(card, always)
 	why := m.cards.err
 	if why == "" {
-		why = m.env.tr.t(mStCardUnread, m.accounts.name(card.Account), cardKeyName(firstKey(m.keys.PermissionAllow)))
+		why = m.env.tr.t(mStCardUnread, m.accounts.name(card.Account), hintKey(firstKey(m.keys.PermissionAllow)))
 	}
 	m.setStatus(stWarn, why)
 }
@@ -358,7 +358,7 @@ func (m *Model) readFirst(card PermissionCard, always bool) {
 // refusal it shows.
 func (m *Model) readFirstCard(card PermissionCard, always bool) {
 	c, tr, km := &m.cards, m.env.tr, &m.keys
-	pane := cardKeyName(firstKey(km.PermissionPane))
+	pane := hintKey(firstKey(km.PermissionPane))
 	switch {
 	case always && card.SuggestionsCut:
 		c.err = tr.t(mCardAlwaysHidden, pane)
@@ -371,7 +371,7 @@ func (m *Model) readFirstCard(card PermissionCard, always bool) {
 	case c.readAll(card):
 		c.err = tr.t(mCardCutPane, pane) // read all, yet cut: SummaryCut
 	default:
-		c.err = tr.t(mCardReadFirst, cardKeyName(firstKey(km.ScrollDown)))
+		c.err = tr.t(mCardReadFirst, hintKey(firstKey(km.ScrollDown)))
 	}
 	c.version++
 }

@@ -177,12 +177,12 @@ func TestServedSaysDetach(t *testing.T) {
 		send(t, m, press("f1"))
 		row := ""
 		for _, l := range strings.Split(plain(m), "\n") {
-			if i := strings.Index(l, "ctrl+q"); i >= 0 {
-				row = strings.TrimSpace(l[i+len("ctrl+q"):])
+			if i := strings.Index(l, "Ctrl+Q"); i >= 0 {
+				row = strings.TrimSpace(l[i+len("Ctrl+Q"):])
 			}
 		}
 		if !strings.HasPrefix(row, wantHelp) || strings.HasPrefix(row, notHelp) {
-			t.Fatalf("served %v: help's ctrl+q row %q, want %q", served, row, wantHelp)
+			t.Fatalf("served %v: help's Ctrl+Q row %q, want %q", served, row, wantHelp)
 		}
 	}
 }

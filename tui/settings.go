@@ -207,29 +207,9 @@ func (o *settingsOverlay) messageLine(e *env, d settingsData, w int) string {
 // settingsFooter names the overlay's keys as they are bound.
 func settingsFooter(e *env) string {
 	k := e.keys
-	return e.tr.t(mSetFooter, arrowKey(firstKey(k.Up))+"/"+arrowKey(firstKey(k.Down)),
-		arrowKey(firstKey(k.SettingsLess))+"/"+arrowKey(firstKey(k.SettingsMore)),
+	return e.tr.t(mSetFooter, hintKey(firstKey(k.Up))+"/"+hintKey(firstKey(k.Down)),
+		hintKey(firstKey(k.SettingsLess))+"/"+hintKey(firstKey(k.SettingsMore)),
 		hintKey(firstKey(k.SettingsSection)), hintKey(firstKey(k.Cancel)))
-}
-
-// arrowKey writes an arrow key as its arrow, a page key as the key caps
-// say it, any other as a hint does.
-func arrowKey(k string) string {
-	switch k {
-	case "up":
-		return "↑"
-	case "down":
-		return "↓"
-	case "left":
-		return "←"
-	case "right":
-		return "→"
-	case "pgup":
-		return "PgUp"
-	case "pgdown":
-		return "PgDn"
-	}
-	return hintKey(k)
 }
 
 // rightLines are the open section's lines, w cells wide at most.
@@ -313,7 +293,7 @@ func settingValue(e *env, d settingsData, r settingRow) string {
 		if st.info.Brake == 0 {
 			return tr.t(mSetBrakeOff)
 		}
-		return tr.t(mSetBrakeN, st.info.Brake)
+		return tr.tn(mSetBrakeN, st.info.Brake, st.info.Brake)
 	case rowSessionOps:
 		switch st.info.SessionOps {
 		case SessionOpsAll:
@@ -451,8 +431,8 @@ func settingNote(e *env, d settingsData, r settingRow) string {
 		return tr.t(mSetShareNote, paneShareMin, paneShareMax, hk(k.GrowPanes), hk(k.ShrinkPanes))
 	case rowBrake:
 		return tr.t(mSetBrakeNote, hk(k.ReleaseBrake)) + " " +
-			tr.t(mSetBrakeKeys, arrowKey(firstKey(k.SettingsLess)), arrowKey(firstKey(k.SettingsMore)),
-				arrowKey(firstKey(k.ScrollDown)), arrowKey(firstKey(k.ScrollUp)))
+			tr.t(mSetBrakeKeys, hintKey(firstKey(k.SettingsLess)), hintKey(firstKey(k.SettingsMore)),
+				hintKey(firstKey(k.ScrollDown)), hintKey(firstKey(k.ScrollUp)))
 	case rowSessionOps:
 		return tr.t(mSetSessionOpsNote)
 	case rowNotify:
@@ -489,7 +469,7 @@ func keyMapLines(e *env, d settingsData, w int) []string {
 	nw, kw := 0, 0
 	for _, en := range entries {
 		nw = max(nw, len(en.name))
-		kw = max(kw, ansi.StringWidth(keysLabel(*en.b)))
+		kw = max(kw, ansi.StringWidth(strings.Join(en.b.Keys(), " / "))) // as config.json spells them
 	}
 	nw = min(nw, w/2) // whole: it is what config.json takes
 	kw = clampInt(kw, 8, max((w-nw-4)*2/5, 8))

@@ -64,7 +64,7 @@ func TestSettingsKeyOpensAndCloses(t *testing.T) {
 		t.Fatalf("f3 twice: overlay %v, %d reads", m.overlay.open, f.set.reads)
 	}
 	send(t, m, press("f1"))
-	if !strings.Contains(shown(m), "f3") || !strings.Contains(shown(m), "settings") {
+	if !strings.Contains(shown(m), "F3") || !strings.Contains(shown(m), "settings") {
 		t.Fatal("help does not list the settings key")
 	}
 }

@@ -281,7 +281,7 @@ func (m *Model) onBrakeChanged(ev BrakeChanged) {
 	m.topics.setBraked(ev.Topic, ev.On)
 	name := m.topics.nameOf(&m.env, ev.Topic)
 	if ev.On {
-		m.setStatus(stWarn, m.env.tr.t(mStBraked, name, ev.Count, keysLabel(m.keys.ReleaseBrake)))
+		m.setStatus(stWarn, m.env.tr.tn(mStBraked, ev.Count, name, ev.Count, keyName(m.keys.ReleaseBrake)))
 		return
 	}
 	tr := m.env.tr
@@ -289,11 +289,11 @@ func (m *Model) onBrakeChanged(ev BrakeChanged) {
 	case ev.Released && ev.Typed > 0 && ev.Dropped > 0:
 		m.setStatus(stInfo, tr.t(mStBrakeTypedCut, name, ev.Typed, ev.Dropped))
 	case ev.Released && ev.Typed > 0:
-		m.setStatus(stInfo, tr.t(mStBrakeTyped, name, ev.Typed))
+		m.setStatus(stInfo, tr.tn(mStBrakeTyped, ev.Typed, name, ev.Typed))
 	case ev.Released:
 		m.setStatus(stInfo, tr.t(mStBrakeNoneHeld, name))
 	case ev.Dropped > 0:
-		m.setStatus(stInfo, tr.t(mStBrakeLeft, name, ev.Dropped))
+		m.setStatus(stInfo, tr.tn(mStBrakeLeft, ev.Dropped, name, ev.Dropped))
 	default:
 		m.setStatus(stInfo, tr.t(mStBrakeReleased, name))
 	}
