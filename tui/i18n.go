@@ -694,6 +694,8 @@ const (
 	mSetDataMove
 	mSetFooter
 	mSetApplied
+	mSetReadOnly
+	mSetFooterRead
 	mSetSaved
 	mSetLoading
 	mSetLoadFailed
@@ -1393,7 +1395,7 @@ var messages = map[msgKey][2]string{
 	mSetNotifyDwellNote:      {`How long something waits unseen before it rings: if you see it first, nothing rings; 0 rings at once. Saved in config.json "notify_dwell".`, `鳴らす前に待つ時間です。その間にあなたが見れば鳴りません。0 ならすぐ鳴らします。config.json の "notify_dwell" に保存します。`},
 	mSetNotifyCooldownNote:   {`After a ring, the same seat does not ring again for this long, however often it asks; 0 rings every time. Saved in config.json "notify_cooldown".`, `一度鳴らした後、同じ席はこの間、何度求めても鳴らしません。0 なら毎回鳴らします。config.json の "notify_cooldown" に保存します。`},
 	mSetPermissionWaitNote:   {`How long a permission card waits for your answer, %s at most; then only the seat's own dialog in its pane is left. New cards follow a change at once; open ones keep their time. Saved in config.json "permission_wait".`, `許可のカードがあなたの答えを待つ時間です（最長 %s）。過ぎると席のペインのダイアログだけが残ります。変えるとすぐ次のカードから効き、開いているカードはそのままです。config.json の "permission_wait" に保存します。`},
-	mSetKeysNote:             {`View only. To change a key, give its name new keys in config.json "keys", e.g. "keys": {"new_topic": ["ctrl+n", "f12"]}, and start Pullcept again.`, `見るだけです。キーを変えるには config.json の "keys" に名前と新しいキーを書き、Pullcept を起動し直します。例: "keys": {"new_topic": ["ctrl+n", "f12"]}`},
+	mSetKeysNote:             {`View only. To change a key, give its name new keys in config.json "keys", e.g. "keys": {"new_topic": ["ctrl+n", "alt+n"]}, and start Pullcept again.`, `見るだけです。キーを変えるには config.json の "keys" に名前と新しいキーを書き、Pullcept を起動し直します。例: "keys": {"new_topic": ["ctrl+n", "alt+n"]}`},
 	mSetFile:                 {"File: %s", "ファイル: %s"},
 	mSetColName:              {"name", "名前"},
 	mSetColKeys:              {"keys", "キー"},
@@ -1406,6 +1408,8 @@ var messages = map[msgKey][2]string{
 	mSetDataMove:             {"To move it: quit Pullcept (with a server: pullcept kill-server), move the folder, then start Pullcept with %s set to the new place (or with --data DIR).", "移すには：Pullcept を終了し（サーバーなら pullcept kill-server）、フォルダを移して、%s に新しい場所を設定して起動します（--data DIR でも）。"},
 	mSetFooter:               {"%s choose · %s change · %s section · %s close", "%s 選ぶ · %s 変える · %s 項目 · %s 閉じる"},
 	mSetApplied:              {"Changes apply at once and are saved.", "変えた時点で効き、保存されます。"},
+	mSetReadOnly:             {"Read only: nothing changes from this page.", "見るだけのページです。ここからは何も変わりません。"},
+	mSetFooterRead:           {"%s scroll · %s section · %s close", "%s スクロール · %s 項目 · %s 閉じる"},
 	mSetSaved:                {"Saved in %s.", "%s に保存しました。"},
 	mSetLoading:              {"Reading the settings…", "設定を読んでいます…"},
 	mSetLoadFailed:           {"Cannot read the settings: %s", "設定を読めません: %s"},

@@ -177,7 +177,7 @@ func (o *settingsOverlay) view(e *env, d settingsData, maxW, maxH int) string {
 		}
 		lines = append(lines, fit(left, bx.lw)+sep+fit(r, bx.rw))
 	}
-	lines = append(lines, "", o.messageLine(e, d, bx.w), e.th.dim.Render(settingsFooter(e)))
+	lines = append(lines, "", o.messageLine(e, d, bx.w), e.th.dim.Render(settingsFooter(e, sectionRows(o.sec) == nil)))
 	return modalBox(e, strings.Join(lines, "\n"), bx.w)
 }
 
@@ -191,7 +191,8 @@ func (o *settingsOverlay) sectionLabel(e *env, s settingsSection, w int) string 
 }
 
 // messageLine says what the last change did, why it was not saved, or
-// that changes apply at once.
+// that changes apply at once — on a page with something to change (issue
+// 35: Keys and Data folder, to read only, said so too).
 func (o *settingsOverlay) messageLine(e *env, d settingsData, w int) string {
 	switch {
 	case o.note != "" && o.noteErr:
@@ -201,12 +202,20 @@ func (o *settingsOverlay) messageLine(e *env, d settingsData, w int) string {
 	case d.st.loadErr != "":
 		return e.th.dangerS.Render(fit(e.tr.t(mSetLoadFailed, d.st.loadErr), w))
 	}
+	if sectionRows(o.sec) == nil {
+		return e.th.dim.Render(fit(e.tr.t(mSetReadOnly), w))
+	}
 	return e.th.dim.Render(fit(e.tr.t(mSetApplied), w))
 }
 
-// settingsFooter names the overlay's keys as they are bound.
-func settingsFooter(e *env) string {
+// settingsFooter names the overlay's keys as they are bound: on a page to
+// read only, no key to change a value.
+func settingsFooter(e *env, readOnly bool) string {
 	k := e.keys
+	if readOnly {
+		return e.tr.t(mSetFooterRead, hintKey(firstKey(k.Up))+"/"+hintKey(firstKey(k.Down)),
+			hintKey(firstKey(k.SettingsSection)), hintKey(firstKey(k.Cancel)))
+	}
 	return e.tr.t(mSetFooter, hintKey(firstKey(k.Up))+"/"+hintKey(firstKey(k.Down)),
 		hintKey(firstKey(k.SettingsLess))+"/"+hintKey(firstKey(k.SettingsMore)),
 		hintKey(firstKey(k.SettingsSection)), hintKey(firstKey(k.Cancel)))

@@ -27,9 +27,13 @@ func TestGoldenSettings(t *testing.T) {
 		{"notify_80x24ja", 80, 24, LangJapanese, 2},
 		{"notify_200x60", 200, 60, LangEnglish, 2},
 		{"notify_200x60ja", 200, 60, LangJapanese, 2},
+		{"keys_80x24", 80, 24, LangEnglish, 3},
 		{"keys_80x24ja", 80, 24, LangJapanese, 3},
 		{"keys_200x60", 200, 60, LangEnglish, 3},
+		{"keys_200x60ja", 200, 60, LangJapanese, 3},
 		{"data_80x24", 80, 24, LangEnglish, 4},
+		{"data_80x24ja", 80, 24, LangJapanese, 4},
+		{"data_200x60", 200, 60, LangEnglish, 4},
 		{"data_200x60ja", 200, 60, LangJapanese, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

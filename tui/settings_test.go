@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"encoding/json"
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -482,5 +484,48 @@ func TestSettingsCardWaitSteps(t *testing.T) {
 	}
 	if got := f.set.saves[len(f.set.saves)-1].PermissionWait; got != 30 {
 		t.Fatalf("at the shortest: %d, want 30", got)
+	}
+}
+
+// TestSettingsReadOnlyPages (issue 35, a newcomer): the Keys page's
+// example adds a key no binding has (it gave new_topic F12, the messages
+// key), in both languages; the pages to read only (Keys, Data folder) do
+// not say that changes apply at once, nor offer a key to change a value.
+func TestSettingsReadOnlyPages(t *testing.T) {
+	t.Parallel()
+	for _, lang := range []Lang{LangEnglish, LangJapanese} {
+		e := testEnv(lang)
+		ex := regexp.MustCompile(`\{"[a-z_]+": \[[^\]]*\]\}`).FindString(e.tr.t(mSetKeysNote))
+		var example map[string][]string
+		if err := json.Unmarshal([]byte(ex), &example); err != nil || len(example) != 1 {
+			t.Fatalf("%s: no example in %q: %v", lang, e.tr.t(mSetKeysNote), err)
+		}
+		own := map[string][]string{}
+		for _, en := range e.keys.grouped() {
+			own[en.name] = en.b.Keys()
+		}
+		for name, keys := range example {
+			for _, en := range e.keys.grouped() {
+				for _, k := range keys {
+					if en.name != name && !slices.Contains(own[name], k) && slices.Contains(en.b.Keys(), k) {
+						t.Errorf("%s: the example gives %s %q, which %s has", lang, name, k, en.name)
+					}
+				}
+			}
+		}
+
+		m := sceneModel(t, settingsScene(), 80, 24, lang)
+		send(t, m, press("f3"))
+		if !strings.Contains(plain(m), e.tr.t(mSetApplied)) {
+			t.Fatalf("%s: Display does not say changes apply:\n%s", lang, plain(m))
+		}
+		change := hintKey(firstKey(e.keys.SettingsLess)) + "/" + hintKey(firstKey(e.keys.SettingsMore))
+		for range 2 {
+			send(t, m, press("shift+tab")) // Data folder, then Keys
+			if v := plain(m); strings.Contains(v, e.tr.t(mSetApplied)) || !strings.Contains(v, e.tr.t(mSetReadOnly)) ||
+				strings.Contains(v, change) {
+				t.Errorf("%s: a page to read only says changes apply or offers to change:\n%s", lang, v)
+			}
+		}
 	}
 }
