@@ -161,6 +161,8 @@ func seatEvent(e seats.Event) (tui.Event, bool) {
 			Requested: in.Requested, ExitCode: in.ExitCode, Err: errText(in.Err)}, true
 	case seats.SeatNotice:
 		return tui.Notice{Text: e.Text, Error: e.Error}, true
+	case seats.SeatRestart:
+		return tui.SeatRestart{Topic: e.Topic, Account: e.Account, Done: e.Done, Err: errText(e.Err)}, true
 	case seats.SeatUpdated:
 		return tui.SeatUpdated{Topic: e.Topic, Account: e.Account}, true
 	}

@@ -25,6 +25,7 @@ func (a *App) openSessionOps() {
 		Path: filepath.Join(a.dataDir, sessionops.FileName), Host: sessionHost{a},
 		Logger: a.logger.With("part", "sessionops"), BeforeRun: a.opts.beforeSessionOp,
 		OnFailed: a.opFailed, Lang: func() string { return string(a.uiLang()) },
+		OnRestart: a.restartPhase,
 	})
 	a.notices = append(a.notices, warnings...)
 	if err != nil {
@@ -37,6 +38,16 @@ func (a *App) openSessionOps() {
 
 func toSessionAccount(c config.Account) sessionops.Account {
 	return sessionops.Account{ID: c.ID, Name: c.DisplayName(), Kind: string(c.Kind), Launches: c.Kind.Launches()}
+}
+
+// restartPhase tells every UI where a seat's restart is (seats.Manager
+// Restarting, Restarted): sessionops.Options.OnRestart.
+func (a *App) restartPhase(topic, account string, done bool, err error) {
+	if done {
+		a.seats.Restarted(topic, account, err)
+		return
+	}
+	a.seats.Restarting(topic, account)
 }
 
 func (h sessionHost) Account(id string) (sessionops.Account, bool) {

@@ -289,8 +289,19 @@ type SeatNotice struct {
 	Error          bool
 }
 
+// SeatRestart: a seat's restart (docs/design.md §15) began — its stop
+// follows, and the exit it makes is the restart's, not an end — or, Done,
+// ended: the seat is back, or Err says why not. The UIs say "restarting"
+// where they would say "stopped" (issue 35).
+type SeatRestart struct {
+	Topic, Account string
+	Done           bool
+	Err            error
+}
+
 func (SeatChanged) seatEvent() {}
 func (SeatNotice) seatEvent()  {}
+func (SeatRestart) seatEvent() {}
 
 // Manager runs the seats: launch (launch.Build/launch.Prepare), PTY, screen,
 // typing queue and the ledger, and it implements room.Terminals so the room
@@ -1192,6 +1203,18 @@ func (m *Manager) Close() {
 }
 
 func (m *Manager) emit(e Event) { m.events.Publish(e) }
+
+// Restarting tells the UIs that the seat's restart begins (SeatRestart):
+// called before the stop, so its exit reads as the restart's.
+func (m *Manager) Restarting(topicID, accountID string) {
+	m.emit(SeatRestart{Topic: topicID, Account: accountID})
+}
+
+// Restarted tells the UIs that the seat's restart ended: back (err nil) or
+// why not.
+func (m *Manager) Restarted(topicID, accountID string, err error) {
+	m.emit(SeatRestart{Topic: topicID, Account: accountID, Done: true, Err: err})
+}
 
 func (m *Manager) notice(topic, account string, isErr bool, format string, args ...any) {
 	m.emit(SeatNotice{Topic: topic, Account: account, Error: isErr, Text: fmt.Sprintf(format, args...)})

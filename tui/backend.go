@@ -676,6 +676,16 @@ type SeatChanged struct {
 	Err       string
 }
 
+// SeatRestart: a seat's restart (a session operation, docs/design.md §15)
+// began — the exit that follows is the restart's — or, Done, ended: the
+// seat is back, or Err says why not.
+type SeatRestart struct {
+	Topic   string
+	Account string
+	Done    bool
+	Err     string
+}
+
 // LinesSkipped: reading Topic's log skipped Count unreadable lines
 // (docs/design.md §8: skipped lines are reported, never silent).
 type LinesSkipped struct {
@@ -723,6 +733,7 @@ func (RosterChanged) event()    {}
 func (SeatUpdated) event()      {}
 func (BrakeChanged) event()     {}
 func (SeatChanged) event()      {}
+func (SeatRestart) event()      {}
 func (LinesSkipped) event()     {}
 func (Notice) event()           {}
 func (MCPServerChanged) event() {}

@@ -42,6 +42,8 @@ func (m *Model) onEvent(ev Event) []tea.Cmd {
 		m.onBrakeChanged(ev)
 	case SeatChanged:
 		return m.onSeatChanged(ev)
+	case SeatRestart:
+		m.onSeatRestart(ev)
 	case LinesSkipped:
 		m.setStatus(stWarn, tr.tn(mStSkipped, ev.Count, ev.Count, m.topics.nameOf(&m.env, ev.Topic)))
 	case Notice:

@@ -479,6 +479,9 @@ const (
 	mStTooOld
 	mVersionUnread
 	mStStopped
+	mStRestarting
+	mStRestarted
+	mStRestartFailed
 	mStExited
 	mStExitedErr
 	mStFailed
@@ -1191,6 +1194,9 @@ var messages = map[msgKey][2]string{
 	mStTooOld:         {"%s %s is too old: this seat needs %s or newer (%s). Update it: %s", "%s %s は古すぎます。この席には %s 以上が必要です（%s）。更新してください: %s"},
 	mVersionUnread:    {"CLI version not checked (started anyway): %s", "CLI の版を未確認のまま起動: %s"},
 	mStStopped:        {"Stopped %s.", "%s を終了しました。"},
+	mStRestarting:     {"Restarting %s…", "%s を再起動しています…"},
+	mStRestarted:      {"%s is back: restarted, resuming its conversation.", "%s を再起動しました。前の会話の続きから動いています。"},
+	mStRestartFailed:  {"%s did not restart: %s", "%s を再起動できませんでした: %s"},
 	mStExited:         {"%s exited (code %d).", "%s が終了しました（コード %d）。"},
 	mStExitedErr:      {"%s exited: %v", "%s が終了しました: %v"},
 	mStFailed:         {"%s failed: %v", "%s の起動に失敗しました: %v"},

@@ -17,6 +17,9 @@ type seatArea struct {
 	infos    map[string]SeatInfo // the open topic's seats by account id
 	starting map[seatKey]bool    // start asked, no answer yet (any topic)
 	failed   map[seatKey]string  // the last start's refusal, by seat
+	// restarting are the seats whose restart began and has not ended
+	// (SeatRestart): their exit is the restart's, not a stop.
+	restarting map[seatKey]bool
 	// owed are the open topic's accounts a post addressed, since this
 	// screen opened it, that have not posted since (noteOwed).
 	owed    map[string]bool
@@ -61,14 +64,15 @@ func tickAfter(d time.Duration, msg tea.Msg) tea.Cmd {
 
 func newSeatArea() seatArea {
 	return seatArea{
-		infos:    map[string]SeatInfo{},
-		starting: map[seatKey]bool{},
-		failed:   map[seatKey]string{},
-		owed:     map[string]bool{},
-		panes:    map[seatKey]*pane{},
-		closing:  map[seatKey]bool{},
-		spin:     spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		clock:    textClock{after: tickAfter},
+		infos:      map[string]SeatInfo{},
+		starting:   map[seatKey]bool{},
+		failed:     map[seatKey]string{},
+		restarting: map[seatKey]bool{},
+		owed:       map[string]bool{},
+		panes:      map[seatKey]*pane{},
+		closing:    map[seatKey]bool{},
+		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		clock:      textClock{after: tickAfter},
 	}
 }
 

@@ -384,6 +384,25 @@ func (m *Model) tickSpinner() tea.Cmd {
 	return cmd
 }
 
+// onSeatRestart says where a seat's restart is (issue 35: its stop read
+// "Stopped Claude." and nothing followed): restarting, then back or why
+// not.
+func (m *Model) onSeatRestart(ev SeatRestart) {
+	k, tr := seatKey{ev.Topic, ev.Account}, m.env.tr
+	name := m.accounts.name(ev.Account)
+	switch {
+	case !ev.Done:
+		m.seats.restarting[k] = true
+		m.setStatus(stInfo, tr.t(mStRestarting, name))
+	case ev.Err != "":
+		delete(m.seats.restarting, k)
+		m.setStatus(stError, tr.t(mStRestartFailed, name, sanitize(oneLine(ev.Err))))
+	default:
+		delete(m.seats.restarting, k)
+		m.setStatus(stInfo, tr.t(mStRestarted, name))
+	}
+}
+
 // onSeatChanged applies a seat's state change.
 func (m *Model) onSeatChanged(ev SeatChanged) []tea.Cmd {
 	tr := m.env.tr
@@ -395,6 +414,8 @@ func (m *Model) onSeatChanged(ev SeatChanged) []tea.Cmd {
 	// creation, docs/design.md §8): reload so it is listed and reachable.
 	cmds := []tea.Cmd{m.loadTopicsCmd()}
 	switch {
+	case ev.State == SeatExited && m.seats.restarting[seatKey{ev.Topic, ev.Account}]:
+		// The restart's stop: "Restarting…" stays until it ends.
 	case ev.State == SeatExited && ev.Requested:
 		m.setStatus(stInfo, tr.t(mStStopped, name))
 	case ev.State == SeatExited && ev.Err != "":

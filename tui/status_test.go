@@ -52,3 +52,33 @@ func TestStatusReportComesFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestRestartSaysRestart (issue 35): a seat's restart reads "Restarting
+// Lin…" on the status line where its stop read "Stopped Lin.", then that
+// it is back, or, an error, why it is not; in English and Japanese.
+func TestRestartSaysRestart(t *testing.T) {
+	t.Parallel()
+	for _, lang := range []Lang{LangEnglish, LangJapanese} {
+		m := sceneModel(t, scene(), 80, 24, lang)
+		tr := m.env.tr
+		exit := SeatChanged{Topic: "t-main", Account: "lin", State: SeatExited, Requested: true}
+		send(t, m, eventsMsg{evs: []Event{SeatRestart{Topic: "t-main", Account: "lin"}, exit}})
+		if m.status.text != tr.t(mStRestarting, "Lin") {
+			t.Errorf("%s: the restart's stop reads %q", lang, m.status.text)
+		}
+		send(t, m, eventsMsg{evs: []Event{SeatChanged{Topic: "t-main", Account: "lin", State: SeatRunning},
+			SeatRestart{Topic: "t-main", Account: "lin", Done: true}}})
+		if m.status.text != tr.t(mStRestarted, "Lin") || m.status.level != stInfo {
+			t.Errorf("%s: back reads %q", lang, m.status.text)
+		}
+		send(t, m, eventsMsg{evs: []Event{SeatRestart{Topic: "t-main", Account: "lin"}, exit,
+			SeatRestart{Topic: "t-main", Account: "lin", Done: true, Err: "it stopped but did not start again: boom"}}})
+		if !strings.Contains(m.status.text, "boom") || m.status.level != stError {
+			t.Errorf("%s: a failed restart reads %q", lang, m.status.text)
+		}
+		send(t, m, eventsMsg{evs: []Event{exit}}) // a stop of its own
+		if m.status.text != tr.t(mStStopped, "Lin") {
+			t.Errorf("%s: a stop after the restart reads %q", lang, m.status.text)
+		}
+	}
+}

@@ -331,14 +331,26 @@ func (o *Ops) execute(rec room.SessionRecord) (state, pty string, err error) {
 	if err := o.host.CheckRestart(rec.TopicID, rec.AccountID, rec.ExpectedPtyID); err != nil {
 		return StateFailed, "", fmt.Errorf("%w; it was left running", err)
 	}
+	o.restartPhase(rec, false, nil)
 	if err := o.host.Stop(rec.TopicID, rec.AccountID, rec.ExpectedPtyID); err != nil {
+		o.restartPhase(rec, true, err)
 		return StateFailed, "", err
 	}
 	pty, err = o.host.Start(rec.TopicID, rec.AccountID, true)
 	if err != nil {
-		return StateFailed, "", fmt.Errorf("it stopped but did not start again: %w", err)
+		err = fmt.Errorf("it stopped but did not start again: %w", err)
+		o.restartPhase(rec, true, err)
+		return StateFailed, "", err
 	}
+	o.restartPhase(rec, true, nil)
 	return StateProcessStarted, pty, nil
+}
+
+// restartPhase tells Options.OnRestart where rec's restart is.
+func (o *Ops) restartPhase(rec room.SessionRecord, done bool, err error) {
+	if o.opts.OnRestart != nil {
+		o.opts.OnRestart(rec.TopicID, rec.AccountID, done, err)
+	}
 }
 
 // oneLine is s with every control character (newlines included) as a

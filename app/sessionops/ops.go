@@ -74,6 +74,10 @@ type Options struct {
 	// OnFailed, when set, is called by the worker with each operation that
 	// failed, after its notice: the human is told (app/attention.go).
 	OnFailed func(room.SessionRecord)
+	// OnRestart, when set, is called by the worker as a restart begins
+	// (done false, before its stop) and as it ends (done, err nil when
+	// the seat is back): the UIs say it restarts, not that it stopped.
+	OnRestart func(topic, account string, done bool, err error)
 	// Lang is the human's language when a notice is worded ("en", "ja";
 	// nil: English): Pullcept's notices follow the human's language.
 	Lang func() string

@@ -674,3 +674,53 @@ func TestNoticeInTheHumansLanguage(t *testing.T) {
 		ops.Wait()
 	}
 }
+
+// TestRestartTellsItsPhases: a restart tells Options.OnRestart that it
+// begins before its stop, then that it ended — back, or why not (issue
+// 35: the UIs said "Stopped Claude." for a restart and nothing after); a
+// restart refused by its checks, which stops nothing, tells nothing.
+func TestRestartTellsItsPhases(t *testing.T) {
+	for _, tc := range []struct {
+		name               string
+		startErr, checkErr error
+		want               []string
+	}{
+		{"back", nil, nil, []string{"begin stops=0", "end stops=1 <nil>"}},
+		{"start fails", errors.New("boom"), nil, []string{"begin stops=0", "end stops=1 it stopped but did not start again: boom"}},
+		{"refused", nil, errors.New("cannot resume"), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, dir := newFakeHost(), t.TempDir()
+			h.startErr, h.checkErr = tc.startErr, tc.checkErr
+			var mu sync.Mutex
+			var got []string
+			ops, _, err := Open(Options{Path: filepath.Join(dir, FileName), Host: h,
+				OnRestart: func(topic, account string, done bool, err error) {
+					_, stops, _ := h.counts()
+					mu.Lock()
+					defer mu.Unlock()
+					if topic != "t1" || account != "lay" {
+						t.Errorf("OnRestart for %s/%s", topic, account)
+					}
+					if done {
+						got = append(got, fmt.Sprintf("end stops=%d %v", stops, err))
+					} else {
+						got = append(got, fmt.Sprintf("begin stops=%d", stops))
+					}
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ops.Close(); ops.Wait() })
+			if _, err := ops.Control(linInT1, room.SessionOperation{OperationID: "r3", Action: room.ActionRestart, AccountID: "lay", TopicID: "t1", ExpectedPtyID: "pty-00000000002b"}); err != nil {
+				t.Fatal(err)
+			}
+			waitState(t, ops, "r3")
+			mu.Lock()
+			defer mu.Unlock()
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Fatalf("phases %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
