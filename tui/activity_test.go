@@ -313,7 +313,7 @@ func TestLaunchWarningsOnTheStatusLine(t *testing.T) {
 	if !strings.Contains(v, "! dropped launch optio… +1") {
 		t.Fatalf("row lacks the warning:\n%s", v)
 	}
-	if !strings.Contains(v, "! dropped launch option") || !strings.Contains(v, "   profile (not allowed here)") || !strings.Contains(v, "! second") {
+	if !strings.Contains(v, "! dropped launch option") || !strings.Contains(v, "   --profile (not allowed") || !strings.Contains(v, "! second") {
 		t.Fatalf("details lack the full warnings:\n%s", v)
 	}
 }

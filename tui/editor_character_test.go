@@ -359,7 +359,9 @@ func TestEditorCodexInlineVia(t *testing.T) {
 				want = tc.none
 			}
 			m := openAccount(t, f, "lay", 200, 50, tc.lang)
-			if v := flat(m); !strings.Contains(v, want) {
+			// Japanese wraps between any two characters: compared without
+			// the spaces the lines' ends became.
+			if v := strings.ReplaceAll(flat(m), " ", ""); !strings.Contains(v, strings.ReplaceAll(want, " ", "")) {
 				t.Fatalf("%s %q: no %q:\n%s", tc.lang, name, want, plain(m))
 			}
 		}

@@ -3,8 +3,11 @@ package tui
 import (
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
 
 	"github.com/pullcept/pullcept/room/blank"
 )
@@ -92,22 +95,161 @@ func block(lines []string, w, h int) []string {
 	return out
 }
 
-// wrapText wraps plain text (no ANSI) to w cells per line: at spaces when
-// it can, inside a word when it must (Japanese has no spaces). Empty lines
-// are kept.
+// wrapText wraps plain text (no ANSI) to w cells per line where Unicode
+// line breaking (UAX #14, rivo/uniseg) allows it: at spaces, and between
+// wide characters (Japanese has no spaces), never before a closing
+// bracket or "、" nor after an opening one (kinsoku: issue 35 left "（" at
+// a line's end). Besides: a kanji compound stays whole, a name followed
+// by a Japanese particle ("Claude が") stays with it, and a word joined by
+// hyphens or slashes (an id, a path) breaks only where it must. What is wider
+// than a line is cut at its width. Spaces are kept as written but where a
+// line breaks; empty lines are kept.
 func wrapText(s string, w int) []string {
 	if w < 1 {
 		w = 1
 	}
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
-		if para == "" {
-			out = append(out, "")
-			continue
-		}
-		out = append(out, strings.Split(ansi.Wrap(para, w, ""), "\n")...)
+		out = append(out, wrapPara(para, w)...)
 	}
 	return out
+}
+
+// wrapPara is wrapText for text without line breaks.
+func wrapPara(para string, w int) []string {
+	var out []string
+	line, lw, gap := "", 0, "" // gap: the spaces after line, dropped at a break
+	for _, u := range breakUnits(para) {
+		body := strings.TrimRight(u, " ")
+		space := u[len(body):]
+		bw, gw := ansi.StringWidth(body), ansi.StringWidth(gap)
+		if lw > 0 && lw+gw+bw > w {
+			out = append(out, line)
+			line, lw, gap, gw = "", 0, "", 0
+		}
+		for lw == 0 && bw > w { // wider than a line: cut where it must
+			head := cutUnit(body, w)
+			out = append(out, head)
+			body = body[len(head):]
+			bw -= ansi.StringWidth(head)
+		}
+		line += gap + body
+		lw += gw + bw
+		gap = space
+	}
+	if line != "" || len(out) == 0 {
+		out = append(out, line)
+	}
+	return out
+}
+
+// cutUnit is the head of a unit wider than w that a line shows: after
+// its last hyphen or slash when that fills half the line or more (an id
+// reads "…-45c2-" then "b0d7-…"), else all that fits — less what comes before
+// a closing mark, which never starts a line.
+func cutUnit(u string, w int) string {
+	// What w cells can hold, not all of u: a long unit is cut many times.
+	if k := 8*w + 32; k < len(u) {
+		for k > 0 && !utf8.RuneStart(u[k]) {
+			k--
+		}
+		u = u[:k]
+	}
+	head := ansi.Truncate(u, w, "")
+	if i := strings.LastIndexAny(head, "-/"); i >= 0 && i < len(head)-1 && ansi.StringWidth(head[:i+1]) >= (w+1)/2 {
+		return head[:i+1]
+	}
+	for {
+		next, _ := utf8.DecodeRuneInString(u[len(head):])
+		_, n := utf8.DecodeLastRuneInString(head)
+		if !strings.ContainsRune(helpClosing, next) || n >= len(head) {
+			break
+		}
+		head = head[:len(head)-n]
+	}
+	if head == "" {
+		head, _, _, _ = uniseg.FirstGraphemeClusterInString(u, -1)
+	}
+	return head
+}
+
+// breakUnits cuts para where a line may break: UAX #14's opportunities,
+// and after every space but one before a closing mark (UAX #14 keeps
+// "folder /tmp" together, a path's slash being a symbol), but those
+// wrapText keeps closed. Each unit ends with the spaces after it; units
+// are slices of para (a 100 KB word is not copied once per piece).
+func breakUnits(para string) []string {
+	var units []string
+	start, end := 0, 0        // the unit being built: para[start:end]
+	add := func(seg string) { // seg is para[end : end+len(seg)]
+		// A paragraph's indentation goes with its first word.
+		indent := len(units) == 0 && strings.TrimLeft(para[start:end], " ") == ""
+		if end > start && (indent || keepTogether(para[start:end], seg)) {
+			end += len(seg)
+			return
+		}
+		if end > start {
+			units = append(units, para[start:end])
+		}
+		start, end = end, end+len(seg)
+	}
+	state := -1
+	for rest := para; rest != ""; {
+		var seg string
+		seg, rest, _, state = uniseg.FirstLineSegmentInString(rest, state)
+		for {
+			lead := len(seg) - len(strings.TrimLeft(seg, " "))
+			i := strings.IndexByte(seg[lead:], ' ')
+			if i < 0 {
+				break
+			}
+			i += lead
+			j := i + len(seg[i:]) - len(strings.TrimLeft(seg[i:], " "))
+			next, _ := utf8.DecodeRuneInString(seg[j:])
+			if j == len(seg) || strings.ContainsRune(helpClosing, next) {
+				break
+			}
+			add(seg[:j])
+			seg = seg[j:]
+		}
+		add(seg)
+	}
+	if end > start {
+		units = append(units, para[start:end])
+	}
+	return units
+}
+
+// wideFrom is where wide characters start (Hangul Jamo; CJK, kana and
+// the fullwidth forms lie above): below it a rune is narrow, for the
+// rules of keepTogether, without measuring it.
+const wideFrom = 0x1100
+
+// keepTogether reports whether the break between units a and b stays
+// closed: a kanji compound (kanjiWord), a hyphen or slash inside a word,
+// a name and the Japanese particle after it.
+func keepTogether(a, b string) bool {
+	last, _ := utf8.DecodeLastRuneInString(a)
+	next, _ := utf8.DecodeRuneInString(b)
+	switch {
+	case last == ' ':
+		// "Claude が": the space before a particle is not a place to break.
+		body := strings.TrimRight(a, " ")
+		prev, _ := utf8.DecodeLastRuneInString(body)
+		return body != "" && unicode.IsLetter(prev) && prev < wideFrom && unicode.Is(unicode.Hiragana, next)
+	case last == '-', last == '/':
+		// An id or a path: whole while it fits (cutUnit breaks it after
+		// its last hyphen or slash when it does not).
+		return !unicode.IsSpace(next) && next < wideFrom
+	}
+	// Only the run of kanji at a's end counts: its last few runes.
+	tail := make([]rune, 0, helpKanjiRun)
+	for i := len(a); i > 0 && len(tail) < helpKanjiRun; {
+		r, n := utf8.DecodeLastRuneInString(a[:i])
+		tail = append([]rune{r}, tail...)
+		i -= n
+	}
+	return kanjiWord(tail, next)
 }
 
 // sanitize makes post text safe to draw: CR/LF become LF, tabs four spaces,
