@@ -192,10 +192,10 @@ func TestAttentionJumpWalksEveryKindInTheRealApp(t *testing.T) {
 	r.waitScreen("the list closed", func(s string) bool { return !strings.Contains(s, "Needs you") })
 
 	r.jump("the mcp account's editor", 4, func(s string) bool {
-		return strings.Contains(s, "ctrl+s save") && strings.Contains(s, "broken")
+		return strings.Contains(s, "Ctrl+S save") && strings.Contains(s, "broken")
 	})
 	r.keys("Escape")
-	r.waitScreen("the editor closed", func(s string) bool { return !strings.Contains(s, "ctrl+s save") })
+	r.waitScreen("the editor closed", func(s string) bool { return !strings.Contains(s, "Ctrl+S save") })
 	r.jump("Ana's post in alpha", 3, func(s string) bool {
 		return openTopic(s) == "alpha" && regexp.MustCompile(`›\s*Ana → Alice`).MatchString(s)
 	})
@@ -235,12 +235,14 @@ func TestAttentionJumpClaudeKindsInTheRealApp(t *testing.T) {
 			title := paneTitle(s, linName)
 			return openTopic(s) == topic && strings.HasPrefix(title, linName+" · "+state) && strings.HasSuffix(title, "typing") &&
 				strings.Contains(s, "ctrl+] leaves") // in the pane's lower border
+			return openTopic(s) == topic && strings.HasPrefix(title, linName+" · "+state) && strings.HasSuffix(title, "typing · Ctrl+] leaves")
 		}
 	}
 	leavePane := func() {
 		t.Helper()
 		r.keys("C-]")
 		r.waitScreen("the pane lets the keys go", func(s string) bool { return !strings.Contains(s, "ctrl+] leaves") })
+		r.waitScreen("the pane lets the keys go", func(s string) bool { return !strings.Contains(s, "typing · Ctrl+] leaves") })
 	}
 	r.focusOut()
 	r.text("first")
@@ -258,6 +260,7 @@ func TestAttentionJumpClaudeKindsInTheRealApp(t *testing.T) {
 	r.keys("Escape")
 	r.waitScreen("the card gives the keys to the input bar", func(s string) bool {
 		return strings.Contains(s, "F7 answer here") && !strings.Contains(s, "ctrl+] leaves")
+		return strings.Contains(s, "F7 answer here") && !strings.Contains(s, "typing · Ctrl+] leaves")
 	})
 
 	r.newTopic("second")

@@ -243,7 +243,7 @@ func (a *app) edit(name string, tabs int, value string) {
 	a.t.Helper()
 	a.toPanel(name)
 	a.keys("e")
-	a.waitScreen("the editor", "ctrl+s save")
+	a.waitScreen("the editor", "Ctrl+S save")
 	for range tabs {
 		a.keys("Tab")
 	}

@@ -157,7 +157,7 @@ func helpReads(t *testing.T, w, h int) {
 	}
 	x := -1
 	for _, row := range rows {
-		if strings.HasPrefix(row, "ctrl+q ") {
+		if strings.HasPrefix(row, "Ctrl+Q ") {
 			x = ansi.StringWidth(row) - len("quit")
 		}
 	}
