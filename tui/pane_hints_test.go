@@ -32,11 +32,11 @@ func TestFocusedPaneSaysHowToLeave(t *testing.T) {
 		keys map[string][]string
 		want string
 	}{
-		{80, 24, LangEnglish, nil, "ctrl+] leaves"},
-		{80, 24, LangJapanese, nil, "ctrl+] で出る"},
-		{120, 40, LangEnglish, nil, "ctrl+] leaves"},
-		{200, 60, LangJapanese, nil, "ctrl+] で出る"},
-		{80, 24, LangEnglish, map[string][]string{"leave_pane": {"ctrl+g"}}, "ctrl+g leaves"},
+		{80, 24, LangEnglish, nil, "Ctrl+] leaves"},
+		{80, 24, LangJapanese, nil, "Ctrl+] で出る"},
+		{120, 40, LangEnglish, nil, "Ctrl+] leaves"},
+		{200, 60, LangJapanese, nil, "Ctrl+] で出る"},
+		{80, 24, LangEnglish, map[string][]string{"leave_pane": {"ctrl+g"}}, "Ctrl+G leaves"},
 	} {
 		m := twoPaneModel(t, c.w, c.h, c.lang, c.keys)
 		send(t, m, press("f6"))
