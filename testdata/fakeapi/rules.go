@@ -74,7 +74,8 @@ type Step struct {
 	Tool map[API]RuleTool `json:"tool,omitempty"`
 	// Session is a session operation on this seat; only "restart" (the
 	// model lists the sessions, finds its own seat and asks for its
-	// restart with control_account_session).
+	// restart with control_account_session). A refused list or operation,
+	// or a list without this seat running, fails the step.
 	Session string `json:"session,omitempty"`
 }
 
@@ -195,7 +196,8 @@ func (r Rule) check() error {
 //  4. else the first rule matching that post, at the step this turn has
 //     reached: a floor rejection of say_to_room → the kept draft again (as
 //     Script.Resend); a session list → control_account_session restarting
-//     this seat; every step done → Final (or Failed first).
+//     this seat; every step done → Final (or Failed first: a tool, a list
+//     or an operation that answered with an error is said in the room).
 func (rs Rules) Decide(r *Request) Reply {
 	if len(r.OutputSchema) > 0 {
 		return TextReply(exampleJSON(r.OutputSchema))
@@ -217,8 +219,8 @@ func (rs Rules) Decide(r *Request) Reply {
 		switch c := t.last.Call; {
 		case c.IsSayToRoom() && DefaultRejected.MatchString(t.last.Text):
 			return resend(r, t)
-		case isRoomTool(c.Tool, room.ToolListSessions):
-			return restartMe(r, post, t)
+		case isRoomTool(c.Tool, room.ToolListSessions) && t.op != nil:
+			return callRoom(r, room.ToolControlSession, *t.op, t.searches)
 		}
 	}
 	if t.done < len(steps) {
@@ -299,31 +301,48 @@ type turnState struct {
 	failed   bool        // the last finished step answered with an error
 	output   string      // the last step's tool result ({result})
 	last     *ToolResult // the newest tool result of the turn
+	// op restarts this seat, read from the newest session list when it is
+	// the turn's last result and names the seat's running launch.
+	op *room.SessionOperation
 }
 
 // walkTurn reads the tool results after the post's message, in order. A
 // step is finished by its call's result: say_to_room delivered, the
-// tool's output, control_account_session's answer. Tool searches and the
-// session list are steps on the way; a rejected say_to_room is retried.
+// tool's output, control_account_session's answer. Tool searches and a
+// readable session list are steps on the way; a list the seat cannot
+// restart itself from finishes the session step as failed; a rejected
+// say_to_room is retried.
 func walkTurn(r *Request, post TaggedPost) turnState {
 	var t turnState
 	for _, m := range r.Messages[post.Message+1:] {
 		for i := range m.Results {
 			res := &m.Results[i]
-			t.last = res
+			t.last, t.op = res, nil
 			c := res.Call
 			switch {
 			case len(res.Loaded) > 0 || c != nil && c.Search:
 				t.searches++
-			case c == nil, isRoomTool(c.Tool, room.ToolListSessions):
+			case c == nil:
+			case isRoomTool(c.Tool, room.ToolListSessions):
+				op, err := restartOp(r, post, res)
+				if err != nil {
+					t.done++
+					t.failed, t.output = true, err.Error()
+					break
+				}
+				t.op = &op
 			case c.IsSayToRoom() && DefaultRejected.MatchString(res.Text):
 				t.resends++
 			case c.IsSayToRoom():
 				t.done++
 				t.failed = false
+			case isRoomTool(c.Tool, room.ToolControlSession):
+				t.done++
+				t.output = toolOutput(res.Text)
+				t.failed = res.IsError || refused(t.output)
 			default:
 				t.done++
-				t.failed = res.IsError
+				t.failed = res.IsError || codexExitFailed(res.Text)
 				t.output = res.Text
 			}
 		}
@@ -376,14 +395,17 @@ func resend(r *Request, t turnState) Reply {
 	return CallTool(say, args)
 }
 
-// restartMe reads list_account_sessions' answer, finds this seat (its
-// account by name, its running launch) and asks for its restart. The
-// operation id comes from the post, so a retried turn asks the same
-// operation again, which the ledger answers without running it twice.
-func restartMe(r *Request, post TaggedPost, t turnState) Reply {
+// restartOp reads list_account_sessions' answer, finds this seat (its
+// account by name, its running launch) and makes the operation restarting
+// it. The operation id comes from the post, so a retried turn asks the
+// same operation again, which the ledger answers without running it twice.
+// The error is what the seat says in the room: the list's refusal, or that
+// the list does not name it.
+func restartOp(r *Request, post TaggedPost, res *ToolResult) (room.SessionOperation, error) {
+	text := toolOutput(res.Text)
 	var list room.SessionList
-	if err := json.Unmarshal([]byte(t.last.Text), &list); err != nil || t.last.IsError {
-		return TextReply("I could not read the session list: " + textcut.Bytes(t.last.Text, 200))
+	if err := json.Unmarshal([]byte(text), &list); err != nil || res.IsError {
+		return room.SessionOperation{}, errors.New(textcut.Bytes(text, 200))
 	}
 	me := seatName(r, post)
 	op := room.SessionOperation{OperationID: opIDPrefix + opIDSafe(post.Tag.MessageID), Action: room.ActionRestart}
@@ -399,9 +421,9 @@ func restartMe(r *Request, post TaggedPost, t turnState) Reply {
 		}
 	}
 	if op.TopicID == "" {
-		return TextReply("I could not find my own seat (" + me + ") in the session list.")
+		return room.SessionOperation{}, fmt.Errorf("the session list names no running seat of mine (%s)", me)
 	}
-	return callRoom(r, room.ToolControlSession, op, t.searches)
+	return op, nil
 }
 
 // instructionsName finds the seat's name in the room's instructions
@@ -477,13 +499,54 @@ func fill(text string, post TaggedPost, me, result string) string {
 	).Replace(text)
 }
 
-// cutResult trims a tool's output to what a post quotes: the command's
-// own output (Codex's exec_command puts a header of its own above it).
-func cutResult(s string) string {
-	if _, out, ok := strings.Cut(s, "\nOutput:\n"); ok {
-		s = out
+// codexHeader is what Codex 0.169.0 puts above a tool's own output for
+// the model: exec_command's "Chunk ID: …\nWall time: … seconds\nProcess
+// exited with code 0\nOutput:\n", and for an MCP tool a text part of its
+// own, "Wall time: … seconds\nOutput:", before the tool's parts (joined
+// with "\n" in ToolResult.Text). Claude Code passes a tool's text as it
+// is.
+var codexHeader = regexp.MustCompile(`\A(?:Chunk ID: [^\n]*\n)?Wall time: [^\n]*\n(?:[^\n]*\n){0,4}?Output:(?:\n|\z)`)
+
+// codexAborted is what a resumed Codex 0.169.0 has as the answer to a
+// call its process ended during: a seat's own restart ends the process
+// that asked for it.
+const codexAborted = "aborted"
+
+// refused reports a control_account_session answer that is a refusal:
+// Codex marks no MCP error for the model, so an answer that is neither
+// the operation's record nor a call cut short by the restart it asked for.
+func refused(out string) bool {
+	var rec room.SessionRecord
+	if strings.TrimSpace(out) == codexAborted {
+		return false
 	}
-	s = strings.TrimSpace(s)
+	return json.Unmarshal([]byte(out), &rec) != nil || rec.OperationID == ""
+}
+
+// codexExit is the exit line of Codex's exec_command header: Codex marks
+// no failed command for the model otherwise.
+var codexExit = regexp.MustCompile(`\A(?:Chunk ID: [^\n]*\n)?Wall time: [^\n]*\nProcess exited with code (-?\d+)\n`)
+
+// codexExitFailed reports a command Codex ran that exited with a code
+// other than 0.
+func codexExitFailed(s string) bool {
+	m := codexExit.FindStringSubmatch(s)
+	return m != nil && m[1] != "0"
+}
+
+// toolOutput is a tool result's text without the CLI's header: what the
+// tool itself answered.
+func toolOutput(s string) string {
+	if loc := codexHeader.FindStringIndex(s); loc != nil {
+		return s[loc[1]:]
+	}
+	return s
+}
+
+// cutResult trims a tool's output to what a post quotes: the tool's own
+// output, at most maxResultLines lines and maxResultBytes bytes.
+func cutResult(s string) string {
+	s = strings.TrimSpace(toolOutput(s))
 	lines := strings.Split(s, "\n")
 	if len(lines) > maxResultLines {
 		lines = append(lines[:maxResultLines], "…")

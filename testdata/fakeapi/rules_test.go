@@ -141,8 +141,8 @@ func TestRulesName(t *testing.T) {
 
 // TestRulesToolStep: a matching word asks for the rule's tool (per wire
 // format); its output fills the next say, or the failure text does when
-// the tool failed (a denial on the card); a step without a call for the
-// asking CLI is left out.
+// the tool failed (a denial on the card, a non-zero exit in Codex's
+// header); a step without a call for the asking CLI is left out.
 func TestRulesToolStep(t *testing.T) {
 	t.Parallel()
 	rs := mustRules(t, testRules)
@@ -172,6 +172,12 @@ func TestRulesToolStep(t *testing.T) {
 	if strings.Contains(a.Content, "Chunk") {
 		t.Errorf("the post quotes Codex's header: %q", a.Content)
 	}
+	// Codex marks a failed command only by its exit line: the failure text
+	// is said (bwrap missing its helper, measured in the demo).
+	failed := "Chunk ID: 2\nWall time: 0.0 seconds\nProcess exited with code 1\nOutput:\nbwrap: execvp codex-linux-sandbox: No such file or directory\n"
+	wantSay(t, rs.Decide(&Request{API: OpenAI, Tools: []Tool{execCmd, codexSay},
+		Messages: []Message{cask, call("c1", execCmd, `{}`), {Role: RoleTool, Results: []ToolResult{{CallID: "c1", Call: &ToolCall{ID: "c1", Tool: execCmd}, Text: failed}}}}}),
+		"Alice", "did not run: bwrap: execvp")
 	// A tool step only for Claude: Codex goes straight to the say.
 	peek := roomPost("admin", "Alice", "m-1", []string{"Codex"}, "Codex", "peek")
 	wantSay(t, rs.Decide(&Request{API: OpenAI, Tools: []Tool{execCmd, codexSay}, Messages: []Message{peek}}), "Alice", "peeked")
@@ -222,20 +228,57 @@ func TestRulesRestart(t *testing.T) {
 	if op != want {
 		t.Errorf("operation = %+v, want %+v", op, want)
 	}
-	accepted := append(slices.Clone(msgs), call("c1", claudeCtl, `{}`), result("c1", claudeCtl, `{"state":"accepted"}`, false))
+	accepted := append(slices.Clone(msgs), call("c1", claudeCtl, `{}`), result("c1", claudeCtl, `{"operation_id":"demo-restart-m-7","state":"accepted"}`, false))
 	wantText(t, rs.Decide(&Request{API: Anthropic, Tools: claudeAll, Messages: accepted}), "all done")
 	refused := append(slices.Clone(msgs), call("c1", claudeCtl, `{}`), result("c1", claudeCtl, "Refused: session operations are off.", true))
 	wantSay(t, rs.Decide(&Request{API: Anthropic, Tools: claudeAll, Messages: refused}), "Alice", "failed: Refused: session operations are off.")
 	said := append(refused, call("s2", claudeSay, `{}`), result("s2", claudeSay, "Delivered.", false))
 	wantText(t, rs.Decide(&Request{API: Anthropic, Tools: claudeAll, Messages: said}), "all done")
 
-	// A seat the list does not name: no operation, a plain answer.
+	// A seat the list does not name: no operation; the room is told.
 	r = rs.Decide(&Request{API: Anthropic, Tools: claudeAll, Messages: []Message{
 		roomPost("admin", "Alice", "m-7", []string{"Lin"}, "Lin", "restart"), call("s1", claudeSay, `{}`), result("s1", claudeSay, "Delivered.", false),
 		call("l1", claudeList, `{}`), result("l1", claudeList, claudeSessions, false)}})
-	if r.Call != nil || !strings.Contains(r.Text, "could not find my own seat") {
-		t.Errorf("unknown seat: %+v", r)
+	wantSay(t, r, "Alice", "failed: the session list names no running seat of mine (Lin)")
+}
+
+// TestRulesRestartFailsAloud: Codex 0.169.0 gives the model no error
+// mark on an MCP tool's refusal, only its text after its own header: a
+// refused list, and a control answer that is not the operation's record,
+// are said in the room, never left in the seat's terminal alone.
+func TestRulesRestartFailsAloud(t *testing.T) {
+	t.Parallel()
+	rs := mustRules(t, testRules)
+	codexList := Tool{Namespace: "mcp__pullcept_room_k", Name: room.ToolListSessions}
+	codexCtl := Tool{Namespace: "mcp__pullcept_room_k", Name: room.ToolControlSession}
+	tools := []Tool{codexSay, codexList, codexCtl}
+	said := []Message{roomPost("admin", "Alice", "m-7", []string{"Codex"}, "Codex", "restart"),
+		call("s1", codexSay, `{}`), result("s1", codexSay, "Wall time: 0.0038 seconds\nOutput:\nDelivered to the room. message_id: m-8", false)}
+	refusal := "Wall time: 0.0043 seconds\nOutput:\nRefused: the human turned session operations off."
+	listRefused := append(slices.Clone(said), call("l1", codexList, `{}`), result("l1", codexList, refusal, false))
+	a := wantSay(t, rs.Decide(&Request{API: OpenAI, Tools: tools, Messages: listRefused}), "Alice",
+		"failed: Refused: the human turned session operations off.")
+	if strings.Contains(a.Content, "Wall time") {
+		t.Errorf("the post quotes Codex's header: %q", a.Content)
 	}
+	done := append(listRefused, call("s2", codexSay, `{}`), result("s2", codexSay, "Delivered.", false))
+	wantText(t, rs.Decide(&Request{API: OpenAI, Tools: tools, Messages: done}), "all done")
+
+	listed := append(slices.Clone(said), call("l1", codexList, `{}`), result("l1", codexList, "Wall time: 0.0027 seconds\nOutput:\n"+claudeSessions, false))
+	r := rs.Decide(&Request{API: OpenAI, Tools: tools, Messages: listed})
+	if r.Call == nil || r.Call.FullName() != codexCtl.FullName() {
+		t.Fatalf("after the list: %+v, want control_account_session", r)
+	}
+	ctlRefused := append(slices.Clone(listed), call("c1", codexCtl, `{}`), result("c1", codexCtl, refusal, false))
+	wantSay(t, rs.Decide(&Request{API: OpenAI, Tools: tools, Messages: ctlRefused}), "Alice", "failed: Refused: the human turned")
+	accepted := append(slices.Clone(listed), call("c1", codexCtl, `{}`),
+		result("c1", codexCtl, "Wall time: 0.0148 seconds\nOutput:\n{\"operation_id\":\"demo-restart-m-7\",\"state\":\"accepted\"}", false))
+	wantText(t, rs.Decide(&Request{API: OpenAI, Tools: tools, Messages: accepted}), "all done")
+	// Resumed after its own restart, Codex has "aborted" for the call the
+	// restart cut short, and the notice arrives with it: no failure said.
+	resumed := append(slices.Clone(listed), call("c1", codexCtl, `{}`), result("c1", codexCtl, "aborted", false),
+		roomPost("app", "Pullcept", "m-9", nil, "", "Codex restarted itself (succeeded). (no reply needed)"))
+	wantText(t, rs.Decide(&Request{API: OpenAI, Tools: tools, Messages: resumed}), "all done")
 }
 
 // TestRulesSearchAndResend: a room tool the CLI defers is loaded first
@@ -368,4 +411,54 @@ func TestRulesTurnPost(t *testing.T) {
 	busy := result("b1", bash, "Hello!", false)
 	busy.Texts = talk.Texts
 	wantSay(t, rs.Decide(&Request{API: Anthropic, Tools: claudeAll, Messages: []Message{ask, call("b1", bash, `{}`), busy}}), "Alice", "ran: Hello!")
+}
+
+// TestRulesRestartCodexFixture: the demo's restart step reads the session
+// list as the pinned Codex sends it (testdata/codex_session_list.json,
+// recorded from `@Codex restart` in the demo: the list's JSON comes after
+// Codex's own "Wall time: … seconds\nOutput:" part) and asks to restart
+// Codex's running launch in its namespace.
+func TestRulesRestartCodexFixture(t *testing.T) {
+	t.Parallel()
+	rs, err := LoadRules("../demo/script.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Options{Respond: rs.Decide})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := readOpenAI(t, loadFixture(t, "codex_session_list").send(t, srv))
+	args, _ := a.Item["arguments"].(string)
+	if a.Item["type"] != "function_call" || a.Item["name"] != room.ToolControlSession ||
+		a.Item["namespace"] != "mcp__pullcept_room_codex_7ba17e5e82" {
+		t.Fatalf("answer = %v (text %q), want control_account_session", a.Item, a.Delta)
+	}
+	var op room.SessionOperation
+	if err := json.Unmarshal([]byte(args), &op); err != nil {
+		t.Fatal(err)
+	}
+	want := room.SessionOperation{OperationID: "demo-restart-8b28a0ea-94e1-4658-81ef-8a5ff70264ca", Action: room.ActionRestart,
+		AccountID: "codex", TopicID: "01a24f24-c61d-7b5d-b95f-9c7d3af193d2", ExpectedPtyID: "pty-e445e82aefa1"}
+	if op != want {
+		t.Errorf("operation = %+v, want %+v", op, want)
+	}
+}
+
+// TestToolOutput: Codex's headers above a tool's output go, Claude's plain
+// text stays whole, even with an "Output:" line of its own.
+func TestToolOutput(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ in, want string }{
+		{"Wall time: 0.0027 seconds\nOutput:\n{\"rule\":\"topic\"}", `{"rule":"topic"}`},
+		{"Wall time: 0.0027 seconds\nOutput:", ""},
+		{"Chunk ID: 1\nWall time: 0.0 seconds\nProcess exited with code 0\nOutput:\nHello\n", "Hello\n"},
+		{"Chunk ID: 1\nWall time: 0.0 seconds\nProcess exited with code 0\nOriginal token count: 3\nOutput:\nHello", "Hello"},
+		{`{"rule":"topic"}`, `{"rule":"topic"}`},
+		{"make: done\nOutput:\nbuilt", "make: done\nOutput:\nbuilt"},
+	} {
+		if got := toolOutput(tt.in); got != tt.want {
+			t.Errorf("toolOutput(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
 }
