@@ -53,8 +53,16 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
-mkdir -p "$work/data" "$work/project"
+mkdir -p "$work/data" "$work/project" "$work/cli/codex-home"
 cp -R "$root/testdata/demo/project/." "$work/project/"
+# Codex runs its commands unsandboxed here: its sandbox needs bubblewrap.
+# Without a system bwrap Codex 0.169.0 warns ("could not find bubblewrap
+# on PATH") and uses its own; with one, every command failed ("bwrap:
+# execvp codex-linux-sandbox"), as Codex makes no helper for it under a
+# temporary directory, where this CODEX_HOME is. The demo's model is the
+# scripted fake, which runs only ./greet.sh and ls (docs/design.md §13
+# "The demo"). The fake keeps this key when it prepares the file.
+echo 'sandbox_mode = "danger-full-access"' >"$work/cli/codex-home/config.toml"
 "$fakemodel" -addr 127.0.0.1:0 -script "$root/testdata/demo/script.json" \
   -claude-dir "$work/cli" -codex-dir "$work/cli" -trust "$work/project" -env-out "$work/env.sh" \
   >"$work/fake.out" 2>"$work/fake.log" &

@@ -28,11 +28,12 @@ var demoRows = []string{"You", "Claude", "Codex", "Shell"}
 // TestDemoInTheRealApp: the demo starts with its three accounts; Claude
 // and Codex started from the panel both answer the human's post to the
 // room; "@Claude run greet.sh" brings Claude Code's permission card, and
-// allowing it with F7, y gives the command's output in Claude's answer;
+// allowing it with F7, y gives the command's output in Claude's answer,
+// and Codex runs it with no card and no bubblewrap warning in its pane;
 // "@Claude restart" and "@Codex restart" make each restart its own seat,
 // which Pullcept's notices report, and Codex answers after its restart;
 // Codex never answers Claude's posts to the human (the topic holds its
-// three posts to the human only).
+// four posts to the human only).
 // Quitting stops the fake model and removes the temporary folder.
 func TestDemoInTheRealApp(t *testing.T) {
 	fakeapi.CLIPath(t, fakeapi.CLIClaude)
@@ -91,6 +92,10 @@ func TestDemoInTheRealApp(t *testing.T) {
 	r.allow("the card took y", claudeWait, func(s string) bool { return !strings.Contains(s, "Permission · Claude") })
 	demoWait(r, "Claude's answer with the command's output", "Ran ./greet.sh Pullcept", "Hello, Pullcept!")
 
+	// Codex runs it too, unsandboxed: no bubblewrap needed (its pane is
+	// checked for the warning below).
+	demoSay(r, "Codex", "run greet.sh")
+
 	// A restarted seat's new launch joins the room a moment after the
 	// notice; a post said before is not typed into it (nor is "@Claude"
 	// an address then): the room counts it again first.
@@ -116,9 +121,13 @@ func TestDemoInTheRealApp(t *testing.T) {
 		_, after, ok := strings.Cut(md, "Codex restarted itself (succeeded)")
 		return err == nil && ok && strings.Contains(after, "## Codex ·") && strings.Contains(after, "Codex here")
 	})
-	if n := strings.Count(md, "## Codex"); n != 3 {
-		t.Errorf("Codex posted %d times, want 3 (hello, restarting, hello again):\n%s", n, md)
+	if n := strings.Count(md, "## Codex"); n != 4 {
+		t.Errorf("Codex posted %d times, want 4 (hello, greet.sh's output, restarting, hello again):\n%s", n, md)
 	}
+	if n := strings.Count(md, "Hello, Pullcept!"); n != 2 {
+		t.Errorf("greet.sh's output is in %d answers, want Claude's and Codex's:\n%s", n, md)
+	}
+	demoCodexWarnsNothing(r)
 	for _, l := range strings.Split(md, "\n") {
 		if (strings.HasPrefix(l, "## Codex ") || strings.HasPrefix(l, "## Claude ")) && !strings.HasSuffix(l, " → You") {
 			t.Errorf("a seat answered someone else than the human: %q\n%s", l, md)
@@ -134,6 +143,32 @@ func TestDemoInTheRealApp(t *testing.T) {
 		t.Errorf("the demo left %v", left)
 	}
 	testkit.Eventually(t, "the fake model stopped", func() bool { return !running(fakemodel) })
+}
+
+// demoCodexWarnsNothing shows the seats' panes, wide (side panels hidden),
+// and fails if Codex's footer counts a warning ("⚠ 1 warning · f2 to
+// view": the missing bubblewrap, docs/clis.md §3.2); then hides them again.
+func demoCodexWarnsNothing(r *rig) {
+	r.t.Helper()
+	r.keys("C-b")
+	r.waitScreen("the topics panel hidden", func(s string) bool { return !strings.Contains(s, "+ New topic") })
+	r.keys("C-o")
+	r.waitScreen("the accounts panel hidden", func(s string) bool { return !strings.Contains(s, "Claude Code — 1") })
+	r.keys("C-t")
+	r.waitScreen("Codex's pane with its footer", func(s string) bool {
+		return strings.Contains(s, "╭─ Codex · ") && strings.Contains(s, "for agents")
+	})
+	for _, l := range strings.Split(r.screenOrEmpty(), "\n") {
+		if strings.Contains(l, "⚠") && strings.Contains(l, "f2") {
+			r.t.Errorf("Codex warns: %q\n%s", strings.TrimSpace(l), r.screenOrEmpty())
+		}
+	}
+	r.keys("C-t")
+	r.waitScreen("the panes hidden", func(s string) bool { return !strings.Contains(s, "╭─ Codex · ") })
+	r.keys("C-b")
+	r.waitScreen("the topics panel back", func(s string) bool { return strings.Contains(s, "+ New topic") })
+	r.keys("C-o")
+	r.waitScreen("the accounts panel back", func(s string) bool { return strings.Contains(s, "Claude Code — 1") })
 }
 
 // demoStart moves the panel's cursor to name's row (from the input bar,
