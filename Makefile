@@ -51,7 +51,8 @@ run: build
 # data directory with three accounts — the pinned Claude Code and Codex
 # (`make clis` when missing) against the fake model API on loopback, which
 # follows testdata/demo/script.json, and a shell — all removed when it
-# quits (DEMO_KEEP=1 keeps them; testdata/demo/run.sh).
+# quits (DEMO_KEEP=1 keeps them, DEMO_DIR=FOLDER opens a kept folder
+# again; testdata/demo/run.sh).
 demo: build clis
 	$(GO) build -o bin/fakemodel ./testdata/fakeapi/cmd/fakemodel
 	bash testdata/demo/run.sh $(BIN) bin/fakemodel
