@@ -5,6 +5,7 @@ package seats
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/pullcept/pullcept/room"
 	"github.com/pullcept/pullcept/seats/cli"
 	"github.com/pullcept/pullcept/seats/pty"
+	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
 // The Manager's side of the cli.Adapter contract (seats/cli/adapter.go):
@@ -193,5 +195,77 @@ func TestRunLifeCounts(t *testing.T) {
 	}
 	if in := s.info(); len(in.Typing.Holds) != 0 {
 		t.Logf("an exited seat shows holds after a late report: %v (perm %+v)", in.Typing.Holds, in.Activity)
+	}
+}
+
+// TestPostsForAStartingSeatAreTyped: a post the room gives a seat whose
+// sidecar joined before the seat is listed (a Codex app-server seat; any
+// seat restarting) is held and typed once the seat runs, in order, with
+// later posts after it (issue 35: under load a starting Codex never got the
+// human's first post: Enqueue refused it 267 ms before its start ended).
+// A start told to stop takes none.
+func TestPostsForAStartingSeatAreTyped(t *testing.T) {
+	r := newManagerRig(t)
+	a := r.fakeAccount(t, "echo", "")
+	spy := &spyAdapter{Adapter: r.m.kinds[config.KindCLI]}
+	r.m.kinds[config.KindCLI] = spy
+	spy.block, spy.in = make(chan struct{}), make(chan struct{})
+	errc := make(chan error, 1)
+	go func() { _, err := r.m.Start(managerTopic, a.ID, 300, 40); errc <- err }()
+	<-spy.in
+	post := func(id, text string) room.Post {
+		return room.Post{MessageID: id, Role: room.RoleAdmin, Speaker: "Alice", Content: text, TS: "2026-12-07T08:00:00.000Z"}
+	}
+	for _, p := range []room.Post{post("m-1", "first while starting"), post("m-2", "second while starting")} {
+		if !r.m.Enqueue(managerTopic, a.ID, p) {
+			t.Fatalf("a post for the starting seat was refused: %s", p.Content)
+		}
+	}
+	r.m.SidecarJoined(managerTopic, a.ID) // early, as an app-server seat's sidecar joins
+	close(spy.block)
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if !r.m.Enqueue(managerTopic, a.ID, post("m-3", "third once listed")) {
+		t.Fatal("a post for the running seat was refused")
+	}
+	r.m.SidecarReady(managerTopic, a.ID)
+	s, _ := r.m.Seat(managerTopic, a.ID)
+	testkit.Eventually(t, "the three posts typed in order", func() bool {
+		txt := s.Screen().Text()
+		i, j, k := strings.Index(txt, "got: first while starting"), strings.Index(txt, "got: second while starting"), strings.Index(txt, "got: third once listed")
+		return i >= 0 && j > i && k > j
+	})
+
+	// A start told to stop takes no post.
+	if err := r.m.Stop(managerTopic, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	spy.block, spy.in = make(chan struct{}), make(chan struct{})
+	go func() { _, err := r.m.Start(managerTopic, a.ID, 300, 40); errc <- err }()
+	<-spy.in
+	if err := r.m.Stop(managerTopic, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if r.m.Enqueue(managerTopic, a.ID, post("m-4", "to a start that stops")) {
+		t.Error("a start told to stop took a post")
+	}
+	close(spy.block)
+	<-errc
+}
+
+// TestEarlyPostsBounded: a starting seat holds at most maxQueuedPosts of
+// others' posts, the rest counted in one fold; the human's are all kept.
+func TestEarlyPostsBounded(t *testing.T) {
+	var ej earlyJoin
+	for i := range maxQueuedPosts + 500 {
+		ej.hold(room.Post{MessageID: fmt.Sprint("s", i), Role: room.RoleClaudeCode, Content: "x"})
+	}
+	ej.hold(room.Post{MessageID: "h", Role: room.RoleAdmin, Content: "the human"})
+	ej.hold(room.Post{MessageID: "s-late", Role: room.RoleClaudeCode, Content: "x"})
+	if len(ej.held) != maxQueuedPosts+3 || ej.held[maxQueuedPosts].fold != 500 ||
+		ej.held[maxQueuedPosts+1].p.MessageID != "h" || ej.held[maxQueuedPosts+2].fold != 1 {
+		t.Fatalf("held %d entries; fold %d, then %+v, %+v", len(ej.held), ej.held[maxQueuedPosts].fold,
+			ej.held[maxQueuedPosts+1], ej.held[maxQueuedPosts+2])
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/pullcept/pullcept/room"
 	"path/filepath"
 	"sync"
 
@@ -303,10 +304,55 @@ func (m *Manager) SeatSize(topicID, accountID string) (cols, rows int, ok bool) 
 // is not started yet. goLive applies it.
 type earlyJoin struct {
 	joined, ready, stopped bool
+	// held are the posts the room gave the seat while it started (its
+	// sidecar is in the room before the seat is listed): typed once it is,
+	// in order, never lost (issue 35: a Codex seat missed the first post
+	// under load). Bounded like the typing queue (typebound.go): past
+	// maxQueuedPosts a seat's or notice's post only counts in a fold
+	// entry; the human's are always kept.
+	held  []earlyPost
+	posts int // the held entries that are not the human's and not folds
 	// cancel ends the start's context (cli.Adapter.Prepare's): Stop and
 	// Close call it, so a Codex server's start gives up at once instead of
 	// after its own bounds.
 	cancel context.CancelFunc
+}
+
+// earlyPost is a post held for a starting seat, or (fold > 0) the count of
+// posts past the bound in its place.
+type earlyPost struct {
+	p    room.Post
+	fold int
+}
+
+// hold keeps p for the seat once it is listed (earlyJoin.held).
+func (ej *earlyJoin) hold(p room.Post) {
+	if p.Role == room.RoleAdmin {
+		ej.held = append(ej.held, earlyPost{p: p})
+		return
+	}
+	if ej.posts < maxQueuedPosts {
+		ej.posts++
+		ej.held = append(ej.held, earlyPost{p: p})
+		return
+	}
+	if n := len(ej.held); n > 0 && ej.held[n-1].fold > 0 {
+		ej.held[n-1].fold++
+		return
+	}
+	ej.held = append(ej.held, earlyPost{fold: 1})
+}
+
+// replay queues the held posts into the listed seat's typing queue, in the
+// order the room gave them.
+func (ej earlyJoin) replay(t *Typist) {
+	for _, e := range ej.held {
+		if e.fold > 0 {
+			t.fold(e.fold)
+			continue
+		}
+		t.Enqueue(e.p)
+	}
 }
 
 // stopStarting tells a start of key under way to give up (Stop); false

@@ -859,6 +859,9 @@ func (m *Manager) goLive(p *startPlan, s *Seat) error {
 	old := m.seats[key] // an exited seat this one replaces
 	m.seats[key] = s
 	early := m.startEnded(key)
+	// Under m.mu, so no post the room gives the listed seat from now on is
+	// queued before those it gave while the seat started.
+	early.replay(s.typist)
 	m.wg.Add(goroutines)
 	// Announced before the seat's goroutines run and before m.mu is free for
 	// SidecarJoined, so "starting" precedes "running" and "exited".
@@ -1227,7 +1230,18 @@ var _ room.Terminals = (*Manager)(nil)
 // Enqueue queues p for the seat of (topic, account) and never blocks
 // (docs/design.md §5). False when that account has no running seat there.
 func (m *Manager) Enqueue(topicID, accountID string, p room.Post) bool {
-	s, ok := m.Seat(topicID, accountID)
+	key := seatKey{topicID, accountID}
+	m.mu.Lock()
+	if ej := m.starting[key]; ej != nil && !ej.stopped {
+		// Its sidecar joined before the seat is listed: held, typed once
+		// it is (lifecycle.go earlyJoin.held). A restart's exited seat
+		// may still be listed: the new one takes the post.
+		ej.hold(p)
+		m.mu.Unlock()
+		return true
+	}
+	s, ok := m.seats[key]
+	m.mu.Unlock()
 	if !ok || s.State() == StateExited {
 		return false
 	}

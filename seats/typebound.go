@@ -37,6 +37,20 @@ func (t *Typist) foldEarly(p room.Post) bool {
 	return true
 }
 
+// fold counts n posts the seat did not get, as if each had been folded
+// (a starting seat's held posts past the bound, earlyJoin.replay).
+func (t *Typist) fold(n int) {
+	t.mu.Lock()
+	if !t.stopped {
+		for range n {
+			t.foldLocked()
+		}
+	}
+	t.mu.Unlock()
+	t.poke()
+	t.changed()
+}
+
 // queueLocked queues post p (typed as payload) or folds it. Caller holds
 // t.mu.
 func (t *Typist) queueLocked(p room.Post, payload []byte) {
