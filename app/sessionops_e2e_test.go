@@ -429,6 +429,9 @@ func TestOperationStopRacesHumanStart(t *testing.T) {
 	default:
 		t.Fatalf("the human's start: %v", herr)
 	}
+	// The record is saved before its notice is posted (Ops.finish): wait
+	// for the notice, then there must be exactly one.
+	testkit.Eventually(t, "the notice", func() bool { return len(appNotices(t, a, topic)) >= 1 })
 	if n := len(appNotices(t, a, topic)); n != 1 {
 		t.Fatalf("%d notices, want 1", n)
 	}
