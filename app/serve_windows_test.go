@@ -16,12 +16,12 @@ import (
 	"time"
 
 	"github.com/Microsoft/go-winio"
-	"github.com/charmbracelet/x/vt"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/sys/windows"
 
 	"github.com/pullcept/pullcept/app/attachclient"
 	"github.com/pullcept/pullcept/config"
+	"github.com/pullcept/pullcept/seats/terminal/emu"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -288,11 +288,14 @@ func attachPipe(t *testing.T, data string) *pipeTerm {
 
 // screen is what a terminal shows after every byte received so far.
 func (p *pipeTerm) screen() string {
-	e := vt.NewEmulator(80, 24)
-	defer e.Close()
-	go func() { _, _ = io.Copy(io.Discard, e) }() // its answers to the UI's queries
+	e := emu.New(80, 24, 0, nil) // its answers to the UI's queries are dropped
 	_, _ = e.Write([]byte(p.out.String()))
-	return e.String()
+	e.Flush()
+	rows := make([]string, 24)
+	for y := range rows {
+		rows[y] = e.PlainRow(y)
+	}
+	return strings.Join(rows, "\n")
 }
 
 // pipeOut is a buffer the session's copier writes while the test reads.

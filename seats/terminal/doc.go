@@ -1,26 +1,27 @@
-// Package terminal is a seat's terminal emulator and the mirror around it
-// (docs/design.md §10, §14; docs/dependencies.md §2): Screen feeds a PTY's
-// output to charmbracelet/x/vt, batches line floods into one scroll
-// (scrollbatch.go), keeps a bounded scrollback, follows the child's mouse
-// and input modes (mouse.go), guards the links it shows (links.go), and
-// hands the UI copies (Snapshot) with a version counter. Pump copies a PTY
-// into a Screen with a bounded read-ahead. It knows nothing of seats,
-// rooms or the UI: the emulator's replies (cursor reports) leave through
-// the function given to NewScreen, which only enqueues (the seat's Typist).
+// Package terminal is a seat's terminal (docs/design.md §10, §14;
+// docs/dependencies.md §2): Screen feeds a PTY's output to our own state
+// machine (package emu, on x/ansi's parser) under one lock, follows the
+// child's mouse and input modes (mouse.go), and hands the UI copies
+// (Snapshot) with a version counter, rendering again only the rows that
+// changed. Pump copies a PTY into a Screen with a bounded read-ahead. It
+// knows nothing of seats, rooms or the UI: the emulator's replies (cursor
+// reports) leave through the function given to NewScreen, which only
+// enqueues (the seat's Typist).
 //
 // # Goroutines
 //
-// Per Screen: the reply reader (Screen.readReplies) and the flush timer
-// (Screen.flusher), which feeds what the Screen holds back — a trailing
-// grapheme cluster after graphemeHold (8 ms), a held line flood after at
-// most 100 ms. Owner: the Screen; both end at Screen.Close, which waits for
-// them. An exited seat's Screen stays readable, so they outlive the child.
-// Per Pump call: the read-ahead (at most pumpAhead buffers), owned and
-// waited for by Pump; it ends at the reader's EOF or close.
+// Per Screen: the flush timer (Screen.flusher), which places a trailing
+// grapheme cluster held back for the next read after graphemeHold (8 ms).
+// Owner: the Screen; it ends at Screen.Close, which waits for it. An exited
+// seat's Screen stays readable, so it outlives the child. Per Pump call:
+// the read-ahead (at most pumpAhead buffers), owned and waited for by Pump;
+// it ends at the reader's EOF or close.
 //
 // # Locks
 //
-// Screen.mu guards the emulator and the mirror; it is a leaf, never held
-// across the reply function or a PTY write (the replies are read by the
-// reply reader after the lock is released).
+// Screen.mu guards the emulator and the rendered rows; it is a leaf, never
+// held across the reply function or a PTY write. Screen.replyMu is taken
+// before mu is released and held while the reply function runs, so replies
+// keep the order of the writes that caused them (order: mu, then replyMu;
+// the reply function must not call back into the Screen).
 package terminal

@@ -1,6 +1,6 @@
 package terminal
 
-import "github.com/charmbracelet/x/ansi"
+import "github.com/pullcept/pullcept/seats/terminal/emu"
 
 // MouseTracking is which mouse events a seat's program asked its terminal to
 // report (xterm's DECSET 9, 1000, 1002, 1003), for a UI that forwards the
@@ -25,38 +25,19 @@ type MouseModes struct {
 	SGR      bool
 }
 
-// mouseState follows the DECSET/DECRST of the mouse modes under the
-// Screen's lock (Screen.setMode). Each tracking mode is kept on its own, as
-// x/vt keeps it; the widest one set is in effect, which is the one x/vt's
-// own SendMouse would report with.
-type mouseState struct {
-	on  [MouseAnyMotion + 1]bool
-	sgr bool
-}
-
-// follow records mode m set or reset; other modes are not its.
-func (ms *mouseState) follow(m ansi.Mode, on bool) {
-	switch m {
-	case ansi.ModeMouseX10:
-		ms.on[MouseX10] = on
-	case ansi.ModeMouseNormal:
-		ms.on[MouseNormal] = on
-	case ansi.ModeMouseButtonEvent:
-		ms.on[MouseButtonMotion] = on
-	case ansi.ModeMouseAnyEvent:
-		ms.on[MouseAnyMotion] = on
-	case ansi.ModeMouseExtSgr:
-		ms.sgr = on
-	}
-}
-
-// modes is the reporting in effect.
-func (ms *mouseState) modes() MouseModes {
+// mouseModes is the reporting in effect as emu keeps it (at most one
+// tracking mode is set: the last one the child chose).
+func mouseModes(m emu.MouseModes) MouseModes {
 	t := MouseOff
-	for i := MouseX10; i <= MouseAnyMotion; i++ {
-		if ms.on[i] {
-			t = i
-		}
+	switch {
+	case m.Any:
+		t = MouseAnyMotion
+	case m.Button:
+		t = MouseButtonMotion
+	case m.Normal:
+		t = MouseNormal
+	case m.X10:
+		t = MouseX10
 	}
-	return MouseModes{Tracking: t, SGR: ms.sgr}
+	return MouseModes{Tracking: t, SGR: m.SGR}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // TestScreenFollowsMouseModes: the snapshot says which mouse reports the
-// seat's program asked for, the widest tracking mode in effect, and
+// seat's program asked for, the tracking mode in effect, and
 // whether in SGR; a reset or RIS turns them off.
 func TestScreenFollowsMouseModes(t *testing.T) {
 	t.Parallel()
@@ -22,9 +22,10 @@ func TestScreenFollowsMouseModes(t *testing.T) {
 		{"x10", "\x1b[?9h", MouseModes{Tracking: MouseX10}, "\x1b[?9l", MouseModes{}},
 		{"normal sgr", "\x1b[?1000h\x1b[?1006h", MouseModes{Tracking: MouseNormal, SGR: true},
 			"\x1b[?1006l", MouseModes{Tracking: MouseNormal}},
-		// What Claude Code and Codex send: the widest mode wins.
+		// What Claude Code and Codex send: the last mode set wins, and a
+		// reset of any ends the reports (xterm and tmux keep one mode).
 		{"all of them", "\x1b[?1000h\x1b[?1002h\x1b[?1003h\x1b[?1006h", MouseModes{Tracking: MouseAnyMotion, SGR: true},
-			"\x1b[?1003l", MouseModes{Tracking: MouseButtonMotion, SGR: true}},
+			"\x1b[?1003l", MouseModes{SGR: true}},
 		{"reset by RIS", "\x1b[?1002h\x1b[?1006h", MouseModes{Tracking: MouseButtonMotion, SGR: true}, "\x1bc", MouseModes{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

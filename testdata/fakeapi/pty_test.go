@@ -16,10 +16,11 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/charmbracelet/x/vt"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 
+	"github.com/pullcept/pullcept/seats/terminal"
 	"github.com/pullcept/pullcept/testdata/testkit"
 )
 
@@ -36,7 +37,7 @@ var exitWait = testkit.Slow(20 * time.Second)
 const ttyCols, ttyRows = 160, 50
 
 // cliTTY is a real CLI running in a PTY (its own session) whose output
-// feeds a terminal emulator (x/vt, as a Pullcept seat pane does), so tests
+// feeds a terminal emulator (terminal.Screen, as a Pullcept seat pane does), so tests
 // match what the screen shows rather than raw bytes: both TUIs redraw only
 // changed cells, so a phrase is rarely contiguous in the byte stream.
 type cliTTY struct {
@@ -45,8 +46,9 @@ type cliTTY struct {
 	cmd    *exec.Cmd
 	master *os.File
 
-	mu      sync.Mutex // guards emu (x/vt's Emulator is not goroutine-safe), changed and lastOut
-	emu     *vt.Emulator
+	mu      sync.Mutex // guards changed and lastOut
+	emu     *terminal.Screen
+	replies chan []byte // the emulator's answers, for forwardReplies
 	changed chan struct{}
 	lastOut time.Time // when the CLI last wrote output
 
@@ -75,9 +77,22 @@ func startTTY(t *testing.T, name string, argv, env []string, dir string) *cliTTY
 		_ = cmd.Wait()
 		t.Fatalf("start %s: %v", name, err)
 	}
-	c := &cliTTY{t: t, name: name, cmd: cmd, master: master, emu: vt.NewEmulator(ttyCols, ttyRows),
+	c := &cliTTY{t: t, name: name, cmd: cmd, master: master, replies: make(chan []byte, 256),
 		changed: make(chan struct{}), exited: make(chan struct{}),
 		readEnd: make(chan struct{}), replyEnd: make(chan struct{})}
+	// The reply function runs on the reader's goroutine: it only queues
+	// (a CLI asks a handful of questions, never 256 unanswered).
+	c.emu, err = terminal.NewScreen(ttyCols, ttyRows, func(b []byte) {
+		select {
+		case c.replies <- b:
+		default:
+		}
+	})
+	if err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("start %s: %v", name, err)
+	}
 	go c.read()
 	go c.forwardReplies()
 	go c.reap()
@@ -114,10 +129,12 @@ func (c *cliTTY) read() {
 	for {
 		n, err := c.master.Read(buf)
 		if n > 0 {
-			c.mu.Lock()
-			// Write only fails once the emulator is closed, which never
-			// happens (see forwardReplies).
+			// Write only fails once the emulator is closed (cleanup, after
+			// this goroutine ended). Flush places a trailing cluster now
+			// rather than after the Screen's hold, so a wait sees it.
 			_, _ = c.emu.Write(buf[:n])
+			c.emu.Flush()
+			c.mu.Lock()
 			c.lastOut = time.Now()
 			close(c.changed)
 			c.changed = make(chan struct{})
@@ -131,9 +148,9 @@ func (c *cliTTY) read() {
 }
 
 // forwardReplies writes the emulator's answers to terminal queries (cursor
-// position, device attributes …) back to the CLI, as a real terminal does.
-// x/vt blocks Write until its replies are read, so this must run. It ends
-// when cleanup closes the emulator's reply pipe.
+// position, device attributes …) back to the CLI, as a real terminal does,
+// off the reader's goroutine (a write to a CLI that is not reading must not
+// stop the reading). It ends when cleanup closes c.replies.
 func (c *cliTTY) forwardReplies() {
 	defer close(c.replyEnd)
 	defer func() {
@@ -143,15 +160,8 @@ func (c *cliTTY) forwardReplies() {
 	}()
 	// Write errors after the CLI exited are expected; the copy then keeps
 	// draining until the pipe closes.
-	buf := make([]byte, 4<<10)
-	for {
-		n, err := c.emu.Read(buf)
-		if n > 0 {
-			_, _ = c.master.Write(buf[:n])
-		}
-		if err != nil {
-			return
-		}
+	for b := range c.replies {
+		_, _ = c.master.Write(b)
 	}
 }
 
@@ -185,14 +195,9 @@ func (c *cliTTY) cleanup() {
 	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
 	c.master.Close()
 	<-c.readEnd
-	// Close the reply pipe through the writer end InputPipe exposes (an
-	// *io.PipeWriter) rather than Emulator.Close: Close writes the
-	// emulator's unguarded closed flag that Read checks, a data race with
-	// the forwarder blocked in Read.
-	if cl, ok := c.emu.InputPipe().(io.Closer); ok {
-		_ = cl.Close()
-	}
+	close(c.replies) // the reader, the only sender, has ended
 	<-c.replyEnd
+	_ = c.emu.Close()
 	if c.t.Failed() {
 		c.t.Logf("%s screen:\n%s", c.name, c.screen())
 	}
@@ -201,15 +206,12 @@ func (c *cliTTY) cleanup() {
 // screen returns the emulator's scrollback and visible screen as plain
 // text, one line per row.
 func (c *cliTTY) screen() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	var b strings.Builder
-	sb := c.emu.Scrollback()
-	for i := 0; i < sb.Len(); i++ {
-		b.WriteString(strings.TrimRight(sb.Line(i).String(), " "))
+	for _, l := range c.emu.ScrollbackLines(0, c.emu.ScrollbackLen()) {
+		b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
 		b.WriteByte('\n')
 	}
-	b.WriteString(c.emu.String())
+	b.WriteString(c.emu.Text())
 	return b.String()
 }
 
@@ -248,7 +250,7 @@ func (c *cliTTY) waitScreenFunc(ctx context.Context, what string, cond func(scre
 	c.t.Helper()
 	for {
 		c.mu.Lock()
-		screen, ch := squash(c.emu.String()), c.changed
+		screen, ch := squash(c.emu.Text()), c.changed
 		c.mu.Unlock()
 		if cond(screen) {
 			return
@@ -373,7 +375,7 @@ func (c *cliTTY) quit(ctx context.Context, hints ...string) error {
 func (c *cliTTY) waitExitOrScreen(ctx context.Context, phrases ...string) bool {
 	for {
 		c.mu.Lock()
-		screen, ch := squash(c.emu.String()), c.changed
+		screen, ch := squash(c.emu.Text()), c.changed
 		c.mu.Unlock()
 		select {
 		case <-c.exited:

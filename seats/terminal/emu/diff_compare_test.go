@@ -193,16 +193,10 @@ func firstLine(s string) string {
 }
 
 // matchKnown is the index of the known difference that names this pair,
-// stream and aspect, or -1. A tmux/screen entry where tmux is wrong also
-// names tmux/emu (emu does as x/vt does); one where x/vt is wrong names
-// screen/emu (emu does as tmux does).
+// stream and aspect, or -1.
 func matchKnown(pair, streamName, aspect string) int {
 	for i, k := range knownDiffs {
-		switch {
-		case k.pair == pair:
-		case k.pair == "tmux/screen" && pair == "tmux/emu" && k.right == "x/vt":
-		case k.pair == "tmux/screen" && pair == "screen/emu" && k.right == "tmux":
-		default:
+		if k.pair != pair {
 			continue
 		}
 		if ok, _ := path.Match(k.stream, streamName); !ok {

@@ -1,9 +1,9 @@
 package emu_test
 
 // The differential suite of issue 36: the same byte stream through several
-// terminal models — a tmux pane (diff_tmux_test.go), the seats' emulator of
-// today (terminal.Screen on x/vt) and, once it exists, this package's own
-// state machine (diff_emu_test.go) — and what they show compared: screen
+// terminal models — a tmux pane (diff_tmux_test.go), this package's state
+// machine (diff_emu_test.go) and the seats' terminal.Screen around it, read
+// as the UI reads it — and what they show compared: screen
 // text, each cell's style, cursor position and visibility, the alternate
 // screen, the modes each reports, the title and the scrollback. Every
 // difference fails the test with a readable diff unless the table of known
@@ -14,6 +14,7 @@ package emu_test
 // terminal.Screen model.
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"strings"
@@ -27,8 +28,8 @@ import (
 )
 
 // scrollbackLimit is the scrollback every model keeps: terminal.Screen's
-// fixed 2 000 lines, tmux's history-limit set to the same.
-const scrollbackLimit = 2000
+// fixed ScrollbackLines, tmux's history-limit set to the same.
+const scrollbackLimit = terminal.ScrollbackLines
 
 // stream is one byte stream to replay at a size.
 type stream struct {
@@ -377,16 +378,19 @@ func plainLines(rendered []string) []string {
 }
 
 // ---------------------------------------------------------------------------
-// terminal.Screen, the seats' emulator today (x/vt with Screen's fixes).
+// terminal.Screen, the seats' terminal: emu behind a lock, rendered through
+// its Snapshot's cache of rows (only dirty rows rendered again).
 
 type screenModel struct{}
 
 func (screenModel) name() string { return "screen" }
 
-// run writes the whole stream in one Write, then Flush: Screen holds back
-// only a trailing cluster and a held line flood, which Flush places; the
-// flush timer can fire only after the one Write, where it does what Flush
-// does, so the result never depends on timing.
+// run writes the stream in pieces of about a PTY read, each ending just after
+// a line feed, and takes a Snapshot after each, as the UI does: the last
+// Snapshot then renders only the rows that changed since the one before, and
+// must show what a fresh render of emu shows. A piece ends after a line feed
+// so that no grapheme cluster is held at its end and the flush timer never
+// runs: the result never depends on timing.
 func (screenModel) run(t *testing.T, s stream) view {
 	t.Helper()
 	scr, err := terminal.NewScreen(s.cols, s.rows, nil)
@@ -394,8 +398,18 @@ func (screenModel) run(t *testing.T, s stream) view {
 		t.Fatal(err)
 	}
 	defer func() { _ = scr.Close() }()
-	if _, err := scr.Write(s.data); err != nil {
-		t.Fatalf("screen: %v", err)
+	for rest := s.data; len(rest) > 0; {
+		n := len(rest)
+		if n > 4096 {
+			if i := bytes.IndexByte(rest[4096:], '\n'); i >= 0 {
+				n = 4096 + i + 1
+			}
+		}
+		if _, err := scr.Write(rest[:n]); err != nil {
+			t.Fatalf("screen: %v", err)
+		}
+		rest = rest[n:]
+		_ = scr.Snapshot()
 	}
 	scr.Flush()
 	return readScreen(t, scr)

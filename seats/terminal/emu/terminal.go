@@ -228,7 +228,7 @@ func (t *Terminal) stringByte(b byte, osc bool) byte {
 	}
 	switch {
 	case b >= 0xc0:
-		t.owed = utf8Len(b) - 1
+		t.owed = UTF8Len(b) - 1
 	case b >= 0x80 && t.owed > 0:
 		t.owed--
 		if b == 0x9c {
@@ -254,8 +254,9 @@ func (t *Terminal) restoreString(data []byte) {
 	t.fixed = t.fixed[:0]
 }
 
-// utf8Len is the length of the UTF-8 character whose lead byte is b.
-func utf8Len(b byte) int {
+// UTF8Len is the length of the UTF-8 character whose lead byte is b (2
+// for any byte below 0xE0: x/ansi collects a character by its lead byte so).
+func UTF8Len(b byte) int {
 	switch {
 	case b >= 0xf0:
 		return 4
@@ -268,6 +269,10 @@ func utf8Len(b byte) int {
 
 // Flush places the held grapheme cluster.
 func (t *Terminal) Flush() { t.flushPending() }
+
+// Holding reports whether a grapheme cluster is held: printed, but not
+// placed until the next byte that cannot extend it, or Flush.
+func (t *Terminal) Holding() bool { return t.npen > 0 }
 
 // Size is the terminal's size in cells.
 func (t *Terminal) Size() (cols, rows int) { return t.cols, t.rows }
