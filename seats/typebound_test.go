@@ -103,3 +103,50 @@ func TestTypistQueueIsBounded(t *testing.T) {
 		t.Errorf("%d typed, %d were queued", len(tags), st.Queued)
 	}
 }
+
+// gateWriter blocks every Write until open is closed, then counts bytes.
+type gateWriter struct {
+	open    chan struct{}
+	entered chan struct{} // closed at the first Write
+	once    sync.Once
+	n       atomic.Int64
+}
+
+func (w *gateWriter) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.entered) })
+	<-w.open
+	w.n.Add(int64(len(p)))
+	return len(p), nil
+}
+
+// TestTypistRepliesBounded: a child that floods its terminal with queries
+// and never reads the answers (its PTY write blocked) gets at most
+// maxQueuedReplies of replies queued; the human's keys typed meanwhile are
+// all kept. Before the bound, 200 000 replies were all queued.
+func TestTypistRepliesBounded(t *testing.T) {
+	t.Parallel()
+	w := &gateWriter{open: make(chan struct{}), entered: make(chan struct{})}
+	ty := NewTypist(w, TypistOptions{Ready: true})
+	t.Cleanup(func() { _ = ty.Close() })
+	ty.Reply([]byte("\x1b[1;1R"))
+	<-w.entered // the writer is stuck on the first reply
+	for range 200000 {
+		ty.Reply([]byte("\x1b[12;34R"))
+	}
+	human := strings.Repeat("k", 100<<10)
+	ty.Human([]byte(human))
+	ty.mu.Lock()
+	queued := ty.replyBytes
+	ty.mu.Unlock()
+	if queued > maxQueuedReplies || queued < maxQueuedReplies-16 {
+		t.Fatalf("%d bytes of replies queued, want the bound %d", queued, maxQueuedReplies)
+	}
+	close(w.open)
+	want := int64(len("\x1b[1;1R") + queued + len(human))
+	testkit.Eventually(t, "every queued byte written", func() bool { return w.n.Load() == want })
+	ty.mu.Lock()
+	defer ty.mu.Unlock()
+	if ty.replyBytes != 0 {
+		t.Fatalf("%d reply bytes still counted after the queue drained", ty.replyBytes)
+	}
+}

@@ -275,6 +275,8 @@ type Typist struct {
 	mu    sync.Mutex
 	input []keys   // keys and replies not written yet
 	posts []queued // posts not written yet
+	// replyBytes is the emulator's replies in input (maxQueuedReplies).
+	replyBytes int
 	// queuedBytes is the text of posts; folded counts the posts not
 	// queued, foldSeq the markers made (typebound.go).
 	queuedBytes int
@@ -401,16 +403,28 @@ type keys struct {
 	reply   bool
 }
 
+// maxQueuedReplies bounds the emulator's replies waiting to be written: a
+// child that floods the terminal with queries (DSR, DA, DECRQM) and reads
+// none of the answers would otherwise grow the queue for as long as it
+// prints. A real terminal answers what its child reads; past the bound the
+// replies are dropped, the human's keys never.
+const maxQueuedReplies = 64 << 10
+
 // push queues k, its bytes copied.
 func (t *Typist) push(k keys) {
 	if len(k.b) == 0 {
 		return
 	}
-	k.b = slices.Clone(k.b)
 	t.mu.Lock()
-	if !t.stopped {
-		t.input = append(t.input, k)
+	if t.stopped || k.reply && t.replyBytes+len(k.b) > maxQueuedReplies {
+		t.mu.Unlock()
+		return
 	}
+	k.b = slices.Clone(k.b)
+	if k.reply {
+		t.replyBytes += len(k.b)
+	}
+	t.input = append(t.input, k)
 	t.mu.Unlock()
 	t.poke()
 }
@@ -960,6 +974,9 @@ func (t *Typist) nextInput() (keys, bool) {
 	k := t.input[0]
 	t.input[0] = keys{}
 	t.input = t.input[1:]
+	if k.reply {
+		t.replyBytes -= len(k.b)
+	}
 	return k, true
 }
 
@@ -1038,7 +1055,7 @@ func (t *Typist) stop(err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.stopped = true
-	t.input, t.posts, t.queuedBytes = nil, nil, 0
+	t.input, t.posts, t.queuedBytes, t.replyBytes = nil, nil, 0, 0
 	t.pending, t.pendingText = "", nil
 	if err != nil && t.err == nil {
 		t.err = err
