@@ -6,7 +6,8 @@
 // seats/cli/codex and seats/cli/generic, registered in kinds.go; the parts
 // every seat uses are packages of their own: seats/launch (the launch line,
 // .mcp.json, the seat's environment), seats/pty (the child in its PTY, the
-// seat guard, the seat's namespaces: isolation.go), seats/terminal (the emulator and its mirror), seats/limits
+// seat guard, the seat's namespaces: isolation.go), seats/terminal (a seat's
+// terminal, on our own emulator seats/terminal/emu), seats/limits
 // (the usage-limit decisions) and seats/character (characters, styles,
 // working directories). docs/architecture.md "Seat kinds" draws the map.
 //
@@ -64,9 +65,10 @@
 //     PTY"). Owner: the seat's Typist. Ends at Typist.Close (by the exit
 //     watcher once the PTY is closed, or by an abandoned start) or at a
 //     write error. Typist.Close waits for it.
-//   - Reply reader and flush timer of the seat's terminal.Screen. Owner:
-//     the Screen; they end at Screen.Close, which waits for both. An
-//     exited seat keeps its Screen readable, so they outlive the child:
+//   - Flush timer of the seat's terminal.Screen (places a held grapheme
+//     cluster; the emulator's replies need no goroutine). Owner: the
+//     Screen; it ends at Screen.Close, which waits for it. An exited seat
+//     keeps its Screen readable, so it outlives the child:
 //     Screen.Close comes with Forget, with the start that replaces the
 //     seat, with Manager.Close (after the seat goroutines ended), or with
 //     an abandoned start.
@@ -85,8 +87,10 @@
 //
 // # Lock order
 //
-// The room's lock → Manager.mu → Seat.mu; the Ledger, Typist, Screen and
+// The room's lock → Manager.mu → Seat.mu; the Ledger, Typist and
 // event-queue (room/pubsub) locks are leaves, never held while calling out.
+// A Screen's are Screen.mu → Screen.replyMu → the Typist's lock (the reply
+// function, Typist.Reply, enqueues under replyMu once mu is released).
 // A kind's run changes its seat only through cli.Seat.Report, which takes
 // Seat.mu (and under it the Typist's lock, to set the typing holds a
 // permission wait implies), then closes the room's permission cards
@@ -101,7 +105,7 @@
 // takes Manager.mu (the seat lookup), Seat.mu (via Seat.State) and the
 // Typist's lock, one after the other, and none of them is ever held while
 // calling into the room. The Screen's reply function only enqueues into
-// the Typist, so the emulator lock is never held across a PTY write.
+// the Typist, so no Screen lock is ever held across a PTY write.
 // Seat.limitMu serializes a seat's limiter with the actions it returns
 // (limitseat.go): Seat.limitMu → the room's lock → Manager.mu → Seat.mu.
 //

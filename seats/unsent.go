@@ -27,8 +27,9 @@ import (
 //   - everything else is typed text, including a multi-line paste in one
 //     write, its newlines and tabs, and the content of a bracketed paste.
 //
-// Escape sequences are delimited by x/ansi's parser table, as Screen's
-// mirror does (see keyReader for where keys differ from terminal output).
+// Escape sequences are delimited by x/ansi's parser table, as the seat's
+// emulator reads them (see keyReader for where keys differ from terminal
+// output).
 //
 // Accepted limits («受容したトレードオフ»): a line recalled from history
 // with ↑ looks empty, and the keys that answer an on-screen prompt look like

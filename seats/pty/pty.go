@@ -58,7 +58,7 @@ type Proc interface {
 // Dir is the working directory and is required (no fallback to Pullcept's own
 // cwd). Env is the complete environment of the child (nil means Pullcept's
 // own); TERM is set to xterm-256color when Env has no TERM, because the
-// child's terminal is our x/vt emulator. Cols and Rows are the initial size
+// child's terminal is our own xterm-like emulator (seats/terminal/emu). Cols and Rows are the initial size
 // in cells; 0 means 80×24. Isolate, when set, separates the child from the
 // user's other processes where the OS allows (isolate.go). Guard, when
 // set, is the pullcept executable that runs Argv under the seat guard
@@ -113,8 +113,8 @@ var (
 // on the command line (docs/design.md §9).
 const CmdReactive = "& | < > ^ ( ) %"
 
-// termName is the terminal type the child is told it runs in: x/vt emulates
-// xterm's sequences, 256 colours and truecolor (docs/dependencies.md §2).
+// termName is the terminal type the child is told it runs in: our emulator
+// follows xterm's sequences, 256 colours and truecolor (docs/dependencies.md §2).
 const termName = "xterm-256color"
 
 // Start starts o.Argv in a new pseudo-terminal of o.Cols×o.Rows cells and

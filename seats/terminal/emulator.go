@@ -470,9 +470,9 @@ func pumpWrite(screen *Screen, b []byte) (err error) {
 // each time the emulator takes its turn (a raw PTY read here is 25–30 MB/s,
 // a tmux pane 20). At most pumpAhead × pumpChunk bytes wait. A Linux PTY
 // read returns at most 4 KB, so 4 reads covered ~12 KB, under 1 ms of a
-// line flood, while feeding a held flood takes ~15 ms; with 16 the flood in
-// make compare ran 0.86–1.1 s instead of 1.1–1.4 s per 20 MB (32 did not
-// help). pumpKeep buffers are kept for reuse once the burst is over.
+// line flood; with 16 the flood in make compare ran 0.86–1.1 s instead of
+// 1.1–1.4 s per 20 MB when the seats ran x/vt, which fed a held flood in
+// ~15 ms (32 did not help). pumpKeep buffers are kept for reuse once the burst is over.
 const (
 	pumpChunk = 32 << 10
 	pumpAhead = 16

@@ -122,7 +122,7 @@ func TestScreenGraphemeSplitAcrossWrites(t *testing.T) {
 		{"\u2764", "\ufe0fx"},               // heart + VS16 (becomes wide)
 		{"か", "\u3099x"},                    // kana + combining dakuten
 		{"\U0001F1EF", "\U0001F1F5x"},       // regional indicators J P
-		{"a\x1b[3b", "\u0301"},              // REP leaves its last copy in x/vt's buffer
+		{"a\x1b[3b", "\u0301"},              // REP's last copy, then a combining mark
 		{"日", "\xe6", "\x9c\xac"},           // a rune split inside
 	}
 	for _, chunks := range cases {
@@ -218,8 +218,8 @@ func TestScreenReplies(t *testing.T) {
 
 func TestScreenManyRepliesDoNotBlock(t *testing.T) {
 	t.Parallel()
-	// x/vt's Write waits until each reply is read from its pipe: the reply
-	// goroutine must keep draining while Write holds the Screen's lock.
+	// The replies of one Write are collected under the Screen's lock and
+	// handed on after it: none may block the Write or be lost.
 	var n int
 	var mu sync.Mutex
 	s := testScreen(t, 20, 5, func(b []byte) { mu.Lock(); n += bytes.Count(b, []byte("R")); mu.Unlock() })
@@ -402,7 +402,7 @@ type errReader struct{ err error }
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // ---------------------------------------------------------------------------
-// Fuzzing: the feed's equivalence claims, checked against x/vt itself.
+// Fuzzing: a stream split anywhere shows what it shows written whole.
 
 var screenSeeds = []string{
 	"日本語", "abcdefgh日Z", "\x1b[31m日本\x1b[0m語", "日本X", "e\u0301x", "\U0001F469\u200d\U0001F4BBx",

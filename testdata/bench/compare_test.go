@@ -144,7 +144,7 @@ type streamRun struct {
 }
 
 // TestCompareStream plays the same streams through (a) our seat — `cat` in
-// a seats PTY, terminal.Pump into a terminal.Screen (x/vt), and the pane render
+// a seats PTY, terminal.Pump into a terminal.Screen (emu), and the pane render
 // step at the UI's frame rate (tui.FrameRate), which is Screen.Snapshot (the rows rendered
 // as run-length SGR strings) plus the border assembly tui/pane.go does (the
 // tui pane itself is internal to package tui) — and (b) a tmux pane (`cat`

@@ -17,9 +17,10 @@ import (
 	"github.com/pullcept/pullcept/testdata/bench"
 )
 
-// Benchmarks of emu against today's seat emulator (terminal.Screen, x/vt
-// behind our mirror) on the same bytes, at make compare's 200×50 with the
-// seats' 2 000 lines of scrollback, fed in Pump's 32 KiB reads:
+// Benchmarks of emu and of terminal.Screen (emu behind its lock; until issue
+// 36, x/vt behind a mirror) on the same bytes, at make compare's 200×50 with
+// 2 000 lines of scrollback (the seats' until issue 36), fed in Pump's 32 KiB
+// reads:
 //
 //	go test ./seats/terminal/emu/ -run '^$' -bench . -count 6 | tee new.txt
 //	benchstat -col /impl new.txt

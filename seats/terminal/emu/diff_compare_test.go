@@ -69,7 +69,7 @@ func compareViews(a, b view, an, bn string) []difference {
 }
 
 // diffScrollback compares two scrollbacks. Once full, tmux drops its oldest
-// tenth at a time (grid_collect_history) where x/vt drops line by line, so
+// tenth at a time (grid_collect_history) where emu drops line by line, so
 // two full scrollbacks (over nine tenths of scrollbackLimit each) are
 // compared on their newest lines only.
 func diffScrollback(a, b []string, an, bn string) string {

@@ -189,8 +189,9 @@ func FuzzDiffGrammar(f *testing.F) {
 		if t.Failed() {
 			return
 		}
-		// Widened only: narrowed, x/vt keeps a wide character across the
-		// new right edge (drawn past it), emu drops it; emu is right.
+		// Widened only: narrowed, x/vt (the Screen's emulator until issue
+		// 36) kept a wide character across the new right edge (drawn past
+		// it), emu drops it; emu is right.
 		w, h := cols+int(cols2)%20, 1+int(rows2)%12
 		reportMinimised(t, fmt.Sprintf(", then resized to %d×%d", w, h), cols, rows, tokens, func(tokens []string) []difference {
 			return compareResized(t, cols, rows, w, h, []byte(strings.Join(tokens, "")))

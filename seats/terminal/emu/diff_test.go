@@ -166,7 +166,7 @@ func cachedRun(t *testing.T, m model, s stream) view {
 // each row's text reached. With carry the
 // pen carries from one row into the next (tmux's capture-pane -e only
 // writes what changes from the cell before, across line ends); without it
-// each row starts from the default pen (x/vt renders rows one by one).
+// each row starts from the default pen (emu renders rows one by one).
 func decodeRows(rows []string, cols int, carry bool) (cells [][]cell, ends []int) {
 	out := make([][]cell, len(rows))
 	ends = make([]int, len(rows))
