@@ -3,7 +3,8 @@
 // machine (package emu, on x/ansi's parser) under one lock, follows the
 // child's mouse and input modes (mouse.go), and hands the UI copies
 // (Snapshot) with a version counter, rendering again only the rows that
-// changed. Pump copies a PTY into a Screen with a bounded read-ahead. It
+// changed. Pump copies a PTY into a Screen, reading while the emulator
+// works. It
 // knows nothing of seats, rooms or the UI: the emulator's replies (cursor
 // reports) leave through the function given to NewScreen, which only
 // enqueues (the seat's Typist).
@@ -14,8 +15,8 @@
 // grapheme cluster held back for the next read after graphemeHold (8 ms).
 // Owner: the Screen; it ends at Screen.Close, which waits for it. An exited
 // seat's Screen stays readable, so it outlives the child. Per Pump call:
-// the read-ahead (at most pumpAhead buffers), owned and waited for by Pump;
-// it ends at the reader's EOF or close.
+// its reader (pumpQueue.read), owned and waited for by Pump; it ends at the
+// PTY's end. pumpQueue.mu guards the bytes it hands over (a leaf).
 //
 // # Locks
 //

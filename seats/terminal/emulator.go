@@ -14,11 +14,13 @@ import (
 	"github.com/pullcept/pullcept/seats/terminal/emu"
 )
 
-// ScrollbackLines caps each seat's scrollback: tmux's default history is
-// 2 000 lines, and with emu's eight-byte cells 10 000 lines of 200 columns
-// take ~17.5 MB (emu's TestScrollbackMemory holds it under 20 MB), so a
-// seat keeps as much as x/vt's default without x/vt's ~261 MB.
-const ScrollbackLines = 10000
+// ScrollbackLines caps each seat's scrollback at tmux's default history.
+// emu could keep more (10 000 lines of 200 columns take ~17.5 MB, its
+// TestScrollbackMemory), but its rows are full-width, so a line flood cycles
+// cols × 8 bytes a line through the scrollback: at 10 000 lines (16 MB at
+// 200 columns) that left the cache and doubled emu's CPU time on make
+// compare's flood (8.6 against 4.1 ms/MB, BenchmarkWrite/stream=flood).
+const ScrollbackLines = 2000
 
 // graphemeHold is how long Screen leaves a trailing grapheme cluster unplaced
 // when the next read might extend it (a combining mark, a ZWJ emoji, a
@@ -464,73 +466,106 @@ func pumpWrite(screen *Screen, b []byte) (err error) {
 	return nil
 }
 
-// pumpChunk is Pump's read size, and pumpAhead how many reads may wait for
-// the Screen: Pump's read-ahead goroutine keeps draining the PTY while the
-// Screen works on an earlier read, so a program printing fast is not stopped
-// each time the emulator takes its turn (a raw PTY read here is 25–30 MB/s,
-// a tmux pane 20). At most pumpAhead × pumpChunk bytes wait. A Linux PTY
-// read returns at most 4 KB, so 4 reads covered ~12 KB, under 1 ms of a
-// line flood; with 16 the flood in make compare ran 0.86–1.1 s instead of
-// 1.1–1.4 s per 20 MB when the seats ran x/vt, which fed a held flood in
-// ~15 ms (32 did not help). pumpKeep buffers are kept for reuse once the burst is over.
+// pumpChunk is Pump's read size (a Linux PTY read returns at most 4 KB),
+// and pumpMax bounds the bytes read and not yet written to the Screen.
 const (
 	pumpChunk = 32 << 10
-	pumpAhead = 16
-	pumpKeep  = 4
+	pumpMax   = 256 << 10
 )
+
+// pumpQueue hands the bytes Pump's reader read to its writer: the reader
+// appends each read to pending, the writer takes all of it at once. So the
+// PTY is read while the emulator works on the bytes before (reading and
+// writing in turn on one goroutine kept the kernel's 4 KB line-discipline
+// buffer full for the length of every write, and a line flood ran at 0.88×
+// the PTY's raw speed in make compare), and a writer that falls behind
+// takes many reads in one Write, with no allocation per read.
+type pumpQueue struct {
+	mu      sync.Mutex
+	ready   sync.Cond // pending has bytes, or the reader ended
+	room    sync.Cond // pending has room again
+	pending []byte
+	ended   bool
+	err     error // the reader's error, once ended
+	stop    bool  // the writer gave up: drop what is read
+}
 
 // Pump copies a seat's PTY output into its Screen until the PTY ends: it
 // returns nil at io.EOF (the child and its children closed the terminal) or
 // when the Proc was closed, else the read error (or ErrScreenClosed when the
-// Screen was closed first, or the emulator's panic; what the PTY still gives
+// Screen was closed first, or a panic in the write; what the PTY still gives
 // is then read and dropped until it ends). It flushes the Screen before
 // returning (not after a panic). The emulator carries runes, sequences and
-// grapheme clusters split across reads. Run it in the seat's reader goroutine; it reads in a
-// goroutine of its own (owned and waited for by Pump, ending with the PTY)
-// and writes to the Screen in order.
+// grapheme clusters split across reads. Run it in the seat's reader
+// goroutine; it reads in a goroutine of its own (owned and waited for by
+// Pump, ending with the PTY) and writes to the Screen in order.
 func Pump(proc io.Reader, screen *Screen) error {
-	reads := make(chan []byte, pumpAhead)
-	free := make(chan []byte, pumpKeep)
+	q := &pumpQueue{}
+	q.ready.L, q.room.L = &q.mu, &q.mu
 	done := make(chan struct{})
-	var readErr error
-	go func() {
-		defer close(done)
-		defer close(reads)
-		defer func() {
-			if r := recover(); r != nil {
-				readErr = fmt.Errorf("read panicked: %v", r)
-			}
-		}()
-		for {
-			var b []byte
-			select {
-			case b = <-free:
-			default:
-				b = make([]byte, pumpChunk)
-			}
-			n, err := proc.Read(b)
-			if n > 0 {
-				reads <- b[:n]
-			}
-			if err != nil {
-				readErr = err
-				return
-			}
-		}
-	}()
+	go q.read(proc, done)
 	var werr error
-	for b := range reads {
-		if werr == nil {
-			werr = pumpWrite(screen, b)
+	var batch []byte
+	for {
+		q.mu.Lock()
+		for len(q.pending) == 0 && !q.ended {
+			q.ready.Wait()
 		}
-		select {
-		case free <- b[:cap(b)]:
-		default:
+		// Swap: the writer takes pending, the reader fills the last batch.
+		batch, q.pending = q.pending, batch[:0]
+		ended, readErr := q.ended, q.err
+		q.stop = werr != nil
+		q.room.Signal()
+		q.mu.Unlock()
+		if len(batch) > 0 && werr == nil {
+			werr = pumpWrite(screen, batch)
+		}
+		if ended && len(batch) == 0 {
+			<-done
+			return pumpEnd(screen, werr, readErr)
 		}
 	}
-	<-done
+}
+
+// read is Pump's reader: every read appended to q.pending, waiting while
+// pumpMax bytes wait for the writer; it ends at the PTY's end.
+func (q *pumpQueue) read(proc io.Reader, done chan<- struct{}) {
+	defer close(done)
+	var err error
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("read panicked: %v", r)
+		}
+		q.mu.Lock()
+		q.ended, q.err = true, err
+		q.ready.Signal()
+		q.mu.Unlock()
+	}()
+	b := make([]byte, pumpChunk)
+	for {
+		var n int
+		n, err = proc.Read(b)
+		if n > 0 {
+			q.mu.Lock()
+			for len(q.pending)+n > pumpMax && !q.stop {
+				q.room.Wait()
+			}
+			if !q.stop {
+				q.pending = append(q.pending, b[:n]...)
+			}
+			q.ready.Signal()
+			q.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// pumpEnd flushes the Screen and says how Pump ended.
+func pumpEnd(screen *Screen, werr, readErr error) error {
 	if werr == nil {
-		werr = pumpWrite(screen, nil) // the held tail: Flush
+		werr = pumpWrite(screen, nil) // the held cluster: Flush
 	}
 	switch {
 	case werr != nil:

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/pullcept/pullcept/seats/pty"
@@ -638,4 +639,50 @@ func (c *countingReader) Read(b []byte) (int, error) {
 	n := copy(b, c.chunks[0])
 	c.chunks = c.chunks[1:]
 	return n, nil
+}
+
+// chunkReader gives data in reads of pseudo-random sizes up to 4 KB (a PTY's
+// reads), then io.EOF.
+type chunkReader struct {
+	data []byte
+	r    *rand.Rand
+}
+
+func (c *chunkReader) Read(b []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(b), len(c.data), 1+c.r.IntN(4096))
+	copy(b, c.data[:n])
+	c.data = c.data[n:]
+	return n, nil
+}
+
+// TestPumpKeepsEveryByteInOrder: Pump's reader and writer hand over every
+// read, in order, however the reads and writes interleave (a flood of
+// numbered lines ends with every line in the scrollback and on the screen).
+func TestPumpKeepsEveryByteInOrder(t *testing.T) {
+	t.Parallel()
+	const lines = ScrollbackLines + 2
+	var b strings.Builder
+	for i := range lines {
+		fmt.Fprintf(&b, "line %05d \x1b[3%dmé\u0301\x1b[m\r\n", i, i%8)
+	}
+	s := testScreen(t, 40, 3, nil)
+	if err := Pump(&chunkReader{data: []byte(b.String()), r: rand.New(rand.NewPCG(3, 4))}, s); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range s.ScrollbackLines(0, s.ScrollbackLen()) {
+		got = append(got, ansi.Strip(l))
+	}
+	rows, _, _ := s.Plain()
+	got = append(got, rows...)
+	// The first lines fell out of the scrollback; the last row is empty.
+	first := lines - len(got) + 1
+	for i, l := range got[:len(got)-1] {
+		if want := fmt.Sprintf("line %05d é\u0301", first+i); l != want {
+			t.Fatalf("line %d is %q, want %q", i, l, want)
+		}
+	}
 }

@@ -19,7 +19,7 @@ import (
 
 // Benchmarks of emu and of terminal.Screen (emu behind its lock; until issue
 // 36, x/vt behind a mirror) on the same bytes, at make compare's 200×50 with
-// 2 000 lines of scrollback (the seats' until issue 36), fed in Pump's 32 KiB
+// the seats' scrollback (terminal.ScrollbackLines), fed in Pump's 32 KiB
 // reads:
 //
 //	go test ./seats/terminal/emu/ -run '^$' -bench . -count 6 | tee new.txt
@@ -31,7 +31,7 @@ import (
 
 const (
 	perfCols, perfRows = 200, 50
-	perfScrollback     = 2000
+	perfScrollback     = terminal.ScrollbackLines
 	perfChunk          = 32 << 10
 )
 
