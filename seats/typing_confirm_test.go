@@ -326,6 +326,11 @@ func TestTypistWaitsForTheHumansTurn(t *testing.T) {
 		r.ty.Human([]byte("\r"))
 		r.w.waitN(t, 2)
 		r.c.waitArmed(t, humanWait)
+		// The writer notes the time of the "\r" after it armed humanWait:
+		// advancing the clock before it is parked could date that write
+		// later, and the gap after it would then never end (a flake seen
+		// under Wine).
+		settle(t, r.ty, r.w)
 		r.c.Advance(typingGap)
 		if ws := settle(t, r.ty, r.w); len(ws) != 2 {
 			t.Fatalf("typed before the human's turn was reported: %q", datas(ws))

@@ -400,7 +400,7 @@ func (r *run) watchServer(s cli.Seat) {
 			if cs.stopping.Load() {
 				return
 			}
-			s.Notice(true, "the Codex app-server of this seat exited (code %d); its terminal is closed%s", cs.code, cs.tail())
+			s.Notice(true, "the Codex app-server of this seat %s; its terminal is closed%s", cs.ended(), cs.tail())
 			_ = s.Kill()
 			return
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
@@ -95,6 +96,7 @@ type codexServer struct {
 
 	exited  chan struct{} // closed when the process was reaped
 	code    int
+	signal  int           // the signal that ended it, 0 when it exited
 	drained chan struct{} // closed when the output reader ended
 
 	mu    sync.Mutex
@@ -109,6 +111,16 @@ type codexServer struct {
 
 	stopping atomic.Bool // stop began: an exit is no failure
 	stopOnce sync.Once
+}
+
+// ended says how the process ended, once exited is closed: "exited (code
+// N)", or "was killed by signal N (name)" — a kill's 128+N is no code the
+// server chose (docs/design.md §9 "How a seat's end is told").
+func (cs *codexServer) ended() string {
+	if cs.signal > 0 {
+		return fmt.Sprintf("was killed by signal %d (%v)", cs.signal, syscall.Signal(cs.signal))
+	}
+	return fmt.Sprintf("exited (code %d)", cs.code)
 }
 
 // newCodexToken is a fresh capability token: 256 random bits, hex.
@@ -150,6 +162,7 @@ func startCodexProcess(ctx context.Context, spawn func(pty.Options) (pty.Proc, e
 			}
 		}()
 		cs.code, _ = proc.Wait()
+		cs.signal = proc.Signaled()
 	}()
 	go func() {
 		defer close(cs.drained)
@@ -165,7 +178,7 @@ func startCodexProcess(ctx context.Context, spawn func(pty.Options) (pty.Proc, e
 		return cs, nil
 	case <-cs.exited:
 		cs.stop()
-		return nil, fmt.Errorf("codex app-server exited (code %d) before it listened%s", cs.code, cs.tail())
+		return nil, fmt.Errorf("codex app-server %s before it listened%s", cs.ended(), cs.tail())
 	case <-ctx.Done():
 		cs.stop()
 		return nil, fmt.Errorf("codex app-server: %w", ctx.Err())

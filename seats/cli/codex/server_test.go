@@ -385,3 +385,22 @@ func TestStartCodexProcessExits(t *testing.T) {
 		t.Errorf("spawn failure: %v", err)
 	}
 }
+
+// TestCodexServerEnded: a killed app-server is said to be killed by its
+// signal, not to have exited with the shell's 128+N.
+func TestCodexServerEnded(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		code, signal int
+		want         string
+	}{
+		{3, 0, "exited (code 3)"},
+		{137, 9, "was killed by signal 9 (killed)"},
+		{130, 0, "exited (code 130)"},
+	} {
+		cs := &codexServer{code: c.code, signal: c.signal}
+		if got := cs.ended(); got != c.want {
+			t.Errorf("code %d signal %d: %q, want %q", c.code, c.signal, got, c.want)
+		}
+	}
+}
