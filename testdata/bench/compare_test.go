@@ -553,20 +553,13 @@ func (a *appScreen) waitFor(s string) {
 	a.waitText(fmt.Sprintf("%q", s), func(txt string) bool { return strings.Contains(txt, s) })
 }
 
-// idleOurs runs the real app with 8 idle seats and measures it.
-func idleOurs(t *testing.T, window time.Duration) idleOursRun {
+// appAdmin is the human's account in the real app's config.
+var appAdmin = config.Account{ID: "admin", Name: "Master", Kind: config.KindAdmin}
+
+// appEnv writes a config.json with accts into the data dir data and returns
+// the environment the real app runs in: that data dir, English.
+func appEnv(t *testing.T, data string, accts []config.Account) []string {
 	t.Helper()
-	bin := fakecli.PullceptBinary(t)
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data")
-	accts := []config.Account{{ID: "admin", Name: "Master", Kind: config.KindAdmin}}
-	for i := 1; i <= idleSeats; i++ {
-		work := filepath.Join(dir, fmt.Sprintf("work-%d", i))
-		if err := os.MkdirAll(work, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		accts = append(accts, fakecli.Account(t, fmt.Sprintf("idle-%d", i), fmt.Sprintf("Idle %d", i), work, "-join"))
-	}
 	raw, err := json.MarshalIndent(map[string]any{"accounts": accts}, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -577,11 +570,13 @@ func idleOurs(t *testing.T, window time.Duration) idleOursRun {
 	if err := os.WriteFile(filepath.Join(data, "config.json"), raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := append(os.Environ(), "PULLCEPT_HOME="+data, "LANG=en_US.UTF-8", "LC_ALL=", "LC_MESSAGES=")
-	a := startApp(t, bin, dir, env, 220, 60)
-	a.waitFor("Idle 8")
-	// Focus the participant panel (Tab cycles input → chat → topics →
-	// accounts; the focused row is marked "›"), then start each seat.
+	return append(os.Environ(), "PULLCEPT_HOME="+data, "LANG=en_US.UTF-8", "LC_ALL=", "LC_MESSAGES=")
+}
+
+// focusAccounts focuses the participant panel (Tab cycles input → chat →
+// topics → accounts; the focused row is marked "›"), on the human's row.
+func (a *appScreen) focusAccounts() {
+	a.t.Helper()
 	for range 6 {
 		if strings.Contains(a.screen.Text(), "› Master") {
 			break
@@ -590,6 +585,32 @@ func idleOurs(t *testing.T, window time.Duration) idleOursRun {
 		time.Sleep(300 * time.Millisecond) // one key at a time, as a person types
 	}
 	a.waitFor("› Master")
+}
+
+// showPanes puts the focus back on the input bar and shows the seats'
+// panes (the focus stays on the input bar).
+func (a *appScreen) showPanes() {
+	a.press("\x1b")
+	time.Sleep(300 * time.Millisecond) // a key right after Esc would read as Alt+key
+	a.press("\x14")                    // ctrl+t
+}
+
+// idleOurs runs the real app with 8 idle seats and measures it.
+func idleOurs(t *testing.T, window time.Duration) idleOursRun {
+	t.Helper()
+	bin := fakecli.PullceptBinary(t)
+	dir := t.TempDir()
+	accts := []config.Account{appAdmin}
+	for i := 1; i <= idleSeats; i++ {
+		work := filepath.Join(dir, fmt.Sprintf("work-%d", i))
+		if err := os.MkdirAll(work, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		accts = append(accts, fakecli.Account(t, fmt.Sprintf("idle-%d", i), fmt.Sprintf("Idle %d", i), work, "-join"))
+	}
+	a := startApp(t, bin, dir, appEnv(t, filepath.Join(dir, "data"), accts), 220, 60)
+	a.waitFor("Idle 8")
+	a.focusAccounts()
 	for i := 1; i <= idleSeats; i++ {
 		a.press("\x1b[B") // Down
 		a.waitFor(fmt.Sprintf("› Idle %d", i))
@@ -597,10 +618,7 @@ func idleOurs(t *testing.T, window time.Duration) idleOursRun {
 	}
 	running := func(txt string) bool { return len(idleSeatRuns.FindAllString(txt, -1)) >= idleSeats }
 	a.waitText("all 8 seats running", running)
-	// Back to the input bar, then show the seats' panes: all 8 on screen.
-	a.press("\x1b")
-	time.Sleep(300 * time.Millisecond) // a key right after Esc would read as Alt+key
-	a.press("\x14")                    // ctrl+t
+	a.showPanes()
 	a.waitText("8 panes showing their idle CLI", func(txt string) bool { return strings.Count(txt, fakecli.Ready) >= idleSeats })
 	// Let start-up work (first frames, sidecar handshakes) settle.
 	time.Sleep(2 * time.Second) // letting the app go idle is the point here

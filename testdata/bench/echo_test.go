@@ -167,22 +167,33 @@ func typeKeys(t *testing.T, s *echoSeat, phase int) []time.Duration {
 // waitScreen waits until s shows want, at most a minute (scaled).
 func waitScreen(t *testing.T, s *terminal.Screen, want string) {
 	t.Helper()
+	waitScreenUntil(t, s, fmt.Sprintf("%q showing", want), func(txt string) bool { return strings.Contains(txt, want) })
+}
+
+// waitScreenUntil waits until s's text satisfies ok, at most a minute
+// (scaled), woken by each change of s.
+func waitScreenUntil(t *testing.T, s *terminal.Screen, what string, ok func(string) bool) {
+	t.Helper()
 	deadline := time.After(testkit.Slow(time.Minute))
-	for !strings.Contains(s.Text(), want) {
+	for !ok(s.Text()) {
 		select {
 		case <-s.Changed():
 		case <-deadline:
 			snap := s.Snapshot()
-			t.Fatalf("%q never showed; the screen (cursor %d,%d):\n%s", want, snap.CursorX, snap.CursorY, strings.Join(snap.Lines, "\n"))
+			t.Fatalf("never %s; the screen (cursor %d,%d):\n%s", what, snap.CursorX, snap.CursorY, strings.Join(snap.Lines, "\n"))
 		}
 	}
 }
 
 func echoFigures(d []time.Duration) string {
+	q := func(p float64) time.Duration { return quantile(d, p).Round(10 * time.Microsecond) }
+	return fmt.Sprintf("p50 %v, p95 %v, max %v over %d keys", q(0.5), q(0.95), q(1), len(d))
+}
+
+// quantile is the p-quantile of d (0 ≤ p ≤ 1; 1 is the worst case); d is
+// not empty.
+func quantile(d []time.Duration, p float64) time.Duration {
 	d = slices.Clone(d)
 	slices.Sort(d)
-	q := func(p float64) time.Duration {
-		return d[min(len(d)-1, int(p*float64(len(d))))].Round(10 * time.Microsecond)
-	}
-	return fmt.Sprintf("p50 %v, p95 %v, max %v over %d keys", q(0.5), q(0.95), d[len(d)-1].Round(10*time.Microsecond), len(d))
+	return d[min(len(d)-1, int(p*float64(len(d))))]
 }
