@@ -686,3 +686,31 @@ func TestPumpKeepsEveryByteInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestScreenSurvivesTheStyleTableFilling: a seat that fills the emulator's
+// style table (65 536 styles it shows) and then prints a cluster in a new
+// colour makes the table compact while the cluster is being placed; the
+// Screen keeps working and shows the cluster (the cluster's id read before
+// the compaction pointed past the table: the next Snapshot panicked and
+// the Screen broke).
+func TestScreenSurvivesTheStyleTableFilling(t *testing.T) {
+	t.Parallel()
+	s := testScreen(t, 200, 50, nil)
+	var b bytes.Buffer
+	b.WriteString("a\u0301b\u0301c\u0301\rxx\x1b[4G") // the first two clusters overwritten
+	for i := range 1<<16 - 1 {
+		fmt.Fprintf(&b, "\x1b[38;2;0;%d;%dmz", i>>8, i&0xff)
+	}
+	b.WriteString("\r\n\x1b[38;2;255;0;0mc\u0301\x1b[m")
+	if _, err := s.Write(b.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	s.Flush()
+	snap := s.Snapshot()
+	if snap.Broken != "" {
+		t.Fatalf("the Screen broke: %s", snap.Broken)
+	}
+	if rows, _, _ := s.Plain(); rows[snap.CursorY] != "c\u0301" {
+		t.Fatalf("cursor row %q, want the cluster", rows[snap.CursorY])
+	}
+}

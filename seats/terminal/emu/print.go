@@ -116,8 +116,10 @@ func (t *Terminal) fastWide(n int) {
 			t.wrapLine()
 			continue
 		}
-		// After the wrap, whose scroll may have compacted the tables.
-		sid, ch := t.sid(), t.lastCh
+		// After the wrap, whose scroll may have compacted the tables, and
+		// the pen's style, which may compact them too.
+		sid := t.sid()
+		ch := t.lastCh
 		cells := t.scr.row(t.y).cells
 		x := t.x
 		k := min(n, (right-x)/2)
@@ -298,14 +300,14 @@ func (t *Terminal) place(ch uint32, w int) {
 	if t.m.Insert {
 		t.insertCells(w)
 	}
+	sid := t.sid()
 	if ch&chCluster != 0 {
-		// The wrap's scroll or the insert may have compacted the tables:
-		// a cluster being placed is t.lastCh, which a compaction keeps
-		// and renumbers.
+		// The wrap's scroll, the insert or the pen's style may have
+		// compacted the tables: a cluster being placed is t.lastCh, which
+		// a compaction keeps and renumbers.
 		ch = t.lastCh
 	}
 	cells := t.scr.row(t.y).cells
-	sid := t.sid()
 	if w == 2 {
 		cells[t.x] = cell{ch: ch | chWide, sid: sid}
 		cells[t.x+1] = cell{ch: chTail, sid: sid}

@@ -162,3 +162,26 @@ func TestCompactionWhilePlacingACluster(t *testing.T) {
 		t.Errorf("rows %q", got)
 	}
 }
+
+// The same when the compaction comes from the pen's new style, interned
+// as the cluster is written: the cluster's id read before it would point
+// past the compacted table (a panic on the next render) or at another
+// cluster.
+func TestCompactionForThePenWhilePlacingACluster(t *testing.T) {
+	t.Parallel()
+	tm := newFixture(20, 2)
+	tm.tab.maxStyles, tm.tab.maxClusters = 8, 4
+	// Clusters 0 and 1 overwritten, 2 (c and an acute) still shown.
+	feed := "a\u0301b\u0301c\u0301\rxx\x1b[4G"
+	for i := 1; i <= 7; i++ {
+		feed += fmt.Sprintf("\x1b[3%dmz", i) // the style table full of shown styles
+	}
+	tm.feed(feed + "\x1b[1;31mc\u0301\x1b[m")
+	if tm.tab.compactions == 0 {
+		t.Fatal("no compaction: the test does not test")
+	}
+	checkGrid(t, tm.Terminal)
+	if got, want := tm.PlainRow(0), "xxc\u0301zzzzzzzc\u0301"; got != want {
+		t.Errorf("row %q, want %q", got, want)
+	}
+}
