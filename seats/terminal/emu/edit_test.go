@@ -234,3 +234,21 @@ func TestRepeatIsPrinting(t *testing.T) {
 		}
 	}
 }
+
+// Printing from left of the left margin, the right margin is the edge once
+// the cursor reached the left one: the same whether the run comes whole,
+// in pieces or through a character set (the whole run went to the screen's
+// edge, through the right margin).
+func TestPrintingFromLeftOfTheMargins(t *testing.T) {
+	t.Parallel()
+	const margins = "\x1b[?69h\x1b[4;6s\x1b[1;1H"
+	for _, chunks := range [][]string{{"abcdefghij"}, {"abc", "defghij"}, {"\x1b(Aabcdefghij"}, {"ab", "cdefghi", "j"}} {
+		tm := newFixture(10, 3)
+		_, _ = tm.Write([]byte(margins))
+		for _, c := range chunks {
+			_, _ = tm.Write([]byte(c))
+		}
+		tm.Flush()
+		tm.check(t, 4, 2, "abcdef", "   ghi", "   j")
+	}
+}

@@ -72,6 +72,9 @@ func (t *Terminal) fastASCII(run []byte) {
 		x := t.x
 		cells := t.scr.row(t.y).cells
 		n := min(len(run), right-x)
+		if x < t.left {
+			n = min(n, t.left-x) // past the left margin the right one is the edge (place)
+		}
 		for i, b := range run[:n] {
 			cells[x+i] = cell{ch: uint32(b), sid: sid}
 		}
