@@ -270,49 +270,48 @@ func (t *Terminal) setLeftRight(params ansi.Params) {
 }
 
 // repeat is REP: the last character printed, n times (xterm, tmux; x/vt
-// repeats only an ASCII one). A count past a screenful and a row is cut to
-// one with the same remainder in the row: the screen ends the same, the
-// scrollback keeps fewer copies of the repeated row, and a stray
-// "CSI 999999999 b" costs a screenful of cells.
+// repeats only an ASCII one), a row's worth at a time (fastRepeat). Once
+// the cursor has wrapped into the margins every row takes perRow of them,
+// and once every row it can reach was written (or, where wide characters
+// leave a column, scrolled off) the screen repeats with that period: a
+// count past that is cut to one with the same remainder. The screen ends
+// the same, the scrollback keeps fewer copies of the repeated row, and a
+// stray "CSI 999999999 b" costs about a screenful (two, for wide
+// characters in an odd width). Cut by the screen's width, the count left
+// the cursor elsewhere in narrower margins; one by one in insert mode, it
+// cost a row's shift per character.
 func (t *Terminal) repeat(params ansi.Params) {
 	if t.lastChar == 0 && t.lastW == 0 {
 		return
 	}
 	n, _, _ := params.Param(0, 1)
 	n = max(n, 1)
-	perRow := t.cols
-	if t.lastChar == 0 {
-		perRow = max(t.cols/t.lastW, 1)
+	ch, w := t.lastCh, min(t.lastW, 2)
+	if c := t.lastChar; c != 0 {
+		if t.single != 0 {
+			t.placeASCII(c) // a single shift is for the first one only
+			n--
+		}
+		ch, w = uint32(mapCharset(t.charsets[t.gl], c)), 1
 	}
-	if limit := perRow * (t.rows + 1); n > limit {
+	perRow := max((t.right-t.left+1)/w, 1)
+	rows := t.rows + 3
+	if perRow*w < t.right-t.left+1 {
+		// A column wide characters leave: the old text there goes only
+		// once its row scrolled off.
+		rows += t.rows
+	}
+	limit := perRow * rows
+	switch { // from outside the margins, what it takes to wrap into them
+	case t.x < t.left:
+		limit += (t.right-t.x)/w + 1 // to the right margin
+	case t.x > t.right:
+		limit += (t.cols-t.x)/w + (t.right+1)/w + 2 // to the screen's edge, then a row
+	}
+	if n > limit {
 		n = limit + (n-limit)%perRow
 	}
-	if t.lastChar == 0 {
-		if t.lastW == 2 && !t.m.Insert {
-			t.fastWide(n)
-			return
-		}
-		for range n {
-			t.place(t.lastCh, t.lastW)
-		}
-		return
-	}
-	c := t.lastChar
-	if t.single != 0 || t.charsets[t.gl] != 0 || t.m.Insert {
-		for range n {
-			t.placeASCII(c)
-		}
-		return
-	}
-	var run [256]byte
-	for i := range run {
-		run[i] = c
-	}
-	for n > 0 {
-		k := min(n, len(run))
-		t.fastASCII(run[:k])
-		n -= k
-	}
+	t.fastRepeat(ch, w, n)
 }
 
 // softReset is DECSTR: modes, margins, pen, charsets and saved cursor back

@@ -365,3 +365,27 @@ func modesStream() string {
 	}
 	return b.String()
 }
+
+// TestRepeatIsPrintingAfterStreams: after grammar streams (any cursor,
+// margins, modes and screen), REP of a character of each width, with any
+// count up to several screenfuls, ends as the character printed that many
+// times: the same rows and cursor, and the same pending wrap (the Z after
+// it). Its count cut (csi.go repeat) must keep the screen.
+func TestRepeatIsPrintingAfterStreams(t *testing.T) {
+	t.Parallel()
+	chars := []string{"x", "日", "e\u0301", "👩\u200d💻", "─"}
+	for i := range 3000 {
+		in := seedInput(uint64(i), 20+i%60)
+		cols, rows, tokens := genStream(in, nil)
+		prefix := strings.Join(tokens, "")
+		c := chars[i%len(chars)]
+		n := 1 + int(in[0])*int(in[1])%(8*cols*(rows+4))
+		rep := feedEmu(cols, rows, [][]byte{[]byte(prefix + c + fmt.Sprintf("\x1b[%dbZ", n))})
+		printed := feedEmu(cols, rows, [][]byte{[]byte(prefix + strings.Repeat(c, n+1) + "Z")})
+		a, b := emuView(rep), emuView(printed)
+		a.scrollback, b.scrollback = nil, nil // the cut count keeps fewer copies
+		for _, d := range compareViews(a, b, "REP", "printed") {
+			t.Fatalf("%d×%d %q then %q, REP %d: %s\n%s", cols, rows, prefix, c, n, d.aspect, d.detail)
+		}
+	}
+}

@@ -8,6 +8,7 @@ package emu
 // every column (tmux 3.3 keeps them from any region, x/vt from any
 // full-width one); a full-screen scroll only turns the ring.
 func (t *Terminal) scrollUp(n int) {
+	t.edits++
 	h := t.bottom - t.top + 1
 	n = min(n, h)
 	if n <= 0 {
@@ -74,6 +75,7 @@ func (t *Terminal) scrollDown(n int) {
 
 // scrollDownFrom scrolls rows y…bottom down n rows, blank rows entering at y.
 func (t *Terminal) scrollDownFrom(y0, n int) {
+	t.edits++
 	h := t.bottom - y0 + 1
 	n = min(n, h)
 	if n <= 0 {
@@ -238,6 +240,7 @@ func (t *Terminal) insideMargins() bool { return t.x >= t.left && t.x <= t.right
 // insertCells shifts the cells from the cursor to the right margin right by
 // n, blanks at the cursor (ICH, and insert mode).
 func (t *Terminal) insertCells(n int) {
+	t.edits++
 	if !t.insideMargins() {
 		return
 	}

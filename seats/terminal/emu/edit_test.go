@@ -208,15 +208,21 @@ func TestRepeatIsPrinting(t *testing.T) {
 	t.Parallel()
 	states := []string{"", "\x1b[1;7H", "\x1b[1;10H", "\x1b[?7l", "\x1b[?7l\x1b[1;8H", "\x1b[2;3r\x1b[3;1H",
 		"\x1b[?69h\x1b[3;6s\x1b[1;4H", "\x1b[?69h\x1b[3;4s\x1b[1;3H", "\x1b[?69h\x1b[5;5s\x1b[1;5H", "\x1b[4h\x1b[1;3H",
-		"abcdefghi", "\x1b[1;10Hz", "\x1b[44m", "\x1b(0"}
+		"abcdefghi", "\x1b[1;10Hz", "\x1b[44m", "\x1b(0",
+		// Margins three columns wide (a count cut by the screen's width
+		// left the cursor elsewhere), the cursor left of the margins (the
+		// right one is its edge from the left one on), insert mode in
+		// them, the line drawing set by a single shift, and a region.
+		"\x1b[?69h\x1b[3;5s\x1b[1;3H", "\x1b[?69h\x1b[4;7s\x1b[2;1H", "\x1b[?69h\x1b[4;7s\x1b[4h\x1b[2;1Habcdefghij\x1b[1;5H",
+		"\x1b[4h\x1b[2;1Habcdefghij\x1b[1;5H", "\x1b*0\x1bN", "\x1b[1;2r\x1b[2;2H\x1b[?69h\x1b[2;9s"}
 	for _, c := range []string{"x", "日", "e\u0301", "👩\u200d💻", "q"} {
 		for _, st := range states {
-			for _, n := range []int{1, 2, 3, 4, 5, 9, 10, 11, 31, 64} {
+			for _, n := range []int{1, 2, 3, 4, 5, 9, 10, 11, 31, 64, 65, 66, 67, 99, 1000, 1001} {
 				rep := newFixture(10, 3).feed(st + c + "\x1b[" + itoa(n) + "b")
 				want := newFixture(10, 3).feed(st + strings.Repeat(c, n+1))
 				wx, wy, _ := want.Cursor()
-				// Past a screenful and a row the count is cut: fewer rows
-				// reach the scrollback (see repeat).
+				// Past a screenful and a few rows the count is cut: fewer
+				// rows reach the scrollback (see repeat).
 				sbSame := n > 20 || slices.Equal(rep.scrollback(), want.scrollback())
 				if x, y, _ := rep.Cursor(); !slices.Equal(rep.rows(), want.rows()) || x != wx || y != wy ||
 					!sbSame || rep.wrapNext != want.wrapNext {
@@ -250,5 +256,32 @@ func TestPrintingFromLeftOfTheMargins(t *testing.T) {
 		}
 		tm.Flush()
 		tm.check(t, 4, 2, "abcdef", "   ghi", "   j")
+	}
+}
+
+// A REP costs at most a few inserts and scrolls per row, whatever the
+// count, the modes and the margins: in insert mode each character was
+// an insert of its own (10 200 inserts of up to a row each for one
+// "CSI 99999 b" at 200×50), and in margins two columns wide the count,
+// cut to a screenful of the screen's width, wrapped 5 100 times, each a
+// scroll of the region.
+func TestRepeatCostsAFewRowsOfEdits(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, state, char string }{
+		{"insert", "\x1b[4h", "x"},
+		{"insert wide", "\x1b[4h", "日"},
+		{"insert cluster", "\x1b[4h", "e\u0301"},
+		{"insert in margins", "\x1b[4h\x1b[?69h\x1b[3;9s\x1b[50;5H", "x"},
+		{"narrow margins", "\x1b[?69h\x1b[1;2s", "x"},
+		{"narrow margins, at the bottom", "\x1b[?69h\x1b[1;2s\x1b[50;1H", "x"},
+		{"narrow margins, from left of them", "\x1b[?69h\x1b[5;6s\x1b[50;1H", "x"},
+		{"narrow margins, wide", "\x1b[?69h\x1b[1;3s\x1b[50;1H", "日"},
+	} {
+		tm := newFixture(200, 50).feed(c.state + c.char)
+		tm.edits = 0
+		tm.feed("\x1b[99999b")
+		if tm.edits > 5*50 { // a scroll and an insert per row of two screenfuls, and a few
+			t.Errorf("%s: %d inserts and scrolls for one REP on 50 rows", c.name, tm.edits)
+		}
 	}
 }

@@ -100,9 +100,10 @@ func (t *Terminal) fastASCII(run []byte) {
 	}
 }
 
-// fastWide places the wide character t.lastCh n times without insert mode
-// (REP) a row's worth at a time, as place would one by one.
-func (t *Terminal) fastWide(n int) {
+// fastRepeat places ch, of width w (1 or 2), n times (REP) a row's worth
+// at a time, as place would one by one: in insert mode a row's worth is
+// one insert.
+func (t *Terminal) fastRepeat(ch uint32, w, n int) {
 	for n > 0 {
 		if t.wrapNext && t.m.AutoWrap {
 			t.wrapLine()
@@ -112,32 +113,47 @@ func (t *Terminal) fastWide(n int) {
 		if right == t.right+1 {
 			left = t.left
 		}
-		if right-left < 2 || t.x+2 > right && !t.m.AutoWrap {
+		if w > right-left || t.x+w > right && !t.m.AutoWrap {
 			return // it fits nowhere, or not before the margin: dropped
 		}
-		if t.x+2 > right {
+		if t.x+w > right {
 			t.wrapLine()
 			continue
 		}
-		// After the wrap, whose scroll may have compacted the tables, and
-		// the pen's style, which may compact them too.
-		sid := t.sid()
-		ch := t.lastCh
-		cells := t.scr.row(t.y).cells
 		x := t.x
-		k := min(n, (right-x)/2)
-		for i := x; i < x+2*k; i += 2 {
-			cells[i] = cell{ch: ch | chWide, sid: sid}
-			cells[i+1] = cell{ch: chTail, sid: sid}
+		k := min(n, (right-x)/w)
+		if x < t.left {
+			k = min(k, (t.left-x+w-1)/w) // past the left margin the right one is the edge
+		}
+		if t.m.Insert {
+			t.insertCells(k * w)
+		}
+		// After the wrap, the insert and the pen's style, each of which may
+		// have compacted the tables (a cluster is t.lastCh, renumbered).
+		sid := t.sid()
+		if ch&chCluster != 0 {
+			ch = t.lastCh
+		}
+		cells := t.scr.row(t.y).cells
+		for i := x; i < x+k*w; i += w {
+			if w == 2 {
+				cells[i] = cell{ch: ch | chWide, sid: sid}
+				cells[i+1] = cell{ch: chTail, sid: sid}
+			} else {
+				cells[i] = cell{ch: ch, sid: sid}
+			}
 		}
 		repair(cells, x)
-		repair(cells, x+2*k)
+		repair(cells, x+k*w)
 		t.touch(t.y)
 		n -= k
-		if x+2*k >= right {
-			t.x, t.wrapNext = right-1, t.m.AutoWrap
-		} else {
-			t.x, t.wrapNext = x+2*k, false
+		if x+k*w < right {
+			t.x, t.wrapNext = x+k*w, false
+			continue
+		}
+		t.x, t.wrapNext = right-1, t.m.AutoWrap
+		if !t.m.AutoWrap {
+			return // the rest overwrite the last column with the same character
 		}
 	}
 }

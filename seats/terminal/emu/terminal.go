@@ -76,6 +76,8 @@ type Terminal struct {
 	tab   tables
 	p     *ansi.Parser
 	reply func([]byte)
+
+	edits int // inserts and scrolls, each up to a row's or a region's cells (tests)
 }
 
 // savedCursor is what DECSC saves and DECRC restores.
