@@ -90,17 +90,29 @@ func (t *Terminal) RenderScrollbackRow(i int, dst []byte) []byte {
 	return t.render(cells[:n], dst)
 }
 
+// maxRowLinks bounds the bytes of links one rendered row opens (four links
+// of the longest, or dozens of usual ones): a child alternating two long
+// links cell by cell would make each cell of the screen and the
+// scrollback cost 2 KB at every render. Past it the rest of the row is
+// drawn unlinked.
+const maxRowLinks = 8 << 10
+
 func (t *Terminal) render(cells []cell, dst []byte) []byte {
 	var sid, link uint32
+	spent := 0
 	for _, c := range cells {
 		if c.tail() {
 			continue
 		}
 		if c.sid != sid {
 			k := t.tab.styles[c.sid]
-			if k.link != link {
-				dst = t.appendLink(dst, k.link)
-				link = k.link
+			if l := k.link; l != link && (l == 0 || spent+len(t.tab.links[l]) <= maxRowLinks) {
+				dst = t.appendLink(dst, l)
+				link = l
+				spent += len(t.tab.links[l])
+			} else if l != link && link != 0 {
+				dst = t.appendLink(dst, 0) // over the budget: unlinked
+				link = 0
 			}
 			if t.tab.styles[sid].st != k.st {
 				dst = appendSGR(dst, k.st)

@@ -3,6 +3,7 @@ package emu
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -151,5 +152,40 @@ func TestResizeReports(t *testing.T) {
 	want := []string{"\x1b[48;5;20;0;0t", "\x1b[48;6;30;0;0t"}
 	if !slices.Equal(tm.replies, want) {
 		t.Errorf("replies %q, want %q", tm.replies, want)
+	}
+}
+
+// A row links at most maxRowLinks bytes of links: cells that alternate
+// between two links of 2 KB each rendered 2 KB a cell (a 200-column row
+// 400 KB, the seats' 2 000 lines of scrollback 800 MB for each look at
+// them, from 3 MB of cells); past the budget the text stays, unlinked.
+func TestRenderBoundsTheLinksOfARow(t *testing.T) {
+	t.Parallel()
+	a := "https://a.example/" + strings.Repeat("a", maxLinkURL-18)
+	b := "https://b.example/" + strings.Repeat("b", maxLinkURL-18)
+	var in strings.Builder
+	for i := range 200 * 2 {
+		fmt.Fprintf(&in, "\x1b]8;;%s\x07%c", []string{a, b}[i%2], 'a'+i%26)
+	}
+	tm := newFixture(200, 3).feed(in.String() + "\x1b]8;;\x07\x1b[3;1H\x1b]8;;https://x.test/1\x07one\x1b]8;;\x07 \x1b]8;;https://x.test/2\x07two\x1b]8;;\x07")
+	if got := tm.PlainRow(0); len(got) != 200 || got[:3] != "abc" {
+		t.Errorf("the text went too: %q", got)
+	}
+	if tm.LinkAt(0, 0) != a || tm.LinkAt(199, 0) != b {
+		t.Errorf("the cells lost their links")
+	}
+	if row := string(tm.RenderRow(2, nil)); strings.Count(row, "https://x.test/") != 2 {
+		t.Errorf("a row of short links lost some: %q", row)
+	}
+	rows := [][]byte{tm.RenderRow(0, nil), tm.RenderRow(1, nil)}
+	tm.feed("\x1b[S")
+	rows = append(rows, tm.RenderScrollbackRow(0, nil))
+	for i, row := range rows {
+		if len(row) > 8<<10+200*16 {
+			t.Errorf("row %d renders %d bytes", i, len(row))
+		}
+		if !strings.Contains(string(row), a) {
+			t.Errorf("row %d: the first link went too", i)
+		}
 	}
 }
