@@ -8,7 +8,6 @@ package emu
 // every column (tmux 3.3 keeps them from any region, x/vt from any
 // full-width one); a full-screen scroll only turns the ring.
 func (t *Terminal) scrollUp(n int) {
-	t.edits++
 	h := t.bottom - t.top + 1
 	n = min(n, h)
 	if n <= 0 {
@@ -22,6 +21,7 @@ func (t *Terminal) scrollUp(n int) {
 	s := t.scr
 	keep := s == &t.pri
 	if t.top == 0 && t.bottom == t.rows-1 {
+		t.cost += n * (1 + t.cols)
 		for range n {
 			l := s.row(0)
 			*l = line{cells: blankCells(t.retire(*l, keep), t.cols, bg)}
@@ -35,8 +35,8 @@ func (t *Terminal) scrollUp(n int) {
 	}
 	gone := t.spare(n)
 	for done := 0; done < n; {
-		t.edits++
 		k := min(n-done, len(gone))
+		t.cost += h + k*t.cols
 		for i := range k {
 			gone[i] = *s.row(t.top + i)
 		}
@@ -79,7 +79,6 @@ func (t *Terminal) scrollDown(n int) {
 
 // scrollDownFrom scrolls rows y…bottom down n rows, blank rows entering at y.
 func (t *Terminal) scrollDownFrom(y0, n int) {
-	t.edits++
 	h := t.bottom - y0 + 1
 	n = min(n, h)
 	if n <= 0 {
@@ -93,8 +92,8 @@ func (t *Terminal) scrollDownFrom(y0, n int) {
 	s := t.scr
 	gone := t.spare(n)
 	for done := 0; done < n; {
-		t.edits++
 		k := min(n-done, len(gone))
+		t.cost += h + k*t.cols
 		for i := range k {
 			gone[i] = *s.row(t.bottom - i)
 		}
@@ -120,6 +119,7 @@ func (t *Terminal) scrollUpFrom(y0, n int) {
 
 // scrollCells scrolls the region up n rows inside the left/right margins.
 func (t *Terminal) scrollCells(n int, bg uint32) {
+	t.cost += (t.bottom - t.top + 1) * (t.right - t.left + 1)
 	for y := t.top; y <= t.bottom; y++ {
 		dst := t.scr.row(y).cells[t.left : t.right+1]
 		if y+n <= t.bottom {
@@ -134,6 +134,7 @@ func (t *Terminal) scrollCells(n int, bg uint32) {
 
 // shiftCellsDown scrolls rows y0…bottom down n rows inside the margins.
 func (t *Terminal) shiftCellsDown(y0, n int, bg uint32) {
+	t.cost += (t.bottom - y0 + 1) * (t.right - t.left + 1)
 	for y := t.bottom; y >= y0; y-- {
 		dst := t.scr.row(y).cells[t.left : t.right+1]
 		if y-n >= y0 {
@@ -245,10 +246,10 @@ func (t *Terminal) insideMargins() bool { return t.x >= t.left && t.x <= t.right
 // insertCells shifts the cells from the cursor to the right margin right by
 // n, blanks at the cursor (ICH, and insert mode).
 func (t *Terminal) insertCells(n int) {
-	t.edits++
 	if !t.insideMargins() {
 		return
 	}
+	t.cost += t.right + 1 - t.x
 	cells := t.scr.row(t.y).cells[:t.right+1]
 	n = min(n, len(cells)-t.x)
 	copy(cells[t.x+n:], cells[t.x:])

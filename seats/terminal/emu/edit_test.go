@@ -259,13 +259,14 @@ func TestPrintingFromLeftOfTheMargins(t *testing.T) {
 	}
 }
 
-// A REP costs at most a few inserts and scrolls per row, whatever the
-// count, the modes and the margins: in insert mode each character was
-// an insert of its own (10 200 inserts of up to a row each for one
-// "CSI 99999 b" at 200×50), and in margins two columns wide the count,
-// cut to a screenful of the screen's width, wrapped 5 100 times, each a
-// scroll of the region.
-func TestRepeatCostsAFewRowsOfEdits(t *testing.T) {
+// A REP moves at most a few screenfuls of cells, whatever the count, the
+// modes and the margins: in insert mode each character was an insert of
+// its own (10 200 inserts of up to a row each for one "CSI 99999 b" at
+// 200×50); in margins two columns wide the count, cut to a screenful of
+// the screen's width, wrapped 5 100 times, each a scroll of the region;
+// and at the bottom of a region each row of it scrolled the region (52
+// screenfuls in wide margins, 2 000 in a region of 4 000 rows).
+func TestRepeatCostsAFewScreenfuls(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ name, state, char string }{
 		{"insert", "\x1b[4h", "x"},
@@ -276,12 +277,18 @@ func TestRepeatCostsAFewRowsOfEdits(t *testing.T) {
 		{"narrow margins, at the bottom", "\x1b[?69h\x1b[1;2s\x1b[50;1H", "x"},
 		{"narrow margins, from left of them", "\x1b[?69h\x1b[5;6s\x1b[50;1H", "x"},
 		{"narrow margins, wide", "\x1b[?69h\x1b[1;3s\x1b[50;1H", "日"},
+		{"wide margins", "\x1b[?69h\x1b[2;199s\x1b[50;2H", "x"},
+		{"wide margins, wide", "\x1b[?69h\x1b[2;198s\x1b[50;2H", "日"},
+		{"region", "\x1b[2r\x1b[9999;1H", "x"},
 	} {
-		tm := newFixture(200, 50).feed(c.state + c.char)
-		tm.edits = 0
-		tm.feed("\x1b[99999b")
-		if tm.edits > 5*50 { // a scroll and an insert per row of two screenfuls, and a few
-			t.Errorf("%s: %d inserts and scrolls for one REP on 50 rows", c.name, tm.edits)
+		for _, size := range [][2]int{{200, 50}, {2, 4000}} {
+			cols, rows := size[0], size[1]
+			tm := newFixture(cols, rows).feed(c.state + c.char)
+			tm.cost = 0
+			tm.feed("\x1b[99999b")
+			if tm.cost > 5*cols*rows {
+				t.Errorf("%s at %d×%d: one REP moved %d cells, %.1f screenfuls", c.name, cols, rows, tm.cost, float64(tm.cost)/float64(cols*rows))
+			}
 		}
 	}
 }
@@ -293,10 +300,10 @@ func TestRegionScrollMovesRowsOnce(t *testing.T) {
 	t.Parallel()
 	for _, seq := range []string{"\x1b[32767S", "\x1b[32000S", "\x1b[32000T", "\x1b[3H\x1b[32000L", "\x1b[3H\x1b[32000M"} {
 		tm := newFixture(1, maxSize).feed("\x1b[2;32766r")
-		tm.edits = 0
+		tm.cost = 0
 		tm.feed(seq)
-		if tm.edits > 2 {
-			t.Errorf("%q: %d region moves", seq, tm.edits)
+		if tm.cost > 3*maxSize {
+			t.Errorf("%q moved %d rows and cells in a region of %d rows", seq, tm.cost, maxSize-2)
 		}
 	}
 }

@@ -105,6 +105,10 @@ func (t *Terminal) fastASCII(run []byte) {
 // one insert.
 func (t *Terminal) fastRepeat(ch uint32, w, n int) {
 	for n > 0 {
+		if k := t.repeatRows(ch, w, n); k > 0 {
+			n -= k
+			continue
+		}
 		if t.wrapNext && t.m.AutoWrap {
 			t.wrapLine()
 		}
@@ -134,17 +138,7 @@ func (t *Terminal) fastRepeat(ch uint32, w, n int) {
 		if ch&chCluster != 0 {
 			ch = t.lastCh
 		}
-		cells := t.scr.row(t.y).cells
-		for i := x; i < x+k*w; i += w {
-			if w == 2 {
-				cells[i] = cell{ch: ch | chWide, sid: sid}
-				cells[i+1] = cell{ch: chTail, sid: sid}
-			} else {
-				cells[i] = cell{ch: ch, sid: sid}
-			}
-		}
-		repair(cells, x)
-		repair(cells, x+k*w)
+		putRun(t.scr.row(t.y).cells, x, x+k*w, ch, w, sid)
 		t.touch(t.y)
 		n -= k
 		if x+k*w < right {
@@ -156,6 +150,60 @@ func (t *Terminal) fastRepeat(ch uint32, w, n int) {
 			return // the rest overwrite the last column with the same character
 		}
 	}
+}
+
+// repeatRows places ch in whole rows at the bottom of the scroll region,
+// when the next one wraps there: m wraps, each scrolling the region a row
+// and filling the new row, are one scroll of m rows and m rows filled (a
+// scroll of the region for every row cost a REP m regions' worth of cells
+// in left/right margins, m × its height in rows otherwise). It returns how
+// many it placed, 0 when that is not where the cursor is.
+func (t *Terminal) repeatRows(ch uint32, w, n int) int {
+	width := t.right - t.left + 1
+	perRow := width / w
+	wraps := t.wrapNext || t.x+w > t.right+1
+	if !t.m.AutoWrap || !wraps || t.y != t.bottom || !t.insideMargins() || perRow == 0 {
+		return 0
+	}
+	m := min(n/perRow, t.bottom-t.top+1)
+	if m < 2 {
+		return 0
+	}
+	fullWidth := width == t.cols
+	t.scr.row(t.y).wrapped = true // as wrapLine
+	t.scrollUp(m)
+	sid := t.sid() // after the scroll, which may have compacted the tables
+	if ch&chCluster != 0 {
+		ch = t.lastCh
+	}
+	end := t.left + perRow*w
+	for y := t.bottom - m + 1; y <= t.bottom; y++ {
+		putRun(t.scr.row(y).cells, t.left, end, ch, w, sid)
+		t.touch(y)
+		if fullWidth && y < t.bottom {
+			t.scr.row(y).wrapped = true // left by a wrap; in margins the flag stays on the bottom row
+		}
+	}
+	t.x, t.wrapNext = end, false
+	if end > t.right {
+		t.x, t.wrapNext = t.right, true
+	}
+	return m * perRow
+}
+
+// putRun writes ch (width w) in style sid over cells[from:to] and mends
+// the wide characters it cut at either end.
+func putRun(cells []cell, from, to int, ch uint32, w int, sid uint32) {
+	for i := from; i < to; i += w {
+		if w == 2 {
+			cells[i] = cell{ch: ch | chWide, sid: sid}
+			cells[i+1] = cell{ch: chTail, sid: sid}
+		} else {
+			cells[i] = cell{ch: ch, sid: sid}
+		}
+	}
+	repair(cells, from)
+	repair(cells, to)
 }
 
 // rightEdge is one past the last column the cursor may print in: the right

@@ -77,7 +77,9 @@ type Terminal struct {
 	p     *ansi.Parser
 	reply func([]byte)
 
-	edits int // inserts and scrolls, each up to a row's or a region's cells (tests)
+	// cost counts the cells inserts and scrolls move or blank, and the rows
+	// they move (tests: what a hostile count costs).
+	cost int
 }
 
 // savedCursor is what DECSC saves and DECRC restores.
