@@ -1,6 +1,8 @@
 package emu
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -306,4 +308,66 @@ func TestRegionScrollMovesRowsOnce(t *testing.T) {
 			t.Errorf("%q moved %d rows and cells in a region of %d rows", seq, tm.cost, maxSize-2)
 		}
 	}
+}
+
+// fastRepeat with any count, uncut, ends as printing: rows, wrapped flags,
+// scrollback and cursor, from random cursors, regions, margins and modes
+// (repeatRows does the rows at the bottom of a region in one scroll).
+func TestFastRepeatIsPrinting(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(1, 99))
+	for range 5000 {
+		cols, rows := 1+r.IntN(16), 1+r.IntN(10)
+		prefix := randomState(r, cols, rows)
+		c := []string{"x", "日", "e\u0301"}[r.IntN(3)]
+		n := 1 + r.IntN(4*cols*(rows+3))
+		rep := New(cols, rows, 1000, nil)
+		_, _ = rep.Write([]byte(prefix + c))
+		rep.Flush()
+		ch, w := rep.lastCh, rep.lastW
+		if rep.lastChar != 0 {
+			ch, w = uint32(rep.lastChar), 1
+		}
+		rep.fastRepeat(ch, w, n)
+		printed := New(cols, rows, 1000, nil)
+		_, _ = printed.Write([]byte(prefix + strings.Repeat(c, n+1)))
+		printed.Flush()
+		if a, b := fullState(rep), fullState(printed); !slices.Equal(a, b) {
+			t.Fatalf("%d×%d %q, then %q and %d more:\nrepeated %q\nprinted  %q", cols, rows, prefix, c, n, a, b)
+		}
+	}
+}
+
+// randomState is a few sequences that move the cursor, set margins,
+// modes and colours, or print.
+func randomState(r *rand.Rand, cols, rows int) string {
+	toks := []func() string{
+		func() string { return fmt.Sprintf("\x1b[%d;%dr", 1+r.IntN(rows), 1+r.IntN(rows+2)) },
+		func() string { return fmt.Sprintf("\x1b[?69h\x1b[%d;%ds", 1+r.IntN(cols), 1+r.IntN(cols+2)) },
+		func() string { return fmt.Sprintf("\x1b[%d;%dH", 1+r.IntN(rows+1), 1+r.IntN(cols+1)) },
+		func() string { return "hello world abc"[:r.IntN(15)] },
+		func() string { return "日本語"[:3*r.IntN(3)] },
+		func() string { return "\x1b[?69l" }, func() string { return "\x1b[4h" }, func() string { return "\x1b[4l" },
+		func() string { return "\x1b[?1049h" }, func() string { return "\r\n" }, func() string { return "\x1b[?6h" },
+		func() string { return "\x1b[?7l" }, func() string { return "\x1b[?7h" },
+		func() string { return fmt.Sprintf("\x1b[3%d;4%dm", r.IntN(8), r.IntN(8)) },
+	}
+	var b strings.Builder
+	for range r.IntN(12) {
+		b.WriteString(toks[r.IntN(len(toks))]())
+	}
+	return b.String()
+}
+
+// fullState is the cursor, every row with its wrapped flag, and the
+// scrollback.
+func fullState(tm *Terminal) []string {
+	out := []string{fmt.Sprint(tm.x, tm.y, tm.wrapNext)}
+	for y := range tm.rows {
+		out = append(out, fmt.Sprintf("%v %s", tm.scr.row(y).wrapped, tm.RenderRow(y, nil)))
+	}
+	for i := range tm.sb.len() {
+		out = append(out, fmt.Sprintf("sb %v %s", tm.sb.at(i).wrapped, tm.RenderScrollbackRow(i, nil)))
+	}
+	return out
 }
