@@ -241,6 +241,7 @@ func (t *Terminal) printRune(r rune) {
 	if t.npen == 0 {
 		t.npen = copy(t.pend[:], enc[:n])
 		t.pendW, _ = plainRune(r)
+		t.pendCut = true
 		return
 	}
 	if t.pendW > 0 {
@@ -309,20 +310,38 @@ func (t *Terminal) flushPending() {
 
 // placeBytes places the cluster c of width w.
 func (t *Terminal) placeBytes(c []byte, w int) {
+	cut := t.pendCut
+	t.pendCut = false
 	if len(c) == 1 {
 		t.placeASCII(c[0])
 		return
 	}
 	t.single = 0
 	r, n := utf8.DecodeRune(c)
+	if cut && r >= 0x300 && !isPlain(r) && attaches(c) {
+		return // as a zero-width one: drawn, it would join the character before it
+	}
 	ch := uint32(r)
 	if n < len(c) {
-		ch = t.clusterCh(c, r)
+		ch = t.clusterCh(c, r, min(w, 2))
 	}
 	if w > 0 {
 		t.lastChar, t.lastCh, t.lastW = 0, ch, w
 	}
 	t.place(ch, w)
+}
+
+// attaches reports whether the cluster c joins whatever character comes
+// before it (it starts with a combining or spacing mark, an emoji
+// modifier or a ZWJ: a control, a sequence or a cursor move cut it from
+// its base). Placed, it would be drawn as part of the cell before it, and
+// its row would be narrower than its cells in the UI.
+func attaches(c []byte) bool {
+	var b [1 + maxClusterBytes]byte
+	b[0] = 'a'
+	n := 1 + copy(b[1:], c)
+	first, _ := ansi.FirstGraphemeCluster(b[:n], ansi.GraphemeWidth)
+	return len(first) > 1
 }
 
 // placeASCII places one ASCII character through the charsets.

@@ -3,6 +3,8 @@ package emu
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // cellAt is screen cell (x, y).
@@ -99,6 +101,8 @@ const maxRowLinks = 8 << 10
 
 func (t *Terminal) render(cells []cell, dst []byte) []byte {
 	var sid, link uint32
+	var prev cell      // the last cell drawn
+	prevJoins := false // and it may join what follows (joinsOn)
 	spent := 0
 	for _, c := range cells {
 		if c.tail() {
@@ -119,7 +123,18 @@ func (t *Terminal) render(cells []cell, dst []byte) []byte {
 			}
 			sid = c.sid
 		}
+		if prevJoins && t.joins(prev, c) {
+			dst = append(dst, "\u200c"...) // ZWNJ: each cell its own cluster
+		}
 		dst = t.appendCh(dst, c)
+		prev, prevJoins = c, false
+		switch {
+		case c.ch < 0x600: // ASCII, Latin and the like: nothing joins them
+		case c.ch&chCluster != 0:
+			prevJoins = strings.ContainsFunc(t.tab.clusters[c.ch&chValue], joinsOn)
+		default:
+			prevJoins = joinsOn(rune(c.ch & chValue))
+		}
 	}
 	if t.tab.styles[sid].st != (Style{}) {
 		dst = append(dst, "\x1b[m"...)
@@ -128,6 +143,33 @@ func (t *Terminal) render(cells []cell, dst []byte) []byte {
 		dst = t.appendLink(dst, 0)
 	}
 	return dst
+}
+
+// joins reports whether cell c, drawn after cell prev, would join it into
+// one grapheme cluster: a cursor move or a sequence put them side by side
+// (half a ZWJ sequence and an emoji, two regional indicators, Hangul
+// jamo, a prepended mark and a letter), and the row would be drawn
+// narrower than its cells. A ZWNJ between them keeps them apart (it ends
+// prev's cluster; what joins a ZWNJ is never placed, attaches).
+func (t *Terminal) joins(prev, c cell) bool {
+	if prev.ch&chCluster == 0 && isPlain(rune(prev.ch&chValue)) &&
+		(c.ch == 0 || c.ch&chCluster == 0 && isPlain(rune(c.ch&chValue))) {
+		return false // Hangul syllables side by side
+	}
+	t.joinBuf = t.appendCh(t.joinBuf[:0], prev)
+	n := len(t.joinBuf)
+	t.joinBuf = t.appendCh(t.joinBuf, c)
+	first, _ := ansi.FirstGraphemeCluster(t.joinBuf, ansi.GraphemeWidth)
+	return len(first) > n
+}
+
+// joinsOn reports whether a cluster holding r may join what follows it
+// (UAX #29 GB6–GB9c, GB11–GB13): Hangul jamo and syllables, prepended
+// marks, Indic conjuncts, a ZWJ, regional indicators. Emoji, Latin, CJK
+// and the like never do; a render asks the segmenter only about these.
+func joinsOn(r rune) bool {
+	return r >= 0x600 && r < 0x2000 || r == 0x200d || r >= 0xa960 && r <= 0xd7ff ||
+		r >= 0x11000 && r < 0x12000 || r >= 0x1f1e6 && r <= 0x1f1ff
 }
 
 // appendLink appends the OSC 8 that starts link id (0: ends the link).

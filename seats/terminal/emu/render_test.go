@@ -2,8 +2,12 @@ package emu
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // checkSafe returns why b, a rendered row, is not safe to write to the
@@ -79,10 +83,14 @@ func FuzzRenderSafe(f *testing.F) {
 		tm := small(int(c%50)+1, int(r%20)+1)
 		_, _ = tm.Write(data)
 		tm.Flush()
-		_, rows := tm.Size()
+		cols, rows := tm.Size()
 		for y := range rows {
-			if err := checkSafe(tm.RenderRow(y, nil)); err != nil {
+			row := tm.RenderRow(y, nil)
+			if err := checkSafe(row); err != nil {
 				t.Fatalf("row %d: %v", y, err)
+			}
+			if w := ansi.StringWidth(string(row)); w != cols {
+				t.Fatalf("row %d %q is %d cells wide in the UI's measure, not %d", y, row, w, cols)
 			}
 		}
 		for i := range tm.ScrollbackLen() {
@@ -94,4 +102,52 @@ func FuzzRenderSafe(f *testing.F) {
 			t.Fatalf("title: %v", err)
 		}
 	})
+}
+
+// A rendered row is as wide as the screen in the UI's measure (x/ansi's
+// grapheme widths), which lays panes side by side by it: characters a
+// cursor move or a sequence put in cells side by side must not join into
+// one cluster when drawn (half a ZWJ sequence and an emoji drew 👩‍💻, two
+// cells short; two regional indicators a flag; Hangul jamo a syllable; a
+// prepended mark its neighbour), and a mark cut from its base must not be
+// drawn onto the cell before it. The cells keep their text (PlainRow).
+func TestRowsAreAsWideAsTheScreen(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{
+		"👩\u200d\x1b[1;3H💻", "🇯\x1b[1;3H🇵", "\u1100\x1b[1;3H가", "\u0d4e\x1b[1;2Hx", "x\x1b[1;2H\u0903",
+		"👍\x1b[C🏽", "\u093f\x1b[3b", "\u1100\x1b[1;3H\u1161",
+	} {
+		tm := New(10, 1, 0, nil)
+		_, _ = tm.Write([]byte(in))
+		tm.Flush()
+		if row := tm.RenderRow(0, nil); ansi.StringWidth(string(row)) != 10 {
+			t.Errorf("%q: row %q is %d wide", in, row, ansi.StringWidth(string(row)))
+		}
+		if strings.Contains(tm.PlainRow(0), "\u200c") {
+			t.Errorf("%q: the text has the ZWNJ: %q", in, tm.PlainRow(0))
+		}
+	}
+	if got := newFixture(10, 1).feed("👩\u200d\x1b[1;3H💻").PlainRow(0); got != "👩\u200d💻" {
+		t.Errorf("the cells lost their text: %q", got)
+	}
+	// Random runes that join or attach, cursor moves and sequences.
+	atoms := []string{"\u200d", "🇯", "🇵", "\u1100", "\u1161", "\u11a8", "가", "각", "\u0600", "\u0d4e", "\U000110bd",
+		"\u0903", "\u093f", "\u0301", "👩", "💻", "🏽", "\ufe0f", "\u20e3", "\U000e0067", "🏴", "日", "a", "❤", "\u200c",
+		"\u0e33", "\u0915", "\u094d", "\x1b[C", "\x1b[D", "\r", "\x1b[31m", " ", "\x1b[2;3H", "\x1b[4h", "\x1b[4l", "\x1b[3b"}
+	r := rand.New(rand.NewPCG(3, 5))
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + r.IntN(12) {
+			b.WriteString(atoms[r.IntN(len(atoms))])
+		}
+		cols := 1 + r.IntN(12)
+		tm := New(cols, 3, 10, nil)
+		_, _ = tm.Write([]byte(b.String()))
+		tm.Flush()
+		for y := range 3 {
+			if row := tm.RenderRow(y, nil); ansi.StringWidth(string(row)) != cols {
+				t.Fatalf("%q on %d columns: row %d %q is %d wide", b.String(), cols, y, row, ansi.StringWidth(string(row)))
+			}
+		}
+	}
 }

@@ -1,5 +1,11 @@
 package emu
 
+import (
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
 // The per-terminal tables a cell points into. A child chooses what goes in
 // them (every truecolor value is a style, every emoji sequence a cluster),
 // so each is bounded. At its bound the tables are compacted: every cell of
@@ -118,20 +124,35 @@ func (t *Terminal) styleID(st Style, withLink bool) uint32 {
 	return id
 }
 
-// clusterCh is the ch of a cell showing the multi-rune cluster b (first is
-// its first rune, the fallback when the table is full).
-func (t *Terminal) clusterCh(b []byte, first rune) uint32 {
+// clusterCh is the ch of a cell showing the multi-rune cluster b of width
+// w (first is its first rune, for the fallback when the table is full).
+func (t *Terminal) clusterCh(b []byte, first rune, w int) uint32 {
 	if id, ok := t.tab.clusterIdx[string(b)]; ok {
 		return chCluster | id
 	}
 	if !t.makeRoom(func() int { return len(t.tab.clusters) }, t.tab.maxClusters) {
-		return uint32(first)
+		return fallback(first, w)
 	}
 	id := uint32(len(t.tab.clusters))
 	s := string(b)
 	t.tab.clusters = append(t.tab.clusters, s)
 	t.tab.clusterIdx[s] = id
 	return chCluster | id
+}
+
+// fallback is what a cell shows of a cluster of width w the full table
+// has no room for: its first rune, or where that is not as wide (the ❤ of
+// ❤️, drawn one cell wide in two) U+FFFD or, two wide, 〓 (the geta mark,
+// a missing glyph in Japanese typesetting), so that its row keeps its
+// width.
+func fallback(first rune, w int) uint32 {
+	switch {
+	case ansi.StringWidth(string(first)) == w:
+		return uint32(first)
+	case w == 2:
+		return '〓'
+	}
+	return utf8.RuneError
 }
 
 // linkID interns a link ("params;url").

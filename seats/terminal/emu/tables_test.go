@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // At its bound the style table is compacted to the styles the cells still
@@ -183,5 +185,22 @@ func TestCompactionForThePenWhilePlacingACluster(t *testing.T) {
 	checkGrid(t, tm.Terminal)
 	if got, want := tm.PlainRow(0), "xxc\u0301zzzzzzzc\u0301"; got != want {
 		t.Errorf("row %q, want %q", got, want)
+	}
+}
+
+// A cluster the full table has no room for falls back to a character as
+// wide: its first rune when that is (e of é), else U+FFFD or 〓 (❤ of ❤️
+// is one cell wide: in the cluster's two it left the row a cell short in
+// the UI).
+func TestClusterFallbackKeepsItsWidth(t *testing.T) {
+	t.Parallel()
+	tm := newFixture(20, 1)
+	tm.tab.maxClusters = 4
+	tm.feed("a\u0301b\u0301c\u0301d\u0301e\u0301❤\ufe0f🇯🇵x")
+	if got, want := tm.PlainRow(0), "a\u0301b\u0301c\u0301d\u0301e\u3013\U0001f1efx"; got != want {
+		t.Errorf("row %+q, want %+q", got, want)
+	}
+	if row := tm.RenderRow(0, nil); ansi.StringWidth(string(row)) != 20 {
+		t.Errorf("row %q is %d wide", row, ansi.StringWidth(string(row)))
 	}
 }

@@ -58,6 +58,10 @@ type Terminal struct {
 	// pendW is the width of the held cluster when it is one plain rune
 	// (plainRune), else 0.
 	pendW int
+	// pendCut: the held runes came after a control, a sequence or a
+	// cursor move, so their first cluster may be a mark cut from its base
+	// (attaches); runes after a placed cluster never are.
+	pendCut bool
 
 	title     string
 	cursorSty int
@@ -72,6 +76,7 @@ type Terminal struct {
 	dirty    []bool
 	allDirty bool
 	scratch  []line // rows a region scroll moves out (spare)
+	joinBuf  []byte // two cells' text (joins)
 
 	tab   tables
 	p     *ansi.Parser
