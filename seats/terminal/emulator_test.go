@@ -714,3 +714,33 @@ func TestScreenSurvivesTheStyleTableFilling(t *testing.T) {
 		t.Fatalf("cursor row %q, want the cluster", rows[snap.CursorY])
 	}
 }
+
+// TestPumpDrainsAfterTheScreenCloses: a Screen closed while its PTY still
+// gives output (the seat's pane went away first) ends Pump's writes, not
+// its reads: the PTY is read to its end, so the child never blocks on a
+// full terminal, and Pump says why it stopped writing.
+func TestPumpDrainsAfterTheScreenCloses(t *testing.T) {
+	t.Parallel()
+	s := testScreen(t, 20, 3, nil)
+	chunks := [][]byte{[]byte("before"), nil, []byte("after"), bytes.Repeat([]byte("x"), pumpMax), []byte("last")}
+	r := &closingReader{countingReader: countingReader{chunks: chunks}, close: func() { _ = s.Close() }}
+	if err := Pump(r, s); !errors.Is(err, ErrScreenClosed) {
+		t.Fatalf("Pump = %v, want ErrScreenClosed", err)
+	}
+	if r.reads != len(chunks)+1 {
+		t.Fatalf("Pump stopped after %d reads, want every chunk and the EOF", r.reads)
+	}
+}
+
+// closingReader is a countingReader that runs close at its nil chunk.
+type closingReader struct {
+	countingReader
+	close func()
+}
+
+func (c *closingReader) Read(b []byte) (int, error) {
+	if len(c.chunks) > 0 && c.chunks[0] == nil {
+		c.close()
+	}
+	return c.countingReader.Read(b)
+}
