@@ -69,13 +69,18 @@ func show(notify func(title, body string) error, wait time.Duration, goos, title
 	}
 	done := make(chan error, 1)
 	go func() {
-		defer func() { <-slot }()
-		defer func() {
-			if r := recover(); r != nil {
-				done <- fmt.Errorf("notify: panic: %v", r)
-			}
+		err := func() (err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("notify: panic: %v", r)
+				}
+			}()
+			return notify(title, body)
 		}()
-		done <- notify(title, body)
+		// The slot is free before the answer: a notification right after
+		// this one returned must not find it still taken.
+		<-slot
+		done <- err
 	}()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()

@@ -197,3 +197,15 @@ func FuzzDesktopText(f *testing.F) {
 		}
 	})
 }
+
+// TestDesktopSlotFreeWhenShowReturns: once show returned the notifier's
+// answer, the next notification finds the slot free (it was freed after
+// the answer, so one right after could get ErrBusy: a CI failure).
+func TestDesktopSlotFreeWhenShowReturns(t *testing.T) {
+	quick := func(string, string) error { return nil }
+	for i := range 2000 {
+		if err := show(quick, testkit.Wait, "linux", "t", "b"); err != nil {
+			t.Fatalf("notification %d: %v", i, err)
+		}
+	}
+}
